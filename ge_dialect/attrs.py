@@ -1,0 +1,207 @@
+"""GE node attributes: their exact strings, their kinds, and typed accessors.
+
+GE keeps attributes on the OpDesc (node) or on a tensor desc (one per output). We keep
+both kinds as discardable attributes on the op, with GE's exact strings
+(`graph_metadef/graph/attr/ge_attr_define.cc`); per-output ones are arrays with one entry
+per result. The kind table lets every op reject an attribute of the wrong type with a
+message naming the attribute, wherever it appears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
+
+
+class AttrKind(Enum):
+    BOOL = "a bool (true/false)"
+    INT = "an integer"
+    STR = "a string"
+    LIST_INT = "a list of integers, e.g. [0, 1]"
+    LIST_BOOL = "a list of bools, one per output"
+
+
+# Node attributes any GE node may carry (ge_attr_define.cc constants, see ge_notask.md §1).
+NO_TASK = "_no_task"
+NOPADDING_CONTINUOUS_INPUT = "_no_padding_continuous_input"
+NOPADDING_CONTINUOUS_OUTPUT = "_no_padding_continuous_output"
+OUTPUT_REUSE_INPUT = "_output_reuse_input"
+REUSE_INPUT_ON_DIM_INDEX = "_reuse_input_on_dim_index"
+CONTINUOUS_INPUT = "continuous_input"
+CONTINUOUS_OUTPUT = "continuous_output"
+REFERENCE = "reference"
+ATOMIC_OUTPUT_INDEX = "atomic_output_index"
+INPUT_MEM_TYPE_LIST = "_input_memory_type"
+OUTPUT_MEM_TYPE_LIST = "_output_memory_type"
+OUTPUT_OFFSET_LIST_FOR_CONTINUOUS = "_output_offset_list_for_continuous"
+INPUT_OFFSET_LIST_FOR_CONTINUOUS = "_input_offset_list_for_continuous"
+OUTPUT_OFFSET_FOR_BUFFER_FUSION = "_output_offset_for_buffer_fusion"
+SINGLE_OP_SCENE = "_single_op_scene"
+STREAM_LABEL = "_stream_label"
+# Per-output (tensor desc) attributes.
+CAN_REUSED_FOR_CONCAT_OPTIMIZE = "can_reused_for_concat_optimize"
+CAN_REUSED_FOR_PACK_OPTIMIZE = "can_reused_for_pack_optimize"
+# Graph attributes.
+MEMORY_DISCONTIGUOUS_ALLOCATION = "_memory_discontiguous_allocation"
+DYNAMIC_SHAPE_PARTITIONED = "_dynamic_shape_partitioned"
+# The node's name, when it differs from its first result's SSA name.
+NODE_NAME = "name"
+
+NODE_ATTR_KINDS: dict[str, AttrKind] = {
+    NO_TASK: AttrKind.BOOL,
+    NOPADDING_CONTINUOUS_INPUT: AttrKind.BOOL,
+    NOPADDING_CONTINUOUS_OUTPUT: AttrKind.BOOL,
+    OUTPUT_REUSE_INPUT: AttrKind.BOOL,
+    REUSE_INPUT_ON_DIM_INDEX: AttrKind.INT,
+    CONTINUOUS_INPUT: AttrKind.BOOL,
+    CONTINUOUS_OUTPUT: AttrKind.BOOL,
+    REFERENCE: AttrKind.BOOL,
+    ATOMIC_OUTPUT_INDEX: AttrKind.LIST_INT,
+    INPUT_MEM_TYPE_LIST: AttrKind.LIST_INT,
+    OUTPUT_MEM_TYPE_LIST: AttrKind.LIST_INT,
+    OUTPUT_OFFSET_LIST_FOR_CONTINUOUS: AttrKind.LIST_INT,
+    INPUT_OFFSET_LIST_FOR_CONTINUOUS: AttrKind.LIST_INT,
+    OUTPUT_OFFSET_FOR_BUFFER_FUSION: AttrKind.LIST_INT,
+    SINGLE_OP_SCENE: AttrKind.BOOL,
+    STREAM_LABEL: AttrKind.STR,
+    CAN_REUSED_FOR_CONCAT_OPTIMIZE: AttrKind.LIST_BOOL,
+    CAN_REUSED_FOR_PACK_OPTIMIZE: AttrKind.LIST_BOOL,
+    NODE_NAME: AttrKind.STR,
+}
+
+GRAPH_ATTR_KINDS: dict[str, AttrKind] = {
+    SINGLE_OP_SCENE: AttrKind.BOOL,
+    MEMORY_DISCONTIGUOUS_ALLOCATION: AttrKind.BOOL,
+    DYNAMIC_SHAPE_PARTITIONED: AttrKind.BOOL,
+}
+
+PER_OUTPUT_ATTRS = frozenset({CAN_REUSED_FOR_CONCAT_OPTIMIZE, CAN_REUSED_FOR_PACK_OPTIMIZE})
+
+
+def _is_int(a: Attribute) -> bool:
+    return (
+        isinstance(a, IntegerAttr)
+        and isinstance(a.type, IntegerType)
+        and a.type.width.data != 1
+    )
+
+
+def _is_bool(a: Attribute) -> bool:
+    return (
+        isinstance(a, IntegerAttr)
+        and isinstance(a.type, IntegerType)
+        and a.type.width.data == 1
+    )
+
+
+def kind_error(name: str, attr: Attribute, kind: AttrKind) -> str | None:
+    """Why `attr` is not of `kind`, or None when it is."""
+    ok: bool
+    if kind is AttrKind.BOOL:
+        ok = _is_bool(attr)
+    elif kind is AttrKind.INT:
+        ok = _is_int(attr)
+    elif kind is AttrKind.STR:
+        ok = isinstance(attr, StringAttr)
+    elif kind is AttrKind.LIST_INT:
+        ok = isinstance(attr, ArrayAttr) and all(_is_int(e) for e in attr.data)
+    else:
+        ok = isinstance(attr, ArrayAttr) and all(_is_bool(e) for e in attr.data)
+    if ok:
+        return None
+    return f"attribute '{name}' must be {kind.value}, got {attr}"
+
+
+# -- typed readers and writers -------------------------------------------------------
+
+
+def get_bool(op: Operation, name: str, default: bool = False) -> bool:
+    a = op.attributes.get(name)
+    if a is None or not _is_bool(a):
+        return default
+    assert isinstance(a, IntegerAttr)
+    return bool(a.value.data)
+
+
+def get_int(op: Operation, name: str, default: int | None = None) -> int | None:
+    a = op.attributes.get(name)
+    if a is None or not _is_int(a):
+        return default
+    assert isinstance(a, IntegerAttr)
+    return a.value.data
+
+
+def get_str(op: Operation, name: str, default: str | None = None) -> str | None:
+    a = op.attributes.get(name)
+    return a.data if isinstance(a, StringAttr) else default
+
+
+def get_int_list(op: Operation, name: str) -> list[int] | None:
+    a = op.attributes.get(name)
+    if not isinstance(a, ArrayAttr):
+        return None
+    out: list[int] = []
+    for e in a.data:
+        if not isinstance(e, IntegerAttr):
+            return None
+        out.append(e.value.data)
+    return out
+
+
+def get_bool_list(op: Operation, name: str) -> list[bool] | None:
+    a = op.attributes.get(name)
+    if not isinstance(a, ArrayAttr):
+        return None
+    return [bool(e.value.data) if isinstance(e, IntegerAttr) else False for e in a.data]
+
+
+def bool_attr(v: bool) -> BoolAttr:
+    return IntegerAttr(int(v), i1)
+
+
+def int_attr(v: int) -> IntegerAttr:
+    return IntegerAttr(v, i64)
+
+
+def int_list_attr(vs: Sequence[int]) -> ArrayAttr:
+    return ArrayAttr([IntegerAttr(v, i64) for v in vs])
+
+
+def set_bool(op: Operation, name: str, v: bool) -> None:
+    op.attributes[name] = bool_attr(v)
+
+
+def set_int(op: Operation, name: str, v: int) -> None:
+    op.attributes[name] = int_attr(v)
+
+
+def set_int_list(op: Operation, name: str, vs: Sequence[int]) -> None:
+    op.attributes[name] = int_list_attr(vs)
+
+
+def get_output_flag(op: Operation, name: str, index: int, default: bool = True) -> bool:
+    """A per-output bool (GE: an attr on output desc `index`); absent reads as `default`."""
+    flags = get_bool_list(op, name)
+    if flags is None or index >= len(flags):
+        return default
+    return flags[index]
+
+
+def set_output_flag(op: Operation, name: str, index: int, v: bool, default: bool = True) -> None:
+    """Set a per-output bool; the other outputs keep their value (absent = `default`)."""
+    flags = get_bool_list(op, name) or []
+    n = max(len(op.results), index + 1)
+    flags = flags + [default] * (n - len(flags))
+    flags[index] = v
+    op.attributes[name] = ArrayAttr([bool_attr(f) for f in flags])

@@ -1,0 +1,161 @@
+"""GE data types for MLIR builtin element types.
+
+GE names (``DT_FLOAT16`` ...) and bit widths follow ``graph_metadef/inc/graph/types.h``
+(``GetSizeByDataType``); byte sizes follow ``TypeUtils::GetSizeInBytes``
+(sub-byte types round up: ceil(elements * bits / 8)). The cube fractal sizes (C0 = K0,
+M0, N0) follow the platform ``DtypeMKN`` table read by
+``transfer_shape_utils.cc: TransferShapeUtils::InitM0K0CO`` (see ge_notask.md §3.7).
+
+This module imports nothing of the project.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+)
+from xdsl.ir import Attribute
+
+__all__ = [
+    "M0",
+    "N0",
+    "GeDtype",
+    "c0_of",
+    "dtype_bits",
+    "ge_dtype",
+    "ge_dtype_name",
+    "m0_of",
+    "n0_of",
+    "numpy_dtype",
+    "size_in_bytes",
+    "tensor_size_in_bytes",
+]
+
+
+@dataclass(frozen=True)
+class GeDtype:
+    """One GE data type: its name, its width in bits, and its cube K0 (= C0)."""
+
+    name: str
+    bits: int
+    c0: int
+    numpy: np.dtype
+
+
+# Platform DtypeMKN table: "Default=16,16,16" (M0,K0,N0); the shipped platform ini files
+# override K0 for DT_INT8/DT_UINT8 (32), DT_INT4 (64), DT_INT2/DT_UINT2 (128), DT_UINT1 (256).
+# transfer_shape_utils.cc: TransferShapeUtils::InitPlatformInfo / InitM0K0CO
+DEFAULT_C0 = 16
+M0 = 16
+N0 = 16
+
+_F16 = GeDtype("DT_FLOAT16", 16, DEFAULT_C0, np.dtype(np.float16))
+# numpy has no bfloat16: the reference interpreter computes bf16 in float32.
+_BF16 = GeDtype("DT_BF16", 16, DEFAULT_C0, np.dtype(np.float32))
+_F32 = GeDtype("DT_FLOAT", 32, DEFAULT_C0, np.dtype(np.float32))
+_F64 = GeDtype("DT_DOUBLE", 64, DEFAULT_C0, np.dtype(np.float64))
+
+# Integer types by (width, unsigned). GE stores bool in one byte (GetSizeByDataType(DT_BOOL)=1).
+# Sub-byte integers are held one per int8/uint8 element in the reference interpreter.
+_INTEGERS: dict[tuple[int, bool], GeDtype] = {
+    (1, False): GeDtype("DT_BOOL", 8, DEFAULT_C0, np.dtype(np.bool_)),
+    (1, True): GeDtype("DT_UINT1", 1, 256, np.dtype(np.uint8)),
+    (2, False): GeDtype("DT_INT2", 2, 128, np.dtype(np.int8)),
+    (2, True): GeDtype("DT_UINT2", 2, 128, np.dtype(np.uint8)),
+    (4, False): GeDtype("DT_INT4", 4, 64, np.dtype(np.int8)),
+    (8, False): GeDtype("DT_INT8", 8, 32, np.dtype(np.int8)),
+    (8, True): GeDtype("DT_UINT8", 8, 32, np.dtype(np.uint8)),
+    (16, False): GeDtype("DT_INT16", 16, DEFAULT_C0, np.dtype(np.int16)),
+    (16, True): GeDtype("DT_UINT16", 16, DEFAULT_C0, np.dtype(np.uint16)),
+    (32, False): GeDtype("DT_INT32", 32, DEFAULT_C0, np.dtype(np.int32)),
+    (32, True): GeDtype("DT_UINT32", 32, DEFAULT_C0, np.dtype(np.uint32)),
+    (64, False): GeDtype("DT_INT64", 64, DEFAULT_C0, np.dtype(np.int64)),
+    (64, True): GeDtype("DT_UINT64", 64, DEFAULT_C0, np.dtype(np.uint64)),
+}
+# Not mapped: ui4 (GE's public DataType enum has DT_INT4 but no 4-bit unsigned type),
+# si1 (a signed 1-bit integer is not a GE type; i1 is DT_BOOL).
+
+
+def ge_dtype(elem: Attribute) -> GeDtype:
+    """The GE data type of an MLIR element type; ValueError if GE has none."""
+    if isinstance(elem, Float16Type):
+        return _F16
+    if isinstance(elem, BFloat16Type):
+        return _BF16
+    if isinstance(elem, Float32Type):
+        return _F32
+    if isinstance(elem, Float64Type):
+        return _F64
+    if isinstance(elem, IntegerType):
+        width = elem.width.data
+        unsigned = elem.signedness.data == Signedness.UNSIGNED
+        if width == 1 and elem.signedness.data == Signedness.SIGNED:
+            found = None  # si1 has no GE counterpart
+        else:
+            found = _INTEGERS.get((width, unsigned))
+        if found is not None:
+            return found
+    raise ValueError(
+        f"element type {elem} has no GE data type; supported: f16, bf16, f32, f64, i1, "
+        "ui1, i2, ui2, i4, i8, ui8, i16, ui16, i32, ui32, i64, ui64"
+    )
+
+
+def ge_dtype_name(elem: Attribute) -> str:
+    """GE's name of the element type ("DT_FLOAT16", ...); ValueError if unsupported."""
+    return ge_dtype(elem).name
+
+
+def dtype_bits(elem: Attribute) -> int:
+    """Storage width in bits (DT_BOOL is 8: GE stores bool in one byte)."""
+    return ge_dtype(elem).bits
+
+
+def size_in_bytes(num_elements: int, elem: Attribute) -> int:
+    """ceil(num_elements * bits / 8); 0 elements -> 0.
+
+    type_utils.cc: TypeUtils::GetSizeInBytes (sub-byte types round up).
+    """
+    if num_elements < 0:
+        raise ValueError(f"negative element count {num_elements}")
+    return (num_elements * dtype_bits(elem) + 7) // 8
+
+
+def tensor_size_in_bytes(shape: Sequence[int], elem: Attribute) -> int:
+    """Byte size of a tensor: product of dims (empty shape = scalar = 1 element)."""
+    return size_in_bytes(math.prod(shape), elem)
+
+
+def c0_of(elem: Attribute) -> int:
+    """C0 (= K0 of the DtypeMKN table). transfer_shape_utils.cc: TransferShapeUtils::GetC0ByDtype"""
+    return ge_dtype(elem).c0
+
+
+def m0_of(elem: Attribute) -> int:
+    """M0. transfer_shape_utils.cc: TransferShapeUtils::GetM0ByDtype (16 for every dtype)."""
+    ge_dtype(elem)  # validate
+    return M0
+
+
+def n0_of(elem: Attribute) -> int:
+    """N0. transfer_shape_utils.cc: TransferShapeUtils::GetN0ByDtype (16 for every dtype)."""
+    ge_dtype(elem)  # validate
+    return N0
+
+
+def numpy_dtype(elem: Attribute) -> np.dtype:
+    """The numpy dtype the reference interpreter uses.
+
+    bf16 -> float32 (numpy has no bfloat16), sub-byte integers -> int8/uint8, i1 -> bool.
+    """
+    return ge_dtype(elem).numpy

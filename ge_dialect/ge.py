@@ -1,0 +1,1259 @@
+"""The ge dialect: GE graphs and nodes, named by GE's op type strings.
+
+    ge.graph @main attributes {_single_op_scene = false} {
+      %x = ge.Data {index = 0} : tensor<4x16xf16>
+      %a = ge.Relu(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
+      %c = ge.ConcatD(%a, %x) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
+      ge.NetOutput %c : tensor<8x16xf16>
+    }
+
+Every node prints as `ge.<Type>(operands) {attributes} : (operand types) -> result types`
+(nodes without inputs: `: result types`). All GE attributes are discardable attributes
+with GE's exact strings (see `attrs.py`). A node's name is its `name` attribute, or else
+its first result's SSA name, or else its type string.
+
+Shapes are origin shapes; GE's storage side is in the `#ge.desc` encoding (`desc.py`).
+Each op checks its arity, its attributes and, where GE infers shapes, that the declared
+result shapes are the inferred ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnrankedTensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
+from ge_dialect.dtypes import ge_dtype_name
+
+Shape = tuple[int, ...]
+
+
+def fmt_shape(s: Shape | None) -> str:
+    if s is None:
+        return "*"
+    return "x".join("?" if d < 0 else str(d) for d in s) if s else "scalar"
+
+
+def _known(s: Shape | None) -> bool:
+    return s is not None and all(d >= 0 for d in s)
+
+
+def broadcast_shapes(a: Shape, b: Shape) -> Shape | None:
+    """numpy broadcasting of two shapes; None when they do not broadcast."""
+    out: list[int] = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        elif x < 0 or y < 0:
+            out.append(-1)
+        else:
+            return None
+    return tuple(reversed(out))
+
+
+def normalize_axis(axis: int, rank: int, what: str) -> int:
+    if not -rank <= axis < rank:
+        raise VerifyException(f"{what} {axis} is out of range for rank {rank} (valid: [{-rank}, {rank - 1}])")
+    return axis + rank if axis < 0 else axis
+
+
+def _is_plain_int(a: Attribute) -> bool:
+    return isinstance(a, IntegerAttr) and a.type == i64
+
+
+def print_ge_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> None:
+    """Like the generic attr-dict, but i64 integers print bare (`concat_dim = 1`, `N = [2, 2]`),
+    as they parse back to i64; everything else prints as MLIR does."""
+
+    def entry(item: tuple[str, Attribute]) -> None:
+        key, a = item
+        printer.print_identifier_or_string_literal(key)
+        printer.print_string(" = ")
+        if _is_plain_int(a):
+            printer.print_string(str(a.value.data))  # type: ignore[attr-defined]
+        elif isinstance(a, ArrayAttr) and a.data and all(_is_plain_int(e) for e in a.data):
+            printer.print_string("[" + ", ".join(str(e.value.data) for e in a.data) + "]")  # type: ignore[attr-defined]
+        else:
+            printer.print_attribute(a)
+
+    printer.print_string("{")
+    printer.print_list(attributes.items(), entry)
+    printer.print_string("}")
+
+
+def node_name(op: Operation) -> str:
+    """GE's node name: the `name` attribute, else the first result's SSA name, else the type."""
+    n = op.attributes.get(A.NODE_NAME)
+    if isinstance(n, StringAttr):
+        return n.data
+    if op.results and op.results[0].name_hint:
+        return op.results[0].name_hint
+    return ge_type(op)
+
+
+def ge_type(op: Operation) -> str:
+    """GE's op type string: the op name without the dialect prefix."""
+    return op.name.split(".", 1)[1] if op.name.startswith("ge.") else op.name
+
+
+class GeNode(IRDLOperation):
+    """Base of every GE node: variadic tensor inputs and outputs, GE attributes."""
+
+    inputs = var_operand_def()
+    outputs = var_result_def()
+
+    # (min, max) numbers of inputs and outputs; None = unbounded.
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (0, None)
+    NUM_OUTPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
+    # Op-specific attributes: name -> (kind, required).
+    ATTRS: ClassVar[dict[str, tuple[A.AttrKind, bool]]] = {}
+
+    # -- syntax ---------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GeNode:
+        start = parser.pos
+        args = []
+        if parser.parse_optional_punctuation("(") is not None:
+            if parser.parse_optional_punctuation(")") is None:
+                args = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, parser.parse_unresolved_operand
+                )
+                parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        regions: list[Region] = []
+        parser.parse_punctuation(":")
+        tpos = parser.pos
+        if args:
+            in_types = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_type
+            )
+            parser.parse_punctuation("->")
+            if parser.parse_optional_punctuation("(") is not None:
+                out_types = []
+                if parser.parse_optional_punctuation(")") is None:
+                    out_types = parser.parse_comma_separated_list(
+                        parser.Delimiter.NONE, parser.parse_type
+                    )
+                    parser.parse_punctuation(")")
+            else:
+                out_types = [parser.parse_type()]
+        else:
+            in_types = []
+            out_types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+        if len(in_types) != len(args):
+            parser.raise_error(
+                f"{len(args)} inputs but {len(in_types)} input types", tpos, parser.pos
+            )
+        operands = parser.resolve_operands(args, in_types, start)
+        if cls.HAS_REGION:
+            region = parser.parse_optional_region()
+            regions = [region if region is not None else Region()]
+        op = cls.create(
+            operands=operands, result_types=out_types, attributes=attributes, regions=regions
+        )
+        return op
+
+    HAS_REGION: ClassVar[bool] = False
+
+    def print(self, printer: Printer) -> None:
+        if self.operands:
+            printer.print_string("(")
+            printer.print_list(self.operands, printer.print_operand)
+            printer.print_string(")")
+        if self.attributes:
+            printer.print_string(" ")
+            print_ge_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        if self.operands:
+            printer.print_string("(")
+            printer.print_list((o.type for o in self.operands), printer.print_attribute)
+            printer.print_string(") -> ")
+            if len(self.results) == 1:
+                printer.print_attribute(self.results[0].type)
+            else:
+                printer.print_string("(")
+                printer.print_list((r.type for r in self.results), printer.print_attribute)
+                printer.print_string(")")
+        else:
+            printer.print_list((r.type for r in self.results), printer.print_attribute)
+        if self.HAS_REGION:
+            printer.print_string(" ")
+            printer.print_region(self.regions[0], print_entry_block_args=False)
+
+    # -- verification ---------------------------------------------------------------
+
+    def verify_(self) -> None:
+        self._verify_arity()
+        for i, v in enumerate(self.operands):
+            self._verify_type(v.type, f"input {i}")
+        for i, r in enumerate(self.results):
+            self._verify_type(r.type, f"output {i}")
+        self._verify_attributes()
+        self.check()
+        inferred = self.infer()
+        if inferred is not None:
+            self._compare_results(inferred)
+
+    def _verify_arity(self) -> None:
+        for what, n, (lo, hi) in (
+            ("inputs", len(self.operands), self.NUM_INPUTS),
+            ("outputs", len(self.results), self.NUM_OUTPUTS),
+        ):
+            if n < lo or (hi is not None and n > hi):
+                want = f"{lo}" if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+                raise VerifyException(f"{ge_type(self)} takes {want} {what}, got {n}")
+
+    @staticmethod
+    def _verify_type(t: Attribute, what: str) -> None:
+        if not isinstance(t, TensorType | UnrankedTensorType):
+            raise VerifyException(f"{what} must be a tensor, got {t}")
+        try:
+            ge_dtype_name(t.element_type)
+            tensor_desc(t)
+        except (ValueError, VerifyException) as e:
+            raise VerifyException(f"{what}: {e}") from None
+
+    def _verify_attributes(self) -> None:
+        for name, (kind, required) in self.ATTRS.items():
+            a = self.attributes.get(name)
+            if a is None:
+                if required:
+                    raise VerifyException(f"{ge_type(self)} requires attribute '{name}' ({kind.value})")
+                continue
+            if (err := A.kind_error(name, a, kind)) is not None:
+                raise VerifyException(err)
+        for name, a in self.attributes.items():
+            if name in self.ATTRS:
+                continue
+            kind = A.NODE_ATTR_KINDS.get(name)
+            if kind is None:
+                continue  # other GE attributes pass through unchecked
+            if (err := A.kind_error(name, a, kind)) is not None:
+                raise VerifyException(err)
+            if name in A.PER_OUTPUT_ATTRS:
+                assert isinstance(a, ArrayAttr)
+                if len(a.data) != len(self.results):
+                    raise VerifyException(
+                        f"per-output attribute '{name}' has {len(a.data)} entries "
+                        f"for {len(self.results)} outputs"
+                    )
+
+    def _compare_results(self, inferred: Sequence[Shape | None]) -> None:
+        if len(inferred) != len(self.results):
+            raise VerifyException(f"{ge_type(self)} produces {len(inferred)} outputs, got {len(self.results)}")
+        for i, (want, r) in enumerate(zip(inferred, self.results)):
+            got = shape_of(r.type)
+            if want is None or got is None:
+                continue
+            if len(want) != len(got) or any(
+                w >= 0 and g >= 0 and w != g for w, g in zip(want, got)
+            ):
+                raise VerifyException(
+                    f"output {i} has shape {fmt_shape(got)}, but {ge_type(self)} "
+                    f"infers {fmt_shape(want)}"
+                )
+
+    # -- hooks for subclasses -----------------------------------------------------------
+
+    def check(self) -> None:
+        """Op-specific attribute and input checks."""
+
+    def infer(self) -> list[Shape | None] | None:
+        """The inferred output shapes, or None when GE infers nothing we check."""
+        return None
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def in_shape(self, i: int) -> Shape | None:
+        return shape_of(self.operands[i].type)
+
+    def out_shape(self, i: int) -> Shape | None:
+        return shape_of(self.results[i].type)
+
+    def same_dtype(self, values: Sequence[SSAValue], what: str) -> None:
+        dts = {str(v.type.element_type) for v in values}  # type: ignore[attr-defined]
+        if len(dts) > 1:
+            raise VerifyException(f"{what} must share one dtype, got {', '.join(sorted(dts))}")
+
+    def int_attr(self, name: str, default: int | None = None) -> int | None:
+        return A.get_int(self, name, default)
+
+    def int_list(self, name: str) -> list[int] | None:
+        return A.get_int_list(self, name)
+
+
+# ---------------------------------------------------------------------------------------
+# Graph
+# ---------------------------------------------------------------------------------------
+
+
+def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLike]:
+    """Shared by ge.graph and ge.FusedAscBackend: dense Data indices, a final NetOutput."""
+    datas: list[DataLike] = []
+    seen: dict[int, DataLike] = {}
+    for op in block_ops:
+        if isinstance(op, Data | RefData):
+            idx = op.int_attr("index")
+            assert idx is not None
+            if idx in seen:
+                raise VerifyException(f"{what}: Data index {idx} is used by '{node_name(seen[idx])}' and '{node_name(op)}'")
+            seen[idx] = op
+            datas.append(op)
+    for k in range(len(seen)):
+        if k not in seen:
+            raise VerifyException(f"{what}: Data indices must be 0..{len(seen) - 1}; index {k} is missing")
+    if not block_ops or not isinstance(block_ops[-1], NetOutput):
+        raise VerifyException(f"{what} must end with ge.NetOutput")
+    return sorted(datas, key=lambda d: d.int_attr("index") or 0)
+
+
+@irdl_op_definition
+class GraphOp(IRDLOperation):
+    """`ge.graph @name attributes {...} { nodes }`: one GE (sub)graph."""
+
+    name = "ge.graph"
+    sym_name = prop_def(StringAttr)
+    body = region_def("single_block")
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator())
+
+    def __init__(self, name: str, body: Region, attributes: dict[str, Attribute] | None = None):
+        super().__init__(properties={"sym_name": StringAttr(name)}, regions=[body], attributes=attributes or {})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GraphOp:
+        name = parser.parse_symbol_name().data
+        attributes = {}
+        if parser.parse_optional_keyword("attributes") is not None:
+            attributes = parser.parse_optional_attr_dict()
+        body = parser.parse_region()
+        return GraphOp(name, body, attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        if self.attributes:
+            printer.print_string(" attributes ")
+            print_ge_attr_dict(printer, self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    def verify_(self) -> None:
+        for name, a in self.attributes.items():
+            kind = A.GRAPH_ATTR_KINDS.get(name)
+            if kind is not None and (err := A.kind_error(name, a, kind)) is not None:
+                raise VerifyException(err)
+        if self.body.block.args:
+            raise VerifyException("a ge.graph takes its inputs through ge.Data nodes, not block arguments")
+        _verify_graph_body(list(self.body.block.ops), f"graph @{self.sym_name.data}")
+
+    @property
+    def data_nodes(self) -> list[DataLike]:
+        return _verify_graph_body(list(self.body.block.ops), f"graph @{self.sym_name.data}")
+
+    @property
+    def net_output(self) -> NetOutput:
+        last = self.body.block.last_op
+        assert isinstance(last, NetOutput)
+        return last
+
+
+# ---------------------------------------------------------------------------------------
+# Data and constants
+# ---------------------------------------------------------------------------------------
+
+
+class DataLike(GeNode):
+    NUM_INPUTS: ClassVar = (0, 0)
+    ATTRS: ClassVar = {"index": (A.AttrKind.INT, True)}
+
+    def check(self) -> None:
+        idx = self.int_attr("index")
+        if idx is not None and idx < 0:
+            raise VerifyException(f"Data index must be >= 0, got {idx}")
+
+
+@irdl_op_definition
+class Data(DataLike):
+    name = "ge.Data"
+
+
+@irdl_op_definition
+class RefData(DataLike):
+    name = "ge.RefData"
+
+
+class ConstLike(GeNode):
+    NUM_INPUTS: ClassVar = (0, 0)
+    VALUE_REQUIRED: ClassVar[bool] = True
+
+    def check(self) -> None:
+        v = self.attributes.get("value")
+        if v is None:
+            if self.VALUE_REQUIRED:
+                raise VerifyException(f"{ge_type(self)} requires attribute 'value' (dense<...> : tensor<...>)")
+            return
+        if not isinstance(v, DenseIntOrFPElementsAttr):
+            raise VerifyException(f"attribute 'value' must be a dense<...> tensor, got {v}")
+        vt, rt = v.get_type(), self.results[0].type
+        if shape_of(vt) != shape_of(rt) or vt.element_type != rt.element_type:  # type: ignore[attr-defined]
+            raise VerifyException(f"attribute 'value' has type {vt}, but the output is {rt}")
+
+
+@irdl_op_definition
+class Const(ConstLike):
+    name = "ge.Const"
+
+
+@irdl_op_definition
+class Constant(ConstLike):
+    name = "ge.Constant"
+
+
+@irdl_op_definition
+class Variable(ConstLike):
+    """A variable: its `value` is the initial value (zeros when absent)."""
+
+    name = "ge.Variable"
+    VALUE_REQUIRED: ClassVar = False
+
+
+@irdl_op_definition
+class NetOutput(GeNode):
+    """`ge.NetOutput %a, %b : tensor<...>, tensor<...>`: the graph's outputs, in order."""
+
+    name = "ge.NetOutput"
+    NUM_OUTPUTS: ClassVar = (0, 0)
+    traits = traits_def(IsTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> NetOutput:
+        start = parser.pos
+        args = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        ) or []
+        attributes = parser.parse_optional_attr_dict()
+        types = []
+        if args:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        operands = parser.resolve_operands(args, types, start)
+        return NetOutput.create(operands=operands, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        if self.operands:
+            printer.print_string(" ")
+            printer.print_list(self.operands, printer.print_operand)
+        if self.attributes:
+            printer.print_string(" ")
+            print_ge_attr_dict(printer, self.attributes)
+        if self.operands:
+            printer.print_string(" : ")
+            printer.print_list((o.type for o in self.operands), printer.print_attribute)
+
+
+# ---------------------------------------------------------------------------------------
+# Pointwise
+# ---------------------------------------------------------------------------------------
+
+
+class Elementwise(GeNode):
+    """Pointwise ops: inputs broadcast with numpy's rules; one dtype."""
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    SAME_DTYPE_OUT: ClassVar[bool] = True
+
+    def check(self) -> None:
+        self.same_dtype(self.operands, "inputs")
+        if self.SAME_DTYPE_OUT and self.results[0].type.element_type != self.operands[0].type.element_type:  # type: ignore[attr-defined]
+            raise VerifyException(
+                f"output dtype {self.results[0].type.element_type} differs from input dtype "  # type: ignore[attr-defined]
+                f"{self.operands[0].type.element_type}"  # type: ignore[attr-defined]
+            )
+
+    def infer(self) -> list[Shape | None] | None:
+        shapes = [self.in_shape(i) for i in range(len(self.operands))]
+        if any(s is None for s in shapes):
+            return None
+        out: Shape = shapes[0]  # type: ignore[assignment]
+        for i, s in enumerate(shapes[1:], 1):
+            b = broadcast_shapes(out, s)  # type: ignore[arg-type]
+            if b is None:
+                raise VerifyException(
+                    f"input shapes {fmt_shape(shapes[0])} and {fmt_shape(s)} do not broadcast"
+                    f" (input {i})"
+                )
+            out = b
+        return [out]
+
+
+class Binary(Elementwise):
+    NUM_INPUTS: ClassVar = (2, 2)
+
+
+class Unary(Elementwise):
+    pass
+
+
+def _binary(op_name: str, doc: str) -> type[Binary]:
+    cls = type(op_name.split(".")[1], (Binary,), {"name": op_name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+def _unary(op_name: str, doc: str) -> type[Unary]:
+    cls = type(op_name.split(".")[1], (Unary,), {"name": op_name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+Add = _binary("ge.Add", "x1 + x2")
+Sub = _binary("ge.Sub", "x1 - x2")
+Mul = _binary("ge.Mul", "x1 * x2")
+RealDiv = _binary("ge.RealDiv", "x1 / x2")
+Div = _binary("ge.Div", "x1 / x2")
+Maximum = _binary("ge.Maximum", "max(x1, x2)")
+Minimum = _binary("ge.Minimum", "min(x1, x2)")
+Pow = _binary("ge.Pow", "x1 ** x2")
+
+Relu = _unary("ge.Relu", "max(x, 0)")
+Abs = _unary("ge.Abs", "|x|")
+Neg = _unary("ge.Neg", "-x")
+Exp = _unary("ge.Exp", "e ** x")
+Log = _unary("ge.Log", "ln x")
+Sqrt = _unary("ge.Sqrt", "sqrt x")
+Rsqrt = _unary("ge.Rsqrt", "1 / sqrt x")
+Sigmoid = _unary("ge.Sigmoid", "1 / (1 + e ** -x)")
+Tanh = _unary("ge.Tanh", "tanh x")
+Square = _unary("ge.Square", "x * x")
+Reciprocal = _unary("ge.Reciprocal", "1 / x")
+Identity = _unary("ge.Identity", "x (GE deletes it before execution)")
+
+
+@irdl_op_definition
+class Cast(Unary):
+    """Converts to the output's dtype; `dst_type` (GE's DataType number) is optional."""
+
+    name = "ge.Cast"
+    SAME_DTYPE_OUT: ClassVar = False
+    ATTRS: ClassVar = {"dst_type": (A.AttrKind.INT, False)}
+
+
+@irdl_op_definition
+class AddN(Elementwise):
+    """x0 + x1 + ... (GE's AddN, attribute N = number of inputs)."""
+
+    name = "ge.AddN"
+    NUM_INPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {"N": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        super().check()
+        n = self.int_attr("N")
+        if n is not None and n != len(self.operands):
+            raise VerifyException(f"attribute N = {n} but AddN has {len(self.operands)} inputs")
+
+
+# ---------------------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------------------
+
+
+class ReduceD(GeNode):
+    """Reduction over constant `axes` (empty: all axes), `keep_dims` default false."""
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"axes": (A.AttrKind.LIST_INT, True), "keep_dims": (A.AttrKind.BOOL, False)}
+
+    def reduced_axes(self) -> list[int] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        axes = self.int_list("axes") or []
+        if not axes:
+            return list(range(len(s)))
+        norm = sorted({normalize_axis(a, len(s), "axis") for a in axes})
+        if len(norm) != len(axes):
+            raise VerifyException(f"axes {axes} name an axis twice")
+        return norm
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "input and output")
+
+    def infer(self) -> list[Shape | None] | None:
+        s, axes = self.in_shape(0), self.reduced_axes()
+        if s is None or axes is None:
+            return None
+        keep = A.get_bool(self, "keep_dims", False)
+        return [tuple(1 if i in axes else d for i, d in enumerate(s) if keep or i not in axes)]
+
+
+@irdl_op_definition
+class ReduceSumD(ReduceD):
+    name = "ge.ReduceSumD"
+
+
+@irdl_op_definition
+class ReduceMaxD(ReduceD):
+    name = "ge.ReduceMaxD"
+
+
+@irdl_op_definition
+class ReduceMinD(ReduceD):
+    name = "ge.ReduceMinD"
+
+
+@irdl_op_definition
+class ReduceMeanD(ReduceD):
+    name = "ge.ReduceMeanD"
+
+
+@irdl_op_definition
+class ReduceProdD(ReduceD):
+    name = "ge.ReduceProdD"
+
+
+# ---------------------------------------------------------------------------------------
+# Concat, Pack, Split and their GE-local phony forms
+# ---------------------------------------------------------------------------------------
+
+
+class ConcatBase(GeNode):
+    """ConcatD / ConcatV2D: `concat_dim` (default 0, GE reads it with default 0), `N`."""
+
+    NUM_INPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {"concat_dim": (A.AttrKind.INT, False), "N": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        self.same_dtype([*self.operands, self.results[0]], "inputs and output")
+        n = self.int_attr("N")
+        if n is not None and n != len(self.operands):
+            raise VerifyException(f"attribute N = {n} but {ge_type(self)} has {len(self.operands)} inputs")
+
+    def axis(self) -> int | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        if len(s) == 0:
+            raise VerifyException(f"{ge_type(self)} cannot concatenate scalars (input 0 has rank 0)")
+        return normalize_axis(self.int_attr("concat_dim", 0) or 0, len(s), "concat_dim")
+
+    def infer(self) -> list[Shape | None] | None:
+        shapes = [self.in_shape(i) for i in range(len(self.operands))]
+        axis = self.axis()
+        if axis is None or any(s is None for s in shapes):
+            return None
+        first: Shape = shapes[0]  # type: ignore[assignment]
+        total = 0
+        for i, s in enumerate(shapes):
+            assert s is not None
+            if len(s) != len(first) or any(
+                a != b and a >= 0 and b >= 0 for k, (a, b) in enumerate(zip(s, first)) if k != axis
+            ):
+                raise VerifyException(
+                    f"input {i} has shape {fmt_shape(s)}; all inputs must match input 0 "
+                    f"({fmt_shape(first)}) except on concat_dim {axis}"
+                )
+            total = -1 if total < 0 or s[axis] < 0 else total + s[axis]
+        return [tuple(total if k == axis else d for k, d in enumerate(first))]
+
+
+@irdl_op_definition
+class ConcatD(ConcatBase):
+    name = "ge.ConcatD"
+
+
+@irdl_op_definition
+class ConcatV2D(ConcatBase):
+    name = "ge.ConcatV2D"
+
+
+@irdl_op_definition
+class Pack(GeNode):
+    """Stacks N equal inputs along a new `axis` (normalised by rank + 1), GE's Pack."""
+
+    name = "ge.Pack"
+    NUM_INPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {"axis": (A.AttrKind.INT, False), "N": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        self.same_dtype([*self.operands, self.results[0]], "inputs and output")
+        n = self.int_attr("N")
+        if n is not None and n != len(self.operands):
+            raise VerifyException(f"attribute N = {n} but Pack has {len(self.operands)} inputs")
+
+    def infer(self) -> list[Shape | None] | None:
+        shapes = [self.in_shape(i) for i in range(len(self.operands))]
+        if any(s is None for s in shapes):
+            return None
+        first: Shape = shapes[0]  # type: ignore[assignment]
+        for i, s in enumerate(shapes):
+            if s != first:
+                raise VerifyException(f"input {i} has shape {fmt_shape(s)}; Pack needs all inputs equal to input 0 ({fmt_shape(first)})")
+        axis = normalize_axis(self.int_attr("axis", 0) or 0, len(first) + 1, "axis")
+        return [first[:axis] + (len(self.operands),) + first[axis:]]
+
+
+class SplitBase(GeNode):
+    """SplitD: `num_split` equal parts along `split_dim`; SplitVD overrides `sizes`."""
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    NUM_OUTPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {"split_dim": (A.AttrKind.INT, True), "num_split": (A.AttrKind.INT, True)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], *self.results], "input and outputs")
+        n = self.int_attr("num_split")
+        if n is not None and n != len(self.results):
+            raise VerifyException(f"num_split = {n} but {ge_type(self)} has {len(self.results)} outputs")
+
+    def sizes(self, dim_size: int) -> list[int]:
+        n = len(self.results)
+        if dim_size >= 0 and dim_size % n:
+            raise VerifyException(f"split_dim size {dim_size} is not divisible by num_split {n}")
+        return [dim_size // n if dim_size >= 0 else -1] * n
+
+    def infer(self) -> list[Shape | None] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        if not s:
+            raise VerifyException(f"{ge_type(self)} cannot split a scalar")
+        axis = normalize_axis(self.int_attr("split_dim", 0) or 0, len(s), "split_dim")
+        return [s[:axis] + (p,) + s[axis + 1 :] for p in self.sizes(s[axis])]
+
+
+@irdl_op_definition
+class SplitD(SplitBase):
+    """Splits input 0 into `num_split` equal parts along `split_dim`."""
+
+    name = "ge.SplitD"
+
+
+@irdl_op_definition
+class SplitVD(SplitBase):
+    """Splits input 0 along `split_dim` into parts of `size_splits` (one entry may be -1)."""
+
+    name = "ge.SplitVD"
+    ATTRS: ClassVar = {
+        "size_splits": (A.AttrKind.LIST_INT, True),
+        "split_dim": (A.AttrKind.INT, True),
+        "num_split": (A.AttrKind.INT, True),
+    }
+
+    def sizes(self, dim_size: int) -> list[int]:
+        sizes = self.int_list("size_splits") or []
+        if len(sizes) != len(self.results):
+            raise VerifyException(f"size_splits has {len(sizes)} entries for {len(self.results)} outputs")
+        if sum(1 for s in sizes if s == -1) > 1 or any(s < -1 for s in sizes):
+            raise VerifyException(f"size_splits {sizes}: sizes must be >= 0, with at most one -1")
+        if dim_size < 0:
+            return [s if s >= 0 else -1 for s in sizes]
+        rest = dim_size - sum(s for s in sizes if s >= 0)
+        if (-1 in sizes and rest < 0) or (-1 not in sizes and rest != 0):
+            raise VerifyException(f"size_splits {sizes} do not add up to split_dim size {dim_size}")
+        return [rest if s == -1 else s for s in sizes]
+
+
+def phony_block_shape(piece: Shape, dims: Sequence[int], ns: Sequence[int]) -> Shape:
+    """The whole block of a PhonyConcat/PhonySplit: the piece grown by N[i] along dims[i]."""
+    shape = list(piece)
+    for d, n in zip(dims, ns):
+        shape[d] *= n
+    return tuple(shape)
+
+
+def check_phony_dim_attrs(dims: list[int], ns: list[int], count: int, rank: int, names: tuple[str, str], what: str) -> list[int]:
+    """GE's CheckDimAttrValid plus CheckDimAttrMatchTensor; returns the normalised dims.
+
+    # ge_local_ops_kernel_calc_op_param.cc: CheckDimAttrValid / CheckDimAttrMatchTensor
+    """
+    dn, nn = names
+    if not dims or len(dims) != len(ns):
+        raise VerifyException(f"'{dn}' ({dims}) and '{nn}' ({ns}) must be non-empty lists of equal length")
+    if any(n <= 0 for n in ns):
+        raise VerifyException(f"every entry of '{nn}' must be > 0, got {ns}")
+    if math.prod(ns) != count:
+        raise VerifyException(f"product of '{nn}' {ns} is {math.prod(ns)}, but the node has {count} {what}")
+    out = []
+    for d in dims:
+        out.append(normalize_axis(d, rank, f"'{dn}' entry"))
+    if len(set(out)) != len(out):
+        raise VerifyException(f"'{dn}' {dims} names an axis twice")
+    return out
+
+
+@irdl_op_definition
+class PhonyConcat(GeNode):
+    """GE-local zero-copy concat: inputs of one shape laid out by `concat_dim`/`N` lists.
+
+    Input k's slice ids: the first listed axis varies fastest (CalcPhonyConcatNodeOffset).
+    """
+
+    name = "ge.PhonyConcat"
+    NUM_INPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {
+        "concat_dim": (A.AttrKind.LIST_INT, True),
+        "N": (A.AttrKind.LIST_INT, True),
+        "keep_input_offset": (A.AttrKind.BOOL, False),
+    }
+
+    def check(self) -> None:
+        self.same_dtype([*self.operands, self.results[0]], "inputs and output")
+
+    def infer(self) -> list[Shape | None] | None:
+        s0 = self.in_shape(0)
+        if s0 is None:
+            return None
+        for i in range(len(self.operands)):
+            if self.in_shape(i) != s0:
+                raise VerifyException(f"input {i} has shape {fmt_shape(self.in_shape(i))}; PhonyConcat needs all inputs equal to input 0 ({fmt_shape(s0)})")
+        dims = check_phony_dim_attrs(self.int_list("concat_dim") or [], self.int_list("N") or [], len(self.operands), len(s0), ("concat_dim", "N"), "inputs")
+        return [phony_block_shape(s0, dims, self.int_list("N") or [])]
+
+
+@irdl_op_definition
+class PhonySplit(GeNode):
+    """GE-local zero-copy split into outputs of one shape by `split_dim`/`num_split` lists.
+
+    Output k's slice ids: the last listed axis varies fastest (CalcPhonySplitNodeOffset).
+    """
+
+    name = "ge.PhonySplit"
+    NUM_INPUTS: ClassVar = (1, 1)
+    NUM_OUTPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {
+        "split_dim": (A.AttrKind.LIST_INT, True),
+        "num_split": (A.AttrKind.LIST_INT, True),
+        "keep_output_offset": (A.AttrKind.BOOL, False),
+    }
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], *self.results], "input and outputs")
+        s0 = self.out_shape(0)
+        for i in range(len(self.results)):
+            if self.out_shape(i) != s0:
+                raise VerifyException(f"output {i} has shape {fmt_shape(self.out_shape(i))}; PhonySplit needs all outputs equal to output 0 ({fmt_shape(s0)})")
+        if s0 is None:
+            return
+        dims = check_phony_dim_attrs(self.int_list("split_dim") or [], self.int_list("num_split") or [], len(self.results), len(s0), ("split_dim", "num_split"), "outputs")
+        want = phony_block_shape(s0, dims, self.int_list("num_split") or [])
+        got = self.in_shape(0)
+        if got is not None and got != want:
+            raise VerifyException(f"input has shape {fmt_shape(got)}, but {len(self.results)} outputs of {fmt_shape(s0)} split by split_dim {dims} make {fmt_shape(want)}")
+
+
+# ---------------------------------------------------------------------------------------
+# The reshape family, transpose, broadcast
+# ---------------------------------------------------------------------------------------
+
+
+class ReshapeLike(GeNode):
+    """Views that keep the element count (GE marks most of them output-reuses-input 0)."""
+
+    NUM_INPUTS: ClassVar = (1, 1)
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "input and output")
+        a, b = self.in_shape(0), self.out_shape(0)
+        if _known(a) and _known(b) and math.prod(a) != math.prod(b):  # type: ignore[arg-type]
+            raise VerifyException(
+                f"{ge_type(self)} changes the element count: {fmt_shape(a)} has {math.prod(a)}, "  # type: ignore[arg-type]
+                f"{fmt_shape(b)} has {math.prod(b)}"  # type: ignore[arg-type]
+            )
+
+
+@irdl_op_definition
+class Reshape(ReshapeLike):
+    """Reshape to the output shape; GE's second input (the shape tensor) is optional here."""
+
+    name = "ge.Reshape"
+    NUM_INPUTS: ClassVar = (1, 2)
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "input and output")
+        a, b = self.in_shape(0), self.out_shape(0)
+        if _known(a) and _known(b) and math.prod(a) != math.prod(b):  # type: ignore[arg-type]
+            raise VerifyException(
+                f"Reshape changes the element count: {fmt_shape(a)} has {math.prod(a)}, "  # type: ignore[arg-type]
+                f"{fmt_shape(b)} has {math.prod(b)}"  # type: ignore[arg-type]
+            )
+
+
+def _reshape_like(op_name: str, doc: str) -> type[ReshapeLike]:
+    cls = type(op_name.split(".")[1], (ReshapeLike,), {"name": op_name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+Flatten = _reshape_like("ge.Flatten", "Flattens to 2-D at `axis` (default 1).")
+FlattenV2 = _reshape_like("ge.FlattenV2", "Flattens axes `axis`..`end_axis`.")
+ReFormat = _reshape_like("ge.ReFormat", "Changes the format tag only.")
+SqueezeV2 = _reshape_like("ge.SqueezeV2", "Squeeze, V2.")
+SqueezeV3 = _reshape_like("ge.SqueezeV3", "Squeeze, V3.")
+UnsqueezeV2 = _reshape_like("ge.UnsqueezeV2", "Unsqueeze, V2.")
+UnsqueezeV3 = _reshape_like("ge.UnsqueezeV3", "Unsqueeze, V3.")
+
+
+@irdl_op_definition
+class Squeeze(ReshapeLike):
+    """Removes size-1 `axis` entries (all size-1 axes when `axis` is absent or empty)."""
+
+    name = "ge.Squeeze"
+    ATTRS: ClassVar = {"axis": (A.AttrKind.LIST_INT, False)}
+
+    def infer(self) -> list[Shape | None] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        axes = self.int_list("axis") or []
+        if not axes:
+            return [tuple(d for d in s if d != 1)]
+        norm = {normalize_axis(a, len(s), "axis") for a in axes}
+        for a in norm:
+            if s[a] not in (1, -1):
+                raise VerifyException(f"cannot squeeze axis {a} of size {s[a]}")
+        return [tuple(d for i, d in enumerate(s) if i not in norm)]
+
+
+@irdl_op_definition
+class Unsqueeze(ReshapeLike):
+    """Inserts size-1 axes at `axes` (positions in the output)."""
+
+    name = "ge.Unsqueeze"
+    ATTRS: ClassVar = {"axes": (A.AttrKind.LIST_INT, True)}
+
+    def infer(self) -> list[Shape | None] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        axes = self.int_list("axes") or []
+        rank = len(s) + len(axes)
+        norm = {normalize_axis(a, rank, "axes entry") for a in axes}
+        if len(norm) != len(axes):
+            raise VerifyException(f"axes {axes} name an axis twice")
+        it = iter(s)
+        return [tuple(1 if i in norm else next(it) for i in range(rank))]
+
+
+@irdl_op_definition
+class ExpandDims(ReshapeLike):
+    """Inserts one size-1 axis at `axis` (normalised by rank + 1)."""
+
+    name = "ge.ExpandDims"
+    ATTRS: ClassVar = {"axis": (A.AttrKind.INT, True)}
+
+    def infer(self) -> list[Shape | None] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        a = normalize_axis(self.int_attr("axis", 0) or 0, len(s) + 1, "axis")
+        return [s[:a] + (1,) + s[a:]]
+
+
+@irdl_op_definition
+class Bitcast(GeNode):
+    """Reinterprets the bytes as the output dtype; the byte size is kept."""
+
+    name = "ge.Bitcast"
+    NUM_INPUTS: ClassVar = (1, 1)
+
+    def check(self) -> None:
+        a, b = self.operands[0].type, self.results[0].type
+        da, db = tensor_desc(a), tensor_desc(b)
+        if da.size_in_bytes is not None and db.size_in_bytes is not None and da.size_in_bytes != db.size_in_bytes:
+            raise VerifyException(f"Bitcast changes the byte size: {a} is {da.size_in_bytes} bytes, {b} is {db.size_in_bytes}")
+
+
+@irdl_op_definition
+class TransposeD(GeNode):
+    """Permutes axes: output dim i = input dim perm[i]."""
+
+    name = "ge.TransposeD"
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"perm": (A.AttrKind.LIST_INT, True)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "input and output")
+
+    def infer(self) -> list[Shape | None] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        perm = self.int_list("perm") or []
+        if sorted(perm) != list(range(len(s))):
+            raise VerifyException(f"perm {perm} is not a permutation of 0..{len(s) - 1}")
+        return [tuple(s[p] for p in perm)]
+
+
+@irdl_op_definition
+class BroadcastToD(GeNode):
+    """Broadcasts input 0 to `shape` with numpy's rules."""
+
+    name = "ge.BroadcastToD"
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"shape": (A.AttrKind.LIST_INT, True)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "input and output")
+
+    def infer(self) -> list[Shape | None] | None:
+        s = self.in_shape(0)
+        target = tuple(self.int_list("shape") or [])
+        if s is None:
+            return [target]
+        if len(s) > len(target) or broadcast_shapes(s, target) != target:
+            raise VerifyException(f"input shape {fmt_shape(s)} cannot broadcast to {fmt_shape(target)}")
+        return [target]
+
+
+@irdl_op_definition
+class Shape_(GeNode):
+    """The input's shape as a 1-D int32/int64 tensor (GE folds it away)."""
+
+    name = "ge.Shape"
+    NUM_INPUTS: ClassVar = (1, 1)
+
+    def infer(self) -> list[Shape | None] | None:
+        s = self.in_shape(0)
+        return [None if s is None else (len(s),)]
+
+
+# ---------------------------------------------------------------------------------------
+# Ops autofuse does not lower
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class MatMul(GeNode):
+    """x1 @ x2 (+ bias) on 2-D inputs; `transpose_x1`/`transpose_x2` transpose first."""
+
+    name = "ge.MatMul"
+    NUM_INPUTS: ClassVar = (2, 3)
+    ATTRS: ClassVar = {"transpose_x1": (A.AttrKind.BOOL, False), "transpose_x2": (A.AttrKind.BOOL, False)}
+
+    def check(self) -> None:
+        self.same_dtype([*self.operands, self.results[0]], "inputs and output")
+
+    def infer(self) -> list[Shape | None] | None:
+        a, b = self.in_shape(0), self.in_shape(1)
+        if a is None or b is None:
+            return None
+        if len(a) != 2 or len(b) != 2:
+            raise VerifyException(f"MatMul takes 2-D inputs, got {fmt_shape(a)} and {fmt_shape(b)}")
+        if A.get_bool(self, "transpose_x1"):
+            a = a[::-1]
+        if A.get_bool(self, "transpose_x2"):
+            b = b[::-1]
+        if a[1] >= 0 and b[0] >= 0 and a[1] != b[0]:
+            raise VerifyException(f"MatMul inner dims differ: {fmt_shape(a)} @ {fmt_shape(b)}")
+        if len(self.operands) == 3:
+            bias = self.in_shape(2)
+            if bias is not None and bias not in ((b[1],), (1, b[1])):
+                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected {b[1]}")
+        return [(a[0], b[1])]
+
+
+def _quad(op: GeNode, name: str, default: list[int]) -> list[int]:
+    v = op.int_list(name)
+    if v is None:
+        return default
+    if len(v) != 4:
+        raise VerifyException(f"'{name}' must have 4 entries, got {v}")
+    return v
+
+
+@irdl_op_definition
+class Conv2D(GeNode):
+    """NCHW convolution: x [N,C,H,W], filter [K,C/groups,kh,kw] (NCHW), optional bias [K].
+
+    `strides` and `dilations` are NCHW 4-lists, `pads` is [top, bottom, left, right].
+    """
+
+    name = "ge.Conv2D"
+    NUM_INPUTS: ClassVar = (2, 3)
+    ATTRS: ClassVar = {
+        "strides": (A.AttrKind.LIST_INT, False),
+        "pads": (A.AttrKind.LIST_INT, False),
+        "dilations": (A.AttrKind.LIST_INT, False),
+        "groups": (A.AttrKind.INT, False),
+        "data_format": (A.AttrKind.STR, False),
+    }
+
+    def check(self) -> None:
+        fmt = A.get_str(self, "data_format", "NCHW")
+        if fmt != "NCHW":
+            raise VerifyException(f"Conv2D supports data_format NCHW, got {fmt}")
+        self.same_dtype([self.operands[0], self.operands[1]], "x and filter")
+
+    def infer(self) -> list[Shape | None] | None:
+        x, w = self.in_shape(0), self.in_shape(1)
+        if not _known(x) or not _known(w):
+            return None
+        assert x is not None and w is not None
+        if len(x) != 4 or len(w) != 4:
+            raise VerifyException(f"Conv2D takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
+        s = _quad(self, "strides", [1, 1, 1, 1])
+        p = _quad(self, "pads", [0, 0, 0, 0])
+        d = _quad(self, "dilations", [1, 1, 1, 1])
+        g = self.int_attr("groups", 1) or 1
+        if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or g <= 0:
+            raise VerifyException("strides and dilations must be > 0, pads >= 0, groups > 0")
+        if x[1] % g or w[0] % g or w[1] * g != x[1]:
+            raise VerifyException(f"filter {fmt_shape(w)} does not match input channels {x[1]} with groups {g}")
+        if len(self.operands) == 3 and self.in_shape(2) not in ((w[0],), None):
+            raise VerifyException(f"bias has shape {fmt_shape(self.in_shape(2))}, expected {w[0]}")
+        oh = (x[2] + p[0] + p[1] - d[2] * (w[2] - 1) - 1) // s[2] + 1
+        ow = (x[3] + p[2] + p[3] - d[3] * (w[3] - 1) - 1) // s[3] + 1
+        if oh <= 0 or ow <= 0:
+            raise VerifyException(f"Conv2D output would be empty ({oh}x{ow})")
+        return [(x[0], w[0], oh, ow)]
+
+
+@irdl_op_definition
+class HcomAllGather(GeNode):
+    """Collective all-gather over `rank_size` ranks, concatenated on axis 0."""
+
+    name = "ge.HcomAllGather"
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"rank_size": (A.AttrKind.INT, True), "group": (A.AttrKind.STR, False)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "input and output")
+        r = self.int_attr("rank_size")
+        if r is not None and r <= 0:
+            raise VerifyException(f"rank_size must be > 0, got {r}")
+
+    def infer(self) -> list[Shape | None] | None:
+        s, r = self.in_shape(0), self.int_attr("rank_size") or 1
+        if s is None:
+            return None
+        if not s:
+            raise VerifyException("HcomAllGather cannot gather a scalar")
+        return [(s[0] * r if s[0] >= 0 else -1,) + s[1:]]
+
+
+# ---------------------------------------------------------------------------------------
+# Subgraph calls and fused kernels
+# ---------------------------------------------------------------------------------------
+
+
+def _check_body_against(datas: Sequence[DataLike], net_output: NetOutput, op: GeNode, what: str) -> None:
+    if len(datas) != len(op.operands):
+        raise VerifyException(f"{what} has {len(datas)} Data nodes for {len(op.operands)} inputs")
+    for d, v in zip(datas, op.operands):
+        if d.results[0].type != v.type:
+            raise VerifyException(f"{what}: Data {d.int_attr('index')} has type {d.results[0].type}, but input is {v.type}")
+    if len(net_output.operands) != len(op.results):
+        raise VerifyException(f"{what} returns {len(net_output.operands)} values for {len(op.results)} outputs")
+    for i, (a, r) in enumerate(zip(net_output.operands, op.results)):
+        if a.type != r.type:
+            raise VerifyException(f"{what}: output {i} has type {r.type}, but the body returns {a.type}")
+
+
+@irdl_op_definition
+class PartitionedCall(GeNode):
+    """Calls subgraph `f` (a ge.graph symbol): inputs map to its Data nodes by index."""
+
+    name = "ge.PartitionedCall"
+    NUM_OUTPUTS: ClassVar = (0, None)
+
+    def check(self) -> None:
+        from xdsl.traits import SymbolTable
+
+        f = self.attributes.get("f")
+        if not isinstance(f, SymbolRefAttr):
+            raise VerifyException("PartitionedCall requires attribute 'f' = @subgraph")
+        callee = SymbolTable.lookup_symbol(self, f)
+        if not isinstance(callee, GraphOp):
+            raise VerifyException(f"subgraph {f} is not a ge.graph in this module")
+        _check_body_against(callee.data_nodes, callee.net_output, self, f"subgraph {f}")
+
+    def callee(self) -> GraphOp:
+        from xdsl.traits import SymbolTable
+
+        f = self.attributes["f"]
+        assert isinstance(f, SymbolRefAttr)
+        g = SymbolTable.lookup_symbol(self, f)
+        assert isinstance(g, GraphOp)
+        return g
+
+
+@irdl_op_definition
+class AscBackend(GeNode):
+    """A fused loop-nest kernel: its region holds one AscGraph (ascgraph dialect).
+
+    Operands map in order to the AscGraph's Data nodes and results to its Output nodes.
+    """
+
+    name = "ge.AscBackend"
+    NUM_INPUTS: ClassVar = (0, None)
+    NUM_OUTPUTS: ClassVar = (1, None)
+    HAS_REGION: ClassVar = True
+    body = region_def()
+    traits = traits_def(IsolatedFromAbove(), NoTerminator())
+
+
+@irdl_op_definition
+class FusedAscBackend(GeNode):
+    """AscBackends whose loops could not merge: its region is a ge graph body of
+    AscBackends with Data nodes (parent input index) and a NetOutput."""
+
+    name = "ge.FusedAscBackend"
+    NUM_INPUTS: ClassVar = (0, None)
+    NUM_OUTPUTS: ClassVar = (1, None)
+    HAS_REGION: ClassVar = True
+    body = region_def("single_block")
+    traits = traits_def(IsolatedFromAbove(), NoTerminator())
+
+    def check(self) -> None:
+        ops = list(self.body.block.ops)
+        datas = _verify_graph_body(ops, "FusedAscBackend body")
+        assert isinstance(ops[-1], NetOutput)
+        _check_body_against(datas, ops[-1], self, "FusedAscBackend body")
+
+
+GE_NODE_OPS: list[type[GeNode]] = [
+    Data, RefData, Const, Constant, Variable, NetOutput,
+    Add, Sub, Mul, RealDiv, Div, Maximum, Minimum, Pow, AddN,
+    Relu, Abs, Neg, Exp, Log, Sqrt, Rsqrt, Sigmoid, Tanh, Square, Reciprocal, Identity, Cast,
+    ReduceSumD, ReduceMaxD, ReduceMinD, ReduceMeanD, ReduceProdD,
+    ConcatD, ConcatV2D, Pack, SplitD, SplitVD, PhonyConcat, PhonySplit,
+    Reshape, Squeeze, Unsqueeze, ExpandDims, Flatten, FlattenV2, Bitcast, ReFormat,
+    SqueezeV2, SqueezeV3, UnsqueezeV2, UnsqueezeV3,
+    TransposeD, BroadcastToD, Shape_, MatMul, Conv2D, HcomAllGather,
+    PartitionedCall, AscBackend, FusedAscBackend,
+]  # fmt: skip
+
+GE = Dialect("ge", [GraphOp, *GE_NODE_OPS], [GeDescAttr])

@@ -1,0 +1,31 @@
+"""The one registry of the project's dialects and passes (lazy factories, as xDSL does).
+
+`PIPELINES` maps a pipeline name to the passes it expands to; `ge-opt -p ge-compile`
+runs DESIGN.md's pipeline, each pass also runs alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    def get_ge() -> Dialect:
+        from ge_dialect.ge import GE
+
+        return GE
+
+    return {"ge": get_ge}
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Pass name -> factory of the pass class. Later issues add their passes here."""
+    return {}
+
+
+# Pipelines: name -> the passes it stands for, in order (DESIGN.md, "The pipeline").
+# Only passes that exist are listed; the rest of DESIGN.md's pipeline lands with its issue.
+PIPELINES: dict[str, tuple[str, ...]] = {}
