@@ -55,6 +55,9 @@ CAN_REUSED_FOR_PACK_OPTIMIZE = "can_reused_for_pack_optimize"
 # Graph attributes.
 MEMORY_DISCONTIGUOUS_ALLOCATION = "_memory_discontiguous_allocation"
 DYNAMIC_SHAPE_PARTITIONED = "_dynamic_shape_partitioned"
+# GE keeps this one as a ComputeGraph member (GetGraphUnknownFlag/SetGraphUnknownFlag), not
+# as an attribute; we spell it as a graph attribute so tests can set it as GE's tests do.
+GRAPH_UNKNOWN_FLAG = "_graph_unknown_flag"
 # The node's name, when it differs from its first result's SSA name.
 NODE_NAME = "name"
 
@@ -84,6 +87,7 @@ GRAPH_ATTR_KINDS: dict[str, AttrKind] = {
     SINGLE_OP_SCENE: AttrKind.BOOL,
     MEMORY_DISCONTIGUOUS_ALLOCATION: AttrKind.BOOL,
     DYNAMIC_SHAPE_PARTITIONED: AttrKind.BOOL,
+    GRAPH_UNKNOWN_FLAG: AttrKind.BOOL,
 }
 
 PER_OUTPUT_ATTRS = frozenset({CAN_REUSED_FOR_CONCAT_OPTIMIZE, CAN_REUSED_FOR_PACK_OPTIMIZE})

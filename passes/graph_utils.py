@@ -1,0 +1,94 @@
+"""Analyses over ge graphs shared by the passes: which graphs to run on, in which order,
+who consumes what, and GE's graph-level flags. Plain functions, linear in the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import tensor_desc
+from ge_dialect.ge import GeNode, GraphOp, PartitionedCall
+
+
+def graphs_in_pass_order(module: ModuleOp) -> list[GraphOp]:
+    """Root graphs first, then subgraphs, each once, in module order.
+
+    # compiler/graph/passes/pass_manager.cc: PassManager::Run (root graph, then
+    # graph->GetAllSubgraphs(), each separately)
+    A subgraph is a graph some ge.PartitionedCall references; the others are roots.
+    """
+    graphs = [op for op in module.ops if isinstance(op, GraphOp)]
+    called: set[str] = set()
+    for g in graphs:
+        for op in g.body.block.ops:
+            if isinstance(op, PartitionedCall):
+                f = op.attributes.get("f")
+                if isinstance(f, SymbolRefAttr):
+                    called.add(f.root_reference.data)
+    roots = [g for g in graphs if g.sym_name.data not in called]
+    subs = [g for g in graphs if g.sym_name.data in called]
+    return roots + subs
+
+
+def graph_nodes(graph: GraphOp) -> Iterator[GeNode]:
+    """The graph's direct nodes in stored (topological) order (GE: GetDirectNode)."""
+    for op in graph.body.block.ops:
+        if isinstance(op, GeNode):
+            yield op
+
+
+def owner_graph(op: Operation) -> GraphOp | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, GraphOp):
+        p = p.parent_op()
+    return p
+
+
+def is_graph_unknown(graph: GraphOp | None) -> bool:
+    """GE's IsOwnerGraphUnknown: `_dynamic_shape_partitioned` or the graph unknown flag.
+
+    # compiler/graph/passes/memory_optimize/notask_pass_base.cc: IsOwnerGraphUnknown
+    """
+    if graph is None:
+        return False
+    return A.get_bool(graph, A.DYNAMIC_SHAPE_PARTITIONED) or A.get_bool(
+        graph, A.GRAPH_UNKNOWN_FLAG
+    )
+
+
+def is_single_op_scene(graph: GraphOp) -> bool:
+    """GraphUtils::IsSingleOpScene: the graph's `_single_op_scene`; when the graph does not
+    carry it, the first node that carries it decides.
+
+    # graph_metadef/graph/utils/graph_utils.cc: GraphUtils::IsSingleOpScene
+    """
+    if A.SINGLE_OP_SCENE in graph.attributes:
+        return A.get_bool(graph, A.SINGLE_OP_SCENE)
+    for node in graph_nodes(graph):
+        if A.SINGLE_OP_SCENE in node.attributes:
+            return A.get_bool(node, A.SINGLE_OP_SCENE)
+    return False
+
+
+def has_unknown_shape(op: Operation) -> bool:
+    """GE's IsUnknownShapeOp: a negative dim (-1/-2) on any input or output desc."""
+    return any(tensor_desc(v.type).is_unknown_shape for v in (*op.operands, *op.results))
+
+
+def node_order(graph: GraphOp) -> dict[Operation, int]:
+    """Position of each direct node of the graph; computed once per graph by a pass."""
+    return {op: i for i, op in enumerate(graph.body.block.ops)}
+
+
+def consumers(value: SSAValue, order: dict[Operation, int]) -> list[tuple[Operation, int]]:
+    """(consumer op, input index) of a value in a deterministic order: by the consumer's
+    position (`order`, from node_order), then input index. xDSL keeps uses in a set, GE
+    keeps them in anchor order; sorting gives both the same total order."""
+    uses = [(u.operation, u.index) for u in value.uses]
+    if len(uses) > 1:
+        uses.sort(key=lambda u: (order.get(u[0], -1), u[1]))
+    return uses
