@@ -52,6 +52,11 @@ STREAM_LABEL = "_stream_label"
 # Per-output (tensor desc) attributes.
 CAN_REUSED_FOR_CONCAT_OPTIMIZE = "can_reused_for_concat_optimize"
 CAN_REUSED_FOR_PACK_OPTIMIZE = "can_reused_for_pack_optimize"
+# graph_metadef TensorUtils::SetReuseInput / SetReuseInputIndex: GE keeps these on the OUTPUT
+# TensorDesc (output i reuses input reuse_input_index[i]); absent reads false / 0. Not the node
+# attrs _output_reuse_input / _reuse_input_on_dim_index (the no-padding virtual-op mark).
+REUSE_INPUT = "reuse_input"
+REUSE_INPUT_INDEX = "reuse_input_index"
 # Graph attributes.
 MEMORY_DISCONTIGUOUS_ALLOCATION = "_memory_discontiguous_allocation"
 DYNAMIC_SHAPE_PARTITIONED = "_dynamic_shape_partitioned"
@@ -80,6 +85,8 @@ NODE_ATTR_KINDS: dict[str, AttrKind] = {
     STREAM_LABEL: AttrKind.STR,
     CAN_REUSED_FOR_CONCAT_OPTIMIZE: AttrKind.LIST_BOOL,
     CAN_REUSED_FOR_PACK_OPTIMIZE: AttrKind.LIST_BOOL,
+    REUSE_INPUT: AttrKind.LIST_BOOL,
+    REUSE_INPUT_INDEX: AttrKind.LIST_INT,
     NODE_NAME: AttrKind.STR,
 }
 
@@ -90,7 +97,9 @@ GRAPH_ATTR_KINDS: dict[str, AttrKind] = {
     GRAPH_UNKNOWN_FLAG: AttrKind.BOOL,
 }
 
-PER_OUTPUT_ATTRS = frozenset({CAN_REUSED_FOR_CONCAT_OPTIMIZE, CAN_REUSED_FOR_PACK_OPTIMIZE})
+PER_OUTPUT_ATTRS = frozenset(
+    {CAN_REUSED_FOR_CONCAT_OPTIMIZE, CAN_REUSED_FOR_PACK_OPTIMIZE, REUSE_INPUT, REUSE_INPUT_INDEX}
+)
 
 
 def _is_int(a: Attribute) -> bool:
@@ -209,3 +218,20 @@ def set_output_flag(op: Operation, name: str, index: int, v: bool, default: bool
     flags = flags + [default] * (n - len(flags))
     flags[index] = v
     op.attributes[name] = ArrayAttr([bool_attr(f) for f in flags])
+
+
+def get_output_int(op: Operation, name: str, index: int, default: int = 0) -> int:
+    """A per-output int (GE: an int on output desc `index`); absent reads as `default`."""
+    vals = get_int_list(op, name)
+    if vals is None or index >= len(vals):
+        return default
+    return vals[index]
+
+
+def set_output_int(op: Operation, name: str, index: int, v: int, default: int = 0) -> None:
+    """Set a per-output int; the other outputs keep their value (absent = `default`)."""
+    vals = get_int_list(op, name) or []
+    n = max(len(op.results), index + 1)
+    vals = vals + [default] * (n - len(vals))
+    vals[index] = v
+    op.attributes[name] = int_list_attr(vals)
