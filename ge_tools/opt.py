@@ -84,6 +84,25 @@ class UserError(Exception):
     """An error about the command line or the input, printed as one line."""
 
 
+def parse_module(
+    ctx: Context, data: str | bytes, name: str, offset: int = 0, implicit_module: bool = True
+) -> ModuleOp:
+    """Parse IR text with located ops (not verified); a syntax error, or an attribute or
+    type that fails its own checks, is a one-line UserError `NAME:LINE:COL: error: ...`.
+    Shared by ge-opt and ge-run."""
+    parser = LocatedParser(ctx, data, name, offset)
+    try:
+        return parser.parse_module(implicit_module)
+    except ParseError as e:
+        line, col = parser.location_of(e.span.start)
+        raise UserError(f"{name}:{line}:{col}: error: {e.msg}") from None
+    except LocatedError:
+        raise
+    except (VerifyException, ValueError, AssertionError, KeyError, TypeError, IndexError) as e:
+        # An attribute or type that failed its own checks while being built.
+        raise UserError(f"{parser.current_location()}: error: {e}") from None
+
+
 def pass_help() -> str:
     """The --help epilog: each project pass and pipeline with its first doc paragraph."""
     lines = ["project passes (-p 'name{option=value ...}'):"]
@@ -153,17 +172,7 @@ class GeOptMain(xDSLOptMain):
     # -- parsing ------------------------------------------------------------------------
 
     def _parse(self, data: bytes, offset: int) -> ModuleOp:
-        parser = LocatedParser(self.ctx, data, self.get_input_name(), offset)
-        try:
-            return parser.parse_module(not self.args.no_implicit_module)
-        except ParseError as e:
-            line, col = parser.location_of(e.span.start)
-            raise UserError(f"{self.get_input_name()}:{line}:{col}: error: {e.msg}") from None
-        except LocatedError:
-            raise
-        except (VerifyException, ValueError, AssertionError, KeyError, TypeError, IndexError) as e:
-            # An attribute or type that failed its own checks while being built.
-            raise UserError(f"{parser.current_location()}: error: {e}") from None
+        return parse_module(self.ctx, data, self.get_input_name(), offset, not self.args.no_implicit_module)
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
         if file_extension != "mlir":
