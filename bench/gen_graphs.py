@@ -1,0 +1,340 @@
+"""Deterministic generator of large, realistic ge graphs (MLIR text, the ge dialect's syntax).
+
+    python bench/gen_graphs.py --nodes 10000 --kind mixed --concats 1000 --seed 0 > g.mlir
+
+A graph is built from a few parallel *streams* (think branches of a network), each with a
+current value `[R, C]` (f16 or f32, C a multiple of 16, so every tensor is a whole number
+of 32-byte blocks and every ConcatD input starts 32-byte aligned). Patterns advance one
+stream at a time:
+
+  chain        a pointwise unary op (Relu, Exp, Sigmoid, ...)
+  diamond      fan-out to two pointwise ops, joined by a binary op (Add, Mul, ...)
+  fanout       fan-out to 4..24 pointwise ops, joined by AddN
+  reduce       ReduceSumD/ReduceMaxD/ReduceMeanD over C with keep_dims, then Sub (softmax-like)
+  concat       2..4 pointwise producers -> ConcatD on dim 0 (rows grow)
+  concat_tree  pointwise leaves -> ConcatD of ConcatD (nested concats)
+  split        SplitD on dim 0 -> AddN (rows shrink; forced when rows grow past 64)
+  reshape      Reshape [R, C] <-> [2R, C/2] or [R/2, 2C]
+  matmul       MatMul with a splat Const weight [C, C']
+  conv         Reshape to [1, R, 1, C], Conv2D with a splat Const 1x3 filter, Reshape back
+  cast         Cast between f16 and f32
+  join         Add of two streams' current values of one shape (a residual link)
+
+Each stream starts at a ge.Data node and the graph ends with one ge.NetOutput of every
+stream's current value, so no value is left dangling. `--nodes N` is the exact number of
+ops in the graph (Data, Const and NetOutput included); `--concats K` asks for exactly K
+ConcatD nodes, spread evenly through the graph. Results are named %n0, %n1, ... so node
+names are unique. The same (kind, nodes, seed, concats) always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass
+
+KINDS = ("chain", "diamond", "fanout", "concat_tree", "mixed")
+
+UNARY = ("Relu", "Abs", "Neg", "Exp", "Sigmoid", "Tanh", "Square", "Sqrt", "Rsqrt", "Identity")
+BINARY = ("Add", "Sub", "Mul", "Maximum", "Minimum")
+REDUCE = ("ReduceSumD", "ReduceMaxD", "ReduceMeanD")
+
+# Patterns each kind draws from, with weights (concat patterns are scheduled separately
+# when an exact number of ConcatD nodes is requested).
+MIXES: dict[str, dict[str, int]] = {
+    "chain": {"chain": 1},
+    "diamond": {"diamond": 6, "chain": 1},
+    "fanout": {"fanout": 6, "chain": 1},
+    "concat_tree": {"concat_tree": 5, "concat": 2, "chain": 1},
+    "mixed": {
+        "chain": 10, "diamond": 5, "fanout": 2, "reduce": 3, "concat": 3, "concat_tree": 1,
+        "split": 1, "reshape": 2, "matmul": 1, "conv": 1, "cast": 1, "join": 2,
+    },
+}  # fmt: skip
+STREAMS = {"chain": 1, "diamond": 4, "fanout": 2, "concat_tree": 4, "mixed": 8}
+CONCAT_PATTERNS = ("concat", "concat_tree")
+
+MAX_ROWS = 64  # streams whose rows grow past this are split back
+MIN_COLS, MAX_COLS = 16, 512
+MIN_CONCAT_COST = 3  # two producers and the ConcatD
+
+
+@dataclass
+class Value:
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+
+    @property
+    def type(self) -> str:
+        return f"tensor<{'x'.join(map(str, self.shape))}x{self.dtype}>"
+
+
+def split_count(rows: int) -> int:
+    """How many equal parts to split `rows` into: 4 when that divides it and it is large."""
+    if rows > 2 * MAX_ROWS and rows % 4 == 0:
+        return 4
+    return 2 if rows % 2 == 0 else 3  # rows are 2^a * 3^b: every factor below is 2, 3 or 4
+
+
+class _Builder:
+    def __init__(self, kind: str, nodes: int, seed: int, concats: int | None):
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind '{kind}' (known: {', '.join(KINDS)})")
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.kind = kind
+        self.nodes = nodes
+        self.concats = concats
+        self.lines: list[str] = []
+        self.count = 0  # ops emitted
+        self.next_name = 0
+        self.n_concat = 0
+        self.streams: list[Value] = []
+        n_streams = STREAMS[kind]
+        floor = n_streams + 1 + (MIN_CONCAT_COST * concats if concats else 0)
+        if nodes < floor:
+            raise ValueError(
+                f"--nodes {nodes} is too small for kind '{kind}'"
+                + (f" with {concats} ConcatD nodes" if concats else "")
+                + f" (need at least {floor})"
+            )
+        if concats is not None and concats < 0:
+            raise ValueError(f"--concats must be >= 0, got {concats}")
+
+    # -- emission -------------------------------------------------------------------------
+
+    def fresh(self) -> str:
+        name = f"%n{self.next_name}"
+        self.next_name += 1
+        return name
+
+    def emit(self, op: str, ins: list[Value], outs: list[tuple[tuple[int, ...], str]], attrs: str = "") -> list[Value]:
+        res = [Value(self.fresh(), s, d) for s, d in outs]
+        lhs = ", ".join(r.name for r in res)
+        a = f" {{{attrs}}}" if attrs else ""
+        if ins:
+            args = ", ".join(v.name for v in ins)
+            in_t = ", ".join(v.type for v in ins)
+            out_t = res[0].type if len(res) == 1 else "(" + ", ".join(r.type for r in res) + ")"
+            self.lines.append(f"  {lhs} = ge.{op}({args}){a} : ({in_t}) -> {out_t}")
+        else:
+            self.lines.append(f"  {lhs} = ge.{op}{a} : {', '.join(r.type for r in res)}")
+        self.count += 1
+        if op == "ConcatD":
+            self.n_concat += 1
+        return res
+
+    def unary(self, v: Value, op: str | None = None) -> Value:
+        return self.emit(op or self.rng.choice(UNARY), [v], [(v.shape, v.dtype)])[0]
+
+    def const(self, shape: tuple[int, ...], dtype: str) -> Value:
+        value = self.rng.choice(("0.5", "1.0", "0.25", "-1.0"))
+        t = Value("", shape, dtype).type
+        return self.emit("Const", [], [(shape, dtype)], f"value = dense<{value}> : {t}")[0]
+
+    # -- budget -----------------------------------------------------------------------------
+
+    @property
+    def remaining(self) -> int:
+        """Ops still to emit before the final NetOutput."""
+        return self.nodes - 1 - self.count
+
+    @property
+    def need_concats(self) -> int:
+        return 0 if self.concats is None else self.concats - self.n_concat
+
+    @property
+    def slack(self) -> int:
+        """Ops free for non-concat work once every missing ConcatD gets its cheapest pattern."""
+        return self.remaining - MIN_CONCAT_COST * self.need_concats
+
+    # -- patterns (each returns the new current value of the stream) -------------------------
+    # `cost` of a pattern is its op count; `t` its ConcatD count.
+
+    def p_chain(self, v: Value) -> Value:
+        return self.unary(v)
+
+    def p_diamond(self, v: Value) -> Value:
+        a, b = self.unary(v), self.unary(v)
+        return self.emit(self.rng.choice(BINARY), [a, b], [(v.shape, v.dtype)])[0]
+
+    def p_fanout(self, v: Value, k: int) -> Value:
+        outs = [self.unary(v) for _ in range(k)]
+        return self.emit("AddN", outs, [(v.shape, v.dtype)], f"N = {k}")[0]
+
+    def p_reduce(self, v: Value) -> Value:
+        r = self.emit(self.rng.choice(REDUCE), [v], [((v.shape[0], 1), v.dtype)], "axes = [1], keep_dims = true")[0]
+        return self.emit("Sub", [v, r], [(v.shape, v.dtype)])[0]
+
+    def p_concat(self, v: Value, k: int) -> Value:
+        ins = [self.unary(v) for _ in range(k)]
+        return self.concat(ins)
+
+    def concat(self, ins: list[Value]) -> Value:
+        rows = sum(i.shape[0] for i in ins)
+        shape = (rows, *ins[0].shape[1:])
+        return self.emit("ConcatD", ins, [(shape, ins[0].dtype)], f"concat_dim = 0, N = {len(ins)}")[0]
+
+    def p_concat_tree(self, v: Value, groups: list[int]) -> Value:
+        """One ConcatD per group of leaves, then a ConcatD of those: len(groups) + 1 ConcatD."""
+        inner = [self.concat([self.unary(v) for _ in range(g)]) for g in groups]
+        return self.concat(inner)
+
+    def p_split(self, v: Value, n: int) -> Value:
+        rows = v.shape[0] // n
+        parts = self.emit("SplitD", [v], [((rows, v.shape[1]), v.dtype)] * n, f"split_dim = 0, num_split = {n}")
+        return self.emit("AddN", parts, [(parts[0].shape, v.dtype)], f"N = {n}")[0]
+
+    def p_reshape(self, v: Value) -> Value:
+        r, c = v.shape
+        options = []
+        if c % 32 == 0 and c // 2 >= MIN_COLS and r * 2 <= MAX_ROWS:
+            options.append((r * 2, c // 2))
+        if r % 2 == 0 and c * 2 <= MAX_COLS:
+            options.append((r // 2, c * 2))
+        if not options:
+            return self.unary(v)
+        return self.emit("Reshape", [v], [(self.rng.choice(options), v.dtype)])[0]
+
+    def p_matmul(self, v: Value) -> Value:
+        cols = self.rng.choice((16, 32, 64, 128))
+        w = self.const((v.shape[1], cols), v.dtype)
+        return self.emit("MatMul", [v, w], [((v.shape[0], cols), v.dtype)])[0]
+
+    def p_conv(self, v: Value) -> Value:
+        r, c = v.shape
+        x = self.emit("Reshape", [v], [((1, r, 1, c), v.dtype)])[0]
+        w = self.const((r, r, 1, 3), v.dtype)
+        y = self.emit("Conv2D", [x, w], [((1, r, 1, c), v.dtype)], "pads = [0, 0, 1, 1]")[0]
+        return self.emit("Reshape", [y], [((r, c), v.dtype)])[0]
+
+    def p_cast(self, v: Value) -> Value:
+        dtype = "f32" if v.dtype == "f16" else "f16"
+        return self.emit("Cast", [v], [(v.shape, dtype)])[0]
+
+    def p_join(self, s: int) -> Value:
+        v = self.streams[s]
+        others = [o for i, o in enumerate(self.streams) if i != s and o.shape == v.shape and o.dtype == v.dtype]
+        if not others:
+            return self.unary(v)
+        return self.emit(self.rng.choice(BINARY), [v, self.rng.choice(others)], [(v.shape, v.dtype)])[0]
+
+    # -- the driver ----------------------------------------------------------------------------
+
+    def plan(self, pattern: str, v: Value) -> tuple[int, int, dict]:
+        """(cost, ConcatD count, parameters) of a pattern on value v."""
+        rng = self.rng
+        if pattern == "diamond":
+            return 3, 0, {}
+        if pattern == "fanout":
+            k = rng.randint(4, 24)
+            return k + 1, 0, {"k": k}
+        if pattern == "reduce":
+            return 2, 0, {}
+        if pattern == "concat":
+            k = rng.choice((2, 2, 2, 4)) if v.shape[0] * 2 <= MAX_ROWS * 4 else 2
+            return k + 1, 1, {"k": k}
+        if pattern == "concat_tree":
+            groups = [2] * rng.randint(2, 3)
+            return sum(groups) + len(groups) + 1, len(groups) + 1, {"groups": groups}
+        if pattern == "split":
+            n = split_count(v.shape[0])
+            if v.shape[0] % n == 0:
+                return 2, 0, {"n": n}
+        if pattern == "matmul":
+            return 2, 0, {}
+        if pattern == "conv":
+            return 4, 0, {}
+        return 1, 0, {}  # chain, reshape, cast, join
+
+    def run_pattern(self, pattern: str, s: int, params: dict) -> None:
+        v = self.streams[s]
+        if pattern == "join":
+            out = self.p_join(s)
+        else:
+            out = getattr(self, f"p_{pattern}")(v, **params)
+        self.streams[s] = out
+
+    def fits(self, cost: int, t: int) -> bool:
+        if cost > self.remaining:
+            return False
+        if self.concats is None:
+            return True
+        if t > self.need_concats:
+            return False
+        # Keep enough ops for the ConcatD nodes still missing.
+        return cost - MIN_CONCAT_COST * t <= self.slack
+
+    def build(self) -> str:
+        rng = self.rng
+        for i in range(STREAMS[self.kind]):
+            shape = (rng.choice((4, 8, 16)), rng.choice((16, 32, 64, 128)))
+            dtype = "f16" if i % 4 != 3 else "f32"
+            self.streams.append(self.emit("Data", [], [(shape, dtype)], f"index = {i}")[0])
+        mix = dict(MIXES[self.kind])
+        if self.concats is not None:
+            for p in CONCAT_PATTERNS:
+                mix.pop(p, None)
+        names, weights = list(mix), list(mix.values())
+        total = self.nodes - 1
+        while self.remaining > 0:
+            s = rng.randrange(len(self.streams))
+            v = self.streams[s]
+            want_concat = self.need_concats > 0 and (
+                self.slack <= 0 or self.n_concat / self.concats < self.count / total  # type: ignore[operator]
+            )
+            if v.shape[0] > MAX_ROWS:
+                if want_concat:  # grow the narrowest stream instead
+                    s = min(range(len(self.streams)), key=lambda i: self.streams[i].shape[0])
+                    v = self.streams[s]
+                elif self.fits(2, 0):
+                    self.run_pattern("split", s, {"n": split_count(v.shape[0])})
+                    continue
+            if want_concat:
+                pattern = "concat_tree" if self.kind == "concat_tree" and rng.random() < 0.7 else "concat"
+            else:
+                pattern = rng.choices(names, weights)[0]
+            cost, t, params = self.plan(pattern, v)
+            if not self.fits(cost, t) and want_concat:
+                pattern, (cost, t, params) = "concat", (3, 1, {"k": 2})
+            if not self.fits(cost, t):
+                pattern, (cost, t, params) = "chain", (1, 0, {})
+            self.run_pattern(pattern, s, params)
+        assert self.need_concats == 0, "concat schedule left ConcatD nodes missing"
+        outs = self.streams
+        self.lines.append(f"  ge.NetOutput {', '.join(o.name for o in outs)} : {', '.join(o.type for o in outs)}")
+        self.count += 1
+        assert self.count == self.nodes
+        head = f"// generated: kind={self.kind} nodes={self.nodes} seed={self.seed} concats={self.concats}\n"
+        return head + "ge.graph @main attributes {_single_op_scene = false} {\n" + "\n".join(self.lines) + "\n}\n"
+
+
+def generate(kind: str, nodes: int, seed: int, concats: int | None = None) -> str:
+    """The MLIR text of one generated ge graph with exactly `nodes` ops (and exactly
+    `concats` ConcatD nodes when given). Raises ValueError on impossible requests."""
+    return _Builder(kind, nodes, seed, concats).build()
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--nodes", type=int, default=10000, help="exact number of ops in the graph")
+    ap.add_argument("--kind", choices=KINDS, default="mixed")
+    ap.add_argument("--concats", type=int, default=None, help="exact number of ConcatD nodes")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("-o", "--output", help="output file (default: stdout)")
+    args = ap.parse_args(argv)
+    try:
+        text = generate(args.kind, args.nodes, args.seed, args.concats)
+    except ValueError as e:
+        ap.error(str(e))
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
