@@ -1,0 +1,323 @@
+"""ge-run: evaluate a ge graph, compile it, and check the compiled graph's numbers.
+
+    ge-run FILE [--graph NAME] [--input X.npy ... | --seed N] [--reference]
+                [--print-values] [--save-dir DIR] [--stats-json PATH]
+
+The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
+come from .npy files or from a seeded generator. With --reference only the reference
+interpreter (runtime/reference.py) runs. Otherwise the `ge-compile` pipeline of
+ge_tools/registry.py runs on a copy of the module, both modules are evaluated with the
+same inputs, and the outputs are compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import OpResult
+
+from ge_dialect import ge
+from ge_dialect.desc import shape_of
+from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_tools.opt import GeOptMain, parse_module, run_tool
+from ge_tools.registry import PIPELINES
+from runtime.reference import ReferenceError, check_value, run_graph, select_graph
+
+COMPILE_PIPELINE = "ge-compile"
+RTOL = 1e-5
+ATOL = 1e-6
+
+DESCRIPTION = """\
+ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
+
+Modes:
+  default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES; when it is
+               not defined yet, no pass runs) on a copy of the module, evaluate the
+               original and the compiled module on the reference interpreter with the
+               same inputs, and compare every output: exact for integers and bools,
+               |a-b| <= 1e-6 + 1e-5*|b| for floats (NaN equals NaN). Prints
+               "outputs match the reference" (exit 0) or a mismatch report (exit 1).
+               The NPU task-program simulator that will execute the compiled graph comes
+               with a later issue; until then the compiled module is evaluated by the
+               reference interpreter too.
+  --reference  only evaluate the graph on the reference interpreter and print outputs.
+
+Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
+numpy dtype must be the Data type's; bf16 is held as float32, i1 as bool, sub-byte ints
+as int8/uint8), or random inputs from --seed: floats uniform in [-1, 1) in the input
+dtype, signed ints in [-4, 4], unsigned ints in [0, 8] (narrower for sub-byte types),
+bools uniform.
+
+Output: one summary line per NetOutput value (index, producer node:output, shape, dtype,
+min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.
+
+Errors (syntax, verifier, bad input files, ops without reference semantics) are one
+line FILE:LINE:COL: error: ... and exit 1.
+"""
+
+
+@dataclass
+class Output:
+    index: int
+    name: str
+    array: np.ndarray
+
+
+def output_names(graph: ge.GraphOp) -> list[str]:
+    """GE's tensor names of the NetOutput values: `producer:output index`."""
+    names = []
+    for v in graph.net_output.operands:
+        if isinstance(v, OpResult):
+            names.append(f"{ge.node_name(v.op)}:{v.index}")
+        else:
+            names.append(v.name_hint or "?")
+    return names
+
+
+# ---------------------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------------------
+
+
+def _round_to_bf16(a: np.ndarray) -> np.ndarray:
+    """float32 values rounded (to nearest, ties to even) to bf16's 8-bit mantissa."""
+    u = a.astype(np.float32).view(np.uint32)
+    u = (u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) & np.uint32(0xFFFF0000)
+    return u.view(np.float32)
+
+
+def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
+    t = data.results[0].type
+    shape = shape_of(t)
+    if shape is None or any(d < 0 for d in shape):
+        raise ReferenceError(data, f"random inputs need a known shape, got {t}; give --input files")
+    elem = t.element_type  # type: ignore[attr-defined]
+    dt = numpy_dtype(elem)
+    if dt.kind == "f":
+        a = rng.uniform(-1.0, 1.0, shape).astype(dt)
+        return _round_to_bf16(a) if dtype_bits(elem) == 16 and dt.itemsize == 4 else a
+    if dt.kind == "b":
+        return rng.integers(0, 2, shape).astype(dt)
+    bits = dtype_bits(elem)
+    if dt.kind == "u":
+        return rng.integers(0, min(9, 2**bits), shape).astype(dt)
+    half = 2 ** (bits - 1)
+    return rng.integers(-min(4, half), min(5, half), shape).astype(dt)
+
+
+def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
+    datas = graph.data_nodes
+    if len(paths) != len(datas):
+        raise ReferenceError(
+            graph, f"graph @{graph.sym_name.data} takes {len(datas)} inputs, {len(paths)} --input files given"
+        )
+    arrays = []
+    for i, (d, p) in enumerate(zip(datas, paths)):
+        try:
+            a = np.load(p, allow_pickle=False)
+        except OSError as e:
+            raise ReferenceError(d, f"--input {p} (input {i}): cannot read it: {e.strerror or e}") from None
+        except ValueError as e:
+            raise ReferenceError(d, f"--input {p} (input {i}): not a .npy array: {e}") from None
+        if not isinstance(a, np.ndarray):
+            raise ReferenceError(d, f"--input {p} (input {i}): not a .npy array (an .npz archive?)")
+        check_value(d, d.results[0], a, f"--input {p} (input {i})")
+        arrays.append(a)
+    return arrays
+
+
+# ---------------------------------------------------------------------------------------
+# Reporting
+# ---------------------------------------------------------------------------------------
+
+
+def _num(x: object) -> str:
+    if isinstance(x, np.bool_ | bool):
+        return str(int(x))
+    if isinstance(x, np.integer):
+        return str(int(x))
+    return f"{float(x):.6g}"  # type: ignore[arg-type]
+
+
+def checksum(a: np.ndarray) -> str:
+    """crc32 of the array's bytes in C order (numpy's native little-endian layout)."""
+    return f"{zlib.crc32(np.ascontiguousarray(a).tobytes()):08x}"
+
+
+def summary(o: Output) -> str:
+    a = o.array
+    shape = "x".join(str(d) for d in a.shape) or "scalar"
+    head = f"output {o.index} {o.name}: shape {shape} {a.dtype}"
+    if a.size == 0:
+        return f"{head} (empty) crc32 {checksum(a)}"
+    acc = a.astype(np.float64)
+    return (
+        f"{head} min {_num(a.min())} max {_num(a.max())} mean {_num(acc.mean())} "
+        f"crc32 {checksum(a)}"
+    )
+
+
+def print_outputs(outs: Sequence[Output], values: bool) -> None:
+    for o in outs:
+        print(summary(o))
+        if values:
+            print(np.array2string(o.array, threshold=o.array.size + 1, max_line_width=100, separator=", "))
+
+
+def compare(ref: Sequence[Output], got: Sequence[Output]) -> tuple[int, list[str]]:
+    """Mismatching element count and the report lines."""
+    lines: list[str] = []
+    total = 0
+    if len(ref) != len(got):
+        lines.append(f"the compiled graph has {len(got)} outputs, the reference {len(ref)}")
+        total += sum(o.array.size for o in ref[len(got) :]) + sum(o.array.size for o in got[len(ref) :])
+    for r, g in zip(ref, got):
+        a, b = g.array, r.array
+        if a.shape != b.shape or a.dtype != b.dtype:
+            lines.append(
+                f"output {r.index} {r.name}: compiled is {a.dtype} {a.shape}, reference is {b.dtype} {b.shape}"
+            )
+            total += max(a.size, b.size)
+            continue
+        if a.dtype.kind == "f":
+            ok = np.isclose(a.astype(np.float64), b.astype(np.float64), rtol=RTOL, atol=ATOL, equal_nan=True)
+        else:
+            ok = a == b
+        bad = int(ok.size - np.count_nonzero(ok))
+        if bad:
+            first = tuple(int(i) for i in np.argwhere(~ok)[0])
+            lines.append(
+                f"output {r.index} {r.name}: {bad} of {a.size} elements differ; first at "
+                f"{list(first)}: compiled {_num(a[first])}, reference {_num(b[first])}"
+            )
+            total += bad
+    return total, lines
+
+
+# ---------------------------------------------------------------------------------------
+# The tool
+# ---------------------------------------------------------------------------------------
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ge-run", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir)")
+    p.add_argument(
+        "--reference", action="store_true", help="only evaluate the graph on the reference interpreter"
+    )
+    p.add_argument(
+        "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"
+    )
+    src = p.add_mutually_exclusive_group()
+    src.add_argument(
+        "--input", metavar="PATH.npy", action="append", default=[],
+        help="an input array, one per ge.Data in index order (repeat the option)",
+    )  # fmt: skip
+    src.add_argument("--seed", type=int, default=None, help="seed of the random inputs (default 0)")
+    p.add_argument(
+        "--print-values", action="store_true", help="print every output array in full after its summary"
+    )
+    p.add_argument(
+        "--save-dir", metavar="DIR",
+        help="write the outputs as DIR/output_0.npy, ...; when comparing these are the compiled "
+        "graph's outputs and the reference's go to DIR/reference_output_0.npy, ...",
+    )  # fmt: skip
+    p.add_argument(
+        "--stats-json", metavar="PATH",
+        help="write figures as JSON: graph, mode, passes, outputs (name, shape, dtype) and, "
+        "when comparing, mismatch_count (differing elements over all outputs)",
+    )  # fmt: skip
+    return p
+
+
+def _save(dir_: str, prefix: str, outs: Sequence[Output]) -> None:
+    os.makedirs(dir_, exist_ok=True)
+    for o in outs:
+        np.save(os.path.join(dir_, f"{prefix}{o.index}.npy"), o.array)
+
+
+def _evaluate(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[Output]:
+    names = output_names(graph)
+    return [Output(i, n, a) for i, (n, a) in enumerate(zip(names, run_graph(graph, inputs)))]
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    passes = "" if args.reference or COMPILE_PIPELINE not in PIPELINES else COMPILE_PIPELINE
+    # ge-opt's context (every dialect) and pipeline (expansion, verification after each pass).
+    opt = GeOptMain(["-p", passes])
+    with open(args.file, "rb") as f:
+        data = f.read()
+    module: ModuleOp = parse_module(opt.ctx, data, args.file)
+    module.verify()
+    graph = select_graph(module, args.graph)
+    name = graph.sym_name.data
+
+    if args.input:
+        inputs = load_inputs(graph, args.input)
+    else:
+        rng = np.random.default_rng(0 if args.seed is None else args.seed)
+        inputs = [random_input(d, rng) for d in graph.data_nodes]
+
+    ref = _evaluate(graph, inputs)
+    stats: dict[str, object] = {
+        "graph": name,
+        "mode": "reference" if args.reference else "compare",
+        "passes": [p.name for p in opt.pipeline.passes],
+        "outputs": [{"index": o.index, "name": o.name, "shape": list(o.array.shape), "dtype": str(o.array.dtype)} for o in ref],
+    }
+
+    status = 0
+    if args.reference:
+        print_outputs(ref, args.print_values)
+        if args.save_dir:
+            _save(args.save_dir, "output_", ref)
+    else:
+        compiled = module.clone()
+        opt.apply_passes(compiled)
+        got = _evaluate(select_graph(compiled, name), inputs)
+        print_outputs(got, args.print_values)
+        mismatches, report = compare(ref, got)
+        stats["mismatch_count"] = mismatches
+        if mismatches:
+            for line in report:
+                print(line)
+            print(f"outputs do not match the reference ({mismatches} elements differ)")
+            status = 1
+        else:
+            print("outputs match the reference")
+        if args.save_dir:
+            _save(args.save_dir, "output_", got)
+            _save(args.save_dir, "reference_output_", ref)
+    if args.stats_json:
+        with open(args.stats_json, "w") as f:
+            json.dump(stats, f, indent=2, sort_keys=True)
+            f.write("\n")
+    sys.stdout.flush()
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    status = 0
+
+    def go() -> None:
+        nonlocal status
+        status = run(argv)
+
+    run_tool(go, "ge-run")
+    if status:
+        sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
