@@ -1,0 +1,421 @@
+"""ge-phony-notask: GE-local marking of PhonyConcat / PhonySplit and the reshape family.
+
+Follows GE's GE-local engine (compiler/engines/local_engine/): GeLocalGraphOptimizer::
+OptimizeOriginalGraphJudgeInsert marks every PhonyConcat and PhonySplit no-task (the
+no-padding continuous virtual op), and GeLocalOpsKernelBuilder::CalcOpRunningParam then
+computes, with GeLocalOpsKernelBuilderCalcOpParam (ge_local_ops_kernel_calc_op_param.cc),
+where each PhonyConcat producer writes into the concatenated block and where each
+PhonySplit consumer reads, and marks the reshape family's output as reusing its input.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import tensor_desc
+from ge_dialect.diagnostics import LocatedError, remark
+from ge_dialect.dtypes import size_in_bytes
+from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
+from passes.graph_utils import consumers, graphs_in_pass_order, has_unknown_shape, owner_graph
+
+PHONY_CONCAT = "PhonyConcat"
+PHONY_SPLIT = "PhonySplit"
+
+# ge_local_ops_kernel_calc_op_param.h: kReuseInputOpTypes (the calc_op_param_call entries
+# mapped to CalcNodeOffsetByReuseInput in ge_local_ops_kernel_builder.cc). Reshape is not one.
+REUSE_INPUT_OP_TYPES: frozenset[str] = frozenset({
+    "Bitcast", "Flatten", "FlattenV2", "ExpandDims", "ReFormat", "Squeeze", "Unsqueeze",
+    "SqueezeV2", "SqueezeV3", "UnsqueezeV2", "UnsqueezeV3",
+})  # fmt: skip
+
+# ge_local_ops_kernel_calc_op_param.cc: kConcatDim, kConcatNum, kKeepInputOffset, kSplitDim,
+# kSplitNum, kKeepOutputOffset
+CONCAT_DIM = "concat_dim"
+CONCAT_NUM = "N"
+KEEP_INPUT_OFFSET = "keep_input_offset"
+SPLIT_DIM = "split_dim"
+SPLIT_NUM = "num_split"
+KEEP_OUTPUT_OFFSET = "keep_output_offset"
+
+
+# -- GeLocalGraphOptimizer::OptimizeOriginalGraphJudgeInsert --------------------------------
+
+
+def mark_phony_node(node: Operation) -> bool:
+    """Mark a PhonyConcat / PhonySplit as GE's no-padding continuous virtual op; unconditional.
+
+    # engine/ge_local_graph_optimizer.cc: GeLocalGraphOptimizer::OptimizeOriginalGraphJudgeInsert
+    Returns whether the node is one of the two types.
+    """
+    t = ge_type(node)
+    if t not in (PHONY_CONCAT, PHONY_SPLIT):
+        return False
+    A.set_bool(node, A.NO_TASK, True)
+    A.set_bool(
+        node,
+        A.NOPADDING_CONTINUOUS_INPUT if t == PHONY_CONCAT else A.NOPADDING_CONTINUOUS_OUTPUT,
+        True,
+    )
+    A.set_bool(node, A.OUTPUT_REUSE_INPUT, True)
+    A.set_int(node, A.REUSE_INPUT_ON_DIM_INDEX, 0)
+    return True
+
+
+# -- GeLocalOpsKernelBuilderCalcOpParam: checks and offset formulas ---------------------------
+
+
+def graph_unknown_flag(graph: GraphOp | None) -> bool:
+    """ComputeGraph::GetGraphUnknownFlag of the owner graph.
+
+    The GE-local calculations read only this flag (node.GetOwnerComputeGraph()->
+    GetGraphUnknownFlag()), not `_dynamic_shape_partitioned` as the no-task Concat pass's
+    IsOwnerGraphUnknown (graph_utils.is_graph_unknown) does.
+    """
+    return graph is not None and A.get_bool(graph, A.GRAPH_UNKNOWN_FLAG)
+
+
+def _fmt(dims: Sequence[int] | None) -> str:
+    return "[" + ", ".join(map(str, dims or ())) + "]"
+
+
+def check_dim_attr_valid(
+    node: Operation, dims: list[int], nums: list[int], names: tuple[str, str], count: int, what: str
+) -> None:
+    """Non-empty lists of equal length, every N > 0, prod(N) == the anchor count.
+
+    # ge_local_ops_kernel_calc_op_param.cc: CheckDimAttrValid
+    """
+    dn, nn = names
+    if not dims or len(dims) != len(nums):
+        raise LocatedError(
+            node,
+            f"CheckDimAttrValid: '{dn}' {_fmt(dims)} and '{nn}' {_fmt(nums)} must be "
+            "non-empty lists of equal length",
+        )
+    for i, n in enumerate(nums):
+        if n <= 0:
+            raise LocatedError(node, f"CheckDimAttrValid: '{nn}' entry {i} is {n}, must be > 0")
+    if math.prod(nums) != count:
+        raise LocatedError(
+            node,
+            f"CheckDimAttrValid: product of '{nn}' {_fmt(nums)} is {math.prod(nums)}, but "
+            f"{ge_type(node)} has {count} {what}",
+        )
+
+
+def check_dim_attr_match_tensor(
+    node: Operation, dims: list[int], shape: Sequence[int], dim_name: str, what: str
+) -> None:
+    """Normalise negative entries of `dims` IN PLACE against the rank of `shape` (the
+    later pieces see the normalised list), then require 0 <= d < rank.
+
+    # ge_local_ops_kernel_calc_op_param.cc: CheckDimAttrMatchTensor
+    """
+    rank = len(shape)
+    for i, d in enumerate(dims):
+        if d < 0:
+            dims[i] = d + rank
+        if not 0 <= dims[i] < rank:
+            raise LocatedError(
+                node,
+                f"CheckDimAttrMatchTensor: '{dim_name}' entry {i} ({d}) is out of range for "
+                f"the runtime shape {_fmt(shape)} (rank {rank}) of {what}",
+            )
+
+
+def get_concat_offset(
+    shape: Sequence[int], dtype: Attribute, idx: int, dims: Sequence[int], nums: Sequence[int]
+) -> int:
+    """Byte offset of piece `idx` of a multi-axis concat; the FIRST listed axis varies
+    fastest, and the piece grows to the block concatenated so far after each axis.
+
+    # ge_local_ops_kernel_calc_op_param.cc: GetConcatOffset
+    """
+    slice_id = []
+    for n in nums:
+        slice_id.append(idx % n)
+        idx //= n
+    grown = list(shape)
+    offset = 0
+    for i, d in enumerate(dims):
+        offset += slice_id[i] * size_in_bytes(math.prod(grown[d:]), dtype)
+        grown[d] *= nums[i]
+    return offset
+
+
+def get_split_offset(
+    shape: Sequence[int], dtype: Attribute, idx: int, dims: Sequence[int], nums: Sequence[int]
+) -> int:
+    """Byte offset of piece `idx` of a multi-axis split: the mirror of get_concat_offset,
+    the LAST listed axis varies fastest.
+
+    # ge_local_ops_kernel_calc_op_param.cc: GetSplitOffset
+    """
+    k = len(dims)
+    slice_id = [0] * k
+    for i in range(k - 1, -1, -1):
+        slice_id[i] = idx % nums[i]
+        idx //= nums[i]
+    grown = list(shape)
+    offset = 0
+    for i in range(k - 1, -1, -1):
+        d = dims[i]
+        offset += slice_id[i] * size_in_bytes(math.prod(grown[d:]), dtype)
+        grown[d] *= nums[i]
+    return offset
+
+
+def _runtime_shape(v: SSAValue) -> tuple[int, ...]:
+    s = tensor_desc(v.type).storage_shape
+    assert s is not None  # callers skip unknown-shape nodes first (CalcOpRunningParam)
+    return s
+
+
+def _producer(node: Operation, i: int) -> tuple[Operation, int]:
+    v = node.operands[i]
+    owner = v.owner
+    if not isinstance(owner, Operation):  # GE_CHECK_NOTNULL(peer_out_data_anchor)
+        raise LocatedError(node, f"input {i} has no producer node")
+    return owner, v.index  # type: ignore[attr-defined]
+
+
+def buffer_fusion_producer(node: Operation) -> Operation | None:
+    """The first producer carrying a non-empty `_output_offset_for_buffer_fusion` (LxFusion
+    has laid the pieces out already), or None.
+
+    # ge_local_ops_kernel_calc_op_param.cc: HasBufferFusionOffset
+    """
+    for i in range(len(node.operands)):
+        producer, _ = _producer(node, i)
+        if A.get_int_list(producer, A.OUTPUT_OFFSET_FOR_BUFFER_FUSION):
+            return producer
+    return None
+
+
+def calc_phony_concat_node_offset(node: Operation) -> tuple[list[tuple[Operation, int, int]], str]:
+    """Write `_output_offset_list_for_continuous` on each producer of a PhonyConcat.
+
+    # ge_local_ops_kernel_calc_op_param.cc: CalcPhonyConcatNodeOffset
+    Returns the (producer, output index, offset) written, in input order, and a note for
+    the remark. Raises LocatedError where GE returns FAILED.
+    """
+    fused = buffer_fusion_producer(node)
+    if fused is not None:
+        return [], (
+            f"offsets not computed: producer '{node_name(fused)}' has "
+            f"{A.OUTPUT_OFFSET_FOR_BUFFER_FUSION} (HasBufferFusionOffset)"
+        )
+    graph = owner_graph(node)
+    if graph_unknown_flag(graph):
+        raise LocatedError(
+            node,
+            f"CalcPhonyConcatNodeOffset: PhonyConcat '{node_name(node)}' does not support an "
+            f"unknown graph (@{graph.sym_name.data} has {A.GRAPH_UNKNOWN_FLAG} = true)",  # type: ignore[union-attr]
+        )
+    # ge_local_ops_kernel_calc_op_param.cc: CheckPhonyConcatInputShapeSame (runtime shapes)
+    first = _runtime_shape(node.operands[0])
+    for i in range(1, len(node.operands)):
+        s = _runtime_shape(node.operands[i])
+        if s != first:
+            raise LocatedError(
+                node,
+                f"CheckPhonyConcatInputShapeSame: input {i} has runtime shape {_fmt(s)}, "
+                f"input 0 has {_fmt(first)}",
+            )
+    # ge_local_ops_kernel_calc_op_param.cc: CheckPhonyConcatInputIs32Align (input 0 only)
+    size0 = tensor_desc(node.operands[0].type).size_in_bytes
+    assert size0 is not None
+    if size0 <= 0 or size0 % GE_LOCAL_MEM_ALIGN_SIZE != 0:
+        raise LocatedError(
+            node,
+            f"CheckPhonyConcatInputIs32Align: input 0 is {size0} bytes, not a positive "
+            f"multiple of {GE_LOCAL_MEM_ALIGN_SIZE}",
+        )
+    dims = A.get_int_list(node, CONCAT_DIM) or []
+    nums = A.get_int_list(node, CONCAT_NUM) or []
+    keep = A.get_bool(node, KEEP_INPUT_OFFSET, True)
+    check_dim_attr_valid(node, dims, nums, (CONCAT_DIM, CONCAT_NUM), len(node.operands), "inputs")
+    written: list[tuple[Operation, int, int]] = []
+    for node_idx in range(len(node.operands)):
+        producer, out_idx = _producer(node, node_idx)
+        offsets = [0] * len(producer.results)
+        offset = 0
+        if keep:
+            td = node.operands[node_idx]  # the producer's output desc
+            shape = _runtime_shape(td)
+            check_dim_attr_match_tensor(
+                node, dims, shape, CONCAT_DIM, f"input {node_idx} ('{node_name(producer)}':{out_idx})"
+            )
+            offset = get_concat_offset(shape, td.type.element_type, node_idx, dims, nums)  # type: ignore[attr-defined]
+        offsets[out_idx] = offset
+        # Overwrites an earlier list on the producer (GE: AttrUtils::SetListInt).
+        A.set_int_list(producer, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS, offsets)
+        written.append((producer, out_idx, offset))
+    note = "offsets: " + ", ".join(f"{node_name(p)}:{i}={o}" for p, i, o in written)
+    if not keep:
+        note += f" ({KEEP_INPUT_OFFSET} = false)"
+    return written, note
+
+
+def calc_phony_split_node_offset(
+    node: Operation, order: dict[Operation, int]
+) -> tuple[list[tuple[Operation, int, int]], str]:
+    """Write `_input_offset_list_for_continuous` on each consumer of a PhonySplit.
+
+    # ge_local_ops_kernel_calc_op_param.cc: CalcPhonySplitNodeOffset
+    No buffer-fusion skip and no 32-byte check here (GE has neither for PhonySplit).
+    Consumers of one output are visited in `order` (node position), then input index.
+    """
+    graph = owner_graph(node)
+    if graph_unknown_flag(graph):
+        raise LocatedError(
+            node,
+            f"CalcPhonySplitNodeOffset: PhonySplit '{node_name(node)}' does not support an "
+            f"unknown graph (@{graph.sym_name.data} has {A.GRAPH_UNKNOWN_FLAG} = true)",  # type: ignore[union-attr]
+        )
+    # ge_local_ops_kernel_calc_op_param.cc: CheckPhonySplitOutputShapeSame (runtime shapes)
+    first = _runtime_shape(node.results[0])
+    for i in range(1, len(node.results)):
+        s = _runtime_shape(node.results[i])
+        if s != first:
+            raise LocatedError(
+                node,
+                f"CheckPhonySplitOutputShapeSame: output {i} has runtime shape {_fmt(s)}, "
+                f"output 0 has {_fmt(first)}",
+            )
+    dims = A.get_int_list(node, SPLIT_DIM) or []
+    nums = A.get_int_list(node, SPLIT_NUM) or []
+    keep = A.get_bool(node, KEEP_OUTPUT_OFFSET, True)
+    check_dim_attr_valid(node, dims, nums, (SPLIT_DIM, SPLIT_NUM), len(node.results), "outputs")
+    written: list[tuple[Operation, int, int]] = []
+    # node_idx counts output anchors, also those without consumers.
+    for node_idx, out in enumerate(node.results):
+        for consumer, in_idx in consumers(out, order):
+            offsets = [0] * len(consumer.operands)
+            offset = 0
+            if keep:
+                td = consumer.operands[in_idx]  # the consumer's input desc
+                shape = _runtime_shape(td)
+                check_dim_attr_match_tensor(
+                    node, dims, shape, SPLIT_DIM,
+                    f"output {node_idx}'s consumer '{node_name(consumer)}' input {in_idx}",
+                )  # fmt: skip
+                offset = get_split_offset(shape, td.type.element_type, node_idx, dims, nums)  # type: ignore[attr-defined]
+            offsets[in_idx] = offset
+            # Overwrites an earlier list on the consumer (GE: AttrUtils::SetListInt).
+            A.set_int_list(consumer, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, offsets)
+            written.append((consumer, in_idx, offset))
+    note = "input offsets: " + (
+        ", ".join(f"{node_name(c)}:{i}={o}" for c, i, o in written) or "none (no consumers)"
+    )
+    if not keep:
+        note += f" ({KEEP_OUTPUT_OFFSET} = false)"
+    return written, note
+
+
+def calc_node_offset_by_reuse_input(node: Operation) -> bool:
+    """Output 0 reuses input 0 (GE: TensorUtils::SetReuseInput / SetReuseInputIndex on the
+    output desc; ours: per-output `reuse_input` / `reuse_input_index`), unless the owner
+    graph is unknown. Returns whether it marked the node.
+
+    # ge_local_ops_kernel_calc_op_param.cc: CalcNodeOffsetByReuseInput (also
+    # GeLocalGraphOptimizer::OptimizeWholeGraph, which sets the same ahead of the build)
+    """
+    if graph_unknown_flag(owner_graph(node)):
+        return False
+    A.set_output_flag(node, A.REUSE_INPUT, 0, True, default=False)
+    A.set_output_int(node, A.REUSE_INPUT_INDEX, 0, 0)
+    return True
+
+
+# -- the pass ----------------------------------------------------------------------------------
+
+
+def _all_nodes(graph: GraphOp) -> Iterator[GeNode]:
+    """GE's GetAllNodes for one graph: its nodes in stored order, with the nodes of nested
+    bodies (FusedAscBackend) right after their parent."""
+    for op in graph.walk():
+        if isinstance(op, GeNode):
+            yield op
+
+
+@dataclass(frozen=True)
+class PhonyNotaskPass(ModulePass):
+    """Mark PhonyConcat/PhonySplit no-task and compute their offset lists; mark the reshape
+    family output-reuses-input (GE-local engine: GeLocalGraphOptimizer, CalcOpRunningParam).
+
+    On every graph and subgraph: every PhonyConcat gets `_no_task`,
+    `_no_padding_continuous_input`, `_output_reuse_input` and `_reuse_input_on_dim_index = 0`,
+    every PhonySplit the same with `_no_padding_continuous_output` (unconditional). Then, per
+    node in stored order, as GeLocalOpsKernelBuilder::CalcOpRunningParam: a node with an
+    unknown-shape input or output is skipped (GE decides at run time; the `_op_no_tiling`
+    exception is not modelled); a PhonyConcat writes `_output_offset_list_for_continuous` on
+    each producer (zeros except the producer's output feeding it), unless a producer carries
+    `_output_offset_for_buffer_fusion`; a PhonySplit writes `_input_offset_list_for_continuous`
+    on each consumer; offsets follow GetConcatOffset / GetSplitOffset on the runtime (storage)
+    shape, or are all 0 with `keep_input_offset` / `keep_output_offset` = false. Bitcast,
+    Flatten, FlattenV2, ExpandDims, ReFormat, Squeeze, Unsqueeze, SqueezeV2, UnsqueezeV2,
+    SqueezeV3 and UnsqueezeV3 get per-output `reuse_input = [true]`, `reuse_input_index = [0]`
+    unless their owner graph is unknown.
+
+    Errors: where GE's CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset return FAILED,
+    CalcOpRunningParam fails and so does GE's build; here each such failure is a located
+    error naming the GE check (unknown graph, CheckPhonyConcatInputShapeSame /
+    CheckPhonySplitOutputShapeSame, CheckPhonyConcatInputIs32Align, CheckDimAttrValid,
+    CheckDimAttrMatchTensor). Several of them are caught earlier by the ge dialect's
+    verifier on origin shapes; the pass checks again on runtime shapes, as GE does.
+    """
+
+    name = "ge-phony-notask"
+
+    remarks: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        graphs = graphs_in_pass_order(op)
+        # engine/ge_local_graph_optimizer.cc: OptimizeOriginalGraphJudgeInsert (GetAllNodes)
+        for graph in graphs:
+            for node in _all_nodes(graph):
+                mark_phony_node(node)
+        # ge_local_ops_kernel_builder.cc: GeLocalOpsKernelBuilder::CalcOpRunningParam
+        for graph in graphs:
+            nodes = list(_all_nodes(graph))
+            order = {n: i for i, n in enumerate(nodes)}
+            for node in nodes:
+                self._calc_op_running_param(node, order)
+
+    def _calc_op_running_param(self, node: GeNode, order: dict[Operation, int]) -> None:
+        t = ge_type(node)
+        if t not in (PHONY_CONCAT, PHONY_SPLIT) and t not in REUSE_INPUT_OP_TYPES:
+            return
+        head = f"{t} '{node_name(node)}'"
+        marked = f"{head} marked no-task; "
+        # CalcOpRunningParam: an unknown-shape node (no _op_no_tiling) is skipped entirely.
+        if has_unknown_shape(node):
+            if self.remarks:
+                if t in REUSE_INPUT_OP_TYPES:
+                    remark(node, f"{head} not marked: unknown shape (CalcOpRunningParam)")
+                else:
+                    remark(node, marked + "offsets not computed: unknown shape (CalcOpRunningParam)")
+            return
+        if t == PHONY_CONCAT:
+            _, note = calc_phony_concat_node_offset(node)
+            if self.remarks:
+                remark(node, marked + note)
+        elif t == PHONY_SPLIT:
+            _, note = calc_phony_split_node_offset(node, order)
+            if self.remarks:
+                remark(node, marked + note)
+        elif calc_node_offset_by_reuse_input(node):
+            if self.remarks:
+                remark(node, f"{head} marked output 0 reuses input 0")
+        elif self.remarks:
+            remark(node, f"{head} not marked: owner graph is unknown (CalcNodeOffsetByReuseInput)")
