@@ -29,8 +29,20 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return PhonyNotaskPass
 
+    def get_concat_notask() -> type[ModulePass]:
+        from passes.concat_notask import ConcatNotaskPass
+
+        return ConcatNotaskPass
+
+    def get_pack_notask() -> type[ModulePass]:
+        from passes.pack_notask import PackNotaskPass
+
+        return PackNotaskPass
+
     return {
         "ge-phony-notask": get_phony_notask,
+        "ge-concat-notask": get_concat_notask,
+        "ge-pack-notask": get_pack_notask,
     }
 
 

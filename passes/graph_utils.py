@@ -92,3 +92,33 @@ def consumers(value: SSAValue, order: dict[Operation, int]) -> list[tuple[Operat
     if len(uses) > 1:
         uses.sort(key=lambda u: (order.get(u[0], -1), u[1]))
     return uses
+
+
+def first_consumer(value: SSAValue, order: dict[Operation, int]) -> Operation | None:
+    """The first consumer of a value in the order of `consumers` (GE: GetOutDataNodes().at(0)),
+    without sorting all uses: one linear scan."""
+    best: tuple[int, int] | None = None
+    first: Operation | None = None
+    for u in value.uses:
+        key = (order.get(u.operation, -1), u.index)
+        if best is None or key < best:
+            best, first = key, u.operation
+    return first
+
+
+def subgraph_callers(module: ModuleOp) -> dict[str, list[PartitionedCall]]:
+    """Subgraph symbol -> the ge.PartitionedCall nodes that call it, in module order.
+
+    GE keeps one parent node per subgraph instance (ComputeGraph::GetParentNode); a subgraph
+    called from several places has no single parent here, callers decide what that means.
+    """
+    callers: dict[str, list[PartitionedCall]] = {}
+    for g in module.ops:
+        if not isinstance(g, GraphOp):
+            continue
+        for op in g.body.block.ops:
+            if isinstance(op, PartitionedCall):
+                f = op.attributes.get("f")
+                if isinstance(f, SymbolRefAttr):
+                    callers.setdefault(f.root_reference.data, []).append(op)
+    return callers

@@ -1,0 +1,593 @@
+"""The verification chain GE's no-task passes share (ConcatNotaskPass, PackNotaskPass).
+
+Port of ``compiler/graph/passes/memory_optimize/notask_pass_base.{h,cc}`` (GE commit
+f85d35a61; ge_notask.md §3). Per graph (root first, then each subgraph separately):
+ShouldSkipGraph; then per target node, in the graph's stored (topological) order:
+IsUnknownShapeOp, IsOwnerGraphUnknown, InputCheck, CheckFormat, CheckDim, OutputCheck,
+LxFusionCheck; a node that passes them all gets SetNotaskAttr. Marking mutates the graph
+as the pass goes (locks on producers, virtual-op attributes on the node), so later nodes
+see earlier marks: a tensor feeds at most one no-task node, the first in node order.
+
+A subclass names its target op types, its lock attribute and its CheckDim (and optionally
+CheckFormat) rule, as GE's ConcatNotaskPass / PackNotaskPass override the base class.
+Every rule returns a ``Reject`` (GE's function name and a reason a user understands) or
+None; with ``remarks`` the pass prints one line per target node with the first failing
+rule, or the locked producers.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import TensorDesc, tensor_desc
+from ge_dialect.diagnostics import remark
+from ge_dialect.dtypes import ge_dtype_name, size_in_bytes
+from ge_dialect.formats import aligned_shape, transfer_dims
+from ge_dialect.ge import Data, GraphOp, NetOutput, PartitionedCall, ge_type, node_name
+from ge_dialect.mem_types import (
+    LX_MEMORY_TYPES,
+    NOTASK_TENSOR_ALIGN_SIZE,
+    RT_MEMORY_HBM,
+    is_memory_type_special,
+    memory_type_name,
+)
+from passes import graph_utils as G
+
+# notask_pass_base.cc: kNotaskDeepth (maximum depth of GetFirstOutAnchorNotInRefNode)
+NOTASK_DEPTH = 100
+# notask_pass_base.cc: kNotaskLxSlice (node-name marker of an LxFusion op)
+NOTASK_LX_SLICE = "lxslice"
+# notask_pass_base.cc: NotaskPassBase::IsPreNodeTypeValid (DATA, REFDATA, VARIABLE,
+# CONSTANTOP, CONSTANT)
+INVALID_PRE_NODE_TYPES = frozenset({"Data", "RefData", "Variable", "Constant", "Const"})
+# graph_utils.cc: GraphUtils::IsRefFromInput, pass-through ops (output i refs input i).
+# While/_While/StatelessWhile are not ge dialect ops (yet); the names stay for fidelity.
+REF_PASS_THROUGH_TYPES = frozenset({"NetOutput", "While", "_While", "StatelessWhile"})
+# graph_utils.cc: GraphUtils::IsRefFromInput, output 0 refs input 0. The ge dialect has no
+# Merge op, so only Reshape can occur; Merge stays for fidelity.
+REF_OUTPUT0_TYPES = frozenset({"Merge", "Reshape"})
+# GE keeps the tensor-level reuse flag on the output TensorDesc (TensorUtils::GetReuseInput /
+# GetReuseInputIndex, proto fields `reuse_input` / `reuse_input_index`). In our IR they are
+# per-output lists on the node with those names: `reuse_input = [true]`,
+# `reuse_input_index = [0]` (index absent: 0). The node-level `_output_reuse_input` is a
+# different attribute (GE's ATTR_NAME_OUTPUT_REUSE_INPUT, used with the no-padding ones).
+REUSE_INPUT = "reuse_input"
+REUSE_INPUT_INDEX = "reuse_input_index"
+
+
+@dataclass(frozen=True)
+class Reject:
+    """Why a node is not marked: GE's function name of the failing rule, and a reason."""
+
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Result of a rule that GE's tests also call directly: truthy when the rule passes."""
+
+    ok: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+PASS = Verdict(True)
+
+# A source anchor is (producer op, output index); None is GE's null anchor.
+SourceAnchor = tuple[Operation, int] | None
+
+
+def _shape(s: Sequence[int] | None) -> str:
+    return "[" + ", ".join(map(str, s or ())) + "]"
+
+
+def _anchor(a: SourceAnchor) -> str:
+    return "<none>" if a is None else f"'{node_name(a[0])}':{a[1]}"
+
+
+# ---------------------------------------------------------------------------------------
+# Ref tracing
+# ---------------------------------------------------------------------------------------
+
+
+class RefLinks:
+    """What ref tracing needs beyond one graph: the outer value a subgraph Data stands for.
+
+    GE: a subgraph input node refs its parent node's input at its parent index
+    (GraphUtils::IsRefFromInput via NodeUtils::IsSubgraphInput). Here a ge.Data directly in
+    a ge.graph called by exactly one ge.PartitionedCall refs that call's input at the Data's
+    `index`. A root-graph Data, or a subgraph called from several places (GE clones one
+    subgraph instance per call; we have no single parent), is itself a source.
+    """
+
+    def __init__(self, module: ModuleOp):
+        self._callers = G.subgraph_callers(module)
+
+    def outer_value(self, data: Data) -> SSAValue | None:
+        graph = data.parent_op()
+        if not isinstance(graph, GraphOp):
+            return None
+        calls = self._callers.get(graph.sym_name.data, ())
+        if len(calls) != 1:
+            return None
+        index = A.get_int(data, "index", 0) or 0
+        call = calls[0]
+        return call.operands[index] if index < len(call.operands) else None
+
+
+_NOT_REF = object()
+
+
+def referenced_value(value: OpResult, links: RefLinks) -> SSAValue | None | object:
+    """The value (peer of the input) that output `value` refs, `_NOT_REF` when it refs no
+    input, None when it refs an input that does not exist (tracing fails).
+
+    # graph_utils.cc: GraphUtils::IsRefFromInput
+    """
+    op, out = value.op, value.index
+    t = ge_type(op)
+
+    def input_at(i: int) -> SSAValue | None:
+        return op.operands[i] if 0 <= i < len(op.operands) else None
+
+    # (a) pass-through ops and subgraph input nodes: same index
+    if t in REF_PASS_THROUGH_TYPES:
+        return input_at(out)
+    if isinstance(op, Data):
+        outer = links.outer_value(op)
+        return _NOT_REF if outer is None else outer
+    # (b) Merge / Reshape output 0 refs input 0
+    if t in REF_OUTPUT0_TYPES and out == 0:
+        return input_at(0)
+    # (c) `reference` op whose output name equals an input name. We have no port names:
+    # output i is named like input i (GE's ref ops, e.g. Assign's `ref`, put the ref input
+    # and output at the same index).
+    if A.get_bool(op, A.REFERENCE) and out < len(op.operands):
+        return input_at(out)
+    # (d) the output desc's reuse-input flag, with its reuse index
+    if A.get_output_flag(op, REUSE_INPUT, out, default=False):
+        indices = A.get_int_list(op, REUSE_INPUT_INDEX) or []
+        return input_at(indices[out] if out < len(indices) else 0)
+    # (e) no-padding virtual op: graph_utils.cc: GraphUtils::IsNoPaddingRefFromInput
+    if (
+        A.get_bool(op, A.NOPADDING_CONTINUOUS_INPUT) or A.get_bool(op, A.NOPADDING_CONTINUOUS_OUTPUT)
+    ) and A.get_bool(op, A.OUTPUT_REUSE_INPUT):
+        return input_at(0)
+    return _NOT_REF
+
+
+def first_out_anchor_not_in_ref_node(value: SSAValue, links: RefLinks) -> SourceAnchor:
+    """The first out-anchor, going up from `value`, that refs no input; None (GE's null
+    anchor) when tracing fails or is deeper than NOTASK_DEPTH ref nodes.
+
+    # notask_pass_base.cc: NotaskPassBase::GetFirstOutAnchorNotInRefNode
+    The direct peer is depth 0; a ref at depth NOTASK_DEPTH gives null (GE: deepth > kNotaskDeepth).
+    """
+    for _depth in range(NOTASK_DEPTH + 1):
+        if not isinstance(value, OpResult):
+            return None  # ge graphs have no block arguments; defensive only
+        nxt = referenced_value(value, links)
+        if nxt is _NOT_REF:
+            return value.op, value.index
+        if nxt is None:
+            return None
+        assert isinstance(nxt, SSAValue)
+        value = nxt
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# Graph and node gates
+# ---------------------------------------------------------------------------------------
+
+
+def should_skip_graph(graph: GraphOp) -> Reject | None:
+    """# notask_pass_base.cc: NotaskPassBase::ShouldSkipGraph"""
+    name = f"@{graph.sym_name.data}"
+    # graph_utils.cc: GraphUtils::IsSingleOpScene (graph attr, else first node carrying it)
+    if G.is_single_op_scene(graph):
+        return Reject("ShouldSkipGraph", f"graph {name} is a single-op scene (_single_op_scene = true)")
+    # notask_pass_base.cc: ShouldSkipGraph (ATTR_NAME_MEMORY_DISCONTIGUOUS_ALLOCATION)
+    if A.get_bool(graph, A.MEMORY_DISCONTIGUOUS_ALLOCATION):
+        return Reject(
+            "ShouldSkipGraph",
+            f"graph {name} allocates memory discontiguously (_memory_discontiguous_allocation = true)",
+        )
+    return None
+
+
+def is_unknown_shape_op(op: Operation) -> Reject | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsUnknownShapeOp"""
+    for what, values in (("input", op.operands), ("output", op.results)):
+        for i, v in enumerate(values):
+            if tensor_desc(v.type).is_unknown_shape:
+                return Reject("IsUnknownShapeOp", f"{what} {i} has an unknown shape ({v.type})")
+    return None
+
+
+def is_owner_graph_unknown(graph: GraphOp) -> Reject | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsOwnerGraphUnknown"""
+    if G.is_graph_unknown(graph):
+        return Reject(
+            "IsOwnerGraphUnknown",
+            f"graph @{graph.sym_name.data} is dynamic "
+            "(_dynamic_shape_partitioned or the unknown-shape flag is set)",
+        )
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# InputCheck
+# ---------------------------------------------------------------------------------------
+
+
+def is_scalar_input(td: TensorDesc) -> bool:
+    """# notask_pass_base.cc: NotaskPassBase::IsScalarInput (origin rank 0)"""
+    return td.rank == 0
+
+
+def check_tensor_align(op: Operation, i: int) -> Verdict:
+    """# notask_pass_base.cc: NotaskPassBase::CheckTensorAlign
+
+    Runtime size of input i must be a positive multiple of NOTASK_TENSOR_ALIGN_SIZE, unless
+    the node has one input. GE's GetShapeSize is 0 for an empty (scalar) shape, so scalars
+    fail; GetSizeByDataType < 0 cannot happen here (the dialect only admits GE dtypes).
+    """
+    if len(op.operands) == 1:
+        return PASS
+    td = tensor_desc(op.operands[i].type)
+    runtime = td.storage_shape or ()
+    elements = 1
+    for d in runtime:
+        elements *= d
+    nbytes = size_in_bytes(elements if runtime else 0, td.dtype)
+    if nbytes > 0 and nbytes % NOTASK_TENSOR_ALIGN_SIZE == 0:
+        return PASS
+    return Verdict(
+        False,
+        f"runtime size {nbytes} bytes ({td.storage_format} {_shape(runtime)} "
+        f"{ge_dtype_name(td.dtype)}) is not a positive multiple of {NOTASK_TENSOR_ALIGN_SIZE}",
+    )
+
+
+def _virtual_attr(op: Operation) -> str | None:
+    """The attribute that makes `op` a virtual (no-task / reuse-input) op, if any."""
+    for name in (A.NO_TASK, A.OUTPUT_REUSE_INPUT, A.NOPADDING_CONTINUOUS_INPUT):
+        if A.get_bool(op, name):
+            return name
+    return None
+
+
+def is_pre_node_attr_valid(pre: Operation) -> Verdict:
+    """# notask_pass_base.cc: NotaskPassBase::IsPreNodeAttrValid"""
+    name = node_name(pre)
+    for attr in (A.CONTINUOUS_INPUT, A.CONTINUOUS_OUTPUT):
+        if A.get_bool(pre, attr):
+            return Verdict(False, f"producer '{name}' needs continuous memory ({attr} = true)")
+    if A.get_bool(pre, A.REFERENCE):
+        return Verdict(False, f"producer '{name}' is a ref op (reference = true)")
+    if (attr := _virtual_attr(pre)) is not None:
+        return Verdict(False, f"producer '{name}' is a virtual op ({attr} = true)")
+    atomic = A.get_int_list(pre, A.ATOMIC_OUTPUT_INDEX)
+    if atomic:
+        return Verdict(False, f"producer '{name}' has atomic outputs (atomic_output_index = {atomic})")
+    return PASS
+
+
+def input_memory_type(pre: Operation, out_index: int) -> int:
+    """# notask_pass_base.cc: NotaskPassBase::IsSameInputMemType (one input's memory type):
+    the producer's `_output_memory_type` at the output index when special, else HBM."""
+    types = A.get_int_list(pre, A.OUTPUT_MEM_TYPE_LIST) or []
+    if out_index < len(types) and is_memory_type_special(types[out_index]):
+        return types[out_index]
+    return RT_MEMORY_HBM
+
+
+def input_check(op: Operation, lock_attr: str, links: RefLinks) -> Reject | None:
+    """# notask_pass_base.cc: NotaskPassBase::InputCheck
+
+    Per input in anchor order, the nine checks in GE's order; `src_anchors` and `mem_types`
+    live across inputs. GE skips an input anchor without a peer; in our IR every operand is
+    connected, so no input is skipped.
+    """
+    src_anchors: set[SourceAnchor] = set()
+    mem_types: set[int] = set()
+    for i, value in enumerate(op.operands):
+        td = tensor_desc(value.type)
+        where = f"input {i}: "
+        # notask_pass_base.cc: NotaskPassBase::IsScalarInput
+        if is_scalar_input(td):
+            return Reject("IsScalarInput", where + "is a scalar (origin rank 0)")
+        # notask_pass_base.cc: NotaskPassBase::CheckTensorAlign
+        if not (v := check_tensor_align(op, i)):
+            return Reject("CheckTensorAlign", where + v.reason)
+        # notask_pass_base.cc: NotaskPassBase::HasSameSourceAnchor
+        src = first_out_anchor_not_in_ref_node(value, links)
+        if src in src_anchors:
+            if src is None:
+                why = f"its source and an earlier input's could not be traced (over {NOTASK_DEPTH} ref nodes)"
+            else:
+                why = f"traces to the same source {_anchor(src)} as an earlier input"
+            return Reject("HasSameSourceAnchor", where + why)
+        src_anchors.add(src)
+        # notask_pass_base.cc: NotaskPassBase::IsPreNodeTypeValid
+        if src is None:
+            return Reject(
+                "IsPreNodeTypeValid",
+                where + f"its source could not be traced (over {NOTASK_DEPTH} ref nodes)",
+            )
+        src_op = src[0]
+        assert isinstance(value, OpResult)
+        pre, pre_index = value.op, value.index
+        traced = "" if src_op is pre else f" (traced from '{node_name(pre)}' through ref nodes)"
+        if ge_type(src_op) in INVALID_PRE_NODE_TYPES:
+            return Reject(
+                "IsPreNodeTypeValid",
+                where + f"producer '{node_name(src_op)}'{traced} is a {ge_type(src_op)} node",
+            )
+        # notask_pass_base.cc: NotaskPassBase::IsPreNodeWithSubgraph (PartitionedCall is
+        # the ge dialect's only node with subgraph instances)
+        if isinstance(src_op, PartitionedCall):
+            f = src_op.attributes.get("f")
+            callee = f" ({f})" if isinstance(f, SymbolRefAttr) else ""
+            return Reject(
+                "IsPreNodeWithSubgraph",
+                where + f"producer '{node_name(src_op)}'{traced} has a subgraph{callee}",
+            )
+        # notask_pass_base.cc: NotaskPassBase::IsPreOutAnchorCanReuse (direct peer)
+        if not A.get_output_flag(pre, lock_attr, pre_index, default=True):
+            return Reject(
+                "IsPreOutAnchorCanReuse",
+                where + f"output '{node_name(pre)}':{pre_index} is already locked by another "
+                f"no-task node ({lock_attr} = false)",
+            )
+        # notask_pass_base.cc: NotaskPassBase::IsPreOutAnchorValidMultiRef (direct peer)
+        if value.has_more_than_one_use() and any(isinstance(u.operation, NetOutput) for u in value.uses):
+            return Reject(
+                "IsPreOutAnchorValidMultiRef",
+                where + f"output '{node_name(pre)}':{pre_index} has several consumers and one is NetOutput",
+            )
+        # notask_pass_base.cc: NotaskPassBase::IsPreNodeAttrValid (direct predecessor)
+        if not (v := is_pre_node_attr_valid(pre)):
+            return Reject("IsPreNodeAttrValid", where + v.reason)
+        # notask_pass_base.cc: NotaskPassBase::IsSameInputMemType
+        mem = input_memory_type(pre, pre_index)
+        if mem_types and mem not in mem_types:
+            other = ", ".join(memory_type_name(m) for m in sorted(mem_types))
+            return Reject(
+                "IsSameInputMemType",
+                where + f"memory type {memory_type_name(mem)} differs from the earlier inputs' {other}",
+            )
+        mem_types.add(mem)
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# CheckDimForInput (shared by Concat and Pack)
+# ---------------------------------------------------------------------------------------
+
+
+def check_real_dim(
+    align_shape: Sequence[int],
+    src_shape: Sequence[int],
+    src_to_dst: Sequence[Sequence[int]],
+    dst_to_src: Sequence[Sequence[int]],
+    dim: int,
+    runtime_shape: Sequence[int],
+) -> Verdict:
+    """The storage axis of origin axis `dim` and the rules on what lies in front of it.
+
+    # notask_pass_base.cc: NotaskPassBase::CheckRealDim
+    """
+    if not 0 <= dim < len(src_to_dst) or not src_to_dst[dim]:
+        return Verdict(False, f"origin axis {dim} has no storage axis")
+    real_dim = src_to_dst[dim][0]
+    if not 0 <= real_dim < len(runtime_shape):
+        return Verdict(False, f"storage axis {real_dim} of origin axis {dim} is outside the runtime shape {_shape(runtime_shape)}")
+    # front-dims rule: every runtime dim before real_dim is 1 (both of GE's branches)
+    for axis in range(real_dim):
+        if runtime_shape[axis] != 1:
+            return Verdict(
+                False,
+                f"runtime dim {axis} of {_shape(runtime_shape)} is {runtime_shape[axis]}; the dims "
+                f"in front of storage axis {real_dim} (origin axis {dim}) must be 1",
+            )
+    # merged-axis rule: real_dim merges several origin axes (e.g. FRACTAL_Z C1HW)
+    if len(dst_to_src[real_dim]) > 1:
+        merged = list(dst_to_src[real_dim])
+        if dim not in merged:
+            return Verdict(False, f"origin axis {dim} is not part of merged storage axis {real_dim}")
+        for f in merged[: merged.index(dim)]:
+            if len(src_to_dst[f]) > 1:
+                # notask_pass_base.cc: NotaskPassBase::CheckSplitAxis
+                if src_to_dst[f][0] == real_dim:
+                    if src_shape[f] > align_shape[f]:
+                        return Verdict(
+                            False,
+                            f"origin axis {f} ({src_shape[f]}) is larger than {align_shape[f]}, and its "
+                            f"outer part sits before axis {dim} in merged storage axis {real_dim}",
+                        )
+                elif align_shape[f] != 1:
+                    return Verdict(False, f"origin axis {f} is split with granule {align_shape[f]} before axis {dim} in merged storage axis {real_dim}")
+            elif src_shape[f] != 1:
+                return Verdict(
+                    False,
+                    f"origin axis {f} is {src_shape[f]}, must be 1: it comes before axis {dim} "
+                    f"in merged storage axis {real_dim}",
+                )
+    return PASS
+
+
+def check_dim_alignment(align_shape: Sequence[int], dim: int, origin_shape: Sequence[int]) -> Verdict:
+    """No padding on the axis: origin dim is a multiple of the aligned granule.
+
+    # notask_pass_base.cc: NotaskPassBase::CheckDimAlignment
+    """
+    if not dim < len(origin_shape) or not dim < len(align_shape) or align_shape[dim] <= 0:
+        return Verdict(False, f"no alignment granule for origin axis {dim} (aligned shape {_shape(align_shape)})")
+    if origin_shape[dim] % align_shape[dim] != 0:
+        return Verdict(
+            False,
+            f"origin dim {dim} ({origin_shape[dim]}) is not a multiple of {align_shape[dim]}: "
+            "the storage format pads it",
+        )
+    return PASS
+
+
+def check_dim_for_input(td: TensorDesc, dim: int, where: str) -> Reject | None:
+    """# notask_pass_base.cc: NotaskPassBase::CheckDimForInput"""
+    src = td.shape or ()
+    runtime = td.storage_shape or ()
+    fmts = f"origin {td.origin_format} {_shape(src)} stored as {td.storage_format}"
+    # transfer_shape_utils.cc: TransferShapeUtils::GetAlignedShape
+    align = aligned_shape(td.origin_format, td.storage_format, src, td.dtype, td.reshape_type_mask)
+    if align is None or len(align) != len(src):
+        return Reject("GetAlignedShape", where + f"no aligned shape for {fmts}")
+    # transfer_shape_utils.cc: TransferShapeUtils::TransferDims
+    mapping = transfer_dims(td.origin_format, td.storage_format, src, td.dtype, td.reshape_type_mask)
+    if mapping is None or len(mapping[0]) != len(src) or len(mapping[1]) != len(runtime):
+        return Reject("TransferDims", where + f"no axis mapping for {fmts} {_shape(runtime)}")
+    s2d, d2s = mapping
+    if not (v := check_real_dim(align, src, s2d, d2s, dim, runtime)):
+        return Reject("CheckRealDim", where + v.reason)
+    if not (v := check_dim_alignment(align, dim, src)):
+        return Reject("CheckDimAlignment", where + v.reason)
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# OutputCheck, LxFusionCheck, SetNotaskAttr
+# ---------------------------------------------------------------------------------------
+
+
+def output_check(op: Operation, order: dict[Operation, int]) -> Reject | None:
+    """No consumer, looked at through one Reshape, is a virtual op.
+
+    # notask_pass_base.cc: NotaskPassBase::OutputCheck
+    A Reshape is replaced by its first output data node (first consumer in node order).
+    """
+    for out in op.results:
+        for use in out.uses:
+            node = use.operation
+            through = ""
+            if ge_type(node) == "Reshape" and node.results:
+                nxt = G.first_consumer(node.results[0], order)
+                if nxt is not None:
+                    through = f" (through Reshape '{node_name(node)}')"
+                    node = nxt
+            if (attr := _virtual_attr(node)) is not None:
+                return Reject(
+                    "OutputCheck",
+                    f"consumer '{node_name(node)}'{through} is a virtual op ({attr} = true)",
+                )
+    return None
+
+
+def lx_fusion_check(op: Operation) -> Reject | None:
+    """# notask_pass_base.cc: NotaskPassBase::LxFusionCheck"""
+    for attr in (A.INPUT_MEM_TYPE_LIST, A.OUTPUT_MEM_TYPE_LIST):
+        for m in A.get_int_list(op, attr) or ():
+            if m in LX_MEMORY_TYPES:
+                return Reject("LxFusionCheck", f"{attr} has {memory_type_name(m)} (an LxFusion buffer)")
+    if NOTASK_LX_SLICE in node_name(op):
+        return Reject("LxFusionCheck", f"its name contains '{NOTASK_LX_SLICE}' (an LxFusion op)")
+    return None
+
+
+def set_notask_attr(op: Operation, lock_attr: str) -> list[tuple[Operation, int]]:
+    """Mark the node and lock each input's direct producer output; returns the locks.
+
+    # notask_pass_base.cc: NotaskPassBase::SetNotaskAttr
+    """
+    A.set_bool(op, A.NO_TASK, True)
+    A.set_bool(op, A.NOPADDING_CONTINUOUS_INPUT, True)
+    A.set_bool(op, A.OUTPUT_REUSE_INPUT, True)
+    A.set_int(op, A.REUSE_INPUT_ON_DIM_INDEX, 0)
+    locked: list[tuple[Operation, int]] = []
+    for value in op.operands:
+        assert isinstance(value, OpResult)
+        A.set_output_flag(value.op, lock_attr, value.index, False)
+        locked.append((value.op, value.index))
+    return locked
+
+
+# ---------------------------------------------------------------------------------------
+# The pass skeleton
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NotaskPassBase(ModulePass):
+    """Base of the no-task passes (GE's NotaskPassBase); not registered itself."""
+
+    remarks: bool = False
+
+    # notask_pass_base.h: IsTargetOp (overridden per pass)
+    TARGET_TYPES: ClassVar[frozenset[str]] = frozenset()
+    # the per-output lock attribute on the producers
+    LOCK_ATTR: ClassVar[str] = ""
+
+    def check_format(self, op: Operation) -> Reject | None:
+        """# notask_pass_base.cc: NotaskPassBase::CheckFormat (base: always true)"""
+        return None
+
+    @abstractmethod
+    def check_dim(self, op: Operation) -> Reject | None:
+        """# notask_pass_base.h: NotaskPassBase::CheckDim (pure virtual)"""
+
+    def run_on_target_node(
+        self, op: Operation, graph: GraphOp, links: RefLinks, order: dict[Operation, int]
+    ) -> Reject | list[tuple[Operation, int]]:
+        """# notask_pass_base.cc: NotaskPassBase::RunOnTargetNode"""
+        for rule in (
+            lambda: is_unknown_shape_op(op),
+            # the graph being processed is the node's owner graph
+            lambda: is_owner_graph_unknown(graph),
+            lambda: input_check(op, self.LOCK_ATTR, links),
+            lambda: self.check_format(op),
+            lambda: self.check_dim(op),
+            lambda: output_check(op, order),
+            lambda: lx_fusion_check(op),
+        ):
+            if (rej := rule()) is not None:
+                return rej
+        return set_notask_attr(op, self.LOCK_ATTR)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        """# notask_pass_base.cc: NotaskPassBase::Run, per graph (PassManager::Run: root
+        graph, then each subgraph separately)"""
+        links = RefLinks(op)
+        for graph in G.graphs_in_pass_order(op):
+            skip = should_skip_graph(graph)
+            order: dict[Operation, int] | None = None
+            for node in G.graph_nodes(graph):
+                if ge_type(node) not in self.TARGET_TYPES:
+                    continue
+                if skip is not None:
+                    self._remark(node, skip)
+                    continue
+                if order is None:
+                    order = G.node_order(graph)
+                self._remark(node, self.run_on_target_node(node, graph, links, order))
+
+    def _remark(self, op: Operation, outcome: Reject | list[tuple[Operation, int]]) -> None:
+        if not self.remarks:
+            return
+        head = f"{ge_type(op)} '{node_name(op)}'"
+        if isinstance(outcome, Reject):
+            remark(op, f"{head} not marked: {outcome.reason} ({outcome.rule})")
+        else:
+            locks = ", ".join(f"{node_name(p)}:{i}" for p, i in outcome)
+            remark(op, f"{head} marked no-task; locked producers: {locks}")
