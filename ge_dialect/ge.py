@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -361,6 +361,9 @@ class GraphOp(IRDLOperation):
         if parser.parse_optional_keyword("attributes") is not None:
             attributes = parser.parse_optional_attr_dict()
         body = parser.parse_region()
+        if not body.blocks:
+            # `ge.graph @g {}`: an empty body, reported as a graph without NetOutput
+            body.add_block(Block())
         return GraphOp(name, body, attributes)
 
     def print(self, printer: Printer) -> None:
