@@ -1,0 +1,121 @@
+"""The benchmark graph generator (bench/gen_graphs.py): its graphs verify, have exactly the
+requested numbers of nodes and ConcatD nodes, keep concat inputs 32-byte aligned, and are
+byte-identical for one seed. No timing is asserted anywhere."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.parser import Parser
+
+from bench.gen_graphs import KINDS, generate
+from ge_dialect.desc import tensor_desc
+from ge_dialect.ge import GE, GraphOp, ge_type, node_name
+
+ROOT = Path(__file__).resolve().parent.parent
+GEN = ROOT / "bench" / "gen_graphs.py"
+
+
+def parse(text: str) -> ModuleOp:
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(GE)
+    module = Parser(ctx, text, "gen").parse_module()
+    module.verify()
+    return module
+
+
+def graph_ops(module: ModuleOp) -> list:
+    (graph,) = list(module.ops)
+    assert isinstance(graph, GraphOp)
+    return list(graph.body.block.ops)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", [0, 7])
+def test_each_kind_verifies_with_exact_node_count(kind: str, seed: int) -> None:
+    ops = graph_ops(parse(generate(kind, 200, seed)))
+    assert len(ops) == 200
+    names = [node_name(op) for op in ops if op.results]
+    assert len(names) == len(set(names)), "node names must be unique"
+    # Every value but the graph outputs is consumed: no dangling node.
+    for op in ops[:-1]:
+        for r in op.results:
+            assert r.uses, f"{node_name(op)} has an unused output"
+
+
+@pytest.mark.parametrize(
+    ("kind", "nodes", "concats"),
+    [
+        ("mixed", 200, 20),
+        ("mixed", 200, 0),
+        ("chain", 200, 5),
+        ("concat_tree", 300, 61),
+        ("fanout", 200, 63),
+        ("mixed", 200, 63),
+        ("mixed", 99, 30),  # the floor: 8 Data, 30 x (2 producers + ConcatD), NetOutput
+    ],
+)
+def test_exact_concat_count(kind: str, nodes: int, concats: int) -> None:
+    ops = graph_ops(parse(generate(kind, nodes, 3, concats)))
+    assert len(ops) == nodes
+    assert Counter(ge_type(op) for op in ops)["ConcatD"] == concats
+
+
+@pytest.mark.parametrize(("kind", "nodes", "concats"), [("concat_tree", 400, 40), ("mixed", 1500, 150)])
+def test_concat_inputs_are_32_byte_aligned(kind: str, nodes: int, concats: int) -> None:
+    ops = graph_ops(parse(generate(kind, nodes, 1, concats)))
+    concats_ops = [op for op in ops if ge_type(op) == "ConcatD"]
+    assert len(concats_ops) == concats
+    for op in concats_ops:
+        assert op.attributes["concat_dim"].value.data == 0
+        for v in op.operands:
+            size = tensor_desc(v.type).size_in_bytes
+            assert size is not None and size % 32 == 0, f"{node_name(op)}: input of {size} bytes"
+
+
+def test_mixed_covers_the_pattern_ops() -> None:
+    types = Counter(ge_type(op) for op in graph_ops(parse(generate("mixed", 1500, 0))))
+    for t in ("Data", "Const", "ConcatD", "SplitD", "AddN", "Reshape", "MatMul", "Conv2D", "Cast", "Sub", "NetOutput"):
+        assert types[t] > 0, f"no {t} in a 1500-node mixed graph"
+    assert types["ReduceSumD"] + types["ReduceMaxD"] + types["ReduceMeanD"] > 0
+
+
+def test_deterministic_and_seed_dependent() -> None:
+    a = generate("mixed", 300, 11, 30)
+    assert a == generate("mixed", 300, 11, 30)
+    assert a != generate("mixed", 300, 12, 30)
+
+
+def test_impossible_requests_are_refused() -> None:
+    with pytest.raises(ValueError, match="too small"):
+        generate("mixed", 100, 0, concats=40)  # 40 ConcatD need at least 120 ops
+    with pytest.raises(ValueError, match="unknown kind"):
+        generate("ring", 100, 0)
+
+
+def test_cli_matches_api_and_passes_ge_opt(tmp_path: Path) -> None:
+    out = tmp_path / "g.mlir"
+    subprocess.run(
+        [sys.executable, str(GEN), "--kind", "mixed", "--nodes", "250", "--seed", "5", "--concats", "25", "-o", str(out)],
+        check=True,
+    )
+    assert out.read_text() == generate("mixed", 250, 5, 25)
+    ge_opt = Path(sys.executable).parent / "ge-opt"
+    p = subprocess.run([str(ge_opt), str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("ge.ConcatD(") == 25
+
+
+def test_cli_error_is_one_line(tmp_path: Path) -> None:
+    p = subprocess.run(
+        [sys.executable, str(GEN), "--nodes", "10", "--concats", "5"], capture_output=True, text=True
+    )
+    assert p.returncode == 2
+    assert "too small" in p.stderr and "Traceback" not in p.stderr
