@@ -1224,8 +1224,20 @@ class AscBackend(GeNode):
     NUM_INPUTS: ClassVar = (0, None)
     NUM_OUTPUTS: ClassVar = (1, None)
     HAS_REGION: ClassVar = True
+    # GE AutoFuseAttrs (autofuse_attrs.h): primary FuseType (FuseTypeToString), the
+    # `1 << FuseType` bitmask of what is fused in, and the AscIR node count for the size cap.
+    ATTRS: ClassVar = {
+        "fuse_type": (A.AttrKind.STR, False),
+        "fuse_type_mask": (A.AttrKind.INT, False),
+        "fusion_nodes_size": (A.AttrKind.INT, False),
+    }
     body = region_def()
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
+
+    def check(self) -> None:
+        from ge_dialect.ascgraph import verify_asc_backend  # ascgraph imports this module
+
+        verify_asc_backend(self)
 
 
 @irdl_op_definition
@@ -1240,11 +1252,26 @@ class FusedAscBackend(GeNode):
     body = region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
 
+    ATTRS: ClassVar = {
+        "fuse_type": (A.AttrKind.STR, False),
+        "fuse_type_mask": (A.AttrKind.INT, False),
+    }
+
     def check(self) -> None:
+        from ge_dialect.ascgraph import verify_fuse_attrs  # ascgraph imports this module
+
+        verify_fuse_attrs(self, "FusedAscBackend")
         ops = list(self.body.block.ops)
         datas = _verify_graph_body(ops, "FusedAscBackend body")
         assert isinstance(ops[-1], NetOutput)
         _check_body_against(datas, ops[-1], self, "FusedAscBackend body")
+        # ge_fusion.md §2.1 (MergeGraphToFusedAscBackendNode): Data, >= 1 AscBackend, NetOutput.
+        inner = [op for op in ops if not isinstance(op, Data | RefData | NetOutput)]
+        for op in inner:
+            if not isinstance(op, AscBackend):
+                raise VerifyException(f"FusedAscBackend body holds AscBackend nodes only, got {op.name} '{node_name(op)}'")
+        if not inner:
+            raise VerifyException("FusedAscBackend body holds no AscBackend")
 
 
 GE_NODE_OPS: list[type[GeNode]] = [

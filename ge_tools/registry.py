@@ -18,7 +18,12 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return GE
 
-    return {"ge": get_ge}
+    def get_ascgraph() -> Dialect:
+        from ge_dialect.ascgraph import AscGraph
+
+        return AscGraph
+
+    return {"ge": get_ge, "ascgraph": get_ascgraph}
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:

@@ -46,18 +46,44 @@ ge.graph @two {
 
 // -----
 
-// AscBackend holds an AscGraph (ascgraph dialect; its bodies are tested with that
-// dialect): here an empty body. FusedAscBackend holds a ge graph body of AscBackends.
+// AscBackend holds one AscGraph (ascgraph dialect; its bodies are tested in
+// ascgraph*.mlir). FusedAscBackend holds a ge graph body of AscBackends.
 ge.graph @fused {
   %x = ge.Data {index = 0} : tensor<4x16xf16>
   %a = ge.AscBackend(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16> {
+    ascgraph.graph @a axis = [0: z0 = 4, 1: z1 = 16] {
+      %a_d = ascgraph.Data {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+      %a_l = ascgraph.Load(%a_d) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+      %a_r = ascgraph.Abs(%a_l) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+      %a_s = ascgraph.Store(%a_r) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+      %a_o = ascgraph.Output(%a_s) {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+    }
   }
   %f, %g = ge.FusedAscBackend(%x, %a) : (tensor<4x16xf16>, tensor<4x16xf16>) -> (tensor<4x16xf16>, tensor<4x16xf16>) {
     %d1 = ge.Data {index = 1} : tensor<4x16xf16>
     %d0 = ge.Data {index = 0} : tensor<4x16xf16>
     %k = ge.AscBackend(%d0, %d1) : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<4x16xf16> {
+      ascgraph.graph @k axis = [0: z0 = 4, 1: z1 = 16] {
+        %k_d0 = ascgraph.Data {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %k_d1 = ascgraph.Data {index = 1} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %k_l0 = ascgraph.Load(%k_d0) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %k_l1 = ascgraph.Load(%k_d1) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %k_r = ascgraph.Add(%k_l0, %k_l1) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %k_s = ascgraph.Store(%k_r) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %k_o = ascgraph.Output(%k_s) {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+      }
     }
     %m, %n = ge.AscBackend(%k) : (tensor<4x16xf16>) -> (tensor<4x16xf16>, tensor<4x16xf16>) {
+      ascgraph.graph @m axis = [0: z0 = 4, 1: z1 = 16] {
+        %m_d = ascgraph.Data {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %m_l = ascgraph.Load(%m_d) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %m_r = ascgraph.Relu(%m_l) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %m_n = ascgraph.Neg(%m_l) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %m_s0 = ascgraph.Store(%m_r) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %m_s1 = ascgraph.Store(%m_n) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %m_o0 = ascgraph.Output(%m_s0) {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+        %m_o1 = ascgraph.Output(%m_s1) {index = 1} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+      }
     }
     ge.NetOutput %m, %n : tensor<4x16xf16>, tensor<4x16xf16>
   }
@@ -67,13 +93,39 @@ ge.graph @fused {
 // CHECK:      ge.graph @fused {
 // CHECK-NEXT:   %x = ge.Data {index = 0} : tensor<4x16xf16>
 // CHECK-NEXT:   %a = ge.AscBackend(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16> {
+// CHECK-NEXT:     ascgraph.graph @a axis = [0: z0 = 4, 1: z1 = 16] {
+// CHECK-NEXT:       %a_d = ascgraph.Data {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:       %a_l = ascgraph.Load(%a_d) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:       %a_r = ascgraph.Abs(%a_l) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:       %a_s = ascgraph.Store(%a_r) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:       %a_o = ascgraph.Output(%a_s) {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   %f, %g = ge.FusedAscBackend(%x, %a) : (tensor<4x16xf16>, tensor<4x16xf16>) -> (tensor<4x16xf16>, tensor<4x16xf16>) {
 // CHECK-NEXT:     %d1 = ge.Data {index = 1} : tensor<4x16xf16>
 // CHECK-NEXT:     %d0 = ge.Data {index = 0} : tensor<4x16xf16>
 // CHECK-NEXT:     %k = ge.AscBackend(%d0, %d1) : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<4x16xf16> {
+// CHECK-NEXT:       ascgraph.graph @k axis = [0: z0 = 4, 1: z1 = 16] {
+// CHECK-NEXT:         %k_d0 = ascgraph.Data {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %k_d1 = ascgraph.Data {index = 1} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %k_l0 = ascgraph.Load(%k_d0) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %k_l1 = ascgraph.Load(%k_d1) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %k_r = ascgraph.Add(%k_l0, %k_l1) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %k_s = ascgraph.Store(%k_r) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %k_o = ascgraph.Output(%k_s) {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:     %m, %n = ge.AscBackend(%k) : (tensor<4x16xf16>) -> (tensor<4x16xf16>, tensor<4x16xf16>) {
+// CHECK-NEXT:       ascgraph.graph @m axis = [0: z0 = 4, 1: z1 = 16] {
+// CHECK-NEXT:         %m_d = ascgraph.Data {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %m_l = ascgraph.Load(%m_d) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %m_r = ascgraph.Relu(%m_l) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %m_n = ascgraph.Neg(%m_l) {sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %m_s0 = ascgraph.Store(%m_r) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %m_s1 = ascgraph.Store(%m_n) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %m_o0 = ascgraph.Output(%m_s0) {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:         %m_o1 = ascgraph.Output(%m_s1) {index = 1} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 16], strides = [16, 1]>
+// CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:     ge.NetOutput %m, %n : tensor<4x16xf16>, tensor<4x16xf16>
 // CHECK-NEXT:   }

@@ -1,0 +1,1069 @@
+"""The ascgraph dialect: GE's AscGraph, one loop nest of AscIR nodes (ge_fusion.md §2.2).
+
+    %y = ge.AscBackend(%x) {fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["add", "abs", "exp"], fusion_nodes_size = 7} : (tensor<4x8xf16>) -> tensor<4x8xf16> {
+      ascgraph.graph @autofuse_pointwise_0_Add_Abs_Exp axis = [0: z0 = 4, 1: z1 = 8] {
+        %data = ascgraph.Data {index = 0} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 8], strides = [8, 1]>
+        %load = ascgraph.Load(%data) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 8], strides = [8, 1]>
+        %add = ascgraph.Add(%load, %load) {sched.axis = [0, 1]} : !ascgraph.tensor<...>
+        ...
+        %store = ascgraph.Store(%exp) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<...>
+        %out = ascgraph.Output(%store) {index = 0} : !ascgraph.tensor<...>
+      }
+    }
+
+* `ascgraph.graph @name axis = [id: name = size, ...]` is one AscGraph: its graph axes
+  (GE `AscGraphAttr::axis`, type Original) and one block of nodes in topological order.
+  It lives alone in the region of a `ge.AscBackend`, whose operands map in order to its
+  `Data` nodes and whose results map to its `Output` nodes.
+* Every node is `ascgraph.<AscIR type>`, printed like a ge node; GE's node attributes are
+  discardable attributes with GE's strings: `sched.axis` (the loop axes, outer to inner;
+  required on compute-class nodes, optional on the memory-class Data/Output/Workspace and
+  on Scalar), `index` (Data, Output), `offset` (Load, Store), `value` (Scalar), `gid`
+  (Split). A Cast's destination dtype is its output dtype (as in GE).
+* Every output is a `!ascgraph.tensor<dtype, axis = [...], repeats = [...], strides = [...]>`
+  (GE `AscTensorAttr`): the value's dims in `axis` order, their extents and element
+  strides. Because the type is the SSA value's, both ends of an edge agree by construction.
+* Sizes, repeats, strides and offsets are integers: static shapes only. GE uses symbolic
+  `Expression`s (`s0`, `s1*s2`, ...); a lowered graph here has them evaluated.
+
+Op names are GE's AscIR names (`ascir_ops.cpp`, `REG_ASC_IR`): pointwise maximum/minimum
+are `Maximum`/`Minimum` and the reductions are `Sum`, `Max`, `Min`, `Mean`, `Prod`; the
+natural log is `Ln`. Reductions keep dims: a reduced axis stays with repeat 1, stride 0.
+Concat and Split carry no axis attribute in GE: the concat (split) axis is the one axis
+on which the inputs' (outputs') repeats differ from the output's (input's).
+
+Verifier rules (each message names the node and the rule):
+* every axis id of a tensor or `sched.axis` is a graph axis; no id twice;
+* repeats lie in 1..size and are the axis size or 1, except on the concat/split axis of a
+  Concat/Split in the graph (a partial extent); the stride is 0 exactly where the repeat
+  is 1; on-chip values (everything but Data, Workspace, Store, Output) are contiguous:
+  stride = product of the later repeats (GE's contiguous strides, 0 where the repeat is 1);
+* each node's views agree with its operands' (pointwise: same axis list, operand repeat
+  equal or 1, output repeat the broadcast of the operands'; Load: Data repeat equal or 1;
+  Broadcast, Transpose, Concat, Split, reductions as documented on each op);
+* Data/Output indices are dense 0..n-1; values are defined before use;
+* at the `ge.AscBackend` (see `verify_asc_backend`): Data/Output count and element type
+  match the operands/results, every Data/Load view stays inside its operand tensor, every
+  Store view covers its result tensor exactly once, and `fusion_nodes_size` is the node
+  count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect import attrs as A
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.dtypes import ge_dtype_name
+
+SCHED_AXIS = "sched.axis"  # GE AscNodeAttr::sched.axis
+
+# ---------------------------------------------------------------------------------------
+# GE's fuse types (autofuse/fusion/fuse_type.h: loop::FuseType, FuseTypeToString)
+# ---------------------------------------------------------------------------------------
+
+# Index = the enum value; the strings are FuseTypeToString's (used in AscBackend names).
+FUSE_TYPES: tuple[str, ...] = (
+    "default", "pointwise", "reduce", "concat", "split", "slice",
+    "gather", "transpose", "cube", "reshape", "extern",
+)  # fmt: skip
+FUSE_TYPE_ALL_BITS = (1 << len(FUSE_TYPES)) - 1
+
+
+def fuse_type_bit(name: str) -> int:
+    """`1 << FuseType` (autofuse_attrs.h: the inner `fuse_type` bitmask is OR-ed bits)."""
+    return 1 << FUSE_TYPES.index(name)
+
+
+# ---------------------------------------------------------------------------------------
+# Attributes and types
+# ---------------------------------------------------------------------------------------
+
+
+def contiguous_strides(repeats: Sequence[int]) -> tuple[int, ...]:
+    """GE's contiguous strides: stride[i] = prod(repeats[i+1:]), 0 where the repeat is 1
+    (asc_lowerer/asc_overrides.cpp, StoreOp::RealizeImpl; ge_fusion.md §3.4 item 6)."""
+    out = [0] * len(repeats)
+    acc = 1
+    for i in range(len(repeats) - 1, -1, -1):
+        out[i] = 0 if repeats[i] <= 1 else acc
+        acc *= max(repeats[i], 1)
+    return tuple(out)
+
+
+def _parse_int_list(parser: AttrParser) -> list[int]:
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+
+
+@irdl_attr_definition
+class AxisAttr(ParametrizedAttribute):
+    """`#ascgraph.axis<0: z0 = 16>`: one graph axis (GE `Axis`: id, name, size; type Original)."""
+
+    name = "ascgraph.axis"
+    id: IntAttr
+    axis_name: StringAttr
+    size: IntAttr
+
+    def __init__(self, id: int, name: str, size: int):
+        super().__init__(IntAttr(id), StringAttr(name), IntAttr(size))
+
+    @staticmethod
+    def parse_body(parser: AttrParser) -> AxisAttr:
+        start = parser.pos
+        i = parser.parse_integer(allow_negative=False)
+        parser.parse_punctuation(":")
+        n = parser.parse_identifier()
+        parser.parse_punctuation("=")
+        s = parser.parse_integer(allow_negative=False)
+        if s < 1:
+            parser.raise_error(f"axis {n} has size {s}; sizes are static integers >= 1", start, parser.pos)
+        return AxisAttr(i, n, s)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            a = cls.parse_body(parser)
+        return (a.id, a.axis_name, a.size)
+
+    def body_str(self) -> str:
+        return f"{self.id.data}: {self.axis_name.data} = {self.size.data}"
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.body_str()}>")
+
+
+@irdl_attr_definition
+class AscTensorType(ParametrizedAttribute, TypeAttribute):
+    """`!ascgraph.tensor<f16, axis = [0, 1], repeats = [4, 8], strides = [8, 1]>`: an AscIR
+    output tensor (GE `AscTensorAttr`): dtype, axis ids (the value's dim order), per-axis
+    extent and element stride."""
+
+    name = "ascgraph.tensor"
+    element_type: Attribute
+    axis: ArrayAttr[IntAttr]
+    repeats: ArrayAttr[IntAttr]
+    strides: ArrayAttr[IntAttr]
+
+    def __init__(self, element_type: Attribute, axis: Sequence[int], repeats: Sequence[int], strides: Sequence[int]):
+        super().__init__(
+            element_type,
+            ArrayAttr(IntAttr(a) for a in axis),
+            ArrayAttr(IntAttr(r) for r in repeats),
+            ArrayAttr(IntAttr(s) for s in strides),
+        )
+
+    @property
+    def axis_ids(self) -> tuple[int, ...]:
+        return tuple(a.data for a in self.axis.data)
+
+    @property
+    def repeat_list(self) -> tuple[int, ...]:
+        return tuple(a.data for a in self.repeats.data)
+
+    @property
+    def stride_list(self) -> tuple[int, ...]:
+        return tuple(a.data for a in self.strides.data)
+
+    def repeat_of(self, axis_id: int) -> int:
+        """The repeat on `axis_id`; 1 when the value does not have that axis."""
+        ids = self.axis_ids
+        return self.repeat_list[ids.index(axis_id)] if axis_id in ids else 1
+
+    def verify(self) -> None:
+        n = len(self.axis.data)
+        if len(self.repeats.data) != n or len(self.strides.data) != n:
+            raise VerifyException(
+                f"axis, repeats and strides must have the same length, got {n}, "
+                f"{len(self.repeats.data)} and {len(self.strides.data)}"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            elem = parser.parse_type()
+            lists: dict[str, list[int]] = {}
+            for key in ("axis", "repeats", "strides"):
+                parser.parse_punctuation(",")
+                parser.parse_keyword(key)
+                parser.parse_punctuation("=")
+                start = parser.pos
+                lists[key] = _parse_int_list(parser)
+                if key != "axis" and len(lists[key]) != len(lists["axis"]):
+                    parser.raise_error(
+                        f"{key} has {len(lists[key])} entries for {len(lists['axis'])} axes", start, parser.pos
+                    )
+        t = AscTensorType(elem, lists["axis"], lists["repeats"], lists["strides"])
+        return (t.element_type, t.axis, t.repeats, t.strides)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.element_type)
+        printer.print_string(
+            f", axis = {list(self.axis_ids)}, repeats = {list(self.repeat_list)}, strides = {list(self.stride_list)}>"
+        )
+
+
+def tensor_type(v: SSAValue) -> AscTensorType:
+    t = v.type
+    assert isinstance(t, AscTensorType)
+    return t
+
+
+# ---------------------------------------------------------------------------------------
+# The graph
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AscGraphOp(IRDLOperation):
+    """`ascgraph.graph @name axis = [0: z0 = 4, ...] { nodes }`: one AscGraph (HintGraph)."""
+
+    name = "ascgraph.graph"
+    sym_name = prop_def(StringAttr)
+    axis = prop_def(ArrayAttr[AxisAttr])
+    body = region_def("single_block")
+    traits = traits_def(IsolatedFromAbove(), NoTerminator())
+
+    def __init__(self, name: str, axes: Iterable[AxisAttr | tuple[int, str, int]], body: Region | None = None):
+        ax = [a if isinstance(a, AxisAttr) else AxisAttr(*a) for a in axes]
+        super().__init__(
+            properties={"sym_name": StringAttr(name), "axis": ArrayAttr(ax)},
+            regions=[body if body is not None else Region(_new_block())],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AscGraphOp:
+        name = parser.parse_symbol_name().data
+        parser.parse_keyword("axis")
+        parser.parse_punctuation("=")
+        axes = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: AxisAttr.parse_body(parser))
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        op = AscGraphOp(name, axes, body)
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(" axis = [" + ", ".join(a.body_str() for a in self.axis.data) + "]")
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    # -- queries ------------------------------------------------------------------------
+
+    def axis_sizes(self) -> dict[int, int]:
+        return {a.id.data: a.size.data for a in self.axis.data}
+
+    def axis_names(self) -> dict[int, str]:
+        return {a.id.data: a.axis_name.data for a in self.axis.data}
+
+    def axis_ids(self) -> list[int]:
+        return [a.id.data for a in self.axis.data]
+
+    def nodes(self) -> list[AscNode]:
+        return [op for op in self.body.block.ops if isinstance(op, AscNode)]
+
+    def data_nodes(self) -> list[Data]:
+        return sorted((op for op in self.body.block.ops if isinstance(op, Data)), key=lambda d: d.index)
+
+    def output_nodes(self) -> list[Output]:
+        return sorted((op for op in self.body.block.ops if isinstance(op, Output)), key=lambda d: d.index)
+
+    def partial_axes(self) -> set[int]:
+        """Axes a value may cover partially: the concat/split axes of the graph's nodes."""
+        out: set[int] = set()
+        for op in self.body.block.ops:
+            if isinstance(op, Concat | Split) and (a := op.moving_axis()) is not None:
+                out.add(a)
+        return out
+
+    # -- verification -------------------------------------------------------------------
+
+    def verify_(self) -> None:
+        seen_ids: dict[int, str] = {}
+        seen_names: set[str] = set()
+        for a in self.axis.data:
+            if a.id.data in seen_ids:
+                raise VerifyException(f"axis id {a.id.data} is used by {seen_ids[a.id.data]} and {a.axis_name.data}")
+            if a.axis_name.data in seen_names:
+                raise VerifyException(f"axis name {a.axis_name.data} is used twice")
+            if a.size.data < 1:
+                raise VerifyException(f"axis {a.axis_name.data} has size {a.size.data}; sizes must be >= 1")
+            seen_ids[a.id.data] = a.axis_name.data
+            seen_names.add(a.axis_name.data)
+        if self.body.block.args:
+            raise VerifyException("an AscGraph takes its inputs through ascgraph.Data nodes, not block arguments")
+        defined: set[SSAValue] = set()
+        sizes = self.axis_sizes()
+        partial = self.partial_axes()
+        for op in self.body.block.ops:
+            if not isinstance(op, AscNode):
+                raise VerifyException(f"an AscGraph holds ascgraph nodes only, got {op.name}")
+            for i, v in enumerate(op.operands):
+                if v not in defined:
+                    raise VerifyException(
+                        f"{op.name} input {i} is not defined before it in this AscGraph (nodes are in topological order)"
+                    )
+            for k, r in enumerate(op.results):
+                _check_partial(op, k, tensor_type(r), sizes, partial)
+            defined.update(op.results)
+        for kind, nodes in (("Data", self.data_nodes()), ("Output", self.output_nodes())):
+            for k, n in enumerate(nodes):
+                if n.index != k:
+                    if k > 0 and nodes[k - 1].index == n.index:
+                        raise VerifyException(f"two {kind} nodes have index {n.index}")
+                    raise VerifyException(
+                        f"{kind} indices must be 0..{len(nodes) - 1}; index {k} is missing"
+                    )
+
+
+def _check_partial(op: Operation, k: int, t: AscTensorType, sizes: dict[int, int], partial: set[int]) -> None:
+    # ge_fusion.md §2.2: a repeat is the axis size, or 1 (broadcast/reduced); only a concat
+    # input or split output covers part of its axis (§3.2, StoreConcat: "each input's
+    # Data/Load uses its own repeat on the concat axis id").
+    for a, r in zip(t.axis_ids, t.repeat_list):
+        s = sizes.get(a)
+        if s is not None and r not in (1, s) and a not in partial:
+            raise LocatedError(
+                op,
+                f"output {k} has repeat {r} on axis {a} of size {s}; a repeat is the axis size or 1 "
+                f"(only a Concat or Split axis is partly covered)",
+            )
+
+
+def _new_block():
+    from xdsl.ir import Block
+
+    return Block()
+
+
+# ---------------------------------------------------------------------------------------
+# Nodes
+# ---------------------------------------------------------------------------------------
+
+
+def _print_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> None:
+    from ge_dialect.ge import print_ge_attr_dict
+
+    print_ge_attr_dict(printer, attributes)
+
+
+class AscNode(IRDLOperation):
+    """Base of every AscIR node: `%r = ascgraph.T(%a, ...) {attrs} : !ascgraph.tensor<...>`."""
+
+    inputs = var_operand_def()
+    outputs = var_result_def(AscTensorType)
+
+    NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
+    NUM_OUTPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
+    ATTRS: ClassVar[dict[str, tuple[A.AttrKind, bool]]] = {}
+    # GE api.compute_type (ascendc_ir_def.h); memory-class nodes have none.
+    COMPUTE_TYPE: ClassVar[str] = "Elewise"
+    # Memory-class nodes (Data, Output, Workspace) hold GM views; sched.axis is optional.
+    MEMORY: ClassVar[bool] = False
+    SCHED_REQUIRED: ClassVar[bool] = True
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AscNode:
+        operands: list[SSAValue] = []
+        if parser.parse_optional_punctuation("(") is not None:
+            if parser.parse_optional_punctuation(")") is None:
+                operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_operand)
+                parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=operands, result_types=types, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        if self.operands:
+            printer.print_string("(")
+            printer.print_list(self.operands, printer.print_operand)
+            printer.print_string(")")
+        if self.attributes:
+            printer.print_string(" ")
+            _print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_list((r.type for r in self.results), printer.print_attribute)
+
+    # -- accessors ----------------------------------------------------------------------
+
+    @property
+    def asc_type(self) -> str:
+        """GE's AscIR type string."""
+        return self.name.split(".", 1)[1]
+
+    def graph(self) -> AscGraphOp | None:
+        p = self.parent_op()
+        return p if isinstance(p, AscGraphOp) else None
+
+    def sched_axis(self) -> list[int]:
+        """`sched.axis`; a memory-class node without one runs under all graph axes."""
+        v = A.get_int_list(self, SCHED_AXIS)
+        if v is not None:
+            return v
+        g = self.graph()
+        return g.axis_ids() if g is not None else []
+
+    def in_type(self, i: int = 0) -> AscTensorType:
+        return tensor_type(self.operands[i])
+
+    def out_type(self, i: int = 0) -> AscTensorType:
+        return tensor_type(self.results[i])
+
+    # -- verification -------------------------------------------------------------------
+
+    def verify_(self) -> None:
+        g = self.graph()
+        if g is None:
+            raise VerifyException(f"{self.name} must be inside an ascgraph.graph")
+        for what, n, (lo, hi) in (
+            ("inputs", len(self.operands), self.NUM_INPUTS),
+            ("outputs", len(self.results), self.NUM_OUTPUTS),
+        ):
+            if n < lo or (hi is not None and n > hi):
+                want = f"{lo}" if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+                raise VerifyException(f"{self.asc_type} takes {want} {what}, got {n}")
+        for i, v in enumerate(self.operands):
+            if not isinstance(v.type, AscTensorType):
+                raise VerifyException(f"input {i} must be an !ascgraph.tensor, got {v.type}")
+        for name, (kind, required) in self.ATTRS.items():
+            a = self.attributes.get(name)
+            if a is None:
+                if required:
+                    raise VerifyException(f"{self.asc_type} requires attribute '{name}' ({kind.value})")
+            elif (err := A.kind_error(name, a, kind)) is not None:
+                raise VerifyException(err)
+        sizes = g.axis_sizes()
+        names = g.axis_names()
+        sched = self.attributes.get(SCHED_AXIS)
+        if sched is None:
+            if self.SCHED_REQUIRED:
+                raise VerifyException(f"{self.asc_type} requires attribute '{SCHED_AXIS}' (its loop axis ids)")
+        else:
+            if (err := A.kind_error(SCHED_AXIS, sched, A.AttrKind.LIST_INT)) is not None:
+                raise VerifyException(err)
+            ids = A.get_int_list(self, SCHED_AXIS) or []
+            _check_axis_ids(ids, sizes, SCHED_AXIS)
+        loop = set(self.sched_axis())
+        for k, r in enumerate(self.results):
+            t = tensor_type(r)
+            what = f"output {k}"
+            _check_axis_ids(t.axis_ids, sizes, f"{what} axis")
+            for a, rep, st in zip(t.axis_ids, t.repeat_list, t.stride_list):
+                if rep < 1 or rep > sizes[a]:
+                    raise VerifyException(
+                        f"{what} has repeat {rep} on axis {names[a]} (id {a}) of size {sizes[a]}; "
+                        f"repeats lie in 1..{sizes[a]}"
+                    )
+                if st < 0:
+                    raise VerifyException(f"{what} has negative stride {st} on axis {names[a]}")
+                # ge_fusion.md §2.2 (AscTensorAttr) and §3.4 item 3: stride 0 where repeat 1.
+                if (rep == 1) != (st == 0):
+                    raise VerifyException(
+                        f"{what} has repeat {rep} and stride {st} on axis {names[a]}; "
+                        f"the stride is 0 exactly where the repeat is 1"
+                    )
+            if not set(t.axis_ids) <= loop:
+                extra = sorted(set(t.axis_ids) - loop)
+                raise VerifyException(f"{what} has axis {extra} outside the node's {SCHED_AXIS} {sorted(loop)}")
+            # UB tensors are contiguous (asc_overrides.cpp: compute outputs get contiguous strides).
+            if not self.MEMORY and not isinstance(self, Store):
+                want = contiguous_strides(t.repeat_list)
+                if t.stride_list != want:
+                    raise VerifyException(
+                        f"{what} has strides {list(t.stride_list)}, but an on-chip tensor with repeats "
+                        f"{list(t.repeat_list)} is contiguous: strides {list(want)}"
+                    )
+        self.check()
+
+    def check(self) -> None:
+        """Node-specific checks of the views against the operands."""
+
+    # -- helpers for subclasses ---------------------------------------------------------
+
+    def same_views(self, a: AscTensorType, b: AscTensorType, what: str) -> None:
+        if a.axis_ids != b.axis_ids or a.repeat_list != b.repeat_list:
+            raise VerifyException(
+                f"{what}: axis {list(a.axis_ids)} repeats {list(a.repeat_list)} differ from "
+                f"axis {list(b.axis_ids)} repeats {list(b.repeat_list)}"
+            )
+
+    def same_dtype(self, a: AscTensorType, b: AscTensorType, what: str) -> None:
+        if a.element_type != b.element_type:
+            raise VerifyException(f"{what}: dtype {a.element_type} differs from {b.element_type}")
+
+
+def _check_axis_ids(ids: Sequence[int], sizes: dict[int, int], what: str) -> None:
+    seen: set[int] = set()
+    for a in ids:
+        if a not in sizes:
+            raise VerifyException(f"{what} names axis id {a}, which is not a graph axis {sorted(sizes)}")
+        if a in seen:
+            raise VerifyException(f"{what} names axis id {a} twice")
+        seen.add(a)
+
+
+# -- memory-class and data movement -----------------------------------------------------
+
+
+@irdl_op_definition
+class Data(AscNode):
+    """A graph input (GE `Data`, attribute `index`): its view is how the loop nest reads the
+    AscBackend operand `index` (element strides into the flat tensor; stride 0 = broadcast)."""
+
+    name = "ascgraph.Data"
+    NUM_INPUTS: ClassVar = (0, 0)
+    ATTRS: ClassVar = {"index": (A.AttrKind.INT, True)}
+    COMPUTE_TYPE: ClassVar = ""
+    MEMORY: ClassVar = True
+    SCHED_REQUIRED: ClassVar = False
+
+    @property
+    def index(self) -> int:
+        return A.get_int(self, "index", 0) or 0
+
+    def check(self) -> None:
+        if self.index < 0:
+            raise VerifyException(f"Data index must be >= 0, got {self.index}")
+
+
+@irdl_op_definition
+class Output(AscNode):
+    """A graph output (GE `Output`, attribute `index`): the AscBackend result `index`,
+    written by the Store that feeds it."""
+
+    name = "ascgraph.Output"
+    ATTRS: ClassVar = {"index": (A.AttrKind.INT, True)}
+    COMPUTE_TYPE: ClassVar = ""
+    MEMORY: ClassVar = True
+    SCHED_REQUIRED: ClassVar = False
+
+    @property
+    def index(self) -> int:
+        return A.get_int(self, "index", 0) or 0
+
+    def check(self) -> None:
+        if self.index < 0:
+            raise VerifyException(f"Output index must be >= 0, got {self.index}")
+        src = self.operands[0].owner
+        if not isinstance(src, Store):
+            raise VerifyException(f"Output takes a Store's result, got {getattr(src, 'name', 'a block argument')}")
+        if self.in_type() != self.out_type():
+            raise VerifyException(f"Output type {self.out_type()} differs from its Store's {self.in_type()}")
+
+
+@irdl_op_definition
+class Workspace(AscNode):
+    """A GM workspace buffer between a Store and the Loads that read it back."""
+
+    name = "ascgraph.Workspace"
+    COMPUTE_TYPE: ClassVar = ""
+    MEMORY: ClassVar = True
+    SCHED_REQUIRED: ClassVar = False
+
+    def check(self) -> None:
+        src = self.operands[0].owner
+        if not isinstance(src, Store):
+            raise VerifyException(f"Workspace takes a Store's result, got {getattr(src, 'name', 'a block argument')}")
+        if self.in_type() != self.out_type():
+            raise VerifyException(f"Workspace type {self.out_type()} differs from its Store's {self.in_type()}")
+
+
+@irdl_op_definition
+class Load(AscNode):
+    """GM -> UB (GE `Load`, attribute `offset`): reads its Data/Workspace through that
+    value's view, starting `offset` elements in; a repeat-1 input axis broadcasts."""
+
+    name = "ascgraph.Load"
+    ATTRS: ClassVar = {"offset": (A.AttrKind.INT, False)}
+    COMPUTE_TYPE: ClassVar = "Load"
+
+    @property
+    def offset(self) -> int:
+        return A.get_int(self, "offset", 0) or 0
+
+    def check(self) -> None:
+        src = self.operands[0].owner
+        if not isinstance(src, Data | Workspace):
+            raise VerifyException(f"Load reads a Data or Workspace, got {getattr(src, 'name', 'a block argument')}")
+        if self.offset < 0:
+            raise VerifyException(f"Load offset must be >= 0, got {self.offset}")
+        a, b = self.in_type(), self.out_type()
+        self.same_dtype(a, b, "Load output")
+        if a.axis_ids != b.axis_ids:
+            raise VerifyException(f"Load output axis {list(b.axis_ids)} differs from its input's {list(a.axis_ids)}")
+        for ax, ri, ro in zip(a.axis_ids, a.repeat_list, b.repeat_list):
+            if ri != ro and ri != 1:
+                raise VerifyException(
+                    f"Load output repeat {ro} on axis id {ax} differs from its input's {ri} (only a repeat-1 axis broadcasts)"
+                )
+
+
+@irdl_op_definition
+class Store(AscNode):
+    """UB -> GM (GE `Store`, attribute `offset`): its output view is where it writes in the
+    Output/Workspace tensor, starting `offset` elements in."""
+
+    name = "ascgraph.Store"
+    ATTRS: ClassVar = {"offset": (A.AttrKind.INT, False)}
+    COMPUTE_TYPE: ClassVar = "Store"
+
+    @property
+    def offset(self) -> int:
+        return A.get_int(self, "offset", 0) or 0
+
+    def check(self) -> None:
+        if self.offset < 0:
+            raise VerifyException(f"Store offset must be >= 0, got {self.offset}")
+        a, b = self.in_type(), self.out_type()
+        self.same_dtype(a, b, "Store output")
+        self.same_views(a, b, "Store output")
+        if isinstance(self.operands[0].owner, Data | Output | Workspace | Store):
+            raise VerifyException(f"Store takes an on-chip value, got {self.operands[0].owner.name}")
+        for use in self.results[0].uses:
+            if not isinstance(use.operation, Output | Workspace):
+                raise VerifyException(f"a Store's result goes to Output or Workspace, not {use.operation.name}")
+
+
+@irdl_op_definition
+class Scalar(AscNode):
+    """A constant (GE `Scalar`, attribute `value`, a string as in GE: "1.0", "-3")."""
+
+    name = "ascgraph.Scalar"
+    NUM_INPUTS: ClassVar = (0, 0)
+    ATTRS: ClassVar = {"value": (A.AttrKind.STR, True)}
+    SCHED_REQUIRED: ClassVar = False
+
+    def number(self) -> float | int:
+        s = A.get_str(self, "value", "") or ""
+        try:
+            return int(s)
+        except ValueError:
+            return float(s)
+
+    def check(self) -> None:
+        try:
+            self.number()
+        except ValueError:
+            raise VerifyException(f"Scalar value {A.get_str(self, 'value')!r} is not a number") from None
+
+
+# -- pointwise ---------------------------------------------------------------------------
+
+
+class Pointwise(AscNode):
+    """Elementwise (compute type Elewise): operands share the output's axis list (or are
+    0-d, e.g. a Scalar) and broadcast on repeat-1 axes; the output repeat on each axis is
+    the broadcast of the operands'."""
+
+    SAME_DTYPE_OUT: ClassVar[bool] = True
+    OUT_DTYPE: ClassVar[str | None] = None  # GE's fixed output dtype (comparisons: uint8)
+
+    def check(self) -> None:
+        out = self.out_type()
+        data_inputs = self.data_inputs()
+        for i in data_inputs:
+            t = self.in_type(i)
+            if t.axis_ids and t.axis_ids != out.axis_ids:
+                raise VerifyException(
+                    f"input {i} has axis {list(t.axis_ids)}, but the output has {list(out.axis_ids)}"
+                )
+        for j, (ax, r) in enumerate(zip(out.axis_ids, out.repeat_list)):
+            ins = [self.in_type(i).repeat_of(ax) for i in data_inputs]
+            for i, ri in zip(data_inputs, ins):
+                if ri != r and ri != 1:
+                    raise VerifyException(
+                        f"input {i} has repeat {ri} on axis id {ax}, the output {r}: operand views are "
+                        f"incompatible (repeats must be equal, or 1 to broadcast)"
+                    )
+            if r != max(ins, default=1):
+                raise VerifyException(
+                    f"output repeat {r} on axis id {ax} is not the broadcast of the inputs' {ins} "
+                    f"(an explicit Broadcast node expands an axis)"
+                )
+        self.check_dtypes()
+
+    def data_inputs(self) -> list[int]:
+        return list(range(len(self.operands)))
+
+    def check_dtypes(self) -> None:
+        dts = {str(self.in_type(i).element_type) for i in self.data_inputs()}
+        if len(dts) > 1:
+            raise VerifyException(f"inputs must share one dtype, got {', '.join(sorted(dts))}")
+        out = self.out_type().element_type
+        if self.OUT_DTYPE is not None:
+            if ge_dtype_name(out) != self.OUT_DTYPE:
+                raise VerifyException(f"{self.asc_type} outputs {self.OUT_DTYPE}, got {out}")
+        elif out != self.in_type(0).element_type:
+            raise VerifyException(f"output dtype {out} differs from input dtype {self.in_type(0).element_type}")
+
+
+def _pointwise(op_name: str, n_in: int, doc: str, base: type[Pointwise] = Pointwise, **extra) -> type[Pointwise]:
+    body = {"name": f"ascgraph.{op_name}", "__doc__": doc, "NUM_INPUTS": (n_in, n_in), **extra}
+    body["__annotations__"] = {k: ClassVar for k in body if k.isupper()}
+    cls = type(op_name, (base,), body)
+    return irdl_op_definition(cls)
+
+
+Abs = _pointwise("Abs", 1, "|x|.")
+Neg = _pointwise("Neg", 1, "-x.")
+Exp = _pointwise("Exp", 1, "e**x.")
+Ln = _pointwise("Ln", 1, "Natural log (GE's AscIR name for Log).")
+Relu = _pointwise("Relu", 1, "max(x, 0).")
+Sqrt = _pointwise("Sqrt", 1, "sqrt(x).")
+Rsqrt = _pointwise("Rsqrt", 1, "1 / sqrt(x).")
+Reciprocal = _pointwise("Reciprocal", 1, "1 / x.")
+Sigmoid = _pointwise("Sigmoid", 1, "1 / (1 + e**-x).")
+Tanh = _pointwise("Tanh", 1, "tanh(x).")
+Erf = _pointwise("Erf", 1, "erf(x).")
+Add = _pointwise("Add", 2, "x1 + x2.")
+Sub = _pointwise("Sub", 2, "x1 - x2.")
+Mul = _pointwise("Mul", 2, "x1 * x2.")
+Div = _pointwise("Div", 2, "x1 / x2 (floats; GE registers Div for fp16/fp32).")
+Maximum = _pointwise("Maximum", 2, "Pointwise max(x1, x2) (the reduction is `Max`).")
+Minimum = _pointwise("Minimum", 2, "Pointwise min(x1, x2) (the reduction is `Min`).")
+Pow = _pointwise("Pow", 2, "x1 ** x2.")
+Eq = _pointwise("Eq", 2, "x1 == x2, as uint8.", OUT_DTYPE="DT_UINT8")
+Ne = _pointwise("Ne", 2, "x1 != x2, as uint8.", OUT_DTYPE="DT_UINT8")
+Gt = _pointwise("Gt", 2, "x1 > x2, as uint8.", OUT_DTYPE="DT_UINT8")
+Ge = _pointwise("Ge", 2, "x1 >= x2, as uint8.", OUT_DTYPE="DT_UINT8")
+Lt = _pointwise("Lt", 2, "x1 < x2, as uint8.", OUT_DTYPE="DT_UINT8")
+Le = _pointwise("Le", 2, "x1 <= x2, as uint8.", OUT_DTYPE="DT_UINT8")
+
+
+@irdl_op_definition
+class Where(Pointwise):
+    """x2 where the uint8 condition x1 is non-zero, else x3 (GE `Where`)."""
+
+    name = "ascgraph.Where"
+    NUM_INPUTS: ClassVar = (3, 3)
+
+    def check_dtypes(self) -> None:
+        c = self.in_type(0).element_type
+        if ge_dtype_name(c) not in ("DT_UINT8", "DT_BOOL"):
+            raise VerifyException(f"Where's condition must be uint8 (or bool), got {c}")
+        a, b, out = self.in_type(1).element_type, self.in_type(2).element_type, self.out_type().element_type
+        if not a == b == out:
+            raise VerifyException(f"Where's x2, x3 and output must share one dtype, got {a}, {b}, {out}")
+
+
+@irdl_op_definition
+class Cast(Pointwise):
+    """Converts to the output dtype (GE: a Cast's destination dtype is its output dtype)."""
+
+    name = "ascgraph.Cast"
+    NUM_INPUTS: ClassVar = (1, 1)
+
+    def check_dtypes(self) -> None:
+        ge_dtype_name(self.out_type().element_type)
+
+
+# -- views and data rearrangement -------------------------------------------------------
+
+
+@irdl_op_definition
+class Broadcast(AscNode):
+    """Expands repeat-1 axes to the output's repeats (GE `Broadcast`, compute type Broadcast;
+    HintGraph form: right after a Load, one axis per node)."""
+
+    name = "ascgraph.Broadcast"
+    COMPUTE_TYPE: ClassVar = "Broadcast"
+
+    def check(self) -> None:
+        a, b = self.in_type(), self.out_type()
+        self.same_dtype(a, b, "Broadcast output")
+        if a.axis_ids != b.axis_ids:
+            raise VerifyException(f"Broadcast output axis {list(b.axis_ids)} differs from its input's {list(a.axis_ids)}")
+        for ax, ri, ro in zip(a.axis_ids, a.repeat_list, b.repeat_list):
+            if ri != ro and ri != 1:
+                raise VerifyException(f"Broadcast cannot turn repeat {ri} into {ro} on axis id {ax} (only repeat 1 expands)")
+
+
+@irdl_op_definition
+class Transpose(AscNode):
+    """Reorders the dims (GE `Transpose`): the output axis list is a permutation of the
+    input's, each axis keeping its repeat."""
+
+    name = "ascgraph.Transpose"
+    COMPUTE_TYPE: ClassVar = "Transpose"
+
+    def check(self) -> None:
+        a, b = self.in_type(), self.out_type()
+        self.same_dtype(a, b, "Transpose output")
+        if sorted(a.axis_ids) != sorted(b.axis_ids):
+            raise VerifyException(
+                f"Transpose output axis {list(b.axis_ids)} is not a permutation of its input's {list(a.axis_ids)}"
+            )
+        for ax in a.axis_ids:
+            if a.repeat_of(ax) != b.repeat_of(ax):
+                raise VerifyException(
+                    f"Transpose changes the repeat of axis id {ax}: {a.repeat_of(ax)} -> {b.repeat_of(ax)}"
+                )
+
+
+def _moving_axis(whole: AscTensorType, parts: Sequence[AscTensorType], what: str) -> int:
+    """The one axis on which the parts' repeats differ from the whole's; they sum to it."""
+    diff = [
+        j for j, ax in enumerate(whole.axis_ids)
+        if any(p.repeat_list[j] != whole.repeat_list[j] for p in parts)
+    ]  # fmt: skip
+    if len(parts) == 1 and not diff:
+        return 0 if whole.axis_ids else -1
+    if len(diff) != 1:
+        raise VerifyException(
+            f"{what} repeats must differ from the whole on exactly one axis, they differ on "
+            f"{[whole.axis_ids[j] for j in diff] or 'none'}"
+        )
+    j = diff[0]
+    total = sum(p.repeat_list[j] for p in parts)
+    if total != whole.repeat_list[j]:
+        raise VerifyException(
+            f"{what} repeats on axis id {whole.axis_ids[j]} sum to {total}, but the whole has {whole.repeat_list[j]}"
+        )
+    return j
+
+
+class _ConcatSplit(AscNode):
+    def parts_and_whole(self) -> tuple[list[AscTensorType], AscTensorType]:
+        raise NotImplementedError
+
+    def moving_axis(self) -> int | None:
+        """The concat/split axis id (None when the views are malformed: check() reports it)."""
+        parts, whole = self.parts_and_whole()
+        if not all(isinstance(p, AscTensorType) for p in parts) or not isinstance(whole, AscTensorType):
+            return None
+        if any(p.axis_ids != whole.axis_ids for p in parts):
+            return None
+        try:
+            j = _moving_axis(whole, parts, "")
+        except VerifyException:
+            return None
+        return whole.axis_ids[j] if j >= 0 else None
+
+    def check(self) -> None:
+        parts, whole = self.parts_and_whole()
+        side = "input" if isinstance(self, Concat) else "output"
+        for i, p in enumerate(parts):
+            self.same_dtype(p, whole, f"{side} {i}")
+            if p.axis_ids != whole.axis_ids:
+                raise VerifyException(f"{side} {i} has axis {list(p.axis_ids)}, the {self.asc_type} has {list(whole.axis_ids)}")
+        _moving_axis(whole, parts, f"{self.asc_type} {side}")
+
+
+@irdl_op_definition
+class Concat(_ConcatSplit):
+    """Concatenates its inputs (GE `Concat`, compute type Concat) along the one axis on
+    which their repeats differ from the output's; the repeats there sum to the output's."""
+
+    name = "ascgraph.Concat"
+    NUM_INPUTS: ClassVar = (1, None)
+    COMPUTE_TYPE: ClassVar = "Concat"
+
+    def parts_and_whole(self) -> tuple[list[AscTensorType], AscTensorType]:
+        return [v.type for v in self.operands], self.results[0].type  # type: ignore[return-value]
+
+
+@irdl_op_definition
+class Split(_ConcatSplit):
+    """Splits its input (GE `Split`, attribute `gid`) along the one axis on which the
+    outputs' repeats differ from the input's; the repeats there sum to the input's."""
+
+    name = "ascgraph.Split"
+    NUM_OUTPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {"gid": (A.AttrKind.INT, False)}
+    COMPUTE_TYPE: ClassVar = "Split"
+
+    def parts_and_whole(self) -> tuple[list[AscTensorType], AscTensorType]:
+        return [r.type for r in self.results], self.operands[0].type  # type: ignore[return-value]
+
+
+# -- reductions -------------------------------------------------------------------------
+
+
+class Reduction(AscNode):
+    """Keep-dims reduction (compute type Reduce; ge_fusion.md §2.3): same axis list; the
+    reduced axes are those with input repeat > 1 and output repeat 1."""
+
+    COMPUTE_TYPE: ClassVar = "Reduce"
+
+    def check(self) -> None:
+        a, b = self.in_type(), self.out_type()
+        self.same_dtype(a, b, f"{self.asc_type} output")
+        if a.axis_ids != b.axis_ids:
+            raise VerifyException(
+                f"{self.asc_type} keeps dims: output axis {list(b.axis_ids)} must equal the input's {list(a.axis_ids)}"
+            )
+        for ax, ri, ro in zip(a.axis_ids, a.repeat_list, b.repeat_list):
+            if ro != ri and ro != 1:
+                raise VerifyException(
+                    f"{self.asc_type} output repeat {ro} on axis id {ax} must be the input's {ri} or 1 (reduced)"
+                )
+
+    def reduced_positions(self) -> tuple[int, ...]:
+        a, b = self.in_type(), self.out_type()
+        return tuple(j for j, (ri, ro) in enumerate(zip(a.repeat_list, b.repeat_list)) if ri > 1 and ro == 1)
+
+
+def _reduction(op_name: str, doc: str) -> type[Reduction]:
+    cls = type(op_name, (Reduction,), {"name": f"ascgraph.{op_name}", "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+Sum = _reduction("Sum", "Sum over the reduced axes (keep dims).")
+Max = _reduction("Max", "Max over the reduced axes (keep dims); pointwise max is `Maximum`.")
+Min = _reduction("Min", "Min over the reduced axes (keep dims); pointwise min is `Minimum`.")
+Mean = _reduction("Mean", "Mean over the reduced axes (keep dims).")
+Prod = _reduction("Prod", "Product over the reduced axes (keep dims).")
+
+
+# ---------------------------------------------------------------------------------------
+# The AscBackend contract (called from ge.AscBackend's verifier)
+# ---------------------------------------------------------------------------------------
+
+
+def asc_graph_of(backend: Operation) -> AscGraphOp:
+    """The AscGraph held by a ge.AscBackend (its region's one op)."""
+    region = backend.regions[0] if backend.regions else None
+    blocks = list(region.blocks) if region is not None else []
+    ops = list(blocks[0].ops) if len(blocks) == 1 else []
+    if len(ops) != 1 or not isinstance(ops[0], AscGraphOp):
+        found = ", ".join(o.name for o in ops) or "nothing"
+        raise VerifyException(f"AscBackend's region must hold exactly one ascgraph.graph, found {found}")
+    return ops[0]
+
+
+def node_count(graph: AscGraphOp) -> int:
+    """GE `fusion_nodes_size_`: every AscIR node, Data/Load/Store/Output included."""
+    return len(graph.body.block.ops)
+
+
+def view_extent(t: AscTensorType, offset: int = 0) -> int:
+    """Number of elements a view reaches: 1 + the largest flat index it touches."""
+    return offset + sum((r - 1) * s for r, s in zip(t.repeat_list, t.stride_list)) + 1
+
+
+def _static_numel(t: Attribute) -> int | None:
+    if not isinstance(t, TensorType):
+        return None
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        return None
+    return math.prod(shape)
+
+
+def verify_fuse_attrs(op: Operation, what: str) -> None:
+    """GE AutoFuseAttrs as attributes: `fuse_type` (primary, FuseTypeToString), its bitmask,
+    `origin_nodes` (GE node names)."""
+    ft = op.attributes.get("fuse_type")
+    if ft is not None and (not isinstance(ft, StringAttr) or ft.data not in FUSE_TYPES):
+        raise VerifyException(f"{what} fuse_type must be one of {', '.join(FUSE_TYPES)}, got {ft}")
+    mask = op.attributes.get("fuse_type_mask")
+    if mask is not None:
+        if not isinstance(mask, IntegerAttr) or not 0 <= mask.value.data <= FUSE_TYPE_ALL_BITS:
+            raise VerifyException(
+                f"{what} fuse_type_mask must be an OR of 1 << FuseType bits (0..{FUSE_TYPE_ALL_BITS}), got {mask}"
+            )
+    origin = op.attributes.get("origin_nodes")
+    if origin is not None and (
+        not isinstance(origin, ArrayAttr) or not all(isinstance(s, StringAttr) for s in origin.data)
+    ):
+        raise VerifyException(f"{what} origin_nodes must be a list of node-name strings, got {origin}")
+
+
+def verify_asc_backend(op: Operation) -> None:
+    """ge.AscBackend <-> its AscGraph (ge_fusion.md §2.1): inputs map in order to the Data
+    nodes, outputs to the Output nodes; views stay inside the tensors; node count."""
+    g = asc_graph_of(op)
+    verify_fuse_attrs(op, "AscBackend")
+    datas, outputs = g.data_nodes(), g.output_nodes()
+    if len(datas) != len(op.operands):
+        raise VerifyException(f"AscGraph has {len(datas)} Data nodes for {len(op.operands)} AscBackend inputs")
+    if len(outputs) != len(op.results):
+        raise VerifyException(f"AscGraph has {len(outputs)} Output nodes for {len(op.results)} AscBackend outputs")
+    for d, v in zip(datas, op.operands):
+        dt, vt = d.out_type(), v.type
+        elem = getattr(vt, "element_type", None)
+        if dt.element_type != elem:
+            raise VerifyException(f"Data {d.index} has dtype {dt.element_type}, but AscBackend input {d.index} is {vt}")
+        n = _static_numel(vt)
+        if n is None:
+            continue
+        reach = [(view_extent(dt), "its view")] + [
+            (view_extent(dt, u.operation.offset), f"a Load at offset {u.operation.offset}")
+            for u in d.results[0].uses
+            if isinstance(u.operation, Load)
+        ]
+        for ext, how in reach:
+            if ext > n:
+                raise VerifyException(
+                    f"Data {d.index} reads element {ext - 1} through {how}, but AscBackend input "
+                    f"{d.index} ({vt}) has {n} elements"
+                )
+    for o, r in zip(outputs, op.results):
+        ot, rt = o.out_type(), r.type
+        elem = getattr(rt, "element_type", None)
+        if ot.element_type != elem:
+            raise VerifyException(f"Output {o.index} has dtype {ot.element_type}, but AscBackend output {o.index} is {rt}")
+        n = _static_numel(rt)
+        if n is None:
+            continue
+        store = o.operands[0].owner
+        assert isinstance(store, Store)
+        covered = math.prod(ot.repeat_list)
+        ext = view_extent(ot, store.offset)
+        if covered != n or ext > n:
+            raise VerifyException(
+                f"Output {o.index} is written through a view of {covered} elements reaching element "
+                f"{ext - 1}, but AscBackend output {o.index} ({rt}) has {n} elements"
+            )
+    size = op.attributes.get("fusion_nodes_size")
+    if size is not None:
+        if not isinstance(size, IntegerAttr):
+            raise VerifyException(f"fusion_nodes_size must be an integer, got {size}")
+        if size.value.data != node_count(g):
+            raise VerifyException(
+                f"fusion_nodes_size is {size.value.data}, but the AscGraph has {node_count(g)} nodes "
+                f"(Data/Load/Store/Output included)"
+            )
+
+
+ASC_NODE_OPS: list[type[AscNode]] = [
+    Data, Output, Workspace, Load, Store, Scalar,
+    Abs, Neg, Exp, Ln, Relu, Sqrt, Rsqrt, Reciprocal, Sigmoid, Tanh, Erf,
+    Add, Sub, Mul, Div, Maximum, Minimum, Pow, Eq, Ne, Gt, Ge, Lt, Le, Where, Cast,
+    Broadcast, Transpose, Concat, Split,
+    Sum, Max, Min, Mean, Prod,
+]  # fmt: skip
+
+AscGraph = Dialect("ascgraph", [AscGraphOp, *ASC_NODE_OPS], [AxisAttr, AscTensorType])
