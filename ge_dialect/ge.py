@@ -1130,7 +1130,8 @@ class Conv2D(GeNode):
         s = _quad(self, "strides", [1, 1, 1, 1])
         p = _quad(self, "pads", [0, 0, 0, 0])
         d = _quad(self, "dilations", [1, 1, 1, 1])
-        g = self.int_attr("groups", 1) or 1
+        g = self.int_attr("groups", 1)
+        assert g is not None  # groups = 0 must be rejected below, not read as 1
         if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or g <= 0:
             raise VerifyException("strides and dilations must be > 0, pads >= 0, groups > 0")
         if x[1] % g or w[0] % g or w[1] * g != x[1]:
