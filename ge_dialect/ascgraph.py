@@ -746,7 +746,6 @@ Rsqrt = _pointwise("Rsqrt", 1, "1 / sqrt(x).")
 Reciprocal = _pointwise("Reciprocal", 1, "1 / x.")
 Sigmoid = _pointwise("Sigmoid", 1, "1 / (1 + e**-x).")
 Tanh = _pointwise("Tanh", 1, "tanh(x).")
-Erf = _pointwise("Erf", 1, "erf(x).")
 Add = _pointwise("Add", 2, "x1 + x2.")
 Sub = _pointwise("Sub", 2, "x1 - x2.")
 Mul = _pointwise("Mul", 2, "x1 * x2.")
@@ -1060,7 +1059,7 @@ def verify_asc_backend(op: Operation) -> None:
 
 ASC_NODE_OPS: list[type[AscNode]] = [
     Data, Output, Workspace, Load, Store, Scalar,
-    Abs, Neg, Exp, Ln, Relu, Sqrt, Rsqrt, Reciprocal, Sigmoid, Tanh, Erf,
+    Abs, Neg, Exp, Ln, Relu, Sqrt, Rsqrt, Reciprocal, Sigmoid, Tanh,
     Add, Sub, Mul, Div, Maximum, Minimum, Pow, Eq, Ne, Gt, Ge, Lt, Le, Where, Cast,
     Broadcast, Transpose, Concat, Split,
     Sum, Max, Min, Mean, Prod,

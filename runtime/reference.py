@@ -304,11 +304,11 @@ def _fused_asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray
 
 @reference_impl(ge.AscBackend)
 def _asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    raise ReferenceError(
-        op,
-        "AscBackend needs the AscGraph interpreter (its body is an AscGraph loop nest); "
-        "none is registered (runtime/reference.py: reference_impl(ge.AscBackend, replace=True))",
-    )
+    # The AscGraph interpreter registers itself for ge.AscBackend (replace=True) when it is
+    # imported; importing it here, lazily (it imports this module), gives it to every caller.
+    from runtime import ascgraph_interp
+
+    return ascgraph_interp.run_asc_backend(op, args)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,282 @@
+"""The AscGraph interpreter: runs a `ge.AscBackend`'s loop nest on numpy arrays.
+
+`run_asc_backend(op, inputs)` evaluates the AscGraph in the AscBackend's region on the
+AscBackend's input arrays and returns its output arrays. Importing this module registers
+it as the reference semantics of `ge.AscBackend` (`runtime/reference.py`,
+`reference_impl(..., replace=True)`), so `run_graph` and `ge-run --reference` evaluate
+AscBackends (and FusedAscBackends, whose bodies are AscBackends) through it.
+
+The loop nest is never iterated in Python: each node is one vectorised numpy operation
+over its whole output tensor, whose numpy shape is the tensor's `repeats` in its `axis`
+order (ge_fusion.md §2.2: a node with sched.axis [z0..zn] runs prod(size(zi)) times).
+
+* GM values (Data, Workspace, the result of a Store) are flat 1-D arrays. A `Load` views
+  its Data/Workspace through that value's `repeats`/`strides` from `offset` with
+  `np.lib.stride_tricks.as_strided` (element strides x itemsize; stride 0 = broadcast,
+  permuted strides = transpose, offset = slice), then broadcasts repeat-1 axes to its
+  own repeats. No copy is made.
+* Pointwise nodes use numpy broadcasting over repeat-1 axes and compute in the inputs'
+  numpy dtype, cast to the output dtype (as the reference interpreter does for ge ops).
+* Reductions keep dims (the reduced axes are those with input repeat > 1 and output
+  repeat 1); fp16 accumulates in fp32 as the reference does.
+* A `Store` writes its input through its own view into a fresh GM buffer (the
+  AscBackend output of the `Output` that reads it, or a workspace), `Output` returns it
+  reshaped to the AscBackend result's shape.
+
+Each failure (a bad input array, a view that leaves its buffer) is a `ReferenceError`
+naming the node.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect import ascgraph as ag
+from ge_dialect import ge
+from ge_dialect.dtypes import numpy_dtype
+from runtime.reference import ReferenceError, check_value, reference_impl
+
+__all__ = ["run_asc_backend", "run_asc_graph"]
+
+as_strided = np.lib.stride_tricks.as_strided
+
+
+def _acc_dtype(dt: np.dtype) -> np.dtype:
+    """Reductions accumulate narrow floats in float32 and ints in 64 bits (the reference
+    interpreter's rule for ge reductions, so both give the same numbers)."""
+    if dt.kind == "f":
+        return np.dtype(np.float64) if dt.itemsize >= 8 else np.dtype(np.float32)
+    if dt.kind == "i":
+        return np.dtype(np.int64)
+    if dt.kind == "u":
+        return np.dtype(np.uint64)
+    return dt
+
+
+def _np_dtype(t: ag.AscTensorType) -> np.dtype:
+    return numpy_dtype(t.element_type)
+
+
+def _view(op: Operation, buf: np.ndarray, t: ag.AscTensorType, offset: int, writeable: bool = False) -> np.ndarray:
+    """The strided view `t` of the flat GM buffer `buf`, `offset` elements in."""
+    reps, strides = t.repeat_list, t.stride_list
+    end = ag.view_extent(t, offset)
+    if offset < 0 or end > buf.size:
+        raise ReferenceError(
+            op, f"view reaches element {end - 1} from offset {offset}, but its buffer has {buf.size} elements"
+        )
+    item = buf.itemsize
+    return as_strided(
+        buf[offset:], shape=reps, strides=tuple(s * item for s in strides), writeable=writeable
+    )
+
+
+# -- pointwise and reduction kernels -----------------------------------------------------------
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    one = np.ones((), x.dtype)
+    return one / (one + np.exp(-x))
+
+
+def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind in "iu":
+        if np.any(b == 0):
+            raise ZeroDivisionError("integer division by zero")
+        return (a - np.fmod(a, b)) // b  # C division, rounded toward zero (as ge.Div)
+    return a / b
+
+
+_UNARY: dict[type[Operation], Callable[[np.ndarray], np.ndarray]] = {
+    ag.Abs: np.abs,
+    ag.Neg: np.negative,
+    ag.Exp: np.exp,
+    ag.Ln: np.log,
+    ag.Relu: lambda x: np.maximum(x, x.dtype.type(0)),
+    ag.Sqrt: np.sqrt,
+    ag.Rsqrt: lambda x: x.dtype.type(1) / np.sqrt(x),
+    ag.Reciprocal: lambda x: x.dtype.type(1) / x,
+    ag.Sigmoid: _sigmoid,
+    ag.Tanh: np.tanh,
+    ag.Cast: lambda x: x,  # the cast is the astype to the output dtype
+}
+
+_BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    ag.Add: np.add,
+    ag.Sub: np.subtract,
+    ag.Mul: np.multiply,
+    ag.Div: _div,
+    ag.Maximum: np.maximum,
+    ag.Minimum: np.minimum,
+    ag.Pow: np.power,
+    ag.Eq: np.equal,
+    ag.Ne: np.not_equal,
+    ag.Gt: np.greater,
+    ag.Ge: np.greater_equal,
+    ag.Lt: np.less,
+    ag.Le: np.less_equal,
+}
+
+
+def _reduce(op: ag.Reduction, x: np.ndarray) -> np.ndarray:
+    axes = op.reduced_positions()
+    if not axes:
+        return x
+    acc = _acc_dtype(x.dtype)
+    if isinstance(op, ag.Sum):
+        return np.sum(x, axis=axes, keepdims=True, dtype=acc)
+    if isinstance(op, ag.Prod):
+        return np.prod(x, axis=axes, keepdims=True, dtype=acc)
+    if isinstance(op, ag.Max):
+        return np.max(x, axis=axes, keepdims=True)
+    if isinstance(op, ag.Min):
+        return np.min(x, axis=axes, keepdims=True)
+    count = math.prod(x.shape[a] for a in axes)
+    s = np.sum(x, axis=axes, keepdims=True, dtype=acc)
+    if x.dtype.kind in "iu":
+        return (s - np.fmod(s, count)) // count  # integer mean rounds toward zero, as the reference
+    return s / acc.type(count)
+
+
+def _scalar(op: ag.Scalar) -> np.ndarray:
+    t = op.out_type()
+    return np.full(t.repeat_list, op.number(), dtype=_np_dtype(t))
+
+
+# -- the interpreter ----------------------------------------------------------------------------
+
+
+def run_asc_graph(
+    graph: ag.AscGraphOp,
+    inputs: Sequence[np.ndarray],
+    output_shapes: Sequence[tuple[int, ...]],
+) -> list[np.ndarray]:
+    """Evaluate `graph` on the AscBackend input arrays; returns one array per Output index,
+    shaped as `output_shapes`."""
+    env: dict[SSAValue, np.ndarray] = {}
+    outs: dict[int, np.ndarray] = {}
+    for op in graph.body.block.ops:
+        assert isinstance(op, ag.AscNode)
+        if isinstance(op, ag.Data):
+            if op.index >= len(inputs):
+                raise ReferenceError(op, f"Data {op.index} has no input: the AscBackend got {len(inputs)}")
+            arr = inputs[op.index]
+            want = _np_dtype(op.out_type())
+            if arr.dtype != want:
+                raise ReferenceError(op, f"input {op.index} has dtype {arr.dtype}, the Data is {want}")
+            env[op.results[0]] = np.ascontiguousarray(arr).reshape(-1)
+        elif isinstance(op, ag.Load):
+            t = op.out_type()
+            v = _view(op, env[op.operands[0]], op.in_type(), op.offset)
+            env[op.results[0]] = np.broadcast_to(v, t.repeat_list) if v.shape != t.repeat_list else v
+        elif isinstance(op, ag.Store):
+            t = op.out_type()
+            size = ag.view_extent(t, op.offset)
+            for use in op.results[0].uses:
+                if isinstance(use.operation, ag.Output) and use.operation.index < len(output_shapes):
+                    size = max(size, math.prod(output_shapes[use.operation.index]))
+            buf = np.zeros(size, dtype=_np_dtype(t))
+            _view(op, buf, t, op.offset, writeable=True)[...] = env[op.operands[0]]
+            env[op.results[0]] = buf
+        elif isinstance(op, ag.Workspace):
+            env[op.results[0]] = env[op.operands[0]]
+        elif isinstance(op, ag.Output):
+            outs[op.index] = env[op.operands[0]]
+        else:
+            _compute(op, env)
+    result = []
+    for k, shape in enumerate(output_shapes):
+        if k not in outs:
+            raise ReferenceError(graph, f"the AscGraph has no Output {k}")
+        result.append(outs[k].reshape(shape))
+    return result
+
+
+def _compute(op: ag.AscNode, env: dict[SSAValue, np.ndarray]) -> None:
+    args = [env[v] for v in op.operands]
+    kind = type(op)
+    if kind in _BINARY:
+        try:
+            r = _BINARY[kind](args[0], args[1])
+        except ZeroDivisionError as e:
+            raise ReferenceError(op, str(e)) from None
+    elif kind in _UNARY:
+        r = _UNARY[kind](args[0])
+    elif isinstance(op, ag.Where):
+        r = np.where(args[0] != 0, args[1], args[2])
+    elif isinstance(op, ag.Scalar):
+        r = _scalar(op)
+    elif isinstance(op, ag.Reduction):
+        r = _reduce(op, args[0])
+    elif isinstance(op, ag.Broadcast):
+        r = np.broadcast_to(args[0], op.out_type().repeat_list)
+    elif isinstance(op, ag.Transpose):
+        src, dst = op.in_type().axis_ids, op.out_type().axis_ids
+        r = np.transpose(args[0], [src.index(a) for a in dst])
+    elif isinstance(op, ag.Concat):
+        axis = op.out_type().axis_ids.index(op.moving_axis()) if len(args) > 1 else 0
+        r = np.concatenate(args, axis=axis) if args[0].ndim else args[0]
+    elif isinstance(op, ag.Split):
+        t = op.in_type()
+        a = op.moving_axis()
+        if a is None:
+            rs = [args[0]]
+        else:
+            j = t.axis_ids.index(a)
+            cuts = np.cumsum([tensor.repeat_list[j] for tensor in (r.type for r in op.results)])[:-1]
+            rs = np.split(args[0], cuts, axis=j)
+        for res, arr in zip(op.results, rs):
+            env[res] = _as_out(op, res, arr)
+        return
+    else:
+        raise ReferenceError(op, f"{op.name} has no AscGraph interpreter semantics")
+    env[op.results[0]] = _as_out(op, op.results[0], r)
+
+
+def _as_out(op: Operation, res: SSAValue, r: np.ndarray) -> np.ndarray:
+    t = res.type
+    assert isinstance(t, ag.AscTensorType)
+    r = np.asarray(r)
+    dt = _np_dtype(t)
+    if r.dtype != dt:
+        with np.errstate(all="ignore"):  # casts saturate/wrap as numpy's astype does
+            r = r.astype(dt)
+    if r.shape != t.repeat_list:
+        if r.ndim == 0 or r.size == 1:
+            r = np.broadcast_to(r.reshape(()), t.repeat_list)
+        else:
+            raise ReferenceError(
+                op, f"internal error in the AscGraph interpreter: result shape {r.shape}, type repeats {t.repeat_list}"
+            )
+    return r
+
+
+def run_asc_backend(op: Operation, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Evaluate a ge.AscBackend on its input arrays (in operand order)."""
+    assert isinstance(op, ge.AscBackend)
+    try:
+        graph = ag.asc_graph_of(op)
+    except VerifyException as e:
+        raise ReferenceError(op, f"no AscGraph to interpret: {e}") from None
+    if len(inputs) != len(op.operands):
+        raise ReferenceError(op, f"AscBackend takes {len(op.operands)} inputs, {len(inputs)} given")
+    for i, (v, arr) in enumerate(zip(op.operands, inputs)):
+        check_value(op, v, arr, f"AscBackend input {i}")
+    shapes = []
+    for i, r in enumerate(op.results):
+        t = r.type
+        if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+            raise ReferenceError(op, f"AscBackend output {i} has type {t}: AscGraphs have static shapes")
+        shapes.append(tuple(t.get_shape()))
+    return run_asc_graph(graph, inputs, shapes)
+
+
+@reference_impl(ge.AscBackend, replace=True)
+def _asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+    return run_asc_backend(op, args)
