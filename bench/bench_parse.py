@@ -1,9 +1,9 @@
 """Parse-and-print cost of ge-opt against xDSL's own floor, measured in one run.
 
-    python bench/bench_parse.py [--nodes 10000] [--seed 0] [--json PATH]
+    python bench/bench_parse.py [--nodes 10000] [--seed 0] [--concats K] [--json PATH]
 
 Generates a mixed ge graph (bench/gen_graphs.py) into a temporary directory and times,
-best of 3 runs each (subprocess wall time):
+best of 3 runs each (subprocess wall time, the two tools taking turns):
 
   (a) ge-opt FILE                       parse + verify + print, the ge custom syntax
   (b) xdsl-opt --allow-unregistered-dialect GENERIC --print-op-generic
@@ -57,23 +57,33 @@ def tool(name: str) -> str:
     return str(local) if local.exists() else name
 
 
-def measure(cmd: list[str], out: str = os.devnull) -> dict:
-    """Best-of-RUNS wall time and the peak RSS of `cmd` (stdout to `out`)."""
-    walls, rss = [], 0
+def run_once(cmd: list[str], out: str = os.devnull) -> dict:
+    """Wall time and peak RSS of one run of `cmd` (stdout to `out`), in a fresh wrapper."""
+    p = subprocess.run([sys.executable, "-c", _WRAPPER, out, *cmd], capture_output=True, text=True, check=True)
+    r = json.loads(p.stdout)
+    if r["rc"] != 0:
+        raise SystemExit(f"bench_parse: {' '.join(cmd)} failed (exit {r['rc']}):\n{r['stderr']}")
+    return r
+
+
+def measure(cmds: dict[str, list[str]]) -> dict[str, dict]:
+    """Best-of-RUNS wall time and peak RSS of each command. The commands take turns (a, b,
+    a, b, ...) so that load from other processes on a shared machine falls on both."""
+    walls: dict[str, list[float]] = {k: [] for k in cmds}
+    rss = dict.fromkeys(cmds, 0)
     for _ in range(RUNS):
-        p = subprocess.run([sys.executable, "-c", _WRAPPER, out, *cmd], capture_output=True, text=True, check=True)
-        r = json.loads(p.stdout)
-        if r["rc"] != 0:
-            raise SystemExit(f"bench_parse: {' '.join(cmd)} failed (exit {r['rc']}):\n{r['stderr']}")
-        walls.append(r["wall"])
-        rss = max(rss, r["rss"])
-    return {"best_s": min(walls), "runs_s": walls, "peak_rss_bytes": rss}
+        for k, cmd in cmds.items():
+            r = run_once(cmd)
+            walls[k].append(r["wall"])
+            rss[k] = max(rss[k], r["rss"])
+    return {k: {"best_s": min(walls[k]), "runs_s": walls[k], "peak_rss_bytes": rss[k]} for k in cmds}
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--nodes", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--concats", type=int, default=None, help="exact number of ConcatD nodes (default: the mix's own)")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = ap.parse_args(argv)
 
@@ -82,17 +92,21 @@ def main(argv: list[str] | None = None) -> None:
         src = os.path.join(tmp, "mixed.mlir")
         generic = os.path.join(tmp, "mixed_generic.mlir")
         t0 = time.perf_counter()
-        Path(src).write_text(generate("mixed", args.nodes, args.seed))
+        Path(src).write_text(generate("mixed", args.nodes, args.seed, args.concats))
         gen_s = time.perf_counter() - t0
         subprocess.run([ge_opt, src, "--print-op-generic", "-o", generic], check=True)
 
-        a = measure([ge_opt, src])
-        b = measure([xdsl_opt, "--allow-unregistered-dialect", generic, "--print-op-generic"])
+        m = measure({
+            "a": [ge_opt, src],
+            "b": [xdsl_opt, "--allow-unregistered-dialect", generic, "--print-op-generic"],
+        })
+        a, b = m["a"], m["b"]
 
     ratio = a["best_s"] / b["best_s"]
     verdict = "PASS" if ratio <= TARGET else "FAIL"
     mib = 1 << 20
-    print(f"graph: mixed, {args.nodes} nodes, seed {args.seed} (generated in {gen_s:.2f} s)")
+    concats = "" if args.concats is None else f", {args.concats} ConcatD"
+    print(f"graph: mixed, {args.nodes} nodes{concats}, seed {args.seed} (generated in {gen_s:.2f} s)")
     print(f"(a) ge-opt FILE (parse+verify+print, custom syntax): {a['best_s']:.3f} s best of {RUNS}, "
           f"peak RSS {a['peak_rss_bytes'] / mib:.0f} MiB")
     print(f"(b) xdsl-opt, generic, unregistered (framework floor): {b['best_s']:.3f} s best of {RUNS}, "
@@ -100,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"ratio a/b = {ratio:.2f} (target <= {TARGET}): {verdict}")
     if args.json:
         Path(args.json).write_text(json.dumps({
-            "nodes": args.nodes, "seed": args.seed, "kind": "mixed",
+            "nodes": args.nodes, "seed": args.seed, "kind": "mixed", "concats": args.concats,
             "ge_opt": a, "xdsl_opt_generic": b,
             "ratio": ratio, "target": TARGET, "pass": ratio <= TARGET,
         }, indent=2) + "\n")
