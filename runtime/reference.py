@@ -10,7 +10,8 @@ these numbers.
 
 Semantics are a registry: `@reference_impl(OpClass, ...)` maps an op class to a function
 `(op, input arrays) -> output arrays`. It is also the extension point: the AscGraph
-interpreter (a later issue) registers `ge.AscBackend` with `replace=True`.
+interpreter (`runtime/ascgraph_interp.py`) registers `ge.AscBackend` with `replace=True`;
+the entry here imports it on first use.
 
 Rules the whole interpreter keeps:
 
