@@ -1006,3 +1006,60 @@ def test_ge_run_bad_input_exits_1_with_one_located_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith(f"{src}:2:3: error: ge.Data: --input {inp} (input 0) is an array of shape 2x3 and dtype float32")
+
+
+def test_ge_run_compare_reports_a_pipeline_that_changes_numbers(tmp_path, capsys, monkeypatch):
+    """ge-run runs PIPELINES['ge-compile'] on a copy and compares; a pass that breaks the
+    numbers (zeroing a constant) gives a mismatch report and exit 1."""
+    from dataclasses import dataclass
+
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+    from xdsl.passes import ModulePass
+
+    import ge_tools.opt as opt
+    from ge_tools import registry
+    from ge_tools.run import main
+
+    @dataclass(frozen=True)
+    class ZeroConsts(ModulePass):
+        """Test pass: every f32 Const becomes zeros."""
+
+        name = "test-zero-consts"
+
+        def apply(self, ctx, op):
+            for o in op.walk():
+                if isinstance(o, ge.Const):
+                    ty = o.attributes["value"].get_type()
+                    o.attributes["value"] = DenseIntOrFPElementsAttr.from_list(ty, [0.0])
+
+    real = opt.get_all_passes
+    monkeypatch.setattr(opt, "get_all_passes", lambda: {**real(), "test-zero-consts": lambda: ZeroConsts})
+    monkeypatch.setitem(registry.PIPELINES, "ge-compile", ("test-zero-consts",))
+    src = tmp_path / "g.mlir"
+    src.write_text(
+        """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<3xf32>
+  %c = ge.Const {value = dense<[0.0, 1.0, 0.0]> : tensor<3xf32>} : tensor<3xf32>
+  %z = ge.Add(%x, %c) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  ge.NetOutput %z : tensor<3xf32>
+}
+"""
+    )
+    inp = tmp_path / "x.npy"
+    np.save(inp, np.array([1.0, 2.0, 3.0], F32))
+    stats = tmp_path / "s.json"
+    with pytest.raises(SystemExit) as e:
+        main([str(src), "--input", str(inp), "--stats-json", str(stats), "--save-dir", str(tmp_path / "o")])
+    assert e.value.code == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [
+        "output 0 z:0: 1 of 3 elements differ; first at [1]: compiled 2, reference 3",
+        "outputs do not match the reference (1 elements differ)",
+    ]
+    s = json.loads(stats.read_text())
+    assert s["passes"] == ["test-zero-consts"] and s["mismatch_count"] == 1
+    same(np.load(tmp_path / "o" / "output_0.npy"), np.array([1, 2, 3], F32))
+    same(np.load(tmp_path / "o" / "reference_output_0.npy"), np.array([1, 3, 3], F32))
+    # --reference runs no pass at all.
+    main([str(src), "--reference", "--input", str(inp), "--stats-json", str(stats)])
+    assert json.loads(stats.read_text())["passes"] == []
