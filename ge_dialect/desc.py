@@ -201,9 +201,9 @@ def tensor_desc(t: Attribute) -> TensorDesc:
         storage_shape = tuple(derived)
     else:
         raise VerifyException(
-            f"cannot derive the {storage} storage shape of a {origin} "
-            f"{'x'.join(map(str, shape)) or 'scalar'} tensor of "
-            f"{ge_dtype_name(t.element_type)}; write it with shape = [...]"
+            f"cannot derive the {storage} storage shape from origin {origin} "
+            f"{'x'.join(map(str, shape)) or 'scalar'} ({ge_dtype_name(t.element_type)}); "
+            "write it with shape = [...]"
         )
     return TensorDesc(shape, t.element_type, origin, storage, storage_shape, mask)
 
