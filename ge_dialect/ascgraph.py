@@ -309,18 +309,24 @@ class AscGraphOp(IRDLOperation):
 
     # -- verification -------------------------------------------------------------------
 
-    def verify_(self) -> None:
+    def axis_table_error(self) -> str | None:
+        """What is wrong with the axis table (unique ids and names, sizes >= 1), if anything."""
         seen_ids: dict[int, str] = {}
         seen_names: set[str] = set()
         for a in self.axis.data:
             if a.id.data in seen_ids:
-                raise VerifyException(f"axis id {a.id.data} is used by {seen_ids[a.id.data]} and {a.axis_name.data}")
+                return f"axis id {a.id.data} is used by {seen_ids[a.id.data]} and {a.axis_name.data}"
             if a.axis_name.data in seen_names:
-                raise VerifyException(f"axis name {a.axis_name.data} is used twice")
+                return f"axis name {a.axis_name.data} is used twice"
             if a.size.data < 1:
-                raise VerifyException(f"axis {a.axis_name.data} has size {a.size.data}; sizes must be >= 1")
+                return f"axis {a.axis_name.data} has size {a.size.data}; sizes must be >= 1"
             seen_ids[a.id.data] = a.axis_name.data
             seen_names.add(a.axis_name.data)
+        return None
+
+    def verify_(self) -> None:
+        if (err := self.axis_table_error()) is not None:
+            raise VerifyException(err)
         if self.body.block.args:
             raise VerifyException("an AscGraph takes its inputs through ascgraph.Data nodes, not block arguments")
         defined: set[SSAValue] = set()
@@ -447,6 +453,8 @@ class AscNode(IRDLOperation):
         g = self.graph()
         if g is None:
             raise VerifyException(f"{self.name} must be inside an ascgraph.graph")
+        if (err := g.axis_table_error()) is not None:
+            raise LocatedError(g, err)  # nodes verify before their graph: report it there
         for what, n, (lo, hi) in (
             ("inputs", len(self.operands), self.NUM_INPUTS),
             ("outputs", len(self.results), self.NUM_OUTPUTS),
@@ -991,7 +999,8 @@ def verify_fuse_attrs(op: Operation, what: str) -> None:
     if mask is not None:
         if not isinstance(mask, IntegerAttr) or not 0 <= mask.value.data <= FUSE_TYPE_ALL_BITS:
             raise VerifyException(
-                f"{what} fuse_type_mask must be an OR of 1 << FuseType bits (0..{FUSE_TYPE_ALL_BITS}), got {mask}"
+                f"{what} fuse_type_mask must be an OR of 1 << FuseType bits (0..{FUSE_TYPE_ALL_BITS}), "
+                f"got {mask.value.data if isinstance(mask, IntegerAttr) else mask}"
             )
     origin = op.attributes.get("origin_nodes")
     if origin is not None and (
