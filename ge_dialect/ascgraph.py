@@ -384,6 +384,18 @@ def _print_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> None
     print_ge_attr_dict(printer, attributes)
 
 
+def _parse_defined_operand(parser: Parser) -> SSAValue:
+    """An operand defined above (an AscGraph is a DAG in topological order, so its type is
+    known and the syntax need not repeat it)."""
+    u = parser.parse_unresolved_operand()
+    values = parser.ssa_values.get(u.operand_name)
+    if values is None or u.index >= len(values):
+        parser.raise_error(
+            f"%{u.operand_name} is used before it is defined (AscGraph nodes are in topological order)", u.span
+        )
+    return parser.resolve_operand(u, values[u.index].type)
+
+
 class AscNode(IRDLOperation):
     """Base of every AscIR node: `%r = ascgraph.T(%a, ...) {attrs} : !ascgraph.tensor<...>`."""
 
@@ -404,7 +416,7 @@ class AscNode(IRDLOperation):
         operands: list[SSAValue] = []
         if parser.parse_optional_punctuation("(") is not None:
             if parser.parse_optional_punctuation(")") is None:
-                operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_operand)
+                operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: _parse_defined_operand(parser))
                 parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
