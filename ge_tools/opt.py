@@ -79,6 +79,14 @@ class LocatedParser(Parser):
             op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
         return op
 
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        # xDSL reports an unknown op at the token after its name; point at the name.
+        if (op_type := self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)) is not None:
+            return op_type
+        end = self._current_token.span.start
+        start = self.lexer.input.content.rfind(name, 0, end)
+        self.raise_error(f"Operation {name} is not registered", start if start >= 0 else end, end)
+
 
 class UserError(Exception):
     """An error about the command line or the input, printed as one line."""
