@@ -372,3 +372,13 @@ ge.graph @g {
   %v = ge.Variable {value = dense<0.0> : tensor<4xf32>} : tensor<4xf16>
   ge.NetOutput %v : tensor<4xf16>
 }
+
+// -----
+
+// The custom syntax lists one type per input (a parse error, at the types).
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4xf16>
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:25: error: 2 inputs but 1 input types
+  %a = ge.Add(%x, %x) : (tensor<4xf16>) -> tensor<4xf16>
+  ge.NetOutput %a : tensor<4xf16>
+}
