@@ -1,0 +1,31 @@
+// RUN: ge-opt %s -p ge-concat-notask | filecheck %s
+// RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+
+// GE test: UtestConcatNotaskPass.concat_notask_output_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #6.
+// Graph: GO = BuildTrainGraphOutputInvalid(ND, ND, {2048, 12288}, {2048, 12288}): RELU predecessors
+// HcomAllGather_1/_2 both fed from data_1; concat -> reshape (RESHAPE 1->1) -> relu_1 (RELU), the
+// graph output. concat_dim = 0; relu_1 has _no_task = true.
+// Our IR has one SSA value per edge: each tensor carries the shape/format GE's test sets on the
+// concat input desc (ND, {2048, 12288}, GE's DSL default dtype DT_FLOAT = f32). The Data nodes take
+// the type their consumer's shape rule needs (GE: ND fp16 {256, 12288}, which no rule reads).
+// GE's names ending in _<digits> are `name` attributes (xDSL drops such suffixes from SSA names).
+// Expected: not marked; both predecessors stay unlocked.
+// Deciding rule: OutputCheck: the concat's consumer is a Reshape with an output data node, so
+// OutputCheck looks at its first output node relu_1, which is virtual (_no_task).
+
+ge.graph @main {
+  %data1 = ge.Data {name = "data_1", index = 0} : tensor<2048x12288xf32>
+  %data2 = ge.Data {name = "data_2", index = 1} : tensor<2048x12288xf32>
+  %HcomAllGather1 = ge.Relu(%data1) {name = "HcomAllGather_1"} : (tensor<2048x12288xf32>) -> tensor<2048x12288xf32>
+  %HcomAllGather2 = ge.Relu(%data1) {name = "HcomAllGather_2"} : (tensor<2048x12288xf32>) -> tensor<2048x12288xf32>
+  %concat = ge.ConcatD(%HcomAllGather1, %HcomAllGather2) {concat_dim = 0} : (tensor<2048x12288xf32>, tensor<2048x12288xf32>) -> tensor<4096x12288xf32>
+  %reshape = ge.Reshape(%concat) : (tensor<4096x12288xf32>) -> tensor<4096x12288xf32>
+  %relu1 = ge.Relu(%reshape) {name = "relu_1", _no_task = true} : (tensor<4096x12288xf32>) -> tensor<4096x12288xf32>
+  ge.NetOutput %relu1 : tensor<4096x12288xf32>
+}
+
+// CHECK:      %HcomAllGather1 = ge.Relu(%data1) {name = "HcomAllGather_1"} :
+// CHECK-NEXT: %HcomAllGather2 = ge.Relu(%data1) {name = "HcomAllGather_2"} :
+// CHECK-NEXT: %concat = ge.ConcatD(%HcomAllGather1, %HcomAllGather2) {concat_dim = 0} :
+// REMARK:     remark: ConcatD 'concat' not marked: {{.*}}(OutputCheck){{$}}
+// REMARK-NOT: remark:
