@@ -272,6 +272,16 @@ class GeNode(IRDLOperation):
                         f"per-output attribute '{name}' has {len(a.data)} entries "
                         f"for {len(self.results)} outputs"
                     )
+            # ge_local_ops_kernel_calc_op_param.cc: CalcPhonyConcatNodeOffset writes one
+            # offset per producer output, CalcPhonySplitNodeOffset one per consumer input.
+            for list_name, count, what in (
+                (A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS, len(self.results), "outputs"),
+                (A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, len(self.operands), "inputs"),
+            ):
+                if name == list_name and len(a.data) != count:  # type: ignore[attr-defined]
+                    raise VerifyException(
+                        f"'{name}' has {len(a.data)} offsets for {count} {what}"  # type: ignore[attr-defined]
+                    )
 
     def _compare_results(self, inferred: Sequence[Shape | None]) -> None:
         if len(inferred) != len(self.results):

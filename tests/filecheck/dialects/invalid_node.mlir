@@ -382,3 +382,23 @@ ge.graph @g {
   %a = ge.Add(%x, %x) : (tensor<4xf16>) -> tensor<4xf16>
   ge.NetOutput %a : tensor<4xf16>
 }
+
+// -----
+
+// GE writes one continuous offset per producer output (CalcPhonyConcatNodeOffset) ...
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf16>
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.Relu: '_output_offset_list_for_continuous' has 2 offsets for 1 outputs
+  %r = ge.Relu(%x) {_output_offset_list_for_continuous = [0, 64]} : (tensor<4x8xf16>) -> tensor<4x8xf16>
+  ge.NetOutput %r : tensor<4x8xf16>
+}
+
+// -----
+
+// ... and one per consumer input (CalcPhonySplitNodeOffset).
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf16>
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.Mul: '_input_offset_list_for_continuous' has 1 offsets for 2 inputs
+  %r = ge.Mul(%x, %x) {_input_offset_list_for_continuous = [64]} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  ge.NetOutput %r : tensor<4x8xf16>
+}
