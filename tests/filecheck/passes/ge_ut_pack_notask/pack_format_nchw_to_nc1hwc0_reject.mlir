@@ -1,0 +1,31 @@
+// RUN: ge-opt %s -p ge-pack-notask | filecheck %s
+// RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+
+// GE test: UtestPackNotaskPass.pack_format_nchw_to_nc1hwc0_reject (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// Graph: BuildPackGraph(NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16}), axis = 0. (GE has two
+// tests with this same graph and outcome.)
+// NCHW {1, 32, 16, 16} f32 -> NC1HWC0 {1, ceil(32/16) = 2, 16, 16, 16} (C0 = 16 for fp32):
+// 8192*4 B = 32768 B, aligned; the input rules all pass.
+// Expected: not marked; nothing locked.
+// Deciding rule: CheckFormat: NC1HWC0 is an internal format whose primary format is not
+// FRACTAL_NZ.
+// Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's
+// test sets (origin/storage format and shape; dtype = GE's DSL default DT_FLOAT = f32, which the
+// relu outputs and pack inputs keep). The Data nodes take the type Relu's shape rule needs (GE:
+// ND fp16 {256, 12288}, which no rule reads). The pack output desc is not read by any rule.
+// GE's names ending in _<digits> are `name` attributes (xDSL drops such suffixes from SSA names).
+
+ge.graph @main {
+  %data1 = ge.Data {name = "data_1", index = 0} : tensor<1x32x16x16xf32>
+  %data2 = ge.Data {name = "data_2", index = 1} : tensor<1x32x16x16xf32>
+  %relu1 = ge.Relu(%data1) {name = "relu_1"} : (tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  %relu2 = ge.Relu(%data2) {name = "relu_2"} : (tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  %pack = ge.Pack(%relu1, %relu2) {axis = 0} : (tensor<1x32x16x16xf32, #ge.desc<NC1HWC0, origin = NCHW>>, tensor<1x32x16x16xf32, #ge.desc<NC1HWC0, origin = NCHW>>) -> tensor<2x1x32x16x16xf32>
+  ge.NetOutput %pack : tensor<2x1x32x16x16xf32>
+}
+
+// CHECK:      %relu1 = ge.Relu(%data1) {name = "relu_1"} :
+// CHECK-NEXT: %relu2 = ge.Relu(%data2) {name = "relu_2"} :
+// CHECK-NEXT: %pack = ge.Pack(%relu1, %relu2) {axis = 0} :
+// REMARK:     remark: Pack 'pack' not marked: {{.*}}(CheckFormat){{$}}
+// REMARK-NOT: remark:

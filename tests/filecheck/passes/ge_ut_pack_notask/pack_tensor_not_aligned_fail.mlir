@@ -1,0 +1,29 @@
+// RUN: ge-opt %s -p ge-pack-notask | filecheck %s
+// RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+
+// GE test: UtestPackNotaskPass.pack_tensor_not_aligned_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// Graph: BuildPackGraph(ND, ND, {3, 5}, {3, 5}), axis = 0.
+// The pack input descs keep the DSL default DT_FLOAT: 3*5*4 B = 60 B (GE's comment says fp16,
+// 30 B); 60 % 32 = 28 != 0.
+// Expected: not marked; nothing locked.
+// Deciding rule: CheckTensorAlign at input 0 (two inputs, no single-input exemption).
+// Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's
+// test sets (origin/storage format and shape; dtype = GE's DSL default DT_FLOAT = f32, which the
+// relu outputs and pack inputs keep). The Data nodes take the type Relu's shape rule needs (GE:
+// ND fp16 {256, 12288}, which no rule reads). The pack output desc is not read by any rule.
+// GE's names ending in _<digits> are `name` attributes (xDSL drops such suffixes from SSA names).
+
+ge.graph @main {
+  %data1 = ge.Data {name = "data_1", index = 0} : tensor<3x5xf32>
+  %data2 = ge.Data {name = "data_2", index = 1} : tensor<3x5xf32>
+  %relu1 = ge.Relu(%data1) {name = "relu_1"} : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  %relu2 = ge.Relu(%data2) {name = "relu_2"} : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  %pack = ge.Pack(%relu1, %relu2) {axis = 0} : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<2x3x5xf32>
+  ge.NetOutput %pack : tensor<2x3x5xf32>
+}
+
+// CHECK:      %relu1 = ge.Relu(%data1) {name = "relu_1"} :
+// CHECK-NEXT: %relu2 = ge.Relu(%data2) {name = "relu_2"} :
+// CHECK-NEXT: %pack = ge.Pack(%relu1, %relu2) {axis = 0} :
+// REMARK:     remark: Pack 'pack' not marked: input 0: {{.*}}(CheckTensorAlign){{$}}
+// REMARK-NOT: remark:
