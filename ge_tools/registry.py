@@ -23,7 +23,12 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return AscGraph
 
-    return {"ge": get_ge, "ascgraph": get_ascgraph}
+    def get_npu() -> Dialect:
+        from ge_dialect.npu import NPU
+
+        return NPU
+
+    return {"ge": get_ge, "ascgraph": get_ascgraph, "npu": get_npu}
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
