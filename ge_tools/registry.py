@@ -49,10 +49,16 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return PackNotaskPass
 
+    def get_assign_memory() -> type[ModulePass]:
+        from passes.assign_memory import AssignMemoryPass
+
+        return AssignMemoryPass
+
     return {
         "ge-phony-notask": get_phony_notask,
         "ge-concat-notask": get_concat_notask,
         "ge-pack-notask": get_pack_notask,
+        "ge-assign-memory": get_assign_memory,
     }
 
 

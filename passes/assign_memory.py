@@ -1,0 +1,748 @@
+"""ge-assign-memory: GE's feature-map memory planning of a static graph.
+
+Follows GE's build-time memory assignment (compiler/graph/build/memory/: graph_mem_assigner.cc,
+block_mem_assigner.cc) and, before it, the memory-layout conflict solver
+(compiler/graph/optimize/mem_layout_conflict_optimize/mem_layout_conflict_optimizer.cc), which
+inserts Identity copies where two layout constraints on one memory symbol cannot both hold.
+Sizes are GE's stored tensor sizes, the no-padding continuous nodes (no-task ConcatD/Pack,
+PhonyConcat, PhonySplit) lay their pieces out as AssignContinuousInputMemory /
+AssignContinuousOutputMemory do, and the feature-map blocks are placed by an offline
+interval allocator over the nodes' topological order (GE's BlockMemAssigner reuses freed
+blocks in the same order; the placement differs, the rules of what may share do not).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import tensor_desc
+from ge_dialect.diagnostics import LocatedError, remark
+from ge_dialect.dtypes import tensor_size_in_bytes
+from ge_dialect.ge import GeNode, GraphOp, Identity, NetOutput, ge_type, node_name
+from ge_dialect.mem_types import MEM_ALIGN_SIZE
+from passes.ge_local_sizes import (
+    DATA_NODE_TYPES,
+    GE_LOCAL_NOOP_TYPES,
+    ge_local_output_size,
+    memory_size_with_auto_padding,
+)
+from passes.graph_utils import consumers, graph_nodes, graphs_in_pass_order, node_order
+from passes.phony_notask import (
+    PHONY_CONCAT,
+    PHONY_SPLIT,
+    buffer_fusion_producer,
+    calc_phony_concat_node_offset,
+    calc_phony_split_node_offset,
+)
+
+# Attributes this pass writes (the contract with ge-to-npu and the simulator).
+OUTPUT_OFFSET = "output_offset"
+OUTPUT_REGION = "output_region"
+OUTPUT_SIZE = "output_size"
+INPUT_OFFSET = "input_offset"
+MEMORY_SIZE = "memory_size"
+MEMORY_LOWER_BOUND = "memory_lower_bound"
+WEIGHT_SIZE = "weight_size"
+VAR_SIZE = "var_size"
+# ge_attr_define.cc: ATTR_NAME_CANNOT_BE_DELETED, set on the Identity MemLayoutConflictUtil
+# inserts (SetNotDeleteAttr) so IdentityPass keeps it: it is a real copy.
+CANNOT_BE_DELETED = "_cannot_be_deleted"
+INSERTED_BY = "_inserted_by"
+
+REGION_FM = "fm"
+REGION_WEIGHT = "weight"
+REGION_VAR = "var"
+
+# graph_metadef op_type_utils.cc: IsConstNode (Const, Constant), IsVariableNode; with the
+# data nodes these are GE's immutable-address outputs (ANCHOR_ATTR_IMMUTABLE_ADDRESS_OUTPUT,
+# mem_layout_conflict_util.cc: MarkOutTypes).
+CONST_TYPES = frozenset({"Const", "Constant"})
+VARIABLE_TYPES = frozenset({"Variable"})
+IMMUTABLE_OUTPUT_TYPES = DATA_NODE_TYPES | CONST_TYPES | VARIABLE_TYPES
+
+
+def align(n: int, a: int = MEM_ALIGN_SIZE) -> int:
+    return (n + a - 1) // a * a
+
+
+# -- node classification ----------------------------------------------------------------------
+
+
+def is_nopadding_continuous_input(node: Operation) -> bool:
+    """kTypeInputNoPadding: not a regular continuous-input node, and both
+    `_no_padding_continuous_input` and `_output_reuse_input`.
+
+    # graph_mem_assigner.cc: GetContinuousMemoryType
+    """
+    return (
+        not A.get_bool(node, A.CONTINUOUS_INPUT)
+        and A.get_bool(node, A.NOPADDING_CONTINUOUS_INPUT)
+        and A.get_bool(node, A.OUTPUT_REUSE_INPUT)
+    )
+
+
+def is_nopadding_continuous_output(node: Operation) -> bool:
+    """kTypeOutputNoPadding (the same with `_no_padding_continuous_output`).
+
+    # graph_mem_assigner.cc: GetContinuousMemoryType
+    """
+    return (
+        not A.get_bool(node, A.CONTINUOUS_OUTPUT)
+        and A.get_bool(node, A.NOPADDING_CONTINUOUS_OUTPUT)
+        and A.get_bool(node, A.OUTPUT_REUSE_INPUT)
+    )
+
+
+def ref_input_index(node: Operation, out_idx: int) -> int | None:
+    """The input whose memory output `out_idx` shares (a ref of that input), or None.
+
+    # graph_utils.cc: GraphUtils::GetRefMapping / IsRefFromInput: an output desc with
+    # TensorUtils reuse_input (the reshape family after CalcNodeOffsetByReuseInput) refs
+    # input reuse_input_index; Reshape's output is a ref of input 0 (RefOpTransfer of GE's
+    # kRefOps)
+    """
+    if A.get_output_flag(node, A.REUSE_INPUT, out_idx, default=False):
+        return A.get_output_int(node, A.REUSE_INPUT_INDEX, out_idx, 0)
+    if ge_type(node) == "Reshape" and out_idx == 0:
+        return 0
+    return None
+
+
+def stored_size(value: SSAValue) -> int:
+    """GE's stored size (TensorUtils::GetSize) of an output.
+
+    # ge_local_ops_kernel_builder.cc: CalcOpRunningParam for GE-local NoOp types
+    # (passes/ge_local_sizes.py); every other node: graph_metadef tensor_utils.cc:
+    # TensorUtils::GetTensorMemorySizeInBytes (raw rounded up to 32 plus 32 of padding),
+    # what the kernel builders (FE's CalcOpRunningParam) store
+    """
+    op = value.owner
+    assert isinstance(op, Operation)
+    if ge_type(op) in GE_LOCAL_NOOP_TYPES:
+        return ge_local_output_size(op, value.index)  # type: ignore[attr-defined]
+    raw = tensor_desc(value.type).size_in_bytes
+    assert raw is not None  # unknown shapes are rejected first
+    return memory_size_with_auto_padding(raw)
+
+
+def nopadding_size(node: Operation, value: SSAValue, what: str) -> int:
+    """Raw bytes of a no-padding piece: dims [0, `_reuse_input_on_dim_index`) count as 1.
+
+    # graph_mem_assigner.cc: GetMemorySize (a missing `_reuse_input_on_dim_index` FAILS; a
+    # dim index >= rank and != 0 FAILS)
+    """
+    dim_index = A.get_int(node, A.REUSE_INPUT_ON_DIM_INDEX)
+    if dim_index is None:
+        raise LocatedError(
+            node,
+            f"GetMemorySize: no-padding continuous {ge_type(node)} '{node_name(node)}' has no "
+            f"'{A.REUSE_INPUT_ON_DIM_INDEX}'",
+        )
+    td = tensor_desc(value.type)
+    shape = td.storage_shape
+    assert shape is not None
+    if dim_index != 0 and not 0 <= dim_index < len(shape):
+        raise LocatedError(
+            node,
+            f"GetMemorySize: '{A.REUSE_INPUT_ON_DIM_INDEX}' = {dim_index} is out of range for "
+            f"{what} of runtime shape [{', '.join(map(str, shape))}] (rank {len(shape)})",
+        )
+    dims = [1] * dim_index + list(shape[dim_index:])
+    return tensor_size_in_bytes(dims, td.dtype)
+
+
+def _out_name(v: SSAValue) -> str:
+    op = v.owner
+    assert isinstance(op, Operation)
+    return f"'{node_name(op)}':{v.index}"  # type: ignore[attr-defined]
+
+
+def check_static(graph: GraphOp) -> None:
+    """Every tensor of the graph has a known shape: a static plan needs every size."""
+    for node in graph_nodes(graph):
+        for v in (*node.operands, *node.results):
+            if tensor_desc(v.type).is_unknown_shape:
+                raise LocatedError(
+                    node,
+                    f"{ge_type(node)} '{node_name(node)}' has a tensor of unknown shape; "
+                    "ge-assign-memory plans static graphs only (GE assigns such memory at "
+                    "run time)",
+                )
+
+
+# -- memory-layout conflicts: Identity insertion ----------------------------------------------
+
+
+def trace_ref_source(value: SSAValue) -> tuple[SSAValue, bool]:
+    """Follow ref nodes (reshape family, Reshape) back to the output that owns the memory;
+    returns it and whether the value was reached directly (no ref node in between).
+
+    # mem_layout_conflict_util.cc: MemLayoutConflictUtil::TraverseRefChain
+    """
+    direct = True
+    while True:
+        op = value.owner
+        if not isinstance(op, Operation):
+            return value, direct
+        idx = ref_input_index(op, value.index)  # type: ignore[attr-defined]
+        if idx is None or idx >= len(op.operands):
+            return value, direct
+        value = op.operands[idx]
+        direct = False
+
+
+@dataclass
+class _ConflictSolver:
+    """One graph's pass of MemLayoutConflictOptimizer::Process over no-padding anchors."""
+
+    graph: GraphOp
+    remarks: bool
+    inserted: list[tuple[Operation, Operation, str]] = field(default_factory=list)
+    # symbol (ref-traced source output) -> ("in" | "out", node)
+    claims: dict[SSAValue, tuple[str, Operation]] = field(default_factory=dict)
+    counter: int = 0
+
+    def insert_identity(self, node: Operation, idx: int, why: str) -> None:
+        """# mem_layout_conflict_optimizer.cc: SolveInAnchorConflict (an Identity named by
+        # MemLayoutConflictUtil::CreateIdentityOpDesc, marked _cannot_be_deleted, before
+        # the in-anchor)"""
+        v = node.operands[idx]
+        name = f"identity_{idx}_{node_name(node)}_MemLayoutConflict_{self.counter}"
+        self.counter += 1
+        ident = Identity.create(
+            operands=[v],
+            result_types=[v.type],
+            attributes={
+                A.NODE_NAME: StringAttr(name),
+                CANNOT_BE_DELETED: A.bool_attr(True),
+                INSERTED_BY: StringAttr("ge-assign-memory"),
+            },
+        )
+        ident.location = node.location
+        ident.results[0].name_hint = name
+        block = node.parent_block()
+        assert block is not None
+        block.insert_op_before(ident, node)
+        node.operands[idx] = ident.results[0]
+        self.inserted.append((ident, node, why))
+        if self.remarks:
+            remark(
+                node,
+                f"inserted Identity '{name}' before input {idx} of {ge_type(node)} "
+                f"'{node_name(node)}' (reads {_out_name(v)}): {why}",
+            )
+
+    def check_input_node(self, node: Operation) -> None:
+        """Every in-anchor of a no-padding continuous-input node."""
+        same_anchor = len({o for o in node.operands}) == 1
+        for i in range(len(node.operands)):
+            src, _ = trace_ref_source(node.operands[i])
+            prod = src.owner
+            assert isinstance(prod, Operation)
+            ptype = ge_type(prod)
+            claim = self.claims.get(src)
+            if ptype in IMMUTABLE_OUTPUT_TYPES and not same_anchor:
+                # immutable_out_and_nopadding_continuous_in_checker.cc:
+                # ImmutableOutputAndNoPaddingContinuousInputChecker
+                self.insert_identity(
+                    node, i,
+                    f"immutable-address output {_out_name(src)} ({ptype}) feeds a no-padding "
+                    "continuous input",
+                )  # fmt: skip
+            elif is_nopadding_continuous_output(prod):
+                # mem_layout_conflict_util.cc: FindConflictNodes (NoPaddingContinuousOutput x
+                # NoPaddingContinuousInput)
+                self.insert_identity(
+                    node, i,
+                    f"output of no-padding continuous-output {ptype} '{node_name(prod)}' feeds "
+                    "a no-padding continuous input",
+                )  # fmt: skip
+            elif claim is not None and (claim[1] is not node or claim[0] == "out"):
+                # mem_layout_conflict_util.cc: FindConflictNodes (two no-padding continuous
+                # inputs, or a no-padding input and output, on one symbol)
+                kind = "input" if claim[0] == "in" else "output"
+                self.insert_identity(
+                    node, i,
+                    f"{_out_name(src)} already feeds no-padding continuous-{kind} "
+                    f"{ge_type(claim[1])} '{node_name(claim[1])}'",
+                )  # fmt: skip
+            elif claim is not None and not same_anchor:
+                # the same symbol at two anchors of one node: two places at once
+                self.insert_identity(
+                    node, i, f"{_out_name(src)} feeds an earlier input of the same node"
+                )
+            else:
+                self.claims[src] = ("in", node)
+
+    def check_output_node(self, node: Operation) -> None:
+        """The in-anchor 0 of a no-padding continuous-output node."""
+        src, direct = trace_ref_source(node.operands[0])
+        prod = src.owner
+        assert isinstance(prod, Operation)
+        claim = self.claims.get(src)
+        if is_nopadding_continuous_output(prod):
+            # mem_layout_conflict_util.cc: FindConflictNodes (NoPaddingContinuousOutput chained)
+            self.insert_identity(
+                node, 0,
+                f"no-padding continuous-output {ge_type(prod)} '{node_name(prod)}' feeds "
+                "another no-padding continuous-output node",
+            )  # fmt: skip
+        elif is_nopadding_continuous_input(prod) and not direct:
+            # mem_layout_conflict_util.cc: FindConflictNodes (input node meets output node;
+            # only PhonyConcat output 0 -> PhonySplit input 0 directly is allowed)
+            self.insert_identity(
+                node, 0,
+                f"no-padding continuous-input {ge_type(prod)} '{node_name(prod)}' reaches it "
+                "through a ref node",
+            )  # fmt: skip
+        elif claim is not None and claim[0] == "in":
+            self.insert_identity(
+                node, 0,
+                f"{_out_name(src)} is also a piece of no-padding continuous-input "
+                f"{ge_type(claim[1])} '{node_name(claim[1])}'",
+            )  # fmt: skip
+        else:
+            self.claims.setdefault(src, ("out", node))
+
+    def run(self) -> None:
+        for node in list(graph_nodes(self.graph)):
+            if is_nopadding_continuous_input(node):
+                self.check_input_node(node)
+            elif is_nopadding_continuous_output(node):
+                self.check_output_node(node)
+
+
+def recompute_phony_offsets(graph: GraphOp, order: dict[Operation, int]) -> None:
+    """After Identity insertion GE computes the PhonyConcat / PhonySplit offset lists on the
+    new graph: conflict solving runs before the build's CalcOpRunningParam.
+
+    # ge_local_ops_kernel_calc_op_param.cc: CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset
+    Only nodes whose lists were computed (marked no-task, no buffer-fusion producer) are redone.
+    """
+    for node in graph_nodes(graph):
+        if not A.get_bool(node, A.NO_TASK):
+            continue
+        t = ge_type(node)
+        if t == PHONY_CONCAT and buffer_fusion_producer(node) is None:
+            calc_phony_concat_node_offset(node)
+        elif t == PHONY_SPLIT:
+            calc_phony_split_node_offset(node, order)
+
+
+# -- symbols: union-find with relative offsets --------------------------------------------------
+
+
+class Symbols:
+    """Output tensors that must share memory, each at a fixed offset from its symbol's root
+    (GE: the ref mapping's symbols plus the continuous no-padding layout)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[SSAValue, SSAValue] = {}
+        self.rel: dict[SSAValue, int] = {}  # offset from parent
+
+    def add(self, v: SSAValue) -> None:
+        self.parent[v] = v
+        self.rel[v] = 0
+
+    def find(self, v: SSAValue) -> tuple[SSAValue, int]:
+        path = []
+        while self.parent[v] is not v:
+            path.append(v)
+            v = self.parent[v]
+        root = v
+        # path compression, offsets accumulated from the root down
+        acc = 0
+        for u in reversed(path):
+            acc += self.rel[u]
+            self.parent[u] = root
+            self.rel[u] = acc
+        return (root, self.rel[path[0]]) if path else (root, 0)
+
+    def union(self, base: SSAValue, v: SSAValue, delta: int) -> bool:
+        """Put `v` at offset(base) + delta; False when that contradicts the known layout."""
+        rb, ob = self.find(base)
+        rv, ov = self.find(v)
+        if rb is rv:
+            return ov == ob + delta
+        # rv's root goes under rb: offset(rv) = ob + delta - ov
+        self.parent[rv] = rb
+        self.rel[rv] = ob + delta - ov
+        return True
+
+
+# -- the allocator ---------------------------------------------------------------------------
+
+
+@dataclass
+class Block:
+    """One feature-map allocation: a symbol's bytes and its lifetime [begin, end] in node
+    positions (both inclusive)."""
+
+    key: tuple[int, int]
+    size: int
+    begin: int
+    end: int
+    offset: int = -1
+
+
+def overlapping_pairs(blocks: Sequence[Block]) -> list[list[int]]:
+    """For each block, the indices of the blocks whose lifetimes intersect its own: one sweep
+    in begin order with a heap of ends, linear in blocks + pairs."""
+    nbrs: list[list[int]] = [[] for _ in blocks]
+    idx = sorted(range(len(blocks)), key=lambda i: (blocks[i].begin, blocks[i].key))
+    live: dict[int, None] = {}
+    ends: list[tuple[int, int]] = []
+    for i in idx:
+        b = blocks[i]
+        while ends and ends[0][0] < b.begin:
+            _, j = heapq.heappop(ends)
+            live.pop(j, None)
+        for j in live:
+            nbrs[i].append(j)
+            nbrs[j].append(i)
+        live[i] = None
+        heapq.heappush(ends, (b.end, i))
+    return nbrs
+
+
+def assign_offsets(blocks: Sequence[Block]) -> int:
+    """Place every block so that no two blocks alive at once overlap; returns the arena size.
+
+    Largest block first (ties: earlier begin, then key), each into the smallest gap between
+    the already-placed blocks that overlap it in time (best fit), else on top of them. GE's
+    BlockMemAssigner (block_mem_assigner.cc: ReuseBlock / ApplyMemory) also reuses a freed
+    block for a later tensor of no greater size; placing offline by size packs closer to the
+    lower bound on graphs with many block sizes.
+    """
+    nbrs = overlapping_pairs(blocks)
+    order = sorted(range(len(blocks)), key=lambda i: (-blocks[i].size, blocks[i].begin, blocks[i].key))
+    placed = [False] * len(blocks)
+    top = 0
+    for i in order:
+        b = blocks[i]
+        spans = sorted((blocks[j].offset, blocks[j].offset + blocks[j].size) for j in nbrs[i] if placed[j])
+        best: int | None = None
+        best_gap = math.inf
+        cursor = 0
+        for lo, hi in spans:
+            gap = lo - cursor
+            if gap >= b.size and gap < best_gap:
+                best, best_gap = cursor, gap
+            cursor = max(cursor, hi)
+        b.offset = best if best is not None else cursor
+        placed[i] = True
+        top = max(top, b.offset + b.size)
+    return top
+
+
+def live_lower_bound(blocks: Sequence[Block]) -> int:
+    """The largest total size of blocks alive at one node position."""
+    delta: dict[int, int] = {}
+    for b in blocks:
+        delta[b.begin] = delta.get(b.begin, 0) + b.size
+        delta[b.end + 1] = delta.get(b.end + 1, 0) - b.size
+    cur = best = 0
+    for t in sorted(delta):
+        cur += delta[t]
+        best = max(best, cur)
+    return best
+
+
+# -- the per-graph planner --------------------------------------------------------------------
+
+
+@dataclass
+class _Placement:
+    region: str
+    offset: int
+    why: str
+
+
+class _GraphPlanner:
+    def __init__(self, graph: GraphOp, remarks: bool):
+        self.graph = graph
+        self.remarks = remarks
+        self.nodes = list(graph_nodes(graph))
+        self.order = node_order(graph)
+        self.sym = Symbols()
+        self.size: dict[SSAValue, int] = {}
+        self.why: dict[SSAValue, str] = {}  # why a value is not its symbol's own block
+
+    # -- sizes and layout constraints --
+
+    def collect(self) -> None:
+        for node in self.nodes:
+            for r in node.results:
+                self.sym.add(r)
+                self.size[r] = stored_size(r)
+
+    def join(self, base: SSAValue, v: SSAValue, delta: int, node: Operation, why: str) -> None:
+        if not self.sym.union(base, v, delta):
+            raise LocatedError(
+                node,
+                f"memory layout conflict left unresolved: {_out_name(v)} cannot be at "
+                f"{_out_name(base)} + {delta} ({why})",
+            )
+        self.why.setdefault(v, why)
+
+    def layout(self) -> None:
+        for node in self.nodes:
+            t, name = ge_type(node), node_name(node)
+            # graph_utils.cc: GraphUtils::GetRefMapping (ref outputs share the input's symbol)
+            for j, r in enumerate(node.results):
+                k = ref_input_index(node, j)
+                if k is not None and k < len(node.operands) and not is_nopadding_continuous_input(node):
+                    self.join(node.operands[k], r, 0, node, f"alias of {_out_name(node.operands[k])} ({t} output {j} reuses input {k})")
+            if is_nopadding_continuous_input(node):
+                self.layout_continuous_input(node, t, name)
+            elif is_nopadding_continuous_output(node):
+                self.layout_continuous_output(node, t, name)
+
+    def layout_continuous_input(self, node: Operation, t: str, name: str) -> None:
+        """# graph_mem_assigner.cc: AssignContinuousInputMemory (no padding): the output refs
+        # input 0 (symbol size = max, block_mem_assigner.cc: GetNoNeedAssignMemoryFlag: only
+        # input 0's producer is allocated); piece i at base + the raw sizes before it, or at
+        # base + the producer's _output_offset_list_for_continuous[peer index]"""
+        out = node.results[0]
+        running = 0
+        for i, v in enumerate(node.operands):
+            prod = v.owner
+            assert isinstance(prod, Operation)
+            piece = nopadding_size(node, v, f"input {i}")
+            offsets = A.get_int_list(prod, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS)
+            pidx: int = v.index  # type: ignore[attr-defined]
+            if offsets is not None and pidx < len(offsets) and t == PHONY_CONCAT:
+                rel = offsets[pidx]
+                how = "offset list"
+            else:
+                rel = running
+                how = "raw sizes before it"
+            self.join(out, v, rel, node, f"piece {i} of no-task {t} '{name}' at +{rel} ({how})")
+            running += piece
+        self.why.setdefault(out, f"output of no-task {t} '{name}' (block of its input 0)")
+
+    def layout_continuous_output(self, node: Operation, t: str, name: str) -> None:
+        """# graph_mem_assigner.cc: AssignContinuousOutputMemory (no padding): base = the
+        # input's offset; output i at base + a consumer's _input_offset_list_for_continuous
+        # entry, else base + the raw sizes of the outputs before it"""
+        src = node.operands[0]
+        running = 0
+        for j, r in enumerate(node.results):
+            piece = nopadding_size(node, r, f"output {j}")
+            rel = None
+            for c, k in consumers(r, self.order):
+                lst = A.get_int_list(c, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS)
+                if lst is not None and k < len(lst):
+                    rel = lst[k]
+                    break
+            how = "offset list"
+            if rel is None:
+                rel, how = running, "raw sizes before it"
+            self.join(src, r, rel, node, f"output {j} of no-task {t} '{name}' at +{rel} ({how})")
+            running += piece
+
+    # -- regions, lifetimes, allocation --
+
+    def plan(self) -> None:
+        self.collect()
+        self.layout()
+        members: dict[SSAValue, list[SSAValue]] = {}
+        for node in self.nodes:
+            for r in node.results:
+                root, _ = self.sym.find(r)
+                members.setdefault(root, []).append(r)
+        net = self.graph.net_output if isinstance(self.graph.body.block.last_op, NetOutput) else None
+        out_uses: dict[SSAValue, list[int]] = {}
+        if net is not None:
+            for k, v in enumerate(net.operands):
+                out_uses.setdefault(v, []).append(k)
+        self.placement: dict[SSAValue, _Placement] = {}
+        blocks: list[Block] = []
+        block_of: dict[SSAValue, Block] = {}
+        weight_top = var_top = 0
+        for root, ms in members.items():
+            rels = {m: self.sym.find(m)[1] for m in ms}
+            immutable = [m for m in ms if ge_type(m.owner) in IMMUTABLE_OUTPUT_TYPES]  # type: ignore[arg-type]
+            if immutable:
+                anchor = immutable[0]
+                if len({m.owner for m in immutable}) > 1:
+                    raise LocatedError(
+                        immutable[1].owner,  # type: ignore[arg-type]
+                        f"memory layout conflict left unresolved: {_out_name(immutable[0])} and "
+                        f"{_out_name(immutable[1])} would share memory",
+                    )
+                op = anchor.owner
+                assert isinstance(op, Operation)
+                t = ge_type(op)
+                base = rels[anchor]
+                extent = max(rels[m] - base + self.size[m] for m in ms)
+                if t in DATA_NODE_TYPES:
+                    region = f"input:{A.get_int(op, 'index', 0)}"
+                    start = 0
+                    why = f"graph input {A.get_int(op, 'index', 0)} (zero-copy)"
+                elif t in CONST_TYPES:
+                    # weights one after another, each 512-aligned (our layout of the weight region)
+                    region, start, weight_top = REGION_WEIGHT, weight_top, weight_top + align(extent)
+                    why = "weight"
+                else:
+                    region, start, var_top = REGION_VAR, var_top, var_top + align(extent)
+                    why = "variable"
+                for m in ms:
+                    off = start + rels[m] - base
+                    if off < start:
+                        raise LocatedError(
+                            m.owner,  # type: ignore[arg-type]
+                            f"memory layout conflict left unresolved: {_out_name(m)} would lie "
+                            f"before {_out_name(anchor)} in its {region} region",
+                        )
+                    self.placement[m] = _Placement(region, off, self.why.get(m, why))
+                continue
+            if len(ms) == 1 and self.zero_copy_output(ms[0], out_uses):
+                k = out_uses[ms[0]][0]
+                self.placement[ms[0]] = _Placement(f"output:{k}", 0, f"zero-copy graph output {k}")
+                continue
+            lo = min(rels.values())
+            extent = max(rels[m] - lo + self.size[m] for m in ms)
+            begin = min(self.order[m.owner] for m in ms)  # type: ignore[index]
+            # block_mem_assigner.cc: GetContinuousNodeLifeTimeBegin (the block lives from the
+            # earliest producer of any piece across the cascade)
+            end = begin
+            for m in ms:
+                end = max(end, self.order[m.owner])  # type: ignore[index]
+                for u in m.uses:
+                    end = max(end, self.order.get(u.operation, end))
+            # block_mem_assigner.cc: GetBlockSize (blocks are MEM_ALIGN_SIZE-aligned)
+            blk = Block((self.order[root.owner], root.index), align(extent), begin, end)  # type: ignore[index,attr-defined]
+            blocks.append(blk)
+            block_of[root] = blk
+            for m in ms:
+                self.placement[m] = _Placement(REGION_FM, rels[m] - lo, self.why.get(m, ""))
+        self.memory_size = assign_offsets(blocks)
+        self.lower_bound = live_lower_bound(blocks)
+        self.weight_size = weight_top
+        self.var_size = var_top
+        self.blocks = blocks
+        for root, blk in block_of.items():
+            for m in members[root]:
+                self.placement[m].offset += blk.offset
+        if self.remarks:
+            self.reuse_notes(block_of, members)
+
+    def zero_copy_output(self, v: SSAValue, out_uses: dict[SSAValue, list[int]]) -> bool:
+        """A NetOutput input is written straight into the user's output buffer when it feeds
+        NetOutput once, is its own symbol (no alias, not a no-padding piece) and is written by
+        a task (not a GE-local NoOp type, not a no-task node); otherwise it stays in the
+        feature map and ge-to-npu copies it out.
+
+        # compiler/graph/build/memory/block_mem_assigner.cc: zero-copy blocks (is_zero_copy_)
+        # for the model outputs; davinci_model.cc: non-zero-copyable outputs are copied after
+        # the run (ge_executor.md §3.5)
+        """
+        uses = out_uses.get(v)
+        if uses is None or len(uses) != 1:
+            return False
+        op = v.owner
+        assert isinstance(op, Operation)
+        return ge_type(op) not in GE_LOCAL_NOOP_TYPES and not A.get_bool(op, A.NO_TASK)
+
+    def reuse_notes(self, block_of: dict[SSAValue, Block], members: dict[SSAValue, list[SSAValue]]) -> None:
+        """For the remarks: which earlier block, dead by then, last held this block's offset."""
+        last_at: dict[int, tuple[int, SSAValue]] = {}
+        for root, blk in sorted(block_of.items(), key=lambda kv: (kv[1].begin, kv[1].key)):
+            prev = last_at.get(blk.offset)
+            note = "new block"
+            if prev is not None and prev[0] < blk.begin:
+                note = f"reused block of {_out_name(prev[1])}"
+            last_at[blk.offset] = (blk.end, root)
+            p = self.placement[root]
+            p.why = f"{p.why}; {note}" if p.why else note
+
+    # -- results --
+
+    def write(self) -> None:
+        for node in self.nodes:
+            if node.results:
+                ps = [self.placement[r] for r in node.results]
+                A.set_int_list(node, OUTPUT_OFFSET, [p.offset for p in ps])
+                node.attributes[OUTPUT_REGION] = ArrayAttr([StringAttr(p.region) for p in ps])
+                A.set_int_list(node, OUTPUT_SIZE, [self.size[r] for r in node.results])
+                if self.remarks:
+                    for r, p in zip(node.results, ps):
+                        remark(
+                            node,
+                            f"{_out_name(r)} -> {p.region} [{p.offset}, {p.offset + self.size[r]}): {p.why}",
+                        )
+            if node.operands:
+                A.set_int_list(node, INPUT_OFFSET, [self.placement[v].offset for v in node.operands])
+        g = self.graph
+        A.set_int(g, MEMORY_SIZE, self.memory_size)
+        A.set_int(g, MEMORY_LOWER_BOUND, self.lower_bound)
+        A.set_int(g, WEIGHT_SIZE, self.weight_size)
+        if self.var_size:
+            A.set_int(g, VAR_SIZE, self.var_size)
+        if self.remarks:
+            ratio = self.memory_size / self.lower_bound if self.lower_bound else 1.0
+            tensors = sum(len(n.results) for n in self.nodes)
+            remark(
+                g,
+                f"graph @{g.sym_name.data}: memory_size {self.memory_size} B, "
+                f"memory_lower_bound {self.lower_bound} B (ratio {ratio:.3f}), "
+                f"weight_size {self.weight_size} B; {len(self.blocks)} feature-map blocks for "
+                f"{tensors} tensors",
+            )
+
+
+@dataclass(frozen=True)
+class AssignMemoryPass(ModulePass):
+    """Plan each static graph's memory: feature-map offsets with reuse, no-padding continuous
+    layouts, aliases, zero-copy inputs/outputs and weights (GE's GraphMemoryAssigner).
+
+    Per graph (root graphs, then subgraphs; each its own arena), in node order:
+    1. MemLayoutConflictOptimizer: an Identity copy (`_cannot_be_deleted = true`) is inserted
+       before a no-padding continuous input fed by an immutable address (Data, Const,
+       Variable; unless every input is the same tensor), by a no-padding continuous output,
+       or by a tensor already laid out by another no-padding node; and before a no-padding
+       continuous output fed by another one, or by a PhonyConcat through a ref node. The
+       PhonyConcat/PhonySplit offset lists are then recomputed.
+    2. Sizes: GE-local NoOp types as CalcOpRunningParam stores them, other outputs raw bytes
+       rounded to 32 plus 32; no-padding pieces by their raw size (GetMemorySize with
+       `_reuse_input_on_dim_index`).
+    3. Symbols: ref outputs (reshape family `reuse_input`, Reshape) share their input's
+       memory; a no-padding continuous input node places input i at its output's offset +
+       the raw sizes before it (or + its producer's `_output_offset_list_for_continuous`);
+       a PhonySplit places output i at its input + a consumer's
+       `_input_offset_list_for_continuous` entry (or the raw sizes before it).
+    4. Regions: a symbol holding a Data output lives in `input:<index>`, a Const in
+       `weight`, a Variable in `var`; a NetOutput input that is its own symbol, feeds
+       NetOutput once and is written by a task lives in `output:<k>` (zero-copy); every
+       other symbol is one 512-aligned feature-map block alive from its first producer to
+       its last reader, placed by a best-fit interval allocator (largest first).
+    Writes `output_offset`, `output_region`, `output_size` on every node with outputs,
+    `input_offset` on every node with inputs, and `memory_size` (the arena's peak),
+    `memory_lower_bound` (the most bytes alive at one node), `weight_size` on the graph.
+    With `remarks`, every output says where it went and why, and each graph its summary.
+    """
+
+    name = "ge-assign-memory"
+
+    remarks: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for graph in graphs_in_pass_order(op):
+            check_static(graph)
+            solver = _ConflictSolver(graph, self.remarks)
+            solver.run()
+            if solver.inserted:
+                recompute_phony_offsets(graph, node_order(graph))
+            planner = _GraphPlanner(graph, self.remarks)
+            planner.plan()
+            planner.write()
