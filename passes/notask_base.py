@@ -89,6 +89,9 @@ PASS = Verdict(True)
 SourceAnchor = tuple[Operation, int] | None
 
 
+_UNTRACED = f"a subgraph input, or {NOTASK_DEPTH} ref nodes deep"
+
+
 def _shape(s: Sequence[int] | None) -> str:
     return "[" + ", ".join(map(str, s or ())) + "]"
 
@@ -103,31 +106,48 @@ def _anchor(a: SourceAnchor) -> str:
 
 
 class RefLinks:
-    """What ref tracing needs beyond one graph: the outer value a subgraph Data stands for.
+    """What ref tracing needs beyond one graph: which graphs are subgraphs.
 
-    GE: a subgraph input node refs its parent node's input at its parent index
-    (GraphUtils::IsRefFromInput via NodeUtils::IsSubgraphInput). Here a ge.Data directly in
-    a ge.graph called by exactly one ge.PartitionedCall refs that call's input at the Data's
-    `index`. A root-graph Data, or a subgraph called from several places (GE clones one
-    subgraph instance per call; we have no single parent), is itself a source.
+    GE: a subgraph input node (NodeUtils::IsSubgraphInput: a Data of a graph with a parent
+    node) is a pass-through: output i refs ITS OWN input i (GraphUtils::IsRefFromInput).
+    A GE Data op has one input anchor ("x") that nothing feeds inside the subgraph, so
+    GetFirstOutAnchorNotInRefNode finds no peer there and the source is null: tracing does
+    not cross into the parent graph. A root-graph Data is not a ref: it is its own source.
+    Here a subgraph is a ge.graph some ge.PartitionedCall calls.
     """
 
     def __init__(self, module: ModuleOp):
-        self._callers = G.subgraph_callers(module)
+        self._subgraphs = frozenset(G.subgraph_callers(module))
 
-    def outer_value(self, data: Data) -> SSAValue | None:
-        graph = data.parent_op()
-        if not isinstance(graph, GraphOp):
-            return None
-        calls = self._callers.get(graph.sym_name.data, ())
-        if len(calls) != 1:
-            return None
-        index = A.get_int(data, "index", 0) or 0
-        call = calls[0]
-        return call.operands[index] if index < len(call.operands) else None
+    def is_subgraph_input(self, op: Operation) -> bool:
+        """# graph/utils/node_utils.cc: NodeUtils::IsSubgraphInput"""
+        graph = op.parent_op()
+        return isinstance(op, Data) and isinstance(graph, GraphOp) and graph.sym_name.data in self._subgraphs
 
 
 _NOT_REF = object()
+
+# Ports GE's op prototypes name alike on both sides (output index -> input index), for rule
+# (c) of GraphUtils::IsRefFromInput (`reference` = true and the output's name equals an
+# input's name). Only such ops ref an input through `reference`: the ge dialect's ops have
+# distinct port names (Relu x -> y, Add x1, x2 -> y, Identity x -> y, ...), so `reference`
+# on them is not a ref and tracing stops there (GE UT pack_pre_node_reference_fail: a Relu
+# with reference = true is rejected by IsPreNodeAttrValid, not traced through). GE's ref
+# ops (Assign: ref, value -> ref; ScatterUpdate: var, indices, updates -> var) are not
+# ge dialect ops; the table lists them so the rule holds if they are added.
+REF_PORTS: dict[str, dict[int, int]] = {
+    "Assign": {0: 0},
+    "AssignAdd": {0: 0},
+    "AssignSub": {0: 0},
+    "ScatterUpdate": {0: 0},
+    "ScatterAdd": {0: 0},
+}
+
+
+def ref_port_input(op: Operation, out: int) -> int | None:
+    """The input whose port name equals output `out`'s name, if any (GE: OpDesc
+    GetOutputNameByIndex / GetInputIndexByName)."""
+    return REF_PORTS.get(ge_type(op), {}).get(out)
 
 
 def referenced_value(value: OpResult, links: RefLinks) -> SSAValue | None | object:
@@ -142,20 +162,18 @@ def referenced_value(value: OpResult, links: RefLinks) -> SSAValue | None | obje
     def input_at(i: int) -> SSAValue | None:
         return op.operands[i] if 0 <= i < len(op.operands) else None
 
-    # (a) pass-through ops and subgraph input nodes: same index
+    # (a) pass-through ops and subgraph input nodes: same index. A subgraph Data refs its
+    # own input anchor, which has no peer: tracing fails (None).
     if t in REF_PASS_THROUGH_TYPES:
         return input_at(out)
-    if isinstance(op, Data):
-        outer = links.outer_value(op)
-        return _NOT_REF if outer is None else outer
+    if links.is_subgraph_input(op):
+        return None
     # (b) Merge / Reshape output 0 refs input 0
     if t in REF_OUTPUT0_TYPES and out == 0:
         return input_at(0)
-    # (c) `reference` op whose output name equals an input name. We have no port names:
-    # output i is named like input i (GE's ref ops, e.g. Assign's `ref`, put the ref input
-    # and output at the same index).
-    if A.get_bool(op, A.REFERENCE) and out < len(op.operands):
-        return input_at(out)
+    # (c) `reference` op whose output name equals one of its input names
+    if A.get_bool(op, A.REFERENCE) and (i := ref_port_input(op, out)) is not None:
+        return input_at(i)
     # (d) the output desc's reuse-input flag, with its reuse index
     if A.get_output_flag(op, REUSE_INPUT, out, default=False):
         indices = A.get_int_list(op, REUSE_INPUT_INDEX) or []
@@ -170,12 +188,13 @@ def referenced_value(value: OpResult, links: RefLinks) -> SSAValue | None | obje
 
 def first_out_anchor_not_in_ref_node(value: SSAValue, links: RefLinks) -> SourceAnchor:
     """The first out-anchor, going up from `value`, that refs no input; None (GE's null
-    anchor) when tracing fails or is deeper than NOTASK_DEPTH ref nodes.
+    anchor) when tracing fails or reaches depth NOTASK_DEPTH.
 
     # notask_pass_base.cc: NotaskPassBase::GetFirstOutAnchorNotInRefNode
-    The direct peer is depth 0; a ref at depth NOTASK_DEPTH gives null (GE: deepth > kNotaskDeepth).
+    The concat's own input is depth 0, each ref node passed adds 1, and GE gives up (null)
+    when current_deep >= kNotaskDeepth: 99 Reshapes in a row are traced, 100 are not.
     """
-    for _depth in range(NOTASK_DEPTH + 1):
+    for _depth in range(NOTASK_DEPTH):
         if not isinstance(value, OpResult):
             return None  # ge graphs have no block arguments; defensive only
         nxt = referenced_value(value, links)
@@ -317,7 +336,7 @@ def input_check(op: Operation, lock_attr: str, links: RefLinks) -> Reject | None
         src = first_out_anchor_not_in_ref_node(value, links)
         if src in src_anchors:
             if src is None:
-                why = f"its source and an earlier input's could not be traced (over {NOTASK_DEPTH} ref nodes)"
+                why = f"its source and an earlier input's could not be traced ({_UNTRACED})"
             else:
                 why = f"traces to the same source {_anchor(src)} as an earlier input"
             return Reject("HasSameSourceAnchor", where + why)
@@ -326,7 +345,7 @@ def input_check(op: Operation, lock_attr: str, links: RefLinks) -> Reject | None
         if src is None:
             return Reject(
                 "IsPreNodeTypeValid",
-                where + f"its source could not be traced (over {NOTASK_DEPTH} ref nodes)",
+                where + f"its source could not be traced ({_UNTRACED})",
             )
         src_op = src[0]
         assert isinstance(value, OpResult)

@@ -48,9 +48,9 @@ def check_pack_dim(op: Operation) -> Reject | None:
         # pack_notask_pass.cc: PackNotaskPass::CheckDim (negative axis += rank + 1, in place)
         if axis < 0:
             axis += rank + 1
+        shown = f"{original}" if original == axis else f"{original} (normalised to {axis})"
         # pack_notask_pass.cc: PackNotaskPass::CheckDim (GE_ASSERT 0 <= axis <= rank)
         if not 0 <= axis <= rank:
-            shown = f"{original}" if original == axis else f"{original} (normalised to {axis})"
             return Reject("CheckDim", f"input {i}: axis {shown} is out of range for origin rank {rank}")
         # pack_notask_pass.cc: PackNotaskPass::CheckDim (axis 0: every piece is contiguous)
         if axis == 0:
@@ -61,7 +61,7 @@ def check_pack_dim(op: Operation) -> Reject | None:
             if any(d != 1 for d in shape):
                 return Reject(
                     "CheckDim",
-                    f"input {i}: axis {axis} equals the rank, so every origin dim must be 1, "
+                    f"input {i}: axis {shown} equals the rank, so every origin dim must be 1, "
                     f"got [{', '.join(map(str, shape))}]",
                 )
             continue

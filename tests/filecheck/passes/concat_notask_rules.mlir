@@ -381,8 +381,7 @@ ge.graph @pre_attrs {
   %c1 = ge.ConcatD(%b, %p1) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
   %p2 = ge.Relu(%x) {continuous_output = true} : (tensor<4x16xf16>) -> tensor<4x16xf16>
   %c2 = ge.ConcatD(%b, %p2) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  %n3 = ge.Neg(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
-  %p3 = ge.Relu(%n3) {reference = true} : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %p3 = ge.Relu(%x) {reference = true} : (tensor<4x16xf16>) -> tensor<4x16xf16>
   %c3 = ge.ConcatD(%b, %p3) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
   %p4 = ge.Relu(%x) {_no_task = true} : (tensor<4x16xf16>) -> tensor<4x16xf16>
   %c4 = ge.ConcatD(%b, %p4) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
@@ -394,8 +393,8 @@ ge.graph @pre_attrs {
   %c7 = ge.ConcatD(%b, %p7) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
   ge.NetOutput %c1, %c2, %c3, %c4, %c5, %c6, %c7 : tensor<8x16xf16>, tensor<8x16xf16>, tensor<8x16xf16>, tensor<8x16xf16>, tensor<8x16xf16>, tensor<8x16xf16>, tensor<8x16xf16>
 }
-// %p3 is a ref op, so the trace goes on to %n3 (a compute op, a valid source); the rule
-// then rejects the direct producer. Each concat is rejected before SetNotaskAttr, so %b, shared by all, is never locked.
+// Relu's ports are x -> y, so `reference` on %p3 does not make it a ref node: tracing stops
+// at %p3 (a valid source) and this rule rejects it. Each concat is rejected before SetNotaskAttr, so %b, shared by all, is never locked.
 // CHECK-LABEL: ge.graph @pre_attrs
 // CHECK-NOT: _no_task = true, _no_padding
 // CHECK: ge.NetOutput
@@ -718,24 +717,20 @@ ge.graph @lx_fusion {
 // a source (HasSameSourceAnchor), its twin without the ref is marked. Merge has no ge
 // dialect op, so only Reshape represents rule (b), tested above. ------------------------
 
-// (c) `reference` = true: output i is input i.
+// (c) `reference` = true refs an input only through ports named alike (GE: the output name
+// equals an input name). No ge dialect op has such ports (Identity: x -> y), so a
+// `reference` node in the middle is a source of its own, and the concat is marked.
 ge.graph @ref_reference {
   %x = ge.Data {index = 0} : tensor<4x16xf16>
   %a = ge.Relu(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
   %ref = ge.Identity(%a) {reference = true} : (tensor<4x16xf16>) -> tensor<4x16xf16>
   %rs = ge.Reshape(%ref) : (tensor<4x16xf16>) -> tensor<4x16xf16>
   %via_ref = ge.ConcatD(%rs, %a) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  %nref = ge.Identity(%a) {reference = false} : (tensor<4x16xf16>) -> tensor<4x16xf16>
-  %rs2 = ge.Reshape(%nref) : (tensor<4x16xf16>) -> tensor<4x16xf16>
-  %b = ge.Abs(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
-  %via_plain = ge.ConcatD(%rs2, %b) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  ge.NetOutput %via_ref, %via_plain : tensor<8x16xf16>, tensor<8x16xf16>
+  ge.NetOutput %via_ref : tensor<8x16xf16>
 }
 // CHECK-LABEL: ge.graph @ref_reference
-// CHECK: %via_ref = ge.ConcatD(%rs, %a) {concat_dim = 0} :
-// CHECK: %via_plain = ge.ConcatD(%rs2, %b) {concat_dim = 0, _no_task = true,
-// REMARK: remark: ConcatD 'via_ref' not marked: input 1: traces to the same source 'a':0 as an earlier input (HasSameSourceAnchor)
-// REMARK: remark: ConcatD 'via_plain' marked no-task; locked producers: rs2:0, b:0
+// CHECK: %via_ref = ge.ConcatD(%rs, %a) {concat_dim = 0, _no_task = true,
+// REMARK: remark: ConcatD 'via_ref' marked no-task; locked producers: rs:0, a:0
 
 // -----
 
@@ -785,58 +780,47 @@ ge.graph @ref_no_padding {
 
 // -----
 
-// (a) a subgraph's Data refs the PartitionedCall's input at its index: both inputs of the
-// concat in @same_sub are %a of @call_same. Each graph is processed on its own (root first).
-ge.graph @call_same {
+// (a) a subgraph input node (a Data of a called graph) is a pass-through to its own input
+// anchor, which nothing feeds: the trace ends with no source (GE's null anchor), which
+// IsPreNodeTypeValid rejects at that same input (so two null sources never get to collide
+// in HasSameSourceAnchor). A root-graph Data is its own source: a Data node.
+ge.graph @call_sub {
   %x = ge.Data {index = 0} : tensor<4x16xf16>
+  %y = ge.Data {index = 1} : tensor<4x16xf16>
   %a = ge.Relu(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
-  %y = ge.PartitionedCall(%a, %a) {f = @same_sub} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  ge.NetOutput %y : tensor<8x16xf16>
+  %b = ge.Abs(%y) : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %root_datas = ge.ConcatD(%x, %y) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
+  %s = ge.PartitionedCall(%a, %b) {f = @sub_datas} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
+  %t = ge.PartitionedCall(%a, %b) {f = @sub_data_relu} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
+  ge.NetOutput %root_datas, %s, %t : tensor<8x16xf16>, tensor<8x16xf16>, tensor<8x16xf16>
 }
-ge.graph @same_sub {
+ge.graph @sub_datas {
   %d0 = ge.Data {index = 0} : tensor<4x16xf16>
   %d1 = ge.Data {index = 1} : tensor<4x16xf16>
-  %sub_same = ge.ConcatD(%d0, %d1) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  ge.NetOutput %sub_same : tensor<8x16xf16>
+  %sub_datas = ge.ConcatD(%d0, %d1) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
+  ge.NetOutput %sub_datas : tensor<8x16xf16>
 }
-// CHECK-LABEL: ge.graph @same_sub
-// CHECK: %sub_same = ge.ConcatD(%d0, %d1) {concat_dim = 0} :
-// REMARK: remark: ConcatD 'sub_same' not marked: input 1: traces to the same source 'a':0 as an earlier input (HasSameSourceAnchor)
+ge.graph @sub_data_relu {
+  %d0 = ge.Data {index = 0} : tensor<4x16xf16>
+  %d1 = ge.Data {index = 1} : tensor<4x16xf16>
+  %r = ge.Relu(%d1) : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %sub_data_relu = ge.ConcatD(%r, %d0) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
+  ge.NetOutput %sub_data_relu : tensor<8x16xf16>
+}
+// CHECK-LABEL: ge.graph @call_sub
+// CHECK: %root_datas = ge.ConcatD(%x, %y) {concat_dim = 0} :
+// CHECK-LABEL: ge.graph @sub_datas
+// CHECK: %sub_datas = ge.ConcatD(%d0, %d1) {concat_dim = 0} :
+// CHECK-LABEL: ge.graph @sub_data_relu
+// CHECK: %sub_data_relu = ge.ConcatD(%r, %d0) {concat_dim = 0} :
+// REMARK: remark: ConcatD 'root_datas' not marked: input 0: producer 'x' is a Data node (IsPreNodeTypeValid)
+// REMARK: remark: ConcatD 'sub_datas' not marked: input 0: its source could not be traced (a subgraph input, or 100 ref nodes deep) (IsPreNodeTypeValid)
+// REMARK: remark: ConcatD 'sub_data_relu' not marked: input 1: its source could not be traced (a subgraph input, or 100 ref nodes deep) (IsPreNodeTypeValid)
 
 // -----
 
-ge.graph @call_distinct {
-  %x = ge.Data {index = 0} : tensor<4x16xf16>
-  %a = ge.Relu(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
-  %b = ge.Abs(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
-  %y = ge.PartitionedCall(%a, %b) {f = @distinct_sub} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  %z = ge.PartitionedCall(%x, %b) {f = @outer_data_sub} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  ge.NetOutput %y, %z : tensor<8x16xf16>, tensor<8x16xf16>
-}
-ge.graph @distinct_sub {
-  %d0 = ge.Data {index = 0} : tensor<4x16xf16>
-  %d1 = ge.Data {index = 1} : tensor<4x16xf16>
-  %sub_distinct = ge.ConcatD(%d0, %d1) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  ge.NetOutput %sub_distinct : tensor<8x16xf16>
-}
-ge.graph @outer_data_sub {
-  %d0 = ge.Data {index = 0} : tensor<4x16xf16>
-  %d1 = ge.Data {index = 1} : tensor<4x16xf16>
-  %sub_outer_data = ge.ConcatD(%d1, %d0) {concat_dim = 0} : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x16xf16>
-  ge.NetOutput %sub_outer_data : tensor<8x16xf16>
-}
-// The locks land on the subgraph's Data nodes, the concat's direct producers.
-// CHECK-LABEL: ge.graph @distinct_sub
-// CHECK: %d0 = ge.Data {index = 0, can_reused_for_concat_optimize = [false]} : tensor<4x16xf16>
-// CHECK: %sub_distinct = ge.ConcatD(%d0, %d1) {concat_dim = 0, _no_task = true,
-// CHECK-LABEL: ge.graph @outer_data_sub
-// CHECK: %sub_outer_data = ge.ConcatD(%d1, %d0) {concat_dim = 0} :
-// REMARK: remark: ConcatD 'sub_distinct' marked no-task; locked producers: d0:0, d1:0
-// REMARK: remark: ConcatD 'sub_outer_data' not marked: input 1: producer 'x' (traced from 'd0' through ref nodes) is a Data node (IsPreNodeTypeValid)
-
-// -----
-
-// Graphs are gated separately: the root is a single-op scene, the subgraph is not.
+// Graphs are gated separately: the root is a single-op scene, the subgraph is not. Each
+// graph is processed on its own, root first.
 ge.graph @gated_root attributes {_single_op_scene = true} {
   %x = ge.Data {index = 0} : tensor<4x16xf16>
   %a = ge.Relu(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
