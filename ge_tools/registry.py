@@ -54,14 +54,31 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AssignMemoryPass
 
+    def get_ge_to_npu() -> type[ModulePass]:
+        from lowering.ge_to_npu import GeToNpuPass
+
+        return GeToNpuPass
+
     return {
         "ge-phony-notask": get_phony_notask,
         "ge-concat-notask": get_concat_notask,
         "ge-pack-notask": get_pack_notask,
         "ge-assign-memory": get_assign_memory,
+        "ge-to-npu": get_ge_to_npu,
     }
 
 
 # Pipelines: name -> the passes it stands for, in order (DESIGN.md, "The pipeline").
 # Only passes that exist are listed; the rest of DESIGN.md's pipeline lands with its issue.
-PIPELINES: dict[str, tuple[str, ...]] = {}
+COMPILE_ORDER = (
+    "ge-phony-notask",
+    "ge-lower-autofuse",
+    "ge-autofuse",
+    "ge-concat-notask",
+    "ge-pack-notask",
+    "ge-assign-memory",
+    "ge-to-npu",
+)
+PIPELINES: dict[str, tuple[str, ...]] = {
+    "ge-compile": tuple(p for p in COMPILE_ORDER if p in get_all_passes()),
+}

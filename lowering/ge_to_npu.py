@@ -1,0 +1,475 @@
+"""ge-to-npu: GE's task generation, from a memory-planned ge graph to an npu.model.
+
+Follows compiler/graph/build/task_generator.cc (TaskGenerator::GenerateTask,
+FilterCandidatesNodes), task_generator_utils.cc (NoNeedGenTask), the GE-local engine's
+GenerateTask (ge_local_ops_kernel_builder.cc: NoOp does nothing, GeDeletedOp::Run fails)
+and the rts engine's Send/Recv/StreamActive/EndGraph/MemcpyAsync tasks
+(ge_executor.md §1.5, §4, §5; ge_notask.md §8.5, §9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import attrs as A
+from ge_dialect import ge
+from ge_dialect import npu
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from passes.ge_local_sizes import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
+from passes.graph_utils import graphs_in_pass_order, subgraph_callers
+
+# The contract with ge-assign-memory (passes/assign_memory.py writes these).
+OUTPUT_OFFSET = "output_offset"
+OUTPUT_REGION = "output_region"
+OUTPUT_SIZE = "output_size"
+INPUT_OFFSET = "input_offset"
+MEMORY_ATTRS = frozenset({OUTPUT_OFFSET, OUTPUT_REGION, OUTPUT_SIZE, INPUT_OFFSET})
+# ge_attr_define.cc: ATTR_NAME_CANNOT_BE_DELETED, set by MemLayoutConflictUtil on the
+# Identity it inserts: IdentityPass keeps it and it is a real copy.
+CANNOT_BE_DELETED = "_cannot_be_deleted"
+# framework/common/types.h: GE moves a kept Identity with the rts engine's MemcpyAsync.
+MEM_ALIGN = 512
+
+# ge_local_engine/ops_kernel_store/op/ge_deleted_op.cc: GeDeletedOp::Run reports which
+# optimisation should have removed the node (Size/Shape/ShapeN/Rank: constant folding,
+# OO_CONSTANT_FOLDING; the rest: "should have been removed during graph optimization").
+_CONSTANT_FOLDED = frozenset({"Size", "Shape", "ShapeN", "Rank"})
+_REMOVED_BY = {"Identity": "IdentityPass", "IdentityN": "IdentityPass", "Snapshot": "SnapshotPass",
+               "StopGradient": "PreventGradientPass", "PreventGradient": "PreventGradientPass",
+               "GuaranteeConst": "GuaranteeConstPass", "Placeholder": "graph preparation",
+               "PlaceholderWithDefault": "PlaceholderWithDefaultPass"}  # fmt: skip
+
+
+def deleted_op_message(t: str) -> str:
+    if t in _CONSTANT_FOLDED:
+        return (
+            f"a {t} node reached task generation: it should have been folded by constant folding "
+            "(OO_CONSTANT_FOLDING; GE's GeDeletedOp::Run fails on it)"
+        )
+    by = _REMOVED_BY.get(t, "graph optimization")
+    return (
+        f"a {t} node reached task generation: it should have been removed during graph "
+        f"optimization ({by}); GE's GeDeletedOp::Run fails on it"
+    )
+
+
+@dataclass
+class _Task:
+    """A task before stream assignment: the op and its footprint in (region, start, end)."""
+
+    op: npu.TaskOp
+    reads: list[tuple[str, int, int]]
+    writes: list[tuple[str, int, int]]
+    preds: list[int] = field(default_factory=list)  # data predecessors (tasks whose writes it reads)
+    deps: list[int] = field(default_factory=list)  # every ordering constraint (RAW, WAR, WAW)
+    stream: int = 0
+
+
+@dataclass
+class _Scope:
+    """How one graph's regions map into the model: the root graph maps to itself; an
+    inlined subgraph (PartitionedCall) gets its own arena appended to fm and weight, and
+    its input:k / output:k are the call's operand and result addresses."""
+
+    prefix: str = ""
+    remap: dict[str, tuple[str, int]] = field(default_factory=dict)  # region -> (region, base)
+    io_tensors: dict[str, str] = field(default_factory=dict)  # "input:k" -> caller's tensor name
+
+
+class _Lowering:
+    def __init__(self, module: ModuleOp, graph: ge.GraphOp, streams: int):
+        self.module = module
+        self.graph = graph
+        self.streams = streams
+        self.table: list[Operation] = []
+        self.kernels: dict[tuple[object, ...], npu.KernelDefOp] = {}
+        self.tasks: list[_Task] = []
+        self.regions: dict[str, int] = {}
+        self.names: dict[SSAValue, str] = {}
+        self.addr: dict[SSAValue, npu.AddrAttr] = {}
+        self.fm_top = A.get_int(graph, "memory_size", 0) or 0
+        self.weight_top = A.get_int(graph, "weight_size", 0) or 0
+        self.var_top = A.get_int(graph, "var_size", 0) or 0
+        self.workspace_top = 0
+        self.stack: list[str] = []
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def grow(self, region: str, end: int) -> None:
+        self.regions[region] = max(self.regions.get(region, 0), end)
+
+    @staticmethod
+    def raw(op: Operation, v: SSAValue) -> int:
+        t = v.type
+        elem = t.element_type  # type: ignore[attr-defined]
+        if numpy_dtype(elem).itemsize * 8 != dtype_bits(elem):
+            raise LocatedError(op, f"{t}: the simulator keeps {elem} in {numpy_dtype(elem)}, so its addresses cannot follow GE's byte sizes")
+        return npu.raw_bytes(t)
+
+    @staticmethod
+    def _list(op: Operation, name: str, n: int) -> list[Attribute]:
+        a = op.attributes.get(name)
+        if not isinstance(a, ArrayAttr) or len(a.data) != n:
+            raise LocatedError(
+                op,
+                f"{ge.node_name(op)} has no memory plan ('{name}' with {n} entries): run ge-assign-memory first",
+            )
+        return list(a.data)
+
+    def out_addr(self, op: Operation, i: int, scope: _Scope) -> npu.AddrAttr:
+        regs = self._list(op, OUTPUT_REGION, len(op.results))
+        offs = self._list(op, OUTPUT_OFFSET, len(op.results))
+        r, o = regs[i], offs[i]
+        assert isinstance(r, StringAttr) and isinstance(o, IntegerAttr)
+        return self.place(op, r.data, o.value.data, self.raw(op, op.results[i]), scope)
+
+    def in_addr(self, op: Operation, j: int) -> npu.AddrAttr:
+        """Where `op` reads input j: GE's input_i offset, in the producer output's region."""
+        offs = self._list(op, INPUT_OFFSET, len(op.operands))
+        o = offs[j]
+        assert isinstance(o, IntegerAttr)
+        v = op.operands[j]
+        src = self.addr[v]
+        # The producer's planned address is (region, planned offset); input_offset is in the
+        # same region, so the read address is the producer's region base + input_offset.
+        base = src.offset.data - self.planned[v]
+        return npu.AddrAttr(src.region.data, base + o.value.data, self.raw(op, v))
+
+    def place(self, op: Operation, region: str, offset: int, length: int, scope: _Scope) -> npu.AddrAttr:
+        if npu.region_error(region) is not None:
+            raise LocatedError(op, f"{ge.node_name(op)}: {npu.region_error(region)}")
+        if region in scope.remap:
+            region, base = scope.remap[region]
+            offset += base
+        a = npu.AddrAttr(region, offset, length)
+        self.grow(region, a.end)
+        return a
+
+    def define(self, op: Operation, v: SSAValue, addr: npu.AddrAttr, name: str, planned: int) -> None:
+        self.names[v] = name
+        self.addr[v] = addr
+        self.planned[v] = planned
+
+    def kernel_def(self, op: ge.GeNode, kind: str, ins: Sequence[Attribute], outs: Sequence[Attribute], body: Region | None) -> str:
+        attrs = {k: v for k, v in op.attributes.items() if k not in MEMORY_ATTRS and k != A.NODE_NAME}
+        ft = FunctionType.from_lists(list(ins), list(outs))
+        t = ge.ge_type(op)
+        if body is None:
+            key: tuple[object, ...] = (t, tuple(sorted(attrs.items(), key=lambda kv: kv[0])), ft)
+            k = self.kernels.get(key)
+            if k is not None:
+                return k.sym_name.data
+        else:
+            key = ("ascgraph", len(self.kernels))
+        sym = f"{t.lower()}_{len(self.kernels)}"
+        if body is None:
+            k = npu.KernelDefOp(sym, "library", ft, t, attributes=attrs)
+        else:
+            k = npu.KernelDefOp(sym, "ascgraph", ft, body=body)
+        self.kernels[key] = k
+        return sym
+
+    def emit(self, op: npu.TaskOp) -> None:
+        ins, outs = op.footprint()  # type: ignore[attr-defined]
+        self.tasks.append(
+            _Task(op, [(a.region.data, a.offset.data, a.end) for _, a in ins], [(a.region.data, a.offset.data, a.end) for _, a in outs])
+        )
+
+    # -- nodes ----------------------------------------------------------------------------
+
+    def lower_graph(self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None) -> list[tuple[str, npu.AddrAttr]]:
+        """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
+        outputs: list[tuple[str, npu.AddrAttr]] = []
+        for op in graph.body.block.ops:
+            if not isinstance(op, ge.GeNode):
+                continue
+            name = scope.prefix + ge.node_name(op)
+            t = ge.ge_type(op)
+            info = {"node": StringAttr(name), "type": StringAttr(t)}
+            if isinstance(op, ge.NetOutput):
+                outputs = self.lower_net_output(op, scope, call is None)
+                continue
+            planned = [o.value.data for o in self._list(op, OUTPUT_OFFSET, len(op.results))] if op.results else []  # type: ignore[attr-defined]
+            outs = [self.out_addr(op, i, scope) for i in range(len(op.results))]
+            tnames = [f"{name}:{i}" for i in range(len(op.results))]
+            for i, r in enumerate(op.results):
+                self.define(op, r, outs[i], tnames[i], planned[i])
+            if isinstance(op, ge.Data | ge.RefData):
+                k = A.get_int(op, "index", 0)
+                region = f"input:{k}"
+                if call is not None:
+                    # the subgraph's input k is the call's operand k
+                    self.table.append(npu.AliasOp(tnames[0], outs[0], [scope.io_tensors[region]], info))
+                else:
+                    self.table.append(npu.TensorOp(tnames[0], outs[0], info))
+                continue
+            if isinstance(op, ge.Const | ge.Constant | ge.Variable):
+                v = op.attributes.get("value")
+                if isinstance(v, DenseIntOrFPElementsAttr):
+                    self.table.append(npu.ConstOp(tnames[0], outs[0], v, info))
+                else:  # a Variable without value starts as zeros (the var region's fill)
+                    self.table.append(npu.TensorOp(tnames[0], outs[0], info))
+                continue
+            if isinstance(op, ge.PartitionedCall):
+                self.lower_call(op, name, outs, tnames, info)
+                continue
+            in_tensors = [(self.names[v], self.in_addr(op, j)) for j, v in enumerate(op.operands)]
+            # task_generator_utils.cc: NoNeedGenTask (_no_task, or a GE-local NoOp type):
+            # FilterCandidatesNodes drops the node; its outputs are views of its inputs.
+            if A.get_bool(op, A.NO_TASK) or t in GE_LOCAL_NOOP_TYPES:
+                srcs = [n for n, _ in in_tensors]
+                for i in range(len(op.results)):
+                    self.table.append(npu.AliasOp(tnames[i], outs[i], srcs, info))
+                continue
+            if t in GE_LOCAL_DELETED_TYPES:
+                if t == "Identity" and A.get_bool(op, CANNOT_BE_DELETED):
+                    # mem_layout_conflict_util.cc: the inserted Identity is a real copy
+                    self.table.append(npu.TensorOp(tnames[0], outs[0], info))
+                    self.emit(npu.MemcpyOp(in_tensors[0], (tnames[0], outs[0]), {"node": StringAttr(name)}))
+                    continue
+                # ge_deleted_op.cc: GeDeletedOp::Run
+                raise LocatedError(op, deleted_op_message(t))
+            for i in range(len(op.results)):
+                self.table.append(npu.TensorOp(tnames[i], outs[i], info))
+            if isinstance(op, ge.FusedAscBackend):
+                self.lower_fused(op, name, in_tensors, list(zip(tnames, outs)))
+                continue
+            if isinstance(op, ge.AscBackend):
+                body = op.regions[0].clone()
+                sym = self.kernel_def(op, "ascgraph", [v.type for v in op.operands], [r.type for r in op.results], body)
+            else:
+                sym = self.kernel_def(op, "library", [v.type for v in op.operands], [r.type for r in op.results], None)
+            self.emit(npu.KernelOp(sym, in_tensors, list(zip(tnames, outs)), {"node": StringAttr(name)}))
+        return outputs
+
+    def lower_net_output(self, op: ge.NetOutput, scope: _Scope, root: bool) -> list[tuple[str, npu.AddrAttr]]:
+        res = []
+        for k, v in enumerate(op.operands):
+            src = (self.names[v], self.in_addr(op, k))
+            dst_region = f"output:{k}"
+            where = scope.remap.get(dst_region, (dst_region, 0))
+            a = src[1]
+            if a.region.data == where[0] and a.offset.data == where[1]:
+                res.append(src)  # zero-copy: the producer wrote the output buffer
+                continue
+            # davinci_model.cc: CopyOutputData for an output that is not zero-copy (the rts
+            # engine's MemcpyAsync task when it is sunk into the model)
+            dst = self.place(op, dst_region, 0, a.length.data, scope)
+            dname = f"{scope.prefix}{ge.node_name(op)}:{k}"
+            self.table.append(npu.TensorOp(dname, dst, {"node": StringAttr(scope.prefix + ge.node_name(op)), "type": StringAttr("NetOutput")}))
+            self.emit(npu.MemcpyOp(src, (dname, dst), {"node": StringAttr(f"{scope.prefix}{ge.node_name(op)}")}))
+            res.append((dname, dst))
+        return res
+
+    def lower_call(self, op: ge.PartitionedCall, name: str, outs: list[npu.AddrAttr], tnames: list[str], info: dict[str, Attribute]) -> None:
+        """A known-shape subgraph runs inside the model: its arena is appended to the fm and
+        weight regions, its inputs/outputs are the call's operand/result addresses."""
+        callee = op.callee()
+        sub = callee.sym_name.data
+        if sub in self.stack:
+            raise LocatedError(op, f"recursive subgraph call @{sub}")
+        scope = _Scope(prefix=f"{name}/")
+        scope.remap["fm"] = ("fm", self.fm_top)
+        self.fm_top += -(-(A.get_int(callee, "memory_size", 0) or 0) // MEM_ALIGN) * MEM_ALIGN
+        scope.remap["weight"] = ("weight", self.weight_top)
+        self.weight_top += A.get_int(callee, "weight_size", 0) or 0
+        scope.remap["var"] = ("var", self.var_top)
+        self.var_top += A.get_int(callee, "var_size", 0) or 0
+        for j, v in enumerate(op.operands):
+            a = self.in_addr(op, j)
+            scope.remap[f"input:{j}"] = (a.region.data, a.offset.data)
+            scope.io_tensors[f"input:{j}"] = self.names[v]
+        for i, a in enumerate(outs):
+            scope.remap[f"output:{i}"] = (a.region.data, a.offset.data)
+        if A.get_int(callee, "memory_size") is None:
+            raise LocatedError(callee, f"subgraph @{sub} has no memory plan: run ge-assign-memory first")
+        self.stack.append(sub)
+        results = self.lower_graph(callee, scope, op)
+        self.stack.pop()
+        for i, (tn, _) in enumerate(results):
+            self.table.append(npu.AliasOp(tnames[i], outs[i], [tn], info))
+
+    def lower_fused(self, op: ge.FusedAscBackend, name: str, ins: list[tuple[str, npu.AddrAttr]], outs: list[tuple[str, npu.AddrAttr]]) -> None:
+        """A FusedAscBackend is its AscBackends, one kernel each, with workspace buffers for
+        the values passed between them (GE: the node's workspace)."""
+        where: dict[SSAValue, tuple[str, npu.AddrAttr]] = {}
+        block_ops = list(op.body.block.ops)
+        net = block_ops[-1]
+        assert isinstance(net, ge.NetOutput)
+        to_out: dict[SSAValue, int] = {}
+        for k, v in enumerate(net.operands):
+            to_out.setdefault(v, k)
+        for inner in block_ops:
+            if isinstance(inner, ge.Data | ge.RefData):
+                where[inner.results[0]] = ins[A.get_int(inner, "index", 0) or 0]
+            elif isinstance(inner, ge.AscBackend):
+                iname = f"{name}/{ge.node_name(inner)}"
+                res = []
+                for i, r in enumerate(inner.results):
+                    k = to_out.get(r)
+                    if k is not None and where.get(r) is None:
+                        res.append(outs[k])
+                    else:
+                        n = self.raw(inner, r)
+                        a = npu.AddrAttr("workspace", self.workspace_top, n)
+                        self.workspace_top += -(-n // MEM_ALIGN) * MEM_ALIGN
+                        self.grow("workspace", a.end)
+                        tn = f"{iname}:{i}"
+                        self.table.append(npu.TensorOp(tn, a, {"node": StringAttr(iname), "type": StringAttr("workspace")}))
+                        res.append((tn, a))
+                    where[r] = res[-1]
+                sym = self.kernel_def(inner, "ascgraph", [v.type for v in inner.operands], [r.type for r in inner.results], inner.regions[0].clone())
+                self.emit(npu.KernelOp(sym, [where[v] for v in inner.operands], res, {"node": StringAttr(iname)}))
+        for k, v in enumerate(net.operands):
+            if where[v] is not outs[k]:  # a Data or a value already placed: copy it out
+                self.emit(npu.MemcpyOp(where[v], outs[k], {"node": StringAttr(name)}))
+
+    # -- streams ----------------------------------------------------------------------------
+
+    def dependencies(self) -> None:
+        """RAW, WAR and WAW constraints between tasks from their address footprints (one
+        interval map per region: last writer and readers since of every byte range)."""
+        maps: dict[str, npu.IntervalMap] = {}
+        for i, t in enumerate(self.tasks):
+            deps: set[int] = set()
+            preds: set[int] = set()
+            for r, s, e in t.reads:
+                m = maps.setdefault(r, npu.IntervalMap())
+                for _, _, st in m.covered(s, e):
+                    w, _ = st  # type: ignore[misc]
+                    if w is not None:
+                        deps.add(w)
+                        preds.add(w)
+                m.update(s, e, lambda st, i=i: (None, frozenset({i})) if st is None else (st[0], st[1] | {i}))  # type: ignore[index]
+            for r, s, e in t.writes:
+                m = maps.setdefault(r, npu.IntervalMap())
+                for _, _, st in m.covered(s, e):
+                    w, rs = st  # type: ignore[misc]
+                    if w is not None:
+                        deps.add(w)
+                    deps.update(rs)
+                m.update(s, e, lambda st, i=i: (i, frozenset()))
+            deps.discard(i)
+            preds.discard(i)
+            t.deps, t.preds = sorted(deps), sorted(preds)
+
+    def assign_streams(self) -> None:
+        """streams=2: a task continues its first data predecessor's stream unless that
+        predecessor already has a successor there; then it opens the other stream (an
+        independent branch). Tasks with no predecessor branch off a virtual root."""
+        children: dict[int, int] = {}
+        for i, t in enumerate(self.tasks):
+            p = t.preds[0] if t.preds else -1
+            ps = self.tasks[p].stream if p >= 0 else 0
+            n = children.get(p, 0)
+            children[p] = n + 1
+            t.stream = (ps + n) % self.streams
+
+    def build(self) -> npu.ModelOp:
+        self.planned: dict[SSAValue, int] = {}
+        self.lower_graph(self.graph, _Scope(), None)
+        self.dependencies()
+        if self.streams > 1:
+            self.assign_streams()
+        used = sorted({t.stream for t in self.tasks} | {0})
+        n_streams = len(used)
+        # stream_allocator.cc: a Send/Recv event pair per cross-stream edge, minus the
+        # ones an earlier event on the same pair of streams already implies.
+        pos: dict[int, int] = {}
+        lists: dict[int, list[list[npu.TaskOp]]] = {s: [] for s in used}
+        known = {(a, b): -1 for a in used for b in used}
+        events = 0
+        for i, t in enumerate(self.tasks):
+            waits: list[npu.TaskOp] = []
+            for d in t.deps:
+                ds = self.tasks[d].stream
+                if ds == t.stream or pos[d] <= known[(t.stream, ds)]:
+                    continue
+                e = events
+                events += 1
+                lists[ds][pos[d]].append(npu.EventRecordOp(e))
+                waits.append(npu.EventWaitOp(e))
+                known[(t.stream, ds)] = max(known[(t.stream, ds)], pos[d])
+            pos[i] = len(lists[t.stream])
+            lists[t.stream].append([*waits, t.op])
+        tail: list[npu.TaskOp] = []
+        for s in used[1:]:
+            if lists[s] and known[(0, s)] < len(lists[s]) - 1:
+                e = events
+                events += 1
+                lists[s][-1].append(npu.EventRecordOp(e))
+                tail.append(npu.EventWaitOp(e))
+        stream_ops = []
+        for s in used:
+            ops = [op for group in lists[s] for op in group]
+            if s == 0:
+                # davinci_model.cc: BindModelStream, non-head streams start on STREAM_ACTIVE
+                ops = [npu.StreamActiveOp(x) for x in used[1:]] + ops + tail + [npu.EndGraphOp()]
+            stream_ops.append(npu.StreamOp(used.index(s), ops))
+        # every address names its stream by position; renumber streams densely
+        regions = [npu.RegionOp("fm", max(self.fm_top, self.regions.get("fm", 0)))]
+        for r in sorted(k for k in self.regions if k != "fm"):
+            size = self.regions[r]
+            if r == "weight":
+                size = max(size, self.weight_top)
+            regions.append(npu.RegionOp(r, size))
+        attrs: dict[str, Attribute] = {}
+        for k in ("memory_size", "memory_lower_bound", "weight_size"):
+            if k in self.graph.attributes:
+                attrs[k] = self.graph.attributes[k]
+        body: list[Operation] = [*regions, *self.table, *self.kernels.values(), *stream_ops]
+        return npu.ModelOp(self.graph.sym_name.data, n_streams, events, body, attrs)
+
+
+@dataclass(frozen=True)
+class GeToNpuPass(ModulePass):
+    """Generate the task program of each root graph: an npu.model replaces the ge graphs.
+
+    Runs after ge-assign-memory (a node without its memory attributes is an error). Per
+    node in order (GE TaskGenerator): Data, Const and Variable become table entries
+    (input:<k>, weight, var); a `_no_task` node or a GE-local NoOp-class node (reshape
+    family, PhonyConcat, PhonySplit, ...) gets no task and its outputs become aliases of
+    its inputs; a GeDeletedOp type (Identity, Shape, ...) is an error naming the
+    optimisation that should have removed it, except the Identity ge-assign-memory
+    inserts (`_cannot_be_deleted`), which is a memcpy; an AscBackend is one AscGraph
+    kernel; a FusedAscBackend is one kernel per inner AscBackend with workspace buffers
+    between them; any other node is one library kernel of its GE type; a PartitionedCall
+    runs its subgraph inline, in its own arena appended to the model's fm and weight
+    regions; a NetOutput input that is not in its output:<k> region is copied there by a
+    memcpy. Data/NetOutput produce no kernels (zero-copy I/O).
+    With streams=2, tasks of independent branches go to stream 1 (activated by a
+    stream_active at the head of stream 0) with an event record/wait pair at each
+    cross-stream dependency: data, and reuse of the same bytes (the planner reused memory
+    in the single-stream order), and a join before end_graph.
+    The ge graphs are dropped: the module holds only the npu models (ge-run keeps the
+    original module for the reference interpreter).
+    """
+
+    name = "ge-to-npu"
+
+    streams: int = 1
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.streams not in (1, 2):
+            raise LocatedError(op, f"ge-to-npu: streams must be 1 or 2, got {self.streams}")
+        graphs = graphs_in_pass_order(op)
+        called = set(subgraph_callers(op))
+        models = []
+        for g in graphs:
+            if g.sym_name.data in called:
+                continue
+            if A.get_int(g, "memory_size") is None:
+                raise LocatedError(g, f"graph @{g.sym_name.data} has no memory plan (memory_size): run ge-assign-memory first")
+            models.append(_Lowering(op, g, self.streams).build())
+        for g in graphs:
+            g.detach()
+            g.erase()
+        for m in models:
+            op.body.block.add_op(m)
