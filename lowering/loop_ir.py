@@ -1,0 +1,360 @@
+"""GE's loop IR (asc_lowerer/loop_ops.h, loop_api.h), and its realization into an AscGraph
+(asc_lowerer/asc_overrides.cpp, StoreOp::RealizeImpl; ge_fusion.md §3.1, §3.4).
+
+A loop expression is an immutable DAG of `LoopExpr` nodes, each with the logical shape and
+dtype of the value it computes. As in TorchInductor's `ops` handler and GE's `LoopOp`s, an
+expression is a function of an index: `Load` reads a buffer (a ge SSA value) at that
+index, pointwise ops combine their arguments at the same index, and the view ops
+(`BroadcastView`, `PermuteView`, `UnitReshapeView`, `SliceView`) compute nothing: their
+`reindex` maps the index they are read at to the index their source is read at. The
+roots `ReduceOp`, `ConcatOp` and `TransposeOp` only appear at the top of an expression
+(GE realizes their KernelBoxes: StoreReduction, StoreConcat, a realized transpose).
+
+An index is a list of affine forms over the loop variables z0..z{n-1} (`Affine`).
+`AscGraphBuilder.realize` starts from the store's index [z0..zn-1], pushes it through the
+views down to every `Load`, linearises it with the buffer's contiguous strides, and
+splits it into per-axis strides and an offset: that is the `ascgraph.Data` view (repeat 1
+and stride 0 where an axis does not move the address), so broadcast, slice and permute are
+encoded in the Data view (ge_fusion.md §3.4 item 3). Nodes are CSE'd by a textual key.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.ir import Attribute, Block, Region, SSAValue
+
+from ge_dialect import ascgraph as ag
+from ge_dialect import attrs as A
+
+Shape = tuple[int, ...]
+
+
+# ---------------------------------------------------------------------------------------
+# Index expressions
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Affine:
+    """sum(coefs[i] * z_i) + const over the loop variables z0..z{n-1}."""
+
+    coefs: tuple[int, ...]
+    const: int = 0
+
+    @staticmethod
+    def var(i: int, n: int) -> Affine:
+        return Affine(tuple(1 if k == i else 0 for k in range(n)))
+
+    @staticmethod
+    def zero(n: int) -> Affine:
+        return Affine((0,) * n)
+
+    def plus(self, c: int) -> Affine:
+        return Affine(self.coefs, self.const + c)
+
+
+Index = tuple[Affine, ...]
+
+
+def ge_contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """stride[i] = prod(dim[j] for j > i), forced to 0 where the dim is 1 or 0.
+
+    # asc_lowerer/asc_overrides.cpp: StoreOp::RealizeImpl (contiguous strides, ge_fusion.md §3.4 item 6)
+    """
+    return ag.contiguous_strides(shape)
+
+
+# ---------------------------------------------------------------------------------------
+# Loop expressions
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class LoopExpr:
+    shape: Shape
+    dtype: Attribute
+
+    def reindex(self, idx: Index) -> Index:
+        raise NotImplementedError(type(self).__name__)
+
+
+@dataclass(frozen=True, eq=False)
+class Load(LoopExpr):
+    """Reads `buffer` (a ge value, contiguous) viewed with this logical `shape`: a reshape
+    of a buffer is the same buffer read with another shape."""
+
+    buffer: SSAValue
+
+
+@dataclass(frozen=True, eq=False)
+class Pointwise(LoopExpr):
+    """An AscIR pointwise op (`Add`, `Exp`, `Cast`, ...) over arguments of this shape."""
+
+    asc_type: str
+    args: tuple[LoopExpr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class BroadcastView(LoopExpr):
+    """numpy broadcast of `src` to `shape` (right-aligned): a size-1 source dim is read at
+    0, a new leading dim is dropped (loop_ops.h: BroadcastOp::ReIndex)."""
+
+    src: LoopExpr
+
+    def reindex(self, idx: Index) -> Index:
+        off = len(self.shape) - len(self.src.shape)
+        n = len(idx[0].coefs) if idx else 0
+        return tuple(Affine.zero(n) if d == 1 else idx[j + off] for j, d in enumerate(self.src.shape))
+
+
+@dataclass(frozen=True, eq=False)
+class PermuteView(LoopExpr):
+    """Output dim i is source dim perm[i] (loop_ops.h: PermuteOp::ReIndex)."""
+
+    src: LoopExpr
+    perm: tuple[int, ...]
+
+    def reindex(self, idx: Index) -> Index:
+        out = [idx[0]] * len(self.perm)
+        for i, p in enumerate(self.perm):
+            out[p] = idx[i]
+        return tuple(out)
+
+
+@dataclass(frozen=True, eq=False)
+class UnitReshapeView(LoopExpr):
+    """A reshape that only inserts or removes size-1 dims (Squeeze, Unsqueeze, ExpandDims,
+    a keep-dim reduction over size-1 axes): the non-1 dims map in order, the source's
+    size-1 dims are read at 0 (loop_ops.h: SqueezeOp / UnsqueezeOp::ReIndex)."""
+
+    src: LoopExpr
+
+    def reindex(self, idx: Index) -> Index:
+        n = len(idx[0].coefs) if idx else 0
+        dst = [i for i, d in enumerate(self.shape) if d != 1]
+        it = iter(dst)
+        return tuple(Affine.zero(n) if d == 1 else idx[next(it)] for d in self.src.shape)
+
+
+@dataclass(frozen=True, eq=False)
+class SliceView(LoopExpr):
+    """`src[..., offset : offset + shape[dim], ...]` (StridedSlice's reindex i*1 + begin)."""
+
+    src: LoopExpr
+    dim: int
+    offset: int
+
+    def reindex(self, idx: Index) -> Index:
+        return tuple(a.plus(self.offset) if j == self.dim else a for j, a in enumerate(idx))
+
+
+@dataclass(frozen=True, eq=False)
+class ReduceOp(LoopExpr):
+    """StoreReduction root: `kind` (Sum/Max/Min/Mean/Prod) over `axes` of `src`, keep dims;
+    `shape` is the keep-dim output shape, the loop nest is `src.shape`."""
+
+    kind: str
+    src: LoopExpr
+    axes: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class ConcatOp(LoopExpr):
+    """StoreConcat root: `inputs` along `dim`; each input runs under its own extent there."""
+
+    inputs: tuple[LoopExpr, ...]
+    dim: int
+
+
+@dataclass(frozen=True, eq=False)
+class TransposeOp(LoopExpr):
+    """A realized transpose: Load of `src` (a buffer), then an explicit AscIR Transpose."""
+
+    src: Load
+    perm: tuple[int, ...]
+
+
+VIEW_TYPES = (BroadcastView, PermuteView, UnitReshapeView, SliceView)
+
+
+def readable(expr: LoopExpr) -> str:
+    """GE's KernelBox::Readable form, one `tmpN = ops.X(...)` line per node (for remarks
+    and tests)."""
+    names: dict[int, str] = {}
+    lines: list[str] = []
+
+    def go(e: LoopExpr) -> str:
+        if id(e) in names:
+            return names[id(e)]
+        if isinstance(e, Load):
+            body = f'ops.Load("{e.buffer.name_hint or "buffer"}", {list(e.shape)})'
+        elif isinstance(e, Pointwise):
+            body = f"ops.{e.asc_type}({', '.join(go(a) for a in e.args)})"
+        elif isinstance(e, ReduceOp):
+            body = f"ops.StoreReduction(ops.{e.kind}({go(e.src)}, {list(e.axes)}))"
+        elif isinstance(e, ConcatOp):
+            body = f"ops.StoreConcat({', '.join(go(a) for a in e.inputs)}, dim={e.dim})"
+        elif isinstance(e, TransposeOp):
+            body = f"ops.Transpose({go(e.src)}, {list(e.perm)})"
+        else:
+            src = e.src  # type: ignore[attr-defined]
+            body = f"ops.{type(e).__name__}({go(src)}, {list(src.shape)}->{list(e.shape)})"
+        names[id(e)] = f"tmp{len(names)}"
+        lines.append(f"{names[id(e)]} = {body}")
+        return names[id(e)]
+
+    go(expr)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------
+# Realization into an AscGraph
+# ---------------------------------------------------------------------------------------
+
+
+def _sched(n: int) -> Attribute:
+    return A.int_list_attr(range(n))
+
+
+@dataclass
+class AscGraphBuilder:
+    """Builds one AscGraph for a realized KernelBox whose store target has `dims`.
+
+    # asc_lowerer/asc_overrides.cpp: AscOverrides (Load / Store / pointwise emission, CSE)
+    `buffers` lists, in Data index order, the ge value each `ascgraph.Data` reads.
+    """
+
+    dims: Shape
+    cse: bool = True
+    ops: list = field(default_factory=list)
+    buffers: list[SSAValue] = field(default_factory=list)
+    _keys: dict = field(default_factory=dict)
+    _memo: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.dims)
+
+    def _tensor(self, dtype: Attribute, repeats: Sequence[int], strides: Sequence[int] | None = None) -> ag.AscTensorType:
+        reps = tuple(repeats)
+        return ag.AscTensorType(dtype, range(self.n), reps, ag.contiguous_strides(reps) if strides is None else strides)
+
+    def _add(self, cls: type[ag.AscNode], operands: Sequence[SSAValue], t: ag.AscTensorType, attrs: dict, key: object | None) -> SSAValue:
+        # asc_lowerer/asc_overrides.cpp: AscOverrides CSE by textual key (`Type(args)`)
+        if self.cse and key is not None and key in self._keys:
+            return self._keys[key]
+        op = cls.create(operands=list(operands), result_types=[t], attributes=attrs)
+        op.results[0].name_hint = op.name.split(".", 1)[1].lower()
+        self.ops.append(op)
+        if key is not None:
+            self._keys[key] = op.results[0]
+        return op.results[0]
+
+    def _compute_attrs(self) -> dict:
+        return {ag.SCHED_AXIS: _sched(self.n)}
+
+    # -- Load ---------------------------------------------------------------------------
+
+    def load(self, e: Load, idx: Index, reps: Shape) -> SSAValue:
+        """# asc_lowerer/asc_overrides.cpp: LoadOp realize (linearise, per-axis strides, offset)"""
+        cstr = ge_contiguous_strides(e.shape)
+        coefs = [sum(idx[j].coefs[a] * cstr[j] for j in range(len(cstr))) for a in range(self.n)]
+        offset = sum(idx[j].const * cstr[j] for j in range(len(cstr)))
+        # Repeat 1 where the axis does not move the address; stride 0 where the repeat is 1.
+        d_reps = [reps[a] if coefs[a] != 0 and reps[a] > 1 else 1 for a in range(self.n)]
+        d_strides = [coefs[a] if d_reps[a] > 1 else 0 for a in range(self.n)]
+        d_type = self._tensor(e.dtype, d_reps, d_strides)
+        data_key = ("Data", e.buffer, d_type)
+        data = self._keys.get(data_key) if self.cse else None
+        if data is None:
+            attrs = {"index": A.int_attr(len(self.buffers))}
+            self.buffers.append(e.buffer)
+            data = self._add(ag.Data, [], d_type, attrs, data_key)
+        attrs = {"offset": A.int_attr(offset), ag.SCHED_AXIS: _sched(self.n)}
+        return self._add(ag.Load, [data], self._tensor(e.dtype, reps), attrs, ("Load", data, offset, reps))
+
+    # -- expressions --------------------------------------------------------------------
+
+    def emit(self, e: LoopExpr, idx: Index, reps: Shape) -> SSAValue:
+        mkey = (id(e), idx, reps)
+        if self.cse and mkey in self._memo:
+            return self._memo[mkey]
+        if isinstance(e, Load):
+            v = self.load(e, idx, reps)
+        elif isinstance(e, Pointwise):
+            args = [self.emit(a, idx, reps) for a in e.args]
+            cls = getattr(ag, e.asc_type)
+            v = self._add(cls, args, self._tensor(e.dtype, reps), self._compute_attrs(), (e.asc_type, tuple(args), e.dtype))
+        elif isinstance(e, VIEW_TYPES):
+            v = self.emit(e.src, e.reindex(idx), reps)
+        elif isinstance(e, ReduceOp):
+            # lowering_impl.cpp: LowerReduction -> StoreReduction: loop nest = input shape,
+            # output repeats 1 on the reduced axes (keep dims).
+            src = self.emit(e.src, idx, reps)
+            out = tuple(1 if a in e.axes else r for a, r in enumerate(reps))
+            v = self._add(getattr(ag, e.kind), [src], self._tensor(e.dtype, out), self._compute_attrs(), (e.kind, src, e.axes))
+        elif isinstance(e, ConcatOp):
+            # lowering_impl.cpp: LowerConcat -> StoreConcat: each input under its own extent
+            # on the concat axis, read at its own coordinates there.
+            ins = []
+            for x in e.inputs:
+                r = tuple(x.shape[e.dim] if a == e.dim else r for a, r in enumerate(reps))
+                ins.append(self.emit(x, idx, r))
+            v = self._add(ag.Concat, ins, self._tensor(e.dtype, reps), self._compute_attrs(), ("Concat", tuple(ins)))
+        elif isinstance(e, TransposeOp):
+            v = self.transpose(e)
+        else:
+            raise TypeError(f"cannot realize {type(e).__name__}")
+        if self.cse:
+            self._memo[mkey] = v
+        return v
+
+    def transpose(self, e: TransposeOp) -> SSAValue:
+        """Data/Load in the input's dim order (axis ids of the output loop), then an explicit
+        Transpose to the loop order: GE's form after back-stepping (test FallBackTransposeOK).
+
+        # lowering_impl.cpp: LowerTranspose; asc_adapt GeFallback (Transpose made explicit)
+        """
+        src = e.src
+        inv = [0] * len(e.perm)
+        for i, p in enumerate(e.perm):
+            inv[p] = i
+        axis = inv  # input dim j runs under output loop axis inv[j]
+        reps = src.shape
+        view = ag.AscTensorType(src.dtype, axis, reps, ag.contiguous_strides(reps))
+        data = self._add(ag.Data, [], view, {"index": A.int_attr(len(self.buffers))}, None)
+        self.buffers.append(src.buffer)
+        load = self._add(ag.Load, [data], view, {"offset": A.int_attr(0), ag.SCHED_AXIS: _sched(self.n)}, None)
+        return self._add(ag.Transpose, [load], self._tensor(e.dtype, self.dims), self._compute_attrs(), None)
+
+    # -- Store --------------------------------------------------------------------------
+
+    def realize(self, root: LoopExpr, out_dtype: Attribute, name: str) -> ag.AscGraphOp:
+        """Store(root) to Output 0 over the loop axes z0..z{n-1} of `self.dims`.
+
+        # asc_lowerer/asc_overrides.cpp: StoreOp::RealizeImpl
+        """
+        n = self.n
+        idx = tuple(Affine.var(i, n) for i in range(n))
+        v = self.emit(root, idx, self.dims)
+        t = ag.tensor_type(v)
+        if t.element_type != out_dtype:
+            # StoreOp::RealizeImpl: a Cast where the stored dtype differs from the value's.
+            v = self._add(ag.Cast, [v], ag.AscTensorType(out_dtype, t.axis_ids, t.repeat_list, t.stride_list), self._compute_attrs(), ("Cast", v, out_dtype))
+            t = ag.tensor_type(v)
+        st = ag.AscTensorType(t.element_type, t.axis_ids, t.repeat_list, t.stride_list)
+        store = self._add(ag.Store, [v], st, {"offset": A.int_attr(0), ag.SCHED_AXIS: _sched(n)}, None)
+        self._add(ag.Output, [store], st, {"index": A.int_attr(0)}, None)
+        axes = [(i, f"z{i}", d) for i, d in enumerate(self.dims)]
+        return ag.AscGraphOp(name, axes, Region(Block(self.ops)))
+
+
+def count_nodes(graph: ag.AscGraphOp) -> int:
+    return ag.node_count(graph)
+
+
+def numel(shape: Sequence[int]) -> int:
+    return math.prod(shape)

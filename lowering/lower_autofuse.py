@@ -1,0 +1,608 @@
+"""ge-lower-autofuse: GE's first-stage fusion, compute ops -> `ge.AscBackend { AscGraph }`.
+
+Follows GE's lowering (compiler/graph/optimize/autofuse/lowering/: asc_ir_lowerer.cpp
+AscIrLowerer::Lowering, lowerings.cpp LoweringManager, op_lowering_impl/lowering_impl.cpp,
+asc_lowerer/{loop_api,loop_ops,kernel_box,asc_overrides}.cpp; ge_fusion.md §3). Each GE
+node, in topological order, gets one loop expression per output (a `KernelBox`,
+lowering/loop_ir.py); a producer whose box is not realized is inlined into its reader;
+after each node GE's realize rules decide which boxes become fusion boundaries. Every
+realized box holding a compute op becomes one `ge.AscBackend` named
+`autofuse_<fusetype>_<n>_<GETypes>` whose AscGraph loads the buffers the box reads.
+Nodes GE does not lower (or whose class is off) stay as GE ops and realize their inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import ascgraph as ag
+from ge_dialect import attrs as A
+from ge_dialect import ge
+from ge_dialect.desc import tensor_desc
+from ge_dialect.diagnostics import LocatedError, remark
+from ge_dialect.dtypes import dtype_bits, ge_dtype_name
+from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from lowering import loop_ir as L
+from passes.graph_utils import graph_nodes, graphs_in_pass_order
+
+# auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
+# default in GE; pointwise, broadcast and the reshape family always lower).
+OPTIONAL_CLASSES: tuple[str, ...] = ("reduce", "concat", "split", "transpose")
+# GE's other flags name op classes this op set has no lowering for.
+UNSUPPORTED_CLASSES: tuple[str, ...] = ("slice", "gather", "matmul", "conv")
+
+# lowering_impl.cpp: REGISTER_POINTWISE_LOWER (GE type -> AscIR type); Log is AscIR Ln.
+POINTWISE: dict[str, str] = {
+    "Add": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div", "Div": "Div",
+    "Maximum": "Maximum", "Minimum": "Minimum", "Pow": "Pow",
+    "Relu": "Relu", "Abs": "Abs", "Neg": "Neg", "Exp": "Exp", "Log": "Ln", "Sqrt": "Sqrt",
+    "Rsqrt": "Rsqrt", "Sigmoid": "Sigmoid", "Tanh": "Tanh", "Reciprocal": "Reciprocal",
+}  # fmt: skip
+# AscIR ops registered for integer dtypes as well as floats (ascir_ops.cpp dtype lists);
+# the others are float-only and fall back on integers.
+INT_OK: frozenset[str] = frozenset({"Add", "Sub", "Mul", "Maximum", "Minimum", "Relu", "Abs", "Neg", "Cast"})
+FLOAT_DTYPES: frozenset[str] = frozenset({"DT_FLOAT", "DT_FLOAT16", "DT_BF16"})
+INT_DTYPES: frozenset[str] = frozenset({"DT_INT32", "DT_INT64", "DT_INT16", "DT_INT8", "DT_UINT8"})
+
+REDUCTIONS: dict[str, str] = {
+    "ReduceSumD": "Sum", "ReduceMaxD": "Max", "ReduceMinD": "Min", "ReduceMeanD": "Mean", "ReduceProdD": "Prod",
+}  # fmt: skip
+RESHAPE_FAMILY: frozenset[str] = frozenset({
+    "Reshape", "Squeeze", "Unsqueeze", "ExpandDims", "Flatten", "FlattenV2", "ReFormat",
+    "SqueezeV2", "SqueezeV3", "UnsqueezeV2", "UnsqueezeV3", "Identity",
+})  # fmt: skip
+# autofuse_lowering_utils.h: heavy ops realize their outputs (only Exp).
+HEAVY_OPS: frozenset[str] = frozenset({"Exp"})
+# Data-like nodes are buffers, not boxes (never lowered, never remarked on).
+BUFFER_TYPES: frozenset[str] = frozenset({"Data", "RefData", "Const", "Constant", "Variable"})
+
+# GE attribute names of the skip rules (asc_ir_lowerer.cpp: skip before lowering).
+SUPER_KERNEL_SCOPE = "_super_kernel_scope"
+DISABLE_AUTOFUSE_SCOPE = "_disable_autofuse_scope"
+# lowering_impl.cpp: LowerReduction small-last-dim skip threshold (bytes).
+REDUCE_SMALL_LAST_DIM_BYTES = 64
+
+
+class Extern(Exception):
+    """A node GE does not lower (fallback lowering: inputs realized, outputs extern)."""
+
+
+@dataclass(eq=False)
+class KernelBox:
+    """One GE out-anchor's loop expression (asc_lowerer/kernel_box.h: KernelBox/KernelBoxMeta)."""
+
+    node: Operation
+    value: SSAValue
+    expr: L.LoopExpr
+    root: str  # "store", "reduce", "concat", "transpose"
+    bit: str  # the node's own fuse-type class
+    num_ops: int  # non-Load/Store compute ops (views count 0)
+    num_loads: int
+    num_nodes: int  # GE nodes covered
+    inlined: tuple[KernelBox, ...]
+    realized: bool = False
+    reason: str = ""
+
+    def covered(self) -> list[KernelBox]:
+        """This box and every box inlined into it, each once, in topological order."""
+        seen: dict[int, KernelBox] = {}
+        stack = [self]
+        while stack:
+            b = stack.pop()
+            if id(b) in seen:
+                continue
+            seen[id(b)] = b
+            stack.extend(b.inlined)
+        return list(seen.values())
+
+
+@dataclass
+class _Reads:
+    """What a node's lowering read: inlined producer boxes, loads and ops they bring."""
+
+    state: _State
+    inlined: list[KernelBox] = field(default_factory=list)
+    loads: int = 0
+    ops: int = 0
+    nodes: int = 0
+
+    def read(self, v: SSAValue) -> L.LoopExpr:
+        """# loop_api.cpp: Load -- inline a producer box that is not realized, else a LoadOp."""
+        box = self.state.boxes.get(v)
+        if box is not None and not box.realized:
+            self.inlined.append(box)
+            self.loads += box.num_loads
+            self.ops += box.num_ops
+            self.nodes += box.num_nodes
+            return box.expr
+        self.loads += 1
+        return L.Load(_shape(v), _dtype(v), v)
+
+
+def _shape(v: SSAValue) -> tuple[int, ...]:
+    t = v.type
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def _dtype(v: SSAValue) -> Attribute:
+    return v.type.element_type  # type: ignore[attr-defined]
+
+
+@dataclass
+class _State:
+    pass_: LowerAutofusePass
+    boxes: dict[SSAValue, KernelBox] = field(default_factory=dict)
+    order: list[KernelBox] = field(default_factory=list)
+    not_lowered: dict[Operation, str] = field(default_factory=dict)
+
+    def realize(self, box: KernelBox, reason: str) -> None:
+        if not box.realized:
+            box.realized, box.reason = True, reason
+
+    def realize_inputs(self, op: Operation, why: str) -> None:
+        for v in op.operands:
+            if (b := self.boxes.get(v)) is not None:
+                self.realize(b, why)
+
+
+@dataclass(frozen=True)
+class LowerAutofusePass(ModulePass):
+    """Lowers GE compute ops into `ge.AscBackend` loop nests (GE's first-stage fusion).
+
+    Per node in topological order a loop expression is built (pointwise with numpy
+    broadcasting, BroadcastToD and the reshape family as views, and with `enable-pass`:
+    reductions, ConcatD/ConcatV2D, SplitD/SplitVD as slices, TransposeD); unrealized
+    producers are inlined into their reader; GE's realize rules (reduction, heavy op Exp,
+    several readers, max-loop-ops, max-loop-loads, stream labels) end a fusion. Each
+    realized box becomes an AscBackend `autofuse_<fusetype>_<n>_<GETypes>`; ops without a
+    lowering stay GE ops. `remarks` tells, per node, where it went and why.
+    """
+
+    name = "ge-lower-autofuse"
+
+    # auto_fuse_config.h: `--autofuse_enable_pass=reduce,concat,...` (GE default: none)
+    enable_pass: tuple[str, ...] = ()
+    # autofuse_lowering_utils.h: LoweringConfig defaults
+    max_loop_ops: int = 64
+    max_loop_loads: int = 4
+    max_buffer_readers: int = 4
+    recomputation_threshold: int = 1
+    # asc_overrides.cpp: AscOverrides CSE (the UTs turn it off: Realize(name, false))
+    cse: bool = True
+    remarks: bool = False
+
+    CLASSES: ClassVar[tuple[str, ...]] = OPTIONAL_CLASSES
+
+    def enabled(self, cls: str) -> bool:
+        return cls in self.enable_pass
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for cls in self.enable_pass:
+            if cls not in OPTIONAL_CLASSES:
+                known = ", ".join(OPTIONAL_CLASSES)
+                extra = " (GE's flag exists, but this op set has no such lowering)" if cls in UNSUPPORTED_CLASSES else ""
+                raise LocatedError(op, f"ge-lower-autofuse: unknown enable-pass class '{cls}'{extra}; known: {known}")
+        for name, v in (("max-loop-ops", self.max_loop_ops), ("max-loop-loads", self.max_loop_loads)):
+            if v < 1:
+                raise LocatedError(op, f"ge-lower-autofuse: {name} must be >= 1, got {v}")
+        if not 0 <= self.recomputation_threshold <= 255:
+            raise LocatedError(op, f"ge-lower-autofuse: recomputation-threshold must be in 0..255, got {self.recomputation_threshold}")
+        counter = [0]
+        for g in graphs_in_pass_order(op):
+            self.lower_graph(g, counter)
+
+    # -- one graph ----------------------------------------------------------------------
+
+    def lower_graph(self, graph: GraphOp, counter: list[int]) -> None:
+        st = _State(self)
+        nodes = list(graph_nodes(graph))
+        for node in nodes:
+            if ge_type(node) in BUFFER_TYPES:
+                continue
+            self.lower_node(st, node)
+        made = self.materialize(st, counter)
+        if self.remarks:
+            self.emit_remarks(st, nodes, made)
+        lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in BUFFER_TYPES]
+        block = graph.body.block
+        for n in reversed(lowered):
+            block.erase_op(n)
+
+    def lower_node(self, st: _State, node: GeNode) -> None:
+        """# asc_ir_lowerer.cpp: LoweringManager::LowerNode + PostPrecessAfterLoweringNode"""
+        try:
+            outs = self.lower_relowering(st, node)
+            # PostPrecessAfterLoweringNode 2: oversize -> realize all inputs, lower again;
+            # still oversize -> fallback.
+            if any(self.oversize(b) for b in outs):
+                st.realize_inputs(node, f"its reader {ge_type(node)} '{node_name(node)}' would be oversize")
+                outs = self.lower_relowering(st, node)
+                if any(self.oversize(b) for b in outs):
+                    raise Extern("oversize even with its inputs realized")
+        except Extern as e:
+            # lowerings.cpp: FallbackLowering -- realize every input, outputs stay extern.
+            st.not_lowered[node] = str(e)
+            st.realize_inputs(node, f"read by {ge_type(node)} '{node_name(node)}', which is not lowered")
+            return
+        for b in outs:
+            st.boxes[b.value] = b
+            st.order.append(b)
+        self.post_process(st, node, outs)
+
+    def lower_relowering(self, st: _State, node: GeNode) -> list[KernelBox]:
+        """Lower; when a lowering needs a producer realized (a non-view reshape of an
+        inlined expression), realize it and lower again."""
+        for _ in range(len(node.operands) + 1):
+            try:
+                return self.lower_outputs(st, node)
+            except _Relower as r:
+                box = st.boxes.get(r.value)
+                assert box is not None and not box.realized
+                st.realize(box, r.reason)
+        raise Extern("could not lower with its inputs realized")
+
+    def oversize(self, b: KernelBox) -> bool:
+        """# kernel_box.cpp: KernelBox::IsOversize (num_ops > max_loop_ops, or more than one
+        GE node and num_loads > max_loop_loads)."""
+        return b.num_ops > self.max_loop_ops or (b.num_nodes > 1 and b.num_loads > self.max_loop_loads)
+
+    def post_process(self, st: _State, node: GeNode, outs: list[KernelBox]) -> None:
+        """Realize rules after a node is lowered, in GE's order.
+
+        # asc_ir_lowerer.cpp: PostPrecessAfterLoweringNode
+        Rule 3 (optimised-away input buffers, e.g. ZerosLike) has no op here; rule 4's
+        control edges cannot occur: the ge dialect has data edges only.
+        """
+        t = ge_type(node)
+        for b in outs:
+            # kernel_box.cpp: a StoreReduction / StoreConcat box realizes itself in its
+            # constructor; lowering_impl.cpp: LowerTranspose realizes its Store.
+            if b.root in ("reduce", "concat", "transpose"):
+                st.realize(b, f"{b.root} (its Store{'Reduction' if b.root == 'reduce' else ''} realizes itself)")
+        if t in HEAVY_OPS:
+            # PostPrecessAfterLoweringNode 4: heavy op
+            for b in outs:
+                st.realize(b, f"heavy op {t}")
+        own_label = A.get_str(node, A.STREAM_LABEL, "") or ""
+        for b in outs:
+            readers = [u.operation for u in b.value.uses]
+            # PostPrecessAfterLoweringNode 5, in order.
+            if b.num_ops == self.max_loop_ops:
+                st.realize(b, f"num_ops {b.num_ops} == max_loop_ops {self.max_loop_ops}")
+            elif b.num_loads >= self.max_loop_loads:
+                st.realize(b, f"num_loads {b.num_loads} >= max_loop_loads {self.max_loop_loads}")
+            elif len(node.results) > 1 and len(readers) > self.max_buffer_readers:
+                st.realize(b, f"{len(readers)} readers > max_buffer_readers {self.max_buffer_readers}")
+            elif len(node.results) == 1 and len(readers) > self.recomputation_threshold:
+                st.realize(b, f"{len(readers)} readers > recomputation_threshold {self.recomputation_threshold}")
+            elif not readers:
+                # Not GE's: a value nobody reads is kept (as a realized box) so lowering
+                # never deletes a node.
+                st.realize(b, "no reader")
+            else:
+                for r in readers:
+                    lab = A.get_str(r, A.STREAM_LABEL, "") or ""
+                    if lab and lab != own_label:
+                        st.realize(b, f"reader '{node_name(r)}' has stream label '{lab}', this node '{own_label}'")
+                        break
+
+    # -- per-op-class lowering ------------------------------------------------------------
+
+    def lower_outputs(self, st: _State, node: GeNode) -> list[KernelBox]:
+        t = ge_type(node)
+        # asc_ir_lowerer.cpp: skips decided before lowering
+        for attr in (SUPER_KERNEL_SCOPE, DISABLE_AUTOFUSE_SCOPE):
+            if attr in node.attributes:
+                raise Extern(f"{attr} is set")
+        for v in (*node.operands, *node.results):
+            if not isinstance(v.type, TensorType):
+                raise Extern("unranked tensor")
+            d = tensor_desc(v.type)
+            if d.is_unknown_shape:
+                # lowerings.cpp: lowering needs (symbolic) shapes; here static ones.
+                raise Extern("unknown shape")
+            if 0 in _shape(v):
+                # autofuser.cpp: an empty tensor becomes AscBackendNoKernelOp, never fused.
+                raise Extern("empty tensor")
+            if d.storage_format != d.origin_format:
+                # Not GE's: loops here run over origin shapes, so the storage must be them.
+                raise Extern(f"storage format {d.storage_format} differs from origin format {d.origin_format}")
+        rd = _Reads(st)
+        lower = self.LOWERINGS.get(t) or (_lower_pointwise if t in POINTWISE else None)
+        if lower is None:
+            if t in RESHAPE_FAMILY:
+                lower = _lower_reshape
+            elif t in REDUCTIONS:
+                lower = _lower_reduce
+            else:
+                raise Extern(f"no lowering for {t}")
+        outs = lower(self, st, rd, node)
+        boxes = []
+        for v, (expr, root, bit, ops) in zip(node.results, outs):
+            if root in ("store", "reduce") and not (expr.shape if root == "store" else expr.src.shape):  # type: ignore[attr-defined]
+                # asc_ir_lowerer.cpp: DropLowerResultForScalarGraph (no loop axis)
+                raise Extern("scalar (the loop nest has no axis)")
+            boxes.append(KernelBox(node, v, expr, root, bit, rd.ops + ops, rd.loads, rd.nodes + 1, tuple(rd.inlined)))
+        return boxes
+
+    LOWERINGS: ClassVar[dict[str, Callable]] = {}
+
+    # -- materialization ----------------------------------------------------------------
+
+    def materialize(self, st: _State, counter: list[int]) -> dict[Operation, list[str]]:
+        """# lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp -- one AscBackend per
+        realized box, in topological order; returns node -> AscBackend names covering it."""
+        made: dict[Operation, list[str]] = {}
+        pos = {id(b): i for i, b in enumerate(st.order)}
+        replaced: dict[SSAValue, SSAValue] = {}
+        for b in st.order:
+            if not b.realized:
+                continue
+            covered = _topo(pos, b.covered())
+            fuse = _fuse_type(b, covered)
+            types = "_".join(ge_type(x.node) for x in covered)
+            name = f"autofuse_{fuse}_{counter[0]}_{types}"
+            counter[0] += 1
+            dims = b.expr.src.shape if b.root == "reduce" else b.expr.shape  # type: ignore[attr-defined]
+            builder = L.AscGraphBuilder(dims, cse=self.cse)
+            k = list(b.node.results).index(b.value)
+            graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
+            operands = [replaced.get(v, v) for v in builder.buffers]
+            mask = ag.fuse_type_bit(fuse)
+            for x in covered:
+                mask |= ag.fuse_type_bit(x.bit)
+            attrs: dict[str, Attribute] = {
+                A.NODE_NAME: StringAttr(name),
+                "fuse_type": StringAttr(fuse),
+                "fuse_type_mask": A.int_attr(mask),
+                "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
+                "fusion_nodes_size": A.int_attr(ag.node_count(graph)),
+            }
+            backend = ge.AscBackend.create(
+                operands=operands, result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
+            )
+            backend.results[0].name_hint = b.value.name_hint
+            backend.location = b.node.location
+            b.node.parent_block().insert_op_before(backend, b.node)  # type: ignore[union-attr]
+            replaced[b.value] = backend.results[0]
+            b.value.replace_all_uses_with(backend.results[0])
+            for x in covered:
+                made.setdefault(x.node, []).append(name)
+        return made
+
+    def emit_remarks(self, st: _State, nodes: list[GeNode], made: dict[Operation, list[str]]) -> None:
+        own: dict[Operation, list[KernelBox]] = {}
+        for b in st.order:
+            own.setdefault(b.node, []).append(b)
+        for n in nodes:
+            t = ge_type(n)
+            if t in BUFFER_TYPES or t == "NetOutput":
+                continue
+            head = f"{t} '{node_name(n)}'"
+            if n in st.not_lowered:
+                remark(n, f"{head}: not lowered ({st.not_lowered[n]}); its inputs are realized")
+                continue
+            into = ", ".join(dict.fromkeys(made.get(n, [])))
+            why = "; ".join(
+                f"output {list(n.results).index(b.value)} realized: {b.reason}" if b.realized else
+                f"output {list(n.results).index(b.value)} inlined into its reader"
+                for b in own.get(n, [])
+            )  # fmt: skip
+            remark(n, f"{head}: lowered into {into}; {why}")
+
+
+def _topo(pos: dict[int, int], boxes: list[KernelBox]) -> list[KernelBox]:
+    return sorted(boxes, key=lambda b: pos[id(b)]) if len(boxes) > 1 else boxes
+
+
+def _fuse_type(b: KernelBox, covered: list[KernelBox]) -> str:
+    """The primary FuseType (kernel_box.cpp: KernelBoxMeta fuse type from the root op,
+    otherwise pointwise / slice / reshape by what the box holds), FuseTypeToString."""
+    if b.root != "store":
+        return b.root
+    bits = {x.bit for x in covered}
+    for kind in ("pointwise", "slice"):
+        if kind in bits:
+            return kind
+    return "reshape"
+
+
+# ---------------------------------------------------------------------------------------
+# Per-op-class lowerings (lowering_impl.cpp). Each returns, per output,
+# (expression, root kind, own fuse-type class, own compute-op count).
+# ---------------------------------------------------------------------------------------
+
+Out = tuple[L.LoopExpr, str, str, int]
+
+
+def _check_dtype(node: GeNode, asc_types: list[str]) -> None:
+    """GE falls back on an unsupported dtype (PostPrecessAfterLoweringNode 1)."""
+    for v in (*node.operands, *node.results):
+        name = ge_dtype_name(_dtype(v))
+        if name in FLOAT_DTYPES:
+            continue
+        if name in INT_DTYPES and all(a in INT_OK for a in asc_types):
+            continue
+        raise Extern(f"dtype {name} is not supported by AscIR {'/'.join(asc_types)}")
+
+
+def _broadcast_to(e: L.LoopExpr, shape: tuple[int, ...]) -> L.LoopExpr:
+    return e if e.shape == shape else L.BroadcastView(shape, e.dtype, e)
+
+
+def _lower_pointwise(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: LowerPointwise (broadcast shape of the inputs, Broadcast(Load),
+    kernel, Store); a single input gets no broadcast."""
+    t = ge_type(node)
+    asc = POINTWISE[t]
+    _check_dtype(node, [asc])
+    out = node.results[0]
+    shape = _shape(out)
+    args = [rd.read(v) for v in node.operands]
+    if len(args) > 1:
+        args = [_broadcast_to(a, shape) for a in args]
+    return [(L.Pointwise(shape, _dtype(out), asc, tuple(args)), "store", "pointwise", 1)]
+
+
+def _lower_square(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: Square lowers to Mul(x, x)"""
+    _check_dtype(node, ["Mul"])
+    out = node.results[0]
+    x = rd.read(node.operands[0])
+    return [(L.Pointwise(_shape(out), _dtype(out), "Mul", (x, x)), "store", "pointwise", 1)]
+
+
+def _lower_addn(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: AddN lowers to a chain of Add over the broadcast inputs"""
+    _check_dtype(node, ["Add"])
+    out = node.results[0]
+    shape = _shape(out)
+    args = [_broadcast_to(rd.read(v), shape) for v in node.operands]
+    acc = args[0]
+    for a in args[1:]:
+        acc = L.Pointwise(shape, _dtype(out), "Add", (acc, a))
+    return [(acc, "store", "pointwise", len(args) - 1)]
+
+
+def _lower_cast(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: Cast lowers to ops.Cast to the output dtype"""
+    _check_dtype(node, ["Cast"])
+    out = node.results[0]
+    x = rd.read(node.operands[0])
+    if x.dtype == _dtype(out):
+        return [(x, "store", "pointwise", 0)]
+    return [(L.Pointwise(_shape(out), _dtype(out), "Cast", (x,)), "store", "pointwise", 1)]
+
+
+def _lower_broadcast_to(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: LowerBroadcastTo -- a view (BroadcastOp reindex), no compute op"""
+    out = node.results[0]
+    x = rd.read(node.operands[0])
+    return [(_broadcast_to(x, _shape(out)), "store", "pointwise", 0)]
+
+
+def _lower_reshape(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """The reshape family as views (lowering_impl.cpp: LowerReshape / LowerSqueeze /
+    LowerUnsqueeze; loop_ops.h ReshapeOp/SqueezeOp/UnsqueezeOp). A reshape that only adds
+    or drops size-1 dims reindexes; another reshape of a buffer reads the buffer with the
+    new shape; another reshape of an inlined expression realizes that producer first (its
+    index would not be affine in the loop variables)."""
+    out = node.results[0]
+    shape = _shape(out)
+    src = node.operands[0]
+    x = rd.read(src)
+    if x.shape == shape:
+        return [(x, "store", "reshape", 0)]
+    if [d for d in x.shape if d != 1] == [d for d in shape if d != 1]:
+        return [(L.UnitReshapeView(shape, x.dtype, x), "store", "reshape", 0)]
+    if isinstance(x, L.Load):
+        return [(L.Load(shape, x.dtype, x.buffer), "store", "reshape", 0)]
+    raise _Relower(src, f"read by {ge_type(node)} '{node_name(node)}', a reshape that is not a view of its expression")
+
+
+class _Relower(Exception):
+    def __init__(self, value: SSAValue, reason: str):
+        super().__init__(reason)
+        self.value, self.reason = value, reason
+
+
+def _lower_reduce(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: LowerReduction -- constant axes, StoreReduction over the input
+    shape, keep dims; GE's small-last-dim skip; a reduction over size-1 dims only is a
+    Store/Squeeze (tests OptimizeReduceTo{Store,Squeeze}AsKeepDimAndSrcDimIsOne)."""
+    if not p.enabled("reduce"):
+        raise Extern("class 'reduce' is not in enable-pass")
+    assert isinstance(node, ge.ReduceD)
+    kind = REDUCTIONS[ge_type(node)]
+    _check_dtype(node, [kind])
+    in_shape = _shape(node.operands[0])
+    axes = node.reduced_axes() or []
+    rank = len(in_shape)
+    if rank > 1:
+        last_r, prev_r = (rank - 1) in axes, (rank - 2) in axes
+        nbytes = in_shape[-1] * dtype_bits(_dtype(node.operands[0])) // 8
+        if last_r != prev_r and nbytes < REDUCE_SMALL_LAST_DIM_BYTES:
+            raise Extern(f"small last dim: {in_shape[-1]} x {nbytes // in_shape[-1]} bytes < {REDUCE_SMALL_LAST_DIM_BYTES}")
+    x = rd.read(node.operands[0])
+    out = node.results[0]
+    eff = tuple(a for a in axes if in_shape[a] != 1)
+    if not eff:
+        view = x if x.shape == _shape(out) else L.UnitReshapeView(_shape(out), x.dtype, x)
+        return [(view, "store", "reshape", 0)]
+    keep = tuple(1 if a in eff else d for a, d in enumerate(in_shape))
+    return [(L.ReduceOp(keep, _dtype(out), kind, x, eff), "reduce", "reduce", 1)]
+
+
+def _lower_concat(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: LowerConcat -- StoreConcat over the output dims; one input is
+    Store(Load)."""
+    if not p.enabled("concat"):
+        raise Extern("class 'concat' is not in enable-pass")
+    assert isinstance(node, ge.ConcatBase)
+    dim = node.axis()
+    assert dim is not None
+    ins = [rd.read(v) for v in node.operands]
+    out = node.results[0]
+    if len(ins) == 1:
+        return [(ins[0], "store", "concat", 0)]
+    return [(L.ConcatOp(_shape(out), _dtype(out), tuple(ins), dim), "concat", "concat", 1)]
+
+
+def _lower_split(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: LowerSplit -- on A2/A3 a Split becomes one StridedSlice per
+    output (reindex i + begin), each output its own box."""
+    if not p.enabled("split"):
+        raise Extern("class 'split' is not in enable-pass")
+    in_shape = _shape(node.operands[0])
+    dim = ge.normalize_axis(A.get_int(node, "split_dim", 0) or 0, len(in_shape), "split_dim")
+    x = rd.read(node.operands[0])
+    outs: list[Out] = []
+    off = 0
+    for r in node.results:
+        shape = _shape(r)
+        outs.append((L.SliceView(shape, x.dtype, x, dim, off), "store", "slice", 0))
+        off += shape[dim]
+    return outs
+
+
+# lowering_impl.cpp: LowerTranspose supported perms: 2-D {1,0} and the five non-identity
+# 3-D perms. GE's fifteen 4-D perms depend on a platform transpose_mode not recorded here,
+# so 4-D transposes fall back.
+TRANSPOSE_PERMS: frozenset[tuple[int, ...]] = frozenset({
+    (1, 0), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0),
+})  # fmt: skip
+
+
+def _lower_transpose(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: LowerTranspose -- flag, fp16/fp32, supported perm; the input box
+    is realized and the transpose's own Store is realized immediately."""
+    if not p.enabled("transpose"):
+        raise Extern("class 'transpose' is not in enable-pass")
+    dt = ge_dtype_name(_dtype(node.operands[0]))
+    if dt not in ("DT_FLOAT", "DT_FLOAT16"):
+        raise Extern(f"transpose needs fp16 or fp32, got {dt}")
+    perm = tuple(A.get_int_list(node, "perm") or [])
+    if perm not in TRANSPOSE_PERMS:
+        raise Extern(f"perm {list(perm)} is not a supported transpose")
+    src = node.operands[0]
+    if (b := st.boxes.get(src)) is not None:
+        st.realize(b, f"read by {ge_type(node)} '{node_name(node)}' (a transpose realizes its input)")
+    x = rd.read(src)
+    assert isinstance(x, L.Load)
+    out = node.results[0]
+    return [(L.TransposeOp(_shape(out), _dtype(out), x, perm), "transpose", "transpose", 1)]
+
+
+LowerAutofusePass.LOWERINGS.update({
+    "Square": _lower_square, "AddN": _lower_addn, "Cast": _lower_cast,
+    "BroadcastToD": _lower_broadcast_to, "ConcatD": _lower_concat, "ConcatV2D": _lower_concat,
+    "SplitD": _lower_split, "SplitVD": _lower_split, "TransposeD": _lower_transpose,
+})  # fmt: skip
