@@ -59,10 +59,16 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GeToNpuPass
 
+    def get_lower_autofuse() -> type[ModulePass]:
+        from lowering.lower_autofuse import LowerAutofusePass
+
+        return LowerAutofusePass
+
     return {
         "ge-phony-notask": get_phony_notask,
         "ge-concat-notask": get_concat_notask,
         "ge-pack-notask": get_pack_notask,
+        "ge-lower-autofuse": get_lower_autofuse,
         "ge-assign-memory": get_assign_memory,
         "ge-to-npu": get_ge_to_npu,
     }
