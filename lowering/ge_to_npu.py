@@ -99,6 +99,8 @@ class _Lowering:
         self.var_top = A.get_int(graph, "var_size", 0) or 0
         self.workspace_top = 0
         self.stack: list[str] = []
+        self.io_types: dict[str, Attribute] = {}
+        self.block: dict[SSAValue, list[int]] = {}
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -128,7 +130,32 @@ class _Lowering:
         offs = self._list(op, OUTPUT_OFFSET, len(op.results))
         r, o = regs[i], offs[i]
         assert isinstance(r, StringAttr) and isinstance(o, IntegerAttr)
-        return self.place(op, r.data, o.value.data, self.raw(op, op.results[i]), scope)
+        a = self.place(op, r.data, o.value.data, self.raw(op, op.results[i]), scope)
+        return self.strided(op.results[i], a)
+
+    def strided(self, v: SSAValue, a: npu.AddrAttr) -> npu.AddrAttr:
+        """A PhonyConcat piece lives inside its block, a PhonySplit piece inside its input:
+        a strided view with the block's strides (ge_local_ops_kernel_calc_op_param.cc:
+        CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset give the corner offsets)."""
+        block = self.block.get(v)
+        if block is None:
+            return a
+        shape = list(v.type.get_shape())  # type: ignore[attr-defined]
+        isz = numpy_dtype(v.type.element_type).itemsize  # type: ignore[attr-defined]
+        strides = [isz] * len(block)
+        for k in range(len(block) - 2, -1, -1):
+            strides[k] = strides[k + 1] * block[k + 1]
+        contiguous = [isz] * len(shape)
+        for k in range(len(shape) - 2, -1, -1):
+            contiguous[k] = contiguous[k + 1] * shape[k + 1]
+        if all(d == 1 or s == c for d, s, c in zip(shape, strides, contiguous)) or not shape:
+            return a
+        dims = [*shape[:-1], shape[-1] * isz]
+        bstrides = [*strides[:-1], 1]
+        span = sum((d - 1) * st for d, st in zip(dims, bstrides)) + 1
+        out = npu.AddrAttr(a.region.data, a.offset.data, span, dims, bstrides)
+        self.grow(out.region.data, out.end)
+        return out
 
     def in_addr(self, op: Operation, j: int) -> npu.AddrAttr:
         """Where `op` reads input j: GE's input_i offset, in the producer output's region."""
@@ -140,7 +167,8 @@ class _Lowering:
         # The producer's planned address is (region, planned offset); input_offset is in the
         # same region, so the read address is the producer's region base + input_offset.
         base = src.offset.data - self.planned[v]
-        return npu.AddrAttr(src.region.data, base + o.value.data, self.raw(op, v))
+        a = npu.AddrAttr(src.region.data, base + o.value.data, self.raw(op, v))
+        return self.strided(v, a)
 
     def place(self, op: Operation, region: str, offset: int, length: int, scope: _Scope) -> npu.AddrAttr:
         if npu.region_error(region) is not None:
@@ -179,7 +207,7 @@ class _Lowering:
     def emit(self, op: npu.TaskOp) -> None:
         ins, outs = op.footprint()  # type: ignore[attr-defined]
         self.tasks.append(
-            _Task(op, [(a.region.data, a.offset.data, a.end) for _, a in ins], [(a.region.data, a.offset.data, a.end) for _, a in outs])
+            _Task(op, [(a.region.data, s, e) for _, a in ins for s, e in a.runs()], [(a.region.data, s, e) for _, a in outs for s, e in a.runs()])
         )
 
     # -- nodes ----------------------------------------------------------------------------
@@ -187,6 +215,13 @@ class _Lowering:
     def lower_graph(self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None) -> list[tuple[str, npu.AddrAttr]]:
         """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
         outputs: list[tuple[str, npu.AddrAttr]] = []
+        for op in graph.body.block.ops:
+            if isinstance(op, ge.PhonyConcat):
+                for v in op.operands:
+                    self.block[v] = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+            elif isinstance(op, ge.PhonySplit):
+                for r in op.results:
+                    self.block[r] = list(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
         for op in graph.body.block.ops:
             if not isinstance(op, ge.GeNode):
                 continue
@@ -209,6 +244,7 @@ class _Lowering:
                     self.table.append(npu.AliasOp(tnames[0], outs[0], [scope.io_tensors[region]], info))
                 else:
                     self.table.append(npu.TensorOp(tnames[0], outs[0], info))
+                    self.io_types[region] = op.results[0].type
                 continue
             if isinstance(op, ge.Const | ge.Constant | ge.Variable):
                 v = op.attributes.get("value")
@@ -252,6 +288,8 @@ class _Lowering:
     def lower_net_output(self, op: ge.NetOutput, scope: _Scope, root: bool) -> list[tuple[str, npu.AddrAttr]]:
         res = []
         for k, v in enumerate(op.operands):
+            if root:
+                self.io_types[f"output:{k}"] = v.type
             src = (self.names[v], self.in_addr(op, k))
             dst_region = f"output:{k}"
             where = scope.remap.get(dst_region, (dst_region, 0))
@@ -388,7 +426,8 @@ class _Lowering:
         events = 0
         for i, t in enumerate(self.tasks):
             waits: list[npu.TaskOp] = []
-            for d in t.deps:
+            # latest first: one wait on a stream's later record covers its earlier tasks
+            for d in sorted(t.deps, key=lambda d: -pos[d]):
                 ds = self.tasks[d].stream
                 if ds == t.stream or pos[d] <= known[(t.stream, ds)]:
                     continue
@@ -419,7 +458,10 @@ class _Lowering:
             size = self.regions[r]
             if r == "weight":
                 size = max(size, self.weight_top)
-            regions.append(npu.RegionOp(r, size))
+            reg = npu.RegionOp(r, size)
+            if r in self.io_types:
+                reg.attributes["type"] = self.io_types[r]
+            regions.append(reg)
         attrs: dict[str, Attribute] = {}
         for k in ("memory_size", "memory_lower_bound", "weight_size"):
             if k in self.graph.attributes:

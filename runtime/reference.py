@@ -44,6 +44,7 @@ __all__ = [
     "ReferenceError",
     "has_reference_impl",
     "reference_impl",
+    "reference_impl_of",
     "root_graphs",
     "run_graph",
     "run_module",
@@ -79,6 +80,11 @@ def reference_impl(*op_classes: type[Operation], replace: bool = False) -> Calla
 
 def has_reference_impl(op_class: type[Operation]) -> bool:
     return op_class in _IMPLS
+
+
+def reference_impl_of(op_class: type[Operation]) -> Impl | None:
+    """The registered semantics of `op_class` (the simulator runs library kernels with it)."""
+    return _IMPLS.get(op_class)
 
 
 # ---------------------------------------------------------------------------------------

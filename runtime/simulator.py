@@ -1,0 +1,553 @@
+"""The device simulator: loads an `npu.model` once and executes it many times, as GE's
+static executor does (DavinciModel::Init / NnExecute, ge_executor.md §2-§4).
+
+    model = load(npu_model, frozen_inputs={0})
+    outs = model.execute([x, w])          # zero-copy: x and w are the input regions
+    model.refreshed                        # tasks whose args this execution refreshed
+
+Device memory is one uint8 buffer per region: `fm`, `weight`, `var` and `workspace` are
+allocated at load (weights and variables copied in), `input:<k>` / `output:<k>` are the
+user's arrays of each execution (zero-copy I/O). A kernel runs on numpy views made at its
+bound addresses (`buffer[offset:offset+n].view(dtype).reshape(shape)`), so a wrong offset
+gives a wrong number: library kernels run the reference semantics of their GE type
+(runtime/reference.py), AscGraph kernels the AscGraph interpreter. Values are kept in
+their origin shape, row-major.
+
+Address refresh (ModelArgsManager, ge_executor.md §3.4-§3.6): each task binds its
+addresses to (region buffer, offset) when refreshed. The first execution refreshes every
+task (kInitOneTime); later executions refresh only the tasks that reference a model I/O
+region whose user buffer changed (kUpdateModelIo), never for a frozen input (refreshed on
+the first execution only: a frozen input keeps the buffer it was first bound to).
+
+Checks, each a `SimulatorFault` naming the task, the region and the byte range: an
+address outside its buffer; a read of bytes no task (or the host) wrote in this execution;
+a write into the bytes of another tensor of the model's table while that tensor is live
+(written and still to be read; inputs, weights and outputs always live); a write into the
+weights; two tasks of different streams touching the same bytes (one writing) with no
+happens-before between them (vector clocks: program order, event record -> wait,
+stream_active, ge_executor.md §4.3); a wait for an event never recorded (deadlock), an
+event recorded twice before its wait; a task of another stream not joined before
+end_graph. Streams run round robin, one task at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect import ge, npu
+from ge_dialect.dtypes import numpy_dtype
+from runtime.reference import ReferenceError, dense_value, reference_impl_of
+
+__all__ = ["LoadedModel", "SimulatorFault", "load"]
+
+# ModelArgsManager::UpdatePolicy
+K_NO_NEED_UPDATE, K_UPDATE_MODEL_IO, K_INIT_ONE_TIME = 0, 2, 4
+HOST_REGIONS = ("weight", "var")
+
+
+class SimulatorFault(Exception):
+    """A fault of the simulated device: a bad address, an uninitialised read, a clobbered
+    live tensor, a race, a deadlock. `task`, `region`, `start`, `end` locate it."""
+
+    def __init__(self, message: str, task: str = "", region: str = "", start: int = 0, end: int = 0):
+        super().__init__(message)
+        self.task, self.region, self.start, self.end = task, region, start, end
+
+
+def _ops_by_type() -> dict[str, type[Operation]]:
+    return {cls.name.split(".", 1)[1]: cls for cls in ge.GE_NODE_OPS}
+
+
+@dataclass
+class _Operand:
+    tensor: str
+    addr: npu.AddrAttr
+    dtype: np.dtype | None = None
+    shape: tuple[int, ...] = ()
+
+    @property
+    def region(self) -> str:
+        return self.addr.region.data
+
+
+@dataclass
+class _Task:
+    index: int
+    stream: int
+    pos: int
+    op: npu.TaskOp
+    label: str
+    ins: list[_Operand] = field(default_factory=list)
+    outs: list[_Operand] = field(default_factory=list)
+    run: object = None  # the kernel callable
+    bindings: list[tuple[np.ndarray, int]] | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.op.name.split(".", 1)[1]
+
+
+@dataclass
+class Stats:
+    executions: int = 0
+    tasks_by_kind: dict[str, int] = field(default_factory=dict)
+    kernel_bytes_read: int = 0
+    kernel_bytes_written: int = 0
+    memcpy_bytes: int = 0
+    peak_live_fm_bytes: int = 0
+    refreshed_tasks: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+class _Tensors:
+    """The model's tensor table: base tensors (a task writes them, or the host), aliases
+    expanded to the base tensors they are made of, writers and readers of each."""
+
+    def __init__(self, model: npu.ModelOp, tasks: Sequence[_Task]):
+        self.range: dict[str, tuple[str, int, int]] = {}
+        self.size: dict[str, int] = {}
+        aliases: dict[str, list[str]] = {}
+        for e in model.table():
+            a = e.addr
+            self.range[e.tensor_name] = (a.region.data, a.offset.data, a.end)
+            self.size[e.tensor_name] = sum(y - x for x, y in a.runs())
+            if isinstance(e, npu.AliasOp):
+                aliases[e.tensor_name] = e.source_names
+        self.base: dict[str, list[str]] = {}
+
+        def expand(n: str, seen: tuple[str, ...]) -> list[str]:
+            if n in self.base:
+                return self.base[n]
+            if n not in aliases:
+                return [n]
+            if n in seen:
+                raise SimulatorFault(f"alias \"{n}\" is defined through itself")
+            out: list[str] = []
+            for s in aliases[n]:
+                out.extend(expand(s, (*seen, n)))
+            self.base[n] = out
+            return out
+
+        for n in self.range:
+            self.base[n] = expand(n, ())
+        self.writers: dict[str, set[int]] = {n: set() for n in self.range}
+        self.readers: dict[str, set[int]] = {n: set() for n in self.range}
+        for t in tasks:
+            for o in t.outs:
+                for b in self.base[o.tensor]:
+                    self.writers[b].add(t.index)
+            for o in t.ins:
+                for b in self.base[o.tensor]:
+                    self.readers[b].add(t.index)
+        self.bases = [n for n in self.range if n not in aliases]
+        self.owners: dict[str, npu.IntervalMap] = {}
+        for e in model.table():
+            n = e.tensor_name
+            if n in aliases:
+                continue
+            for s, end in e.addr.runs():
+                self.owners.setdefault(e.addr.region.data, npu.IntervalMap()).update(s, end, lambda st, n=n: (st or ()) + (n,))  # type: ignore[operator]
+
+    def pinned(self, n: str) -> bool:
+        r = self.range[n][0]
+        return r in HOST_REGIONS or r.startswith("input:") or r.startswith("output:")
+
+
+def load(model: npu.ModelOp, frozen_inputs: Sequence[int] = ()) -> LoadedModel:
+    """DavinciModel::Init: validate, allocate regions, copy weights, build the task lists."""
+    try:
+        model.verify()
+    except VerifyException as e:
+        raise SimulatorFault(f"the model does not verify: {e}") from None
+    return LoadedModel(model, frozenset(frozen_inputs))
+
+
+class LoadedModel:
+    def __init__(self, model: npu.ModelOp, frozen: frozenset[int]):
+        self.model = model
+        self.frozen = frozen
+        self.region_sizes = model.regions_table()
+        self.io_types: dict[str, TensorType] = {}
+        for op in model.body.block.ops:
+            if isinstance(op, npu.RegionOp) and isinstance(t := op.attributes.get("type"), TensorType):
+                self.io_types[op.region.data] = t
+        # InitFeatureMapAndP2PMem / InitWeightMem: device buffers of the fixed regions
+        self.memory: dict[str, np.ndarray] = {
+            r: np.frombuffer(bytearray(size), dtype=np.uint8)
+            for r, size in self.region_sizes.items()
+            if not r.startswith("input:") and not r.startswith("output:")
+        }
+        for e in model.table():
+            if isinstance(e, npu.ConstOp):
+                arr = np.ascontiguousarray(dense_value(e, e.value)).reshape(-1).view(np.uint8)
+                self.memory[e.addr.region.data][e.addr.offset.data : e.addr.offset.data + arr.size] = arr
+        self.n_streams = model.streams.data
+        self.tasks: list[_Task] = []
+        self.streams: list[list[_Task]] = []
+        kernels = model.kernel_defs()
+        impls: dict[str, object] = {}
+        for s in model.stream_ops():
+            lst = []
+            for pos, op in enumerate(s.tasks):
+                node = op.attributes.get("node")
+                label = f"stream {s.stream.data} task {pos} ({op.name}" + (f" '{node.data}')" if node is not None else ")")  # type: ignore[attr-defined]
+                t = _Task(len(self.tasks), s.stream.data, pos, op, label)
+                if isinstance(op, npu.KernelOp | npu.MemcpyOp):
+                    ins, outs = op.footprint()
+                    t.ins = [_Operand(n, a) for n, a in ins]
+                    t.outs = [_Operand(n, a) for n, a in outs]
+                if isinstance(op, npu.KernelOp):
+                    k = kernels[op.kernel.root_reference.data]
+                    for o, ty in (*zip(t.ins, k.function_type.inputs.data), *zip(t.outs, k.function_type.outputs.data)):
+                        assert isinstance(ty, TensorType)
+                        o.dtype, o.shape = numpy_dtype(ty.element_type), tuple(ty.get_shape())
+                    sym = k.sym_name.data
+                    if sym not in impls:
+                        impls[sym] = self._kernel(k)
+                    t.run = impls[sym]
+                self.tasks.append(t)
+                lst.append(t)
+            self.streams.append(lst)
+        self.table = _Tensors(model, self.tasks)
+        self.active_base: dict[str, int] = {}
+        self.first = True
+        self.refreshed: list[str] = []
+        self.stats = Stats()
+        self.last_stats = Stats()
+
+    # -- kernels ----------------------------------------------------------------------------
+
+    def _kernel(self, k: npu.KernelDefOp):  # noqa: ANN202
+        outs = [tuple(t.get_shape()) for t in k.function_type.outputs.data]  # type: ignore[attr-defined]
+        if k.kind.data == "ascgraph":
+            from runtime.ascgraph_interp import run_asc_graph
+
+            graph = k.asc_graph()
+            return lambda args: run_asc_graph(graph, args, outs)  # type: ignore[arg-type]
+        assert k.ge_type is not None
+        cls = _ops_by_type().get(k.ge_type.data)
+        impl = reference_impl_of(cls) if cls is not None else None
+        if cls is None or impl is None:
+            raise SimulatorFault(f"kernel @{k.sym_name.data}: no library implementation of GE type {k.ge_type.data}")
+        block = Block(arg_types=list(k.function_type.inputs.data))
+        node = cls.create(operands=list(block.args), result_types=list(k.function_type.outputs.data), attributes=dict(k.attributes))
+        block.add_op(node)
+        return lambda args: impl(node, args)
+
+    # -- execution ----------------------------------------------------------------------------
+
+    def _bind_io(self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
+        n_in = sum(1 for r in self.region_sizes if r.startswith("input:"))
+        n_out = sum(1 for r in self.region_sizes if r.startswith("output:"))
+        if len(inputs) != n_in:
+            raise SimulatorFault(f"the model takes {n_in} inputs, {len(inputs)} given")
+        outs: list[np.ndarray] = []
+        for k in range(n_out):
+            t = self.io_types.get(f"output:{k}")
+            if outputs is not None:
+                outs.append(outputs[k])
+            elif t is not None:
+                outs.append(np.empty(tuple(t.get_shape()), dtype=numpy_dtype(t.element_type)))
+            else:
+                outs.append(np.empty(self.region_sizes[f"output:{k}"], dtype=np.uint8))
+        bound: dict[str, np.ndarray] = {}
+        for kind, arrays in (("input", inputs), ("output", outs)):
+            for k, a in enumerate(arrays):
+                r = f"{kind}:{k}"
+                t = self.io_types.get(r)
+                if not isinstance(a, np.ndarray) or not a.flags.c_contiguous:
+                    raise SimulatorFault(f"{r}: a zero-copy buffer is a C-contiguous numpy array", region=r)
+                if t is not None and (a.dtype != numpy_dtype(t.element_type) or a.shape != tuple(t.get_shape())):
+                    raise SimulatorFault(f"{r}: buffer is {a.dtype} {a.shape}, the model expects {t}", region=r)
+                if kind == "output" and not a.flags.writeable:
+                    raise SimulatorFault(f"{r}: the output buffer is read-only", region=r)
+                bound[r] = a.reshape(-1).view(np.uint8)
+        return bound, outs
+
+    def _refresh(self, bound: dict[str, np.ndarray]) -> None:
+        """DavinciModel::UpdateAllNodeArgs + ModelArgsManager::UpdateForExecute."""
+        ret_up = K_NO_NEED_UPDATE
+        changed: set[str] = set()
+        for r, buf in bound.items():
+            if r.startswith("input:") and not self.first and int(r[6:]) in self.frozen:
+                continue  # frozen inputs: refreshed on the first execution only
+            ptr = buf.__array_interface__["data"][0]
+            if self.active_base.get(r) != ptr:
+                self.active_base[r] = ptr
+                changed.add(r)
+                ret_up = max(ret_up, K_UPDATE_MODEL_IO)
+        if self.first:
+            ret_up = K_INIT_ONE_TIME  # the ABSOLUTE base is forced from all-ones to 0
+        self.refreshed = []
+        if ret_up == K_NO_NEED_UPDATE:
+            return
+        memory = {**self.memory, **bound}
+        for t in self.tasks:
+            ops = [*t.ins, *t.outs]
+            if not ops:
+                continue
+            if ret_up != K_INIT_ONE_TIME and not any(o.region in changed for o in ops):
+                continue
+            t.bindings = [(memory[o.region], o.addr.offset.data) for o in ops]
+            self.refreshed.append(t.label)
+
+    def execute(self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
+        """DavinciModel::NnExecute: bind the I/O buffers, refresh args, run the streams."""
+        bound, outs = self._bind_io(inputs, outputs)
+        self._refresh(bound)
+        self.first = False
+        run = _Execution(self, bound)
+        run.go()
+        st = run.stats
+        st.executions = 1
+        st.refreshed_tasks = len(self.refreshed)
+        self.last_stats = st
+        total = self.stats
+        total.executions += 1
+        for k, v in st.tasks_by_kind.items():
+            total.tasks_by_kind[k] = total.tasks_by_kind.get(k, 0) + v
+        total.kernel_bytes_read += st.kernel_bytes_read
+        total.kernel_bytes_written += st.kernel_bytes_written
+        total.memcpy_bytes += st.memcpy_bytes
+        total.peak_live_fm_bytes = max(total.peak_live_fm_bytes, st.peak_live_fm_bytes)
+        total.refreshed_tasks += st.refreshed_tasks
+        return outs
+
+
+class _Execution:
+    """One execution: stream scheduling, vector clocks, shadow memory, live tensors."""
+
+    def __init__(self, m: LoadedModel, bound: dict[str, np.ndarray]):
+        self.m = m
+        self.stats = Stats()
+        n = m.n_streams
+        self.vc = [[0] * n for _ in range(n)]
+        self.pc = [0] * n
+        self.active = [s == 0 for s in range(n)]
+        self.events: dict[int, list[int] | None] = {}
+        self.epoch: dict[int, tuple[int, int]] = {}
+        self.end_vc: list[int] | None = None
+        # shadow state per region: (writer epoch or None for the host, reads per stream)
+        self.shadow: dict[str, npu.IntervalMap] = {}
+        host = (None, (None,) * n)
+        for r, size in m.region_sizes.items():
+            sh = npu.IntervalMap()
+            if r in HOST_REGIONS or r.startswith("input:"):
+                sh.update(0, len(bound[r]) if r in bound else size, lambda _: host)
+            self.shadow[r] = sh
+        tb = m.table
+        self.pending = {b: len(tb.readers[b]) for b in tb.bases}
+        self.written: set[str] = {b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")}
+        self.live_fm = 0
+
+    # -- happens-before ---------------------------------------------------------------------
+
+    def hb(self, ep: tuple[int, int, str] | None, s: int) -> bool:
+        return ep is None or ep[1] <= self.vc[s][ep[0]]
+
+    def fault(self, t: _Task, what: str, region: str, start: int, end: int) -> SimulatorFault:
+        return SimulatorFault(f"{t.label}: {what}", t.label, region, start, end)
+
+    # -- memory -------------------------------------------------------------------------------
+
+    def check_bounds(self, t: _Task, o: _Operand, buf: np.ndarray, off: int) -> None:
+        n = o.addr.length.data
+        if off + n > len(buf):
+            raise self.fault(
+                t, f"address out of bounds: tensor \"{o.tensor}\" at {o.region} [{off}, {off + n}) "
+                f"but the region's buffer has {len(buf)} bytes", o.region, off, off + n,
+            )  # fmt: skip
+
+    def read(self, t: _Task, o: _Operand, off: int) -> None:
+        for a, b in o.addr.runs():
+            self.read_range(t, o, a, b)
+
+    def read_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
+        r = o.region
+        sh = self.shadow[r]
+        gaps = sh.gaps(off, end)
+        if gaps:
+            a, b = gaps[0]
+            raise self.fault(t, f"read of uninitialised memory: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at {r} [{off}, {end})) was not written by any task in this execution", r, a, b)
+        s = t.stream
+        for a, b, st in sh.covered(off, end):
+            w = st[0]  # type: ignore[index]
+            if not self.hb(w, s):
+                raise self.fault(t, f"race: reads {r} [{a}, {b}) written by {w[2]} on another stream with no event between them", r, a, b)
+        me = (s, self.vc[s][s], t.label)
+
+        def upd(st: object) -> object:
+            w, reads = st  # type: ignore[misc]
+            reads = list(reads)
+            reads[s] = me
+            return (w, tuple(reads))
+
+        sh.update(off, end, upd)
+
+    def write(self, t: _Task, o: _Operand, off: int) -> None:
+        for a, b in o.addr.runs():
+            self.write_range(t, o, a, b)
+
+    def write_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
+        r = o.region
+        if r in HOST_REGIONS and r == "weight":
+            raise self.fault(t, f"write into the weights: {r} [{off}, {end})", r, off, end)
+        s = t.stream
+        sh = self.shadow[r]
+        for a, b, st in sh.covered(off, end):
+            w, reads = st  # type: ignore[misc]
+            if not self.hb(w, s):
+                raise self.fault(t, f"race: writes {r} [{a}, {b}) also written by {w[2]} on another stream with no event between them", r, a, b)
+            for rd in reads:
+                if rd is not None and not self.hb(rd, s):
+                    raise self.fault(t, f"race: writes {r} [{a}, {b}) read by {rd[2]} on another stream with no event between them", r, a, b)
+        tb = self.m.table
+        owners = tb.owners.get(r)
+        mine = set(tb.base[o.tensor])
+        if owners is not None:
+            for a, b, names in owners.covered(off, end):
+                for n in names:  # type: ignore[union-attr]
+                    if n in mine or t.index in tb.writers[n]:
+                        continue
+                    if n in self.written and (self.pending[n] > 0 or tb.pinned(n)):
+                        _, ts, te = tb.range[n]
+                        raise self.fault(
+                            t, f"write into a live buffer: {r} [{a}, {b}) (writing tensor \"{o.tensor}\" at {r} [{off}, {end})) "
+                            f"overlaps tensor \"{n}\" at {r} [{ts}, {te}), which is still to be read",
+                            r, a, b,
+                        )  # fmt: skip
+        me = (s, self.vc[s][s], t.label)
+        fresh = (me, (None,) * self.m.n_streams)
+        sh.update(off, end, lambda _: fresh)
+        for b in mine:
+            if b not in self.written:
+                self.written.add(b)
+                if tb.range[b][0] == "fm" and self.pending[b] > 0:
+                    self.live_fm += tb.size[b]
+        self.stats.peak_live_fm_bytes = max(self.stats.peak_live_fm_bytes, self.live_fm)
+
+    def retire_reads(self, t: _Task) -> None:
+        tb = self.m.table
+        done: set[str] = set()
+        for o in t.ins:
+            done.update(tb.base[o.tensor])
+        for b in done:
+            self.pending[b] -= 1
+            if self.pending[b] == 0 and b in self.written and tb.range[b][0] == "fm":
+                self.live_fm -= tb.size[b]
+
+    # -- tasks ----------------------------------------------------------------------------------
+
+    def run_task(self, t: _Task) -> None:
+        s = t.stream
+        self.vc[s][s] += 1
+        self.epoch[t.index] = (s, self.vc[s][s])
+        kind = t.kind
+        self.stats.tasks_by_kind[kind] = self.stats.tasks_by_kind.get(kind, 0) + 1
+        op = t.op
+        if isinstance(op, npu.KernelOp | npu.MemcpyOp):
+            assert t.bindings is not None
+            ops = [*t.ins, *t.outs]
+            for o, (buf, off) in zip(ops, t.bindings):
+                self.check_bounds(t, o, buf, off)
+            nin = len(t.ins)
+            for o, (buf, off) in zip(t.ins, t.bindings[:nin]):
+                self.read(t, o, off)
+            if isinstance(op, npu.MemcpyOp):
+                (sb, so), (db, do) = t.bindings
+                n = t.ins[0].addr.length.data
+                src = sb[so : so + n].copy() if sb is db else sb[so : so + n]
+                self.retire_reads(t)
+                self.write(t, t.outs[0], do)
+                db[do : do + n] = src
+                self.stats.memcpy_bytes += n
+                return
+            args = [_view(o, buf, off) for o, (buf, off) in zip(t.ins, t.bindings[:nin])]
+            try:
+                with np.errstate(all="ignore"):
+                    results = t.run(args)  # type: ignore[operator]
+            except ReferenceError as e:
+                raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
+            self.retire_reads(t)
+            for o, (buf, off), res in zip(t.outs, t.bindings[nin:], results):
+                self.write(t, o, off)
+                n = _nbytes(o)
+                _view(o, buf, off)[...] = res
+                self.stats.kernel_bytes_written += n
+            self.stats.kernel_bytes_read += sum(_nbytes(o) for o in t.ins)
+        elif isinstance(op, npu.EventRecordOp):
+            e = op.event.data
+            if self.events.get(e) is not None:
+                raise self.fault(t, f"event {e} is recorded again before its wait consumed it", "", 0, 0)
+            self.events[e] = list(self.vc[s])
+        elif isinstance(op, npu.EventWaitOp):
+            e = op.event.data
+            rec = self.events[e]
+            assert rec is not None
+            self.vc[s] = [max(a, b) for a, b in zip(self.vc[s], rec)]
+            self.events[e] = None  # EventWaitTaskInfo: wait, then reset
+        elif isinstance(op, npu.StreamActiveOp):
+            tgt = op.target.data
+            self.active[tgt] = True
+            self.vc[tgt] = [max(a, b) for a, b in zip(self.vc[tgt], self.vc[s])]
+        elif isinstance(op, npu.EndGraphOp):
+            self.end_vc = list(self.vc[s])
+
+    def blocked(self, t: _Task) -> bool:
+        return isinstance(t.op, npu.EventWaitOp) and self.events.get(t.op.event.data) is None
+
+    def go(self) -> None:
+        streams = self.m.streams
+        while True:
+            progress = False
+            for s, lst in enumerate(streams):
+                if not self.active[s] or self.pc[s] >= len(lst):
+                    continue
+                t = lst[self.pc[s]]
+                if self.blocked(t):
+                    continue
+                self.run_task(t)
+                self.pc[s] += 1
+                progress = True
+            if not progress:
+                break
+        stuck = [streams[s][self.pc[s]] for s in range(len(streams)) if self.active[s] and self.pc[s] < len(streams[s])]
+        if stuck:
+            t = stuck[0]
+            e = t.op.event.data  # type: ignore[attr-defined]
+            recs = [x for x in self.m.tasks if isinstance(x.op, npu.EventRecordOp) and x.op.event.data == e]
+            why = "which no task records" if not recs else f"whose record ({recs[0].label}) is never reached"
+            raise self.fault(t, f"deadlock: waits for event {e}, {why}", "", 0, 0)
+        assert self.end_vc is not None
+        for s in range(1, len(streams)):
+            done = [t for t in streams[s] if t.index in self.epoch]
+            if done:
+                last = done[-1]
+                es, ec = self.epoch[last.index]
+                if ec > self.end_vc[es]:
+                    raise self.fault(last, "not joined before end_graph: no event orders it before the model completes", "", 0, 0)
+
+
+def _nbytes(o: _Operand) -> int:
+    assert o.dtype is not None
+    n = o.dtype.itemsize
+    for d in o.shape:
+        n *= d
+    return n
+
+
+def _view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
+    """The numpy view of operand `o` at byte `off` of `buf` (strided for phony pieces)."""
+    a = o.addr
+    if not a.dims.data:
+        return buf[off : off + _nbytes(o)].view(o.dtype).reshape(o.shape)
+    raw = np.lib.stride_tricks.as_strided(buf[off : off + a.length.data], a.dim_list, a.stride_list)
+    return raw.view(o.dtype).reshape(o.shape)
