@@ -1,13 +1,17 @@
-"""ge-run: evaluate a ge graph, compile it, and check the compiled graph's numbers.
+"""ge-run: evaluate a ge graph, compile it to an NPU task program, execute it on the
+device simulator and check its numbers against the reference interpreter.
 
     ge-run FILE [--graph NAME] [--input X.npy ... | --seed N] [--reference]
-                [--print-values] [--save-dir DIR] [--stats-json PATH]
+                [--print-values] [--save-dir DIR] [--stats-json PATH] [--dump-dir DIR]
+                [--executions N] [--streams 1|2] [--frozen-input K ...]
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
 interpreter (runtime/reference.py) runs. Otherwise the `ge-compile` pipeline of
-ge_tools/registry.py runs on a copy of the module, both modules are evaluated with the
-same inputs, and the outputs are compared.
+ge_tools/registry.py runs on a copy of the module; when it ends in an npu.model (ge-to-npu)
+the model is loaded once on runtime/simulator.py and executed N times with fresh input
+buffers, else the compiled graph is evaluated by the reference interpreter; the outputs
+are compared with the reference's on the original graph.
 """
 
 from __future__ import annotations
@@ -21,15 +25,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import OpResult
 
-from ge_dialect import ge
+from ge_dialect import attrs as A
+from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
 from ge_tools.opt import GeOptMain, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.reference import ReferenceError, check_value, run_graph, select_graph
+from runtime.simulator import LoadedModel, SimulatorFault, load
 
 COMPILE_PIPELINE = "ge-compile"
 RTOL = 1e-5
@@ -40,15 +46,22 @@ DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
 
 Modes:
-  default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES; when it is
-               not defined yet, no pass runs) on a copy of the module, evaluate the
-               original and the compiled module on the reference interpreter with the
-               same inputs, and compare every output: exact for integers and bools,
-               |a-b| <= 1e-6 + 1e-5*|b| for floats (NaN equals NaN). Prints
+  default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES: ge-phony-notask,
+               [ge-lower-autofuse, ge-autofuse], ge-concat-notask, ge-pack-notask,
+               ge-assign-memory, ge-to-npu) on a copy of the module, load the npu.model
+               on the device simulator (runtime/simulator.py) and execute it --executions
+               times, each with fresh copies of the inputs (new zero-copy buffers: the
+               I/O address refresh of GE's DavinciModel); evaluate the original graph on
+               the reference interpreter and compare every output of every execution:
+               exact for integers and bools, |a-b| <= 1e-6 + 1e-5*|b| for floats (NaN
+               equals NaN). Prints a report (simulator: tasks by kind, kernels, no-task
+               nodes, bytes moved, args refreshed; memory: feature-map bytes vs the
+               planner's lower bound, peak live bytes; max error), the outputs, then
                "outputs match the reference" (exit 0) or a mismatch report (exit 1).
-               The NPU task-program simulator that will execute the compiled graph comes
-               with a later issue; until then the compiled module is evaluated by the
-               reference interpreter too.
+               A simulator fault (bad address, uninitialised read, clobbered live
+               tensor, race, deadlock) is one line "FILE: error: simulator: ..." and
+               exit 1. When the pipeline does not produce an npu.model, the compiled
+               graph is evaluated by the reference interpreter instead.
   --reference  only evaluate the graph on the reference interpreter and print outputs.
 
 Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
@@ -238,7 +251,20 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--stats-json", metavar="PATH",
         help="write figures as JSON: graph, mode, passes, outputs (name, shape, dtype) and, "
-        "when comparing, mismatch_count (differing elements over all outputs)",
+        "when comparing, mismatch_count (differing elements over all outputs, all executions), "
+        "max_error and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
+        "bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size, "
+        "memory_lower_bound, peak_live_fm_bytes, executions, refreshed_tasks (per execution)",
+    )  # fmt: skip
+    p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
+    p.add_argument(
+        "--executions", type=int, default=1, metavar="N",
+        help="execute the loaded model N times, each with fresh input buffers (default 1)",
+    )  # fmt: skip
+    p.add_argument("--streams", type=int, default=1, choices=(1, 2), help="ge-to-npu streams option (default 1)")
+    p.add_argument(
+        "--frozen-input", type=int, action="append", default=[], metavar="K",
+        help="input K is frozen (ge.exec.frozenInputIndexes): its address is refreshed on the first execution only",
     )  # fmt: skip
     return p
 
@@ -254,11 +280,64 @@ def _evaluate(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[Output]:
     return [Output(i, n, a) for i, (n, a) in enumerate(zip(names, run_graph(graph, inputs)))]
 
 
+def _pipeline(args: argparse.Namespace) -> str:
+    if args.reference or COMPILE_PIPELINE not in PIPELINES:
+        return ""
+    if args.streams == 1:
+        return COMPILE_PIPELINE
+    return ",".join(f"{p}{{streams={args.streams}}}" if p == "ge-to-npu" else p for p in PIPELINES[COMPILE_PIPELINE])
+
+
+def _model_figures(model: npu.ModelOp) -> dict[str, object]:
+    tasks = [t for s in model.stream_ops() for t in s.tasks]
+    no_task: dict[str, str] = {}
+    for e in model.table():
+        if isinstance(e, npu.AliasOp):
+            node, ty = e.attributes.get("node"), e.attributes.get("type")
+            if isinstance(node, StringAttr) and isinstance(ty, StringAttr) and ty.data not in ("Data", "RefData"):
+                no_task.setdefault(node.data, ty.data)
+    return {
+        "tasks": len(tasks),
+        "kernels": sum(isinstance(t, npu.KernelOp) for t in tasks),
+        "streams": model.streams.data,
+        "events": model.events.data,
+        "no_task_nodes": [f"{n} ({t})" for n, t in no_task.items()],
+        "memory_size": model.regions_table().get("fm", 0),
+        "memory_lower_bound": A.get_int(model, "memory_lower_bound", 0),
+    }
+
+
+def _simulate(
+    loaded: LoadedModel, inputs: Sequence[np.ndarray], names: Sequence[str], n: int
+) -> tuple[list[list[Output]], list[int]]:
+    runs, refreshed = [], []
+    for _ in range(n):
+        outs = loaded.execute([np.array(a, copy=True) for a in inputs])
+        runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
+        refreshed.append(len(loaded.refreshed))
+    return runs, refreshed
+
+
+def _max_error(ref: Sequence[Output], got: Sequence[Output]) -> float:
+    err = 0.0
+    for r, g in zip(ref, got):
+        if r.array.shape == g.array.shape and r.array.size:
+            with np.errstate(all="ignore"):
+                d = np.abs(g.array.astype(np.float64) - r.array.astype(np.float64))
+            d = d[~np.isnan(d)]
+            if d.size:
+                err = max(err, float(d.max()))
+    return err
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
-    passes = "" if args.reference or COMPILE_PIPELINE not in PIPELINES else COMPILE_PIPELINE
+    if args.executions < 1:
+        print(f"ge-run: error: --executions must be >= 1, got {args.executions}", file=sys.stderr)
+        return 1
+    passes = _pipeline(args)
     # ge-opt's context (every dialect) and pipeline (expansion, verification after each pass).
-    opt = GeOptMain(["-p", passes])
+    opt = GeOptMain(["-p", passes] + (["--dump-dir", args.dump_dir] if args.dump_dir else []))
     with open(args.file, "rb") as f:
         data = f.read()
     module: ModuleOp = parse_module(opt.ctx, data, args.file)
@@ -288,10 +367,50 @@ def run(argv: Sequence[str] | None = None) -> int:
     else:
         compiled = module.clone()
         opt.apply_passes(compiled)
-        got = _evaluate(select_graph(compiled, name), inputs)
+        models = [m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name]
+        if models:
+            fig = _model_figures(models[0])
+            try:
+                loaded = load(models[0], args.frozen_input)
+                runs, refreshed = _simulate(loaded, inputs, output_names(graph), args.executions)
+            except SimulatorFault as e:
+                print(f"{args.file}: error: simulator: {e}", file=sys.stderr)
+                return 1
+            st = loaded.stats
+            moved = st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes
+            kinds = ", ".join(f"{k} {v // st.executions}" for k, v in sorted(st.tasks_by_kind.items()))
+            lb = fig["memory_lower_bound"] or 0
+            ratio = f" ({fig['memory_size'] / lb:.2f}x)" if lb else ""  # type: ignore[operator]
+            print(f"simulator: {fig['tasks']} tasks on {fig['streams']} stream(s) ({kinds}), {fig['kernels']} kernels")
+            nt = fig["no_task_nodes"]
+            print(f"no-task nodes: {len(nt)}" + (f" ({', '.join(nt)})" if nt else ""))  # type: ignore[arg-type]
+            print(
+                f"bytes moved per execution: {moved // st.executions} (kernels read {st.kernel_bytes_read // st.executions}, "
+                f"wrote {st.kernel_bytes_written // st.executions}; memcpy {st.memcpy_bytes // st.executions})"
+            )
+            print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
+            print(f"executions: {args.executions}, args refreshed per execution: {refreshed}")
+            stats.update(fig)
+            stats.update(
+                executions=args.executions, refreshed_tasks=refreshed, bytes_moved=moved // st.executions,
+                tasks_by_kind={k: v // st.executions for k, v in st.tasks_by_kind.items()},
+                kernel_bytes_read=st.kernel_bytes_read // st.executions,
+                kernel_bytes_written=st.kernel_bytes_written // st.executions,
+                memcpy_bytes=st.memcpy_bytes // st.executions, peak_live_fm_bytes=st.peak_live_fm_bytes,
+            )  # fmt: skip
+        else:
+            runs = [_evaluate(select_graph(compiled, name), inputs)]
+        got = runs[-1]
+        mismatches, report = 0, []
+        for k, r in enumerate(runs):
+            bad, lines = compare(ref, r)
+            mismatches += bad
+            report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
+        max_err = max(_max_error(ref, r) for r in runs)
+        print(f"max error: {max_err:.6g}")
         print_outputs(got, args.print_values)
-        mismatches, report = compare(ref, got)
         stats["mismatch_count"] = mismatches
+        stats["max_error"] = max_err
         if mismatches:
             for line in report:
                 print(line)
