@@ -36,13 +36,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Block, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge, npu
 from ge_dialect.dtypes import numpy_dtype
-from runtime.reference import ReferenceError, dense_value, reference_impl_of
+from runtime.reference import ReferenceError, reference_impl_of
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
 
@@ -187,7 +187,7 @@ class LoadedModel:
         }
         for e in model.table():
             if isinstance(e, npu.ConstOp):
-                arr = np.ascontiguousarray(dense_value(e, e.value)).reshape(-1).view(np.uint8)
+                arr = _dense(e.value).reshape(-1).view(np.uint8)
                 self.memory[e.addr.region.data][e.addr.offset.data : e.addr.offset.data + arr.size] = arr
         self.n_streams = model.streams.data
         self.tasks: list[_Task] = []
@@ -296,7 +296,10 @@ class LoadedModel:
                 continue
             if ret_up != K_INIT_ONE_TIME and not any(o.region in changed for o in ops):
                 continue
-            t.bindings = [(memory[o.region], o.addr.offset.data) for o in ops]
+            if t.bindings is None or ret_up == K_INIT_ONE_TIME:
+                t.bindings = [(memory[o.region], o.addr.offset.data) for o in ops]
+            else:  # only the slots registered under a changed allocation id are rewritten
+                t.bindings = [(memory[o.region], o.addr.offset.data) if o.region in changed else b for o, b in zip(ops, t.bindings)]
             self.refreshed.append(t.label)
 
     def execute(self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
@@ -376,6 +379,13 @@ class _Execution:
         gaps = sh.gaps(off, end)
         if gaps:
             a, b = gaps[0]
+            tb = self.m.table
+            for base in tb.base[o.tensor]:
+                for w in sorted(tb.writers[base]):
+                    wt = self.m.tasks[w]
+                    if w not in self.epoch and wt.stream != t.stream:
+                        # the writer has not run: with an event between them the read would wait
+                        raise self.fault(t, f"race: reads {r} [{a}, {b}) of tensor \"{base}\" before its writer {wt.label} on another stream ran, with no event between them", r, a, b)
             raise self.fault(t, f"read of uninitialised memory: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at {r} [{off}, {end})) was not written by any task in this execution", r, a, b)
         s = t.stream
         for a, b, st in sh.covered(off, end):
@@ -551,3 +561,13 @@ def _view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
         return buf[off : off + _nbytes(o)].view(o.dtype).reshape(o.shape)
     raw = np.lib.stride_tricks.as_strided(buf[off : off + a.length.data], a.dim_list, a.stride_list)
     return raw.view(o.dtype).reshape(o.shape)
+
+
+def _dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """A weight's value as a C-contiguous array of its type (splats broadcast)."""
+    t = attr.get_type()
+    assert isinstance(t, TensorType)
+    dt = numpy_dtype(t.element_type)
+    vals = np.array(attr.get_values(), dtype=np.float64 if dt.kind == "f" else np.int64).astype(dt)
+    shape = tuple(t.get_shape())
+    return np.ascontiguousarray(np.broadcast_to(vals.reshape(-1)[:1], shape) if vals.size == 1 else vals.reshape(shape))
