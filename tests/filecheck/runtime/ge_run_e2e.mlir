@@ -1,0 +1,35 @@
+// RUN: ge-run %examples/split_relu_concat.mlir --seed 3 --executions 2 --stats-json %t.json | filecheck %s
+// RUN: filecheck %s --check-prefix=JSON < %t.json
+// RUN: ge-run %examples/split_relu_concat.mlir --streams 2 | filecheck %s --check-prefix=TWO
+// RUN: ge-run %examples/phony_concat_split.mlir | filecheck %s --check-prefix=PHONY
+// RUN: ge-run %examples/subgraph_call.mlir --executions 3 | filecheck %s --check-prefix=CALL
+
+// The no-task ConcatD has no task; the first execution refreshes every task with
+// addresses (6), the second only those touching the new input/output buffers (the first
+// Relu reads input 0, the memcpy writes output 0).
+// CHECK:      simulator: 7 tasks on 1 stream(s) (end_graph 1, kernel 5, memcpy 1), 5 kernels
+// CHECK-NEXT: no-task nodes: 1 (c (ConcatD))
+// CHECK-NEXT: bytes moved per execution: 21504 (kernels read 9216, wrote 9216; memcpy 3072)
+// CHECK-NEXT: memory: feature map {{[0-9]+}} bytes, lower bound {{[0-9]+}}
+// CHECK-NEXT: executions: 2, args refreshed per execution: [6, 2]
+// CHECK-NEXT: max error: 0
+// CHECK-NEXT: output 0 c:0: shape 48x32 float16
+// CHECK-NEXT: outputs match the reference
+
+// JSON: "kernels": 5
+// JSON: "mismatch_count": 0
+// JSON: "no_task_nodes": [
+// JSON-NEXT: "c (ConcatD)"
+// JSON: "refreshed_tasks": [
+// JSON-NEXT: 6,
+// JSON-NEXT: 2
+
+// TWO: simulator: {{[0-9]+}} tasks on 2 stream(s) ({{.*}}event_record 2, event_wait 2{{.*}}stream_active 1)
+// TWO: outputs match the reference
+
+// PHONY: no-task nodes: 2 (block (PhonyConcat), p0 (PhonySplit))
+// PHONY: outputs match the reference
+
+// CALL: no-task nodes: 1 (y (PartitionedCall))
+// CALL: executions: 3, args refreshed per execution: [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}]
+// CALL: outputs match the reference
