@@ -13,10 +13,12 @@ blocks in the same order; the placement differs, the rules of what may share do 
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
@@ -68,6 +70,16 @@ REGION_VAR = "var"
 CONST_TYPES = frozenset({"Const", "Constant"})
 VARIABLE_TYPES = frozenset({"Variable"})
 IMMUTABLE_OUTPUT_TYPES = DATA_NODE_TYPES | CONST_TYPES | VARIABLE_TYPES
+
+
+@lru_cache(maxsize=None)
+def _int_list_attr(values: tuple[int, ...]) -> ArrayAttr:
+    return A.int_list_attr(values)
+
+
+@lru_cache(maxsize=None)
+def _str_list_attr(values: tuple[str, ...]) -> ArrayAttr:
+    return ArrayAttr([StringAttr(v) for v in values])
 
 
 def align(n: int, a: int = MEM_ALIGN_SIZE) -> int:
@@ -414,34 +426,82 @@ def overlapping_pairs(blocks: Sequence[Block]) -> list[list[int]]:
     return nbrs
 
 
+def _best_fit(size: int, spans: list[tuple[int, int]]) -> int:
+    """The lowest offset of the smallest gap of at least `size` bytes between `spans`
+    (sorted (lo, hi) byte ranges), else the first offset above all of them."""
+    best: int | None = None
+    best_gap = math.inf
+    cursor = 0
+    for lo, hi in spans:
+        gap = lo - cursor
+        if gap >= size and gap < best_gap:
+            best, best_gap = cursor, gap
+        cursor = max(cursor, hi)
+    return best if best is not None else cursor
+
+
+def _place_by_size(blocks: Sequence[Block], nbrs: list[list[int]]) -> list[int]:
+    """Largest block first (ties: earlier begin, then key), each into the best-fitting gap
+    between the already-placed blocks that overlap it in time."""
+    order = sorted(range(len(blocks)), key=lambda i: (-blocks[i].size, blocks[i].begin, blocks[i].key))
+    offset = [-1] * len(blocks)
+    for i in order:
+        spans = sorted((offset[j], offset[j] + blocks[j].size) for j in nbrs[i] if offset[j] >= 0)
+        offset[i] = _best_fit(blocks[i].size, spans)
+    return offset
+
+
+def _place_by_chains(blocks: Sequence[Block], nbrs: list[list[int]]) -> list[int]:
+    """Blocks of one size that never live at once are chained (in begin order, each joins the
+    chain of that size whose last block ended latest before it begins), and a chain keeps
+    one offset: a value's successor takes its slot, as GE's in-order reuse of a freed block
+    of the same size does. Chains are then placed largest first, best fit."""
+    chains: list[list[int]] = []
+    chain_of = [0] * len(blocks)
+    tails: dict[int, list[tuple[int, int]]] = {}  # size -> sorted (last end, chain)
+    for i in sorted(range(len(blocks)), key=lambda i: (blocks[i].begin, blocks[i].key)):
+        b = blocks[i]
+        lst = tails.setdefault(b.size, [])
+        k = bisect.bisect_left(lst, (b.begin, -1)) - 1
+        if k >= 0:
+            _, c = lst.pop(k)
+        else:
+            c = len(chains)
+            chains.append([])
+        chains[c].append(i)
+        chain_of[i] = c
+        bisect.insort(lst, (b.end, c))
+    size = [blocks[c[0]].size for c in chains]
+    first = [blocks[c[0]].begin for c in chains]
+    coff = [-1] * len(chains)
+    for c in sorted(range(len(chains)), key=lambda c: (-size[c], first[c], c)):
+        near = {chain_of[j] for i in chains[c] for j in nbrs[i]}
+        spans = sorted((coff[d], coff[d] + size[d]) for d in near if coff[d] >= 0)
+        coff[c] = _best_fit(size[c], spans)
+    return [coff[chain_of[i]] for i in range(len(blocks))]
+
+
 def assign_offsets(blocks: Sequence[Block]) -> int:
     """Place every block so that no two blocks alive at once overlap; returns the arena size.
 
-    Largest block first (ties: earlier begin, then key), each into the smallest gap between
-    the already-placed blocks that overlap it in time (best fit), else on top of them. GE's
-    BlockMemAssigner (block_mem_assigner.cc: ReuseBlock / ApplyMemory) also reuses a freed
-    block for a later tensor of no greater size; placing offline by size packs closer to the
-    lower bound on graphs with many block sizes.
+    An offline interval allocator: two deterministic placements (largest block first; and
+    same-size chains, largest first), each a best fit among the blocks overlapping in time;
+    the smaller arena wins (the first on a tie). GE's BlockMemAssigner
+    (block_mem_assigner.cc: ReuseBlock / ApplyMemory) reuses freed blocks in node order
+    under the same rule: two tensors alive at the same node never share bytes.
     """
     nbrs = overlapping_pairs(blocks)
-    order = sorted(range(len(blocks)), key=lambda i: (-blocks[i].size, blocks[i].begin, blocks[i].key))
-    placed = [False] * len(blocks)
-    top = 0
-    for i in order:
-        b = blocks[i]
-        spans = sorted((blocks[j].offset, blocks[j].offset + blocks[j].size) for j in nbrs[i] if placed[j])
-        best: int | None = None
-        best_gap = math.inf
-        cursor = 0
-        for lo, hi in spans:
-            gap = lo - cursor
-            if gap >= b.size and gap < best_gap:
-                best, best_gap = cursor, gap
-            cursor = max(cursor, hi)
-        b.offset = best if best is not None else cursor
-        placed[i] = True
-        top = max(top, b.offset + b.size)
-    return top
+    best: list[int] | None = None
+    best_top = 0
+    for place in (_place_by_size, _place_by_chains):
+        offset = place(blocks, nbrs)
+        top = max((o + b.size for o, b in zip(offset, blocks)), default=0)
+        if best is None or top < best_top:
+            best, best_top = offset, top
+    assert best is not None or not blocks
+    for b, o in zip(blocks, best or ()):
+        b.offset = o
+    return best_top
 
 
 def live_lower_bound(blocks: Sequence[Block]) -> int:
@@ -672,9 +732,9 @@ class _GraphPlanner:
         for node in self.nodes:
             if node.results:
                 ps = [self.placement[r] for r in node.results]
-                A.set_int_list(node, OUTPUT_OFFSET, [p.offset for p in ps])
-                node.attributes[OUTPUT_REGION] = ArrayAttr([StringAttr(p.region) for p in ps])
-                A.set_int_list(node, OUTPUT_SIZE, [self.size[r] for r in node.results])
+                node.attributes[OUTPUT_OFFSET] = _int_list_attr(tuple(p.offset for p in ps))
+                node.attributes[OUTPUT_REGION] = _str_list_attr(tuple(p.region for p in ps))
+                node.attributes[OUTPUT_SIZE] = _int_list_attr(tuple(self.size[r] for r in node.results))
                 if self.remarks:
                     for r, p in zip(node.results, ps):
                         remark(
@@ -682,7 +742,7 @@ class _GraphPlanner:
                             f"{_out_name(r)} -> {p.region} [{p.offset}, {p.offset + self.size[r]}): {p.why}",
                         )
             if node.operands:
-                A.set_int_list(node, INPUT_OFFSET, [self.placement[v].offset for v in node.operands])
+                node.attributes[INPUT_OFFSET] = _int_list_attr(tuple(self.placement[v].offset for v in node.operands))
         g = self.graph
         A.set_int(g, MEMORY_SIZE, self.memory_size)
         A.set_int(g, MEMORY_LOWER_BOUND, self.lower_bound)
