@@ -56,6 +56,22 @@ from ge_dialect.dtypes import ge_dtype_name
 Shape = tuple[int, ...]
 
 
+def _keep_exact_ssa_name(cls: type, name: str | None) -> str | None:
+    """SSA names are GE node names here: keep them exactly.
+
+    xDSL strips a `_<digits>` suffix from every SSA name hint (so `%data_1` and `%data_2`
+    would both become node `data`, printed `%data` and `%data_1`). GE node names are
+    identities (remarks, the `lxslice` rule, offset lists name producers), so the
+    project's tools keep the name as written; the printer still adds `_<n>` on a clash.
+    """
+    if name is not None and not SSAValue.is_valid_name(name):
+        raise ValueError(f"invalid SSA value name '{name}'")
+    return name
+
+
+SSAValue.extract_valid_name = classmethod(_keep_exact_ssa_name)  # type: ignore[method-assign, assignment]
+
+
 def fmt_shape(s: Shape | None) -> str:
     if s is None:
         return "*"
