@@ -278,20 +278,19 @@ class _ConflictSolver:
                     f"output of no-padding continuous-output {ptype} '{node_name(prod)}' feeds "
                     "a no-padding continuous input",
                 )  # fmt: skip
-            elif claim is not None and (claim[1] is not node or claim[0] == "out"):
+            elif claim is not None and not (claim == ("in", node) and same_anchor):
                 # mem_layout_conflict_util.cc: FindConflictNodes (two no-padding continuous
-                # inputs, or a no-padding input and output, on one symbol)
-                kind = "input" if claim[0] == "in" else "output"
-                self.insert_identity(
-                    node, i,
-                    f"{_out_name(src)} already feeds no-padding continuous-{kind} "
-                    f"{ge_type(claim[1])} '{node_name(claim[1])}'",
-                )  # fmt: skip
-            elif claim is not None and not same_anchor:
-                # the same symbol at two anchors of one node: two places at once
-                self.insert_identity(
-                    node, i, f"{_out_name(src)} feeds an earlier input of the same node"
-                )
+                # inputs, or a no-padding input and output, on one symbol: every anchor but
+                # the first gets a copy)
+                if claim[1] is node:
+                    why = f"{_out_name(src)} feeds an earlier input of the same node"
+                else:
+                    kind = "input" if claim[0] == "in" else "output"
+                    why = (
+                        f"{_out_name(src)} already feeds no-padding continuous-{kind} "
+                        f"{ge_type(claim[1])} '{node_name(claim[1])}'"
+                    )
+                self.insert_identity(node, i, why)
             else:
                 self.claims[src] = ("in", node)
 

@@ -1,0 +1,590 @@
+"""ge-assign-memory (ge_notask.md §8, ge_executor.md §3): GE's zero-copy layouts of the
+no-padding continuous nodes, reuse, the memory-layout conflict Identities, cascades, errors,
+and an independent overlap checker over generated graphs.
+
+Expected byte figures are worked out by hand in the comments next to them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, Builtin, ModuleOp, StringAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.parser import Parser
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import tensor_desc
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from ge_tools.registry import get_all_dialects, get_all_passes
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from gen_graphs import generate  # noqa: E402
+
+NOTASK = ("ge-phony-notask", "ge-concat-notask", "ge-pack-notask")
+
+
+def _ctx() -> Context:
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def run(text: str, passes: tuple[str, ...] = (*NOTASK, "ge-assign-memory")) -> ModuleOp:
+    ctx = _ctx()
+    module = Parser(ctx, text, "<test>").parse_module()
+    module.verify()
+    registry = get_all_passes()
+    for p in passes:
+        registry[p]()().apply(ctx, module)
+    module.verify()
+    return module
+
+
+def node(module: ModuleOp, name: str) -> Operation:
+    for op in module.walk():
+        if isinstance(op, GeNode) and node_name(op) == name:
+            return op
+    raise KeyError(name)
+
+
+def graph(module: ModuleOp, name: str = "main") -> GraphOp:
+    for op in module.ops:
+        if isinstance(op, GraphOp) and op.sym_name.data == name:
+            return op
+    raise KeyError(name)
+
+
+def out_off(op: Operation, i: int = 0) -> int:
+    return A.get_int_list(op, "output_offset")[i]  # type: ignore[index]
+
+
+def in_off(op: Operation) -> list[int]:
+    return A.get_int_list(op, "input_offset")  # type: ignore[return-value]
+
+
+def region(op: Operation, i: int = 0) -> str:
+    a = op.attributes["output_region"]
+    assert isinstance(a, ArrayAttr)
+    e = a.data[i]
+    assert isinstance(e, StringAttr)
+    return e.data
+
+
+def size(op: Operation, i: int = 0) -> int:
+    return A.get_int_list(op, "output_size")[i]  # type: ignore[index]
+
+
+def identities(module: ModuleOp) -> list[Operation]:
+    return [op for op in module.walk() if ge_type(op) == "Identity" and "_cannot_be_deleted" in op.attributes]
+
+
+RELU = "(tensor<1x256xf16>) -> tensor<1x256xf16>"
+
+# GE ST pack_notask_zero_copy_address_layout: 3 x Relu {1,256} fp16 (512 raw bytes each) ->
+# Pack axis 0 -> {3,1,256}; the Relus read one Data so no Pack input is a graph input.
+PACK = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : tensor<1x256xf16>
+  %r0 = ge.Relu(%x) : {RELU}
+  %r1 = ge.Relu(%x) : {RELU}
+  %r2 = ge.Relu(%x) : {RELU}
+  %p = ge.Pack(%r0, %r1, %r2) {{axis = 0, N = 3}} : (tensor<1x256xf16>, tensor<1x256xf16>, tensor<1x256xf16>) -> tensor<3x1x256xf16>
+  %y = ge.Abs(%p) : (tensor<3x1x256xf16>) -> tensor<3x1x256xf16>
+  ge.NetOutput %y : tensor<3x1x256xf16>
+}}
+"""
+
+
+def _check_contiguous(module: ModuleOp, concat: str, producers: list[str], raw: list[int]) -> None:
+    c = node(module, concat)
+    assert A.get_bool(c, A.NO_TASK), f"{concat} was not marked no-task; the layout test needs it"
+    base = out_off(c)
+    assert region(c) == "fm"
+    # output address == input 0 address
+    assert in_off(c)[0] == base
+    for i in range(1, len(producers)):
+        # input i address == input i-1 address + raw bytes of input i-1
+        assert in_off(c)[i] == in_off(c)[i - 1] + raw[i - 1]
+    for i, p in enumerate(producers):
+        # producers write in place: their output offsets are those addresses
+        assert out_off(node(module, p)) == in_off(c)[i]
+        assert region(node(module, p)) == "fm"
+
+
+def test_pack_notask_zero_copy_address_layout() -> None:
+    m = run(PACK)
+    _check_contiguous(m, "p", ["r0", "r1", "r2"], [512, 512, 512])
+    # only input 0's producer is allocated: one block holds the Pack output (3*512 = 1536 raw,
+    # stored 1536 + 32 = 1568) and the last piece ends at 1024 + 544 = 1568; aligned 2048
+    p = node(m, "p")
+    assert size(p) == 1568
+    # Abs reads the block at the Pack's offset
+    assert in_off(node(m, "y")) == [out_off(p)]
+
+
+def test_concat_notask_zero_copy_address_layout() -> None:
+    # 16x32 f16 = 1024 raw bytes per piece
+    m = run((ROOT / "examples/split_relu_concat.mlir").read_text())
+    _check_contiguous(m, "c", ["b0", "b1", "b2"], [1024, 1024, 1024])
+    # a no-task concat output feeding NetOutput stays in the feature map (ge-to-npu copies)
+    assert region(node(m, "c")) == "fm"
+
+
+def test_phony_concat_offsets_from_offset_list() -> None:
+    m = run((ROOT / "examples/phony_concat_split.mlir").read_text())
+    block = node(m, "block")
+    base = out_off(block)
+    # GE UT PhonyConcatCalcOffset: 0, 64, 512, 576 from the offset list, not raw sums (288 each)
+    assert in_off(block) == [base + 0, base + 64, base + 512, base + 576]
+    for i, p in enumerate(["m0", "m1", "m2", "m3"]):
+        assert out_off(node(m, p)) == base + [0, 64, 512, 576][i]
+    # the block holds the PhonyConcat output: 1x4x2x8x8 f16 = 1024 raw, AlignOutputMemSize 1056
+    assert size(block) == 1056
+
+
+def test_phony_split_outputs_at_input_plus_offsets() -> None:
+    m = run((ROOT / "examples/phony_concat_split.mlir").read_text())
+    split = node(m, "p0")
+    base = out_off(node(m, "sum"))
+    assert in_off(split) == [base]
+    # GE UT PhonySplitCalcOffset: consumers' lists 0, 64, 512, 576
+    assert A.get_int_list(split, "output_offset") == [base, base + 64, base + 512, base + 576]
+    for i, c in enumerate(["o0", "o1", "o2", "o3"]):
+        assert in_off(node(m, c))[0] == base + [0, 64, 512, 576][i]
+
+
+def test_phony_split_without_lists_uses_raw_sizes() -> None:
+    # no consumer carries _input_offset_list_for_continuous (ge-phony-notask not run; the node
+    # is marked by hand): output i at base + the raw sizes before it, 4x16 f16 = 128 B each
+    text = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<8x16xf16>
+  %a = ge.Abs(%x) : (tensor<8x16xf16>) -> tensor<8x16xf16>
+  %s0, %s1 = ge.PhonySplit(%a) {split_dim = [0], num_split = [2], _no_task = true, _no_padding_continuous_output = true, _output_reuse_input = true, _reuse_input_on_dim_index = 0} : (tensor<8x16xf16>) -> (tensor<4x16xf16>, tensor<4x16xf16>)
+  %y = ge.Add(%s0, %s1) : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<4x16xf16>
+  ge.NetOutput %y : tensor<4x16xf16>
+}
+"""
+    m = run(text, ("ge-assign-memory",))
+    base = out_off(node(m, "a"))
+    assert A.get_int_list(node(m, "s0"), "output_offset") == [base, base + 128]
+
+
+def test_regions_inputs_outputs_weights() -> None:
+    text = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4x16xf32>
+  %w = ge.Const {value = dense<1.0> : tensor<4x16xf32>} : tensor<4x16xf32>
+  %v = ge.Const {value = dense<2.0> : tensor<4x16xf32>} : tensor<4x16xf32>
+  %a = ge.Add(%x, %w) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %b = ge.Mul(%a, %v) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = ge.Reshape(%b) : (tensor<4x16xf32>) -> tensor<64xf32>
+  ge.NetOutput %b, %r, %x, %b : tensor<4x16xf32>, tensor<64xf32>, tensor<4x16xf32>, tensor<4x16xf32>
+}
+"""
+    m = run(text)
+    assert region(node(m, "x")) == "input:0"
+    # Const values: 4x16 f32 = 256 raw bytes, raw size for a GE-local Const; 512-aligned slots
+    assert (region(node(m, "w")), out_off(node(m, "w"))) == ("weight", 0)
+    assert (region(node(m, "v")), out_off(node(m, "v"))) == ("weight", 512)
+    assert A.get_int(graph(m), "weight_size") == 1024
+    # %a is only read by Mul: feature map; %b feeds NetOutput twice and is aliased by the
+    # Reshape: not zero-copy, both stay in the feature map at one offset
+    assert region(node(m, "a")) == "fm"
+    assert region(node(m, "b")) == "fm" and region(node(m, "r")) == "fm"
+    assert out_off(node(m, "r")) == out_off(node(m, "b"))
+
+
+def test_zero_copy_output() -> None:
+    m = run((ROOT / "examples/softmax.mlir").read_text())
+    y = node(m, "y")
+    assert (region(y), out_off(y)) == ("output:0", 0)
+    assert region(node(m, "x")) == "input:0"
+
+
+def test_reshape_family_aliases_input() -> None:
+    text = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4x16xf16>
+  %a = ge.Abs(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %e = ge.ExpandDims(%a) {axis = 0} : (tensor<4x16xf16>) -> tensor<1x4x16xf16>
+  %b = ge.Relu(%e) : (tensor<1x4x16xf16>) -> tensor<1x4x16xf16>
+  %f = ge.ExpandDims(%x) {axis = 0} : (tensor<4x16xf16>) -> tensor<1x4x16xf16>
+  %c = ge.Add(%b, %f) : (tensor<1x4x16xf16>, tensor<1x4x16xf16>) -> tensor<1x4x16xf16>
+  ge.NetOutput %c : tensor<1x4x16xf16>
+}
+"""
+    m = run(text)
+    # ExpandDims gets reuse_input from ge-phony-notask (CalcNodeOffsetByReuseInput)
+    assert out_off(node(m, "e")) == out_off(node(m, "a")) and region(node(m, "e")) == "fm"
+    # a ref of a graph input lives in the input region
+    assert (region(node(m, "f")), out_off(node(m, "f"))) == ("input:0", 0)
+    # %a (through %e) is alive until Relu reads %e: %b must not take its bytes
+    a, b = out_off(node(m, "a")), out_off(node(m, "b"))
+    assert a + size(node(m, "a")) <= b or b + size(node(m, "b")) <= a
+
+
+CHAIN = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<64x64xf32>
+  %a = ge.Relu(%x) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %b = ge.Abs(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %c = ge.Neg(%b) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %d = ge.Exp(%c) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e = ge.Tanh(%d) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  ge.NetOutput %e : tensor<64x64xf32>
+}
+"""
+
+
+def test_reuse_on_a_chain() -> None:
+    m = run(CHAIN)
+    g = graph(m)
+    # a..d are feature-map blocks of 16384 + 32 = 16416 B, 512-aligned 16896; at most two are
+    # alive at once, so the peak is 2 blocks, not 4
+    assert A.get_int(g, "memory_size") == 2 * 16896
+    assert A.get_int(g, "memory_lower_bound") == 2 * 16896
+    assert out_off(node(m, "a")) == out_off(node(m, "c"))
+    assert out_off(node(m, "b")) == out_off(node(m, "d"))
+
+
+# -- memory-layout conflicts (MemLayoutConflictOptimizer) -------------------------------------
+
+T = "tensor<1x2x2x4x8xf16>"
+
+
+def _phony(name: str, ins: list[str]) -> str:
+    ts = ", ".join([T] * len(ins))
+    return (
+        f"  %{name} = ge.PhonyConcat({', '.join('%' + i for i in ins)}) "
+        f"{{concat_dim = [1], N = [{len(ins)}]}} : ({ts}) -> tensor<1x{2 * len(ins)}x2x4x8xf16>\n"
+    )
+
+
+HEAD = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : {T}
+  %m0 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %m1 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %m2 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+"""
+
+
+def test_conflict_one_tensor_two_nopadding_inputs() -> None:
+    text = (
+        HEAD + _phony("pa", ["m0", "m1"]) + _phony("pb", ["m2", "m0"])
+        + "  ge.NetOutput %pa, %pb : tensor<1x4x2x4x8xf16>, tensor<1x4x2x4x8xf16>\n}\n"
+    )  # fmt: skip
+    m = run(text)
+    ids = identities(m)
+    assert [node_name(i) for i in ids] == ["identity_1_pb_MemLayoutConflict_0"]
+    ident, pb, pa = ids[0], node(m, "pb"), node(m, "pa")
+    assert ident.operands[0].owner is node(m, "m0") and pb.operands[1].owner is ident
+    # the copy is piece 1 of pb: 1x2x2x4x8 f16 = 256 raw bytes after pb's base; m0 stays
+    # piece 0 of pa; the offset list was recomputed on the Identity
+    assert A.get_int_list(ident, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS) == [256]
+    assert out_off(ident) == out_off(pb) + 256
+    assert out_off(node(m, "m0")) == out_off(pa)
+
+
+def test_conflict_immutable_output_feeds_nopadding_input() -> None:
+    text = (
+        HEAD + _phony("pa", ["m0", "x"])
+        + "  ge.NetOutput %pa : tensor<1x4x2x4x8xf16>\n}\n"
+    )  # fmt: skip
+    m = run(text)
+    ids = identities(m)
+    assert [node_name(i) for i in ids] == ["identity_1_pa_MemLayoutConflict_0"]
+    assert ids[0].operands[0].owner is node(m, "x")
+    assert out_off(ids[0]) == out_off(node(m, "pa")) + 256 and region(ids[0]) == "fm"
+
+
+def test_immutable_output_all_inputs_same_anchor_no_identity() -> None:
+    # every input is the same Data anchor and keep_input_offset = false (all pieces at +0):
+    # no Identity; the PhonyConcat output is the graph input's memory
+    text = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : {T}
+  %p = ge.PhonyConcat(%x, %x) {{concat_dim = [1], N = [2], keep_input_offset = false}} : ({T}, {T}) -> tensor<1x4x2x4x8xf16>
+  %y = ge.Abs(%p) : (tensor<1x4x2x4x8xf16>) -> tensor<1x4x2x4x8xf16>
+  ge.NetOutput %y : tensor<1x4x2x4x8xf16>
+}}
+"""
+    m = run(text)
+    assert identities(m) == []
+    assert (region(node(m, "p")), out_off(node(m, "p"))) == ("input:0", 0)
+
+
+def test_conflict_nopadding_output_feeds_nopadding_input() -> None:
+    text = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : tensor<1x4x2x4x8xf16>
+  %a = ge.Abs(%x) : (tensor<1x4x2x4x8xf16>) -> tensor<1x4x2x4x8xf16>
+  %s0, %s1 = ge.PhonySplit(%a) {{split_dim = [1], num_split = [2]}} : (tensor<1x4x2x4x8xf16>) -> ({T}, {T})
+  %m = ge.Mul(%s1, %s1) : ({T}, {T}) -> {T}
+{_phony("pc", ["m", "s0"])}  ge.NetOutput %pc : tensor<1x4x2x4x8xf16>
+}}
+"""
+    m = run(text)
+    assert [node_name(i) for i in identities(m)] == ["identity_1_pc_MemLayoutConflict_0"]
+    ident = identities(m)[0]
+    assert ident.operands[0].owner is node(m, "s0")
+    # the split output stays a view of %a at +0; the copy is piece 1 of pc
+    assert out_off(node(m, "s0")) == out_off(node(m, "a"))
+    assert out_off(ident) == out_off(node(m, "pc")) + 256
+
+
+def test_phony_concat_directly_into_phony_split_shares_memory() -> None:
+    text = (
+        HEAD + _phony("pa", ["m0", "m1"])
+        + f"  %s0, %s1 = ge.PhonySplit(%pa) {{split_dim = [1], num_split = [2]}} : (tensor<1x4x2x4x8xf16>) -> ({T}, {T})\n"
+        + f"  %y = ge.Add(%s0, %s1) : ({T}, {T}) -> {T}\n"
+        + f"  ge.NetOutput %y : {T}\n}}\n"
+    )  # fmt: skip
+    m = run(text)
+    assert identities(m) == []
+    base = out_off(node(m, "pa"))
+    assert A.get_int_list(node(m, "s0"), "output_offset") == [base, base + 256]
+    assert out_off(node(m, "m1")) == base + 256
+
+
+def test_conflict_phony_concat_through_ref_into_phony_split() -> None:
+    text = (
+        HEAD + _phony("pa", ["m0", "m1"])
+        + "  %r = ge.Reshape(%pa) : (tensor<1x4x2x4x8xf16>) -> tensor<4x2x4x8xf16>\n"
+        + "  %s0, %s1 = ge.PhonySplit(%r) {split_dim = [0], num_split = [2]} : (tensor<4x2x4x8xf16>) -> (tensor<2x2x4x8xf16>, tensor<2x2x4x8xf16>)\n"
+        + "  %y = ge.Add(%s0, %s1) : (tensor<2x2x4x8xf16>, tensor<2x2x4x8xf16>) -> tensor<2x2x4x8xf16>\n"
+        + "  ge.NetOutput %y : tensor<2x2x4x8xf16>\n}\n"
+    )  # fmt: skip
+    m = run(text)
+    assert [node_name(i) for i in identities(m)] == ["identity_0_s0_MemLayoutConflict_0"]
+    assert identities(m)[0].operands[0].owner is node(m, "r")
+
+
+def test_conflict_two_nopadding_outputs_chained() -> None:
+    text = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : tensor<1x8x2x4x8xf16>
+  %a = ge.Abs(%x) : (tensor<1x8x2x4x8xf16>) -> tensor<1x8x2x4x8xf16>
+  %s0, %s1 = ge.PhonySplit(%a) {{split_dim = [1], num_split = [2]}} : (tensor<1x8x2x4x8xf16>) -> (tensor<1x4x2x4x8xf16>, tensor<1x4x2x4x8xf16>)
+  %t0, %t1 = ge.PhonySplit(%s1) {{split_dim = [1], num_split = [2]}} : (tensor<1x4x2x4x8xf16>) -> ({T}, {T})
+  %y = ge.Add(%t0, %t1) : ({T}, {T}) -> {T}
+  %z = ge.Abs(%s0) : (tensor<1x4x2x4x8xf16>) -> tensor<1x4x2x4x8xf16>
+  ge.NetOutput %y, %z : {T}, tensor<1x4x2x4x8xf16>
+}}
+"""
+    m = run(text)
+    assert [node_name(i) for i in identities(m)] == ["identity_0_t0_MemLayoutConflict_0"]
+    ident = identities(m)[0]
+    assert ident.operands[0].owner is node(m, "s0")
+    # the second split's outputs are views of the copy: +0 and +256
+    assert A.get_int_list(node(m, "t0"), "output_offset") == [out_off(ident), out_off(ident) + 256]
+
+
+# -- cascades ---------------------------------------------------------------------------------
+
+CASCADE = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : {T}
+  %m2 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %m3 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %t = ge.Relu(%x) : ({T}) -> {T}
+  %u = ge.Abs(%t) : ({T}) -> {T}
+  %m0 = ge.Mul(%u, %x) : ({T}, {T}) -> {T}
+  %m1 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+{_phony("a1", ["m0", "m1"])}{_phony("a2", ["m2", "m3"]).replace(T + ", " + T, T + ", " + T)}  %b = ge.PhonyConcat(%a1, %a2) {{concat_dim = [1], N = [2]}} : (tensor<1x4x2x4x8xf16>, tensor<1x4x2x4x8xf16>) -> tensor<1x8x2x4x8xf16>
+  %y = ge.Abs(%b) : (tensor<1x8x2x4x8xf16>) -> tensor<1x8x2x4x8xf16>
+  ge.NetOutput %y : tensor<1x8x2x4x8xf16>
+}}
+"""
+
+
+def test_cascade_one_block_for_all_pieces() -> None:
+    m = run(CASCADE)
+    assert identities(m) == []
+    base = out_off(node(m, "b"))
+    # b's pieces: a1 at +0, a2 at +512 (1x4x2x4x8 f16); a1's pieces at +0/+256 of a1,
+    # a2's at +0/+256 of a2
+    assert out_off(node(m, "a1")) == base and out_off(node(m, "a2")) == base + 512
+    assert [out_off(node(m, n)) for n in ("m0", "m1", "m2", "m3")] == [base, base + 256, base + 512, base + 768]
+
+
+def test_cascade_lifetime_pulled_back_to_earliest_producer() -> None:
+    # m2/m3 (pieces of a2, hence of b) are written before t and u exist; the block must be
+    # alive from m2 on, so t and u (short-lived) must not take its bytes
+    m = run(CASCADE)
+    b = node(m, "b")
+    lo, hi = out_off(b), out_off(b) + size(b)
+    for n in ("t", "u"):
+        o = node(m, n)
+        assert out_off(o) + size(o) <= lo or hi <= out_off(o), f"{n} overlaps the cascade block"
+
+
+# -- errors (GetMemorySize) --------------------------------------------------------------------
+
+
+def test_missing_reuse_input_on_dim_index_fails() -> None:
+    text = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : {T}
+  %m0 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %m1 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %p = ge.PhonyConcat(%m0, %m1) {{concat_dim = [1], N = [2], _no_task = true, _no_padding_continuous_input = true, _output_reuse_input = true}} : ({T}, {T}) -> tensor<1x4x2x4x8xf16>
+  ge.NetOutput %p : tensor<1x4x2x4x8xf16>
+}}
+"""
+    with pytest.raises(LocatedError, match="GetMemorySize: .* has no '_reuse_input_on_dim_index'"):
+        run(text, ("ge-assign-memory",))
+
+
+def test_dim_index_out_of_range_fails() -> None:
+    text = f"""
+ge.graph @main {{
+  %x = ge.Data {{index = 0}} : {T}
+  %m0 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %m1 = ge.Mul(%x, %x) : ({T}, {T}) -> {T}
+  %p = ge.PhonyConcat(%m0, %m1) {{concat_dim = [1], N = [2], _no_task = true, _no_padding_continuous_input = true, _output_reuse_input = true, _reuse_input_on_dim_index = 5}} : ({T}, {T}) -> tensor<1x4x2x4x8xf16>
+  ge.NetOutput %p : tensor<1x4x2x4x8xf16>
+}}
+"""
+    with pytest.raises(LocatedError, match=r"'_reuse_input_on_dim_index' = 5 is out of range .* \(rank 5\)"):
+        run(text, ("ge-assign-memory",))
+
+
+def test_dim_index_counts_leading_dims_as_one() -> None:
+    # _reuse_input_on_dim_index = 1 on 2x16 f16 pieces: nopadding size = 1*16*2 = 32 B, so
+    # piece 1 sits 32 bytes after piece 0 (GetMemorySize forces dims [0, 1) to 1)
+    text = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<2x16xf16>
+  %m0 = ge.Abs(%x) : (tensor<2x16xf16>) -> tensor<2x16xf16>
+  %m1 = ge.Neg(%x) : (tensor<2x16xf16>) -> tensor<2x16xf16>
+  %p = ge.ConcatD(%m0, %m1) {concat_dim = 1, _no_task = true, _no_padding_continuous_input = true, _output_reuse_input = true, _reuse_input_on_dim_index = 1} : (tensor<2x16xf16>, tensor<2x16xf16>) -> tensor<2x32xf16>
+  ge.NetOutput %p : tensor<2x32xf16>
+}
+"""
+    m = run(text, ("ge-assign-memory",))
+    assert in_off(node(m, "p"))[1] == in_off(node(m, "p"))[0] + 32
+
+
+# -- an independent checker over generated graphs --------------------------------------------
+
+
+def _check_plan(module: ModuleOp) -> tuple[int, int]:
+    """Checks a planned module from its attributes and the graph structure only."""
+    total = peak_seen = 0
+    for g in module.ops:
+        if not isinstance(g, GraphOp):
+            continue
+        ops = [op for op in g.body.block.ops if isinstance(op, GeNode)]
+        pos = {op: i for i, op in enumerate(ops)}
+        values = [r for op in ops for r in op.results]
+        # may-share groups, from the IR's declared relations: ref outputs of their input,
+        # no-padding continuous input nodes with their inputs, PhonySplit with its input
+        parent: dict[SSAValue, SSAValue] = {v: v for v in values}
+
+        def find(v: SSAValue) -> SSAValue:
+            while parent[v] is not v:
+                parent[v] = parent[parent[v]]
+                v = parent[v]
+            return v
+
+        def union(a: SSAValue, b: SSAValue) -> None:
+            parent[find(a)] = find(b)
+
+        for op in ops:
+            for j, r in enumerate(op.results):
+                if A.get_output_flag(op, A.REUSE_INPUT, j, default=False) or ge_type(op) == "Reshape":
+                    union(r, op.operands[A.get_output_int(op, A.REUSE_INPUT_INDEX, j, 0)])
+            if A.get_bool(op, A.NOPADDING_CONTINUOUS_INPUT):
+                for v in op.operands:
+                    union(op.results[0], v)
+            if A.get_bool(op, A.NOPADDING_CONTINUOUS_OUTPUT):
+                for r in op.results:
+                    union(r, op.operands[0])
+        memory_size = A.get_int(g, "memory_size")
+        lower = A.get_int(g, "memory_lower_bound")
+        assert memory_size is not None and lower is not None
+        assert lower <= memory_size
+        # every reader reads where the producer wrote
+        for op in ops:
+            if op.operands:
+                for v, o in zip(op.operands, in_off(op)):
+                    assert o == out_off(v.owner, v.index)  # type: ignore[arg-type, attr-defined]
+        # group lifetimes and byte ranges in the feature map
+        life: dict[SSAValue, list[int]] = {}
+        spans: dict[SSAValue, list[tuple[int, int]]] = {}
+        for v in values:
+            op = v.owner
+            i = v.index  # type: ignore[attr-defined]
+            if region(op, i) != "fm":  # type: ignore[arg-type]
+                continue
+            lo, n = out_off(op, i), size(op, i)  # type: ignore[arg-type]
+            assert 0 <= lo and lo + n <= memory_size, f"{node_name(op)}:{i} outside the arena"  # type: ignore[arg-type]
+            raw = tensor_desc(v.type).size_in_bytes
+            assert raw is not None and n >= raw
+            root = find(v)
+            end = max([pos[op]] + [pos[u.operation] for u in v.uses if u.operation in pos])  # type: ignore[index]
+            lf = life.setdefault(root, [pos[op], end])  # type: ignore[index]
+            lf[0], lf[1] = min(lf[0], pos[op]), max(lf[1], end)  # type: ignore[index]
+            spans.setdefault(root, []).append((lo, lo + n))
+        groups = sorted(life, key=lambda r: life[r][0])
+        # live bytes per node (raw stored sizes, not aligned), a weaker bound than the pass's
+        for t in range(len(ops)):
+            live = 0
+            for r in groups:
+                if life[r][0] <= t <= life[r][1]:
+                    live += max(h for _, h in spans[r]) - min(lo for lo, _ in spans[r])
+            assert live <= lower
+            peak_seen = max(peak_seen, live)
+        for i, r in enumerate(groups):
+            for s in groups[i + 1 :]:
+                if life[s][0] > life[r][1] or life[r][0] > life[s][1]:
+                    continue
+                for a0, a1 in spans[r]:
+                    for b0, b1 in spans[s]:
+                        assert a1 <= b0 or b1 <= a0, "two live tensors share bytes"
+        total += sum(size(v.owner, v.index) for v in values if region(v.owner, v.index) == "fm")  # type: ignore[arg-type, attr-defined]
+    return total, peak_seen
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_independent_checker_on_generated_graphs(seed: int) -> None:
+    kinds = ("chain", "diamond", "fanout", "concat_tree", "mixed")
+    kind = kinds[seed % len(kinds)]
+    nodes = 20 + (seed * 7) % 60
+    concats = max(1, nodes // 12) if kind in ("mixed", "concat_tree") else None
+    m = run(generate(kind, nodes, seed, concats=concats))
+    _check_plan(m)
+
+
+def test_checker_catches_an_overlap() -> None:
+    # the checker can fail: move c onto b's bytes while both are alive
+    m = run(CHAIN)
+    c = node(m, "c")
+    c.attributes["output_offset"] = A.int_list_attr([out_off(node(m, "b"))])
+    d = node(m, "d")
+    d.attributes["input_offset"] = A.int_list_attr([out_off(c)])
+    with pytest.raises(AssertionError, match="share bytes"):
+        _check_plan(m)
+
+
+def test_remarks(capsys: pytest.CaptureFixture[str]) -> None:
+    ctx = _ctx()
+    module = Parser(ctx, (ROOT / "examples/split_relu_concat.mlir").read_text(), "f.mlir").parse_module()
+    registry = get_all_passes()
+    for p in NOTASK:
+        registry[p]()().apply(ctx, module)
+    registry["ge-assign-memory"]()(remarks=True).apply(ctx, module)  # type: ignore[call-arg]
+    err = capsys.readouterr().err
+    assert "'b1':0 -> fm" in err and "piece 1 of no-task ConcatD 'c' at +1024" in err
+    assert "graph input 0" in err
+    assert "memory_size" in err and "memory_lower_bound" in err
