@@ -20,10 +20,11 @@ encoded in the Data view (ge_fusion.md §3.4 item 3). Nodes are CSE'd by a textu
 
 from __future__ import annotations
 
-import math
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from ge_dialect import ascgraph as ag
@@ -215,8 +216,28 @@ def readable(expr: LoopExpr) -> str:
 # ---------------------------------------------------------------------------------------
 
 
+# Attributes are immutable values: building them (xDSL verifies each on construction)
+# dominates the realization time, so equal ones are built once.
+
+
+@functools.lru_cache(maxsize=None)
 def _sched(n: int) -> Attribute:
     return A.int_list_attr(range(n))
+
+
+@functools.lru_cache(maxsize=None)
+def _int(v: int) -> Attribute:
+    return A.int_attr(v)
+
+
+@functools.lru_cache(maxsize=65536)
+def _ttype(dtype: Attribute, axis: tuple[int, ...], reps: tuple[int, ...], strides: tuple[int, ...]) -> ag.AscTensorType:
+    return ag.AscTensorType(dtype, axis, reps, strides)
+
+
+@functools.lru_cache(maxsize=65536)
+def _axis(i: int, size: int) -> ag.AxisAttr:
+    return ag.AxisAttr(i, f"z{i}", size)
 
 
 @dataclass
@@ -240,7 +261,8 @@ class AscGraphBuilder:
 
     def _tensor(self, dtype: Attribute, repeats: Sequence[int], strides: Sequence[int] | None = None) -> ag.AscTensorType:
         reps = tuple(repeats)
-        return ag.AscTensorType(dtype, range(self.n), reps, ag.contiguous_strides(reps) if strides is None else strides)
+        st = ag.contiguous_strides(reps) if strides is None else tuple(strides)
+        return _ttype(dtype, tuple(range(self.n)), reps, st)
 
     def _add(self, cls: type[ag.AscNode], operands: Sequence[SSAValue], t: ag.AscTensorType, attrs: dict, key: object | None) -> SSAValue:
         # asc_lowerer/asc_overrides.cpp: AscOverrides CSE by textual key (`Type(args)`)
@@ -270,10 +292,10 @@ class AscGraphBuilder:
         data_key = ("Data", e.buffer, d_type)
         data = self._keys.get(data_key) if self.cse else None
         if data is None:
-            attrs = {"index": A.int_attr(len(self.buffers))}
+            attrs = {"index": _int(len(self.buffers))}
             self.buffers.append(e.buffer)
             data = self._add(ag.Data, [], d_type, attrs, data_key)
-        attrs = {"offset": A.int_attr(offset), ag.SCHED_AXIS: _sched(self.n)}
+        attrs = {"offset": _int(offset), ag.SCHED_AXIS: _sched(self.n)}
         return self._add(ag.Load, [data], self._tensor(e.dtype, reps), attrs, ("Load", data, offset, reps))
 
     # -- expressions --------------------------------------------------------------------
@@ -324,10 +346,10 @@ class AscGraphBuilder:
             inv[p] = i
         axis = inv  # input dim j runs under output loop axis inv[j]
         reps = src.shape
-        view = ag.AscTensorType(src.dtype, axis, reps, ag.contiguous_strides(reps))
-        data = self._add(ag.Data, [], view, {"index": A.int_attr(len(self.buffers))}, None)
+        view = _ttype(src.dtype, tuple(axis), reps, ag.contiguous_strides(reps))
+        data = self._add(ag.Data, [], view, {"index": _int(len(self.buffers))}, None)
         self.buffers.append(src.buffer)
-        load = self._add(ag.Load, [data], view, {"offset": A.int_attr(0), ag.SCHED_AXIS: _sched(self.n)}, None)
+        load = self._add(ag.Load, [data], view, {"offset": _int(0), ag.SCHED_AXIS: _sched(self.n)}, None)
         return self._add(ag.Transpose, [load], self._tensor(e.dtype, self.dims), self._compute_attrs(), None)
 
     # -- Store --------------------------------------------------------------------------
@@ -343,18 +365,13 @@ class AscGraphBuilder:
         t = ag.tensor_type(v)
         if t.element_type != out_dtype:
             # StoreOp::RealizeImpl: a Cast where the stored dtype differs from the value's.
-            v = self._add(ag.Cast, [v], ag.AscTensorType(out_dtype, t.axis_ids, t.repeat_list, t.stride_list), self._compute_attrs(), ("Cast", v, out_dtype))
+            v = self._add(ag.Cast, [v], _ttype(out_dtype, t.axis_ids, t.repeat_list, t.stride_list), self._compute_attrs(), ("Cast", v, out_dtype))
             t = ag.tensor_type(v)
-        st = ag.AscTensorType(t.element_type, t.axis_ids, t.repeat_list, t.stride_list)
-        store = self._add(ag.Store, [v], st, {"offset": A.int_attr(0), ag.SCHED_AXIS: _sched(n)}, None)
-        self._add(ag.Output, [store], st, {"index": A.int_attr(0)}, None)
-        axes = [(i, f"z{i}", d) for i, d in enumerate(self.dims)]
-        return ag.AscGraphOp(name, axes, Region(Block(self.ops)))
+        st = t
+        store = self._add(ag.Store, [v], st, {"offset": _int(0), ag.SCHED_AXIS: _sched(n)}, None)
+        self._add(ag.Output, [store], st, {"index": _int(0)}, None)
+        axes = [_axis(i, d) for i, d in enumerate(self.dims)]
+        return ag.AscGraphOp.create(
+            properties={"sym_name": StringAttr(name), "axis": ArrayAttr(axes)}, regions=[Region(Block(self.ops))]
+        )
 
-
-def count_nodes(graph: ag.AscGraphOp) -> int:
-    return ag.node_count(graph)
-
-
-def numel(shape: Sequence[int]) -> int:
-    return math.prod(shape)

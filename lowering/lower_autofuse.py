@@ -13,6 +13,7 @@ Nodes GE does not lower (or whose class is off) stay as GE ops and realize their
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -124,6 +125,24 @@ class _Reads:
             return box.expr
         self.loads += 1
         return L.Load(_shape(v), _dtype(v), v)
+
+
+@functools.lru_cache(maxsize=4096)
+def _type_error(t: Attribute) -> str | None:
+    """Why a value of type `t` cannot be lowered, if it cannot (cached per type)."""
+    if not isinstance(t, TensorType):
+        return "unranked tensor"
+    d = tensor_desc(t)
+    if d.is_unknown_shape:
+        # lowerings.cpp: lowering needs (symbolic) shapes; here static ones.
+        return "unknown shape"
+    if 0 in t.get_shape():
+        # autofuser.cpp: an empty tensor becomes AscBackendNoKernelOp, never fused.
+        return "empty tensor"
+    if d.storage_format != d.origin_format:
+        # Not GE's: loops here run over origin shapes, so the storage must be them.
+        return f"storage format {d.storage_format} differs from origin format {d.origin_format}"
+    return None
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -303,18 +322,8 @@ class LowerAutofusePass(ModulePass):
             if attr in node.attributes:
                 raise Extern(f"{attr} is set")
         for v in (*node.operands, *node.results):
-            if not isinstance(v.type, TensorType):
-                raise Extern("unranked tensor")
-            d = tensor_desc(v.type)
-            if d.is_unknown_shape:
-                # lowerings.cpp: lowering needs (symbolic) shapes; here static ones.
-                raise Extern("unknown shape")
-            if 0 in _shape(v):
-                # autofuser.cpp: an empty tensor becomes AscBackendNoKernelOp, never fused.
-                raise Extern("empty tensor")
-            if d.storage_format != d.origin_format:
-                # Not GE's: loops here run over origin shapes, so the storage must be them.
-                raise Extern(f"storage format {d.storage_format} differs from origin format {d.origin_format}")
+            if (err := _type_error(v.type)) is not None:
+                raise Extern(err)
         rd = _Reads(st)
         lower = self.LOWERINGS.get(t) or (_lower_pointwise if t in POINTWISE else None)
         if lower is None:
@@ -426,12 +435,15 @@ Out = tuple[L.LoopExpr, str, str, int]
 def _check_dtype(node: GeNode, asc_types: list[str]) -> None:
     """GE falls back on an unsupported dtype (PostPrecessAfterLoweringNode 1)."""
     for v in (*node.operands, *node.results):
-        name = ge_dtype_name(_dtype(v))
+        name = _dtype_name(_dtype(v))
         if name in FLOAT_DTYPES:
             continue
         if name in INT_DTYPES and all(a in INT_OK for a in asc_types):
             continue
         raise Extern(f"dtype {name} is not supported by AscIR {'/'.join(asc_types)}")
+
+
+_dtype_name = functools.lru_cache(maxsize=64)(ge_dtype_name)
 
 
 def _broadcast_to(e: L.LoopExpr, shape: tuple[int, ...]) -> L.LoopExpr:
