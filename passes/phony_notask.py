@@ -377,14 +377,24 @@ class PhonyNotaskPass(ModulePass):
 
     name = "ge-phony-notask"
 
+    stage: str = "all"
+    """`mark` (GeLocalGraphOptimizer, on the original graph), `calc` (CalcOpRunningParam,
+    at build time, after fusion) or `all` (both). ge-compile runs `mark` first and `calc`
+    before memory assignment: GE computes the offsets on the final producers, so an
+    AscBackend that replaced a PhonyConcat producer gets the offset list."""
     remarks: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.stage not in ("all", "mark", "calc"):
+            raise LocatedError(op, f"ge-phony-notask: stage must be all, mark or calc, got '{self.stage}'")
         graphs = graphs_in_pass_order(op)
         # engine/ge_local_graph_optimizer.cc: OptimizeOriginalGraphJudgeInsert (GetAllNodes)
-        for graph in graphs:
-            for node in _all_nodes(graph):
-                mark_phony_node(node)
+        if self.stage in ("all", "mark"):
+            for graph in graphs:
+                for node in _all_nodes(graph):
+                    mark_phony_node(node)
+        if self.stage == "mark":
+            return
         # ge_local_ops_kernel_builder.cc: GeLocalOpsKernelBuilder::CalcOpRunningParam
         for graph in graphs:
             nodes = list(_all_nodes(graph))
