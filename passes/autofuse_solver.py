@@ -1,0 +1,484 @@
+"""GE's CanFuse framework (FusionStrategySolver): the backend-agnostic greedy solver of the
+second-stage fusion.
+
+Follows compiler/graph/optimize/autofuse/autofuse/can_fuse/fusion_strategy_solver.{h,cpp}
+(ge_fusion.md §4): FusingNode bookkeeping, candidate pairs per shared buffer, priority
+buckets sorted by memory score / proximity / topo order, the solver-level CanFuse,
+reachability-based cycle detection, up to `max_fuse_rounds` rounds, then the single
+loop-merge round inside each FusedAscBackend. What may fuse and how two nodes become one
+is asked of a `FusionDecider` (GE's FusionDecider interface); the AscBackend decider lives
+in passes/autofuse_decider.py, the solver's unit tests use mock deciders as GE's do.
+
+Where this port differs from GE, on purpose:
+* Cycle detection. GE keeps a connection matrix (node -> bitmap of the nodes reaching it)
+  and, after each fusion, ORs the merged bitmap into every node that reached a member:
+  O(n) bitmap operations per fusion, O(n^2) for a graph. Here the block is kept in a valid
+  topological order with integer labels (Pearce-Kelly style): fusing {a, b} with
+  label(a) < label(b) creates a cycle iff a successor of `a` other than `b` reaches `b`,
+  and a successor can only reach `b` through nodes labelled below label(b); the search is
+  bounded by that label. The nodes it finds (descendants of `a` between a and b) are
+  moved right after b, so the fused node can take b's place; their labels are taken from
+  the gap after b (the block is relabelled when a gap is exhausted). The ge dialect has
+  data edges only, so there are no control edges to follow.
+* Candidate generation. GE tries every pair of every shared-buffer group: k(k-1)/2 CanFuse
+  calls for a tensor read by k consumers. Groups of at most `buffer_group_window + 1`
+  nodes get exactly that; in a larger group each node is paired with the next
+  `buffer_group_window` nodes in topological order (TorchInductor's
+  max_fusion_buffer_group_pairwise_attempts, 64), k*window pairs. Pairs outside the window
+  get their chance in a later round, once nodes of the group have fused.
+* Tie-break. GE std::sort's the pairs by (memory score desc, proximity asc, first node's
+  min order asc), which leaves ties unordered; here the key continues with the second
+  node's min order and both node names, a total order (min orders are unique per round).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Protocol
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from ge_dialect.diagnostics import op_location
+from ge_dialect.dtypes import size_in_bytes
+from ge_dialect.ge import node_name
+
+# auto_fuse_config.h: FusionStrategySolverConfig defaults (ge_fusion.md §4.1)
+MAX_FUSE_ROUNDS = 10
+MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION = 13 * 1024**3
+# torch/_inductor/config.py: max_fusion_buffer_group_pairwise_attempts (not GE's; see above)
+BUFFER_GROUP_WINDOW = 64
+# Label spacing of the maintained topological order.
+_GAP = 1 << 16
+
+
+class FusionPriority(IntEnum):
+    """fusion_decider.h: FusionPriority (smaller = tried earlier)."""
+
+    HIGHEST = 0
+    HIGHER = 1
+    HIGH = 2
+    DEFAULT = 3
+    LOW = 4
+
+
+@dataclass(frozen=True)
+class NotFuse:
+    """A not-fuse reason (utils/not_fuse_reason_code.h): a code and a user-facing message."""
+
+    code: str
+    message: str
+
+
+class FusionDecider(Protocol):
+    """fusion_decider.h: FusionDecider, the backend the solver asks (ge_fusion.md §4-§5)."""
+
+    def is_fusable_node(self, op: Operation) -> bool: ...
+
+    def fusion_nodes_size(self, op: Operation) -> int: ...
+
+    def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority: ...
+
+    def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None: ...
+
+    def fuse(self, n1: Operation, n2: Operation, rewriter_or_none: object) -> Operation: ...
+
+    def possible_fusion_pairs(self, op: Operation) -> list[tuple[Operation, Operation]]: ...
+
+
+# Solver-level reasons (not_fuse_reason_code.h names).
+NO_SHARED_DATA = "NoSharedData"
+WOULD_CREATE_CYCLE = "WouldCreateCycle"
+EXCEED_MAX_PROXIMITY = "ExceedMaxProximity"
+EXCEED_MAX_OUTPUT_MEMORY = "ExceedMaxOutputMemorySize"
+
+
+def buffer_bytes(v: SSAValue) -> int:
+    """MemoryBuffer size: dtype bytes x numel(origin shape) (fusion_strategy_solver.cpp:
+    GetBufferSize). GE keeps unknown dims symbolic; here an unknown dim counts as 1, a
+    lower bound that keeps a shared unknown-shape buffer 'shared'."""
+    t: Attribute = v.type
+    if not isinstance(t, TensorType):
+        return 1
+    n = math.prod(d if d >= 0 else 1 for d in t.get_shape())
+    try:
+        return size_in_bytes(n, t.element_type)
+    except Exception:  # an element type GE has no size for: count elements
+        return n
+
+
+@dataclass(eq=False)
+class FusingNode:
+    """fusion_strategy_solver.h: FusingNode (ge_fusion.md §4.2)."""
+
+    op: Operation
+    min_order: int
+    max_order: int
+    reads: tuple[SSAValue, ...]  # peer out-anchors of the inputs, each once
+    writes: tuple[SSAValue, ...]  # own out-anchors
+    size: int  # fusion_nodes_size: AscIR node count, summed on fusion
+    ancestors: set[Operation] = field(default_factory=set)  # direct producers, propagated
+    replaced_by: FusingNode | None = None
+    buffers: frozenset[SSAValue] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.buffers = frozenset(self.reads) | frozenset(self.writes)
+
+    @property
+    def name(self) -> str:
+        return node_name(self.op)
+
+
+def _find(n: FusingNode) -> FusingNode:
+    root = n
+    while root.replaced_by is not None:
+        root = root.replaced_by
+    while n.replaced_by is not None and n.replaced_by is not root:
+        n.replaced_by, n = root, n.replaced_by
+    return root
+
+
+@dataclass
+class Rejection:
+    """One candidate pair the solver did not fuse, and why (for remarks)."""
+
+    location: str
+    first: FusingNode
+    second: FusingNode
+    first_name: str
+    second_name: str
+    reason: NotFuse
+
+
+@dataclass
+class FuseStats:
+    fusions: int = 0
+    rounds: int = 0
+    candidate_pairs: int = 0
+    rejections: list[Rejection] = field(default_factory=list)
+
+    def not_fused(self) -> list[Rejection]:
+        """Rejected pairs whose nodes did not end up in one node, each pair once."""
+        seen: set[tuple[str, str]] = set()
+        out = []
+        for r in self.rejections:
+            if _find(r.first) is _find(r.second):
+                continue
+            key = (r.first_name, r.second_name)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(r)
+        return out
+
+
+@dataclass
+class SolverConfig:
+    max_fuse_rounds: int = MAX_FUSE_ROUNDS
+    max_proximity: int | None = None  # GE: INT64_MAX, i.e. disabled
+    max_output_bytes: int = MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION
+    buffer_group_window: int = BUFFER_GROUP_WINDOW
+
+
+class _Order:
+    """A topological order of a block's ops with integer labels, kept valid across fusions."""
+
+    def __init__(self, block: Block):
+        self.block = block
+        self.label: dict[Operation, int] = {}
+        self.relabel()
+
+    def relabel(self) -> None:
+        self.label = {op: (i + 1) * _GAP for i, op in enumerate(self.block.ops)}
+
+    def descendants_before(self, a: Operation, b: Operation) -> list[Operation] | None:
+        """The successors of `a` (transitively, not through `b`) labelled below `b`, in
+        label order; None when one of them reaches `b` (the fusion would make a cycle).
+
+        # graph_metadef/graph/utils/cycle_detector.cc: HasDetectedCycle -- a successor of a
+        # scope member, outside the scope, reaching another scope member.
+        """
+        limit = self.label[b]
+        label = self.label
+        seen: set[Operation] = {a}
+        found: list[Operation] = []
+        stack = [u.operation for r in a.results for u in r.uses if u.operation is not b]
+        while stack:
+            x = stack.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            lx = label.get(x)
+            if lx is None or lx > limit:
+                continue
+            found.append(x)
+            for r in x.results:
+                for u in r.uses:
+                    y = u.operation
+                    if y is b:
+                        return None
+                    if y not in seen:
+                        stack.append(y)
+        found.sort(key=label.__getitem__)
+        return found
+
+    def sink_after(self, nodes: list[Operation], b: Operation) -> None:
+        """Move `nodes` (label order) right after `b`, keeping the order topological."""
+        if not nodes:
+            return
+        nxt = b.next_op
+        hi = self.label[nxt] if nxt is not None else self.label[b] + _GAP * (len(nodes) + 1)
+        if hi - self.label[b] <= len(nodes):
+            self.relabel()
+            nxt = b.next_op
+            hi = self.label[nxt] if nxt is not None else self.label[b] + _GAP * (len(nodes) + 1)
+        lo = self.label[b]
+        step = (hi - lo) // (len(nodes) + 1)
+        anchor = b
+        for k, x in enumerate(nodes):
+            x.detach()
+            self.block.insert_op_after(x, anchor)
+            anchor = x
+            self.label[x] = lo + step * (k + 1)
+
+    def replace(self, a: Operation, b: Operation, new: Operation) -> None:
+        self.label[new] = self.label.pop(b)
+        self.label.pop(a, None)
+
+
+class FusionStrategySolver:
+    """fusion_strategy_solver.cpp: FusionStrategySolver::Fuse over one graph body."""
+
+    def __init__(self, decider: FusionDecider, config: SolverConfig | None = None):
+        self.decider = decider
+        self.config = config or SolverConfig()
+        self.stats = FuseStats()
+        # can_not_fuse: cached negative results (pairs of ops), kept across rounds.
+        self.can_not_fuse: dict[tuple[Operation, Operation], NotFuse] = {}
+
+    # -- FusingNode --------------------------------------------------------------------
+
+    def _make_node(self, op: Operation, order: int, size: int | None = None) -> FusingNode:
+        reads = tuple(dict.fromkeys(op.operands))
+        writes = tuple(op.results)
+        n = FusingNode(op, order, order, reads, writes, self.decider.fusion_nodes_size(op) if size is None else size)
+        # FusingNode::Init -- ancestors: the direct data-input nodes
+        n.ancestors = {v.owner for v in reads if isinstance(v.owner, Operation)}
+        return n
+
+    # -- scores (ScoreFusion, NodePair::operator<) ---------------------------------------
+
+    @staticmethod
+    def memory_score(n1: FusingNode, n2: FusingNode) -> int:
+        """# fusion_strategy_solver.cpp: ScoreFusionMemory -- bytes of the buffers both
+        read or write (producer->consumer links and shared reads), each anchor once."""
+        a, b = (n1.buffers, n2.buffers) if len(n1.buffers) <= len(n2.buffers) else (n2.buffers, n1.buffers)
+        return sum(buffer_bytes(v) for v in a if v in b)
+
+    @staticmethod
+    def proximity(n1: FusingNode, n2: FusingNode) -> int:
+        """# fusion_strategy_solver.cpp: ScoreFusion -- topo distance of the two ranges"""
+        return max(abs(n1.min_order - n2.max_order), abs(n2.min_order - n1.max_order))
+
+    # -- solver-level CanFuse (§4.6) ------------------------------------------------------
+
+    def can_fuse(self, n1: FusingNode, n2: FusingNode) -> NotFuse | None:
+        """# fusion_strategy_solver.cpp: FusionStrategySolver::CanFuse, in GE's order."""
+        if n1 is n2:
+            return NotFuse("SameNode", "same node")
+        cached = self.can_not_fuse.get((n1.op, n2.op)) or self.can_not_fuse.get((n2.op, n1.op))
+        if cached is not None:
+            return cached
+        if self.memory_score(n1, n2) == 0:
+            # no shared data: fusing would not save a memory transfer
+            r = NotFuse(NO_SHARED_DATA, "no shared data (neither a producer->consumer buffer nor a common input)")
+            self.can_not_fuse[(n1.op, n2.op)] = r
+            return r
+        vertical = n1.op in n2.ancestors or n2.op in n1.ancestors
+        if not vertical:
+            # CanFuseHorizontal: peak-memory heuristics first, not cached
+            mp = self.config.max_proximity
+            if mp is not None and (p := self.proximity(n1, n2)) > mp:
+                return NotFuse(EXCEED_MAX_PROXIMITY, f"proximity {p} > max-proximity {mp}")
+            # CheckWriteMemoryAfterFusion: the union of both nodes' writes
+            out = sum(buffer_bytes(v) for v in dict.fromkeys((*n1.writes, *n2.writes)))
+            if out > self.config.max_output_bytes:
+                return NotFuse(
+                    EXCEED_MAX_OUTPUT_MEMORY,
+                    f"horizontal fusion would write {out} bytes > max-output-bytes {self.config.max_output_bytes}",
+                )
+        r = self.decider.can_fuse(n1.op, n2.op)
+        if r is not None:
+            self.can_not_fuse[(n1.op, n2.op)] = r
+        return r
+
+    # -- candidates (§4.5) ---------------------------------------------------------------
+
+    def _candidate_groups(self, nodes: Sequence[FusingNode]) -> Iterable[list[FusingNode]]:
+        groups: dict[SSAValue, list[FusingNode]] = {}
+        for n in nodes:  # topological order
+            for v in (*n.reads, *n.writes):
+                groups.setdefault(v, []).append(n)
+        return (g for g in groups.values() if len(g) > 1)
+
+    def _pairs_of_group(self, group: list[FusingNode]) -> Iterable[tuple[FusingNode, FusingNode]]:
+        w = self.config.buffer_group_window
+        k = len(group)
+        for i in range(k - 1):
+            # GE: every pair; bounded to a window of following nodes in large groups
+            hi = k if k <= w + 1 else min(k, i + 1 + w)
+            for j in range(i + 1, hi):
+                yield group[i], group[j]
+
+    def possible_fusions(
+        self, nodes: Sequence[FusingNode], recorded: list[tuple[FusingNode, FusingNode]] | None
+    ) -> list[tuple[FusingNode, FusingNode]]:
+        """# fusion_strategy_solver.cpp: GetPossibleFusions + priority grouping.
+
+        Every candidate pair is tried once; those CanFuse accepts are bucketed by the
+        decider's priority; all buckets are kept, in ascending priority value, each sorted
+        by (memory score desc, proximity asc, first.min_order, second.min_order, names).
+        """
+        seen: set[tuple[int, int]] = set()
+        buckets: dict[FusionPriority, list[tuple[tuple, FusingNode, FusingNode]]] = {}
+        pair_source: Iterable[tuple[FusingNode, FusingNode]]
+        if recorded is not None:
+            pair_source = recorded
+        else:
+            pair_source = (p for g in self._candidate_groups(nodes) for p in self._pairs_of_group(g))
+        for a, b in pair_source:
+            if a.min_order > b.min_order:
+                a, b = b, a
+            key = (id(a), id(b))
+            if key in seen:
+                continue
+            seen.add(key)
+            self.stats.candidate_pairs += 1
+            r = self.can_fuse(a, b)
+            if r is not None:
+                self._reject(a, b, r)
+                continue
+            prio = FusionPriority(self.decider.get_fusion_pair_priority(a.op, b.op))
+            sort_key = (-self.memory_score(a, b), self.proximity(a, b), a.min_order, b.min_order, a.name, b.name)
+            buckets.setdefault(prio, []).append((sort_key, a, b))
+        out: list[tuple[FusingNode, FusingNode]] = []
+        for prio in sorted(buckets):
+            out.extend((a, b) for _, a, b in sorted(buckets[prio], key=lambda t: t[0]))
+        return out
+
+    def _reject(self, a: FusingNode, b: FusingNode, r: NotFuse) -> None:
+        if r.code == "SameNode":
+            return
+        self.stats.rejections.append(Rejection(op_location(a.op), a, b, a.name, b.name, r))
+
+    # -- rounds (§4.4) ---------------------------------------------------------------------
+
+    def fuse_graph(
+        self,
+        block: Block,
+        max_rounds: int | None = None,
+        recorded_pairs: list[tuple[Operation, Operation]] | None = None,
+    ) -> FuseStats:
+        """# fusion_strategy_solver.cpp: FuseGraph -- rounds of FuseNodesOnce until nothing
+        changes, the graph is one node, or `max_rounds` is reached. With `recorded_pairs`
+        (a FusedAscBackend body), only those pairs are candidates, once."""
+        rounds = self.config.max_fuse_rounds if max_rounds is None else max_rounds
+        order = _Order(block)
+        fnodes: dict[Operation, FusingNode] = {}
+        for i, op in enumerate(block.ops):
+            if self.decider.is_fusable_node(op):
+                fnodes[op] = self._make_node(op, i)
+        for _ in range(rounds):
+            count = len(block.ops)
+            if count <= 1:
+                break
+            self.stats.rounds += 1
+            # FuseNodesOnce: refresh ids / min / max to the topological index
+            nodes: list[FusingNode] = []
+            for i, op in enumerate(block.ops):
+                n = fnodes.get(op)
+                if n is not None:
+                    n.min_order = n.max_order = i
+                    nodes.append(n)
+            recorded = None
+            if recorded_pairs is not None:
+                recorded = [(fnodes[a], fnodes[b]) for a, b in recorded_pairs if a in fnodes and b in fnodes]
+            fused_any = False
+            for p1, p2 in self.possible_fusions(nodes, recorded):
+                if self._fuse_pair(block, order, fnodes, p1, p2):
+                    fused_any = True
+            if recorded_pairs is not None or not fused_any or len(block.ops) == count:
+                break
+        return self.stats
+
+    def _fuse_pair(
+        self, block: Block, order: _Order, fnodes: dict[Operation, FusingNode], p1: FusingNode, p2: FusingNode
+    ) -> bool:
+        f1, f2 = _find(p1), _find(p2)
+        if f1 is f2:
+            return False
+        # node1 is the producer (IsAncestor -> swap); horizontally the earlier node
+        if order.label[f1.op] > order.label[f2.op]:
+            f1, f2 = f2, f1
+        if (f1, f2) != (p1, p2) and (f1, f2) != (p2, p1):
+            r = self.can_fuse(f1, f2)
+            if r is not None:
+                self._reject(f1, f2, r)
+                return False
+        between = order.descendants_before(f1.op, f2.op)
+        if between is None:
+            self._reject(f1, f2, NotFuse(WOULD_CREATE_CYCLE, "would create a cycle"))
+            return False
+        order.sink_after(between, f2.op)
+        a_op, b_op = f1.op, f2.op
+        new_op = self.decider.fuse(a_op, b_op, None)
+        order.replace(a_op, b_op, new_op)
+        new = self._make_node(new_op, min(f1.min_order, f2.min_order), f1.size + f2.size)
+        new.max_order = max(f1.max_order, f2.max_order)
+        # ancestors: both members' (minus the members), then every autofuse consumer of
+        # the fused node gets it and its ancestors
+        new.ancestors = (f1.ancestors | f2.ancestors | new.ancestors) - {a_op, b_op}
+        # (the consumers' read buffers are the fused node's anchors from now on)
+        consumers = {u.operation: None for r in new_op.results for u in r.uses}
+        for c_op in consumers:
+            c = fnodes.get(c_op)
+            if c is not None:
+                c.ancestors.add(new_op)
+                c.ancestors |= new.ancestors
+                c.reads = tuple(dict.fromkeys(c_op.operands))
+                c.buffers = frozenset(c.reads) | frozenset(c.writes)
+        f1.replaced_by = f2.replaced_by = new
+        del fnodes[a_op], fnodes[b_op]
+        fnodes[new_op] = new
+        self.stats.fusions += 1
+        return True
+
+
+def fuse_block(
+    block: Block,
+    decider: FusionDecider,
+    config: SolverConfig | None = None,
+    inner_decider: Callable[[], FusionDecider] | None = None,
+) -> FuseStats:
+    """Root rounds over `block`, then (§4.7) one round inside each FusedAscBackend that
+    recorded candidate pairs, with `inner_decider()` (AscBackendSubGraphFusionDecider)."""
+    solver = FusionStrategySolver(decider, config)
+    solver.fuse_graph(block)
+    stats = solver.stats
+    if inner_decider is None:
+        return stats
+    for op in list(block.ops):
+        if not op.regions or not decider.is_fusable_node(op):
+            continue
+        pairs = decider.possible_fusion_pairs(op)
+        if not pairs:
+            continue
+        inner = FusionStrategySolver(inner_decider(), config)
+        inner.fuse_graph(op.regions[0].block, max_rounds=1, recorded_pairs=pairs)
+        stats.fusions += inner.stats.fusions
+        stats.candidate_pairs += inner.stats.candidate_pairs
+        stats.rejections.extend(inner.stats.rejections)
+    return stats
