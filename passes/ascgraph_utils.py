@@ -1,0 +1,246 @@
+"""AscGraph queries shared by the autofuse strategies, axis mapping and decider.
+
+GE keeps these in `can_fuse/backend/backend_utils.cpp` (BackendUtils): which fuse types a
+node carries, how many compute nodes its AscGraph holds, whether a Load is a "simplest
+load" (no broadcast, slice or transpose view), and where an AscBackend port leads inside
+a FusedAscBackend. They are plain functions of the IR (ge_fusion.md §2, §5.1, §6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect import ascgraph as ag
+from ge_dialect import ge
+
+FUSE_TYPE_ATTR = "fuse_type"
+FUSE_TYPE_MASK_ATTR = "fuse_type_mask"
+FUSION_NODES_SIZE_ATTR = "fusion_nodes_size"
+# GE AutoFuseAttrs::fusion_nodes_size_ is summed on fusion and never recounted after
+# load/store elimination (fusion_strategy_solver.cpp, FusingNode). The ge.AscBackend
+# verifier requires `fusion_nodes_size` to be the real node count, so GE's summed figure,
+# which the size cap reads, is carried in this separate attribute (absent = node count).
+CANFUSE_NODES_SIZE_ATTR = "canfuse_nodes_size"
+# GE AutoFuseAttrs::reduce_fused_elementwise_node_num.
+REDUCE_FUSED_ELEMENTWISE_ATTR = "reduce_fused_elementwise_node_num"
+# GE AutoFuseAttrs::vector_core_num (the user core-number scope).
+VECTOR_CORE_NUM_ATTR = "vector_core_num"
+
+
+def is_asc_backend(op: Operation) -> bool:
+    return isinstance(op, ge.AscBackend)
+
+
+def is_fused_asc_backend(op: Operation) -> bool:
+    return isinstance(op, ge.FusedAscBackend)
+
+
+def asc_graph(op: Operation) -> ag.AscGraphOp | None:
+    """The AscGraph of an AscBackend (None for anything else or a malformed region)."""
+    if not isinstance(op, ge.AscBackend):
+        return None
+    ops = list(op.regions[0].block.ops) if op.regions and op.regions[0].blocks else []
+    return ops[0] if len(ops) == 1 and isinstance(ops[0], ag.AscGraphOp) else None
+
+
+def inner_backends(op: Operation) -> list[ge.AscBackend]:
+    """The AscBackends of a node: itself, or those in a FusedAscBackend's graph."""
+    if isinstance(op, ge.AscBackend):
+        return [op]
+    if isinstance(op, ge.FusedAscBackend):
+        return [o for o in op.body.block.ops if isinstance(o, ge.AscBackend)]
+    return []
+
+
+def asc_graphs(op: Operation) -> list[ag.AscGraphOp]:
+    return [g for b in inner_backends(op) if (g := asc_graph(b)) is not None]
+
+
+def asc_nodes(op: Operation) -> Iterator[ag.AscNode]:
+    for g in asc_graphs(op):
+        yield from g.nodes()
+
+
+# -- fuse types (autofuse_attrs.h: HasFuseType, GetAllFuseType) ------------------------------
+
+
+def primary_fuse_type(op: Operation) -> str:
+    a = op.attributes.get(FUSE_TYPE_ATTR)
+    return a.data if isinstance(a, StringAttr) and a.data in ag.FUSE_TYPES else "default"
+
+
+def all_fuse_types(op: Operation) -> int:
+    """GetAllFuseType: the primary type's bit OR the inner `fuse_type` bitmask."""
+    a = op.attributes.get(FUSE_TYPE_MASK_ATTR)
+    mask = a.value.data if isinstance(a, IntegerAttr) else 0
+    return mask | ag.fuse_type_bit(primary_fuse_type(op))
+
+
+def has_fuse_type(op: Operation, t: str) -> bool:
+    """HasFuseType(t): the primary type is t or the mask holds t's bit."""
+    return bool(all_fuse_types(op) & ag.fuse_type_bit(t))
+
+
+_POINTWISE_MASK = ag.fuse_type_bit("pointwise") | ag.fuse_type_bit("reshape")
+
+
+def is_only_pointwise(op: Operation) -> bool:
+    """BackendUtils::IsOnlyPointwise: the fuse-type mask is within {Pointwise, Reshape}."""
+    return all_fuse_types(op) & ~_POINTWISE_MASK == 0
+
+
+def is_only_type(op: Operation, t: str) -> bool:
+    return all_fuse_types(op) == ag.fuse_type_bit(t)
+
+
+def int_attr(op: Operation, name: str, default: int) -> int:
+    a = op.attributes.get(name)
+    return a.value.data if isinstance(a, IntegerAttr) else default
+
+
+# -- node counts ---------------------------------------------------------------------------------
+
+
+def node_count(op: Operation) -> int:
+    """Real AscIR node count over all AscGraphs of the node."""
+    return sum(ag.node_count(g) for g in asc_graphs(op))
+
+
+def canfuse_nodes_size(op: Operation) -> int:
+    """GE's fusion_nodes_size_ (the size cap's operand): the carried sum, else the count;
+    1 for a node without an AscGraph (FusingNode)."""
+    if not inner_backends(op):
+        return 1
+    return int_attr(op, CANFUSE_NODES_SIZE_ATTR, node_count(op))
+
+
+_NON_COMPUTE = (ag.Data, ag.Load, ag.Store, ag.Output)
+
+
+def compute_node_num(op: Operation) -> int:
+    """BackendUtils::GetComputeNodeNumInAscgraph: nodes other than Data/Load/Store/Output."""
+    return sum(1 for n in asc_nodes(op) if not isinstance(n, _NON_COMPUTE))
+
+
+def has_node(op: Operation, *classes: type) -> bool:
+    return any(isinstance(n, classes) for n in asc_nodes(op))
+
+
+def loop_axis_count(op: Operation) -> int:
+    """The number of loop axes (HintGraph: the graph's axis list; the largest inner one)."""
+    return max((len(g.axis.data) for g in asc_graphs(op)), default=0)
+
+
+# -- views of a Load (BackendUtils::IsSimplestLoad and the view queries) ----------------------
+
+
+@dataclass(frozen=True)
+class LoadView:
+    broadcast: bool  # a Data repeat of 1 under a Load repeat > 1
+    slice: bool  # a non-zero offset, or strides that skip elements / a partial extent
+    transpose: bool  # strides permuted: the view's memory order is not its axis order
+
+    @property
+    def simplest(self) -> bool:
+        return not (self.broadcast or self.slice or self.transpose)
+
+
+def load_view(load: ag.Load) -> LoadView:
+    """How a Load reads its Data: GE folds broadcast, slice and permute into the Load view
+    (ge_fusion.md §3.4 item 3); a simplest load reads the whole tensor in order."""
+    d, out = load.in_type(), load.out_type()
+    broadcast = any(ri == 1 and ro > 1 for ri, ro in zip(d.repeat_list, out.repeat_list))
+    live = [(r, s) for r, s in zip(d.repeat_list, d.stride_list) if r > 1]
+    order = sorted(live, key=lambda rs: -rs[1])
+    transpose = order != live
+    acc, dense = 1, True
+    for r, s in reversed(order):
+        dense &= s == acc
+        acc *= r
+    n = _operand_numel(load)
+    # a part of a larger tensor: an offset, skipped elements, or a dense prefix
+    slice_ = load.offset != 0 or not dense or (n is not None and acc < n)
+    return LoadView(broadcast, slice_, transpose)
+
+
+def _operand_numel(load: ag.Load) -> int | None:
+    """Elements of the AscBackend operand behind the Load's Data."""
+    data = load.operands[0].owner
+    g = load.graph()
+    if not isinstance(data, ag.Data) or g is None:
+        return None
+    backend = g.parent_op()
+    if not isinstance(backend, ge.AscBackend) or data.index >= len(backend.operands):
+        return None
+    t = backend.operands[data.index].type
+    shape = t.get_shape() if hasattr(t, "get_shape") else None
+    if shape is None or any(s < 0 for s in shape):
+        return None
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def loads_of(data: ag.AscNode) -> list[ag.Load]:
+    return [u.operation for u in data.results[0].uses if isinstance(u.operation, ag.Load)]
+
+
+def graph_loads(op: Operation) -> list[ag.Load]:
+    return [n for n in asc_nodes(op) if isinstance(n, ag.Load)]
+
+
+def has_broadcast(op: Operation) -> bool:
+    """An explicit Broadcast node or a broadcasting Load (GE: HasBroadcast / view info)."""
+    return any(isinstance(n, ag.Broadcast) or (isinstance(n, ag.Load) and load_view(n).broadcast) for n in asc_nodes(op))
+
+
+def has_view_load(op: Operation) -> bool:
+    return any(not load_view(ld).simplest for ld in graph_loads(op))
+
+
+# -- ports: where an AscBackend/FusedAscBackend input or output leads ----------------------------
+
+
+def input_datas(op: Operation, j: int) -> list[tuple[ge.AscBackend, ag.Data]]:
+    """The AscGraph Data nodes behind input j (through a FusedAscBackend's ge.Data j)."""
+    if isinstance(op, ge.AscBackend):
+        g = asc_graph(op)
+        return [(op, d) for d in (g.data_nodes() if g else []) if d.index == j]
+    out: list[tuple[ge.AscBackend, ag.Data]] = []
+    if isinstance(op, ge.FusedAscBackend):
+        for d in op.body.block.ops:
+            if isinstance(d, ge.Data) and d.int_attr("index") == j:
+                for use in d.results[0].uses:
+                    inner = use.operation
+                    if isinstance(inner, ge.AscBackend):
+                        out.extend(input_datas(inner, use.index))
+    return out
+
+
+def output_store(op: Operation, k: int) -> tuple[ge.AscBackend, ag.Store] | None:
+    """The AscBackend and Store that write output k (through a FusedAscBackend's NetOutput)."""
+    if isinstance(op, ge.AscBackend):
+        g = asc_graph(op)
+        outs = [o for o in (g.output_nodes() if g else []) if o.index == k]
+        if not outs:
+            return None
+        st = outs[0].operands[0].owner
+        return (op, st) if isinstance(st, ag.Store) else None
+    if isinstance(op, ge.FusedAscBackend):
+        net = op.body.block.last_op
+        if net is None or k >= len(net.operands):
+            return None
+        v = net.operands[k]
+        owner = v.owner
+        if isinstance(owner, ge.AscBackend):
+            return output_store(owner, v.index)
+    return None
+
+
+def consumers_in(value: SSAValue, op: Operation) -> int:
+    return sum(1 for u in value.uses if u.operation is op)

@@ -1,0 +1,534 @@
+"""GE's AscBackend fusion decider: CanFuse and Fuse of two autofuse nodes (ge_fusion.md §5, §8).
+
+GE source: `can_fuse/backend/asc_backend_fusion_decider.{h,cpp}`
+(AscBackendFusionDecider::CanFuse, GetFusionPairPriority, Fuse, MergeAscGraphByLoop,
+LinkAscSubGraphNode, DeleteInvalidLoad, MergeGraphToFusedAscBackendNode, FuseNode) and
+`asc_backend_subgraph_fusion_decider` (the inner round of a FusedAscBackend, §4.7).
+
+CanFuse runs GE's checks in order and returns the first failure as a NotFuse (GE's
+reason name and NFxxxx code, and a message for remarks). Fuse either loop-merges two
+AscBackends into one AscBackend (shared Data nodes deduplicated, Store -> Data -> Load
+removed, outputs only the partner read dropped), or, when a concat is involved or a side
+is already a FusedAscBackend, wraps them in a ge.FusedAscBackend and records the pairs
+its inner round may still loop-merge.
+
+Deviations, each kept numerically exact:
+* A view through which the consumer read the producer's value (broadcast, or a transposed
+  axis order) becomes an explicit AscIR Broadcast/Transpose on the producer's on-chip
+  value (GE's HintGraph form after FallbackPro), instead of GE's ProcessViewOps pushing
+  the view up to the producer's own Loads. A slice view cannot be expressed on an
+  on-chip value, so such a loop merge is refused (CanNotMergeAscGraph).
+* `fusion_nodes_size` stays the real AscGraph node count (the ge.AscBackend verifier
+  checks it); GE's summed, never-recounted figure the size cap reads is carried in
+  `canfuse_nodes_size` (ascgraph_utils.CANFUSE_NODES_SIZE_ATTR).
+* The per-slot "single reference" of GE (one peer) is widened to "every peer in node2",
+  so the Store is removed exactly when the output leaves the fused node's output list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from ge_dialect import ascgraph as ag
+from ge_dialect import attrs as A
+from ge_dialect import ge
+from ge_dialect.ge import ge_type, node_name
+from passes import ascgraph_utils as U
+from passes import autofuse_strategies as S
+from passes.autofuse_solver import FusionPriority, NotFuse
+from passes.axis_group import AxisGroup, can_merge_axis_group, graph_axis_group
+from passes.axis_mapping import AxisUnification, NodeFuseInfo, create_axis_map, node_fuse_info, update_input_maps
+
+AXIS_GROUP_ATTR = "_axis_group"  # GE AutoFuseAttrs::axis_group (the cached merged group)
+BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")  # asc_backend_fusion_decider.cpp
+MAX_OP_NAME_LEN = 140  # auto_fuse_config.h: max_op_name_len
+
+
+def _nf(code: str, msg: str) -> NotFuse:
+    return S.not_fuse(code, msg)
+
+
+def axis_group_of(op: Operation) -> AxisGroup | None:
+    """BackendUtils::GetAscGraphAxisGroup: the cached group, else generated from the
+    AscGraph(s) (a FusedAscBackend's inner groups merged in order)."""
+    a = op.attributes.get(AXIS_GROUP_ATTR)
+    if isinstance(a, StringAttr) and (g := AxisGroup.from_text(a.data)) is not None:
+        return g
+    groups = [graph_axis_group(g) for g in U.asc_graphs(op)]
+    if not groups or any(g is None for g in groups):
+        return None
+    merged = groups[0]
+    for g in groups[1:]:
+        merged = can_merge_axis_group(merged, g)  # type: ignore[arg-type]
+        if merged is None:
+            return None
+    return merged
+
+
+_NAME_RE = re.compile(r"^autofuse_(?:fused_)?(?:(?:" + "|".join(ag.FUSE_TYPES) + r")_)?\d+_(.*)$")
+
+
+def origin_types(op: Operation) -> str:
+    """The GE type list in an autofuse node's name (`autofuse_<type>_<n>_Add_Abs`)."""
+    m = _NAME_RE.match(node_name(op))
+    return m.group(1) if m else ge_type(op)
+
+
+def ordered_pair(n1: Operation, n2: Operation) -> tuple[Operation, Operation]:
+    """n1 is the producer when the pair is vertical (the solver orders it; so does this)."""
+    if any(u.operation is n1 for r in n2.results for u in r.uses):
+        return n2, n1
+    return n1, n2
+
+
+@dataclass
+class AscBackendFusionDecider:
+    """asc_backend_fusion_decider.cpp: AscBackendFusionDecider (a FusionDecider)."""
+
+    max_fusion_size: int = 64
+    max_input_nums_after_fuse: int = 8
+    max_reduce_fused_elementwise: int = S.MAX_REDUCE_FUSED_ELEMENTWISE
+    counter: int = 0
+    _pairs: dict[int, list[tuple[Operation, Operation]]] = field(default_factory=dict)
+
+    # -- FusionDecider ---------------------------------------------------------------------
+
+    def is_fusable_node(self, op: Operation) -> bool:
+        return bool(U.inner_backends(op)) and ge_type(op) not in BLACKLIST
+
+    def fusion_nodes_size(self, op: Operation) -> int:
+        return U.canfuse_nodes_size(op)
+
+    def possible_fusion_pairs(self, op: Operation) -> list[tuple[Operation, Operation]]:
+        """The pairs recorded by MergeGraphToFusedAscBackendNode; cleared after use."""
+        return self._pairs.pop(id(op), [])
+
+    def _pair(self, n1: Operation, n2: Operation) -> S.FusePair | NotFuse:
+        info = node_fuse_info(n1, n2)
+        if isinstance(info, str):
+            code = "NoSharedData" if "share no input" in info else "UnifySubgraphAxisFailed"
+            return _nf(code, info)
+        p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise)
+        # strategy OnlyVerticalMapping: horizontal mapping skipped when both links exist
+        if any(s.only_vertical_mapping(p) for s in S.strategies_for(p)):
+            info.can_do_horizontal_mapping_flag = False
+            update_input_maps(info)
+        return p
+
+    def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority:
+        n1, n2 = ordered_pair(n1, n2)
+        p = self._pair(n1, n2)
+        return FusionPriority.DEFAULT if isinstance(p, NotFuse) else S.fusion_pair_priority(p)
+
+    def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None:
+        """AscBackendFusionDecider::CanFuse, in GE's order (ge_fusion.md §5)."""
+        # 1. asc_backend_fusion_decider.cpp: blacklisted types never fuse
+        for n in (n1, n2):
+            if ge_type(n) in BLACKLIST:
+                return NotFuse("NodeInBlacklist", f"'{node_name(n)}' is a {ge_type(n)}, which never fuses")
+        # 2. both must hold an AscGraph or a fuse compute graph
+        for n in (n1, n2):
+            if not self.is_fusable_node(n):
+                return _nf("GetSubgraphFailed", f"'{node_name(n)}' ({ge_type(n)}) holds no AscGraph")
+        p = self._pair(n1, n2)
+        if isinstance(p, NotFuse):
+            return p
+        return self._can_fuse_pair(p)
+
+    def _can_fuse_pair(self, p: S.FusePair) -> NotFuse | None:
+        n1, n2, info = p.n1, p.n2, p.info
+        # 3. CanFuseByStrategy: every matching strategy and the default must agree
+        if (r := S.can_fuse_by_strategy(p)) is not None:
+            return r
+        c1 = U.int_attr(n1, U.VECTOR_CORE_NUM_ATTR, 0)
+        c2 = U.int_attr(n2, U.VECTOR_CORE_NUM_ATTR, 0)
+        if c1 != c2:
+            return _nf("VectorCoreNumNotEqual", f"vector core numbers differ: {c1} and {c2}")
+        # asc_backend_fusion_decider.cpp: size1 + size2 > max_fusion_nodes_size rejects
+        cap = S.max_fusion_nodes_size(p, self.max_fusion_size)
+        size = U.canfuse_nodes_size(n1) + U.canfuse_nodes_size(n2)
+        if size > cap:
+            return _nf("MaxFusionNodesSizeExceedThreshold", f"fused size {size} > {cap}")
+        # 5-6. axis unification in check mode (need_flash = false)
+        u = create_axis_map(info, need_flash=False)
+        if isinstance(u, str):
+            return _nf("UnifySubgraphAxisFailed", f"loop axes cannot be unified: {u}")
+        # 7. CheckSameSchedAxis by strategy
+        if (r := S.check_same_sched_axis(p)) is not None:
+            return r
+        # 8. input cap: |node2_input_map| <= max_input_size
+        cap_in = S.max_input_size(p, self.max_input_nums_after_fuse)
+        if len(info.fused_inputs) > cap_in:
+            return _nf("InputNumsExceedThreshold", f"fused node would have {len(info.fused_inputs)} inputs > {cap_in}")
+        # 9. axis-group merge (BackendUtils::IsCanMergeAxisGroup)
+        g1, g2 = axis_group_of(n1), axis_group_of(n2)
+        if g1 is None or g2 is None:
+            return _nf("GetAscgraphAxisGroupFailed", "an AscGraph's axis group cannot be generated")
+        g1, g2 = g1.remapped(u.map1), g2.remapped(u.map2)
+        if can_merge_axis_group(g1, g2, is_ge_call=True) is None:
+            return _nf("MergeAxisGroupFailed", f"axis groups {g1.label()} and {g2.label()} cannot merge")
+        # This port's loop merge cannot express a slice view on an on-chip value.
+        if self._merges_loops(p) and (why := _unmergeable_link(info)) is not None:
+            return _nf("CanNotMergeAscGraph", why)
+        return None
+
+    def _merges_loops(self, p: S.FusePair) -> bool:
+        """CanMergeAscGraph: both AscBackend and every strategy allows a loop merge."""
+        return U.is_asc_backend(p.n1) and U.is_asc_backend(p.n2) and S.can_merge_loop_by_strategy(p)
+
+    # -- Fuse ------------------------------------------------------------------------------
+
+    def fuse(self, n1: Operation, n2: Operation, rewriter_or_none: object = None) -> Operation:
+        """AscBackendFusionDecider::Fuse (ge_fusion.md §8.1)."""
+        n1, n2 = ordered_pair(n1, n2)
+        p = self._pair(n1, n2)
+        assert not isinstance(p, NotFuse), p
+        u = create_axis_map(p.info, need_flash=True)
+        assert not isinstance(u, str), u
+        g1, g2 = axis_group_of(n1), axis_group_of(n2)
+        merged = can_merge_axis_group(g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else None
+        if self._merges_loops(p):
+            new = self._merge_by_loop(p.info, u)
+        else:
+            new = self._merge_to_fused(p.info, u)
+        if merged is not None:
+            new.attributes[AXIS_GROUP_ATTR] = StringAttr(merged.to_text())
+        block = n2.parent_block()
+        assert block is not None
+        block.insert_op_before(new, n2)
+        k = 0
+        for i in p.info.node1_outputs:
+            n1.results[i].replace_all_uses_with(new.results[k])
+            k += 1
+        for r in n2.results:
+            r.replace_all_uses_with(new.results[k])
+            k += 1
+        n2.detach()
+        n2.erase()
+        for r in n1.results:  # outputs read only by n2 (now erased) have no uses left
+            assert not r.uses, f"output {r.index} of '{node_name(n1)}' still used"
+        n1.detach()
+        n1.erase()
+        return new
+
+    def _attrs(self, n1: Operation, n2: Operation, fused: bool) -> dict[str, Attribute]:
+        """FuseNode's attributes: name, primary type of n1, OR-ed masks, origin nodes."""
+        types = f"{origin_types(n1)}_{origin_types(n2)}"
+        name = f"autofuse_{'fused_' if fused else ''}{self.counter}_{types}"[:MAX_OP_NAME_LEN]
+        self.counter += 1
+        origin = []
+        for n in (n1, n2):
+            o = n.attributes.get("origin_nodes")
+            origin += list(o.data) if isinstance(o, ArrayAttr) else [StringAttr(node_name(n))]
+        attrs: dict[str, Attribute] = {
+            A.NODE_NAME: StringAttr(name),
+            "fuse_type": StringAttr(U.primary_fuse_type(n1)),
+            "fuse_type_mask": A.int_attr(U.all_fuse_types(n1) | U.all_fuse_types(n2)),
+            "origin_nodes": ArrayAttr(origin),
+        }
+        absorbed = U.int_attr(n1, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0)
+        if U.has_fuse_type(n1, "reduce") and U.is_only_pointwise(n2):
+            absorbed += U.compute_node_num(n2)  # FuseNode: reduce_fused_elementwise_node_num
+        if absorbed:
+            attrs[U.REDUCE_FUSED_ELEMENTWISE_ATTR] = A.int_attr(absorbed)
+        if U.VECTOR_CORE_NUM_ATTR in n1.attributes:
+            attrs[U.VECTOR_CORE_NUM_ATTR] = n1.attributes[U.VECTOR_CORE_NUM_ATTR]
+        attrs[U.CANFUSE_NODES_SIZE_ATTR] = A.int_attr(U.canfuse_nodes_size(n1) + U.canfuse_nodes_size(n2))
+        return attrs
+
+    def _result_types(self, info: NodeFuseInfo) -> list[Attribute]:
+        return [info.n1.results[k].type for k in info.node1_outputs] + [r.type for r in info.n2.results]
+
+    def _result_names(self, new: Operation, info: NodeFuseInfo) -> None:
+        olds = [info.n1.results[k] for k in info.node1_outputs] + list(info.n2.results)
+        for r, o in zip(new.results, olds):
+            r.name_hint = o.name_hint
+
+    # -- MergeAscGraphByLoop (§8.2) ---------------------------------------------------------
+
+    def _merge_by_loop(self, info: NodeFuseInfo, u: AxisUnification) -> ge.AscBackend:
+        n1, n2 = info.n1, info.n2
+        gr1, gr2 = U.asc_graph(n1), U.asc_graph(n2)
+        assert gr1 is not None and gr2 is not None
+        full = sorted(u.sizes)
+        b = _Builder(full)
+        datas1 = {d.index: d for d in gr1.data_nodes()}
+        datas2 = {d.index: d for d in gr2.data_nodes()}
+        # TryAscDataNodeMerge: shared inputs merge when their views agree, else roll back
+        rollback: set[int] = set()
+        if info.can_do_horizontal_mapping():
+            for i1, i2 in info.same_input_map:
+                t1 = b.tensor(datas1[i1].out_type(), u.map1, memory=True)
+                t2 = b.tensor(datas2[i2].out_type(), u.map2, memory=True)
+                if t1 != t2:
+                    rollback.add(i2)
+        update_input_maps(info, rollback)
+        kept1 = set(info.node1_outputs)
+        out_index: dict[tuple[int, int], int] = {}
+        for pos, k in enumerate(info.node1_outputs):
+            out_index[(1, k)] = pos
+        for k in range(len(n2.results)):
+            out_index[(2, k)] = len(info.node1_outputs) + k
+        linked = {j: k for k, j in info.links}
+        # graph1: every node; Store/Output of outputs only n2 reads are dropped
+        dropped_stores: dict[int, SSAValue] = {}
+        for op in gr1.body.block.ops:
+            assert isinstance(op, ag.AscNode)
+            if isinstance(op, ag.Output):
+                st = op.operands[0].owner
+                if op.index not in kept1:
+                    dropped_stores[op.index] = st.operands[0]  # type: ignore[union-attr]
+                    continue
+                b.clone(op, u.map1, index=out_index[(1, op.index)])
+            elif isinstance(op, ag.Store) and all(
+                isinstance(x.operation, ag.Output) and x.operation.index not in kept1 for x in op.results[0].uses
+            ):
+                continue
+            else:
+                b.clone(op, u.map1)
+        # the stored value P of each n1 output (LinkAscSubGraphNode)
+        produced: dict[int, SSAValue] = {}
+        for o in gr1.output_nodes():
+            st = o.operands[0].owner
+            assert isinstance(st, ag.Store)
+            produced[o.index] = b.vmap[st.operands[0]]
+        # graph2: linked Data nodes and their Loads are bypassed; merged Datas reused
+        for op in gr2.body.block.ops:
+            assert isinstance(op, ag.AscNode)
+            if isinstance(op, ag.Data):
+                if op.index in linked:
+                    continue
+                pos = info.node2_input_pos[op.index]
+                if pos < len(n1.operands) and op.index not in rollback and pos in datas1:
+                    b.vmap[op.results[0]] = b.vmap[datas1[pos].results[0]]
+                    continue
+                b.clone(op, u.map2, index=pos)
+            elif isinstance(op, ag.Load) and isinstance(src := op.operands[0].owner, ag.Data) and src.index in linked:
+                # DeleteInvalidLoad: consumers read the producer's value directly
+                want = b.tensor(op.out_type(), u.map2, memory=False)
+                b.vmap[op.results[0]] = b.adapt(produced[linked[src.index]], want)
+            elif isinstance(op, ag.Output):
+                b.clone(op, u.map2, index=out_index[(2, op.index)])
+            else:
+                b.clone(op, u.map2)
+        attrs = self._attrs(n1, n2, fused=False)
+        name = attrs[A.NODE_NAME].data  # type: ignore[attr-defined]
+        graph = ag.AscGraphOp(f"{name}_graph", [(a, f"z{a}", u.sizes[a]) for a in full], Region(b.block))
+        attrs["fusion_nodes_size"] = A.int_attr(ag.node_count(graph))
+        new = ge.AscBackend.create(
+            operands=list(info.fused_inputs),
+            result_types=self._result_types(info),
+            attributes=attrs,
+            regions=[Region(Block([graph]))],
+        )
+        new.location = n2.location
+        self._result_names(new, info)
+        return new
+
+    # -- MergeGraphToFusedAscBackendNode (§8.3) ---------------------------------------------
+
+    def _merge_to_fused(self, info: NodeFuseInfo, u: AxisUnification) -> ge.FusedAscBackend:
+        n1, n2 = info.n1, info.n2
+        block = Block()
+        datas: list[SSAValue] = []
+        for i, v in enumerate(info.fused_inputs):
+            d = ge.Data.create(result_types=[v.type], attributes={"index": A.int_attr(i)})
+            d.results[0].name_hint = f"data{i}"
+            block.add_op(d)
+            datas.append(d.results[0])
+        pairs: list[tuple[Operation, Operation]] = []
+        # side 1: operands -> the fused Data nodes of the same position
+        outs1, inner1, clones1 = _inline_side(block, n1, [datas[i] for i in range(len(n1.operands))], u.map1)
+        args2: list[SSAValue] = []
+        for j in range(len(n2.operands)):
+            k = next((k for k, jj in info.links if jj == j), None)
+            args2.append(outs1[k] if k is not None else datas[info.node2_input_pos[j]])
+        outs2, inner2, clones2 = _inline_side(block, n2, args2, u.map2)
+        for side, clones in ((n1, clones1), (n2, clones2)):
+            for a, c in self._pairs.pop(id(side), []):
+                if a in clones and c in clones:
+                    pairs.append((clones[a], clones[c]))
+        # candidate pairs: consumers of each shared input, producer -> consumers of each link
+        for i1, i2 in info.same_input_map:
+            for a in inner1.get(i1, []):
+                for c in inner2.get(i2, []):
+                    if a is not c:
+                        pairs.append((a, c))
+        for k, j in info.links:
+            prod = outs1[k].owner
+            for c in inner2.get(j, []):
+                if isinstance(prod, ge.AscBackend) and prod is not c:
+                    pairs.append((prod, c))
+        results = [outs1[k] for k in info.node1_outputs] + outs2
+        net = ge.NetOutput.create(operands=results)
+        block.add_op(net)
+        attrs = self._attrs(n1, n2, fused=True)
+        new = ge.FusedAscBackend.create(
+            operands=list(info.fused_inputs), result_types=self._result_types(info), attributes=attrs, regions=[Region(block)]
+        )
+        new.location = n2.location
+        self._result_names(new, info)
+        seen: set[tuple[int, int]] = set()
+        uniq = []
+        for a, c in pairs:
+            if (id(a), id(c)) not in seen:
+                seen.add((id(a), id(c)))
+                uniq.append((a, c))
+        if uniq:
+            self._pairs[id(new)] = uniq
+        return new
+
+
+def _unmergeable_link(info: NodeFuseInfo) -> str | None:
+    """A link whose consumer Load slices the producer's value cannot become an on-chip read."""
+    for k, j in info.links:
+        for _, d in U.input_datas(info.n2, j):
+            for ld in U.loads_of(d):
+                if U.load_view(ld).slice:
+                    return f"node2 reads output {k} of node1 through a slice view"
+    return None
+
+
+def _inline_side(
+    block: Block, side: Operation, args: list[SSAValue], axis_map: dict[int, int]
+) -> tuple[list[SSAValue], dict[int, list[Operation]], dict[Operation, Operation]]:
+    """Put one side into the FusedAscBackend body: an AscBackend is cloned with its AscGraph
+    renumbered (FlushSubGraphAxisInfo); a FusedAscBackend's body is inlined. Returns the
+    values of the side's outputs, the inner consumers of each side input, and old->new."""
+    consumers: dict[int, list[Operation]] = {}
+    clones: dict[Operation, Operation] = {}
+    if isinstance(side, ge.AscBackend):
+        new = _renumbered_backend(side, args, axis_map)
+        block.add_op(new)
+        clones[side] = new
+        for i in range(len(args)):
+            consumers.setdefault(i, []).append(new)
+        return list(new.results), consumers, clones
+    assert isinstance(side, ge.FusedAscBackend)
+    vmap: dict[SSAValue, SSAValue] = {}
+    for op in side.body.block.ops:
+        if isinstance(op, ge.Data):
+            idx = op.int_attr("index") or 0
+            vmap[op.results[0]] = args[idx]
+            consumers[idx] = [u.operation for u in op.results[0].uses if isinstance(u.operation, ge.AscBackend)]
+        elif isinstance(op, ge.AscBackend):
+            new = _renumbered_backend(op, [vmap[v] for v in op.operands], axis_map)
+            block.add_op(new)
+            clones[op] = new
+            for r, nr in zip(op.results, new.results):
+                vmap[r] = nr
+    consumers = {i: [clones[c] for c in cs if c in clones] for i, cs in consumers.items()}
+    net = side.body.block.last_op
+    assert net is not None
+    return [vmap[v] for v in net.operands], consumers, clones
+
+
+def _renumbered_backend(op: ge.AscBackend, operands: list[SSAValue], axis_map: dict[int, int]) -> ge.AscBackend:
+    g = U.asc_graph(op)
+    assert g is not None
+    b = _Builder(None)
+    for node in g.body.block.ops:
+        assert isinstance(node, ag.AscNode)
+        b.clone(node, axis_map)
+    sizes = g.axis_sizes()
+    axes = sorted((axis_map[a], f"z{axis_map[a]}", sizes[a]) for a in g.axis_ids())
+    graph = ag.AscGraphOp(g.sym_name.data, axes, Region(b.block))
+    new = ge.AscBackend.create(
+        operands=operands,
+        result_types=[r.type for r in op.results],
+        attributes=dict(op.attributes),
+        regions=[Region(Block([graph]))] + [r.clone() for r in op.regions[1:]],
+    )
+    for r, o in zip(new.results, op.results):
+        r.name_hint = o.name_hint
+    new.location = op.location
+    return new
+
+
+class _Builder:
+    """Clones AscIR nodes into a new block with axis ids converted through a map and, for
+    a loop merge, every tensor completed to the full loop (CompleteNodeAttrsOnAscGraph:
+    missing axes get repeat 1, stride 0; sched.axis is the whole loop, as HintGraphs do)."""
+
+    def __init__(self, full: list[int] | None):
+        self.full = full
+        self.block = Block()
+        self.vmap: dict[SSAValue, SSAValue] = {}
+
+    def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
+        ids = [m[a] for a in t.axis_ids]
+        reps, strides = list(t.repeat_list), list(t.stride_list)
+        if self.full is not None and ids:
+            for a in self.full:
+                if a in ids:
+                    continue
+                pos = next((i for i, x in enumerate(ids) if x > a), len(ids))
+                ids.insert(pos, a)
+                reps.insert(pos, 1)
+                strides.insert(pos, 0)
+            if not memory:
+                strides = list(ag.contiguous_strides(reps))
+        return ag.AscTensorType(t.element_type, ids, reps, strides)
+
+    def clone(self, op: ag.AscNode, m: dict[int, int], index: int | None = None) -> Operation:
+        attrs = dict(op.attributes)
+        if ag.SCHED_AXIS in attrs:
+            sched = self.full if self.full is not None else [m[a] for a in op.sched_axis()]
+            attrs[ag.SCHED_AXIS] = A.int_list_attr(sched)
+        if index is not None:
+            attrs["index"] = A.int_attr(index)
+        memory = op.MEMORY or isinstance(op, ag.Store)
+        types = [self.tensor(r.type, m, memory) for r in op.results]  # type: ignore[arg-type]
+        new = type(op).create(operands=[self.vmap[v] for v in op.operands], result_types=types, attributes=attrs)
+        for r, nr in zip(op.results, new.results):
+            nr.name_hint = r.name_hint
+            self.vmap[r] = nr
+        self.block.add_op(new)
+        return new
+
+    def adapt(self, v: SSAValue, want: ag.AscTensorType) -> SSAValue:
+        """The producer's on-chip value as the bypassed Load saw it: an explicit Transpose
+        when the axis order differs, a Broadcast where the Load expanded repeat-1 axes."""
+        t = v.type
+        assert isinstance(t, ag.AscTensorType)
+        sched = {ag.SCHED_AXIS: A.int_list_attr(self.full or list(want.axis_ids))}
+        if t.axis_ids != want.axis_ids:
+            reps = [t.repeat_of(a) for a in want.axis_ids]
+            tt = ag.AscTensorType(t.element_type, want.axis_ids, reps, ag.contiguous_strides(reps))
+            op = ag.Transpose.create(operands=[v], result_types=[tt], attributes=dict(sched))
+            op.results[0].name_hint = "transpose"
+            self.block.add_op(op)
+            v, t = op.results[0], tt
+        if t.repeat_list != want.repeat_list:
+            assert all(a == b or a == 1 for a, b in zip(t.repeat_list, want.repeat_list)), "a slice view cannot be bypassed"
+            op = ag.Broadcast.create(operands=[v], result_types=[want], attributes=dict(sched))
+            op.results[0].name_hint = "broadcast"
+            self.block.add_op(op)
+            v = op.results[0]
+        return v
+
+
+@dataclass
+class AscBackendSubGraphFusionDecider(AscBackendFusionDecider):
+    """asc_backend_subgraph_fusion_decider.cpp: the decider of a FusedAscBackend's inner
+    round (§4.7): only AscBackend + AscBackend pairs whose loops can merge; Fuse always
+    produces an AscBackend; every pair has priority HIGH."""
+
+    def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority:
+        return FusionPriority.HIGH
+
+    def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None:
+        for n in (n1, n2):
+            if not isinstance(n, ge.AscBackend):
+                return _nf("CanNotMergeAscGraph", f"'{node_name(n)}' is not an AscBackend")
+        if (r := super().can_fuse(n1, n2)) is not None:
+            return r
+        p = self._pair(*ordered_pair(n1, n2))
+        assert not isinstance(p, NotFuse)
+        if not self._merges_loops(p):
+            return _nf("CanNotMergeAscGraph", "the two AscGraphs' loops cannot merge (a concat is involved)")
+        return None

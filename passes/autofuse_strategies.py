@@ -1,0 +1,441 @@
+"""Per-FuseType fusion strategies of GE's CanFuse (ge_fusion.md §5.1).
+
+GE source: `can_fuse/strategy/*_fusion_strategy.cpp` (FusionStrategy, registered per
+`loop::FuseType` with REGISTER_FUSION_STRATEGY) and `fusion_strategy_registry`. For a
+pair (n1, n2), every strategy whose type is in `mask1 | mask2`, plus the default one,
+must allow the fusion; the size caps are the max of their values; the priority is the
+first non-DEFAULT answer in ascending FuseType-bit order, default last; only the concat
+strategy forbids a loop merge.
+
+Platform: A2/A3 ("v1"), where `concat_alg` is 0 (no backward concat fusion) and the
+gather/reduce, gather/concat and gather/broadcast flags are off.
+
+Not modelled (documented, no rule fires in this op set): the norm-like reduce
+exception (`IfNormLikeReduce` always returns false in GE, so it never fires); the split
+low-fusion-ratio state (`kSplitLowFuseRatio`, needs GE's split bookkeeping); the
+split->squeeze-Reshape rule. Gather has no AscIR node in the ascgraph dialect, so the
+forward-into-gather rule refuses conservatively.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.ir import Operation
+
+from ge_dialect import ascgraph as ag
+from passes import ascgraph_utils as U
+from passes.autofuse_solver import FusionPriority, NotFuse
+from passes.axis_mapping import NodeFuseInfo
+
+UNLIMITED = 1 << 62
+# auto_fuse_config.h: max_fusion_size default (the default strategy's node cap)
+DEFAULT_MAX_FUSION_NODES = 64
+# auto_fuse_config.h: max_reduce_can_fuse_elementwise_nums
+MAX_REDUCE_FUSED_ELEMENTWISE = 3
+
+# not_fuse_reason_code.h: NotFuseReason -> NotFuseReasonCode
+REASON_CODES: dict[str, str] = {
+    "NoSharedData": "NF1001", "WillCreateCycle": "NF1002", "IncreasePeakMemory": "NF1003",
+    "GetSubgraphFailed": "NF1004", "UpdateSubgraphOutputAttrFailed": "NF1005",
+    "UnifySubgraphAxisFailed": "NF1006", "InputNumsExceedThreshold": "NF1007",
+    "GetAscgraphAxisGroupFailed": "NF1008", "MergeAxisGroupFailed": "NF1009",
+    "MaxFusionNodesSizeExceedThreshold": "NF1010", "ConcatCanNotFuseBackward": "NF1011",
+    "ConcatCanNotFuseWithReduce": "NF1012", "ConcatCanNotFuseWithConcat": "NF1013",
+    "ConcatNodeSchedAxisNotEqual": "NF1014", "ConcatNodeSchedAxisSizeNotEqual": "NF1015",
+    "GatherCanNotFuseForward": "NF1016", "GatherCanNotFuseWithReduce": "NF1017",
+    "GatherCanNotFuseWithConcat": "NF1018", "GatherNodeAxisSizeNotEqual": "NF1019",
+    "GatherNextNodeIsPointWiseAndInputHasViewOp": "NF1020", "ReduceCanNotFuseHorizontal": "NF1021",
+    "TransposeCanNotFuseWithNotPointWise": "NF1022", "SliceHasOnlyHorizontalLink": "NF1023",
+    "CanNotMergeAscGraph": "NF1024", "VectorCoreNumNotEqual": "NF1025", "NodeInputHasSplit": "NF1026",
+    "GatherCanOnlyVerticallyFuseWithElementwise": "NF1027", "SplitCanNotFuseForward": "NF1028",
+    "SplitCanNotFuseConcatBackward": "NF1029", "ReduceCanFuseWithin3SubNodes": "NF1030",
+    "ReduceCanOnlyBackwardFuse3Elementwise": "NF1031", "ElementwiseHasMoreThanOneInput": "NF1032",
+    "ConcatCanNotBackwardFuseNonSimplestPointwise": "NF1033",
+    "SplitCanNotFuseSplitHorizontal": "NF1037", "SplitCanNotFuseReduction": "NF1038",
+    "SplitCanNotFuseHorizontal": "NF1039", "CubeCanNotFuseForward": "NF1042",
+    "CubeCanNotFuseWithViewElementwise": "NF1043", "CubeCanNotFuseWithNotElementwise": "NF1048",
+    "CubeCanNotFuseHoriZontal": "NF1049", "FusedSliceHasViewOp": "NF1047", "SplitLowFuseRatio": "NF1050",
+}  # fmt: skip
+
+
+def not_fuse(code: str, message: str) -> NotFuse:
+    """A NotFuse whose message carries GE's NFxxxx code when GE has one."""
+    nf = REASON_CODES.get(code)
+    return NotFuse(code, f"{message} [{nf}]" if nf else message)
+
+
+@dataclass
+class FusePair:
+    """What a strategy sees: the ordered pair (n1 is the producer when vertical), their
+    connection facts, and the decider's configuration."""
+
+    n1: Operation
+    n2: Operation
+    info: NodeFuseInfo
+    max_reduce_fused_elementwise: int = MAX_REDUCE_FUSED_ELEMENTWISE
+
+    @property
+    def vertical(self) -> bool:
+        return self.info.is_vertical
+
+    def either(self, t: str) -> bool:
+        return U.has_fuse_type(self.n1, t) or U.has_fuse_type(self.n2, t)
+
+    def both(self, t: str) -> bool:
+        return U.has_fuse_type(self.n1, t) and U.has_fuse_type(self.n2, t)
+
+
+class FusionStrategy:
+    """strategy/fusion_strategy.h: the default answers (default_fusion_strategy.cpp)."""
+
+    fuse_type = "default"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        return None
+
+    def can_merge_loop(self, p: FusePair) -> bool:
+        return True
+
+    def priority(self, p: FusePair) -> FusionPriority:
+        return FusionPriority.DEFAULT
+
+    def max_fusion_nodes_size(self, p: FusePair, configured: int) -> int:
+        """The node cap; the default is the configured max_fusion_size (64)."""
+        return configured
+
+    def max_input_size(self, p: FusePair, configured: int) -> int:
+        return configured
+
+    def check_same_sched_axis(self, p: FusePair) -> NotFuse | None:
+        return None
+
+    def only_vertical_mapping(self, p: FusePair) -> bool:
+        """default_fusion_strategy.cpp OnlyVerticalMapping: true when both links exist."""
+        return p.info.is_vertical and p.info.is_horizontal
+
+
+class ReductionFusionStrategy(FusionStrategy):
+    fuse_type = "reduce"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        # reduction_fusion_strategy.cpp: the norm-like exception (both reduce-all-load
+        # states != NOT_ALL) never fires: IfNormLikeReduce returns false.
+        # reduction_fusion_strategy.cpp CanFuse: a reduction never fuses horizontally.
+        if p.info.is_horizontal:
+            return not_fuse("ReduceCanNotFuseHorizontal", "node1 and node2 read a common input and one is a reduction")
+        if U.has_fuse_type(p.n1, "reduce"):
+            # reduction_fusion_strategy.cpp: after a reduction only elementwise fuses
+            if not U.is_only_pointwise(p.n2):
+                return not_fuse(
+                    "ReduceCanOnlyBackwardFuse3Elementwise",
+                    "a reduction fuses forward only with pointwise nodes (no reduction + reduction)",
+                )
+            # reduction_fusion_strategy.cpp: at most max_reduce_can_fuse_elementwise_nums
+            # compute nodes absorbed after a reduction
+            absorbed = U.int_attr(p.n1, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0) + U.compute_node_num(p.n2)
+            if absorbed > p.max_reduce_fused_elementwise:
+                return not_fuse(
+                    "ReduceCanFuseWithin3SubNodes",
+                    f"a reduction may absorb {p.max_reduce_fused_elementwise} compute nodes, this fusion gives {absorbed}",
+                )
+        return None
+
+
+def _concat_dim(op: Operation, cls: type) -> int | None:
+    """Position of the first dim where a Concat's inputs (a Split's outputs) differ."""
+    for n in U.asc_nodes(op):
+        if isinstance(n, cls):
+            whole = n.out_type() if cls is ag.Concat else n.in_type()
+            parts = (
+                [n.in_type(i) for i in range(len(n.operands))]
+                if cls is ag.Concat
+                else [n.out_type(i) for i in range(len(n.results))]
+            )
+            for j, r in enumerate(whole.repeat_list):
+                if any(q.repeat_list[j] != r for q in parts):
+                    return j
+            return 0
+    return None
+
+
+class ConcatFusionStrategy(FusionStrategy):
+    fuse_type = "concat"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        # concat_fusion_strategy.cpp 1: concat never fuses with concat
+        if p.both("concat"):
+            return not_fuse("ConcatCanNotFuseWithConcat", "both nodes hold a concat")
+        # concat_fusion_strategy.cpp 2: concat never fuses with a reduction, either order
+        if (U.has_fuse_type(p.n1, "concat") and U.has_fuse_type(p.n2, "reduce")) or (
+            U.has_fuse_type(p.n1, "reduce") and U.has_fuse_type(p.n2, "concat")
+        ):
+            return not_fuse("ConcatCanNotFuseWithReduce", "a concat does not fuse with a reduction")
+        # concat_fusion_strategy.cpp: backward fusion (concat -> consumer) needs
+        # concat_alg != transpose; A2/A3 has concat_alg = 0
+        if p.vertical and U.has_fuse_type(p.n1, "concat"):
+            return not_fuse("ConcatCanNotFuseBackward", "a concat does not fuse into its consumer on A2/A3 (concat_alg 0)")
+        # concat_fusion_strategy.cpp: split -> concat only if one of them is first-dim
+        if p.vertical and U.has_fuse_type(p.n1, "split") and U.has_fuse_type(p.n2, "concat"):
+            if _concat_dim(p.n1, ag.Split) != 0 and _concat_dim(p.n2, ag.Concat) != 0:
+                return not_fuse("SplitCanNotFuseConcatBackward", "split -> concat needs a first-dim split or concat")
+        # concat_fusion_strategy.cpp: the concat's graph has no fewer axes than the other
+        cat, other = (p.n1, p.n2) if U.has_fuse_type(p.n1, "concat") else (p.n2, p.n1)
+        if U.loop_axis_count(cat) < U.loop_axis_count(other):
+            return not_fuse(
+                "ConcatNodeSchedAxisSizeNotEqual",
+                f"the concat loops over {U.loop_axis_count(cat)} axes, the other node over {U.loop_axis_count(other)}",
+            )
+        return None
+
+    def can_merge_loop(self, p: FusePair) -> bool:
+        # concat_fusion_strategy.cpp CanMergeLoop: any concat forbids a loop merge
+        return False
+
+    def priority(self, p: FusePair) -> FusionPriority:
+        # concat_fusion_strategy.cpp GetFusionPairPriority: HIGH when a primary type is concat
+        if "concat" in (U.primary_fuse_type(p.n1), U.primary_fuse_type(p.n2)):
+            return FusionPriority.HIGH
+        return FusionPriority.DEFAULT
+
+    def _into_concat(self, p: FusePair) -> bool:
+        return p.vertical and U.has_fuse_type(p.n2, "concat")
+
+    def max_fusion_nodes_size(self, p: FusePair, configured: int) -> int:
+        # concat_fusion_strategy.cpp: vertical fusion into a concat is unlimited
+        return UNLIMITED if self._into_concat(p) else configured
+
+    def max_input_size(self, p: FusePair, configured: int) -> int:
+        return UNLIMITED if self._into_concat(p) else configured
+
+    def check_same_sched_axis(self, p: FusePair) -> NotFuse | None:
+        # concat_fusion_strategy.cpp CheckSameSchedAxis: concat is never fused only horizontally
+        if not p.vertical:
+            return not_fuse("ConcatNodeSchedAxisNotEqual", "a concat fuses only along a producer -> consumer link")
+        return None
+
+
+def _split_gids(op: Operation) -> set[int]:
+    return {g for n in U.asc_nodes(op) if isinstance(n, ag.Split) and (g := U.int_attr(n, "gid", -1)) >= 0}
+
+
+class SplitFusionStrategy(FusionStrategy):
+    fuse_type = "split"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        if p.both("split"):
+            # split_fusion_strategy.cpp: split + split only from the same original Split
+            if _split_gids(p.n1) & _split_gids(p.n2):
+                return None
+            return not_fuse("SplitCanNotFuseSplitHorizontal", "the two splits come from different Split nodes")
+        # split_fusion_strategy.cpp: split does not fuse with a reduction
+        if p.either("reduce"):
+            return not_fuse("SplitCanNotFuseReduction", "a split does not fuse with a reduction")
+        if p.vertical:
+            # split_fusion_strategy.cpp: no forward fusion into a split
+            if U.has_fuse_type(p.n2, "split"):
+                return not_fuse("SplitCanNotFuseForward", "nothing fuses into a split")
+            return None
+        # split_fusion_strategy.cpp: a split fuses only vertically (except split + split)
+        return not_fuse("SplitCanNotFuseHorizontal", "a split fuses only along a producer -> consumer link")
+
+    def priority(self, p: FusePair) -> FusionPriority:
+        # split_fusion_strategy.cpp: HIGHEST for split + split (primary types), else HIGHER
+        if U.primary_fuse_type(p.n1) == "split" and U.primary_fuse_type(p.n2) == "split":
+            return FusionPriority.HIGHEST
+        return FusionPriority.HIGHER
+
+    def _unlimited(self, p: FusePair) -> bool:
+        return (p.vertical and U.has_fuse_type(p.n1, "split")) or (p.both("split") and not p.vertical)
+
+    def max_fusion_nodes_size(self, p: FusePair, configured: int) -> int:
+        # split_fusion_strategy.cpp: vertical from a split, or split + split, is unlimited
+        return UNLIMITED if self._unlimited(p) else configured
+
+    def max_input_size(self, p: FusePair, configured: int) -> int:
+        return UNLIMITED if self._unlimited(p) else configured
+
+
+def _slice_loads(op: Operation) -> list[ag.Load]:
+    return [ld for ld in U.graph_loads(op) if U.load_view(ld).slice]
+
+
+class SliceSplitFusionStrategy(FusionStrategy):
+    fuse_type = "slice"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        for side in (p.n1, p.n2):
+            # slice_fusion_strategy.cpp: a slice node that also holds a Broadcast is refused
+            if U.has_fuse_type(side, "slice") and U.has_broadcast(side):
+                return not_fuse("FusedSliceHasViewOp", "a slice node that also broadcasts does not fuse")
+        # slice_fusion_strategy.cpp: slice + slice linked only horizontally
+        if p.both("slice") and not p.vertical:
+            return not_fuse("SliceHasOnlyHorizontalLink", "two slices fuse only along a producer -> consumer link")
+        # slice_fusion_strategy.cpp: into a slice whose linked load is a slice view while
+        # the producer's loads are not slice views
+        if p.vertical and U.has_fuse_type(p.n2, "slice"):
+            linked = [ld for _, j in p.info.links for _, d in U.input_datas(p.n2, j) for ld in U.loads_of(d)]
+            if any(U.load_view(ld).slice for ld in linked) and not _slice_loads(p.n1):
+                return not_fuse("FusedSliceHasViewOp", "node2 slices node1's output, which node1 computes without a slice")
+        # slice_fusion_strategy.cpp (A2/A3): a slice whose output end dim is 1 fuses only with slices
+        for a, b in ((p.n1, p.n2), (p.n2, p.n1)):
+            if U.has_fuse_type(a, "slice") and not U.has_fuse_type(b, "slice"):
+                for k in range(len(a.results)):
+                    st = U.output_store(a, k)
+                    if st is not None and st[1].out_type().repeat_list[-1:] == (1,):
+                        return not_fuse("FusedSliceHasViewOp", "a slice whose output's last dim is 1 fuses only with slices")
+        # slice_fusion_strategy.cpp: a slice load feeding a Broadcast/Transpose is refused
+        for side in (p.n1, p.n2):
+            for ld in _slice_loads(side):
+                if any(isinstance(u.operation, ag.Broadcast | ag.Transpose) for u in ld.results[0].uses):
+                    return not_fuse("FusedSliceHasViewOp", "a slice load feeds a broadcast or transpose")
+        return None
+
+
+class GatherFusionStrategy(FusionStrategy):
+    fuse_type = "gather"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        # gather_fusion_strategy.cpp: forward fusion into a gather needs to see the Gather
+        # node's inputs; the ascgraph dialect has no Gather node, so it is refused
+        if U.has_fuse_type(p.n2, "gather") and not U.has_fuse_type(p.n1, "gather"):
+            return not_fuse("GatherCanNotFuseForward", "nothing fuses into a gather here")
+        # gather_fusion_strategy.cpp: gather + reduce / concat are off on A2/A3
+        if p.either("reduce"):
+            return not_fuse("GatherCanNotFuseWithReduce", "a gather does not fuse with a reduction on A2/A3")
+        if p.either("concat"):
+            return not_fuse("GatherCanNotFuseWithConcat", "a gather does not fuse with a concat on A2/A3")
+        if p.both("gather"):
+            return None
+        other = p.n2 if U.has_fuse_type(p.n1, "gather") else p.n1
+        # gather_fusion_strategy.cpp: gather fuses only vertically with elementwise
+        if not p.vertical or not U.is_only_pointwise(other):
+            return not_fuse("GatherCanOnlyVerticallyFuseWithElementwise", "a gather fuses only vertically with pointwise nodes")
+        if U.has_broadcast(other):
+            return not_fuse("GatherNextNodeIsPointWiseAndInputHasViewOp", "the pointwise node reads through a view")
+        if U.loop_axis_count(p.n1) != U.loop_axis_count(p.n2):
+            return not_fuse("GatherNodeAxisSizeNotEqual", "the gather and its partner loop over different axis counts")
+        return None
+
+    def priority(self, p: FusePair) -> FusionPriority:
+        # gather_fusion_strategy.cpp: HIGH for a gather producer feeding its consumer
+        if p.vertical and U.has_fuse_type(p.n1, "gather"):
+            return FusionPriority.HIGH
+        return FusionPriority.DEFAULT
+
+
+class TransposeFusionStrategy(FusionStrategy):
+    fuse_type = "transpose"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        # transpose_fusion_strategy.cpp: transpose fuses only vertically
+        if not p.vertical:
+            return not_fuse("TransposeCanNotFuseWithNotPointWise", "a transpose fuses only along a producer -> consumer link")
+        for a, b in ((p.n1, p.n2), (p.n2, p.n1)):
+            if U.has_fuse_type(a, "transpose") and not U.has_fuse_type(b, "transpose"):
+                if not U.is_only_pointwise(b):
+                    return not_fuse("TransposeCanNotFuseWithNotPointWise", "a transpose fuses only with pointwise nodes")
+                # transpose_fusion_strategy.cpp (A2/A3 normal mode): a pointwise node whose
+                # inputs are not simplest loads (a broadcast) cannot fuse with a transpose
+                if U.has_broadcast(b):
+                    return not_fuse("TransposeCanNotFuseWithNotPointWise", "the pointwise node broadcasts an input")
+        if U.has_fuse_type(p.n2, "transpose") and not U.has_fuse_type(p.n1, "transpose"):
+            # transpose_fusion_strategy.cpp: pointwise -> transpose needs a single consumer and a Load
+            consumers = {u.operation for r in p.n1.results for u in r.uses}
+            if len(consumers) != 1 or not U.graph_loads(p.n1):
+                return not_fuse(
+                    "TransposeCanNotFuseWithNotPointWise",
+                    "a pointwise node fuses into a transpose only when it is the transpose's alone and loads its input",
+                )
+        return None
+
+
+class CubeFusionStrategy(FusionStrategy):
+    fuse_type = "cube"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        # cube_fusion_strategy.cpp: never forward into a cube
+        if U.has_fuse_type(p.n2, "cube"):
+            return not_fuse("CubeCanNotFuseForward", "nothing fuses into a cube")
+        # cube_fusion_strategy.cpp: only cube -> pointwise, vertical, no broadcast
+        if not p.vertical:
+            return not_fuse("CubeCanNotFuseHoriZontal", "a cube fuses only with its consumer")
+        if not U.is_only_pointwise(p.n2):
+            return not_fuse("CubeCanNotFuseWithNotElementwise", "a cube fuses only with a pointwise consumer")
+        if U.has_broadcast(p.n2):
+            return not_fuse("CubeCanNotFuseWithViewElementwise", "the cube's consumer broadcasts an input")
+        return None
+
+    def priority(self, p: FusePair) -> FusionPriority:
+        # cube_fusion_strategy.cpp: LOW for cube epilogue fusion (tried last)
+        if p.vertical and U.has_fuse_type(p.n1, "cube"):
+            return FusionPriority.LOW
+        return FusionPriority.DEFAULT
+
+    def max_fusion_nodes_size(self, p: FusePair, configured: int) -> int:
+        return configured + 1  # cube_fusion_strategy.cpp: max_fusion_size + 1 (65)
+
+
+class ReshapeFusionStrategy(FusionStrategy):
+    fuse_type = "reshape"
+
+    def can_fuse(self, p: FusePair) -> NotFuse | None:
+        # reshape_fusion_strategy.cpp: two nodes that are only reshapes do not fuse
+        if U.is_only_type(p.n1, "reshape") and U.is_only_type(p.n2, "reshape"):
+            return not_fuse("CanNotMergeAscGraph", "two reshape-only nodes do not fuse")
+        return None
+
+
+DEFAULT_STRATEGY = FusionStrategy()
+# Registered strategies in ascending FuseType-bit order (REGISTER_FUSION_STRATEGY).
+STRATEGIES: tuple[FusionStrategy, ...] = tuple(
+    sorted(
+        (
+            ReductionFusionStrategy(), ConcatFusionStrategy(), SplitFusionStrategy(),
+            SliceSplitFusionStrategy(), GatherFusionStrategy(), TransposeFusionStrategy(),
+            CubeFusionStrategy(), ReshapeFusionStrategy(),
+        ),
+        key=lambda s: ag.fuse_type_bit(s.fuse_type),
+    )
+)  # fmt: skip
+
+
+def strategies_for(p: FusePair) -> list[FusionStrategy]:
+    """The strategies matching mask1 | mask2, then the default one."""
+    mask = U.all_fuse_types(p.n1) | U.all_fuse_types(p.n2)
+    return [s for s in STRATEGIES if mask & ag.fuse_type_bit(s.fuse_type)] + [DEFAULT_STRATEGY]
+
+
+def can_fuse_by_strategy(p: FusePair) -> NotFuse | None:
+    for s in strategies_for(p):
+        if (r := s.can_fuse(p)) is not None:
+            return r
+    return None
+
+
+def can_merge_loop_by_strategy(p: FusePair) -> bool:
+    return all(s.can_merge_loop(p) for s in strategies_for(p))
+
+
+def fusion_pair_priority(p: FusePair) -> FusionPriority:
+    """The first non-DEFAULT answer, strategies in ascending FuseType-bit order."""
+    for s in strategies_for(p):
+        if (pr := s.priority(p)) != FusionPriority.DEFAULT:
+            return pr
+    return FusionPriority.DEFAULT
+
+
+def max_fusion_nodes_size(p: FusePair, configured: int) -> int:
+    """The max of the strategies' node caps (the default's is max_fusion_size)."""
+    return max(s.max_fusion_nodes_size(p, configured) for s in strategies_for(p))
+
+
+def max_input_size(p: FusePair, configured: int) -> int:
+    return max(s.max_input_size(p, configured) for s in strategies_for(p))
+
+
+def check_same_sched_axis(p: FusePair) -> NotFuse | None:
+    for s in strategies_for(p):
+        if (r := s.check_same_sched_axis(p)) is not None:
+            return r
+    return None

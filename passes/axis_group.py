@@ -1,0 +1,286 @@
+"""Axis groups (x, y, r, n) of AscGraphs and GE's rules for merging them (ge_fusion.md §7).
+
+GE source (read at 20968cab, before the back end left hicann/ge):
+`optimize/autoschedule/tiling_group.{h,cpp}` (TilingGroup::GenAxisGroupForSingleNode,
+GenTilingGroup, MergeAxesGroup, MergeNGroup) and `can_fuse/backend/backend_utils.cpp`
+(BackendUtils::IsCanMergeAxisGroup, CanMergeAxisGroup, MergeAxesOrder).
+
+* x: axes split apart from y (the before/after side of a Transpose);
+* y: elementwise axes; r: reduce axes; n: axes that may not be split (concat/split dims).
+* `axes_order` holds positions in the node's loop axes (GE's indices): y positions then r
+  positions for a reduction, x then y for a transpose, 0..n-1 otherwise.
+
+CanFuse compares groups as sets (`is_canfuse_call=True`); the schedule (and the per-graph
+group generation) compares them in order. On GE's own path (`is_ge_call=True`) CanFuse
+never merges two reductions (YR ⊕ YR), ge_fusion.md §12 question 1.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from ge_dialect import ascgraph as ag
+
+# tiling_group.h: AxisGroupType bit flags
+GROUP_X, GROUP_Y, GROUP_R = 1, 2, 4
+
+
+@dataclass
+class AxisGroup:
+    x: list[int] = field(default_factory=list)
+    y: list[int] = field(default_factory=list)
+    r: list[int] = field(default_factory=list)
+    n: list[int] = field(default_factory=list)
+    axes_order: list[int] = field(default_factory=list)
+
+    def group_type(self) -> int:
+        """TilingGroup::GetGroupType: the OR of the non-empty groups (0 = INVALID)."""
+        return (GROUP_X if self.x else 0) | (GROUP_Y if self.y else 0) | (GROUP_R if self.r else 0)
+
+    def all_axes(self) -> set[int]:
+        return set(self.x) | set(self.y) | set(self.r) | set(self.n)
+
+    def remapped(self, axis_map: dict[int, int]) -> AxisGroup:
+        """BackendUtils::GetAscGraphAxisGroup: the group with ids converted through a map."""
+        m = lambda ids: [axis_map.get(a, a) for a in ids]  # noqa: E731
+        return AxisGroup(m(self.x), m(self.y), m(self.r), m(self.n), list(self.axes_order))
+
+    def label(self) -> str:
+        """'YR', 'XY', ... as GE's logs and the remarks name the group type."""
+        return "".join(c for c, g in (("X", self.x), ("Y", self.y), ("R", self.r)) if g) or "empty"
+
+    # a compact, parseable text form, cached on fused nodes (GE: AutoFuseAttrs::axis_group)
+    def to_text(self) -> str:
+        f = lambda ids: ",".join(map(str, ids))  # noqa: E731
+        return f"x={f(self.x)};y={f(self.y)};r={f(self.r)};n={f(self.n)};order={f(self.axes_order)}"
+
+    @staticmethod
+    def from_text(s: str) -> AxisGroup | None:
+        parts = dict(p.split("=", 1) for p in s.split(";") if "=" in p)
+        try:
+            g = {k: [int(v) for v in parts[k].split(",") if v] for k in ("x", "y", "r", "n", "order")}
+        except (KeyError, ValueError):
+            return None
+        return AxisGroup(g["x"], g["y"], g["r"], g["n"], g["order"])
+
+
+# -- per node (TilingGroup::GenAxisGroupForSingleNode) ------------------------------------------
+
+
+def _changed_dim(whole: ag.AscTensorType, parts: list[ag.AscTensorType]) -> int:
+    """The first dim where a part's repeat differs from the whole's (concat/split dim)."""
+    for j, r in enumerate(whole.repeat_list):
+        if any(j < len(p.repeat_list) and p.repeat_list[j] != r for p in parts):
+            return j
+    return len(whole.repeat_list)
+
+
+def node_axis_group(node: ag.AscNode, loop_axes: list[int]) -> AxisGroup | None:
+    """The group of one AscIR node; None for buffer nodes (Data, Output, Workspace).
+    A HintGraph node's loop axes are the graph's axis list (GetLoopAxis)."""
+    if node.MEMORY:
+        return None
+    order = list(range(len(loop_axes)))
+    if isinstance(node, ag.Reduction):
+        # tiling_group.cpp: r = axes whose input stride differs from the output stride and
+        # whose output stride is 0; y = the rest; order = y positions, then r positions.
+        a, b = node.in_type(), node.out_type()
+        r = [ax for ax, si, so in zip(b.axis_ids, a.stride_list, b.stride_list) if si != so and so == 0]
+        y = [ax for ax in loop_axes if ax not in r]
+        pos = {ax: i for i, ax in enumerate(loop_axes)}
+        return AxisGroup(y=y, r=r, axes_order=[pos[ax] for ax in y + r if ax in pos])
+    if isinstance(node, ag.Concat):
+        # tiling_group.cpp (Concat): y = the axes before concat_dim; n = concat_dim and after,
+        # plus each input's concat-dim axis id.
+        whole = node.out_type()
+        parts = [node.in_type(i) for i in range(len(node.operands))]
+        dim = _changed_dim(whole, parts)
+        y = [ax for ax in whole.axis_ids[:dim]]
+        n = list(whole.axis_ids[dim:])
+        for p in parts:
+            if dim < len(p.axis_ids) and p.axis_ids[dim] not in n:
+                n.append(p.axis_ids[dim])
+        return AxisGroup(y=y, n=n, axes_order=list(range(len(y))))
+    if isinstance(node, ag.Split):
+        # tiling_group.cpp (Split): a first-dim split (or all leading repeats 1) is a plain
+        # store: all axes y; else y before split_dim, n from it on plus the outputs' axes.
+        whole = node.in_type()
+        parts = [node.out_type(i) for i in range(len(node.results))]
+        dim = _changed_dim(whole, parts)
+        lead = 1
+        for r in whole.repeat_list[:dim]:
+            lead *= r
+        if dim == 0 or lead == 1:
+            return AxisGroup(y=list(loop_axes), axes_order=order)
+        y = list(whole.axis_ids[:dim])
+        n = list(whole.axis_ids[dim:])
+        for p in parts:
+            if dim < len(p.axis_ids) and p.axis_ids[dim] not in n:
+                n.append(p.axis_ids[dim])
+        return AxisGroup(y=y, n=n, axes_order=list(range(len(y))))
+    if isinstance(node, ag.Transpose):
+        return transpose_axis_group(list(node.in_type().axis_ids), list(node.out_type().axis_ids), loop_axes)
+    # Elewise, Broadcast, Gather, Load, Store, Cube: y = all loop axes.
+    return AxisGroup(y=list(loop_axes), axes_order=order)
+
+
+def transpose_axis_group(src: list[int], dst: list[int], loop_axes: list[int]) -> AxisGroup:
+    """tiling_group.cpp (Transpose): from the tail, equal input/output axes go to n; then
+    walking left, an input axis not in y goes to x and an output axis not in x goes to y,
+    until both are already placed; the rest go to y; order = x then y."""
+    x: list[int] = []
+    y: list[int] = []
+    n: list[int] = []
+    i = len(src) - 1
+    while i >= 0 and src[i] == dst[i]:
+        n.append(src[i])
+        i -= 1
+    while i >= 0:
+        a, b = src[i], dst[i]
+        if (a in x or a in y) and (b in x or b in y):
+            break
+        if a not in y and a not in x:
+            x.append(a)
+        if b not in x and b not in y:
+            y.append(b)
+        i -= 1
+    for ax in loop_axes:
+        if ax not in x and ax not in y and ax not in n:
+            y.append(ax)
+    n.reverse()
+    pos = {ax: k for k, ax in enumerate(loop_axes)}
+    return AxisGroup(x=x, y=y, n=n, axes_order=[pos[ax] for ax in x + y if ax in pos])
+
+
+def graph_axis_group(graph: ag.AscGraphOp) -> AxisGroup | None:
+    """TilingGroup::GenTilingGroup: n = the union of the per-node n groups; the per-node
+    groups merged in node order in schedule mode. None when a merge fails."""
+    loop_axes = graph.axis_ids()
+    groups = [g for node in graph.nodes() if (g := node_axis_group(node, loop_axes)) is not None]
+    target = AxisGroup()
+    for g in groups:
+        for a in g.n:
+            if a not in target.n:
+                target.n.append(a)
+    for g in groups:
+        if not merge_axes_group(target, copy.deepcopy(g), is_canfuse_call=False, is_ge_call=True):
+            return None
+    return target
+
+
+# -- MergeAxesGroup ----------------------------------------------------------------------------
+
+
+def _remove_axes(g: AxisGroup, drop: set[int]) -> None:
+    """MergeNGroup's removal of n axes from x/y/r; order entries of dropped positions go."""
+    keep_pos = set()
+    flat = g.x + g.y + g.r
+    for k, ax in enumerate(flat):
+        if ax not in drop:
+            keep_pos.add(k)
+    g.x = [a for a in g.x if a not in drop]
+    g.y = [a for a in g.y if a not in drop]
+    g.r = [a for a in g.r if a not in drop]
+    if len(g.axes_order) == len(flat):
+        g.axes_order = [o for k, o in enumerate(g.axes_order) if k in keep_pos]
+
+
+def merge_n_group(target: AxisGroup, src: AxisGroup) -> None:
+    """TilingGroup::MergeNGroup: n = n(target) ∪ n(src), removed from x/y/r on both sides."""
+    n = list(target.n)
+    for a in src.n:
+        if a not in n:
+            n.append(a)
+    target.n, src.n = n, list(n)
+    _remove_axes(target, set(n))
+    _remove_axes(src, set(n))
+
+
+def _same(a: list[int], b: list[int], canfuse: bool) -> bool:
+    return (len(a) == len(b) and set(a) == set(b)) if canfuse else a == b
+
+
+def _ordered(y: list[int], order: list[int]) -> list[int] | None:
+    """`y[order[i]]` for each i (schedule mode); None when an index is out of range."""
+    if any(o < 0 or o >= len(y) for o in order):
+        return None
+    return [y[o] for o in order]
+
+
+def merge_axes_group(target: AxisGroup, src: AxisGroup, is_canfuse_call: bool, is_ge_call: bool) -> bool:
+    """TilingGroup::MergeAxesGroup: merge `src` into `target` (mutated); False when the
+    pair is none of the 8 implemented cases (ge_fusion.md §7.3)."""
+    merge_n_group(target, src)
+    if not target.x and not target.y and not target.r:
+        _assign(target, src)  # tiling_group.cpp: an empty target takes src
+        return True
+    t0, t1 = target.group_type(), src.group_type()
+    cf = is_canfuse_call
+    Y, YR, XY, R = GROUP_Y, GROUP_Y | GROUP_R, GROUP_X | GROUP_Y, GROUP_R
+    if t0 == Y and t1 == Y:  # tiling_group.cpp MergeYAndY
+        return _same(target.y, src.y, cf)
+    if t0 == Y and t1 == YR:  # MergeYAndYR
+        if len(target.y) != len(src.y) + len(src.r):
+            return False
+        if cf:
+            ok = set(target.y) == set(src.y) | set(src.r)
+        else:
+            ok = _ordered(target.y, src.axes_order) == src.y + src.r
+        if ok:
+            _assign(target, src)
+        return ok
+    if t0 == YR and t1 == Y:  # MergeYRAndY
+        if len(src.y) != len(target.y) + len(target.r):
+            return False
+        if cf:
+            return set(src.y) == set(target.y) | set(target.r)
+        return _ordered(src.y, target.axes_order) == target.y + target.r
+    if t0 == YR and t1 == YR:  # MergeYRAndYR
+        if cf and is_ge_call:
+            return False  # GE's CanFuse never merges two reductions (is_ge_call && is_canfuse_call)
+        if cf:
+            return set(target.y) == set(src.y) and set(target.r) == set(src.r)
+        return (target.x, target.y, target.r, target.n, target.axes_order) == (src.x, src.y, src.r, src.n, src.axes_order)
+    if t0 == Y and t1 == XY:  # MergeYAndXY (sets in both modes)
+        ok = set(target.y) == set(src.x) | set(src.y) and len(target.y) == len(src.x) + len(src.y)
+        if ok:
+            _assign(target, src)
+        return ok
+    if t0 == XY and t1 == Y:  # MergeXYAndY
+        return set(target.x) | set(target.y) == set(src.y) and len(src.y) == len(target.x) + len(target.y)
+    if t0 == Y and t1 == R:  # MergeYAndR
+        ok = _same(target.y, src.r, cf)
+        if ok:
+            _assign(target, src)
+        return ok
+    if t0 == R and t1 == Y:  # MergeRAndY
+        return _same(src.y, target.r, cf)
+    return False
+
+
+def _assign(target: AxisGroup, src: AxisGroup) -> None:
+    target.x, target.y, target.r, target.n = list(src.x), list(src.y), list(src.r), list(src.n)
+    target.axes_order = list(src.axes_order)
+
+
+def _complete(small: AxisGroup, missing: list[int]) -> None:
+    """BackendUtils::IsCanMergeAxisGroup subset completion: the missing axes join the
+    smaller group's y, and axes_order grows the same way (MergeAxesOrder)."""
+    base = len(small.x) + len(small.y) + len(small.r)
+    small.y = small.y + missing
+    small.axes_order = small.axes_order + list(range(base, base + len(missing)))
+
+
+def can_merge_axis_group(g1: AxisGroup, g2: AxisGroup, is_ge_call: bool = True) -> AxisGroup | None:
+    """BackendUtils::IsCanMergeAxisGroup + CanMergeAxisGroup: the merged group, or None."""
+    a, b = copy.deepcopy(g1), copy.deepcopy(g2)
+    all1, all2 = a.all_axes(), b.all_axes()
+    if all1 < all2:
+        _complete(a, sorted(all2 - all1))
+    elif all2 < all1:
+        _complete(b, sorted(all1 - all2))
+    merged = a
+    if not merge_axes_group(merged, b, is_canfuse_call=True, is_ge_call=is_ge_call):
+        return None
+    return merged

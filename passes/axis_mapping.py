@@ -1,0 +1,382 @@
+"""Loop-axis mapping between two AscBackends (ge_fusion.md §6).
+
+GE source: `can_fuse/backend/asc_graph_axis_mapping.{h,cpp}` (NodeFuseInfo,
+AscGraphAxisMapping::CanAxisMap / FindAxisIndex, CreateSubGraphAxisMapInfo,
+FlashContinueAxisId, FlushSubGraphAxisInfo) and `backend_utils.cpp`
+(CheckAxisSubsetRelation, IsSameBroadCastInfo).
+
+* `NodeFuseInfo`: how two ge nodes connect (links n1 output -> n2 input, with single or
+  multi reference; shared inputs; the fused node's input and output lists).
+* `can_axis_map`: pairs the axes of two repeat lists (unique anchors, extend, right-to-left
+  fill, and the unit-repeat fallback when allowed).
+* `create_axis_map`: the vertical (§6.3) or horizontal (§6.4) mapping of the two nodes'
+  loop axes, the CanLoopMerge checks, and the renumbering to contiguous ids (§6.6).
+
+Axis ids are per AscGraph; a FusedAscBackend's AscGraphs share one id space (each fusion
+rewrites them with one map), so its "graph axes" are the union of its AscGraphs' axes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect import ascgraph as ag
+from passes import ascgraph_utils as U
+
+
+# ---------------------------------------------------------------------------------------------
+# NodeFuseInfo (asc_graph_axis_mapping.cpp: NodeFuseInfo::UpdateNodeFuseInfo)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class NodeFuseInfo:
+    n1: Operation
+    n2: Operation
+    # node1_to_node2_link_map: (n1 output slot, n2 input index)
+    links: list[tuple[int, int]] = field(default_factory=list)
+    # slots whose out-anchor has exactly one peer (its Store/Output can go)
+    single_reference: dict[int, bool] = field(default_factory=dict)
+    # same_input_map: (n1 input, n2 input) reading the same producer anchor
+    same_input_map: list[tuple[int, int]] = field(default_factory=list)
+    # node2_input_map: the fused node's inputs (n1's, then n2's new ones)
+    fused_inputs: list[SSAValue] = field(default_factory=list)
+    # n2 input index -> its position in fused_inputs (absent for linked inputs)
+    node2_input_pos: dict[int, int] = field(default_factory=dict)
+    # node1_output_map: n1 outputs kept (not all peers in n2); n2 keeps all
+    node1_outputs: list[int] = field(default_factory=list)
+    has_slice_vertical: bool = False
+    can_do_horizontal_mapping_flag: bool = True
+
+    @property
+    def is_vertical(self) -> bool:
+        return bool(self.links)
+
+    @property
+    def is_horizontal(self) -> bool:
+        """BackendUtils::IsHorizontal: the two nodes read a common producer anchor."""
+        return bool(self.same_input_map)
+
+    def can_do_horizontal_mapping(self) -> bool:
+        """NodeFuseInfo::CanDoHorizontalMapping."""
+        return self.can_do_horizontal_mapping_flag and not self.has_slice_vertical
+
+    def linked_inputs(self) -> set[int]:
+        return {j for _, j in self.links}
+
+
+def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | str:
+    """NodeFuseInfo::UpdateNodeFuseInfo; a string says why it failed."""
+    info = NodeFuseInfo(n1, n2)
+    for k, v in enumerate(n2.results):
+        if any(u.operation is n1 for u in v.uses):
+            return "the link goes from node2 to node1: the caller must order the pair"
+    # asc_graph_axis_mapping.cpp: can_do_horizontal_mapping is false if either is cube.
+    info.can_do_horizontal_mapping_flag = not (U.has_fuse_type(n1, "cube") or U.has_fuse_type(n2, "cube"))
+    for k, v in enumerate(n1.results):
+        uses = list(v.uses)
+        in_n2 = sorted({u.index for u in uses if u.operation is n2})
+        for j in in_n2:
+            info.links.append((k, j))
+        if in_n2:
+            info.single_reference[k] = len(uses) == 1
+        # node1_output_map: an n1 output is dropped iff all its peers are in n2
+        if not (uses and all(u.operation is n2 for u in uses)):
+            info.node1_outputs.append(k)
+    first_read: dict[SSAValue, int] = {}
+    for i, v in enumerate(n1.operands):
+        first_read.setdefault(v, i)
+    seen2: set[SSAValue] = set()
+    for j, v in enumerate(n2.operands):
+        if v in first_read and v not in seen2:
+            info.same_input_map.append((first_read[v], j))  # duplicates on the n2 side dropped
+            seen2.add(v)
+    if not info.links and not info.same_input_map:
+        return "the nodes share no input and have no link"
+    # has_slice_vertical: a slice pair linked vertically that also shares a load is treated
+    # as vertical only (asc_graph_axis_mapping.cpp, UpdateNodeFuseInfo)
+    info.has_slice_vertical = bool(info.links and info.same_input_map) and (
+        U.has_fuse_type(n1, "slice") or U.has_fuse_type(n2, "slice")
+    )
+    update_input_maps(info)
+    return info
+
+
+def update_input_maps(info: NodeFuseInfo, rollback: set[int] | None = None) -> None:
+    """node1_input_map / node2_input_map: n1's inputs, then n2's inputs neither shared with
+    n1 (only when horizontal mapping is allowed) nor produced by n1. `rollback` names n2
+    inputs whose Data could not merge (NodeFuseInfo::RollbackNode2InputMap)."""
+    rollback = rollback or set()
+    info.fused_inputs = list(info.n1.operands)
+    info.node2_input_pos = {}
+    shared = {j: i for i, j in info.same_input_map} if info.can_do_horizontal_mapping() else {}
+    linked = info.linked_inputs()
+    for j, v in enumerate(info.n2.operands):
+        if j in linked:
+            continue
+        if j in shared and j not in rollback:
+            info.node2_input_pos[j] = shared[j]
+            continue
+        info.node2_input_pos[j] = len(info.fused_inputs)
+        info.fused_inputs.append(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# CanAxisMap (AscGraphAxisMapping::CanAxisMap, FindAxisIndex)
+# ---------------------------------------------------------------------------------------------
+
+
+def find_axis_index(short: list[int], base: list[int], allow_unit: bool) -> list[int] | None:
+    """For each short-side repeat, the base position it maps to (asc_graph_axis_mapping.cpp
+    FindAxisIndex): unique anchors, extended left and right while repeats are equal, then
+    the rest right to left to the right-most unmapped equal position; with `allow_unit`
+    (need_flash) an unmapped position where either repeat is 1 is the fallback."""
+    pos: list[int | None] = [None] * len(short)
+    used: set[int] = set()
+    cs, cb = Counter(short), Counter(base)
+    anchors = []
+    for i, r in enumerate(short):
+        if cs[r] == 1 and cb[r] == 1:
+            j = base.index(r)
+            pos[i] = j
+            used.add(j)
+            anchors.append((i, j))
+    for i0, j0 in anchors:  # extend from every anchor
+        for step in (-1, 1):
+            i, j = i0 + step, j0 + step
+            while 0 <= i < len(short) and 0 <= j < len(base) and pos[i] is None and j not in used and short[i] == base[j]:
+                pos[i] = j
+                used.add(j)
+                i, j = i + step, j + step
+    for i in range(len(short) - 1, -1, -1):  # fill right to left
+        if pos[i] is not None:
+            continue
+        cands = [j for j in range(len(base) - 1, -1, -1) if j not in used and base[j] == short[i]]
+        if not cands and allow_unit:
+            cands = [j for j in range(len(base) - 1, -1, -1) if j not in used and (base[j] == 1 or short[i] == 1)]
+        if not cands:
+            return None
+        pos[i] = cands[0]
+        used.add(cands[0])
+    return [p for p in pos if p is not None]
+
+
+@dataclass(frozen=True)
+class AxisPairing:
+    """A CanAxisMap result: `pairs` maps each axis of side b to its axis on side a (or
+    the reverse when a is the short side); `base` is the side whose axes are kept."""
+
+    base: int  # 1 = side a, 2 = side b
+    a_to_b: tuple[tuple[int, int], ...]  # (a axis, b axis)
+
+
+def can_axis_map(ax_a: list[int], rep_a: list[int], ax_b: list[int], rep_b: list[int], allow_unit: bool = False) -> AxisPairing | None:
+    """AscGraphAxisMapping::CanAxisMap: the side with more axes (a when equal) is the
+    base; each axis of the other maps to a base axis by FindAxisIndex."""
+    if len(rep_a) >= len(rep_b):
+        pos = find_axis_index(list(rep_b), list(rep_a), allow_unit)
+        if pos is None:
+            return None
+        return AxisPairing(1, tuple((ax_a[p], ax_b[i]) for i, p in enumerate(pos)))
+    pos = find_axis_index(list(rep_a), list(rep_b), allow_unit)
+    if pos is None:
+        return None
+    return AxisPairing(2, tuple((ax_a[i], ax_b[p]) for i, p in enumerate(pos)))
+
+
+def check_axis_subset_relation(a: list, b: list) -> bool:
+    """BackendUtils::CheckAxisSubsetRelation: equal, or one an ordered subsequence of the
+    other (empty counts as a subsequence)."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    it = iter(long_)
+    return all(any(x == y for y in it) for x in short)
+
+
+# ---------------------------------------------------------------------------------------------
+# The loop axes of a node and the unification
+# ---------------------------------------------------------------------------------------------
+
+
+def node_axes(op: Operation) -> tuple[list[int], dict[int, int]]:
+    """Graph axis ids (table order; ids for a FusedAscBackend) and sizes of a node."""
+    graphs = U.asc_graphs(op)
+    if len(graphs) == 1:
+        g = graphs[0]
+        return g.axis_ids(), g.axis_sizes()
+    sizes: dict[int, int] = {}
+    for g in graphs:
+        for a, s in g.axis_sizes().items():
+            sizes[a] = max(sizes.get(a, 1), s)
+    return sorted(sizes), sizes
+
+
+@dataclass
+class AxisUnification:
+    """The result of CreateSubGraphAxisMapInfo + FlashContinueAxisId: both nodes' axis ids
+    mapped to contiguous new ids, with the new axes' sizes."""
+
+    map1: dict[int, int]
+    map2: dict[int, int]
+    sizes: dict[int, int]
+
+
+@dataclass
+class _Maps:
+    pairs: dict[int, int] | None = None  # n2 axis -> n1 axis
+    base: int = 1
+
+
+def _pairs_of(p: AxisPairing) -> dict[int, int]:
+    return {b: a for a, b in p.a_to_b}
+
+
+def _is_same_map_axis(x: dict[int, int], y: dict[int, int]) -> bool:
+    """AscGraphAxisMapping::IsSameMapAxis: one pairing a subset of the other."""
+    sx, sy = set(x.items()), set(y.items())
+    return sx <= sy or sy <= sx
+
+
+def _graph_pairing(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], allow_unit: bool) -> AxisPairing | None:
+    return can_axis_map(ax1, [sz1[a] for a in ax1], ax2, [sz2[a] for a in ax2], allow_unit)
+
+
+def _tensor(t: ag.AscTensorType) -> tuple[list[int], list[int]]:
+    return list(t.axis_ids), list(t.repeat_list)
+
+
+def _loop_merge(ax1: list[int], ax2: list[int], pairs: dict[int, int]) -> bool:
+    """CanLoopMerge: the two loop-axis lists in one id space are equal or one is an ordered
+    subsequence of the other."""
+    return check_axis_subset_relation(list(ax1), [pairs.get(b, ("n2", b)) for b in ax2])
+
+
+def create_axis_map(info: NodeFuseInfo, need_flash: bool) -> AxisUnification | str:
+    """CreateSubGraphAxisMapInfo then FlashContinueAxisId/FlushSubGraphAxisInfo (check
+    only when `need_flash` is False). A string says why the axes cannot be unified."""
+    n1, n2 = info.n1, info.n2
+    ax1, sz1 = node_axes(n1)
+    ax2, sz2 = node_axes(n2)
+    m = _Maps()
+    reduction1 = U.has_fuse_type(n1, "reduce")
+    for k, j in info.links:
+        ps = U.output_store(n1, k)
+        datas = U.input_datas(n2, j)
+        if ps is None or not datas:
+            return f"output {k} of node1 or input {j} of node2 has no AscGraph node"
+        store = ps[1]
+        data = datas[0][1]
+        pre = _tensor(store.out_type())
+        cur = _tensor(data.out_type())
+        # §6.3 step 1..4 (asc_graph_axis_mapping.cpp, CreateVerticalMapInfo)
+        p = can_axis_map(pre[0], pre[1], cur[0], cur[1])
+        if p is not None and reduction1:
+            # a reduction also needs its store to map onto the consumer's loop (with the
+            # unit-repeat fallback: the reduced axes have repeat 1)
+            if can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2], allow_unit=True) is None:
+                return f"the reduction's store {pre[1]} does not map onto node2's loop {[sz2[a] for a in ax2]}"
+        if p is None:
+            p = can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2])
+        if p is None:
+            store_is_graph = pre[0] == ax1
+            data_is_graph = cur[0] == ax2
+            if not (store_is_graph and not data_is_graph):
+                p = _graph_pairing(ax1, sz1, ax2, sz2, allow_unit=True)
+        if p is None:
+            return f"node1's output {k} (repeats {pre[1]}) cannot map onto node2's input {j} (repeats {cur[1]})"
+        pairs = _pairs_of(p)
+        if m.pairs is None:
+            m.pairs, m.base = pairs, p.base
+        elif not _is_same_map_axis(m.pairs, pairs):
+            return f"the link {k}->{j} maps the axes differently from the first link"
+        # §6.3 per-link loop-merge checks
+        loads = U.loads_of(data)
+        cur_view = any(not U.load_view(ld).simplest for ld in loads)
+        can_merge = _loop_merge(ax1, ax2, m.pairs)
+        single = info.single_reference.get(k, False)
+        if reduction1 and not can_merge:
+            return "a reduction's loop axes must merge with its consumer's"
+        if not can_merge:
+            pre_simplest = all(U.load_view(ld).simplest for ld in U.graph_loads(n1))
+            both_asc = U.is_asc_backend(n1) and U.is_asc_backend(n2)
+            if not ((pre_simplest and not cur_view) or (pre_simplest and cur_view and single and both_asc)):
+                return "the loop axes differ and the link is neither a plain transpose nor a single-reference view"
+        elif cur_view and not single:
+            return f"node2 reads output {k} through a view, but node1's output is multi-referenced"
+        elif cur_view and U.is_fused_asc_backend(n2) and len(U.input_datas(n2, j)) > 1:
+            return f"input {j} of the FusedAscBackend feeds several nodes through a view"
+    if m.pairs is None and info.can_do_horizontal_mapping() and info.same_input_map:
+        # §6.4 horizontal mapping (CreateHorizontalMapInfo)
+        for i1, i2 in info.same_input_map:
+            d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
+            if not d1 or not d2:
+                return f"shared input {i1}/{i2} has no Data node"
+            t1, t2 = _tensor(d1[0][1].out_type()), _tensor(d2[0][1].out_type())
+            gp = _graph_pairing(ax1, sz1, ax2, sz2, allow_unit=need_flash)
+            if gp is None:
+                return f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
+            pairs = _pairs_of(gp)
+            del t1, t2  # step 1's tensor map only gates step 2's; the graph map is used
+            l1 = U.loads_of(d1[0][1])
+            l2 = U.loads_of(d2[0][1])
+            v1 = [U.load_view(ld) for ld in l1]
+            v2 = [U.load_view(ld) for ld in l2]
+            if v1 and v2 and not any(v.simplest for v in v1) and not any(v.simplest for v in v2):
+                if not same_broadcast_info(l1[0], l2[0], pairs):
+                    return f"shared input {i1}/{i2} is read through two different broadcast views"
+            if not pairs or not _loop_merge(ax1, ax2, pairs):
+                return "the loop axes of the two nodes are neither equal nor an ordered subsequence"
+            if m.pairs is None:
+                m.pairs, m.base = pairs, gp.base
+    return _flash(ax1, sz1, ax2, sz2, m)
+
+
+def same_broadcast_info(l1: ag.Load, l2: ag.Load, pairs: dict[int, int]) -> bool:
+    """BackendUtils::IsSameBroadCastInfo: the two loads broadcast the same axes."""
+    def bc(ld: ag.Load, conv) -> set:
+        d, o = ld.in_type(), ld.out_type()
+        return {conv(a) for a, ri, ro in zip(d.axis_ids, d.repeat_list, o.repeat_list) if ri == 1 and ro > 1}
+
+    return bc(l1, lambda a: a) == bc(l2, lambda b: pairs.get(b, ("n2", b)))
+
+
+def _flash(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], m: _Maps) -> AxisUnification | str:
+    """FlashContinueAxisId + FlushSubGraphAxisInfo's check: every axis of both graphs has a
+    mapping, and the targets are renumbered 0..k-1 in the base side's axis order."""
+    pairs = m.pairs or {}
+    if m.pairs is None:
+        if ax1 == ax2 and sz1 == sz2:
+            pairs = {a: a for a in ax2}
+        else:
+            return "no link or shared input maps the two loops"
+    if m.base == 1:
+        if missing := [b for b in ax2 if b not in pairs]:
+            return f"node2's loop axes {missing} have no mapping"
+        order = list(ax1)
+        key2 = {b: pairs[b] for b in ax2}
+        key1 = {a: a for a in ax1}
+    else:
+        inv = {a: b for b, a in pairs.items()}
+        if missing := [a for a in ax1 if a not in inv]:
+            return f"node1's loop axes {missing} have no mapping"
+        order = list(ax2)
+        key1 = {a: inv[a] for a in ax1}
+        key2 = {b: b for b in ax2}
+    new = {k: i for i, k in enumerate(order)}
+    map1 = {a: new[key1[a]] for a in ax1}
+    map2 = {b: new[key2[b]] for b in ax2}
+    sizes: dict[int, int] = {}
+    for a, s in sz1.items():
+        sizes[map1[a]] = max(sizes.get(map1[a], 1), s)
+    for b, s in sz2.items():
+        sizes[map2[b]] = max(sizes.get(map2[b], 1), s)
+    return AxisUnification(map1, map2, sizes)
+
+
+def can_loop_merge(info: NodeFuseInfo, u: AxisUnification) -> bool:
+    """CanLoopMerge(ascnode1, ascnode2) on a unification."""
+    ax1, _ = node_axes(info.n1)
+    ax2, _ = node_axes(info.n2)
+    return check_axis_subset_relation([u.map1[a] for a in ax1], [u.map2[b] for b in ax2])
