@@ -10,7 +10,9 @@ nodes' inputs (minus the link) and writes both nodes' outputs.
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import StringAttr, TensorType, f32
@@ -18,7 +20,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
 
 from ge_dialect.ge import node_name
-from passes.autofuse_solver import (
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from passes.autofuse_solver import (  # noqa: E402
     FusionPriority,
     FusionStrategySolver,
     NotFuse,
@@ -467,3 +471,78 @@ def test_large_group_still_fuses_in_rounds():
     d = MockDecider(lambda a, b, v: len(a | b) <= 4)
     run(g, d)
     assert all(len(s) == 4 for s in g.fused())
+
+
+# ---------------------------------------------------------------------------------------
+# Lifting (liftings.cpp): lowered AscBackends with fewer than 2 compute ops go back
+# ---------------------------------------------------------------------------------------
+
+LIFT_SRC = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4x16xf32>
+  %m = ge.ReduceMaxD(%x) {axes = [1], keep_dims = true} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %a = ge.Abs(%m) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %n = ge.Neg(%a) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %e = ge.Exp(%x) {_disable_lifting = true} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = ge.Reshape(%x) : (tensor<4x16xf32>) -> tensor<64xf32>
+  %s = ge.Relu(%r) : (tensor<64xf32>) -> tensor<64xf32>
+  %p0, %p1 = ge.SplitD(%e) {split_dim = 1, num_split = 2} : (tensor<4x16xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  %t = ge.TransposeD(%y) {perm = [1, 0, 2]} : (tensor<2x3x128xf32>) -> tensor<3x2x128xf32>
+  ge.NetOutput %n, %s, %p0, %p1, %t : tensor<4x1xf32>, tensor<64xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<3x2x128xf32>
+}
+"""
+
+
+def _lowered_and_lifted(capsys):
+    from test_lowering_differential import _context, parse
+
+    from lowering.lower_autofuse import LowerAutofusePass
+    from passes.autofuse_lifting import lift_graph
+    from runtime.reference import run_module
+    from test_lowering_differential import inputs_for
+
+    src = LIFT_SRC.replace("  %t = ge.TransposeD(%y)", "  %y = ge.Data {index = 1} : tensor<2x3x128xf32>\n  %t = ge.TransposeD(%y)")
+    m = parse(src)
+    ins = inputs_for(m, 0)
+    want = run_module(m, ins)
+    LowerAutofusePass(enable_pass=("reduce", "split", "transpose")).apply(_context(), m)
+    m.verify()
+    block = next(iter(m.ops)).body.block  # type: ignore[attr-defined]
+    backends = {node_name(o): o for o in block.ops if o.name == "ge.AscBackend"}
+    lifted = lift_graph(block, remarks=True)
+    m.verify()
+    got = run_module(m, ins)
+    for w, g_ in zip(want, got):
+        assert (w == g_).all()
+    return block, backends, lifted, capsys.readouterr().err
+
+
+def test_lifting_restores_single_op_backends(capsys):
+    block, backends, lifted, err = _lowered_and_lifted(capsys)
+    types = [o.name for o in block.ops]
+    # ReduceMaxD (1 compute op) is lifted; Abs+Neg (2 compute ops) stays an AscBackend;
+    # Reshape+Relu has 1 compute op (Reshape is a view) and is lifted back to both
+    assert "ge.ReduceMaxD" in types and "ge.Reshape" in types and "ge.Relu" in types
+    kept = [node_name(o) for o in block.ops if o.name == "ge.AscBackend"]
+    assert any("Abs_Neg" in k for k in kept)
+    assert "autofuse_pointwise" not in "".join(lifted.__iter__()) or all("Abs" not in n for n in lifted)
+    # every origin region is gone after lifting
+    assert all(o.origin is None for o in block.walk() if o.name == "ge.AscBackend")  # type: ignore[attr-defined]
+
+
+def test_lifting_exceptions(capsys):
+    block, backends, lifted, err = _lowered_and_lifted(capsys)
+    types = [o.name for o in block.ops]
+    # _disable_lifting keeps Exp's AscBackend
+    assert "ge.Exp" not in types and "_disable_lifting is set" in err
+    # a non-tail transpose (perm ends with the last axis) with a 512-byte tail stays
+    assert "ge.TransposeD" not in types and "non-tail-axis transpose" in err
+
+
+def test_lifting_multi_output_origin_lifted_together(capsys):
+    """SplitD lowers to one slice AscBackend per output; both are liftable, so the one
+    SplitD comes back once (LiftingOneNodeAscBackendOp's node_maybe_lifting_outputs)."""
+    block, backends, lifted, err = _lowered_and_lifted(capsys)
+    splits = [o for o in block.ops if o.name == "ge.SplitD"]
+    assert len(splits) == 1 and len(splits[0].results) == 2
+    assert sum("SplitD" in n for n in lifted) == 2

@@ -1,0 +1,153 @@
+"""ge-autofuse: GE's second-stage fusion (CanFuse) between AscBackends, then lifting.
+
+Follows compiler/graph/optimize/autofuse/autofuse/autofuser.cpp (Autofuser::Fuse steps 5
+and 6, ge_fusion.md §1): the FusionStrategySolver (passes/autofuse_solver.py) with the
+AscBackend decider (passes/autofuse_decider.py) on every graph, the loop-merge round
+inside each FusedAscBackend, then LiftingManager::LiftingGraph
+(passes/autofuse_lifting.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import attrs as A
+from ge_dialect.diagnostics import LocatedError, op_location
+from ge_dialect.ge import GraphOp, NetOutput, ge_type
+from passes.autofuse_lifting import lift_graph
+from passes.autofuse_solver import (
+    BUFFER_GROUP_WINDOW,
+    MAX_FUSE_ROUNDS,
+    MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION,
+    SolverConfig,
+    buffer_bytes,
+    fuse_block,
+)
+from passes.graph_utils import graphs_in_pass_order
+
+# Nodes that launch no kernel: graph inputs, constants, the output node, subgraph calls.
+NOT_KERNELS = frozenset({"Data", "RefData", "Const", "Constant", "Variable", "NetOutput", "PartitionedCall"})
+
+
+def is_kernel(op: Operation) -> bool:
+    """A node that runs as a kernel: AscBackend, FusedAscBackend or a GE op with a task."""
+    return ge_type(op) not in NOT_KERNELS and not A.get_bool(op, A.NO_TASK)
+
+
+def kernel_traffic(block: Block) -> tuple[int, int]:
+    """(kernels, global-memory bytes they move): each kernel reads each of its inputs once
+    and writes each of its outputs once."""
+    kernels = moved = 0
+    for op in block.ops:
+        if not is_kernel(op):
+            continue
+        kernels += 1
+        moved += sum(buffer_bytes(v) for v in dict.fromkeys(op.operands))
+        moved += sum(buffer_bytes(r) for r in op.results)
+    return kernels, moved
+
+
+def ideal_traffic(block: Block) -> int:
+    """The least any schedule moves: the graph inputs that are read, read once, and the
+    graph outputs written once."""
+    inputs: dict[SSAValue, None] = {}
+    outputs: dict[SSAValue, None] = {}
+    for op in block.ops:
+        if isinstance(op, NetOutput):
+            outputs.update(dict.fromkeys(v for v in op.operands if not _is_input(v)))
+        elif ge_type(op) in ("Data", "RefData", "Const", "Constant", "Variable"):
+            inputs.update(dict.fromkeys(r for r in op.results if r.uses))
+    return sum(map(buffer_bytes, inputs)) + sum(map(buffer_bytes, outputs))
+
+
+def _is_input(v: SSAValue) -> bool:
+    return isinstance(v.owner, Operation) and ge_type(v.owner) in ("Data", "RefData", "Const", "Constant", "Variable")
+
+
+@dataclass(frozen=True)
+class AutofusePass(ModulePass):
+    """Fuses AscBackends along loop axes (GE's CanFuse), then lifts tiny lowered kernels.
+
+    GE's greedy solver: candidate pairs share a buffer, bucketed by priority and sorted by
+    bytes saved, proximity and topological order; each pair passes the solver's checks (no
+    shared data, cycle, max-proximity, 13 GiB horizontal output cap) and the AscBackend
+    decider's (strategies, size and input caps, axis mapping, axis groups) and becomes one
+    AscBackend (loop merge) or a FusedAscBackend; up to max-fuse-rounds rounds, then one
+    loop-merge round inside each FusedAscBackend. AscBackends from lowering with fewer than
+    2 compute ops that did not fuse go back to their GE ops (lifting). `remarks` prints
+    why each candidate pair was not fused and a per-graph summary of kernels and bytes.
+    """
+
+    name = "ge-autofuse"
+
+    # auto_fuse_config.h: FusionStrategySolverConfig (ge_fusion.md §4.1)
+    max_fusion_size: int = 64
+    max_fuse_rounds: int = MAX_FUSE_ROUNDS
+    max_input_nums_after_fuse: int = 8
+    max_proximity: int | None = None  # GE: INT64_MAX (disabled)
+    max_output_bytes: int = MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION
+    max_reduce_fused_elementwise: int = 3
+    # Not GE's: pairs per node in a shared-buffer group larger than window + 1
+    # (passes/autofuse_solver.py explains the bound).
+    buffer_group_window: int = BUFFER_GROUP_WINDOW
+    lifting: bool = True
+    remarks: bool = False
+
+    def _check_options(self, op: ModuleOp) -> None:
+        for name, v, lo in (
+            ("max-fusion-size", self.max_fusion_size, 0),
+            ("max-fuse-rounds", self.max_fuse_rounds, 0),
+            ("max-input-nums-after-fuse", self.max_input_nums_after_fuse, 1),
+            ("max-output-bytes", self.max_output_bytes, 0),
+            ("max-reduce-fused-elementwise", self.max_reduce_fused_elementwise, 0),
+            ("buffer-group-window", self.buffer_group_window, 1),
+        ):
+            if v < lo:
+                raise LocatedError(op, f"ge-autofuse: {name} must be >= {lo}, got {v}")
+        if self.max_proximity is not None and self.max_proximity < 0:
+            raise LocatedError(op, f"ge-autofuse: max-proximity must be >= 0, got {self.max_proximity}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self._check_options(op)
+        # the decider imports the ascgraph machinery; imported here, as the registry does
+        from passes.autofuse_decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
+
+        kw = dict(
+            max_fusion_size=self.max_fusion_size,
+            max_input_nums_after_fuse=self.max_input_nums_after_fuse,
+            max_reduce_fused_elementwise=self.max_reduce_fused_elementwise,
+        )
+        cfg = SolverConfig(
+            max_fuse_rounds=self.max_fuse_rounds,
+            max_proximity=self.max_proximity,
+            max_output_bytes=self.max_output_bytes,
+            buffer_group_window=self.buffer_group_window,
+        )
+        for graph in graphs_in_pass_order(op):
+            block = graph.body.block
+            before = kernel_traffic(block)
+            decider = AscBackendFusionDecider(**kw)
+            stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
+            lifted = lift_graph(block, remarks=self.remarks) if self.lifting else []
+            if self.remarks:
+                self._remark(graph, stats, before, kernel_traffic(block), lifted)
+
+    def _remark(self, graph: GraphOp, stats, before: tuple[int, int], after: tuple[int, int], lifted: list[str]) -> None:
+        for r in stats.not_fused():
+            print(
+                f"{r.location}: remark: ge-autofuse: '{r.first_name}' and '{r.second_name}' not fused: "
+                f"{r.reason.message} [{r.reason.code}]",
+                file=sys.stderr,
+            )
+        print(
+            f"{op_location(graph)}: remark: ge-autofuse @{graph.sym_name.data}: kernels {before[0]} -> {after[0]}, "
+            f"global-memory bytes moved by kernels {before[1]} -> {after[1]} "
+            f"({stats.fusions} fusions in {stats.rounds} rounds, {len(lifted)} lifted)",
+            file=sys.stderr,
+        )
