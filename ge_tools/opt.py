@@ -100,7 +100,12 @@ def parse_module(
     Shared by ge-opt and ge-run."""
     parser = LocatedParser(ctx, data, name, offset)
     try:
-        return parser.parse_module(implicit_module)
+        module = parser.parse_module(implicit_module)
+        if isinstance(module.location, UnknownLoc):
+            # The implicit module: errors about the whole module point at the chunk's start.
+            line, col = parser.location_of(0)
+            module.location = FileLineColLoc(StringAttr(name), IntAttr(line), IntAttr(col))
+        return module
     except ParseError as e:
         line, col = parser.location_of(e.span.start)
         raise UserError(f"{name}:{line}:{col}: error: {e.msg}") from None
