@@ -1,4 +1,4 @@
-"""Located diagnostics: `FILE:LINE:COL: error: <op>: <message>` and remarks.
+"""Located diagnostics: `FILE:LINE:COL: error: <op>: <message>`, warnings and remarks.
 
 The parser of the project's tools gives every op a `FileLineColLoc`; errors and remarks
 name the op's location, or the nearest enclosing op's when the op was created by a pass.
@@ -39,3 +39,9 @@ class LocatedError(DiagnosticException):
 def remark(op: Operation, message: str, stream: IO[str] | None = None) -> None:
     """Print `FILE:LINE:COL: remark: <message>` for `op` (stderr by default)."""
     print(f"{op_location(op)}: remark: {message}", file=stream or sys.stderr)
+
+
+def warning(op: Operation, message: str, stream: IO[str] | None = None) -> None:
+    """Print `FILE:LINE:COL: warning: <message>` for `op` (stderr by default): the input
+    compiles, but what it asks for is likely wrong. Always printed, not only with --remarks."""
+    print(f"{op_location(op)}: warning: {message}", file=stream or sys.stderr)

@@ -109,10 +109,10 @@ def _parse_region_id(parser: AttrParser) -> str:
 class AddrAttr(ParametrizedAttribute):
     """`#npu.addr<region, offset, length>`: `length` bytes at byte `offset` of `region`.
 
-    A strided view (a PhonyConcat piece inside its block, a PhonySplit piece inside its
-    input) adds its byte layout: `#npu.addr<fm, 64, 944, dims = [2, 2, 4, 16], strides =
-    [512, 128, 16, 1]>`: dims of the view with the last dim in bytes, byte strides (the last
-    is 1); `length` is then the span from `offset` to the view's last byte + 1.
+    Always one contiguous range, as a GE kernel sees its tensor (one address per tensor):
+    a PhonyConcat producer writes, a PhonySplit consumer reads, its whole piece from the
+    piece's offset on (ge_local_ops_kernel_calc_op_param.cc: CalcPhonyConcatNodeOffset /
+    CalcPhonySplitNodeOffset give one offset per piece).
     """
 
     name = "npu.addr"
@@ -120,96 +120,35 @@ class AddrAttr(ParametrizedAttribute):
     region: StringAttr
     offset: IntAttr
     length: IntAttr
-    dims: ArrayAttr[IntAttr]
-    strides: ArrayAttr[IntAttr]
 
-    def __init__(self, region: str, offset: int, length: int, dims: Sequence[int] = (), strides: Sequence[int] = ()):
-        super().__init__(
-            StringAttr(region), IntAttr(offset), IntAttr(length),
-            ArrayAttr([IntAttr(d) for d in dims]), ArrayAttr([IntAttr(d) for d in strides]),
-        )  # fmt: skip
+    def __init__(self, region: str, offset: int, length: int):
+        super().__init__(StringAttr(region), IntAttr(offset), IntAttr(length))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        dims: list[int] = []
-        strides: list[int] = []
         with parser.in_angle_brackets():
             region = _parse_region_id(parser)
             parser.parse_punctuation(",")
             off = parser.parse_integer(allow_negative=False)
             parser.parse_punctuation(",")
             length = parser.parse_integer(allow_negative=False)
-            if parser.parse_optional_punctuation(",") is not None:
-                pos = parser.pos
-                parser.parse_keyword("dims")
-                parser.parse_punctuation("=")
-                dims = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-                parser.parse_punctuation(",")
-                parser.parse_keyword("strides")
-                parser.parse_punctuation("=")
-                strides = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-                if (err := _view_error(length, dims, strides)) is not None:
-                    parser.raise_error(err, pos, parser.pos)
-        return (
-            StringAttr(region), IntAttr(off), IntAttr(length),
-            ArrayAttr([IntAttr(d) for d in dims]), ArrayAttr([IntAttr(d) for d in strides]),
-        )  # fmt: skip
+        return (StringAttr(region), IntAttr(off), IntAttr(length))
 
     def print_parameters(self, printer: Printer) -> None:
-        view = ""
-        if self.dims.data:
-            view = f", dims = [{', '.join(str(d.data) for d in self.dims.data)}], strides = [{', '.join(str(d.data) for d in self.strides.data)}]"
-        printer.print_string(f"<{self.region.data}, {self.offset.data}, {self.length.data}{view}>")
+        printer.print_string(f"<{self.region.data}, {self.offset.data}, {self.length.data}>")
 
     def verify(self) -> None:
         if (err := region_error(self.region.data)) is not None:
             raise VerifyException(err)
         if self.offset.data < 0 or self.length.data < 0:
             raise VerifyException("address offset and length must be >= 0")
-        if self.dims.data and (err := _view_error(self.length.data, self.dim_list, self.stride_list)) is not None:
-            raise VerifyException(err)
 
     @property
     def end(self) -> int:
         return self.offset.data + self.length.data
 
-    @property
-    def dim_list(self) -> list[int]:
-        return [d.data for d in self.dims.data]
-
-    @property
-    def stride_list(self) -> list[int]:
-        return [d.data for d in self.strides.data]
-
-    def runs(self) -> list[tuple[int, int]]:
-        """The contiguous byte ranges [start, end) the address covers, in address order."""
-        off = self.offset.data
-        if not self.dims.data:
-            return [(off, self.end)]
-        dims, strides = self.dim_list, self.stride_list
-        pairs = [(d, s) for d, s in zip(dims[:-1], strides[:-1]) if d != 1]
-        run = dims[-1]
-        # merge the trailing dims that are contiguous with the run
-        while pairs and pairs[-1][1] == run:
-            run *= pairs.pop()[0]
-        starts = [off]
-        for d, s in pairs:
-            starts = [b + i * s for b in starts for i in range(d)]
-        return sorted((b, b + run) for b in starts)
-
     def __str__(self) -> str:  # used in messages
         return f"{self.region.data}[{self.offset.data}, {self.end})"
-
-
-def _view_error(length: int, dims: Sequence[int], strides: Sequence[int]) -> str | None:
-    if len(dims) != len(strides) or not dims:
-        return "a strided address has as many dims as strides, at least one"
-    if strides[-1] != 1 or any(d <= 0 for d in dims) or any(s < 0 for s in strides):
-        return "a strided address has positive dims, byte strides >= 0 and a last stride of 1"
-    span = sum((d - 1) * s for d, s in zip(dims, strides)) + 1
-    if span != length:
-        return f"the view spans {span} bytes, the address length is {length}"
-    return None
 
 
 def raw_bytes(t: Attribute) -> int:

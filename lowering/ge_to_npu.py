@@ -100,7 +100,6 @@ class _Lowering:
         self.workspace_top = 0
         self.stack: list[str] = []
         self.io_types: dict[str, Attribute] = {}
-        self.block: dict[SSAValue, list[int]] = {}
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -130,32 +129,7 @@ class _Lowering:
         offs = self._list(op, OUTPUT_OFFSET, len(op.results))
         r, o = regs[i], offs[i]
         assert isinstance(r, StringAttr) and isinstance(o, IntegerAttr)
-        a = self.place(op, r.data, o.value.data, self.raw(op, op.results[i]), scope)
-        return self.strided(op.results[i], a)
-
-    def strided(self, v: SSAValue, a: npu.AddrAttr) -> npu.AddrAttr:
-        """A PhonyConcat piece lives inside its block, a PhonySplit piece inside its input:
-        a strided view with the block's strides (ge_local_ops_kernel_calc_op_param.cc:
-        CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset give the corner offsets)."""
-        block = self.block.get(v)
-        if block is None:
-            return a
-        shape = list(v.type.get_shape())  # type: ignore[attr-defined]
-        isz = numpy_dtype(v.type.element_type).itemsize  # type: ignore[attr-defined]
-        strides = [isz] * len(block)
-        for k in range(len(block) - 2, -1, -1):
-            strides[k] = strides[k + 1] * block[k + 1]
-        contiguous = [isz] * len(shape)
-        for k in range(len(shape) - 2, -1, -1):
-            contiguous[k] = contiguous[k + 1] * shape[k + 1]
-        if all(d == 1 or s == c for d, s, c in zip(shape, strides, contiguous)) or not shape:
-            return a
-        dims = [*shape[:-1], shape[-1] * isz]
-        bstrides = [*strides[:-1], 1]
-        span = sum((d - 1) * st for d, st in zip(dims, bstrides)) + 1
-        out = npu.AddrAttr(a.region.data, a.offset.data, span, dims, bstrides)
-        self.grow(out.region.data, out.end)
-        return out
+        return self.place(op, r.data, o.value.data, self.raw(op, op.results[i]), scope)
 
     def in_addr(self, op: Operation, j: int) -> npu.AddrAttr:
         """Where `op` reads input j: GE's input_i offset, in the producer output's region."""
@@ -167,8 +141,7 @@ class _Lowering:
         # The producer's planned address is (region, planned offset); input_offset is in the
         # same region, so the read address is the producer's region base + input_offset.
         base = src.offset.data - self.planned[v]
-        a = npu.AddrAttr(src.region.data, base + o.value.data, self.raw(op, v))
-        return self.strided(v, a)
+        return npu.AddrAttr(src.region.data, base + o.value.data, self.raw(op, v))
 
     def place(self, op: Operation, region: str, offset: int, length: int, scope: _Scope) -> npu.AddrAttr:
         if npu.region_error(region) is not None:
@@ -207,7 +180,7 @@ class _Lowering:
     def emit(self, op: npu.TaskOp) -> None:
         ins, outs = op.footprint()  # type: ignore[attr-defined]
         self.tasks.append(
-            _Task(op, [(a.region.data, s, e) for _, a in ins for s, e in a.runs()], [(a.region.data, s, e) for _, a in outs for s, e in a.runs()])
+            _Task(op, [(a.region.data, a.offset.data, a.end) for _, a in ins], [(a.region.data, a.offset.data, a.end) for _, a in outs])
         )
 
     # -- nodes ----------------------------------------------------------------------------
@@ -215,13 +188,6 @@ class _Lowering:
     def lower_graph(self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None) -> list[tuple[str, npu.AddrAttr]]:
         """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
         outputs: list[tuple[str, npu.AddrAttr]] = []
-        for op in graph.body.block.ops:
-            if isinstance(op, ge.PhonyConcat):
-                for v in op.operands:
-                    self.block[v] = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
-            elif isinstance(op, ge.PhonySplit):
-                for r in op.results:
-                    self.block[r] = list(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
         for op in graph.body.block.ops:
             if not isinstance(op, ge.GeNode):
                 continue

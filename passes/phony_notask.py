@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
-from ge_dialect.diagnostics import LocatedError, remark
+from ge_dialect.diagnostics import LocatedError, remark, warning
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
@@ -337,6 +337,83 @@ def calc_node_offset_by_reuse_input(node: Operation) -> bool:
     return True
 
 
+# -- ours, not GE's: does GE's layout really concatenate the pieces? ---------------------------
+#
+# GetConcatOffset / GetSplitOffset give each piece ONE byte offset, and the producer kernel
+# writes (the consumer kernel reads) its piece contiguously there. That is the logical
+# concatenation only if, at each level i (in the formula's order) with N[i] > 1, every dim of
+# the block grown so far before dims[i] is 1: then the N[i] blocks follow each other in
+# memory. Otherwise the pieces overlap (the block of the earlier levels tiles
+# [0, prod(block)) and the next slice starts at prod(block[dims[i]:]) < prod(block)), and on
+# an NPU the producers overwrite each other (PhonySplit consumers read the wrong bytes). GE
+# does not check this (ge_notask.md §7.3, §11 item 3; its own PhonyConcatCalcOffset test
+# shapes break it); we keep GE's offsets and warn, so the graph still compiles as GE's would.
+
+
+def phony_layout_break(
+    shape: Sequence[int], dims: Sequence[int], nums: Sequence[int], levels: Sequence[int]
+) -> tuple[int, list[int]] | None:
+    """The first level (visited in `levels` order, growing the block as GE's formula does)
+    whose block has a dim != 1 before its axis: (axis, the block's dims before it), or None
+    when the contiguous pieces form the logical concatenation. Levels with N = 1 add nothing."""
+    grown = list(shape)
+    for i in levels:
+        d = dims[i]
+        if nums[i] > 1 and any(x != 1 for x in grown[:d]):
+            return d, grown[:d]
+        grown[d] *= nums[i]
+    return None
+
+
+def first_overlap(offsets: Sequence[int], size: int) -> tuple[int, int, int] | None:
+    """(piece j, piece k, end of k) for the first piece j, in address order (ties: index
+    order), that starts inside an earlier-placed piece k of `size` bytes; None if none."""
+    end, owner = 0, -1
+    for off, j in sorted((o, j) for j, o in enumerate(offsets)):
+        if owner >= 0 and off < end:
+            return j, owner, end
+        if off + size > end:
+            end, owner = off + size, j
+    return None
+
+
+def check_phony_layout(node: Operation) -> str | None:
+    """Ours, not GE's (see above): the warning for a PhonyConcat / PhonySplit whose GE offsets
+    do not lay its pieces out as their concatenation, or None. Call after the offsets were
+    computed (the attributes are valid); no check with keep_*_offset = false (all pieces at 0:
+    GE's user-defined layout) or for empty pieces."""
+    concat = ge_type(node) == PHONY_CONCAT
+    if not A.get_bool(node, KEEP_INPUT_OFFSET if concat else KEEP_OUTPUT_OFFSET, True):
+        return None
+    piece = node.operands[0] if concat else node.results[0]
+    shape = _runtime_shape(piece)
+    dtype = piece.type.element_type  # type: ignore[attr-defined]
+    size = size_in_bytes(math.prod(shape), dtype)
+    if size <= 0:
+        return None
+    dims = [d + len(shape) if d < 0 else d for d in A.get_int_list(node, CONCAT_DIM if concat else SPLIT_DIM) or []]
+    nums = A.get_int_list(node, CONCAT_NUM if concat else SPLIT_NUM) or []
+    k = len(dims)
+    found = phony_layout_break(shape, dims, nums, range(k) if concat else range(k - 1, -1, -1))
+    if found is None:
+        return None
+    d, before = found
+    n = len(node.operands) if concat else len(node.results)
+    offset_of = get_concat_offset if concat else get_split_offset
+    offsets = [offset_of(shape, dtype, i, dims, nums) for i in range(n)]
+    what, whole = ("input", "their concatenation") if concat else ("output", "slices of its input")
+    msg = (
+        f"{ge_type(node)} '{node_name(node)}': GE's offsets do not lay its {what}s out as {whole}: "
+        f"before {CONCAT_DIM if concat else SPLIT_DIM} {d} the block has dims "
+        f"{'x'.join(map(str, before))} (must all be 1)"
+    )
+    hit = first_overlap(offsets, size)
+    if hit is not None:
+        j, o, end = hit
+        msg += f"; {what} {j} at byte {offsets[j]} overlaps {what} {o} (bytes {offsets[o]}-{end - 1})"
+    return msg
+
+
 # -- the pass ----------------------------------------------------------------------------------
 
 
@@ -416,14 +493,16 @@ class PhonyNotaskPass(ModulePass):
                 else:
                     remark(node, marked + "offsets not computed: unknown shape (CalcOpRunningParam)")
             return
-        if t == PHONY_CONCAT:
-            _, note = calc_phony_concat_node_offset(node)
+        if t in (PHONY_CONCAT, PHONY_SPLIT):
+            if t == PHONY_CONCAT:
+                written, note = calc_phony_concat_node_offset(node)
+            else:
+                written, note = calc_phony_split_node_offset(node, order)
             if self.remarks:
                 remark(node, marked + note)
-        elif t == PHONY_SPLIT:
-            _, note = calc_phony_split_node_offset(node, order)
-            if self.remarks:
-                remark(node, marked + note)
+            # Ours, not GE's: GE builds this graph and its kernels clobber each other.
+            if written and (msg := check_phony_layout(node)) is not None:
+                warning(node, msg)
         elif calc_node_offset_by_reuse_input(node):
             if self.remarks:
                 remark(node, f"{head} marked output 0 reuses input 0")

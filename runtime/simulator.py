@@ -118,7 +118,7 @@ class _Tensors:
         for e in model.table():
             a = e.addr
             self.range[e.tensor_name] = (a.region.data, a.offset.data, a.end)
-            self.size[e.tensor_name] = sum(y - x for x, y in a.runs())
+            self.size[e.tensor_name] = a.length.data
             if isinstance(e, npu.AliasOp):
                 aliases[e.tensor_name] = e.source_names
         self.base: dict[str, list[str]] = {}
@@ -153,8 +153,7 @@ class _Tensors:
             n = e.tensor_name
             if n in aliases:
                 continue
-            for s, end in e.addr.runs():
-                self.owners.setdefault(e.addr.region.data, npu.IntervalMap()).update(s, end, lambda st, n=n: (st or ()) + (n,))  # type: ignore[operator]
+            self.owners.setdefault(e.addr.region.data, npu.IntervalMap()).update(e.addr.offset.data, e.addr.end, lambda st, n=n: (st or ()) + (n,))  # type: ignore[operator]
 
     def pinned(self, n: str) -> bool:
         r = self.range[n][0]
@@ -370,8 +369,7 @@ class _Execution:
             )  # fmt: skip
 
     def read(self, t: _Task, o: _Operand, off: int) -> None:
-        for a, b in o.addr.runs():
-            self.read_range(t, o, a, b)
+        self.read_range(t, o, o.addr.offset.data, o.addr.end)
 
     def read_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
         r = o.region
@@ -403,8 +401,7 @@ class _Execution:
         sh.update(off, end, upd)
 
     def write(self, t: _Task, o: _Operand, off: int) -> None:
-        for a, b in o.addr.runs():
-            self.write_range(t, o, a, b)
+        self.write_range(t, o, o.addr.offset.data, o.addr.end)
 
     def write_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
         r = o.region
@@ -555,12 +552,9 @@ def _nbytes(o: _Operand) -> int:
 
 
 def _view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
-    """The numpy view of operand `o` at byte `off` of `buf` (strided for phony pieces)."""
-    a = o.addr
-    if not a.dims.data:
-        return buf[off : off + _nbytes(o)].view(o.dtype).reshape(o.shape)
-    raw = np.lib.stride_tricks.as_strided(buf[off : off + a.length.data], a.dim_list, a.stride_list)
-    return raw.view(o.dtype).reshape(o.shape)
+    """The numpy view of operand `o` at byte `off` of `buf`: contiguous, as a GE kernel sees
+    its tensor (a PhonyConcat / PhonySplit piece too: one offset, no strides)."""
+    return buf[off : off + _nbytes(o)].view(o.dtype).reshape(o.shape)
 
 
 def _dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

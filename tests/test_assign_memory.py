@@ -142,12 +142,44 @@ def test_phony_concat_offsets_from_offset_list() -> None:
     m = run((ROOT / "examples/phony_concat_split.mlir").read_text())
     block = node(m, "block")
     base = out_off(block)
-    # GE UT PhonyConcatCalcOffset: 0, 64, 512, 576 from the offset list, not raw sums (288 each)
-    assert in_off(block) == [base + 0, base + 64, base + 512, base + 576]
+    # GE's PhonyConcatCalcOffset graph with 1x1x1x4x8 f16 pieces (64 B), concat_dim [3, 1],
+    # N [2, 2]: piece 1 at 1 * 4*8 * 2 B = 64, piece 2 at 1 * (1*1*8*8) * 2 B = 128, piece 3 at
+    # 64 + 128 = 192, taken from the offset list (here equal to the raw sums 64 * k)
+    assert in_off(block) == [base + 0, base + 64, base + 128, base + 192]
     for i, p in enumerate(["m0", "m1", "m2", "m3"]):
-        assert out_off(node(m, p)) == base + [0, 64, 512, 576][i]
-    # the block holds the PhonyConcat output: 1x4x2x8x8 f16 = 1024 raw, AlignOutputMemSize 1056
-    assert size(block) == 1056
+        assert out_off(node(m, p)) == base + [0, 64, 128, 192][i]
+    # the block holds the PhonyConcat output: 1x2x1x8x8 f16 = 256 raw,
+    # AlignOutputMemSize: ceil(256 / 32) * 32 + 32 = 288
+    assert size(block) == 288
+
+
+# GE's own PhonyConcatCalcOffset shapes: pieces 1x2x2x4x8 f16 (256 B), concat_dim [3, 1],
+# N [2, 2]. GE's offsets 0, 64, 512, 576 make the pieces overlap (ge-phony-notask warns, see
+# tests/filecheck/passes/phony_notask_layout.mlir), but the planner still places each piece at
+# its offset-list entry as GE's AssignContinuousInputMemory does, not at the raw sums
+# 0, 256, 512, 768: for equal pieces the two differ only when the layout is broken (or with
+# keep_input_offset = false).
+PHONY_GE_SHAPES = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>
+  %m0 = ge.Abs(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m1 = ge.Neg(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m2 = ge.Exp(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m3 = ge.Relu(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %block = ge.PhonyConcat(%m0, %m1, %m2, %m3) {concat_dim = [3, 1], N = [2, 2]} : (tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>) -> tensor<1x4x2x8x8xf16>
+  %y = ge.Abs(%block) : (tensor<1x4x2x8x8xf16>) -> tensor<1x4x2x8x8xf16>
+  ge.NetOutput %y : tensor<1x4x2x8x8xf16>
+}
+"""
+
+
+def test_phony_concat_offsets_follow_ge_even_when_they_overlap() -> None:
+    m = run(PHONY_GE_SHAPES)
+    block = node(m, "block")
+    base = out_off(block)
+    # 64 = 1 * 4*8 * 2 B; 512 = 1 * 2*2*8*8 * 2 B; 576 = 64 + 512
+    assert in_off(block) == [base + 0, base + 64, base + 512, base + 576]
+    assert [out_off(node(m, p)) for p in ("m0", "m1", "m2", "m3")] == [base, base + 64, base + 512, base + 576]
 
 
 def test_phony_split_outputs_at_input_plus_offsets() -> None:
@@ -155,10 +187,11 @@ def test_phony_split_outputs_at_input_plus_offsets() -> None:
     split = node(m, "p0")
     base = out_off(node(m, "sum"))
     assert in_off(split) == [base]
-    # GE UT PhonySplitCalcOffset: consumers' lists 0, 64, 512, 576
-    assert A.get_int_list(split, "output_offset") == [base, base + 64, base + 512, base + 576]
+    # GE's PhonySplitCalcOffset graph with 1x1x1x4x8 f16 pieces: consumers' lists 0, 64
+    # (1 * 4*8 * 2 B), 128 (1 * 1*1*8*8 * 2 B), 192
+    assert A.get_int_list(split, "output_offset") == [base, base + 64, base + 128, base + 192]
     for i, c in enumerate(["o0", "o1", "o2", "o3"]):
-        assert in_off(node(m, c))[0] == base + [0, 64, 512, 576][i]
+        assert in_off(node(m, c))[0] == base + [0, 64, 128, 192][i]
 
 
 def test_phony_split_without_lists_uses_raw_sizes() -> None:

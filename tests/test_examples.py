@@ -134,14 +134,15 @@ def test_phony_concat_split_matches_numpy():
     # and (k // 2) of dim 1 (the first listed axis varies fastest, GE's GetConcatOffset);
     # PhonySplit with split_dim [1, 3], num_split [2, 2]: output k is slice (k // 2) of dim 1
     # and (k % 2) of dim 3 (the last listed axis varies fastest, GetSplitOffset).
+    # Pieces 1x1x1x4x8, block 1x2x1x8x8 (dim 1: 1 * 2, dim 3: 4 * 2).
     (x, y), outs, _ = _run(_example("phony_concat_split.mlir"))
     m = [x * y, x * x, y * y, y * x]
-    block = np.empty((1, 4, 2, 8, 8), dtype=x.dtype)
+    block = np.empty((1, 2, 1, 8, 8), dtype=x.dtype)
     for k, piece in enumerate(m):
         d3, d1 = k % 2, k // 2
-        block[:, 2 * d1 : 2 * d1 + 2, :, 4 * d3 : 4 * d3 + 4, :] = piece
+        block[:, d1 : d1 + 1, :, 4 * d3 : 4 * d3 + 4, :] = piece
     s = block + block
-    pieces = [s[:, 2 * (k // 2) : 2 * (k // 2) + 2, :, 4 * (k % 2) : 4 * (k % 2) + 4, :] for k in range(4)]
+    pieces = [s[:, k // 2 : k // 2 + 1, :, 4 * (k % 2) : 4 * (k % 2) + 4, :] for k in range(4)]
     want = [pieces[0] * x, pieces[1] * x, pieces[2] * y, pieces[3] * y]
     for got, w in zip(outs, want):
         np.testing.assert_array_equal(got, w)

@@ -81,20 +81,54 @@ def test_split_relu_concat_has_no_task_for_the_concat() -> None:
     assert [addr[f"b{i}:0"].offset.data for i in range(3)] == [c0.offset.data + 1024 * i for i in range(3)]
 
 
-def test_phony_concat_split_have_no_task_and_strided_pieces() -> None:
+def test_phony_concat_split_have_no_task_and_contiguous_pieces() -> None:
     m, c = planned("examples/phony_concat_split.mlir")
     model = to_npu(c)
     types = {t.attributes["node"].data for s in model.stream_ops() for t in s.tasks if "node" in t.attributes}  # type: ignore[attr-defined]
     assert "block" not in types and "p0" not in types
     addr = {e.tensor_name: e.addr for e in model.table()}
-    # PhonyConcat pieces: corners 0, 64, 512, 576 bytes after the block, block strides
+    # PhonyConcat pieces: GE's one offset per piece, 0, 64, 128, 192 bytes after the block
+    # (1x1x1x4x8 f16 pieces: 64 B; 128 = 1*1*8*8 * 2 B), each written contiguously (64 B)
     base = addr["block:0"].offset.data
-    assert [addr[f"m{i}:0"].offset.data - base for i in range(4)] == [0, 64, 512, 576]
-    assert addr["m1:0"].dim_list == [1, 2, 2, 4, 16] and addr["m1:0"].stride_list == [1024, 256, 128, 16, 1]
+    assert [(addr[f"m{i}:0"].offset.data - base, addr[f"m{i}:0"].length.data) for i in range(4)] == [(0, 64), (64, 64), (128, 64), (192, 64)]
+    # PhonySplit consumers read 64 contiguous bytes at the Add's output + 0, 64, 128, 192
+    tasks = {t.attributes["node"].data: t for s in model.stream_ops() for t in s.tasks if "node" in t.attributes}  # type: ignore[attr-defined]
+    sbase = addr["sum:0"].offset.data
+    reads = [tasks[f"o{k}"].footprint()[0][0][1] for k in range(4)]  # type: ignore[attr-defined]
+    assert [(a.offset.data - sbase, a.length.data) for a in reads] == [(0, 64), (64, 64), (128, 64), (192, 64)]
     loaded = load(model)
     ins = inputs_for(m)
     ref = run_graph(select_graph(m), ins)
     assert all(close(o, r) for o, r in zip(loaded.execute(ins), ref))
+
+
+# GE's own PhonyConcatCalcOffset shapes (pieces 1x2x2x4x8 f16, 256 B; offsets 0, 64, 512,
+# 576): GE's kernels write each piece contiguously at its offset, so piece 1 [64, 320)
+# clobbers piece 0 [0, 256) while the Abs has yet to read it. So does the simulator.
+PHONY_GE_SHAPES = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>
+  %m0 = ge.Abs(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m1 = ge.Neg(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m2 = ge.Exp(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m3 = ge.Relu(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %block = ge.PhonyConcat(%m0, %m1, %m2, %m3) {concat_dim = [3, 1], N = [2, 2]} : (tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>) -> tensor<1x4x2x8x8xf16>
+  %y = ge.Abs(%block) : (tensor<1x4x2x8x8xf16>) -> tensor<1x4x2x8x8xf16>
+  ge.NetOutput %y : tensor<1x4x2x8x8xf16>
+}"""
+
+
+def test_phony_concat_with_ge_test_shapes_is_a_live_buffer_write(capsys: pytest.CaptureFixture[str]) -> None:
+    m, c = planned("ge_shapes.mlir", PHONY_GE_SHAPES)
+    assert "ge_shapes.mlir:7:3: warning: PhonyConcat 'block': GE's offsets do not lay its inputs out" in capsys.readouterr().err
+    model = to_npu(c)
+    base = next(e.addr for e in model.table() if e.tensor_name == "block:0").offset.data
+    with pytest.raises(SimulatorFault) as e:
+        load(model).execute(inputs_for(m))
+    msg = str(e.value)
+    assert "npu.kernel 'm1'" in msg and "write into a live buffer" in msg and 'tensor "m0:0"' in msg, msg
+    assert f'writing tensor "m1:0" at fm [{base + 64}, {base + 320})' in msg, msg
+    # the clobbered bytes: piece 1 from 64 up to the end of piece 0 at 256
+    assert (e.value.region, e.value.start, e.value.end) == ("fm", base + 64, base + 256)
 
 
 # -- fault injection ---------------------------------------------------------------------
@@ -257,8 +291,3 @@ def test_identity_reaching_task_generation_names_identity_pass() -> None:
         GeToNpuPass().apply(None, c)  # type: ignore[arg-type]
     assert "id.mlir:4:3: error: ge.Identity: a Identity node reached task generation" in str(e.value)
     assert "IdentityPass" in str(e.value)
-
-
-def test_strided_runs() -> None:
-    a = npu.AddrAttr("fm", 64, 704, [1, 2, 2, 4, 16], [1024, 512, 128, 16, 1])
-    assert a.runs() == [(64, 128), (192, 256), (576, 640), (704, 768)]
