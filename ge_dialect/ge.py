@@ -38,6 +38,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     opt_prop_def,
+    opt_region_def,
     prop_def,
     region_def,
     traits_def,
@@ -1259,12 +1260,33 @@ class AscBackend(GeNode):
         "fusion_nodes_size": (A.AttrKind.INT, False),
     }
     body = region_def()
+    # GE AutoFuseAttrs origin nodes of an AscBackend made by lowering
+    # (is_fuse_from_lowering): a ge graph body (Data by input index, the original GE ops,
+    # NetOutput) that lifting (liftings.cpp) puts back; printed as `origin { ... }`.
+    origin = opt_region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AscBackend:
+        op = super().parse(parser)
+        if parser.parse_optional_keyword("origin") is not None:
+            op.add_region(parser.parse_region())
+        return op  # type: ignore[return-value]
+
+    def print(self, printer: Printer) -> None:
+        super().print(printer)
+        if self.origin is not None:
+            printer.print_string(" origin ")
+            printer.print_region(self.origin, print_entry_block_args=False)
 
     def check(self) -> None:
         from ge_dialect.ascgraph import verify_asc_backend  # ascgraph imports this module
 
         verify_asc_backend(self)
+        if self.origin is not None:
+            ops = list(self.origin.block.ops)
+            datas = _verify_graph_body(ops, "AscBackend origin")
+            _check_body_against(datas, ops[-1], self, "AscBackend origin")
 
 
 @irdl_op_definition

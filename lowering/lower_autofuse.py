@@ -380,6 +380,12 @@ class LowerAutofusePass(ModulePass):
             )
             backend.results[0].name_hint = b.value.name_hint
             backend.location = b.node.location
+            nodes = list(dict.fromkeys(x.node for x in covered))
+            if sum(ge_type(n) not in LIFTING_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
+                # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
+                origin = _origin_region(nodes, builder.buffers, replaced, b.value)
+                if origin is not None:
+                    backend.add_region(origin)
             b.node.parent_block().insert_op_before(backend, b.node)  # type: ignore[union-attr]
             replaced[b.value] = backend.results[0]
             b.value.replace_all_uses_with(backend.results[0])
@@ -406,6 +412,34 @@ class LowerAutofusePass(ModulePass):
                 for b in own.get(n, [])
             )  # fmt: skip
             remark(n, f"{head}: lowered into {into}; {why}")
+
+
+# liftings.cpp: kMinComputeNodes; autofuse_utils.cpp GetComputeOps skips these view types.
+LIFTING_MIN_COMPUTE_NODES = 2
+LIFTING_VIEW_TYPES: frozenset[str] = frozenset({"ExpandDims", "Reshape", "Squeeze", "Unsqueeze"})
+
+
+def _origin_region(
+    nodes: list[Operation], buffers: list[SSAValue], replaced: dict[SSAValue, SSAValue], out: SSAValue
+) -> Region | None:
+    """The AscBackend's origin nodes as a ge graph body: Data per input (by index), copies
+    of the GE ops it covers, NetOutput of the value it computes (ge.AscBackend.origin); None when an op reads a
+    value that is neither an input nor computed inside (then it is not lifted)."""
+    block = Block()
+    vmap: dict[SSAValue, SSAValue] = {}
+    for i, v in enumerate(buffers):
+        d = ge.Data.create(result_types=[v.type], attributes={"index": A.int_attr(i)})
+        d.results[0].name_hint = v.name_hint
+        block.add_op(d)
+        vmap[v] = vmap[replaced.get(v, v)] = d.results[0]
+    for n in nodes:
+        if any(v not in vmap for v in n.operands):
+            return None  # reads a value the box reaches through a view of another node
+        block.add_op(n.clone(value_mapper=vmap))
+    if out not in vmap:
+        return None
+    block.add_op(ge.NetOutput.create(operands=[vmap[out]]))
+    return Region(block)
 
 
 def _topo(pos: dict[int, int], boxes: list[KernelBox]) -> list[KernelBox]:
