@@ -59,6 +59,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LowerAutofusePass
 
+    def get_autofuse() -> type[ModulePass]:
+        from passes.autofuse import AutofusePass
+
+        return AutofusePass
+
     def get_ge_to_npu() -> type[ModulePass]:
         from lowering.ge_to_npu import GeToNpuPass
 
@@ -69,6 +74,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "ge-concat-notask": get_concat_notask,
         "ge-pack-notask": get_pack_notask,
         "ge-lower-autofuse": get_lower_autofuse,
+        "ge-autofuse": get_autofuse,
         "ge-assign-memory": get_assign_memory,
         "ge-to-npu": get_ge_to_npu,
     }

@@ -134,17 +134,18 @@ class AutofusePass(ModulePass):
             before = kernel_traffic(block)
             decider = AscBackendFusionDecider(**kw)
             stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
+            if self.remarks:
+                for r in stats.not_fused():
+                    print(
+                        f"{r.location}: remark: ge-autofuse: '{r.first_name}' and '{r.second_name}' not fused: "
+                        f"{r.reason.message} [{r.reason.code}]",
+                        file=sys.stderr,
+                    )
             lifted = lift_graph(block, remarks=self.remarks) if self.lifting else []
             if self.remarks:
-                self._remark(graph, stats, before, kernel_traffic(block), lifted)
+                self._summary(graph, stats, before, kernel_traffic(block), lifted)
 
-    def _remark(self, graph: GraphOp, stats, before: tuple[int, int], after: tuple[int, int], lifted: list[str]) -> None:
-        for r in stats.not_fused():
-            print(
-                f"{r.location}: remark: ge-autofuse: '{r.first_name}' and '{r.second_name}' not fused: "
-                f"{r.reason.message} [{r.reason.code}]",
-                file=sys.stderr,
-            )
+    def _summary(self, graph: GraphOp, stats, before: tuple[int, int], after: tuple[int, int], lifted: list[str]) -> None:
         print(
             f"{op_location(graph)}: remark: ge-autofuse @{graph.sym_name.data}: kernels {before[0]} -> {after[0]}, "
             f"global-memory bytes moved by kernels {before[1]} -> {after[1]} "
