@@ -187,7 +187,8 @@ def test_pass_is_idempotent():
 def test_remarks_only_when_asked(capsys):
     module = _parse(PHONY_CONCAT)
     PhonyNotaskPass().apply(_ctx(), module)
-    assert capsys.readouterr().err == ""
+    # GE's test shapes get the layout warning (always printed), but no remark
+    assert "remark:" not in capsys.readouterr().err
     PhonyNotaskPass(remarks=True).apply(_ctx(), module)
     err = capsys.readouterr().err
     assert "remark: PhonyConcat 'phony_concat' marked no-task; offsets: mul1:0=0, mul2:0=64, mul3:0=512, mul4:0=576" in err
