@@ -14,10 +14,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-# Compile and run a bundled example on the reference interpreter.
+# The main job on a bundled example: why the concat is zero-copy, then compile it
+# (ge-compile), execute it on the device simulator and compare with the reference.
 example: $(STAMP)
-	$(BIN)/ge-opt examples/split_relu_concat.mlir
-	$(BIN)/ge-run examples/split_relu_concat.mlir --reference --seed 0
+	$(BIN)/ge-opt examples/split_relu_concat.mlir -p ge-concat-notask --remarks > /dev/null
+	$(BIN)/ge-run examples/split_relu_concat.mlir
 
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck
