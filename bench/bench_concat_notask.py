@@ -22,11 +22,11 @@ sys.path.insert(0, str(HERE.parent))
 
 from gen_graphs import generate  # noqa: E402
 from xdsl.context import Context  # noqa: E402
-from xdsl.dialects.builtin import Builtin, ModuleOp  # noqa: E402
+from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 
 from ge_dialect import attrs as A  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
-from ge_tools.registry import get_all_dialects  # noqa: E402
+from ge_tools.registry import make_context  # noqa: E402
 from passes.concat_notask import ConcatNotaskPass  # noqa: E402
 
 TARGET = 0.5
@@ -34,11 +34,7 @@ RUNS = 3
 
 
 def context() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def parse(ctx: Context, text: str) -> ModuleOp:

@@ -23,12 +23,12 @@ sys.path.insert(0, str(HERE.parent))
 
 from gen_graphs import KINDS, generate  # noqa: E402
 from xdsl.context import Context  # noqa: E402
-from xdsl.dialects.builtin import Builtin, ModuleOp  # noqa: E402
+from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 
 from ge_dialect import attrs as A  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
-from ge_tools.registry import get_all_dialects  # noqa: E402
+from ge_tools.registry import make_context  # noqa: E402
 from passes.assign_memory import MEMORY_LOWER_BOUND, MEMORY_SIZE, AssignMemoryPass  # noqa: E402
 from passes.concat_notask import ConcatNotaskPass  # noqa: E402
 from passes.pack_notask import PackNotaskPass  # noqa: E402
@@ -38,11 +38,7 @@ TARGET = 1.10
 
 
 def context() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def plan(ctx: Context, text: str, filename: str) -> tuple[ModuleOp, float]:

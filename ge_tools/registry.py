@@ -8,8 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
+
+
+def make_context() -> Context:
+    """A Context that knows builtin and the project's dialects (as ge-opt's, minus xDSL's
+    other dialects): what tests, benchmarks and tools use to parse ge IR."""
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:

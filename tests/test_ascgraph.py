@@ -19,7 +19,7 @@ from xdsl.context import Context
 
 from ge_dialect import ascgraph as ag
 from ge_tools.opt import parse_module
-from ge_tools.registry import get_all_dialects
+from ge_tools.registry import make_context
 from runtime import ascgraph_interp
 from runtime.reference import ReferenceError, run_module
 
@@ -29,10 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def ctx() -> Context:
-    c = Context()
-    for name, factory in get_all_dialects().items():
-        c.register_dialect(name, factory)
-    return c
+    return make_context()
 
 
 def T(dt: str, axis, rep, st=None) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, Builtin, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 
@@ -20,7 +20,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
-from ge_tools.registry import get_all_dialects, get_all_passes
+from ge_tools.registry import get_all_passes, make_context
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -30,11 +30,7 @@ NOTASK = ("ge-phony-notask", "ge-concat-notask", "ge-pack-notask")
 
 
 def _ctx() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def run(text: str, passes: tuple[str, ...] = (*NOTASK, "ge-assign-memory")) -> ModuleOp:

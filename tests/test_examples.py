@@ -9,25 +9,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ge_dialect import ge
 from ge_dialect.desc import tensor_desc
 from ge_dialect.dtypes import numpy_dtype
-from ge_tools.registry import get_all_dialects
+from ge_tools.registry import make_context
 from runtime.reference import run_module
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.mlir"))
 
 
 def _context() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def _parse(text: str, name: str = "<example>") -> ModuleOp:

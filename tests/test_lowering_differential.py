@@ -15,14 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from bench.gen_graphs import generate
 from ge_dialect import ge
 from ge_dialect.dtypes import numpy_dtype
-from ge_tools.registry import get_all_dialects
+from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from runtime.reference import root_graphs, run_module
 
@@ -31,11 +31,7 @@ ALL = ("reduce", "concat", "split", "transpose")
 
 
 def _context() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def parse(text: str) -> ModuleOp:

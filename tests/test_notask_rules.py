@@ -11,14 +11,14 @@ from io import StringIO
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import ConcatD, GraphOp, node_name
 from ge_tools.opt import LocatedParser
-from ge_tools.registry import get_all_dialects, get_all_passes
+from ge_tools.registry import get_all_passes, make_context
 from passes import notask_base as N
 from passes.concat_notask import ConcatNotaskPass, check_concat_dim
 from passes.pack_notask import PackNotaskPass, check_pack_dim
@@ -27,11 +27,7 @@ T = "tensor<4x16xf16>"
 
 
 def _ctx() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def parse(text: str, verify: bool = True) -> ModuleOp:

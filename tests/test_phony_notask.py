@@ -9,7 +9,7 @@ from io import StringIO
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp, f16, i8
+from xdsl.dialects.builtin import ModuleOp, f16, i8
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -17,7 +17,7 @@ from xdsl.printer import Printer
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import node_name
-from ge_tools.registry import get_all_dialects, get_all_passes
+from ge_tools.registry import get_all_passes, make_context
 from passes.ge_local_sizes import (
     align_output_mem_size,
     ge_local_output_size,
@@ -34,11 +34,7 @@ from passes.phony_notask import (
 
 
 def _ctx() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def _parse(text: str) -> ModuleOp:
