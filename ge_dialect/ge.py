@@ -333,6 +333,9 @@ class GeNode(IRDLOperation):
         return shape_of(self.results[i].type)
 
     def same_dtype(self, values: Sequence[SSAValue], what: str) -> None:
+        first = values[0].type.element_type if values else None  # type: ignore[attr-defined]
+        if all(v.type.element_type == first for v in values):  # type: ignore[attr-defined]
+            return  # the common case, without building strings
         dts = {str(v.type.element_type) for v in values}  # type: ignore[attr-defined]
         if len(dts) > 1:
             raise VerifyException(f"{what} must share one dtype, got {', '.join(sorted(dts))}")
