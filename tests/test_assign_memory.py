@@ -233,7 +233,7 @@ ge.graph @main {
 
 
 def test_zero_copy_output() -> None:
-    m = run((ROOT / "examples/softmax.mlir").read_text())
+    m = run((ROOT / "examples/softmax_like.mlir").read_text())
     y = node(m, "y")
     assert (region(y), out_off(y)) == ("output:0", 0)
     assert region(node(m, "x")) == "input:0"

@@ -266,7 +266,7 @@ def test_frozen_input_is_refreshed_once() -> None:
 
 
 def test_missing_memory_plan_is_a_located_error() -> None:
-    _, mod = parse("examples/softmax.mlir")
+    _, mod = parse("examples/softmax_like.mlir")
     from ge_dialect.diagnostics import LocatedError
     from lowering.ge_to_npu import GeToNpuPass
 

@@ -1,8 +1,8 @@
-// RUN: ge-opt %examples/softmax.mlir -p 'ge-lower-autofuse{enable-pass=reduce}' | filecheck %s
-// RUN: ge-opt %examples/softmax.mlir -p 'ge-lower-autofuse' | filecheck %s --check-prefix=DEFAULT
-// RUN: not ge-opt %examples/softmax.mlir -p 'ge-lower-autofuse{enable-pass=gather}' 2>&1 | filecheck %s --check-prefix=ERR
-// RUN: not ge-opt %examples/softmax.mlir -p 'ge-lower-autofuse{max-loop-ops=0}' 2>&1 | filecheck %s --check-prefix=ERR0
-// The issue's softmax_like example is examples/softmax.mlir. GE's LoweringSoftmaxLikeExample
+// RUN: ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse{enable-pass=reduce}' | filecheck %s
+// RUN: ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse' | filecheck %s --check-prefix=DEFAULT
+// RUN: not ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse{enable-pass=gather}' 2>&1 | filecheck %s --check-prefix=ERR
+// RUN: not ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse{max-loop-ops=0}' 2>&1 | filecheck %s --check-prefix=ERR0
+// The issue's softmax_like example is examples/softmax_like.mlir. GE's LoweringSoftmaxLikeExample
 // lowers one SoftmaxV2 node through ReduceThenBroadcast into one AscGraph; the decomposed
 // graph here follows the realize rules instead: ReduceMaxD realizes itself, Sub+Exp fuse
 // and Exp (heavy) realizes, ReduceSumD realizes itself, RealDiv reads both: 4 AscBackends.
