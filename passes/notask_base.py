@@ -55,13 +55,6 @@ REF_PASS_THROUGH_TYPES = frozenset({"NetOutput", "While", "_While", "StatelessWh
 # graph_utils.cc: GraphUtils::IsRefFromInput, output 0 refs input 0. The ge dialect has no
 # Merge op, so only Reshape can occur; Merge stays for fidelity.
 REF_OUTPUT0_TYPES = frozenset({"Merge", "Reshape"})
-# GE keeps the tensor-level reuse flag on the output TensorDesc (TensorUtils::GetReuseInput /
-# GetReuseInputIndex, proto fields `reuse_input` / `reuse_input_index`). In our IR they are
-# per-output lists on the node with those names: `reuse_input = [true]`,
-# `reuse_input_index = [0]` (index absent: 0). The node-level `_output_reuse_input` is a
-# different attribute (GE's ATTR_NAME_OUTPUT_REUSE_INPUT, used with the no-padding ones).
-REUSE_INPUT = "reuse_input"
-REUSE_INPUT_INDEX = "reuse_input_index"
 
 
 @dataclass(frozen=True)
@@ -175,9 +168,10 @@ def referenced_value(value: OpResult, links: RefLinks) -> SSAValue | None | obje
     if A.get_bool(op, A.REFERENCE) and (i := ref_port_input(op, out)) is not None:
         return input_at(i)
     # (d) the output desc's reuse-input flag, with its reuse index
-    if A.get_output_flag(op, REUSE_INPUT, out, default=False):
-        indices = A.get_int_list(op, REUSE_INPUT_INDEX) or []
-        return input_at(indices[out] if out < len(indices) else 0)
+    # (GE keeps it on the output TensorDesc: per-output `reuse_input` / `reuse_input_index`;
+    # not the node-level `_output_reuse_input` of the no-padding virtual ops in (e))
+    if A.get_output_flag(op, A.REUSE_INPUT, out, default=False):
+        return input_at(A.get_output_int(op, A.REUSE_INPUT_INDEX, out, 0))
     # (e) no-padding virtual op: graph_utils.cc: GraphUtils::IsNoPaddingRefFromInput
     if (
         A.get_bool(op, A.NOPADDING_CONTINUOUS_INPUT) or A.get_bool(op, A.NOPADDING_CONTINUOUS_OUTPUT)
