@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, OpResult, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -52,6 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
+from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import ge_dtype_name
 
 Shape = tuple[int, ...]
@@ -356,10 +357,27 @@ def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLi
     """Shared by ge.graph and ge.FusedAscBackend: dense Data indices, a final NetOutput."""
     datas: list[DataLike] = []
     seen: dict[int, DataLike] = {}
+    defined: set[SSAValue] = set()
     for op in block_ops:
+        # GE graphs are DAGs listed in topological order (passes and the interpreters walk
+        # the block in order): an input produced further down is a forward edge or a cycle.
+        for i, v in enumerate(op.operands):
+            if isinstance(v, OpResult) and v.op.parent is op.parent and v not in defined:
+                raise LocatedError(
+                    op,
+                    f"input {i} '%{v.name_hint or v.index}' is produced by '{node_name(v.op)}' further down "
+                    "the graph: nodes must be listed in topological order (no cycles)",
+                )
+        defined.update(op.results)
         if isinstance(op, Data | RefData):
             idx = op.int_attr("index")
-            assert idx is not None
+            if idx is None:
+                # A callee graph is read by its PartitionedCall before its own nodes verify.
+                try:
+                    op.verify_()
+                except VerifyException as e:
+                    raise LocatedError(op, str(e)) from None
+                raise LocatedError(op, "requires an integer attribute 'index'")
             if idx in seen:
                 raise VerifyException(f"{what}: Data index {idx} is used by '{node_name(seen[idx])}' and '{node_name(op)}'")
             seen[idx] = op

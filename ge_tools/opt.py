@@ -16,7 +16,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from io import StringIO
-from typing import IO
+from typing import IO, NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -92,6 +92,16 @@ class UserError(Exception):
     """An error about the command line or the input, printed as one line."""
 
 
+def one_line_arg_errors(arg_parser: argparse.ArgumentParser) -> None:
+    """A bad command-line option is one line `<prog>: error: ...` and exit 1, as every
+    other error (argparse would print the usage and exit 2)."""
+
+    def error(message: str) -> NoReturn:
+        raise UserError(f"{arg_parser.prog}: error: {message}")
+
+    arg_parser.error = error  # type: ignore[method-assign]
+
+
 def parse_module(
     ctx: Context, data: str | bytes, name: str, offset: int = 0, implicit_module: bool = True
 ) -> ModuleOp:
@@ -163,6 +173,8 @@ class GeOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        arg_parser.prog = "ge-opt"
+        one_line_arg_errors(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = pass_help()
         arg_parser.add_argument(
@@ -306,7 +318,8 @@ def run_tool(make: Callable[[], object], tool: str) -> None:
     except Exception as e:  # an internal error: say so, in one line
         if os.environ.get("GE_XDSL_TRACEBACK"):
             raise
-        print(f"{tool}: error: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        first = str(e).strip().split("\n")[0]  # one line even when the message is not
+        print(f"{tool}: error: internal error: {type(e).__name__}: {first}", file=sys.stderr)
         sys.exit(1)
 
 

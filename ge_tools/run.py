@@ -32,7 +32,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
-from ge_tools.opt import GeOptMain, parse_module, run_tool
+from ge_tools.opt import GeOptMain, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.reference import ReferenceError, check_value, run_graph, select_graph
 from runtime.simulator import LoadedModel, SimulatorFault, load
@@ -227,6 +227,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ge-run", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    one_line_arg_errors(p)
     p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir)")
     p.add_argument(
         "--reference", action="store_true", help="only evaluate the graph on the reference interpreter"
@@ -335,6 +336,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.executions < 1:
         print(f"ge-run: error: --executions must be >= 1, got {args.executions}", file=sys.stderr)
         return 1
+    if args.seed is not None and args.seed < 0:
+        # numpy's default_rng takes non-negative seeds only
+        print(f"ge-run: error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
+        return 1
     passes = _pipeline(args)
     # ge-opt's context (every dialect) and pipeline (expansion, verification after each pass).
     opt = GeOptMain(["-p", passes] + (["--dump-dir", args.dump_dir] if args.dump_dir else []))
@@ -344,6 +349,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     module.verify()
     graph = select_graph(module, args.graph)
     name = graph.sym_name.data
+    for k in args.frozen_input:
+        if not 0 <= k < len(graph.data_nodes):
+            raise ReferenceError(
+                graph, f"--frozen-input {k}: graph @{name} has {len(graph.data_nodes)} inputs (indices 0..{len(graph.data_nodes) - 1})"
+            )
 
     if args.input:
         inputs = load_inputs(graph, args.input)

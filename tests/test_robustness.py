@@ -1,0 +1,577 @@
+"""Bad input never reaches a traceback: a deterministic fuzzer of ge-opt and ge-run.
+
+Every example and a few small generated graphs (bench/gen_graphs.py) are mutated with
+fixed seeds — truncation, deleting or duplicating a token or a line, swapping two SSA
+names, changing a number, changing a dtype, removing an attribute, renaming an op to
+another ge op — and each mutant runs in-process through ge-opt: parse+verify, the whole
+`ge-compile` pipeline, and each pass alone (ge-assign-memory after the no-task passes,
+ge-to-npu after ge-assign-memory). Mutants that still verify also run through ge-run.
+
+The policy checked (DESIGN.md, "What users see"): exit code 0 or 1; on 1, the error is
+exactly one line `FILE:LINE:COL: error: ...` (or `ge-opt: error: ...` / `ge-run: error:`
+for a command-line error), never a traceback, never "internal error". Located warnings
+and remarks (`FILE:LINE:COL: warning|remark: ...`) may precede the error line. Each test
+collects every violation and fails once with the whole report, each entry naming the
+source, the mutation and the first line of stderr, so a failure can be reproduced.
+
+ge-run's own inputs (bad .npy files, --graph, --executions, --seed) are checked one by
+one at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import random
+import re
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from gen_graphs import generate  # noqa: E402
+
+from ge_tools import opt as ge_opt  # noqa: E402
+from ge_tools import run as ge_run  # noqa: E402
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
+GENERATED = [("mixed", 40, 1), ("concat_tree", 30, 2), ("diamond", 25, 3), ("fanout", 30, 4)]
+
+# GE_ROBUST_SCALE=N multiplies the mutant counts for a deeper (still deterministic) run.
+SCALE = int(os.environ.get("GE_ROBUST_SCALE", "1"))
+MUTANTS_PER_SOURCE = 60 * SCALE  # 11 sources x 60 = 660 mutants through parse+verify
+PASS_MUTANTS_PER_SOURCE = 8 * SCALE  # mutants per source that still verify, run through the passes
+SEARCH_LIMIT = 300 * SCALE  # seeds tried per source to find them
+TIMEOUT_S = 10  # one run longer than this is reported as a hang
+
+ERROR_LINE = re.compile(r"^\S+:\d+:\d+: error: ")
+TOOL_ERROR_LINE = re.compile(r"^ge-(opt|run): error: ")
+NOTE_LINE = re.compile(r"^\S+:\d+:\d+: (warning|remark): ")
+
+DTYPES = ("f16", "f32", "bf16", "f64", "i1", "i4", "i8", "i16", "i32", "i64", "ui8", "ui16", "si8", "index")
+NUMBERS = (0, 1, -1, 2, 3, 7, 16, 33, -2, -100, 1 << 20, 1 << 62)
+
+TOKEN = re.compile(r"%[\w$.-]+|@[\w$.-]+|#[\w.]+|-?\d+(?:\.\d+)?|[A-Za-z_][\w.]*|->|\S")
+
+
+@cache
+def ge_op_names() -> tuple[str, ...]:
+    from ge_dialect.ge import GE
+
+    return tuple(sorted(op.name for op in GE.operations if op.name != "ge.graph"))
+
+
+# ---------------------------------------------------------------------------------------
+# Mutations: each returns the mutated text and a short description, or None when the text
+# has nothing to mutate that way.
+# ---------------------------------------------------------------------------------------
+
+Mutation = Callable[[str, random.Random], tuple[str, str] | None]
+
+
+def _tokens(text: str, pattern: re.Pattern[str] = TOKEN) -> list[re.Match[str]]:
+    return [m for m in pattern.finditer(text) if not _in_comment(text, m.start())]
+
+
+def _in_comment(text: str, pos: int) -> bool:
+    line_start = text.rfind("\n", 0, pos) + 1
+    return "//" in text[line_start:pos]
+
+
+def _replace(text: str, m: re.Match[str] | tuple[int, int], new: str) -> str:
+    s, e = (m.start(), m.end()) if isinstance(m, re.Match) else m
+    return text[:s] + new + text[e:]
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def truncate(text: str, rng: random.Random) -> tuple[str, str] | None:
+    if len(text) < 2:
+        return None
+    cut = rng.randrange(1, len(text))
+    return text[:cut], f"truncate at char {cut} (line {_line_of(text, cut)})"
+
+
+def delete_token(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = _tokens(text)
+    if not toks:
+        return None
+    m = rng.choice(toks)
+    return _replace(text, m, ""), f"delete token {m.group()!r} at line {_line_of(text, m.start())}"
+
+
+def duplicate_token(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = _tokens(text)
+    if not toks:
+        return None
+    m = rng.choice(toks)
+    return _replace(text, m, m.group() + " " + m.group()), f"duplicate token {m.group()!r} at line {_line_of(text, m.start())}"
+
+
+def _code_lines(text: str) -> list[int]:
+    lines = text.split("\n")
+    return [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("//")]
+
+
+def delete_line(text: str, rng: random.Random) -> tuple[str, str] | None:
+    lines, code = text.split("\n"), _code_lines(text)
+    if not code:
+        return None
+    i = rng.choice(code)
+    return "\n".join(lines[:i] + lines[i + 1 :]), f"delete line {i + 1}"
+
+
+def duplicate_line(text: str, rng: random.Random) -> tuple[str, str] | None:
+    lines, code = text.split("\n"), _code_lines(text)
+    if not code:
+        return None
+    i = rng.choice(code)
+    j = rng.randrange(len(lines) + 1)
+    return "\n".join(lines[:j] + [lines[i]] + lines[j:]), f"copy line {i + 1} before line {j + 1}"
+
+
+def swap_ssa(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = [m for m in _tokens(text) if m.group().startswith("%")]
+    if len({m.group() for m in toks}) < 2:
+        return None
+    a = rng.choice(toks)
+    b = rng.choice([m for m in toks if m.group() != a.group()])
+    first, second = sorted((a, b), key=lambda m: m.start())
+    out = text[: first.start()] + second.group() + text[first.end() : second.start()] + first.group() + text[second.end() :]
+    return out, f"swap {a.group()} (line {_line_of(text, a.start())}) with {b.group()} (line {_line_of(text, b.start())})"
+
+
+_NUMBER = re.compile(r"(?<![\w.%@#])-?\d+(?![\w.])|(?<=[<x])\d+(?=x)")
+
+
+def change_number(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = [m for m in _NUMBER.finditer(text) if not _in_comment(text, m.start())]
+    if not toks:
+        return None
+    m = rng.choice(toks)
+    n = int(m.group())
+    new = rng.choice((n + 1, n - 1, 2 * n, -n) + NUMBERS)
+    if new == n:
+        new = n + 1
+    return _replace(text, m, str(new)), f"number {n} -> {new} at line {_line_of(text, m.start())}"
+
+
+_DTYPE = re.compile(r"(?<=[<x])(f16|f32|f64|bf16|i1|i8|i16|i32|i64|ui8|si8)(?=[>,])")
+
+
+def change_dtype(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = [m for m in _DTYPE.finditer(text) if not _in_comment(text, m.start())]
+    if not toks:
+        return None
+    m = rng.choice(toks)
+    new = rng.choice([d for d in DTYPES if d != m.group()])
+    return _replace(text, m, new), f"dtype {m.group()} -> {new} at line {_line_of(text, m.start())}"
+
+
+_ATTR = re.compile(r"(\w+) = (\[[^\]]*\]|@\w+|\"[^\"]*\"|dense<[^>]*> : tensor<[^>]*>|[^,{}]+)(, )?")
+
+
+def remove_attribute(text: str, rng: random.Random) -> tuple[str, str] | None:
+    spans = []
+    for brace in re.finditer(r"\{[^{}\n]*\}", text):
+        if _in_comment(text, brace.start()):
+            continue
+        for m in _ATTR.finditer(text, brace.start() + 1, brace.end() - 1):
+            spans.append(m)
+    if not spans:
+        return None
+    m = rng.choice(spans)
+    return _replace(text, m, ""), f"remove attribute {m.group(1)} at line {_line_of(text, m.start())}"
+
+
+_OP = re.compile(r"\bge\.([A-Z]\w*)")
+
+
+def rename_op(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = [m for m in _OP.finditer(text) if not _in_comment(text, m.start())]
+    if not toks:
+        return None
+    m = rng.choice(toks)
+    new = rng.choice([n for n in ge_op_names() if n != m.group()])
+    return _replace(text, m, new), f"op {m.group()} -> {new} at line {_line_of(text, m.start())}"
+
+
+_DIM = re.compile(r"(?<=[<x])\d+(?=x)")
+
+
+def unknown_dim(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = [m for m in _DIM.finditer(text) if not _in_comment(text, m.start())]
+    if not toks:
+        return None
+    m = rng.choice(toks)
+    return _replace(text, m, "?"), f"dim {m.group()} -> ? at line {_line_of(text, m.start())}"
+
+
+def flip_bool(text: str, rng: random.Random) -> tuple[str, str] | None:
+    toks = [m for m in re.finditer(r"\b(true|false)\b", text) if not _in_comment(text, m.start())]
+    if not toks:
+        return None
+    m = rng.choice(toks)
+    new = "false" if m.group() == "true" else "true"
+    return _replace(text, m, new), f"{m.group()} -> {new} at line {_line_of(text, m.start())}"
+
+
+# GE attributes the passes read (ge_dialect/attrs.py), with values of the right kind and
+# of the wrong arity or range: the verifier takes them, the passes must cope.
+NODE_ATTRS = (
+    "_no_task = true", "_no_padding_continuous_input = true", "_no_padding_continuous_output = true",
+    "_output_reuse_input = true", "_reuse_input_on_dim_index = 0", "_reuse_input_on_dim_index = 5",
+    "continuous_input = true", "continuous_output = true", "reference = true",
+    "atomic_output_index = [0]", "_input_memory_type = [2]", "_output_memory_type = [2]",
+    "_input_memory_type = [0, 0, 0]", "_output_memory_type = [1]",
+    "_output_offset_list_for_continuous = [0]", "_input_offset_list_for_continuous = [0, 64]",
+    "_output_offset_for_buffer_fusion = [32]", "_stream_label = \"s1\"",
+    "can_reused_for_concat_optimize = [false]", "can_reused_for_pack_optimize = [true]",
+    "reuse_input = [true]", "reuse_input_index = [0]", "keep_input_offset = true",
+    "name = \"dup\"",
+)  # fmt: skip
+GRAPH_ATTRS = (
+    "_single_op_scene = true", "_memory_discontiguous_allocation = true",
+    "_dynamic_shape_partitioned = true", "_graph_unknown_flag = true",
+)  # fmt: skip
+
+
+def add_attribute(text: str, rng: random.Random) -> tuple[str, str] | None:
+    if rng.random() < 0.25:
+        graphs = [m for m in re.finditer(r"ge\.graph @[\w$.-]+ (attributes \{)?", text) if not _in_comment(text, m.start())]
+        if not graphs:
+            return None
+        m, attr = rng.choice(graphs), rng.choice(GRAPH_ATTRS)
+        new = m.group() + f"{attr}, " if m.group(1) else m.group() + f"attributes {{{attr}}} "
+        return _replace(text, m, new), f"graph attribute {attr} at line {_line_of(text, m.start())}"
+    # After the op name and its inputs: `ge.X(...) {` / `ge.X(...) :` / `ge.X {` / `ge.X :`.
+    ops = [m for m in re.finditer(r"\bge\.[A-Z]\w*(\([^()]*\))? (\{|:)", text) if not _in_comment(text, m.start())]
+    if not ops:
+        return None
+    m, attr = rng.choice(ops), rng.choice(NODE_ATTRS)
+    head = m.group()[:-1]
+    new = head + ("{" + attr + ", " if m.group(2) == "{" else "{" + attr + "} :")
+    return _replace(text, m, new), f"attribute {attr} at line {_line_of(text, m.start())}"
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    truncate, delete_token, duplicate_token, delete_line, duplicate_line,
+    swap_ssa, change_number, change_dtype, remove_attribute, rename_op,
+    unknown_dim, flip_bool, add_attribute, add_attribute,
+)  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------
+# Sources and mutants
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mutant:
+    source: str
+    seed: int
+    what: str
+    text: str
+
+    def label(self) -> str:
+        return f"{self.source} seed {self.seed}: {self.what}"
+
+
+@cache
+def sources() -> tuple[tuple[str, str], ...]:
+    out = [(p.name, p.read_text()) for p in EXAMPLES]
+    out += [(f"gen_{k}_{n}_{s}", generate(k, n, s)) for k, n, s in GENERATED]
+    return tuple(out)
+
+
+def mutant(name: str, text: str, seed: int) -> Mutant:
+    rng = random.Random(f"{name}/{seed}")
+    # Mostly one mutation; every fifth mutant stacks two, to reach deeper states.
+    cur, whats = text, []
+    for _ in range(2 if seed % 5 == 4 else 1):
+        for _attempt in range(8):
+            r = rng.choice(MUTATIONS)(cur, rng)
+            if r is not None and r[0] != cur:
+                cur, what = r
+                whats.append(what)
+                break
+    return Mutant(name, seed, "; ".join(whats) or "none", cur)
+
+
+@cache
+def mutants() -> tuple[Mutant, ...]:
+    return tuple(mutant(name, text, seed) for name, text in sources() for seed in range(MUTANTS_PER_SOURCE))
+
+
+# ---------------------------------------------------------------------------------------
+# Running the tools in-process
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    code: int | str
+    stdout: str
+    stderr: str
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Hang()
+
+
+def run_main(main: Callable[[Sequence[str]], None], argv: Sequence[str]) -> Outcome:
+    """Run a tool's main with argv; the exit code (0 when main returns), or the name of an
+    exception that escaped main, and what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIMEOUT_S)
+    code: int | str
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(list(argv))
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except _Hang:
+        code = f"hang (> {TIMEOUT_S} s)"
+    except BaseException as e:  # noqa: BLE001 - anything escaping main is a violation
+        code = f"escaped {type(e).__name__}: {e}"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return Outcome(code, out.getvalue(), err.getvalue())
+
+
+def violation(o: Outcome) -> str | None:
+    """Why the outcome breaks the policy, or None."""
+    if not isinstance(o.code, int):
+        return o.code
+    if "Traceback" in o.stderr or "Traceback" in o.stdout:
+        return "traceback: " + o.stderr.strip().splitlines()[-1] if o.stderr.strip() else "traceback"
+    if o.code == 0:
+        return None
+    if o.code != 1:
+        return f"exit code {o.code}: {o.stderr.strip()[:300]}"
+    lines = [ln for ln in o.stderr.splitlines() if not NOTE_LINE.match(ln)]
+    if len(lines) != 1:
+        return f"{len(lines)} error lines: {' | '.join(lines)[:300]}"
+    line = lines[0]
+    if "internal error" in line:
+        return line
+    if not (ERROR_LINE.match(line) or TOOL_ERROR_LINE.match(line)):
+        return f"not a located error line: {line[:300]}"
+    return None
+
+
+def _report(failures: list[str], total: int) -> str:
+    return f"{len(failures)} of {total} runs break the error policy:\n" + "\n".join(failures)
+
+
+def _write(tmp: Path, m: Mutant) -> Path:
+    path = tmp / f"{m.source.removesuffix('.mlir')}_{m.seed}.mlir"
+    path.write_text(m.text)
+    return path
+
+
+@cache
+def _verifying(tmp: str) -> tuple[Mutant, ...]:
+    """Per source, the first PASS_MUTANTS_PER_SOURCE mutants (seeds 0, 1, ...; at most
+    SEARCH_LIMIT tried) that still parse and verify: inputs the passes must handle or
+    refuse with a located error."""
+    keep = []
+    for name, text in sources():
+        found = 0
+        for seed in range(SEARCH_LIMIT):
+            m = mutant(name, text, seed)
+            if run_main(ge_opt.main, [str(_write(Path(tmp), m))]).code == 0:
+                keep.append(m)
+                found += 1
+                if found == PASS_MUTANTS_PER_SOURCE:
+                    break
+    return tuple(keep)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("robust")
+
+
+@pytest.fixture(autouse=True)
+def _no_traceback_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GE_XDSL_TRACEBACK", raising=False)
+
+
+# ---------------------------------------------------------------------------------------
+# The tests
+# ---------------------------------------------------------------------------------------
+
+
+def test_mutations_are_deterministic_and_varied() -> None:
+    ms = mutants()
+    assert len(ms) == len(sources()) * MUTANTS_PER_SOURCE
+    kinds = {w.split(" ")[0] for m in ms for w in m.what.split("; ")}
+    for k in ("truncate", "delete", "duplicate", "copy", "swap", "number", "dtype", "remove", "op", "dim", "attribute", "graph"):
+        assert k in kinds, k
+    # The same seed gives the same text (string seeds hash deterministically in random).
+    rng_a, rng_b = random.Random("x/1"), random.Random("x/1")
+    text = sources()[0][1]
+    assert change_number(text, rng_a) == change_number(text, rng_b)
+
+
+def test_parse_and_verify(workdir: Path) -> None:
+    failures, n = [], 0
+    for m in mutants():
+        o = run_main(ge_opt.main, [str(_write(workdir, m))])
+        n += 1
+        if (why := violation(o)) is not None:
+            failures.append(f"  {m.label()}\n    -> {why}")
+    assert not failures, _report(failures, n)
+
+
+PASS_RUNS = {
+    "ge-compile": "ge-compile",
+    "ge-phony-notask": "ge-phony-notask",
+    "ge-lower-autofuse": "ge-lower-autofuse",
+    "ge-autofuse": "ge-autofuse",
+    "ge-concat-notask": "ge-concat-notask",
+    "ge-pack-notask": "ge-pack-notask",
+    "ge-assign-memory": "ge-phony-notask,ge-concat-notask,ge-pack-notask,ge-assign-memory",
+    "ge-to-npu": "ge-phony-notask,ge-concat-notask,ge-pack-notask,ge-assign-memory,ge-to-npu",
+}
+
+
+@pytest.mark.parametrize("run", sorted(PASS_RUNS))
+def test_passes(workdir: Path, run: str) -> None:
+    ms = _verifying(str(workdir))
+    assert len(ms) > 3 * len(sources()), "too few mutants verify for the passes to be exercised"
+    failures, n = [], 0
+    for m in ms:
+        o = run_main(ge_opt.main, [str(_write(workdir, m)), "-p", PASS_RUNS[run]])
+        n += 1
+        if (why := violation(o)) is not None:
+            failures.append(f"  {m.label()}\n    -> {why}")
+    assert not failures, _report(failures, n)
+
+
+def test_ge_run_on_mutants(workdir: Path) -> None:
+    """ge-run (reference interpreter, ge-compile, simulator) on every verifying mutant:
+    exit 1 is allowed for a mismatch report (stdout), so only stderr is judged."""
+    failures, n = [], 0
+    for m in _verifying(str(workdir)):
+        o = run_main(ge_run.main, [str(_write(workdir, m))])
+        n += 1
+        if o.code == 1 and not o.stderr.strip() and "do not match" in o.stdout:
+            failures.append(f"  {m.label()}\n    -> compiled graph does not match the reference")
+        elif (why := violation(o)) is not None:
+            failures.append(f"  {m.label()}\n    -> {why}")
+    assert not failures, _report(failures, n)
+
+
+# ---------------------------------------------------------------------------------------
+# ge-run's own inputs
+# ---------------------------------------------------------------------------------------
+
+GRAPH = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4xf16>
+  %y = ge.Neg(%x) : (tensor<4xf16>) -> tensor<4xf16>
+  ge.NetOutput %y : tensor<4xf16>
+}
+"""
+
+
+def _npy_bytes(a: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, a)
+    return buf.getvalue()
+
+
+def _ge_run_cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
+    """case -> (argv, regex the single stderr line must match)."""
+    g = tmp / "g.mlir"
+    g.write_text(GRAPH)
+    good = _npy_bytes(np.zeros(4, np.float16))
+    files = {
+        "wrong_dtype.npy": _npy_bytes(np.zeros(4, np.float32)),
+        "wrong_shape.npy": _npy_bytes(np.zeros((2, 2), np.float16)),
+        "scalar.npy": _npy_bytes(np.float16(1)),
+        "text.npy": b"not an array\n",
+        "empty.npy": b"",
+        "magic_only.npy": good[:6],
+        "truncated_header.npy": good[:20],
+        "truncated_data.npy": good[:-3],
+        "bad_header.npy": good[:10] + b"{'descr': 'zz', 'fortran_order': False, 'shape': (4,), }".ljust(len(good) - 10 - 8) + good[-8:],
+        "object.npy": _npy_bytes(np.array([None, 1, "a", 2.0], dtype=object)),
+        "structured.npy": _npy_bytes(np.zeros(4, dtype=[("a", "f2")])),
+    }
+    for name, data in files.items():
+        (tmp / name).write_bytes(data)
+    (tmp / "adir.npy").mkdir(exist_ok=True)
+    data_loc = rf"^{re.escape(str(g))}:2:3: error: ge\.Data: --input "
+    cases = {name: ([str(g), "--input", str(tmp / name)], data_loc) for name in files}
+    cases["directory"] = ([str(g), "--input", str(tmp / "adir.npy")], data_loc)
+    cases["missing_graph"] = ([str(g), "--graph", "nope"], rf"^{re.escape(str(g))}:\d+:\d+: error: .*nope")
+    cases["executions_0"] = ([str(g), "--executions", "0"], r"^ge-run: error: --executions")
+    cases["executions_negative"] = ([str(g), "--executions", "-3"], r"^ge-run: error: --executions")
+    cases["seed_negative"] = ([str(g), "--seed", "-1"], r"^ge-run: error: --seed")
+    cases["seed_not_int"] = ([str(g), "--seed", "x"], r"^ge-run: error: argument --seed")
+    cases["streams_3"] = ([str(g), "--streams", "3"], r"^ge-run: error: argument --streams")
+    cases["frozen_out_of_range"] = ([str(g), "--frozen-input", "5"], r"^\S+:\d+:\d+: error: .*frozen")
+    cases["missing_file"] = ([str(tmp / "none.mlir")], r"^ge-run: error: .*none\.mlir")
+    cases["file_is_directory"] = ([str(tmp)], r"^ge-run: error: ")
+    return cases
+
+
+def test_ge_run_bad_inputs(tmp_path: Path) -> None:
+    failures = []
+    cases = _ge_run_cases(tmp_path)
+    for name, (argv, want) in cases.items():
+        o = run_main(ge_run.main, argv)
+        why = violation(o)
+        if why is None and o.code != 1:
+            why = f"exit code {o.code}, expected 1"
+        if why is None and not re.match(want, o.stderr.strip()):
+            why = f"stderr {o.stderr.strip()!r} does not match {want!r}"
+        if why is not None:
+            failures.append(f"  {name}: {' '.join(argv[1:])}\n    -> {why}")
+    assert not failures, _report(failures, len(cases))
+
+
+def test_ge_run_good_input_still_runs(tmp_path: Path) -> None:
+    """The bad-input cases fail for their own reason: the same graph with a good .npy
+    and default options runs and matches (exit 0)."""
+    g = tmp_path / "g.mlir"
+    g.write_text(GRAPH)
+    np.save(tmp_path / "ok.npy", np.arange(4, dtype=np.float16))
+    o = run_main(ge_run.main, [str(g), "--input", str(tmp_path / "ok.npy"), "--executions", "2"])
+    assert o.code == 0, o.stderr
+    assert "outputs match the reference" in o.stdout
+
+
+def test_violation_detector() -> None:
+    """The checker itself: each kind of bad outcome is caught, a located error is not."""
+    assert violation(Outcome(0, "", "")) is None
+    assert violation(Outcome(1, "", "f.mlir:3:4: error: ge.Relu: bad\n")) is None
+    assert violation(Outcome(1, "", "f.mlir:3:4: warning: w\nf.mlir:3:4: error: e\n")) is None
+    assert violation(Outcome(1, "", "ge-opt: error: internal error: KeyError: 'x'\n")) is not None
+    assert violation(Outcome(1, "", "Traceback (most recent call last):\n  ...\nKeyError: 1\n")) is not None
+    assert violation(Outcome(1, "", "f.mlir:3:4: error: a\nf.mlir:5:4: error: b\n")) is not None
+    assert violation(Outcome(1, "", "error without location\n")) is not None
+    assert violation(Outcome(2, "", "usage: ...\n")) is not None
+    assert violation(Outcome("escaped KeyError: 1", "", "")) is not None
+    o = run_main(lambda argv: (_ for _ in ()).throw(KeyError("k")), [])
+    assert violation(o) is not None and "KeyError" in str(o.code)
