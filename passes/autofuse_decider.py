@@ -16,8 +16,14 @@ Deviations, each kept numerically exact:
 * A view through which the consumer read the producer's value (broadcast, or a transposed
   axis order) becomes an explicit AscIR Broadcast/Transpose on the producer's on-chip
   value (GE's HintGraph form after FallbackPro), instead of GE's ProcessViewOps pushing
-  the view up to the producer's own Loads. A slice view cannot be expressed on an
-  on-chip value, so such a loop merge is refused (CanNotMergeAscGraph).
+  the view up to the producer's own Loads. CanFuse therefore loop-merges a link only
+  when the consumer's Data view is the producer's Store view on every merged axis
+  (axis_mapping.link_views_disagree): a slice, or a reshape that regroups axes, is
+  refused up front (CanNotMergeAscGraph), so Fuse never meets a view it cannot build.
+* For a loop merge, CanAxisMap's pairings are kept only when paired loop axes have one
+  size, or one side is 1 or a concat/split axis (axis_mapping.sizes_agree): repeat-1
+  tensor axes otherwise pair loops of any extent (a reduce-all Store [1] with a
+  broadcast's Data [1, 1, 1]).
 * `fusion_nodes_size` stays the real AscGraph node count (the ge.AscBackend verifier
   checks it); GE's summed, never-recounted figure the size cap reads is carried in
   `canfuse_nodes_size` (ascgraph_utils.CANFUSE_NODES_SIZE_ATTR).
@@ -41,7 +47,14 @@ from passes import ascgraph_utils as U
 from passes import autofuse_strategies as S
 from passes.autofuse_solver import FusionPriority, NotFuse
 from passes.axis_group import AxisGroup, can_merge_axis_group, graph_axis_group
-from passes.axis_mapping import AxisUnification, NodeFuseInfo, create_axis_map, node_fuse_info, update_input_maps
+from passes.axis_mapping import (
+    AxisUnification,
+    NodeFuseInfo,
+    create_axis_map,
+    link_views_disagree,
+    node_fuse_info,
+    update_input_maps,
+)
 
 AXIS_GROUP_ATTR = "_axis_group"  # GE AutoFuseAttrs::axis_group (the cached merged group)
 BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")  # asc_backend_fusion_decider.cpp
@@ -187,7 +200,8 @@ class AscBackendFusionDecider:
         if size > cap:
             return _nf("MaxFusionNodesSizeExceedThreshold", f"fused size {size} > {cap}")
         # 5-6. axis unification in check mode (need_flash = false)
-        u = create_axis_map(info, need_flash=False)
+        merge = self._merges_loops(p)
+        u = create_axis_map(info, need_flash=False, loop_merge=merge)
         if isinstance(u, str):
             return _nf("UnifySubgraphAxisFailed", f"loop axes cannot be unified: {u}")
         # 7. CheckSameSchedAxis by strategy
@@ -204,8 +218,9 @@ class AscBackendFusionDecider:
         g1, g2 = g1.remapped(u.map1), g2.remapped(u.map2)
         if can_merge_axis_group(g1, g2, is_ge_call=True) is None:
             return _nf("MergeAxisGroupFailed", f"axis groups {g1.label()} and {g2.label()} cannot merge")
-        # This port's loop merge cannot express a slice view on an on-chip value.
-        if self._merges_loops(p) and (why := _unmergeable_link(info)) is not None:
+        # Ours: a loop merge reads node1's on-chip value only where node2 loaded exactly
+        # what node1 stored (a slice or regrouping reshape cannot be bypassed).
+        if merge and (why := link_views_disagree(info, u)) is not None:
             return _nf("CanNotMergeAscGraph", why)
         return None
 
@@ -220,11 +235,12 @@ class AscBackendFusionDecider:
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)
         assert not isinstance(p, NotFuse), p
-        u = create_axis_map(p.info, need_flash=True)
+        merge = self._merges_loops(p)
+        u = create_axis_map(p.info, need_flash=True, loop_merge=merge)
         assert not isinstance(u, str), u
         g1, g2 = axis_group_of(n1), axis_group_of(n2)
         merged = can_merge_axis_group(g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else None
-        if self._merges_loops(p):
+        if merge:
             new = self._merge_by_loop(p.info, u)
         else:
             new = self._merge_to_fused(p.info, u)
@@ -414,16 +430,6 @@ class AscBackendFusionDecider:
         if uniq:
             self._pairs[id(new)] = uniq
         return new
-
-
-def _unmergeable_link(info: NodeFuseInfo) -> str | None:
-    """A link whose consumer Load slices the producer's value cannot become an on-chip read."""
-    for k, j in info.links:
-        for _, d in U.input_datas(info.n2, j):
-            for ld in U.loads_of(d):
-                if U.load_view(ld).slice:
-                    return f"node2 reads output {k} of node1 through a slice view"
-    return None
 
 
 def _inline_side(

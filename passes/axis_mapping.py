@@ -253,13 +253,30 @@ def _loop_merge(ax1: list[int], ax2: list[int], pairs: dict[int, int]) -> bool:
     return check_axis_subset_relation(list(ax1), [pairs.get(b, ("n2", b)) for b in ax2])
 
 
-def create_axis_map(info: NodeFuseInfo, need_flash: bool) -> AxisUnification | str:
+def _partial_axes(op: Operation) -> set[int]:
+    return set().union(*(g.partial_axes() for g in U.asc_graphs(op)))
+
+
+def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False) -> AxisUnification | str:
     """CreateSubGraphAxisMapInfo then FlashContinueAxisId/FlushSubGraphAxisInfo (check
-    only when `need_flash` is False). A string says why the axes cannot be unified."""
+    only when `need_flash` is False). A string says why the axes cannot be unified.
+
+    `loop_merge` (the pair will become one loop nest): a pairing is kept only when
+    every paired loop axis has one size (see `sizes_agree`); otherwise the next of
+    GE's steps is tried."""
     n1, n2 = info.n1, info.n2
     ax1, sz1 = node_axes(n1)
     ax2, sz2 = node_axes(n2)
     m = _Maps()
+    if loop_merge:
+        part1, part2 = _partial_axes(n1), _partial_axes(n2)
+
+        def ok(p: AxisPairing | None) -> AxisPairing | None:
+            return p if p is not None and sizes_agree(p, sz1, sz2, part1, part2) else None
+    else:
+
+        def ok(p: AxisPairing | None) -> AxisPairing | None:
+            return p
     reduction1 = U.has_fuse_type(n1, "reduce")
     for k, j in info.links:
         ps = U.output_store(n1, k)
@@ -271,19 +288,19 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool) -> AxisUnification | s
         pre = _tensor(store.out_type())
         cur = _tensor(data.out_type())
         # §6.3 step 1..4 (asc_graph_axis_mapping.cpp, CreateVerticalMapInfo)
-        p = can_axis_map(pre[0], pre[1], cur[0], cur[1])
+        p = ok(can_axis_map(pre[0], pre[1], cur[0], cur[1]))
         if p is not None and reduction1:
             # a reduction also needs its store to map onto the consumer's loop (with the
             # unit-repeat fallback: the reduced axes have repeat 1)
             if can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2], allow_unit=True) is None:
                 return f"the reduction's store {pre[1]} does not map onto node2's loop {[sz2[a] for a in ax2]}"
         if p is None:
-            p = can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2])
+            p = ok(can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2]))
         if p is None:
             store_is_graph = pre[0] == ax1
             data_is_graph = cur[0] == ax2
             if not (store_is_graph and not data_is_graph):
-                p = _graph_pairing(ax1, sz1, ax2, sz2, allow_unit=True)
+                p = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=True))
         if p is None:
             return f"node1's output {k} (repeats {pre[1]}) cannot map onto node2's input {j} (repeats {cur[1]})"
         pairs = _pairs_of(p)
@@ -314,7 +331,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool) -> AxisUnification | s
             if not d1 or not d2:
                 return f"shared input {i1}/{i2} has no Data node"
             t1, t2 = _tensor(d1[0][1].out_type()), _tensor(d2[0][1].out_type())
-            gp = _graph_pairing(ax1, sz1, ax2, sz2, allow_unit=need_flash)
+            gp = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=need_flash))
             if gp is None:
                 return f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
             pairs = _pairs_of(gp)
@@ -331,6 +348,53 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool) -> AxisUnification | s
             if m.pairs is None:
                 m.pairs, m.base = pairs, gp.base
     return _flash(ax1, sz1, ax2, sz2, m)
+
+
+def sizes_agree(p: AxisPairing, sz1: dict[int, int], sz2: dict[int, int], part1: set[int], part2: set[int]) -> bool:
+    """Not GE's (GE compares symbolic repeats, and a tensor's repeat-1 axes match any
+    axis): two loop axes can be one loop of a merged nest only when their sizes are
+    equal, or one is 1 (that side is constant along it: reduced or broadcast), or one
+    side covers the axis partly (a concat/split axis). Pairing a 96-loop with an 8-loop
+    because both tensors have repeat 1 there would run one side's nodes over the wrong
+    extent."""
+    for a, b in p.a_to_b:
+        s1, s2 = sz1.get(a), sz2.get(b)
+        if s1 is None or s2 is None or s1 == s2 or 1 in (s1, s2) or a in part1 or b in part2:
+            continue
+        return False
+    return True
+
+
+def _view(t: ag.AscTensorType, m: dict[int, int]) -> dict[int, tuple[int, int]]:
+    """Per merged axis id, the (repeat, stride) of a view; repeat-1 axes are dropped
+    (they address nothing)."""
+    return {m[a]: (r, s) for a, r, s in zip(t.axis_ids, t.repeat_list, t.stride_list) if r != 1}
+
+
+def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
+    """Why a loop merge cannot read node1's on-chip value where node2 loaded node1's
+    output, or None. Not GE's check (GE's DeleteInvalidLoad moves the view up to
+    node1's Loads; this port turns a broadcast or axis permutation into an explicit
+    Broadcast/Transpose on the value, see passes/autofuse_decider.py): at every loop
+    index, node2's Load must read the element node1's Store wrote there, i.e. the
+    Store's and the Data's views have the same offset and the same (repeat, stride) on
+    every merged axis. A slice, or a reshape that regroups axes, fails this."""
+    for k, j in info.links:
+        ps = U.output_store(info.n1, k)
+        if ps is None:
+            return f"output {k} of node1 has no Store"
+        store = ps[1]
+        want = _view(store.out_type(), u.map1)
+        for _, d in U.input_datas(info.n2, j):
+            if _view(d.out_type(), u.map2) != want:
+                return (
+                    f"node2 input {j} reads node1's output {k} through a view ({list(d.out_type().repeat_list)}) "
+                    f"that is not the layout node1 stores ({list(store.out_type().repeat_list)}): a slice or a regrouping reshape"
+                )
+            for ld in U.loads_of(d):
+                if ld.offset != store.offset:
+                    return f"node2 input {j} reads node1's output {k} at offset {ld.offset}, node1 stores it at {store.offset}"
+    return None
 
 
 def same_broadcast_info(l1: ag.Load, l2: ag.Load, pairs: dict[int, int]) -> bool:

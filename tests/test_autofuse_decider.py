@@ -221,3 +221,92 @@ ge.graph @g {
 }""")
     r = AscBackendFusionDecider().can_fuse(by(nodes, "ReduceSumD"), by(nodes, "ReduceMaxD"))
     assert r is not None and r.code == "ReduceCanOnlyBackwardFuse3Elementwise"
+
+
+# -- regressions: CanFuse said yes, then the loop merge built a wrong AscGraph -------------
+
+
+def test_reduce_all_into_broadcast_pairs_no_unequal_loops():
+    # Root cause 1: the reduce-all Store [1] and the broadcast's Data [1, 1, 1] map by
+    # repeats alone (all 1), pairing the 96-loop with the 8-loop; the merged graph then
+    # had a Broadcast of repeat 8 on an axis of size 96. Paired loop axes must have one
+    # size (or one side 1, or a concat/split axis): no step of the mapping gives that.
+    text = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<96xf32>
+  %s = ge.ReduceSumD(%x) {axes = [0], keep_dims = true} : (tensor<96xf32>) -> tensor<1xf32>
+  %e = ge.Abs(%s) : (tensor<1xf32>) -> tensor<1xf32>
+  %b = ge.BroadcastToD(%e) {shape = [4, 3, 8]} : (tensor<1xf32>) -> tensor<4x3x8xf32>
+  %t = ge.Tanh(%b) : (tensor<4x3x8xf32>) -> tensor<4x3x8xf32>
+  ge.NetOutput %t : tensor<4x3x8xf32>
+}"""
+    m, nodes = lowered(text)
+    d = AscBackendFusionDecider()
+    red, bc = by(nodes, "ReduceSumD"), by(nodes, "BroadcastToD")
+    r = d.can_fuse(red, bc)
+    assert r is not None and r.code == "UnifySubgraphAxisFailed", r
+    # a reduction whose consumer loops over the same extent still merges (softmax-like)
+    m, nodes = lowered("""
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x96xf32>
+  %y = ge.Data {index = 1} : tensor<4x96xf32>
+  %s = ge.ReduceSumD(%x) {axes = [1], keep_dims = true} : (tensor<4x96xf32>) -> tensor<4x1xf32>
+  %e = ge.Abs(%s) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %b = ge.Mul(%e, %y) : (tensor<4x1xf32>, tensor<4x96xf32>) -> tensor<4x96xf32>
+  ge.NetOutput %b : tensor<4x96xf32>
+}""")
+    assert isinstance(fuse_checked(m, d, by(nodes, "ReduceSumD"), by(nodes, "Mul")), ge.AscBackend)
+
+
+def test_regrouping_reshape_link_is_not_loop_merged():
+    # Root cause 2: Relu loops over [1, 2, 8, 16]; the Reshape reads its output as
+    # [2, 128]. The unit-repeat fallback pairs 128 with the size-1 axis and the pair
+    # passed as "a plain transpose", but no per-axis view of the stored [2, 8, 16] reads
+    # as [2, 128]: the merge asserted. The link check (Store view == Data view on every
+    # merged axis) refuses it up front.
+    text = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<1x2x8x16xf32>
+  %r = ge.Relu(%x) : (tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %s = ge.Reshape(%r) : (tensor<1x2x8x16xf32>) -> tensor<2x128xf32>
+  ge.NetOutput %s : tensor<2x128xf32>
+}"""
+    m, nodes = lowered(text)
+    d = AscBackendFusionDecider()
+    r = d.can_fuse(by(nodes, "Relu"), by(nodes, "Reshape"))
+    assert r is not None and r.code == "CanNotMergeAscGraph" and "regrouping" in r.message, r
+    # a reshape that only drops the unit axis reads the stored layout: it merges (Relu
+    # is also a graph output, so lowering keeps it a kernel of its own)
+    m, nodes = lowered(
+        text.replace("tensor<2x128xf32>", "tensor<2x8x16xf32>").replace(
+            "ge.NetOutput %s : tensor<2x8x16xf32>", "ge.NetOutput %s, %r : tensor<2x8x16xf32>, tensor<1x2x8x16xf32>"
+        )
+    )
+    assert isinstance(fuse_checked(m, d, by(nodes, "Relu"), by(nodes, "Reshape")), ge.AscBackend)
+
+
+def test_slice_of_a_realized_slice_is_not_loop_merged():
+    # Exp realizes a kernel that slices x; its output is sliced again on axis 0 (the
+    # second row, offset 8). Both kernels hold slices, so the slice strategy allows the
+    # vertical pair, and the loops map ([2, 8] with [1, 8], the unit fallback); but the
+    # consumer's Load reads row 1 of what node1 stores: an on-chip value cannot express
+    # that slice, so CanFuse refuses it up front (the link-view check covers slices).
+    text = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<2x16xf32>
+  %a, %b = ge.SplitD(%x) {split_dim = 1, num_split = 2} : (tensor<2x16xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
+  %u = ge.Exp(%a) : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %c, %e = ge.SplitD(%u) {split_dim = 0, num_split = 2} : (tensor<2x8xf32>) -> (tensor<1x8xf32>, tensor<1x8xf32>)
+  ge.NetOutput %b, %e : tensor<2x8xf32>, tensor<1x8xf32>
+}"""
+    m, nodes = lowered(text, enable=("split",))
+    d = AscBackendFusionDecider()
+    # lowering keeps a kernel for the unused first row: drop it, so u has one reader
+    dead = by(nodes, "slice_2")
+    assert not dead.results[0].uses
+    dead.detach()
+    dead.erase()
+    u, e = by(nodes, "SplitD_Exp"), by(nodes, "slice_3")
+    assert U.has_fuse_type(u, "slice") and U.has_fuse_type(e, "slice")
+    r = d.can_fuse(u, e)
+    assert r is not None and r.code == "CanNotMergeAscGraph" and "a slice" in r.message, r
