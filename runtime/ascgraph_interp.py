@@ -152,13 +152,48 @@ def _scalar(op: ag.Scalar) -> np.ndarray:
 # -- the interpreter ----------------------------------------------------------------------------
 
 
+def _dense_cover(t: ag.AscTensorType, offset: int, size: int) -> bool:
+    """Whether the view `t` from `offset` writes each of `size` elements exactly once, in
+    row-major order (its non-unit repeats have the C-contiguous strides and fill `size`)."""
+    if offset != 0 or math.prod(t.repeat_list) != size:
+        return False
+    expect = 1
+    for r, s in zip(reversed(t.repeat_list), reversed(t.stride_list)):
+        if r != 1 and s != expect:
+            return False
+        expect *= r
+    return True
+
+
+def _store_target(op: ag.Store, t: ag.AscTensorType, size: int, out_buffers: Sequence[np.ndarray | None]) -> np.ndarray:
+    """The GM buffer a Store writes: the caller's flat buffer of the Output it feeds when one
+    was given (the kernel writes its output in place, as a device kernel writes its output
+    address), else a fresh zeroed buffer. Bytes of a given buffer the view does not cover
+    are zeroed, so both give the same array."""
+    for use in op.results[0].uses:
+        out = use.operation
+        if isinstance(out, ag.Output) and out.index < len(out_buffers):
+            buf = out_buffers[out.index]
+            if buf is not None and buf.dtype == _np_dtype(t) and buf.size == size:
+                if not _dense_cover(t, op.offset, size):
+                    buf[...] = 0
+                return buf
+    return np.zeros(size, dtype=_np_dtype(t))
+
+
 def run_asc_graph(
     graph: ag.AscGraphOp,
     inputs: Sequence[np.ndarray],
     output_shapes: Sequence[tuple[int, ...]],
+    out_buffers: Sequence[np.ndarray | None] = (),
 ) -> list[np.ndarray]:
     """Evaluate `graph` on the AscBackend input arrays; returns one array per Output index,
-    shaped as `output_shapes`."""
+    shaped as `output_shapes`.
+
+    `out_buffers[k]`, when given, is a flat C-contiguous array (the output's dtype and
+    element count) that the Store feeding Output k writes directly: the returned array k
+    then shares its memory. It must not overlap an input: the nodes after the Store may
+    still read them."""
     env: dict[SSAValue, np.ndarray] = {}
     outs: dict[int, np.ndarray] = {}
     for op in graph.body.block.ops:
@@ -181,7 +216,7 @@ def run_asc_graph(
             for use in op.results[0].uses:
                 if isinstance(use.operation, ag.Output) and use.operation.index < len(output_shapes):
                     size = max(size, math.prod(output_shapes[use.operation.index]))
-            buf = np.zeros(size, dtype=_np_dtype(t))
+            buf = _store_target(op, t, size, out_buffers)
             _view(op, buf, t, op.offset, writeable=True)[...] = env[op.operands[0]]
             env[op.results[0]] = buf
         elif isinstance(op, ag.Workspace):

@@ -230,7 +230,7 @@ class LoadedModel:
             from runtime.ascgraph_interp import run_asc_graph
 
             graph = k.asc_graph()
-            return lambda args: run_asc_graph(graph, args, outs)  # type: ignore[arg-type]
+            return lambda args, dst: run_asc_graph(graph, args, outs, dst)  # type: ignore[arg-type]
         assert k.ge_type is not None
         cls = _ops_by_type().get(k.ge_type.data)
         impl = reference_impl_of(cls) if cls is not None else None
@@ -239,7 +239,7 @@ class LoadedModel:
         block = Block(arg_types=list(k.function_type.inputs.data))
         node = cls.create(operands=list(block.args), result_types=list(k.function_type.outputs.data), attributes=dict(k.attributes))
         block.add_op(node)
-        return lambda args: impl(node, args)
+        return lambda args, dst: impl(node, args)
 
     # -- execution ----------------------------------------------------------------------------
 
@@ -478,17 +478,23 @@ class _Execution:
                 self.stats.memcpy_bytes += n
                 return
             args = [_view(o, buf, off) for o, (buf, off) in zip(t.ins, t.bindings[:nin])]
+            # every check of the writes comes before the kernel runs: an AscGraph kernel
+            # stores straight into its output views (no result buffer, no second copy),
+            # as a device kernel writes its output address
+            self.retire_reads(t)
+            dst: list[np.ndarray | None] = []
+            for o, (buf, off) in zip(t.outs, t.bindings[nin:]):
+                self.write(t, o, off)
+                dst.append(_flat_view(o, buf, off) if _disjoint(o, buf, off, t) else None)
             try:
                 with np.errstate(all="ignore"):
-                    results = t.run(args)  # type: ignore[operator]
+                    results = t.run(args, dst)  # type: ignore[operator]
             except ReferenceError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
-            self.retire_reads(t)
-            for o, (buf, off), res in zip(t.outs, t.bindings[nin:], results):
-                self.write(t, o, off)
-                n = _nbytes(o)
-                _view(o, buf, off)[...] = res
-                self.stats.kernel_bytes_written += n
+            for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
+                if d is None or not _same_memory(res, d):
+                    _view(o, buf, off)[...] = res
+                self.stats.kernel_bytes_written += _nbytes(o)
             self.stats.kernel_bytes_read += sum(_nbytes(o) for o in t.ins)
         elif isinstance(op, npu.EventRecordOp):
             e = op.event.data
@@ -549,6 +555,28 @@ def _nbytes(o: _Operand) -> int:
     for d in o.shape:
         n *= d
     return n
+
+
+def _flat_view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
+    return buf[off : off + _nbytes(o)].view(o.dtype)
+
+
+def _disjoint(o: _Operand, buf: np.ndarray, off: int, t: _Task) -> bool:
+    """Output `o` at `buf[off:]` shares no byte with any other operand of task `t` (its
+    inputs, its other outputs): only then may the kernel write it while it still reads."""
+    assert t.bindings is not None
+    end = off + max(_nbytes(o), o.addr.length.data)
+    for p, (b, q) in zip((*t.ins, *t.outs), t.bindings):
+        if p is o or b is not buf:
+            continue
+        if q < end and off < q + p.addr.length.data:
+            return False
+    return True
+
+
+def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
+    """`a` is `b`'s memory (the kernel wrote `b` in place)."""
+    return a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.nbytes == b.nbytes and a.flags.c_contiguous
 
 
 def _view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:

@@ -291,3 +291,81 @@ def test_identity_reaching_task_generation_names_identity_pass() -> None:
         GeToNpuPass().apply(None, c)  # type: ignore[arg-type]
     assert "id.mlir:4:3: error: ge.Identity: a Identity node reached task generation" in str(e.value)
     assert "IdentityPass" in str(e.value)
+
+
+# -- kernels store in place ---------------------------------------------------------------------
+
+
+def compiled_model(text: str) -> tuple[ModuleOp, npu.ModelOp]:
+    opt = GeOptMain(["-p", "ge-compile"])
+    m = parse_module(opt.ctx, text, "inplace.mlir")
+    m.verify()
+    c = m.clone()
+    opt.apply_passes(c)
+    return m, next(o for o in c.ops if isinstance(o, npu.ModelOp))
+
+
+FUSED = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<8x16xf32>
+  %r = ge.Relu(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %y = ge.Mul(%r, %r) : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  ge.NetOutput %y : tensor<8x16xf32>
+}"""
+
+
+def test_ascgraph_store_writes_the_given_output_buffer() -> None:
+    """run_asc_graph with an output buffer: the Store writes it (the result shares its
+    memory) and the numbers equal a run into a fresh buffer, whatever the buffer held."""
+    from runtime.ascgraph_interp import run_asc_graph
+
+    _, model = compiled_model(FUSED)
+    (k,) = [d for d in model.kernel_defs().values() if d.kind.data == "ascgraph"]
+    x = np.random.default_rng(0).uniform(-1, 1, (8, 16)).astype(np.float32)
+    fresh = run_asc_graph(k.asc_graph(), [x], [(8, 16)])[0]
+    buf = np.full(128, np.nan, np.float32)
+    got = run_asc_graph(k.asc_graph(), [x], [(8, 16)], [buf])[0]
+    assert np.shares_memory(got, buf) and np.array_equal(got, fresh) and np.array_equal(fresh, np.maximum(x, 0) ** 2)
+    # a buffer of another size or dtype is not used: a fresh one is allocated
+    other = np.full(64, np.nan, np.float32)
+    got2 = run_asc_graph(k.asc_graph(), [x], [(8, 16)], [other])[0]
+    assert not np.shares_memory(got2, other) and np.array_equal(got2, fresh)
+
+
+def test_dense_cover_decides_when_a_given_buffer_needs_no_zeroing() -> None:
+    """Only a Store view that writes each element of its buffer once, row-major from
+    offset 0, may skip zeroing the given buffer (the bytes it misses must read 0, as with
+    np.zeros)."""
+    from xdsl.dialects.builtin import f32
+
+    from ge_dialect.ascgraph import AscTensorType
+    from runtime.ascgraph_interp import _dense_cover
+
+    def t(reps: list[int], strides: list[int]) -> AscTensorType:
+        return AscTensorType(f32, list(range(len(reps))), reps, strides)
+
+    assert _dense_cover(t([4, 8], [8, 1]), 0, 32)
+    assert _dense_cover(t([4, 1, 8], [8, 0, 1]), 0, 32)  # a unit axis's stride is irrelevant
+    assert not _dense_cover(t([4, 8], [8, 1]), 1, 33)  # not from offset 0
+    assert not _dense_cover(t([4, 4], [8, 2]), 0, 32)  # every other element
+    assert not _dense_cover(t([4, 8], [8, 1]), 0, 64)  # half the buffer
+    assert not _dense_cover(t([8, 4], [1, 8]), 0, 32)  # transposed: covers, not row-major
+    assert not _dense_cover(t([4, 8], [0, 1]), 0, 32)  # broadcast: rows written 4 times
+
+
+def test_kernel_output_on_its_own_input_is_copied_after_the_kernel() -> None:
+    """An output placed on the bytes of an input of the same task (legal once the input is
+    dead) is not written during the kernel: the result is computed, then copied."""
+    from runtime.simulator import _disjoint
+
+    m, model = compiled_model(FUSED)
+    loaded = load(model)
+    x = np.random.default_rng(1).uniform(-1, 1, (8, 16)).astype(np.float32)
+    out = loaded.execute([x.copy()])
+    assert np.array_equal(out[0], np.maximum(x, 0) ** 2)
+    (t,) = [t for t in loaded.tasks if t.ins and t.outs]
+    assert t.bindings is not None
+    (ibuf, ioff), (obuf, ooff) = t.bindings
+    assert _disjoint(t.outs[0], obuf, ooff, t)
+    # rebind the output onto the input's bytes: no longer disjoint
+    t.bindings = [(ibuf, ioff), (ibuf, ioff)]
+    assert not _disjoint(t.outs[0], ibuf, ioff, t)
