@@ -7,12 +7,15 @@ size in --sizes, a ConcatD every ~10 nodes for the mixed and concat kinds), runs
 passes (ge-phony-notask, ge-concat-notask, ge-pack-notask) and then ge-assign-memory, and
 prints per graph: memory_size (the arena's peak), memory_lower_bound (the most bytes alive
 at one node in the same order, with the same 512-aligned blocks), their ratio against the
-target (<= 1.10), and the pass time. A benchmark reports; it never fails the exit code.
+target (<= 1.10), and the pass time (ge-assign-memory alone); then the time's growth
+exponent between the smallest and the largest size (1.0 = linear). A benchmark reports;
+it never fails the exit code.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -78,12 +81,22 @@ def main(argv: list[str] | None = None) -> None:
     for path in sorted((HERE.parent / "examples").glob("*.mlir")):
         module, s = plan(ctx, path.read_text(), str(path))
         worst = max(worst, report(path.name, module, s))
-    for n in (int(x) for x in args.sizes.split(",")):
+    sizes = [int(x) for x in args.sizes.split(",")]
+    times: dict[tuple[str, int], float] = {}
+    for n in sizes:
         for kind in KINDS:
             concats = n // 10 if kind in ("mixed", "concat_tree") else None
             text = generate(kind, n, args.seed, concats=concats)
             module, s = plan(ctx, text, f"{kind}-{n}.mlir")
+            times[(kind, n)] = s
             worst = max(worst, report(f"gen {kind} {n} nodes", module, s))
+    if len(sizes) >= 2:
+        lo, hi = min(sizes), max(sizes)
+        # planner time growth: t ~ n^k, k = log(t_hi / t_lo) / log(hi / lo) (1 = linear)
+        growth = ", ".join(
+            f"{kind} {math.log(times[(kind, hi)] / times[(kind, lo)]) / math.log(hi / lo):.2f}" for kind in KINDS
+        )
+        print(f"ge-assign-memory time growth exponent {lo} -> {hi} nodes: {growth}")
     print(f"worst ratio: {worst:.3f} (target <= {TARGET}): {'PASS' if worst <= TARGET else 'FAIL'}")
 
 
