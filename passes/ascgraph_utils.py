@@ -43,8 +43,10 @@ def asc_graph(op: Operation) -> ag.AscGraphOp | None:
     """The AscGraph of an AscBackend (None for anything else or a malformed region)."""
     if not isinstance(op, ge.AscBackend):
         return None
-    ops = list(op.regions[0].block.ops) if op.regions and op.regions[0].blocks else []
-    return ops[0] if len(ops) == 1 and isinstance(ops[0], ag.AscGraphOp) else None
+    if not op.regions or not op.regions[0].blocks:
+        return None
+    first = op.regions[0].block.first_op
+    return first if isinstance(first, ag.AscGraphOp) and first.next_op is None else None
 
 
 def inner_backends(op: Operation) -> list[ge.AscBackend]:

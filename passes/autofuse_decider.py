@@ -137,6 +137,14 @@ class AscBackendFusionDecider:
     max_reduce_fused_elementwise: int = S.MAX_REDUCE_FUSED_ELEMENTWISE
     counter: int = 0
     _pairs: dict[int, list[tuple[Operation, Operation]]] = field(default_factory=dict)
+    # axis_group_of per node: a node's AscGraphs never change once built (Fuse makes new
+    # nodes), and CanFuse asks for the same node's group once per candidate pair
+    _groups: dict[Operation, AxisGroup | None] = field(default_factory=dict)
+
+    def _axis_group(self, op: Operation) -> AxisGroup | None:
+        if op not in self._groups:
+            self._groups[op] = axis_group_of(op)
+        return self._groups[op]
 
     # -- FusionDecider ---------------------------------------------------------------------
 
@@ -212,7 +220,7 @@ class AscBackendFusionDecider:
         if len(info.fused_inputs) > cap_in:
             return _nf("InputNumsExceedThreshold", f"fused node would have {len(info.fused_inputs)} inputs > {cap_in}")
         # 9. axis-group merge (BackendUtils::IsCanMergeAxisGroup)
-        g1, g2 = axis_group_of(n1), axis_group_of(n2)
+        g1, g2 = self._axis_group(n1), self._axis_group(n2)
         if g1 is None or g2 is None:
             return _nf("GetAscgraphAxisGroupFailed", "an AscGraph's axis group cannot be generated")
         g1, g2 = g1.remapped(u.map1), g2.remapped(u.map2)
@@ -238,7 +246,7 @@ class AscBackendFusionDecider:
         merge = self._merges_loops(p)
         u = create_axis_map(p.info, need_flash=True, loop_merge=merge)
         assert not isinstance(u, str), u
-        g1, g2 = axis_group_of(n1), axis_group_of(n2)
+        g1, g2 = self._groups.pop(n1, None) or axis_group_of(n1), self._groups.pop(n2, None) or axis_group_of(n2)
         merged = can_merge_axis_group(g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else None
         if merge:
             new = self._merge_by_loop(p.info, u)
@@ -497,8 +505,16 @@ class _Builder:
         self.full = full
         self.block = Block()
         self.vmap: dict[SSAValue, SSAValue] = {}
+        self._sched = A.int_list_attr(full) if full is not None else None
+        self._tensors: dict[tuple[ag.AscTensorType, int, bool], ag.AscTensorType] = {}
 
     def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
+        key = (t, id(m), memory)  # most nodes of a graph share a few types
+        if (hit := self._tensors.get(key)) is None:
+            hit = self._tensors[key] = self._tensor(t, m, memory)
+        return hit
+
+    def _tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
         ids = [m[a] for a in t.axis_ids]
         reps, strides = list(t.repeat_list), list(t.stride_list)
         if self.full is not None and ids:
@@ -516,8 +532,7 @@ class _Builder:
     def clone(self, op: ag.AscNode, m: dict[int, int], index: int | None = None) -> Operation:
         attrs = dict(op.attributes)
         if ag.SCHED_AXIS in attrs:
-            sched = self.full if self.full is not None else [m[a] for a in op.sched_axis()]
-            attrs[ag.SCHED_AXIS] = A.int_list_attr(sched)
+            attrs[ag.SCHED_AXIS] = self._sched or A.int_list_attr([m[a] for a in op.sched_axis()])
         if index is not None:
             attrs["index"] = A.int_attr(index)
         memory = op.MEMORY or isinstance(op, ag.Store)

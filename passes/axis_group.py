@@ -17,7 +17,6 @@ never merges two reductions (YR ⊕ YR), ge_fusion.md §12 question 1.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from ge_dialect import ascgraph as ag
@@ -40,6 +39,10 @@ class AxisGroup:
 
     def all_axes(self) -> set[int]:
         return set(self.x) | set(self.y) | set(self.r) | set(self.n)
+
+    def copy(self) -> AxisGroup:
+        """A copy of the id lists (cheaper than copy.deepcopy on this hot path)."""
+        return AxisGroup(list(self.x), list(self.y), list(self.r), list(self.n), list(self.axes_order))
 
     def remapped(self, axis_map: dict[int, int]) -> AxisGroup:
         """BackendUtils::GetAscGraphAxisGroup: the group with ids converted through a map."""
@@ -164,7 +167,7 @@ def graph_axis_group(graph: ag.AscGraphOp) -> AxisGroup | None:
             if a not in target.n:
                 target.n.append(a)
     for g in groups:
-        if not merge_axes_group(target, copy.deepcopy(g), is_canfuse_call=False, is_ge_call=True):
+        if not merge_axes_group(target, g.copy(), is_canfuse_call=False, is_ge_call=True):
             return None
     return target
 
@@ -274,7 +277,7 @@ def _complete(small: AxisGroup, missing: list[int]) -> None:
 
 def can_merge_axis_group(g1: AxisGroup, g2: AxisGroup, is_ge_call: bool = True) -> AxisGroup | None:
     """BackendUtils::IsCanMergeAxisGroup + CanMergeAxisGroup: the merged group, or None."""
-    a, b = copy.deepcopy(g1), copy.deepcopy(g2)
+    a, b = g1.copy(), g2.copy()
     all1, all2 = a.all_axes(), b.all_axes()
     if all1 < all2:
         _complete(a, sorted(all2 - all1))
