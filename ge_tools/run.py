@@ -26,11 +26,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import OpResult
+from xdsl.ir import OpResult, Operation
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
+from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
 from ge_tools.opt import GeOptMain, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
@@ -319,6 +320,19 @@ def _simulate(
     return runs, refreshed
 
 
+def fault_node(graph: ge.GraphOp, fault: SimulatorFault) -> Operation:
+    """The node of `graph` whose task faulted (its tensors are named `node:index`), or the
+    graph itself (a fault outside a task, or a node made by a pass, e.g. an AscBackend)."""
+    task = fault.task_op
+    if not isinstance(task, npu.KernelOp | npu.MemcpyOp):
+        return graph
+    nodes = {ge.node_name(op): op for op in graph.body.block.ops}
+    for t in (*task.out_tensors.data, *task.in_tensors.data):
+        if (node := nodes.get(t.data.rsplit(":", 1)[0])) is not None:
+            return node
+    return graph
+
+
 def _max_error(ref: Sequence[Output], got: Sequence[Output]) -> float:
     err = 0.0
     for r, g in zip(ref, got):
@@ -384,7 +398,7 @@ def run(argv: Sequence[str] | None = None) -> int:
                 loaded = load(models[0], args.frozen_input)
                 runs, refreshed = _simulate(loaded, inputs, output_names(graph), args.executions)
             except SimulatorFault as e:
-                print(f"{args.file}: error: simulator: {e}", file=sys.stderr)
+                print(f"{op_location(fault_node(graph, e))}: error: simulator: {e}", file=sys.stderr)
                 return 1
             st = loaded.stats
             moved = st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes

@@ -55,9 +55,13 @@ class SimulatorFault(Exception):
     """A fault of the simulated device: a bad address, an uninitialised read, a clobbered
     live tensor, a race, a deadlock. `task`, `region`, `start`, `end` locate it."""
 
-    def __init__(self, message: str, task: str = "", region: str = "", start: int = 0, end: int = 0):
+    def __init__(
+        self, message: str, task: str = "", region: str = "", start: int = 0, end: int = 0,
+        task_op: npu.TaskOp | None = None,
+    ):  # fmt: skip
         super().__init__(message)
         self.task, self.region, self.start, self.end = task, region, start, end
+        self.task_op = task_op  # the faulting task, so tools can locate the fault at its node
 
 
 def _ops_by_type() -> dict[str, type[Operation]]:
@@ -356,7 +360,7 @@ class _Execution:
         return ep is None or ep[1] <= self.vc[s][ep[0]]
 
     def fault(self, t: _Task, what: str, region: str, start: int, end: int) -> SimulatorFault:
-        return SimulatorFault(f"{t.label}: {what}", t.label, region, start, end)
+        return SimulatorFault(f"{t.label}: {what}", t.label, region, start, end, t.op)
 
     # -- memory -------------------------------------------------------------------------------
 
