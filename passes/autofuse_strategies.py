@@ -345,7 +345,7 @@ class TransposeFusionStrategy(FusionStrategy):
             if len(consumers) != 1 or not U.graph_loads(p.n1):
                 return not_fuse(
                     "TransposeCanNotFuseWithNotPointWise",
-                    "a pointwise node fuses into a transpose only when it is the transpose's alone and loads its input",
+                    "a pointwise node fuses into a transpose only when the transpose is its only consumer and it loads its input",
                 )
         return None
 
