@@ -45,11 +45,12 @@ from ge_tools import run as ge_run  # noqa: E402
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 GENERATED = [("mixed", 40, 1), ("concat_tree", 30, 2), ("diamond", 25, 3), ("fanout", 30, 4)]
+LOWERED = ("split_relu_concat.mlir", "phony_concat_split.mlir")
 
 # GE_ROBUST_SCALE=N multiplies the mutant counts for a deeper (still deterministic) run.
 SCALE = int(os.environ.get("GE_ROBUST_SCALE", "1"))
-MUTANTS_PER_SOURCE = 60 * SCALE  # 11 sources x 60 = 660 mutants through parse+verify
-PASS_MUTANTS_PER_SOURCE = 8 * SCALE  # mutants per source that still verify, run through the passes
+MUTANTS_PER_SOURCE = 45 * SCALE  # 13 sources x 45 = 585 mutants through parse+verify
+PASS_MUTANTS_PER_SOURCE = 6 * SCALE  # mutants per source that still verify, run through the passes
 SEARCH_LIMIT = 300 * SCALE  # seeds tried per source to find them
 TIMEOUT_S = 10  # one run longer than this is reported as a hang
 
@@ -292,6 +293,12 @@ class Mutant:
 def sources() -> tuple[tuple[str, str], ...]:
     out = [(p.name, p.read_text()) for p in EXAMPLES]
     out += [(f"gen_{k}_{n}_{s}", generate(k, n, s)) for k, n, s in GENERATED]
+    # IR as the passes leave it (no-task marks, offset lists, AscBackend/AscGraph bodies):
+    # what a user feeds back from --dump-dir.
+    for name in LOWERED:
+        o = run_main(ge_opt.main, [str(ROOT / "examples" / name), "-p", "ge-phony-notask,ge-lower-autofuse"])
+        assert o.code == 0, o.stderr
+        out.append((f"lowered_{name}", o.stdout))
     return tuple(out)
 
 
