@@ -354,9 +354,8 @@ class GeNode(IRDLOperation):
 
 
 def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLike]:
-    """Shared by ge.graph and ge.FusedAscBackend: dense Data indices, a final NetOutput."""
-    datas: list[DataLike] = []
-    seen: dict[int, DataLike] = {}
+    """Shared by ge.graph and ge.FusedAscBackend: nodes in topological order, dense Data
+    indices, a final NetOutput. Returns the Data nodes by index."""
     defined: set[SSAValue] = set()
     for op in block_ops:
         # GE graphs are DAGs listed in topological order (passes and the interpreters walk
@@ -369,6 +368,17 @@ def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLi
                     "the graph: nodes must be listed in topological order (no cycles)",
                 )
         defined.update(op.results)
+    datas = _graph_data_nodes(block_ops, what)
+    if not block_ops or not isinstance(block_ops[-1], NetOutput):
+        raise VerifyException(f"{what} must end with ge.NetOutput")
+    return datas
+
+
+def _graph_data_nodes(block_ops: Sequence[Operation], what: str) -> list[DataLike]:
+    """The body's Data nodes by index; their indices must be 0..n-1, each once."""
+    datas: list[DataLike] = []
+    seen: dict[int, DataLike] = {}
+    for op in block_ops:
         if isinstance(op, Data | RefData):
             idx = op.int_attr("index")
             if idx is None:
@@ -385,8 +395,6 @@ def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLi
     for k in range(len(seen)):
         if k not in seen:
             raise VerifyException(f"{what}: Data indices must be 0..{len(seen) - 1}; index {k} is missing")
-    if not block_ops or not isinstance(block_ops[-1], NetOutput):
-        raise VerifyException(f"{what} must end with ge.NetOutput")
     return sorted(datas, key=lambda d: d.int_attr("index") or 0)
 
 
@@ -434,7 +442,8 @@ class GraphOp(IRDLOperation):
 
     @property
     def data_nodes(self) -> list[DataLike]:
-        return _verify_graph_body(list(self.body.block.ops), f"graph @{self.sym_name.data}")
+        """The graph's Data nodes by index (one scan of the body; no other checks)."""
+        return _graph_data_nodes(list(self.body.block.ops), f"graph @{self.sym_name.data}")
 
     @property
     def net_output(self) -> NetOutput:
