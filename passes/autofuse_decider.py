@@ -215,7 +215,10 @@ class AscBackendFusionDecider:
         # 7. CheckSameSchedAxis by strategy
         if (r := S.check_same_sched_axis(p)) is not None:
             return r
-        # 8. input cap: |node2_input_map| <= max_input_size
+        # 8. input cap: |node2_input_map| <= max_input_size, counted as Fuse will build
+        # the input list (shared Data nodes that cannot merge stay separate inputs)
+        if (plan := self._plan_fused_inputs(info, merge)) is not None:
+            return plan
         cap_in = S.max_input_size(p, self.max_input_nums_after_fuse)
         if len(info.fused_inputs) > cap_in:
             return _nf("InputNumsExceedThreshold", f"fused node would have {len(info.fused_inputs)} inputs > {cap_in}")
@@ -230,6 +233,19 @@ class AscBackendFusionDecider:
         # what node1 stored (a slice or regrouping reshape cannot be bypassed).
         if merge and (why := link_views_disagree(info, u)) is not None:
             return _nf("CanNotMergeAscGraph", why)
+        return None
+
+    def _plan_fused_inputs(self, info: NodeFuseInfo, merge: bool) -> NotFuse | None:
+        """node2_input_map exactly as Fuse builds it, for CanFuse's input cap and for Fuse
+        itself: a loop merge unifies the axes with need_flash (Fuse's map) and rolls back
+        the shared inputs whose Data nodes cannot merge (plan_fused_inputs)."""
+        if not (merge and info.can_do_horizontal_mapping() and info.same_input_map):
+            update_input_maps(info)
+            return None
+        u = create_axis_map(info, need_flash=True, loop_merge=True)
+        if isinstance(u, str):
+            return _nf("UnifySubgraphAxisFailed", f"loop axes cannot be unified: {u}")
+        plan_fused_inputs(info, u)
         return None
 
     def _merges_loops(self, p: S.FusePair) -> bool:
@@ -314,16 +330,7 @@ class AscBackendFusionDecider:
         full = sorted(u.sizes)
         b = _Builder(full)
         datas1 = {d.index: d for d in gr1.data_nodes()}
-        datas2 = {d.index: d for d in gr2.data_nodes()}
-        # TryAscDataNodeMerge: shared inputs merge when their views agree, else roll back
-        rollback: set[int] = set()
-        if info.can_do_horizontal_mapping():
-            for i1, i2 in info.same_input_map:
-                t1 = b.tensor(datas1[i1].out_type(), u.map1, memory=True)
-                t2 = b.tensor(datas2[i2].out_type(), u.map2, memory=True)
-                if t1 != t2:
-                    rollback.add(i2)
-        update_input_maps(info, rollback)
+        rollback = plan_fused_inputs(info, u)
         kept1 = set(info.node1_outputs)
         out_index: dict[tuple[int, int], int] = {}
         for pos, k in enumerate(info.node1_outputs):
@@ -440,6 +447,51 @@ class AscBackendFusionDecider:
         return new
 
 
+def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification) -> set[int]:
+    """The fused node's input list of a loop merge (MergeAscGraphByLoop), written into
+    `info`: each shared input's two Data nodes merge when their views, completed to the
+    merged loop, agree (BackendUtils::TryAscDataNodeMerge); otherwise node2's Data stays
+    a separate input (NodeFuseInfo::RollbackNode2InputMap). Returns the rolled-back node2
+    inputs. CanFuse's input cap and Fuse both call this, so the cap counts exactly the
+    inputs Fuse produces."""
+    rollback: set[int] = set()
+    if info.can_do_horizontal_mapping() and info.same_input_map:
+        gr1, gr2 = U.asc_graph(info.n1), U.asc_graph(info.n2)
+        assert gr1 is not None and gr2 is not None
+        full = sorted(u.sizes)
+        datas1 = {d.index: d for d in gr1.data_nodes()}
+        datas2 = {d.index: d for d in gr2.data_nodes()}
+        for i1, i2 in info.same_input_map:
+            d1, d2 = datas1.get(i1), datas2.get(i2)
+            if d1 is None or d2 is None:
+                continue
+            t1 = complete_tensor(d1.out_type(), u.map1, full, memory=True)
+            t2 = complete_tensor(d2.out_type(), u.map2, full, memory=True)
+            if t1 != t2:
+                rollback.add(i2)
+    update_input_maps(info, rollback)
+    return rollback
+
+
+def complete_tensor(t: ag.AscTensorType, m: dict[int, int], full: list[int] | None, memory: bool) -> ag.AscTensorType:
+    """A tensor with its axis ids converted through `m` and, for a loop merge (`full` is
+    the merged loop), completed to every loop axis (CompleteNodeAttrsOnAscGraph: repeat 1,
+    stride 0); an on-chip (non-memory) tensor gets contiguous strides."""
+    ids = [m[a] for a in t.axis_ids]
+    reps, strides = list(t.repeat_list), list(t.stride_list)
+    if full is not None and ids:
+        for a in full:
+            if a in ids:
+                continue
+            pos = next((i for i, x in enumerate(ids) if x > a), len(ids))
+            ids.insert(pos, a)
+            reps.insert(pos, 1)
+            strides.insert(pos, 0)
+        if not memory:
+            strides = list(ag.contiguous_strides(reps))
+    return ag.AscTensorType(t.element_type, ids, reps, strides)
+
+
 def _inline_side(
     block: Block, side: Operation, args: list[SSAValue], axis_map: dict[int, int]
 ) -> tuple[list[SSAValue], dict[int, list[Operation]], dict[Operation, Operation]]:
@@ -511,23 +563,8 @@ class _Builder:
     def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
         key = (t, id(m), memory)  # most nodes of a graph share a few types
         if (hit := self._tensors.get(key)) is None:
-            hit = self._tensors[key] = self._tensor(t, m, memory)
+            hit = self._tensors[key] = complete_tensor(t, m, self.full, memory)
         return hit
-
-    def _tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
-        ids = [m[a] for a in t.axis_ids]
-        reps, strides = list(t.repeat_list), list(t.stride_list)
-        if self.full is not None and ids:
-            for a in self.full:
-                if a in ids:
-                    continue
-                pos = next((i for i, x in enumerate(ids) if x > a), len(ids))
-                ids.insert(pos, a)
-                reps.insert(pos, 1)
-                strides.insert(pos, 0)
-            if not memory:
-                strides = list(ag.contiguous_strides(reps))
-        return ag.AscTensorType(t.element_type, ids, reps, strides)
 
     def clone(self, op: ag.AscNode, m: dict[int, int], index: int | None = None) -> Operation:
         attrs = dict(op.attributes)

@@ -310,3 +310,53 @@ ge.graph @g {
     assert U.has_fuse_type(u, "slice") and U.has_fuse_type(e, "slice")
     r = d.can_fuse(u, e)
     assert r is not None and r.code == "CanNotMergeAscGraph" and "a slice" in r.message, r
+
+
+# -- the input cap counts the inputs Fuse builds ----------------------------------------
+
+def _asc_backend(name: str, op: str, operands: str, data0_strides: str) -> str:
+    t = "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 4], strides = [4, 1]>"
+    d0 = f"!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 4], strides = {data0_strides}>"
+    return f"""
+  %{name} = ge.AscBackend({operands}) {{name = "autofuse_pointwise_{name}_{op}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 7}} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> {{
+    ascgraph.graph @{name}_graph axis = [0: z0 = 4, 1: z1 = 4] {{
+      %data = ascgraph.Data {{index = 0}} : {d0}
+      %load = ascgraph.Load(%data) {{offset = 0, sched.axis = [0, 1]}} : {t}
+      %data_1 = ascgraph.Data {{index = 1}} : {t}
+      %load_1 = ascgraph.Load(%data_1) {{offset = 0, sched.axis = [0, 1]}} : {t}
+      %r = ascgraph.{op}(%load, %load_1) {{sched.axis = [0, 1]}} : {t}
+      %store = ascgraph.Store(%r) {{offset = 0, sched.axis = [0, 1]}} : {t}
+      %output = ascgraph.Output(%store) {{index = 0}} : {t}
+    }}
+  }}"""
+
+
+def test_input_cap_counts_unmerged_shared_data():
+    # a and b share x, but b reads it transposed (Data strides [1, 4]): the two Data nodes
+    # cannot merge (TryAscDataNodeMerge), so the loop-merged node keeps x twice: 4 inputs
+    # (x, y, x, w), not the 3 a merged Data would give. CanFuse counted 3 and let a
+    # max_input_nums_after_fuse=3 decider build a 4-input node.
+    text = (
+        """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x4xf32>
+  %y = ge.Data {index = 1} : tensor<4x4xf32>
+  %w = ge.Data {index = 2} : tensor<4x4xf32>"""
+        + _asc_backend("a", "Add", "%x, %y", "[4, 1]")
+        + _asc_backend("b", "Mul", "%x, %w", "[1, 4]")
+        + """
+  ge.NetOutput %a, %b : tensor<4x4xf32>, tensor<4x4xf32>
+}"""
+    )
+    m = parse(text)
+    g = list(m.ops)[0]
+    nodes = {node_name(o): o for o in g.body.block.ops if U.inner_backends(o)}
+    a, b = by(nodes, "Add"), by(nodes, "Mul")
+    r = AscBackendFusionDecider(max_input_nums_after_fuse=3).can_fuse(a, b)
+    assert r is not None and r.code == "InputNumsExceedThreshold" and "4 inputs > 3" in r.message, r
+    new = fuse_checked(m, AscBackendFusionDecider(max_input_nums_after_fuse=4), a, b)
+    assert isinstance(new, ge.AscBackend) and len(new.operands) == 4
+    assert new.operands[0] is new.operands[2]  # x kept twice: its two views differ
+    # the shared x whose views agree still merges into one input (LOOP_MERGE1: 3)
+    m, nodes = lowered(LOOP_MERGE1)
+    assert AscBackendFusionDecider(max_input_nums_after_fuse=3).can_fuse(by(nodes, "Add"), by(nodes, "Mul")) is None
