@@ -14,7 +14,6 @@ blocks in the same order; the placement differs, the rules of what may share do 
 from __future__ import annotations
 
 import bisect
-import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -405,24 +404,86 @@ class Block:
     offset: int = -1
 
 
-def overlapping_pairs(blocks: Sequence[Block]) -> list[list[int]]:
-    """For each block, the indices of the blocks whose lifetimes intersect its own: one sweep
-    in begin order with a heap of ends, linear in blocks + pairs."""
-    nbrs: list[list[int]] = [[] for _ in blocks]
-    idx = sorted(range(len(blocks)), key=lambda i: (blocks[i].begin, blocks[i].key))
-    live: dict[int, None] = {}
-    ends: list[tuple[int, int]] = []
-    for i in idx:
-        b = blocks[i]
-        while ends and ends[0][0] < b.begin:
-            _, j = heapq.heappop(ends)
-            live.pop(j, None)
-        for j in live:
-            nbrs[i].append(j)
-            nbrs[j].append(i)
-        live[i] = None
-        heapq.heappush(ends, (b.end, i))
-    return nbrs
+class Occupancy:
+    """The bytes that placed blocks hold, queried by a window of node positions: which byte
+    ranges does any block alive somewhere in [begin, end] hold?
+
+    A segment tree over node positions. A block is stored in the O(log n) canonical nodes
+    that tile its lifetime (`own`: blocks covering the whole node range) and in those nodes
+    and every ancestor of them (`sub`: blocks touching the node range from inside it). A
+    window's blocks are then exactly `sub` of its canonical nodes plus `own` of their
+    ancestors (the root paths of its first and last position): no block is listed for each
+    block it overlaps. Each node keeps its byte ranges as one sorted list of disjoint,
+    coalesced runs, so a node holds as many entries as there are holes between its blocks,
+    not as many as blocks. A query or an insertion is O(log n) runs lists; the answer
+    (the union of the window's byte ranges) is what a best fit needs.
+    """
+
+    def __init__(self, horizon: int) -> None:
+        self.leaves = 1
+        while self.leaves < horizon:
+            self.leaves *= 2
+        self.own: list[tuple[list[int], list[int]] | None] = [None] * (2 * self.leaves)
+        self.sub: list[tuple[list[int], list[int]] | None] = [None] * (2 * self.leaves)
+
+    def _nodes(self, begin: int, end: int) -> tuple[list[int], list[int]]:
+        """The canonical nodes of [begin, end] and the root paths of its two ends."""
+        canon: list[int] = []
+        lo, hi = begin + self.leaves, end + self.leaves + 1
+        while lo < hi:
+            if lo & 1:
+                canon.append(lo)
+                lo += 1
+            if hi & 1:
+                hi -= 1
+                canon.append(hi)
+            lo >>= 1
+            hi >>= 1
+        path: list[int] = []
+        lo, hi = (begin + self.leaves) >> 1, (end + self.leaves) >> 1
+        while lo != hi:
+            path += (lo, hi)
+            lo >>= 1
+            hi >>= 1
+        while lo:
+            path.append(lo)
+            lo >>= 1
+        return canon, path
+
+    def held(self, begin: int, end: int) -> list[tuple[int, int]]:
+        """Sorted (lo, hi) byte ranges (possibly overlapping) of the blocks alive in the window."""
+        canon, path = self._nodes(begin, end)
+        spans: list[tuple[int, int]] = []
+        for n in canon:
+            if (runs := self.sub[n]) is not None:
+                spans += zip(*runs)
+        for n in path:
+            if (runs := self.own[n]) is not None:
+                spans += zip(*runs)
+        spans.sort()
+        return spans
+
+    def add(self, begin: int, end: int, lo: int, hi: int) -> None:
+        """Record bytes [lo, hi) held from position begin to end (inclusive)."""
+        canon, path = self._nodes(begin, end)
+        own, sub = self.own, self.sub
+        for table, nodes in ((own, canon), (sub, canon), (sub, path)):
+            for n in nodes:
+                # insert [lo, hi) into the node's runs, merging the runs it touches
+                runs = table[n]
+                if runs is None:
+                    table[n] = ([lo], [hi])
+                    continue
+                starts, ends = runs
+                i = bisect.bisect_left(ends, lo)  # first run ending at or after lo
+                j = bisect.bisect_right(starts, hi)  # runs [i, j) touch [lo, hi)
+                if i == j:
+                    starts.insert(i, lo)
+                    ends.insert(i, hi)
+                else:
+                    a, z = starts[i], ends[j - 1]
+                    starts[i:j] = (a if a < lo else lo,)
+                    ends[i:j] = (z if z > hi else hi,)
 
 
 def _best_fit(size: int, spans: list[tuple[int, int]]) -> int:
@@ -439,24 +500,29 @@ def _best_fit(size: int, spans: list[tuple[int, int]]) -> int:
     return best if best is not None else cursor
 
 
-def _place_by_size(blocks: Sequence[Block], nbrs: list[list[int]]) -> list[int]:
+def _horizon(blocks: Sequence[Block]) -> int:
+    return max((b.end for b in blocks), default=0) + 1
+
+
+def _place_by_size(blocks: Sequence[Block]) -> list[int]:
     """Largest block first (ties: earlier begin, then key), each into the best-fitting gap
     between the already-placed blocks that overlap it in time."""
     order = sorted(range(len(blocks)), key=lambda i: (-blocks[i].size, blocks[i].begin, blocks[i].key))
     offset = [-1] * len(blocks)
+    held = Occupancy(_horizon(blocks))
     for i in order:
-        spans = sorted((offset[j], offset[j] + blocks[j].size) for j in nbrs[i] if offset[j] >= 0)
-        offset[i] = _best_fit(blocks[i].size, spans)
+        b = blocks[i]
+        offset[i] = o = _best_fit(b.size, held.held(b.begin, b.end))
+        held.add(b.begin, b.end, o, o + b.size)
     return offset
 
 
-def _place_by_chains(blocks: Sequence[Block], nbrs: list[list[int]]) -> list[int]:
+def _place_by_chains(blocks: Sequence[Block]) -> list[int]:
     """Blocks of one size that never live at once are chained (in begin order, each joins the
     chain of that size whose last block ended latest before it begins), and a chain keeps
     one offset: a value's successor takes its slot, as GE's in-order reuse of a freed block
     of the same size does. Chains are then placed largest first, best fit."""
     chains: list[list[int]] = []
-    chain_of = [0] * len(blocks)
     tails: dict[int, list[tuple[int, int]]] = {}  # size -> sorted (last end, chain)
     for i in sorted(range(len(blocks)), key=lambda i: (blocks[i].begin, blocks[i].key)):
         b = blocks[i]
@@ -468,32 +534,35 @@ def _place_by_chains(blocks: Sequence[Block], nbrs: list[list[int]]) -> list[int
             c = len(chains)
             chains.append([])
         chains[c].append(i)
-        chain_of[i] = c
         bisect.insort(lst, (b.end, c))
     size = [blocks[c[0]].size for c in chains]
     first = [blocks[c[0]].begin for c in chains]
-    coff = [-1] * len(chains)
+    offset = [-1] * len(blocks)
+    held = Occupancy(_horizon(blocks))
     for c in sorted(range(len(chains)), key=lambda c: (-size[c], first[c], c)):
-        near = {chain_of[j] for i in chains[c] for j in nbrs[i]}
-        spans = sorted((coff[d], coff[d] + size[d]) for d in near if coff[d] >= 0)
-        coff[c] = _best_fit(size[c], spans)
-    return [coff[chain_of[i]] for i in range(len(blocks))]
+        spans = sorted(s for i in chains[c] for s in held.held(blocks[i].begin, blocks[i].end))
+        o = _best_fit(size[c], spans)
+        for i in chains[c]:
+            offset[i] = o
+            held.add(blocks[i].begin, blocks[i].end, o, o + size[c])
+    return offset
 
 
 def assign_offsets(blocks: Sequence[Block]) -> int:
     """Place every block so that no two blocks alive at once overlap; returns the arena size.
 
     An offline interval allocator: two deterministic placements (largest block first; and
-    same-size chains, largest first), each a best fit among the blocks overlapping in time;
-    the smaller arena wins (the first on a tie). GE's BlockMemAssigner
+    same-size chains, largest first), each a best fit among the blocks overlapping in time
+    (found through `Occupancy`: O(log n) run lists per block, not one entry per block it
+    overlaps, so a graph with thousands of tensors alive at once stays near-linear); the
+    smaller arena wins (the first on a tie). GE's BlockMemAssigner
     (block_mem_assigner.cc: ReuseBlock / ApplyMemory) reuses freed blocks in node order
     under the same rule: two tensors alive at the same node never share bytes.
     """
-    nbrs = overlapping_pairs(blocks)
     best: list[int] | None = None
     best_top = 0
     for place in (_place_by_size, _place_by_chains):
-        offset = place(blocks, nbrs)
+        offset = place(blocks)
         top = max((o + b.size for o, b in zip(offset, blocks)), default=0)
         if best is None or top < best_top:
             best, best_top = offset, top
