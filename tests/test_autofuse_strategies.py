@@ -10,7 +10,9 @@ from passes import autofuse_strategies as S
 from passes.autofuse_decider import AscBackendFusionDecider
 from passes.autofuse_solver import FusionPriority
 from passes.axis_mapping import node_fuse_info
-from tests.test_autofuse_decider import CONCAT, SOFTMAX, by, lowered
+from ge_dialect.ge import node_name
+from passes import ascgraph_utils as U
+from tests.test_autofuse_decider import CONCAT, LOOP_MERGE1, SOFTMAX, by, lowered
 
 
 def pair(a, b):
@@ -124,3 +126,163 @@ def test_decider_reports_first_strategy_failure():
     m, nodes = lowered(SOFTMAX)
     r = AscBackendFusionDecider().can_fuse(by(nodes, "ReduceMaxD"), by(nodes, "Sub_Exp"))
     assert r.code == "ReduceCanNotFuseHorizontal" and r.message.endswith("[NF1021]")
+
+
+# -- one test per refusal rule that no test above reaches (mutation-checked: each fails
+# when its `return not_fuse(...)` is disabled). Fuse types are set on real lowered kernels
+# (HasFuseType reads the mask), so each pair reaches exactly the rule under test.
+
+V = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<2x3xf32>
+  %y = ge.Data {index = 1} : tensor<2x3xf32>
+  %a = ge.Add(%x, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %e = ge.Exp(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  ge.NetOutput %a, %e : tensor<2x3xf32>, tensor<2x3xf32>
+}"""
+
+# Add (2 axes) -> Unsqueeze + Add (3 axes, broadcasting the Add's output along axis 2)
+VB = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<2x3xf32>
+  %y = ge.Data {index = 1} : tensor<2x3xf32>
+  %w = ge.Data {index = 2} : tensor<2x3x4xf32>
+  %a = ge.Add(%x, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %u = ge.Unsqueeze(%a) {axes = [2]} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>
+  %b = ge.Add(%u, %w) : (tensor<2x3x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  ge.NetOutput %a, %b : tensor<2x3xf32>, tensor<2x3x4xf32>
+}"""
+
+# the same, horizontal: both kernels read y (the second one through a broadcast)
+HB = VB.replace("%u = ge.Unsqueeze(%a)", "%u = ge.Unsqueeze(%y)")
+
+# Add (2 axes) -> Unsqueeze + Exp (3 axes, no broadcast)
+V3 = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<2x3xf32>
+  %y = ge.Data {index = 1} : tensor<2x3xf32>
+  %a = ge.Add(%x, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %u = ge.Unsqueeze(%a) {axes = [2]} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>
+  %e = ge.Exp(%u) : (tensor<2x3x1xf32>) -> tensor<2x3x1xf32>
+  ge.NetOutput %a, %e : tensor<2x3xf32>, tensor<2x3x1xf32>
+}"""
+
+
+def typed(op, *types):
+    """Give a kernel these fuse types (primary = the first)."""
+    op.attributes["fuse_type"] = StringAttr(types[0])
+    mask = 0
+    for t in types:
+        mask |= ag.fuse_type_bit(t)
+    op.attributes["fuse_type_mask"] = int_attr(mask)
+    return op
+
+
+def kernels(text, enable=("reduce", "concat", "transpose")):
+    _, nodes = lowered(text, enable)
+    return list(nodes.values())
+
+
+def code(strategy, n1, n2):
+    r = strategy.can_fuse(pair(n1, n2))
+    return None if r is None else r.code
+
+
+def test_concat_split_backward_and_axis_count():
+    a, e = kernels(V)
+    # split -> concat with neither first-dim (no Split/Concat node says dim 0)
+    assert code(S.ConcatFusionStrategy(), typed(a, "split"), typed(e, "concat")) == "SplitCanNotFuseConcatBackward"
+    # a concat whose loop has fewer axes than its partner's (2 < 3), horizontally
+    a, b = kernels(HB)
+    assert code(S.ConcatFusionStrategy(), typed(a, "concat"), b) == "ConcatNodeSchedAxisSizeNotEqual"
+
+
+def test_split_with_reduction_and_forward_into_split():
+    a, e = kernels(V)
+    assert code(S.SplitFusionStrategy(), typed(a, "split"), typed(e, "reduce")) == "SplitCanNotFuseReduction"
+    a, e = kernels(V)
+    assert code(S.SplitFusionStrategy(), a, typed(e, "split")) == "SplitCanNotFuseForward"
+    a, e = kernels(V)
+    assert code(S.SplitFusionStrategy(), typed(a, "split"), e) is None  # split -> pointwise
+
+
+def test_slice_rules():
+    a, b = kernels(HB)
+    assert U.has_broadcast(b)
+    r = S.SliceSplitFusionStrategy().can_fuse(pair(a, typed(b, "slice")))
+    assert r.code == "FusedSliceHasViewOp" and "also broadcasts" in r.message
+    m, nodes = lowered(LOOP_MERGE1)
+    a, b = typed(by(nodes, "Add"), "slice"), typed(by(nodes, "Mul"), "slice")
+    assert code(S.SliceSplitFusionStrategy(), a, b) == "SliceHasOnlyHorizontalLink"
+    # Exp's output is sliced by the next kernel; Exp itself loads x whole
+    ks = kernels("""
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %u = ge.Exp(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %p, %q = ge.SplitD(%u) {split_dim = 1, num_split = 2} : (tensor<4x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  ge.NetOutput %u, %p, %q : tensor<4x8xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}""", enable=("split",))
+    exp, sl = ks[0], ks[1]
+    assert U.has_fuse_type(sl, "slice") and not U.has_fuse_type(exp, "slice")
+    r = S.SliceSplitFusionStrategy().can_fuse(pair(exp, sl))
+    assert r.code == "FusedSliceHasViewOp" and "computes without a slice" in r.message
+    # a slice whose output's last dim is 1 (x[:, 0:1]) fuses only with slices
+    ks = kernels("""
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x2xf32>
+  %p, %q = ge.SplitD(%x) {split_dim = 1, num_split = 2} : (tensor<4x2xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
+  %e = ge.Exp(%p) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  ge.NetOutput %p, %q, %e : tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>
+}""", enable=("split",))
+    # lowering recomputes x[:, 0:1] inside Exp's kernel; as a plain pointwise kernel it
+    # shares x with the slice kernel of p
+    sl, exp = ks[0], typed(ks[2], "pointwise")
+    assert U.has_fuse_type(sl, "slice") and "Exp" in node_name(exp)
+    r = S.SliceSplitFusionStrategy().can_fuse(pair(sl, exp))
+    assert r.code == "FusedSliceHasViewOp" and "last dim is 1" in r.message
+
+
+def test_gather_rules():
+    g = S.GatherFusionStrategy()
+    a, e = kernels(V)
+    assert code(g, a, typed(e, "gather")) == "GatherCanNotFuseForward"
+    a, e = kernels(V)
+    assert code(g, typed(a, "gather"), typed(e, "reduce")) == "GatherCanNotFuseWithReduce"
+    a, e = kernels(V)
+    assert code(g, typed(a, "gather"), typed(e, "concat")) == "GatherCanNotFuseWithConcat"
+    m, nodes = lowered(LOOP_MERGE1)
+    assert code(g, typed(by(nodes, "Add"), "gather"), by(nodes, "Mul")) == "GatherCanOnlyVerticallyFuseWithElementwise"
+    a, b = kernels(VB)
+    assert code(g, typed(a, "gather"), b) == "GatherNextNodeIsPointWiseAndInputHasViewOp"
+    a, e = kernels(V3)
+    assert code(g, typed(a, "gather"), e) == "GatherNodeAxisSizeNotEqual"
+    a, e = kernels(V)
+    assert code(g, typed(a, "gather"), e) is None  # gather -> pointwise, same axis count
+
+
+def test_transpose_rules():
+    t = S.TransposeFusionStrategy()
+    a, e = kernels(V)
+    r = t.can_fuse(pair(typed(a, "transpose"), typed(e, "reduce")))
+    assert r.code == "TransposeCanNotFuseWithNotPointWise" and "only with pointwise" in r.message
+    a, b = kernels(VB)
+    r = t.can_fuse(pair(typed(a, "transpose"), b))
+    assert r.code == "TransposeCanNotFuseWithNotPointWise" and "broadcasts an input" in r.message
+    # pointwise -> transpose: the Add's output is also a graph output (two consumers)
+    a, e = kernels(V)
+    r = t.can_fuse(pair(a, typed(e, "transpose")))
+    assert r.code == "TransposeCanNotFuseWithNotPointWise" and "only consumer" in r.message
+    a, e = kernels(V)
+    assert t.can_fuse(pair(typed(a, "transpose"), e)) is None  # transpose -> pointwise
+
+
+def test_cube_rules():
+    c = S.CubeFusionStrategy()
+    a, e = kernels(V)
+    assert code(c, a, typed(e, "cube")) == "CubeCanNotFuseForward"
+    a, e = kernels(V)
+    assert code(c, typed(a, "cube"), typed(e, "reduce")) == "CubeCanNotFuseWithNotElementwise"
+    a, b = kernels(VB)
+    assert code(c, typed(a, "cube"), b) == "CubeCanNotFuseWithViewElementwise"
+    a, e = kernels(V)
+    assert code(c, typed(a, "cube"), e) is None  # cube -> pointwise epilogue
