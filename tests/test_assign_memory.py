@@ -7,6 +7,7 @@ Expected byte figures are worked out by hand in the comments next to them.
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_tools.registry import get_all_passes, make_context
+from passes.assign_memory import Block, Occupancy, _place_by_chains, _place_by_size, assign_offsets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -283,6 +285,133 @@ def test_reuse_on_a_chain() -> None:
     assert A.get_int(g, "memory_lower_bound") == 2 * 16896
     assert out_off(node(m, "a")) == out_off(node(m, "c"))
     assert out_off(node(m, "b")) == out_off(node(m, "d"))
+
+
+# -- the allocator on hand-made and random lifetimes ---------------------------------------------
+
+U = 512  # one aligned unit
+
+
+def _blocks(spec: list[tuple[int, int, int]]) -> list[Block]:
+    """(units, begin, end) -> blocks keyed by their position in the list."""
+    return [Block((k, 0), u * U, b, e) for k, (u, b, e) in enumerate(spec)]
+
+
+def _no_overlap(blocks: list[Block], offsets: list[int]) -> None:
+    for i, a in enumerate(blocks):
+        for j in range(i + 1, len(blocks)):
+            b = blocks[j]
+            if a.begin <= b.end and b.begin <= a.end:
+                oa, ob = offsets[i], offsets[j]
+                assert oa + a.size <= ob or ob + b.size <= oa, f"blocks {i} and {j} share bytes"
+
+
+def test_hand_made_lifetimes_pack_to_the_bound() -> None:
+    # units and lifetimes: a 2 [0,2], b 2 [3,5], c 1 [0,1], e 1 [1,3], d 1 [2,4]. Alive:
+    # t0 a c = 3, t1 a c e = 4, t2 a e d = 4, t3 b e d = 4, t4 b d = 3, t5 b = 2: bound 4.
+    # Largest first, best fit: a -> 0; b (never alive with a) -> 0; c over a -> 2; e over
+    # a, b, c -> 3; d over a, b and e (c is dead at 2) finds the one-unit hole [2, 3) -> 2.
+    blocks = _blocks([(2, 0, 2), (2, 3, 5), (1, 0, 1), (1, 2, 4), (1, 1, 3)])
+    assert assign_offsets(blocks) == 4 * U
+    assert [b.offset // U for b in blocks] == [0, 0, 2, 2, 3]
+
+
+def test_best_fit_takes_the_smallest_hole() -> None:
+    # k 3 [0,1], l 1 [0,5], m 1 [0,1], n 1 [0,5], x 1 [2,5]. Largest first, then by begin:
+    # k -> 0, l over k -> 3, m over k, l -> 4, n over k, l, m -> 5. At t2..5 only l [3,4) and
+    # n [5,6) are alive: holes [0,3) (three units) and [4,5) (one unit); x takes the smaller,
+    # 4 (a first fit would take 0). Peak 6 units = k + l + m + n at t0.
+    blocks = _blocks([(3, 0, 1), (1, 0, 5), (1, 0, 1), (1, 0, 5), (1, 2, 5)])
+    assert [o // U for o in _place_by_size(blocks)] == [0, 3, 4, 5, 4]
+
+
+def _brute_best_fit_by_size(blocks: list[Block]) -> list[int]:
+    """The same rule, by scanning every placed block that overlaps in time."""
+    order = sorted(range(len(blocks)), key=lambda i: (-blocks[i].size, blocks[i].begin, blocks[i].key))
+    offsets = [-1] * len(blocks)
+    for i in order:
+        b = blocks[i]
+        spans = sorted(
+            (offsets[j], offsets[j] + blocks[j].size)
+            for j in range(len(blocks))
+            if offsets[j] >= 0 and blocks[j].begin <= b.end and b.begin <= blocks[j].end
+        )
+        best, best_gap, cursor = None, None, 0
+        for lo, hi in spans:
+            if lo - cursor >= b.size and (best_gap is None or lo - cursor < best_gap):
+                best, best_gap = cursor, lo - cursor
+            cursor = max(cursor, hi)
+        offsets[i] = cursor if best is None else best
+    return offsets
+
+
+def _random_blocks(rng: random.Random, n: int, horizon: int) -> list[Block]:
+    spec = []
+    for _ in range(n):
+        b = rng.randrange(horizon)
+        length = rng.choice((0, 1, 2, 3, 5, 8, 20, horizon))
+        spec.append((rng.choice((1, 2, 3, 5, 9)), b, min(horizon - 1, b + length)))
+    return _blocks(spec)
+
+
+def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], hi)
+        else:
+            out.append([lo, hi])
+    return [(lo, hi) for lo, hi in out]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_occupancy_answers_every_window(seed: int) -> None:
+    rng = random.Random(seed)
+    horizon = rng.choice((1, 7, 64, 100))
+    held = Occupancy(horizon)
+    placed: list[tuple[int, int, int, int]] = []
+    for _ in range(120):
+        b = rng.randrange(horizon)
+        e = min(horizon - 1, b + rng.choice((0, 1, 4, horizon)))
+        lo = rng.randrange(0, 40) * U
+        hi = lo + rng.choice((1, 2, 3)) * U
+        held.add(b, e, lo, hi)
+        placed.append((b, e, lo, hi))
+        qb = rng.randrange(horizon)
+        qe = min(horizon - 1, qb + rng.choice((0, 2, horizon)))
+        want = _union([(lo, hi) for b, e, lo, hi in placed if b <= qe and qb <= e])
+        assert _union(held.held(qb, qe)) == want
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_allocator_matches_pairwise_best_fit(seed: int) -> None:
+    rng = random.Random(seed)
+    blocks = _random_blocks(rng, 150, rng.choice((10, 60, 300)))
+    by_size = _place_by_size(blocks)
+    assert by_size == _brute_best_fit_by_size(blocks)
+    _no_overlap(blocks, by_size)
+    _no_overlap(blocks, _place_by_chains(blocks))
+    top = assign_offsets(blocks)
+    _no_overlap(blocks, [b.offset for b in blocks])
+    assert top == max(b.offset + b.size for b in blocks)
+
+
+def test_many_tensors_alive_at_once() -> None:
+    # 60 Relus of x all alive until a chain of Adds consumes them, last first: the Relus'
+    # lifetimes nest, 60 blocks alive at the widest point
+    ty = "tensor<4x64xf16>"
+    lines = ["ge.graph @main {", f"  %x = ge.Data {{index = 0}} : {ty}"]
+    lines += [f"  %r{i} = ge.Relu(%x) : ({ty}) -> {ty}" for i in range(60)]
+    acc = "%x"
+    for i in range(60):
+        lines.append(f"  %a{i} = ge.Add({acc}, %r{59 - i}) : ({ty}, {ty}) -> {ty}")
+        acc = f"%a{i}"
+    lines += [f"  ge.NetOutput {acc} : {ty}", "}"]
+    m = run("\n".join(lines) + "\n")
+    _check_plan(m)
+    # 4x64xf16 = 512 B + 32 -> 1024 B blocks; at a0: r0..r59 and a0 = 61 blocks (x is an input)
+    assert A.get_int(graph(m), "memory_lower_bound") == 61 * 1024
+    assert A.get_int(graph(m), "memory_size") == 61 * 1024
 
 
 # -- memory-layout conflicts (MemLayoutConflictOptimizer) -------------------------------------
