@@ -14,8 +14,9 @@ blocks in the same order; the placement differs, the rules of what may share do 
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -500,24 +501,89 @@ def _best_fit(size: int, spans: list[tuple[int, int]]) -> int:
     return best if best is not None else cursor
 
 
-def _horizon(blocks: Sequence[Block]) -> int:
-    return max((b.end for b in blocks), default=0) + 1
+class _Windows:
+    """Per block, the bytes held in its lifetime, through `Occupancy`."""
+
+    def __init__(self, blocks: Sequence[Block]) -> None:
+        self.blocks = blocks
+        self.occ = Occupancy(max((b.end for b in blocks), default=0) + 1)
+
+    def held(self, i: int) -> list[tuple[int, int]]:
+        b = self.blocks[i]
+        return self.occ.held(b.begin, b.end)
+
+    def add(self, i: int, lo: int) -> None:
+        b = self.blocks[i]
+        self.occ.add(b.begin, b.end, lo, lo + b.size)
 
 
-def _place_by_size(blocks: Sequence[Block]) -> list[int]:
+class _Neighbours:
+    """The same answers from each block's list of the blocks overlapping it in time: linear
+    in blocks + overlapping pairs, so cheaper than `_Windows` when few blocks live at once."""
+
+    def __init__(self, blocks: Sequence[Block], nbrs: list[list[int]] | None = None) -> None:
+        self.blocks = blocks
+        self.offset = [-1] * len(blocks)
+        self.nbrs = nbrs if nbrs is not None else overlapping_lists(blocks)
+
+    def held(self, i: int) -> list[tuple[int, int]]:
+        off, blocks = self.offset, self.blocks
+        return sorted((off[j], off[j] + blocks[j].size) for j in self.nbrs[i] if off[j] >= 0)
+
+    def add(self, i: int, lo: int) -> None:
+        self.offset[i] = lo
+
+
+def overlapping_lists(blocks: Sequence[Block]) -> list[list[int]]:
+    """For each block, the blocks whose lifetimes intersect its own (one sweep in begin order)."""
+    nbrs: list[list[int]] = [[] for _ in blocks]
+    live: dict[int, None] = {}
+    ends: list[tuple[int, int]] = []
+    for i in sorted(range(len(blocks)), key=lambda i: (blocks[i].begin, blocks[i].key)):
+        while ends and ends[0][0] < blocks[i].begin:
+            live.pop(heapq.heappop(ends)[1], None)
+        for j in live:
+            nbrs[i].append(j)
+            nbrs[j].append(i)
+        live[i] = None
+        heapq.heappush(ends, (blocks[i].end, i))
+    return nbrs
+
+
+# Above this many time-overlapping pairs per block, the pair lists cost more than the tree.
+PAIRS_PER_BLOCK = 24
+
+
+def overlap_index(blocks: Sequence[Block]) -> Callable[[], _Neighbours | _Windows]:
+    """A maker of fresh `_Neighbours` (sharing one set of lists) when the blocks overlap in at
+    most PAIRS_PER_BLOCK pairs per block (counted in one sweep, without listing them), else
+    of `_Windows`: both give the same placements."""
+    pairs = 0
+    ends: list[int] = []
+    for b in sorted(blocks, key=lambda b: b.begin):
+        while ends and ends[0] < b.begin:
+            heapq.heappop(ends)
+        pairs += len(ends)
+        heapq.heappush(ends, b.end)
+    if pairs > PAIRS_PER_BLOCK * len(blocks):
+        return lambda: _Windows(blocks)
+    nbrs = overlapping_lists(blocks)
+    return lambda: _Neighbours(blocks, nbrs)
+
+
+def _place_by_size(blocks: Sequence[Block], index: Callable[[], _Neighbours | _Windows] | None = None) -> list[int]:
     """Largest block first (ties: earlier begin, then key), each into the best-fitting gap
     between the already-placed blocks that overlap it in time."""
     order = sorted(range(len(blocks)), key=lambda i: (-blocks[i].size, blocks[i].begin, blocks[i].key))
     offset = [-1] * len(blocks)
-    held = Occupancy(_horizon(blocks))
+    held = (index or overlap_index(blocks))()
     for i in order:
-        b = blocks[i]
-        offset[i] = o = _best_fit(b.size, held.held(b.begin, b.end))
-        held.add(b.begin, b.end, o, o + b.size)
+        offset[i] = o = _best_fit(blocks[i].size, held.held(i))
+        held.add(i, o)
     return offset
 
 
-def _place_by_chains(blocks: Sequence[Block]) -> list[int]:
+def _place_by_chains(blocks: Sequence[Block], index: Callable[[], _Neighbours | _Windows] | None = None) -> list[int]:
     """Blocks of one size that never live at once are chained (in begin order, each joins the
     chain of that size whose last block ended latest before it begins), and a chain keeps
     one offset: a value's successor takes its slot, as GE's in-order reuse of a freed block
@@ -538,13 +604,13 @@ def _place_by_chains(blocks: Sequence[Block]) -> list[int]:
     size = [blocks[c[0]].size for c in chains]
     first = [blocks[c[0]].begin for c in chains]
     offset = [-1] * len(blocks)
-    held = Occupancy(_horizon(blocks))
+    held = (index or overlap_index(blocks))()
     for c in sorted(range(len(chains)), key=lambda c: (-size[c], first[c], c)):
-        spans = sorted(s for i in chains[c] for s in held.held(blocks[i].begin, blocks[i].end))
+        spans = sorted(s for i in chains[c] for s in held.held(i))
         o = _best_fit(size[c], spans)
         for i in chains[c]:
             offset[i] = o
-            held.add(blocks[i].begin, blocks[i].end, o, o + size[c])
+            held.add(i, o)
     return offset
 
 
@@ -553,16 +619,17 @@ def assign_offsets(blocks: Sequence[Block]) -> int:
 
     An offline interval allocator: two deterministic placements (largest block first; and
     same-size chains, largest first), each a best fit among the blocks overlapping in time
-    (found through `Occupancy`: O(log n) run lists per block, not one entry per block it
-    overlaps, so a graph with thousands of tensors alive at once stays near-linear); the
-    smaller arena wins (the first on a tie). GE's BlockMemAssigner
+    (found through each block's list of overlapping blocks when few live at once, else
+    through `Occupancy`: O(log n) run lists per block, so a graph with thousands of tensors
+    alive at once stays near-linear; see `overlap_index`); the smaller arena wins (the first on a tie). GE's BlockMemAssigner
     (block_mem_assigner.cc: ReuseBlock / ApplyMemory) reuses freed blocks in node order
     under the same rule: two tensors alive at the same node never share bytes.
     """
     best: list[int] | None = None
     best_top = 0
+    index = overlap_index(blocks)
     for place in (_place_by_size, _place_by_chains):
-        offset = place(blocks)
+        offset = place(blocks, index)
         top = max((o + b.size for o, b in zip(offset, blocks)), default=0)
         if best is None or top < best_top:
             best, best_top = offset, top

@@ -22,7 +22,16 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_tools.registry import get_all_passes, make_context
-from passes.assign_memory import Block, Occupancy, _place_by_chains, _place_by_size, assign_offsets
+from passes.assign_memory import (
+    Block,
+    Occupancy,
+    _Neighbours,
+    _place_by_chains,
+    _place_by_size,
+    _Windows,
+    assign_offsets,
+    overlap_index,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -387,10 +396,14 @@ def test_occupancy_answers_every_window(seed: int) -> None:
 def test_allocator_matches_pairwise_best_fit(seed: int) -> None:
     rng = random.Random(seed)
     blocks = _random_blocks(rng, 150, rng.choice((10, 60, 300)))
-    by_size = _place_by_size(blocks)
+    # both overlap indexes, whichever assign_offsets would pick, give the pairwise answer
+    by_size = _place_by_size(blocks, lambda: _Windows(blocks))
     assert by_size == _brute_best_fit_by_size(blocks)
+    assert _place_by_size(blocks, lambda: _Neighbours(blocks)) == by_size
+    chains = _place_by_chains(blocks, lambda: _Windows(blocks))
+    assert _place_by_chains(blocks, lambda: _Neighbours(blocks)) == chains
     _no_overlap(blocks, by_size)
-    _no_overlap(blocks, _place_by_chains(blocks))
+    _no_overlap(blocks, chains)
     top = assign_offsets(blocks)
     _no_overlap(blocks, [b.offset for b in blocks])
     assert top == max(b.offset + b.size for b in blocks)
@@ -409,6 +422,10 @@ def test_many_tensors_alive_at_once() -> None:
     lines += [f"  ge.NetOutput {acc} : {ty}", "}"]
     m = run("\n".join(lines) + "\n")
     _check_plan(m)
+    # about 30 overlapping pairs per block: above PAIRS_PER_BLOCK, the tree answers
+    blocks = [Block((i, 0), 1, i, 120 - i) for i in range(60)]
+    assert isinstance(overlap_index(blocks)(), _Windows)
+    assert isinstance(overlap_index(blocks[:1] + [Block((1, 0), 1, 2, 3)])(), _Neighbours)
     # 4x64xf16 = 512 B + 32 -> 1024 B blocks; at a0: r0..r59 and a0 = 61 blocks (x is an input)
     assert A.get_int(graph(m), "memory_lower_bound") == 61 * 1024
     assert A.get_int(graph(m), "memory_size") == 61 * 1024
