@@ -213,9 +213,3 @@ def shape_of(t: Attribute) -> tuple[int, ...] | None:
     if isinstance(t, TensorType):
         return _shape_of(t)
     return None
-
-
-def with_shape(t: TensorType, shape: Sequence[int], dtype: Attribute | None = None) -> TensorType:
-    """A tensor type like `t` (same encoding) with another shape and optionally dtype."""
-    dims = [DYNAMIC_INDEX if d < 0 else d for d in shape]
-    return TensorType(dtype or t.element_type, dims, t.encoding)

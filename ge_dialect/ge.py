@@ -37,7 +37,6 @@ from xdsl.ir import Attribute, Block, Dialect, OpResult, Operation, Region, SSAV
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
-    opt_prop_def,
     opt_region_def,
     prop_def,
     region_def,

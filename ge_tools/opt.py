@@ -15,7 +15,6 @@ import textwrap
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from io import StringIO
 from typing import IO, NoReturn
 
 from xdsl.context import Context

@@ -181,36 +181,6 @@ class TransposeOp(LoopExpr):
 VIEW_TYPES = (BroadcastView, PermuteView, UnitReshapeView, SliceView)
 
 
-def readable(expr: LoopExpr) -> str:
-    """GE's KernelBox::Readable form, one `tmpN = ops.X(...)` line per node (for remarks
-    and tests)."""
-    names: dict[int, str] = {}
-    lines: list[str] = []
-
-    def go(e: LoopExpr) -> str:
-        if id(e) in names:
-            return names[id(e)]
-        if isinstance(e, Load):
-            body = f'ops.Load("{e.buffer.name_hint or "buffer"}", {list(e.shape)})'
-        elif isinstance(e, Pointwise):
-            body = f"ops.{e.asc_type}({', '.join(go(a) for a in e.args)})"
-        elif isinstance(e, ReduceOp):
-            body = f"ops.StoreReduction(ops.{e.kind}({go(e.src)}, {list(e.axes)}))"
-        elif isinstance(e, ConcatOp):
-            body = f"ops.StoreConcat({', '.join(go(a) for a in e.inputs)}, dim={e.dim})"
-        elif isinstance(e, TransposeOp):
-            body = f"ops.Transpose({go(e.src)}, {list(e.perm)})"
-        else:
-            src = e.src  # type: ignore[attr-defined]
-            body = f"ops.{type(e).__name__}({go(src)}, {list(src.shape)}->{list(e.shape)})"
-        names[id(e)] = f"tmp{len(names)}"
-        lines.append(f"{names[id(e)]} = {body}")
-        return names[id(e)]
-
-    go(expr)
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------------------------------
 # Realization into an AscGraph
 # ---------------------------------------------------------------------------------------

@@ -12,14 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 
 FUSE_TYPE_ATTR = "fuse_type"
 FUSE_TYPE_MASK_ATTR = "fuse_type_mask"
-FUSION_NODES_SIZE_ATTR = "fusion_nodes_size"
 # GE AutoFuseAttrs::fusion_nodes_size_ is summed on fusion and never recounted after
 # load/store elimination (fusion_strategy_solver.cpp, FusingNode). The ge.AscBackend
 # verifier requires `fusion_nodes_size` to be the real node count, so GE's summed figure,
@@ -128,10 +127,6 @@ def compute_node_num(op: Operation) -> int:
     return sum(1 for n in asc_nodes(op) if not isinstance(n, _NON_COMPUTE))
 
 
-def has_node(op: Operation, *classes: type) -> bool:
-    return any(isinstance(n, classes) for n in asc_nodes(op))
-
-
 def loop_axis_count(op: Operation) -> int:
     """The number of loop axes (HintGraph: the graph's axis list; the largest inner one)."""
     return max((len(g.axis.data) for g in asc_graphs(op)), default=0)
@@ -201,10 +196,6 @@ def has_broadcast(op: Operation) -> bool:
     return any(isinstance(n, ag.Broadcast) or (isinstance(n, ag.Load) and load_view(n).broadcast) for n in asc_nodes(op))
 
 
-def has_view_load(op: Operation) -> bool:
-    return any(not load_view(ld).simplest for ld in graph_loads(op))
-
-
 # -- ports: where an AscBackend/FusedAscBackend input or output leads ----------------------------
 
 
@@ -242,7 +233,3 @@ def output_store(op: Operation, k: int) -> tuple[ge.AscBackend, ag.Store] | None
         if isinstance(owner, ge.AscBackend):
             return output_store(owner, v.index)
     return None
-
-
-def consumers_in(value: SSAValue, op: Operation) -> int:
-    return sum(1 for u in value.uses if u.operation is op)

@@ -29,7 +29,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
-from ge_dialect.ge import GeNode, GraphOp, Identity, NetOutput, ge_type, node_name
+from ge_dialect.ge import GraphOp, Identity, NetOutput, ge_type, node_name
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from passes.ge_local_sizes import (
     DATA_NODE_TYPES,

@@ -330,12 +330,10 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
             if not d1 or not d2:
                 return f"shared input {i1}/{i2} has no Data node"
-            t1, t2 = _tensor(d1[0][1].out_type()), _tensor(d2[0][1].out_type())
             gp = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=need_flash))
             if gp is None:
                 return f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
             pairs = _pairs_of(gp)
-            del t1, t2  # step 1's tensor map only gates step 2's; the graph map is used
             l1 = U.loads_of(d1[0][1])
             l2 = U.loads_of(d2[0][1])
             v1 = [U.load_view(ld) for ld in l1]
@@ -437,10 +435,3 @@ def _flash(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, i
     for b, s in sz2.items():
         sizes[map2[b]] = max(sizes.get(map2[b], 1), s)
     return AxisUnification(map1, map2, sizes)
-
-
-def can_loop_merge(info: NodeFuseInfo, u: AxisUnification) -> bool:
-    """CanLoopMerge(ascnode1, ascnode2) on a unification."""
-    ax1, _ = node_axes(info.n1)
-    ax2, _ = node_axes(info.n2)
-    return check_axis_subset_relation([u.map1[a] for a in ax1], [u.map2[b] for b in ax2])

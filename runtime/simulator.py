@@ -107,9 +107,6 @@ class Stats:
     peak_live_fm_bytes: int = 0
     refreshed_tasks: int = 0
 
-    def as_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
-
 
 class _Tensors:
     """The model's tensor table: base tensors (a task writes them, or the host), aliases
