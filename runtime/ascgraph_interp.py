@@ -40,23 +40,11 @@ from xdsl.utils.exceptions import VerifyException
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.dtypes import numpy_dtype
-from runtime.reference import ReferenceError, check_value, reference_impl
+from runtime.reference import ReferenceError, acc_dtype, check_value, reference_impl
 
 __all__ = ["run_asc_backend", "run_asc_graph"]
 
 as_strided = np.lib.stride_tricks.as_strided
-
-
-def _acc_dtype(dt: np.dtype) -> np.dtype:
-    """Reductions accumulate narrow floats in float32 and ints in 64 bits (the reference
-    interpreter's rule for ge reductions, so both give the same numbers)."""
-    if dt.kind == "f":
-        return np.dtype(np.float64) if dt.itemsize >= 8 else np.dtype(np.float32)
-    if dt.kind == "i":
-        return np.dtype(np.int64)
-    if dt.kind == "u":
-        return np.dtype(np.uint64)
-    return dt
 
 
 def _np_dtype(t: ag.AscTensorType) -> np.dtype:
@@ -128,7 +116,8 @@ def _reduce(op: ag.Reduction, x: np.ndarray) -> np.ndarray:
     axes = op.reduced_positions()
     if not axes:
         return x
-    acc = _acc_dtype(x.dtype)
+    # The reference interpreter's accumulation rule, so both give the same numbers.
+    acc = acc_dtype(x.dtype)
     if isinstance(op, ag.Sum):
         return np.sum(x, axis=axes, keepdims=True, dtype=acc)
     if isinstance(op, ag.Prod):

@@ -156,7 +156,7 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
     return axis + rank if axis < 0 else axis
 
 
-def _acc_dtype(dt: np.dtype) -> np.dtype:
+def acc_dtype(dt: np.dtype) -> np.dtype:
     """Accumulation dtype of matmul/conv/reductions: float32 for narrow floats, int64 for ints."""
     if dt.kind == "f":
         return np.dtype(np.float64) if dt.itemsize >= 8 else np.dtype(np.float32)
@@ -413,7 +413,7 @@ def _reduction(kind: str) -> Impl:
         x = args[0]
         axes = _reduce_axes(op, x.ndim)
         keep = A.get_bool(op, "keep_dims", False)
-        acc = _acc_dtype(x.dtype)
+        acc = acc_dtype(x.dtype)
         if kind == "sum":
             r = np.sum(x, axis=axes, keepdims=keep, dtype=acc)
         elif kind == "prod":
@@ -603,7 +603,7 @@ def _shape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 
 @reference_impl(ge.MatMul)
 def _matmul(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    acc = _acc_dtype(args[0].dtype)
+    acc = acc_dtype(args[0].dtype)
     a, b = args[0].astype(acc), args[1].astype(acc)
     if A.get_bool(op, "transpose_x1"):
         a = a.T
@@ -625,7 +625,7 @@ def _conv2d(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     """NCHW: x [N,C,H,W], filter [K,C/groups,kh,kw], bias [K]; strides/dilations NCHW
     4-lists, pads [top, bottom, left, right] (GE's Conv2D op proto, nn_calculation_ops.h)."""
     x, w = args[0], args[1]
-    acc = _acc_dtype(x.dtype)
+    acc = acc_dtype(x.dtype)
     sh, sw = _quad(op, "strides", [1, 1, 1, 1])[2:]
     dh, dw = _quad(op, "dilations", [1, 1, 1, 1])[2:]
     pt, pb, pl, pr = _quad(op, "pads", [0, 0, 0, 0])
