@@ -1,0 +1,167 @@
+"""More of GE's asc_backend_fusion_decider_unittest.cpp (ge_fusion.md §9.2), rebuilt in the
+ascgraph dialect from GE's graph helpers (read with the search tool: hicann/ge,
+tests/autofuse/ut/autofuse/asc_backend_fusion_decider_unittest.cpp, SetAttrsGroup picks
+each node's AscGraph by node name). Static sizes A..F = 2..7 stand for GE's symbols.
+
+Each case asserts GE's expectation where our port computes the same thing; where the port
+differs (the decider docstring's deviations), it asserts our number and derives GE's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ge_dialect import ascgraph as ag
+from ge_dialect import ge
+from ge_dialect.ge import node_name
+from passes import ascgraph_utils as U
+from passes.autofuse_decider import AscBackendFusionDecider
+from tests.test_autofuse_decider import _ge_add_graph, fuse_checked
+from tests.test_lowering_differential import parse
+
+FIVE, SIX = [2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7]
+T5, T6 = "tensor<2x3x4x5x6xf32>", "tensor<2x3x4x5x6x7xf32>"
+
+
+def _full(sizes: list[int]) -> str:
+    st = [1] * len(sizes)
+    for i in range(len(sizes) - 2, -1, -1):
+        st[i] = st[i + 1] * sizes[i + 1]
+    return f"!ascgraph.tensor<f32, axis = {list(range(len(sizes)))}, repeats = {sizes}, strides = {st}>"
+
+
+def _add(name: str, sizes: list[int], operands: str, bcast_input0: bool = False) -> str:
+    return _ge_add_graph(name, sizes, bcast_input0).replace(f"%{name}_in0, %{name}_in1", operands)
+
+
+def _calc_rstd(name: str, operands: str) -> str:
+    """CreatCalcRstdAscGraph (5 axes): Data/Load x3, one FlashSoftmax(x1, x2, x3) with
+    outputs y1, y2, y3, Store(y1) -> Output 0, Store(y2) -> Output 1: 3+3+1+2+2 = 11 nodes.
+    The ascgraph dialect has no 3-output pointwise op, so y1 = Add(x1, x2) and
+    y2 = Mul(y1, x3) stand for it: 12 nodes, the same Data/Load/Store/Output skeleton."""
+    t, s = _full(FIVE), "sched.axis = [0, 1, 2, 3, 4]"
+    axes = ", ".join(f"{i}: {'ABCDE'[i]} = {v}" for i, v in enumerate(FIVE))
+    return f"""
+  %{name}:2 = ge.AscBackend({operands}) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 12}} : ({T5}, {T5}, {T5}) -> ({T5}, {T5}) {{
+    ascgraph.graph @{name}_graph axis = [{axes}] {{
+      %x1 = ascgraph.Data {{index = 0}} : {t}
+      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {t}
+      %x2 = ascgraph.Data {{index = 1}} : {t}
+      %l2 = ascgraph.Load(%x2) {{offset = 0, {s}}} : {t}
+      %x3 = ascgraph.Data {{index = 2}} : {t}
+      %l3 = ascgraph.Load(%x3) {{offset = 0, {s}}} : {t}
+      %y1 = ascgraph.Add(%l1, %l2) {{{s}}} : {t}
+      %y2 = ascgraph.Mul(%y1, %l3) {{{s}}} : {t}
+      %st = ascgraph.Store(%y1) {{offset = 0, {s}}} : {t}
+      %st1 = ascgraph.Store(%y2) {{offset = 0, {s}}} : {t}
+      %o = ascgraph.Output(%st) {{index = 0}} : {t}
+      %o1 = ascgraph.Output(%st1) {{index = 1}} : {t}
+    }}
+  }}"""
+
+
+def _graph(datas: list[str], body: str, outs: str, out_types: str) -> tuple:
+    lines = "".join(f"\n  %data{i + 1} = ge.Data {{index = {i}}} : {t}" for i, t in enumerate(datas))
+    m = parse(f"\nge.graph @g {{{lines}{body}\n  ge.NetOutput {outs} : {out_types}\n}}")
+    g = list(m.ops)[0]
+    nodes = {node_name(o): o for o in g.body.block.ops if U.inner_backends(o)}
+    return m, g, nodes
+
+
+def _count(g) -> int:
+    return len(list(g.body.block.ops))
+
+
+# -- FuseLoopMerge2: HuberLoss1 (3 in, 2 out) -> AddN1, sharing data3 ---------------------
+
+def _loop_merge2():
+    # data1, data2, data3 -> HuberLoss1; HuberLoss1:0 -> ShapeNo1; HuberLoss1:1 -> AddN1:0;
+    # data3 -> AddN1:1; ShapeNo1, AddN1 -> NetOutput. ShapeNo1 and AddN1 are CreatAddAscGraph
+    # (ShapeNo1 is declared 1-input in GE, but its AscGraph has 2 Data; it reads HuberLoss1:0
+    # twice here: it is not fused, only its edge to HuberLoss1:0 matters).
+    body = (
+        _calc_rstd("HuberLoss1", "%data1, %data2, %data3")
+        + _add("AddN1", FIVE, "%HuberLoss1#1, %data3")
+        + _add("ShapeNo1", FIVE, "%HuberLoss1#0, %HuberLoss1#0")
+    )
+    return _graph([T5, T5, T5], body, "%ShapeNo1, %AddN1", f"{T5}, {T5}")
+
+
+def test_ge_fuse_loop_merge2_vertical_link():
+    # AscBackendFusionDecider_FuseLoopMerge2_Ok, the parts our port reproduces: 7 GE nodes
+    # -> 6; an AscBackend with 2 outputs (HuberLoss1:0 still feeds ShapeNo1; HuberLoss1:1
+    # was read only by AddN1, so its Store and Output go: the link is single reference).
+    m, g, nodes = _loop_merge2()
+    assert _count(g) == 7
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["AddN1"])
+    assert isinstance(new, ge.AscBackend)
+    assert _count(g) == 6 and len(new.results) == 2
+    graph = U.asc_graph(new)
+    assert [o.index for o in graph.output_nodes()] == [0, 1]
+    kinds = [type(n).__name__ for n in graph.nodes()]
+    assert kinds.count("Store") == 2 and kinds.count("Output") == 2  # 2 + 1 - 1 removed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="OnlyVerticalMapping bug: AscBackendFusionDecider._pair sets "
+    "info.can_do_horizontal_mapping_flag = False when a pair has both a link and a shared "
+    "input, which also stops the shared Data (data3) from merging; GE's "
+    "CreateSubGraphAxisMapInfo only skips ProcessSubGraphHorizontalMapInfo (a local "
+    "is_both_horizontal_and_vertical) and keeps fuse_info.CanDoHorizontalMapping(), so "
+    "node2_input_map and TryAscDataNodeMerge still dedupe data3: GE has 3 inputs, we have 4",
+)
+def test_ge_fuse_loop_merge2_shares_data3():
+    m, g, nodes = _loop_merge2()
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["AddN1"])
+    # GE: GetInDataNodes().size() == 3 (data1, data2, data3)
+    assert len(new.operands) == 3
+    # GE asserts 13 AscGraph nodes: 11 + 7, minus AddN1's Data 0 and its Load (bypassed,
+    # LinkAscSubGraphNode/DeleteInvalidLoad), minus HuberLoss1's Store and Output 1 (single
+    # reference), minus AddN1's data3 Data (merged into HuberLoss1's): 18 - 5 = 13. Our
+    # HuberLoss1 has 12 nodes (two ops for FlashSoftmax): 12 + 7 - 5 = 14.
+    assert ag.node_count(U.asc_graph(new)) == 13 + 1
+
+
+# -- FuseLoopMerge3 / 3_2: elementwise + broadcast, horizontal through AddN0 ---------------
+
+def _loop_merge3():
+    # data1, data2 -> AddN0; data3 -> AddN1:0, AddN0 -> AddN1:1; AddN0 -> AddN2:0,
+    # data4 -> AddN2:1; AddN1, AddN2 -> NetOutput. AddN0/AddN1: CreatAddAscGraph(1, 2)
+    # (5 axes); AddN2: CreatBroadcastAddAscGraph (6 axes, input 0 broadcast along F).
+    body = (
+        _add("AddN0", FIVE, "%data1, %data2")
+        + _add("AddN1", FIVE, "%data3, %AddN0")
+        + _add("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
+    )
+    return _graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
+
+
+@pytest.mark.parametrize(
+    "n1, n2, inputs",
+    [
+        # FuseLoopMerge3_Ok: Fuse(AddN1, AddN2): node1's inputs, then node2's new ones
+        ("AddN1", "AddN2", ["data3", "AddN0", "data4"]),
+        # FuseLoopMerge3_2_Ok: the same graph, Fuse(AddN2, AddN1)
+        ("AddN2", "AddN1", ["AddN0", "data4", "data3"]),
+    ],
+)
+def test_ge_fuse_loop_merge3(n1, n2, inputs):
+    m, g, nodes = _loop_merge3()
+    assert _count(g) == 8
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes[n1], nodes[n2])
+    assert isinstance(new, ge.AscBackend)
+    assert _count(g) == 7  # GE: 8 -> 7
+    assert len(new.operands) == 3 and len(new.results) == 2  # GE: 3 in, 2 out
+    assert [node_name(v.owner) for v in new.operands] == inputs
+    graph = U.asc_graph(new)
+    kinds = [type(n).__name__ for n in graph.nodes()]
+    # GE FindNode("add_broadcast_add"): AddN2's Add survives next to AddN1's
+    assert kinds.count("Add") == 2 and kinds.count("Load") == 4 and "Broadcast" not in kinds
+    # GE asserts 16 AscGraph nodes. Ours: 7 + 7 - 1 (AddN0's two Data nodes merge, both
+    # Loads survive) = 13. GE runs asc_adapt::GeFallback(graph) before Fuse, which (our
+    # reading, as for FuseLoopMerge1) gives AddN2's broadcast Load an explicit Broadcast
+    # node (8 nodes), and after the merge ProcessAscgraphAfterMerge/FallbackPro gives
+    # AddN1's two Loads, which lack axis F, a Broadcast each: 7 + 8 - 1 + 2 = 16. The port
+    # keeps views on Loads and AddN1 at repeat 1 along F (decider docstring).
+    assert ag.node_count(graph) == 16 - 1 - 2
