@@ -21,11 +21,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import numpy as np  # noqa: E402
-from xdsl.context import Context  # noqa: E402
 
 from ge_dialect import ge  # noqa: E402
 from ge_tools.opt import parse_module  # noqa: E402
-from ge_tools.registry import get_all_dialects  # noqa: E402
+from ge_tools.registry import make_context  # noqa: E402
 from runtime.ascgraph_interp import run_asc_backend  # noqa: E402
 
 TARGET = 3.0
@@ -66,10 +65,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
 
-    ctx = Context()
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = parse_module(ctx, asc_backend_text(args.elements), "bench.mlir")
+    module = parse_module(make_context(), asc_backend_text(args.elements), "bench.mlir")
     module.verify()
     op = next(o for o in module.walk() if isinstance(o, ge.AscBackend))
     x = np.random.default_rng(0).standard_normal(args.elements).astype(np.float32)

@@ -26,12 +26,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from xdsl.context import Context  # noqa: E402
-from xdsl.dialects.builtin import Builtin, ModuleOp  # noqa: E402
+from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
 
 from bench.gen_graphs import generate  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
-from ge_tools.registry import get_all_dialects  # noqa: E402
+from ge_tools.registry import make_context  # noqa: E402
 from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass  # noqa: E402
 from passes.autofuse import AutofusePass, ideal_traffic, kernel_traffic  # noqa: E402
 from runtime.reference import root_graphs  # noqa: E402
@@ -41,11 +41,7 @@ LOWER = LowerAutofusePass(enable_pass=OPTIONAL_CLASSES)
 
 
 def context() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return make_context()
 
 
 def parse(text: str, name: str = "bench.mlir") -> ModuleOp:

@@ -10,23 +10,20 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from bench.gen_graphs import KINDS, generate
 from ge_dialect.desc import tensor_desc
-from ge_dialect.ge import GE, GraphOp, ge_type, node_name
+from ge_dialect.ge import GraphOp, ge_type, node_name
+from ge_tools.registry import make_context
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "bench" / "gen_graphs.py"
 
 
 def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    ctx.load_dialect(GE)
-    module = Parser(ctx, text, "gen").parse_module()
+    module = Parser(make_context(), text, "gen").parse_module()
     module.verify()
     return module
 
