@@ -13,6 +13,7 @@ from passes.axis_mapping import node_fuse_info
 from ge_dialect.ge import node_name
 from passes import ascgraph_utils as U
 from tests.test_autofuse_decider import CONCAT, LOOP_MERGE1, SOFTMAX, by, lowered
+from tests.test_lowering_differential import parse
 
 
 def pair(a, b):
@@ -286,3 +287,63 @@ def test_cube_rules():
     assert code(c, typed(a, "cube"), b) == "CubeCanNotFuseWithViewElementwise"
     a, e = kernels(V)
     assert code(c, typed(a, "cube"), e) is None  # cube -> pointwise epilogue
+
+
+def _slice_transpose_pair(transpose: bool):
+    """a (typed slice) reads x whole; b (pointwise) reads x[:, 0:4] (Data strides [8, 1]
+    over a 4x8 operand: a slice view) and, when `transpose`, feeds that Load into an
+    explicit Transpose. They share x: a horizontal pair."""
+    whole = "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 8], strides = [8, 1]>"
+    part = "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 4], strides = [8, 1]>"
+    dense = "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 4], strides = [4, 1]>"
+    perm = "!ascgraph.tensor<f32, axis = [1, 0], repeats = [4, 4], strides = [4, 1]>"
+    s = "sched.axis = [0, 1]"
+    if transpose:
+        b_body = f"""%t = ascgraph.Transpose(%l) {{{s}}} : {perm}
+      %e = ascgraph.Abs(%t) {{{s}}} : {perm}
+      %st = ascgraph.Store(%e) {{offset = 0, {s}}} : {perm}
+      %o = ascgraph.Output(%st) {{index = 0}} : {perm}"""
+    else:
+        b_body = f"""%e = ascgraph.Abs(%l) {{{s}}} : {dense}
+      %st = ascgraph.Store(%e) {{offset = 0, {s}}} : {dense}
+      %o = ascgraph.Output(%st) {{index = 0}} : {dense}"""
+    text = f"""
+ge.graph @g {{
+  %x = ge.Data {{index = 0}} : tensor<4x8xf32>
+  %a = ge.AscBackend(%x) {{name = "a", fuse_type = "slice", fuse_type_mask = {ag.fuse_type_bit("slice")}, origin_nodes = ["a"], fusion_nodes_size = 5}} : (tensor<4x8xf32>) -> tensor<4x8xf32> {{
+    ascgraph.graph @a_graph axis = [0: z0 = 4, 1: z1 = 8] {{
+      %d = ascgraph.Data {{index = 0}} : {whole}
+      %l = ascgraph.Load(%d) {{offset = 0, {s}}} : {whole}
+      %e = ascgraph.Exp(%l) {{{s}}} : {whole}
+      %st = ascgraph.Store(%e) {{offset = 0, {s}}} : {whole}
+      %o = ascgraph.Output(%st) {{index = 0}} : {whole}
+    }}
+  }}
+  %b = ge.AscBackend(%x) {{name = "b", fuse_type = "pointwise", fuse_type_mask = {ag.fuse_type_bit("pointwise")}, origin_nodes = ["b"], fusion_nodes_size = {6 if transpose else 5}}} : (tensor<4x8xf32>) -> tensor<4x4xf32> {{
+    ascgraph.graph @b_graph axis = [0: z0 = 4, 1: z1 = 4] {{
+      %d = ascgraph.Data {{index = 0}} : {part}
+      %l = ascgraph.Load(%d) {{offset = 0, {s}}} : {dense}
+      {b_body}
+    }}
+  }}
+  ge.NetOutput %a, %b : tensor<4x8xf32>, tensor<4x4xf32>
+}}"""
+    m = parse(text)
+    m.verify()
+    ops = {node_name(o): o for o in list(m.ops)[0].body.block.ops if U.inner_backends(o)}
+    return ops["a"], ops["b"]
+
+
+def test_slice_load_feeding_transpose_refused():
+    # slice_fusion_strategy.cpp: a slice Load that feeds a Broadcast/Transpose refuses the
+    # pair, even inside the node that is not typed slice (b is pointwise; a, typed slice,
+    # makes the strategy apply). No earlier slice rule fires: a holds no Broadcast, b is
+    # not a slice, the pair is horizontal, a's output ends in 8.
+    a, b = _slice_transpose_pair(transpose=True)
+    (ld,) = U.graph_loads(b)
+    assert U.load_view(ld).slice and not U.load_view(ld).broadcast
+    r = S.SliceSplitFusionStrategy().can_fuse(pair(a, b))
+    assert r is not None and r.code == "FusedSliceHasViewOp" and "feeds a broadcast or transpose" in r.message, r
+    # the same slice Load feeding Abs directly: the strategy accepts the pair
+    a, b = _slice_transpose_pair(transpose=False)
+    assert S.SliceSplitFusionStrategy().can_fuse(pair(a, b)) is None
