@@ -92,8 +92,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     }
 
 
-# Pipelines: name -> the passes it stands for, in order (DESIGN.md, "The pipeline").
-# Only passes that exist are listed; the rest of DESIGN.md's pipeline lands with its issue.
+# Pipelines: name -> the passes it stands for, in order (DESIGN.md, "The pipeline", with
+# ge-phony-notask split into its mark and calc stages and ge-pack-notask after
+# ge-concat-notask; README.md, "The pipeline", says why).
 COMPILE_ORDER = (
     "ge-phony-notask{stage=mark}",
     "ge-lower-autofuse",

@@ -47,8 +47,9 @@ DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
 
 Modes:
-  default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES: ge-phony-notask,
-               [ge-lower-autofuse, ge-autofuse], ge-concat-notask, ge-pack-notask,
+  default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES:
+               ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
+               ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
                ge-assign-memory, ge-to-npu) on a copy of the module, load the npu.model
                on the device simulator (runtime/simulator.py) and execute it --executions
                times, each with fresh copies of the inputs (new zero-copy buffers: the
@@ -60,9 +61,10 @@ Modes:
                planner's lower bound, peak live bytes; max error), the outputs, then
                "outputs match the reference" (exit 0) or a mismatch report (exit 1).
                A simulator fault (bad address, uninitialised read, clobbered live
-               tensor, race, deadlock) is one line "FILE: error: simulator: ..." and
-               exit 1. When the pipeline does not produce an npu.model, the compiled
-               graph is evaluated by the reference interpreter instead.
+               tensor, race, deadlock) is one line "FILE:LINE:COL: error: simulator: ..."
+               located at the faulting task's GE node (else at its graph), and exit 1.
+               When the pipeline does not produce an npu.model, the compiled graph is
+               evaluated by the reference interpreter instead.
   --reference  only evaluate the graph on the reference interpreter and print outputs.
 
 Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
