@@ -165,3 +165,116 @@ def test_ge_fuse_loop_merge3(n1, n2, inputs):
     # AddN1's two Loads, which lack axis F, a Broadcast each: 7 + 8 - 1 + 2 = 16. The port
     # keeps views on Loads and AddN1 at repeat 1 along F (decider docstring).
     assert ag.node_count(graph) == 16 - 1 - 2
+
+
+# -- FuseLoopMerge4 / 4_1 / 4_2: element + broadcast, vertical ------------------------------
+
+def _dense(rep: list[int]) -> list[int]:
+    st, acc = [0] * len(rep), 1
+    for i in range(len(rep) - 1, -1, -1):
+        st[i] = acc if rep[i] != 1 else 0  # GE's helpers: stride 0 on a repeat-1 axis
+        acc *= rep[i]
+    return st
+
+
+def _at(rep: list[int]) -> str:
+    return f"!ascgraph.tensor<f32, axis = {list(range(len(rep)))}, repeats = {rep}, strides = {_dense(rep)}>"
+
+
+def _gt(rep: list[int]) -> str:
+    return "tensor<" + "x".join(str(r) for r in rep if r != 1) + "xf32>"
+
+
+def _asc(name: str, sizes: list[int], ins: list[tuple[str, list[int]]]) -> str:
+    """GE's one-compute-node helpers: a Data per input (its repeats; 1 = broadcast), a
+    Load of the full loop each, Abs (1 input) or Add (2), Store, Output."""
+    s, full = f"sched.axis = {list(range(len(sizes)))}", _at(sizes)
+    lines = []
+    for k, (_, rep) in enumerate(ins):
+        lines.append(f"%x{k} = ascgraph.Data {{index = {k}}} : {_at(rep)}")
+        lines.append(f"%l{k} = ascgraph.Load(%x{k}) {{offset = 0, {s}}} : {full}")
+    args = ", ".join(f"%l{k}" for k in range(len(ins)))
+    lines += [
+        f"%y = ascgraph.{'Abs' if len(ins) == 1 else 'Add'}({args}) {{{s}}} : {full}",
+        f"%st = ascgraph.Store(%y) {{offset = 0, {s}}} : {full}",
+        f"%o = ascgraph.Output(%st) {{index = 0}} : {full}",
+    ]
+    axes = ", ".join(f"{i}: {'ABCDEFG'[i]} = {v}" for i, v in enumerate(sizes))
+    body = "\n      ".join(lines)
+    return f"""
+  %{name} = ge.AscBackend({", ".join(o for o, _ in ins)}) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = {len(lines)}}} : ({", ".join(_gt(r) for _, r in ins)}) -> {_gt(sizes)} {{
+    ascgraph.graph @{name}_graph axis = [{axes}] {{
+      {body}
+    }}
+  }}"""
+
+
+B6 = [2, 3, 4, 5, 6, 1]  # a Data broadcast along F (repeat 1, stride 0)
+
+
+def test_ge_fuse_loop_merge4():
+    # AscBackendFusionDecider_FuseLoopMerge4_Ok: data1, data2 -> AddN1 (CreatAddAscGraph(1,
+    # 2), 5 axes) -> BroadCastAbs (CreatBroadcastAbsAscGraph: 6 axes, its Data [A..E, 1]
+    # broadcast along F) -> NetOutput. GE: 2 inputs, 1 output.
+    body = _asc("AddN1", FIVE, [("%data1", FIVE), ("%data2", FIVE)]) + _asc("BroadCastAbs", SIX, [("%AddN1", B6)])
+    m, g, nodes = _graph([T5, T5], body, "%BroadCastAbs", T6)
+    assert _count(g) == 5
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["AddN1"], nodes["BroadCastAbs"])
+    assert isinstance(new, ge.AscBackend) and _count(g) == 4
+    assert [node_name(v.owner) for v in new.operands] == ["data1", "data2"] and len(new.results) == 1
+    kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
+    # 7 + 5, minus BroadCastAbs's Data and Load and AddN1's Store and Output (single
+    # reference), plus the Broadcast the port builds for the view (decider docstring): 9
+    assert kinds.count("Broadcast") == 1 and ag.node_count(U.asc_graph(new)) == 7 + 5 - 4 + 1
+
+
+def _loop_merge4_1():
+    # data1, data2 -> CreatAdd6Axis1OneRepeatAddGraph (6 axes, F = 1; both Data [A..E, 1])
+    # -> CreatBroadcastAbsAddGraph:0 (6 axes, F symbolic; both Data [A..E, 1], Loads the full
+    # loop); data2 -> CreatBroadcastAbsAddGraph:1. A link AND a shared input (data2).
+    body = _asc("Add6", B6, [("%data1", B6), ("%data2", B6)]) + _asc("BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)])
+    return _graph([T5, T5], body, "%BAbsAdd", T6)
+
+
+def test_ge_fuse_loop_merge4_1_vertical():
+    # AscBackendFusionDecider_FuseLoopMerge4_1_Ok ("horizontal mapping fails, vertical
+    # succeeds"): GE 5 -> 4 nodes, 1 output.
+    m, g, nodes = _loop_merge4_1()
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["Add6"], nodes["BAbsAdd"])
+    assert isinstance(new, ge.AscBackend) and _count(g) == 4 and len(new.results) == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the OnlyVerticalMapping bug of test_ge_fuse_loop_merge2_shares_data3: a link "
+    "plus a shared data2 clears can_do_horizontal_mapping_flag, so data2 stays a separate "
+    "input (data1, data2, data2); GE asserts GetInDataNodes().size() == 2",
+)
+def test_ge_fuse_loop_merge4_1_inputs():
+    m, g, nodes = _loop_merge4_1()
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["Add6"], nodes["BAbsAdd"])
+    assert len(new.operands) == 2
+    # GE asserts 12 AscGraph nodes. After GeFallback BAbsAdd holds a Broadcast after each
+    # of its 2 Loads (9 nodes); the link removes BAbsAdd's Data 0 and Load 0 and Add6's
+    # Store and Output: 7 + 9 - 4 = 12, so GE's two data2 Data nodes stay in the AscGraph
+    # (or one merges and FallbackPro adds a Broadcast: we cannot tell the two apart from
+    # the test). Ours today: 7 + 7 - 4 + 1 Broadcast (the link's view) = 11 with data2
+    # twice; merged, 10.
+    assert ag.node_count(U.asc_graph(new)) == 10
+
+
+def test_ge_fuse_loop_merge4_2_multi_reference_view_not_fused():
+    # AscBackendFusionDecider_FuseLoopMerge4_2_Ok: as 4_1, but Add6's output also feeds add1
+    # (-> add3): a multi-referenced output read through a broadcast view cannot loop-merge
+    # (§6.3: CanLoopMerge true, cur's input has a view, producer multi-referenced). GE's
+    # Fuse returns nullptr; our CanFuse refuses with that reason.
+    body = (
+        _asc("Add6", B6, [("%data1", B6), ("%data2", B6)])
+        + _asc("add1", B6, [("%Add6", B6), ("%data2", B6)])
+        + _asc("BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)])
+        + _asc("add3", B6, [("%add1", B6), ("%add1", B6)])
+    )
+    m, g, nodes = _graph([T5, T5], body, "%add3, %BAbsAdd", f"{T5}, {T6}")
+    assert _count(g) == 7
+    r = AscBackendFusionDecider().can_fuse(nodes["Add6"], nodes["BAbsAdd"])
+    assert r is not None and r.code == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
