@@ -4,7 +4,7 @@ who consumes what, and GE's graph-level flags. Plain functions, linear in the gr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
@@ -22,13 +22,7 @@ def graphs_in_pass_order(module: ModuleOp) -> list[GraphOp]:
     A subgraph is a graph some ge.PartitionedCall references; the others are roots.
     """
     graphs = [op for op in module.ops if isinstance(op, GraphOp)]
-    called: set[str] = set()
-    for g in graphs:
-        for op in g.body.block.ops:
-            if isinstance(op, PartitionedCall):
-                f = op.attributes.get("f")
-                if isinstance(f, SymbolRefAttr):
-                    called.add(f.root_reference.data)
+    called = subgraph_callers(module).keys()
     roots = [g for g in graphs if g.sym_name.data not in called]
     subs = [g for g in graphs if g.sym_name.data in called]
     return roots + subs
@@ -122,3 +116,8 @@ def subgraph_callers(module: ModuleOp) -> dict[str, list[PartitionedCall]]:
                 if isinstance(f, SymbolRefAttr):
                     callers.setdefault(f.root_reference.data, []).append(op)
     return callers
+
+
+def fmt_dims(dims: Sequence[int] | None) -> str:
+    """A dim list as remarks and errors print it: `[1, 32, 16]` (None: `[]`)."""
+    return "[" + ", ".join(map(str, dims or ())) + "]"

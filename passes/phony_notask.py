@@ -25,7 +25,7 @@ from ge_dialect.diagnostics import LocatedError, remark, warning
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
-from passes.graph_utils import consumers, graphs_in_pass_order, has_unknown_shape, owner_graph
+from passes.graph_utils import consumers, fmt_dims, graphs_in_pass_order, has_unknown_shape, owner_graph
 
 PHONY_CONCAT = "PhonyConcat"
 PHONY_SPLIT = "PhonySplit"
@@ -83,10 +83,6 @@ def graph_unknown_flag(graph: GraphOp | None) -> bool:
     return graph is not None and A.get_bool(graph, A.GRAPH_UNKNOWN_FLAG)
 
 
-def _fmt(dims: Sequence[int] | None) -> str:
-    return "[" + ", ".join(map(str, dims or ())) + "]"
-
-
 def check_dim_attr_valid(
     node: Operation, dims: list[int], nums: list[int], names: tuple[str, str], count: int, what: str
 ) -> None:
@@ -98,7 +94,7 @@ def check_dim_attr_valid(
     if not dims or len(dims) != len(nums):
         raise LocatedError(
             node,
-            f"CheckDimAttrValid: '{dn}' {_fmt(dims)} and '{nn}' {_fmt(nums)} must be "
+            f"CheckDimAttrValid: '{dn}' {fmt_dims(dims)} and '{nn}' {fmt_dims(nums)} must be "
             "non-empty lists of equal length",
         )
     for i, n in enumerate(nums):
@@ -107,7 +103,7 @@ def check_dim_attr_valid(
     if math.prod(nums) != count:
         raise LocatedError(
             node,
-            f"CheckDimAttrValid: product of '{nn}' {_fmt(nums)} is {math.prod(nums)}, but "
+            f"CheckDimAttrValid: product of '{nn}' {fmt_dims(nums)} is {math.prod(nums)}, but "
             f"{ge_type(node)} has {count} {what}",
         )
 
@@ -128,7 +124,7 @@ def check_dim_attr_match_tensor(
             raise LocatedError(
                 node,
                 f"CheckDimAttrMatchTensor: '{dim_name}' entry {i} ({d}) is out of range for "
-                f"the runtime shape {_fmt(shape)} (rank {rank}) of {what}",
+                f"the runtime shape {fmt_dims(shape)} (rank {rank}) of {what}",
             )
 
 
@@ -228,8 +224,8 @@ def calc_phony_concat_node_offset(node: Operation) -> tuple[list[tuple[Operation
         if s != first:
             raise LocatedError(
                 node,
-                f"CheckPhonyConcatInputShapeSame: input {i} has runtime shape {_fmt(s)}, "
-                f"input 0 has {_fmt(first)}",
+                f"CheckPhonyConcatInputShapeSame: input {i} has runtime shape {fmt_dims(s)}, "
+                f"input 0 has {fmt_dims(first)}",
             )
     # ge_local_ops_kernel_calc_op_param.cc: CheckPhonyConcatInputIs32Align (input 0 only)
     size0 = tensor_desc(node.operands[0].type).size_in_bytes
@@ -289,8 +285,8 @@ def calc_phony_split_node_offset(
         if s != first:
             raise LocatedError(
                 node,
-                f"CheckPhonySplitOutputShapeSame: output {i} has runtime shape {_fmt(s)}, "
-                f"output 0 has {_fmt(first)}",
+                f"CheckPhonySplitOutputShapeSame: output {i} has runtime shape {fmt_dims(s)}, "
+                f"output 0 has {fmt_dims(first)}",
             )
     dims = A.get_int_list(node, SPLIT_DIM) or []
     nums = A.get_int_list(node, SPLIT_NUM) or []
