@@ -5,19 +5,14 @@ Every expected number is computed by hand in a comment next to it.
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, f16, i8
 from xdsl.ir import Operation
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import node_name
-from ge_tools.registry import get_all_passes, make_context
+from ge_tools.registry import get_all_passes
 from passes.ge_local_sizes import (
     align_output_mem_size,
     ge_local_output_size,
@@ -31,22 +26,7 @@ from passes.phony_notask import (
     get_concat_offset,
     get_split_offset,
 )
-
-
-def _ctx() -> Context:
-    return make_context()
-
-
-def _parse(text: str) -> ModuleOp:
-    module = Parser(_ctx(), text, "<test>").parse_module()
-    module.verify()
-    return module
-
-
-def _print(module: ModuleOp) -> str:
-    out = StringIO()
-    Printer(stream=out).print_op(module)
-    return out.getvalue()
+from tests.test_lowering_differential import _context, parse, print_module
 
 
 def _node(module: ModuleOp, name: str) -> Operation:
@@ -120,7 +100,7 @@ def test_offset_sub_byte_dtype_rounds_up():
 
 
 def test_check_dim_attr_match_tensor_normalises_in_place():
-    module = _parse(PHONY_CONCAT)
+    module = parse(PHONY_CONCAT)
     pc = _node(module, "phony_concat")
     dims = [-2, 1]
     check_dim_attr_match_tensor(pc, dims, (1, 2, 2, 4, 8), "concat_dim", "input 0")
@@ -139,7 +119,7 @@ def test_check_dim_attr_match_tensor_normalises_in_place():
     ],
 )
 def test_check_dim_attr_valid(dims, nums, message):
-    module = _parse(PHONY_CONCAT)
+    module = parse(PHONY_CONCAT)
     pc = _node(module, "phony_concat")
     with pytest.raises(LocatedError, match="CheckDimAttrValid: .*" + message):
         check_dim_attr_valid(pc, dims, nums, ("concat_dim", "N"), 4, "inputs")
@@ -148,18 +128,18 @@ def test_check_dim_attr_valid(dims, nums, message):
 def test_pass_runs_check_dim_attr_valid_itself():
     # The verifier rejects N [2, 1] at parse time; with the attribute changed after parsing,
     # the pass's own CheckDimAttrValid fails (GE: CalcPhonyConcatNodeOffset returns FAILED).
-    module = _parse(PHONY_CONCAT)
+    module = parse(PHONY_CONCAT)
     A.set_int_list(_node(module, "phony_concat"), "N", [2, 1])
     with pytest.raises(LocatedError, match=r"product of 'N' \[2, 1\] is 2, but PhonyConcat has 4 inputs"):
-        PhonyNotaskPass().apply(_ctx(), module)
+        PhonyNotaskPass().apply(_context(), module)
 
 
 # -- the pass from Python -----------------------------------------------------------------
 
 
 def test_pass_offsets_and_marks():
-    module = _parse(PHONY_CONCAT)
-    PhonyNotaskPass().apply(_ctx(), module)
+    module = parse(PHONY_CONCAT)
+    PhonyNotaskPass().apply(_context(), module)
     offsets = [A.get_int_list(_node(module, f"mul{k}"), A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS) for k in range(1, 5)]
     assert offsets == [[0], [64], [512], [576]]  # see test_concat_offset_ge_worked_example
     pc = _node(module, "phony_concat")
@@ -173,25 +153,25 @@ def test_pass_offsets_and_marks():
 
 
 def test_pass_is_idempotent():
-    module = _parse(PHONY_CONCAT)
-    PhonyNotaskPass().apply(_ctx(), module)
-    once = _print(module)
-    PhonyNotaskPass().apply(_ctx(), module)
-    assert _print(module) == once
+    module = parse(PHONY_CONCAT)
+    PhonyNotaskPass().apply(_context(), module)
+    once = print_module(module)
+    PhonyNotaskPass().apply(_context(), module)
+    assert print_module(module) == once
 
 
 def test_remarks_only_when_asked(capsys):
-    module = _parse(PHONY_CONCAT)
-    PhonyNotaskPass().apply(_ctx(), module)
+    module = parse(PHONY_CONCAT)
+    PhonyNotaskPass().apply(_context(), module)
     # GE's test shapes get the layout warning (always printed), but no remark
     assert "remark:" not in capsys.readouterr().err
-    PhonyNotaskPass(remarks=True).apply(_ctx(), module)
+    PhonyNotaskPass(remarks=True).apply(_context(), module)
     err = capsys.readouterr().err
     assert "remark: PhonyConcat 'phony_concat' marked no-task; offsets: mul1:0=0, mul2:0=64, mul3:0=512, mul4:0=576" in err
 
 
 def test_reuse_input_attrs_read_back():
-    module = _parse(
+    module = parse(
         """
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<2x1x16xf16>
@@ -202,7 +182,7 @@ ge.graph @main {
     )
     sq = _node(module, "sq")
     assert A.get_output_flag(sq, A.REUSE_INPUT, 0, default=False) is False
-    PhonyNotaskPass().apply(_ctx(), module)
+    PhonyNotaskPass().apply(_context(), module)
     assert A.get_output_flag(sq, A.REUSE_INPUT, 0, default=False) is True
     assert A.get_output_int(sq, A.REUSE_INPUT_INDEX, 0, default=-1) == 0
     module.verify()  # one entry per result: the per-output attribute check accepts it
@@ -214,7 +194,7 @@ ge.graph @main {
 def test_phony_concat_output_size_1056():
     # GE PhonyConcat_CheckSize_32Padding: ND fp16 {4,2,2,4,8} = 512 elems * 2 B = 1024 B raw;
     # AlignOutputMemSize: ceil(1024/32)*32 + 32 = 1056.
-    module = _parse(
+    module = parse(
         f"""
 ge.graph @main {{
   %x = ge.Data {{index = 0}} : {T}
@@ -236,7 +216,7 @@ def test_partitioned_call_output_size_320032():
     # GE PartitionedCall_CheckSize_32Padding: NCHW fp32 {4,50,50,8} = 80000 elems * 4 B =
     # 320000 B raw (a multiple of 32); + 32 padding = 320032.
     t = "tensor<4x50x50x8xf32, #ge.desc<NCHW, origin = NCHW>>"
-    module = _parse(
+    module = parse(
         f"""
 ge.graph @main {{
   %data_1 = ge.Data {{index = 0}} : {t}
@@ -258,7 +238,7 @@ ge.graph @sub {{
 
 
 def test_other_sizes():
-    module = _parse(
+    module = parse(
         """
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<2x3xi8>
@@ -291,7 +271,7 @@ ge.graph @main {
 
 
 def test_unknown_shape_size_is_a_located_error():
-    module = _parse(
+    module = parse(
         """
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<?x16xf16>
