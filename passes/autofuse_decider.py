@@ -168,10 +168,11 @@ class AscBackendFusionDecider:
             code = "NoSharedData" if "share no input" in info else "UnifySubgraphAxisFailed"
             return _nf(code, info)
         p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise)
-        # strategy OnlyVerticalMapping: horizontal mapping skipped when both links exist
+        # asc_graph_axis_mapping.cpp: CreateSubGraphAxisMapInfo: a strategy's
+        # OnlyVerticalMapping skips only the horizontal axis mapping; NodeFuseInfo's
+        # CanDoHorizontalMapping stays on, so an input both nodes read is still shared.
         if any(s.only_vertical_mapping(p) for s in S.strategies_for(p)):
-            info.can_do_horizontal_mapping_flag = False
-            update_input_maps(info)
+            info.only_vertical_mapping = True
         return p
 
     def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority:

@@ -50,6 +50,9 @@ class NodeFuseInfo:
     node1_outputs: list[int] = field(default_factory=list)
     has_slice_vertical: bool = False
     can_do_horizontal_mapping_flag: bool = True
+    # a strategy's OnlyVerticalMapping: CreateSubGraphAxisMapInfo skips the horizontal
+    # axis mapping (ProcessSubGraphHorizontalMapInfo) but the shared inputs still merge
+    only_vertical_mapping: bool = False
 
     @property
     def is_vertical(self) -> bool:
@@ -324,7 +327,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             return f"node2 reads output {k} through a view, but node1's output is multi-referenced"
         elif cur_view and U.is_fused_asc_backend(n2) and len(U.input_datas(n2, j)) > 1:
             return f"input {j} of the FusedAscBackend feeds several nodes through a view"
-    if m.pairs is None and info.can_do_horizontal_mapping() and info.same_input_map:
+    if m.pairs is None and info.can_do_horizontal_mapping() and not info.only_vertical_mapping and info.same_input_map:
         # §6.4 horizontal mapping (CreateHorizontalMapInfo)
         for i1, i2 in info.same_input_map:
             d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)

@@ -231,9 +231,10 @@ def test_concat_makes_fused_asc_backend_and_inner_round_loop_merges():
     assert isinstance(f2, ge.FusedAscBackend)
     assert node_name(f2) == "autofuse_fused_1_Mul_Exp_Add_Exp_ConcatD"
     inner = U.inner_backends(f2)
-    # vertical and horizontal links both exist: OnlyVerticalMapping turns horizontal
-    # mapping off, so the shared x and y stay separate inputs (node2_input_map): 2 + 2
-    assert len(inner) == 3 and len(f2.operands) == 4
+    # vertical and horizontal links both exist: OnlyVerticalMapping skips only the
+    # horizontal axis mapping (CreateSubGraphAxisMapInfo); CanDoHorizontalMapping stays on,
+    # so the shared x and y are one input each (node2_input_map): 2
+    assert len(inner) == 3 and len(f2.operands) == 2
     pairs = d.possible_fusion_pairs(f2)
     assert pairs and d.possible_fusion_pairs(f2) == []  # cleared after use
     sub = AscBackendSubGraphFusionDecider()
@@ -244,11 +245,13 @@ def test_concat_makes_fused_asc_backend_and_inner_round_loop_merges():
         r = sub.can_fuse(a, b)
         if "ConcatD" in node_name(a) + node_name(b):
             assert r is not None and r.code in ("CanNotMergeAscGraph", "ConcatNodeSchedAxisNotEqual")
-    # the inner Data nodes of x and y were not merged, so the two pointwise kernels share
-    # no buffer inside: not a recorded pair, and refused if asked
+    # the inner Data nodes of x and y are shared, so the two pointwise kernels are a
+    # recorded pair and loop-merge into one AscBackend (GE's Fuse_concat: A+D inside)
     pw = [o for o in inner if "ConcatD" not in node_name(o)]
-    assert sub.can_fuse(pw[0], pw[1]).code == "NoSharedData"
+    assert {node_name(pw[0]), node_name(pw[1])} in [{a, b} for a, b in names]
+    assert sub.can_fuse(pw[0], pw[1]) is None
     assert sub.can_fuse(f2, pw[0]).code == "CanNotMergeAscGraph"
+    assert isinstance(fuse_checked(m, sub, pw[0], pw[1]), ge.AscBackend)
 
 
 def test_subgraph_decider_loop_merges_and_priority_high():

@@ -102,15 +102,6 @@ def test_ge_fuse_loop_merge2_vertical_link():
     assert kinds.count("Store") == 2 and kinds.count("Output") == 2  # 2 + 1 - 1 removed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="OnlyVerticalMapping bug: AscBackendFusionDecider._pair sets "
-    "info.can_do_horizontal_mapping_flag = False when a pair has both a link and a shared "
-    "input, which also stops the shared Data (data3) from merging; GE's "
-    "CreateSubGraphAxisMapInfo only skips ProcessSubGraphHorizontalMapInfo (a local "
-    "is_both_horizontal_and_vertical) and keeps fuse_info.CanDoHorizontalMapping(), so "
-    "node2_input_map and TryAscDataNodeMerge still dedupe data3: GE has 3 inputs, we have 4",
-)
 def test_ge_fuse_loop_merge2_shares_data3():
     m, g, nodes = _loop_merge2()
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["AddN1"])
@@ -244,12 +235,6 @@ def test_ge_fuse_loop_merge4_1_vertical():
     assert isinstance(new, ge.AscBackend) and _count(g) == 4 and len(new.results) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the OnlyVerticalMapping bug of test_ge_fuse_loop_merge2_shares_data3: a link "
-    "plus a shared data2 clears can_do_horizontal_mapping_flag, so data2 stays a separate "
-    "input (data1, data2, data2); GE asserts GetInDataNodes().size() == 2",
-)
 def test_ge_fuse_loop_merge4_1_inputs():
     m, g, nodes = _loop_merge4_1()
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["Add6"], nodes["BAbsAdd"])

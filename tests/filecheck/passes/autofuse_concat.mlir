@@ -10,8 +10,10 @@
 // is refused (concat_fusion_strategy.cpp: no concat with a reduction). Then DEFAULT:
 // A and B join the FusedAscBackend vertically (into a concat is unlimited), C+Reduce
 // loop-merge, G+P loop-merge horizontally (they share the concat output); H is refused
-// (concat backward fusion is off on A2/A3). 10 kernels -> 4. The inner round then
-// loop-merges A+D and B+E inside the FusedAscBackend (§4.7).
+// (concat backward fusion is off on A2/A3). 10 kernels -> 4. The FusedAscBackend reads
+// `data` once (A and B share it: CanDoHorizontalMapping stays on alongside the vertical
+// links). Its inner round (§4.7, one round) has the pairs A+D, B+E and A+B (shared data)
+// and loop-merges all four into one AscBackend.
 
 ge.graph @main {
   %data = ge.Data {index = 0} : tensor<4x32xf32>
@@ -29,9 +31,8 @@ ge.graph @main {
 }
 
 // CHECK:      %R = ge.AscBackend(%data) {{{.*}}origin_nodes = ["C", "R"]
-// CHECK:      %D, %cat = ge.FusedAscBackend(%data, %data, %R) {{{.*}}origin_nodes = ["B", "A", "D", "E", "cat"]
-// CHECK:        ge.AscBackend(%data1) {{{.*}}origin_nodes = ["A", "D"]
-// CHECK:        ge.AscBackend(%data0) {{{.*}}origin_nodes = ["B", "E"]
+// CHECK:      %D, %cat = ge.FusedAscBackend(%data, %R) {{{.*}}origin_nodes = ["B", "A", "D", "E", "cat"]
+// CHECK:        ge.AscBackend(%data0) {{{.*}}origin_nodes = ["B", "A", "D", "E"]
 // CHECK:        ge.AscBackend({{.*}}) {name = "autofuse_concat_{{[0-9]+}}_ConcatD"
 // CHECK:      %H = ge.AscBackend(%D) {{{.*}}origin_nodes = ["H"]
 // CHECK:      %G, %P = ge.AscBackend(%cat) {{{.*}}origin_nodes = ["G", "P"]

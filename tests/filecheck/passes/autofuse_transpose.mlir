@@ -9,7 +9,8 @@
 //   merge; both have fewer than 2 compute ops, so lifting gives back both TransposeDs
 //   (GE: 0 transpose AscBackends left).
 // * a transpose fuses only vertically: t and Mul share no link.
-// By hand: Add+Mul loop-merge (Mul reads Add: vertical), 4 kernels -> 3.
+// By hand: Add+Mul loop-merge (Mul reads Add: vertical; both read y, which the fused
+// kernel reads once), 4 kernels -> 3.
 
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<4x8xf32>
@@ -21,7 +22,7 @@ ge.graph @main {
   ge.NetOutput %t2, %m : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
-// CHECK:      %a, %m = ge.AscBackend(%x, %y, %y) {name = "autofuse_0_Add_Mul"
+// CHECK:      %a, %m = ge.AscBackend(%x, %y) {name = "autofuse_0_Add_Mul"
 // CHECK:      %t = ge.TransposeD(%a) {perm = [1, 0]}
 // CHECK-NEXT: %t2 = ge.TransposeD(%t) {perm = [1, 0]}
 // CHECK-NOT:  ge.AscBackend
