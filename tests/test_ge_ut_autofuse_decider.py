@@ -176,24 +176,30 @@ def _gt(rep: list[int]) -> str:
     return "tensor<" + "x".join(str(r) for r in rep if r != 1) + "xf32>"
 
 
-def _asc(name: str, sizes: list[int], ins: list[tuple[str, list[int]]]) -> str:
+def _asc(
+    name: str, sizes: list[int], ins: list[tuple[str, list[int]]], op: str = "", out: list[int] | None = None,
+    fuse_type: str = "pointwise",
+) -> str:
     """GE's one-compute-node helpers: a Data per input (its repeats; 1 = broadcast), a
-    Load of the full loop each, Abs (1 input) or Add (2), Store, Output."""
+    Load of the full loop each, Abs (1 input) or Add (2) (or `op`, e.g. a reduction whose
+    output repeats are `out`), Store, Output."""
     s, full = f"sched.axis = {list(range(len(sizes)))}", _at(sizes)
+    res = _at(out) if out is not None else full
+    op = op or ("Abs" if len(ins) == 1 else "Add")
     lines = []
     for k, (_, rep) in enumerate(ins):
         lines.append(f"%x{k} = ascgraph.Data {{index = {k}}} : {_at(rep)}")
         lines.append(f"%l{k} = ascgraph.Load(%x{k}) {{offset = 0, {s}}} : {full}")
     args = ", ".join(f"%l{k}" for k in range(len(ins)))
     lines += [
-        f"%y = ascgraph.{'Abs' if len(ins) == 1 else 'Add'}({args}) {{{s}}} : {full}",
-        f"%st = ascgraph.Store(%y) {{offset = 0, {s}}} : {full}",
-        f"%o = ascgraph.Output(%st) {{index = 0}} : {full}",
+        f"%y = ascgraph.{op}({args}) {{{s}}} : {res}",
+        f"%st = ascgraph.Store(%y) {{offset = 0, {s}}} : {res}",
+        f"%o = ascgraph.Output(%st) {{index = 0}} : {res}",
     ]
     axes = ", ".join(f"{i}: {'ABCDEFG'[i]} = {v}" for i, v in enumerate(sizes))
     body = "\n      ".join(lines)
     return f"""
-  %{name} = ge.AscBackend({", ".join(o for o, _ in ins)}) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = {len(lines)}}} : ({", ".join(_gt(r) for _, r in ins)}) -> {_gt(sizes)} {{
+  %{name} = ge.AscBackend({", ".join(o for o, _ in ins)}) {{name = "{name}", fuse_type = "{fuse_type}", fuse_type_mask = {ag.fuse_type_bit(fuse_type)}, origin_nodes = ["{name}"], fusion_nodes_size = {len(lines)}}} : ({", ".join(_gt(r) for _, r in ins)}) -> {_gt(out if out is not None else sizes)} {{
     ascgraph.graph @{name}_graph axis = [{axes}] {{
       {body}
     }}
@@ -263,3 +269,80 @@ def test_ge_fuse_loop_merge4_2_multi_reference_view_not_fused():
     assert _count(g) == 7
     r = AscBackendFusionDecider().can_fuse(nodes["Add6"], nodes["BAbsAdd"])
     assert r is not None and r.code == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
+
+
+# -- FuseLoopMerge5 / 6 / 7: reduce + element, reduce + broadcast, broadcast + broadcast ----
+
+R5 = [2, 1, 4, 5, 6]  # CreatReduceAscGraph's Max keeps dims and reduces B (axis 1)
+
+
+def _reduce_into(consumer: str) -> tuple:
+    # data1, data2 -> Reduce (GE InCnt(2); SetAttrsGroup gives it CreatReduceAscGraph(1, 1):
+    # ONE Data (data1), Load, Max [A, 1, C, D, E], Store, Output) -> consumer -> NetOutput.
+    # Our AscBackend has one operand per AscGraph Data, so Reduce reads data1 only and
+    # data2 is a graph input nobody reads (GE's edge data2 -> Reduce:1 has no Data node).
+    return _asc("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + consumer
+
+
+def _check_reduce_fuse(consumer_name: str, body: str, out_type: str):
+    m, g, nodes = _graph([T5, T5], body, f"%{consumer_name}", out_type)
+    assert _count(g) == 5  # GE: data1, data2, Reduce, consumer, NetOutput
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["Reduce"], nodes[consumer_name])
+    assert isinstance(new, ge.AscBackend) and _count(g) == 4
+    # GE: GetOutDataNodes().size() == 1 (NetOutput)
+    assert len(new.results) == 1 and [node_name(u.operation) for u in new.results[0].uses] == ["NetOutput"]
+    # GE: GetInDataNodes().size() == 2: data1 and data2, because Reduce's GE node keeps
+    # its edge from data2 although its AscGraph has no Data for it. Ours: the one input
+    # the AscGraph reads, 2 - 1 (data2's edge, not expressible) = 1.
+    assert [node_name(v.owner) for v in new.operands] == ["data1"]
+    return new
+
+
+def test_ge_fuse_loop_merge5_reduce_then_elementwise():
+    # AscBackendFusionDecider_FuseLoopMerge5_Ok: Reduce -> AbsAfterReduce
+    # (CreatAbsAfterReduceAscGraph: 5 axes, B = 1; Data/Load/Abs/Store [A, 1, C, D, E]).
+    new = _check_reduce_fuse("AbsAfterReduce", _reduce_into(_asc("AbsAfterReduce", R5, [("%Reduce", R5)])), _gt(R5))
+    kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
+    # 5 + 5, minus AbsAfterReduce's Data and Load and Reduce's Store and Output (the link
+    # is single-reference): 6, no view (Store [A, 1, C, D, E] == Data [A, 1, C, D, E])
+    assert kinds == ["Data", "Load", "Max", "Abs", "Store", "Output"]
+    assert U.int_attr(new, "fuse_type_mask", 0) == ag.fuse_type_bit("reduce") | ag.fuse_type_bit("pointwise")
+
+
+def test_ge_fuse_loop_merge6_reduce_then_broadcast():
+    # AscBackendFusionDecider_FuseLoopMerge6_Ok: Reduce -> AbsBroadCastAfterReduce
+    # (CreatAbsBroadcastAfterReduceAscGraph: 6 axes, B = 1; Data [A, 1, C, D, E, 1],
+    # Load/Abs/Store [A, 1, C, D, E, F]).
+    r6, full6 = [2, 1, 4, 5, 6, 1], [2, 1, 4, 5, 6, 7]
+    body = _reduce_into(_asc("AbsBroadCastAfterReduce", full6, [("%Reduce", r6)]))
+    new = _check_reduce_fuse("AbsBroadCastAfterReduce", body, _gt(full6))
+    kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
+    # 5 + 5 - 4 (the link) + 1: the consumer's Load broadcast F, which the port builds as
+    # an explicit Broadcast of the reduced value (decider docstring, first deviation)
+    assert kinds == ["Data", "Load", "Max", "Broadcast", "Abs", "Store", "Output"]
+
+
+def test_ge_fuse_loop_merge7_broadcast_then_broadcast():
+    # AscBackendFusionDecider_FuseLoopMerge7_Ok: data1, data2 -> AddN2
+    # (CreatBroadcastAddAscGraph: 6 axes, Data 0 [A..E, 1]) -> BroadcastAbsAfterBroadcast
+    # (CreatBroadcastAbsAfterBroadcastAscGraph: 7 axes, Data [A..E, 1, 1], Load the full
+    # [A..G]). GE: CanFuseVertical true, 2 in, 1 out. (Its format-propagation half sets
+    # NC1HWC0/NHWC descs on AddN2's inputs; ours has no per-input desc on an AscBackend:
+    # the fused node reads the Data values themselves, so their types carry the format.)
+    # GE's consumer Data [A..E, 1, 1] reads AddN2's [A..F] output (GE's edge shapes are all
+    # {1,2,3,4}); a typed edge cannot read a 6-dim value as 5 dims, so ours reads
+    # [A..F, 1]: broadcast along G only, F the producer's own loop.
+    seven = [2, 3, 4, 5, 6, 7, 8]
+    body = _add("AddN2", SIX, "%data1, %data2", bcast_input0=True) + _asc(
+        "BAbs", seven, [("%AddN2", [2, 3, 4, 5, 6, 7, 1])]
+    )
+    m, g, nodes = _graph(["tensor<2x3x4x5x6xf32>", T6], body, "%BAbs", _gt(seven))
+    assert _count(g) == 5
+    d = AscBackendFusionDecider()
+    new = fuse_checked(m, d, nodes["AddN2"], nodes["BAbs"])
+    assert isinstance(new, ge.AscBackend) and _count(g) == 4
+    assert [node_name(v.owner) for v in new.operands] == ["data1", "data2"] and len(new.results) == 1
+    kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
+    # AddN2's 7 + BAbs's 5 - 4 (the link) + 1 Broadcast for BAbs's Load of [A..F, 1]
+    # (along G; the port's first deviation) = 9. GE's test asserts no AscGraph count.
+    assert kinds.count("Broadcast") == 1 and ag.node_count(U.asc_graph(new)) == 7 + 5 - 4 + 1
