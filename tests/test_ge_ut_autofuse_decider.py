@@ -9,15 +9,18 @@ differs (the decider docstring's deviations), it asserts our number and derives 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.ge import node_name
 from passes import ascgraph_utils as U
 from passes.autofuse_decider import AscBackendFusionDecider
 from tests.test_autofuse_decider import _ge_add_graph, fuse_checked
-from tests.test_lowering_differential import parse
+from runtime.reference import run_module
+from tests.test_lowering_differential import inputs_for, parse
 
 FIVE, SIX = [2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7]
 T5, T6 = "tensor<2x3x4x5x6xf32>", "tensor<2x3x4x5x6x7xf32>"
@@ -346,3 +349,111 @@ def test_ge_fuse_loop_merge7_broadcast_then_broadcast():
     # AddN2's 7 + BAbs's 5 - 4 (the link) + 1 Broadcast for BAbs's Load of [A..F, 1]
     # (along G; the port's first deviation) = 9. GE's test asserts no AscGraph count.
     assert kinds.count("Broadcast") == 1 and ag.node_count(U.asc_graph(new)) == 7 + 5 - 4 + 1
+
+
+# -- FuseNoLoopMerge1 / 2: a concat-typed side makes a FusedAscBackend ----------------------
+
+
+def _huber_loss2(operands: str) -> str:
+    # SetAttrsGroup: HuberLoss2 is CreatCalcRstdAscGraph tagged loop::FuseType::kConcat.
+    # GE declares it OutCnt(1) while its AscGraph has 2 Outputs; ours has one result per
+    # Output, the second unread.
+    return _calc_rstd("HuberLoss2", operands).replace(
+        'fuse_type = "pointwise", fuse_type_mask = 2', f'fuse_type = "concat", fuse_type_mask = {ag.fuse_type_bit("concat")}'
+    )
+
+
+def test_ge_fuse_no_loop_merge1_horizontal():
+    # AscBackendFusionDecider_FuseNoLoopMerge1_Ok: data1, data2 -> AddN1; data2, data3,
+    # data4 -> HuberLoss2; AddN1, HuberLoss2 -> NetOutput. GE: Fuse != nullptr, and its
+    # picture: one FusedAscBc_1 reading data1..data4, both outputs to the NetOutput.
+    body = _add("AddN1", FIVE, "%data1, %data2") + _huber_loss2("%data2, %data3, %data4")
+    m, g, nodes = _graph([T5] * 4, body, "%AddN1, %HuberLoss2#0", f"{T5}, {T5}")
+    assert _count(g) == 7
+    d = AscBackendFusionDecider()
+    # GE's test calls Fuse without CanFuse. Our CanFuse refuses the pair: concat's
+    # CheckSameSchedAxis never fuses a concat only horizontally (autofuse_strategies).
+    r = d.can_fuse(nodes["AddN1"], nodes["HuberLoss2"])
+    assert r is not None and r.code == "ConcatNodeSchedAxisNotEqual", r
+    ins = inputs_for(m, 0)
+    ref = run_module(m, ins)
+    new = d.fuse(nodes["AddN1"], nodes["HuberLoss2"], None)
+    m.verify()
+    for x, y in zip(run_module(m, ins), ref):
+        np.testing.assert_allclose(x, y, rtol=1e-6)
+    # a concat-typed node never loop-merges (no CanMergeLoop): a FusedAscBackend
+    assert isinstance(new, ge.FusedAscBackend) and _count(g) == 6
+    assert [node_name(v.owner) for v in new.operands] == ["data1", "data2", "data3", "data4"]
+    assert node_name(new).startswith("autofuse_fused_")
+    assert [len(list(r.uses)) for r in new.results[:2]] == [1, 1]  # AddN1's, HuberLoss2's 0
+    assert [node_name(u.operation) for r in new.results for u in r.uses] == ["NetOutput", "NetOutput"]
+
+
+def test_ge_fuse_no_loop_merge2_vertical_multi_reference():
+    # AscBackendFusionDecider_FuseNoLoopMerge2_Ok: data1, data2 -> AddN1; AddN1 ->
+    # HuberLoss2:0 and -> ShapeNo1; data2 -> HuberLoss2:1, data3 -> HuberLoss2:2;
+    # ShapeNo1, HuberLoss2 -> NetOutput. GE's picture: FusedAscBc_1 reads data1..data3 and
+    # still feeds ShapeNo1 (AddN1's value is multi-referenced) and the NetOutput.
+    body = (
+        _add("AddN1", FIVE, "%data1, %data2")
+        + _huber_loss2("%AddN1, %data2, %data3")
+        + _add("ShapeNo1", FIVE, "%AddN1, %AddN1")
+    )
+    m, g, nodes = _graph([T5] * 3, body, "%ShapeNo1, %HuberLoss2#0", f"{T5}, {T5}")
+    assert _count(g) == 7
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["AddN1"], nodes["HuberLoss2"])
+    assert isinstance(new, ge.FusedAscBackend) and _count(g) == 6
+    assert [node_name(v.owner) for v in new.operands] == ["data1", "data2", "data3"]
+    users = [sorted(node_name(u.operation) for u in r.uses) for r in new.results]
+    # AddN1's output stays an output (ShapeNo1 reads it on both its Data), then HuberLoss2's
+    assert users[:2] == [["ShapeNo1", "ShapeNo1"], ["NetOutput"]]
+
+
+# -- CanFuse1 / 2 / 3 / _Nok: CanFuseVertical verdicts --------------------------------------
+
+
+def test_ge_can_fuse1_elementwise_elementwise():
+    # AscBackendFusionDecider_CanFuse1_Ok: Data1, Data2 -> AddN1 (CreatAddAscGraph(1, 2))
+    # -> Shape (default CreatAddAscGraph(): one Data, Load, Add(x, x), Store, Output).
+    body = _add("AddN1", FIVE, "%data1, %data2") + _asc("Shape", FIVE, [("%AddN1", FIVE)], op="Abs")
+    m, g, nodes = _graph([T5, T5], body, "%Shape", T5)
+    assert _count(g) == 5
+    assert AscBackendFusionDecider().can_fuse(nodes["AddN1"], nodes["Shape"]) is None
+
+
+def test_ge_can_fuse2_elementwise_reduce():
+    # AscBackendFusionDecider_CanFuse2_Ok: AddN1 -> Reduce (CreatReduceAscGraph: Max over B)
+    body = _add("AddN1", FIVE, "%data1, %data2") + _asc("Reduce", FIVE, [("%AddN1", FIVE)], op="Max", out=R5, fuse_type="reduce")
+    m, g, nodes = _graph([T5, T5], body, "%Reduce", _gt(R5))
+    assert _count(g) == 5
+    assert AscBackendFusionDecider().can_fuse(nodes["AddN1"], nodes["Reduce"]) is None
+
+
+def test_ge_can_fuse3_reduce_elementwise():
+    # AscBackendFusionDecider_CanFuse3_Ok: Data1 -> Reduce -> AddN1 -> NetOutput (4 nodes).
+    # GE's AddN1 is CreatAddAscGraph(1, 2): two Data [A, B, C, D, E] behind ONE GE input.
+    # A typed edge cannot read Reduce's [A, 1, C, D, E] as [A, B, C, D, E], and our
+    # AscBackend has one operand per Data: ours reads the reduced value on both Data
+    # nodes, looping B = 1 (as CreatAbsAfterReduceAscGraph does).
+    body = _asc("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + _asc(
+        "AddN1", R5, [("%Reduce", R5), ("%Reduce", R5)]
+    )
+    m, g, nodes = _graph([T5], body, "%AddN1", _gt(R5))
+    assert _count(g) == 4
+    d = AscBackendFusionDecider()
+    assert d.can_fuse(nodes["Reduce"], nodes["AddN1"]) is None
+    new = fuse_checked(m, d, nodes["Reduce"], nodes["AddN1"])
+    assert isinstance(new, ge.AscBackend) and _count(g) == 3
+
+
+def test_ge_can_fuse_nok_reduce_reduce():
+    # AscBackendFusionDecider_CanFuse_Nok: Data1 -> Reduce -> ReduceAfterReduce
+    # (CreatReduceAfterReduceAscGraph: Data/Load [A, 1, C, D, E], Max -> [1, 1, C, D, E];
+    # its loop B is never read with a repeat > 1, ours loops it as B = 1). GE: false.
+    body = _asc("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + _asc(
+        "ReduceAfterReduce", R5, [("%Reduce", R5)], op="Max", out=[1, 1, 4, 5, 6], fuse_type="reduce"
+    )
+    m, g, nodes = _graph([T5], body, "%ReduceAfterReduce", _gt([1, 1, 4, 5, 6]))
+    assert _count(g) == 4
+    r = AscBackendFusionDecider().can_fuse(nodes["Reduce"], nodes["ReduceAfterReduce"])
+    assert r is not None and r.code == "ReduceCanOnlyBackwardFuse3Elementwise", r
