@@ -27,7 +27,10 @@ ge.graph @main {
 
 // CHECK:      %D = ge.AscBackend(%data1) {{{.*}}origin_nodes = ["D"]
 // CHECK:      %cat = ge.FusedAscBackend({{.*}}%D) {{{.*}}origin_nodes = ["E", "s", "G2", "Bc", "cat"]
-// CHECK:        ge.NetOutput
+// CHECK:        %E = ge.AscBackend({{.*}}origin_nodes = ["E"]
+// CHECK:        %G2 = ge.AscBackend({{.*}}origin_nodes = ["s", "G2"]
+// CHECK:        %cat_1 = ge.AscBackend(%G2, {{.*}}, %E) {{{.*}}origin_nodes = ["Bc", "cat"]
+// CHECK:        ge.NetOutput %cat_1
 // CHECK-NOT:  ge.AscBackend
 // CHECK:      ge.NetOutput %cat
 
