@@ -16,6 +16,7 @@ from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.run import random_input
 from runtime.reference import run_graph, select_graph
 from runtime.simulator import SimulatorFault, load
+from tests.test_assign_memory import PHONY_GE_SHAPES  # GE's PhonyConcatCalcOffset shapes
 
 EXAMPLES = sorted(Path(__file__).parent.parent.joinpath("examples").glob("*.mlir"))
 # The passes that exist in HEAD, in DESIGN.md order (autofuse is tested by its own issue).
@@ -105,20 +106,11 @@ def test_phony_concat_split_have_no_task_and_contiguous_pieces() -> None:
 # GE's own PhonyConcatCalcOffset shapes (pieces 1x2x2x4x8 f16, 256 B; offsets 0, 64, 512,
 # 576): GE's kernels write each piece contiguously at its offset, so piece 1 [64, 320)
 # clobbers piece 0 [0, 256) while the Abs has yet to read it. So does the simulator.
-PHONY_GE_SHAPES = """ge.graph @main {
-  %x = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>
-  %m0 = ge.Abs(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %m1 = ge.Neg(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %m2 = ge.Exp(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %m3 = ge.Relu(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %block = ge.PhonyConcat(%m0, %m1, %m2, %m3) {concat_dim = [3, 1], N = [2, 2]} : (tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>) -> tensor<1x4x2x8x8xf16>
-  %y = ge.Abs(%block) : (tensor<1x4x2x8x8xf16>) -> tensor<1x4x2x8x8xf16>
-  ge.NetOutput %y : tensor<1x4x2x8x8xf16>
-}"""
+# (The graph is test_assign_memory's; its first line is line 1 here.)
 
 
 def test_phony_concat_with_ge_test_shapes_is_a_live_buffer_write(capsys: pytest.CaptureFixture[str]) -> None:
-    m, c = planned("ge_shapes.mlir", PHONY_GE_SHAPES)
+    m, c = planned("ge_shapes.mlir", PHONY_GE_SHAPES.lstrip("\n"))
     assert "ge_shapes.mlir:7:3: warning: PhonyConcat 'block': GE's offsets do not lay its inputs out" in capsys.readouterr().err
     model = to_npu(c)
     base = next(e.addr for e in model.table() if e.tensor_name == "block:0").offset.data
