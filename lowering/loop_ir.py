@@ -7,8 +7,9 @@ expression is a function of an index: `Load` reads a buffer (a ge SSA value) at 
 index, pointwise ops combine their arguments at the same index, and the view ops
 (`BroadcastView`, `PermuteView`, `UnitReshapeView`, `SliceView`) compute nothing: their
 `reindex` maps the index they are read at to the index their source is read at. The
-roots `ReduceOp`, `ConcatOp` and `TransposeOp` only appear at the top of an expression
-(GE realizes their KernelBoxes: StoreReduction, StoreConcat, a realized transpose).
+roots `ReduceOp`, `ConcatOp`, `TransposeOp` and `SplitOp` only appear at the top of an
+expression (GE realizes their KernelBoxes: StoreReduction, StoreConcat, a realized
+transpose, StoreSplit).
 
 An index is a list of affine forms over the loop variables z0..z{n-1} (`Affine`).
 `AscGraphBuilder.realize` starts from the store's index [z0..zn-1], pushes it through the
@@ -178,6 +179,20 @@ class TransposeOp(LoopExpr):
     perm: tuple[int, ...]
 
 
+@dataclass(frozen=True, eq=False)
+class SplitOp(LoopExpr):
+    """StoreSplit root (loop_ops.h: StoreSplitOp, A5's split_lowered_to_split): output
+    `index` of splitting `src` (a buffer Load) along `dim` into pieces of extents `sizes`;
+    `gid` is the original Split's global id (StoreSplitDesc::id_). The loop nest is
+    `src.shape`; `shape` is this piece's."""
+
+    src: Load
+    dim: int
+    sizes: tuple[int, ...]
+    index: int
+    gid: int
+
+
 VIEW_TYPES = (BroadcastView, PermuteView, UnitReshapeView, SliceView)
 
 
@@ -298,6 +313,8 @@ class AscGraphBuilder:
             v = self._add(ag.Concat, ins, self._tensor(e.dtype, reps), self._compute_attrs(), ("Concat", tuple(ins)))
         elif isinstance(e, TransposeOp):
             v = self.transpose(e)
+        elif isinstance(e, SplitOp):
+            v = self.split(e, idx, reps)
         else:
             raise TypeError(f"cannot realize {type(e).__name__}")
         if self.cse:
@@ -321,6 +338,26 @@ class AscGraphBuilder:
         self.buffers.append(src.buffer)
         load = self._add(ag.Load, [data], view, {"offset": _int(0), ag.SCHED_AXIS: _sched(self.n)}, None)
         return self._add(ag.Transpose, [load], self._tensor(e.dtype, self.dims), self._compute_attrs(), None)
+
+    def split(self, e: SplitOp, idx: Index, reps: Shape) -> SSAValue:
+        """Load the whole input, then one AscIR Split with a result per piece (repeats the
+        piece's extent on the split axis), of which this box stores result `index`.
+
+        # asc_lowerer/asc_overrides.cpp: AscOverrides::StoreSplit (Split node, gid)
+        GE's lowered Split node has the one output it stores and records `index`; here it
+        keeps every piece as a result, so each piece's offset (the extents before it) is in
+        the IR and the verifier and interpreter need no side table. Node counts are GE's.
+        """
+        src = self.emit(e.src, idx, reps)
+        types = [
+            self._tensor(e.dtype, tuple(s if a == e.dim else r for a, r in enumerate(reps))) for s in e.sizes
+        ]
+        attrs = {**self._compute_attrs(), "gid": _int(e.gid)}
+        op = ag.Split.create(operands=[src], result_types=types, attributes=attrs)
+        for k, r in enumerate(op.results):
+            r.name_hint = f"split{k}" if k else "split"
+        self.ops.append(op)
+        return op.results[e.index]
 
     # -- Store --------------------------------------------------------------------------
 

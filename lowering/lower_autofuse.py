@@ -82,7 +82,7 @@ class KernelBox:
     node: Operation
     value: SSAValue
     expr: L.LoopExpr
-    root: str  # "store", "reduce", "concat", "transpose"
+    root: str  # "store", "reduce", "concat", "transpose", "split"
     bit: str  # the node's own fuse-type class
     num_ops: int  # non-Load/Store compute ops (views count 0)
     num_loads: int
@@ -161,6 +161,9 @@ class _State:
     boxes: dict[SSAValue, KernelBox] = field(default_factory=dict)
     order: list[KernelBox] = field(default_factory=list)
     not_lowered: dict[Operation, str] = field(default_factory=dict)
+    # loop_ops.h: StoreSplitDesc::id_ -- the global id of the last lowered Split, shared by
+    # every graph of the module (GE's is process-wide; the first Split gets 1)
+    split_gid: list[int] = field(default_factory=lambda: [0])
 
     def realize(self, box: KernelBox, reason: str) -> None:
         if not box.realized:
@@ -178,11 +181,17 @@ class LowerAutofusePass(ModulePass):
 
     Per node in topological order a loop expression is built (pointwise with numpy
     broadcasting, BroadcastToD and the reshape family as views, and with `enable-pass`:
-    reductions, ConcatD/ConcatV2D, SplitD/SplitVD as slices, TransposeD); unrealized
+    reductions, ConcatD/ConcatV2D, SplitD/SplitVD, TransposeD); unrealized
     producers are inlined into their reader; GE's realize rules (reduction, heavy op Exp,
     several readers, max-loop-ops, max-loop-loads, stream labels) end a fusion. Each
     realized box becomes an AscBackend `autofuse_<fusetype>_<n>_<GETypes>`; ops without a
     lowering stay GE ops. `remarks` tells, per node, where it went and why.
+
+    `split-lowering` is GE's platform split lowering (BackendSpec
+    slice_split_spec.split_lowered_to_split): `slice` (A2/A3, the default) makes each
+    output a StridedSlice view of the input, fuse type slice; `split` (A5) makes each
+    output a realized StoreSplit box whose AscGraph holds an AscIR Split with the original
+    Split's global id `gid`, fuse type split (ge-autofuse then fuses the pieces back).
     """
 
     name = "ge-lower-autofuse"
@@ -196,6 +205,8 @@ class LowerAutofusePass(ModulePass):
     recomputation_threshold: int = 1
     # asc_overrides.cpp: AscOverrides CSE (the UTs turn it off: Realize(name, false))
     cse: bool = True
+    # backend_spec.h: SliceSplitSpec::split_lowered_to_split (false on A2/A3, true on A5)
+    split_lowering: str = "slice"
     remarks: bool = False
 
     CLASSES: ClassVar[tuple[str, ...]] = OPTIONAL_CLASSES
@@ -212,16 +223,21 @@ class LowerAutofusePass(ModulePass):
         for name, v in (("max-loop-ops", self.max_loop_ops), ("max-loop-loads", self.max_loop_loads)):
             if v < 1:
                 raise LocatedError(op, f"ge-lower-autofuse: {name} must be >= 1, got {v}")
+        if self.split_lowering not in SPLIT_LOWERINGS:
+            raise LocatedError(
+                op, f"ge-lower-autofuse: split-lowering must be one of {', '.join(SPLIT_LOWERINGS)}, got '{self.split_lowering}'"
+            )
         if not 0 <= self.recomputation_threshold <= 255:
             raise LocatedError(op, f"ge-lower-autofuse: recomputation-threshold must be in 0..255, got {self.recomputation_threshold}")
         counter = [0]
+        split_gid = [0]
         for g in graphs_in_pass_order(op):
-            self.lower_graph(g, counter)
+            self.lower_graph(g, counter, split_gid)
 
     # -- one graph ----------------------------------------------------------------------
 
-    def lower_graph(self, graph: GraphOp, counter: list[int]) -> None:
-        st = _State(self)
+    def lower_graph(self, graph: GraphOp, counter: list[int], split_gid: list[int] | None = None) -> None:
+        st = _State(self) if split_gid is None else _State(self, split_gid=split_gid)
         nodes = list(graph_nodes(graph))
         for node in nodes:
             if ge_type(node) in BUFFER_TYPES:
@@ -283,8 +299,9 @@ class LowerAutofusePass(ModulePass):
         t = ge_type(node)
         for b in outs:
             # kernel_box.cpp: a StoreReduction / StoreConcat box realizes itself in its
-            # constructor; lowering_impl.cpp: LowerTranspose realizes its Store.
-            if b.root in ("reduce", "concat", "transpose"):
+            # constructor; lowering_impl.cpp: LowerTranspose realizes its Store;
+            # loop_api.cpp: StoreSplit realizes each output's box.
+            if b.root in ("reduce", "concat", "transpose", "split"):
                 st.realize(b, f"{b.root} (its Store{'Reduction' if b.root == 'reduce' else ''} realizes itself)")
         if t in HEAVY_OPS:
             # PostPrecessAfterLoweringNode 4: heavy op
@@ -360,7 +377,7 @@ class LowerAutofusePass(ModulePass):
             types = "_".join(ge_type(x.node) for x in covered)
             name = f"autofuse_{fuse}_{counter[0]}_{types}"
             counter[0] += 1
-            dims = b.expr.src.shape if b.root == "reduce" else b.expr.shape  # type: ignore[attr-defined]
+            dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
             builder = L.AscGraphBuilder(dims, cse=self.cse)
             k = list(b.node.results).index(b.value)
             graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
@@ -602,13 +619,24 @@ def _lower_concat(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) ->
     return [(L.ConcatOp(_shape(out), _dtype(out), tuple(ins), dim), "concat", "concat", 1)]
 
 
+# lowering/asc_lowerer/loop_ops.h: StoreSplitOp::kSplitCanFuseMaxOutput and
+# kSplitCanLowerEndDimMaxOutput
+SPLIT_CAN_FUSE_MAX_OUTPUT = 512
+SPLIT_CAN_LOWER_END_DIM_MAX_OUTPUT = 48
+# backend_spec.h: SliceSplitSpec::split_lowered_to_split false (slice) / true (split)
+SPLIT_LOWERINGS: tuple[str, ...] = ("slice", "split")
+
+
 def _lower_split(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
     """# lowering_impl.cpp: LowerSplit -- on A2/A3 a Split becomes one StridedSlice per
-    output (reindex i + begin), each output its own box."""
+    output (reindex i + begin), each output its own box; with split-lowering=split (A5),
+    LowerSplitToNormalSplit."""
     if not p.enabled("split"):
         raise Extern("class 'split' is not in enable-pass")
     in_shape = _shape(node.operands[0])
     dim = ge.normalize_axis(A.get_int(node, "split_dim", 0) or 0, len(in_shape), "split_dim")
+    if p.split_lowering == "split":
+        return _lower_split_to_normal_split(p, st, rd, node, dim)
     x = rd.read(node.operands[0])
     outs: list[Out] = []
     off = 0
@@ -617,6 +645,37 @@ def _lower_split(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> 
         outs.append((L.SliceView(shape, x.dtype, x, dim, off), "store", "slice", 0))
         off += shape[dim]
     return outs
+
+
+def _end_dim_has_one(node: GeNode) -> bool:
+    """# lowering_impl.cpp: CheckEndDimHasOne -- some output's last dim is 1."""
+    return any(_shape(r)[-1:] == (1,) for r in node.results)
+
+
+def _lower_split_to_normal_split(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode, dim: int) -> list[Out]:
+    """# lowering_impl.cpp: LowerSplitToNormalSplit; loop_api.cpp: StoreSplit -- the input's
+    box is realized, then every output gets its own realized StoreSplit box, all with the
+    Split's new global id."""
+    n_out = len(node.results)
+    if n_out > SPLIT_CAN_FUSE_MAX_OUTPUT:
+        raise Extern(f"{n_out} outputs > {SPLIT_CAN_FUSE_MAX_OUTPUT} (kSplitCanFuseMaxOutput)")
+    rank = len(_shape(node.operands[0]))
+    if rank != 1 and dim == rank - 1 and _end_dim_has_one(node) and n_out > SPLIT_CAN_LOWER_END_DIM_MAX_OUTPUT:
+        raise Extern(
+            f"last-dim split with a size-1 output end dim and {n_out} outputs > "
+            f"{SPLIT_CAN_LOWER_END_DIM_MAX_OUTPUT} (kSplitCanLowerEndDimMaxOutput)"
+        )
+    src = node.operands[0]
+    if (b := st.boxes.get(src)) is not None:
+        st.realize(b, f"read by {ge_type(node)} '{node_name(node)}' (StoreSplit realizes its input)")
+    x = rd.read(src)
+    assert isinstance(x, L.Load)
+    st.split_gid[0] += 1  # StoreSplitDescBuilder::Build: id_++ for output 0
+    gid = st.split_gid[0]
+    sizes = tuple(_shape(r)[dim] for r in node.results)
+    return [
+        (L.SplitOp(_shape(r), x.dtype, x, dim, sizes, k, gid), "split", "split", 1) for k, r in enumerate(node.results)
+    ]
 
 
 # lowering_impl.cpp: LowerTranspose supported perms: 2-D {1,0} and the five non-identity

@@ -63,6 +63,23 @@ from passes.axis_mapping import (
 AXIS_GROUP_ATTR = "_axis_group"  # GE AutoFuseAttrs::axis_group (the cached merged group)
 BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")  # asc_backend_fusion_decider.cpp
 MAX_OP_NAME_LEN = 140  # auto_fuse_config.h: max_op_name_len
+SPLIT_LOW_FUSION_RATIO_THRESHOLD = 0.2  # autofuse_attrs.h: kSplitLowFusionRatioThreshold
+# backend_utils.h: kPureSplitIncludedAscirNodeTypes
+PURE_SPLIT_NODE_TYPES = (ag.Split, ag.Data, ag.Load, ag.Store, ag.Output)
+
+
+def split_complete(op: Operation) -> bool:
+    """backend_utils.cpp IsSplitComplete: a primary-split AscBackend holding only
+    Data/Load/Split/Store/Output whose Split nodes number the original Split's outputs
+    (every piece of the Split's StoreSplit boxes has been fused back in)."""
+    if not isinstance(op, ge.AscBackend) or U.primary_fuse_type(op) != "split":
+        return False
+    nodes = list(U.asc_nodes(op))
+    splits = [n for n in nodes if isinstance(n, ag.Split)]
+    if not splits or any(not isinstance(n, PURE_SPLIT_NODE_TYPES) for n in nodes):
+        return False
+    # our lowered Split nodes keep every piece as a result: the original output count
+    return len(splits) == len(splits[0].results)
 
 
 def phony_piece_conflict(n1: Operation, n2: Operation) -> str | None:
@@ -144,6 +161,9 @@ class AscBackendFusionDecider:
     # axis_group_of per node: a node's AscGraphs never change once built (Fuse makes new
     # nodes), and CanFuse asks for the same node's group once per candidate pair
     _groups: dict[Operation, AxisGroup | None] = field(default_factory=dict)
+    # autofuse_attrs.h: SplitFusionRatioRequirementState per node (True = NOT_SATISFIED,
+    # False = SATISFIED, absent = NOT_DETERMINED); GE caches it on the node's attributes
+    _split_ratio: dict[Operation, bool] = field(default_factory=dict)
 
     def _axis_group(self, op: Operation) -> AxisGroup | None:
         if op not in self._groups:
@@ -167,7 +187,7 @@ class AscBackendFusionDecider:
         if isinstance(info, str):
             code = "NoSharedData" if "share no input" in info else "UnifySubgraphAxisFailed"
             return _nf(code, info)
-        p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise)
+        p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise, self._split_ratio.get(n1) is True)
         # asc_graph_axis_mapping.cpp: CreateSubGraphAxisMapInfo: a strategy's
         # OnlyVerticalMapping skips only the horizontal axis mapping; NodeFuseInfo's
         # CanDoHorizontalMapping stays on, so an input both nodes read is still shared.
@@ -198,20 +218,58 @@ class AscBackendFusionDecider:
             return p
         return self._can_fuse_pair(p)
 
-    def _can_fuse_pair(self, p: S.FusePair) -> NotFuse | None:
-        n1, n2, info = p.n1, p.n2, p.info
-        # 3. CanFuseByStrategy: every matching strategy and the default must agree
+    def _can_fuse_by_strategy_pro(self, p: S.FusePair) -> NotFuse | None:
+        """backend_utils.cpp CanFuseByStrategyPro: the strategies, the vector core number
+        and the node cap."""
+        # every matching strategy and the default must agree
         if (r := S.can_fuse_by_strategy(p)) is not None:
             return r
-        c1 = U.int_attr(n1, U.VECTOR_CORE_NUM_ATTR, 0)
-        c2 = U.int_attr(n2, U.VECTOR_CORE_NUM_ATTR, 0)
+        c1 = U.int_attr(p.n1, U.VECTOR_CORE_NUM_ATTR, 0)
+        c2 = U.int_attr(p.n2, U.VECTOR_CORE_NUM_ATTR, 0)
         if c1 != c2:
             return _nf("VectorCoreNumNotEqual", f"vector core numbers differ: {c1} and {c2}")
-        # asc_backend_fusion_decider.cpp: size1 + size2 > max_fusion_nodes_size rejects
+        # size1 + size2 > max_fusion_nodes_size rejects
         cap = S.max_fusion_nodes_size(p, self.max_fusion_size)
-        size = U.canfuse_nodes_size(n1) + U.canfuse_nodes_size(n2)
+        size = U.canfuse_nodes_size(p.n1) + U.canfuse_nodes_size(p.n2)
         if size > cap:
             return _nf("MaxFusionNodesSizeExceedThreshold", f"fused size {size} > {cap}")
+        return None
+
+    def _split_low_fusion_ratio(self, n1: Operation) -> str | None:
+        """backend_utils.cpp IsSplitLowFusionRatio: of the original Split's outputs, the
+        share of node1's outputs with some autofuse consumer that CanFuseByStrategyPro
+        accepts; at most kSplitLowFusionRatioThreshold is low. The answer is cached on
+        node1 (SATISFIED short-cuts later calls; NOT_SATISFIED makes SplitFusionStrategy
+        refuse node1 as a producer)."""
+        if self._split_ratio.get(n1) is False:
+            return None
+        total = len(next(n for n in U.asc_nodes(n1) if isinstance(n, ag.Split)).results)
+        can = 0
+        for r in n1.results:
+            for use in r.uses:
+                peer = use.operation
+                if not self.is_fusable_node(peer):
+                    continue
+                pp = self._pair(n1, peer)
+                if not isinstance(pp, NotFuse) and self._can_fuse_by_strategy_pro(pp) is None:
+                    can += 1
+                    break
+        ratio = can / total
+        if ratio > SPLIT_LOW_FUSION_RATIO_THRESHOLD:
+            self._split_ratio[n1] = False
+            return None
+        self._split_ratio[n1] = True
+        return f"{can} of the split's {total} outputs can fuse: ratio {ratio:g} <= {SPLIT_LOW_FUSION_RATIO_THRESHOLD}"
+
+    def _can_fuse_pair(self, p: S.FusePair) -> NotFuse | None:
+        n1, n2, info = p.n1, p.n2, p.info
+        # 3. CanFuseByStrategy (backend_utils.cpp): CanFuseByStrategyPro, then a complete
+        # split with a low fusion ratio is refused
+        if (r := self._can_fuse_by_strategy_pro(p)) is not None:
+            return r
+        if U.primary_fuse_type(n1) == "split" and split_complete(n1):
+            if (why := self._split_low_fusion_ratio(n1)) is not None:
+                return _nf("SplitLowFuseRatio", why)
         # 5-6. axis unification in check mode (need_flash = false)
         merge = self._merges_loops(p)
         u = create_axis_map(info, need_flash=False, loop_merge=merge)

@@ -11,16 +11,19 @@ Platform: A2/A3 ("v1"), where `concat_alg` is 0 (no backward concat fusion) and 
 gather/reduce, gather/concat and gather/broadcast flags are off.
 
 Not modelled (documented, no rule fires in this op set): the norm-like reduce
-exception (`IfNormLikeReduce` always returns false in GE, so it never fires); the split
-low-fusion-ratio state (`kSplitLowFuseRatio`, needs GE's split bookkeeping); the
-split->squeeze-Reshape rule. Gather has no AscIR node in the ascgraph dialect, so the
-forward-into-gather rule refuses conservatively.
+exception (`IfNormLikeReduce` always returns false in GE, so it never fires). Gather has
+no AscIR node in the ascgraph dialect, so the forward-into-gather rule refuses
+conservatively. The split rules see splits only with ge-lower-autofuse's
+`split-lowering=split` (A5's StoreSplit); the low-fusion-ratio state they read is
+computed by the decider (backend_utils.cpp IsSplitComplete / IsSplitLowFusionRatio) and
+handed over in `FusePair.split_ratio_unsatisfied`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from ge_dialect import ascgraph as ag
@@ -74,6 +77,8 @@ class FusePair:
     n2: Operation
     info: NodeFuseInfo
     max_reduce_fused_elementwise: int = MAX_REDUCE_FUSED_ELEMENTWISE
+    # autofuse_attrs.h: node1's SplitFusionRatioRequirementState is NOT_SATISFIED
+    split_ratio_unsatisfied: bool = False
 
     @property
     def vertical(self) -> bool:
@@ -219,6 +224,52 @@ def _split_gids(op: Operation) -> set[int]:
     return {g for n in U.asc_nodes(op) if isinstance(n, ag.Split) and (g := U.int_attr(n, "gid", -1)) >= 0}
 
 
+def is_reshape_only_squeeze_dims(split_out: tuple[int, ...], reshape_out: tuple[int, ...]) -> bool:
+    """# split_fusion_strategy.cpp: IsReshapeOnlySqueezeDims -- `reshape_out` is `split_out`
+    with some size-1 dims dropped."""
+    if len(reshape_out) > len(split_out):
+        return False
+    i = j = 0
+    while i < len(split_out) and j < len(reshape_out):
+        if split_out[i] == reshape_out[j]:
+            i, j = i + 1, j + 1
+        elif split_out[i] == 1:
+            i += 1
+        else:
+            return False
+    return all(d == 1 for d in split_out[i:]) and j == len(reshape_out)
+
+
+# split_fusion_strategy.cpp: CanReshapeNextNodeFuse -- consumer types that cannot fuse
+_NO_FUSE_AFTER_RESHAPE = ("reduce", "extern", "split", "slice")
+
+
+def _shape0(op: Operation) -> tuple[int, ...] | None:
+    t = op.results[0].type if op.results else None
+    return tuple(t.get_shape()) if isinstance(t, TensorType) else None
+
+
+def split_reshape_squeeze_refusal(split: Operation, reshape: Operation) -> str | None:
+    """Why a split may not fuse with `reshape`, or None (split_fusion_strategy.cpp:
+    CheckSplitReshapeFusion): `reshape` is only a reshape (GE: OnlyHasTypesInAscgraph
+    {Reshape}; here the fuse-type mask is reshape alone, as reshape views add no AscIR
+    node), its output 0 only squeezes size-1 dims of the split's output 0, and none of its
+    consumers is an autofuse node free of reduce/extern/split/slice (CanReshapeNextNodeFuse)."""
+    if not U.is_only_type(reshape, "reshape"):
+        return None
+    s, r = _shape0(split), _shape0(reshape)
+    if s is None or r is None or not is_reshape_only_squeeze_dims(s, r):
+        return None
+    for res in reshape.results:
+        for use in res.uses:
+            nxt = use.operation
+            if not U.inner_backends(nxt):
+                continue  # GetNodeAutoFuseAttr is null: not an autofuse node
+            if not any(U.has_fuse_type(nxt, t) for t in _NO_FUSE_AFTER_RESHAPE):
+                return None
+    return "the reshape only squeezes size-1 dims and none of its consumers can fuse"
+
+
 class SplitFusionStrategy(FusionStrategy):
     fuse_type = "split"
 
@@ -228,6 +279,9 @@ class SplitFusionStrategy(FusionStrategy):
             if _split_gids(p.n1) & _split_gids(p.n2):
                 return None
             return not_fuse("SplitCanNotFuseSplitHorizontal", "the two splits come from different Split nodes")
+        # split_fusion_strategy.cpp: CheckSplitLowFusionRatio -- node1's cached state
+        if p.split_ratio_unsatisfied:
+            return not_fuse("SplitLowFuseRatio", "node1 is a complete split of which too few outputs can fuse")
         # split_fusion_strategy.cpp: split does not fuse with a reduction
         if p.either("reduce"):
             return not_fuse("SplitCanNotFuseReduction", "a split does not fuse with a reduction")
@@ -235,6 +289,9 @@ class SplitFusionStrategy(FusionStrategy):
             # split_fusion_strategy.cpp: no forward fusion into a split
             if U.has_fuse_type(p.n2, "split"):
                 return not_fuse("SplitCanNotFuseForward", "nothing fuses into a split")
+            # split_fusion_strategy.cpp: CheckSplitReshapeFusion
+            if U.has_fuse_type(p.n1, "split") and (why := split_reshape_squeeze_refusal(p.n1, p.n2)) is not None:
+                return not_fuse("SplitCanNotFuseReshapeSqueeze", why)
             return None
         # split_fusion_strategy.cpp: a split fuses only vertically (except split + split)
         return not_fuse("SplitCanNotFuseHorizontal", "a split fuses only along a producer -> consumer link")
@@ -250,9 +307,7 @@ class SplitFusionStrategy(FusionStrategy):
 
     def max_fusion_nodes_size(self, p: FusePair, configured: int) -> int:
         # split_fusion_strategy.cpp: vertical from a split, or split + split, is unlimited
-        return UNLIMITED if self._unlimited(p) else configured
-
-    def max_input_size(self, p: FusePair, configured: int) -> int:
+        # (GetMaxFusionNodesSize; the input cap is the default's: no override)
         return UNLIMITED if self._unlimited(p) else configured
 
 
