@@ -3,8 +3,9 @@
 Follows compiler/graph/optimize/autofuse/autofuse/autofuser.cpp (Autofuser::Fuse steps 5
 and 6, ge_fusion.md §1): the FusionStrategySolver (passes/autofuse_solver.py) with the
 AscBackend decider (passes/autofuse_decider.py) on every graph, the loop-merge round
-inside each FusedAscBackend, then LiftingManager::LiftingGraph
-(passes/autofuse_lifting.py).
+inside each FusedAscBackend, then AscIrLowerer::Lifting: the concat poor-performance
+unfolding (LowerConcatHelper, passes/autofuse_concat_lifting.py) and
+LiftingManager::LiftingGraph (passes/autofuse_lifting.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from xdsl.passes import ModulePass
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError, op_location
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
+from passes.autofuse_concat_lifting import lifting_poor_perf_fused_asc_backends
 from passes.autofuse_lifting import lift_graph
 from passes.autofuse_solver import (
     BUFFER_GROUP_WINDOW,
@@ -79,9 +81,12 @@ class AutofusePass(ModulePass):
     shared data, cycle, max-proximity, 13 GiB horizontal output cap) and the AscBackend
     decider's (strategies, size and input caps, axis mapping, axis groups) and becomes one
     AscBackend (loop merge) or a FusedAscBackend; up to max-fuse-rounds rounds, then one
-    loop-merge round inside each FusedAscBackend. AscBackends from lowering with fewer than
-    2 compute ops that did not fuse go back to their GE ops (lifting). `remarks` prints
-    why each candidate pair was not fused and a per-graph summary of kernels and bytes.
+    loop-merge round inside each FusedAscBackend. Lifting: a concat FusedAscBackend whose
+    concat dim comes too little from fused producers is unfolded (GE's per-case
+    thresholds), and AscBackends from lowering with fewer than 2 compute ops that did not
+    fuse go back to their GE ops (`lifting=false` skips both, GE's disable_lifting).
+    `remarks` prints why each candidate pair was not fused, each lifting decision and a
+    per-graph summary of kernels and bytes.
     """
 
     name = "ge-autofuse"
@@ -141,14 +146,21 @@ class AutofusePass(ModulePass):
                         f"{r.reason.message} [{r.reason.code}]",
                         file=sys.stderr,
                     )
-            lifted = lift_graph(block, remarks=self.remarks) if self.lifting else []
+            unfolded: list[str] = []
+            lifted: list[str] = []
+            # autofuser.cpp: AscIrLowerer::Lifting -- concat unfolding first, then LiftingGraph
+            if self.lifting:
+                unfolded = lifting_poor_perf_fused_asc_backends(block, remarks=self.remarks)
+                lifted = lift_graph(block, remarks=self.remarks)
             if self.remarks:
-                self._summary(graph, stats, before, kernel_traffic(block), lifted)
+                self._summary(graph, stats, before, kernel_traffic(block), lifted, unfolded)
 
-    def _summary(self, graph: GraphOp, stats, before: tuple[int, int], after: tuple[int, int], lifted: list[str]) -> None:
+    def _summary(
+        self, graph: GraphOp, stats, before: tuple[int, int], after: tuple[int, int], lifted: list[str], unfolded: list[str]
+    ) -> None:
         print(
             f"{op_location(graph)}: remark: ge-autofuse @{graph.sym_name.data}: kernels {before[0]} -> {after[0]}, "
             f"global-memory bytes moved by kernels {before[1]} -> {after[1]} "
-            f"({stats.fusions} fusions in {stats.rounds} rounds, {len(lifted)} lifted)",
+            f"({stats.fusions} fusions in {stats.rounds} rounds, {len(unfolded)} unfolded, {len(lifted)} lifted)",
             file=sys.stderr,
         )

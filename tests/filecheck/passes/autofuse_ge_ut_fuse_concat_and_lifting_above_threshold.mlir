@@ -12,9 +12,9 @@
 // By hand, lower_concat_helper.cpp NeedLifting: concat dim 1 is not the first non-1 dim;
 // stride 3 x 4 B = 12 B per input is not 32-B aligned -> case kOther, threshold 0.3333
 // (concat_alg 0); ratio = concat-dim size fed by AscBackends / output size = 3/9 =
-// 0.3333.. >= 0.3333 -> kept. NOTE: ge-autofuse has no LiftingPoorPerfFusedAscBackendOps
-// yet (see autofuse_ge_ut_fuse_concat_and_lifting_below_threshold.mlir, XFAIL), so this
-// test guards the fusion and the future rule's threshold edge, not an existing rule.
+// 0.3333.. >= 0.3333 -> kept. (ge-autofuse's
+// LiftingPoorPerfFusedAscBackendOps, passes/autofuse_concat_lifting.py: GE's threshold
+// is 0.3333, not 1/3, so one fused input of three stays just above it.)
 
 ge.graph @main {
   %data = ge.Data {index = 0} : tensor<4x3xf32>
@@ -33,5 +33,6 @@ ge.graph @main {
 // CHECK-NEXT: ge.NetOutput %G
 
 // REMARK:     'autofuse_concat_1_ConcatD' and 'autofuse_pointwise_2_Exp' not fused: a concat does not fuse into its consumer on A2/A3 (concat_alg 0) [NF1011] [ConcatCanNotFuseBackward]
+// REMARK:     FusedAscBackend 'autofuse_fused_0_Exp_ConcatD' kept: concat in 'autofuse_concat_1_ConcatD': case other: fused AscBackends produce 3/9 = 0.3333 of concat dim 1 >= threshold 0.3333 (LowerConcatHelper::NeedLifting)
 // REMARK:     lifted 'autofuse_pointwise_2_Exp' back to Exp 'G'
-// REMARK:     remark: ge-autofuse @main: kernels 3 -> 2, {{.*}}(1 fusions in 1 rounds, 1 lifted)
+// REMARK:     remark: ge-autofuse @main: kernels 3 -> 2, {{.*}}(1 fusions in 1 rounds, 0 unfolded, 1 lifted)

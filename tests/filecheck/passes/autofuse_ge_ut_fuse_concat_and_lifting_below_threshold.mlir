@@ -1,11 +1,5 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=concat},ge-autofuse{remarks=true max_fuse_rounds=1 max_fusion_size=2 max_input_nums_after_fuse=2}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
-// XFAIL: *
-//
-// DISAGREEMENT with GE (expected to fail until ge-autofuse implements GE's
-// LowerConcatHelper::LiftingPoorPerfFusedAscBackendOps, lower_concat_helper.cpp, which
-// runs in GE's lifting step before LiftingManager::LiftingGraph): our ge-autofuse KEEPS the
-// {D, Concat} FusedAscBackend below; GE unfolds it.
 //
 // GE's solver UT Fuse_concat_and_lifting_below_threshold (fusion_strategy_solver_unittest.cpp,
 // ge_fusion.md §9.1), GE's config (1 round, max_fusion_size 2, max_input_nums_after_fuse 2):
@@ -30,6 +24,11 @@ ge.graph @main {
 
 // GE's assertion: no FusedAscBackend remains.
 // CHECK-NOT:  ge.FusedAscBackend
-// CHECK:      ge.NetOutput %G
+// CHECK:      %D = ge.Exp(%data)
+// CHECK-NEXT: %cat = ge.ConcatD(%D, %data_0, %data_1, %data_2) {concat_dim = 1}
+// CHECK-NEXT: %G = ge.Exp(%cat)
+// CHECK-NEXT: ge.NetOutput %G
 
 // REMARK:     'autofuse_concat_1_ConcatD' and 'autofuse_pointwise_2_Exp' not fused: a concat does not fuse into its consumer on A2/A3 (concat_alg 0) [NF1011] [ConcatCanNotFuseBackward]
+// REMARK:     FusedAscBackend 'autofuse_fused_0_Exp_ConcatD' unfolded: concat in 'autofuse_concat_1_ConcatD': case other: fused AscBackends produce 3/12 = 0.2500 of concat dim 1 < threshold 0.3333 (LowerConcatHelper::NeedLifting)
+// REMARK:     remark: ge-autofuse @main: kernels 3 -> 3, {{.*}}(1 fusions in 1 rounds, 1 unfolded, 3 lifted)

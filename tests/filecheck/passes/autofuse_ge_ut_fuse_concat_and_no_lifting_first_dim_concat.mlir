@@ -9,8 +9,8 @@
 // By hand, lower_concat_helper.cpp: the concat dim 0 is the first dim -> can_be_no_task,
 // but its other inputs come from Data nodes (IsPeerNodeValidForNoTask: Data unsupported)
 // -> case kFirstDim, threshold 0.0: ratio 3/12 = 0.25 >= 0 -> kept. G (one Exp) is
-// lifted back. NOTE: ge-autofuse has no LiftingPoorPerfFusedAscBackendOps yet, so the
-// "kept" half guards the future rule's first-dim case, not an existing rule.
+// lifted back. The may-be-no-task twin (other inputs from
+// kernels, unfolded) is tests/test_autofuse_concat_lifting.py.
 
 ge.graph @main {
   %data = ge.Data {index = 0} : tensor<3x4xf32>
@@ -30,5 +30,6 @@ ge.graph @main {
 // CHECK-NEXT: ge.NetOutput %G
 
 // REMARK:     'autofuse_concat_1_ConcatD' and 'autofuse_pointwise_2_Exp' not fused: a concat does not fuse into its consumer on A2/A3 (concat_alg 0) [NF1011] [ConcatCanNotFuseBackward]
+// REMARK:     FusedAscBackend 'autofuse_fused_0_Exp_ConcatD' kept: concat in 'autofuse_concat_1_ConcatD': case first_dim: fused AscBackends produce 3/12 = 0.2500 of concat dim 0 >= threshold 0.0 (LowerConcatHelper::NeedLifting)
 // REMARK:     lifted 'autofuse_pointwise_2_Exp' back to Exp 'G'
-// REMARK:     remark: ge-autofuse @main: kernels 3 -> 2, {{.*}}(1 fusions in 1 rounds, 1 lifted)
+// REMARK:     remark: ge-autofuse @main: kernels 3 -> 2, {{.*}}(1 fusions in 1 rounds, 0 unfolded, 1 lifted)
