@@ -341,7 +341,8 @@ class AscGraphOp(IRDLOperation):
                         f"{op.name} input {i} is not defined before it in this AscGraph (nodes are in topological order)"
                     )
             for k, r in enumerate(op.results):
-                _check_partial(op, k, tensor_type(r), sizes, partial)
+                if not gather_operand(op):
+                    _check_partial(op, k, tensor_type(r), sizes, partial)
             defined.update(op.results)
         for kind, nodes in (("Data", self.data_nodes()), ("Output", self.output_nodes())):
             for k, n in enumerate(nodes):
@@ -501,7 +502,7 @@ class AscNode(IRDLOperation):
             what = f"output {k}"
             _check_axis_ids(t.axis_ids, sizes, f"{what} axis")
             for a, rep, st in zip(t.axis_ids, t.repeat_list, t.stride_list):
-                if rep < 1 or rep > sizes[a]:
+                if rep < 1 or (rep > sizes[a] and not gather_operand(self)):
                     raise VerifyException(
                         f"{what} has repeat {rep} on axis {names[a]} (id {a}) of size {sizes[a]}; "
                         f"repeats lie in 1..{sizes[a]}"
@@ -927,6 +928,60 @@ class Split(_ConcatSplit):
         return [r.type for r in self.results], self.operands[0].type  # type: ignore[return-value]
 
 
+def gather_operand(op: Operation) -> bool:
+    """A Data read only by Gather nodes: its view is the whole params/indices tensor with
+    positional axis ids (asc_overrides.h GatherLoad: `params_axis[i] = i`), so its repeats
+    are the tensor's dims, not loop extents, and the repeat rules of loop views do not apply."""
+    uses = op.results[0].uses if isinstance(op, Data) and op.results else ()
+    return bool(uses) and all(isinstance(u.operation, Gather) for u in uses)
+
+
+@irdl_op_definition
+class Gather(AscNode):
+    """GE's AscIR `Gather` (compute type Gather; ir_attr `axis`, `negative_index_support`):
+    gathers input 0 (params) along `axis` at input 1 (int32/int64 indices). Both inputs are
+    Data nodes read directly, without a Load (asc_overrides.h GatherLoad): each Data's view
+    is its whole tensor, contiguous, with axis ids 0..rank-1 by position. The output is a
+    loop tensor whose repeats are params[:axis] + indices + params[axis+1:]."""
+
+    name = "ascgraph.Gather"
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {
+        "axis": (A.AttrKind.INT, True),
+        "negative_index_support": (A.AttrKind.BOOL, False),
+    }
+    COMPUTE_TYPE: ClassVar = "Gather"
+
+    @property
+    def axis(self) -> int:
+        return A.get_int(self, "axis", 0) or 0
+
+    def check(self) -> None:
+        for i, what in ((0, "params"), (1, "indices")):
+            src = self.operands[i].owner
+            if not isinstance(src, Data):
+                raise VerifyException(f"Gather reads its {what} from a Data node, got {getattr(src, 'name', 'a block argument')}")
+            t = self.in_type(i)
+            if t.stride_list != contiguous_strides(t.repeat_list):
+                raise VerifyException(
+                    f"Gather's {what} Data view must be the whole tensor, contiguous: strides "
+                    f"{list(contiguous_strides(t.repeat_list))}, got {list(t.stride_list)}"
+                )
+        p, idx, out = self.in_type(0), self.in_type(1), self.out_type()
+        self.same_dtype(p, out, "Gather output")
+        if ge_dtype_name(idx.element_type) not in ("DT_INT32", "DT_INT64"):
+            raise VerifyException(f"Gather indices must be int32 or int64, got {idx.element_type}")
+        pr = p.repeat_list
+        if not 0 <= self.axis < len(pr):
+            raise VerifyException(f"Gather axis {self.axis} is out of range for params of rank {len(pr)}")
+        want = pr[: self.axis] + idx.repeat_list + pr[self.axis + 1 :]
+        if out.repeat_list != want:
+            raise VerifyException(
+                f"Gather output repeats {list(out.repeat_list)} are not params[:axis] + indices + "
+                f"params[axis+1:] = {list(want)}"
+            )
+
+
 # -- reductions -------------------------------------------------------------------------
 
 
@@ -1082,7 +1137,7 @@ ASC_NODE_OPS: list[type[AscNode]] = [
     Data, Output, Workspace, Load, Store, Scalar,
     Abs, Neg, Exp, Ln, Relu, Sqrt, Rsqrt, Reciprocal, Sigmoid, Tanh,
     Add, Sub, Mul, Div, Maximum, Minimum, Pow, Eq, Ne, Gt, Ge, Lt, Le, Where, Cast,
-    Broadcast, Transpose, Concat, Split,
+    Broadcast, Transpose, Concat, Split, Gather,
     Sum, Max, Min, Mean, Prod,
 ]  # fmt: skip
 

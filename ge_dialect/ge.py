@@ -1110,6 +1110,108 @@ class Shape_(GeNode):
 
 
 # ---------------------------------------------------------------------------------------
+# Gather (GE's op proto selection_ops.h: Gather, GatherV2)
+# ---------------------------------------------------------------------------------------
+
+INDEX_DTYPES: frozenset[str] = frozenset({"DT_INT32", "DT_INT64"})
+
+
+def const_ints(v: SSAValue) -> list[int] | None:
+    """The integer values of a ge.Const/ge.Constant producing `v`, flat; None when `v`
+    is not a constant (GE's OpDescUtils GetInputConstData)."""
+    owner = v.owner
+    if not isinstance(owner, Const | Constant):
+        return None
+    val = owner.attributes.get("value")
+    if not isinstance(val, DenseIntOrFPElementsAttr):
+        return None
+    return [int(x) for x in val.get_values()]
+
+
+class GatherBase(GeNode):
+    """Gathers slices of `x` along `axis` at `indices`: output shape
+    x.shape[:axis] + indices.shape[batch_dims:] + x.shape[axis+1:]. `batch_dims` leading
+    dims are shared by x and indices (GE's attribute, default 0). An index outside
+    [0, x.shape[axis]) is an error (GE's default impl mode raises an AI-core error); with
+    `negative_index_support = true`, [-x.shape[axis], -1] counts from the end."""
+
+    ATTRS: ClassVar = {
+        "batch_dims": (A.AttrKind.INT, False),
+        "negative_index_support": (A.AttrKind.BOOL, False),
+    }
+
+    def gather_axis(self) -> int | None:
+        """The gather axis as written (GatherV2: its constant axis input), or None."""
+        return 0
+
+    def normalized_axis(self) -> int | None:
+        s = self.in_shape(0)
+        a = self.gather_axis()
+        if s is None or a is None:
+            return None
+        return normalize_axis(a, len(s), "axis")
+
+    def batch_dims(self) -> int:
+        return self.int_attr("batch_dims", 0) or 0
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        it = self.operands[1].type
+        if ge_dtype_name(it.element_type) not in INDEX_DTYPES:  # type: ignore[attr-defined]
+            raise VerifyException(f"indices must be int32 or int64, got {it.element_type}")  # type: ignore[attr-defined]
+
+    def infer(self) -> list[Shape | None] | None:
+        x, idx = self.in_shape(0), self.in_shape(1)
+        if x is None or idx is None:
+            return None
+        if not x:
+            raise VerifyException("x must have rank >= 1 to gather from")
+        axis = self.normalized_axis()
+        if axis is None:
+            return None
+        b = self.batch_dims()
+        if b < 0:
+            b += len(idx)
+        if not 0 <= b <= min(axis, len(idx)):
+            raise VerifyException(
+                f"batch_dims {self.batch_dims()} is out of range: 0 <= batch_dims <= min(axis {axis}, indices rank {len(idx)})"
+            )
+        if any(xd >= 0 and id_ >= 0 and xd != id_ for xd, id_ in zip(x[:b], idx[:b])):
+            raise VerifyException(f"the first {b} dims of x {fmt_shape(x)} and indices {fmt_shape(idx)} must agree (batch_dims)")
+        return [tuple(x[:axis]) + tuple(idx[b:]) + tuple(x[axis + 1 :])]
+
+
+@irdl_op_definition
+class Gather(GatherBase):
+    """`ge.Gather(%x, %indices)`: GatherV2 on axis 0 (GE's `Gather`, TensorFlow's Gather)."""
+
+    name = "ge.Gather"
+    NUM_INPUTS: ClassVar = (2, 2)
+
+
+@irdl_op_definition
+class GatherV2(GatherBase):
+    """`ge.GatherV2(%x, %indices, %axis)`: `axis` is a 0-d or 1-element int32/int64
+    tensor, a ge.Const in every graph GE lowers (TensorFlow's GatherV2)."""
+
+    name = "ge.GatherV2"
+    NUM_INPUTS: ClassVar = (3, 3)
+
+    def gather_axis(self) -> int | None:
+        vals = const_ints(self.operands[2])
+        return vals[0] if vals else None
+
+    def check(self) -> None:
+        super().check()
+        at = self.operands[2].type
+        if ge_dtype_name(at.element_type) not in INDEX_DTYPES:  # type: ignore[attr-defined]
+            raise VerifyException(f"axis must be int32 or int64, got {at.element_type}")  # type: ignore[attr-defined]
+        s = shape_of(at)
+        if s is not None and all(d >= 0 for d in s) and math.prod(s) != 1:
+            raise VerifyException(f"axis must hold one value, got a tensor of shape {fmt_shape(s)}")
+
+
+# ---------------------------------------------------------------------------------------
 # Ops autofuse does not lower
 # ---------------------------------------------------------------------------------------
 
@@ -1360,7 +1462,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     ConcatD, ConcatV2D, Pack, SplitD, SplitVD, PhonyConcat, PhonySplit,
     Reshape, Squeeze, Unsqueeze, ExpandDims, Flatten, FlattenV2, Bitcast, ReFormat,
     SqueezeV2, SqueezeV3, UnsqueezeV2, UnsqueezeV3,
-    TransposeD, BroadcastToD, Shape_, MatMul, Conv2D, HcomAllGather,
+    TransposeD, BroadcastToD, Shape_, Gather, GatherV2, MatMul, Conv2D, HcomAllGather,
     PartitionedCall, AscBackend, FusedAscBackend,
 ]  # fmt: skip
 

@@ -193,6 +193,19 @@ class SplitOp(LoopExpr):
     gid: int
 
 
+@dataclass(frozen=True, eq=False)
+class GatherLoad(LoopExpr):
+    """LoadGatherOp (loop_ops.h; loop_api.cpp GatherLoad): gathers `params` (a buffer
+    Load) along `axis` at `indices` (a buffer Load); `shape` is params[:axis] +
+    indices + params[axis+1:]. GE realizes its Store at once (lowering_impl.cpp
+    LowerGather), so it is only ever the root of a box."""
+
+    params: Load
+    indices: Load
+    axis: int
+    negative_index_support: bool = False
+
+
 VIEW_TYPES = (BroadcastView, PermuteView, UnitReshapeView, SliceView)
 
 
@@ -315,6 +328,8 @@ class AscGraphBuilder:
             v = self.transpose(e)
         elif isinstance(e, SplitOp):
             v = self.split(e, idx, reps)
+        elif isinstance(e, GatherLoad):
+            v = self.gather(e)
         else:
             raise TypeError(f"cannot realize {type(e).__name__}")
         if self.cse:
@@ -358,6 +373,24 @@ class AscGraphBuilder:
             r.name_hint = f"split{k}" if k else "split"
         self.ops.append(op)
         return op.results[e.index]
+
+    def gather(self, e: GatherLoad) -> SSAValue:
+        """Data(params), Data(indices), Gather over the whole loop (no Load).
+
+        # asc_lowerer/asc_overrides.h: AscOverrides::GatherLoad (Data views with axis ids
+        # 0..rank-1 by position, contiguous strides; Gather with ir_attr axis and
+        # negative_index_support; output over asc_axis_ with contiguous strides)
+        """
+        datas = []
+        for b in (e.params, e.indices):
+            reps = b.shape
+            view = _ttype(b.dtype, tuple(range(len(reps))), reps, ag.contiguous_strides(reps))
+            datas.append(self._add(ag.Data, [], view, {"index": _int(len(self.buffers))}, None))
+            self.buffers.append(b.buffer)
+        attrs = {**self._compute_attrs(), "axis": _int(e.axis)}
+        if e.negative_index_support:
+            attrs["negative_index_support"] = A.bool_attr(True)
+        return self._add(ag.Gather, datas, self._tensor(e.dtype, self.dims), attrs, None)
 
     # -- Store --------------------------------------------------------------------------
 

@@ -35,9 +35,9 @@ from passes.graph_utils import graph_nodes, graphs_in_pass_order
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).
-OPTIONAL_CLASSES: tuple[str, ...] = ("reduce", "concat", "split", "transpose")
+OPTIONAL_CLASSES: tuple[str, ...] = ("reduce", "concat", "split", "transpose", "gather")
 # GE's other flags name op classes this op set has no lowering for.
-UNSUPPORTED_CLASSES: tuple[str, ...] = ("slice", "gather", "matmul", "conv")
+UNSUPPORTED_CLASSES: tuple[str, ...] = ("slice", "matmul", "conv")
 
 # lowering_impl.cpp: REGISTER_POINTWISE_LOWER (GE type -> AscIR type); Log is AscIR Ln.
 POINTWISE: dict[str, str] = {
@@ -181,7 +181,7 @@ class LowerAutofusePass(ModulePass):
 
     Per node in topological order a loop expression is built (pointwise with numpy
     broadcasting, BroadcastToD and the reshape family as views, and with `enable-pass`:
-    reductions, ConcatD/ConcatV2D, SplitD/SplitVD, TransposeD); unrealized
+    reductions, ConcatD/ConcatV2D, SplitD/SplitVD, TransposeD, Gather/GatherV2); unrealized
     producers are inlined into their reader; GE's realize rules (reduction, heavy op Exp,
     several readers, max-loop-ops, max-loop-loads, stream labels) end a fusion. Each
     realized box becomes an AscBackend `autofuse_<fusetype>_<n>_<GETypes>`; ops without a
@@ -301,7 +301,8 @@ class LowerAutofusePass(ModulePass):
             # kernel_box.cpp: a StoreReduction / StoreConcat box realizes itself in its
             # constructor; lowering_impl.cpp: LowerTranspose realizes its Store;
             # loop_api.cpp: StoreSplit realizes each output's box.
-            if b.root in ("reduce", "concat", "transpose", "split"):
+            # lowering_impl.cpp: LowerGather realizes its Store.
+            if b.root in ("reduce", "concat", "transpose", "split", "gather"):
                 st.realize(b, f"{b.root} (its Store{'Reduction' if b.root == 'reduce' else ''} realizes itself)")
         if t in HEAVY_OPS:
             # PostPrecessAfterLoweringNode 4: heavy op
@@ -706,7 +707,57 @@ def _lower_transpose(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode)
     return [(L.TransposeOp(_shape(out), _dtype(out), x, perm), "transpose", "transpose", 1)]
 
 
+# lowering_impl.cpp: gather_mode_two, the `_op_impl_mode_enum` of a high-performance Gather
+GATHER_MODE_HIGH_PERFORMANCE = 2
+# backend_spec.h: GatherSpec::enable_non_tail_gather (false on A2/A3: GatherV2 lowers only
+# on the last axis of x)
+ENABLE_NON_TAIL_GATHER = False
+
+
+def _lower_gather(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: LowerGather -- not a high-performance Gather, batch_dims 0;
+    every input box is realized; Gather gathers on axis 0, GatherV2 on its Const axis,
+    which on A2/A3 must be x's last axis; loop_api.cpp GatherLoad, then a Store realized
+    at once (fuse type gather)."""
+    if not p.enabled("gather"):
+        raise Extern("class 'gather' is not in enable-pass")
+    assert isinstance(node, ge.GatherBase)
+    if A.get_int(node, "_op_impl_mode_enum", -1) == GATHER_MODE_HIGH_PERFORMANCE:
+        raise Extern("Gather is in high_performance mode")
+    if node.batch_dims() != 0:
+        raise Extern(f"batch_dims is {node.batch_dims()}, not 0")
+    x_shape = _shape(node.operands[0])
+    if isinstance(node, ge.GatherV2):
+        if ge.const_ints(node.operands[2]) is None:
+            raise Extern("axis is not a Const input")
+        axis = node.normalized_axis()
+        assert axis is not None
+        if not ENABLE_NON_TAIL_GATHER and axis + 1 != len(x_shape):
+            raise Extern(f"axis {axis} is not the last dim of x (A2/A3: enable_non_tail_gather is false)")
+    else:
+        axis = 0
+    if not _shape(node.operands[1]):
+        # Not GE's: a 0-d index has no loop axis of its own (GE's positional Data axis ids
+        # would name an axis the output does not have).
+        raise Extern("scalar indices")
+    dt = _dtype_name(_dtype(node.operands[0]))
+    if dt not in FLOAT_DTYPES and dt not in INT_DTYPES:
+        raise Extern(f"dtype {dt} is not supported by AscIR Gather")
+    why = f"read by {ge_type(node)} '{node_name(node)}' (LowerGather realizes its inputs)"
+    for v in node.operands:
+        if (b := st.boxes.get(v)) is not None:
+            st.realize(b, why)
+    params, indices = rd.read(node.operands[0]), rd.read(node.operands[1])
+    assert isinstance(params, L.Load) and isinstance(indices, L.Load)
+    out = node.results[0]
+    # GE's LowerGather passes GatherLoad's default negative_index_support; the attribute
+    # is carried here so the kernel means what the op means.
+    neg = A.get_bool(node, "negative_index_support")
+    return [(L.GatherLoad(_shape(out), _dtype(out), params, indices, axis, neg), "gather", "gather", 1)]
+
+
 LowerAutofusePass.LOWERINGS.update({
+    "Gather": _lower_gather, "GatherV2": _lower_gather,
     "Square": _lower_square, "AddN": _lower_addn, "Cast": _lower_cast,
     "BroadcastToD": _lower_broadcast_to, "ConcatD": _lower_concat, "ConcatV2D": _lower_concat,
     "SplitD": _lower_split, "SplitVD": _lower_split, "TransposeD": _lower_transpose,

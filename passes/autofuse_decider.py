@@ -636,7 +636,12 @@ class _Builder:
         if index is not None:
             attrs["index"] = A.int_attr(index)
         memory = op.MEMORY or isinstance(op, ag.Store)
-        types = [self.tensor(r.type, m, memory) for r in op.results]  # type: ignore[arg-type]
+        if ag.gather_operand(op):
+            # asc_overrides.h GatherLoad: a Gather's Data view is its whole tensor with
+            # positional axis ids, not a loop view: it is neither remapped nor completed.
+            types = [r.type for r in op.results]
+        else:
+            types = [self.tensor(r.type, m, memory) for r in op.results]  # type: ignore[arg-type]
         new = type(op).create(operands=[self.vmap[v] for v in op.operands], result_types=types, attributes=attrs)
         for r, nr in zip(op.results, new.results):
             nr.name_hint = r.name_hint

@@ -7,13 +7,17 @@ must allow the fusion; the size caps are the max of their values; the priority i
 first non-DEFAULT answer in ascending FuseType-bit order, default last; only the concat
 strategy forbids a loop merge.
 
-Platform: A2/A3 ("v1"), where `concat_alg` is 0 (no backward concat fusion) and the
-gather/reduce, gather/concat and gather/broadcast flags are off.
+Platform: A2/A3 ("v1"), where `concat_alg` is 0 (no backward concat fusion) and every
+GatherSpec flag is off: no gather->reduce, gather->concat or gather+broadcast fusion, so a
+gather (ge.Gather/GatherV2 lowered with `enable-pass=gather`, an AscIR Gather node) fuses
+only into a pointwise consumer that reads it through simplest loads over as many loop
+axes, and nothing fuses forward into a gather (except into a FusedAscBackend past its
+gather).
 
 Not modelled (documented, no rule fires in this op set): the norm-like reduce
-exception (`IfNormLikeReduce` always returns false in GE, so it never fires). Gather has
-no AscIR node in the ascgraph dialect, so the forward-into-gather rule refuses
-conservatively. The split rules see splits only with ge-lower-autofuse's
+exception (`IfNormLikeReduce` always returns false in GE, so it never fires);
+CheckGatherWithView's per-link checks (only reached with enable_gather_broadcast_fusion,
+off on A2/A3). The split rules see splits only with ge-lower-autofuse's
 `split-lowering=split` (A5's StoreSplit); the low-fusion-ratio state they read is
 computed by the decider (backend_utils.cpp IsSplitComplete / IsSplitLowFusionRatio) and
 handed over in `FusePair.split_ratio_unsatisfied`.
@@ -347,34 +351,102 @@ class SliceSplitFusionStrategy(FusionStrategy):
         return None
 
 
+# common/autofuse_backend_spec_api.h AutofuseGatherSpec on A2/A3 (backend_spec.cpp
+# platform_v1: gather_spec = {false, false, false, false, false})
+ENABLE_REDUCE_GATHER_FUSION = False
+ENABLE_GATHER_CONCAT_FUSION = False
+ENABLE_GATHER_BROADCAST_FUSION = False
+
+
+def all_inputs_simplest_load(op: Operation) -> bool:
+    """BackendUtils::IsNodeAllInputsAreSimplestLoad: every Load reads its whole input in
+    order (no broadcast, slice or transpose view) and no explicit Broadcast follows one."""
+    return all(U.load_view(ld).simplest for ld in U.graph_loads(op)) and not any(
+        isinstance(n, ag.Broadcast) for n in U.asc_nodes(op)
+    )
+
+
 class GatherFusionStrategy(FusionStrategy):
     fuse_type = "gather"
 
     def can_fuse(self, p: FusePair) -> NotFuse | None:
-        # gather_fusion_strategy.cpp: forward fusion into a gather needs to see the Gather
-        # node's inputs; the ascgraph dialect has no Gather node, so it is refused
-        if U.has_fuse_type(p.n2, "gather") and not U.has_fuse_type(p.n1, "gather"):
-            return not_fuse("GatherCanNotFuseForward", "nothing fuses into a gather here")
-        # gather_fusion_strategy.cpp: gather + reduce / concat are off on A2/A3
-        if p.either("reduce"):
+        # gather_fusion_strategy.cpp CanFuse 1: nothing fuses forward into a gather; a
+        # FusedAscBackend holding a gather takes n1 only where n1 does not feed the gather
+        if U.has_fuse_type(p.n2, "gather"):
+            if not self.is_forward_fuse_gather(p) and self.check_gather_with_view(p):
+                return None
+            return not_fuse("GatherCanNotFuseForward", "a gather takes no producer into its kernel (no forward fusion)")
+        if U.has_fuse_type(p.n1, "gather"):
+            # gather_fusion_strategy.cpp CanFuse 2: CheckGatherReduceFuse
+            if U.has_fuse_type(p.n2, "reduce"):
+                return self.check_gather_reduce_fuse(p)
+            # gather_fusion_strategy.cpp CanFuse 3: CheckGatherConcatFuse
+            if U.has_fuse_type(p.n2, "concat"):
+                return self.check_gather_concat_fuse(p)
+            # gather_fusion_strategy.cpp CanFuse 4: CheckGatherElemwiseFuse
+            if U.is_only_pointwise(p.n2):
+                return self.check_gather_elemwise_fuse(p)
+        # gather_fusion_strategy.cpp CanFuse: anything else
+        return not_fuse("GatherCanOnlyVerticallyFuseWithElementwise", "a gather fuses only into its pointwise consumer")
+
+    @staticmethod
+    def is_forward_fuse_gather(p: FusePair) -> bool:
+        """gather_fusion_strategy.cpp IsForwardFuseGather: n2 is an AscBackend holding a
+        gather, or one of n1's links enters the inner node of n2 that holds the gather."""
+        if not U.is_fused_asc_backend(p.n2):
+            return True
+        return any(U.has_fuse_type(inner, "gather") for _, j in p.info.links for inner, _ in U.input_datas(p.n2, j))
+
+    @staticmethod
+    def check_gather_with_view(p: FusePair) -> bool:
+        """gather_fusion_strategy.cpp CheckGatherWithView: n2 reads only simplest loads; its
+        enable_gather_broadcast_fusion branch (per-link view checks) is off on A2/A3."""
+        return all_inputs_simplest_load(p.n2) or ENABLE_GATHER_BROADCAST_FUSION
+
+    @staticmethod
+    def check_gather_fuse_axis(p: FusePair) -> NotFuse | None:
+        # gather_fusion_strategy.cpp CheckGatherFuseAxis: equal loop axis counts
+        a1, a2 = U.loop_axis_count(p.n1), U.loop_axis_count(p.n2)
+        if a1 != a2:
+            return not_fuse("GatherNodeAxisSizeNotEqual", f"the gather loops over {a1} axes, node2 over {a2}")
+        return None
+
+    def check_gather_reduce_fuse(self, p: FusePair) -> NotFuse | None:
+        # gather_fusion_strategy.cpp CheckGatherReduceFuse: enable_reduce_gather_fusion
+        if not ENABLE_REDUCE_GATHER_FUSION:
             return not_fuse("GatherCanNotFuseWithReduce", "a gather does not fuse with a reduction on A2/A3")
-        if p.either("concat"):
+        if (r := self.check_gather_fuse_axis(p)) is not None:
+            return r
+        if not self.check_gather_with_view(p):
+            return not_fuse("GatherNextNodeIsReduceAndInputHasViewOp", "the reduction reads through a view")
+        return None
+
+    def check_gather_concat_fuse(self, p: FusePair) -> NotFuse | None:
+        # gather_fusion_strategy.cpp CheckGatherConcatFuse: vertical and enable_gather_concat_fusion
+        if not p.vertical or not ENABLE_GATHER_CONCAT_FUSION:
             return not_fuse("GatherCanNotFuseWithConcat", "a gather does not fuse with a concat on A2/A3")
-        if p.both("gather"):
-            return None
-        other = p.n2 if U.has_fuse_type(p.n1, "gather") else p.n1
-        # gather_fusion_strategy.cpp: gather fuses only vertically with elementwise
-        if not p.vertical or not U.is_only_pointwise(other):
-            return not_fuse("GatherCanOnlyVerticallyFuseWithElementwise", "a gather fuses only vertically with pointwise nodes")
-        if U.has_broadcast(other):
-            return not_fuse("GatherNextNodeIsPointWiseAndInputHasViewOp", "the pointwise node reads through a view")
-        if U.loop_axis_count(p.n1) != U.loop_axis_count(p.n2):
-            return not_fuse("GatherNodeAxisSizeNotEqual", "the gather and its partner loop over different axis counts")
+        if not self.check_gather_with_view(p):
+            return not_fuse("GatherNextNodeIsConcatAndInputHasViewOp", "the concat reads through a view")
+        return None
+
+    def check_gather_elemwise_fuse(self, p: FusePair) -> NotFuse | None:
+        # gather_fusion_strategy.cpp CheckGatherElemwiseFuse: vertical, equal axis counts,
+        # no view op on node2's inputs
+        if not p.vertical:
+            return not_fuse("GatherCanOnlyVerticallyFuseWithElementwise", "a gather fuses with a pointwise node only along a link")
+        if (r := self.check_gather_fuse_axis(p)) is not None:
+            return r
+        if not self.check_gather_with_view(p):
+            return not_fuse(
+                "GatherNextNodeIsPointWiseAndInputHasViewOp",
+                "the pointwise node reads an input through a view (broadcast, slice or transpose)",
+            )
         return None
 
     def priority(self, p: FusePair) -> FusionPriority:
-        # gather_fusion_strategy.cpp: HIGH for a gather producer feeding its consumer
-        if p.vertical and U.has_fuse_type(p.n1, "gather"):
+        # gather_fusion_strategy.cpp GetFusionPairPriority: HIGH when n1's primary type is
+        # gather and the pair is vertical
+        if p.vertical and U.primary_fuse_type(p.n1) == "gather":
             return FusionPriority.HIGH
         return FusionPriority.DEFAULT
 

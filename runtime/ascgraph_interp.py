@@ -17,6 +17,9 @@ order (ge_fusion.md §2.2: a node with sched.axis [z0..zn] runs prod(size(zi)) t
   own repeats. No copy is made.
 * Pointwise nodes use numpy broadcasting over repeat-1 axes and compute in the inputs'
   numpy dtype, cast to the output dtype (as the reference interpreter does for ge ops).
+* A `Gather` reads its two Data buffers through their whole-tensor views and takes
+  params[..., indices, ...] along `axis` (numpy take); an out-of-range index is the
+  reference interpreter's located error (`gather_indices`).
 * Reductions keep dims (the reduced axes are those with input repeat > 1 and output
   repeat 1); fp16 accumulates in fp32 as the reference does.
 * A `Store` writes its input through its own view into a fresh GM buffer (the
@@ -38,9 +41,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ascgraph as ag
+from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.dtypes import numpy_dtype
-from runtime.reference import ReferenceError, acc_dtype, check_value, reference_impl
+from runtime.reference import ReferenceError, acc_dtype, check_value, gather_indices, reference_impl
 
 __all__ = ["run_asc_backend", "run_asc_graph"]
 
@@ -240,6 +244,12 @@ def _compute(op: ag.AscNode, env: dict[SSAValue, np.ndarray]) -> None:
         r = _reduce(op, args[0])
     elif isinstance(op, ag.Broadcast):
         r = np.broadcast_to(args[0], op.out_type().repeat_list)
+    elif isinstance(op, ag.Gather):
+        # Each operand is a flat Data buffer seen through its whole-tensor view.
+        params = _view(op, args[0], op.in_type(0), 0)
+        idx = _view(op, args[1], op.in_type(1), 0)
+        i = gather_indices(op, idx, params.shape[op.axis], A.get_bool(op, "negative_index_support"))
+        r = np.take(params, i, axis=op.axis)
     elif isinstance(op, ag.Transpose):
         src, dst = op.in_type().axis_ids, op.out_type().axis_ids
         r = np.transpose(args[0], [src.index(a) for a in dst])

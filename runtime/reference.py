@@ -597,6 +597,53 @@ def _shape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------
+# Gather, GatherV2
+# ---------------------------------------------------------------------------------------
+
+
+def gather_indices(op: Operation, idx: np.ndarray, dim: int, negative_index_support: bool) -> np.ndarray:
+    """`idx` checked against a gathered dim of size `dim`, as int64: GE's default impl mode
+    raises an AI-core error on an out-of-range index (selection_ops.h, GatherV2), so it is
+    a located error here; `negative_index_support` maps [-dim, -1] to dim + i. Shared by
+    the AscGraph interpreter's Gather."""
+    i = idx.astype(np.int64)
+    lo = -dim if negative_index_support else 0
+    bad = (i < lo) | (i >= dim)
+    if np.any(bad):
+        first = int(i[bad].flat[0])
+        raise ReferenceError(
+            op,
+            f"index {first} is out of range for a gathered dim of size {dim} (valid: [{lo}, {dim - 1}]"
+            f"{'' if negative_index_support else '; negative_index_support is false'})",
+        )
+    return np.where(i < 0, i + dim, i)
+
+
+@reference_impl(ge.Gather, ge.GatherV2)
+def _gather(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+    assert isinstance(op, ge.GatherBase)
+    x, idx = args[0], args[1]
+    if isinstance(op, ge.GatherV2):
+        if args[2].size != 1:
+            raise ReferenceError(op, f"axis must hold one value, got {args[2].size}")
+        raw = int(args[2].reshape(-1)[0])
+    else:
+        raw = 0
+    axis = _norm_axis(op, raw, x.ndim, "axis")
+    b = op.batch_dims()
+    b = b + idx.ndim if b < 0 else b
+    i = gather_indices(op, idx, x.shape[axis], A.get_bool(op, "negative_index_support"))
+    if b == 0:
+        return [np.take(x, i, axis=axis)]
+    # batch_dims: one take per batch element over the shared leading dims.
+    lead = x.shape[:b]
+    xs = x.reshape((-1,) + x.shape[b:])
+    iss = i.reshape((-1,) + i.shape[b:])
+    parts = [np.take(xs[k], iss[k], axis=axis - b) for k in range(xs.shape[0])]
+    return [np.stack(parts).reshape(lead + parts[0].shape)]
+
+
+# ---------------------------------------------------------------------------------------
 # MatMul, Conv2D, HcomAllGather
 # ---------------------------------------------------------------------------------------
 

@@ -522,3 +522,40 @@ def test_node_count_and_contiguous_strides():
     graphs = [op for op in m.walk() if isinstance(op, ag.AscGraphOp)]
     assert [ag.node_count(g) for g in graphs] == [5, 5]
     assert ag.fuse_type_bit("reduce") == 4 and ag.fuse_type_bit("concat") | ag.fuse_type_bit("split") == 24
+
+
+# -- Gather (asc_overrides.h GatherLoad) --------------------------------------------------------
+
+
+def _gather_module(neg: bool) -> str:
+    p, i = T("f32", [0, 1], [3, 4]), T("i32", [0, 1], [2, 2])
+    out = T("f32", [0, 1, 2], [3, 2, 2])
+    attrs = "sched.axis = [0, 1, 2], axis = 1" + (", negative_index_support = true" if neg else "")
+    return module(
+        [((3, 4), "f32"), ((2, 2), "i32")],
+        [((3, 2, 2), "f32")],
+        [3, 2, 2],
+        [
+            f"%p = ascgraph.Data {{index = 0}} : {p}",
+            f"%i = ascgraph.Data {{index = 1}} : {i}",
+            f"%g = ascgraph.Gather(%p, %i) {{{attrs}}} : {out}",
+            f"%a = ascgraph.Abs(%g) {sa(0, 1, 2)} : {out}",
+            *store_out("%a", out, axes=(0, 1, 2)),
+        ],
+    )
+
+
+def test_gather_takes_params_along_axis_at_indices():
+    x = np.array([[0, -1, 2, -3], [10, -11, 12, -13], [20, -21, 22, -23]], F32)
+    idx = np.array([[3, 0], [1, 1]], np.int32)
+    (r,) = run(_gather_module(False), x, idx)
+    # |x[a, idx[i, j]]|, written out by hand
+    same(r, np.array([[[3, 0], [1, 1]], [[13, 10], [11, 11]], [[23, 20], [21, 21]]], F32))
+
+
+def test_gather_out_of_range_and_negative_indices():
+    x = np.arange(12, dtype=F32).reshape(3, 4)
+    with pytest.raises(ReferenceError, match=r"ascgraph.Gather: index 4 is out of range for a gathered dim of size 4"):
+        run(_gather_module(False), x, np.array([[4, 0], [0, 0]], np.int32))
+    (r,) = run(_gather_module(True), x, np.array([[-1, 0], [-4, 3]], np.int32))
+    same(r, np.array([[[3, 0], [0, 3]], [[7, 4], [4, 7]], [[11, 8], [8, 11]]], F32))

@@ -253,7 +253,16 @@ def test_gather_rules():
     assert code(g, typed(a, "gather"), typed(e, "concat")) == "GatherCanNotFuseWithConcat"
     m, nodes = lowered(LOOP_MERGE1)
     assert code(g, typed(by(nodes, "Add"), "gather"), by(nodes, "Mul")) == "GatherCanOnlyVerticallyFuseWithElementwise"
+    # gather_fusion_strategy.cpp CheckGatherElemwiseFuse: the axis count is checked
+    # before the view (VB's consumer both broadcasts and has 3 axes)
     a, b = kernels(VB)
+    assert code(g, typed(a, "gather"), b) == "GatherNodeAxisSizeNotEqual"
+    # same axis count, but the consumer reads another input through a broadcast view
+    a, b = kernels(VB.replace("tensor<2x3x4xf32>", "tensor<2x1xf32>", 1).replace(
+        "%u = ge.Unsqueeze(%a) {axes = [2]} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>\n", "").replace(
+        "%b = ge.Add(%u, %w) : (tensor<2x3x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>",
+        "%b = ge.Add(%a, %w) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>").replace(
+        "tensor<2x3xf32>, tensor<2x3x4xf32>\n}", "tensor<2x3xf32>, tensor<2x3xf32>\n}"))
     assert code(g, typed(a, "gather"), b) == "GatherNextNodeIsPointWiseAndInputHasViewOp"
     a, e = kernels(V3)
     assert code(g, typed(a, "gather"), e) == "GatherNodeAxisSizeNotEqual"

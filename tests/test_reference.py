@@ -1063,3 +1063,72 @@ def test_ge_run_compare_reports_a_pipeline_that_changes_numbers(tmp_path, capsys
     # --reference runs no pass at all.
     main([str(src), "--reference", "--input", str(inp), "--stats-json", str(stats)])
     assert json.loads(stats.read_text())["passes"] == []
+
+
+# -- Gather, GatherV2 (selection_ops.h) ------------------------------------------------------
+
+_GATHER_V2 = """ge.graph @main {{
+  %x = ge.Data {{index = 0}} : tensor<3x4xf32>
+  %i = ge.Data {{index = 1}} : tensor<{ishape}xi32>
+  %ax = ge.Const {{value = dense<{axis}> : tensor<i32>}} : tensor<i32>
+  %y = ge.GatherV2(%x, %i, %ax){attrs} : (tensor<3x4xf32>, tensor<{ishape}xi32>, tensor<i32>) -> tensor<{oshape}xf32>
+  ge.NetOutput %y : tensor<{oshape}xf32>
+}}"""
+
+
+def test_gather_v2_on_the_last_axis_by_hand():
+    x = np.array([[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]], F32)
+    (r,) = run(_GATHER_V2.format(ishape="2x2", axis=1, attrs="", oshape="3x2x2"), x, np.array([[3, 0], [1, 1]], np.int32))
+    # y[a, i, j] = x[a, idx[i, j]]
+    want = np.array([[[3, 0], [1, 1]], [[13, 10], [11, 11]], [[23, 20], [21, 21]]], F32)
+    np.testing.assert_array_equal(r, want)
+
+
+def test_gather_on_axis_0_and_negative_axis():
+    x = np.arange(12, dtype=F32).reshape(3, 4)
+    (r,) = run(
+        """ge.graph @main {
+          %x = ge.Data {index = 0} : tensor<3x4xf32>
+          %i = ge.Data {index = 1} : tensor<2xi64>
+          %y = ge.Gather(%x, %i) : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+          ge.NetOutput %y : tensor<2x4xf32>
+        }""",
+        x,
+        np.array([2, 0], np.int64),
+    )
+    np.testing.assert_array_equal(r, np.array([[8, 9, 10, 11], [0, 1, 2, 3]], F32))
+    (r,) = run(_GATHER_V2.format(ishape="1", axis=-2, attrs="", oshape="1x4"), x, np.array([1], np.int32))
+    np.testing.assert_array_equal(r, np.array([[4, 5, 6, 7]], F32))
+
+
+def test_gather_out_of_range_index_is_an_error_unless_negative_index_support():
+    x = np.arange(12, dtype=F32).reshape(3, 4)
+    text = _GATHER_V2.format(ishape="2", axis=1, attrs="", oshape="3x2")
+    with pytest.raises(ReferenceError, match=r"index 4 is out of range for a gathered dim of size 4 \(valid: \[0, 3\]"):
+        run(text, x, np.array([0, 4], np.int32))
+    with pytest.raises(ReferenceError, match=r"index -1 is out of range .*negative_index_support is false"):
+        run(text, x, np.array([-1, 0], np.int32))
+    neg = _GATHER_V2.format(ishape="2", axis=1, attrs=" {negative_index_support = true}", oshape="3x2")
+    (r,) = run(neg, x, np.array([-1, -4], np.int32))  # counts from the end: columns 3 and 0
+    np.testing.assert_array_equal(r, np.array([[3, 0], [7, 4], [11, 8]], F32))
+    with pytest.raises(ReferenceError, match=r"index -5 is out of range .*\(valid: \[-4, 3\]\)"):
+        run(neg, x, np.array([-5, 0], np.int32))
+
+
+def test_gather_v2_with_batch_dims():
+    x = np.arange(24, dtype=F32).reshape(2, 3, 4)
+    idx = np.array([[2, 0], [1, 1]], np.int32)
+    (r,) = run(
+        """ge.graph @main {
+          %x = ge.Data {index = 0} : tensor<2x3x4xf32>
+          %i = ge.Data {index = 1} : tensor<2x2xi32>
+          %ax = ge.Const {value = dense<1> : tensor<i32>} : tensor<i32>
+          %y = ge.GatherV2(%x, %i, %ax) {batch_dims = 1} : (tensor<2x3x4xf32>, tensor<2x2xi32>, tensor<i32>) -> tensor<2x2x4xf32>
+          ge.NetOutput %y : tensor<2x2x4xf32>
+        }""",
+        x,
+        idx,
+    )
+    # y[b, j, :] = x[b, idx[b, j], :]
+    want = np.array([[x[0, 2], x[0, 0]], [x[1, 1], x[1, 1]]], F32)
+    np.testing.assert_array_equal(r, want)

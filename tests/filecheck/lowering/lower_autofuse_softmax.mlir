@@ -1,6 +1,6 @@
 // RUN: ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse{enable-pass=reduce}' | filecheck %s
 // RUN: ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse' | filecheck %s --check-prefix=DEFAULT
-// RUN: not ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse{enable-pass=gather}' 2>&1 | filecheck %s --check-prefix=ERR
+// RUN: not ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse{enable-pass=slice}' 2>&1 | filecheck %s --check-prefix=ERR
 // RUN: not ge-opt %examples/softmax_like.mlir -p 'ge-lower-autofuse{max-loop-ops=0}' 2>&1 | filecheck %s --check-prefix=ERR0
 // The issue's softmax_like example is examples/softmax_like.mlir. GE's LoweringSoftmaxLikeExample
 // lowers one SoftmaxV2 node through ReduceThenBroadcast into one AscGraph; the decomposed
@@ -32,5 +32,5 @@
 // DEFAULT:      %s = ge.ReduceSumD(%e)
 // DEFAULT-NEXT: %y = ge.AscBackend(%e, %s) {name = "autofuse_pointwise_1_RealDiv"
 
-// ERR: error: {{.*}}unknown enable-pass class 'gather' (GE's flag exists, but this op set has no such lowering); known: reduce, concat, split, transpose
+// ERR: error: {{.*}}unknown enable-pass class 'slice' (GE's flag exists, but this op set has no such lowering); known: reduce, concat, split, transpose, gather
 // ERR0: error: {{.*}}max-loop-ops must be >= 1, got 0
