@@ -5,9 +5,15 @@ Follows compiler/graph/optimize/autofuse/autofuse/lowering/liftings.cpp
 (LoweringManager::LiftingOneNodeAscBackendOp, IsSkipLifting; ge_fusion.md §1 item 6,
 §3.5). The original ops are the AscBackend's `origin` region, which ge-lower-autofuse
 fills (GE's is_fuse_from_lowering + origin nodes); an AscBackend made by CanFuse has none
-and is never lifted. Every origin region is dropped here, lifted or not. Rules GE has and
-this op set cannot meet: cube (no matmul lowering), kSplit (splits lower to slices on
-A2/A3), optimised-away input buffers (no ZerosLike-like op).
+and is never lifted. Every origin region is dropped here, lifted or not. A split-typed
+AscBackend (ge-lower-autofuse split-lowering=split) follows LowerSplitHelper::NeedLifting
+instead of the compute-op count. Rules GE has and this op set cannot meet: cube (no
+matmul lowering), optimised-away input buffers (no ZerosLike-like op).
+
+Then, as AscIrLowerer::Lifting does (asc_ir_lowerer.cpp PruneUnusedNodesAfterLifting),
+every AscBackend and every lifted op nobody reads is removed, and with it each producer
+left without a reader (Data nodes stay): an output of a SplitD/SplitVD that nobody reads
+keeps no kernel, while the node's other outputs keep theirs.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect import attrs as A
 from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
+from ge_dialect.ascgraph import fuse_type_bit
+
+SPLIT_FUSE_BIT = fuse_type_bit("split")
 
 # liftings.cpp: kMinComputeNodes
 MIN_COMPUTE_NODES = 2
@@ -31,6 +40,10 @@ MIN_ONE_NODE_INPUTS = 64
 # liftings.cpp: IsSpecificConditionSkipLifting -- tail axis of a non-tail transpose, bytes
 TRANSPOSE_TAIL_BYTES = 512
 DISABLE_LIFTING = "_disable_lifting"
+# autofuse_utils.cpp: IsSplitType -- the GE types a split AscBackend comes from
+SPLIT_TYPES = frozenset({"Split", "SplitD", "SplitV", "SplitVD"})
+# asc_ir_lowerer.cpp IsNodeShouldPrune: OpTypeUtils::IsDataNode types are never pruned
+PRUNE_KEEP_TYPES = frozenset({"Data", "RefData"})
 
 
 def origin_ops(op: AscBackend) -> list[Operation]:
@@ -44,6 +57,15 @@ def skip_reason(op: AscBackend) -> str | None:
     if op.origin is None:
         return "fused by CanFuse (not from lowering)"
     nodes = origin_ops(op)
+    if A.get_str(op, "fuse_type", "") == "split" or (A.get_int(op, "fuse_type_mask", 0) or 0) & SPLIT_FUSE_BIT:
+        # liftings.cpp IsSkipLifting: kSplit -> !LowerSplitHelper::NeedLifting, whose
+        # CheckFuseOtherNodes lifts only a kernel of split-type origin nodes alone that has
+        # as many outputs as the original Split (CheckFuseRatio's verdict is unused in GE)
+        if any(ge_type(n) not in SPLIT_TYPES for n in nodes):
+            return "a split AscBackend fused with other nodes"
+        if len(op.results) < len(nodes[0].results):
+            return f"a split AscBackend with {len(op.results)} of its Split's {len(nodes[0].results)} outputs"
+        return None
     compute = [n for n in nodes if ge_type(n) not in VIEW_TYPES]
     if len(compute) >= MIN_COMPUTE_NODES:
         return f"{len(compute)} compute ops >= {MIN_COMPUTE_NODES}"
@@ -78,17 +100,18 @@ def _output_of(op: AscBackend) -> SSAValue:
     return net.operands[0]
 
 
-def _lift(block: Block, backends: list[AscBackend]) -> None:
+def _lift(block: Block, backends: list[AscBackend]) -> list[Operation]:
     """Replace `backends` (one, or all the outputs of one multi-output origin node) by one
-    copy of their origin ops, placed where the first of them is."""
+    copy of their origin ops, placed where the first of them is; returns the copies."""
     first = backends[0]
     vmap: dict[SSAValue, SSAValue] = {}
     assert first.origin is not None
     for o in first.origin.block.ops:
         if isinstance(o, Data | RefData):
             vmap[o.results[0]] = first.operands[A.get_int(o, "index") or 0]
-    for o in origin_ops(first):
-        block.insert_op_before(o.clone(value_mapper=vmap), first)
+    copies = [o.clone(value_mapper=vmap) for o in origin_ops(first)]
+    for c in copies:
+        block.insert_op_before(c, first)
     for b in backends:
         out = _output_of(b)
         # the other backends' origin copies name the same node: map by output position
@@ -102,11 +125,39 @@ def _lift(block: Block, backends: list[AscBackend]) -> None:
         b.results[0].replace_all_uses_with(twin)
     for b in backends:
         block.erase_op(b)
+    return copies
+
+
+def prune_unused_after_lifting(block: Block, lifted_ops: list[Operation], remarks: bool = False) -> list[str]:
+    """# asc_ir_lowerer.cpp: AscIrLowerer::PruneUnusedNodesAfterLifting -- remove each
+    AscBackend, and each op lifting restored, whose results nobody reads; then every
+    producer that removal leaves without a reader (IsNodeShouldPrune: Data nodes stay).
+    Returns the names of the removed nodes, in removal order."""
+    seeds = [o for o in lifted_ops if o.parent_block() is block]
+    seeds += [o for o in block.ops if isinstance(o, AscBackend)]
+    queue = [o for o in seeds if o.results and not any(r.uses for r in o.results)]
+    removed: list[str] = []
+    gone: set[int] = set()
+    while queue:
+        op = queue.pop(0)
+        if id(op) in gone or op.parent_block() is not block or any(r.uses for r in op.results):
+            continue
+        gone.add(id(op))
+        producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+        removed.append(node_name(op))
+        if remarks:
+            print(f"{op_location(op)}: remark: ge-autofuse: removed '{node_name(op)}': nobody reads its outputs", file=sys.stderr)
+        block.erase_op(op)
+        for p in producers:
+            if p.parent_block() is block and ge_type(p) not in PRUNE_KEEP_TYPES and not any(r.uses for r in p.results):
+                queue.append(p)
+    return removed
 
 
 def lift_graph(block: Block, remarks: bool = False) -> list[str]:
     """# liftings.cpp: LiftingOneNodeAscBackendOp -- returns the names of lifted AscBackends."""
     lifted: list[str] = []
+    lifted_ops: list[Operation] = []
     waiting: dict[str, list[AscBackend]] = {}
     for op in list(block.ops):
         if not isinstance(op, AscBackend) or op.origin is None:
@@ -135,11 +186,12 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
                 f"{ops} (fewer than {MIN_COMPUTE_NODES} compute ops, not fused)",
                 file=sys.stderr,
             )
-        _lift(block, group)
+        lifted_ops += _lift(block, group)
         lifted.extend(names)
     # the rest keep their kernels (also those CanFuse moved into a FusedAscBackend)
     for op in [o for o in block.walk() if isinstance(o, AscBackend) and o.origin is not None]:
         drop_origin(op)
+    prune_unused_after_lifting(block, lifted_ops, remarks)
     return lifted
 
 
