@@ -203,6 +203,96 @@ def random_graph(seed: int) -> str:
     return "ge.graph @main {\n" + "\n".join(lines) + "\n}\n"
 
 
+def _dense(vals: np.ndarray) -> str:
+    return "dense<" + str(vals.tolist()).replace(" ", "") .replace(",", ", ") + ">"
+
+
+def random_gather_graph(seed: int) -> str:
+    """A graph around one or two ge.Gather/GatherV2 nodes: a pointwise producer of the
+    params, Const indices (in range; negative ones with negative_index_support), a last-axis
+    or axis-0 gather (GatherV2 on a non-last axis stays a GE op on A2/A3), and consumers of
+    every kind the gather strategy rules on: pointwise, broadcasting pointwise, a second
+    axis count, reduce, concat, another gather reading it as indices."""
+    rng = random.Random(10_000 + seed)
+    A, B = rng.choice((2, 3, 4)), rng.choice((4, 8, 16))
+    lines = [f"  %x = ge.Data {{index = 0}} : {_ty((A, B))}", f"  %y = ge.Data {{index = 1}} : {_ty((A, B))}"]
+    src = rng.choice(("%x", "pre"))
+    if src == "pre":
+        op = rng.choice(("Abs", "Exp", "Add"))
+        args = "%x, %y" if op == "Add" else "%x"
+        tys = f"{_ty((A, B))}, {_ty((A, B))}" if op == "Add" else _ty((A, B))
+        lines.append(f"  %p = ge.{op}({args}) : ({tys}) -> {_ty((A, B))}")
+        src = "%p"
+    kind = rng.choice(("v2_last", "v2_last", "v2_axis0", "gather0", "v2_neg"))
+    ishape = rng.choice(((3,), (B,), (2, 2), (1,)))
+    axis = 0 if kind in ("v2_axis0", "gather0") else 1
+    dim = (A, B)[axis]
+    nrng = np.random.default_rng(seed)
+    lo = -dim if kind == "v2_neg" else 0
+    idx = nrng.integers(lo, dim, size=ishape)
+    it = "tensor<" + "x".join(map(str, ishape)) + "xi32>"
+    lines.append(f"  %i = ge.Const {{value = {_dense(idx)} : {it}}} : {it}")
+    out = (A,) + ishape if axis == 1 else ishape + (B,)
+    if kind == "gather0":
+        lines.append(f"  %g = ge.Gather({src}, %i) : ({_ty((A, B))}, {it}) -> {_ty(out)}")
+    else:
+        ax = -1 if kind == "v2_neg" else axis
+        attrs = " {negative_index_support = true}" if kind == "v2_neg" else ""
+        lines.append(f"  %ax = ge.Const {{value = dense<{ax}> : tensor<i32>}} : tensor<i32>")
+        lines.append(f"  %g = ge.GatherV2({src}, %i, %ax){attrs} : ({_ty((A, B))}, {it}, tensor<i32>) -> {_ty(out)}")
+    outs = []
+    for k in range(rng.randint(1, 3)):
+        use = rng.choice(("abs", "exp_add", "bcast_add", "rank_up", "reduce", "concat", "regather"))
+        name = f"%c{k}"
+        if use == "abs":
+            lines.append(f"  {name} = ge.Abs(%g) : ({_ty(out)}) -> {_ty(out)}")
+            outs.append((name, out))
+        elif use == "exp_add":
+            lines.append(f"  %e{k} = ge.Exp(%g) : ({_ty(out)}) -> {_ty(out)}")
+            lines.append(f"  {name} = ge.Add(%e{k}, %g) : ({_ty(out)}, {_ty(out)}) -> {_ty(out)}")
+            outs.append((name, out))
+        elif use == "bcast_add":
+            w = (1,) * (len(out) - 1) + (out[-1],) if rng.random() < 0.5 else out[:-1] + (1,)
+            lines.append(f"  %w{k} = ge.Data {{index = {2 + k}}} : {_ty(w)}")
+            lines.append(f"  {name} = ge.Mul(%g, %w{k}) : ({_ty(out)}, {_ty(w)}) -> {_ty(out)}")
+            outs.append((name, out))
+        elif use == "rank_up":
+            up = (2,) + out
+            lines.append(f"  %b{k} = ge.BroadcastToD(%g) {{shape = [{', '.join(map(str, up))}]}} : ({_ty(out)}) -> {_ty(up)}")
+            lines.append(f"  {name} = ge.Neg(%b{k}) : ({_ty(up)}) -> {_ty(up)}")
+            outs.append((name, up))
+        elif use == "reduce":
+            r = out[:-1] + (1,)
+            lines.append(f"  {name} = ge.ReduceSumD(%g) {{axes = [{len(out) - 1}], keep_dims = true}} : ({_ty(out)}) -> {_ty(r)}")
+            outs.append((name, r))
+        elif use == "concat":
+            c = out[:-1] + (2 * out[-1],)
+            lines.append(f"  {name} = ge.ConcatD(%g, %g) {{concat_dim = {len(out) - 1}}} : ({_ty(out)}, {_ty(out)}) -> {_ty(c)}")
+            outs.append((name, c))
+        else:
+            # the gather's output, made integer and in range, indexes a second gather (axis 0)
+            lines.append(f"  %q{k} = ge.Abs(%g) : ({_ty(out)}) -> {_ty(out)}")
+            lines.append(f"  %n{k} = ge.Cast(%q{k}) : ({_ty(out)}) -> {_ty(out).replace('f32', 'i32')}")
+            lines.append(f"  %t{k} = ge.Data {{index = {2 + k}}} : tensor<64x3xf32>")
+            # |values| of x, y are < 2 (inputs_for draws from [-2, 2]); exp of that < 64
+            o2 = out + (3,)
+            lines.append(f"  {name} = ge.Gather(%t{k}, %n{k}) : (tensor<64x3xf32>, {_ty(out).replace('f32', 'i32')}) -> {_ty(o2)}")
+            outs.append((name, o2))
+    lines.append(f"  ge.NetOutput {', '.join(n for n, _ in outs)} : {', '.join(_ty(s) for _, s in outs)}")
+    # Data indices must be dense: renumber the extra Data nodes in order of appearance
+    k = 2
+    fixed = []
+    for ln in lines:
+        if "= ge.Data {index = " in ln and not ln.startswith("  %x") and not ln.startswith("  %y"):
+            ln = ln.split("{index = ")[0] + f"{{index = {k}}}" + ln.split("}", 1)[1]
+            k += 1
+        fixed.append(ln)
+    return "ge.graph @main {\n" + "\n".join(fixed) + "\n}\n"
+
+
+GATHER_ALL = (*ALL, "gather")
+
+
 def _pass_for(seed: int) -> LowerAutofusePass:
     # Alternate GE's defaults, everything on, and tight limits that make many boundaries.
     variant = seed % 4
@@ -231,6 +321,25 @@ def test_bench_generator_graphs(seed: int):
 @pytest.mark.parametrize("flags", [(), ALL], ids=["default", "all"])
 def test_examples(path: Path, flags: tuple[str, ...]):
     check_lowering(path.read_text(), 0, LowerAutofusePass(enable_pass=flags))
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_random_gather_graph(seed: int):
+    """Graphs around Gather/GatherV2, lowered with gather on (and off every fourth seed)."""
+    flags = GATHER_ALL if seed % 4 else ALL
+    check_lowering(random_gather_graph(seed), seed, LowerAutofusePass(enable_pass=flags, cse=seed % 3 != 0))
+
+
+def test_random_gather_graphs_lower_gathers():
+    """The gather generator is not vacuous: gather kernels appear, and GE ops stay where
+    LowerGather refuses (GatherV2 on a non-last axis)."""
+    lowered = kept = 0
+    for seed in range(40):
+        m = parse(random_gather_graph(seed))
+        LowerAutofusePass(enable_pass=GATHER_ALL).apply(_context(), m)
+        lowered += sum(isinstance(op, ge.AscBackend) and op.attributes["fuse_type"].data == "gather" for op in m.walk())  # type: ignore[attr-defined]
+        kept += sum(isinstance(op, ge.GatherBase) for op in m.walk())
+    assert lowered >= 20 and kept >= 3
 
 
 def test_random_graphs_lower_something():
