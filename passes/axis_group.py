@@ -124,7 +124,8 @@ def node_axis_group(node: ag.AscNode, loop_axes: list[int]) -> AxisGroup | None:
         return AxisGroup(y=y, n=n, axes_order=list(range(len(y))))
     if isinstance(node, ag.Transpose):
         return transpose_axis_group(list(node.in_type().axis_ids), list(node.out_type().axis_ids), loop_axes)
-    # Elewise, Broadcast, Gather, Load, Store, Cube: y = all loop axes.
+    # tiling_group.cpp: Elewise, Broadcast, Gather, Load, Store, Cube: y = all loop axes
+    # (a Gather reads its Data operands directly; they are buffers and have no group).
     return AxisGroup(y=list(loop_axes), axes_order=order)
 
 

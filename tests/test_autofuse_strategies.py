@@ -356,3 +356,51 @@ def test_slice_load_feeding_transpose_refused():
     # the same slice Load feeding Abs directly: the strategy accepts the pair
     a, b = _slice_transpose_pair(transpose=False)
     assert S.SliceSplitFusionStrategy().can_fuse(pair(a, b)) is None
+
+
+# x -> Abs -> GatherV2 (last axis) -> Add(., Exp(y)): four kernels with gather lowering on
+# (LowerGather realizes Abs; Exp, a heavy op, realizes itself)
+GATHER_FUSED = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %y = ge.Data {index = 1} : tensor<4x3xf32>
+  %i = ge.Data {index = 2} : tensor<3xi32>
+  %ax = ge.Const {value = dense<1> : tensor<i32>} : tensor<i32>
+  %pa = ge.Abs(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %pn = ge.Exp(%y) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %g = ge.GatherV2(%pa, %i, %ax) : (tensor<4x8xf32>, tensor<3xi32>, tensor<i32>) -> tensor<4x3xf32>
+  %add = ge.Add(%g, %pn) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  ge.NetOutput %add : tensor<4x3xf32>
+}"""
+
+
+def test_gather_forward_into_a_fused_asc_backend_only_past_its_gather():
+    """gather_fusion_strategy.cpp IsForwardFuseGather: into an AscBackend holding a gather
+    nothing fuses; into a FusedAscBackend holding one, a producer may fuse when its link
+    enters an inner node without the gather (and n2 reads only simplest loads)."""
+    g = S.GatherFusionStrategy()
+    _, nodes = lowered(GATHER_FUSED, ("gather",))
+    pa, pn, gather, add = by(nodes, "Abs"), by(nodes, "Exp"), by(nodes, "GatherV2"), by(nodes, "_Add")
+    assert len({pa, pn, gather, add}) == 4
+    assert code(g, pa, gather) == "GatherCanNotFuseForward"
+    d = AscBackendFusionDecider()
+    d._merges_loops = lambda p: False  # keep the two kernels apart: a FusedAscBackend
+    fused = d.fuse(gather, add, None)
+    assert U.is_fused_asc_backend(fused) and U.has_fuse_type(fused, "gather")
+    assert code(g, pn, fused) is None  # Exp feeds the inner Add
+    assert code(g, pa, fused) == "GatherCanNotFuseForward"  # Abs feeds the inner gather
+
+
+def test_gather_priority_high_only_for_a_primary_gather_producer():
+    """gather_fusion_strategy.cpp GetFusionPairPriority: HIGH when n1's primary fuse type is
+    gather and the pair is vertical; a gather only in n1's mask, or a horizontal pair, is
+    DEFAULT."""
+    g = S.GatherFusionStrategy()
+    _, nodes = lowered(GATHER_FUSED, ("gather",))
+    gather, add, pn = by(nodes, "GatherV2"), by(nodes, "_Add"), by(nodes, "Exp")
+    assert g.priority(pair(gather, add)) == FusionPriority.HIGH
+    assert S.fusion_pair_priority(pair(gather, add)) == FusionPriority.HIGH
+    assert g.priority(pair(typed(gather, "pointwise", "gather"), add)) == FusionPriority.DEFAULT
+    assert g.priority(pair(typed(pn, "gather"), typed(add, "pointwise"))) == FusionPriority.HIGH
+    a, e = kernels(HB)
+    assert g.priority(pair(typed(a, "gather"), e)) == FusionPriority.DEFAULT  # horizontal

@@ -125,3 +125,31 @@ def test_transpose_groups():
 def test_text_round_trip():
     g = G(x=[3], y=[0, 1], r=[2], n=[4], order=[2, 0, 1, 3])
     assert AxisGroup.from_text(g.to_text()) == g
+
+
+def test_gather_node_group_is_all_loop_axes_in_y():
+    """tiling_group.cpp GenAxisGroupForSingleNode: a Gather (compute type Gather) puts every
+    loop axis in y, order 0..n-1; its Data operands (whole-tensor views with positional
+    axis ids) are buffers and add nothing."""
+    from ge_dialect import ascgraph as ag
+    from passes.axis_group import graph_axis_group, node_axis_group
+    from tests.test_autofuse_decider import lowered
+
+    _, nodes = lowered(
+        """ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %i = ge.Data {index = 1} : tensor<2x3xi32>
+  %ax = ge.Const {value = dense<1> : tensor<i32>} : tensor<i32>
+  %g = ge.GatherV2(%x, %i, %ax) : (tensor<4x8xf32>, tensor<2x3xi32>, tensor<i32>) -> tensor<4x2x3xf32>
+  ge.NetOutput %g : tensor<4x2x3xf32>
+}""",
+        ("gather",),
+    )
+    (k,) = nodes.values()
+    graph = ag.asc_graph_of(k)
+    gather = next(n for n in graph.nodes() if isinstance(n, ag.Gather))
+    g = node_axis_group(gather, graph.axis_ids())
+    assert (g.x, g.y, g.r, g.n, g.axes_order) == ([], [0, 1, 2], [], [], [0, 1, 2])
+    assert all(node_axis_group(d, graph.axis_ids()) is None for d in graph.data_nodes())
+    whole = graph_axis_group(graph)
+    assert (whole.x, whole.y, whole.r, whole.n) == ([], [0, 1, 2], [], [])
