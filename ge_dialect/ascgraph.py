@@ -40,7 +40,9 @@ Verifier rules (each message names the node and the rule):
   stride = product of the later repeats (GE's contiguous strides, 0 where the repeat is 1);
 * each node's views agree with its operands' (pointwise: same axis list, operand repeat
   equal or 1, output repeat the broadcast of the operands'; Load: Data repeat equal or 1;
-  Broadcast, Transpose, Concat, Split, reductions as documented on each op);
+  Broadcast, Transpose, Concat, Split, Gather, reductions as documented on each op); a
+  Data read only by Gather nodes is a whole params/indices tensor with positional axis
+  ids (GE's GatherLoad), so the repeat rules of loop views do not apply to it;
 * Data/Output indices are dense 0..n-1; values are defined before use;
 * at the `ge.AscBackend` (see `verify_asc_backend`): Data/Output count and element type
   match the operands/results, every Data/Load view stays inside its operand tensor, every
