@@ -25,11 +25,14 @@ from ge_tools.registry import get_all_passes, make_context
 from passes.assign_memory import (
     Block,
     Occupancy,
+    _GraphPlanner,
     _Neighbours,
     _place_by_chains,
     _place_by_size,
+    _place_by_sweep,
     _Windows,
     assign_offsets,
+    live_lower_bound,
     overlap_index,
 )
 
@@ -407,6 +410,76 @@ def test_allocator_matches_pairwise_best_fit(seed: int) -> None:
     top = assign_offsets(blocks)
     _no_overlap(blocks, [b.offset for b in blocks])
     assert top == max(b.offset + b.size for b in blocks)
+
+
+def _top(blocks: list[Block], offsets: list[int]) -> int:
+    return max(o + b.size for o, b in zip(offsets, blocks))
+
+
+def test_sweep_finds_the_optimum_where_best_fit_cannot() -> None:
+    # units and lifetimes: a 3 [1,2], b 2 [4,4], c 2 [4,4], d 3 [2,4]. Alive: t1 a = 3,
+    # t2 a d = 6, t3 d = 3, t4 b c d = 7: bound 7 units.
+    # Largest first, best fit: a -> 0; d (alive with a at t2) -> 3; b over d [3,6) takes the
+    # hole [0,3) -> 0; c over b [0,2) and d [3,6) finds only the one-unit hole [2,3) -> 6:
+    # 8 units. Same-size chains: a and d overlap at t2, b and c at t4, so every chain is one
+    # block and the order is the same: 8 units.
+    # Optimum 7: d away from a's bytes at t2 and b, c beside d at t4 is exactly d at 4 (or
+    # d at 0 with a at 3): a [0,3), d [4,7), b [0,2), c [2,4). The sweep, at capacity 7,
+    # puts d at 3 (leaves a one-unit hole [6,7) once a dies at t3, lost to the 2- and 3-unit
+    # blocks coming) or at the top 4 (leaves [0,4) whole) and takes 4.
+    blocks = _blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)])
+    assert live_lower_bound(blocks) == 7 * U
+    assert _top(blocks, _place_by_size(blocks)) == 8 * U
+    assert _top(blocks, _place_by_chains(blocks)) == 8 * U
+    swept = _place_by_sweep(blocks, 7 * U, 8 * U)
+    assert swept is not None and [o // U for o in swept] == [0, 0, 2, 4]
+    assert assign_offsets(blocks) == 7 * U
+    _no_overlap(blocks, [b.offset for b in blocks])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sweep_never_overlaps_and_is_deterministic(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    blocks = _random_blocks(rng, 200, rng.choice((10, 60, 300)))
+    bound = live_lower_bound(blocks)
+    first = _place_by_sweep(blocks, bound, 10**12)
+    assert first is not None
+    _no_overlap(blocks, first)
+    assert _top(blocks, first) >= bound
+    assert _place_by_sweep(blocks, bound, 10**12) == first
+    # the capacity it ended at is at least that top: asked to beat it, it gives up (None)
+    assert _place_by_sweep(blocks, bound, _top(blocks, first)) is None
+
+
+def _diamond_blocks(nodes: int) -> list[Block]:
+    m = run(generate("diamond", nodes, 0), NOTASK)
+    planner = _GraphPlanner(graph(m), False)
+    planner.plan()
+    return planner.blocks
+
+
+def test_sweep_reaches_the_target_on_the_diamond_graph() -> None:
+    # bench/README.md: the diamond graph's streams hold 9-, 5-, 5- and 2-unit values; the
+    # bound is 39 units (19,968 B) and any placement that keeps stream A's three values in
+    # fixed lanes needs 44 (1.128). Best fit gives 46 (1.179); the sweep must stay <= 1.10.
+    blocks = _diamond_blocks(1000)
+    bound = live_lower_bound(blocks)
+    assert bound == 19968
+    assert _top(blocks, _place_by_size(blocks)) > 1.10 * bound
+    assert _top(blocks, _place_by_chains(blocks)) > 1.10 * bound
+    swept = _place_by_sweep(blocks, bound, 10**12)
+    assert swept is not None
+    _no_overlap(blocks, swept)
+    assert _top(blocks, swept) <= 1.10 * bound
+    # and the pass keeps it
+    m = run(generate("diamond", 1000, 0))
+    assert A.get_int(graph(m), "memory_lower_bound") == bound
+    assert (A.get_int(graph(m), "memory_size") or 0) <= 1.10 * bound
+
+
+def test_independent_checker_on_the_1k_diamond_graph() -> None:
+    m = run(generate("diamond", 1000, 0))
+    _check_plan(m)
 
 
 def test_many_tensors_alive_at_once() -> None:
