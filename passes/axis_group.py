@@ -268,22 +268,28 @@ def _assign(target: AxisGroup, src: AxisGroup) -> None:
     target.axes_order = list(src.axes_order)
 
 
-def _complete(small: AxisGroup, missing: list[int]) -> None:
-    """BackendUtils::IsCanMergeAxisGroup subset completion: the missing axes join the
-    smaller group's y, and axes_order grows the same way (MergeAxesOrder)."""
-    base = len(small.x) + len(small.y) + len(small.r)
-    small.y = small.y + missing
-    small.axes_order = small.axes_order + list(range(base, base + len(missing)))
+def merge_axes_order(g1: AxisGroup, g2: AxisGroup) -> None:
+    """backend_utils.cpp BackendUtils::MergeAxesOrder: when one group's axes_order values
+    are a subset of the other's, the missing values are appended to it (std::set_difference,
+    taken here on the sorted values); equal or unrelated orders are left alone."""
+    merged = set(g1.axes_order) | set(g2.axes_order)
+    sub1, sub2 = len(g2.axes_order) == len(merged), len(g1.axes_order) == len(merged)
+    if sub1 and not sub2:
+        g1.axes_order = g1.axes_order + sorted(merged - set(g1.axes_order))
+    elif sub2 and not sub1:
+        g2.axes_order = g2.axes_order + sorted(merged - set(g2.axes_order))
 
 
 def can_merge_axis_group(g1: AxisGroup, g2: AxisGroup, is_ge_call: bool = True) -> AxisGroup | None:
-    """BackendUtils::IsCanMergeAxisGroup + CanMergeAxisGroup: the merged group, or None."""
+    """BackendUtils::IsCanMergeAxisGroup + CanMergeAxisGroup: the merged group, or None.
+    When one group's axes are a subset of the other's, the missing axes join the smaller
+    group's y and the axes orders are completed (MergeAxesOrder)."""
     a, b = g1.copy(), g2.copy()
     all1, all2 = a.all_axes(), b.all_axes()
-    if all1 < all2:
-        _complete(a, sorted(all2 - all1))
-    elif all2 < all1:
-        _complete(b, sorted(all1 - all2))
+    if all1 <= all2 or all2 <= all1:
+        a.y = a.y + sorted(all2 - all1)
+        b.y = b.y + sorted(all1 - all2)
+        merge_axes_order(a, b)
     merged = a
     if not merge_axes_group(merged, b, is_canfuse_call=True, is_ge_call=is_ge_call):
         return None
