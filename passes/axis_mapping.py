@@ -337,13 +337,12 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             if gp is None:
                 return f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
             pairs = _pairs_of(gp)
-            l1 = U.loads_of(d1[0][1])
-            l2 = U.loads_of(d2[0][1])
-            v1 = [U.load_view(ld) for ld in l1]
-            v2 = [U.load_view(ld) for ld in l2]
-            if v1 and v2 and not any(v.simplest for v in v1) and not any(v.simplest for v in v2):
-                if not same_broadcast_info(l1[0], l2[0], pairs):
-                    return f"shared input {i1}/{i2} is read through two different broadcast views"
+            # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
+            # IsSameBroadCastInfo when neither side reads the input only simply
+            simplest1, infos1 = _input_broadcast_infos(U.loads_of(d1[0][1]), lambda a: a)
+            simplest2, infos2 = _input_broadcast_infos(U.loads_of(d2[0][1]), lambda b: pairs.get(b, f"n2:{b}"))
+            if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
+                return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):
                 return "the loop axes of the two nodes are neither equal nor an ordered subsequence"
             if m.pairs is None:
@@ -398,13 +397,33 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
     return None
 
 
-def same_broadcast_info(l1: ag.Load, l2: ag.Load, pairs: dict[int, int]) -> bool:
-    """BackendUtils::IsSameBroadCastInfo: the two loads broadcast the same axes."""
-    def bc(ld: ag.Load, conv) -> set:
+def _input_broadcast_infos(loads: list[ag.Load], conv) -> tuple[bool, list[list]]:
+    """backend_utils.cpp CurNodeInputIsSimplestLoad: walks the Loads of one Data and
+    collects each one's broadcast axes (BackSteppingViewOpBroadcast: Data repeat 1 under a
+    Load repeat > 1), ids converted by `conv`, stopping after the first Load that is not a
+    simplest load. Returns (every Load simplest, the collected infos)."""
+    infos: list[list] = []
+    for ld in loads:
         d, o = ld.in_type(), ld.out_type()
-        return {conv(a) for a, ri, ro in zip(d.axis_ids, d.repeat_list, o.repeat_list) if ri == 1 and ro > 1}
+        infos.append([conv(a) for a, ri, ro in zip(d.axis_ids, d.repeat_list, o.repeat_list) if ri == 1 and ro > 1])
+        if not U.load_view(ld).simplest:
+            return False, infos
+    return True, infos
 
-    return bc(l1, lambda a: a) == bc(l2, lambda b: pairs.get(b, ("n2", b)))
+
+def is_same_broadcast_info(infos1: list[list], infos2: list[list]) -> bool:
+    """backend_utils.cpp BackendUtils::IsSameBroadCastInfo: both lists empty is the same;
+    one empty is not; otherwise every info within each list must be the same
+    (IsSameAttrInfoInVector, axis ids compared sorted) and the two lists' first infos equal."""
+    if not infos1 and not infos2:
+        return True
+    if not infos1 or not infos2:
+        return False
+    s1 = [sorted(i, key=str) for i in infos1]
+    s2 = [sorted(i, key=str) for i in infos2]
+    if any(i != s1[0] for i in s1) or any(i != s2[0] for i in s2):
+        return False
+    return s1[0] == s2[0]
 
 
 def _flash(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], m: _Maps) -> AxisUnification | str:
