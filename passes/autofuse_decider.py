@@ -133,13 +133,25 @@ def axis_group_of(op: Operation) -> AxisGroup | None:
     return merged
 
 
-_NAME_RE = re.compile(r"^autofuse_(?:fused_)?(?:(?:" + "|".join(ag.FUSE_TYPES) + r")_)?\d+_(.*)$")
+# asc_backend_fusion_decider.cpp ExtractNameFromAscBackend: regex_search, any pattern name
+_NAME_RE = re.compile(r"autofuse(_fused)?(?:_[^_]+)?_([0-9]+)_(.*)")
 
 
 def origin_types(op: Operation) -> str:
-    """The GE type list in an autofuse node's name (`autofuse_<type>_<n>_Add_Abs`)."""
-    m = _NAME_RE.match(node_name(op))
-    return m.group(1) if m else ge_type(op)
+    """asc_backend_fusion_decider.cpp ExtractNameFromAscBackend: the ordered node types in
+    an autofuse node's name (`autofuse_<pattern>_<n>_Add_Abs` -> `Add_Abs`); "" for any
+    other name."""
+    m = _NAME_RE.search(node_name(op))
+    return m.group(3) if m else ""
+
+
+def fuse_node_types(n1: Operation, n2: Operation) -> str:
+    """asc_backend_fusion_decider.cpp CreateFuseNodeName: the node earlier in topological
+    order (GE: the smaller op id; here: the block order) names its types first, joined by
+    "_" only when that first part is not empty."""
+    first, second = (n1, n2) if n1.is_before_in_block(n2) else (n2, n1)
+    t1, t2 = origin_types(first), origin_types(second)
+    return t1 + ("_" if t1 else "") + t2
 
 
 def ordered_pair(n1: Operation, n2: Operation) -> tuple[Operation, Operation]:
@@ -353,7 +365,7 @@ class AscBackendFusionDecider:
 
     def _attrs(self, n1: Operation, n2: Operation, fused: bool) -> dict[str, Attribute]:
         """FuseNode's attributes: name, primary type of n1, OR-ed masks, origin nodes."""
-        types = f"{origin_types(n1)}_{origin_types(n2)}"
+        types = fuse_node_types(n1, n2)
         name = f"autofuse_{'fused_' if fused else ''}{self.counter}_{types}"[:MAX_OP_NAME_LEN]
         self.counter += 1
         origin = []
