@@ -237,3 +237,107 @@ def _calc_rstd_1out(name: str, operands: str, fuse_type: str = "pointwise") -> s
             f'fuse_type = "{fuse_type}", fuse_type_mask = {ag.fuse_type_bit(fuse_type)}',
         )
     return text
+
+
+def test_ge_fused_asc_backend_node_name():
+    # AscBackendFusionDecider_FusedAscBackendNodeName_Ok: data1..3 -> HuberLoss1 (OutCnt 1)
+    # -> ShapeNo1 and -> HuberLoss2:0 (concat-typed); data3 -> HuberLoss2:1; data4 -> Add ->
+    # HuberLoss2:2. Fuse(HuberLoss1, HuberLoss2) makes a FusedAscBackend named
+    # "autofuse_fused_0_Exp_ReduceSumD_Add_Abs" (HuberLoss1's types first, as in GE).
+    body = (
+        _calc_rstd_1out("HuberLoss1", "%data1, %data2, %data3")
+        + _asc("Add", FIVE, [("%data4", FIVE)], op="Abs")
+        + _calc_rstd_1out("HuberLoss2", "%HuberLoss1, %data3, %Add", "concat")
+        # after HuberLoss2: Fuse puts the new node at node2's place, and the solver moves
+        # node1's other consumers below node2 first (autofuse_solver's topological order)
+        + _asc("ShapeNo1", FIVE, [("%HuberLoss1", FIVE)], op="Abs")
+    )
+    m, g, nodes = _graph([T5] * 4, body, "%ShapeNo1, %HuberLoss2", f"{T5}, {T5}")
+    assert _count(g) == 9
+    _rename(nodes["HuberLoss2"], "autofuse_pointwise_0_Add_Abs")
+    _rename(nodes["HuberLoss1"], "autofuse_reduce_1_Exp_ReduceSumD")
+    new = fuse_unchecked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["HuberLoss2"])
+    assert isinstance(new, ge.FusedAscBackend)
+    assert node_name(new) == "autofuse_fused_0_Exp_ReduceSumD_Add_Abs"
+
+
+# -- FusedAscBackend: fuse again, its outputs ---------------------------------------------
+
+
+def _fuse_again_body(extra: str = "") -> str:
+    # data1, data2, data3 -> HuberLoss1 (CreatCalcRstdAscGraph, 2 outputs); HuberLoss1:0 ->
+    # ShapeNo1; HuberLoss1:1 -> HuberLoss2:0 (concat-typed, OutCnt 1); data3 -> HuberLoss2:1;
+    # data4 -> Add -> HuberLoss2:2. ShapeNo1 sits below HuberLoss2 (solver order, see above).
+    from tests.test_ge_ut_autofuse_decider import _calc_rstd
+
+    return (
+        _calc_rstd("HuberLoss1", "%data1, %data2, %data3")
+        + _asc("Add", FIVE, [("%data4", FIVE)], op="Abs")
+        + _calc_rstd_1out("HuberLoss2", "%HuberLoss1#1, %data3, %Add", "concat")
+        + extra
+        + _asc("ShapeNo1", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
+    )
+
+
+def test_ge_fuse_no_loop_merge_and_fuse_again3():
+    # AscBackendFusionDecider_FuseNoLoopMergeAndFuseAgain3_Ok: CanFuseVertical(Add,
+    # HuberLoss2) true; Fuse(Add, HuberLoss2) -> a FusedAscBackend; Fuse(HuberLoss1, it) ->
+    # not null. GE's picture: FusedAscBc_1 reads data1..data4 and feeds ShapeNo1 and the
+    # NetOutput.
+    m, g, nodes = _graph([T5] * 4, _fuse_again_body(), "%ShapeNo1, %HuberLoss2", f"{T5}, {T5}")
+    assert _count(g) == 9
+    d = AscBackendFusionDecider()
+    f1 = fuse_checked(m, d, nodes["Add"], nodes["HuberLoss2"])
+    assert isinstance(f1, ge.FusedAscBackend) and _count(g) == 8
+    f2 = fuse_unchecked(m, d, nodes["HuberLoss1"], f1)
+    assert isinstance(f2, ge.FusedAscBackend) and _count(g) == 7
+    assert [node_name(v.owner) for v in f2.operands] == ["data1", "data2", "data3", "data4"]
+    users = [[node_name(u.operation) for u in r.uses] for r in f2.results]
+    assert users == [["ShapeNo1"], ["NetOutput"]]
+    # the inner graph: HuberLoss1, Add, HuberLoss2 as AscBackends, outputs in result order
+    inner = [node_name(o) for o in f2.body.block.ops if isinstance(o, ge.AscBackend)]
+    assert sorted(inner) == ["Add", "HuberLoss1", "HuberLoss2"]
+    assert len(f2.body.block.last_op.operands) == len(f2.results)
+
+
+def test_ge_fuse_no_loop_merge_and_fuse_again_fused_outputs():
+    # AscBackendFusionDecider_FuseNoLoopMergeAndFuseAgain_FusedAscBackendOutputs_Ok: as
+    # above, and HuberLoss2:0 also feeds Abs and Exp (-> NetOutput). Fuse(Add, HuberLoss2);
+    # CanFuseHorizontal(Abs, Exp) true and Fuse(Abs, Exp): the FusedAscBackend's one output
+    # now has one reader; Fuse(HuberLoss1, it): the inner NetOutput has as many inputs as
+    # the fused node has readers (GE: netoutput->GetInDataNodesSize() ==
+    # fused_node->GetOutNodesSize(); GE needs ResetFusedSubgraphOutputsAttr for it because
+    # its fused_subgraph_outputs has one entry per reading anchor, ours one per value).
+    extra = _asc("Abs", FIVE, [("%HuberLoss2", FIVE)], op="Abs") + _asc("Exp", FIVE, [("%HuberLoss2", FIVE)], op="Abs")
+    m, g, nodes = _graph([T5] * 4, _fuse_again_body(extra), "%ShapeNo1, %Abs, %Exp", f"{T5}, {T5}, {T5}")
+    assert _count(g) == 11
+    d = AscBackendFusionDecider()
+    f1 = fuse_checked(m, d, nodes["Add"], nodes["HuberLoss2"])
+    ae = fuse_checked(m, d, nodes["Abs"], nodes["Exp"])
+    assert isinstance(ae, ge.AscBackend) and [len(list(r.uses)) for r in f1.results] == [1]
+    f2 = fuse_unchecked(m, d, nodes["HuberLoss1"], f1)
+    assert isinstance(f2, ge.FusedAscBackend) and _count(g) == 8
+    readers = {u.operation for r in f2.results for u in r.uses}
+    assert len(f2.body.block.last_op.operands) == len(readers) == 2
+    assert readers == {nodes["ShapeNo1"], ae}
+
+
+def test_ge_update_netoutput_mul_refs_fused_compute_graph():
+    # AscBackendFusionDecider_UpdateNetoutputMulRefsFusedComputeGraph_Ok: HuberLoss1:0 feeds
+    # ShapeNo1 and ShapeNo2, HuberLoss1:1 -> HuberLoss2:0 (concat-typed); data3 -> both,
+    # data4 -> HuberLoss2:2. CanFuseVertical true; Fuse -> FusedAscBackend whose output count
+    # equals its inner NetOutput's input count (the multi-referenced output is one output).
+    from tests.test_ge_ut_autofuse_decider import _calc_rstd
+
+    body = (
+        _calc_rstd("HuberLoss1", "%data1, %data2, %data3")
+        + _calc_rstd_1out("HuberLoss2", "%HuberLoss1#1, %data3, %data4", "concat")
+        + _asc("ShapeNo1", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
+        + _asc("ShapeNo2", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
+    )
+    m, g, nodes = _graph([T5] * 4, body, "%ShapeNo1, %ShapeNo2, %HuberLoss2", f"{T5}, {T5}, {T5}")
+    assert _count(g) == 9
+    new = fuse_checked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["HuberLoss2"])
+    assert isinstance(new, ge.FusedAscBackend)
+    assert len(new.results) == len(new.body.block.last_op.operands) == 2
+    assert sorted(node_name(u.operation) for u in new.results[0].uses) == ["ShapeNo1", "ShapeNo2"]
