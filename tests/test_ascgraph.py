@@ -9,6 +9,7 @@ Scalar, and GE's SimpleAddAbsExpWithCse.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -417,6 +418,80 @@ def test_concat_split_and_workspace():
     i = np.arange(4)[:, None]
     same(u, -np.concatenate([2 * i, 2 * i + 1, 100 + 4 * i], axis=1).astype(F16))
     same(v, np.concatenate([101 + 4 * i, 102 + 4 * i, 103 + 4 * i], axis=1).astype(F16))
+
+
+def _split_module(sizes, axis: int, attrs: str = "", out_types=None) -> str:
+    """x (4 x 10 with axis 1 split, or 10 x 4 with axis 0) -> Load -> Split -> one Store per
+    piece; `out_types` replaces the pieces' tensor types (for the verifier cases)."""
+    whole = [4, sum(sizes)] if axis == 1 else [sum(sizes), 4]
+    shapes = [[4, n] if axis == 1 else [n, 4] for n in sizes]
+    ts = out_types or [T("f32", [0, 1], sh) for sh in shapes]
+    w = T("f32", [0, 1], whole)
+    names = ", ".join(f"%s{k}" for k in range(len(sizes)))
+    nodes = [
+        f"%d = ascgraph.Data {{index = 0}} : {w}",
+        f"%l = ascgraph.Load(%d) {sa(0, 1)} : {w}",
+        f"{names} = ascgraph.Split(%l) {{sched.axis = [0, 1]{attrs}}} : {', '.join(ts)}",
+    ]
+    for k, t in enumerate(ts):
+        nodes += store_out(f"%s{k}", t, k)
+    return module([(tuple(whole), "f32")], [(tuple(sh), "f32") for sh in shapes], whole, nodes)
+
+
+def test_split_uneven_pieces_with_gid():
+    # the StoreSplit form of GE's A5 lowering: pieces 2, 3, 5 of a 4 x 10 input on axis 1,
+    # the Split carrying its original Split's global id
+    x = RNG.standard_normal((4, 10)).astype(F32)
+    got = run(_split_module([2, 3, 5], 1, ", gid = 7"), x)
+    for g, w in zip(got, np.split(x, [2, 5], axis=1)):
+        same(g, w)
+
+
+def test_split_on_the_outer_axis():
+    x = np.arange(40, dtype=F32).reshape(10, 4)
+    got = run(_split_module([6, 4], 0), x)
+    same(got[0], x[:6])
+    same(got[1], x[6:])
+
+
+def test_split_interpreted_from_the_lowering():
+    """ge-lower-autofuse split-lowering=split: each StoreSplit box stores its own piece."""
+    from lowering.lower_autofuse import LowerAutofusePass
+
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<3x12xf16>
+  %a, %b, %c = ge.SplitVD(%x) {split_dim = 1, num_split = 3, size_splits = [5, 4, 3]} : (tensor<3x12xf16>) -> (tensor<3x5xf16>, tensor<3x4xf16>, tensor<3x3xf16>)
+  ge.NetOutput %c, %a, %b : tensor<3x3xf16>, tensor<3x5xf16>, tensor<3x4xf16>
+}"""
+    m = parse_module(ctx(), text, "t.mlir")
+    LowerAutofusePass(enable_pass=("split",), split_lowering="split").apply(ctx(), m)
+    m.verify()
+    splits = [op for op in m.walk() if isinstance(op, ag.Split)]
+    assert len(splits) == 3 and {s.attributes["gid"].value.data for s in splits} == {1}  # type: ignore[attr-defined]
+    x = RNG.standard_normal((3, 12)).astype(F16)
+    c, a, b = run_module(m, [x])
+    same(a, x[:, :5])
+    same(b, x[:, 5:9])
+    same(c, x[:, 9:])
+
+
+@pytest.mark.parametrize(
+    "types, msg",
+    [
+        # the pieces cover 2 + 3 of the 6 columns
+        ([T("f32", [0, 1], [4, 2]), T("f32", [0, 1], [4, 3])], "Split output repeats on axis id 1 sum to 5, but the whole has 6"),
+        # a piece that differs from the whole on two axes
+        ([T("f32", [0, 1], [2, 3]), T("f32", [0, 1], [4, 3])], "repeats must differ from the whole on exactly one axis"),
+        # a piece with another dtype
+        ([T("f16", [0, 1], [4, 3]), T("f32", [0, 1], [4, 3])], "output 0: dtype f16 differs from f32"),
+        # a piece over another axis order
+        ([T("f32", [1, 0], [3, 4]), T("f32", [0, 1], [4, 3])], "output 0 has axis [1, 0], the Split has [0, 1]"),
+    ],
+)
+def test_split_verifier(types, msg):
+    text = _split_module([3, 3], 1, out_types=types)
+    with pytest.raises(Exception, match=re.escape(msg)):
+        parse_module(ctx(), text, "t.mlir").verify()
 
 
 def test_concat_on_the_outer_axis():
