@@ -640,6 +640,8 @@ def _gather(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     xs = x.reshape((-1,) + x.shape[b:])
     iss = i.reshape((-1,) + i.shape[b:])
     parts = [np.take(xs[k], iss[k], axis=axis - b) for k in range(xs.shape[0])]
+    if not parts:  # an empty batch: the output is empty too
+        return [np.zeros(lead + i.shape[b:] + x.shape[axis + 1 :], dtype=x.dtype)]
     return [np.stack(parts).reshape(lead + parts[0].shape)]
 
 

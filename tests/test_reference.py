@@ -1132,3 +1132,18 @@ def test_gather_v2_with_batch_dims():
     # y[b, j, :] = x[b, idx[b, j], :]
     want = np.array([[x[0, 2], x[0, 0]], [x[1, 1], x[1, 1]]], F32)
     np.testing.assert_array_equal(r, want)
+
+
+def test_gather_v2_with_batch_dims_over_an_empty_batch():
+    (r,) = run(
+        """ge.graph @main {
+          %x = ge.Data {index = 0} : tensor<0x3x4xf32>
+          %i = ge.Data {index = 1} : tensor<0x2xi32>
+          %ax = ge.Const {value = dense<1> : tensor<i32>} : tensor<i32>
+          %y = ge.GatherV2(%x, %i, %ax) {batch_dims = 1} : (tensor<0x3x4xf32>, tensor<0x2xi32>, tensor<i32>) -> tensor<0x2x4xf32>
+          ge.NetOutput %y : tensor<0x2x4xf32>
+        }""",
+        np.zeros((0, 3, 4), F32),
+        np.zeros((0, 2), np.int32),
+    )
+    assert r.shape == (0, 2, 4) and r.dtype == F32
