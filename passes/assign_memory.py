@@ -617,12 +617,13 @@ def _place_by_chains(blocks: Sequence[Block], index: Callable[[], _Neighbours | 
 
 # The time sweep's search (`_place_by_sweep`): the beam width, the node positions ahead at
 # which a layout's free space is scored, how far ahead the largest coming block is looked
-# for, the local retries after a dead end ((beam factor, positions replayed back) in turn),
-# the retries allowed per 64 blocks, and the capacity steps (fractions of the bound).
+# for, the local retries after a dead end, in turn (beam factor, positions replayed before
+# it, positions after it), the retries allowed per 64 blocks, and the capacity step (a
+# fraction of the bound). Chosen on bench/gen_graphs.py's graphs (bench/README.md).
 SWEEP_BEAM = 4
 SWEEP_HORIZONS = (1, 2, 4, 8)
 SWEEP_LOOKAHEAD = 32
-SWEEP_RETRIES = ((4, 16), (16, 64))
+SWEEP_RETRIES = ((4, 16, 16), (16, 32, 32))
 SWEEP_RETRY_BUDGET = 2
 SWEEP_STEP = 0.01
 
@@ -643,39 +644,46 @@ def _sweep_step(
     use), then the sum of the squared gaps (larger = more contiguous space); ties keep the
     earlier state, then the lower offset."""
     size, begin, end = b.size, b.begin, b.end
-    # the horizons the new block is still alive at: only their gaps change
-    alive_at = [h for h in SWEEP_HORIZONS if end >= begin + h]
+    horizons = [begin + h for h in SWEEP_HORIZONS]
+    # how many of the horizons the new block is still alive at: only their gaps change
+    alive_at = sum(1 for t in horizons if end >= t)
     scored: list[tuple[int, int, int, int, int]] = []  # (waste, -square, state, offset, k)
     lives: list[_Layout] = []
+    seen_live: set[_Layout] = set()
     for si, (layout, _) in enumerate(states):
         live = tuple(x for x in layout if x[2] >= begin)
         lives.append(live)
-        # gap k lies below live[k] (k = len(live): below the capacity); at each horizon, the
-        # gap of the blocks still alive then that contains it
+        if live in seen_live:
+            continue  # the same blocks alive as an earlier state: its children win the ties
+        seen_live.add(live)
+        n = len(live)
+        # gap k lies below live[k] (k = n: below the capacity); at each horizon, the gap of
+        # the blocks still alive then that contains it
         waste = square = 0
         containers: list[list[tuple[int, int]]] = []
-        for h in SWEEP_HORIZONS:
-            t, cur, pending, cont = begin + h, 0, 0, [(0, 0)] * (len(live) + 1)
+        for j, t in enumerate(horizons):
+            cur = pending = 0
+            cont: list[tuple[int, int]] = []
             for k, (o, s, e) in enumerate(live):
                 if e >= t:
                     g = o - cur
                     if g:
-                        waste += g if g < big else 0
+                        if g < big:
+                            waste += g
                         square += g * g
-                    for q in range(pending, k + 1):
-                        cont[q] = (cur, o)
+                    cont += [(cur, o)] * (k + 1 - pending)
                     cur, pending = o + s, k + 1
             g = capacity - cur
             if g > 0:
-                waste += g if g < big else 0
+                if g < big:
+                    waste += g
                 square += g * g
-            for q in range(pending, len(live) + 1):
-                cont[q] = (cur, capacity)
-            if h in alive_at:
+            if j < alive_at:
+                cont += [(cur, capacity)] * (n + 1 - pending)
                 containers.append(cont)
         cur = 0
-        for k in range(len(live) + 1):
-            top = live[k][0] if k < len(live) else capacity
+        for k in range(n + 1):
+            top = live[k][0] if k < n else capacity
             if top - cur >= size:
                 for c in (cur, top - size) if top - size != cur else (cur,):
                     w, sq = waste, square
@@ -683,10 +691,15 @@ def _sweep_step(
                     for cont in containers:
                         lo, hi = cont[k]
                         g, below, above = hi - lo, c - lo, hi - c - size
-                        w += (below if below < big else 0) + (above if above < big else 0) - (g if g < big else 0)
+                        if below < big:
+                            w += below
+                        if above < big:
+                            w += above
+                        if g < big:
+                            w -= g
                         sq += below * below + above * above - g * g
                     scored.append((w, -sq, si, c, k))
-            if k < len(live):
+            if k < n:
                 cur = live[k][0] + live[k][1]
     scored.sort()
     out: list[tuple[_Layout, _Choices]] = []
@@ -743,11 +756,11 @@ def _place_by_sweep(blocks: Sequence[Block], bound: int, above: int) -> list[int
             p += 1
             continue
         resolved = False
-        for factor, back in SWEEP_RETRIES:
+        for factor, back, ahead in SWEEP_RETRIES:
             if budget == 0:
                 break
             budget -= 1
-            start, stop = max(0, p - back), min(n, p + 1 + back)
+            start, stop = max(0, p - back), min(n, p + 1 + ahead)
             replay = [beams[start]]
             for q in range(start, stop):
                 width = SWEEP_BEAM * factor
