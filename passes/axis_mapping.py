@@ -339,8 +339,8 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             pairs = _pairs_of(gp)
             # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
             # IsSameBroadCastInfo when neither side reads the input only simply
-            simplest1, infos1 = _input_broadcast_infos(U.loads_of(d1[0][1]), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(U.loads_of(d2[0][1]), lambda b: pairs.get(b, f"n2:{b}"))
+            simplest1, infos1 = _input_broadcast_infos(_loads_in_order(d1[0][1]), lambda a: a)
+            simplest2, infos2 = _input_broadcast_infos(_loads_in_order(d2[0][1]), lambda b: pairs.get(b, f"n2:{b}"))
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
                 return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):
@@ -395,6 +395,14 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
                 if ld.offset != store.offset:
                     return f"node2 input {j} reads node1's output {k} at offset {ld.offset}, node1 stores it at {store.offset}"
     return None
+
+
+def _loads_in_order(data: ag.AscNode) -> list[ag.Load]:
+    """The Loads of a Data in graph order (GE walks the Data's peer anchors in edge order;
+    xDSL lists uses newest first)."""
+    v = data.results[0]
+    block = data.parent_block()
+    return [op for op in block.ops if isinstance(op, ag.Load) and op.operands[0] is v] if block else U.loads_of(data)
 
 
 def _input_broadcast_infos(loads: list[ag.Load], conv) -> tuple[bool, list[list]]:
