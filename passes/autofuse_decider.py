@@ -466,6 +466,8 @@ class AscBackendFusionDecider:
         )
         new.location = n2.location
         self._result_names(new, info)
+        if (origin := split_origin(info)) is not None:
+            new.add_region(origin)
         return new
 
     # -- MergeGraphToFusedAscBackendNode (§8.3) ---------------------------------------------
@@ -520,6 +522,63 @@ class AscBackendFusionDecider:
         if uniq:
             self._pairs[id(new)] = uniq
         return new
+
+
+# autofuse_utils.cpp: IsSplitType
+SPLIT_GE_TYPES = frozenset({"Split", "SplitD", "SplitV", "SplitVD"})
+
+
+def _lone_split(op: Operation) -> tuple[Operation, ge.NetOutput] | None:
+    """The one split-type GE op and the NetOutput of an AscBackend's origin region."""
+    if not isinstance(op, ge.AscBackend) or op.origin is None:
+        return None
+    ops = [o for o in op.origin.block.ops if not isinstance(o, ge.Data | ge.RefData | ge.NetOutput)]
+    net = op.origin.block.last_op
+    if len(ops) != 1 or ge_type(ops[0]) not in SPLIT_GE_TYPES or not isinstance(net, ge.NetOutput):
+        return None
+    return ops[0], net
+
+
+def split_origin(info: NodeFuseInfo) -> Region | None:
+    """The origin of a loop merge of two pieces of one lowered Split (each origin only that
+    Split): Data per fused input, the Split once, NetOutput of the fused node's outputs.
+
+    liftings.cpp IsSkipLifting (step 2-3): a node fused by CanFuse is lifted only when it
+    carries a split global id, by LowerSplitHelper::NeedLifting; its origin nodes are the
+    Split's, kept here so lifting can put the Split back. Not a GE data structure: GE keeps
+    origin nodes by pointer on every node; here only lowering's AscBackends carry them.
+    """
+    sides = [_lone_split(n) for n in (info.n1, info.n2)]
+    if sides[0] is None or sides[1] is None:
+        return None
+    (s1, net1), (s2, net2) = sides  # type: ignore[misc]
+    if node_name(s1) != node_name(s2):
+        return None
+    block = Block()
+    datas = []
+    for i, v in enumerate(info.fused_inputs):
+        d = ge.Data.create(result_types=[v.type], attributes={"index": A.int_attr(i)})
+        d.results[0].name_hint = v.name_hint
+        block.add_op(d)
+        datas.append(d.results[0])
+    vmap: dict[SSAValue, SSAValue] = {}
+    for n, s in ((info.n1, s1), (info.n2, s2)):
+        for v in s.operands:
+            src = v.owner
+            assert isinstance(src, ge.Data)
+            outer = n.operands[src.int_attr("index") or 0]
+            if outer not in info.fused_inputs:
+                return None
+            if vmap.setdefault(v, datas[info.fused_inputs.index(outer)]) is not datas[info.fused_inputs.index(outer)]:
+                return None
+    if [vmap[v] for v in s1.operands] != [vmap[v] for v in s2.operands]:
+        return None  # the two pieces do not split the same value
+    split = s1.clone(value_mapper=dict(vmap))
+    block.add_op(split)
+    outs = [split.results[list(s1.results).index(net1.operands[k])] for k in info.node1_outputs]
+    outs += [split.results[list(s2.results).index(v)] for v in net2.operands]
+    block.add_op(ge.NetOutput.create(operands=outs))
+    return Region(block)
 
 
 def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification) -> set[int]:

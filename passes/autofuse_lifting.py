@@ -5,9 +5,11 @@ Follows compiler/graph/optimize/autofuse/autofuse/lowering/liftings.cpp
 (LoweringManager::LiftingOneNodeAscBackendOp, IsSkipLifting; ge_fusion.md §1 item 6,
 §3.5). The original ops are the AscBackend's `origin` region, which ge-lower-autofuse
 fills (GE's is_fuse_from_lowering + origin nodes); an AscBackend made by CanFuse has none
-and is never lifted. Every origin region is dropped here, lifted or not. A split-typed
-AscBackend (ge-lower-autofuse split-lowering=split) follows LowerSplitHelper::NeedLifting
-instead of the compute-op count. Rules GE has and this op set cannot meet: cube (no
+and is never lifted, except a merge of one Split's StoreSplit pieces (it carries the Split as
+origin). Every origin region is dropped here, lifted or not. A split-typed AscBackend
+(ge-lower-autofuse split-lowering=split) follows LowerSplitHelper::NeedLifting instead of
+the compute-op count: a lowered piece stays, a complete split of nothing but the Split goes
+back to the GE Split. Rules GE has and this op set cannot meet: cube (no
 matmul lowering), optimised-away input buffers (no ZerosLike-like op).
 
 Then, as AscIrLowerer::Lifting does (asc_ir_lowerer.cpp PruneUnusedNodesAfterLifting),
@@ -52,12 +54,19 @@ def origin_ops(op: AscBackend) -> list[Operation]:
     return [o for o in op.origin.block.ops if not isinstance(o, Data | RefData | NetOutput)]
 
 
+def _is_split(op: AscBackend) -> bool:
+    """AutoFuseAttrs::HasFuseType(kSplit): the primary type or the mask bit."""
+    return A.get_str(op, "fuse_type", "") == "split" or bool((A.get_int(op, "fuse_type_mask", 0) or 0) & SPLIT_FUSE_BIT)
+
+
 def skip_reason(op: AscBackend) -> str | None:
     """Why `op` stays an AscBackend (liftings.cpp IsSkipLifting, in GE's order), or None."""
     if op.origin is None:
+        # liftings.cpp IsSkipLifting step 2: fused by CanFuse and not split (a CanFuse
+        # merge of one Split's pieces keeps the Split as origin: autofuse_decider.split_origin)
         return "fused by CanFuse (not from lowering)"
     nodes = origin_ops(op)
-    if A.get_str(op, "fuse_type", "") == "split" or (A.get_int(op, "fuse_type_mask", 0) or 0) & SPLIT_FUSE_BIT:
+    if _is_split(op):
         # liftings.cpp IsSkipLifting: kSplit -> !LowerSplitHelper::NeedLifting, whose
         # CheckFuseOtherNodes lifts only a kernel of split-type origin nodes alone that has
         # as many outputs as the original Split (CheckFuseRatio's verdict is unused in GE)
@@ -113,16 +122,19 @@ def _lift(block: Block, backends: list[AscBackend]) -> list[Operation]:
     for c in copies:
         block.insert_op_before(c, first)
     for b in backends:
-        out = _output_of(b)
-        # the other backends' origin copies name the same node: map by output position
-        src = out.owner
-        assert isinstance(src, Operation)
-        twin = vmap.get(out)
-        if twin is None:
-            k = list(src.results).index(out)
-            first_src = next(o for o in origin_ops(first) if node_name(o) == node_name(src))
-            twin = vmap[first_src.results[k]]
-        b.results[0].replace_all_uses_with(twin)
+        assert b.origin is not None
+        net = b.origin.block.last_op
+        assert isinstance(net, NetOutput)
+        for res, out in zip(b.results, net.operands):  # a complete split has several outputs
+            # the other backends' origin copies name the same node: map by output position
+            src = out.owner
+            assert isinstance(src, Operation)
+            twin = vmap.get(out)
+            if twin is None:
+                k = list(src.results).index(out)
+                first_src = next(o for o in origin_ops(first) if node_name(o) == node_name(src))
+                twin = vmap[first_src.results[k]]
+            res.replace_all_uses_with(twin)
     for b in backends:
         block.erase_op(b)
     return copies
@@ -181,9 +193,14 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
         names = [node_name(b) for b in group]
         if remarks:
             ops = ", ".join(f"{ge_type(n)} '{node_name(n)}'" for n in origin_ops(group[0]))
+            why = (
+                "all the Split's outputs and nothing else: LowerSplitHelper::NeedLifting"
+                if _is_split(group[0])
+                else f"fewer than {MIN_COMPUTE_NODES} compute ops, not fused"
+            )
             print(
                 f"{op_location(group[0])}: remark: ge-autofuse: lifted {', '.join(repr(n) for n in names)} back to "
-                f"{ops} (fewer than {MIN_COMPUTE_NODES} compute ops, not fused)",
+                f"{ops} ({why})",
                 file=sys.stderr,
             )
         lifted_ops += _lift(block, group)
