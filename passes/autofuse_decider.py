@@ -121,7 +121,12 @@ def axis_group_of(op: Operation) -> AxisGroup | None:
     AscGraph(s) (a FusedAscBackend's inner groups merged in order)."""
     a = op.attributes.get(AXIS_GROUP_ATTR)
     if isinstance(a, StringAttr) and (g := AxisGroup.from_text(a.data)) is not None:
-        return g
+        if g.all_axes():
+            return g
+        # backend_utils.cpp GetAscGraphAxisGroup: an empty cached group is regenerated for
+        # an AscBackend; a FusedAscBackend has none to regenerate it from (FAILED)
+        if isinstance(op, ge.FusedAscBackend):
+            return None
     groups = [graph_axis_group(g) for g in U.asc_graphs(op)]
     if not groups or any(g is None for g in groups):
         return None

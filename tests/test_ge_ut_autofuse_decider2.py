@@ -491,3 +491,93 @@ def test_horizontal_view_check_counts_any_view_load():
     m, g, nodes = _graph([T5, T5], body, "%Two6#0, %Two6#1, %Bc6", f"{T5}, {T6}, {T6}")
     r = AscBackendFusionDecider().can_fuse(nodes["Two6"], nodes["Bc6"])
     assert r is not None and "two different broadcast views" in r.message, r
+
+
+# -- GetSubgraph / GetAscGraphAxisGroup failures --------------------------------------------
+
+
+def test_ge_node_get_subgraph_failed():
+    # AscBackendFusionDecider_Node_Get_Subgraph_Failed: Data -> A -> C (a "test_op", no
+    # AscGraph) and Data -> B -> D; CanFuseHorizontal(C, D) and (D, C) are false.
+    body = (
+        _asc("A", FIVE, [("%data1", FIVE)], op="Abs")
+        + _asc("B", FIVE, [("%data1", FIVE)], op="Abs")
+        + f"\n  %C = ge.Relu(%A) {{name = \"C\"}} : ({T5}) -> {T5}"
+        + _asc("D", FIVE, [("%B", FIVE)], op="Abs")
+    )
+    m, g, nodes = _graph([T5], body, "%C, %D", f"{T5}, {T5}")
+    c = next(o for o in g.body.block.ops if node_name(o) == "C")
+    d = AscBackendFusionDecider()
+    for a, b in ((c, nodes["D"]), (nodes["D"], c)):
+        r = d.can_fuse(a, b)
+        assert r is not None and r.code == "GetSubgraphFailed", r
+
+
+CONCAT3 = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %y = ge.Data {index = 1} : tensor<4x8xf32>
+  %a = ge.Exp(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %b = ge.Abs(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = ge.ConcatD(%a, %y, %b) {concat_dim = 0} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<12x8xf32>
+  ge.NetOutput %c, %b : tensor<12x8xf32>, tensor<4x8xf32>
+}"""
+
+
+@pytest.mark.parametrize("clear", [False, True])
+def test_ge_node_get_ascgraph_axis_group_failed1(clear):
+    # AscBackendFusionDecider_Node_Get_Ascgraph_Axis_Group_Failed1: Data1 -> A -> Concat:0,
+    # Data2 -> Concat:1, Data1 -> B -> Concat:2. Fuse(A, Concat) (a FusedAscBackend), its
+    # cached axis group emptied: CanFuseHorizontal(B, fused) is false (GetAscGraphAxisGroup
+    # cannot regenerate a FusedAscBackend's group). Unemptied, the same pair fuses. (B is
+    # also a graph output here, so that lowering keeps it a kernel of its own instead of
+    # inlining it into the concat's.)
+    from passes.autofuse_decider import AXIS_GROUP_ATTR
+    from tests.test_autofuse_decider import by, lowered
+
+    m, nodes = lowered(CONCAT3)
+    d = AscBackendFusionDecider()
+    fused = fuse_checked(m, d, by(nodes, "Exp"), by(nodes, "ConcatD"))
+    assert isinstance(fused, ge.FusedAscBackend) and AXIS_GROUP_ATTR in fused.attributes
+    if clear:
+        fused.attributes[AXIS_GROUP_ATTR] = StringAttr(AxisGroup().to_text())
+    r = d.can_fuse(by(nodes, "Abs"), fused)
+    if clear:
+        assert r is not None and r.code == "GetAscgraphAxisGroupFailed", r
+    else:
+        assert r is None, r
+
+
+CONCAT_THEN_ABS = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %y = ge.Data {index = 1} : tensor<4x8xf32>
+  %z = ge.Data {index = 2} : tensor<4x8xf32>
+  %a = ge.Exp(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = ge.ConcatD(%a, %y, %z) {concat_dim = 0} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<12x8xf32>
+  %b = ge.Abs(%c) : (tensor<12x8xf32>) -> tensor<12x8xf32>
+  ge.NetOutput %b : tensor<12x8xf32>
+}"""
+
+
+@pytest.mark.parametrize("clear", [False, True])
+def test_ge_node_get_ascgraph_axis_group_failed2(clear):
+    # AscBackendFusionDecider_Node_Get_Ascgraph_Axis_Group_Failed2: Data1 -> A -> Concat ->
+    # B, Data2/Data3 -> Concat. Fuse(A, Concat); its cached group emptied and its fuse type
+    # set to pointwise (GE: "not to go through the custom strategies"):
+    # CanFuseHorizontal(fused, B) is false. Unemptied, the same pair fuses.
+    from passes.autofuse_decider import AXIS_GROUP_ATTR
+    from tests.test_autofuse_decider import by, lowered
+
+    m, nodes = lowered(CONCAT_THEN_ABS)
+    d = AscBackendFusionDecider()
+    fused = fuse_checked(m, d, by(nodes, "Exp"), by(nodes, "ConcatD"))
+    fused.attributes["fuse_type"] = StringAttr("pointwise")
+    fused.attributes["fuse_type_mask"] = int_attr(2)
+    if clear:
+        fused.attributes[AXIS_GROUP_ATTR] = StringAttr(AxisGroup().to_text())
+    r = d.can_fuse(fused, by(nodes, "Abs"))
+    if clear:
+        assert r is not None and r.code == "GetAscgraphAxisGroupFailed", r
+    else:
+        assert r is None, r
