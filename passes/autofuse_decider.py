@@ -307,6 +307,8 @@ class AscBackendFusionDecider:
         if g1 is None or g2 is None:
             return _nf("GetAscgraphAxisGroupFailed", "an AscGraph's axis group cannot be generated")
         g1, g2 = g1.remapped(u.map1), g2.remapped(u.map2)
+        if g1 is None or g2 is None:
+            return _nf("GetAscgraphAxisGroupFailed", "an axis group has an axis the axis map does not convert")
         if can_merge_axis_group(g1, g2, is_ge_call=True) is None:
             return _nf("MergeAxisGroupFailed", f"axis groups {g1.label()} and {g2.label()} cannot merge")
         # Ours: a loop merge reads node1's on-chip value only where node2 loaded exactly
@@ -343,7 +345,8 @@ class AscBackendFusionDecider:
         u = create_axis_map(p.info, need_flash=True, loop_merge=merge)
         assert not isinstance(u, str), u
         g1, g2 = self._groups.pop(n1, None) or axis_group_of(n1), self._groups.pop(n2, None) or axis_group_of(n2)
-        merged = can_merge_axis_group(g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else None
+        r1, r2 = (g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else (None, None)
+        merged = can_merge_axis_group(r1, r2) if r1 and r2 else None
         if merge:
             new = self._merge_by_loop(p.info, u)
         else:

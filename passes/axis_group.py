@@ -44,9 +44,15 @@ class AxisGroup:
         """A copy of the id lists (cheaper than copy.deepcopy on this hot path)."""
         return AxisGroup(list(self.x), list(self.y), list(self.r), list(self.n), list(self.axes_order))
 
-    def remapped(self, axis_map: dict[int, int]) -> AxisGroup:
-        """BackendUtils::GetAscGraphAxisGroup: the group with ids converted through a map."""
-        m = lambda ids: [axis_map.get(a, a) for a in ids]  # noqa: E731
+    def remapped(self, axis_map: dict[int, int]) -> AxisGroup | None:
+        """BackendUtils::GetAscGraphAxisGroup: the group with ids converted through a map
+        (BackendUtils::ConvertAxis: an empty map converts nothing; an id the map lacks
+        fails: None)."""
+        if not axis_map:
+            return self.copy()
+        if any(a not in axis_map for a in self.all_axes()):
+            return None
+        m = lambda ids: [axis_map[a] for a in ids]  # noqa: E731
         return AxisGroup(m(self.x), m(self.y), m(self.r), m(self.n), list(self.axes_order))
 
     def label(self) -> str:

@@ -696,3 +696,16 @@ def _at_full(sizes: list[int]) -> str:
     from tests.test_ge_ut_autofuse_decider import _at
 
     return _at(sizes)
+
+
+def test_ge_get_asc_graph_axis_group_convert_axis():
+    # AscBackendFusionDecider_GetAscGraphAxisGroup_Ok, its first half: a cached group is
+    # converted through the axis map (BackendUtils::ConvertAxis); an axis the map lacks
+    # fails, for each of the x/y/r/n groups; an empty map converts nothing.
+    amap = {0: 1}
+    assert AxisGroup(y=[0], x=[1]).remapped(amap) is None
+    assert AxisGroup(x=[0], y=[1]).remapped(amap) is None
+    assert AxisGroup(y=[0], r=[1]).remapped(amap) is None
+    assert AxisGroup(r=[0], n=[1]).remapped(amap) is None
+    assert AxisGroup(y=[0]).remapped(amap).y == [1]
+    assert AxisGroup(y=[2]).remapped({}).y == [2]
