@@ -638,6 +638,9 @@ def _lower_split(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> 
     dim = ge.normalize_axis(A.get_int(node, "split_dim", 0) or 0, len(in_shape), "split_dim")
     if p.split_lowering == "split":
         return _lower_split_to_normal_split(p, st, rd, node, dim)
+    # lowering_impl.cpp: LowerSplitToStridedSlices -- CheckEndDimHasOne: not lowered
+    if _end_dim_has_one(node):
+        raise Extern("an output's last dim is 1 (CheckEndDimHasOne: no strided-slice lowering)")
     x = rd.read(node.operands[0])
     outs: list[Out] = []
     off = 0

@@ -227,17 +227,34 @@ ge.graph @g {
     assert U.has_fuse_type(sl, "slice") and not U.has_fuse_type(exp, "slice")
     r = S.SliceSplitFusionStrategy().can_fuse(pair(exp, sl))
     assert r.code == "FusedSliceHasViewOp" and "computes without a slice" in r.message
-    # a slice whose output's last dim is 1 (x[:, 0:1]) fuses only with slices
-    ks = kernels("""
+    # a slice whose output's last dim is 1 (x[:, 0:1]) fuses only with slices. Lowering
+    # does not build one from a SplitD (CheckEndDimHasOne), GE's Slice/StridedSlice would:
+    # the kernels are written by hand, as ge-lower-autofuse printed them before that rule.
+    m = parse("""
 ge.graph @g {
   %x = ge.Data {index = 0} : tensor<4x2xf32>
-  %p, %q = ge.SplitD(%x) {split_dim = 1, num_split = 2} : (tensor<4x2xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
-  %e = ge.Exp(%p) : (tensor<4x1xf32>) -> tensor<4x1xf32>
-  ge.NetOutput %p, %q, %e : tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>
-}""", enable=("split",))
-    # lowering recomputes x[:, 0:1] inside Exp's kernel; as a plain pointwise kernel it
-    # shares x with the slice kernel of p
-    sl, exp = ks[0], typed(ks[2], "pointwise")
+  %p = ge.AscBackend(%x) {name = "autofuse_slice_0_SplitD", fuse_type = "slice", fuse_type_mask = 32, fusion_nodes_size = 4} : (tensor<4x2xf32>) -> tensor<4x1xf32> {
+    ascgraph.graph @p_out0_graph axis = [0: z0 = 4, 1: z1 = 1] {
+      %data = ascgraph.Data {index = 0} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [2, 0]>
+      %load = ascgraph.Load(%data) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [1, 0]>
+      %store = ascgraph.Store(%load) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [1, 0]>
+      %output = ascgraph.Output(%store) {index = 0} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [1, 0]>
+    }
+  }
+  %e = ge.AscBackend(%x) {name = "autofuse_pointwise_2_SplitD_Exp", fuse_type = "pointwise", fuse_type_mask = 34, fusion_nodes_size = 5} : (tensor<4x2xf32>) -> tensor<4x1xf32> {
+    ascgraph.graph @e_out0_graph axis = [0: z0 = 4, 1: z1 = 1] {
+      %data = ascgraph.Data {index = 0} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [2, 0]>
+      %load = ascgraph.Load(%data) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [1, 0]>
+      %exp = ascgraph.Exp(%load) {sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [1, 0]>
+      %store = ascgraph.Store(%exp) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [1, 0]>
+      %output = ascgraph.Output(%store) {index = 0} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 1], strides = [1, 0]>
+    }
+  }
+  ge.NetOutput %p, %e : tensor<4x1xf32>, tensor<4x1xf32>
+}""")
+    m.verify()
+    sl, exp = [o for o in list(m.ops)[0].body.block.ops if U.inner_backends(o)]
+    exp = typed(exp, "pointwise")
     assert U.has_fuse_type(sl, "slice") and "Exp" in node_name(exp)
     r = S.SliceSplitFusionStrategy().can_fuse(pair(sl, exp))
     assert r.code == "FusedSliceHasViewOp" and "last dim is 1" in r.message
