@@ -11,6 +11,19 @@ Two facts about GE's UT harness decide how some expectations port:
   `node1_id < node2_id` is false there and node2's types come first; the pipeline's graphs
   are topologically numbered, so the earlier node comes first, which is what ours does
   (block order).
+
+GE tests of the file (commit d5b140e) ported elsewhere or not ported:
+* FuseLoopMerge8_Ok (gather): tests/filecheck/passes/autofuse_ge_ut_fuse_loop_merge8_gather.mlir;
+  SplitAndConcat_Ok / SplitAndReduce_Ok: autofuse_ge_ut_split_and_{concat,reduce}_ok.mlir.
+* TryRemoveNodesCtrEdges_Ok: the ge dialect has no control edges.
+* Update_Subgraph_Output_Attr_Failed1/2, TestIsAllInputSimplestLoad_FusedAscBackend: a
+  FusedAscBackend whose fuse compute graph is an AscGraph; the ge.FusedAscBackend verifier
+  refuses such a body (a ge graph of AscBackends is required).
+* GraphAndLoad_AxisNum_NotEqual: AddN0's one output read as 5 axes by AddN1 and as a 3-axis
+  Data under a 4-axis loop by AddN3; a typed edge has one shape.
+* SliceWithoutBroadcast_CanFuseWithPointwiseWithBroadcast and
+  SliceOutputToMultipleNodes_CanFuseWithPointwise (ge_fusion.md §9.2) are not in the file at
+  that commit.
 """
 
 from __future__ import annotations
