@@ -623,7 +623,7 @@ def _place_by_chains(blocks: Sequence[Block], index: Callable[[], _Neighbours | 
 SWEEP_BEAM = 4
 SWEEP_HORIZONS = (1, 2, 4, 8)
 SWEEP_LOOKAHEAD = 32
-SWEEP_RETRIES = ((4, 16, 16), (16, 32, 32))
+SWEEP_RETRIES = ((4, 16, 16), (16, 32, 32), (32, 64, 64))
 SWEEP_RETRY_BUDGET = 2
 SWEEP_STEP = 0.01
 
