@@ -30,6 +30,7 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from passes.autofuse_lifting import ORIGIN_CONST_TYPES
 from lowering import loop_ir as L
 from passes.graph_utils import graph_nodes, graphs_in_pass_order
 
@@ -451,6 +452,13 @@ def _origin_region(
         block.add_op(d)
         vmap[v] = vmap[replaced.get(v, v)] = d.results[0]
     for n in nodes:
+        for v in n.operands:
+            # a constant operand the lowering folded (GatherV2's axis): copied along, so
+            # lifting can restore the node reading it (autofuse_lifting.py maps it back)
+            if v not in vmap and isinstance(v.owner, Operation) and ge_type(v.owner) in ORIGIN_CONST_TYPES:
+                c = v.owner.clone()
+                block.add_op(c)
+                vmap.update(zip(v.owner.results, c.results))
         if any(v not in vmap for v in n.operands):
             return None  # reads a value the box reaches through a view of another node
         block.add_op(n.clone(value_mapper=vmap))

@@ -42,6 +42,9 @@ MIN_ONE_NODE_INPUTS = 64
 # liftings.cpp: IsSpecificConditionSkipLifting -- tail axis of a non-tail transpose, bytes
 TRANSPOSE_TAIL_BYTES = 512
 DISABLE_LIFTING = "_disable_lifting"
+# Constant producers an origin region holds as copies (ge-lower-autofuse folds them into
+# the kernel, e.g. GatherV2's axis): not origin ops, mapped back to the graph's own on lifting.
+ORIGIN_CONST_TYPES = frozenset({"Const", "Constant"})
 # autofuse_utils.cpp: IsSplitType -- the GE types a split AscBackend comes from
 SPLIT_TYPES = frozenset({"Split", "SplitD", "SplitV", "SplitVD"})
 # asc_ir_lowerer.cpp IsNodeShouldPrune: OpTypeUtils::IsDataNode types are never pruned
@@ -51,7 +54,7 @@ PRUNE_KEEP_TYPES = frozenset({"Data", "RefData"})
 def origin_ops(op: AscBackend) -> list[Operation]:
     """The original GE ops (no Data, no NetOutput) of a lowered AscBackend, in order."""
     assert op.origin is not None
-    return [o for o in op.origin.block.ops if not isinstance(o, Data | RefData | NetOutput)]
+    return [o for o in op.origin.block.ops if not isinstance(o, Data | RefData | NetOutput) and ge_type(o) not in ORIGIN_CONST_TYPES]
 
 
 def _is_split(op: AscBackend) -> bool:
@@ -109,16 +112,26 @@ def _output_of(op: AscBackend) -> SSAValue:
     return net.operands[0]
 
 
-def _lift(block: Block, backends: list[AscBackend]) -> list[Operation]:
+def _lift(block: Block, backends: list[AscBackend], consts: dict[str, Operation]) -> list[Operation]:
     """Replace `backends` (one, or all the outputs of one multi-output origin node) by one
-    copy of their origin ops, placed where the first of them is; returns the copies."""
+    copy of their origin ops, placed where the first of them is; returns the copies. An
+    origin Const (a folded operand such as GatherV2's axis) is the graph's own Const of
+    that name and value when it is still there (`consts`), else a copy."""
     first = backends[0]
     vmap: dict[SSAValue, SSAValue] = {}
     assert first.origin is not None
+    copies: list[Operation] = []
     for o in first.origin.block.ops:
         if isinstance(o, Data | RefData):
             vmap[o.results[0]] = first.operands[A.get_int(o, "index") or 0]
-    copies = [o.clone(value_mapper=vmap) for o in origin_ops(first)]
+        elif ge_type(o) in ORIGIN_CONST_TYPES:
+            same = consts.get(node_name(o))
+            if same is not None and same.attributes == o.attributes and same.result_types == o.result_types:
+                vmap.update(zip(o.results, same.results))
+            else:
+                copies.append(o.clone(value_mapper=vmap))
+                vmap.update(zip(o.results, copies[-1].results))
+    copies += [o.clone(value_mapper=vmap) for o in origin_ops(first)]
     for c in copies:
         block.insert_op_before(c, first)
     for b in backends:
@@ -171,6 +184,7 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
     lifted: list[str] = []
     lifted_ops: list[Operation] = []
     waiting: dict[str, list[AscBackend]] = {}
+    consts: dict[str, Operation] | None = None
     for op in list(block.ops):
         if not isinstance(op, AscBackend) or op.origin is None:
             continue
@@ -203,7 +217,9 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
                 f"{ops} ({why})",
                 file=sys.stderr,
             )
-        lifted_ops += _lift(block, group)
+        if consts is None:
+            consts = {node_name(o): o for o in block.ops if ge_type(o) in ORIGIN_CONST_TYPES}
+        lifted_ops += _lift(block, group, consts)
         lifted.extend(names)
     # the rest keep their kernels (also those CanFuse moved into a FusedAscBackend)
     for op in [o for o in block.walk() if isinstance(o, AscBackend) and o.origin is not None]:

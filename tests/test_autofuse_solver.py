@@ -546,3 +546,34 @@ def test_lifting_multi_output_origin_lifted_together(capsys):
     splits = [o for o in block.ops if o.name == "ge.SplitD"]
     assert len(splits) == 1 and len(splits[0].results) == 2
     assert sum("SplitD" in n for n in lifted) == 2
+
+
+def test_lifting_copies_a_folded_const_the_graph_no_longer_has():
+    """A lowered GatherV2 whose Const axis is gone from the graph (nothing else read it and
+    it was removed) is lifted with a copy of the Const from its origin region, so the
+    restored GatherV2 still reads axis 1."""
+    from ge_dialect.ge import GraphOp
+    from lowering.lower_autofuse import LowerAutofusePass
+    from passes.autofuse_lifting import lift_graph
+    from tests.test_lowering_differential import _context, parse
+
+    m = parse("""
+ge.graph @main {
+  %table = ge.Data {index = 0} : tensor<16x8xf32>
+  %ids = ge.Data {index = 1} : tensor<2x3xi32>
+  %axis = ge.Const {value = dense<1> : tensor<1xi32>} : tensor<1xi32>
+  %e = ge.GatherV2(%table, %ids, %axis) : (tensor<16x8xf32>, tensor<2x3xi32>, tensor<1xi32>) -> tensor<16x2x3xf32>
+  ge.NetOutput %e : tensor<16x2x3xf32>
+}""")
+    LowerAutofusePass(enable_pass=("gather",)).apply(_context(), m)
+    g = next(o for o in m.walk() if isinstance(o, GraphOp))
+    block = g.body.block
+    const = next(o for o in block.ops if o.name == "ge.Const")
+    assert not const.results[0].uses  # folded into the kernel
+    block.erase_op(const)
+    assert lift_graph(block) == ["autofuse_gather_0_GatherV2"]
+    m.verify()
+    ops = [o.name for o in block.ops]
+    assert ops.count("ge.Const") == 1 and "ge.AscBackend" not in ops
+    gv2 = next(o for o in block.ops if o.name == "ge.GatherV2")
+    assert gv2.operands[2].owner.name == "ge.Const"
