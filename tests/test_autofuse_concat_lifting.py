@@ -180,14 +180,15 @@ def test_more_than_63_concat_inputs_are_not_lifted(capsys):
 T3 = "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 3], strides = [3, 1]>"
 
 
-def _exp_backend(res: str, arg: str, name: str) -> str:
-    return f"""    {res} = ge.AscBackend({arg}) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, fusion_nodes_size = 5}} : (tensor<4x3xf32>) -> tensor<4x3xf32> {{
-      ascgraph.graph @{name}_g axis = [0: z0 = 4, 1: z1 = 3] {{
-        %x = ascgraph.Data {{index = 0}} : {T3}
-        %l = ascgraph.Load(%x) {{offset = 0, sched.axis = [0, 1]}} : {T3}
-        %y = ascgraph.Exp(%l) {{sched.axis = [0, 1]}} : {T3}
-        %s = ascgraph.Store(%y) {{offset = 0, sched.axis = [0, 1]}} : {T3}
-        %o = ascgraph.Output(%s) {{index = 0}} : {T3}
+def _exp_backend(res: str, arg: str, name: str, cols: int = 3) -> str:
+    t = f"!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, {cols}], strides = [{cols}, 1]>"
+    return f"""    {res} = ge.AscBackend({arg}) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, fusion_nodes_size = 5}} : (tensor<4x{cols}xf32>) -> tensor<4x{cols}xf32> {{
+      ascgraph.graph @{name}_g axis = [0: z0 = 4, 1: z1 = {cols}] {{
+        %x = ascgraph.Data {{index = 0}} : {t}
+        %l = ascgraph.Load(%x) {{offset = 0, sched.axis = [0, 1]}} : {t}
+        %y = ascgraph.Exp(%l) {{sched.axis = [0, 1]}} : {t}
+        %s = ascgraph.Store(%y) {{offset = 0, sched.axis = [0, 1]}} : {t}
+        %o = ascgraph.Output(%s) {{index = 0}} : {t}
       }}
     }}"""
 
@@ -261,16 +262,7 @@ def test_backward_fusion_keeps_the_fused_node():
         + "\n"
         + _concat_backend("%C", ["%E", "%d1", "%d2", "%d3"], [0, 1, 2, 3])
     )
-    t12 = "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 12], strides = [12, 1]>"
-    after = f"""    %G = ge.AscBackend(%C) {{name = "exp2", fuse_type = "pointwise", fuse_type_mask = 2, fusion_nodes_size = 5}} : (tensor<4x12xf32>) -> tensor<4x12xf32> {{
-      ascgraph.graph @exp2_g axis = [0: z0 = 4, 1: z1 = 12] {{
-        %x = ascgraph.Data {{index = 0}} : {t12}
-        %l = ascgraph.Load(%x) {{offset = 0, sched.axis = [0, 1]}} : {t12}
-        %y = ascgraph.Exp(%l) {{sched.axis = [0, 1]}} : {t12}
-        %s = ascgraph.Store(%y) {{offset = 0, sched.axis = [0, 1]}} : {t12}
-        %o = ascgraph.Output(%s) {{index = 0}} : {t12}
-      }}
-    }}"""
+    after = _exp_backend("%G", "%C", "exp2", cols=12)
     m, done = _lift(_module(4, inner + "\n" + after, "%G", "tensor<4x12xf32>"))
     assert done == []
     (fused,) = _fused(m)
