@@ -21,6 +21,7 @@ keeps no kernel, while the node's other outputs keep theirs.
 from __future__ import annotations
 
 import sys
+from collections import deque
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
@@ -160,11 +161,11 @@ def prune_unused_after_lifting(block: Block, lifted_ops: list[Operation], remark
     Returns the names of the removed nodes, in removal order."""
     seeds = [o for o in lifted_ops if o.parent_block() is block]
     seeds += [o for o in block.ops if isinstance(o, AscBackend)]
-    queue = [o for o in seeds if o.results and not any(r.uses for r in o.results)]
+    queue = deque(o for o in seeds if o.results and not any(r.uses for r in o.results))
     removed: list[str] = []
     gone: set[int] = set()
     while queue:
-        op = queue.pop(0)
+        op = queue.popleft()
         if id(op) in gone or op.parent_block() is not block or any(r.uses for r in op.results):
             continue
         gone.add(id(op))
