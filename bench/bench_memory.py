@@ -1,6 +1,6 @@
 """ge-assign-memory: peak feature-map bytes against the lower bound, measured in one run.
 
-    python bench/bench_memory.py [--sizes 1000,10000] [--seed 0] [--repeat 3]
+    python bench/bench_memory.py [--sizes 1000,10000] [--seed 0] [--repeat 3] [--kinds diamond,wide]
 
 For every examples/*.mlir and for generated graphs (bench/gen_graphs.py, every kind, each
 size in --sizes, a ConcatD every ~10 nodes for the mixed and concat kinds; and `wide`, built
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sizes", default="1000,10000")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--kinds", default=",".join((*KINDS, "wide")), help="generated kinds to run (comma-separated)")
     args = ap.parse_args(argv)
     ctx = context()
     worst = 0.0
@@ -109,7 +110,10 @@ def main(argv: list[str] | None = None) -> None:
         worst = max(worst, report(path.name, module, s))
     sizes = [int(x) for x in args.sizes.split(",")]
     times: dict[tuple[str, int], float] = {}
-    kinds = (*KINDS, "wide")
+    kinds = tuple(args.kinds.split(","))
+    unknown = [k for k in kinds if k not in (*KINDS, "wide")]
+    if unknown:
+        ap.error(f"unknown kind(s) {', '.join(unknown)}; known: {', '.join((*KINDS, 'wide'))}")
     for n in sizes:
         for kind in kinds:
             if kind == "wide":
