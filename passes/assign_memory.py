@@ -555,10 +555,9 @@ def overlapping_lists(blocks: Sequence[Block]) -> list[list[int]]:
 PAIRS_PER_BLOCK = 24
 
 
-def overlap_index(blocks: Sequence[Block]) -> Callable[[], _Neighbours | _Windows]:
-    """A maker of fresh `_Neighbours` (sharing one set of lists) when the blocks overlap in at
-    most PAIRS_PER_BLOCK pairs per block (counted in one sweep, without listing them), else
-    of `_Windows`: both give the same placements."""
+def few_alive_at_once(blocks: Sequence[Block]) -> bool:
+    """Whether the blocks overlap in time in at most PAIRS_PER_BLOCK pairs per block (counted
+    in one sweep, without listing them)."""
     pairs = 0
     ends: list[int] = []
     for b in sorted(blocks, key=lambda b: b.begin):
@@ -566,7 +565,13 @@ def overlap_index(blocks: Sequence[Block]) -> Callable[[], _Neighbours | _Window
             heapq.heappop(ends)
         pairs += len(ends)
         heapq.heappush(ends, b.end)
-    if pairs > PAIRS_PER_BLOCK * len(blocks):
+    return pairs <= PAIRS_PER_BLOCK * len(blocks)
+
+
+def overlap_index(blocks: Sequence[Block]) -> Callable[[], _Neighbours | _Windows]:
+    """A maker of fresh `_Neighbours` (sharing one set of lists) when few blocks are alive at
+    once (`few_alive_at_once`), else of `_Windows`: both give the same placements."""
+    if not few_alive_at_once(blocks):
         return lambda: _Windows(blocks)
     nbrs = overlapping_lists(blocks)
     return lambda: _Neighbours(blocks, nbrs)
@@ -794,7 +799,8 @@ def assign_offsets(blocks: Sequence[Block]) -> int:
     (found through each block's list of overlapping blocks when few live at once, else
     through `Occupancy`: O(log n) run lists per block, so a graph with thousands of tensors
     alive at once stays near-linear; see `overlap_index`). When both leave the arena above
-    the lower bound (`live_lower_bound`, aligned), a third one searches: `_place_by_sweep`,
+    the lower bound (`live_lower_bound`, aligned) and few blocks are alive at once (each
+    of its steps costs the live blocks), a third one searches: `_place_by_sweep`,
     a beam search in time order under an arena size that starts at the bound and grows only
     where the search dead-ends. It ranks each placement by the free gaps the layout leaves
     a few positions later (bytes in gaps too small for the largest coming block count as
@@ -815,7 +821,8 @@ def assign_offsets(blocks: Sequence[Block]) -> int:
             best, best_top = offset, top
     assert best is not None or not blocks
     bound = live_lower_bound(blocks)
-    if best_top > align(bound):
+    # the sweep's layouts hold every live block: only when few are alive at once
+    if best_top > align(bound) and few_alive_at_once(blocks):
         swept = _place_by_sweep(blocks, bound, best_top)
         if swept is not None:
             top = max(o + b.size for o, b in zip(swept, blocks))

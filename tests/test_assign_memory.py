@@ -32,6 +32,7 @@ from passes.assign_memory import (
     _place_by_sweep,
     _Windows,
     assign_offsets,
+    few_alive_at_once,
     live_lower_bound,
     overlap_index,
 )
@@ -435,6 +436,20 @@ def test_sweep_finds_the_optimum_where_best_fit_cannot() -> None:
     assert swept is not None and [o // U for o in swept] == [0, 0, 2, 4]
     assert assign_offsets(blocks) == 7 * U
     _no_overlap(blocks, [b.offset for b in blocks])
+
+
+def test_sweep_skipped_when_many_blocks_are_alive_at_once() -> None:
+    # the same four blocks under 60 one-unit blocks alive from t0 to t5: 64 blocks, about
+    # 60 * 61 / 2 = 1,830 overlapping pairs > 24 per block. Bound 7 + 60 = 67 units; the
+    # greedy placements keep their 8 + 60 = 68 (largest first: the four as above, then the
+    # 60 on top); the sweep would reach 67 but each of its steps would cost the 60 live
+    # blocks, so it does not run.
+    blocks = _blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)] + [(1, 0, 5)] * 60)
+    assert not few_alive_at_once(blocks)
+    assert live_lower_bound(blocks) == 67 * U
+    swept = _place_by_sweep(blocks, 67 * U, 10**12)
+    assert swept is not None and _top(blocks, swept) == 67 * U
+    assert assign_offsets(blocks) == 68 * U
 
 
 @pytest.mark.parametrize("seed", range(8))
