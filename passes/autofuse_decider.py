@@ -12,14 +12,26 @@ removed, outputs only the partner read dropped), or, when a concat is involved o
 is already a FusedAscBackend, wraps them in a ge.FusedAscBackend and records the pairs
 its inner round may still loop-merge.
 
+A slice view on a link is back-stepped as GE's DeleteInvalidLoad -> ProcessViewOps does:
+when node2's Data reads a sub-box of node1's stored output (axis_mapping.slice_box: same
+rank and axis order, unit element step, an offset that splits per axis by node1's output
+strides), node1's output has that one reader, and node1 is neither cube nor a reduction
+nor splits a Load (IsLoadConnectedToSplit), the merged loop runs on the slice's extents:
+each of node1's Data views takes the box and its Loads the box's start times their
+strides as extra offset (ApplyViewOpFinalInfoSlice), node1's Store/Output and node2's
+Data/Load go, and node2 reads node1's value directly.
+
 Deviations, each kept numerically exact:
 * A view through which the consumer read the producer's value (broadcast, or a transposed
   axis order) becomes an explicit AscIR Broadcast/Transpose on the producer's on-chip
   value (GE's HintGraph form after FallbackPro), instead of GE's ProcessViewOps pushing
   the view up to the producer's own Loads. CanFuse therefore loop-merges a link only
-  when the consumer's Data view is the producer's Store view on every merged axis
-  (axis_mapping.link_views_disagree): a slice, or a reshape that regroups axes, is
-  refused up front (CanNotMergeAscGraph), so Fuse never meets a view it cannot build.
+  when the consumer's Data view is the producer's Store view on every merged axis, or
+  is a slice as above (axis_mapping.link_views_disagree): a reshape that regroups axes
+  is refused up front (CanNotMergeAscGraph), so Fuse never meets a view it cannot build.
+* A slice is back-stepped only when node1 has no other output or link and holds no
+  Concat, Gather or Workspace (the whole of node1 runs on the slice; GE leaves such
+  nodes' views as they are); otherwise CanNotMergeAscGraph names the reason.
 * The side with fewer loop axes keeps repeat 1 on the axes it lacks (it is constant
   along them) after a loop merge; GE's ProcessAscgraphAfterMerge/FallbackPro instead
   gives each of that side's Loads a Broadcast to the merged loop, so GE's AscGraph node
@@ -57,6 +69,7 @@ from passes.axis_mapping import (
     create_axis_map,
     link_views_disagree,
     node_fuse_info,
+    sliced_view,
     update_input_maps,
 )
 
@@ -411,9 +424,14 @@ class AscBackendFusionDecider:
         gr1, gr2 = U.asc_graph(n1), U.asc_graph(n2)
         assert gr1 is not None and gr2 is not None
         full = sorted(u.sizes)
-        b = _Builder(full)
+        # a slice link (DeleteInvalidLoad -> ProcessViewOps): node1 runs on the slice's box
+        box = next(iter(u.slices.values()), None)
+        b = _Builder(full, u.sizes if box else None)
         datas1 = {d.index: d for d in gr1.data_nodes()}
         rollback = plan_fused_inputs(info, u)
+        # backend_utils.cpp FusedApplyViewOpSlice / ApplyViewOpSliceLoad: each of node1's
+        # Data views takes the box, its Loads the box's start as extra offset
+        load_shift: dict[SSAValue, int] = {}
         kept1 = set(info.node1_outputs)
         out_index: dict[tuple[int, int], int] = {}
         for pos, k in enumerate(info.node1_outputs):
@@ -435,6 +453,12 @@ class AscBackendFusionDecider:
                 isinstance(x.operation, ag.Output) and x.operation.index not in kept1 for x in op.results[0].uses
             ):
                 continue
+            elif box and isinstance(op, ag.Data):
+                view, load_shift[op.results[0]] = sliced_view(op.out_type(), box)
+                b.clone(op, u.map1, view=view)
+            elif box and isinstance(op, ag.Load) and op.operands[0] in load_shift:
+                new = b.clone(op, u.map1)
+                new.attributes["offset"] = A.int_attr(op.offset + load_shift[op.operands[0]])
             else:
                 b.clone(op, u.map1)
         # the stored value P of each n1 output (LinkAscSubGraphNode)
@@ -607,7 +631,10 @@ def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification) -> set[int]:
             d1, d2 = datas1.get(i1), datas2.get(i2)
             if d1 is None or d2 is None:
                 continue
-            t1 = complete_tensor(d1.out_type(), u.map1, full, memory=True)
+            t1 = d1.out_type()
+            if u.slices:  # node1's Data as the slice leaves it (sliced_view)
+                t1 = sliced_view(t1, next(iter(u.slices.values())))[0]
+            t1 = complete_tensor(t1, u.map1, full, memory=True)
             t2 = complete_tensor(d2.out_type(), u.map2, full, memory=True)
             if t1 != t2:
                 rollback.add(i2)
@@ -695,8 +722,10 @@ class _Builder:
     a loop merge, every tensor completed to the full loop (CompleteNodeAttrsOnAscGraph:
     missing axes get repeat 1, stride 0; sched.axis is the whole loop, as HintGraphs do)."""
 
-    def __init__(self, full: list[int] | None):
+    def __init__(self, full: list[int] | None, sizes: dict[int, int] | None = None):
         self.full = full
+        # a loop merge through a slice: on-chip tensors are cut to the merged loop's extents
+        self.sizes = sizes
         self.block = Block()
         self.vmap: dict[SSAValue, SSAValue] = {}
         self._sched = A.int_list_attr(full) if full is not None else None
@@ -705,10 +734,16 @@ class _Builder:
     def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
         key = (t, id(m), memory)  # most nodes of a graph share a few types
         if (hit := self._tensors.get(key)) is None:
-            hit = self._tensors[key] = complete_tensor(t, m, self.full, memory)
+            hit = complete_tensor(t, m, self.full, memory)
+            if self.sizes is not None and not memory:
+                reps = [min(r, self.sizes[a]) for a, r in zip(hit.axis_ids, hit.repeat_list)]
+                hit = ag.AscTensorType(hit.element_type, hit.axis_ids, reps, ag.contiguous_strides(reps))
+            self._tensors[key] = hit
         return hit
 
-    def clone(self, op: ag.AscNode, m: dict[int, int], index: int | None = None) -> Operation:
+    def clone(
+        self, op: ag.AscNode, m: dict[int, int], index: int | None = None, view: ag.AscTensorType | None = None
+    ) -> Operation:
         attrs = dict(op.attributes)
         if ag.SCHED_AXIS in attrs:
             attrs[ag.SCHED_AXIS] = self._sched or A.int_list_attr([m[a] for a in op.sched_axis()])
@@ -719,6 +754,8 @@ class _Builder:
             # asc_overrides.h GatherLoad: a Gather's Data view is its whole tensor with
             # positional axis ids, not a loop view: it is neither remapped nor completed.
             types = [r.type for r in op.results]
+        elif view is not None:
+            types = [complete_tensor(view, m, self.full, memory=True)]
         else:
             types = [self.tensor(r.type, m, memory) for r in op.results]  # type: ignore[arg-type]
         new = type(op).create(operands=[self.vmap[v] for v in op.operands], result_types=types, attributes=attrs)

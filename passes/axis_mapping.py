@@ -224,12 +224,17 @@ class AxisUnification:
     map1: dict[int, int]
     map2: dict[int, int]
     sizes: dict[int, int]
+    # links node2 reads through a slice of node1's output (see `slice_box`): (k, j) ->
+    # {node1 axis id: (start, extent)}; a loop merge runs node1 on the sliced extents
+    slices: dict[tuple[int, int], dict[int, tuple[int, int]]] = field(default_factory=dict)
 
 
 @dataclass
 class _Maps:
     pairs: dict[int, int] | None = None  # n2 axis -> n1 axis
     base: int = 1
+    # slice links: (k, j) -> {n1 axis id: (start, extent)} on the axes node2 reads partly
+    slices: dict[tuple[int, int], dict[int, tuple[int, int]]] = field(default_factory=dict)
 
 
 def _pairs_of(p: AxisPairing) -> dict[int, int]:
@@ -290,8 +295,15 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
         data = datas[0][1]
         pre = _tensor(store.out_type())
         cur = _tensor(data.out_type())
+        p = None
+        if loop_merge and len(datas) == 1 and (sl := _slice_pairing(store, data, ax1, sz1, ax2, sz2)) is not None:
+            # §6.3 step 1 of a slice link: GE's consumer Data keeps node1's whole output (the
+            # slice is on its Load), so CreateVerticalMapInfo pairs the store with it axis by
+            # axis; here the Data carries the slice, so the pairing is positional
+            p, m.slices[(k, j)] = sl
         # §6.3 step 1..4 (asc_graph_axis_mapping.cpp, CreateVerticalMapInfo)
-        p = ok(can_axis_map(pre[0], pre[1], cur[0], cur[1]))
+        if p is None:
+            p = ok(can_axis_map(pre[0], pre[1], cur[0], cur[1]))
         if p is not None and reduction1:
             # a reduction also needs its store to map onto the consumer's loop (with the
             # unit-repeat fallback: the reduced axes have repeat 1)
@@ -347,7 +359,111 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
                 return "the loop axes of the two nodes are neither equal nor an ordered subsequence"
             if m.pairs is None:
                 m.pairs, m.base = pairs, gp.base
-    return _flash(ax1, sz1, ax2, sz2, m)
+    u = _flash(ax1, sz1, ax2, sz2, m)
+    if isinstance(u, AxisUnification) and m.slices:
+        # the merged loop runs on the extents node2 reads (ProcessViewOps hands node2's
+        # Load view to node1's Loads)
+        u.slices = m.slices
+        for box in m.slices.values():
+            for a, (_, extent) in box.items():
+                u.sizes[u.map1[a]] = extent
+    return u
+
+
+def slice_box(store: ag.Store, data: ag.Data) -> list[tuple[int, int]] | None:
+    """Per axis of node1's Store, the (start, extent) of the sub-box node2's Data reads,
+    or None when the Data is not a slice of the stored tensor.
+
+    backend_utils.cpp SliceCalcOffsetAndStridePerAxisCurNode: the consumer Load's stride
+    per axis is floor(load stride / output stride) (here: 1, a unit element step inside
+    the box) and its offset is split per axis by the output strides, outer axis first.
+    The slice keeps the axis order and the rank, every Load of the Data reads the same
+    view (DeleteInvalidLoad: several Loads mean merged ones, with one view) without a
+    broadcast, and the box lies inside the stored tensor. An unchanged view is no slice."""
+    st, dt = store.out_type(), data.out_type()
+    if store.offset != 0 or len(st.axis_ids) != len(dt.axis_ids):
+        return None
+    if st.stride_list != ag.contiguous_strides(st.repeat_list):
+        return None
+    loads = U.loads_of(data)
+    if not loads or any(ld.offset != loads[0].offset or ld.out_type().repeat_list != dt.repeat_list for ld in loads):
+        return None
+    rem = loads[0].offset
+    box: list[tuple[int, int]] = []
+    for big, s_big, r, s in zip(st.repeat_list, st.stride_list, dt.repeat_list, dt.stride_list):
+        if r > big or (r > 1 and s != s_big):
+            return None
+        start = 0 if big == 1 else rem // s_big
+        rem -= start * s_big
+        if start + r > big:
+            return None
+        box.append((start, r))
+    if rem != 0 or all(o == 0 and r == big for (o, r), big in zip(box, st.repeat_list)):
+        return None
+    return box
+
+
+def _slice_pairing(
+    store: ag.Store, data: ag.Data, ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int]
+) -> tuple[AxisPairing, dict[int, tuple[int, int]]] | None:
+    """The positional pairing of a slice link and its box on node1's axes (the axes
+    node2 reads partly): node1's Store covers node1's loop on each sliced axis and node2's
+    loop runs exactly the slice's extent there."""
+    box = slice_box(store, data)
+    if box is None:
+        return None
+    st, dt = store.out_type(), data.out_type()
+    part: dict[int, tuple[int, int]] = {}
+    for a, b, big, (start, r) in zip(st.axis_ids, dt.axis_ids, st.repeat_list, box):
+        if start == 0 and r == big:
+            continue
+        if sz1.get(a) != big or sz2.get(b) != r:
+            return None
+        part[a] = (start, r)
+    pairs = tuple(zip(st.axis_ids, dt.axis_ids))
+    return AxisPairing(1 if len(ax1) >= len(ax2) else 2, pairs), part
+
+
+def sliced_view(t: ag.AscTensorType, box: dict[int, tuple[int, int]]) -> tuple[ag.AscTensorType, int]:
+    """A node1 Data view restricted to the slice box, and the offset its Loads gain
+    (backend_utils.cpp ApplyViewOpFinalInfoSlice: offset += start x the Load's stride
+    along each axis; the extents become the slice's). A broadcast axis (repeat 1) keeps
+    reading its one element."""
+    reps, strides = list(t.repeat_list), list(t.stride_list)
+    delta = 0
+    for i, a in enumerate(t.axis_ids):
+        if a in box and reps[i] > 1:
+            start, r = box[a]
+            delta += start * strides[i]
+            reps[i] = r
+            if r == 1:
+                strides[i] = 0
+    return ag.AscTensorType(t.element_type, t.axis_ids, reps, strides), delta
+
+
+def slice_back_step_refusal(info: NodeFuseInfo) -> str | None:
+    """Why node1 cannot run on the slice node2 reads, or None
+    (asc_backend_fusion_decider.cpp DeleteInvalidLoad / backend_utils.cpp ProcessViewOps)."""
+    n1 = info.n1
+    # DeleteInvalidLoad: a cube node1 keeps the view (!IsCubeAscNode(node1))
+    if U.has_fuse_type(n1, "cube"):
+        return "node2 reads a slice of a cube node's output, which DeleteInvalidLoad does not back-step"
+    nodes = list(U.asc_nodes(n1))
+    # DeleteInvalidLoad: is_reduction (the node1 subgraph reduces): no ProcessViewOps
+    if U.has_fuse_type(n1, "reduce") or any(isinstance(n, ag.Reduction) for n in nodes):
+        return "node2 reads a slice of a reduction's output, which DeleteInvalidLoad does not back-step onto the reduction's Loads"
+    # ProcessViewOps: IsLoadConnectedToSplit -- a Load feeding a Split keeps its view
+    for n in nodes:
+        if isinstance(n, ag.Split):
+            return "node2 reads a slice of node1's output and node1 splits a Load (IsLoadConnectedToSplit: not back-stepped)"
+    # Ours: the whole of node1 runs on the slice, so nothing else may need its full loop
+    # and every node must follow the loop index (a concat/gather moves elements along an axis)
+    if len(info.links) != 1 or info.node1_outputs:
+        return "node2 reads a slice of node1's output, but node1 has other outputs that need its whole loop"
+    for n in nodes:
+        if isinstance(n, ag.Concat | ag.Gather | ag.Workspace):
+            return f"node2 reads a slice of node1's output, which node1 computes with a {n.asc_type} (not back-stepped)"
+    return None
 
 
 def sizes_agree(p: AxisPairing, sz1: dict[int, int], sz2: dict[int, int], part1: set[int], part2: set[int]) -> bool:
@@ -378,8 +494,15 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
     Broadcast/Transpose on the value, see passes/autofuse_decider.py): at every loop
     index, node2's Load must read the element node1's Store wrote there, i.e. the
     Store's and the Data's views have the same offset and the same (repeat, stride) on
-    every merged axis. A slice, or a reshape that regroups axes, fails this."""
+    every merged axis. A reshape that regroups axes fails this. A slice link
+    (`u.slices`, paired by `slice_box`) passes when DeleteInvalidLoad would back-step the
+    slice onto node1's Loads (`slice_back_step_refusal`)."""
     for k, j in info.links:
+        if (k, j) in u.slices:
+            # DeleteInvalidLoad -> ProcessViewOps moves the slice up to node1's Loads
+            if (why := slice_back_step_refusal(info)) is not None:
+                return why
+            continue
         ps = U.output_store(info.n1, k)
         if ps is None:
             return f"output {k} of node1 has no Store"

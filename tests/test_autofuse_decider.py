@@ -360,13 +360,7 @@ ge.graph @g {
     assert isinstance(fuse_checked(m, d, by(nodes, "Relu"), by(nodes, "Reshape")), ge.AscBackend)
 
 
-def test_slice_of_a_realized_slice_is_not_loop_merged():
-    # Exp realizes a kernel that slices x; its output is sliced again on axis 0 (the
-    # second row, offset 8). Both kernels hold slices, so the slice strategy allows the
-    # vertical pair, and the loops map ([2, 8] with [1, 8], the unit fallback); but the
-    # consumer's Load reads row 1 of what node1 stores: an on-chip value cannot express
-    # that slice, so CanFuse refuses it up front (the link-view check covers slices).
-    text = """
+SLICE_OF_SLICE_KERNEL = """
 ge.graph @g {
   %x = ge.Data {index = 0} : tensor<2x16xf32>
   %a, %b = ge.SplitD(%x) {split_dim = 1, num_split = 2} : (tensor<2x16xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
@@ -374,8 +368,10 @@ ge.graph @g {
   %c, %e = ge.SplitD(%u) {split_dim = 0, num_split = 2} : (tensor<2x8xf32>) -> (tensor<1x8xf32>, tensor<1x8xf32>)
   ge.NetOutput %b, %e : tensor<2x8xf32>, tensor<1x8xf32>
 }"""
-    m, nodes = lowered(text, enable=("split",))
-    d = AscBackendFusionDecider()
+
+
+def _slice_of_slice_kernel():
+    m, nodes = lowered(SLICE_OF_SLICE_KERNEL, enable=("split",))
     # lowering keeps a kernel for the unused first row: drop it, so u has one reader
     dead = by(nodes, "slice_2")
     assert not dead.results[0].uses
@@ -383,8 +379,37 @@ ge.graph @g {
     dead.erase()
     u, e = by(nodes, "SplitD_Exp"), by(nodes, "slice_3")
     assert U.has_fuse_type(u, "slice") and U.has_fuse_type(e, "slice")
-    r = d.can_fuse(u, e)
-    assert r is not None and r.code == "CanNotMergeAscGraph" and "a slice" in r.message, r
+    return m, u, e
+
+
+def test_slice_of_a_realized_slice_is_back_stepped():
+    # Exp realizes a kernel that slices x (x[:, 0:8]: Data [2, 8] strides [16, 1]); its
+    # output (stored [2, 8] strides [8, 1]) is sliced again on axis 0: e reads row 1
+    # (Data [1, 8], Load offset 8 = start (1, 0) by u's output strides). GE's
+    # DeleteInvalidLoad -> ProcessViewOps back-steps that slice onto u's Load: one loop of
+    # [1, 8], u's Data [1, 8] strides [0, 1] and its Load at offset 0 + 1 x 16 = 16, i.e.
+    # e = Exp(x[1, 0:8]); the numbers are checked by fuse_checked.
+    m, u, e = _slice_of_slice_kernel()
+    d = AscBackendFusionDecider()
+    new = fuse_checked(m, d, u, e)
+    assert isinstance(new, ge.AscBackend)
+    g = U.asc_graph(new)
+    assert g is not None and sorted(g.axis_sizes().values()) == [1, 8]
+    (data,) = g.data_nodes()
+    assert data.out_type().repeat_list == (1, 8) and data.out_type().stride_list == (0, 1)
+    (load,) = U.loads_of(data)
+    assert load.offset == 16
+    assert [type(n).__name__ for n in g.nodes()] == ["Data", "Load", "Exp", "Store", "Output"]
+
+
+def test_slice_back_step_needs_a_single_reference():
+    # the same pair while the dead first-row kernel still reads u: u's output has two
+    # readers, so the slice view is refused (asc_graph_axis_mapping.cpp: a view link must
+    # be single-reference; DeleteInvalidLoad would otherwise cut u's other reader's data)
+    m, nodes = lowered(SLICE_OF_SLICE_KERNEL, enable=("split",))
+    u, e = by(nodes, "SplitD_Exp"), by(nodes, "slice_3")
+    r = AscBackendFusionDecider().can_fuse(u, e)
+    assert r is not None and r.code == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
 
 
 # -- the input cap counts the inputs Fuse builds ----------------------------------------

@@ -8,6 +8,7 @@ its printed form parses back. The random graphs also run with GE's A5 split lowe
 from __future__ import annotations
 
 import dataclasses
+import random
 import sys
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from test_lowering_differential import (  # noqa: E402
     GATHER_ALL,
     _context,
     _pass_for,
+    _ty,
     inputs_for,
     parse,
     print_module,
@@ -36,13 +38,18 @@ from passes.autofuse import AutofusePass, kernel_traffic  # noqa: E402
 from runtime.reference import root_graphs, run_module  # noqa: E402
 
 
-def check_fused(text: str, seed: int, lower: LowerAutofusePass, fuse: AutofusePass = AutofusePass()) -> tuple[int, int]:
-    """Lower, fuse, verify, compare; returns (kernels after lowering, kernels after fusion)."""
+def check_fused(
+    text: str, seed: int, lower: LowerAutofusePass, fuse: AutofusePass = AutofusePass(), prune: bool = False
+) -> tuple[int, int]:
+    """Lower, fuse, verify, compare; returns (kernels after lowering, kernels after fusion).
+    `prune` erases the kernels nothing reads before fusing (see `prune_dead_kernels`)."""
     before = parse(text)
     ins = inputs_for(before, seed)
     want = run_module(before, ins)
     m = parse(text)
     lower.apply(_context(), m)
+    if prune:
+        prune_dead_kernels(m)
     k0 = sum(kernel_traffic(g.body.block)[0] for g in root_graphs(m))
     fuse.apply(_context(), m)
     m.verify()
@@ -137,3 +144,83 @@ def test_random_graphs_fuse_something():
         assert k1 <= k0
         fewer += k1 < k0
     assert fewer >= 5
+
+
+def random_slice_graph(seed: int) -> str:
+    """A chain of SplitD slices (split-lowering=slice: StridedSlice views) and pointwise ops:
+    the chain goes on from one piece of each split, the others are outputs or unread (their
+    kernels pruned before fusion), so a slice of a slice kernel, or of a slice + pointwise
+    kernel, is its producer's only reader and can loop-merge by back-stepping the
+    consumer's slice onto the producer's Loads (DeleteInvalidLoad -> ProcessViewOps)."""
+    rng = random.Random(seed)
+    shape = rng.choice(((4, 32), (2, 8, 16), (8, 16), (3, 4, 24)))
+    lines = [f"  %in0 = ge.Data {{index = 0}} : {_ty(shape)}"]
+    cur = ("%in0", shape)
+    outs: list[tuple[str, tuple[int, ...]]] = []
+    n = 0
+    for _ in range(rng.randint(3, 9)):
+        name, s = cur
+        dims = [d for d, x in enumerate(s) if x % 2 == 0 and (d < len(s) - 1 or x >= 4)]
+        if rng.random() < 0.55 and dims:
+            d = rng.choice(dims)
+            k = rng.choice([q for q in (2, 4) if s[d] % q == 0 and (d < len(s) - 1 or s[d] // q > 1)])
+            piece = tuple(x // k if i == d else x for i, x in enumerate(s))
+            names = [f"%s{n}_{i}" for i in range(k)]
+            lines.append(
+                f"  {', '.join(names)} = ge.SplitD({name}) {{split_dim = {d}, num_split = {k}}} : "
+                f"({_ty(s)}) -> ({', '.join(_ty(piece) for _ in names)})"
+            )
+            keep = rng.randrange(k)
+            outs += [(v, piece) for i, v in enumerate(names) if i != keep and rng.random() < 0.3]
+            cur = (names[keep], piece)
+        else:
+            op = rng.choice(("Abs", "Neg", "Relu", "Square"))
+            lines.append(f"  %p{n} = ge.{op}({name}) : ({_ty(s)}) -> {_ty(s)}")
+            cur = (f"%p{n}", s)
+        n += 1
+    outs.append(cur)
+    lines.append(f"  ge.NetOutput {', '.join(v for v, _ in outs)} : {', '.join(_ty(s) for _, s in outs)}")
+    return "ge.graph @main {\n" + "\n".join(lines) + "\n}\n"
+
+
+def prune_dead_kernels(m) -> None:  # type: ignore[no-untyped-def]
+    """Erase the AscBackends nothing reads (the unread pieces of a lowered SplitD, which
+    would make their producer's output multi-referenced), as GE's Fuse_slice_split UT
+    graph has none."""
+    for g in root_graphs(m):
+        for op in reversed(list(g.body.block.ops)):
+            if isinstance(op, ge.AscBackend) and not any(r.uses for r in op.results):
+                op.detach()
+                op.erase()
+
+
+def _slice_lowering(seed: int) -> LowerAutofusePass:
+    # max-buffer-readers=0 keeps every slice its own kernel (GE's UT shape); the default
+    # inlines a slice into its reader, so a reader kernel slices its producer's output
+    return LowerAutofusePass(enable_pass=ALL, max_buffer_readers=0 if seed % 2 else 4)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_slice_graph(seed: int):
+    check_fused(random_slice_graph(seed), seed, _slice_lowering(seed), prune=True)
+
+
+def test_random_slice_graphs_push_slices_up(monkeypatch: pytest.MonkeyPatch):
+    """The slice differential test is not vacuous: on many seeds a loop merge runs the
+    producer on the consumer's slice (AxisUnification.slices non-empty in Fuse)."""
+    from passes.autofuse_decider import AscBackendFusionDecider
+
+    pushed = [0]
+    merge = AscBackendFusionDecider._merge_by_loop
+
+    def counting(self, info, u):  # type: ignore[no-untyped-def]
+        pushed[0] += bool(u.slices)
+        return merge(self, info, u)
+
+    monkeypatch.setattr(AscBackendFusionDecider, "_merge_by_loop", counting)
+    seeds = 0
+    for seed in range(60):
+        before = pushed[0]
+        check_fused(random_slice_graph(seed), seed, _slice_lowering(seed), prune=True)
+        seeds += pushed[0] > before
+    assert seeds >= 15, seeds
