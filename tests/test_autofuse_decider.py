@@ -7,6 +7,7 @@ interpreter) equals the unfused one's, and the module still verifies.
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects.builtin import StringAttr
 
 import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
 from ge_dialect import ascgraph as ag
@@ -410,6 +411,58 @@ def test_slice_back_step_needs_a_single_reference():
     u, e = by(nodes, "SplitD_Exp"), by(nodes, "slice_3")
     r = AscBackendFusionDecider().can_fuse(u, e)
     assert r is not None and r.code == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
+
+
+def _refusal_for(n1) -> str | None:  # type: ignore[no-untyped-def]
+    """slice_back_step_refusal for node1 feeding its output 0, alone, to a slice reader."""
+    from passes.axis_mapping import NodeFuseInfo, slice_back_step_refusal
+
+    return slice_back_step_refusal(NodeFuseInfo(n1, n1, links=[(0, 0)], single_reference={0: True}))
+
+
+def test_slice_back_step_refusals_name_ge_conditions():
+    # DeleteInvalidLoad / ProcessViewOps leave a view where node1 is cube, reduces, or
+    # splits a Load (IsLoadConnectedToSplit); ours also where node1 concatenates (its
+    # concat axis holds parts, which a box of the loop would cut) or has another output
+    _, nodes = lowered(
+        """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x32xf32>
+  %y = ge.Data {index = 1} : tensor<4x32xf32>
+  %r = ge.ReduceSumD(%x) {axes = [0], keep_dims = true} : (tensor<4x32xf32>) -> tensor<1x32xf32>
+  %c = ge.ConcatD(%x, %y) {concat_dim = 1} : (tensor<4x32xf32>, tensor<4x32xf32>) -> tensor<4x64xf32>
+  %e = ge.Exp(%y) : (tensor<4x32xf32>) -> tensor<4x32xf32>
+  ge.NetOutput %r, %c, %e : tensor<1x32xf32>, tensor<4x64xf32>, tensor<4x32xf32>
+}""",
+        enable=("reduce", "concat"),
+    )
+    red, cat, exp = by(nodes, "Reduce"), by(nodes, "Concat"), by(nodes, "Exp")
+    assert "reduction" in (_refusal_for(red) or "")
+    assert "Concat" in (_refusal_for(cat) or "")
+    assert _refusal_for(exp) is None
+    exp.attributes["fuse_type"] = StringAttr("cube")
+    assert "cube" in (_refusal_for(exp) or "")
+    from passes.axis_mapping import NodeFuseInfo, slice_back_step_refusal
+
+    exp.attributes["fuse_type"] = StringAttr("pointwise")
+    two = NodeFuseInfo(exp, exp, links=[(0, 0)], node1_outputs=[0])
+    assert "other outputs" in (slice_back_step_refusal(two) or "")
+
+
+def test_slice_back_step_refused_onto_a_split_load():
+    # ProcessViewOps skips a producer Load that feeds a Split (IsLoadConnectedToSplit): the
+    # A5 split lowering's StoreSplit kernel holds an AscIR Split
+    m = parse(
+        """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %a, %b = ge.SplitD(%x) {split_dim = 1, num_split = 2} : (tensor<4x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  ge.NetOutput %a, %b : tensor<4x4xf32>, tensor<4x4xf32>
+}"""
+    )
+    LowerAutofusePass(enable_pass=("split",), split_lowering="split").apply(_context(), m)
+    split = next(o for o in list(m.ops)[0].body.block.ops if any(isinstance(n, ag.Split) for n in U.asc_nodes(o)))
+    assert "IsLoadConnectedToSplit" in (_refusal_for(split) or "")
 
 
 # -- the input cap counts the inputs Fuse builds ----------------------------------------
