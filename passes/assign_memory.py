@@ -791,6 +791,11 @@ def _place_by_sweep(blocks: Sequence[Block], bound: int, above: int) -> list[int
     return offset
 
 
+# The arena / lower-bound ratio above which the sweep placement is tried (issue 6's
+# quality target for the planner).
+SWEEP_ABOVE_BOUND = 1.10
+
+
 def assign_offsets(blocks: Sequence[Block]) -> int:
     """Place every block so that no two blocks alive at once overlap; returns the arena size.
 
@@ -798,8 +803,9 @@ def assign_offsets(blocks: Sequence[Block]) -> int:
     same-size chains, largest first), each a best fit among the blocks overlapping in time
     (found through each block's list of overlapping blocks when few live at once, else
     through `Occupancy`: O(log n) run lists per block, so a graph with thousands of tensors
-    alive at once stays near-linear; see `overlap_index`). When both leave the arena above
-    the lower bound (`live_lower_bound`, aligned) and few blocks are alive at once (each
+    alive at once stays near-linear; see `overlap_index`). When both leave the arena more
+    than SWEEP_ABOVE_BOUND over the lower bound (`live_lower_bound`, aligned) and few
+    blocks are alive at once (each
     of its steps costs the live blocks), a third one searches: `_place_by_sweep`,
     a beam search in time order under an arena size that starts at the bound and grows only
     where the search dead-ends. It ranks each placement by the free gaps the layout leaves
@@ -821,8 +827,10 @@ def assign_offsets(blocks: Sequence[Block]) -> int:
             best, best_top = offset, top
     assert best is not None or not blocks
     bound = live_lower_bound(blocks)
-    # the sweep's layouts hold every live block: only when few are alive at once
-    if best_top > align(bound) and few_alive_at_once(blocks):
+    # the sweep's layouts hold every live block: only when few are alive at once; and only
+    # when best fit misses SWEEP_ABOVE_BOUND (the sweep costs ~1 s per 10k blocks even when
+    # it cannot improve, e.g. bench `mixed` 10k: best fit 1.030, the sweep no better)
+    if best_top > SWEEP_ABOVE_BOUND * align(bound) and few_alive_at_once(blocks):
         swept = _place_by_sweep(blocks, bound, best_top)
         if swept is not None:
             top = max(o + b.size for o, b in zip(swept, blocks))

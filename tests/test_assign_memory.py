@@ -30,6 +30,7 @@ from passes.assign_memory import (
     _place_by_chains,
     _place_by_size,
     _place_by_sweep,
+    SWEEP_ABOVE_BOUND,
     _Windows,
     assign_offsets,
     few_alive_at_once,
@@ -450,6 +451,21 @@ def test_sweep_skipped_when_many_blocks_are_alive_at_once() -> None:
     swept = _place_by_sweep(blocks, 67 * U, 10**12)
     assert swept is not None and _top(blocks, swept) == 67 * U
     assert assign_offsets(blocks) == 68 * U
+
+
+def test_sweep_skipped_when_best_fit_is_within_the_target() -> None:
+    # the same four blocks beside one 3-unit block alive from t0 to t5: bound 7 + 3 = 10.
+    # Largest first (ties: earlier begin): the long block -> 0, a -> 3, d (alive with both)
+    # -> 6, b over [0,3) and d [6,9) takes the hole [3,6) -> 3, c finds only [5,6) -> 9:
+    # 11 units = 1.10 x the bound, not above SWEEP_ABOVE_BOUND, so the sweep (which packs
+    # 10) does not run and best fit's 11 stays.
+    blocks = _blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4), (3, 0, 5)])
+    assert few_alive_at_once(blocks) and live_lower_bound(blocks) == 10 * U
+    assert _top(blocks, _place_by_size(blocks)) == 11 * U
+    swept = _place_by_sweep(blocks, 10 * U, 11 * U)
+    assert swept is not None and _top(blocks, swept) == 10 * U
+    assert 11 * U <= SWEEP_ABOVE_BOUND * 10 * U
+    assert assign_offsets(blocks) == 11 * U
 
 
 @pytest.mark.parametrize("seed", range(8))
