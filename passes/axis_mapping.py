@@ -11,6 +11,10 @@ FlashContinueAxisId, FlushSubGraphAxisInfo) and `backend_utils.cpp`
   fill, and the unit-repeat fallback when allowed).
 * `create_axis_map`: the vertical (§6.3) or horizontal (§6.4) mapping of the two nodes'
   loop axes, the CanLoopMerge checks, and the renumbering to contiguous ids (§6.6).
+* `slice_box` / `sliced_view` / `slice_back_step_refusal`: a link node2 reads through a
+  slice of node1's output, paired axis by axis for a loop merge that runs node1 on the
+  slice (backend_utils.cpp SliceCalcOffsetAndStridePerAxisCurNode,
+  ApplyViewOpFinalInfoSlice; asc_backend_fusion_decider.cpp DeleteInvalidLoad).
 
 Axis ids are per AscGraph; a FusedAscBackend's AscGraphs share one id space (each fusion
 rewrites them with one map), so its "graph axes" are the union of its AscGraphs' axes.
