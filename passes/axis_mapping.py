@@ -355,8 +355,8 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             pairs = _pairs_of(gp)
             # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
             # IsSameBroadCastInfo when neither side reads the input only simply
-            simplest1, infos1 = _input_broadcast_infos(_loads_in_order(d1[0][1]), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(_loads_in_order(d2[0][1]), lambda b: pairs.get(b, f"n2:{b}"))
+            simplest1, infos1 = _input_broadcast_infos(d1[0][0], _loads_in_order(d1[0][1]), lambda a: a)
+            simplest2, infos2 = _input_broadcast_infos(d2[0][0], _loads_in_order(d2[0][1]), lambda b: pairs.get(b, f"n2:{b}"))
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
                 return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):
@@ -532,18 +532,53 @@ def _loads_in_order(data: ag.AscNode) -> list[ag.Load]:
     return [op for op in block.ops if isinstance(op, ag.Load) and op.operands[0] is v] if block else U.loads_of(data)
 
 
-def _input_broadcast_infos(loads: list[ag.Load], conv) -> tuple[bool, list[list]]:
-    """backend_utils.cpp CurNodeInputIsSimplestLoad: walks the Loads of one Data and
-    collects each one's broadcast axes (BackSteppingViewOpBroadcast: Data repeat 1 under a
-    Load repeat > 1), ids converted by `conv`, stopping after the first Load that is not a
-    simplest load. Returns (every Load simplest, the collected infos)."""
+def _input_broadcast_infos(backend: Operation, loads: list[ag.Load], conv) -> tuple[bool, list[list]]:
+    """backend_utils.cpp CurNodeInputIsSimplestLoad: walks the Loads of one Data of the
+    AscBackend `backend` and collects each one's broadcast axes (BackSteppingViewOpBroadcast:
+    Data repeat 1 under a Load repeat > 1), ids converted by `conv`, stopping at the first
+    Load that is not a simplest load. Returns (every Load simplest, the collected infos)."""
+    # backend_utils.cpp IsSimplestLoad: a node with the concat fuse type reads every input
+    # as a simplest load and records no view info
+    if U.has_fuse_type(backend, "concat"):
+        return True, []
     infos: list[list] = []
     for ld in loads:
+        # backend_utils.cpp IsSimplestLoad / GetViewOpNextNodeByLoad: a Load whose first
+        # reader is an explicit Broadcast is a view, and records no info of its own
+        if _view_op_next_broadcast(ld):
+            return False, infos
         d, o = ld.in_type(), ld.out_type()
         infos.append([conv(a) for a, ri, ro in zip(d.axis_ids, d.repeat_list, o.repeat_list) if ri == 1 and ro > 1])
         if not U.load_view(ld).simplest:
             return False, infos
     return True, infos
+
+
+def _view_op_next_broadcast(load: ag.Load) -> bool:
+    """backend_utils.cpp BackendUtils::GetViewOpNextNodeByLoad: from the Load, follow each
+    Load/Gather/Broadcast node's first reader (GE's first peer anchor: the earliest reader
+    in graph order); true when that chain reaches a Broadcast."""
+    cur: Operation = load
+    while isinstance(cur, ag.Load | ag.Gather | ag.Broadcast):
+        if isinstance(cur, ag.Broadcast):
+            return True
+        nxt = _first_reader(cur)
+        if nxt is None:
+            return False
+        cur = nxt
+    return False
+
+
+def _first_reader(op: Operation) -> Operation | None:
+    """The earliest node in graph order that reads op's first result."""
+    v = op.results[0]
+    readers = {id(u.operation) for u in v.uses}
+    n = op.next_op
+    while readers and n is not None:
+        if id(n) in readers:
+            return n
+        n = n.next_op
+    return None
 
 
 def is_same_broadcast_info(infos1: list[list], infos2: list[list]) -> bool:

@@ -33,6 +33,7 @@ import pytest
 from xdsl.dialects.builtin import StringAttr
 
 import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
+from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from ge_dialect.ge import node_name
@@ -504,6 +505,81 @@ def test_horizontal_view_check_counts_any_view_load():
     m, g, nodes = _graph([T5, T5], body, "%Two6#0, %Two6#1, %Bc6", f"{T5}, {T6}, {T6}")
     r = AscBackendFusionDecider().can_fuse(nodes["Two6"], nodes["Bc6"])
     assert r is not None and "two different broadcast views" in r.message, r
+
+
+def _two_reads(name: str, fuse_type: str = "pointwise") -> str:
+    # reads AddN0 through a broadcast Load (along F) and a plain Load; 2 outputs
+    from tests.test_ge_ut_autofuse_decider import _at
+
+    b6, s = [2, 3, 4, 5, 6, 1], "sched.axis = [0, 1, 2, 3, 4, 5]"
+    axes = ", ".join(f"{i}: {'ABCDEF'[i]} = {v}" for i, v in enumerate(SIX))
+    mask = ag.fuse_type_bit(fuse_type)
+    return f"""
+  %{name}:2 = ge.AscBackend(%AddN0) {{name = "{name}", fuse_type = "{fuse_type}", fuse_type_mask = {mask}, origin_nodes = ["{name}"], fusion_nodes_size = 9}} : ({T5}) -> ({T5}, {T6}) {{
+    ascgraph.graph @{name}_graph axis = [{axes}] {{
+      %x = ascgraph.Data {{index = 0}} : {_at(b6)}
+      %l0 = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(b6)}
+      %l1 = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(SIX)}
+      %a0 = ascgraph.Abs(%l0) {{{s}}} : {_at(b6)}
+      %a1 = ascgraph.Abs(%l1) {{{s}}} : {_at(SIX)}
+      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {_at(b6)}
+      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {_at(SIX)}
+      %o0 = ascgraph.Output(%s0) {{index = 0}} : {_at(b6)}
+      %o1 = ascgraph.Output(%s1) {{index = 1}} : {_at(SIX)}
+    }}
+  }}"""
+
+
+def test_horizontal_view_check_reads_a_concat_node_as_simplest():
+    # backend_utils.cpp IsSimplestLoad: a node with the concat fuse type reads every input
+    # as a simplest load, so ProcessSubGraphHorizontalMapInfo skips IsSameBroadCastInfo for
+    # it. The pair of test_horizontal_view_check_counts_any_view_load, with the two-read node
+    # concat-typed: the axis mapping passes and the concat's own rule (CheckSameSchedAxis:
+    # never only horizontal) refuses instead of the broadcast-view check.
+    b6 = [2, 3, 4, 5, 6, 1]
+    body = _add("AddN0", FIVE, "%data1, %data2") + _two_reads("Cat6", "concat") + _asc("Bc6", SIX, [("%AddN0", b6)])
+    m, g, nodes = _graph([T5, T5], body, "%Cat6#0, %Cat6#1, %Bc6", f"{T5}, {T6}, {T6}")
+    for a, b in ((nodes["Cat6"], nodes["Bc6"]), (nodes["Bc6"], nodes["Cat6"])):
+        r = AscBackendFusionDecider().can_fuse(a, b)
+        assert r is not None and r.code == "ConcatNodeSchedAxisNotEqual", r
+
+
+def _load_then_broadcast(name: str) -> str:
+    # GeFallback's form of a broadcast read: Data [A..E, 1] -> Load [A..E, 1] -> Broadcast
+    # [A..F] -> Abs -> Store -> Output
+    from tests.test_ge_ut_autofuse_decider import _at
+
+    b6, s = [2, 3, 4, 5, 6, 1], "sched.axis = [0, 1, 2, 3, 4, 5]"
+    axes = ", ".join(f"{i}: {'ABCDEF'[i]} = {v}" for i, v in enumerate(SIX))
+    return f"""
+  %{name} = ge.AscBackend(%AddN0) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 6}} : ({T5}) -> {T6} {{
+    ascgraph.graph @{name}_graph axis = [{axes}] {{
+      %x = ascgraph.Data {{index = 0}} : {_at(b6)}
+      %l = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(b6)}
+      %b = ascgraph.Broadcast(%l) {{{s}}} : {_at(SIX)}
+      %a = ascgraph.Abs(%b) {{{s}}} : {_at(SIX)}
+      %st = ascgraph.Store(%a) {{offset = 0, {s}}} : {_at(SIX)}
+      %o = ascgraph.Output(%st) {{index = 0}} : {_at(SIX)}
+    }}
+  }}"""
+
+
+def test_horizontal_view_check_load_before_broadcast_is_a_view_without_info():
+    # backend_utils.cpp IsSimplestLoad / GetViewOpNextNodeByLoad: a Load whose first reader
+    # is an explicit Broadcast is a view but records no broadcast info. LB6 reads AddN0 so
+    # (infos []), Bc6 through a broadcast Load view (infos [F]): both sides are views and
+    # IsSameBroadCastInfo([], [[F]]) is false, so the pair is refused, although LB6's Load
+    # alone (repeats equal to its Data's) is a plain read.
+    b6 = [2, 3, 4, 5, 6, 1]
+    body = _add("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6") + _asc("Bc6", SIX, [("%AddN0", b6)])
+    m, g, nodes = _graph([T5, T5], body, "%LB6, %Bc6", f"{T6}, {T6}")
+    for a, b in ((nodes["LB6"], nodes["Bc6"]), (nodes["Bc6"], nodes["LB6"])):
+        r = AscBackendFusionDecider().can_fuse(a, b)
+        assert r is not None and "two different broadcast views" in r.message, r
+    # two GeFallback-form readers: both views, both without info, IsSameBroadCastInfo([], [])
+    body = _add("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6") + _load_then_broadcast("LB6b")
+    m, g, nodes = _graph([T5, T5], body, "%LB6, %LB6b", f"{T6}, {T6}")
+    assert AscBackendFusionDecider().can_fuse(nodes["LB6"], nodes["LB6b"]) is None
 
 
 # -- GetSubgraph / GetAscGraphAxisGroup failures --------------------------------------------
