@@ -5,6 +5,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import StringAttr
 
 from ge_dialect import ascgraph as ag
+from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from passes import autofuse_strategies as S
 from passes.autofuse_decider import AscBackendFusionDecider
@@ -285,6 +286,41 @@ def test_gather_rules():
     assert code(g, typed(a, "gather"), e) == "GatherNodeAxisSizeNotEqual"
     a, e = kernels(V)
     assert code(g, typed(a, "gather"), e) is None  # gather -> pointwise, same axis count
+
+
+# Exp(w) (3 axes) feeds a 3-axis Add that also reads x through an Unsqueeze; Exp(x) (2 axes)
+# shares x with it
+G3 = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<2x3xf32>
+  %w = ge.Data {index = 1} : tensor<2x3x4xf32>
+  %g = ge.Exp(%w) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %a = ge.Exp(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %u = ge.Unsqueeze(%x) {axes = [2]} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>
+  %b = ge.Add(%u, %g) : (tensor<2x3x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  ge.NetOutput %a, %b, %g : tensor<2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}"""
+
+
+def test_gather_axis_count_of_a_fused_asc_backend():
+    # gather_fusion_strategy.cpp CheckGatherFuseAxis compares the axis lists of the two
+    # nodes' fused graphs; a FusedAscBackend's list is the one
+    # asc_backend_fusion_decider.cpp UpdateSubgraphAxisAttr gives its fuse compute graph on
+    # every Fuse: the longer of the two fused nodes' lists (node2's when equally long), so
+    # its length is the largest constituent AscGraph's. F = Fuse(Exp(x) [2 axes], the Add
+    # [3 axes]) (a concat-typed Exp makes it a FusedAscBackend; Fuse called directly, as GE's
+    # Fuse UTs do) counts 3.
+    m, nodes = lowered(G3)
+    g, a, b = nodes.values()
+    assert [U.loop_axis_count(k) for k in (g, a, b)] == [3, 2, 3]
+    f = AscBackendFusionDecider().fuse(typed(a, "concat"), b, None)
+    m.verify()
+    assert isinstance(f, ge.FusedAscBackend) and sorted(len(x.axis.data) for x in U.asc_graphs(f)) == [2, 3]
+    assert U.loop_axis_count(f) == 3
+    # the 3-axis gather feeding F passes the axis check (F reads its input through the
+    # Unsqueeze's broadcast view, so the view check refuses next)
+    typed(f, "pointwise")
+    assert code(S.GatherFusionStrategy(), typed(g, "gather"), f) == "GatherNextNodeIsPointWiseAndInputHasViewOp"
 
 
 def test_transpose_rules():
