@@ -2,7 +2,8 @@
 
 GE keeps these in `can_fuse/backend/backend_utils.cpp` (BackendUtils): which fuse types a
 node carries, how many compute nodes its AscGraph holds, whether a Load is a "simplest
-load" (no broadcast, slice or transpose view), and where an AscBackend port leads inside
+load" (`is_simplest_load`: GE's IsSimplestLoad, with its concat and Broadcast-reader
+rules and FusedBackSteppingViewOp's broadcast info), and where an AscBackend port leads inside
 a FusedAscBackend. They are plain functions of the IR (ge_fusion.md §2, §5.1, §6).
 """
 
@@ -162,6 +163,107 @@ def load_view(load: ag.Load) -> LoadView:
     # a part of a larger tensor: an offset, skipped elements, or a dense prefix
     slice_ = load.offset != 0 or not dense or (n is not None and acc < n)
     return LoadView(broadcast, slice_, transpose)
+
+
+def load_broadcast_info(load: ag.Load) -> list[int]:
+    """The axis ids along which a Load broadcasts (GE's ViewOpAttrInfo::broadcast_info).
+
+    backend_utils.cpp FusedBackSteppingViewOpBroadcast: a Load repeat of 1 on an axis
+    whose loop size in the Load's AscGraph is not 1 (GE's fused form: UpdateBroadcastInfoToLoad
+    folds a Broadcast into its Load as repeat 1). This IR also folds a broadcast into the
+    Load view as a Data repeat of 1 under a Load repeat > 1 (BackSteppingViewOpBroadcast's
+    rule), which counts too. Ids in the Load's axis order, each once."""
+    d, out = load.in_type(), load.out_type()
+    g = load.graph()
+    sizes = g.axis_sizes() if g is not None else {}
+    info: list[int] = []
+    for i, (a, ro) in enumerate(zip(out.axis_ids, out.repeat_list)):
+        folded = i < len(d.repeat_list) and d.repeat_list[i] == 1 and ro > 1
+        if (ro == 1 and sizes.get(a, 1) != 1) or folded:
+            if a not in info:
+                info.append(a)
+    return info
+
+
+def view_op_next_broadcast(load: ag.Load) -> bool:
+    """backend_utils.cpp BackendUtils::GetViewOpNextNodeByLoad: from the Load, follow each
+    Load/Gather/Broadcast node's first reader (GE's first peer anchor: the earliest reader
+    in graph order); true when that chain reaches a Broadcast."""
+    cur: Operation = load
+    while isinstance(cur, ag.Load | ag.Gather | ag.Broadcast):
+        if isinstance(cur, ag.Broadcast):
+            return True
+        nxt = _first_reader(cur)
+        if nxt is None:
+            return False
+        cur = nxt
+    return False
+
+
+def _first_reader(op: Operation) -> Operation | None:
+    """The earliest node in graph order that reads op's first result."""
+    readers = {id(u.operation) for u in op.results[0].uses}
+    n = op.next_op
+    while readers and n is not None:
+        if id(n) in readers:
+            return n
+        n = n.next_op
+    return None
+
+
+def is_simplest_load(backend: Operation, load: ag.Load, condition_with_node_type: bool = True) -> tuple[bool, list[int] | None]:
+    """backend_utils.cpp BackendUtils::IsSimplestLoad for a Load of the AscBackend
+    `backend`: (simplest, broadcast info GE appends to attr_infos, or None when it appends
+    none). A concat-typed node reads every input simply; a Load whose first-reader chain
+    reaches a Broadcast is a view without info (with `condition_with_node_type`); otherwise
+    the Load's back-stepped view (broadcast per `load_broadcast_info`, slice, transpose)
+    decides."""
+    # backend_utils.cpp IsSimplestLoad: HasFuseType(kConcat) -> simplest, no info
+    if has_fuse_type(backend, "concat"):
+        return True, None
+    # backend_utils.cpp IsSimplestLoad: GetViewOpNextNodeByLoad finds a Broadcast -> view, no info
+    if condition_with_node_type and view_op_next_broadcast(load):
+        return False, None
+    # backend_utils.cpp IsSimplestLoad: FusedBackSteppingViewOp's broadcast/slice/transpose info
+    info = load_broadcast_info(load)
+    return not (info or load_view(load).transpose or _is_slice(load)), info
+
+
+def _is_slice(load: ag.Load) -> bool:
+    """backend_utils.cpp IsSlice (is_fuse): the view's strides are not the contiguous
+    strides of its repeats, or the Load has a non-zero offset (IsOffsetZero). A dense
+    prefix of a larger tensor read from offset 0 is no slice here (LoadView.slice counts it)."""
+    d = load.in_type()
+    acc = 1
+    for r, s in reversed([(r, s) for r, s in zip(d.repeat_list, d.stride_list) if r > 1]):
+        if s != acc:
+            return True
+        acc *= r
+    return load.offset != 0
+
+
+def node_all_inputs_simplest_load(op: Operation) -> bool:
+    """backend_utils.cpp BackendUtils::IsNodeAllInputsAreSimplestLoad: every reader of every
+    Data of an AscBackend is a simplest load; a FusedAscBackend asks the inner AscBackend
+    that first reads each of its inputs (GetFusedAscBackendInputNode)."""
+    if isinstance(op, ge.AscBackend):
+        g = asc_graph(op)
+        if g is None:
+            return False
+        for d in g.data_nodes():
+            for u in d.results[0].uses:
+                r = u.operation
+                if isinstance(r, ag.Load) and not is_simplest_load(op, r)[0]:
+                    return False
+        return True
+    if isinstance(op, ge.FusedAscBackend):
+        for d in op.body.block.ops:
+            if isinstance(d, ge.Data):
+                inner = _first_reader(d)
+                if isinstance(inner, ge.AscBackend) and not node_all_inputs_simplest_load(inner):
+                    return False
+        return True
+    return False
 
 
 def _operand_numel(load: ag.Load) -> int | None:

@@ -359,11 +359,10 @@ ENABLE_GATHER_BROADCAST_FUSION = False
 
 
 def all_inputs_simplest_load(op: Operation) -> bool:
-    """BackendUtils::IsNodeAllInputsAreSimplestLoad: every Load reads its whole input in
-    order (no broadcast, slice or transpose view) and no explicit Broadcast follows one."""
-    return all(U.load_view(ld).simplest for ld in U.graph_loads(op)) and not any(
-        isinstance(n, ag.Broadcast) for n in U.asc_nodes(op)
-    )
+    """backend_utils.cpp BackendUtils::IsNodeAllInputsAreSimplestLoad (IsSimplestLoad on
+    every Load: a concat-typed node reads simply, a Load whose first reader is a
+    Broadcast is a view), see ascgraph_utils.node_all_inputs_simplest_load."""
+    return U.node_all_inputs_simplest_load(op)
 
 
 class GatherFusionStrategy(FusionStrategy):
@@ -463,9 +462,10 @@ class TransposeFusionStrategy(FusionStrategy):
                 if not U.is_only_pointwise(b):
                     return not_fuse("TransposeCanNotFuseWithNotPointWise", "a transpose fuses only with pointwise nodes")
                 # transpose_fusion_strategy.cpp (A2/A3 normal mode): a pointwise node whose
-                # inputs are not simplest loads (a broadcast) cannot fuse with a transpose
-                if U.has_broadcast(b):
-                    return not_fuse("TransposeCanNotFuseWithNotPointWise", "the pointwise node broadcasts an input")
+                # inputs are not all simplest loads (IsNodeAllInputsAreSimplestLoad) cannot
+                # fuse with a transpose
+                if not all_inputs_simplest_load(b):
+                    return not_fuse("TransposeCanNotFuseWithNotPointWise", "the pointwise node broadcasts an input or reads it through another view")
         if U.has_fuse_type(p.n2, "transpose") and not U.has_fuse_type(p.n1, "transpose"):
             # transpose_fusion_strategy.cpp: pointwise -> transpose needs a single consumer and a Load
             consumers = {u.operation for r in p.n1.results for u in r.uses}
@@ -489,8 +489,10 @@ class CubeFusionStrategy(FusionStrategy):
             return not_fuse("CubeCanNotFuseHoriZontal", "a cube fuses only with its consumer")
         if not U.is_only_pointwise(p.n2):
             return not_fuse("CubeCanNotFuseWithNotElementwise", "a cube fuses only with a pointwise consumer")
-        if U.has_broadcast(p.n2):
-            return not_fuse("CubeCanNotFuseWithViewElementwise", "the cube's consumer broadcasts an input")
+        # cube_fusion_strategy.cpp: node2 must read every input by a simplest load
+        # (IsNodeAllInputsAreSimplestLoad)
+        if not all_inputs_simplest_load(p.n2):
+            return not_fuse("CubeCanNotFuseWithViewElementwise", "the cube's consumer broadcasts an input or reads it through another view")
         return None
 
     def priority(self, p: FusePair) -> FusionPriority:

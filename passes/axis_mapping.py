@@ -11,6 +11,10 @@ FlashContinueAxisId, FlushSubGraphAxisInfo) and `backend_utils.cpp`
   fill, and the unit-repeat fallback when allowed).
 * `create_axis_map`: the vertical (§6.3) or horizontal (§6.4) mapping of the two nodes'
   loop axes, the CanLoopMerge checks, and the renumbering to contiguous ids (§6.6).
+* `cur_node_input_is_simplest_load` / `pre_node_input_is_simplest_load`: backend_utils.cpp
+  CurNodeInputIsSimplestLoad / PreNodeInputIsSimplestLoad over the shared
+  `ascgraph_utils.is_simplest_load` (GE's IsSimplestLoad), for the vertical view checks
+  and the horizontal broadcast-info check.
 * `slice_box` / `sliced_view` / `slice_back_step_refusal`: a link node2 reads through a
   slice of node1's output, paired axis by axis for a loop merge that runs node1 on the
   slice (backend_utils.cpp SliceCalcOffsetAndStridePerAxisCurNode,
@@ -328,14 +332,15 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
         elif not _is_same_map_axis(m.pairs, pairs):
             return f"the link {k}->{j} maps the axes differently from the first link"
         # §6.3 per-link loop-merge checks
-        loads = U.loads_of(data)
-        cur_view = any(not U.load_view(ld).simplest for ld in loads)
+        # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: CurNodeInputIsSimplestLoad
+        cur_view = not cur_node_input_is_simplest_load(n2, j)
         can_merge = _loop_merge(ax1, ax2, m.pairs)
         single = info.single_reference.get(k, False)
         if reduction1 and not can_merge:
             return "a reduction's loop axes must merge with its consumer's"
         if not can_merge:
-            pre_simplest = all(U.load_view(ld).simplest for ld in U.graph_loads(n1))
+            # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: PreNodeInputIsSimplestLoad
+            pre_simplest = pre_node_input_is_simplest_load(n1, k)
             both_asc = U.is_asc_backend(n1) and U.is_asc_backend(n2)
             if not ((pre_simplest and not cur_view) or (pre_simplest and cur_view and single and both_asc)):
                 return "the loop axes differ and the link is neither a plain transpose nor a single-reference view"
@@ -343,8 +348,12 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             return f"node2 reads output {k} through a view, but node1's output is multi-referenced"
         elif cur_view and U.is_fused_asc_backend(n2) and len(U.input_datas(n2, j)) > 1:
             return f"input {j} of the FusedAscBackend feeds several nodes through a view"
+    # asc_graph_axis_mapping.cpp CreateSubGraphAxisMapInfo: no horizontal mapping when a
+    # strategy says OnlyVerticalMapping; FusionStrategyRegistry::Get always adds the default
+    # FusionStrategy, whose OnlyVerticalMapping holds for every pair with a link and a
+    # shared input, so a pair with a link (m.pairs set) never maps horizontally
     if m.pairs is None and info.can_do_horizontal_mapping() and not info.only_vertical_mapping and info.same_input_map:
-        # §6.4 horizontal mapping (CreateHorizontalMapInfo)
+        # §6.4 horizontal mapping (ProcessSubGraphHorizontalMapInfo)
         for i1, i2 in info.same_input_map:
             d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
             if not d1 or not d2:
@@ -355,8 +364,9 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             pairs = _pairs_of(gp)
             # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
             # IsSameBroadCastInfo when neither side reads the input only simply
-            simplest1, infos1 = _input_broadcast_infos(d1[0][0], _loads_in_order(d1[0][1]), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(d2[0][0], _loads_in_order(d2[0][1]), lambda b: pairs.get(b, f"n2:{b}"))
+            (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
+            simplest1, infos1 = _input_broadcast_infos(b1, _loads_in_order(e1), lambda a: a)
+            simplest2, infos2 = _input_broadcast_infos(b2, _loads_in_order(e2), lambda b: pairs.get(b, f"n2:{b}"))
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
                 return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):
@@ -533,52 +543,67 @@ def _loads_in_order(data: ag.AscNode) -> list[ag.Load]:
 
 
 def _input_broadcast_infos(backend: Operation, loads: list[ag.Load], conv) -> tuple[bool, list[list]]:
-    """backend_utils.cpp CurNodeInputIsSimplestLoad: walks the Loads of one Data of the
-    AscBackend `backend` and collects each one's broadcast axes (BackSteppingViewOpBroadcast:
-    Data repeat 1 under a Load repeat > 1), ids converted by `conv`, stopping at the first
-    Load that is not a simplest load. Returns (every Load simplest, the collected infos)."""
-    # backend_utils.cpp IsSimplestLoad: a node with the concat fuse type reads every input
-    # as a simplest load and records no view info
-    if U.has_fuse_type(backend, "concat"):
-        return True, []
+    """backend_utils.cpp CurNodeInputIsSimplestLoad: IsSimplestLoad on each Load of one
+    Data of the AscBackend `backend`, collecting the broadcast info IsSimplestLoad appends
+    (ids converted by `conv`), up to the first Load that is not a simplest load. Returns
+    (every Load simplest, the collected infos)."""
     infos: list[list] = []
     for ld in loads:
-        # backend_utils.cpp IsSimplestLoad / GetViewOpNextNodeByLoad: a Load whose first
-        # reader is an explicit Broadcast is a view, and records no info of its own
-        if _view_op_next_broadcast(ld):
-            return False, infos
-        d, o = ld.in_type(), ld.out_type()
-        infos.append([conv(a) for a, ri, ro in zip(d.axis_ids, d.repeat_list, o.repeat_list) if ri == 1 and ro > 1])
-        if not U.load_view(ld).simplest:
+        simplest, info = U.is_simplest_load(backend, ld)
+        if info is not None:
+            infos.append([conv(a) for a in info])
+        if not simplest:
             return False, infos
     return True, infos
 
 
-def _view_op_next_broadcast(load: ag.Load) -> bool:
-    """backend_utils.cpp BackendUtils::GetViewOpNextNodeByLoad: from the Load, follow each
-    Load/Gather/Broadcast node's first reader (GE's first peer anchor: the earliest reader
-    in graph order); true when that chain reaches a Broadcast."""
-    cur: Operation = load
-    while isinstance(cur, ag.Load | ag.Gather | ag.Broadcast):
-        if isinstance(cur, ag.Broadcast):
-            return True
-        nxt = _first_reader(cur)
-        if nxt is None:
-            return False
-        cur = nxt
-    return False
+def cur_node_input_is_simplest_load(op: Operation, j: int) -> bool:
+    """backend_utils.cpp BackendUtils::CurNodeInputIsSimplestLoad: every Load of input j's
+    Data is a simplest load (a FusedAscBackend: of the inner AscBackend that first reads
+    it, GetFusedAscBackendInputNode)."""
+    datas = U.input_datas(op, j)
+    if not datas:
+        return False
+    backend, data = _first_input_data(datas)
+    return _input_broadcast_infos(backend, _loads_in_order(data), lambda a: a)[0]
 
 
-def _first_reader(op: Operation) -> Operation | None:
-    """The earliest node in graph order that reads op's first result."""
-    v = op.results[0]
-    readers = {id(u.operation) for u in v.uses}
-    n = op.next_op
-    while readers and n is not None:
-        if id(n) in readers:
-            return n
-        n = n.next_op
-    return None
+def _first_input_data(datas: list[tuple[Operation, ag.Data]]) -> tuple[Operation, ag.Data]:
+    """backend_utils.cpp GetFusedAscBackendInputNode: a FusedAscBackend input's first
+    peer, the earliest inner reader in graph order (one entry for an AscBackend)."""
+    return min(datas, key=lambda bd: _block_index(bd[0])) if len(datas) > 1 else datas[0]
+
+
+def _block_index(op: Operation) -> int:
+    """op's position in its block (0 for an op outside a block)."""
+    i, n = 0, op.prev_op
+    while n is not None:
+        i, n = i + 1, n.prev_op
+    return i
+
+
+def pre_node_input_is_simplest_load(n1: Operation, k: int) -> bool:
+    """backend_utils.cpp BackendUtils::PreNodeInputIsSimplestLoad / AscNodeInputIsSimplestLoad:
+    the Loads FindPrefaceLoadNodes reaches walking back from the Store of node1's output k
+    (through a FusedAscBackend to the AscBackend writing it) are all simplest loads."""
+    ps = U.output_store(n1, k)
+    if ps is None:
+        return False
+    backend, store = ps
+    loads: list[ag.Load] = []
+    seen: set[int] = set()
+    stack = [store.operands[0].owner]
+    while stack:  # FindPrefaceLoadNodes: stop at a Load/Gather, else walk the inputs
+        n = stack.pop()
+        if not isinstance(n, Operation) or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, ag.Load | ag.Gather):
+            if isinstance(n, ag.Load):
+                loads.append(n)
+            continue
+        stack.extend(v.owner for v in n.operands)
+    return all(U.is_simplest_load(backend, ld)[0] for ld in loads)
 
 
 def is_same_broadcast_info(infos1: list[list], infos2: list[list]) -> bool:
