@@ -457,3 +457,20 @@ def test_gather_priority_high_only_for_a_primary_gather_producer():
     assert g.priority(pair(typed(pn, "gather"), typed(add, "pointwise"))) == FusionPriority.HIGH
     a, e = kernels(HB)
     assert g.priority(pair(typed(a, "gather"), e)) == FusionPriority.DEFAULT  # horizontal
+
+
+def test_cube_and_transpose_ask_is_node_all_inputs_simplest_load():
+    # cube_fusion_strategy.cpp and transpose_fusion_strategy.cpp (A2/A3) refuse a pointwise
+    # partner when !BackendUtils::IsNodeAllInputsAreSimplestLoad: any view IsSimplestLoad
+    # sees, not only a broadcast. Exp's Load of Add's output moved to offset 3 is a slice
+    # view (IsSlice: a non-zero offset) and no broadcast.
+    for strategy, t, want in (
+        (S.CubeFusionStrategy(), "cube", "CubeCanNotFuseWithViewElementwise"),
+        (S.TransposeFusionStrategy(), "transpose", "TransposeCanNotFuseWithNotPointWise"),
+    ):
+        a, e = kernels(V)
+        assert code(strategy, typed(a, t), e) is None  # control: Exp reads Add plainly
+        ld = next(n for n in U.asc_nodes(e) if isinstance(n, ag.Load))
+        ld.attributes["offset"] = int_attr(3)
+        assert not U.has_broadcast(e) and not S.all_inputs_simplest_load(e)
+        assert code(strategy, a, e) == want
