@@ -627,28 +627,38 @@ ge.graph @g {
 }"""
 
 
-@pytest.mark.parametrize("clear", [False, True])
-def test_ge_node_get_ascgraph_axis_group_failed1(clear):
-    # AscBackendFusionDecider_Node_Get_Ascgraph_Axis_Group_Failed1: Data1 -> A -> Concat:0,
-    # Data2 -> Concat:1, Data1 -> B -> Concat:2. Fuse(A, Concat) (a FusedAscBackend), its
-    # cached axis group emptied: CanFuseHorizontal(B, fused) is false (GetAscGraphAxisGroup
-    # cannot regenerate a FusedAscBackend's group). Unemptied, the same pair fuses. (B is
-    # also a graph output here, so that lowering keeps it a kernel of its own instead of
-    # inlining it into the concat's.)
+def _fused_axis_group_case(graph: str, clear: bool, fused_first: bool) -> None:
+    """Fuse(A=Exp, Concat) into a FusedAscBackend, optionally empty its cached axis group,
+    then ask CanFuse with the Abs kernel: GetAscgraphAxisGroupFailed when emptied (GE cannot
+    regenerate a FusedAscBackend's group), a fuse otherwise."""
     from passes.autofuse_decider import AXIS_GROUP_ATTR
     from tests.test_autofuse_decider import by, lowered
 
-    m, nodes = lowered(CONCAT3)
+    m, nodes = lowered(graph)
     d = AscBackendFusionDecider()
     fused = fuse_checked(m, d, by(nodes, "Exp"), by(nodes, "ConcatD"))
     assert isinstance(fused, ge.FusedAscBackend) and AXIS_GROUP_ATTR in fused.attributes
+    if fused_first:
+        # GE: the fuse type set to pointwise "not to go through the custom strategies"
+        fused.attributes["fuse_type"] = StringAttr("pointwise")
+        fused.attributes["fuse_type_mask"] = int_attr(2)
     if clear:
         fused.attributes[AXIS_GROUP_ATTR] = StringAttr(AxisGroup().to_text())
-    r = d.can_fuse(by(nodes, "Abs"), fused)
+    pair = (fused, by(nodes, "Abs")) if fused_first else (by(nodes, "Abs"), fused)
+    r = d.can_fuse(*pair)
     if clear:
         assert r is not None and r.code == "GetAscgraphAxisGroupFailed", r
     else:
         assert r is None, r
+
+
+@pytest.mark.parametrize("clear", [False, True])
+def test_ge_node_get_ascgraph_axis_group_failed1(clear):
+    # AscBackendFusionDecider_Node_Get_Ascgraph_Axis_Group_Failed1: Data1 -> A -> Concat:0,
+    # Data2 -> Concat:1, Data1 -> B -> Concat:2. Fuse(A, Concat), then
+    # CanFuseHorizontal(B, fused). (B is also a graph output here, so that lowering keeps
+    # it a kernel of its own instead of inlining it into the concat's.)
+    _fused_axis_group_case(CONCAT3, clear, fused_first=False)
 
 
 CONCAT_THEN_ABS = """
@@ -666,24 +676,9 @@ ge.graph @g {
 @pytest.mark.parametrize("clear", [False, True])
 def test_ge_node_get_ascgraph_axis_group_failed2(clear):
     # AscBackendFusionDecider_Node_Get_Ascgraph_Axis_Group_Failed2: Data1 -> A -> Concat ->
-    # B, Data2/Data3 -> Concat. Fuse(A, Concat); its cached group emptied and its fuse type
-    # set to pointwise (GE: "not to go through the custom strategies"):
-    # CanFuseHorizontal(fused, B) is false. Unemptied, the same pair fuses.
-    from passes.autofuse_decider import AXIS_GROUP_ATTR
-    from tests.test_autofuse_decider import by, lowered
-
-    m, nodes = lowered(CONCAT_THEN_ABS)
-    d = AscBackendFusionDecider()
-    fused = fuse_checked(m, d, by(nodes, "Exp"), by(nodes, "ConcatD"))
-    fused.attributes["fuse_type"] = StringAttr("pointwise")
-    fused.attributes["fuse_type_mask"] = int_attr(2)
-    if clear:
-        fused.attributes[AXIS_GROUP_ATTR] = StringAttr(AxisGroup().to_text())
-    r = d.can_fuse(fused, by(nodes, "Abs"))
-    if clear:
-        assert r is not None and r.code == "GetAscgraphAxisGroupFailed", r
-    else:
-        assert r is None, r
+    # B, Data2/Data3 -> Concat. Fuse(A, Concat), retyped pointwise, then
+    # CanFuseHorizontal(fused, B).
+    _fused_axis_group_case(CONCAT_THEN_ABS, clear, fused_first=True)
 
 
 # -- FuseLoopMerge3_1: elementwise + elementwise with one more axis, horizontal -----------
