@@ -30,9 +30,8 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
-from passes.autofuse_lifting import ORIGIN_CONST_TYPES
 from lowering import loop_ir as L
-from passes.graph_utils import graph_nodes, graphs_in_pass_order
+from passes.graph_utils import CONST_TYPES, SOURCE_TYPES, graph_nodes, graphs_in_pass_order
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).
@@ -62,8 +61,6 @@ RESHAPE_FAMILY: frozenset[str] = frozenset({
 })  # fmt: skip
 # autofuse_lowering_utils.h: heavy ops realize their outputs (only Exp).
 HEAVY_OPS: frozenset[str] = frozenset({"Exp"})
-# Data-like nodes are buffers, not boxes (never lowered, never remarked on).
-BUFFER_TYPES: frozenset[str] = frozenset({"Data", "RefData", "Const", "Constant", "Variable"})
 
 # GE attribute names of the skip rules (asc_ir_lowerer.cpp: skip before lowering).
 SUPER_KERNEL_SCOPE = "_super_kernel_scope"
@@ -241,13 +238,13 @@ class LowerAutofusePass(ModulePass):
         st = _State(self) if split_gid is None else _State(self, split_gid=split_gid)
         nodes = list(graph_nodes(graph))
         for node in nodes:
-            if ge_type(node) in BUFFER_TYPES:
+            if ge_type(node) in SOURCE_TYPES:
                 continue
             self.lower_node(st, node)
         made = self.materialize(st, counter)
         if self.remarks:
             self.emit_remarks(st, nodes, made)
-        lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in BUFFER_TYPES]
+        lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in SOURCE_TYPES]
         block = graph.body.block
         for n in reversed(lowered):
             block.erase_op(n)
@@ -418,7 +415,7 @@ class LowerAutofusePass(ModulePass):
             own.setdefault(b.node, []).append(b)
         for n in nodes:
             t = ge_type(n)
-            if t in BUFFER_TYPES or t == "NetOutput":
+            if t in SOURCE_TYPES or t == "NetOutput":
                 continue
             head = f"{t} '{node_name(n)}'"
             if n in st.not_lowered:
@@ -455,7 +452,7 @@ def _origin_region(
         for v in n.operands:
             # a constant operand the lowering folded (GatherV2's axis): copied along, so
             # lifting can restore the node reading it (autofuse_lifting.py maps it back)
-            if v not in vmap and isinstance(v.owner, Operation) and ge_type(v.owner) in ORIGIN_CONST_TYPES:
+            if v not in vmap and isinstance(v.owner, Operation) and ge_type(v.owner) in CONST_TYPES:
                 c = v.owner.clone()
                 block.add_op(c)
                 vmap.update(zip(v.owner.results, c.results))

@@ -38,7 +38,7 @@ from passes.ge_local_sizes import (
     ge_local_output_size,
     memory_size_with_auto_padding,
 )
-from passes.graph_utils import consumers, graph_nodes, graphs_in_pass_order, node_order
+from passes.graph_utils import CONST_TYPES, VARIABLE_TYPES, consumers, graph_nodes, graphs_in_pass_order, node_order
 from passes.phony_notask import (
     PHONY_CONCAT,
     PHONY_SPLIT,
@@ -65,11 +65,8 @@ REGION_FM = "fm"
 REGION_WEIGHT = "weight"
 REGION_VAR = "var"
 
-# graph_metadef op_type_utils.cc: IsConstNode (Const, Constant), IsVariableNode; with the
-# data nodes these are GE's immutable-address outputs (ANCHOR_ATTR_IMMUTABLE_ADDRESS_OUTPUT,
-# mem_layout_conflict_util.cc: MarkOutTypes).
-CONST_TYPES = frozenset({"Const", "Constant"})
-VARIABLE_TYPES = frozenset({"Variable"})
+# Data, Const and Variable nodes are GE's immutable-address outputs
+# (ANCHOR_ATTR_IMMUTABLE_ADDRESS_OUTPUT, mem_layout_conflict_util.cc: MarkOutTypes).
 IMMUTABLE_OUTPUT_TYPES = DATA_NODE_TYPES | CONST_TYPES | VARIABLE_TYPES
 
 

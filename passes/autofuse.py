@@ -31,10 +31,10 @@ from passes.autofuse_solver import (
     buffer_bytes,
     fuse_block,
 )
-from passes.graph_utils import graphs_in_pass_order
+from passes.graph_utils import SOURCE_TYPES, graphs_in_pass_order
 
 # Nodes that launch no kernel: graph inputs, constants, the output node, subgraph calls.
-NOT_KERNELS = frozenset({"Data", "RefData", "Const", "Constant", "Variable", "NetOutput", "PartitionedCall"})
+NOT_KERNELS = SOURCE_TYPES | {"NetOutput", "PartitionedCall"}
 
 
 def is_kernel(op: Operation) -> bool:
@@ -63,13 +63,13 @@ def ideal_traffic(block: Block) -> int:
     for op in block.ops:
         if isinstance(op, NetOutput):
             outputs.update(dict.fromkeys(v for v in op.operands if not _is_input(v)))
-        elif ge_type(op) in ("Data", "RefData", "Const", "Constant", "Variable"):
+        elif ge_type(op) in SOURCE_TYPES:
             inputs.update(dict.fromkeys(r for r in op.results if r.uses))
     return sum(map(buffer_bytes, inputs)) + sum(map(buffer_bytes, outputs))
 
 
 def _is_input(v: SSAValue) -> bool:
-    return isinstance(v.owner, Operation) and ge_type(v.owner) in ("Data", "RefData", "Const", "Constant", "Variable")
+    return isinstance(v.owner, Operation) and ge_type(v.owner) in SOURCE_TYPES
 
 
 @dataclass(frozen=True)

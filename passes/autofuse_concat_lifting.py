@@ -18,14 +18,12 @@ GetSizeByDataType would return its bit-offset code.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
 
 from ge_dialect import ascgraph as ag
-from ge_dialect import attrs as A
-from ge_dialect.diagnostics import op_location
+from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect.ge import AscBackend, Data, FusedAscBackend, NetOutput, RefData, ge_type, node_name
 from passes.ascgraph_utils import asc_graph, primary_fuse_type
@@ -116,7 +114,7 @@ def need_lifting(fused: FusedAscBackend, backend: AscBackend, concat: ag.AscNode
     stride_bits = dtype_bits(t.element_type)
     for d in output_shape[concat_dim + 1 :]:
         stride_bits *= d
-    inner = {d.results[0]: data_index(d) for d in fused.body.block.ops if isinstance(d, Data | RefData)}
+    inner = {d.results[0]: d.int_attr("index", 0) for d in fused.body.block.ops if isinstance(d, Data | RefData)}
     num_aligned = 0
     total_fused = 0
     unique_srcs: set[tuple[Operation, int]] = set()
@@ -161,23 +159,14 @@ def need_lifting(fused: FusedAscBackend, backend: AscBackend, concat: ag.AscNode
     return ConcatLiftingDecision(ratio < threshold, why)
 
 
-def data_index(d: Operation) -> int:
-    """The parent input index of a FusedAscBackend body's Data node."""
-    return A.get_int(d, "index", 0) or 0
-
-
-def unfold(fused: FusedAscBackend) -> bool:
-    """# lower_concat_helper.cpp: UnfoldFusedAscBackend (CheckGraph, GraphUtils::UnfoldGraph)
-    -- the inner AscBackends take the FusedAscBackend's place, in their order; returns
-    False (and leaves the node) when the body does not match the node's inputs/outputs."""
-    body = fused.body.block
-    ops = list(body.ops)
-    out = ops[-1] if ops else None
-    datas = [o for o in ops if isinstance(o, Data | RefData)]
-    # lower_concat_helper.cpp: CheckGraph
-    if not isinstance(out, NetOutput) or len(datas) != len(fused.operands) or len(out.operands) != len(fused.results):
-        return False
-    mapping = {d.results[0]: fused.operands[data_index(d)] for d in datas}
+def unfold(fused: FusedAscBackend) -> None:
+    """# lower_concat_helper.cpp: UnfoldFusedAscBackend (GraphUtils::UnfoldGraph) -- the
+    inner AscBackends take the FusedAscBackend's place, in their order. GE's CheckGraph
+    (body inputs/outputs match the node's) is the FusedAscBackend verifier here."""
+    ops = list(fused.body.block.ops)
+    out = ops[-1]
+    assert isinstance(out, NetOutput)
+    mapping = {d.results[0]: fused.operands[d.int_attr("index", 0)] for d in ops if isinstance(d, Data | RefData)}
     parent = fused.parent_block()
     assert parent is not None
     for op in ops:
@@ -199,7 +188,6 @@ def unfold(fused: FusedAscBackend) -> bool:
             renamed.add(v)
         r.replace_all_uses_with(v)
     parent.erase_op(fused)
-    return True
 
 
 def lifting_poor_perf_fused_asc_backends(block: Block, remarks: bool = False) -> list[str]:
@@ -214,14 +202,13 @@ def lifting_poor_perf_fused_asc_backends(block: Block, remarks: bool = False) ->
             continue
         backend, concat = found
         decision = need_lifting(op, backend, concat)
-        done = decision.unfold and unfold(op)
         if remarks:
-            verb = "unfolded" if done else ("kept (its body does not match the node)" if decision.unfold else "kept")
-            print(
-                f"{op_location(op)}: remark: ge-autofuse: FusedAscBackend '{node_name(op)}' {verb}: concat in "
-                f"'{node_name(backend)}': {decision.why} (LowerConcatHelper::NeedLifting)",
-                file=sys.stderr,
+            remark(
+                op,
+                f"ge-autofuse: FusedAscBackend '{node_name(op)}' {'unfolded' if decision.unfold else 'kept'}: "
+                f"concat in '{node_name(backend)}': {decision.why} (LowerConcatHelper::NeedLifting)",
             )
-        if done:
+        if decision.unfold:
             unfolded.append(node_name(op))
+            unfold(op)
     return unfolded

@@ -556,8 +556,6 @@ class AscBackendFusionDecider:
         return new
 
 
-# autofuse_utils.cpp: IsSplitType
-SPLIT_GE_TYPES = frozenset({"Split", "SplitD", "SplitV", "SplitVD"})
 
 
 def _lone_split(op: Operation) -> tuple[Operation, ge.NetOutput] | None:
@@ -566,7 +564,7 @@ def _lone_split(op: Operation) -> tuple[Operation, ge.NetOutput] | None:
         return None
     ops = [o for o in op.origin.block.ops if not isinstance(o, ge.Data | ge.RefData | ge.NetOutput)]
     net = op.origin.block.last_op
-    if len(ops) != 1 or ge_type(ops[0]) not in SPLIT_GE_TYPES or not isinstance(net, ge.NetOutput):
+    if len(ops) != 1 or ge_type(ops[0]) not in U.SPLIT_TYPES or not isinstance(net, ge.NetOutput):
         return None
     return ops[0], net
 

@@ -30,9 +30,8 @@ from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect import attrs as A
 from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
-from ge_dialect.ascgraph import fuse_type_bit
-
-SPLIT_FUSE_BIT = fuse_type_bit("split")
+from passes.ascgraph_utils import SPLIT_TYPES, has_fuse_type
+from passes.graph_utils import CONST_TYPES
 
 # liftings.cpp: kMinComputeNodes
 MIN_COMPUTE_NODES = 2
@@ -43,11 +42,6 @@ MIN_ONE_NODE_INPUTS = 64
 # liftings.cpp: IsSpecificConditionSkipLifting -- tail axis of a non-tail transpose, bytes
 TRANSPOSE_TAIL_BYTES = 512
 DISABLE_LIFTING = "_disable_lifting"
-# Constant producers an origin region holds as copies (ge-lower-autofuse folds them into
-# the kernel, e.g. GatherV2's axis): not origin ops, mapped back to the graph's own on lifting.
-ORIGIN_CONST_TYPES = frozenset({"Const", "Constant"})
-# autofuse_utils.cpp: IsSplitType -- the GE types a split AscBackend comes from
-SPLIT_TYPES = frozenset({"Split", "SplitD", "SplitV", "SplitVD"})
 # asc_ir_lowerer.cpp IsNodeShouldPrune: OpTypeUtils::IsDataNode types are never pruned
 PRUNE_KEEP_TYPES = frozenset({"Data", "RefData"})
 
@@ -55,12 +49,7 @@ PRUNE_KEEP_TYPES = frozenset({"Data", "RefData"})
 def origin_ops(op: AscBackend) -> list[Operation]:
     """The original GE ops (no Data, no NetOutput) of a lowered AscBackend, in order."""
     assert op.origin is not None
-    return [o for o in op.origin.block.ops if not isinstance(o, Data | RefData | NetOutput) and ge_type(o) not in ORIGIN_CONST_TYPES]
-
-
-def _is_split(op: AscBackend) -> bool:
-    """AutoFuseAttrs::HasFuseType(kSplit): the primary type or the mask bit."""
-    return A.get_str(op, "fuse_type", "") == "split" or bool((A.get_int(op, "fuse_type_mask", 0) or 0) & SPLIT_FUSE_BIT)
+    return [o for o in op.origin.block.ops if not isinstance(o, Data | RefData | NetOutput) and ge_type(o) not in CONST_TYPES]
 
 
 def skip_reason(op: AscBackend) -> str | None:
@@ -70,7 +59,7 @@ def skip_reason(op: AscBackend) -> str | None:
         # merge of one Split's pieces keeps the Split as origin: autofuse_decider.split_origin)
         return "fused by CanFuse (not from lowering)"
     nodes = origin_ops(op)
-    if _is_split(op):
+    if has_fuse_type(op, "split"):
         # liftings.cpp IsSkipLifting: kSplit -> !LowerSplitHelper::NeedLifting, whose
         # CheckFuseOtherNodes lifts only a kernel of split-type origin nodes alone that has
         # as many outputs as the original Split (CheckFuseRatio's verdict is unused in GE)
@@ -125,7 +114,7 @@ def _lift(block: Block, backends: list[AscBackend], consts: dict[str, Operation]
     for o in first.origin.block.ops:
         if isinstance(o, Data | RefData):
             vmap[o.results[0]] = first.operands[A.get_int(o, "index") or 0]
-        elif ge_type(o) in ORIGIN_CONST_TYPES:
+        elif ge_type(o) in CONST_TYPES:
             same = consts.get(node_name(o))
             if same is not None and same.attributes == o.attributes and same.result_types == o.result_types:
                 vmap.update(zip(o.results, same.results))
@@ -210,7 +199,7 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
             ops = ", ".join(f"{ge_type(n)} '{node_name(n)}'" for n in origin_ops(group[0]))
             why = (
                 "all the Split's outputs and nothing else: LowerSplitHelper::NeedLifting"
-                if _is_split(group[0])
+                if has_fuse_type(group[0], "split")
                 else f"fewer than {MIN_COMPUTE_NODES} compute ops, not fused"
             )
             print(
@@ -219,7 +208,7 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
                 file=sys.stderr,
             )
         if consts is None:
-            consts = {node_name(o): o for o in block.ops if ge_type(o) in ORIGIN_CONST_TYPES}
+            consts = {node_name(o): o for o in block.ops if ge_type(o) in CONST_TYPES}
         lifted_ops += _lift(block, group, consts)
         lifted.extend(names)
     # the rest keep their kernels (also those CanFuse moved into a FusedAscBackend)
