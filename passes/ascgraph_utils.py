@@ -288,7 +288,13 @@ def _operand_numel(load: ag.Load) -> int | None:
 
 
 def loads_of(data: ag.AscNode) -> list[ag.Load]:
-    return [u.operation for u in data.results[0].uses if isinstance(u.operation, ag.Load)]
+    """The Loads of a Data in graph order (GE walks the Data's peer anchors in edge order;
+    xDSL lists uses newest first)."""
+    v = data.results[0]
+    block = data.parent_block()
+    if block is None:
+        return [u.operation for u in v.uses if isinstance(u.operation, ag.Load)]
+    return [op for op in block.ops if isinstance(op, ag.Load) and op.operands[0] is v]
 
 
 def graph_loads(op: Operation) -> list[ag.Load]:

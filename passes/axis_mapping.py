@@ -365,8 +365,8 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
             # IsSameBroadCastInfo when neither side reads the input only simply
             (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
-            simplest1, infos1 = _input_broadcast_infos(b1, _loads_in_order(e1), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(b2, _loads_in_order(e2), lambda b: pairs.get(b, f"n2:{b}"))
+            simplest1, infos1 = _input_broadcast_infos(b1, U.loads_of(e1), lambda a: a)
+            simplest2, infos2 = _input_broadcast_infos(b2, U.loads_of(e2), lambda b: pairs.get(b, f"n2:{b}"))
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
                 return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):
@@ -534,14 +534,6 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
     return None
 
 
-def _loads_in_order(data: ag.AscNode) -> list[ag.Load]:
-    """The Loads of a Data in graph order (GE walks the Data's peer anchors in edge order;
-    xDSL lists uses newest first)."""
-    v = data.results[0]
-    block = data.parent_block()
-    return [op for op in block.ops if isinstance(op, ag.Load) and op.operands[0] is v] if block else U.loads_of(data)
-
-
 def _input_broadcast_infos(backend: Operation, loads: list[ag.Load], conv) -> tuple[bool, list[list]]:
     """backend_utils.cpp CurNodeInputIsSimplestLoad: IsSimplestLoad on each Load of one
     Data of the AscBackend `backend`, collecting the broadcast info IsSimplestLoad appends
@@ -565,7 +557,7 @@ def cur_node_input_is_simplest_load(op: Operation, j: int) -> bool:
     if not datas:
         return False
     backend, data = _first_input_data(datas)
-    return _input_broadcast_infos(backend, _loads_in_order(data), lambda a: a)[0]
+    return _input_broadcast_infos(backend, U.loads_of(data), lambda a: a)[0]
 
 
 def _first_input_data(datas: list[tuple[Operation, ag.Data]]) -> tuple[Operation, ag.Data]:
