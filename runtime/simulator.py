@@ -593,4 +593,5 @@ def _dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     dt = numpy_dtype(t.element_type)
     vals = np.array(attr.get_values(), dtype=np.float64 if dt.kind == "f" else np.int64).astype(dt)
     shape = tuple(t.get_shape())
-    return np.ascontiguousarray(np.broadcast_to(vals.reshape(-1)[:1], shape) if vals.size == 1 else vals.reshape(shape))
+    # A splat (one value) fills the shape; a 0-d shape takes the value itself, not a 1-vector.
+    return np.ascontiguousarray(np.broadcast_to(vals.reshape(-1)[0], shape) if vals.size == 1 else vals.reshape(shape))
