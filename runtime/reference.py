@@ -634,7 +634,8 @@ def _gather(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     b = b + idx.ndim if b < 0 else b
     i = gather_indices(op, idx, x.shape[axis], A.get_bool(op, "negative_index_support"))
     if b == 0:
-        return [np.take(x, i, axis=axis)]
+        # np.take of a 0-d index on a 1-D x is a numpy scalar: the output is a 0-d array.
+        return [np.asarray(np.take(x, i, axis=axis))]
     # batch_dims: one take per batch element over the shared leading dims.
     lead = x.shape[:b]
     xs = x.reshape((-1,) + x.shape[b:])

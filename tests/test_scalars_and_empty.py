@@ -101,3 +101,59 @@ def test_gather_v2_with_a_0d_axis_weight(tmp_path, capsys):
     assert ge_run(tmp_path, text, "--streams", "2") == 0
     assert capsys.readouterr().out.splitlines()[-1] == "outputs match the reference"
 
+
+# ---------------------------------------------------------------------------------------
+# Case 5: 0-d gathers
+# ---------------------------------------------------------------------------------------
+
+_GATHER_0D = """ge.graph @main {{
+  %x = ge.Data {{index = 0}} : tensor<5x{e}>
+  %i = ge.Const {{value = dense<{i}> : tensor<{ie}>}} : tensor<{ie}>
+  {axis}
+  %g = ge.{op}(%x, %i{axis_arg}){attrs} : (tensor<5x{e}>, tensor<{ie}>{axis_ty}) -> tensor<{e}>
+  %y = ge.Add(%g, %g) : (tensor<{e}>, tensor<{e}>) -> tensor<{e}>
+  ge.NetOutput %g, %y : tensor<{e}>, tensor<{e}>
+}}"""
+
+
+def _gather_0d(op: str, elem: str, idx: int, idx_elem: str = "i32", attrs: str = "") -> str:
+    v2 = op == "GatherV2"
+    return _GATHER_0D.format(
+        e=elem, i=idx, ie=idx_elem, op=op, attrs=attrs,
+        axis="%a = ge.Const {value = dense<0> : tensor<i64>} : tensor<i64>" if v2 else "",
+        axis_arg=", %a" if v2 else "", axis_ty=", tensor<i64>" if v2 else "",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("op", ["Gather", "GatherV2"])
+@pytest.mark.parametrize(("elem", "dtype"), [("f32", np.float32), ("f16", np.float16), ("i32", np.int32)])
+def test_a_0d_index_gathers_a_0d_array(op, elem, dtype):
+    x = np.array([10, 11, 12, 13, 14], dtype)
+    g, y = reference(_gather_0d(op, elem, 2), [x])
+    same(g, np.array(12, dtype))
+    same(y, np.array(24, dtype))
+    for g, y in simulate(_gather_0d(op, elem, 2), [x]):
+        same(g, np.array(12, dtype))
+        same(y, np.array(24, dtype))
+
+
+def test_a_negative_0d_index_with_negative_index_support():
+    x = np.array([10, 11, 12, 13, 14], F32)
+    text = _gather_0d("GatherV2", "f32", -1, "i64", " {negative_index_support = true}")
+    g, _ = reference(text, [x])
+    same(g, np.array(14, F32))
+
+
+def test_a_0d_gather_with_batch_dims_equal_to_the_index_rank():
+    # batch_dims = 1 = rank of indices: one element per batch row, the output is 1-D.
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<3x4xf32>
+  %i = ge.Data {index = 1} : tensor<3xi32>
+  %a = ge.Const {value = dense<1> : tensor<i32>} : tensor<i32>
+  %g = ge.GatherV2(%x, %i, %a) {batch_dims = 1} : (tensor<3x4xf32>, tensor<3xi32>, tensor<i32>) -> tensor<3xf32>
+  ge.NetOutput %g : tensor<3xf32>
+}"""
+    x = np.arange(12, dtype=F32).reshape(3, 4)
+    (g,) = reference(text, [x, np.array([3, 0, 2], np.int32)])
+    same(g, np.array([3, 4, 10], F32))
+
