@@ -722,28 +722,38 @@ class ConcatBase(GeNode):
             raise VerifyException(f"attribute N = {n} but {ge_type(self)} has {len(self.operands)} inputs")
 
     def axis(self) -> int | None:
+        """`concat_dim` normalised by the output rank (GE's infer: input 0's rank, a scalar
+        input 0 of several counting as shape [1]); None when input 0 is unranked or is the
+        only input and a scalar (GE returns its shape without reading concat_dim)."""
         s = self.in_shape(0)
-        if s is None:
+        if s is None or (not s and len(self.operands) == 1):
             return None
-        if len(s) == 0:
-            raise VerifyException(f"{ge_type(self)} cannot concatenate scalars (input 0 has rank 0)")
-        return normalize_axis(self.int_attr("concat_dim", 0) or 0, len(s), "concat_dim")
+        return normalize_axis(self.int_attr("concat_dim", 0) or 0, max(len(s), 1), "concat_dim")
 
     def infer(self) -> list[Shape | None] | None:
+        # concatv2d.cc: InferShape4ConcatV2Common (GE's ConcatD/ConcatV2D infer; ops-math
+        # concat_infershape.cpp: ConcatInferShapeCommon): one input is the output; else a
+        # scalar input 0 becomes shape [1], a scalar input i adds 1 to a rank-1 output, and
+        # every other input has the output's rank and dims except on concat_dim.
         shapes = [self.in_shape(i) for i in range(len(self.operands))]
+        if len(shapes) == 1:
+            return [shapes[0]]
         axis = self.axis()
         if axis is None or any(s is None for s in shapes):
             return None
-        first: Shape = shapes[0]  # type: ignore[assignment]
+        first: Shape = shapes[0] or (1,)  # type: ignore[assignment]
         total = 0
         for i, s in enumerate(shapes):
             assert s is not None
+            if not s and len(first) == 1:
+                s = (1,)
             if len(s) != len(first) or any(
                 a != b and a >= 0 and b >= 0 for k, (a, b) in enumerate(zip(s, first)) if k != axis
             ):
+                shown = fmt_shape(first) if shapes[0] else "scalar, counted as shape 1"
                 raise VerifyException(
-                    f"input {i} has shape {fmt_shape(s)}; all inputs must match input 0 "
-                    f"({fmt_shape(first)}) except on concat_dim {axis}"
+                    f"input {i} has shape {fmt_shape(shapes[i])}; all inputs must match input 0 "
+                    f"({shown}) except on concat_dim {axis}"
                 )
             total = -1 if total < 0 or s[axis] < 0 else total + s[axis]
         return [tuple(total if k == axis else d for k, d in enumerate(first))]

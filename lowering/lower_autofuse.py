@@ -616,12 +616,17 @@ def _lower_concat(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) ->
     if not p.enabled("concat"):
         raise Extern("class 'concat' is not in enable-pass")
     assert isinstance(node, ge.ConcatBase)
-    dim = node.axis()
-    assert dim is not None
+    # lowering_impl.cpp: CollectConcatInputs / ConcatCanBeConvertedToBrc index each input's
+    # dims at concat_dim, which a rank-0 input (GE's infer counts it as shape [1]) lacks:
+    # such a concat is left to the ConcatD kernel.
+    if len(node.operands) > 1 and any(not _shape(v) for v in node.operands):
+        raise Extern("a rank-0 input has no dim at concat_dim")
     ins = [rd.read(v) for v in node.operands]
     out = node.results[0]
     if len(ins) == 1:
         return [(ins[0], "store", "concat", 0)]
+    dim = node.axis()
+    assert dim is not None
     return [(L.ConcatOp(_shape(out), _dtype(out), tuple(ins), dim), "concat", "concat", 1)]
 
 

@@ -450,8 +450,13 @@ reference_impl(ge.ReduceMeanD)(_reduction("mean"))
 
 @reference_impl(ge.ConcatD, ge.ConcatV2D)
 def _concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    axis = _norm_axis(op, A.get_int(op, "concat_dim", 0) or 0, args[0].ndim, "concat_dim")
-    return [np.concatenate(args, axis=axis)]
+    # concatv2d.cc: InferShape4ConcatV2Common -- one input is the output (a scalar too);
+    # of several, each scalar is a 1-element vector.
+    if len(args) == 1 and args[0].ndim == 0:
+        return [args[0]]
+    rank = max(args[0].ndim, 1)
+    axis = _norm_axis(op, A.get_int(op, "concat_dim", 0) or 0, rank, "concat_dim")
+    return [np.concatenate([a.reshape(1) if a.ndim == 0 else a for a in args], axis=axis)]
 
 
 @reference_impl(ge.Pack)

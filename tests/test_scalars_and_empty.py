@@ -157,3 +157,87 @@ def test_a_0d_gather_with_batch_dims_equal_to_the_index_rank():
     (g,) = reference(text, [x, np.array([3, 0, 2], np.int32)])
     same(g, np.array([3, 4, 10], F32))
 
+
+# ---------------------------------------------------------------------------------------
+# Case 9: ConcatD / ConcatV2D of rank-0 inputs (concatv2d.cc: InferShape4ConcatV2Common)
+# ---------------------------------------------------------------------------------------
+
+_SCALAR_CONCAT = """ge.graph @main {
+  %s = ge.Data {index = 0} : tensor<f32>
+  %v = ge.Data {index = 1} : tensor<3xf32>
+  %r = ge.Relu(%s) : (tensor<f32>) -> tensor<f32>
+  %e = ge.Exp(%v) : (tensor<3xf32>) -> tensor<3xf32>
+  %a = ge.ConcatD(%r, %e) {concat_dim = 0} : (tensor<f32>, tensor<3xf32>) -> tensor<4xf32>
+  %b = ge.ConcatV2D(%e, %r, %r) {concat_dim = -1} : (tensor<3xf32>, tensor<f32>, tensor<f32>) -> tensor<5xf32>
+  %c = ge.ConcatD(%r, %r) : (tensor<f32>, tensor<f32>) -> tensor<2xf32>
+  %d = ge.ConcatD(%r) : (tensor<f32>) -> tensor<f32>
+  ge.NetOutput %a, %b, %c, %d : tensor<4xf32>, tensor<5xf32>, tensor<2xf32>, tensor<f32>
+}"""
+
+
+def _scalar_concat_want(s: np.ndarray, v: np.ndarray) -> list[np.ndarray]:
+    r, e = max(float(s), 0.0), [float(np.exp(t)) for t in v]  # by hand, element by element
+    return [
+        np.array([r, *e], F32),
+        np.array([*e, r, r], F32),
+        np.array([r, r], F32),
+        np.array(r, F32),
+    ]
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "ge-compile",
+        # concat lowering enabled: a concat with a rank-0 input stays a ConcatD kernel
+        "ge-lower-autofuse{enable-pass=concat},ge-autofuse,ge-concat-notask",
+    ],
+)
+def test_scalar_concat_verifies_runs_on_the_reference_and_the_pipeline(pipeline):
+    s, v = np.array(0.75, F32), np.array([0.5, -1.0, 2.0], F32)
+    want = _scalar_concat_want(s, v)
+    for got, w in zip(reference(_SCALAR_CONCAT, [s, v]), want):
+        np.testing.assert_allclose(got, w, rtol=1e-6)
+        assert got.shape == w.shape
+    for outs in simulate(_SCALAR_CONCAT, [s, v], pipeline):
+        for got, w in zip(outs, want):
+            np.testing.assert_allclose(got, w, rtol=1e-6)
+            assert got.shape == w.shape
+
+
+def test_the_no_task_pass_rejects_a_scalar_concat_with_is_scalar_input():
+    from passes.concat_notask import ConcatNotaskPass
+
+    _, m = parse(_SCALAR_CONCAT)
+    ConcatNotaskPass().apply(None, m)  # type: ignore[arg-type]
+    concats = [o for o in select_graph(m).body.block.ops if o.name in ("ge.ConcatD", "ge.ConcatV2D")]
+    assert len(concats) == 4 and not any("_no_task" in o.attributes for o in concats)
+
+
+@pytest.mark.parametrize(
+    ("types", "out", "error"),
+    [
+        ("tensor<f16>, tensor<f16>, tensor<f16>", "tensor<3xf16>", None),
+        ("tensor<f16>, tensor<7xf16>", "tensor<8xf16>", None),
+        ("tensor<7xf16>, tensor<f16>", "tensor<8xf16>", None),
+        ("tensor<f16>, tensor<f16>", "tensor<3xf16>", "output 0 has shape 3, but ConcatD infers 2"),
+        ("tensor<f16>, tensor<1x2xf16>", "tensor<2x2xf16>", "input 1 has shape 1x2"),
+        ("tensor<1x2xf16>, tensor<f16>", "tensor<2x2xf16>", "input 1 has shape scalar"),
+    ],
+)
+def test_scalar_concat_shapes_follow_ge_infer(types, out, error):
+    n = types.count(",") + 1
+    text = (
+        "ge.graph @main {\n"
+        + "".join(f"  %x{i} = ge.Data {{index = {i}}} : {t.strip()}\n" for i, t in enumerate(types.split(",")))
+        + f"  %c = ge.ConcatD({', '.join(f'%x{i}' for i in range(n))}) : ({types}) -> {out}\n"
+        + f"  ge.NetOutput %c : {out}\n}}"
+    )
+    from xdsl.utils.exceptions import DiagnosticException
+
+    if error is None:
+        parse(text)
+    else:
+        with pytest.raises(DiagnosticException, match=error):
+            parse(text)
+

@@ -20,11 +20,45 @@ ge.graph @g {
 
 // -----
 
+// Scalar inputs (concatv2d.cc: InferShape4ConcatV2Common): of several inputs, a scalar
+// input 0 counts as shape [1], so concat_dim lies in [-1, 1) ...
 ge.graph @g {
   %x = ge.Data {index = 0} : tensor<f16>
-  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.ConcatD: ConcatD cannot concatenate scalars (input 0 has rank 0)
-  %c = ge.ConcatD(%x, %x) : (tensor<f16>, tensor<f16>) -> tensor<2xf16>
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.ConcatD: concat_dim 1 is out of range for rank 1 (valid: [-1, 0])
+  %c = ge.ConcatD(%x, %x) {concat_dim = 1} : (tensor<f16>, tensor<f16>) -> tensor<2xf16>
   ge.NetOutput %c : tensor<2xf16>
+}
+
+// -----
+
+// ... and each scalar adds 1 to the concat dim of a rank-1 output only.
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<f16>
+  %y = ge.Data {index = 1} : tensor<2x3xf16>
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.ConcatD: input 1 has shape scalar; all inputs must match input 0 (2x3) except on concat_dim 0
+  %c = ge.ConcatD(%y, %x) : (tensor<2x3xf16>, tensor<f16>) -> tensor<3x3xf16>
+  ge.NetOutput %c : tensor<3x3xf16>
+}
+
+// -----
+
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<f16>
+  %y = ge.Data {index = 1} : tensor<2x3xf16>
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.ConcatD: input 1 has shape 2x3; all inputs must match input 0 (scalar, counted as shape 1) except on concat_dim 0
+  %c = ge.ConcatD(%x, %y) : (tensor<f16>, tensor<2x3xf16>) -> tensor<3x3xf16>
+  ge.NetOutput %c : tensor<3x3xf16>
+}
+
+// -----
+
+// The inferred shape: two scalars and a 3-vector make a 5-vector.
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<f16>
+  %y = ge.Data {index = 1} : tensor<3xf16>
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.ConcatD: output 0 has shape 4, but ConcatD infers 5
+  %c = ge.ConcatD(%x, %y, %x) : (tensor<f16>, tensor<3xf16>, tensor<f16>) -> tensor<4xf16>
+  ge.NetOutput %c : tensor<4xf16>
 }
 
 // -----

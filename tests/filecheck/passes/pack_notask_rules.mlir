@@ -136,7 +136,7 @@ ge.graph @nz_padding {
 
 // -----
 
-// --- IsScalarInput (unreachable for ConcatD, whose verifier rejects scalars): a single
+// --- IsScalarInput (for ConcatD see ge_ut_concat_notask/scalar_input_check): a single
 // scalar piece is rejected, a single 1-D piece is marked (pack_scalar_input_fail) -------
 
 ge.graph @scalar {
