@@ -44,7 +44,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.dtypes import numpy_dtype
-from runtime.reference import ReferenceError, acc_dtype, check_value, gather_indices, reference_impl
+from runtime.reference import ReferenceError, acc_dtype, check_value, gather_indices, reduce_identity, reference_impl
 
 __all__ = ["run_asc_backend", "run_asc_graph"]
 
@@ -126,10 +126,10 @@ def _reduce(op: ag.Reduction, x: np.ndarray) -> np.ndarray:
         return np.sum(x, axis=axes, keepdims=True, dtype=acc)
     if isinstance(op, ag.Prod):
         return np.prod(x, axis=axes, keepdims=True, dtype=acc)
-    if isinstance(op, ag.Max):
-        return np.max(x, axis=axes, keepdims=True)
-    if isinstance(op, ag.Min):
-        return np.min(x, axis=axes, keepdims=True)
+    if isinstance(op, ag.Max | ag.Min):
+        kind = "max" if isinstance(op, ag.Max) else "min"  # an empty axis gives the identity
+        f = np.max if kind == "max" else np.min
+        return f(x, axis=axes, keepdims=True, initial=reduce_identity(kind, x.dtype))
     count = math.prod(x.shape[a] for a in axes)
     s = np.sum(x, axis=axes, keepdims=True, dtype=acc)
     if x.dtype.kind in "iu":

@@ -45,6 +45,7 @@ __all__ = [
     "has_reference_impl",
     "reference_impl",
     "reference_impl_of",
+    "reduce_identity",
     "root_graphs",
     "run_graph",
     "run_module",
@@ -408,6 +409,20 @@ def _reduce_axes(op: Operation, rank: int) -> tuple[int, ...]:
     return tuple(sorted({_norm_axis(op, a, rank, "axes entry") for a in axes}))
 
 
+def reduce_identity(kind: str, dt: np.dtype) -> object:
+    """The value of `kind` ("max" or "min") over no elements: -inf / +inf for floats, the
+    dtype's least / greatest value for integers, False / True for bools (ONNX ReduceMax:
+    "minus infinity (if supported by the datatype) or the minimum value of the data type");
+    sum is 0 and prod 1 (numpy's own empty results). Shared by the AscGraph interpreter."""
+    lo = kind == "max"
+    if dt.kind == "f":
+        return dt.type(-np.inf if lo else np.inf)
+    if dt.kind == "b":
+        return not lo
+    info = np.iinfo(dt)
+    return dt.type(info.min if lo else info.max)
+
+
 def _reduction(kind: str) -> Impl:
     def impl(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
         x = args[0]
@@ -418,10 +433,11 @@ def _reduction(kind: str) -> Impl:
             r = np.sum(x, axis=axes, keepdims=keep, dtype=acc)
         elif kind == "prod":
             r = np.prod(x, axis=axes, keepdims=keep, dtype=acc)
-        elif kind == "max":
-            r = np.max(x, axis=axes, keepdims=keep)
-        elif kind == "min":
-            r = np.min(x, axis=axes, keepdims=keep)
+        elif kind in ("max", "min"):
+            # An empty reduction gives the identity (ONNX ReduceMax/ReduceMin): numpy's
+            # `initial`, which leaves every non-empty reduction as it is.
+            f = np.max if kind == "max" else np.min
+            r = f(x, axis=axes, keepdims=keep, initial=reduce_identity(kind, x.dtype))
         else:  # mean
             count = math.prod(x.shape[a] for a in axes)
             s = np.sum(x, axis=axes, keepdims=keep, dtype=acc)

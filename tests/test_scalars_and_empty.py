@@ -241,3 +241,98 @@ def test_scalar_concat_shapes_follow_ge_infer(types, out, error):
         with pytest.raises(DiagnosticException, match=error):
             parse(text)
 
+
+# ---------------------------------------------------------------------------------------
+# Case 11: reductions over a size-0 axis give their identities
+# ---------------------------------------------------------------------------------------
+
+_EMPTY_REDUCE = """ge.graph @main {{
+  %x = ge.Data {{index = 0}} : tensor<0x3x{e}>
+  %mx = ge.ReduceMaxD(%x) {{axes = [0]}} : (tensor<0x3x{e}>) -> tensor<3x{e}>
+  %mn = ge.ReduceMinD(%x) {{axes = [0], keep_dims = true}} : (tensor<0x3x{e}>) -> tensor<1x3x{e}>
+  %sm = ge.ReduceSumD(%x) {{axes = [0]}} : (tensor<0x3x{e}>) -> tensor<3x{e}>
+  %pr = ge.ReduceProdD(%x) {{axes = []}} : (tensor<0x3x{e}>) -> tensor<{e}>
+  %ma = ge.ReduceMaxD(%x) {{axes = [1]}} : (tensor<0x3x{e}>) -> tensor<0x{e}>
+  ge.NetOutput %mx, %mn, %sm, %pr, %ma : tensor<3x{e}>, tensor<1x3x{e}>, tensor<3x{e}>, tensor<{e}>, tensor<0x{e}>
+}}"""
+
+
+@pytest.mark.parametrize(
+    ("elem", "dtype", "lo", "hi"),
+    [
+        ("f32", np.float32, -np.inf, np.inf),
+        ("f16", np.float16, -np.inf, np.inf),
+        ("i32", np.int32, -(2**31), 2**31 - 1),
+        ("i8", np.int8, -128, 127),
+        ("ui8", np.uint8, 0, 255),
+    ],
+)
+def test_empty_reductions_give_the_identity(elem, dtype, lo, hi):
+    text = _EMPTY_REDUCE.format(e=elem)
+    x = np.zeros((0, 3), dtype)
+    want = [
+        np.array([lo] * 3, dtype),
+        np.array([[hi] * 3], dtype),
+        np.zeros(3, dtype),
+        np.array(1, dtype),
+        np.zeros(0, dtype),
+    ]
+    for got, w in zip(reference(text, [x]), want):
+        same(got, w)
+    for outs in simulate(text, [x], runs=1):
+        for got, w in zip(outs, want):
+            same(got, w)
+
+
+def test_empty_bool_max_and_min_and_float_mean():
+    text = """ge.graph @main {
+  %b = ge.Data {index = 0} : tensor<2x0xi1>
+  %f = ge.Data {index = 1} : tensor<2x0xf32>
+  %mx = ge.ReduceMaxD(%b) {axes = [1]} : (tensor<2x0xi1>) -> tensor<2xi1>
+  %mn = ge.ReduceMinD(%b) {axes = [1]} : (tensor<2x0xi1>) -> tensor<2xi1>
+  %me = ge.ReduceMeanD(%f) {axes = [-1]} : (tensor<2x0xf32>) -> tensor<2xf32>
+  ge.NetOutput %mx, %mn, %me : tensor<2xi1>, tensor<2xi1>, tensor<2xf32>
+}"""
+    mx, mn, me = reference(text, [np.zeros((2, 0), bool), np.zeros((2, 0), F32)])
+    same(mx, np.array([False, False]))  # any() of nothing
+    same(mn, np.array([True, True]))  # all() of nothing
+    assert me.dtype == F32 and np.isnan(me).all()  # 0 / 0
+
+
+def test_empty_integer_mean_is_a_located_error():
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<0xi32>
+  %m = ge.ReduceMeanD(%x) {axes = [0]} : (tensor<0xi32>) -> tensor<i32>
+  ge.NetOutput %m : tensor<i32>
+}"""
+    with pytest.raises(ReferenceError, match="ReduceMeanD of an empty integer tensor"):
+        reference(text, [np.zeros(0, np.int32)])
+
+
+def test_ascgraph_max_and_min_over_an_empty_axis_give_the_identity():
+    # AscGraph axes are >= 1 (the verifier), so the interpreter's reductions meet an empty
+    # axis only through a caller's array: the kernels themselves must not fail on one.
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<2x3xf32>
+  %y, %z = ge.AscBackend(%x) : (tensor<2x3xf32>) -> (tensor<1x3xf32>, tensor<1x3xf32>) {
+    ascgraph.graph @g axis = [0: z0 = 2, 1: z1 = 3] {
+      %d = ascgraph.Data {index = 0} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [2, 3], strides = [3, 1]>
+      %l = ascgraph.Load(%d) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [2, 3], strides = [3, 1]>
+      %mx = ascgraph.Max(%l) {sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [1, 3], strides = [0, 1]>
+      %mn = ascgraph.Min(%l) {sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [1, 3], strides = [0, 1]>
+      %s = ascgraph.Store(%mx) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [1, 3], strides = [0, 1]>
+      %t = ascgraph.Store(%mn) {offset = 0, sched.axis = [0, 1]} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [1, 3], strides = [0, 1]>
+      %o = ascgraph.Output(%s) {index = 0} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [1, 3], strides = [0, 1]>
+      %p = ascgraph.Output(%t) {index = 1} : !ascgraph.tensor<f32, axis = [0, 1], repeats = [1, 3], strides = [0, 1]>
+    }
+  }
+  ge.NetOutput %y, %z : tensor<1x3xf32>, tensor<1x3xf32>
+}"""
+    _, m = parse(text)
+    x = np.array([[1, -5, 3], [4, 2, -6]], F32)
+    y, z = run_module(m, [x])
+    same(y, np.array([[4, 2, 3]], F32))
+    same(z, np.array([[1, -5, -6]], F32))
+    nodes = [o for o in m.walk() if isinstance(o, ag.Max | ag.Min)]
+    for node, want in zip(nodes, (-np.inf, np.inf)):
+        same(AI._reduce(node, np.zeros((0, 3), F32)), np.full((1, 3), want, F32))
