@@ -531,7 +531,7 @@ def _phony_concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     _keep_offset(op, "keep_input_offset")
     piece = args[0].shape
     dims, ns = _phony_dims(op, "concat_dim", "N", len(args), len(piece))
-    out = np.empty(ge.phony_block_shape(piece, dims, ns), dtype=out_dtype(op))
+    out = np.empty(ge.phony_block_shape(piece, dims, ns), dtype=args[0].dtype)  # the output's (verifier)
     for k, a in enumerate(args):
         if a.shape != piece:
             raise ReferenceError(op, f"input {k} has shape {_fmt(a.shape)}, input 0 has {_fmt(piece)}")
@@ -672,15 +672,20 @@ def _gather(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-@reference_impl(ge.MatMul)
-def _matmul(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    acc = acc_dtype(args[0].dtype)
-    a, b = args[0].astype(acc), args[1].astype(acc)
+def matmul_nd(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x1 @ x2 in the arrays' dtype, after the op's transpose_x1/transpose_x2 (shared with
+    runtime/error_bound.py, which runs it on float64 magnitudes)."""
     if A.get_bool(op, "transpose_x1"):
         a = a.T
     if A.get_bool(op, "transpose_x2"):
         b = b.T
-    r = a @ b
+    return a @ b
+
+
+@reference_impl(ge.MatMul)
+def _matmul(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+    acc = acc_dtype(args[0].dtype)
+    r = matmul_nd(op, args[0].astype(acc), args[1].astype(acc))
     if len(args) == 3:
         r = r + args[2].astype(acc).reshape(-1)
     return [r.astype(out_dtype(op))]
@@ -695,8 +700,17 @@ def _quad(op: Operation, name: str, default: list[int]) -> list[int]:
 def _conv2d(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     """NCHW: x [N,C,H,W], filter [K,C/groups,kh,kw], bias [K]; strides/dilations NCHW
     4-lists, pads [top, bottom, left, right] (GE's Conv2D op proto, nn_calculation_ops.h)."""
-    x, w = args[0], args[1]
-    acc = acc_dtype(x.dtype)
+    acc = acc_dtype(args[0].dtype)
+    out = conv2d_nchw(op, args[0].astype(acc), args[1].astype(acc))
+    if len(args) == 3:
+        out = out + args[2].astype(acc).reshape(1, -1, 1, 1)
+    return [out.astype(out_dtype(op))]
+
+
+def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The convolution of `op` (no bias) in the arrays' dtype (shared with
+    runtime/error_bound.py, which runs it on float64 magnitudes)."""
+    acc = x.dtype
     sh, sw = _quad(op, "strides", [1, 1, 1, 1])[2:]
     dh, dw = _quad(op, "dilations", [1, 1, 1, 1])[2:]
     pt, pb, pl, pr = _quad(op, "pads", [0, 0, 0, 0])
@@ -715,10 +729,7 @@ def _conv2d(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
             patches[:, :, i, j] = xp[:, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw]
     patches = patches.reshape(n, g, cg, kh, kw, oh, ow)
     wg = w.astype(acc).reshape(g, k // g, cg, kh, kw)
-    out = np.einsum("ngcijhw,gkcij->ngkhw", patches, wg).reshape(n, k, oh, ow)
-    if len(args) == 3:
-        out = out + args[2].astype(acc).reshape(1, k, 1, 1)
-    return [out.astype(out_dtype(op))]
+    return np.einsum("ngcijhw,gkcij->ngkhw", patches, wg).reshape(n, k, oh, ow)
 
 
 @reference_impl(ge.HcomAllGather)
