@@ -438,7 +438,7 @@ def _split(op: str) -> Iterator[Case]:
 def _phony_concat(op: str) -> Iterator[Case]:
     # ge_local_ops_kernel_calc_op_param.cc: GetConcatOffset -- input k sits at slice
     # (k % N[0], (k // N[0]) % N[1], ...) along concat_dim[0], concat_dim[1], ...
-    for piece, dims, ns in [((1,), [0], [2]), ((2, 3), [1, 0], [2, 2]), ((1, 2, 3), [2], [3])]:
+    for piece, dims, ns in [((1,), [0], [2]), ((2, 3), [1, 0], [2, 2]), ((1, 2, 3), [2], [3]), ((0, 3), [0], [2])]:
         count = math.prod(ns)
         xs = [rng_array(piece, F32, seed=k) for k in range(count)]
         out = list(piece)
@@ -459,7 +459,7 @@ def _phony_concat(op: str) -> Iterator[Case]:
 @formula(ge.PhonySplit)
 def _phony_split(op: str) -> Iterator[Case]:
     # GetSplitOffset -- output k's slice ids, the last listed axis fastest
-    for shape, dims, ns in [((2,), [0], [2]), ((4, 6), [0, 1], [2, 3]), ((1, 2, 9), [2], [3])]:
+    for shape, dims, ns in [((2,), [0], [2]), ((4, 6), [0, 1], [2, 3]), ((1, 2, 9), [2], [3]), ((0, 6), [1], [2])]:
         x = rng_array(shape, F32)
         piece = list(shape)
         for d, n in zip(dims, ns):
@@ -632,6 +632,7 @@ def _conv2d(op: str) -> Iterator[Case]:
         ((1, 2, 5, 3), (3, 2, 2, 2), 1, [1, 0, 0, 1], 1, 1, True),
         ((2, 4, 5, 5), (2, 2, 3, 3), 2, [1, 1, 1, 1], 1, 2, False),
         ((1, 1, 7, 5), (1, 1, 2, 2), 1, [0, 0, 0, 0], 2, 1, True),
+        ((0, 2, 5, 5), (3, 2, 3, 3), 1, [0, 0, 0, 0], 1, 1, False),
     ]
     for xs, ws, st, pads, dil, g, bias in specs:
         x, w = rng_array(xs, F32, seed=4), rng_array(ws, F32, seed=5)
