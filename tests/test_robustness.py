@@ -582,3 +582,241 @@ def test_violation_detector() -> None:
     assert violation(Outcome("escaped KeyError: 1", "", "")) is not None
     o = run_main(lambda argv: (_ for _ in ()).throw(KeyError("k")), [])
     assert violation(o) is not None and "KeyError" in str(o.code)
+
+
+# ---------------------------------------------------------------------------------------
+# Classes of bad input: each input gets exactly one error line at the line and column
+# given here (worked out by hand from how each input is built), exit 1, from ge-opt and
+# from ge-run alike (both read files through ge_tools/opt.py: parse_module).
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BadInput:
+    name: str
+    data: bytes
+    line: int
+    col: int
+    message: str  # a regex searched in the error line's text after "error: "
+    suffix: str = ".mlir"
+    tools: tuple[str, ...] = ("ge-opt", "ge-run")
+
+
+def _g(*body: str) -> str:
+    """A graph `@main` with one f32 Data `%x` and the given lines between it and NetOutput:
+    line 1 `ge.graph @main {`, line 2 the Data, lines 3.. the body."""
+    lines = ["ge.graph @main {", "  %x = ge.Data {index = 0} : tensor<4xf32>", *body, "  ge.NetOutput %x : tensor<4xf32>", "}", ""]
+    return "\n".join(lines)
+
+
+GOOD = _g().encode()  # 4 lines and a final newline: text appended to it is on line 5
+# Line 2 with an extra attribute `a = <value>`: the value starts at column 32.
+DATA_ATTR = "  %x = ge.Data {index = 0, a = "
+
+
+def _deep_attr(depth: int, opener: str, closer: str, leaf: str = "0") -> bytes:
+    """Line 2's Data with attribute `a` = `depth` nested brackets around `leaf`. The graph
+    body's `{` and the attribute dict's `{` are 2 levels, so the 63rd opener, in the token
+    that starts at column 32 + 62 * width, is the 65th level."""
+    text = _g().replace("  %x = ge.Data {index = 0}", DATA_ATTR + opener * depth + leaf + closer * depth + "}")
+    return text.encode()
+
+
+def _bad_inputs() -> list[BadInput]:
+    c: list[BadInput] = []
+    utf8 = "MLIR|UTF-8"
+    # -- bytes that are not UTF-8 ---------------------------------------------------------
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
+    c.append(BadInput("binary", png, 1, 1, r"byte 0x89 is not valid UTF-8 \(invalid start byte\).*looks binary"))
+    c.append(BadInput("binary_onnx", b"\x08\x07\x12\x07pytorch\x1a\x032.1:\xa8\x01\n" + bytes(200), 1, 18, r"byte 0xA8 is not valid UTF-8.*ONNX", ".onnx"))
+    c.append(BadInput("latin1_comment", _g("  // caf\xe9 au lait").encode("latin-1"), 3, 9, r"byte 0xE9 is not valid UTF-8 \(invalid continuation byte\)"))
+    c.append(BadInput("latin1_string", _g().replace("{index = 0}", '{index = 0, tag = "na\xefve"}').encode("latin-1"), 2, 37, r"byte 0xEF is not valid UTF-8"))
+    # the column counts characters: "é" (2 bytes) before the bad byte is one column
+    c.append(BadInput("after_multibyte", _g("  // é \xff").encode("utf-8").replace(b"\xc3\xbf", b"\xff"), 3, 8, r"byte 0xFF is not valid UTF-8"))
+    c.append(BadInput("truncated_sequence", GOOD + b"// \xe2\x82", 5, 4, r"byte 0xE2 is not valid UTF-8 \(unexpected end of data\)"))
+    c.append(BadInput("lone_continuation", _g().replace("%x = ge.Data", "%x\x80 = ge.Data").encode("latin-1"), 2, 5, r"byte 0x80 is not valid UTF-8"))
+    c.append(BadInput("utf16_le_bom", _g().encode("utf-16"), 1, 1, r"the file is UTF-16 little-endian text \(byte-order mark FF FE\); " + utf8))
+    c.append(BadInput("utf16_be_bom", b"\xfe\xff" + _g().encode("utf-16-be"), 1, 1, r"the file is UTF-16 big-endian text \(byte-order mark FE FF\)"))
+    c.append(BadInput("utf32_le_bom", _g().encode("utf-32"), 1, 1, r"the file is UTF-32 little-endian text \(byte-order mark FF FE 00 00\)"))
+    # UTF-16 without a byte-order mark is valid UTF-8 (ASCII and NULs): a NUL after the `g`
+    c.append(BadInput("utf16_no_bom", _g().encode("utf-16-le"), 1, 2, r"Unexpected character: \\x00"))
+    # -- nesting deeper than the parser's limit (64) -----------------------------------------
+    c.append(BadInput("deep_list", _deep_attr(65, "[", "]"), 2, 32 + 62, "nested more than 64 levels"))
+    c.append(BadInput("deep_list_huge", _deep_attr(200_000, "[", "]"), 2, 32 + 62, "nested more than 64 levels"))
+    c.append(BadInput("deep_dict", _deep_attr(80, "{b = ", "}"), 2, 32 + 62 * 5, "nested more than 64 levels"))
+    c.append(BadInput("deep_tuple_type", _deep_attr(70, "tuple<", ">", "i32"), 2, 32 + 62 * 6 + 5, "nested more than 64 levels"))
+    c.append(BadInput("deep_paren_type", _g().replace(": tensor<4xf32>\n  ge.NetOutput", ": " + "(" * 3000 + "tensor<4xf32>" + ")" * 3000 + "\n  ge.NetOutput", 1).encode(), 2, 30 + 63, "nested more than 64 levels"))
+    # builtin.module { on each line: line k opens level k
+    c.append(BadInput("deep_modules", ("builtin.module {\n" * 5000 + "}\n" * 5000).encode(), 65, 16, "nested more than 64 levels"))
+    # a graph in a graph in ...: line k opens level k
+    c.append(BadInput("deep_graphs", ("ge.graph @g {\n" * 1000 + "}\n" * 1000).encode(), 65, 13, "nested more than 64 levels"))
+    # mixed: a module, the graph, the attr dict (3 levels), then [{c = [{c = ...: the 62nd
+    # opener is the `{` of the 31st `[{c = `
+    mixed = "builtin.module {\n" + _g().replace("  %x = ge.Data {index = 0}", DATA_ATTR + "[{c = " * 500 + "0" + "}]" * 500 + "}") + "}\n"
+    c.append(BadInput("deep_mixed", mixed.encode(), 3, 32 + 30 * 6 + 1, "nested more than 64 levels"))
+    # -- garbage after a comment ------------------------------------------------------------
+    c.append(BadInput("comment_then_dollar", b"// a comment\n$", 2, 1, r"Unexpected character: \$"))
+    c.append(BadInput("comment_then_control", b"// a comment\n\x01", 2, 1, r"Unexpected character: \\x01"))
+    c.append(BadInput("comment_then_dots", b"// a comment\n.", 2, 1, r"Expected three consecutive '\.'"))
+    c.append(BadInput("comment_then_hash", b"// a comment\n#", 2, 1, r"expected a name after '#'"))
+    c.append(BadInput("comment_then_brace", GOOD + b"// end of graph\n}\n", 6, 1, r"expected an operation, got '}'"))
+    c.append(BadInput("only_comment", b"// nothing else", 1, 16, r"expected an operation, got the end of the input"))
+    c.append(BadInput("comment_crlf_then_bang", b"// a comment\r\n!", 2, 1, r"expected a name after '!'"))
+    # -- graph structure --------------------------------------------------------------------
+    nested = "ge.graph @main {\n  ge.graph @inner {\n    %z = ge.Data {index = 0} : tensor<4xf32>\n    ge.NetOutput %z : tensor<4xf32>\n  }\n  %x = ge.Data {index = 0} : tensor<4xf32>\n  ge.NetOutput %x : tensor<4xf32>\n}\n"
+    c.append(BadInput("graph_in_graph", nested.encode(), 2, 3, r"ge\.graph: ge\.graph @inner is nested inside ge\.graph @main"))
+    c.append(BadInput("node_outside_graph", b"%x = ge.Data {index = 0} : tensor<4xf32>\n", 1, 1, r"ge\.Data: Data node 'x' is directly in the module"))
+    c.append(BadInput("node_after_graph", GOOD + b"%c = ge.Const {value = dense<1.0> : tensor<2xf32>} : tensor<2xf32>\n", 5, 1, r"Const node 'c' is directly in the module"))
+    call = "  %y = ge.PartitionedCall(%x) {{f = @{}}} : (tensor<4xf32>) -> tensor<4xf32>"
+    selfcall = _g(call.format("main")).replace("NetOutput %x", "NetOutput %y")
+    c.append(BadInput("call_self", selfcall.encode(), 3, 3, r"PartitionedCall calls @main, the graph it is in"))
+    two = _g(call.format("sub")).replace("NetOutput %x", "NetOutput %y") + _g(call.format("main")).replace("@main", "@sub", 1).replace("NetOutput %x", "NetOutput %y")
+    c.append(BadInput("call_cycle", two.encode(), 3, 3, r"calls @sub, which calls back into @main \(@main -> @sub -> @main\)"))
+    # -- tensor sizes -----------------------------------------------------------------------
+    huge = _g().replace("tensor<4xf32>", "tensor<4611686018427387904xf32>")
+    c.append(BadInput("size_overflow", huge.encode(), 2, 3, r"4611686018427387904 x DT_FLOAT is too large: GE sizes tensors in int64"))
+    count = _g().replace("tensor<4xf32>", "tensor<4294967296x4294967296xi8>")
+    c.append(BadInput("count_overflow", count.encode(), 2, 3, r"has 18446744073709551616 elements, more than int64 can count"))
+    # fits GE's int64 but not this host: refused by ge-run before it allocates (ge-opt compiles it)
+    big = _g("  %y = ge.Relu(%x) : (tensor<4xf32>) -> tensor<4xf32>").replace("NetOutput %x", "NetOutput %y").replace("tensor<4xf32>", "tensor<1125899906842624xf32>")
+    # 2^50 f32 = 2^52 bytes, Data and Relu: twice 2^53; the first of the largest is named
+    c.append(BadInput("host_memory", big.encode(), 2, 3, r"ge\.Data: ge-run needs about 18014398509481984 bytes of host memory", tools=("ge-run",)))
+    empty = _g().replace("tensor<4xf32>", "tensor<0x4611686018427387904x4xf32>")
+    c.append(BadInput("numpy_empty_huge", empty.encode(), 2, 3, r"numpy cannot hold a 0x4611686018427387904x4 array", tools=("ge-run",)))
+    return c
+
+
+def _check_one_error(o: Outcome, path: Path, case: BadInput) -> str | None:
+    if (why := violation(o)) is not None:
+        return why
+    if o.code != 1:
+        return f"exit code {o.code}, expected 1"
+    line = [ln for ln in o.stderr.splitlines() if not NOTE_LINE.match(ln)][0]
+    head = f"{path}:{case.line}:{case.col}: error: "
+    if not line.startswith(head):
+        return f"{line[:300]!r} is not located at {case.line}:{case.col}"
+    if not re.search(case.message, line[len(head) :]):
+        return f"{line[:300]!r} does not say {case.message!r}"
+    return None
+
+
+def _bad_input_failures(cases: Sequence[BadInput], tmp: Path, run: Callable[[str, list[str]], Outcome]) -> list[str]:
+    failures = []
+    for case in cases:
+        path = tmp / f"{case.name}{case.suffix}"
+        path.write_bytes(case.data)
+        for tool in case.tools:
+            if (why := _check_one_error(run(tool, [str(path)]), path, case)) is not None:
+                failures.append(f"  {tool} {case.name}: {why}")
+    return failures
+
+
+def _in_process(tool: str, argv: list[str]) -> Outcome:
+    return run_main(ge_opt.main if tool == "ge-opt" else ge_run.main, argv)
+
+
+def test_bad_input_classes(tmp_path: Path) -> None:
+    cases = _bad_inputs()
+    assert len({c.name for c in cases}) == len(cases)
+    failures = _bad_input_failures(cases, tmp_path, _in_process)
+    assert not failures, _report(failures, sum(len(c.tools) for c in cases))
+
+
+def test_bad_input_classes_hold_good_input_apart(tmp_path: Path) -> None:
+    """The limits are where the cases put them: 64 levels of each bracket kind parse,
+    verify, print and run (in this process, under pytest's deeper stack); GOOD runs."""
+    ok = {
+        "good": GOOD,
+        "list_64": _deep_attr(62, "[", "]"),
+        "dict_64": _deep_attr(62, "{b = ", "}"),
+        "tuple_64": _deep_attr(62, "tuple<", ">", "i32"),
+        # 62 modules, the graph, the attribute dict
+        "modules_64": ("builtin.module {\n" * 62 + _g() + "}\n" * 62).encode(),
+        # 0 elements; the non-zero dim's (2^61 - 1) x 4 bytes fit numpy's int64
+        "at_int64_limit": _g().replace("tensor<4xf32>", "tensor<0x2305843009213693951xf32>").encode(),
+    }
+    failures = []
+    for name, data in ok.items():
+        path = tmp_path / f"{name}.mlir"
+        path.write_bytes(data)
+        for tool, argv in (("ge-opt", [str(path)]), ("ge-opt", [str(path), "-p", "ge-compile"]), ("ge-run", [str(path), "--reference"])):
+            if name == "modules_64" and tool == "ge-run":
+                continue  # ge-run runs a graph of the top-level module
+            o = _in_process(tool, argv)
+            if o.code != 0:
+                failures.append(f"  {tool} {' '.join(argv[1:])} {name}: exit {o.code}: {o.stderr.strip()[:300]}")
+    assert not failures, "\n".join(failures)
+
+
+# -- unterminated string literals (xDSL 0.74's string regex backtracks exponentially) -------
+
+# One subprocess runs every case through both tools and reports (exit code, stderr) as
+# JSON; its timeout is only a safety net, so that a regression fails instead of hanging
+# the suite (the regex engine does not return to Python, so an in-process alarm cannot
+# stop it).
+_DRIVER = r"""
+import contextlib, io, json, sys
+from ge_tools import opt, run
+results = []
+for tool, argv in json.load(sys.stdin):
+    err = io.StringIO()
+    code = 0
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            (opt.main if tool == "ge-opt" else run.main)(argv)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    results.append([code, err.getvalue()])
+json.dump(results, sys.stdout)
+"""
+SUBPROCESS_SAFETY_TIMEOUT_S = 300
+
+
+def _unterminated_strings() -> list[BadInput]:
+    long = "x" * 200  # 45 characters never finished before the fix
+    c = []
+    # the issue's repro: the string runs into the rest of the line, and more lines follow
+    text = _g().replace("{index = 0}", '{index = 0, group = "hccl_world_group} : tensor<4xf32> // and a long comment ' + long)
+    c.append(BadInput("attr_to_end_of_line", text.encode(), 2, 36, r"string literal is not closed: no '\"' before the end of its line"))
+    c.append(BadInput("at_end_of_file", GOOD + b'"' + long.encode() * 50, 5, 1, r"not closed: no '\"' before the end of the file"))
+    c.append(BadInput("first_token", b'"' + long.encode(), 1, 1, r"not closed: no '\"' before the end of the file"))
+    c.append(BadInput("symbol_name", b'ge.graph @"main' + long.encode() + b" {\n}\n", 1, 11, r"not closed: no '\"' before the end of its line"))
+    escapes = _g().replace("{index = 0}", '{index = 0, s = "a\\"b\\\\c\\n\\t\\41' + "y" * 100 + "}")
+    c.append(BadInput("with_escapes", escapes.encode(), 2, 32, r"not closed: no '\"' before the end of its line"))
+    bad_escape = _g().replace("{index = 0}", '{index = 0, s = "' + "z" * 100 + "\\q" + "z" * 100 + '"}')
+    c.append(BadInput("unknown_escape", bad_escape.encode(), 2, 33 + 100, r"unknown escape '\\q' in string literal"))
+    dense = _g('  %c = ge.Const {value = dense<"0x' + "00" * 100 + "> : tensor<4xf32>} : tensor<4xf32>")
+    c.append(BadInput("dense_hex", dense.encode(), 3, 32, r"not closed: no '\"' before the end of its line"))
+    backslash_eol = _g().replace("{index = 0}", '{index = 0, s = "' + "w" * 100 + "\\\n}")
+    c.append(BadInput("backslash_at_end_of_line", backslash_eol.encode(), 2, 32, r"not closed: no '\"' before the end of its line"))
+    return c
+
+
+def test_unterminated_strings_fail_fast_with_a_located_error(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    cases = _unterminated_strings()
+    jobs = []
+    for case in cases:
+        path = tmp_path / f"{case.name}{case.suffix}"
+        path.write_bytes(case.data)
+        jobs += [(tool, [str(path)]) for tool in case.tools]
+    env = {k: v for k, v in os.environ.items() if k != "GE_XDSL_TRACEBACK"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _DRIVER], input=json.dumps(jobs), capture_output=True, text=True,
+            cwd=ROOT, env=env, timeout=SUBPROCESS_SAFETY_TIMEOUT_S,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the unterminated-string inputs did not finish in {SUBPROCESS_SAFETY_TIMEOUT_S} s: the lexer hangs")
+    assert proc.returncode == 0, proc.stderr
+    results = iter(json.loads(proc.stdout))
+
+    def replay(tool: str, argv: list[str]) -> Outcome:
+        code, err = next(results)
+        return Outcome(code, "", err)
+
+    failures = _bad_input_failures(cases, tmp_path, replay)
+    assert not failures, _report(failures, len(jobs))
