@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import os
 import re
 import string
@@ -18,7 +19,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
-from typing import IO, NoReturn
+from typing import IO, NoReturn, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -27,7 +28,9 @@ from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_spec
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
+from xdsl.utils.hints import type_repr
 from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -292,6 +295,167 @@ def parse_module(
         raise UserError(f"{where}: error: {_one_line(str(e))}") from None
 
 
+class PipelineError(Exception):
+    """A malformed pass pipeline: the message names the pass and the option."""
+
+
+# A pipeline element: a pass name, then optionally `{...}`, nothing else.
+_PASS_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def _pipeline_elements(spec: str) -> list[tuple[int, str]]:
+    """The comma-separated elements of `spec` with their start columns (1-based), split at
+    commas outside `{...}` and outside string literals; an unclosed `{` or a stray `}` is a
+    PipelineError."""
+    out: list[tuple[int, str]] = []
+    start, depth, i, open_at = 0, 0, 0, -1
+    while i < len(spec):
+        ch = spec[i]
+        if ch == '"':
+            j = i + 1
+            while j < len(spec) and spec[j] != '"':
+                j += 2 if spec[j] == "\\" else 1
+            if j >= len(spec):
+                raise PipelineError(f"string at column {i + 1} is not closed")
+            i = j
+        elif ch == "{":
+            if depth == 0:
+                open_at = i
+            depth += 1
+        elif ch == "}":
+            if depth == 0:
+                raise PipelineError(f"'}}' at column {i + 1} closes nothing")
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append((start + 1, spec[start:i]))
+            start = i + 1
+        i += 1
+    if depth:
+        name = _PASS_NAME.match(spec, start)
+        who = f"pass {name.group()}: " if name and spec[name.end() : name.end() + 1] == "{" else ""
+        raise PipelineError(f"{who}options opened at column {open_at + 1} are not closed (missing '}}')")
+    out.append((start + 1, spec[start:]))
+    return out
+
+
+def _group_end(text: str) -> int:
+    """Index of the `}` that closes the `{` at text[0] (strings skipped; balanced, as
+    _pipeline_elements checked)."""
+    depth, i = 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text)
+
+
+def _spec_value(values: tuple[object, ...]) -> str:
+    return ",".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values) or "(none)"
+
+
+def _make_pass(cls: type[ModulePass], spec: ArgSpec) -> ModulePass:
+    """`cls` configured by `spec`: each option checked by name and type, one message each."""
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "name"}
+    hints = get_type_hints(cls)
+    args = spec.normalize_parameter_names().parameters
+    for key, values in args.items():
+        shown = key.replace("_", "-")
+        if key not in fields:
+            known = ", ".join(f.replace("_", "-") for f in fields) or "none"
+            close = difflib.get_close_matches(key, list(fields), 1)
+            maybe = f"; did you mean '{close[0].replace('_', '-')}'?" if close else ""
+            raise PipelineError(f"pass {cls.name}: unknown option '{shown}' (options: {known}){maybe}")
+        try:
+            cls.from_pass_spec(ArgSpec(cls.name, {key: values}))
+        except (ValueError, TypeError):
+            want = type_repr(hints.get(key, object))
+            got = "no value" if not values else f"'{_spec_value(values)}'"
+            raise PipelineError(f"pass {cls.name}: option {shown} takes {want}, got {got}") from None
+    try:
+        return cls.from_pass_spec(spec)
+    except (ValueError, TypeError) as e:  # e.g. a pass that checks its options when built
+        raise PipelineError(f"pass {cls.name}: {_one_line(str(e))}") from None
+
+
+def _parse_element(name: str, element: str, column: int) -> ArgSpec:
+    """xDSL's ArgSpec of one element, with its syntax errors (ArgSpecParseError derives
+    from BaseException) and repeated options as PipelineErrors."""
+    try:
+        spec = parse_spec(element)
+    except ArgSpecParseError as e:
+        # xDSL's message: a header, `pass-pipeline:LINE:COL`, the text, carets, the message.
+        lines = [ln for ln in str(e).splitlines() if ln.strip()]
+        where = re.search(r"pass-pipeline:\d+:(\d+)", str(e))
+        col = column + int(where.group(1)) - 1 if where else column
+        msg = lines[-1].strip().replace("`", "'")
+        raise PipelineError(f"pass {name}: bad options: {msg[:1].lower()}{msg[1:]} (column {col})") from None
+    # Option keys are the IDENT tokens right after `{` or a space; xDSL keeps the last of
+    # a repeated key silently.
+    seen: set[str] = set()
+    lexer, prev = PipelineLexer(element), None
+    while (tok := lexer.lex()).kind is not SpecTokenKind.EOF:
+        if tok.kind is SpecTokenKind.IDENT and prev in (SpecTokenKind.L_BRACE, SpecTokenKind.SPACE):
+            key = tok.span.text.replace("_", "-")
+            if key in seen:
+                raise PipelineError(f"pass {name}: option {key} is given twice")
+            seen.add(key)
+        prev = tok.kind
+    return spec
+
+
+def build_pipeline(
+    spec: str,
+    available: dict[str, Callable[[], type[ModulePass]]],
+    pipelines: dict[str, tuple[str, ...]] | None = None,
+) -> list[ModulePass]:
+    """The passes of a `-p` pipeline `name{option=value ...},...`, named pipelines
+    (registry.PIPELINES) expanded. Every malformed pipeline is a PipelineError naming the
+    pass and the option: an unknown pass or option, a value of the wrong type, unbalanced
+    braces, MLIR's nested `builtin.module(...)` syntax, text after the options."""
+    pipelines = PIPELINES if pipelines is None else pipelines
+    passes: list[ModulePass] = []
+    for column, raw in _pipeline_elements(spec):
+        element = raw.strip()
+        if not element:
+            continue  # `a,` and an empty -p: nothing to run (as before)
+        column += len(raw) - len(raw.lstrip())
+        m = _PASS_NAME.match(element)
+        if m is None:
+            raise PipelineError(f"expected a pass name at column {column}, got '{element[0]}'")
+        name, rest = m.group(), element[m.end() :]
+        if rest.startswith("("):
+            raise PipelineError(
+                f"'{name}(...)' at column {column}: MLIR's nested pass-manager syntax is not "
+                f"supported; list the passes: -p 'pass1,pass2{{option=value}}'"
+            )
+        if rest and not (rest.startswith("{") and _group_end(rest) == len(rest) - 1):
+            after = rest[_group_end(rest) + 1 :] if rest.startswith("{") else rest
+            raise PipelineError(
+                f"pass {name}: unexpected '{after.strip()}' at column {column + len(element) - len(after)} "
+                "(options go in one {option=value ...} after the name)"
+            )
+        if name in pipelines:
+            if rest:
+                raise PipelineError(f"pipeline {name} takes no options (it runs {', '.join(pipelines[name])})")
+            passes.extend(build_pipeline(",".join(pipelines[name]), available, {}))
+            continue
+        if name not in available:
+            close = difflib.get_close_matches(name, [*available, *pipelines], 1)
+            maybe = f"; did you mean '{close[0]}'?" if close else ""
+            raise PipelineError(f"unknown pass '{name}'{maybe} (ge-opt --help lists them)")
+        passes.append(_make_pass(available[name](), _parse_element(name, element, column)))
+    return passes
+
+
 def pass_help() -> str:
     """The --help epilog: each project pass and pipeline with its first doc paragraph."""
     lines = ["project passes (-p 'name{option=value ...}'):"]
@@ -309,8 +473,12 @@ def pass_help() -> str:
     lines.append("")
     lines.append("xDSL's own passes (canonicalize, cse, dce, ...) are available too.")
     lines.append("")
-    lines.append(f"Input files are UTF-8 IR text, whatever their extension; brackets nest at most {MAX_NESTING}")
-    lines.append("levels. Every error is one line, exit 1.")
+    lines.append(
+        "-p takes comma-separated passes, each optionally followed by one {option=value ...}"
+    )
+    lines.append("(space-separated; a list value is a,b,c). MLIR's nested 'builtin.module(...)' is not")
+    lines.append("supported. Input files are UTF-8 IR text, whatever their extension; brackets nest at")
+    lines.append(f"most {MAX_NESTING} levels. Every error is one line, exit 1.")
     return "\n".join(lines)
 
 
@@ -383,16 +551,10 @@ class GeOptMain(xDSLOptMain):
     # -- the pipeline ---------------------------------------------------------------------
 
     def setup_pipeline(self) -> None:
-        spec = ",".join(
-            ",".join(PIPELINES[p]) if p in PIPELINES else p
-            for p in (s.strip() for s in _split_top_level(self.args.passes))
-            if p
-        )
         try:
-            pipeline = PassPipeline.parse_spec(self.available_passes, spec)
-        except Exception as e:  # unknown pass or bad option
+            passes = build_pipeline(self.args.passes, self.available_passes)
+        except PipelineError as e:
             raise UserError(f"ge-opt: error: bad pass pipeline '{self.args.passes}': {e}") from None
-        passes: list[ModulePass] = list(pipeline.passes)
         if self.args.remarks:
             passes = [
                 dataclasses.replace(p, remarks=True)  # type: ignore[call-arg]
@@ -460,23 +622,6 @@ class GeOptMain(xDSLOptMain):
                 out.close()
 
 
-def _split_top_level(spec: str) -> list[str]:
-    """Split a pass pipeline at commas outside `{...}`."""
-    parts, depth, cur = [], 0, []
-    for ch in spec:
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return parts
-
-
 def run_tool(make: Callable[[], object], tool: str) -> None:
     """Run a tool's main with the project's error policy: one line, exit 1, no traceback
     (set GE_XDSL_TRACEBACK=1 to see Python's traceback of an internal error)."""
@@ -491,6 +636,10 @@ def run_tool(make: Callable[[], object], tool: str) -> None:
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except ArgSpecParseError as e:  # a BaseException: build_pipeline catches it, this is a backstop
+        lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+        print(f"{tool}: error: bad pass pipeline: {lines[-1] if lines else e}", file=sys.stderr)
+        sys.exit(1)
     except Exception as e:  # an internal error: say so, in one line
         if os.environ.get("GE_XDSL_TRACEBACK"):
             raise
