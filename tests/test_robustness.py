@@ -490,6 +490,182 @@ def test_ge_run_on_mutants(workdir: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Mutated pass pipelines and options: the `-p` string is input too. Each mutant of a
+# well-formed pipeline (a character deleted, duplicated or inserted, a truncation, an
+# option value of another type or range, an option or pass name misspelt or swapped, a
+# repeated option, unbalanced braces, MLIR's nested syntax, empty elements), sometimes
+# with one of ge-opt's own flags, runs on an example and a generated graph; the policy is
+# the IR mutants': exit 0 or one `ge-opt: error:` / located line, never a traceback.
+# ---------------------------------------------------------------------------------------
+
+PIPELINE_SEEDS = (
+    "ge-compile",
+    "ge-phony-notask{stage=calc},ge-concat-notask,ge-pack-notask,ge-assign-memory",
+    "ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse{max-fusion-size=3 lifting=false}",
+    "ge-lower-autofuse{enable-pass=concat,reduce split-lowering=slice max-loop-ops=8 cse=false}",
+    "ge-phony-notask,ge-concat-notask,ge-pack-notask,ge-assign-memory,ge-to-npu{streams=2}",
+    "ge-lower-autofuse,ge-autofuse{max-proximity=4 max-output-bytes=4096 max-input-nums-after-fuse=2}",
+)
+PIPELINE_MUTANTS = 200 * SCALE
+OPTION_VALUES = (
+    "0", "-1", "1", "2", "3", "true", "false", '"s"', "1.5", "abc", "99999999999999999999", "",
+    "3,4", "concat,nope", "calc", "mark", "slice", "split", '"a b"', "-0", "+2", "1e3",
+)  # fmt: skip
+PIPELINE_CHARS = '{}(),= "[]-_x0;.@'
+# ge-opt's own flags (not --print-ir-after-all: its IR dumps on stderr are not errors)
+TOOL_FLAGS = (
+    (), (), (), ("--remarks",), ("--split-input-file",), ("--verify-diagnostics",),
+    ("--no-implicit-module",), ("--print-op-generic",), ("--dump-dir", "/proc/ge-xdsl-not-writable"),
+)  # fmt: skip
+_OPTION = re.compile(r"([A-Za-z][\w-]*)=([^ {}]*)")
+_PASS = re.compile(r"(?:^|,)([A-Za-z][\w.-]*)")
+
+
+def _pipe_chars(spec: str, rng: random.Random) -> tuple[str, str] | None:
+    if not spec:
+        return None
+    i = rng.randrange(len(spec))
+    how = rng.choice(("delete", "duplicate", "insert", "truncate"))
+    if how == "delete":
+        return spec[:i] + spec[i + 1 :], f"delete char {i}"
+    if how == "duplicate":
+        return spec[:i] + spec[i] + spec[i:], f"duplicate char {i}"
+    if how == "insert":
+        ch = rng.choice(PIPELINE_CHARS)
+        return spec[:i] + ch + spec[i:], f"insert {ch!r} at {i}"
+    return spec[:i], f"truncate at {i}"
+
+
+INT_VALUES = ("0", "1", "2", "5", "64", "-1", "-7", "4096", "1048576", "99999999999999999999")
+STR_VALUES = ("calc", "mark", "all", "slice", "split", "concat", "reduce,concat,split,transpose,gather", "nope")
+
+
+def _pipe_value(spec: str, rng: random.Random) -> tuple[str, str] | None:
+    """Half the time a value of the option's own kind (a pipeline that runs, with an odd
+    setting), else any value."""
+    opts = list(_OPTION.finditer(spec))
+    if not opts:
+        return None
+    m = rng.choice(opts)
+    old = m.group(2)
+    if rng.random() < 0.5:
+        v = rng.choice(OPTION_VALUES)
+    elif old in ("true", "false"):
+        v = "false" if old == "true" else "true"
+    elif old.lstrip("-").isdigit():
+        v = rng.choice(INT_VALUES)
+    else:
+        v = rng.choice(STR_VALUES)
+    return spec[: m.start(2)] + v + spec[m.end(2) :], f"{m.group(1)}={v}"
+
+
+def _pipe_option_name(spec: str, rng: random.Random) -> tuple[str, str] | None:
+    opts = list(_OPTION.finditer(spec))
+    if not opts:
+        return None
+    m = rng.choice(opts)
+    others = [o.group(1) for s in PIPELINE_SEEDS for o in _OPTION.finditer(s)] + ["remarks", "nosuch"]
+    k = m.group(1)
+    new = rng.choice((k[:-1], k.replace("-", "_"), k + "s", rng.choice(others)))
+    what = "repeat" if rng.random() < 0.2 else "rename"
+    if what == "repeat":
+        return spec[: m.end()] + " " + m.group() + spec[m.end() :], f"repeat option {k}"
+    return spec[: m.start(1)] + new + spec[m.end(1) :], f"option {k} -> {new}"
+
+
+def _pipe_pass(spec: str, rng: random.Random) -> tuple[str, str] | None:
+    names = list(_PASS.finditer(spec))
+    if not names:
+        return None
+    m = rng.choice(names)
+    n = m.group(1)
+    known = sorted(get_all_pass_names())
+    how = rng.choice(("typo", "other", "nest", "swap", "empty"))
+    if how == "typo":
+        new = n[:-1]
+    elif how == "other":
+        new = rng.choice(known)
+    elif how == "nest":
+        return f"builtin.module({spec})", "wrap in builtin.module(...)"
+    elif how == "swap":
+        parts = spec.split(",")
+        rng.shuffle(parts)
+        return ",".join(parts), "shuffle at commas"
+    else:
+        return spec[: m.end(1)] + rng.choice((",,", ",", ", ,")) + spec[m.end(1) :], "empty element"
+    return spec[: m.start(1)] + new + spec[m.end(1) :], f"pass {n} -> {new}"
+
+
+def _pipe_braces(spec: str, rng: random.Random) -> tuple[str, str] | None:
+    braces = [i for i, ch in enumerate(spec) if ch in "{}"]
+    if not braces or rng.random() < 0.3:
+        i = rng.randrange(len(spec) + 1)
+        ch = rng.choice("{}")
+        return spec[:i] + ch + spec[i:], f"add {ch!r} at {i}"
+    i = rng.choice(braces)
+    return spec[:i] + spec[i + 1 :], f"drop {spec[i]!r} at {i}"
+
+
+PIPELINE_MUTATIONS = (_pipe_chars, _pipe_value, _pipe_value, _pipe_value, _pipe_option_name, _pipe_pass, _pipe_braces)
+
+
+@cache
+def get_all_pass_names() -> tuple[str, ...]:
+    from ge_tools.registry import PIPELINES, get_all_passes
+
+    return (*get_all_passes(), *PIPELINES)
+
+
+@dataclass(frozen=True)
+class PipelineMutant:
+    seed: int
+    spec: str
+    flags: tuple[str, ...]
+    what: str
+
+
+def pipeline_mutant(seed: int) -> PipelineMutant:
+    rng = random.Random(f"pipeline/{seed}")
+    spec = rng.choice(PIPELINE_SEEDS)
+    whats = []
+    for _ in range(2 if seed % 4 == 3 else 1):
+        for _attempt in range(8):
+            r = rng.choice(PIPELINE_MUTATIONS)(spec, rng)
+            if r is not None and r[0] != spec:
+                spec, what = r
+                whats.append(what)
+                break
+    return PipelineMutant(seed, spec, rng.choice(TOOL_FLAGS), "; ".join(whats) or "none")
+
+
+def test_pipeline_mutants(workdir: Path) -> None:
+    ms = [pipeline_mutant(seed) for seed in range(PIPELINE_MUTANTS)]
+    assert len({m.spec for m in ms}) > PIPELINE_MUTANTS // 2, "too few distinct pipeline mutants"
+    inputs = [ROOT / "examples" / "split_relu_concat.mlir", workdir / "pipeline_gen.mlir"]
+    inputs[1].write_text(generate("mixed", 25, 7))
+    failures, n, errors = [], 0, 0
+    for m in ms:
+        path = inputs[m.seed % 2]
+        o = run_main(ge_opt.main, [str(path), "-p", m.spec, *m.flags])
+        n += 1
+        errors += o.code == 1
+        if (why := violation(o)) is not None:
+            failures.append(f"  pipeline seed {m.seed}: {m.what}: -p {m.spec!r} {' '.join(m.flags)}\n    -> {why}")
+    assert not failures, _report(failures, n)
+    # the mutants reach both sides: refused pipelines and pipelines that run
+    assert n // 4 < errors < n, f"{errors} of {n} pipeline mutants failed"
+
+
+def test_pipeline_mutants_are_deterministic_and_varied() -> None:
+    a, b = pipeline_mutant(11), pipeline_mutant(11)
+    assert a == b
+    kinds = {w.split(" ")[0] for s in range(PIPELINE_MUTANTS) for w in pipeline_mutant(s).what.split("; ")}
+    for k in ("delete", "duplicate", "insert", "truncate", "option", "repeat", "pass", "wrap", "shuffle", "empty", "add", "drop"):
+        assert k in kinds, k
+    assert any("=" in w for s in range(PIPELINE_MUTANTS) for w in pipeline_mutant(s).what.split("; "))
+
+
+# ---------------------------------------------------------------------------------------
 # ge-run's own inputs
 # ---------------------------------------------------------------------------------------
 
