@@ -14,6 +14,14 @@ and remarks (`FILE:LINE:COL: warning|remark: ...`) may precede the error line. E
 collects every violation and fails once with the whole report, each entry naming the
 source, the mutation and the first line of stderr, so a failure can be reproduced.
 
+The pass pipeline is input too: test_pipeline_mutants mutates well-formed `-p` strings
+and their options (sometimes with one of ge-opt's flags) under the same policy.
+
+Classes of bad input (bytes that are not UTF-8, nesting deeper than the parser's limit,
+garbage after a comment, misplaced graphs and nodes, recursive calls, tensor sizes past
+GE's int64 limit or the host's memory, unterminated strings) each get several inputs
+whose one error must be at a given line and column, from ge-opt and ge-run alike.
+
 ge-run's own inputs (bad .npy files, --graph, --executions, --seed) are checked one by
 one at the end.
 """
