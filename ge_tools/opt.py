@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import math
 import os
 import re
 import string
@@ -171,6 +172,17 @@ def decode_input(data: str | bytes, name: str, line_offset: int = 0) -> str:
     return " " + text[1:] if text.startswith("\ufeff") else text
 
 
+INT64_MAX = 2**63 - 1
+
+
+def host_memory_bytes() -> int | None:
+    """The host's physical memory, or None when the OS does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def _one_line(msg: str) -> str:
     """A message as one printable line (the character of "Unexpected character: X" may be
     a control character)."""
@@ -225,6 +237,26 @@ class LocatedParser(Parser):
             line, col = self.location_of(start)
             op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
         return op
+
+    def _parse_dense_literal_type(self):  # type: ignore[no-untyped-def]
+        # xDSL expands a splat `dense<v> : tensor<N...>` into a Python list of N values
+        # before packing it: a huge N is a MemoryError (or an OOM kill) inside the parser.
+        start = self._current_token.span.start
+        t = super()._parse_dense_literal_type()
+        count = math.prod(t.get_shape())
+        size = getattr(t.element_type, "compile_time_size", 8)
+        # tensor_utils.cc: CalcTensorMemSize / types.cc: GetSizeInBytes (int64 sizes)
+        if count * size > INT64_MAX:
+            self.raise_error(f"dense literal of {count} elements is larger than GE's int64 tensor size", start, self.pos)
+        limit = host_memory_bytes()
+        if limit is not None and count * (8 + size) > limit:
+            self.raise_error(
+                f"dense literal of {count} elements needs about {count * (8 + size)} bytes to build, "
+                f"more than this host's {limit}",
+                start,
+                self.pos,
+            )
+        return t
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # xDSL reports an unknown op at the token after its name; point at the name.

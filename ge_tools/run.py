@@ -34,7 +34,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
-from ge_tools.opt import GeOptMain, one_line_arg_errors, parse_module, run_tool
+from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.reference import ReferenceError, check_value, run_graph, select_graph
 from runtime.simulator import LoadedModel, SimulatorFault, load
@@ -43,7 +43,6 @@ COMPILE_PIPELINE = "ge-compile"
 RTOL = 1e-5
 ATOL = 1e-6
 NPY_MAGIC = b"\x93NUMPY"
-INT64_MAX = 2**63 - 1
 
 DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
@@ -159,14 +158,6 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
         check_value(d, d.results[0], a, f"--input {p} (input {i})")
         arrays.append(a)
     return arrays
-
-
-def host_memory_bytes() -> int | None:
-    """The host's physical memory, or None when the OS does not say."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 def check_host_memory(module: ModuleOp, limit: int | None) -> None:

@@ -865,6 +865,12 @@ def _bad_inputs() -> list[BadInput]:
     big = _g("  %y = ge.Relu(%x) : (tensor<4xf32>) -> tensor<4xf32>").replace("NetOutput %x", "NetOutput %y").replace("tensor<4xf32>", "tensor<1125899906842624xf32>")
     # 2^50 f32 = 2^52 bytes, Data and Relu: twice 2^53; the first of the largest is named
     c.append(BadInput("host_memory", big.encode(), 2, 3, r"ge\.Data: ge-run needs about 18014398509481984 bytes of host memory", tools=("ge-run",)))
+    # splat Consts: xDSL would build the N values in the parser; the type starts at column 39
+    # (`dense<1.0>`), 48 (`dense<"0x0000803F">`)
+    splat = _g('  %c = ge.Const {value = dense<1.0> : tensor<4611686018427387904xf32>} : tensor<4611686018427387904xf32>')
+    c.append(BadInput("splat_past_int64", splat.encode(), 3, 39, r"dense literal of 4611686018427387904 elements is larger than GE's int64"))
+    splat = _g('  %c = ge.Const {value = dense<"0x0000803F"> : tensor<1125899906842624xf32>} : tensor<1125899906842624xf32>')
+    c.append(BadInput("splat_host_memory", splat.encode(), 3, 48, r"dense literal of 1125899906842624 elements needs about 13510798882111488 bytes"))
     empty = _g().replace("tensor<4xf32>", "tensor<0x4611686018427387904x4xf32>")
     c.append(BadInput("numpy_empty_huge", empty.encode(), 2, 3, r"numpy cannot hold a 0x4611686018427387904x4 array", tools=("ge-run",)))
     return c
