@@ -52,7 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 from ge_dialect import attrs as A
 from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
-from ge_dialect.dtypes import ge_dtype_name
+from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 
 Shape = tuple[int, ...]
 
@@ -235,11 +235,14 @@ class GeNode(IRDLOperation):
     # -- verification ---------------------------------------------------------------
 
     def verify_(self) -> None:
+        _verify_node_placement(self)
         self._verify_arity()
         for i, v in enumerate(self.operands):
             self._verify_type(v.type, f"input {i}")
         for i, r in enumerate(self.results):
             self._verify_type(r.type, f"output {i}")
+            # tensor_utils.cc: CalcTensorMemSize; types.cc: GetSizeInBytes (int64 sizes)
+            _verify_tensor_size(r.type, f"output {i}")
         self._verify_attributes()
         self.check()
         inferred = self.infer()
@@ -437,7 +440,11 @@ class GraphOp(IRDLOperation):
                 raise VerifyException(err)
         if self.body.block.args:
             raise VerifyException("a ge.graph takes its inputs through ge.Data nodes, not block arguments")
-        _verify_graph_body(list(self.body.block.ops), f"graph @{self.sym_name.data}")
+        _verify_graph_placement(self)  # compute_graph.cc: ComputeGraphImpl::AddSubgraph
+        ops = list(self.body.block.ops)
+        _verify_graph_body_ops(ops, f"graph @{self.sym_name.data}")
+        _verify_graph_body(ops, f"graph @{self.sym_name.data}")
+        _verify_no_call_cycle(self, ops)  # stream_allocator.cc: kMaxSubgraphDepth bounds the subgraph tree
 
     @property
     def data_nodes(self) -> list[DataLike]:
@@ -449,6 +456,136 @@ class GraphOp(IRDLOperation):
         last = self.body.block.last_op
         assert isinstance(last, NetOutput)
         return last
+
+
+# -- graph structure ---------------------------------------------------------------------
+
+INT64_MAX = 2**63 - 1
+
+
+def _describe(op: Operation) -> str:
+    if isinstance(op, GraphOp):
+        return f"ge.graph @{op.sym_name.data}"
+    if isinstance(op, GeNode):
+        return f"{op.name} '{node_name(op)}'"
+    return op.name
+
+
+def _verify_graph_placement(graph: GraphOp) -> None:
+    """A ge.graph sits directly in a builtin.module: GE keeps every subgraph in the root
+    graph's flat list (compute_graph.cc: ComputeGraphImpl::AddSubgraph, "subgraphs should
+    only be added to the root graph"), reached through a node's subgraph instance name
+    (PartitionedCall `f`), never nested in another graph's body."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    parent = graph.parent_op()
+    if parent is None or isinstance(parent, ModuleOp):
+        return
+    raise VerifyException(
+        f"ge.graph @{graph.sym_name.data} is nested inside {_describe(parent)}: a subgraph is a ge.graph "
+        "of its own at module level, called by a ge.PartitionedCall (f = @name)"
+    )
+
+
+def _verify_node_placement(node: GeNode) -> None:
+    """A GE node belongs to a graph: a ge.graph body, a FusedAscBackend body or an
+    AscBackend's origin body (each a ComputeGraph in GE: OpDesc::GetOwnerComputeGraph)."""
+    parent = node.parent_op()
+    if parent is None or isinstance(parent, GraphOp | FusedAscBackend):
+        return
+    if isinstance(parent, AscBackend) and parent.origin is not None and node.parent_region() is parent.origin:
+        return
+    top = parent.name == "builtin.module" and parent.parent_op() is None
+    where = "directly in the module" if top else f"inside {_describe(parent)}"
+    raise VerifyException(f"{ge_type(node)} node '{node_name(node)}' is {where}: GE nodes live in a ge.graph body")
+
+
+def _verify_graph_body_ops(ops: Sequence[Operation], what: str) -> None:
+    """A graph body holds GE nodes (a nested ge.graph reports itself, verified first)."""
+    for op in ops:
+        if not isinstance(op, GeNode | GraphOp):
+            raise LocatedError(op, f"{what} holds {op.name}: a ge.graph body holds GE nodes only")
+
+
+def _verify_tensor_size(t: Attribute, what: str) -> None:
+    """A tensor's size must fit GE's int64 sizes: TensorUtils::CalcTensorMemSize (tensor_utils.cc)
+    counts the elements of the runtime (storage) shape with CalcElementCntByDims, failing when
+    the product overflows int64 (a 0 dim gives 0 elements first, CalcTensorElementCnt), then
+    GetSizeInBytes (types.cc) fails when count * type size (count * bits for sub-byte types)
+    overflows int64, and GetTensorSizeInBytes fails on the negative size."""
+    desc = tensor_desc(t)
+    if desc.is_unknown_shape:
+        return
+    assert desc.storage_shape is not None
+    for shape, which in ((desc.shape, "shape"), (desc.storage_shape, f"{desc.storage_format} storage shape")):
+        assert shape is not None
+        count = math.prod(shape)
+        if count > INT64_MAX:
+            raise VerifyException(
+                f"{what}: {which} {fmt_shape(tuple(shape))} has {count} elements, more than int64 can count "
+                "(GE: CalcElementCntByDims overflows)"
+            )
+    count = math.prod(desc.storage_shape)
+    bits = dtype_bits(desc.dtype)
+    # types.cc: GetSizeInBytes multiplies by the bit width for sub-byte types, else by bytes
+    factor = bits if bits < 8 else bits // 8
+    if count * factor > INT64_MAX:
+        unit = "bits" if bits < 8 else "bytes"
+        raise VerifyException(
+            f"{what}: {count} x {ge_dtype_name(desc.dtype)} is too large: GE sizes tensors in int64 and "
+            f"{count} x {factor} {unit} overflows it (GetSizeInBytes)"
+        )
+
+
+def _verify_no_call_cycle(graph: GraphOp, ops: Sequence[Operation]) -> None:
+    """No PartitionedCall chain leads back to its own graph. GE's subgraphs form a tree under
+    the root graph, each with one parent node (ComputeGraph::GetParentNode), and the walks
+    over it are bounded (stream_allocator.cc: BuildEventReuseMapOfOneDim fails beyond
+    kMaxSubgraphDepth): a recursive call has no static meaning. One depth-first walk from
+    this graph over the graphs it reaches; a graph without calls costs nothing."""
+    calls = [op for op in ops if isinstance(op, PartitionedCall)]
+    module = graph.parent_op()
+    if not calls or module is None:
+        return
+    graphs = {g.sym_name.data: g for g in module.regions[0].block.ops if isinstance(g, GraphOp)}
+    me = graph.sym_name.data
+
+    def callee(call: PartitionedCall) -> str | None:
+        f = call.attributes.get("f")
+        return f.root_reference.data if isinstance(f, SymbolRefAttr) else None
+
+    seen: set[str] = set()
+    for call in calls:
+        first = callee(call)
+        if first is None:
+            continue
+        if first == me:
+            raise LocatedError(call, f"PartitionedCall calls @{me}, the graph it is in: GE graphs cannot recurse")
+        # iterative DFS; `came_from` rebuilds the path of the cycle
+        came_from: dict[str, str] = {first: me}
+        stack = [first] if first not in seen else []
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            g = graphs.get(name)
+            if g is None:
+                continue
+            for op in g.body.block.ops:
+                if not isinstance(op, PartitionedCall) or (nxt := callee(op)) is None:
+                    continue
+                if nxt == me:
+                    path = [me, name]
+                    while path[-1] != first:
+                        path.append(came_from[path[-1]])
+                    chain = " -> ".join(f"@{n}" for n in [me, *reversed(path[1:]), me])
+                    raise LocatedError(
+                        call, f"PartitionedCall calls @{first}, which calls back into @{me} ({chain}): GE graphs cannot recurse"
+                    )
+                if nxt not in seen:
+                    came_from.setdefault(nxt, name)
+                    stack.append(nxt)
 
 
 # ---------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import zlib
@@ -33,7 +34,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
-from ge_tools.opt import GeOptMain, one_line_arg_errors, parse_module, run_tool
+from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.error_bound import output_error_bounds
 from runtime.reference import ReferenceError, check_value, run_graph, select_graph
@@ -92,7 +93,11 @@ Output: one summary line per NetOutput value (index, producer node:output, shape
 min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.
 
 Errors (syntax, verifier, bad input files, ops without reference semantics) are one
-line FILE:LINE:COL: error: ... and exit 1.
+line FILE:LINE:COL: error: ... and exit 1. The file is read as ge-opt reads it (UTF-8 IR
+text whatever its extension). Before allocating anything, ge-run refuses a graph whose
+tensors need more host memory than the machine has (twice the sum of every node's
+output bytes, as numpy arrays: the reference's values and the compiled run's), located
+at the node with the largest output.
 """
 
 
@@ -133,6 +138,8 @@ def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
         raise ReferenceError(data, f"random inputs need a known shape, got {t}; give --input files")
     elem = t.element_type  # type: ignore[attr-defined]
     dt = numpy_dtype(elem)
+    if 0 in shape:  # nothing to draw (numpy's generators would build a float64/int64 array first)
+        return np.zeros(shape, dt)
     if dt.kind == "f":
         a = rng.uniform(-1.0, 1.0, shape).astype(dt)
         return _round_to_bf16(a) if dtype_bits(elem) == 16 and dt.itemsize == 4 else a
@@ -166,6 +173,41 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
         check_value(d, d.results[0], a, f"--input {p} (input {i})")
         arrays.append(a)
     return arrays
+
+
+def check_host_memory(module: ModuleOp, limit: int | None) -> None:
+    """Refuse, before allocating anything, a module whose tensors cannot fit the host:
+    ge-run holds them as numpy arrays (the reference interpreter keeps every value, the
+    compiled run its own copies), so twice the sum of every GE node's output bytes must fit
+    `limit` (the physical memory). The error is located at the node with the largest
+    output. The verifier has already bounded each tensor by GE's int64 size; numpy also
+    needs the product of the non-zero dims to fit int64."""
+    total, largest, where = 0, -1, None
+    for op in module.walk():
+        if not isinstance(op, ge.GeNode):
+            continue
+        for r in op.results:
+            shape = shape_of(r.type)
+            if shape is None or any(d < 0 for d in shape):
+                continue
+            itemsize = numpy_dtype(r.type.element_type).itemsize  # type: ignore[attr-defined]
+            if math.prod(d for d in shape if d) * itemsize > INT64_MAX:
+                # numpy multiplies the non-zero dims even for an empty array ("array is too big")
+                raise ReferenceError(
+                    op, f"output {r.index}: numpy cannot hold a {ge.fmt_shape(shape)} array: its non-zero "
+                    "dims multiply past int64, even with 0 elements; ge-run cannot evaluate it",
+                )
+            size = math.prod(shape) * itemsize
+            total += size
+            if size > largest:
+                largest, where = size, op
+    if limit is not None and where is not None and 2 * total > limit:
+        raise ReferenceError(
+            where,
+            f"ge-run needs about {2 * total} bytes of host memory for this graph's tensors (twice "
+            f"their {total} bytes: the reference's and the compiled run's), more than this host's "
+            f"{limit}; the largest is this node's output ({largest} bytes)",
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -393,6 +435,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     module: ModuleOp = parse_module(opt.ctx, data, args.file)
     module.verify()
     graph = select_graph(module, args.graph)
+    check_host_memory(module, host_memory_bytes())
+    try:
+        return _run_graph(args, opt, module, graph)
+    except MemoryError as e:  # a backstop: check_host_memory refuses what clearly cannot fit
+        print(f"{op_location(graph)}: error: ge-run: out of host memory: {e}", file=sys.stderr)
+        return 1
+
+
+def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph: ge.GraphOp) -> int:
     name = graph.sym_name.data
     for k in args.frozen_input:
         if not 0 <= k < len(graph.data_nodes):

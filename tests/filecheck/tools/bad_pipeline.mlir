@@ -1,22 +1,87 @@
-// An unknown pass, an unknown option and an option of the wrong type: one line each, exit 1.
+// Every malformed pipeline or option is one line `ge-opt: error: bad pass pipeline '<spec>': ...`
+// naming the pass and the option, exit 1 (never xDSL's BaseException traceback).
 // RUN: not ge-opt %s -p nope 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // RUN: not ge-opt %s -p 'ge-phony-notask{nosuch=1}' 2>&1 | filecheck %s --check-prefix=OPTION
 // RUN: not ge-opt %s -p 'ge-phony-notask{remarks=maybe}' 2>&1 | filecheck %s --check-prefix=VALUE
 // RUN: not ge-opt %s -p 'ge-phony-notask,nope' 2>&1 | filecheck %s --check-prefix=SECOND
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size=3' 2>&1 | filecheck %s --check-prefix=UNCLOSED
+// RUN: not ge-opt %s -p 'builtin.module(ge-autofuse)' 2>&1 | filecheck %s --check-prefix=NESTED
+// RUN: not ge-opt %s -p 'ge-phony-notask, builtin.module(ge-autofuse)' 2>&1 | filecheck %s --check-prefix=NESTED2
+// RUN: not ge-opt %s -p 'ge-autofuse}' 2>&1 | filecheck %s --check-prefix=STRAY
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size=3}x' 2>&1 | filecheck %s --check-prefix=AFTER
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size=3=4}' 2>&1 | filecheck %s --check-prefix=SYNTAX
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size=abc}' 2>&1 | filecheck %s --check-prefix=TYPE
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size}' 2>&1 | filecheck %s --check-prefix=NOVALUE
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size=3 max_fusion_size=4}' 2>&1 | filecheck %s --check-prefix=TWICE
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-siz=3}' 2>&1 | filecheck %s --check-prefix=TYPO
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size="3}' 2>&1 | filecheck %s --check-prefix=QUOTE
+// RUN: not ge-opt %s -p 'ge-compile{streams=2}' 2>&1 | filecheck %s --check-prefix=PIPEOPT
+// RUN: not ge-opt %s -p 'ge-compil' 2>&1 | filecheck %s --check-prefix=SUGGEST
+// RUN: not ge-opt %s -p '{stage=calc}' 2>&1 | filecheck %s --check-prefix=NONAME
+// The same options well formed run (exit 0).
+// RUN: ge-opt %s -p 'ge-phony-notask{stage=calc},ge-autofuse{max-fusion-size=3 lifting=false}' | filecheck %s --check-prefix=GOOD
 
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<4xf16>
   ge.NetOutput %x : tensor<4xf16>
 }
 
-// UNKNOWN: {{\A}}ge-opt: error: bad pass pipeline 'nope': {{.*}}nope{{.*$}}
+// UNKNOWN: {{\A}}ge-opt: error: bad pass pipeline 'nope': unknown pass 'nope' (ge-opt --help lists them){{$}}
 // UNKNOWN-NOT: {{.}}
 
-// OPTION: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask{nosuch=1}': {{.*}}nosuch{{.*$}}
+// OPTION: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask{nosuch=1}': pass ge-phony-notask: unknown option 'nosuch' (options: stage, remarks){{$}}
 // OPTION-NOT: {{.}}
 
-// VALUE: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask{remarks=maybe}': {{.*}}maybe{{.*$}}
+// VALUE: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask{remarks=maybe}': pass ge-phony-notask: option remarks takes bool, got 'maybe'{{$}}
 // VALUE-NOT: {{.}}
 
-// SECOND: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask,nope': {{.*}}nope{{.*$}}
+// SECOND: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask,nope': unknown pass 'nope' (ge-opt --help lists them){{$}}
 // SECOND-NOT: {{.}}
+
+// UNCLOSED: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size=3': pass ge-autofuse: options opened at column 12 are not closed (missing '}'){{$}}
+// UNCLOSED-NOT: {{.}}
+
+// NESTED: {{\A}}ge-opt: error: bad pass pipeline 'builtin.module(ge-autofuse)': 'builtin.module(...)' at column 1: MLIR's nested pass-manager syntax is not supported; list the passes: -p 'pass1,pass2{option=value}'{{$}}
+// NESTED-NOT: {{.}}
+
+// NESTED2: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask, builtin.module(ge-autofuse)': 'builtin.module(...)' at column 18: MLIR's nested pass-manager syntax {{.*}}{{$}}
+// NESTED2-NOT: {{.}}
+
+// STRAY: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse}': '}' at column 12 closes nothing{{$}}
+// STRAY-NOT: {{.}}
+
+// AFTER: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size=3}x': pass ge-autofuse: unexpected 'x' at column 31 (options go in one {option=value ...} after the name){{$}}
+// AFTER-NOT: {{.}}
+
+// SYNTAX: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size=3=4}': pass ge-autofuse: bad options: malformed pass arguments, expected either a space or '}' here (column 30){{$}}
+// SYNTAX-NOT: {{.}}
+
+// TYPE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size=abc}': pass ge-autofuse: option max-fusion-size takes int, got 'abc'{{$}}
+// TYPE-NOT: {{.}}
+
+// NOVALUE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size}': pass ge-autofuse: option max-fusion-size takes int, got no value{{$}}
+// NOVALUE-NOT: {{.}}
+
+// TWICE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size=3 max_fusion_size=4}': pass ge-autofuse: option max-fusion-size is given twice{{$}}
+// TWICE-NOT: {{.}}
+
+// TYPO: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-siz=3}': pass ge-autofuse: unknown option 'max-fusion-siz' (options: {{.*}}); did you mean 'max-fusion-size'?{{$}}
+// TYPO-NOT: {{.}}
+
+// QUOTE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size="3}': string at column 29 is not closed{{$}}
+// QUOTE-NOT: {{.}}
+
+// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{streams=2}': pipeline ge-compile takes no options (it runs ge-phony-notask{stage=mark}, {{.*}}){{$}}
+// PIPEOPT-NOT: {{.}}
+
+// SUGGEST: {{\A}}ge-opt: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'? (ge-opt --help lists them){{$}}
+// SUGGEST-NOT: {{.}}
+
+// NONAME: {{\A}}ge-opt: error: bad pass pipeline '{stage=calc}': expected a pass name at column 1, got '{'{{$}}
+// NONAME-NOT: {{.}}
+
+// GOOD: ge.NetOutput %x : tensor<4xf16>
+
+// RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size=1}{lifting=false}' 2>&1 | filecheck %s --check-prefix=TWOGROUPS
+// TWOGROUPS: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size=1}{lifting=false}': pass ge-autofuse: unexpected '{lifting=false}' at column 31 (options go in one {option=value ...} after the name){{$}}
+// TWOGROUPS-NOT: {{.}}

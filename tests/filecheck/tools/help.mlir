@@ -8,3 +8,5 @@
 // CHECK: ge-phony-notask
 // CHECK-NEXT: Mark PhonyConcat/PhonySplit no-task
 // CHECK: option remarks: bool = False
+// CHECK: -p takes comma-separated passes, each optionally followed by one {option=value ...}
+// CHECK: most 64 levels. Every error is one line, exit 1.
