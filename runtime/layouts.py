@@ -33,16 +33,25 @@ from xdsl.ir import Attribute
 
 from ge_dialect import formats as F
 from ge_dialect.desc import tensor_desc
-from ge_dialect.dtypes import c0_of, m0_of, n0_of, numpy_dtype
+from ge_dialect.dtypes import c0_of, m0_of, n0_of
 
-__all__ = ["storage_elements", "storage_index", "gather", "scatter"]
+__all__ = ["gather", "scatter", "storage_elements", "storage_index"]
+
+
+# transfer_shape_utils.cc: TransferShapeUtils::GetC0Value (C0 fixed by the format)
+_NZ_C0 = {"FRACTAL_NZ_C0_2": 2, "FRACTAL_NZ_C0_4": 4, "FRACTAL_NZ_C0_8": 8, "FRACTAL_NZ_C0_16": 16, "FRACTAL_NZ_C0_32": 32}
+
+
+def _primary(fmt: str) -> str:
+    # graph/types.h: GetPrimaryFormat strips the sub-format ("FORMAT:sub" here, as formats.py)
+    return fmt.split(":", 1)[0]
 
 
 def _coords(origin_format: str, storage_format: str, shape: tuple[int, ...], elem: Attribute, mask: int) -> tuple[list[np.ndarray], list[int]] | None:
     """Storage coordinates (one index array per storage axis, each of the origin shape) and
     the storage shape; None for the identity layout or a layout no rule here derives."""
-    origin = F._ge_primary_format(origin_format)
-    storage = F._ge_primary_format(storage_format)
+    origin = _primary(origin_format)
+    storage = _primary(storage_format)
     if origin == storage or not shape:
         return None
     if storage == F.ND or (origin == F.ND and storage in F.ORIGIN_FORMATS):
@@ -52,7 +61,7 @@ def _coords(origin_format: str, storage_format: str, shape: tuple[int, ...], ele
     if storage in F.NZ_FORMATS:
         # transfer_shape_utils.cc: GetFractalNzShape: [..., ceil(n/C0), ceil(m/M0), M0, C0];
         # a 1-D [n] is [1, ceil(n/M0), M0, C0] (n rows of one column)
-        c0 = F._NZ_FORMAT_C0.get(storage) or c0_of(elem)
+        c0 = _NZ_C0.get(storage) or c0_of(elem)
         m0 = m0_of(elem)
         if len(shape) == 1:
             (i,) = idx
@@ -136,18 +145,19 @@ def storage_index(t: Attribute) -> np.ndarray | None:
     coords, sshape = got
     if tuple(sshape) != tuple(d.storage_shape):
         return None  # a storage shape written out differently: no rule here derives it
-    flat = np.ravel_multi_index(tuple(coords), tuple(sshape)).astype(np.int64)
+    n = math.prod(sshape)
+    flat = np.ravel_multi_index(tuple(coords), tuple(sshape)).astype(np.int32 if n < 2**31 else np.int64)
     flat.flags.writeable = False
     return flat
 
 
 def storage_elements(t: Attribute) -> int:
-    """Elements of the storage shape (the origin's when the layout is the identity)."""
+    """Elements of the storage shape (GE sizes a tensor by it: CalcTensorMemSize of
+    GetShape); at least the origin's."""
     assert isinstance(t, TensorType)
     d = tensor_desc(t)
-    if storage_index(t) is None or d.storage_shape is None:
-        return math.prod(t.get_shape())
-    return math.prod(d.storage_shape)
+    n = math.prod(t.get_shape())
+    return n if d.storage_shape is None else max(n, math.prod(d.storage_shape))
 
 
 def gather(t: Attribute, flat: np.ndarray) -> np.ndarray:
@@ -166,11 +176,7 @@ def scatter(t: Attribute, value: np.ndarray, flat: np.ndarray) -> None:
     idx = storage_index(t)
     if idx is None:
         flat[: value.size] = value.reshape(-1)
+        flat[value.size :] = 0
         return
     flat[...] = 0
     flat[idx] = value
-
-
-def storage_dtype(t: Attribute) -> np.dtype:
-    assert isinstance(t, TensorType)
-    return numpy_dtype(t.element_type)

@@ -808,7 +808,7 @@ def _element_offsets(t: Attribute) -> np.ndarray:
     assert isinstance(t, TensorType)
     idx = storage_index(t)
     shape = tuple(t.get_shape())
-    return idx if idx is not None else np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+    return idx.astype(np.int64) if idx is not None else np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
 
 
 def _i64(t: Attribute) -> TensorType:

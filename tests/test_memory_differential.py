@@ -150,9 +150,13 @@ def padded_graph(seed: int) -> str:
     lines = []
     for i in range(k):
         lines.append(f"  %x{i} = ge.Data {{index = {i}}} : {ty(piece)}")
+    # a weight in the padded layout (the simulator loads it in its storage layout)
+    lines.append(f"  %w = ge.Const {{value = dense<{_nested(piece, rng, dt)}> : tensor<{'x'.join(map(str, piece))}x{dt}>}} : {ty(piece)}")
     for i in range(k):
-        op = rng.choice(["Relu", "Abs", "Add"])
-        if op == "Add":
+        op = rng.choice(["Relu", "Abs", "Add", "Mul"])
+        if op == "Mul":
+            lines.append(f"  %a{i} = ge.Mul(%x{i}, %w) : ({ty(piece)}, {ty(piece)}) -> {ty(piece)}")
+        elif op == "Add":
             lines.append(f"  %a{i} = ge.Add(%x{i}, %x{(i + 1) % k}) : ({ty(piece)}, {ty(piece)}) -> {ty(piece)}")
         else:
             lines.append(f"  %a{i} = ge.{op}(%x{i}) : ({ty(piece)}) -> {ty(piece)}")
@@ -170,6 +174,14 @@ def padded_graph(seed: int) -> str:
     rng.shuffle(listed)
     lines.append(f"  ge.NetOutput {', '.join(v for v, _ in listed)} : {', '.join(t for _, t in listed)}")
     return "ge.graph @main {\n" + "\n".join(lines) + "\n}\n"
+
+
+def _nested(shape: tuple[int, ...], rng: random.Random, dt: str) -> str:
+    """A dense literal of `shape` with distinct small values (exact in f16 and int8)."""
+    if not shape:
+        v = rng.randint(-8, 8)
+        return str(v) if dt == "i8" else f"{v / 4}"
+    return "[" + ", ".join(_nested(shape[1:], rng, dt) for _ in range(shape[0])) + "]"
 
 
 # -- the differential runs -------------------------------------------------------------------

@@ -648,3 +648,41 @@ def test_storage_layout_is_transdatas(origin: str, storage: str, shape: tuple[in
     scatter(t, a, flat)
     assert np.array_equal(flat.reshape(want.shape), want)
     assert np.array_equal(gather(t, flat), a)
+
+
+# -- a wrong piece offset is caught at load (issue 17 case 1) ---------------------------------
+
+ISSUE_PHONY_SPLIT = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<3x16xf32>
+  %r = ge.Relu(%x) : (tensor<3x16xf32>) -> tensor<3x16xf32>
+  %a, %b, %c = ge.PhonySplit(%r) {split_dim = [0], num_split = [3]} : (tensor<3x16xf32>) -> (tensor<1x16xf32>, tensor<1x16xf32>, tensor<1x16xf32>)
+  %s = ge.Sub(%b, %c) : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  ge.NetOutput %s : tensor<1x16xf32>
+}"""
+
+
+def test_a_piece_read_at_another_pieces_offset_is_caught_at_load() -> None:
+    """The issue's repro as GE's overwritten list planned it: piece 1 (b) at r's offset 0,
+    where piece 0 lies, and the Sub reading it there. The plan is self-consistent (the
+    task reads b where the table has it), so only the view check sees it: b's element
+    [0, 0] is r's [1, 0], 16 f32 = 64 bytes further."""
+    m, c = planned("issue.mlir", ISSUE_PHONY_SPLIT)
+    g = select_graph(c)
+    nodes = {ge.node_name(o): o for o in g.body.block.ops}
+    split, sub = nodes["a"], nodes["s"]
+    base = A.get_int_list(nodes["r"], "output_offset")[0]  # type: ignore[index]
+    assert A.get_int_list(split, "output_offset") == [base, base + 64, base + 128]
+    model_ok = to_npu(c.clone())
+    (got,) = load(model_ok).execute(inputs_for(m))
+    assert close(got, run_graph(select_graph(m), inputs_for(m))[0])
+    A.set_int_list(split, "output_offset", [base, base, base + 128])
+    A.set_int_list(sub, "input_offset", [base, base + 128])
+    model = to_npu(c)
+    with pytest.raises(SimulatorFault) as e:
+        load(model)
+    assert str(e.value) == (
+        f'npu.alias "a:1" (PhonySplit \'a\' output 1): wrong offset: its element [0, 0] is element [1, 0] of "r:0" '
+        f"(at fm [{base}, {base + 192})), which lies at fm byte {base + 64}, but the alias has it at byte {base}; "
+        "16 of 16 elements are misplaced"
+    )
+    assert e.value.node == "a"
