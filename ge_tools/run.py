@@ -58,16 +58,36 @@ Modes:
                I/O address refresh of GE's DavinciModel); evaluate the original graph on
                the reference interpreter and compare every output of every execution
                element by element (see Tolerance). Prints a report (simulator: tasks by
-               kind, kernels, no-task nodes, bytes moved, args refreshed; memory:
-               feature-map bytes vs the planner's lower bound, peak live bytes; max
-               error), the outputs, then "outputs match the reference" (exit 0) or a
-               mismatch report (exit 1).
-               A simulator fault (bad address, uninitialised read, clobbered live
-               tensor, race, deadlock) is one line "FILE:LINE:COL: error: simulator: ..."
-               located at the faulting task's GE node (else at its graph), and exit 1.
+               kind, kernels, no-task nodes, bytes moved, args refreshed; memory, see
+               below; max error), the outputs, then "outputs match the reference"
+               (exit 0) or a mismatch report (exit 1).
+               A simulator fault (bad address, wrong offset: a task's address or a
+               no-task view's layout, uninitialised or stale read, clobbered live
+               bytes, race, deadlock) is one line "FILE:LINE:COL: error: simulator: ..."
+               located at the faulting task's (or view's) GE node (else at its graph),
+               and exit 1.
                When the pipeline does not produce an npu.model, the compiled graph is
                evaluated by the reference interpreter instead.
   --reference  only evaluate the graph on the reference interpreter and print outputs.
+
+The memory line, in bytes ("memory: feature map F bytes, lower bound L (F/L x), peak
+live P"):
+  feature map  F: the size of the model's feature-map region: the arena
+               ge-assign-memory planned for the graph (its memory_size) plus, for each
+               inlined PartitionedCall, its subgraph's arena (512-aligned, appended).
+  lower bound  L: the planner's memory_lower_bound, plus each inlined call arena's: the
+               most bytes of feature-map blocks alive at one node (a block is a memory
+               symbol's stored size, GE's TensorUtils::GetSize of its storage shape,
+               rounded up to 512; alive from its first producer to its last reader, both
+               included). No placement of those blocks fits in fewer bytes: L <= F.
+  peak live    P: measured by the simulator, the most feature-map bytes live at once: a
+               byte is live from the task that writes it until the last task that reads
+               it (of its tensor, or of a view over it: a PhonySplit piece nobody reads
+               is dead), a running task's inputs and outputs live together, an output
+               nobody reads live while its task runs; bytes are counted once (views share
+               them) and at their tensor's storage size, not rounded. The maximum over
+               all executions. P <= L on one stream (every live byte lies in a block the
+               plan keeps alive at that node); P <= F on any number of streams.
 
 Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
 numpy dtype must be the Data type's; bf16 is held as float32, i1 as bool, sub-byte ints
@@ -397,9 +417,11 @@ def fault_node(graph: ge.GraphOp, fault: SimulatorFault) -> Operation:
     """The node of `graph` whose task faulted (its tensors are named `node:index`), or the
     graph itself (a fault outside a task, or a node made by a pass, e.g. an AscBackend)."""
     task = fault.task_op
+    nodes = {ge.node_name(op): op for op in graph.body.block.ops}
+    if fault.node in nodes:  # a fault found at load, at a table entry of this node
+        return nodes[fault.node]
     if not isinstance(task, npu.KernelOp | npu.MemcpyOp):
         return graph
-    nodes = {ge.node_name(op): op for op in graph.body.block.ops}
     for t in (*task.out_tensors.data, *task.in_tensors.data):
         if (node := nodes.get(t.data.rsplit(":", 1)[0])) is not None:
             return node

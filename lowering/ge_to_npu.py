@@ -9,17 +9,19 @@ and the rts engine's Send/Recv/StreamActive/EndGraph/MemcpyAsync tasks
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr, i64
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect import npu
+from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
 from passes.ge_local_sizes import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
@@ -90,11 +92,14 @@ class _Lowering:
         self.streams = streams
         self.table: list[Operation] = []
         self.kernels: dict[tuple[object, ...], npu.KernelDefOp] = {}
+        self.views: dict[tuple[object, ...], npu.KernelDefOp] = {}
         self.tasks: list[_Task] = []
         self.regions: dict[str, int] = {}
         self.names: dict[SSAValue, str] = {}
         self.addr: dict[SSAValue, npu.AddrAttr] = {}
         self.fm_top = A.get_int(graph, "memory_size", 0) or 0
+        # the model's lower bound: the root graph's, plus that of each inlined call's arena
+        self.lower_bound = A.get_int(graph, "memory_lower_bound", 0) or 0
         self.weight_top = A.get_int(graph, "weight_size", 0) or 0
         self.var_top = A.get_int(graph, "var_size", 0) or 0
         self.workspace_top = 0
@@ -108,11 +113,18 @@ class _Lowering:
 
     @staticmethod
     def raw(op: Operation, v: SSAValue) -> int:
+        """The bytes a task reads or writes of `v`: its storage size, the elements of its
+        storage shape (graph_metadef tensor_utils.cc: TensorUtils::CalcTensorMemSize of
+        GeTensorDesc::GetShape, the runtime shape), not of its origin shape: a padded
+        layout (NC1HWC0 with C not a multiple of C0, FRACTAL_NZ, ...) is bigger."""
         t = v.type
         elem = t.element_type  # type: ignore[attr-defined]
         if numpy_dtype(elem).itemsize * 8 != dtype_bits(elem):
             raise LocatedError(op, f"{t}: the simulator keeps {elem} in {numpy_dtype(elem)}, so its addresses cannot follow GE's byte sizes")
-        return npu.raw_bytes(t)
+        shape = tensor_desc(t).storage_shape
+        if shape is None:
+            return npu.raw_bytes(t)
+        return max(math.prod(shape) * numpy_dtype(elem).itemsize, npu.raw_bytes(t))
 
     @staticmethod
     def _list(op: Operation, name: str, n: int) -> list[Attribute]:
@@ -177,6 +189,19 @@ class _Lowering:
         self.kernels[key] = k
         return sym
 
+    def view_def(self, op: ge.GeNode) -> str:
+        """A library kernel_def `@view_<type>_<n>` holding a no-task node's GE type,
+        attributes and types: the semantics of its outputs' views, which no task runs."""
+        attrs = {k: v for k, v in op.attributes.items() if k not in MEMORY_ATTRS and k != A.NODE_NAME}
+        ft = FunctionType.from_lists([v.type for v in op.operands], [r.type for r in op.results])
+        t = ge.ge_type(op)
+        key = (t, tuple(sorted(attrs.items(), key=lambda kv: kv[0])), ft)
+        k = self.views.get(key)
+        if k is None:
+            k = npu.KernelDefOp(f"view_{t.lower()}_{len(self.views)}", "library", ft, t, attributes=attrs)
+            self.views[key] = k
+        return k.sym_name.data
+
     def emit(self, op: npu.TaskOp) -> None:
         ins, outs = op.footprint()  # type: ignore[attr-defined]
         self.tasks.append(
@@ -215,7 +240,10 @@ class _Lowering:
             if isinstance(op, ge.Const | ge.Constant | ge.Variable):
                 v = op.attributes.get("value")
                 if isinstance(v, DenseIntOrFPElementsAttr):
-                    self.table.append(npu.ConstOp(tnames[0], outs[0], v, info))
+                    rt = op.results[0].type
+                    # the weight is loaded in its storage layout (the simulator's `layout`)
+                    extra = {"layout": rt} if rt != v.get_type() else {}
+                    self.table.append(npu.ConstOp(tnames[0], outs[0], v, {**info, **extra}))
                 else:  # a Variable without value starts as zeros (the var region's fill)
                     self.table.append(npu.TensorOp(tnames[0], outs[0], info))
                 continue
@@ -227,8 +255,12 @@ class _Lowering:
             # FilterCandidatesNodes drops the node; its outputs are views of its inputs.
             if A.get_bool(op, A.NO_TASK) or t in GE_LOCAL_NOOP_TYPES:
                 srcs = [n for n, _ in in_tensors]
+                # the node's semantics, for the simulator to check where each element of
+                # the view lies (LoadedModel._check_views): not a task, nothing runs it
+                sym = self.view_def(op)
                 for i in range(len(op.results)):
-                    self.table.append(npu.AliasOp(tnames[i], outs[i], srcs, info))
+                    view = {"view": SymbolRefAttr(sym), "view_result": IntegerAttr(i, i64)}
+                    self.table.append(npu.AliasOp(tnames[i], outs[i], srcs, {**info, **view}))
                 continue
             if t in GE_LOCAL_DELETED_TYPES:
                 if t == "Identity" and A.get_bool(op, CANNOT_BE_DELETED):
@@ -282,6 +314,7 @@ class _Lowering:
         scope = _Scope(prefix=f"{name}/")
         scope.remap["fm"] = ("fm", self.fm_top)
         self.fm_top += -(-(A.get_int(callee, "memory_size", 0) or 0) // MEM_ALIGN) * MEM_ALIGN
+        self.lower_bound += A.get_int(callee, "memory_lower_bound", 0) or 0
         scope.remap["weight"] = ("weight", self.weight_top)
         self.weight_top += A.get_int(callee, "weight_size", 0) or 0
         scope.remap["var"] = ("var", self.var_top)
@@ -432,7 +465,14 @@ class _Lowering:
         for k in ("memory_size", "memory_lower_bound", "weight_size"):
             if k in self.graph.attributes:
                 attrs[k] = self.graph.attributes[k]
-        body: list[Operation] = [*regions, *self.table, *self.kernels.values(), *stream_ops]
+        # the model's figures cover the inlined calls' arenas: memory_size is the fm
+        # region's size, memory_lower_bound the root's bound plus each call arena's (while
+        # a call runs its blocks live in its own arena, appended after the root's)
+        if "memory_size" in attrs:
+            attrs["memory_size"] = IntegerAttr(regions[0].size.data, i64)
+        if "memory_lower_bound" in attrs:
+            attrs["memory_lower_bound"] = IntegerAttr(self.lower_bound, i64)
+        body: list[Operation] = [*regions, *self.table, *self.kernels.values(), *self.views.values(), *stream_ops]
         return npu.ModelOp(self.graph.sym_name.data, n_streams, events, body, attrs)
 
 

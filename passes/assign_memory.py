@@ -42,9 +42,11 @@ from passes.graph_utils import CONST_TYPES, VARIABLE_TYPES, consumers, graph_nod
 from passes.phony_notask import (
     PHONY_CONCAT,
     PHONY_SPLIT,
+    OffsetSlots,
     buffer_fusion_producer,
     calc_phony_concat_node_offset,
     calc_phony_split_node_offset,
+    reset_offset_slot,
 )
 
 # Attributes this pass writes (the contract with ge-to-npu and the simulator).
@@ -243,6 +245,13 @@ class _ConflictSolver:
         assert block is not None
         block.insert_op_before(ident, node)
         node.operands[idx] = ident.results[0]
+        # Ours: the pairs (node, idx) and (v's producer, v's index) are gone, so are their
+        # offset slots (phony_notask.OffsetSlots); the new pairs get theirs when the
+        # lists are computed on the solved graph.
+        reset_offset_slot(node, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, idx)
+        prod = v.owner
+        if isinstance(prod, Operation) and not any(ge_type(u.operation) == PHONY_CONCAT for u in v.uses):
+            reset_offset_slot(prod, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS, v.index)  # type: ignore[attr-defined]
         self.inserted.append((ident, node, why))
         if self.remarks:
             remark(
@@ -331,20 +340,26 @@ class _ConflictSolver:
 
 
 def recompute_phony_offsets(graph: GraphOp, order: dict[Operation, int]) -> None:
-    """After Identity insertion GE computes the PhonyConcat / PhonySplit offset lists on the
-    new graph: conflict solving runs before the build's CalcOpRunningParam.
+    """The PhonyConcat / PhonySplit offset lists of the graph as it is planned: GE computes
+    them in the build's CalcOpRunningParam, after conflict solving inserted its Identity
+    copies, on the final producers and consumers.
 
     # ge_local_ops_kernel_calc_op_param.cc: CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset
-    Only nodes whose lists were computed (marked no-task, no buffer-fusion producer) are redone.
+    Ours: always, not only after an insertion, so that every (producer, output) and
+    (consumer, input) pair of a piece has its slot whichever pass made the pair (a fusion
+    after ge-phony-notask{stage=calc}, an Identity, a hand-written graph), all in one
+    calculation (phony_notask.OffsetSlots). Only the nodes ge-phony-notask marks no-task
+    are computed, and a PhonyConcat with a buffer-fusion producer is not (LxFusion's).
     """
+    slots = OffsetSlots()
     for node in graph_nodes(graph):
         if not A.get_bool(node, A.NO_TASK):
             continue
         t = ge_type(node)
         if t == PHONY_CONCAT and buffer_fusion_producer(node) is None:
-            calc_phony_concat_node_offset(node)
+            calc_phony_concat_node_offset(node, slots)
         elif t == PHONY_SPLIT:
-            calc_phony_split_node_offset(node, order)
+            calc_phony_split_node_offset(node, order, slots)
 
 
 # -- symbols: union-find with relative offsets --------------------------------------------------
@@ -1106,7 +1121,8 @@ class AssignMemoryPass(ModulePass):
        Variable; unless every input is the same tensor), by a no-padding continuous output,
        or by a tensor already laid out by another no-padding node; and before a no-padding
        continuous output fed by another one, or by a PhonyConcat through a ref node. The
-       PhonyConcat/PhonySplit offset lists are then recomputed.
+       PhonyConcat/PhonySplit offset lists are then computed on the solved graph, one
+       slot per (producer, output) and (consumer, input) pair.
     2. Sizes: GE-local NoOp types as CalcOpRunningParam stores them, other outputs raw bytes
        rounded to 32 plus 32; no-padding pieces by their raw size (GetMemorySize with
        `_reuse_input_on_dim_index`).
@@ -1136,8 +1152,7 @@ class AssignMemoryPass(ModulePass):
             check_static(graph)
             solver = _ConflictSolver(graph, self.remarks)
             solver.run()
-            if solver.inserted:
-                recompute_phony_offsets(graph, node_order(graph))
+            recompute_phony_offsets(graph, node_order(graph))
             planner = _GraphPlanner(graph, self.remarks)
             planner.plan()
             planner.write()

@@ -95,36 +95,6 @@ def split_complete(op: Operation) -> bool:
     return len(splits) == len(splits[0].results)
 
 
-def phony_piece_conflict(n1: Operation, n2: Operation) -> str | None:
-    """Why fusing n1 and n2 would break a PhonyConcat/PhonySplit layout, or None.
-
-    Not a GE rule: GE-local CalcPhonyConcatNodeOffset writes each producer ONE
-    `_output_offset_list_for_continuous`, fresh for every input it feeds (a later piece
-    overwrites an earlier one), and CalcPhonySplitNodeOffset does the same with each
-    consumer's `_input_offset_list_for_continuous`. A fused node that writes two pieces of
-    one PhonyConcat, or reads two pieces of one PhonySplit, would keep one piece's offset
-    and silently misplace the other, so such a pair is not fused.
-    """
-    pieces: dict[Operation, int] = {}
-    for n in (n1, n2):
-        for r in n.results:
-            for use in r.uses:
-                if A.get_bool(use.operation, A.NOPADDING_CONTINUOUS_INPUT):
-                    pieces[use.operation] = pieces.get(use.operation, 0) + 1
-        for v in n.operands:
-            owner = v.owner
-            if isinstance(owner, Operation) and A.get_bool(owner, A.NOPADDING_CONTINUOUS_OUTPUT):
-                pieces[owner] = pieces.get(owner, 0) + 1
-    for phony, count in pieces.items():
-        if count > 1:
-            what = "write" if A.get_bool(phony, A.NOPADDING_CONTINUOUS_INPUT) else "read"
-            return (
-                f"the fused node would {what} {count} pieces of {ge_type(phony)} "
-                f"'{node_name(phony)}', whose offset list keeps one piece per node"
-            )
-    return None
-
-
 def _nf(code: str, msg: str) -> NotFuse:
     return S.not_fuse(code, msg)
 
@@ -240,9 +210,6 @@ class AscBackendFusionDecider:
         for n in (n1, n2):
             if not self.is_fusable_node(n):
                 return _nf("GetSubgraphFailed", f"'{node_name(n)}' ({ge_type(n)}) holds no AscGraph")
-        # Ours, not GE's: see phony_piece_conflict.
-        if (why := phony_piece_conflict(n1, n2)) is not None:
-            return _nf("PhonyPiecesWouldShareANode", why)
         p = self._pair(n1, n2)
         if isinstance(p, NotFuse):
             return p

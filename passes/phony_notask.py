@@ -184,6 +184,45 @@ def _producer(node: Operation, i: int) -> tuple[Operation, int]:
     return owner, v.index  # type: ignore[attr-defined]
 
 
+class OffsetSlots:
+    """The continuous offset lists of one calculation over a graph, one slot per pair.
+
+    GE's CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset write a node's whole list
+    (zeros but the one anchor) for each piece, so a producer feeding two pieces, or a
+    consumer reading two pieces (of one or of two PhonySplits, a NetOutput listing two),
+    keeps only the last piece's offset and the other is silently misplaced (ge_notask.md
+    §11 item 4). Ours, not GE's: slot k of `_output_offset_list_for_continuous` belongs to
+    the pair (producer, output k), slot k of `_input_offset_list_for_continuous` to the
+    pair (consumer, input k), and a piece sets only its own slot. A node's list starts
+    from zeros the first time this calculation writes it (so nothing of an earlier
+    calculation survives on a node that is written again) and keeps the slots set since.
+    """
+
+    def __init__(self) -> None:
+        self.started: set[tuple[Operation, str]] = set()
+
+    def set(self, node: Operation, attr: str, size: int, idx: int, offset: int) -> None:
+        key = (node, attr)
+        current = A.get_int_list(node, attr)
+        if key in self.started and current is not None and len(current) == size:
+            values = list(current)
+        else:
+            values = [0] * size
+            self.started.add(key)
+        values[idx] = offset
+        A.set_int_list(node, attr, values)
+
+
+def reset_offset_slot(node: Operation, attr: str, idx: int) -> None:
+    """Zero slot `idx` of `node`'s offset list (if it has one): the pair it belonged to is
+    gone (a pass rewired that anchor)."""
+    current = A.get_int_list(node, attr)
+    if current is not None and idx < len(current) and current[idx] != 0:
+        values = list(current)
+        values[idx] = 0
+        A.set_int_list(node, attr, values)
+
+
 def buffer_fusion_producer(node: Operation) -> Operation | None:
     """The first producer carrying a non-empty `_output_offset_for_buffer_fusion` (LxFusion
     has laid the pieces out already), or None.
@@ -197,8 +236,12 @@ def buffer_fusion_producer(node: Operation) -> Operation | None:
     return None
 
 
-def calc_phony_concat_node_offset(node: Operation) -> tuple[list[tuple[Operation, int, int]], str]:
-    """Write `_output_offset_list_for_continuous` on each producer of a PhonyConcat.
+def calc_phony_concat_node_offset(
+    node: Operation, slots: OffsetSlots | None = None
+) -> tuple[list[tuple[Operation, int, int]], str]:
+    """Write `_output_offset_list_for_continuous` on each producer of a PhonyConcat, one
+    slot per (producer, output) pair (`OffsetSlots`; pass the calculation's `slots` so
+    that pieces of other nodes written before are kept).
 
     # ge_local_ops_kernel_calc_op_param.cc: CalcPhonyConcatNodeOffset
     Returns the (producer, output index, offset) written, in input order, and a note for
@@ -240,10 +283,10 @@ def calc_phony_concat_node_offset(node: Operation) -> tuple[list[tuple[Operation
     nums = A.get_int_list(node, CONCAT_NUM) or []
     keep = A.get_bool(node, KEEP_INPUT_OFFSET, True)
     check_dim_attr_valid(node, dims, nums, (CONCAT_DIM, CONCAT_NUM), len(node.operands), "inputs")
+    slots = slots if slots is not None else OffsetSlots()
     written: list[tuple[Operation, int, int]] = []
     for node_idx in range(len(node.operands)):
         producer, out_idx = _producer(node, node_idx)
-        offsets = [0] * len(producer.results)
         offset = 0
         if keep:
             td = node.operands[node_idx]  # the producer's output desc
@@ -252,9 +295,9 @@ def calc_phony_concat_node_offset(node: Operation) -> tuple[list[tuple[Operation
                 node, dims, shape, CONCAT_DIM, f"input {node_idx} ('{node_name(producer)}':{out_idx})"
             )
             offset = get_concat_offset(shape, td.type.element_type, node_idx, dims, nums)  # type: ignore[attr-defined]
-        offsets[out_idx] = offset
-        # Overwrites an earlier list on the producer (GE: AttrUtils::SetListInt).
-        A.set_int_list(producer, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS, offsets)
+        # GE: outputs_offset[out_anchor_idx] = mem_offset, then SetListInt of the whole list
+        # (an earlier piece's slot is lost); ours: this pair's slot only (OffsetSlots)
+        slots.set(producer, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS, len(producer.results), out_idx, offset)
         written.append((producer, out_idx, offset))
     note = "offsets: " + ", ".join(f"{node_name(p)}:{i}={o}" for p, i, o in written)
     if not keep:
@@ -263,9 +306,10 @@ def calc_phony_concat_node_offset(node: Operation) -> tuple[list[tuple[Operation
 
 
 def calc_phony_split_node_offset(
-    node: Operation, order: dict[Operation, int]
+    node: Operation, order: dict[Operation, int], slots: OffsetSlots | None = None
 ) -> tuple[list[tuple[Operation, int, int]], str]:
-    """Write `_input_offset_list_for_continuous` on each consumer of a PhonySplit.
+    """Write `_input_offset_list_for_continuous` on each consumer of a PhonySplit, one
+    slot per (consumer, input) pair (`OffsetSlots`, as calc_phony_concat_node_offset).
 
     # ge_local_ops_kernel_calc_op_param.cc: CalcPhonySplitNodeOffset
     No buffer-fusion skip and no 32-byte check here (GE has neither for PhonySplit).
@@ -292,11 +336,11 @@ def calc_phony_split_node_offset(
     nums = A.get_int_list(node, SPLIT_NUM) or []
     keep = A.get_bool(node, KEEP_OUTPUT_OFFSET, True)
     check_dim_attr_valid(node, dims, nums, (SPLIT_DIM, SPLIT_NUM), len(node.results), "outputs")
+    slots = slots if slots is not None else OffsetSlots()
     written: list[tuple[Operation, int, int]] = []
     # node_idx counts output anchors, also those without consumers.
     for node_idx, out in enumerate(node.results):
         for consumer, in_idx in consumers(out, order):
-            offsets = [0] * len(consumer.operands)
             offset = 0
             if keep:
                 td = consumer.operands[in_idx]  # the consumer's input desc
@@ -306,9 +350,9 @@ def calc_phony_split_node_offset(
                     f"output {node_idx}'s consumer '{node_name(consumer)}' input {in_idx}",
                 )  # fmt: skip
                 offset = get_split_offset(shape, td.type.element_type, node_idx, dims, nums)  # type: ignore[attr-defined]
-            offsets[in_idx] = offset
-            # Overwrites an earlier list on the consumer (GE: AttrUtils::SetListInt).
-            A.set_int_list(consumer, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, offsets)
+            # GE: inputs_offset[in_anchor_idx] = mem_offset, then SetListInt of the whole
+            # list (an earlier piece's slot is lost); ours: this pair's slot only
+            slots.set(consumer, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, len(consumer.operands), in_idx, offset)
             written.append((consumer, in_idx, offset))
     note = "input offsets: " + (
         ", ".join(f"{node_name(c)}:{i}={o}" for c, i, o in written) or "none (no consumers)"
@@ -434,7 +478,8 @@ class PhonyNotaskPass(ModulePass):
     exception is not modelled); a PhonyConcat writes `_output_offset_list_for_continuous` on
     each producer (zeros except the producer's output feeding it), unless a producer carries
     `_output_offset_for_buffer_fusion`; a PhonySplit writes `_input_offset_list_for_continuous`
-    on each consumer; offsets follow GetConcatOffset / GetSplitOffset on the runtime (storage)
+    on each consumer; each list has one slot per anchor and a piece sets only its own slot
+    (ours, not GE's, whose lists keep one piece per node: `OffsetSlots`); offsets follow GetConcatOffset / GetSplitOffset on the runtime (storage)
     shape, or are all 0 with `keep_input_offset` / `keep_output_offset` = false. Bitcast,
     Flatten, FlattenV2, ExpandDims, ReFormat, Squeeze, Unsqueeze, SqueezeV2, UnsqueezeV2,
     SqueezeV3 and UnsqueezeV3 get per-output `reuse_input = [true]`, `reuse_input_index = [0]`
@@ -472,10 +517,11 @@ class PhonyNotaskPass(ModulePass):
         for graph in graphs:
             nodes = list(_all_nodes(graph))
             order = {n: i for i, n in enumerate(nodes)}
+            slots = OffsetSlots()  # one calculation per graph: every pair keeps its slot
             for node in nodes:
-                self._calc_op_running_param(node, order)
+                self._calc_op_running_param(node, order, slots)
 
-    def _calc_op_running_param(self, node: GeNode, order: dict[Operation, int]) -> None:
+    def _calc_op_running_param(self, node: GeNode, order: dict[Operation, int], slots: OffsetSlots) -> None:
         t = ge_type(node)
         if t not in (PHONY_CONCAT, PHONY_SPLIT) and t not in REUSE_INPUT_OP_TYPES:
             return
@@ -491,9 +537,9 @@ class PhonyNotaskPass(ModulePass):
             return
         if t in (PHONY_CONCAT, PHONY_SPLIT):
             if t == PHONY_CONCAT:
-                written, note = calc_phony_concat_node_offset(node)
+                written, note = calc_phony_concat_node_offset(node, slots)
             else:
-                written, note = calc_phony_split_node_offset(node, order)
+                written, note = calc_phony_split_node_offset(node, order, slots)
             if self.remarks:
                 remark(node, marked + note)
             # Ours, not GE's: GE builds this graph and its kernels clobber each other.

@@ -11,7 +11,12 @@ user's arrays of each execution (zero-copy I/O). A kernel runs on numpy views ma
 bound addresses (`buffer[offset:offset+n].view(dtype).reshape(shape)`), so a wrong offset
 gives a wrong number: library kernels run the reference semantics of their GE type
 (runtime/reference.py), AscGraph kernels the AscGraph interpreter. Values are kept in
-their origin shape, row-major.
+their storage layout (runtime/layouts.py): row-major in the origin shape for ND and the
+plain formats, the padded NC1HWC0 / FRACTAL_Z / FRACTAL_NZ layouts (and permutations)
+otherwise, each tensor taking its storage size; a kernel gathers its inputs into origin
+shapes and scatters its outputs back (padding zeroed). A model input or output with such
+a layout is a device buffer the host fills from (reads back into) the user's
+origin-shaped array.
 
 Address refresh (ModelArgsManager, ge_executor.md §3.4-§3.6): each task binds its
 addresses to (region buffer, offset) when refreshed. The first execution refreshes every
@@ -19,10 +24,16 @@ task (kInitOneTime); later executions refresh only the tasks that reference a mo
 region whose user buffer changed (kUpdateModelIo), never for a frozen input (refreshed on
 the first execution only: a frozen input keeps the buffer it was first bound to).
 
-Checks, each a `SimulatorFault` naming the task, the region and the byte range: an
-address outside its buffer; a read of bytes no task (or the host) wrote in this execution;
-a write into the bytes of another tensor of the model's table while that tensor is live
-(written and still to be read; inputs, weights and outputs always live); a write into the
+Checks at load: every task operand is at its tensor's address in the table; every view
+(npu.alias of a no-task node) holds each element where the node's semantics take it from
+(`LoadedModel._check_views`): a wrong offset is a fault before anything runs. Checks while
+running, each a `SimulatorFault` naming the task, the region and the byte range: an
+address outside its buffer; a read of bytes no task (or the host) wrote in this execution,
+or last written by a task that does not write the tensor read (stale bytes of another
+tensor);
+a write into the bytes of another tensor of the model's table while those bytes are live
+(written and still to be read, per byte range: a piece of a PhonySplit input nobody reads
+is dead; inputs, weights and outputs always live); a write into the
 weights; two tasks of different streams touching the same bytes (one writing) with no
 happens-before between them (vector clocks: program order, event record -> wait,
 stream_active, ge_executor.md §4.3); a wait for an event never recorded (deadlock), an
@@ -32,16 +43,18 @@ end_graph. Streams run round robin, one task at a time.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
-from xdsl.ir import Block, Operation
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, SymbolRefAttr, TensorType, i64
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge, npu
 from ge_dialect.dtypes import numpy_dtype
+from runtime.layouts import gather, scatter, storage_elements, storage_index
 from runtime.reference import ReferenceError, reference_impl_of
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
@@ -53,15 +66,18 @@ HOST_REGIONS = ("weight", "var")
 
 class SimulatorFault(Exception):
     """A fault of the simulated device: a bad address, an uninitialised read, a clobbered
-    live tensor, a race, a deadlock. `task`, `region`, `start`, `end` locate it."""
+    live tensor, a race, a deadlock, a view whose bytes are not where its node's semantics
+    take them from. `task`, `region`, `start`, `end` locate it; `node` names the GE node
+    of a faulting table entry (a fault found at load, outside any task)."""
 
     def __init__(
         self, message: str, task: str = "", region: str = "", start: int = 0, end: int = 0,
-        task_op: npu.TaskOp | None = None,
+        task_op: npu.TaskOp | None = None, node: str = "",
     ):  # fmt: skip
         super().__init__(message)
         self.task, self.region, self.start, self.end = task, region, start, end
         self.task_op = task_op  # the faulting task, so tools can locate the fault at its node
+        self.node = node
 
 
 def _ops_by_type() -> dict[str, type[Operation]]:
@@ -73,11 +89,18 @@ class _Operand:
     tensor: str
     addr: npu.AddrAttr
     dtype: np.dtype | None = None
-    shape: tuple[int, ...] = ()
+    shape: tuple[int, ...] = ()  # origin shape
+    type: Attribute | None = None  # the kernel's tensor type (its storage layout)
+    nbytes: int = 0  # the bytes the kernel reads or writes: the storage size
 
     @property
     def region(self) -> str:
         return self.addr.region.data
+
+    @property
+    def identity(self) -> bool:
+        """The storage layout is the origin's row-major one (runtime/layouts.py)."""
+        return self.type is None or storage_index(self.type) is None
 
 
 @dataclass
@@ -141,13 +164,28 @@ class _Tensors:
             self.base[n] = expand(n, ())
         self.writers: dict[str, set[int]] = {n: set() for n in self.range}
         self.readers: dict[str, set[int]] = {n: set() for n in self.range}
+        # per base tensor, the bytes each reading task reads of it: (task, start, end). A
+        # read of an alias reads only the bytes of each base it covers (a PhonySplit piece
+        # is the piece's bytes of its input, not the whole input): liveness is per piece.
+        self.spans: dict[str, list[tuple[int, int, int]]] = {n: [] for n in self.range}
+        # per task, the (base, start, end) it reads
+        self.reads: dict[int, list[tuple[str, int, int]]] = {}
         for t in tasks:
             for o in t.outs:
                 for b in self.base[o.tensor]:
                     self.writers[b].add(t.index)
+            mine: list[tuple[str, int, int]] = []
             for o in t.ins:
+                r, lo, hi = o.region, o.addr.offset.data, o.addr.end
                 for b in self.base[o.tensor]:
                     self.readers[b].add(t.index)
+                    br, bs, be = self.range[b]
+                    a, z = max(lo, bs), min(hi, be)
+                    if br == r and a < z:
+                        mine.append((b, a, z))
+            for b, a, z in dict.fromkeys(mine):
+                self.spans[b].append((t.index, a, z))
+            self.reads[t.index] = list(dict.fromkeys(mine))
         self.bases = [n for n in self.range if n not in aliases]
         self.owners: dict[str, npu.IntervalMap] = {}
         for e in model.table():
@@ -187,8 +225,17 @@ class LoadedModel:
         }
         for e in model.table():
             if isinstance(e, npu.ConstOp):
-                arr = _dense(e.value).reshape(-1).view(np.uint8)
+                arr = _stored(e, _dense(e.value))
                 self.memory[e.addr.region.data][e.addr.offset.data : e.addr.offset.data + arr.size] = arr
+        # model I/O whose tensor has a padded or permuted storage layout: the device holds
+        # the storage bytes, the user's arrays are origin-shaped, so these regions are
+        # device buffers filled from the user's array before a run (inputs) and read back
+        # after it (outputs), the host doing the layout transfer (runtime/layouts.py)
+        self.staged: dict[str, np.ndarray] = {
+            r: np.frombuffer(bytearray(self.region_sizes[r]), dtype=np.uint8)
+            for r, t in self.io_types.items()
+            if storage_index(t) is not None
+        }
         self.n_streams = model.streams.data
         self.tasks: list[_Task] = []
         self.streams: list[list[_Task]] = []
@@ -204,11 +251,14 @@ class LoadedModel:
                     ins, outs = op.footprint()
                     t.ins = [_Operand(n, a) for n, a in ins]
                     t.outs = [_Operand(n, a) for n, a in outs]
+                    for o in (*t.ins, *t.outs):
+                        o.nbytes = o.addr.length.data
                 if isinstance(op, npu.KernelOp):
                     k = kernels[op.kernel.root_reference.data]
                     for o, ty in (*zip(t.ins, k.function_type.inputs.data), *zip(t.outs, k.function_type.outputs.data)):
                         assert isinstance(ty, TensorType)
-                        o.dtype, o.shape = numpy_dtype(ty.element_type), tuple(ty.get_shape())
+                        o.dtype, o.shape, o.type = numpy_dtype(ty.element_type), tuple(ty.get_shape()), ty
+                        o.nbytes = storage_elements(ty) * o.dtype.itemsize
                     sym = k.sym_name.data
                     if sym not in impls:
                         impls[sym] = self._kernel(k)
@@ -217,11 +267,107 @@ class LoadedModel:
                 lst.append(t)
             self.streams.append(lst)
         self.table = _Tensors(model, self.tasks)
+        self._check_addresses()
+        self._check_views(kernels)
         self.active_base: dict[str, int] = {}
         self.first = True
         self.refreshed: list[str] = []
         self.stats = Stats()
         self.last_stats = Stats()
+
+    # -- load-time checks of the addresses ----------------------------------------------------
+
+    def _check_addresses(self) -> None:
+        """Every task operand is its tensor at the tensor's address in the table: a task that
+        reads or writes a tensor elsewhere has a wrong offset (its args disagree with the
+        memory plan the table records)."""
+        rng = self.table.range
+        for t in self.tasks:
+            for kind, ops in (("reads", t.ins), ("writes", t.outs)):
+                for o in ops:
+                    want = rng.get(o.tensor)
+                    got = (o.region, o.addr.offset.data, o.addr.end)
+                    if want is not None and want != got:
+                        raise SimulatorFault(
+                            f"{t.label}: wrong offset: {kind} tensor \"{o.tensor}\" at {got[0]} [{got[1]}, {got[2]}), "
+                            f"but the model's table places it at {want[0]} [{want[1]}, {want[2]})",
+                            t.label, got[0], got[1], got[2], t.op,
+                        )  # fmt: skip
+
+    def _check_views(self, kernels: dict[str, npu.KernelDefOp]) -> None:
+        """Every element of a view (an npu.alias made by a node with no task) lies where the
+        node's semantics take it from.
+
+        An alias naming its node's semantics (`view` = a library kernel_def of the node's
+        GE type and attributes, `view_result` = which output it is; ge-to-npu writes
+        them) is checked by running those semantics (the reference interpreter's, as for
+        a library kernel) on the ADDRESSES of its source tensors' elements: each source
+        element holds the byte address where its storage layout puts it, so the node's
+        output holds, per element, the address it must be read from; the alias's own
+        layout gives where it is read. Any difference is a wrong offset: a PhonySplit
+        piece placed at another piece's offset, a no-task concat whose inputs are not
+        side by side in the concat's storage layout, a view of non-contiguous bytes. A
+        view whose node has no reference semantics (or keep_*_offset = false: a
+        user-defined layout) or changes the dtype (Bitcast) is not checked.
+        """
+        rng = self.table.range
+        for e in self.model.table():
+            if not isinstance(e, npu.AliasOp):
+                continue
+            v, j = e.attributes.get("view"), e.attributes.get("view_result")
+            if not isinstance(v, SymbolRefAttr) or not isinstance(j, IntegerAttr):
+                continue
+            k = kernels.get(v.root_reference.data)
+            node_attr = e.attributes.get("node")
+            node = node_attr.data if node_attr is not None else ""  # type: ignore[attr-defined]
+            label = f"npu.alias \"{e.tensor_name}\""
+            if k is None or k.ge_type is None:
+                raise SimulatorFault(f"{label}: its view @{v.root_reference.data} is not a library kernel_def of the model", node=node)
+            ins, outs = list(k.function_type.inputs.data), list(k.function_type.outputs.data)
+            idx = j.value.data
+            srcs = e.source_names
+            if len(srcs) != len(ins) or not 0 <= idx < len(outs):
+                raise SimulatorFault(f"{label}: view @{k.sym_name.data} takes {len(ins)} tensors and gives {len(outs)}, the alias has {len(srcs)} sources and is output {idx}", node=node)
+            cls = _ops_by_type().get(k.ge_type.data)
+            impl = reference_impl_of(cls) if cls is not None else None
+            out_t = outs[idx]
+            assert isinstance(out_t, TensorType)
+            if impl is None or any(t.element_type != out_t.element_type for t in ins):  # type: ignore[attr-defined]
+                continue
+            region, start, _ = rng[e.tensor_name]
+            if any(rng[n][0] != region for n in srcs):
+                where = ", ".join(f"\"{n}\" in {rng[n][0]}" for n in srcs)
+                raise SimulatorFault(f"{label} (a view in {region}) is made of tensors of other regions: {where}", "", region, start, start, node=node)
+            item = numpy_dtype(out_t.element_type).itemsize
+            tags = [rng[n][1] + _element_offsets(t) * item for n, t in zip(srcs, ins)]
+            block = Block(arg_types=[_i64(t) for t in ins])
+            probe = cls.create(operands=list(block.args), result_types=[_i64(t) for t in outs], attributes=dict(k.attributes))  # type: ignore[union-attr]
+            block.add_op(probe)
+            try:
+                with np.errstate(all="ignore"):
+                    got = np.asarray(impl(probe, tags)[idx])
+            except ReferenceError:
+                continue
+            want = start + _element_offsets(out_t) * item
+            if got.shape != want.shape:
+                continue
+            bad = np.argwhere(got != want)
+            if bad.size:
+                at = tuple(int(i) for i in bad[0])
+                # which source element it is: the same semantics on source numbers and on
+                # element numbers
+                which = [np.full(tuple(t.get_shape()), q, dtype=np.int64) for q, t in enumerate(ins)]  # type: ignore[attr-defined]
+                elems = [np.arange(math.prod(t.get_shape()), dtype=np.int64).reshape(tuple(t.get_shape())) for t in ins]  # type: ignore[attr-defined]
+                q = int(np.asarray(impl(probe, which)[idx])[at])
+                el = np.unravel_index(int(np.asarray(impl(probe, elems)[idx])[at]), tuple(ins[q].get_shape()))  # type: ignore[attr-defined]
+                src = srcs[q]
+                raise SimulatorFault(
+                    f"{label} ({k.ge_type.data} '{node}' output {idx}): wrong offset: its element {list(at)} is "
+                    f"element {[int(i) for i in el]} of \"{src}\" (at {region} [{rng[src][1]}, {rng[src][2]})), which lies at "
+                    f"{region} byte {int(got[at])}, but the alias has it at byte {int(want[at])}; "
+                    f"{int(bad.shape[0])} of {got.size} elements are misplaced",
+                    "", region, int(want[at]), int(want[at]) + item, node=node,
+                )  # fmt: skip
 
     # -- kernels ----------------------------------------------------------------------------
 
@@ -269,6 +415,13 @@ class LoadedModel:
                     raise SimulatorFault(f"{r}: buffer is {a.dtype} {a.shape}, the model expects {t}", region=r)
                 if kind == "output" and not a.flags.writeable:
                     raise SimulatorFault(f"{r}: the output buffer is read-only", region=r)
+                dev = self.staged.get(r)
+                if dev is not None:
+                    assert t is not None
+                    if kind == "input":  # the host writes the storage layout (TransData)
+                        scatter(t, a, dev[: storage_elements(t) * a.dtype.itemsize].view(a.dtype))
+                    bound[r] = dev
+                    continue
                 bound[r] = a.reshape(-1).view(np.uint8)
         return bound, outs
 
@@ -309,6 +462,11 @@ class LoadedModel:
         self.first = False
         run = _Execution(self, bound)
         run.go()
+        for k, a in enumerate(outs):
+            dev = self.staged.get(f"output:{k}")
+            if dev is not None:  # the host reads the storage layout back
+                t = self.io_types[f"output:{k}"]
+                a[...] = gather(t, dev[: storage_elements(t) * a.dtype.itemsize].view(a.dtype))
         st = run.stats
         st.executions = 1
         st.refreshed_tasks = len(self.refreshed)
@@ -326,7 +484,16 @@ class LoadedModel:
 
 
 class _Execution:
-    """One execution: stream scheduling, vector clocks, shadow memory, live tensors."""
+    """One execution: stream scheduling, vector clocks, shadow memory, live bytes.
+
+    Liveness is per byte range a task is still to read: a base tensor's bytes are live
+    from its first write in this execution until the last task reading THOSE bytes (of
+    it, or of a view over them: a PhonySplit piece keeps only its own bytes of the input
+    live) has read them. The live-buffer check refuses a write into such bytes;
+    `peak_live_fm_bytes` is the most feature-map bytes live at once, counting a running
+    task's inputs and outputs together (an output no task reads is live while the task
+    that writes it runs).
+    """
 
     def __init__(self, m: LoadedModel, bound: dict[str, np.ndarray]):
         self.m = m
@@ -347,9 +514,22 @@ class _Execution:
                 sh.update(0, len(bound[r]) if r in bound else size, lambda _: host)
             self.shadow[r] = sh
         tb = m.table
-        self.pending = {b: len(tb.readers[b]) for b in tb.bases}
+        self.retired: set[int] = set()  # tasks whose reads are done
         self.written: set[str] = {b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")}
-        self.live_fm = 0
+        # fm bytes still to be read: a count of pending reads per byte range
+        self.live = npu.IntervalMap()
+        self.live_bytes = 0
+        self.counted: set[tuple[int, str]] = set()  # (reader task, base) spans in `live`
+
+    def live_add(self, lo: int, hi: int, d: int) -> None:
+        m = self.live
+        before = sum(e - s for s, e, c in m.covered(lo, hi) if c)
+        m.update(lo, hi, lambda c: (c or 0) + d)  # type: ignore[operator]
+        self.live_bytes += sum(e - s for s, e, c in m.covered(lo, hi) if c) - before
+
+    def still_read(self, n: str, a: int, b: int, t: _Task) -> bool:
+        """Whether a task other than `t` has yet to read bytes [a, b) of base tensor `n`."""
+        return any(r != t.index and r not in self.retired and lo < b and a < hi for r, lo, hi in self.m.table.spans[n])
 
     # -- happens-before ---------------------------------------------------------------------
 
@@ -387,11 +567,24 @@ class _Execution:
                         raise self.fault(t, f"race: reads {r} [{a}, {b}) of tensor \"{base}\" before its writer {wt.label} on another stream ran, with no event between them", r, a, b)
             raise self.fault(t, f"read of uninitialised memory: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at {r} [{off}, {end})) was not written by any task in this execution", r, a, b)
         s = t.stream
+        tb = self.m.table
+        mine: set[int] = set()
+        for base in tb.base[o.tensor]:
+            mine |= tb.writers[base]
         for a, b, st in sh.covered(off, end):
             w = st[0]  # type: ignore[index]
+            if w is not None and w[3] not in mine:
+                # the bytes hold another tensor's data: its own writer has not written them
+                for x in sorted(mine):
+                    if x not in self.epoch and self.m.tasks[x].stream != t.stream:
+                        raise self.fault(t, f"race: reads {r} [{a}, {b}) of tensor \"{o.tensor}\" before its writer {self.m.tasks[x].label} on another stream ran, with no event between them", r, a, b)
+                raise self.fault(
+                    t, f"read of stale memory: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at {r} [{off}, {end})) "
+                    f"was last written by {w[2]}, which does not write \"{o.tensor}\"", r, a, b,
+                )  # fmt: skip
             if not self.hb(w, s):
                 raise self.fault(t, f"race: reads {r} [{a}, {b}) written by {w[2]} on another stream with no event between them", r, a, b)
-        me = (s, self.vc[s][s], t.label)
+        me = (s, self.vc[s][s], t.label, t.index)
 
         def upd(st: object) -> object:
             w, reads = st  # type: ignore[misc]
@@ -425,32 +618,42 @@ class _Execution:
                 for n in names:  # type: ignore[union-attr]
                     if n in mine or t.index in tb.writers[n]:
                         continue
-                    if n in self.written and (self.pending[n] > 0 or tb.pinned(n)):
+                    if n in self.written and (tb.pinned(n) or self.still_read(n, a, b, t)):
                         _, ts, te = tb.range[n]
                         raise self.fault(
                             t, f"write into a live buffer: {r} [{a}, {b}) (writing tensor \"{o.tensor}\" at {r} [{off}, {end})) "
                             f"overlaps tensor \"{n}\" at {r} [{ts}, {te}), which is still to be read",
                             r, a, b,
                         )  # fmt: skip
-        me = (s, self.vc[s][s], t.label)
+        me = (s, self.vc[s][s], t.label, t.index)
         fresh = (me, (None,) * self.m.n_streams)
         sh.update(off, end, lambda _: fresh)
         for b in mine:
             if b not in self.written:
                 self.written.add(b)
-                if tb.range[b][0] == "fm" and self.pending[b] > 0:
-                    self.live_fm += tb.size[b]
-        self.stats.peak_live_fm_bytes = max(self.stats.peak_live_fm_bytes, self.live_fm)
+                if tb.range[b][0] == "fm":
+                    for rd, lo, hi in tb.spans[b]:
+                        if rd not in self.retired:
+                            self.counted.add((rd, b))
+                            self.live_add(lo, hi, 1)
 
     def retire_reads(self, t: _Task) -> None:
-        tb = self.m.table
-        done: set[str] = set()
-        for o in t.ins:
-            done.update(tb.base[o.tensor])
-        for b in done:
-            self.pending[b] -= 1
-            if self.pending[b] == 0 and b in self.written and tb.range[b][0] == "fm":
-                self.live_fm -= tb.size[b]
+        """`t` has read its inputs: no later write into them clobbers a read of `t`."""
+        self.retired.add(t.index)
+
+    def account(self, t: _Task) -> None:
+        """The live fm bytes while `t` runs (its inputs and outputs live together), then
+        its reads leave the live set."""
+        outs = [(o.addr.offset.data, o.addr.end) for o in t.outs if o.region == "fm"]
+        for lo, hi in outs:
+            self.live_add(lo, hi, 1)
+        self.stats.peak_live_fm_bytes = max(self.stats.peak_live_fm_bytes, self.live_bytes)
+        for lo, hi in outs:
+            self.live_add(lo, hi, -1)
+        for b, lo, hi in self.m.table.reads[t.index]:
+            if (t.index, b) in self.counted:
+                self.counted.discard((t.index, b))
+                self.live_add(lo, hi, -1)
 
     # -- tasks ----------------------------------------------------------------------------------
 
@@ -475,6 +678,7 @@ class _Execution:
                 src = sb[so : so + n].copy() if sb is db else sb[so : so + n]
                 self.retire_reads(t)
                 self.write(t, t.outs[0], do)
+                self.account(t)
                 db[do : do + n] = src
                 self.stats.memcpy_bytes += n
                 return
@@ -486,17 +690,20 @@ class _Execution:
             dst: list[np.ndarray | None] = []
             for o, (buf, off) in zip(t.outs, t.bindings[nin:]):
                 self.write(t, o, off)
-                dst.append(_flat_view(o, buf, off) if _disjoint(o, buf, off, t) else None)
+                dst.append(_flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None)
+            self.account(t)
             try:
                 with np.errstate(all="ignore"):
                     results = t.run(args, dst)  # type: ignore[operator]
             except ReferenceError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
             for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
-                if d is None or not _same_memory(res, d):
+                if not o.identity:
+                    scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
+                elif d is None or not _same_memory(res, d):
                     _view(o, buf, off)[...] = res
-                self.stats.kernel_bytes_written += _nbytes(o)
-            self.stats.kernel_bytes_read += sum(_nbytes(o) for o in t.ins)
+                self.stats.kernel_bytes_written += o.nbytes
+            self.stats.kernel_bytes_read += sum(o.nbytes for o in t.ins)
         elif isinstance(op, npu.EventRecordOp):
             e = op.event.data
             if self.events.get(e) is not None:
@@ -580,10 +787,45 @@ def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
     return a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.nbytes == b.nbytes and a.flags.c_contiguous
 
 
+def _storage_view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
+    """Operand `o`'s storage elements at byte `off` of `buf` (its storage size)."""
+    return buf[off : off + o.nbytes].view(o.dtype)
+
+
 def _view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
-    """The numpy view of operand `o` at byte `off` of `buf`: contiguous, as a GE kernel sees
-    its tensor (a PhonyConcat / PhonySplit piece too: one offset, no strides)."""
+    """The origin-shaped value of operand `o` at byte `off` of `buf`, as a GE kernel sees
+    its tensor (a PhonyConcat / PhonySplit piece too: one offset, no strides): a view when
+    its storage layout is the origin's row-major one, else gathered from the storage
+    layout (runtime/layouts.py)."""
+    if not o.identity:
+        return gather(o.type, _storage_view(o, buf, off))
     return buf[off : off + _nbytes(o)].view(o.dtype).reshape(o.shape)
+
+
+def _element_offsets(t: Attribute) -> np.ndarray:
+    """Per element of static tensor type `t` (origin shape), its element offset in the
+    tensor's bytes: its storage layout's flat index (row-major when the identity)."""
+    assert isinstance(t, TensorType)
+    idx = storage_index(t)
+    shape = tuple(t.get_shape())
+    return idx.astype(np.int64) if idx is not None else np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+
+
+def _i64(t: Attribute) -> TensorType:
+    """`t`'s shape with i64 elements (the addresses a view check computes with)."""
+    assert isinstance(t, TensorType)
+    return TensorType(i64, t.get_shape())
+
+
+def _stored(e: npu.ConstOp, value: np.ndarray) -> np.ndarray:
+    """A weight's bytes in its storage layout (the `layout` tensor type ge-to-npu records
+    for a weight whose desc is not the origin row-major layout)."""
+    t = e.attributes.get("layout")
+    if not isinstance(t, TensorType) or storage_index(t) is None:
+        return np.ascontiguousarray(value).reshape(-1).view(np.uint8)
+    flat = np.zeros(storage_elements(t), dtype=value.dtype)
+    scatter(t, value, flat)
+    return flat.view(np.uint8)
 
 
 def _dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

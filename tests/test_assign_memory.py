@@ -867,3 +867,31 @@ def test_remarks(capsys: pytest.CaptureFixture[str]) -> None:
     assert "'b1':0 -> fm" in err and "piece 1 of no-task ConcatD 'c' at +1024" in err
     assert "graph input 0" in err
     assert "memory_size" in err and "memory_lower_bound" in err
+
+
+def test_identity_insertion_moves_the_pairs_offset_slots() -> None:
+    """A PhonySplit's outputs (2x16 f16, 64 B each: output k at 64k) feed a PhonyConcat in
+    the other order, so each PhonyConcat input gets an Identity copy (no-padding output
+    feeds a no-padding input). The pairs (pc, 0) and (pc, 1) now read the copies: their
+    slots of pc's `_input_offset_list_for_continuous` are cleared; each copy reads its piece
+    at the piece's offset (ours: one slot per pair, phony_notask.OffsetSlots)."""
+    text = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4x16xf16>
+  %r = ge.Relu(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %ps:2 = ge.PhonySplit(%r) {split_dim = [0], num_split = [2]} : (tensor<4x16xf16>) -> (tensor<2x16xf16>, tensor<2x16xf16>)
+  %pc = ge.PhonyConcat(%ps#1, %ps#0) {concat_dim = [0], N = [2]} : (tensor<2x16xf16>, tensor<2x16xf16>) -> tensor<4x16xf16>
+  %y = ge.Abs(%pc) : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  ge.NetOutput %y : tensor<4x16xf16>
+}
+"""
+    m = run(text)
+    ids = identities(m)
+    assert len(ids) == 2 and [i.operands[0].index for i in ids] == [1, 0]  # type: ignore[attr-defined]
+    pc = node(m, "pc")
+    assert A.get_int_list(pc, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [0, 0]
+    assert [A.get_int_list(i, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) for i in ids] == [[64], [0]]
+    # the copies are pc's pieces 0 and 1 (64 B apart), reading ps#1 and ps#0 at r + 64, r + 0
+    assert [out_off(i) - out_off(pc) for i in ids] == [0, 64]
+    r = out_off(node(m, "r"))
+    assert [in_off(i) for i in ids] == [[r + 64], [r]]

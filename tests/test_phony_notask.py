@@ -303,3 +303,32 @@ def test_size_formulas_differ_with_other_padding():
     # padding 16: AlignOutputMemSize(6) = 32 + 16 = 48; auto padding (6 + 32 + 16 - 1) // 32 * 32 = 32.
     assert align_output_mem_size(6, 16) == 48
     assert memory_size_with_auto_padding(6, 16) == 32
+
+
+# -- one offset slot per pair (ours, not GE's: OffsetSlots) ---------------------------------
+
+PAIRS = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<3x16xf32>
+  %y = ge.Data {index = 1} : tensor<2x16xf32>
+  %p:3 = ge.PhonySplit(%x) {split_dim = [0], num_split = [3]} : (tensor<3x16xf32>) -> (tensor<1x16xf32>, tensor<1x16xf32>, tensor<1x16xf32>)
+  %q:2 = ge.PhonySplit(%y) {split_dim = [0], num_split = [2]} : (tensor<2x16xf32>) -> (tensor<1x16xf32>, tensor<1x16xf32>)
+  %n = ge.AddN(%p#2, %q#1, %p#1) {N = 3} : (tensor<1x16xf32>, tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  ge.NetOutput %n, %p#2, %q#1 : tensor<1x16xf32>, tensor<1x16xf32>, tensor<1x16xf32>
+}
+"""
+
+
+def test_every_pair_keeps_its_slot_across_pieces_and_phony_nodes():
+    # 1x16 f32 pieces = 64 B: p#k at 64k, q#k at 64k. AddN reads p#2 (128), q#1 (64), p#1
+    # (64): GE's per-piece overwrite would leave one of them ([0, 0, 64] after q, the last
+    # phony node written); NetOutput lists p#2 and q#1 after n: [0, 128, 64].
+    module = parse(PAIRS)
+    PhonyNotaskPass().apply(_context(), module)
+    assert A.get_int_list(_node(module, "n"), A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [128, 64, 64]
+    net = next(op for op in module.walk() if op.name == "ge.NetOutput")
+    assert A.get_int_list(net, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [0, 128, 64]
+    # a second calculation gives the same lists (each starts from zeros, nothing doubles)
+    PhonyNotaskPass(stage="calc").apply(_context(), module)
+    assert A.get_int_list(_node(module, "n"), A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [128, 64, 64]
+    assert A.get_int_list(net, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [0, 128, 64]

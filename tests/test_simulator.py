@@ -105,14 +105,46 @@ def test_phony_concat_split_have_no_task_and_contiguous_pieces() -> None:
 
 # GE's own PhonyConcatCalcOffset shapes (pieces 1x2x2x4x8 f16, 256 B; offsets 0, 64, 512,
 # 576): GE's kernels write each piece contiguously at its offset, so piece 1 [64, 320)
-# clobbers piece 0 [0, 256) while the Abs has yet to read it. So does the simulator.
-# (The graph is test_assign_memory's; its first line is line 1 here.)
+# clobbers piece 0 [0, 256) while the Abs has yet to read it. The simulator sees it at
+# load (the block's elements are not where the concat takes them from) and, without that
+# check, when m1 writes. (The graph is test_assign_memory's; its first line is line 1 here.)
 
 
-def test_phony_concat_with_ge_test_shapes_is_a_live_buffer_write(capsys: pytest.CaptureFixture[str]) -> None:
+def _drop_views(model: npu.ModelOp) -> None:
+    """Remove what the load-time view check reads, to reach the execution-time checks."""
+    for e in model.table():
+        if isinstance(e, npu.AliasOp):
+            e.attributes.pop("view", None)
+            e.attributes.pop("view_result", None)
+
+
+def test_phony_concat_with_ge_test_shapes_is_a_misplaced_view(capsys: pytest.CaptureFixture[str]) -> None:
     m, c = planned("ge_shapes.mlir", PHONY_GE_SHAPES.lstrip("\n"))
     assert "ge_shapes.mlir:7:3: warning: PhonyConcat 'block': GE's offsets do not lay its inputs out" in capsys.readouterr().err
     model = to_npu(c)
+    base = next(e.addr for e in model.table() if e.tensor_name == "block:0").offset.data
+    with pytest.raises(SimulatorFault) as e:
+        load(model)
+    msg = str(e.value)
+    # block element (0,0,1,0,0) is m0's element (0,0,1,0,0) (dim 3 index 0 and dim 1 index
+    # 0: piece 0): m0 row-major 1x2x2x4x8 puts it at element 1*4*8 = 32, byte 64; the block
+    # row-major 1x4x2x8x8 at element 1*8*8 = 64, byte 128
+    assert msg.startswith('npu.alias "block:0" (PhonyConcat \'block\' output 0): wrong offset: its element [0, 0, 1, 0, 0] is element [0, 0, 1, 0, 0] of "m0:0"'), msg
+    assert f"which lies at fm byte {base + 64}, but the alias has it at byte {base + 128}" in msg, msg
+    # the misplaced count, from the reference semantics on element addresses by numpy
+    offs = [base, base + 64, base + 512, base + 576]
+    pieces = [o + 2 * np.arange(128).reshape(1, 2, 2, 4, 8) for o in offs]
+    lower = [np.concatenate(pieces[i : i + 2], axis=3) for i in (0, 2)]
+    where = np.concatenate(lower, axis=1)
+    bad = int(np.count_nonzero(where != base + 2 * np.arange(512).reshape(where.shape)))
+    assert f"{bad} of 512 elements are misplaced" in msg and bad == 384
+    assert e.value.node == "block" and (e.value.region, e.value.start) == ("fm", base + 128)
+
+
+def test_phony_concat_with_ge_test_shapes_is_a_live_buffer_write() -> None:
+    m, c = planned("ge_shapes.mlir", PHONY_GE_SHAPES.lstrip("\n"))
+    model = to_npu(c)
+    _drop_views(model)
     base = next(e.addr for e in model.table() if e.tensor_name == "block:0").offset.data
     with pytest.raises(SimulatorFault) as e:
         load(model).execute(inputs_for(m))
@@ -126,9 +158,11 @@ def test_phony_concat_with_ge_test_shapes_is_a_live_buffer_write(capsys: pytest.
 # -- fault injection ---------------------------------------------------------------------
 
 
-def test_wrong_output_offset_is_a_live_buffer_write() -> None:
-    """Move b1's output onto b0's bytes after planning: b0 is still to be read by the
-    concat's reader (the memcpy), so the simulator names both tensors and the range."""
+def test_wrong_output_offset_is_a_misplaced_view_and_a_live_buffer_write() -> None:
+    """Move b1's output onto b0's bytes after planning: the concat's view no longer holds
+    b1 where the concat puts it (at load); without that check, b0 is still to be read by
+    the concat's reader (the memcpy) when b1 writes, and the simulator names both tensors
+    and the range."""
     m, c = planned("examples/split_relu_concat.mlir")
     g = select_graph(c)
     b1 = next(o for o in g.body.block.ops if ge.node_name(o) == "b1")
@@ -136,23 +170,69 @@ def test_wrong_output_offset_is_a_live_buffer_write() -> None:
     A.set_int_list(b1, "output_offset", A.get_int_list(b0, "output_offset"))  # type: ignore[arg-type]
     model = to_npu(c)
     with pytest.raises(SimulatorFault) as e:
+        load(model)
+    # c's element [16, 0] is b1's [0, 0] (16x32 f16 pieces): at b0's bytes, c0 + 0, where
+    # the concat needs it at c0 + 16*32*2 = c0 + 1024
+    c0 = next(e.addr for e in model.table() if e.tensor_name == "c:0").offset.data
+    assert f'its element [16, 0] is element [0, 0] of "b1:0" (at fm [{c0}, {c0 + 1024})), which lies at fm byte {c0}, but the alias has it at byte {c0 + 1024}' in str(e.value)
+    _drop_views(model)
+    with pytest.raises(SimulatorFault) as e:
         load(model).execute(inputs_for(m))
     msg = str(e.value)
     assert "npu.kernel 'b1'" in msg and "write into a live buffer" in msg and 'tensor "b0:0"' in msg
     assert e.value.region == "fm"
 
 
-def test_wrong_input_offset_reads_uninitialised_memory() -> None:
+def test_wrong_input_offset_is_caught_at_load() -> None:
+    """A task reading its input elsewhere than the table's address for that tensor."""
     m, c = planned("examples/split_relu_concat.mlir")
     g = select_graph(c)
     b2 = next(o for o in g.body.block.ops if ge.node_name(o) == "b2")
     top = A.get_int(g, "memory_size")
+    planned_at = A.get_int_list(b2, "input_offset")[0]  # type: ignore[index]
     A.set_int_list(b2, "input_offset", [top - 1024])  # type: ignore[operator]
     model = to_npu(c)
     with pytest.raises(SimulatorFault) as e:
+        load(model)
+    assert str(e.value) == (
+        f"stream 0 task 4 (npu.kernel 'b2'): wrong offset: reads tensor \"s0:2\" at fm [{top - 1024}, {top}), "
+        f"but the model's table places it at fm [{planned_at}, {planned_at + 1024})"
+    )
+    assert (e.value.region, e.value.start, e.value.end) == ("fm", top - 1024, top)
+
+
+def test_a_tensor_its_writer_did_not_write_is_a_stale_read() -> None:
+    """Drop the kernel writing b2: the memcpy out of the concat reads b2's bytes, which
+    still hold r's (fm [0, 3072) is reused by b0, b1, b2): another tensor's data."""
+    m, c = planned("examples/split_relu_concat.mlir")
+    model = to_npu(c)
+    b2 = next(t for t in model.stream_ops()[0].tasks if t.attributes.get("node") == ge.StringAttr("b2"))
+    b2.detach()
+    with pytest.raises(SimulatorFault) as e:
         load(model).execute(inputs_for(m))
-    assert "npu.kernel 'b2'" in str(e.value) and "read of uninitialised memory: fm" in str(e.value)
-    assert e.value.end - e.value.start > 0
+    addr = {e.tensor_name: e.addr for e in model.table()}
+    b2_at, c_at, r_at = addr["b2:0"], addr["c:0"], addr["r:0"]
+    assert r_at.offset.data <= b2_at.offset.data and b2_at.end <= r_at.end  # r's bytes
+    assert str(e.value) == (
+        f"stream 0 task 4 (npu.memcpy 'NetOutput'): read of stale memory: fm [{b2_at.offset.data}, {b2_at.end}) "
+        f"(reading tensor \"c:0\" at fm [{c_at.offset.data}, {c_at.end})) was last written by "
+        "stream 0 task 0 (npu.kernel 'r'), which does not write \"c:0\""
+    )
+    assert (e.value.region, e.value.start, e.value.end) == ("fm", b2_at.offset.data, b2_at.end)
+
+
+def test_a_tensor_no_task_wrote_is_an_uninitialised_read() -> None:
+    """Drop the kernels writing r and b2 (and keep the SplitD from reading r): b2's bytes
+    were written by nobody in this execution."""
+    m, c = planned("examples/split_relu_concat.mlir")
+    model = to_npu(c)
+    for name in ("r", "s0", "b0", "b1", "b2"):
+        next(t for t in model.stream_ops()[0].tasks if t.attributes.get("node") == ge.StringAttr(name)).detach()
+    with pytest.raises(SimulatorFault) as e:
+        load(model).execute(inputs_for(m))
+    c_at = next(e.addr for e in model.table() if e.tensor_name == "c:0")
+    assert "npu.memcpy 'NetOutput'" in str(e.value) and "read of uninitialised memory: fm" in str(e.value)
+    assert (e.value.region, e.value.start, e.value.end) == ("fm", c_at.offset.data, c_at.end)
 
 
 def test_missing_event_between_streams_is_a_race() -> None:
@@ -361,3 +441,248 @@ def test_kernel_output_on_its_own_input_is_copied_after_the_kernel() -> None:
     # rebind the output onto the input's bytes: no longer disjoint
     t.bindings = [(ibuf, ioff), (ibuf, ioff)]
     assert not _disjoint(t.outs[0], ibuf, ioff, t)
+
+
+# -- liveness per piece (issue 17 case 14b) -----------------------------------------------------
+
+# r = Relu(x) fills fm [0, 192), three 64-byte pieces of a PhonySplit; only piece 1 is read
+# (by e, on stream 0, after a kernel n that keeps stream 0 busy). Stream 1 waits for r
+# and then runs d, whose output takes fm [LO, LO + 64): GE's planner may give d piece 0's
+# bytes, which nobody reads (r's block is dead for them); the two streams are ordered only
+# by r -> d (d overwrites r's bytes). d runs before e reads piece 1.
+DEAD_PIECE = """
+npu.model @m streams = 2 events = 2 {
+  npu.region fm size = 512
+  npu.region input:0 size = 192 {type = tensor<3x16xf32>}
+  npu.region input:1 size = 64 {type = tensor<1x16xf32>}
+  npu.region output:0 size = 64 {type = tensor<1x16xf32>}
+  npu.tensor "x:0" at #npu.addr<input:0, 0, 192> {node = "x", type = "Data"}
+  npu.tensor "y:0" at #npu.addr<input:1, 0, 64> {node = "y", type = "Data"}
+  npu.tensor "r:0" at #npu.addr<fm, 0, 192> {node = "r", type = "Relu"}
+  npu.alias "p:0" at #npu.addr<fm, 0, 64> of ["r:0"] {node = "p", type = "PhonySplit"}
+  npu.alias "p:1" at #npu.addr<fm, 64, 64> of ["r:0"] {node = "p", type = "PhonySplit"}
+  npu.alias "p:2" at #npu.addr<fm, 128, 64> of ["r:0"] {node = "p", type = "PhonySplit"}
+  npu.tensor "n:0" at #npu.addr<fm, 256, 64> {node = "n", type = "Neg"}
+  npu.tensor "d:0" at #npu.addr<fm, LO, 64> {node = "d", type = "Abs"}
+  npu.tensor "e:0" at #npu.addr<output:0, 0, 64> {node = "e", type = "Exp"}
+  npu.kernel_def @relu = library "Relu" {} : (tensor<3x16xf32>) -> (tensor<3x16xf32>)
+  npu.kernel_def @neg = library "Neg" {} : (tensor<1x16xf32>) -> (tensor<1x16xf32>)
+  npu.kernel_def @abs = library "Abs" {} : (tensor<1x16xf32>) -> (tensor<1x16xf32>)
+  npu.kernel_def @exp = library "Exp" {} : (tensor<1x16xf32>) -> (tensor<1x16xf32>)
+  npu.stream 0 {
+    npu.stream_active 1
+    npu.kernel @relu ins("x:0" at #npu.addr<input:0, 0, 192>) outs("r:0" at #npu.addr<fm, 0, 192>) {node = "r"}
+    npu.event_record 0
+    npu.kernel @neg ins("y:0" at #npu.addr<input:1, 0, 64>) outs("n:0" at #npu.addr<fm, 256, 64>) {node = "n"}
+    npu.kernel @exp ins("p:1" at #npu.addr<fm, 64, 64>) outs("e:0" at #npu.addr<output:0, 0, 64>) {node = "e"}
+    npu.event_wait 1
+    npu.end_graph
+  }
+  npu.stream 1 {
+    npu.event_wait 0
+    npu.kernel @abs ins("y:0" at #npu.addr<input:1, 0, 64>) outs("d:0" at #npu.addr<fm, LO, 64>) {node = "d"}
+    npu.event_record 1
+  }
+}
+"""
+
+
+def _dead_piece_model(lo: int) -> npu.ModelOp:
+    _, mod = parse("dead_piece.mlir", DEAD_PIECE.replace("LO", str(lo)))
+    return next(o for o in mod.ops if isinstance(o, npu.ModelOp))
+
+
+def test_a_write_into_a_piece_nobody_reads_is_not_a_clobber() -> None:
+    loaded = load(_dead_piece_model(0))  # d over piece 0 (dead)
+    x = np.random.default_rng(0).uniform(-1, 1, (3, 16)).astype(np.float32)
+    y = np.random.default_rng(1).uniform(-1, 1, (1, 16)).astype(np.float32)
+    for _ in range(2):
+        (e,) = loaded.execute([x.copy(), y.copy()])
+        assert close(e, np.exp(np.maximum(x[1:2], 0)))
+    # d runs before e reads piece 1: with d over piece 1 instead, the same schedule is a
+    # clobber (the next test)
+
+
+def test_a_write_into_a_piece_still_to_be_read_is_a_clobber() -> None:
+    with pytest.raises(SimulatorFault) as e:
+        load(_dead_piece_model(64)).execute([np.zeros((3, 16), np.float32), np.zeros((1, 16), np.float32)])
+    assert str(e.value) == (
+        "stream 1 task 1 (npu.kernel 'd'): write into a live buffer: fm [64, 128) (writing tensor \"d:0\" "
+        "at fm [64, 128)) overlaps tensor \"r:0\" at fm [0, 192), which is still to be read"
+    )
+
+
+# -- the memory figures (issue 17 case 12) --------------------------------------------------------
+
+
+def _figures(path: Path | str, streams: int, text: str | None = None) -> tuple[int, int, int]:
+    """(feature map, lower bound, peak live) of a ge-compile'd graph on `streams`."""
+    m, model = compiled_model(text if text is not None else Path(path).read_text()) if streams == 1 else _two(path, text)
+    loaded = load(model)
+    for seed in (0, 1):
+        loaded.execute(inputs_for(m, seed))
+    fm = model.regions_table()["fm"]
+    lb = A.get_int(model, "memory_lower_bound") or 0
+    return fm, lb, loaded.stats.peak_live_fm_bytes
+
+
+def _two(path: Path | str, text: str | None) -> tuple[ModuleOp, npu.ModelOp]:
+    from ge_tools.registry import PIPELINES
+
+    passes = ",".join("ge-to-npu{streams=2}" if p == "ge-to-npu" else p for p in PIPELINES["ge-compile"])
+    opt = GeOptMain(["-p", passes])
+    m = parse_module(opt.ctx, text if text is not None else Path(path).read_text(), str(path))
+    m.verify()
+    c = m.clone()
+    opt.apply_passes(c)
+    return m, next(o for o in c.ops if isinstance(o, npu.ModelOp))
+
+
+def test_peak_live_counts_a_tasks_inputs_and_outputs_together() -> None:
+    # examples/split_relu_concat: while the SplitD runs, r (48x32 f16 = 3072 B) and its
+    # three 16x32 f16 outputs (1024 B each) are live: 6144. Afterwards at most three
+    # pieces and one Relu output, or the concat's 3072 B during the output copy.
+    for streams in (1, 2):
+        fm, lb, peak = _figures("examples/split_relu_concat.mlir", streams)
+        assert (fm, lb, peak) == (8192, 8192, 6144)
+
+
+def test_the_model_lower_bound_covers_the_inlined_calls() -> None:
+    # examples/subgraph_call: the root's bound (y's block: 800 + 32 B -> 1024) plus the
+    # subgraph's (t's 1024 block and h0's two 512 blocks at its SplitD: 2048); the peak is
+    # t (800 B) with h0:0 and h0:1 (400 B each) while the subgraph's SplitD runs.
+    fm, lb, peak = _figures("examples/subgraph_call.mlir", 1)
+    assert (fm, lb, peak) == (3072, 1024 + 2048, 1600)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_memory_figures_are_consistent(path: Path) -> None:
+    """peak live <= lower bound <= feature map on one stream; peak live <= feature map on
+    two (ge-run --help defines the three)."""
+    fm, lb, peak = _figures(path, 1)
+    assert 0 < peak <= lb <= fm, (peak, lb, fm)
+    fm2, lb2, peak2 = _figures(path, 2)
+    assert peak2 <= fm2 and lb2 <= fm2
+
+
+# -- storage layouts (issue 17 case 2) ----------------------------------------------------------
+
+PADDED_CONCAT = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  %y = ge.Data {index = 1} : tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  %a = ge.Relu(%x) : (tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>) -> tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  %b = ge.Relu(%y) : (tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>) -> tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  %c = ge.ConcatD(%a, %b) {concat_dim = 0, N = 2} : (tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>, tensor<1x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>) -> tensor<2x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  %z = ge.Relu(%c) : (tensor<2x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>) -> tensor<2x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+  ge.NetOutput %z : tensor<2x17x1x2xf32, #ge.desc<NC1HWC0, origin = NCHW>>
+}"""
+
+
+def test_padded_no_task_concat_uses_the_storage_size() -> None:
+    """The issue's repro: 1x17x1x2 NCHW f32 stored as NC1HWC0 is 1x2x1x2x16 (C0 = 16):
+    1*2*1*2*16 * 4 B = 256 B per tensor (not 17*2*4 = 136): the pieces lie 256 B apart, each
+    kernel writes its 256 B, the concat's view spans 512 B, all written."""
+    m, model = compiled_model(PADDED_CONCAT)
+    addr = {e.tensor_name: e.addr for e in model.table()}
+    a, b, c = addr["a:0"], addr["b:0"], addr["c:0"]
+    assert (a.length.data, b.length.data, c.length.data) == (256, 256, 512)
+    assert (a.offset.data, b.offset.data) == (c.offset.data, c.offset.data + 256)
+    assert model.regions_table()["input:0"] == 256 and model.regions_table()["output:0"] == 512
+    loaded = load(model)
+    x, y = inputs_for(m, 3)
+    (z,) = loaded.execute([x, y])
+    assert close(z, np.maximum(np.concatenate([x, y]), 0))
+    # the fm bytes of a: NC1HWC0 of relu(x), lanes c = 17..31 of C1 = 1 zero
+    fm = loaded.memory["fm"][a.offset.data : a.end].view(np.float32).reshape(1, 2, 1, 2, 16)
+    want = np.zeros((1, 32, 1, 2), np.float32)
+    want[:, :17] = np.maximum(x, 0)
+    assert np.array_equal(fm, want.reshape(1, 2, 16, 1, 2).transpose(0, 1, 3, 4, 2))
+
+
+def _transdata(origin: str, storage: str, a: np.ndarray, c0: int) -> np.ndarray:
+    """An independent TransData: the storage array of origin array `a` (zero padding)."""
+    if storage == "NC1HWC0":
+        nchw = a if origin == "NCHW" else a.transpose(0, 3, 1, 2)
+        n, c, h, w = nchw.shape
+        c1 = -(-c // c0)
+        p = np.zeros((n, c1 * c0, h, w), a.dtype)
+        p[:, :c] = nchw
+        return p.reshape(n, c1, c0, h, w).transpose(0, 1, 3, 4, 2)
+    if storage == "FRACTAL_Z":  # NCHW -> (C1*H*W, N1, N0, C0), N0 = 16
+        n, c, h, w = a.shape
+        c1, n1 = -(-c // c0), -(-n // 16)
+        p = np.zeros((n1 * 16, c1 * c0, h, w), a.dtype)
+        p[:n, :c] = a
+        return p.reshape(n1, 16, c1, c0, h, w).transpose(2, 4, 5, 0, 1, 3).reshape(c1 * h * w, n1, 16, c0)
+    assert storage == "FRACTAL_NZ"  # [..., m, n] -> [..., n1, m1, M0, C0], M0 = 16
+    *batch, m, n = a.shape
+    m1, n1 = -(-m // 16), -(-n // c0)
+    p = np.zeros((*batch, m1 * 16, n1 * c0), a.dtype)
+    p[..., :m, :n] = a
+    k = len(batch)
+    return p.reshape(*batch, m1, 16, n1, c0).transpose(*range(k), k + 2, k, k + 1, k + 3)
+
+
+@pytest.mark.parametrize(
+    ("origin", "storage", "shape"),
+    [
+        ("NCHW", "NC1HWC0", (2, 17, 3, 2)), ("NHWC", "NC1HWC0", (1, 3, 2, 33)), ("NCHW", "NC1HWC0", (1, 5, 1, 1)),
+        ("NCHW", "FRACTAL_Z", (17, 18, 2, 3)), ("ND", "FRACTAL_NZ", (2, 17, 33)), ("ND", "FRACTAL_NZ", (5, 7)),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("dt", ["f16", "f32", "i8"])
+def test_storage_layout_is_transdatas(origin: str, storage: str, shape: tuple[int, ...], dt: str) -> None:
+    """runtime/layouts.py puts every element where an independent TransData does, C0 by
+    dtype (f16, f32: 16; int8: 32), and its storage shape is the desc's."""
+    from xdsl.dialects.builtin import TensorType, f16, f32, i8
+
+    from ge_dialect.desc import GeDescAttr, tensor_desc
+    from runtime.layouts import gather, scatter, storage_elements
+
+    elem, c0, npdt = {"f16": (f16, 16, np.float16), "f32": (f32, 16, np.float32), "i8": (i8, 32, np.int8)}[dt]
+    t = TensorType(elem, shape, GeDescAttr(storage, origin))
+    a = (np.arange(int(np.prod(shape))) % 100 + 1).astype(npdt).reshape(shape)
+    want = _transdata(origin, storage, a, c0)
+    assert want.shape == tensor_desc(t).storage_shape and storage_elements(t) == want.size
+    flat = np.full(want.size, -1, npdt)
+    scatter(t, a, flat)
+    assert np.array_equal(flat.reshape(want.shape), want)
+    assert np.array_equal(gather(t, flat), a)
+
+
+# -- a wrong piece offset is caught at load (issue 17 case 1) ---------------------------------
+
+ISSUE_PHONY_SPLIT = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<3x16xf32>
+  %r = ge.Relu(%x) : (tensor<3x16xf32>) -> tensor<3x16xf32>
+  %a, %b, %c = ge.PhonySplit(%r) {split_dim = [0], num_split = [3]} : (tensor<3x16xf32>) -> (tensor<1x16xf32>, tensor<1x16xf32>, tensor<1x16xf32>)
+  %s = ge.Sub(%b, %c) : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  ge.NetOutput %s : tensor<1x16xf32>
+}"""
+
+
+def test_a_piece_read_at_another_pieces_offset_is_caught_at_load() -> None:
+    """The issue's repro as GE's overwritten list planned it: piece 1 (b) at r's offset 0,
+    where piece 0 lies, and the Sub reading it there. The plan is self-consistent (the
+    task reads b where the table has it), so only the view check sees it: b's element
+    [0, 0] is r's [1, 0], 16 f32 = 64 bytes further."""
+    m, c = planned("issue.mlir", ISSUE_PHONY_SPLIT)
+    g = select_graph(c)
+    nodes = {ge.node_name(o): o for o in g.body.block.ops}
+    split, sub = nodes["a"], nodes["s"]
+    base = A.get_int_list(nodes["r"], "output_offset")[0]  # type: ignore[index]
+    assert A.get_int_list(split, "output_offset") == [base, base + 64, base + 128]
+    model_ok = to_npu(c.clone())
+    (got,) = load(model_ok).execute(inputs_for(m))
+    assert close(got, run_graph(select_graph(m), inputs_for(m))[0])
+    A.set_int_list(split, "output_offset", [base, base, base + 128])
+    A.set_int_list(sub, "input_offset", [base, base + 128])
+    model = to_npu(c)
+    with pytest.raises(SimulatorFault) as e:
+        load(model)
+    assert str(e.value) == (
+        f'npu.alias "a:1" (PhonySplit \'a\' output 1): wrong offset: its element [0, 0] is element [1, 0] of "r:0" '
+        f"(at fm [{base}, {base + 192})), which lies at fm byte {base + 64}, but the alias has it at byte {base}; "
+        "16 of 16 elements are misplaced"
+    )
+    assert e.value.node == "a"

@@ -4,13 +4,15 @@
 
 // The no-task ConcatD gets no task: its output is an alias of the three Relu outputs,
 // which the planner put side by side (1024 bytes each); it is not zero-copy, so a memcpy
-// moves it to output 0. Data and NetOutput give no kernel.
+// moves it to output 0. Data and NetOutput give no kernel. The alias names the concat's
+// semantics (a library kernel_def no task runs) for the simulator's check of its layout.
 // CHECK:      npu.model @main streams = 1 events = 0
 // CHECK:      npu.region fm size = 8192
 // CHECK-NEXT: npu.region input:0 size = 3072 {type = tensor<48x32xf16>}
 // CHECK-NEXT: npu.region output:0 size = 3072 {type = tensor<48x32xf16>}
 // CHECK:      npu.tensor "b0:0" at #npu.addr<fm, [[B:[0-9]+]], 1024>
-// CHECK:      npu.alias "c:0" at #npu.addr<fm, [[B]], 3072> of ["b0:0", "b1:0", "b2:0"] {node = "c", type = "ConcatD"}
+// CHECK:      npu.alias "c:0" at #npu.addr<fm, [[B]], 3072> of ["b0:0", "b1:0", "b2:0"] {node = "c", type = "ConcatD", view = @view_concatd_0, view_result = 0 : i64}
+// CHECK:      npu.kernel_def @view_concatd_0 = library "ConcatD" {concat_dim = 0 : i64, N = 3 : i64, _no_task = true
 // CHECK:      npu.stream 0 {
 // CHECK-NEXT:   npu.kernel @relu_0 ins("x:0" at #npu.addr<input:0, 0, 3072>)
 // CHECK-NEXT:   npu.kernel @splitd_1

@@ -1,11 +1,13 @@
-// RUN: ge-opt %s -p 'ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse{remarks=true}' 2>%t.err | filecheck %s
-// RUN: filecheck %s --check-prefix=REMARK < %t.err
+// RUN: ge-opt %s -p 'ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-phony-notask{stage=calc}' | filecheck %s
+// RUN: ge-run %s --executions 2 | filecheck %s --check-prefix=SIM
+// RUN: ge-run %s --streams 2 | filecheck %s --check-prefix=SIM
 //
-// Not a GE rule (passes/autofuse_decider.py: phony_piece_conflict): two producers of one
-// PhonyConcat share both inputs, so GE's solver would fuse them horizontally; but GE-local
-// CalcPhonyConcatNodeOffset gives each producer ONE offset list, so the fused node could
-// keep only one piece's offset. They stay two kernels, and lifting (fewer than 2 compute
-// ops each) gives back the original Mul and Add.
+// Two producers of one PhonyConcat share both inputs, so GE's solver fuses them
+// horizontally into one AscBackend with two outputs, both pieces of the concat. Each
+// (producer, output) pair has its own slot of the offset list (passes/phony_notask.py:
+// OffsetSlots): output 0 at 0, output 1 at 1 * (4*8) * 2 B = 64, so [0, 64]. (GE's
+// CalcPhonyConcatNodeOffset writes the whole list per piece; the same list here only
+// because piece 0's offset is 0.) The compiled graph computes what the original does.
 
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<1x1x1x4x8xf16>
@@ -16,8 +18,8 @@ ge.graph @main {
   ge.NetOutput %pc : tensor<1x1x1x8x8xf16>
 }
 
-// CHECK-NOT: ge.AscBackend
-// CHECK: %a = ge.Mul(%x, %y)
-// CHECK-NEXT: %b = ge.Add(%x, %y)
-// CHECK-NEXT: %pc = ge.PhonyConcat(%a, %b)
-// REMARK: not fused: the fused node would write 2 pieces of PhonyConcat 'pc', whose offset list keeps one piece per node [PhonyPiecesWouldShareANode]
+// CHECK: %a, %b = ge.AscBackend(%x, %y) {name = "autofuse_0_Mul_Add", {{.*}}, _output_offset_list_for_continuous = [0, 64]}
+// CHECK: %pc = ge.PhonyConcat(%a, %b)
+
+// SIM: no-task nodes: 1 (pc (PhonyConcat))
+// SIM: outputs match the reference

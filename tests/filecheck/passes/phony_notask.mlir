@@ -257,10 +257,11 @@ ge.graph @runtime_shape {
 // -----
 
 // A producer with two outputs: the list has one entry per producer output, zeros elsewhere, and
-// each PhonyConcat input OVERWRITES the producer's list (GE: AttrUtils::SetListInt).
+// each PhonyConcat input sets its own entry (ours: one slot per (producer, output) pair; GE's
+// AttrUtils::SetListInt of the whole list would keep only the last piece, [0, 128]).
 // Pieces {2,16} f16 = 64 B; concat_dim [0], N [3]: idx k at k * prod({2,16}) * 2 B = 64k.
-// r (idx 0): [0]. s#0 (idx 1) writes [64, 0]; s#1 (idx 2) then writes [0, 128]: 64 is lost.
-// In @one_output_used only output 1 of a SplitD feeds the concat: [0, 64].
+// u (idx 0): [0]. s#0 (idx 1) sets slot 0 to 64, s#1 (idx 2) slot 1 to 128: [64, 128].
+// h: only output 1 feeds a concat (pc2 idx 1): [0, 64].
 ge.graph @two_output_producer {
   %x = ge.Data {index = 0} : tensor<4x16xf16>
   %r = ge.Relu(%x) : (tensor<4x16xf16>) -> tensor<4x16xf16>
@@ -274,7 +275,7 @@ ge.graph @two_output_producer {
   ge.NetOutput %pc, %pc2, %r2 : tensor<6x16xf16>, tensor<4x16xf16>, tensor<2x32xf16>
 }
 // CHECK-LABEL: ge.graph @two_output_producer
-// CHECK: %s, %s_1 = ge.SplitD(%x) {split_dim = 0, num_split = 2, _output_offset_list_for_continuous = [0, 128]}
+// CHECK: %s, %s_1 = ge.SplitD(%x) {split_dim = 0, num_split = 2, _output_offset_list_for_continuous = [64, 128]}
 // CHECK: %h, %h_1 = ge.SplitD(%x) {split_dim = 0, num_split = 2, _output_offset_list_for_continuous = [0, 64]}
 // CHECK: %t = ge.Tanh(%h) {_output_offset_list_for_continuous = [0]}
 // CHECK: %u = ge.Abs(%s) {_output_offset_list_for_continuous = [0]}
@@ -284,10 +285,11 @@ ge.graph @two_output_producer {
 // -----
 
 // A consumer with several inputs: the list has one entry per consumer input, zeros elsewhere,
-// and each PhonySplit output it reads OVERWRITES it. Input {4,16} f16, split_dim [0],
-// num_split [2]: output k at k * prod({2,16}) * 2 B = 64k.
-// m = Mul(%y, ps#1): [0, 64]. n = Add(ps#0, ps#1): ps#0 writes [0, 0], then ps#1 writes [0, 64].
-// o = Sub(ps#1, ps#0): ps#0 is visited first (output order) and writes [0, 0], then ps#1 [64, 0].
+// and each PhonySplit output it reads sets its own entry (ours; GE overwrites the list, which
+// here gives the same lists: the piece at 0 is always the one lost). Input {4,16} f16,
+// split_dim [0], num_split [2]: output k at k * prod({2,16}) * 2 B = 64k.
+// m = Mul(%y, ps#1): [0, 64]. n = Add(ps#0, ps#1): slot 0 = 0, slot 1 = 64.
+// o = Sub(ps#1, ps#0): slot 0 = 64, slot 1 = 0.
 ge.graph @multi_input_consumer {
   %x = ge.Data {index = 0} : tensor<4x16xf16>
   %y = ge.Data {index = 1} : tensor<2x16xf16>

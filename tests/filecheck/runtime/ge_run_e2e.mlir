@@ -28,17 +28,18 @@
 // TWO: outputs match the reference
 
 // examples/phony_concat_split.mlir, pieces 1x1x1x4x8 f16 = 64 B, block 1x2x1x8x8 = 256 B.
-// Kernels (9): ge-lower-autofuse makes one AscBackend per Mul and one for the Add; the four
-// producers may not fuse (each would write a second piece of 'block') nor may the four
-// consumers (each would read a second piece of 'p0'), and every AscBackend has a single
-// compute op, so lifting gives the original GE ops back as library kernels, which read
-// every operand: m0..m3 read 2 x 64 = 128 each (512), the Add(block, block) 2 x 256 = 512,
-// o0..o3 (piece, Data) 2 x 64 each (512) -> 1536 read; written 4 * 64 + 256 + 4 * 64 = 768.
-// Each piece is read and written contiguously at GE's offsets (0, 64, 128, 192), and the
-// outputs match the reference interpreter's concatenation and split.
-// PHONY: simulator: 10 tasks on 1 stream(s) (end_graph 1, kernel 9), 9 kernels
+// Kernels (4): ge-lower-autofuse makes one AscBackend per Mul and one for the Add; the four
+// producers of 'block' fuse into one (reading x and y once: 2 x 64 = 128, writing its four
+// pieces: 256), the Add stays alone and is lifted back to a library kernel (reads block
+// twice: 2 x 256 = 512, writes 256), and the four consumers fuse in pairs, each reading two
+// pieces of 'p0' and one Data (3 x 64 = 192) and writing two outputs (128). Every piece
+// keeps its own offset slot in the fused nodes' lists (passes/phony_notask.py: OffsetSlots).
+// Read 128 + 512 + 2 * 192 = 1024, written 256 + 256 + 2 * 128 = 768. Each piece is read and
+// written contiguously at GE's offsets (0, 64, 128, 192), and the outputs match the
+// reference interpreter's concatenation and split.
+// PHONY: simulator: 5 tasks on 1 stream(s) (end_graph 1, kernel 4), 4 kernels
 // PHONY-NEXT: no-task nodes: 2 (block (PhonyConcat), p0 (PhonySplit))
-// PHONY-NEXT: bytes moved per execution: 2304 (kernels read 1536, wrote 768; memcpy 0)
+// PHONY-NEXT: bytes moved per execution: 1792 (kernels read 1024, wrote 768; memcpy 0)
 // PHONY: outputs match the reference
 
 // CALL: no-task nodes: 1 (y (PartitionedCall))

@@ -8,31 +8,26 @@
 // but each kernel writes its 256 bytes contiguously there, so piece 1 [64, 320) overlaps
 // piece 0 [0, 256): GE's formula needs the dims before concat_dim 3 (1x2x2) to be 1.
 // ge-phony-notask keeps GE's offsets and warns (ours, not GE's); the simulator, whose
-// kernels write contiguously as GE's do, then catches what an NPU would silently corrupt:
-//  * @ge_test: piece 1's producer writes fm [64, 320) while piece 0 (fm [0, 256), the
-//    block's first allocation at fm 0) is still to be read by the Add: a live-buffer clobber.
-//  * @split_only: PhonySplit alone (no write conflict: consumers only read); output k's
-//    consumer reads 256 contiguous bytes at 0, 64, 512, 576 of the Add's 1x4x2x8x8 output
-//    instead of its slice, so the outputs differ from the reference interpreter's. Output 0
-//    reads elements 0..127 of the block: element (a, b, c, d) of the 2x2x4x8 piece reads
-//    block element a*64 + b*32 + c*8 + d instead of a*128 + b*64 + c*8 + d, right only
-//    for a = b = 0: 2*2 - 1 = 3 of the 4 (a, b) pairs are wrong, 3 * 32 = 96 of 128
-//    elements. Output k reads at k's offset; its slice starts at the same element, so the
-//    same 96 of 128 differ in each output: 4 * 96 = 384.
+// kernels write contiguously as GE's do, then catches at load what an NPU would silently
+// corrupt: a view whose elements are not where the node's semantics take them from.
+//  * @ge_test: the PhonyConcat's element (0,0,1,0,0) is piece 0's (dim 3 index 0, dim 1
+//    index 0) element (0,0,1,0,0), at m0's byte 2 * (1*4*8) = 64; the block's row-major
+//    1x4x2x8x8 layout reads it at byte 2 * (1*8*8) = 128.
+//  * @split_only: output k's consumer reads 256 contiguous bytes at 0, 64, 512, 576 of the
+//    Add's 1x4x2x8x8 output instead of its slice. Output 0 is elements 0..127 of the
+//    block: element (a, b, c, d) of the 2x2x4x8 piece is read at block element
+//    a*64 + b*32 + c*8 + d instead of a*128 + b*64 + c*8 + d, right only for a = b = 0:
+//    3 of the 4 (a, b) pairs are wrong, 3 * 32 = 96 of 128 elements; the first wrong one,
+//    (0, 1, 0, 0), is read at byte 2 * 32 = 64 but lies at byte 2 * 64 = 128.
 
-// CONCAT: phony_ge_shapes.mlir:[[# @LINE + 21]]:3: warning: PhonyConcat 'block': GE's offsets do not lay its inputs out as their concatenation: before concat_dim 3 the block has dims 1x2x2 (must all be 1); input 1 at byte 64 overlaps input 0 (bytes 0-255)
-// CONCAT: phony_ge_shapes.mlir:[[# @LINE + 22]]:3: warning: PhonySplit 'p0': GE's offsets do not lay its outputs out as slices of its input: before split_dim 3 the block has dims 1x2x2 (must all be 1); output 1 at byte 64 overlaps output 0 (bytes 0-255)
-// CONCAT: error: simulator: stream 0 task 1 (npu.kernel '{{.*}}'): write into a live buffer: fm [64, 256) (writing tensor "{{.*}}:0" at fm [64, 320)) overlaps tensor "{{.*}}:0" at fm [0, 256), which is still to be read
+// CONCAT: phony_ge_shapes.mlir:[[# @LINE + 16]]:3: warning: PhonyConcat 'block': GE's offsets do not lay its inputs out as their concatenation: before concat_dim 3 the block has dims 1x2x2 (must all be 1); input 1 at byte 64 overlaps input 0 (bytes 0-255)
+// CONCAT: phony_ge_shapes.mlir:[[# @LINE + 17]]:3: warning: PhonySplit 'p0': GE's offsets do not lay its outputs out as slices of its input: before split_dim 3 the block has dims 1x2x2 (must all be 1); output 1 at byte 64 overlaps output 0 (bytes 0-255)
+// CONCAT: phony_ge_shapes.mlir:[[# @LINE + 14]]:3: error: simulator: npu.alias "block:0" (PhonyConcat 'block' output 0): wrong offset: its element [0, 0, 1, 0, 0] is element [0, 0, 1, 0, 0] of "{{[^"]+}}" (at fm [0, 256)), which lies at fm byte 64, but the alias has it at byte 128; 384 of 512 elements are misplaced
 // CONCAT-NOT: outputs match
 
-// SPLIT: phony_ge_shapes.mlir:[[# @LINE + 29]]:3: warning: PhonySplit 's': GE's offsets do not lay its outputs out as slices of its input: before split_dim 3 the block has dims 1x2x2 (must all be 1); output 1 at byte 64 overlaps output 0 (bytes 0-255)
-// SPLIT-NOT: error: simulator
-// SPLIT: no-task nodes: 1 (s (PhonySplit))
-// SPLIT: output 0 o0:0: 96 of 128 elements differ
-// SPLIT: output 1 o1:0: 96 of 128 elements differ
-// SPLIT: output 2 o2:0: 96 of 128 elements differ
-// SPLIT: output 3 o3:0: 96 of 128 elements differ
-// SPLIT: outputs do not match the reference (384 elements differ)
+// SPLIT: phony_ge_shapes.mlir:[[# @LINE + 24]]:3: warning: PhonySplit 's': GE's offsets do not lay its outputs out as slices of its input: before split_dim 3 the block has dims 1x2x2 (must all be 1); output 1 at byte 64 overlaps output 0 (bytes 0-255)
+// SPLIT: phony_ge_shapes.mlir:[[# @LINE + 23]]:3: error: simulator: npu.alias "s:0" (PhonySplit 's' output 0): wrong offset: its element [0, 0, 1, 0, 0] is element [0, 0, 1, 0, 0] of "sum:0" (at fm [0, 1024)), which lies at fm byte 128, but the alias has it at byte 64; 96 of 128 elements are misplaced
+// SPLIT-NOT: outputs match
 
 ge.graph @ge_test {
   %x = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>
