@@ -302,10 +302,12 @@ MAPPINGS: dict[str, Mapping] = _table(
 # Inputs GE takes as attributes (or as Consts it folds into the D form): op type -> input
 # positions. They must be initializers or Constant outputs (the plugins read them as
 # attributes in the opsets before they became inputs).
-STATIC_INPUTS: dict[str, tuple[int, ...]] = {
-    "Reshape": (1,), "Expand": (1,), "Split": (1,), "Squeeze": (1,), "Unsqueeze": (1,),
-    "ReduceSum": (1,), "ReduceMax": (1,), "ReduceMin": (1,), "ReduceMean": (1,), "ReduceProd": (1,),
-    "ReduceLogSum": (1,), "ReduceLogSumExp": (1,),
+STATIC_INPUTS: dict[str, dict[int, str]] = {
+    "Reshape": {1: "shape"}, "Expand": {1: "shape"}, "Split": {1: "split"},
+    "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
+    **{op: {1: "axes"} for op in (
+        "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
+    )},
 }  # fmt: skip
 
 
@@ -474,6 +476,7 @@ def _import(model: onnx.ModelProto, name: str, input_shapes: dict[str, Sequence[
     graph = model.graph
     _name_unnamed_nodes(graph)
     init_names = {t.name for t in graph.initializer}
+    _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name)
     inferred = _infer_types(model, name)
     imp = _Importer(name, opset, inferred)
@@ -488,6 +491,27 @@ def _name_unnamed_nodes(graph: onnx.GraphProto) -> None:
         if not node.name:
             node.name = f"{node.op_type}_{k}"
             k += 1
+
+
+def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: str) -> None:
+    """Outputs exist and every node reads values defined before it (ONNX lists nodes in
+    topological order), checked before shape inference so the error names the node."""
+    # onnx_parser.cc: OnnxModelParser::ParseOutput: a graph without outputs is refused.
+    if not graph.output:
+        raise OnnxImportError(f"{name}: error: the graph has no outputs (a truncated model?)")
+    defined = set(init_names) | {vi.name for vi in graph.input}
+    for node in graph.node:
+        for i, v in enumerate(node.input):
+            if v and v not in defined:
+                later = any(v in n.output for n in graph.node)
+                why = "a later node makes it: nodes must be in topological order" if later else "nothing makes it"
+                raise OnnxImportError(
+                    f"{name}: node '{node.name}' ({node.op_type}): error: input {i} '{v}' is not defined before the node ({why})"
+                )
+        defined.update(o for o in node.output if o)
+    for vi in graph.output:
+        if vi.name not in defined:
+            raise OnnxImportError(f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer")
 
 
 def _dims_of(vi: onnx.ValueInfoProto) -> list[int | str | None] | None:
@@ -744,6 +768,9 @@ class _Importer:
         ctx = _NodeCtx(self, node, line)
         if node.domain not in _DEFAULT_DOMAINS or node.op_type not in _CONVERTERS:
             raise ctx.error(_unsupported_message(node.op_type, node.domain))
+        for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
+            if ctx.has(i):
+                ctx.const(i, what)
         for i, out in enumerate(node.output):
             if not out:
                 continue
