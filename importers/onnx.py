@@ -53,6 +53,7 @@ later opsets' input forms of axes, split and shape).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -732,7 +733,7 @@ class _Importer:
             elem = vi.type.tensor_type.elem_type
             dims = tuple(d.dim_value for d in vi.type.tensor_type.shape.dim)
             t = self.tensor_type(elem, dims)
-            op = self.add_op(ge.Data, [], [t], {"index": A.int_attr(index)}, vi.name, 0, None, vi.name)
+            op = self.add_op(ge.Data, [], [t], {"index": _int(index)}, vi.name, 0, None, vi.name)
             self.values[vi.name] = _Value(elem, dims, ssa=op.results[0], producer=f"input '{vi.name}'")
             index += 1
         for t in graph.initializer:
@@ -981,8 +982,27 @@ def converts(*op_types: str) -> Callable[[Converter], Converter]:
     return register
 
 
+@functools.lru_cache(maxsize=4096)
+def _int_list(vs: tuple[int, ...]) -> ArrayAttr:
+    return A.int_list_attr(vs)
+
+
 def _ints(vs: Sequence[int]) -> ArrayAttr:
-    return A.int_list_attr([int(v) for v in vs])
+    """An i64 list attribute; attributes are immutable, so equal lists share one object
+    (a 10k-node model has few distinct ones, and building each costs a verification)."""
+    return _int_list(tuple(int(v) for v in vs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _int(v: int) -> IntegerAttr:
+    return A.int_attr(v)
+
+
+_TRUE, _FALSE = A.bool_attr(True), A.bool_attr(False)
+
+
+def _bool(v: bool) -> IntegerAttr:
+    return _TRUE if v else _FALSE
 
 
 def _same_dtype(ctx: _NodeCtx, idx: Sequence[int]) -> None:
@@ -1059,7 +1079,7 @@ def _sum(ctx: _NodeCtx) -> None:
     # the ge dialect has.
     n = ctx.n_inputs
     _same_dtype(ctx, range(n))
-    ctx.single(ge.AddN, [ctx.x(i) for i in range(n)], {"N": A.int_attr(n)})
+    ctx.single(ge.AddN, [ctx.x(i) for i in range(n)], {"N": _int(n)})
 
 
 @converts("Mean")
@@ -1068,7 +1088,7 @@ def _mean(ctx: _NodeCtx) -> None:
     # is written as a Mul by a 0-d Const of the input dtype (the dialect has no Muls).
     n = ctx.n_inputs
     _same_dtype(ctx, range(n))
-    acc = ctx.emit(ge.AddN, [ctx.x(i) for i in range(n)], [ctx.out_type()], {"N": A.int_attr(n)}, suffix="AccumulateNV2")
+    acc = ctx.emit(ge.AddN, [ctx.x(i) for i in range(n)], [ctx.out_type()], {"N": _int(n)}, suffix="AccumulateNV2")
     elem = ctx.out_elem()
     scale = ctx.const_value(np.array(1.0 / n, dtype=onnx.helper.tensor_dtype_to_np_dtype(elem)), elem, "Muls_value")
     ctx.single(ge.Mul, [acc.results[0], scale])
@@ -1081,7 +1101,7 @@ def _cast(ctx: _NodeCtx) -> None:
     to = ctx.attr_int("to", -1)
     if to not in _GE_DATATYPE:
         raise ctx.unsupported_attr("to", _dtype_name(to), "GE's Cast plugin maps only " + ", ".join(_dtype_name(c) for c in _GE_DATATYPE))
-    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": A.int_attr(_GE_DATATYPE[to])})
+    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
 
 
 # -- reductions ----------------------------------------------------------------------------
@@ -1108,7 +1128,7 @@ def _reduce(ctx: _NodeCtx, x: SSAValue, cls: type[Operation], suffix: str | None
     """One ReduceXxxD {axes, keep_dims} of `x` (ONNX keepdims defaults to 1)."""
     axes = _reduce_axes(ctx)
     keep = bool(ctx.attr_int("keepdims", 1))
-    attrs = {"axes": _ints(axes or []), "keep_dims": A.bool_attr(keep)}
+    attrs = {"axes": _ints(axes or []), "keep_dims": _bool(keep)}
     t = ctx.imp.tensor_type(out_elem, ctx.out_dims())
     return ctx.emit(cls, [x], [t], attrs, suffix=suffix)
 
@@ -1151,7 +1171,7 @@ def _concat(ctx: _NodeCtx) -> None:
         ctx.single(ge.Identity, [ctx.x(0)])
         return
     axis = ctx.attr_int("axis", 0)
-    ctx.single(ge.ConcatD, [ctx.x(i) for i in range(n)], {"concat_dim": A.int_attr(axis), "N": A.int_attr(n)})
+    ctx.single(ge.ConcatD, [ctx.x(i) for i in range(n)], {"concat_dim": _int(axis), "N": _int(n)})
 
 
 @converts("Split")
@@ -1175,7 +1195,7 @@ def _split(ctx: _NodeCtx) -> None:
         part = -(-dims[a] // k)
         if dims[a] % k:
             sizes = [min(part, max(0, dims[a] - part * j)) for j in range(k)]
-    attrs = {"split_dim": A.int_attr(axis), "num_split": A.int_attr(n)}
+    attrs = {"split_dim": _int(axis), "num_split": _int(n)}
     types = [ctx.out_type(i) for i in range(n)]
     if sizes is None:
         op = ctx.emit(ge.SplitD, [ctx.x(0)], types, attrs)
@@ -1203,7 +1223,7 @@ def _reshape(ctx: _NodeCtx) -> None:
 
 @converts("Flatten")
 def _flatten(ctx: _NodeCtx) -> None:
-    ctx.single(ge.Flatten, [ctx.x(0)], {"axis": A.int_attr(ctx.attr_int("axis", 1))})  # flatten_plugin.cc
+    ctx.single(ge.Flatten, [ctx.x(0)], {"axis": _int(ctx.attr_int("axis", 1))})  # flatten_plugin.cc
 
 
 @converts("Squeeze")
@@ -1302,8 +1322,8 @@ def _gemm(ctx: _NodeCtx) -> None:
     if ctx.has(2) and beta != 1.0:
         raise ctx.unsupported_attr("beta", beta, "GE's Gemm mapping (gemm_plugin.cc, MatMulV2) drops beta")
     attrs = {
-        "transpose_x1": A.bool_attr(bool(ctx.attr_int("transA", 0))),
-        "transpose_x2": A.bool_attr(bool(ctx.attr_int("transB", 0))),
+        "transpose_x1": _bool(bool(ctx.attr_int("transA", 0))),
+        "transpose_x2": _bool(bool(ctx.attr_int("transB", 0))),
     }
     n = ctx.out_dims()[1]
     if not ctx.has(2) or ctx.dims(2) in ((n,), (1, n)):
@@ -1366,7 +1386,7 @@ def _conv(ctx: _NodeCtx) -> None:
         "strides": _ints([1, 1, *strides]),
         "pads": _ints(pads),
         "dilations": _ints([1, 1, *dilations]),
-        "groups": A.int_attr(group),
+        "groups": _int(group),
         "data_format": StringAttr("NCHW"),
     }
     x, w = ctx.x(0), ctx.x(1)
