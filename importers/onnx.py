@@ -481,6 +481,8 @@ def _import(model: onnx.ModelProto, name: str, input_shapes: dict[str, Sequence[
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name)
     inferred = _infer_types(model, name)
     imp = _Importer(name, opset, inferred)
+    imp.checker_ctx.ir_version = model.ir_version
+    imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
     return imp.run(graph)
 
 
@@ -654,6 +656,7 @@ class _Importer:
     used_names: set[str] = field(default_factory=set)
     origin: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(op) -> (node name, op type)
     _types: dict[tuple[int, tuple[int, ...]], TensorType] = field(default_factory=dict)
+    checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
 
     # -- names, types, locations -----------------------------------------------------------
 
@@ -769,6 +772,10 @@ class _Importer:
         ctx = _NodeCtx(self, node, line)
         if node.domain not in _DEFAULT_DOMAINS or node.op_type not in _CONVERTERS:
             raise ctx.error(_unsupported_message(node.op_type, node.domain))
+        try:  # ONNX's checker: attribute names and types against the op's schema
+            onnx.checker.check_node(node, self.checker_ctx)
+        except Exception as e:  # onnx.checker.ValidationError
+            raise ctx.error(f"the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
         for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
             if ctx.has(i):
                 ctx.const(i, what)

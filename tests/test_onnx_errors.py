@@ -393,3 +393,16 @@ def test_output_file_and_load_model_or_text(tmp_path: Path) -> None:
     b = import_onnx.load_model_or_text(str(p))
     assert str(a) == str(b)
     a.verify()
+
+
+@pytest.mark.parametrize(
+    ("node", "pattern"),
+    [
+        (h.make_node("Relu", ["x"], ["y"], name="r", foo=1), r"node 'r' \(Relu\): error: the ONNX checker refuses it: Unrecognized attribute: foo for operator Relu$"),
+        (h.make_node("Flatten", ["x"], ["y"], name="f", axis="one"), r"node 'f' \(Flatten\): error: the ONNX checker refuses it: .*axis"),
+    ],
+    ids=["unknown-attribute", "attribute-of-the-wrong-type"],
+)
+def test_checker_errors_are_located(tmp_path: Path, node, pattern: str) -> None:
+    m = model([node], [("x", T.FLOAT, [2, 3])], [("y", T.FLOAT, None)])
+    expect_error(save(m, tmp_path), pattern=pattern)

@@ -305,6 +305,16 @@ CASES: list[Case] = [
         [("ge.MatMul", {"transpose_x1": False, "transpose_x2": False}, [(3, 5)]), ("ge.Add", {}, [(3, 5)])],
     ),
     Case("Gemm-no-C", one("Gemm", [("a", F, [3, 4]), ("b", F, [4, 2])]), [("ge.MatMul", {}, [(3, 2)])]),
+    Case(
+        "Gemm-C-1xN",
+        one("Gemm", [("a", F, [3, 4]), ("b", F, [4, 2]), ("c", F, [1, 2])]),
+        [("ge.MatMul", {"transpose_x1": False, "transpose_x2": False}, [(3, 2)])],
+    ),
+    Case(
+        "Gemm-C-scalar",
+        one("Gemm", [("a", F, [3, 4]), ("b", F, [4, 2]), ("c", F, [])]),
+        [("ge.MatMul", {}, [(3, 2)]), ("ge.Add", {}, [(3, 2)])],
+    ),
     # -- Conv (conv_plugin.cc) -----------------------------------------------------------------
     Case(
         "Conv-2d-pads-strides-dilations-group",
