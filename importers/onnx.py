@@ -357,12 +357,14 @@ def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
     return model
 
 
-def _all_tensors(model: onnx.ModelProto) -> Iterable[onnx.TensorProto]:
-    yield from model.graph.initializer
+def _all_tensors(model: onnx.ModelProto) -> Iterable[tuple[str, onnx.TensorProto]]:
+    """(how errors name it, tensor) for the initializers and the nodes' tensor attributes."""
+    for t in model.graph.initializer:
+        yield f"initializer '{t.name}'", t
     for node in model.graph.node:
         for a in node.attribute:
             if a.type == onnx.AttributeProto.TENSOR:
-                yield a.t
+                yield f"node '{node.name}' ({node.op_type})", a.t
 
 
 def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None:
@@ -370,10 +372,10 @@ def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None
 
     The data file must lie in the model's folder (or below it) and hold the tensor's
     bytes at `offset`/`length`; anything else is an error naming the tensor."""
-    for t in _all_tensors(model):
+    for what, t in _all_tensors(model):
         if t.data_location != _T.EXTERNAL:
             continue
-        where = f"{name}: initializer '{t.name}': error:"
+        where = f"{name}: {what}: error:"
         try:
             info = onnx.external_data_helper.ExternalDataInfo(t)
         except ValueError as e:
@@ -449,10 +451,10 @@ def import_model(
     locations. External data must already be loaded (`load_model` does it)."""
     own = onnx.ModelProto()
     own.CopyFrom(model)
-    for t in _all_tensors(own):
+    for what, t in _all_tensors(own):
         if t.data_location == _T.EXTERNAL:
             raise OnnxImportError(
-                f"{name}: initializer '{t.name}': error: its data is external and was not loaded "
+                f"{name}: {what}: error: its data is external and was not loaded "
                 "(use load_model with the model's path)"
             )
     return _import(own, name, input_shapes)
@@ -624,14 +626,14 @@ def _unsupported_message(op_type: str, domain: str) -> str:
 # The importer proper
 # ---------------------------------------------------------------------------------------
 
-_INVALID_CHARS = re.compile(r"[^\w$.-]")
+_INVALID_CHARS = re.compile(r"[^A-Za-z0-9_$.-]")
+_VALID_FIRST = re.compile(r"[A-Za-z_$.-]")
 
 
 def _valid_name(raw: str) -> str:
-    s = _INVALID_CHARS.sub("_", raw, count=0) if raw else "v"
-    if not s or not (s[0].isalpha() or s[0] in "_$.-"):
-        s = "n" + s
-    return s
+    """An SSA name (`[A-Za-z_$.-][A-Za-z0-9_$.-]*`, ASCII) for an ONNX name."""
+    s = _INVALID_CHARS.sub("_", raw) if raw else "v"
+    return s if _VALID_FIRST.match(s) else "n" + s
 
 
 @dataclass
@@ -656,16 +658,20 @@ class _Importer:
     used_names: set[str] = field(default_factory=set)
     origin: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(op) -> (node name, op type)
     _types: dict[tuple[int, tuple[int, ...]], TensorType] = field(default_factory=dict)
+    _next_suffix: dict[str, int] = field(default_factory=dict)  # base name -> last suffix tried
+    _locations: dict[int, FileLineColLoc] = field(default_factory=dict)
     checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
 
     # -- names, types, locations -----------------------------------------------------------
 
     def unique(self, raw: str) -> str:
+        """A valid SSA name for `raw` that no other value has: `raw`, else `raw_1`, ..."""
         base = _valid_name(raw)
-        name, k = base, 0
+        name, k = base, self._next_suffix.get(base, 0)
         while name in self.used_names:
             k += 1
             name = f"{base}_{k}"
+        self._next_suffix[base] = k
         self.used_names.add(name)
         return name
 
@@ -678,7 +684,10 @@ class _Importer:
         return t
 
     def location(self, line: int) -> FileLineColLoc:
-        return FileLineColLoc(StringAttr(self.model_name), IntAttr(line), IntAttr(1))
+        loc = self._locations.get(line)
+        if loc is None:
+            loc = self._locations[line] = FileLineColLoc(StringAttr(self.model_name), IntAttr(line), IntAttr(1))
+        return loc
 
     # -- building ops ----------------------------------------------------------------------
 

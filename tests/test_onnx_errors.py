@@ -406,3 +406,16 @@ def test_output_file_and_load_model_or_text(tmp_path: Path) -> None:
 def test_checker_errors_are_located(tmp_path: Path, node, pattern: str) -> None:
     m = model([node], [("x", T.FLOAT, [2, 3])], [("y", T.FLOAT, None)])
     expect_error(save(m, tmp_path), pattern=pattern)
+
+
+def test_load_model_or_text_errors(tmp_path: Path) -> None:
+    from ge_tools.opt import UserError
+
+    text = tmp_path / "g.mlir"
+    text.write_text("ge.graph @main {\n  ge.NetOutput\n}\n")
+    with pytest.raises(UserError, match=r"g\.mlir: error: --input-shape applies to an ONNX model \(\.onnx\) only"):
+        import_onnx.load_model_or_text(str(text), input_shapes={"x": (1,)})
+    p = save(relu_model(("N", 3)), tmp_path)
+    with pytest.raises(OnnxImportError, match=r"input 'x': error: dim 0 is dynamic"):
+        import_onnx.load_model_or_text(str(p))
+    assert "tensor<7x3xf32>" in str(import_onnx.load_model_or_text(str(p), input_shapes={"x": (7, 3)}))

@@ -470,15 +470,25 @@ def test_names_are_valid_unique_and_keep_the_original() -> None:
         h.make_node("Neg", ["c"], ["d"], name="dup"),
         h.make_node("Abs", ["d"], ["e"], name="1st"),
         h.make_node("Relu", ["e"], ["f"]),
+        h.make_node("Relu", ["f"], ["g"], name="卷积 1"),
+        h.make_node("Relu", ["g"], ["i"], name="dup"),
     ]
-    m = make_model(nodes, [("x", F, [2])], ["f"])
-    g = _graph(import_model(m, "m.onnx"))
+    m = make_model(nodes, [("x", F, [2])], ["i"])
+    module = import_model(m, "m.onnx")
+    g = _graph(module)
     ops = [op for op in g.body.block.ops if not isinstance(op, ge.Data | ge.NetOutput)]
     names = [op.results[0].name_hint for op in ops]
-    assert names == ["_layer1_Relu", "Relu_0", "dup", "dup_1", "n1st", "Relu_1"]
+    assert names == ["_layer1_Relu", "Relu_0", "dup", "dup_1", "n1st", "Relu_1", "___1", "dup_2"]
     kept = {op.results[0].name_hint: op.attributes["onnx_name"].data for op in ops if "onnx_name" in op.attributes}
-    assert kept == {"_layer1_Relu": "/layer1/Relu", "dup_1": "dup", "n1st": "1st"}
+    assert kept == {"_layer1_Relu": "/layer1/Relu", "dup_1": "dup", "n1st": "1st", "___1": "卷积 1", "dup_2": "dup"}
     assert "onnx_name" not in ops[1].attributes  # Relu_0 is already its name
+    # the printed module parses back with the same names
+    from ge_tools.opt import parse_module
+    from ge_tools.registry import make_context
+
+    back = parse_module(make_context(), str(module), "m.mlir")
+    back.verify()
+    assert [op.results[0].name_hint for op in _graph(back).body.block.ops if op.results][1:] == names
 
 
 def test_data_indices_follow_inputs_without_initializers() -> None:
