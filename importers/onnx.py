@@ -504,6 +504,13 @@ def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: s
     # onnx_parser.cc: OnnxModelParser::ParseOutput: a graph without outputs is refused.
     if not graph.output:
         raise OnnxImportError(f"{name}: error: the graph has no outputs (a truncated model?)")
+    # protobuf hands a string field that is not UTF-8 over as bytes: a corrupt file
+    names = [*(vi.name for vi in graph.input), *(vi.name for vi in graph.output), *init_names]
+    for node in graph.node:
+        names += [node.name, node.op_type, node.domain, *node.input, *node.output, *(a.name for a in node.attribute)]
+    for n in names:
+        if not isinstance(n, str):
+            raise OnnxImportError(f"{name}: error: the name {n!r} is not valid UTF-8: the file is corrupt")
     defined = set(init_names) | {vi.name for vi in graph.input}
     for node in graph.node:
         for i, v in enumerate(node.input):

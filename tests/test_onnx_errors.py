@@ -419,3 +419,37 @@ def test_load_model_or_text_errors(tmp_path: Path) -> None:
     with pytest.raises(OnnxImportError, match=r"input 'x': error: dim 0 is dynamic"):
         import_onnx.load_model_or_text(str(p))
     assert "tensor<7x3xf32>" in str(import_onnx.load_model_or_text(str(p), input_shapes={"x": (7, 3)}))
+
+
+def test_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """protobuf hands a non-UTF-8 string over as bytes: a corrupt file, said in one line."""
+    m = model([h.make_node("Relu", ["x"], ["y"], name="QQQQ")], [("x", T.FLOAT, [2])], [("y", T.FLOAT, None)])
+    p = tmp_path / "bad_name.onnx"
+    p.write_bytes(m.SerializeToString().replace(b"QQQQ", b"\xff\xfeQQ"))
+    expect_error(p, pattern=r"bad_name\.onnx: error: the name b'\\xff\\xfeQQ' is not valid UTF-8: the file is corrupt")
+
+
+def test_mutated_models_never_crash(tmp_path: Path) -> None:
+    """A deterministic fuzzer: 1 to 3 random bytes changed in small models (the zoo's MLP
+    and embedding bag, a Conv/Concat model); each mutant imports or is one OnnxImportError."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "examples" / "zoo"))
+    import gen_zoo
+
+    sources = [gen_zoo.model_bytes("mlp_classifier"), gen_zoo.model_bytes("embedding_bag"), gen_zoo.model_bytes("unet_block")]
+    rng = random.Random(11)
+    p = tmp_path / "mutant.onnx"
+    outcomes = {"ok": 0, "error": 0}
+    for i in range(450):
+        b = bytearray(sources[i % len(sources)])
+        for _ in range(rng.randint(1, 3)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        p.write_bytes(bytes(b))
+        try:
+            load_model(str(p))
+            outcomes["ok"] += 1
+        except OnnxImportError as e:
+            assert "\n" not in str(e), str(e)
+            outcomes["error"] += 1
+    assert outcomes["error"] > 20 and outcomes["ok"] > 20  # both kinds of mutant were made
