@@ -1,0 +1,129 @@
+"""ge-import: an ONNX model to ge-dialect IR.
+
+    ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...]
+
+`load_model_or_text(path)` is the one entry the other tools use to read their input: an
+`.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text.
+Errors are one line and exit 1 (`MODEL.onnx: node 'NAME' (OpType): error: ...`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+from ge_tools.opt import UserError, one_line_arg_errors, parse_module, run_tool
+from ge_tools.registry import make_context
+from importers import onnx as onnx_importer
+
+ONNX_SUFFIX = ".onnx"
+
+
+def is_onnx_path(path: str) -> bool:
+    return path.lower().endswith(ONNX_SUFFIX)
+
+
+def load_model_or_text(
+    path: str,
+    ctx: Context | None = None,
+    input_shapes: dict[str, Sequence[int]] | None = None,
+) -> ModuleOp:
+    """The module in `path`: an ONNX model (by its `.onnx` suffix) imported with
+    `input_shapes`, else ge IR text parsed with `ctx` (not verified; an imported module
+    is). Errors are one-line exceptions (OnnxImportError, UserError) that `run_tool`
+    prints."""
+    if is_onnx_path(path):
+        return onnx_importer.load_model(path, input_shapes)
+    if input_shapes:
+        raise UserError(f"{path}: error: --input-shape applies to an ONNX model (.onnx) only")
+    with open(path, "rb") as f:
+        data = f.read()
+    return parse_module(ctx or make_context(), data, path)
+
+
+def input_shapes_arg(specs: Sequence[str] | None) -> dict[str, tuple[int, ...]]:
+    """The --input-shape options as {name: dims}; a bad one is a UserError."""
+    out: dict[str, tuple[int, ...]] = {}
+    for spec in specs or []:
+        try:
+            name, dims = onnx_importer.parse_input_shape(spec)
+        except ValueError as e:
+            raise UserError(f"ge-import: error: --input-shape {e}") from None
+        if name in out:
+            raise UserError(f"ge-import: error: --input-shape gives '{name}' twice")
+        out[name] = dims
+    return out
+
+
+def _epilog() -> str:
+    ops = ", ".join(onnx_importer.supported_ops())
+    return "\n".join(
+        [
+            "What it does:",
+            *textwrap.wrap(
+                "Reads an ONNX model (ai.onnx opsets "
+                f"{onnx_importer.MIN_OPSET} to {onnx_importer.MAX_OPSET}, static shapes; external data "
+                "next to the model) and prints one ge.graph @main: graph inputs become ge.Data "
+                "{index} in order, initializers and Constant nodes ge.Const, outputs the "
+                "ge.NetOutput, and each node the GE op(s) GE's ONNX plugin for it makes "
+                "(Conv -> Conv2D, Div -> RealDiv, Concat -> ConcatD, Split -> SplitD/SplitVD, "
+                "ReduceSum -> ReduceSumD, Transpose -> TransposeD, Expand -> BroadcastToD, "
+                "Gather -> GatherV2, Gemm -> MatMul, ...). Node names are the ONNX names, made "
+                "valid and unique (the original kept as `onnx_name`).",
+                76,
+                initial_indent="  ",
+                subsequent_indent="  ",
+            ),
+            "",
+            "Supported ONNX ops:",
+            *textwrap.wrap(ops, 76, initial_indent="  ", subsequent_indent="  "),
+            "",
+            "Errors (one line, exit 1): MODEL.onnx: node 'NAME' (OpType): error: ... for an",
+            "unsupported op (with the list above) or attribute value, a dynamic or missing",
+            "dimension (fix it with --input-shape), a truncated or non-ONNX file, missing",
+            "external data, an opset outside the range.",
+        ]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    def run() -> None:
+        p = argparse.ArgumentParser(
+            prog="ge-import",
+            description="ge-import: import an ONNX model as ge-dialect IR (GE's ONNX op mapping)",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=_epilog(),
+        )
+        one_line_arg_errors(p)
+        p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model file")
+        p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the module here (default: stdout)")
+        p.add_argument(
+            "--input-shape",
+            action="append",
+            metavar="NAME=DIMS",
+            help="fix the shape of graph input NAME, e.g. x=1x3x224x224 (x- or comma-separated; "
+            "NAME= for a 0-d input); repeat for several inputs. Needed for every input whose "
+            "shape has a dynamic (named or unknown) dimension",
+        )
+        args = p.parse_args(argv)
+        shapes = input_shapes_arg(args.input_shape)
+        module = onnx_importer.load_model(args.model, shapes)
+        if args.output:
+            with open(args.output, "w") as f:
+                Printer(stream=f).print_op(module)
+                f.write("\n")
+        else:
+            Printer(stream=sys.stdout).print_op(module)
+            sys.stdout.write("\n")
+
+    run_tool(run, "ge-import")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,6 @@
+"""Importers: models of other frameworks into the ge dialect.
+
+`importers.onnx` turns an ONNX ModelProto into a ge module, op by op as GE's own ONNX
+plugins do (`ops/built-in/framework/onnx_plugin/*_plugin.cc`). The importers depend on
+`ge_dialect` only; the tools (`ge_tools/import_onnx.py`) depend on them.
+"""

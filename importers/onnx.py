@@ -1,0 +1,1455 @@
+"""ONNX import: an ONNX `ModelProto` (ai.onnx opsets 11 to 21, static shapes) to a ge module.
+
+    module = import_model(onnx.load("model.onnx"), "model.onnx")
+    module = load_model("model.onnx", input_shapes={"x": (1, 3, 224, 224)})
+
+The module holds one `ge.graph @main`:
+
+* graph inputs (those without an initializer) become `ge.Data {index = k}` in order, named
+  after the input (parser/onnx/onnx_parser.cc: OnnxModelParser::ParseInput);
+* initializers and `Constant` nodes become `ge.Const` (the weights), made where a node
+  first reads them as a tensor (ParseInitializer; kOnnxOpMap maps Constant to CONSTANT);
+  one only read as a static attribute (a Reshape's shape, a Split's sizes, ...) is folded
+  into that attribute and needs no node;
+* graph outputs become the operands of `ge.NetOutput`, in order (ParseOutput);
+* every node becomes the GE op(s) GE's ONNX plugin for its type makes
+  (`ops/built-in/framework/onnx_plugin/*_plugin.cc`; each converter below cites its
+  plugin). Where a plugin makes a "non-D" op whose extra input is a Const (Transpose's
+  perm, ReduceSum's axes, Split's split_dim) GE's constant-to-attribute step turns it into
+  the D form the ge dialect has (TransposeD, ReduceSumD, SplitD/SplitVD); the importer
+  writes that D form directly.
+
+Names: a node's ge name (its first result's SSA name) is its ONNX name, or for an unnamed
+node `<OpType>_<k>` as GE names it (onnx_parser.cc: AdaptAndFindAllOnnxGraph), made valid
+as an SSA name (characters outside `[A-Za-z0-9_.$-]` become `_`) and unique (`_1`, `_2`,
+... on a clash); when that changes the name, the original is kept in the `onnx_name`
+attribute. A node GE maps to several ops names the op that yields its output after the
+node and the others `<name>_<what>` (e.g. `conv_Conv2D` before `conv`'s Squeeze).
+Locations: every op made for ONNX node number k (1-based, in graph order) carries
+`MODEL:k:1`; Data, Const and NetOutput carry `MODEL:0:1`, so a later pass error names the
+node.
+
+Shapes are static: every graph input needs a full shape (`input_shapes` fixes dynamic or
+missing ones) and ONNX's shape inference (strict mode) gives every other value its type;
+a value whose shape stays dynamic is a located error at the node that makes it. Inputs
+that are attributes in GE (and in older opsets), such as Split's `split`, Reduce*'s `axes`,
+Reshape's and Expand's `shape`, Squeeze's and Unsqueeze's `axes`, must be initializers or
+`Constant` outputs: they are folded in; one computed at run time is a located error.
+
+Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
+error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
+support (the message lists the ones we do, and what GE maps it to), an attribute value we
+do not support, a dynamic or missing dimension, a truncated or non-ONNX file, missing
+external data, an opset outside 11-21.
+
+Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
+Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
+then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2
+written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul
+by a scalar Const. The plugins of the public copy register opsets 8 to 15; the same
+mappings serve 16 to 21 where the op's semantics did not change (the converters read the
+later opsets' input forms of axes, split and shape).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from ge_dialect import attrs as A
+from ge_dialect import ge
+from ge_dialect.diagnostics import LocatedError
+
+__all__ = [
+    "MAPPINGS",
+    "STATIC_INPUTS",
+    "MAX_OPSET",
+    "MIN_OPSET",
+    "Mapping",
+    "OnnxImportError",
+    "import_model",
+    "load_model",
+    "parse_input_shape",
+    "supported_ops",
+]
+
+MIN_OPSET = 11
+MAX_OPSET = 21
+_DEFAULT_DOMAINS = ("", "ai.onnx")
+
+
+class OnnxImportError(DiagnosticException):
+    """An ONNX model the importer cannot turn into a ge module; `str()` is the one line."""
+
+    def __init__(self, message: str):
+        message = " ".join(message.split())  # always one line
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# ---------------------------------------------------------------------------------------
+# Data types
+# ---------------------------------------------------------------------------------------
+
+_T = onnx.TensorProto
+# ONNX element type -> MLIR element type (the ge dialect's GE types, ge_dialect/dtypes.py).
+_ELEM: dict[int, Attribute] = {
+    _T.FLOAT: Float32Type(),
+    _T.FLOAT16: Float16Type(),
+    _T.DOUBLE: Float64Type(),
+    _T.BFLOAT16: BFloat16Type(),
+    _T.BOOL: IntegerType(1),
+    _T.INT8: IntegerType(8),
+    _T.INT16: IntegerType(16),
+    _T.INT32: IntegerType(32),
+    _T.INT64: IntegerType(64),
+    _T.UINT8: IntegerType(8, Signedness.UNSIGNED),
+    _T.UINT16: IntegerType(16, Signedness.UNSIGNED),
+    _T.UINT32: IntegerType(32, Signedness.UNSIGNED),
+    _T.UINT64: IntegerType(64, Signedness.UNSIGNED),
+}
+_FLOATS = frozenset({_T.FLOAT, _T.FLOAT16, _T.DOUBLE, _T.BFLOAT16})
+# GE's DataType numbers of the ONNX types Cast may target.
+# cast_plugin.cc: g_data_type_dic / TransDataTypeFromOnnxToOm (no bf16, string is refused here)
+_GE_DATATYPE: dict[int, int] = {
+    _T.FLOAT: 0, _T.FLOAT16: 1, _T.INT8: 2, _T.INT32: 3, _T.UINT8: 4, _T.INT16: 6,
+    _T.UINT16: 7, _T.UINT32: 8, _T.INT64: 9, _T.UINT64: 10, _T.DOUBLE: 11, _T.BOOL: 12,
+}  # fmt: skip
+
+
+def _dtype_name(code: int) -> str:
+    return _T.DataType.Name(code) if code in _T.DataType.values() else f"<data type {code}>"
+
+
+def _supported_dtypes() -> str:
+    return ", ".join(_T.DataType.Name(c).lower() for c in _ELEM)
+
+
+# ---------------------------------------------------------------------------------------
+# The mapping table: every ai.onnx op the issue names, with GE's type(s) and plugin file
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """One ai.onnx op: the GE op type(s) its plugin makes, the plugin file, and, for an op
+    the ge dialect cannot express yet, the ge op(s) it needs (`needs`)."""
+
+    onnx_op: str
+    ge_ops: str
+    plugin: str
+    needs: str = ""
+
+
+def _table(rows: str) -> dict[str, Mapping]:
+    out: dict[str, Mapping] = {}
+    for line in rows.strip().splitlines():
+        onnx_op, ge_ops, plugin, needs = (c.strip() for c in (line.split("|") + [""])[:4])
+        out[onnx_op] = Mapping(onnx_op, ge_ops, plugin, needs)
+    return out
+
+
+# ONNX op | GE op(s) the plugin makes | plugin file | ge op(s) still needed (empty: imported)
+MAPPINGS: dict[str, Mapping] = _table(
+    """
+    Abs | Abs | similar_opp_plugins.cc
+    Add | Add | similar_opp_plugins.cc
+    Cast | Cast | cast_plugin.cc
+    Concat | ConcatD (one input: Identity) | concat_plugin.cc
+    Constant | Const | onnx_parser.cc (kOnnxOpMap)
+    Conv | Conv2D (1-D: Unsqueeze, Conv2D, Squeeze) | conv_plugin.cc
+    Div | RealDiv | similar_opp_plugins.cc
+    Exp | Exp | similar_opp_plugins.cc
+    Expand | Expand (a constant shape: BroadcastToD) | similar_opp_plugins.cc
+    Flatten | Flatten | flatten_plugin.cc
+    Gather | GatherV2 (Const axis) | gather_plugin.cc
+    Gemm | MatMulV2 | gemm_plugin.cc
+    Identity | Identity | similar_opp_plugins.cc
+    Log | Log | similar_opp_plugins.cc
+    MatMul | BatchMatMulV2 (2-D: MatMul) | matmul_plugin.cc
+    Max | Maximum chain (one input: Identity) | max_plugin.cc
+    Mean | AccumulateNV2, Muls | mean_plugin.cc
+    Min | Minimum chain (one input: Identity) | min_plugin.cc
+    Mul | Mul | similar_opp_plugins.cc
+    Neg | Neg | similar_opp_plugins.cc
+    Pow | Pow | similar_opp_plugins.cc
+    Reciprocal | Reciprocal | similar_opp_plugins.cc
+    ReduceLogSum | ReduceSum, Log | reduce_log_sum_plugin.cc
+    ReduceLogSumExp | Exp, ReduceSum, Log | reduce_log_sum_exp_plugin.cc
+    ReduceMax | ReduceMax (Const axes) | reduce_max_plugin.cc
+    ReduceMean | ReduceMean (Const axes) | reduce_mean_plugin.cc
+    ReduceMin | ReduceMin (Const axes) | reduce_min_plugin.cc
+    ReduceProd | ReduceProd (Const axes) | reduce_prod_plugin.cc
+    ReduceSum | ReduceSum (Const axes) | reduce_sum_plugin.cc
+    Relu | Relu | similar_opp_plugins.cc
+    Reshape | Reshape | reshape_plugin.cc
+    Shape | Shape | shape_plugin.cc
+    Sigmoid | Sigmoid | similar_opp_plugins.cc
+    Split | Split / SplitV (Const split_dim, size_splits) | split_plugin.cc
+    Sqrt | Sqrt | similar_opp_plugins.cc
+    Squeeze | Squeeze (opset 13+: SqueezeV3) | squeeze_plugin.cc
+    Sub | Sub | similar_opp_plugins.cc
+    Sum | AccumulateNV2 | sum_plugin.cc
+    Tanh | Tanh | similar_opp_plugins.cc
+    Transpose | Transpose (Const perm) | transpose_plugin.cc
+    Unsqueeze | Unsqueeze (opset 13+: UnsqueezeV3) | unsqueeze_plugin.cc
+    And | LogicalAnd | similar_opp_plugins.cc | LogicalAnd
+    ArgMax | ArgMaxV2, ExpandDims | argmax_plugin.cc | ArgMaxV2
+    ArgMin | ArgMin, ExpandDims | argmin_plugin.cc | ArgMin
+    AveragePool | AvgPool / AvgPoolV2, PadV2 | average_pool_plugin.cc | AvgPool, AvgPoolV2
+    BatchNormalization | BatchNorm | batch_normalization_plugin.cc | BatchNorm
+    BitShift | LeftShift / RightShift | bitshift_plugin.cc | LeftShift, RightShift
+    Ceil | Ceil | similar_opp_plugins.cc | Ceil
+    Celu | Celu | celu_plugin.cc | Celu
+    Clip | ClipByValue | clip_plugin.cc | ClipByValue
+    ConstantOfShape | Fill | constantofshape_plugin.cc | Fill (or host constant folding)
+    ConvTranspose | Conv2DTranspose | conv_transpose_plugin.cc | Conv2DTranspose
+    Cos | Cos | similar_opp_plugins.cc | Cos
+    CumSum | Cumsum | cumsum_plugin.cc | Cumsum
+    DepthToSpace | DepthToSpace | depth_to_space_plugin.cc | DepthToSpace
+    Dropout | Dropout | similar_opp_plugins.cc | Dropout (and its removal pass)
+    Einsum | Einsum | einsum_plugin.cc | Einsum
+    Elu | Elu | elu_plugin.cc | Elu
+    Equal | Equal | similar_opp_plugins.cc | Equal
+    Erf | Erf | similar_opp_plugins.cc | Erf
+    Floor | Floor | similar_opp_plugins.cc | Floor
+    GatherElements | GatherElements | gather_elements_plugin.cc | GatherElements
+    GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
+    Gelu | (no plugin in the public copy) | - | Gelu
+    GlobalAveragePool | GlobalAveragePool / AvgPool | global_average_pool_plugin.cc | GlobalAveragePool
+    GlobalMaxPool | MaxPool | global_max_pool_plugin.cc | MaxPool
+    Greater | Greater | similar_opp_plugins.cc | Greater
+    GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc | GreaterEqual
+    HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc | HardSigmoid
+    HardSwish | HardSwish | similar_opp_plugins.cc | HardSwish
+    Hardmax | HardMax | hardmax_plugin.cc | HardMax
+    InstanceNormalization | InstanceNorm | instancenormalization_plugin.cc | InstanceNorm
+    IsInf | IsInf | isinf_plugin.cc | IsInf
+    IsNaN | IsNan | similar_opp_plugins.cc | IsNan
+    LayerNormalization | (no plugin in the public copy) | - | LayerNorm
+    LeakyRelu | LeakyRelu | leakyrelu_plugin.cc | LeakyRelu
+    Less | Less | similar_opp_plugins.cc | Less
+    LessOrEqual | LessEqual | similar_opp_plugins.cc | LessEqual
+    LogSoftmax | LogSoftmaxV2 | logsoftmax_plugin.cc | LogSoftmaxV2
+    LpNormalization | LpNorm, Div | lp_normalization_plugin.cc | LpNorm
+    LRN | LRN | lrn_plugin.cc | LRN
+    MaxPool | MaxPool / MaxPoolV3, PadV2 | max_pool_plugin.cc | MaxPool, MaxPoolV3
+    MeanVarianceNormalization | MVNV2 | mean_variance_normalization_plugin.cc | MVNV2
+    Mish | (no plugin in the public copy) | - | Mish
+    Mod | Mod | mod_plugin.cc | Mod
+    Not | LogicalNot | similar_opp_plugins.cc | LogicalNot
+    OneHot | OneHot | onehot_plugin.cc | OneHot
+    Or | LogicalOr | similar_opp_plugins.cc | LogicalOr
+    Pad | PadV3 | pad_plugin.cc | PadV3
+    PRelu | PRelu | similar_opp_plugins.cc | PRelu
+    Range | Range | similar_opp_plugins.cc | Range
+    ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
+    ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
+    ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
+    Resize | ResizeBilinearV2 / ResizeNearestNeighborV2 | resize_plugin.cc | ResizeBilinearV2, ResizeNearestNeighborV2
+    Round | Round | similar_opp_plugins.cc | Round
+    ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
+    ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
+    Selu | Selu | selu_plugin.cc | Selu
+    Sign | Sign | similar_opp_plugins.cc | Sign
+    Sin | Sin | similar_opp_plugins.cc | Sin
+    Size | Size | size_plugin.cc | Size (or host constant folding)
+    Slice | StridedSliceV2 | slice_plugin.cc | StridedSliceV2
+    Softmax | SoftmaxV2 | softmax_plugin.cc | SoftmaxV2
+    Softplus | Softplus | similar_opp_plugins.cc | Softplus
+    Softsign | Softsign | similar_opp_plugins.cc | Softsign
+    SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc | SpaceToDepth
+    ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
+    Tile | Tile | similar_opp_plugins.cc | Tile
+    TopK | TopK | topk_plugin.cc | TopK
+    Trilu | Tril / Triu | trilu_plugin.cc | Tril, Triu
+    Where | SelectV2 | similar_opp_plugins.cc | SelectV2
+    Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
+    """
+)
+
+
+# Inputs GE takes as attributes (or as Consts it folds into the D form): op type -> input
+# positions. They must be initializers or Constant outputs (the plugins read them as
+# attributes in the opsets before they became inputs).
+STATIC_INPUTS: dict[str, dict[int, str]] = {
+    "Reshape": {1: "shape"}, "Expand": {1: "shape"}, "Split": {1: "split"},
+    "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
+    **{op: {1: "axes"} for op in (
+        "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
+    )},
+}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------
+# Loading a file
+# ---------------------------------------------------------------------------------------
+
+
+def load_model(path: str, input_shapes: dict[str, Sequence[int]] | None = None, name: str | None = None) -> ModuleOp:
+    """Read the ONNX file at `path` (with its external data, next to it) and import it."""
+    name = name or path
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
+    model = parse_model_bytes(data, name)
+    load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
+    return _import(model, name, input_shapes)
+
+
+def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
+    """A ModelProto from the file's bytes; a truncated or non-ONNX file is an error."""
+    if not data:
+        raise OnnxImportError(f"{name}: error: the file is empty, not an ONNX model")
+    model = onnx.ModelProto()
+    try:
+        model.ParseFromString(data)
+    except Exception as e:  # google.protobuf.message.DecodeError (and upb's variants)
+        raise OnnxImportError(
+            f"{name}: error: not an ONNX model, or a truncated one: the protobuf does not decode ({e})"
+        ) from None
+    if model.ir_version <= 0 or not model.HasField("graph") or not model.opset_import:
+        missing = [
+            what
+            for what, ok in (
+                ("ir_version", model.ir_version > 0),
+                ("graph", model.HasField("graph")),
+                ("opset_import", bool(model.opset_import)),
+            )
+            if not ok
+        ]
+        raise OnnxImportError(
+            f"{name}: error: not an ONNX model: the file decodes, but has no {', '.join(missing)}"
+        )
+    return model
+
+
+def _all_tensors(model: onnx.ModelProto) -> Iterable[tuple[str, onnx.TensorProto]]:
+    """(how errors name it, tensor) for the initializers and the nodes' tensor attributes."""
+    for t in model.graph.initializer:
+        yield f"initializer '{t.name}'", t
+    for node in model.graph.node:
+        for a in node.attribute:
+            if a.type == onnx.AttributeProto.TENSOR:
+                yield f"node '{node.name}' ({node.op_type})", a.t
+
+
+def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None:
+    """Read every tensor stored outside the model (ONNX's external data) into the model.
+
+    The data file must lie in the model's folder (or below it) and hold the tensor's
+    bytes at `offset`/`length`; anything else is an error naming the tensor."""
+    for what, t in _all_tensors(model):
+        if t.data_location != _T.EXTERNAL:
+            continue
+        where = f"{name}: {what}: error:"
+        try:
+            info = onnx.external_data_helper.ExternalDataInfo(t)
+        except ValueError as e:
+            raise OnnxImportError(f"{where} bad external data entry: {e}") from None
+        loc = info.location
+        if not loc:
+            raise OnnxImportError(f"{where} external data without a 'location'")
+        path = os.path.normpath(os.path.join(base_dir, loc))
+        if os.path.isabs(loc) or not (path + os.sep).startswith(os.path.normpath(base_dir) + os.sep):
+            raise OnnxImportError(f"{where} external data location '{loc}' is outside the model's folder")
+        try:
+            with open(path, "rb") as f:
+                if info.offset:
+                    f.seek(info.offset)
+                raw = f.read() if info.length is None else f.read(info.length)
+        except FileNotFoundError:
+            raise OnnxImportError(
+                f"{where} external data file '{loc}' is missing (looked in {base_dir})"
+            ) from None
+        except OSError as e:
+            raise OnnxImportError(f"{where} cannot read external data file '{loc}': {e.strerror or e}") from None
+        want = _tensor_nbytes(t)
+        if info.length is not None and len(raw) < info.length:
+            raise OnnxImportError(
+                f"{where} external data file '{loc}' holds {len(raw)} bytes at offset {info.offset or 0}, "
+                f"the tensor says {info.length} (truncated?)"
+            )
+        if want is not None and len(raw) != want:
+            raise OnnxImportError(
+                f"{where} external data file '{loc}' gives {len(raw)} bytes, a {_dtype_name(t.data_type).lower()} "
+                f"tensor of shape {list(t.dims)} has {want}"
+            )
+        t.raw_data = raw
+        del t.external_data[:]
+        t.data_location = _T.DEFAULT
+
+
+def _tensor_nbytes(t: onnx.TensorProto) -> int | None:
+    try:
+        itemsize = onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
+    except Exception:
+        return None
+    if t.data_type in (_T.STRING,) or t.data_type not in _ELEM:
+        return None
+    return math.prod(t.dims) * itemsize
+
+
+def parse_input_shape(spec: str) -> tuple[str, tuple[int, ...]]:
+    """`NAME=1x3x224x224` (or `NAME=1,3,224,224`; `NAME=` for a 0-d input) -> (NAME, dims)."""
+    if "=" not in spec:
+        raise ValueError(f"'{spec}' is not NAME=DIMS (e.g. x=1x3x224x224)")
+    name, dims = spec.rsplit("=", 1)
+    if not name:
+        raise ValueError(f"'{spec}' has no input name before '='")
+    parts = [p for p in re.split(r"[x,]", dims.strip())] if dims.strip() else []
+    out = []
+    for p in parts:
+        if not p.strip().isdigit():
+            raise ValueError(f"'{spec}': dim '{p}' is not a non-negative integer")
+        out.append(int(p))
+    return name, tuple(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Import
+# ---------------------------------------------------------------------------------------
+
+
+def import_model(
+    model: onnx.ModelProto, name: str = "model.onnx", input_shapes: dict[str, Sequence[int]] | None = None
+) -> ModuleOp:
+    """The ge module of `model` (not modified); `name` is the model's name in errors and
+    locations. External data must already be loaded (`load_model` does it)."""
+    own = onnx.ModelProto()
+    own.CopyFrom(model)
+    for what, t in _all_tensors(own):
+        if t.data_location == _T.EXTERNAL:
+            raise OnnxImportError(
+                f"{name}: {what}: error: its data is external and was not loaded "
+                "(use load_model with the model's path)"
+            )
+    return _import(own, name, input_shapes)
+
+
+def default_opset(model: onnx.ModelProto, name: str) -> int:
+    """The model's ai.onnx opset; outside MIN_OPSET..MAX_OPSET is an error."""
+    versions = [o.version for o in model.opset_import if o.domain in _DEFAULT_DOMAINS]
+    if not versions:
+        raise OnnxImportError(f"{name}: error: the model imports no ai.onnx opset (opset_import has none)")
+    v = versions[0]
+    if not MIN_OPSET <= v <= MAX_OPSET:
+        raise OnnxImportError(
+            f"{name}: error: ai.onnx opset {v} is outside the supported range {MIN_OPSET}-{MAX_OPSET} "
+            "(convert it with onnx.version_converter first)"
+        )
+    return v
+
+
+def _import(model: onnx.ModelProto, name: str, input_shapes: dict[str, Sequence[int]] | None) -> ModuleOp:
+    opset = default_opset(model, name)
+    graph = model.graph
+    _name_unnamed_nodes(graph)
+    init_names = {t.name for t in graph.initializer}
+    _check_graph_structure(graph, init_names, name)
+    _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name)
+    inferred = _infer_types(model, name)
+    imp = _Importer(name, opset, inferred)
+    imp.checker_ctx.ir_version = model.ir_version
+    imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
+    return imp.run(graph)
+
+
+def _name_unnamed_nodes(graph: onnx.GraphProto) -> None:
+    # onnx_parser.cc: AdaptAndFindAllOnnxGraph: an unnamed node is named <op_type>_<index>,
+    # the index counting the unnamed nodes.
+    k = 0
+    for node in graph.node:
+        if not node.name:
+            node.name = f"{node.op_type}_{k}"
+            k += 1
+
+
+def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: str) -> None:
+    """Outputs exist and every node reads values defined before it (ONNX lists nodes in
+    topological order), checked before shape inference so the error names the node."""
+    # onnx_parser.cc: OnnxModelParser::ParseOutput: a graph without outputs is refused.
+    if not graph.output:
+        raise OnnxImportError(f"{name}: error: the graph has no outputs (a truncated model?)")
+    # protobuf hands a string field that is not UTF-8 over as bytes: a corrupt file
+    names = [*(vi.name for vi in graph.input), *(vi.name for vi in graph.output), *init_names]
+    for node in graph.node:
+        names += [node.name, node.op_type, node.domain, *node.input, *node.output, *(a.name for a in node.attribute)]
+    for n in names:
+        if not isinstance(n, str):
+            raise OnnxImportError(f"{name}: error: the name {n!r} is not valid UTF-8: the file is corrupt")
+    defined = set(init_names) | {vi.name for vi in graph.input}
+    for node in graph.node:
+        for i, v in enumerate(node.input):
+            if v and v not in defined:
+                later = any(v in n.output for n in graph.node)
+                why = "a later node makes it: nodes must be in topological order" if later else "nothing makes it"
+                raise OnnxImportError(
+                    f"{name}: node '{node.name}' ({node.op_type}): error: input {i} '{v}' is not defined before the node ({why})"
+                )
+        defined.update(o for o in node.output if o)
+    for vi in graph.output:
+        if vi.name not in defined:
+            raise OnnxImportError(f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer")
+
+
+def _dims_of(vi: onnx.ValueInfoProto) -> list[int | str | None] | None:
+    """A value's dims (int, a dim_param string, or None for an unknown dim); None when the
+    value has no shape at all."""
+    tt = vi.type.tensor_type
+    if not tt.HasField("shape"):
+        return None
+    return [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in tt.shape.dim]
+
+
+def _fmt_dims(dims: Sequence[int | str | None]) -> str:
+    return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def _fix_input_shapes(
+    graph: onnx.GraphProto, init_names: set[str], given: dict[str, Sequence[int]], name: str
+) -> None:
+    """Apply `given` to the graph inputs; every input must end with a full static shape."""
+    inputs = [vi for vi in graph.input if vi.name not in init_names]
+    known = {vi.name for vi in inputs}
+    for n in given:
+        if n not in known:
+            listed = ", ".join(f"'{k}'" for k in sorted(known)) or "none"
+            raise OnnxImportError(f"{name}: error: --input-shape names '{n}', which is not a graph input (inputs: {listed})")
+    for vi in inputs:
+        where = f"{name}: input '{vi.name}': error:"
+        if not vi.type.HasField("tensor_type"):
+            raise OnnxImportError(f"{where} only tensor inputs are supported, got a {vi.type.WhichOneof('value')}")
+        elem = vi.type.tensor_type.elem_type
+        if elem not in _ELEM:
+            raise OnnxImportError(f"{where} dtype {_dtype_name(elem).lower()} is not supported (supported: {_supported_dtypes()})")
+        dims = _dims_of(vi)
+        example = "x".join(str(d) if isinstance(d, int) else "1" for d in dims) if dims else "1x3x224x224"
+        hint = f"give it with --input-shape, e.g. --input-shape {vi.name}={example}"
+        if vi.name in given:
+            want = tuple(int(d) for d in given[vi.name])
+            if dims is not None:
+                if len(dims) != len(want):
+                    raise OnnxImportError(f"{where} --input-shape gives rank {len(want)} ({_fmt_dims(want)}), the model says rank {len(dims)} ({_fmt_dims(dims)})")
+                for i, (d, w) in enumerate(zip(dims, want)):
+                    if isinstance(d, int) and d != w:
+                        raise OnnxImportError(f"{where} --input-shape gives dim {i} = {w}, but the model fixes it to {d}")
+            shape = vi.type.tensor_type.shape
+            shape.Clear()
+            for w in want:
+                shape.dim.add().dim_value = w
+            continue
+        if dims is None:
+            raise OnnxImportError(f"{where} the model gives no shape for it; {hint}")
+        bad = [i for i, d in enumerate(dims) if not isinstance(d, int)]
+        if bad:
+            i = bad[0]
+            what = f"'{dims[i]}'" if isinstance(dims[i], str) else "unknown"
+            raise OnnxImportError(
+                f"{where} dim {i} is dynamic ({what}) in shape {_fmt_dims(dims)}: static shapes only; {hint}"
+            )
+
+
+_INFER_NODE = re.compile(r"\(op_type:([^,]*), node name: ([^)]*)\): (.*)")
+
+
+def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list[int | str | None] | None]]:
+    """ONNX's shape inference (strict) on the model: value name -> (elem type, dims)."""
+    try:
+        out = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
+    except Exception as e:  # onnx.shape_inference.InferenceError and friends
+        text = " ".join(str(e).split())
+        m = _INFER_NODE.search(text)
+        if m:
+            op_type, node, msg = m.group(1), m.group(2), m.group(3)
+            msg = re.split(r" \(op_type:", msg)[0]
+            raise OnnxImportError(f"{name}: node '{node}' ({op_type}): error: ONNX shape inference fails: {msg}") from None
+        raise OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}") from None
+    types: dict[str, tuple[int, list[int | str | None] | None]] = {}
+    g = out.graph
+    for vi in [*g.input, *g.value_info, *g.output]:
+        if vi.type.HasField("tensor_type"):
+            types[vi.name] = (vi.type.tensor_type.elem_type, _dims_of(vi))
+        else:
+            types[vi.name] = (-1, None)  # a sequence, map or optional value
+    return types
+
+
+def supported_ops() -> list[str]:
+    """The ai.onnx op types the importer turns into ge ops, sorted."""
+    return sorted(_CONVERTERS)
+
+
+def _unsupported_message(op_type: str, domain: str) -> str:
+    supported = ", ".join(supported_ops())
+    if domain not in _DEFAULT_DOMAINS:
+        return f"op {domain}::{op_type} is not supported: only the ai.onnx domain is (supported: {supported})"
+    m = MAPPINGS.get(op_type)
+    if m is not None and m.needs:
+        ge_part = (
+            f"GE maps it to {m.ge_ops} ({m.plugin}); the ge dialect lacks {m.needs}"
+            if m.plugin != "-"
+            else f"GE's public ONNX plugins have no mapping for it; it needs {m.needs}"
+        )
+    else:
+        ge_part = "GE's public ONNX plugins have no mapping for it"
+    return f"op {op_type} is not supported yet: {ge_part} (supported: {supported})"
+
+
+# ---------------------------------------------------------------------------------------
+# The importer proper
+# ---------------------------------------------------------------------------------------
+
+_INVALID_CHARS = re.compile(r"[^A-Za-z0-9_$.-]")
+_VALID_FIRST = re.compile(r"[A-Za-z_$.-]")
+
+
+def _valid_name(raw: str) -> str:
+    """An SSA name (`[A-Za-z_$.-][A-Za-z0-9_$.-]*`, ASCII) for an ONNX name."""
+    s = _INVALID_CHARS.sub("_", raw) if raw else "v"
+    return s if _VALID_FIRST.match(s) else "n" + s
+
+
+@dataclass
+class _Value:
+    """An ONNX value: its element type code, static dims, and (for a constant) its array."""
+
+    elem: int
+    dims: tuple[int, ...]
+    ssa: SSAValue | None = None
+    const: np.ndarray | None = None
+    producer: str = ""  # "graph input 'x'", "node 'n' (Op)", "initializer 'w'"
+    const_name: str = ""  # the ge name of its Const, when it becomes one
+
+
+@dataclass
+class _Importer:
+    model_name: str
+    opset: int
+    inferred: dict[str, tuple[int, list[int | str | None] | None]]
+    values: dict[str, _Value] = field(default_factory=dict)
+    ops: list[Operation] = field(default_factory=list)
+    used_names: set[str] = field(default_factory=set)
+    origin: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(op) -> (node name, op type)
+    _types: dict[tuple[int, tuple[int, ...]], TensorType] = field(default_factory=dict)
+    _next_suffix: dict[str, int] = field(default_factory=dict)  # base name -> last suffix tried
+    _locations: dict[int, FileLineColLoc] = field(default_factory=dict)
+    checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
+
+    # -- names, types, locations -----------------------------------------------------------
+
+    def unique(self, raw: str) -> str:
+        """A valid SSA name for `raw` that no other value has: `raw`, else `raw_1`, ..."""
+        base = _valid_name(raw)
+        name, k = base, self._next_suffix.get(base, 0)
+        while name in self.used_names:
+            k += 1
+            name = f"{base}_{k}"
+        self._next_suffix[base] = k
+        self.used_names.add(name)
+        return name
+
+    def tensor_type(self, elem: int, dims: Sequence[int]) -> TensorType:
+        key = (elem, tuple(dims))
+        t = self._types.get(key)
+        if t is None:
+            t = TensorType(_ELEM[elem], list(dims))
+            self._types[key] = t
+        return t
+
+    def location(self, line: int) -> FileLineColLoc:
+        loc = self._locations.get(line)
+        if loc is None:
+            loc = self._locations[line] = FileLineColLoc(StringAttr(self.model_name), IntAttr(line), IntAttr(1))
+        return loc
+
+    # -- building ops ----------------------------------------------------------------------
+
+    def add_op(
+        self,
+        cls: type[Operation],
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        attributes: dict[str, Attribute],
+        name: str,
+        line: int,
+        origin: tuple[str, str] | None,
+        onnx_name: str | None = None,
+    ) -> Operation:
+        ssa_name = self.unique(name)
+        if onnx_name is not None and onnx_name != ssa_name:
+            attributes = {**attributes, "onnx_name": StringAttr(onnx_name)}
+        op = cls.create(operands=list(operands), result_types=list(result_types), attributes=attributes)
+        op.location = self.location(line)
+        if op.results:
+            op.results[0].name_hint = ssa_name
+            for i, r in enumerate(op.results[1:], 1):
+                r.name_hint = self.unique(f"{ssa_name}_{i}")
+        self.ops.append(op)
+        if origin is not None:
+            self.origin[id(op)] = origin
+        return op
+
+    def const_op(self, arr: np.ndarray, elem: int, name: str, line: int = 0, origin: tuple[str, str] | None = None) -> SSAValue:
+        t = self.tensor_type(elem, arr.shape)
+        op = self.add_op(ge.Const, [], [t], {"value": dense_attr(arr, elem, t)}, name, line, origin)
+        return op.results[0]
+
+    def ssa_of(self, vname: str, v: _Value) -> SSAValue:
+        """The ge value of ONNX value `vname`; a constant becomes a ge.Const on first use."""
+        if v.ssa is None:
+            assert v.const is not None
+            if v.elem == _T.BFLOAT16:
+                raise OnnxImportError(
+                    f"{self.model_name}: {v.producer}: error: a bf16 constant is not supported yet "
+                    "(the ge dialect's dense attributes cannot hold bf16)"
+                )
+            v.ssa = self.const_op(v.const, v.elem, v.const_name or vname)
+        return v.ssa
+
+    # -- the walk --------------------------------------------------------------------------
+
+    def run(self, graph: onnx.GraphProto) -> ModuleOp:
+        name = self.model_name
+        inits = {t.name: t for t in graph.initializer}
+        index = 0
+        for vi in graph.input:
+            if vi.name in inits:
+                continue  # onnx_parser.cc: ParseInput: an input with an initializer is a Const
+            elem = vi.type.tensor_type.elem_type
+            dims = tuple(d.dim_value for d in vi.type.tensor_type.shape.dim)
+            t = self.tensor_type(elem, dims)
+            op = self.add_op(ge.Data, [], [t], {"index": _int(index)}, vi.name, 0, None, vi.name)
+            self.values[vi.name] = _Value(elem, dims, ssa=op.results[0], producer=f"input '{vi.name}'")
+            index += 1
+        for t in graph.initializer:
+            if t.data_type not in _ELEM:
+                raise OnnxImportError(
+                    f"{name}: initializer '{t.name}': error: dtype {_dtype_name(t.data_type).lower()} is not supported "
+                    f"(supported: {_supported_dtypes()})"
+                )
+            try:
+                arr = numpy_helper.to_array(t)
+            except Exception as e:
+                raise OnnxImportError(f"{name}: initializer '{t.name}': error: cannot read its data: {e}") from None
+            self.values[t.name] = _Value(
+                t.data_type, tuple(arr.shape), const=arr, producer=f"initializer '{t.name}'", const_name=t.name
+            )
+        for k, node in enumerate(graph.node, 1):
+            self.convert_node(node, k)
+        outs = []
+        for vi in graph.output:
+            v = self.values.get(vi.name)
+            if v is None:
+                raise OnnxImportError(f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer")
+            outs.append(self.ssa_of(vi.name, v))
+        net = ge.NetOutput.create(operands=outs)
+        net.location = self.location(0)
+        self.ops.append(net)
+        graph_op = ge.GraphOp("main", Region(Block(self.ops)), {A.SINGLE_OP_SCENE: A.bool_attr(False)})
+        module = ModuleOp([graph_op])
+        self.verify(graph_op)
+        return module
+
+    def convert_node(self, node: onnx.NodeProto, line: int) -> None:
+        ctx = _NodeCtx(self, node, line)
+        if node.domain not in _DEFAULT_DOMAINS or node.op_type not in _CONVERTERS:
+            raise ctx.error(_unsupported_message(node.op_type, node.domain))
+        try:  # ONNX's checker: attribute names and types against the op's schema
+            onnx.checker.check_node(node, self.checker_ctx)
+        except Exception as e:  # onnx.checker.ValidationError
+            raise ctx.error(f"the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
+        for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
+            if ctx.has(i):
+                ctx.const(i, what)
+        for i, out in enumerate(node.output):
+            if not out:
+                continue
+            elem, dims = self.inferred.get(out, (None, None))
+            ctx.check_static(i, out, elem, dims)
+        _CONVERTERS[node.op_type](ctx)
+        for i, out in enumerate(node.output):
+            if out and out not in self.values:
+                raise ctx.error(f"internal error: output {i} '{out}' was not converted")
+
+    def verify(self, graph_op: ge.GraphOp) -> None:
+        for op in self.ops:
+            try:
+                op.verify_()
+            except (VerifyException, LocatedError) as e:
+                msg = e.message if isinstance(e, LocatedError) else str(e)
+                node, op_type = self.origin.get(id(op), ("", ""))
+                if node:
+                    raise OnnxImportError(
+                        f"{self.model_name}: node '{node}' ({op_type}): error: imported as {op.name}, which does "
+                        f"not verify: {msg}"
+                    ) from None
+                raise OnnxImportError(f"{self.model_name}: error: {op.name} does not verify: {msg}") from None
+        try:
+            graph_op.verify_()
+        except (VerifyException, LocatedError) as e:
+            msg = e.message if isinstance(e, LocatedError) else str(e)
+            raise OnnxImportError(f"{self.model_name}: error: the imported graph does not verify: {msg}") from None
+
+
+def dense_attr(arr: np.ndarray, elem: int, t: TensorType) -> DenseIntOrFPElementsAttr:
+    """`arr` as the `value` of a ge.Const of type `t` (raw little-endian bytes, as xDSL
+    stores dense attributes; i1 `true` is the signless byte -1)."""
+    if elem == _T.BOOL:
+        data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
+    else:
+        fmt = t.element_type.format  # type: ignore[attr-defined]
+        data = np.ascontiguousarray(arr).astype(np.dtype(fmt), copy=False).tobytes()
+    return DenseIntOrFPElementsAttr(t, BytesAttr(data))
+
+
+class _NodeCtx:
+    """One ONNX node being converted: its inputs, attributes and outputs."""
+
+    def __init__(self, imp: _Importer, node: onnx.NodeProto, line: int):
+        self.imp = imp
+        self.node = node
+        self.line = line
+        self.name = node.name
+        self.op_type = node.op_type
+        self.attrs = {a.name: a for a in node.attribute}
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def error(self, message: str) -> OnnxImportError:
+        return OnnxImportError(f"{self.imp.model_name}: node '{self.name}' ({self.op_type}): error: {message}")
+
+    def unsupported_attr(self, attr: str, value: object, why: str) -> OnnxImportError:
+        return self.error(f"attribute {attr} = {value} is not supported: {why}")
+
+    def check_static(self, i: int, out: str, elem: int | None, dims: list[int | str | None] | None) -> None:
+        if elem is None or elem == 0:
+            raise self.error(f"ONNX shape inference gives output {i} '{out}' no type")
+        if elem == -1:
+            raise self.error(f"output {i} '{out}' is not a tensor (sequences, maps and optionals are not supported)")
+        if elem not in _ELEM:
+            raise self.error(f"output {i} '{out}' has dtype {_dtype_name(elem).lower()}, which is not supported (supported: {_supported_dtypes()})")
+        if dims is None or any(not isinstance(d, int) for d in dims):
+            shown = "no shape" if dims is None else f"shape {_fmt_dims(dims)}"
+            raise self.error(
+                f"output {i} '{out}' has a dynamic or unknown dimension ({shown}): static shapes only "
+                "(fix the graph inputs' shapes with --input-shape NAME=DIMS)"
+            )
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    @property
+    def n_inputs(self) -> int:
+        return len(self.node.input)
+
+    def has(self, i: int) -> bool:
+        return i < len(self.node.input) and self.node.input[i] != ""
+
+    def value(self, i: int) -> _Value:
+        if not self.has(i):
+            raise self.error(f"input {i} is missing")
+        vname = self.node.input[i]
+        v = self.imp.values.get(vname)
+        if v is None:
+            raise self.error(
+                f"input {i} '{vname}' is not produced by an earlier node, an input or an initializer "
+                "(ONNX graphs list their nodes in topological order)"
+            )
+        return v
+
+    def x(self, i: int) -> SSAValue:
+        return self.imp.ssa_of(self.node.input[i], self.value(i))
+
+    def elem(self, i: int) -> int:
+        return self.value(i).elem
+
+    def dims(self, i: int) -> tuple[int, ...]:
+        return self.value(i).dims
+
+    def const(self, i: int, what: str) -> np.ndarray:
+        """The static value of input `i` (an initializer or a Constant output): GE takes it as
+        an attribute or a Const."""
+        v = self.value(i)
+        if v.const is None:
+            raise self.error(
+                f"input {i} ('{what}') must be a constant (an initializer or a Constant node) to be "
+                f"folded into the GE op; it is {v.producer}"
+            )
+        return v.const
+
+    def const_ints(self, i: int, what: str) -> list[int]:
+        arr = self.const(i, what)
+        if arr.dtype.kind not in "iu":
+            raise self.error(f"input {i} ('{what}') must be an integer tensor, got {arr.dtype}")
+        return [int(a) for a in arr.reshape(-1)]
+
+    # -- attributes ------------------------------------------------------------------------
+
+    def attr(self, name: str, default: object = None) -> object:
+        a = self.attrs.get(name)
+        return default if a is None else onnx.helper.get_attribute_value(a)
+
+    def attr_int(self, name: str, default: int) -> int:
+        return int(self.attr(name, default))  # type: ignore[arg-type]
+
+    def attr_float(self, name: str, default: float) -> float:
+        return float(self.attr(name, default))  # type: ignore[arg-type]
+
+    def attr_ints(self, name: str, default: Sequence[int] | None = None) -> list[int] | None:
+        v = self.attr(name)
+        if v is None:
+            return None if default is None else list(default)
+        return [int(a) for a in v]  # type: ignore[union-attr]
+
+    def attr_str(self, name: str, default: str) -> str:
+        v = self.attr(name, default)
+        return v.decode() if isinstance(v, bytes) else str(v)
+
+    # -- outputs ---------------------------------------------------------------------------
+
+    def out_elem(self, i: int = 0) -> int:
+        return self.imp.inferred[self.node.output[i]][0]
+
+    def out_dims(self, i: int = 0) -> tuple[int, ...]:
+        return tuple(self.imp.inferred[self.node.output[i]][1])  # type: ignore[arg-type]
+
+    def out_type(self, i: int = 0) -> TensorType:
+        return self.imp.tensor_type(self.out_elem(i), self.out_dims(i))
+
+    def emit(
+        self,
+        cls: type[Operation],
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        attributes: dict[str, Attribute] | None = None,
+        suffix: str | None = None,
+    ) -> Operation:
+        """Add a GE op for this node: named after the node (suffix: `<name>_<suffix>`)."""
+        name = self.name if suffix is None else f"{self.name}_{suffix}"
+        return self.imp.add_op(
+            cls, operands, result_types, attributes or {}, name, self.line, (self.name, self.op_type),
+            self.name if suffix is None else None,
+        )
+
+    def const_value(self, arr: np.ndarray, elem: int, suffix: str) -> SSAValue:
+        return self.imp.const_op(arr, elem, f"{self.name}_{suffix}", self.line, (self.name, self.op_type))
+
+    def bind(self, i: int, ssa: SSAValue) -> None:
+        out = self.node.output[i]
+        if out:
+            self.imp.values[out] = _Value(
+                self.out_elem(i), self.out_dims(i), ssa=ssa, producer=f"output {i} of node '{self.name}' ({self.op_type})"
+            )
+
+    def bind_const(self, i: int, arr: np.ndarray, elem: int) -> None:
+        out = self.node.output[i]
+        self.imp.values[out] = _Value(
+            elem, tuple(arr.shape), const=arr, producer=f"node '{self.name}' (Constant)", const_name=self.name
+        )
+
+    def single(self, cls: type[Operation], operands: Sequence[SSAValue], attributes: dict[str, Attribute] | None = None) -> Operation:
+        """The node is one GE op with the node's output type."""
+        op = self.emit(cls, operands, [self.out_type(0)], attributes)
+        self.bind(0, op.results[0])
+        return op
+
+
+# ---------------------------------------------------------------------------------------
+# Converters
+# ---------------------------------------------------------------------------------------
+
+Converter = Callable[[_NodeCtx], None]
+_CONVERTERS: dict[str, Converter] = {}
+
+
+def converts(*op_types: str) -> Callable[[Converter], Converter]:
+    def register(fn: Converter) -> Converter:
+        for t in op_types:
+            assert t in MAPPINGS and not MAPPINGS[t].needs, t
+            _CONVERTERS[t] = fn
+        return fn
+
+    return register
+
+
+@functools.lru_cache(maxsize=4096)
+def _int_list(vs: tuple[int, ...]) -> ArrayAttr:
+    return A.int_list_attr(vs)
+
+
+def _ints(vs: Sequence[int]) -> ArrayAttr:
+    """An i64 list attribute; attributes are immutable, so equal lists share one object
+    (a 10k-node model has few distinct ones, and building each costs a verification)."""
+    return _int_list(tuple(int(v) for v in vs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _int(v: int) -> IntegerAttr:
+    return A.int_attr(v)
+
+
+_TRUE, _FALSE = A.bool_attr(True), A.bool_attr(False)
+
+
+def _bool(v: bool) -> IntegerAttr:
+    return _TRUE if v else _FALSE
+
+
+def _same_dtype(ctx: _NodeCtx, idx: Sequence[int]) -> None:
+    elems = {ctx.elem(i) for i in idx if ctx.has(i)}
+    if len(elems) > 1:
+        names = ", ".join(sorted(_dtype_name(e).lower() for e in elems))
+        raise ctx.error(f"inputs of different dtypes ({names}): GE's {ctx.op_type} takes one dtype")
+
+
+def _norm_axis(ctx: _NodeCtx, axis: int, rank: int, what: str = "axis") -> int:
+    if not -rank <= axis < rank:
+        raise ctx.error(f"{what} {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+# -- pointwise -----------------------------------------------------------------------------
+
+# similar_opp_plugins.cc: REGISTER_CUSTOM_ONNX_OP(ai.onnx::11::Add, Add, ...) and the
+# same for Sub, Mul, Pow, Relu, Abs, Neg, Exp, Log, Sqrt, Sigmoid, Tanh, Reciprocal, Identity.
+_POINTWISE: dict[str, type[Operation]] = {
+    "Add": ge.Add, "Sub": ge.Sub, "Mul": ge.Mul, "Pow": ge.Pow,
+    "Relu": ge.Relu, "Abs": ge.Abs, "Neg": ge.Neg, "Exp": ge.Exp, "Log": ge.Log, "Sqrt": ge.Sqrt,
+    "Sigmoid": ge.Sigmoid, "Tanh": ge.Tanh, "Reciprocal": ge.Reciprocal, "Identity": ge.Identity,
+}  # fmt: skip
+
+
+@converts(*_POINTWISE)
+def _pointwise(ctx: _NodeCtx) -> None:
+    # Pow's exponent may have another dtype in ONNX (Pow-12's T1); GE's Pow takes one.
+    _same_dtype(ctx, range(ctx.n_inputs))
+    ctx.single(_POINTWISE[ctx.op_type], [ctx.x(i) for i in range(ctx.n_inputs)])
+
+
+@converts("Div")
+def _div(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ai.onnx::11::Div -> RealDiv. Integer Div becomes GE's Div
+    # (TensorFlow's Div, rounded toward zero as ONNX's is): RealDiv is float-only here.
+    _same_dtype(ctx, (0, 1))
+    cls = ge.RealDiv if ctx.elem(0) in _FLOATS else ge.Div
+    ctx.single(cls, [ctx.x(0), ctx.x(1)])
+
+
+def _chain(ctx: _NodeCtx, cls: type[Operation], what: str) -> None:
+    """max_plugin.cc / min_plugin.cc: ParseOpToGraphMax: one input -> Identity, else
+    x0 op x1, then (prev) op x_i, ... named <name>_<what>_<i>; the last is the node."""
+    n = ctx.n_inputs
+    _same_dtype(ctx, range(n))
+    if n == 1:
+        ctx.single(ge.Identity, [ctx.x(0)])
+        return
+    prev, shape = ctx.x(0), ctx.dims(0)
+    for i in range(1, n):
+        if i == n - 1:
+            ctx.single(cls, [prev, ctx.x(i)])
+            return
+        shape = ge.broadcast_shapes(shape, ctx.dims(i)) or shape
+        op = ctx.emit(cls, [prev, ctx.x(i)], [ctx.imp.tensor_type(ctx.elem(0), shape)], suffix=f"{what}_{i}")
+        prev = op.results[0]
+
+
+@converts("Max")
+def _max(ctx: _NodeCtx) -> None:
+    _chain(ctx, ge.Maximum, "Maximum")  # max_plugin.cc: ParseOpToGraphMax
+
+
+@converts("Min")
+def _min(ctx: _NodeCtx) -> None:
+    _chain(ctx, ge.Minimum, "Minimum")  # min_plugin.cc: ParseOpToGraphMin
+
+
+@converts("Sum")
+def _sum(ctx: _NodeCtx) -> None:
+    # sum_plugin.cc: ParseParamsSum -> AccumulateNV2 {N}; its value is AddN's, the N-ary sum
+    # the ge dialect has.
+    n = ctx.n_inputs
+    _same_dtype(ctx, range(n))
+    ctx.single(ge.AddN, [ctx.x(i) for i in range(n)], {"N": _int(n)})
+
+
+@converts("Mean")
+def _mean(ctx: _NodeCtx) -> None:
+    # mean_plugin.cc: ParseOpToGraphMean: AccumulateNV2 {N} then Muls {value = 1/N}; Muls
+    # is written as a Mul by a 0-d Const of the input dtype (the dialect has no Muls).
+    n = ctx.n_inputs
+    _same_dtype(ctx, range(n))
+    acc = ctx.emit(ge.AddN, [ctx.x(i) for i in range(n)], [ctx.out_type()], {"N": _int(n)}, suffix="AccumulateNV2")
+    elem = ctx.out_elem()
+    scale = ctx.const_value(np.array(1.0 / n, dtype=onnx.helper.tensor_dtype_to_np_dtype(elem)), elem, "Muls_value")
+    ctx.single(ge.Mul, [acc.results[0], scale])
+
+
+@converts("Cast")
+def _cast(ctx: _NodeCtx) -> None:
+    # cast_plugin.cc: ParseParamsCast: dst_type = GE's DataType of `to`; a type outside its
+    # table (string, bf16, float8, ...) fails the plugin.
+    to = ctx.attr_int("to", -1)
+    if to not in _GE_DATATYPE:
+        raise ctx.unsupported_attr("to", _dtype_name(to), "GE's Cast plugin maps only " + ", ".join(_dtype_name(c) for c in _GE_DATATYPE))
+    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
+
+
+# -- reductions ----------------------------------------------------------------------------
+
+# The opset from which each reduction reads `axes` as input 1 instead of an attribute.
+_AXES_INPUT_SINCE = {"ReduceSum": 13}
+_REDUCE_D: dict[str, type[Operation]] = {
+    "ReduceSum": ge.ReduceSumD, "ReduceMax": ge.ReduceMaxD, "ReduceMin": ge.ReduceMinD,
+    "ReduceMean": ge.ReduceMeanD, "ReduceProd": ge.ReduceProdD,
+}  # fmt: skip
+
+
+def _reduce_axes(ctx: _NodeCtx) -> list[int] | None:
+    """The reduced axes as written (empty: all); None: noop_with_empty_axes = 1 with no axes."""
+    if ctx.imp.opset >= _AXES_INPUT_SINCE.get(ctx.op_type, 18):
+        axes = ctx.const_ints(1, "axes") if ctx.has(1) else []
+        if not axes and ctx.attr_int("noop_with_empty_axes", 0):
+            return None  # reduce_sum_plugin.cc: ParseOpToGraphReduceSum13 (empty axes, noop set)
+        return axes
+    return ctx.attr_ints("axes", [])
+
+
+def _reduce(ctx: _NodeCtx, x: SSAValue, cls: type[Operation], suffix: str | None, out_elem: int) -> Operation:
+    """One ReduceXxxD {axes, keep_dims} of `x` (ONNX keepdims defaults to 1)."""
+    axes = _reduce_axes(ctx)
+    keep = bool(ctx.attr_int("keepdims", 1))
+    attrs = {"axes": _ints(axes or []), "keep_dims": _bool(keep)}
+    t = ctx.imp.tensor_type(out_elem, ctx.out_dims())
+    return ctx.emit(cls, [x], [t], attrs, suffix=suffix)
+
+
+@converts(*_REDUCE_D)
+def _reduce_d(ctx: _NodeCtx) -> None:
+    # reduce_sum_plugin.cc / reduce_max_plugin.cc / reduce_min_plugin.cc /
+    # reduce_mean_plugin.cc / reduce_prod_plugin.cc: ReduceXxx(x, Const axes) {keep_dims},
+    # which GE turns into ReduceXxxD {axes, keep_dims}.
+    if _reduce_axes(ctx) is None:
+        ctx.single(ge.Identity, [ctx.x(0)])
+        return
+    op = _reduce(ctx, ctx.x(0), _REDUCE_D[ctx.op_type], None, ctx.out_elem())
+    ctx.bind(0, op.results[0])
+
+
+@converts("ReduceLogSum", "ReduceLogSumExp")
+def _reduce_log_sum(ctx: _NodeCtx) -> None:
+    # reduce_log_sum_plugin.cc: ReduceSum(x) -> Log; reduce_log_sum_exp_plugin.cc:
+    # Exp(x) -> ReduceSum -> Log (both with Const axes and keep_dims).
+    x = ctx.x(0)
+    if _reduce_axes(ctx) is None:
+        raise ctx.unsupported_attr("noop_with_empty_axes", 1, "GE's plugin always reduces (axes are empty)")
+    if ctx.op_type == "ReduceLogSumExp":
+        x = ctx.emit(ge.Exp, [x], [ctx.imp.tensor_type(ctx.elem(0), ctx.dims(0))], suffix="Exp").results[0]
+    s = _reduce(ctx, x, ge.ReduceSumD, "ReduceSum", ctx.out_elem())
+    ctx.single(ge.Log, [s.results[0]])
+
+
+# -- concat, split -------------------------------------------------------------------------
+
+
+@converts("Concat")
+def _concat(ctx: _NodeCtx) -> None:
+    # concat_plugin.cc: OpConcatUpdateInfo / ParseOpToGraphConcat: ConcatD {concat_dim =
+    # axis, N}; one input -> Identity.
+    n = ctx.n_inputs
+    _same_dtype(ctx, range(n))
+    if n == 1:
+        ctx.single(ge.Identity, [ctx.x(0)])
+        return
+    axis = ctx.attr_int("axis", 0)
+    ctx.single(ge.ConcatD, [ctx.x(i) for i in range(n)], {"concat_dim": _int(axis), "N": _int(n)})
+
+
+@converts("Split")
+def _split(ctx: _NodeCtx) -> None:
+    # split_plugin.cc: ParseParamsSplitNew / ParseOpToGraphSplitNew: no sizes -> Split
+    # {num_split}, sizes -> SplitV (Const size_splits), both with a Const split_dim: GE's
+    # SplitD {split_dim, num_split} and SplitVD {size_splits, split_dim, num_split}.
+    axis = ctx.attr_int("axis", 0)
+    n = len(ctx.node.output)
+    dims = ctx.dims(0)
+    if not dims:
+        raise ctx.error("cannot split a 0-d tensor")
+    a = _norm_axis(ctx, axis, len(dims))
+    if ctx.imp.opset >= 13:
+        sizes = ctx.const_ints(1, "split") if ctx.has(1) else None
+    else:
+        sizes = ctx.attr_ints("split")
+    if sizes is None and ctx.imp.opset >= 18 and "num_outputs" in ctx.attrs:
+        # Split-18: num_outputs parts of ceil(dim / n), the last one smaller.
+        k = ctx.attr_int("num_outputs", n)
+        part = -(-dims[a] // k)
+        if dims[a] % k:
+            sizes = [min(part, max(0, dims[a] - part * j)) for j in range(k)]
+    attrs = {"split_dim": _int(axis), "num_split": _int(n)}
+    types = [ctx.out_type(i) for i in range(n)]
+    if sizes is None:
+        op = ctx.emit(ge.SplitD, [ctx.x(0)], types, attrs)
+    else:
+        if len(sizes) != n:
+            raise ctx.error(f"split has {len(sizes)} sizes for {n} outputs")
+        op = ctx.emit(ge.SplitVD, [ctx.x(0)], types, {"size_splits": _ints(sizes), **attrs})
+    for i, r in enumerate(op.results):
+        ctx.bind(i, r)
+
+
+# -- reshape family, transpose, expand -----------------------------------------------------
+
+
+@converts("Reshape")
+def _reshape(ctx: _NodeCtx) -> None:
+    # reshape_plugin.cc: Reshape {allowzero} with its shape input. The shape must be static;
+    # the Const GE keeps as input 1 holds the resolved shape (ONNX's 0 = "copy" and -1
+    # resolved), so the two readings of 0 cannot differ.
+    ctx.const_ints(1, "shape")
+    out = ctx.out_dims()
+    shape = ctx.const_value(np.array(out, dtype=np.int64), _T.INT64, "shape")
+    ctx.single(ge.Reshape, [ctx.x(0), shape])
+
+
+@converts("Flatten")
+def _flatten(ctx: _NodeCtx) -> None:
+    ctx.single(ge.Flatten, [ctx.x(0)], {"axis": _int(ctx.attr_int("axis", 1))})  # flatten_plugin.cc
+
+
+@converts("Squeeze")
+def _squeeze(ctx: _NodeCtx) -> None:
+    # squeeze_plugin.cc: opsets <= 12: Squeeze {axis = axes}; 13+: SqueezeV3 with an axes
+    # input, folded here (the dialect's SqueezeV3 is a one-input view of the output shape;
+    # the folded axes are kept in `axes` for the reader).
+    if ctx.imp.opset < 13:
+        axes = ctx.attr_ints("axes")
+        ctx.single(ge.Squeeze, [ctx.x(0)], {} if axes is None else {"axis": _ints(axes)})
+        return
+    axes = ctx.const_ints(1, "axes") if ctx.has(1) else None
+    ctx.single(ge.SqueezeV3, [ctx.x(0)], {} if axes is None else {"axes": _ints(axes)})
+
+
+@converts("Unsqueeze")
+def _unsqueeze(ctx: _NodeCtx) -> None:
+    # unsqueeze_plugin.cc: opsets <= 12: Unsqueeze {axes}; 13+: UnsqueezeV3 with an axes
+    # input, folded as Squeeze's.
+    if ctx.imp.opset < 13:
+        ctx.single(ge.Unsqueeze, [ctx.x(0)], {"axes": _ints(ctx.attr_ints("axes", []) or [])})
+        return
+    axes = ctx.const_ints(1, "axes")
+    ctx.single(ge.UnsqueezeV3, [ctx.x(0)], {"axes": _ints(axes)})
+
+
+@converts("Transpose")
+def _transpose(ctx: _NodeCtx) -> None:
+    # transpose_plugin.cc: ParseOpToGraphTranspose: Transpose(x, Const perm) -> TransposeD
+    # {perm}. GE's plugin refuses an empty perm; ONNX's default (reversed axes) is used.
+    rank = len(ctx.dims(0))
+    perm = ctx.attr_ints("perm") or list(reversed(range(rank)))
+    ctx.single(ge.TransposeD, [ctx.x(0)], {"perm": _ints(perm)})
+
+
+@converts("Expand")
+def _expand(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ai.onnx::11::Expand -> Expand(x, shape); with a constant shape
+    # it is BroadcastToD {shape = the broadcast of x's shape and shape}.
+    ctx.const_ints(1, "shape")
+    ctx.single(ge.BroadcastToD, [ctx.x(0)], {"shape": _ints(ctx.out_dims())})
+
+
+@converts("Shape")
+def _shape(ctx: _NodeCtx) -> None:
+    # shape_plugin.cc: Shape {dtype = DT_INT64}; the plugin reads no start/end (Shape-15),
+    # so a slice of the shape is refused.
+    rank = len(ctx.dims(0))
+
+    def clamp(v: int) -> int:
+        return min(max(v + rank if v < 0 else v, 0), rank)
+
+    start, end = clamp(ctx.attr_int("start", 0)), clamp(ctx.attr_int("end", rank))
+    if (start, end) != (0, rank):
+        raise ctx.unsupported_attr("start/end", f"{ctx.attr('start')}/{ctx.attr('end')}", "GE's Shape plugin takes the whole shape")
+    ctx.single(ge.Shape_, [ctx.x(0)])
+
+
+# -- gather, matmul, conv ------------------------------------------------------------------
+
+
+@converts("Gather")
+def _gather(ctx: _NodeCtx) -> None:
+    # gather_plugin.cc: ParseOpToGraphGather: GatherV2(x, indices, Const axis: 0-d int32),
+    # the axis Const named <name>_const_data. Negative indices keep GE's default
+    # (negative_index_support unset).
+    axis = ctx.attr_int("axis", 0)
+    ax = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "const_data")
+    ctx.single(ge.GatherV2, [ctx.x(0), ctx.x(1), ax])
+
+
+@converts("MatMul")
+def _matmul(ctx: _NodeCtx) -> None:
+    # matmul_plugin.cc: MatMul -> BatchMatMulV2 {adj_x1 = adj_x2 = false}. On two 2-D
+    # inputs it is the dialect's MatMul; other ranks need BatchMatMulV2.
+    _same_dtype(ctx, (0, 1))
+    ra, rb = len(ctx.dims(0)), len(ctx.dims(1))
+    if ra != 2 or rb != 2:
+        raise ctx.error(
+            f"MatMul of a rank-{ra} and a rank-{rb} input needs BatchMatMulV2 (matmul_plugin.cc), "
+            "which the ge dialect lacks; only 2-D @ 2-D is supported"
+        )
+    ctx.single(ge.MatMul, [ctx.x(0), ctx.x(1)])
+
+
+@converts("Gemm")
+def _gemm(ctx: _NodeCtx) -> None:
+    # gemm_plugin.cc: ParseParamsGemm: MatMulV2(A, B, C) {transpose_x1 = transA,
+    # transpose_x2 = transB}; alpha and beta are not read, so other values are refused. C of
+    # shape [N] or [1, N] is the bias input; any other broadcastable C is added after the
+    # MatMul (MatMulV2's bias is 1-D).
+    _same_dtype(ctx, range(ctx.n_inputs))
+    alpha, beta = ctx.attr_float("alpha", 1.0), ctx.attr_float("beta", 1.0)
+    if alpha != 1.0:
+        raise ctx.unsupported_attr("alpha", alpha, "GE's Gemm mapping (gemm_plugin.cc, MatMulV2) drops alpha")
+    if ctx.has(2) and beta != 1.0:
+        raise ctx.unsupported_attr("beta", beta, "GE's Gemm mapping (gemm_plugin.cc, MatMulV2) drops beta")
+    attrs = {
+        "transpose_x1": _bool(bool(ctx.attr_int("transA", 0))),
+        "transpose_x2": _bool(bool(ctx.attr_int("transB", 0))),
+    }
+    n = ctx.out_dims()[1]
+    if not ctx.has(2) or ctx.dims(2) in ((n,), (1, n)):
+        ctx.single(ge.MatMul, [ctx.x(i) for i in range(3) if ctx.has(i)], attrs)
+        return
+    mm = ctx.emit(ge.MatMul, [ctx.x(0), ctx.x(1)], [ctx.out_type()], attrs, suffix="MatMulV2")
+    ctx.single(ge.Add, [mm.results[0], ctx.x(2)])
+
+
+def _conv_pads(ctx: _NodeCtx, spatial: Sequence[int], kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int]) -> list[int]:
+    """ONNX's pads [b_1..b_n, e_1..e_n], with auto_pad resolved as ONNX defines it."""
+    n = len(spatial)
+    auto = ctx.attr_str("auto_pad", "NOTSET")
+    if auto == "NOTSET":
+        pads = ctx.attr_ints("pads", [0] * (2 * n)) or [0] * (2 * n)
+        if len(pads) != 2 * n:
+            raise ctx.unsupported_attr("pads", pads, f"a {n}-D Conv takes {2 * n} pads")
+        return pads
+    if auto == "VALID":
+        return [0] * (2 * n)
+    if auto not in ("SAME_UPPER", "SAME_LOWER"):
+        raise ctx.unsupported_attr("auto_pad", auto, "ONNX defines NOTSET, VALID, SAME_UPPER and SAME_LOWER")
+    begins, ends = [], []
+    for i in range(n):
+        out = -(-spatial[i] // strides[i])
+        total = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - spatial[i])
+        small, big = total // 2, total - total // 2
+        b, e = (small, big) if auto == "SAME_UPPER" else (big, small)
+        begins.append(b)
+        ends.append(e)
+    return begins + ends
+
+
+@converts("Conv")
+def _conv(ctx: _NodeCtx) -> None:
+    # conv_plugin.cc: SetAttrToOp / GetConvAttr / ParseOpToGraphConv: 4-D -> Conv2D with
+    # strides and dilations as NCHW 4-lists, pads from ONNX's [top, left, bottom, right] to
+    # [top, bottom, left, right], groups = group, data_format NCHW; a 1-D conv (trans_2d)
+    # is Unsqueeze(axes=[2]) of x and the filter, Conv2D, Squeeze(axis=[2]). 5-D needs Conv3D.
+    # auto_pad (GE keeps it as an attribute) is resolved into explicit pads here.
+    _same_dtype(ctx, (0, 1))
+    xd, wd = ctx.dims(0), ctx.dims(1)
+    rank = len(xd)
+    if rank == 5:
+        raise ctx.error("a 3-D Conv (5-D input) needs Conv3D (conv_plugin.cc), which the ge dialect lacks")
+    if rank not in (3, 4) or len(wd) != rank:
+        raise ctx.error(f"Conv takes a 3-D or 4-D input and filter of the same rank, got {list(xd)} and {list(wd)}")
+    n = rank - 2
+    kernel = ctx.attr_ints("kernel_shape") or list(wd[2:])
+    strides = ctx.attr_ints("strides", [1] * n) or [1] * n
+    dilations = ctx.attr_ints("dilations", [1] * n) or [1] * n
+    pads = _conv_pads(ctx, xd[2:], kernel, strides, dilations)
+    group = ctx.attr_int("group", 1)
+    if n == 1:  # trans_2d: the length axis becomes W, H = 1
+        strides, dilations = [1, *strides], [1, *dilations]
+        pads = [0, 0, pads[0], pads[1]]
+    else:
+        pads = [pads[0], pads[2], pads[1], pads[3]]
+    attrs = {
+        "strides": _ints([1, 1, *strides]),
+        "pads": _ints(pads),
+        "dilations": _ints([1, 1, *dilations]),
+        "groups": _int(group),
+        "data_format": StringAttr("NCHW"),
+    }
+    x, w = ctx.x(0), ctx.x(1)
+    bias = [ctx.x(2)] if ctx.has(2) else []
+    if n == 2:
+        ctx.single(ge.Conv2D, [x, w, *bias], attrs)
+        return
+    elem = ctx.elem(0)
+    tt = ctx.imp.tensor_type
+    x4 = ctx.emit(ge.Unsqueeze, [x], [tt(elem, (xd[0], xd[1], 1, xd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeX")
+    w4 = ctx.emit(ge.Unsqueeze, [w], [tt(elem, (wd[0], wd[1], 1, wd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeW")
+    od = ctx.out_dims()
+    conv = ctx.emit(
+        ge.Conv2D, [x4.results[0], w4.results[0], *bias], [tt(ctx.out_elem(), (od[0], od[1], 1, od[2]))], attrs, suffix="Conv2D"
+    )
+    ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
+
+
+# -- constants -----------------------------------------------------------------------------
+
+
+@converts("Constant")
+def _constant(ctx: _NodeCtx) -> None:
+    # onnx_parser.cc: kOnnxOpMap: Constant -> CONSTANT (a Const); made on first use.
+    if len(ctx.attrs) != 1:
+        raise ctx.error(f"Constant takes exactly one value attribute, got {sorted(ctx.attrs) or 'none'}")
+    (key,) = ctx.attrs
+    a = ctx.attrs[key]
+    elem = ctx.out_elem()
+    if key == "value":
+        if a.t.data_type not in _ELEM:
+            raise ctx.unsupported_attr("value", f"a {_dtype_name(a.t.data_type).lower()} tensor", f"supported dtypes: {_supported_dtypes()}")
+        try:
+            arr = numpy_helper.to_array(a.t)
+        except Exception as e:
+            raise ctx.error(f"cannot read the value tensor: {e}") from None
+    elif key in ("value_float", "value_floats"):
+        arr = np.array(ctx.attr(key), dtype=np.float32)
+    elif key in ("value_int", "value_ints"):
+        arr = np.array(ctx.attr(key), dtype=np.int64)
+    else:
+        raise ctx.unsupported_attr(key, "...", "only numeric tensors (value, value_float(s), value_int(s)) are supported")
+    ctx.bind_const(0, arr, elem)
