@@ -92,14 +92,7 @@ def ge_run_on(name: str, tmp_path: Path, *args: str) -> tuple[int, str]:
     [
         "mlp_classifier",
         "unet_block",
-        pytest.param(
-            "embedding_bag",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="runtime/simulator.py _dense cannot load a 0-d Const (GatherV2's axis, a scalar as "
-                "gather_plugin.cc makes it): 'cannot broadcast a non-scalar to a scalar array'",
-            ),
-        ),
+        "embedding_bag",
     ],
 )
 def test_compiles_and_simulates(name: str, streams: str, tmp_path: Path) -> None:
