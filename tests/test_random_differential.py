@@ -248,6 +248,29 @@ def test_classify() -> None:
     assert D.normalize("g.mlir:12:3: error: ge.Add: input 'x_1' has 24 bytes, tensor<3x2xf32>") == "error: ge.Add: input <name> has N bytes, <type>"
 
 
+def test_ge_run_random_input_of_a_0d_bf16_data(tmp_path: Path) -> None:
+    """A 0-d bf16 Data got a numpy scalar, not an array, from ge-run's random inputs (the
+    bf16 rounding returned numpy's scalar of a 0-d array): `ge-run --reference` failed with
+    "input 0 of graph @main is a float32, not a numpy array". Found by this generator."""
+    f = tmp_path / "bf0.mlir"
+    f.write_text(
+        "ge.graph @main {\n"
+        "  %x = ge.Data {index = 0} : tensor<bf16>\n"
+        "  %y = ge.Relu(%x) : (tensor<bf16>) -> tensor<bf16>\n"
+        "  ge.NetOutput %y : tensor<bf16>\n"
+        "}\n"
+    )
+    o = D.run_in_process([str(f), "--reference", "--seed", "3"], 60)
+    assert o.code == 0, o.stderr
+    from ge_tools.run import random_input
+
+    (d,) = [op for op in body(parse(f.read_text())) if isinstance(op, ge.Data)]
+    a = random_input(d, np.random.default_rng(0))
+    assert isinstance(a, np.ndarray) and a.shape == () and a.dtype == np.float32
+    # rounded to bf16: the low 16 bits of the float32 are zero
+    assert int(a.view(np.uint32)) & 0xFFFF == 0
+
+
 # ---------------------------------------------------------------------------------------
 # The differential test
 # ---------------------------------------------------------------------------------------
