@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -193,7 +193,7 @@ def _dense(vals: np.ndarray, dt: str) -> str:
     return "[" + ", ".join(_dense(v, dt) for v in vals) + "]"
 
 
-def _interval(op: str, ins: Sequence[Value], **kw) -> tuple[float, float]:
+def _interval(op: str, ins: Sequence[Value]) -> tuple[float, float]:
     """A conservative interval of op's result (the caller keeps inputs in domain)."""
     a = ins[0]
     if op in ("Add", "AddN"):
@@ -320,7 +320,7 @@ class _Builder:
         self.data.append(v)
         return v
 
-    def const(self, shape: tuple[int, ...], dtype: str, lo: float, hi: float, splat: bool | None = None) -> Value:
+    def const(self, shape: tuple[int, ...], dtype: str, lo: float, hi: float, splat: bool | None = None, fmt: str | None = None) -> Value:
         """A Const of values in [lo, hi] on a grid exact in every float dtype (a Data when
         the shape is empty: xDSL's dense literal has no size-0 form)."""
         rng = self.rng
@@ -346,8 +346,8 @@ class _Builder:
             body = _fmt_num(vals[0], dtype)
         else:
             body = _dense(np.array(vals, dtype=np.float64).reshape(shape), dtype)
-        t = Value(shape, dtype, 0, 0).type
-        return self.one("Const", [], shape, dtype, min(vals), max(vals), f"value = dense<{body}> : {t}")
+        t = Value(shape, dtype, 0, 0, fmt).type
+        return self.one("Const", [], shape, dtype, min(vals), max(vals), f"value = dense<{body}> : {t}", fmt)
 
     # -- picking operands -------------------------------------------------------------
 
@@ -402,9 +402,7 @@ class _Builder:
             if like.shape:
                 opts.append(like.shape[-1:])
         shape = rng.choice([s for s in opts if 0 not in s] or [(1,) * len(like.shape)])
-        c = self.const(shape, like.dtype, x, x, True)
-        c.fmt = like.fmt if shape == like.shape else None
-        return c
+        return self.const(shape, like.dtype, x, x, True, like.fmt)
 
     def positive(self, v: Value, eps: float) -> Value:
         """v made >= eps (floats): |v| + c, v * v + c or Exp of a bounded v."""
@@ -463,7 +461,7 @@ class _Builder:
         rng = self.rng
         if v.fmt:
             other = self.pick(lambda u: u.fmt == v.fmt and u.shape == v.shape and u.dtype == v.dtype and u is not v, fresh=False)
-            return other if other is not None and rng.random() < 0.6 else self.const(v.shape, v.dtype, -2, 2)
+            return other if other is not None and rng.random() < 0.6 else self.const(v.shape, v.dtype, -2, 2, fmt=v.fmt)
         r = rng.random()
         if r < 0.1 and self.on("same_value_twice"):
             return v
@@ -488,6 +486,7 @@ class _Builder:
         dt = a.dtype
         if b is None:
             b = self.partner(a)
+        same = a is b
         if op is None:
             if is_float(dt):
                 op = rng.choice(FLOAT_BINARY)
@@ -497,34 +496,26 @@ class _Builder:
                 op = rng.choice(("Add", "Mul", "Div", "Maximum", "Minimum"))
             else:
                 op = rng.choice(("Maximum", "Minimum"))
+        if same and op in ("RealDiv", "Div", "Pow"):
+            op = "Mul"  # x / x and x ** x: a domain guard would split the two reads
         if op in ("RealDiv", "Div"):
             b = self.positive_divisor(b)
         elif op == "Pow":
-            if a is b:
-                op = "Mul"
-            else:
-                a = self.positive(a, 0.25)
-                b = self.bounded(b, 2.0)
+            a = self.positive(a, 0.25)
+            b = self.bounded(b, 2.0)
         elif op == "Mul":
-            a, b = self.guard(a, math.sqrt(LIMIT[dt] / 4)), (b if b is a else self.guard(b, math.sqrt(LIMIT[dt] / 4)))
-            if b.mag > math.sqrt(LIMIT[dt] / 4):
-                b = a
+            a = self.guard(a, math.sqrt(LIMIT[dt] / 4))
+            b = a if same else self.guard(b, math.sqrt(LIMIT[dt] / 4))
         elif op in ("Add", "Sub"):
             a = self.guard(a)
-            b = a if b is a else self.guard(b)
-        if a is not b and op in ("Pow",) and b.mag > 2.0:
-            b = self.bounded(b, 2.0)
+            b = a if same else self.guard(b)
         shape = _broadcast(a.shape, b.shape)
         assert shape is not None
-        if op == "Pow" and a is b:
-            op = "Mul"
+        # a padded-format value meets only values of its format and shape (GE would need
+        # TransData between formats)
+        assert a.fmt == b.fmt and (a.fmt is None or a.shape == b.shape), (a.type, b.type)
         lo, hi = _interval(op, [a, b])
-        fmt = a.fmt if a.fmt and b.fmt else None
-        if (a.fmt or b.fmt) and not (a.fmt == b.fmt and a.shape == b.shape):
-            fmt = a.fmt if a.shape == shape and a.fmt else b.fmt if b.shape == shape else None
-            if a.fmt and b.shape != a.shape and b.kind != "Const":
-                fmt = None
-        return self.one(op, [a, b], shape, dt, lo, hi, fmt=fmt)
+        return self.one(op, [a, b], shape, dt, lo, hi, fmt=a.fmt)
 
     def positive_divisor(self, b: Value) -> Value:
         if is_float(b.dtype):
@@ -825,7 +816,7 @@ class _Builder:
             n = rng.choice((1, 2, 3, 4, 8, 16))
             t2 = rng.random() < 0.3
             wshape = (n, k) if t2 else (k, n)
-            w = self.const(wshape, dt, -1, 1) if rng.random() < 0.6 else self.guard(self.source(dt, 2) if False else self.new_data(wshape, dt), 4.0)
+            w = self.const(wshape, dt, -1, 1) if rng.random() < 0.6 else self.new_data(wshape, dt)
             ins = [x, w]
             attrs = "transpose_x2 = true" if t2 else ""
             bound = k * x.mag * w.mag
