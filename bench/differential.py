@@ -134,6 +134,7 @@ def normalize(message: str) -> str:
     m = _LOC.sub("", message.strip())
     m = _QUOTED.sub("<name>", m)
     m = re.sub(r"tensor<[^>]*(>[^>]*)?>", "<type>", m)
+    m = re.sub(r"\b(float|u?int)(8|16|32|64)\b|\bbool\b", "<dtype>", m)
     m = _NUM.sub("N", m)
     return m[:200]
 
