@@ -25,11 +25,18 @@ stream's current value, so no value is left dangling. `--nodes N` is the exact n
 ops in the graph (Data, Const and NetOutput included); `--concats K` asks for exactly K
 ConcatD nodes, spread evenly through the graph. Results are named %n0, %n1, ... so node
 names are unique. The same (kind, nodes, seed, concats) always gives the same bytes.
+
+Every op stays in its domain on ge-run's random inputs (uniform in [-1, 1)): each value
+carries an interval, and an op whose result would leave its domain or grow past SOFT /
+HARD is swapped for a bounded op of the same arity (Sigmoid, Tanh, Maximum, ReduceMeanD);
+MatMul and Conv2D splat weights are scaled down by their reduction length. The swaps keep
+every random draw, so shapes, edges and node counts are those of the unbounded generator.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 from dataclasses import dataclass
@@ -65,10 +72,78 @@ class Value:
     name: str
     shape: tuple[int, ...]
     dtype: str
+    lo: float = -1.0  # a conservative interval of the value's elements on ge-run's random
+    hi: float = 1.0  # inputs (uniform in [-1, 1)): what keeps every op in its domain
 
     @property
     def type(self) -> str:
         return f"tensor<{'x'.join(map(str, self.shape))}x{self.dtype}>"
+
+    @property
+    def mag(self) -> float:
+        return max(abs(self.lo), abs(self.hi))
+
+
+# Value ranges. The patterns and their random choices are those of the generator before
+# ranges were tracked (same rng calls, same shapes, same node counts and edges); only an op
+# whose result would leave its domain or grow past these bounds is swapped for a bounded op
+# of the same arity, and splat weights are scaled by their reduction length.
+SOFT = 64.0  # |x| bound of every unary result (Relu/Abs/Neg/Identity of more: Tanh)
+HARD = 4096.0  # |x| bound of binary and reduction results (f16's max is 65504)
+RSQRT_MIN = 2.0**-6  # Rsqrt needs x >= this (result <= 8); Sqrt needs x >= 0
+EXP_MAX = 4.0  # Exp needs x <= this (result <= 55)
+SQUARE_MAX = 8.0  # Square needs |x| <= this (result <= 64)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0
+
+
+def unary_range(op: str, v: Value) -> tuple[float, float] | None:
+    """The result interval of a unary op on v, or None when v is outside its domain or the
+    result could pass SOFT."""
+    lo, hi = v.lo, v.hi
+    if op == "Sqrt":
+        r = (math.sqrt(lo), math.sqrt(hi)) if lo >= 0 else None
+    elif op == "Rsqrt":
+        r = (1 / math.sqrt(hi), 1 / math.sqrt(lo)) if lo >= RSQRT_MIN else None
+    elif op == "Exp":
+        r = (math.exp(lo), math.exp(hi)) if hi <= EXP_MAX else None
+    elif op == "Square":
+        m = v.mag
+        r = (0.0 if lo <= 0 <= hi else min(lo * lo, hi * hi), m * m) if m <= SQUARE_MAX else None
+    elif op == "Sigmoid":
+        r = (_sigmoid(lo), _sigmoid(hi))
+    elif op == "Tanh":
+        r = (math.tanh(lo), math.tanh(hi))
+    elif op == "Relu":
+        r = (max(lo, 0.0), max(hi, 0.0))
+    elif op == "Abs":
+        r = (0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), v.mag)
+    elif op == "Neg":
+        r = (-hi, -lo)
+    else:  # Identity
+        r = (lo, hi)
+    if r is not None and max(abs(r[0]), abs(r[1])) > SOFT:
+        return None
+    return r
+
+
+def binary_range(op: str, a: Value, b: Value) -> tuple[float, float]:
+    if op == "Add":
+        return a.lo + b.lo, a.hi + b.hi
+    if op == "Sub":
+        return a.lo - b.hi, a.hi - b.lo
+    if op == "Mul":
+        c = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
+        return min(c), max(c)
+    if op == "Maximum":
+        return max(a.lo, b.lo), max(a.hi, b.hi)
+    return min(a.lo, b.lo), min(a.hi, b.hi)  # Minimum
+
+
+def pow2_at_least(n: int) -> float:
+    return float(2 ** math.ceil(math.log2(max(n, 1))))
 
 
 def split_count(rows: int) -> int:
@@ -127,12 +202,32 @@ class _Builder:
         return res
 
     def unary(self, v: Value, op: str | None = None) -> Value:
-        return self.emit(op or self.rng.choice(UNARY), [v], [(v.shape, v.dtype)])[0]
+        op = op or self.rng.choice(UNARY)
+        r = unary_range(op, v)
+        if r is None:  # out of its domain or too large: a bounded op instead
+            op = "Sigmoid" if op in ("Sqrt", "Rsqrt") else "Tanh"
+            r = unary_range(op, v)
+            assert r is not None
+        out = self.emit(op, [v], [(v.shape, v.dtype)])[0]
+        out.lo, out.hi = r
+        return out
 
-    def const(self, shape: tuple[int, ...], dtype: str) -> Value:
-        value = self.rng.choice(("0.5", "1.0", "0.25", "-1.0"))
+    def binary(self, op: str, a: Value, b: Value) -> Value:
+        lo, hi = binary_range(op, a, b)
+        if max(abs(lo), abs(hi)) > HARD:
+            op = "Maximum"
+            lo, hi = binary_range(op, a, b)
+        out = self.emit(op, [a, b], [(a.shape, a.dtype)])[0]
+        out.lo, out.hi = lo, hi
+        return out
+
+    def const(self, shape: tuple[int, ...], dtype: str, scale: float = 1.0) -> Value:
+        """A splat Const; `scale` (a power of two) divides the drawn value exactly."""
+        value = float(self.rng.choice(("0.5", "1.0", "0.25", "-1.0"))) / scale
         t = Value("", shape, dtype).type
-        return self.emit("Const", [], [(shape, dtype)], f"value = dense<{value}> : {t}")[0]
+        out = self.emit("Const", [], [(shape, dtype)], f"value = dense<{value!r}> : {t}")[0]
+        out.lo = out.hi = value
+        return out
 
     # -- budget -----------------------------------------------------------------------------
 
@@ -158,15 +253,24 @@ class _Builder:
 
     def p_diamond(self, v: Value) -> Value:
         a, b = self.unary(v), self.unary(v)
-        return self.emit(self.rng.choice(BINARY), [a, b], [(v.shape, v.dtype)])[0]
+        return self.binary(self.rng.choice(BINARY), a, b)
+
+    def addn(self, ins: list[Value]) -> Value:
+        out = self.emit("AddN", ins, [(ins[0].shape, ins[0].dtype)], f"N = {len(ins)}")[0]
+        out.lo, out.hi = sum(i.lo for i in ins), sum(i.hi for i in ins)
+        return out
 
     def p_fanout(self, v: Value, k: int) -> Value:
-        outs = [self.unary(v) for _ in range(k)]
-        return self.emit("AddN", outs, [(v.shape, v.dtype)], f"N = {k}")[0]
+        return self.addn([self.unary(v) for _ in range(k)])  # k <= 24 values <= SOFT
 
     def p_reduce(self, v: Value) -> Value:
-        r = self.emit(self.rng.choice(REDUCE), [v], [((v.shape[0], 1), v.dtype)], "axes = [1], keep_dims = true")[0]
-        return self.emit("Sub", [v, r], [(v.shape, v.dtype)])[0]
+        op = self.rng.choice(REDUCE)
+        n = v.shape[1]
+        if op == "ReduceSumD" and n * v.mag > HARD:
+            op = "ReduceMeanD"
+        r = self.emit(op, [v], [((v.shape[0], 1), v.dtype)], "axes = [1], keep_dims = true")[0]
+        r.lo, r.hi = (min(0.0, n * v.lo), max(0.0, n * v.hi)) if op == "ReduceSumD" else (v.lo, v.hi)
+        return self.binary("Sub", v, r)
 
     def p_concat(self, v: Value, k: int) -> Value:
         ins = [self.unary(v) for _ in range(k)]
@@ -175,7 +279,9 @@ class _Builder:
     def concat(self, ins: list[Value]) -> Value:
         rows = sum(i.shape[0] for i in ins)
         shape = (rows, *ins[0].shape[1:])
-        return self.emit("ConcatD", ins, [(shape, ins[0].dtype)], f"concat_dim = 0, N = {len(ins)}")[0]
+        out = self.emit("ConcatD", ins, [(shape, ins[0].dtype)], f"concat_dim = 0, N = {len(ins)}")[0]
+        out.lo, out.hi = min(i.lo for i in ins), max(i.hi for i in ins)
+        return out
 
     def p_concat_tree(self, v: Value, groups: list[int]) -> Value:
         """One ConcatD per group of leaves, then a ConcatD of those: len(groups) + 1 ConcatD."""
@@ -185,7 +291,9 @@ class _Builder:
     def p_split(self, v: Value, n: int) -> Value:
         rows = v.shape[0] // n
         parts = self.emit("SplitD", [v], [((rows, v.shape[1]), v.dtype)] * n, f"split_dim = 0, num_split = {n}")
-        return self.emit("AddN", parts, [(parts[0].shape, v.dtype)], f"N = {n}")[0]
+        for p in parts:
+            p.lo, p.hi = v.lo, v.hi
+        return self.addn(parts)  # n <= 4 parts of a value <= HARD
 
     def p_reshape(self, v: Value) -> Value:
         r, c = v.shape
@@ -196,30 +304,42 @@ class _Builder:
             options.append((r // 2, c * 2))
         if not options:
             return self.unary(v)
-        return self.emit("Reshape", [v], [(self.rng.choice(options), v.dtype)])[0]
+        return self.same_range(self.emit("Reshape", [v], [(self.rng.choice(options), v.dtype)])[0], v)
+
+    @staticmethod
+    def same_range(out: Value, v: Value) -> Value:
+        out.lo, out.hi = v.lo, v.hi
+        return out
 
     def p_matmul(self, v: Value) -> Value:
         cols = self.rng.choice((16, 32, 64, 128))
-        w = self.const((v.shape[1], cols), v.dtype)
-        return self.emit("MatMul", [v, w], [((v.shape[0], cols), v.dtype)])[0]
+        k = v.shape[1]
+        w = self.const((k, cols), v.dtype, pow2_at_least(k))  # k * |w| <= 1
+        y = self.emit("MatMul", [v, w], [((v.shape[0], cols), v.dtype)])[0]
+        m = v.mag * k * abs(w.lo)
+        y.lo, y.hi = -m, m
+        return y
 
     def p_conv(self, v: Value) -> Value:
         r, c = v.shape
-        x = self.emit("Reshape", [v], [((1, r, 1, c), v.dtype)])[0]
-        w = self.const((r, r, 1, 3), v.dtype)
+        x = self.same_range(self.emit("Reshape", [v], [((1, r, 1, c), v.dtype)])[0], v)
+        w = self.const((r, r, 1, 3), v.dtype, pow2_at_least(3 * r))  # 3r products per output
         y = self.emit("Conv2D", [x, w], [((1, r, 1, c), v.dtype)], "pads = [0, 0, 1, 1]")[0]
-        return self.emit("Reshape", [y], [((r, c), v.dtype)])[0]
+        m = v.mag * 3 * r * abs(w.lo)
+        y.lo, y.hi = -m, m
+        return self.same_range(self.emit("Reshape", [y], [((r, c), v.dtype)])[0], y)
 
     def p_cast(self, v: Value) -> Value:
         dtype = "f32" if v.dtype == "f16" else "f16"
-        return self.emit("Cast", [v], [(v.shape, dtype)])[0]
+        return self.same_range(self.emit("Cast", [v], [(v.shape, dtype)])[0], v)  # |v| <= HARD fits f16
 
     def p_join(self, s: int) -> Value:
         v = self.streams[s]
         others = [o for i, o in enumerate(self.streams) if i != s and o.shape == v.shape and o.dtype == v.dtype]
         if not others:
             return self.unary(v)
-        return self.emit(self.rng.choice(BINARY), [v, self.rng.choice(others)], [(v.shape, v.dtype)])[0]
+        op = self.rng.choice(BINARY)
+        return self.binary(op, v, self.rng.choice(others))
 
     # -- the driver ----------------------------------------------------------------------------
 

@@ -148,7 +148,8 @@ def _round_to_bf16(a: np.ndarray) -> np.ndarray:
     """float32 values rounded (to nearest, ties to even) to bf16's 8-bit mantissa."""
     u = a.astype(np.float32).view(np.uint32)
     u = (u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) & np.uint32(0xFFFF0000)
-    return u.view(np.float32)
+    # numpy arithmetic on a 0-d array returns a scalar: keep the input's array-ness
+    return np.asarray(u).view(np.float32).reshape(a.shape)
 
 
 def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
