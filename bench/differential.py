@@ -170,13 +170,6 @@ def classify(o: Outcome) -> tuple[str, str]:
 KNOWN: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ("6", ("user error",), r"tensor name declared twice", ""),
     ("7", ("user error",), r"should have been removed during graph optimization \(IdentityPass\)", ""),
-    ("4", ("internal error",), r"cannot broadcast a non-scalar to a scalar array", ""),
-    ("5", ("internal error", "user error"), r"internal error in the reference interpreter: output \d+ is \w+, but the type is tensor<[a-z]+\d+>", ""),
-    ("11", ("internal error", "user error"), r"zero-size array to reduction operation", ""),
-    ("9", ("user error",), r"cannot concatenate scalars", ""),
-    ("14b", ("sim fault",), r"write into a live buffer", r"ge\.PhonySplit"),
-    ("1", ("mismatch", "sim fault"), r"", r"ge\.Phony(Split|Concat)"),
-    ("2", ("mismatch", "sim fault"), r"", r"ge\.ConcatD\([^\n]*NC1HWC0"),
     ("NEW: bf16 refused by ge-to-npu", ("user error",), r"the simulator keeps bf16 in float32", ""),
 )
 
