@@ -24,6 +24,7 @@ from ge_dialect import npu
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.names import UniqueNames, name_nodes
 from passes.ge_local_sizes import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 from passes.graph_utils import graphs_in_pass_order, subgraph_callers
 
@@ -105,6 +106,10 @@ class _Lowering:
         self.workspace_top = 0
         self.stack: list[str] = []
         self.io_types: dict[str, Attribute] = {}
+        # The model's node names: a graph's node names are unique (name_nodes); with the
+        # call prefix of an inlined subgraph they are made unique across the model too
+        # (`call/x` could also be a root node's `name`), so no tensor is declared twice.
+        self.node_names = UniqueNames(())
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -213,14 +218,15 @@ class _Lowering:
     def lower_graph(self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None) -> list[tuple[str, npu.AddrAttr]]:
         """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
         outputs: list[tuple[str, npu.AddrAttr]] = []
+        name_nodes(graph.body.block)
         for op in graph.body.block.ops:
             if not isinstance(op, ge.GeNode):
                 continue
-            name = scope.prefix + ge.node_name(op)
+            name = self.node_names.get(scope.prefix + ge.node_name(op))
             t = ge.ge_type(op)
             info = {"node": StringAttr(name), "type": StringAttr(t)}
             if isinstance(op, ge.NetOutput):
-                outputs = self.lower_net_output(op, scope, call is None)
+                outputs = self.lower_net_output(op, name, scope, call is None)
                 continue
             planned = [o.value.data for o in self._list(op, OUTPUT_OFFSET, len(op.results))] if op.results else []  # type: ignore[attr-defined]
             outs = [self.out_addr(op, i, scope) for i in range(len(op.results))]
@@ -283,7 +289,7 @@ class _Lowering:
             self.emit(npu.KernelOp(sym, in_tensors, list(zip(tnames, outs)), {"node": StringAttr(name)}))
         return outputs
 
-    def lower_net_output(self, op: ge.NetOutput, scope: _Scope, root: bool) -> list[tuple[str, npu.AddrAttr]]:
+    def lower_net_output(self, op: ge.NetOutput, name: str, scope: _Scope, root: bool) -> list[tuple[str, npu.AddrAttr]]:
         res = []
         for k, v in enumerate(op.operands):
             if root:
@@ -298,9 +304,9 @@ class _Lowering:
             # davinci_model.cc: CopyOutputData for an output that is not zero-copy (the rts
             # engine's MemcpyAsync task when it is sunk into the model)
             dst = self.place(op, dst_region, 0, a.length.data, scope)
-            dname = f"{scope.prefix}{ge.node_name(op)}:{k}"
-            self.table.append(npu.TensorOp(dname, dst, {"node": StringAttr(scope.prefix + ge.node_name(op)), "type": StringAttr("NetOutput")}))
-            self.emit(npu.MemcpyOp(src, (dname, dst), {"node": StringAttr(f"{scope.prefix}{ge.node_name(op)}")}))
+            dname = f"{name}:{k}"
+            self.table.append(npu.TensorOp(dname, dst, {"node": StringAttr(name), "type": StringAttr("NetOutput")}))
+            self.emit(npu.MemcpyOp(src, (dname, dst), {"node": StringAttr(name)}))
             res.append((dname, dst))
         return res
 
@@ -343,11 +349,12 @@ class _Lowering:
         to_out: dict[SSAValue, int] = {}
         for k, v in enumerate(net.operands):
             to_out.setdefault(v, k)
+        name_nodes(op.body.block)
         for inner in block_ops:
             if isinstance(inner, ge.Data | ge.RefData):
                 where[inner.results[0]] = ins[A.get_int(inner, "index", 0) or 0]
             elif isinstance(inner, ge.AscBackend):
-                iname = f"{name}/{ge.node_name(inner)}"
+                iname = self.node_names.get(f"{name}/{ge.node_name(inner)}")
                 res = []
                 for i, r in enumerate(inner.results):
                     k = to_out.get(r)
