@@ -51,11 +51,11 @@ ge-run: run a ge graph on the reference interpreter and check a compiled copy ag
 
 Modes:
   default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES:
-               ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
-               ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
-               ge-assign-memory, ge-to-npu) on a copy of the module (nodes the file
-               leaves nameless named first, as GE's parser names them: `Add_2`,
-               ge_dialect/names.py), load the npu.model
+               ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse,
+               ge-autofuse, ge-concat-notask, ge-pack-notask,
+               ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu) on a copy of
+               the module (nodes the file leaves nameless named first, as GE's parser
+               names them: `Add_2`, ge_dialect/names.py), load the npu.model
                on the device simulator (runtime/simulator.py) and execute it --executions
                times, each with fresh copies of the inputs (new zero-copy buffers: the
                I/O address refresh of GE's DavinciModel); evaluate the original graph on

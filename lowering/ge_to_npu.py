@@ -34,11 +34,15 @@ OUTPUT_REGION = "output_region"
 OUTPUT_SIZE = "output_size"
 INPUT_OFFSET = "input_offset"
 MEMORY_ATTRS = frozenset({OUTPUT_OFFSET, OUTPUT_REGION, OUTPUT_SIZE, INPUT_OFFSET})
-# ge_attr_define.cc: ATTR_NAME_CANNOT_BE_DELETED, set by MemLayoutConflictUtil on the
-# Identity it inserts: IdentityPass keeps it and it is a real copy.
-CANNOT_BE_DELETED = "_cannot_be_deleted"
-# framework/common/types.h: GE moves a kept Identity with the rts engine's MemcpyAsync.
 MEM_ALIGN = 512
+# An Identity that reaches task generation (IdentityPass kept it, or memory assignment
+# inserted it) is placed on the rts engine, not the GE-local one: both list it
+# (rts_engine op_factory.cc: REGISTER_OP_CREATOR(Identity, MemcpyAsyncOp); ge_deleted_op.cc:
+# REGISTER_OP_CREATOR(Identity, GeDeletedOp)), and ops_kernel_manager.cc:
+# InitOpsKernelInfo sorts an op's engines by compute cost, DNN_VM_RTS's COST_2 ahead of
+# DNN_VM_GE_LOCAL's COST_9 (engine_manager.cc: RegisterRtsEngine, RegisterGeLocalEngine),
+# so DNNEngineManager::GetDNNEngineName picks rts. Its MemcpyAsyncOp copies the input.
+RTS_MEMCPY_TYPES = frozenset({"Identity", "ReadVariableOp"})
 
 # ge_local_engine/ops_kernel_store/op/ge_deleted_op.cc: GeDeletedOp::Run reports which
 # optimisation should have removed the node (Size/Shape/ShapeN/Rank: constant folding,
@@ -268,12 +272,15 @@ class _Lowering:
                     view = {"view": SymbolRefAttr(sym), "view_result": IntegerAttr(i, i64)}
                     self.table.append(npu.AliasOp(tnames[i], outs[i], srcs, {**info, **view}))
                 continue
+            if t in RTS_MEMCPY_TYPES:
+                # memcpy_async_op.cc: MemcpyAsyncOp::Run, one copy per input i into output i
+                # of min(input, output) bytes; CheckInputSize: a 0-byte copy has no task
+                for i in range(len(op.results)):
+                    self.table.append(npu.TensorOp(tnames[i], outs[i], info))
+                    if min(in_tensors[i][1].length.data, outs[i].length.data) > 0:
+                        self.emit(npu.MemcpyOp(in_tensors[i], (tnames[i], outs[i]), {"node": StringAttr(name)}))
+                continue
             if t in GE_LOCAL_DELETED_TYPES:
-                if t == "Identity" and A.get_bool(op, CANNOT_BE_DELETED):
-                    # mem_layout_conflict_util.cc: the inserted Identity is a real copy
-                    self.table.append(npu.TensorOp(tnames[0], outs[0], info))
-                    self.emit(npu.MemcpyOp(in_tensors[0], (tnames[0], outs[0]), {"node": StringAttr(name)}))
-                    continue
                 # ge_deleted_op.cc: GeDeletedOp::Run
                 raise LocatedError(op, deleted_op_message(t))
             for i in range(len(op.results)):
@@ -491,9 +498,10 @@ class GeToNpuPass(ModulePass):
     node in order (GE TaskGenerator): Data, Const and Variable become table entries
     (input:<k>, weight, var); a `_no_task` node or a GE-local NoOp-class node (reshape
     family, PhonyConcat, PhonySplit, ...) gets no task and its outputs become aliases of
-    its inputs; a GeDeletedOp type (Identity, Shape, ...) is an error naming the
-    optimisation that should have removed it, except the Identity ge-assign-memory
-    inserts (`_cannot_be_deleted`), which is a memcpy; an AscBackend is one AscGraph
+    its inputs; an Identity (one ge-identity-pass kept, or one ge-assign-memory inserted)
+    is the rts engine's MemcpyAsync, a memcpy of its input into its output (none for 0
+    bytes); another GeDeletedOp type (Shape, Size, ...) is an error naming the
+    optimisation that should have removed it; an AscBackend is one AscGraph
     kernel; a FusedAscBackend is one kernel per inner AscBackend with workspace buffers
     between them; any other node is one library kernel of its GE type; a PartitionedCall
     runs its subgraph inline, in its own arena appended to the model's fm and weight
