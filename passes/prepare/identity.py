@@ -9,7 +9,8 @@ with io_map 0->0) unless CheckIdentityUsable finds a use for it:
 
 * it carries ``no_need_constant_folding`` or ``_is_inserted_by_cann`` (any value: GE asks
   HasAttr; MemLayoutConflictUtil's copies carry the first);
-* its input is a subgraph's Data (a Data of a graph some PartitionedCall calls) or a node
+* its input is a subgraph's Data (a Data of a graph some PartitionedCall calls, unless
+  that call is forced unknown, `_is_unknown_shape`, in a root or unknown graph) or a node
   with a subgraph (a PartitionedCall);
 * its first consumer is a subgraph's NetOutput or a node with a subgraph.
 
@@ -39,6 +40,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from ge_dialect import attrs as A
 from ge_dialect.diagnostics import remark
 from ge_dialect.ge import Data, GraphOp, NetOutput, PartitionedCall
 from ge_dialect.names import ge_type, name_nodes, node_name
@@ -46,9 +48,27 @@ from passes.graph_utils import graphs_in_pass_order, subgraph_callers
 
 # identity_pass.cc: IdentityPass::Run (IDENTITY, IDENTITYN, READVARIABLEOP after GetOriginalType)
 IDENTITY_TYPES = frozenset({"Identity", "IdentityN", "ReadVariableOp"})
-# ge_attr_define.cc: ATTR_NO_NEED_CONSTANT_FOLDING, ATTR_NAME_IS_INSERTED_BY_CANN
+# ge_attr_define.cc: ATTR_NO_NEED_CONSTANT_FOLDING, ATTR_NAME_IS_INSERTED_BY_CANN, ATTR_NAME_IS_UNKNOWN_SHAPE
 NO_NEED_CONSTANT_FOLDING = "no_need_constant_folding"
 IS_INSERTED_BY_CANN = "_is_inserted_by_cann"
+IS_UNKNOWN_SHAPE = "_is_unknown_shape"
+
+
+def is_subgraph_io(graph: Operation | None, callers: dict[str, list[PartitionedCall]]) -> bool:
+    """node_utils.cc: NodeUtils::IsSubgraphInput / IsSubgraphOutput for a Data / NetOutput
+    of `graph`: the graph has a parent node (here: a PartitionedCall calls it; GE keeps one
+    parent per subgraph instance, here the first caller in module order), unless that
+    parent is forced unknown (`_is_unknown_shape`) and its own graph is unknown
+    (GetGraphUnknownFlag) or is a root graph (no parent node)."""
+    if not isinstance(graph, GraphOp) or not callers.get(graph.sym_name.data):
+        return False
+    parent = callers[graph.sym_name.data][0]
+    if A.get_bool(parent, IS_UNKNOWN_SHAPE):
+        owner = parent.parent_op()
+        assert isinstance(owner, GraphOp)
+        if A.get_bool(owner, A.GRAPH_UNKNOWN_FLAG) or not callers.get(owner.sym_name.data):
+            return False
+    return True
 
 
 def _has_subgraph(op: Operation) -> bool:
@@ -62,10 +82,9 @@ def _first_consumer(op: Operation, pos: dict[Operation, int]) -> Operation | Non
     return min(readers, key=lambda t: (t[0], t[1]))[2] if readers else None
 
 
-def usable_reason(op: Operation, subgraphs: frozenset[str], pos: dict[Operation, int]) -> str | None:
+def usable_reason(op: Operation, callers: dict[str, list[PartitionedCall]], pos: dict[Operation, int]) -> str | None:
     """identity_pass.cc: CheckIdentityUsable: why GE keeps `op`, or None (GE deletes it)."""
-    graph = op.parent_op()
-    in_subgraph = isinstance(graph, GraphOp) and graph.sym_name.data in subgraphs
+    in_subgraph = is_subgraph_io(op.parent_op(), callers)
     # identity_pass.cc: CheckIdentityUsable (HasAttr ATTR_NO_NEED_CONSTANT_FOLDING or ATTR_NAME_IS_INSERTED_BY_CANN)
     for attr in (NO_NEED_CONSTANT_FOLDING, IS_INSERTED_BY_CANN):
         if attr in op.attributes:
@@ -73,7 +92,7 @@ def usable_reason(op: Operation, subgraphs: frozenset[str], pos: dict[Operation,
     # identity_pass.cc: CheckIdentityUsable, GetInDataNodes loop (first in node only: not a Switch, break)
     for v in op.operands[:1]:
         src = v.owner
-        # node_utils.cc: NodeUtils::IsSubgraphInput (a Data of a graph with a parent node)
+        # node_utils.cc: NodeUtils::IsSubgraphInput
         if isinstance(src, Data) and in_subgraph:
             return f"its input is subgraph input Data '{node_name(src)}' (near the subgraph's entrance)"
         if isinstance(src, Operation) and _has_subgraph(src):
@@ -81,12 +100,13 @@ def usable_reason(op: Operation, subgraphs: frozenset[str], pos: dict[Operation,
     # identity_pass.cc: CheckIdentityUsable, GetOutDataNodes loop (first out node only: not a Merge, break)
     dst = _first_consumer(op, pos)
     if dst is not None:
-        # node_utils.cc: NodeUtils::IsSubgraphOutput (the NetOutput of a graph with a parent node)
+        # node_utils.cc: NodeUtils::IsSubgraphOutput
         if isinstance(dst, NetOutput) and in_subgraph:
             return "its first consumer is the subgraph's NetOutput (near the subgraph's output)"
         if _has_subgraph(dst):
             return f"its first consumer is {ge_type(dst)} '{node_name(dst)}', a node with a subgraph"
-    # identity_pass.cc: CheckIdentityUsable, IsIdentityUsefulForVarCache (ReadVariableOp only)
+    # identity_pass.cc: CheckIdentityUsable, usable = IsIdentityUsefulForVarCache: false
+    # for all but a ReadVariableOp with control edges to Assign nodes (none in the dialect)
     return None
 
 
@@ -96,7 +116,9 @@ class IdentityPass(ModulePass):
 
     Kept (CheckIdentityUsable): an Identity with `no_need_constant_folding` or
     `_is_inserted_by_cann`; one whose input is a subgraph's Data or a PartitionedCall;
-    one whose first consumer is a subgraph's NetOutput or a PartitionedCall.
+    one whose first consumer is a subgraph's NetOutput or a PartitionedCall (a subgraph
+    called by a `_is_unknown_shape` PartitionedCall in a root or unknown graph has no
+    subgraph Data or NetOutput in this sense).
     `force=true` deletes every Identity. Runs on the root graphs, then the subgraphs,
     nodes in graph order. `remarks` prints one line per Identity: removed, or kept and why.
     """
@@ -107,7 +129,7 @@ class IdentityPass(ModulePass):
     remarks: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        subgraphs = frozenset(subgraph_callers(op))
+        callers = subgraph_callers(op)
         for graph in graphs_in_pass_order(op):
             block = graph.body.block
             # names follow the input graph: fixed before any node is deleted
@@ -118,7 +140,7 @@ class IdentityPass(ModulePass):
                 if ge_type(node) not in IDENTITY_TYPES:
                     continue
                 # identity_pass.cc: IdentityPass::Run (force_ skips CheckIdentityUsable)
-                why = None if self.force else usable_reason(node, subgraphs, pos)
+                why = None if self.force else usable_reason(node, callers, pos)
                 if why is not None:
                     if self.remarks:
                         remark(node, f"ge-identity-pass: {ge_type(node)} '{node_name(node)}' kept: {why} (CheckIdentityUsable)")
