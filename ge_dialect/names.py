@@ -63,7 +63,8 @@ def node_name(op: Operation) -> str:
     if n is not None:
         return n
     block = op.parent_block()
-    if block is None:  # a node not yet in a graph has no name to keep unique
+    if block is None or not op.name.startswith("ge."):
+        # a node not yet in a graph has no name to keep unique; other ops are not nodes
         return ge_type(op)
     name_nodes(block)
     n = given_name(op)
