@@ -150,3 +150,55 @@ def test_generated_graphs_with_identities_run(seed: int, streams: str, tmp_path,
     out = capsys.readouterr()
     assert rc == 0, out.err
     assert "outputs match the reference" in out.out
+
+
+# -- task generation: what reaches it --------------------------------------------------------
+
+PLAN_ONLY = "ge-phony-notask,ge-concat-notask,ge-pack-notask,ge-assign-memory"
+
+
+def _planned(text: str) -> ModuleOp:
+    from ge_tools.opt import GeOptMain, parse_module
+
+    opt = GeOptMain(["-p", PLAN_ONLY])
+    m = parse_module(opt.ctx, text, "id.mlir")
+    m.verify()
+    opt.apply_passes(m)
+    return m
+
+
+def test_an_identity_reaching_task_generation_is_the_rts_memcpy():
+    # without ge-identity-pass the Identity reaches ge-to-npu: GE's engine placement gives
+    # it to the rts engine (COST_2 before GE-local's COST_9), a MemcpyAsync, not
+    # GeDeletedOp's error (which this test expected before)
+    from lowering.ge_to_npu import GeToNpuPass
+
+    m = _planned("""ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4xf32>
+  %r = ge.Relu(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %i = ge.Identity(%r) : (tensor<4xf32>) -> tensor<4xf32>
+  %y = ge.Relu(%i) : (tensor<4xf32>) -> tensor<4xf32>
+  ge.NetOutput %y : tensor<4xf32>
+}""")
+    GeToNpuPass().apply(make_context(), m)
+    m.verify()
+    model = next(op for op in m.ops if isinstance(op, npu.ModelOp))
+    (copy,) = [op for op in model.walk() if isinstance(op, npu.MemcpyOp)]
+    assert copy.attributes["node"] == StringAttr("i")
+    assert [t.data for t in copy.in_tensors.data] == ["r:0"] and [t.data for t in copy.out_tensors.data] == ["i:0"]
+
+
+def test_other_deleted_types_still_fail_at_task_generation():
+    # ge_deleted_op.cc: GeDeletedOp::Run for a type the rts engine does not take (Shape)
+    from ge_dialect.diagnostics import LocatedError
+    from lowering.ge_to_npu import GeToNpuPass
+
+    m = _planned("""ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4x2xf32>
+  %s = ge.Shape(%x) : (tensor<4x2xf32>) -> tensor<2xi32>
+  ge.NetOutput %s : tensor<2xi32>
+}""")
+    with pytest.raises(LocatedError) as e:
+        GeToNpuPass().apply(make_context(), m)
+    assert "id.mlir:3:3: error: ge.Shape: a Shape node reached task generation" in str(e.value)
+    assert "constant folding" in str(e.value)
