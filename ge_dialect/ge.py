@@ -10,7 +10,7 @@
 Every node prints as `ge.<Type>(operands) {attributes} : (operand types) -> result types`
 (nodes without inputs: `: result types`). All GE attributes are discardable attributes
 with GE's exact strings (see `attrs.py`). A node's name is its `name` attribute, or else
-its first result's SSA name, or else its type string.
+its first result's SSA name; a nameless node is named as GE's parser names it (`names.py`).
 
 Shapes are origin shapes; GE's storage side is in the `#ge.desc` encoding (`desc.py`).
 Each op checks its arity, its attributes and, where GE infers shapes, that the declared
@@ -53,24 +53,9 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
+from ge_dialect.names import ge_type, node_name  # noqa: F401  (re-exported: the one naming function)
 
 Shape = tuple[int, ...]
-
-
-def _keep_exact_ssa_name(cls: type, name: str | None) -> str | None:
-    """SSA names are GE node names here: keep them exactly.
-
-    xDSL strips a `_<digits>` suffix from every SSA name hint (so `%data_1` and `%data_2`
-    would both become node `data`, printed `%data` and `%data_1`). GE node names are
-    identities (remarks, the `lxslice` rule, offset lists name producers), so the
-    project's tools keep the name as written; the printer still adds `_<n>` on a clash.
-    """
-    if name is not None and not SSAValue.is_valid_name(name):
-        raise ValueError(f"invalid SSA value name '{name}'")
-    return name
-
-
-SSAValue.extract_valid_name = classmethod(_keep_exact_ssa_name)  # type: ignore[method-assign, assignment]
 
 
 def fmt_shape(s: Shape | None) -> str:
@@ -128,21 +113,6 @@ def print_ge_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> No
     printer.print_string("{")
     printer.print_list(attributes.items(), entry)
     printer.print_string("}")
-
-
-def node_name(op: Operation) -> str:
-    """GE's node name: the `name` attribute, else the first result's SSA name, else the type."""
-    n = op.attributes.get(A.NODE_NAME)
-    if isinstance(n, StringAttr):
-        return n.data
-    if op.results and op.results[0].name_hint:
-        return op.results[0].name_hint
-    return ge_type(op)
-
-
-def ge_type(op: Operation) -> str:
-    """GE's op type string: the op name without the dialect prefix."""
-    return op.name.split(".", 1)[1] if op.name.startswith("ge.") else op.name
 
 
 class GeNode(IRDLOperation):

@@ -46,6 +46,11 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory of the pass class. Later issues add their passes here."""
 
+    def get_identity() -> type[ModulePass]:
+        from passes.prepare.identity import IdentityPass
+
+        return IdentityPass
+
     def get_phony_notask() -> type[ModulePass]:
         from passes.phony_notask import PhonyNotaskPass
 
@@ -82,6 +87,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return GeToNpuPass
 
     return {
+        "ge-identity-pass": get_identity,
         "ge-phony-notask": get_phony_notask,
         "ge-concat-notask": get_concat_notask,
         "ge-pack-notask": get_pack_notask,
@@ -96,6 +102,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 # ge-phony-notask split into its mark and calc stages and ge-pack-notask after
 # ge-concat-notask; README.md, "The pipeline", says why).
 COMPILE_ORDER = (
+    "ge-identity-pass",
     "ge-phony-notask{stage=mark}",
     "ge-lower-autofuse",
     "ge-autofuse",

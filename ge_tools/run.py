@@ -34,6 +34,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.names import name_all_nodes
 from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.error_bound import output_error_bounds
@@ -50,9 +51,11 @@ ge-run: run a ge graph on the reference interpreter and check a compiled copy ag
 
 Modes:
   default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES:
-               ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
-               ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
-               ge-assign-memory, ge-to-npu) on a copy of the module, load the npu.model
+               ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse,
+               ge-autofuse, ge-concat-notask, ge-pack-notask,
+               ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu) on a copy of
+               the module (nodes the file leaves nameless named first, as GE's parser
+               names them: `Add_2`, ge_dialect/names.py), load the npu.model
                on the device simulator (runtime/simulator.py) and execute it --executions
                times, each with fresh copies of the inputs (new zero-copy buffers: the
                I/O address refresh of GE's DavinciModel); evaluate the original graph on
@@ -457,6 +460,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         data = f.read()
     module: ModuleOp = parse_module(opt.ctx, data, args.file)
     module.verify()
+    # node names follow the input file: the reference, the compiled copy and the reports agree
+    name_all_nodes(module)
     graph = select_graph(module, args.graph)
     check_host_memory(module, host_memory_bytes())
     try:

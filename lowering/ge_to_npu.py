@@ -24,6 +24,7 @@ from ge_dialect import npu
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.names import UniqueNames, name_nodes
 from passes.ge_local_sizes import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 from passes.graph_utils import graphs_in_pass_order, subgraph_callers
 
@@ -33,11 +34,15 @@ OUTPUT_REGION = "output_region"
 OUTPUT_SIZE = "output_size"
 INPUT_OFFSET = "input_offset"
 MEMORY_ATTRS = frozenset({OUTPUT_OFFSET, OUTPUT_REGION, OUTPUT_SIZE, INPUT_OFFSET})
-# ge_attr_define.cc: ATTR_NAME_CANNOT_BE_DELETED, set by MemLayoutConflictUtil on the
-# Identity it inserts: IdentityPass keeps it and it is a real copy.
-CANNOT_BE_DELETED = "_cannot_be_deleted"
-# framework/common/types.h: GE moves a kept Identity with the rts engine's MemcpyAsync.
 MEM_ALIGN = 512
+# An Identity that reaches task generation (IdentityPass kept it, or memory assignment
+# inserted it) is placed on the rts engine, not the GE-local one: both list it
+# (rts_engine op_factory.cc: REGISTER_OP_CREATOR(Identity, MemcpyAsyncOp); ge_deleted_op.cc:
+# REGISTER_OP_CREATOR(Identity, GeDeletedOp)), and ops_kernel_manager.cc:
+# InitOpsKernelInfo sorts an op's engines by compute cost, DNN_VM_RTS's COST_2 ahead of
+# DNN_VM_GE_LOCAL's COST_9 (engine_manager.cc: RegisterRtsEngine, RegisterGeLocalEngine),
+# so DNNEngineManager::GetDNNEngineName picks rts. Its MemcpyAsyncOp copies the input.
+RTS_MEMCPY_TYPES = frozenset({"Identity", "ReadVariableOp"})
 
 # ge_local_engine/ops_kernel_store/op/ge_deleted_op.cc: GeDeletedOp::Run reports which
 # optimisation should have removed the node (Size/Shape/ShapeN/Rank: constant folding,
@@ -105,6 +110,10 @@ class _Lowering:
         self.workspace_top = 0
         self.stack: list[str] = []
         self.io_types: dict[str, Attribute] = {}
+        # The model's node names: a graph's node names are unique (name_nodes); with the
+        # call prefix of an inlined subgraph they are made unique across the model too
+        # (`call/x` could also be a root node's `name`), so no tensor is declared twice.
+        self.node_names = UniqueNames(())
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -213,14 +222,15 @@ class _Lowering:
     def lower_graph(self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None) -> list[tuple[str, npu.AddrAttr]]:
         """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
         outputs: list[tuple[str, npu.AddrAttr]] = []
+        name_nodes(graph.body.block)
         for op in graph.body.block.ops:
             if not isinstance(op, ge.GeNode):
                 continue
-            name = scope.prefix + ge.node_name(op)
+            name = self.node_names.get(scope.prefix + ge.node_name(op))
             t = ge.ge_type(op)
             info = {"node": StringAttr(name), "type": StringAttr(t)}
             if isinstance(op, ge.NetOutput):
-                outputs = self.lower_net_output(op, scope, call is None)
+                outputs = self.lower_net_output(op, name, scope, call is None)
                 continue
             planned = [o.value.data for o in self._list(op, OUTPUT_OFFSET, len(op.results))] if op.results else []  # type: ignore[attr-defined]
             outs = [self.out_addr(op, i, scope) for i in range(len(op.results))]
@@ -262,12 +272,15 @@ class _Lowering:
                     view = {"view": SymbolRefAttr(sym), "view_result": IntegerAttr(i, i64)}
                     self.table.append(npu.AliasOp(tnames[i], outs[i], srcs, {**info, **view}))
                 continue
+            if t in RTS_MEMCPY_TYPES:
+                # memcpy_async_op.cc: MemcpyAsyncOp::Run, one copy per input i into output i
+                # of min(input, output) bytes; CheckInputSize: a 0-byte copy has no task
+                for i in range(len(op.results)):
+                    self.table.append(npu.TensorOp(tnames[i], outs[i], info))
+                    if min(in_tensors[i][1].length.data, outs[i].length.data) > 0:
+                        self.emit(npu.MemcpyOp(in_tensors[i], (tnames[i], outs[i]), {"node": StringAttr(name)}))
+                continue
             if t in GE_LOCAL_DELETED_TYPES:
-                if t == "Identity" and A.get_bool(op, CANNOT_BE_DELETED):
-                    # mem_layout_conflict_util.cc: the inserted Identity is a real copy
-                    self.table.append(npu.TensorOp(tnames[0], outs[0], info))
-                    self.emit(npu.MemcpyOp(in_tensors[0], (tnames[0], outs[0]), {"node": StringAttr(name)}))
-                    continue
                 # ge_deleted_op.cc: GeDeletedOp::Run
                 raise LocatedError(op, deleted_op_message(t))
             for i in range(len(op.results)):
@@ -283,7 +296,7 @@ class _Lowering:
             self.emit(npu.KernelOp(sym, in_tensors, list(zip(tnames, outs)), {"node": StringAttr(name)}))
         return outputs
 
-    def lower_net_output(self, op: ge.NetOutput, scope: _Scope, root: bool) -> list[tuple[str, npu.AddrAttr]]:
+    def lower_net_output(self, op: ge.NetOutput, name: str, scope: _Scope, root: bool) -> list[tuple[str, npu.AddrAttr]]:
         res = []
         for k, v in enumerate(op.operands):
             if root:
@@ -298,9 +311,9 @@ class _Lowering:
             # davinci_model.cc: CopyOutputData for an output that is not zero-copy (the rts
             # engine's MemcpyAsync task when it is sunk into the model)
             dst = self.place(op, dst_region, 0, a.length.data, scope)
-            dname = f"{scope.prefix}{ge.node_name(op)}:{k}"
-            self.table.append(npu.TensorOp(dname, dst, {"node": StringAttr(scope.prefix + ge.node_name(op)), "type": StringAttr("NetOutput")}))
-            self.emit(npu.MemcpyOp(src, (dname, dst), {"node": StringAttr(f"{scope.prefix}{ge.node_name(op)}")}))
+            dname = f"{name}:{k}"
+            self.table.append(npu.TensorOp(dname, dst, {"node": StringAttr(name), "type": StringAttr("NetOutput")}))
+            self.emit(npu.MemcpyOp(src, (dname, dst), {"node": StringAttr(name)}))
             res.append((dname, dst))
         return res
 
@@ -343,11 +356,12 @@ class _Lowering:
         to_out: dict[SSAValue, int] = {}
         for k, v in enumerate(net.operands):
             to_out.setdefault(v, k)
+        name_nodes(op.body.block)
         for inner in block_ops:
             if isinstance(inner, ge.Data | ge.RefData):
                 where[inner.results[0]] = ins[A.get_int(inner, "index", 0) or 0]
             elif isinstance(inner, ge.AscBackend):
-                iname = f"{name}/{ge.node_name(inner)}"
+                iname = self.node_names.get(f"{name}/{ge.node_name(inner)}")
                 res = []
                 for i, r in enumerate(inner.results):
                     k = to_out.get(r)
@@ -484,9 +498,10 @@ class GeToNpuPass(ModulePass):
     node in order (GE TaskGenerator): Data, Const and Variable become table entries
     (input:<k>, weight, var); a `_no_task` node or a GE-local NoOp-class node (reshape
     family, PhonyConcat, PhonySplit, ...) gets no task and its outputs become aliases of
-    its inputs; a GeDeletedOp type (Identity, Shape, ...) is an error naming the
-    optimisation that should have removed it, except the Identity ge-assign-memory
-    inserts (`_cannot_be_deleted`), which is a memcpy; an AscBackend is one AscGraph
+    its inputs; an Identity (one ge-identity-pass kept, or one ge-assign-memory inserted)
+    is the rts engine's MemcpyAsync, a memcpy of its input into its output (none for 0
+    bytes); another GeDeletedOp type (Shape, Size, ...) is an error naming the
+    optimisation that should have removed it; an AscBackend is one AscGraph
     kernel; a FusedAscBackend is one kernel per inner AscBackend with workspace buffers
     between them; any other node is one library kernel of its GE type; a PartitionedCall
     runs its subgraph inline, in its own arena appended to the model's fm and weight

@@ -235,6 +235,8 @@ class _ConflictSolver:
             result_types=[v.type],
             attributes={
                 A.NODE_NAME: StringAttr(name),
+                # mem_layout_conflict_util.cc: SetNotDeleteAttr (IdentityPass keeps it)
+                "no_need_constant_folding": A.bool_attr(False),
                 CANNOT_BE_DELETED: A.bool_attr(True),
                 INSERTED_BY: StringAttr("ge-assign-memory"),
             },

@@ -115,7 +115,7 @@ def finish(element_type: object, r: np.ndarray, e_prop: np.ndarray, extra: np.nd
         else:  # an integer or bool result: a fractional error rounds up to whole units
             e = np.ceil(e)
         e = np.where(np.isnan(rr), np.where(has_err, INF, 0.0), np.where(np.isnan(e), INF, e))
-    return np.ascontiguousarray(np.broadcast_to(e, r.shape), dtype=np.float64)
+    return np.require(np.broadcast_to(e, r.shape), np.float64, "CW")
 
 
 def _finish(op: Operation, i: int, r: np.ndarray, e_prop: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
@@ -347,7 +347,7 @@ def _moves(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs
     # data movement: the bounds move as the elements do (the op's own semantics on them)
     impl = R.reference_impl_of(type(op))
     assert impl is not None
-    return [np.ascontiguousarray(b, dtype=np.float64) for b in impl(op, list(bounds))]
+    return [np.require(b, np.float64, "CW") for b in impl(op, list(bounds))]
 
 
 @_rule(ge.Gather, ge.GatherV2)
@@ -356,7 +356,7 @@ def _gather(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], out
         return [np.full(outs[0].shape, INF)]
     impl = R.reference_impl_of(type(op))
     assert impl is not None
-    return [np.ascontiguousarray(impl(op, [bounds[0], *args[1:]])[0], dtype=np.float64)]
+    return [np.require(impl(op, [bounds[0], *args[1:]])[0], np.float64, "CW")]
 
 
 @_rule(ge.Bitcast)
@@ -504,7 +504,7 @@ def _block_bounds(block: Block, inputs: Sequence[np.ndarray], in_bounds: Sequenc
         if isinstance(op, ge.Data | ge.RefData):
             k = A.get_int(op, "index") or 0
             val[op.results[0]] = inputs[k]
-            err[op.results[0]] = np.ascontiguousarray(in_bounds[k], dtype=np.float64)
+            err[op.results[0]] = np.require(in_bounds[k], np.float64, "CW")
             continue
         if isinstance(op, ge.NetOutput):
             return [val[v] for v in op.operands], [err[v] for v in op.operands]
@@ -528,5 +528,5 @@ def output_error_bounds(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list
     |compiled - reference| (module docstring); inputs carry no error."""
     with np.errstate(all="ignore"):
         _, bounds = _block_bounds(graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs])
-    return [np.ascontiguousarray(b, dtype=np.float64) for b in bounds]
+    return [np.require(b, np.float64, "CW") for b in bounds]
 

@@ -347,24 +347,6 @@ def test_missing_memory_plan_is_a_located_error() -> None:
     assert "run ge-assign-memory first" in str(e.value)
 
 
-def test_identity_reaching_task_generation_names_identity_pass() -> None:
-    text = """ge.graph @main {
-  %x = ge.Data {index = 0} : tensor<4xf32>
-  %r = ge.Relu(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  %i = ge.Identity(%r) : (tensor<4xf32>) -> tensor<4xf32>
-  %y = ge.Relu(%i) : (tensor<4xf32>) -> tensor<4xf32>
-  ge.NetOutput %y : tensor<4xf32>
-}"""
-    _, c = planned("id.mlir", text)
-    from ge_dialect.diagnostics import LocatedError
-    from lowering.ge_to_npu import GeToNpuPass
-
-    with pytest.raises(LocatedError) as e:
-        GeToNpuPass().apply(None, c)  # type: ignore[arg-type]
-    assert "id.mlir:4:3: error: ge.Identity: a Identity node reached task generation" in str(e.value)
-    assert "IdentityPass" in str(e.value)
-
-
 # -- kernels store in place ---------------------------------------------------------------------
 
 

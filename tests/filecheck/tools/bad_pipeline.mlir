@@ -71,7 +71,7 @@ ge.graph @main {
 // QUOTE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size="3}': string at column 29 is not closed{{$}}
 // QUOTE-NOT: {{.}}
 
-// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{streams=2}': pipeline ge-compile takes no options (it runs ge-phony-notask{stage=mark}, {{.*}}){{$}}
+// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{streams=2}': pipeline ge-compile takes no options (it runs ge-identity-pass, ge-phony-notask{stage=mark}, {{.*}}){{$}}
 // PIPEOPT-NOT: {{.}}
 
 // SUGGEST: {{\A}}ge-opt: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'? (ge-opt --help lists them){{$}}

@@ -1,0 +1,1 @@
+"""GE's graph preparation passes (graph_prepare.cc: PrepareOptimize and friends)."""
