@@ -168,8 +168,6 @@ def classify(o: Outcome) -> tuple[str, str]:
 # coming back. Mismatches and simulator faults carry no message naming the cause: they are
 # attributed by what the graph contains (the reduced example in the report shows it).
 KNOWN: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
-    ("6", ("user error",), r"tensor name declared twice", ""),
-    ("7", ("user error",), r"should have been removed during graph optimization \(IdentityPass\)", ""),
     ("NEW: bf16 refused by ge-to-npu", ("user error",), r"the simulator keeps bf16 in float32", ""),
 )
 
