@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from ge_dialect import attrs as A  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
-from passes.concat_notask import ConcatNotaskPass  # noqa: E402
+from passes.notask.concat import ConcatNotaskPass  # noqa: E402
 
 TARGET = 0.5
 RUNS = 3

@@ -37,9 +37,9 @@ from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from passes.assign_memory import MEMORY_LOWER_BOUND, MEMORY_SIZE, AssignMemoryPass  # noqa: E402
-from passes.concat_notask import ConcatNotaskPass  # noqa: E402
-from passes.pack_notask import PackNotaskPass  # noqa: E402
-from passes.phony_notask import PhonyNotaskPass  # noqa: E402
+from passes.notask.concat import ConcatNotaskPass  # noqa: E402
+from passes.notask.pack import PackNotaskPass  # noqa: E402
+from passes.notask.phony import PhonyNotaskPass  # noqa: E402
 
 TARGET = 1.10
 

@@ -52,17 +52,17 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return IdentityPass
 
     def get_phony_notask() -> type[ModulePass]:
-        from passes.phony_notask import PhonyNotaskPass
+        from passes.notask.phony import PhonyNotaskPass
 
         return PhonyNotaskPass
 
     def get_concat_notask() -> type[ModulePass]:
-        from passes.concat_notask import ConcatNotaskPass
+        from passes.notask.concat import ConcatNotaskPass
 
         return ConcatNotaskPass
 
     def get_pack_notask() -> type[ModulePass]:
-        from passes.pack_notask import PackNotaskPass
+        from passes.notask.pack import PackNotaskPass
 
         return PackNotaskPass
 

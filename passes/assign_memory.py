@@ -39,7 +39,7 @@ from passes.ge_local_sizes import (
     memory_size_with_auto_padding,
 )
 from passes.graph_utils import CONST_TYPES, VARIABLE_TYPES, consumers, graph_nodes, graphs_in_pass_order, node_order
-from passes.phony_notask import (
+from passes.notask.phony import (
     PHONY_CONCAT,
     PHONY_SPLIT,
     OffsetSlots,
@@ -248,7 +248,7 @@ class _ConflictSolver:
         block.insert_op_before(ident, node)
         node.operands[idx] = ident.results[0]
         # Ours: the pairs (node, idx) and (v's producer, v's index) are gone, so are their
-        # offset slots (phony_notask.OffsetSlots); the new pairs get theirs when the
+        # offset slots (notask.phony.OffsetSlots); the new pairs get theirs when the
         # lists are computed on the solved graph.
         reset_offset_slot(node, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, idx)
         prod = v.owner
@@ -350,7 +350,7 @@ def recompute_phony_offsets(graph: GraphOp, order: dict[Operation, int]) -> None
     Ours: always, not only after an insertion, so that every (producer, output) and
     (consumer, input) pair of a piece has its slot whichever pass made the pair (a fusion
     after ge-phony-notask{stage=calc}, an Identity, a hand-written graph), all in one
-    calculation (phony_notask.OffsetSlots). Only the nodes ge-phony-notask marks no-task
+    calculation (notask.phony.OffsetSlots). Only the nodes ge-phony-notask marks no-task
     are computed, and a PhonyConcat with a buffer-fusion producer is not (LxFusion's).
     """
     slots = OffsetSlots()

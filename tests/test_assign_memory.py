@@ -874,7 +874,7 @@ def test_identity_insertion_moves_the_pairs_offset_slots() -> None:
     the other order, so each PhonyConcat input gets an Identity copy (no-padding output
     feeds a no-padding input). The pairs (pc, 0) and (pc, 1) now read the copies: their
     slots of pc's `_input_offset_list_for_continuous` are cleared; each copy reads its piece
-    at the piece's offset (ours: one slot per pair, phony_notask.OffsetSlots)."""
+    at the piece's offset (ours: one slot per pair, notask.phony.OffsetSlots)."""
     text = """
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<4x16xf16>

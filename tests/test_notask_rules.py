@@ -19,9 +19,9 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import ConcatD, GraphOp, node_name
 from ge_tools.opt import LocatedParser
 from ge_tools.registry import get_all_passes, make_context
-from passes import notask_base as N
-from passes.concat_notask import ConcatNotaskPass, check_concat_dim
-from passes.pack_notask import PackNotaskPass, check_pack_dim
+from passes.notask import base as N
+from passes.notask.concat import ConcatNotaskPass, check_concat_dim
+from passes.notask.pack import PackNotaskPass, check_pack_dim
 
 T = "tensor<4x16xf16>"
 

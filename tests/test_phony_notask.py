@@ -19,7 +19,7 @@ from passes.ge_local_sizes import (
     is_ge_local_op,
     memory_size_with_auto_padding,
 )
-from passes.phony_notask import (
+from passes.notask.phony import (
     PhonyNotaskPass,
     check_dim_attr_match_tensor,
     check_dim_attr_valid,

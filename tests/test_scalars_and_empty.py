@@ -206,7 +206,7 @@ def test_scalar_concat_verifies_runs_on_the_reference_and_the_pipeline(pipeline)
 
 
 def test_the_no_task_pass_rejects_a_scalar_concat_with_is_scalar_input():
-    from passes.concat_notask import ConcatNotaskPass
+    from passes.notask.concat import ConcatNotaskPass
 
     _, m = parse(_SCALAR_CONCAT)
     ConcatNotaskPass().apply(None, m)  # type: ignore[arg-type]

@@ -4,7 +4,7 @@
 //
 // Two producers of one PhonyConcat share both inputs, so GE's solver fuses them
 // horizontally into one AscBackend with two outputs, both pieces of the concat. Each
-// (producer, output) pair has its own slot of the offset list (passes/phony_notask.py:
+// (producer, output) pair has its own slot of the offset list (passes/notask/phony.py:
 // OffsetSlots): output 0 at 0, output 1 at 1 * (4*8) * 2 B = 64, so [0, 64]. (GE's
 // CalcPhonyConcatNodeOffset writes the whole list per piece; the same list here only
 // because piece 0's offset is 0.) The compiled graph computes what the original does.

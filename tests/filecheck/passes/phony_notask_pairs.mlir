@@ -3,7 +3,7 @@
 // RUN: ge-opt %s --split-input-file -p 'ge-phony-notask,ge-lower-autofuse,ge-autofuse,ge-assign-memory' | filecheck %s --check-prefix=LATE
 //
 // Offsets belong to each (consumer, input) and (producer, output) pair (ours, not GE's:
-// passes/phony_notask.py OffsetSlots). GE's CalcPhonySplitNodeOffset /
+// passes/notask/phony.py OffsetSlots). GE's CalcPhonySplitNodeOffset /
 // CalcPhonyConcatNodeOffset write a node's WHOLE list once per piece, so a node touching two
 // pieces keeps the last one's offset and reads (writes) the other at 0 or at the wrong place.
 

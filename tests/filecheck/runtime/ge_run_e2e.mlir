@@ -33,7 +33,7 @@
 // pieces: 256), the Add stays alone and is lifted back to a library kernel (reads block
 // twice: 2 x 256 = 512, writes 256), and the four consumers fuse in pairs, each reading two
 // pieces of 'p0' and one Data (3 x 64 = 192) and writing two outputs (128). Every piece
-// keeps its own offset slot in the fused nodes' lists (passes/phony_notask.py: OffsetSlots).
+// keeps its own offset slot in the fused nodes' lists (passes/notask/phony.py: OffsetSlots).
 // Read 128 + 512 + 2 * 192 = 1024, written 256 + 256 + 2 * 128 = 768. Each piece is read and
 // written contiguously at GE's offsets (0, 64, 128, 192), and the outputs match the
 // reference interpreter's concatenation and split.

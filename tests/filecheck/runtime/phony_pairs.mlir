@@ -5,7 +5,7 @@
 // RUN: ge-run %s --graph fused_two_splits --executions 2 | filecheck %s --check-prefix=FUSED
 //
 // Issue 17 case 1, end to end: every piece of a PhonySplit (PhonyConcat) read (written) by
-// a node with other pieces keeps its own offset (passes/phony_notask.py: OffsetSlots),
+// a node with other pieces keeps its own offset (passes/notask/phony.py: OffsetSlots),
 // so the compiled graph computes what the reference interpreter does. On GE's
 // overwrite, @consumer_of_two read b at a's offset (13 of 16 elements differed),
 // @net_output_lists_two copied b from 0, @producer_of_three read uninitialised memory, and
