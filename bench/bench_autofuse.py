@@ -33,7 +33,7 @@ from bench.gen_graphs import generate  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass  # noqa: E402
-from passes.autofuse import AutofusePass, ideal_traffic, kernel_traffic  # noqa: E402
+from passes.autofuse.autofuse import AutofusePass, ideal_traffic, kernel_traffic  # noqa: E402
 from runtime.reference import root_graphs  # noqa: E402
 
 TARGET_EXPONENT = 1.2

@@ -77,7 +77,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return LowerAutofusePass
 
     def get_autofuse() -> type[ModulePass]:
-        from passes.autofuse import AutofusePass
+        from passes.autofuse.autofuse import AutofusePass
 
         return AutofusePass
 

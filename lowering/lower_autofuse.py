@@ -451,7 +451,7 @@ def _origin_region(
     for n in nodes:
         for v in n.operands:
             # a constant operand the lowering folded (GatherV2's axis): copied along, so
-            # lifting can restore the node reading it (autofuse_lifting.py maps it back)
+            # lifting can restore the node reading it (passes/autofuse/lifting.py maps it back)
             if v not in vmap and isinstance(v.owner, Operation) and ge_type(v.owner) in CONST_TYPES:
                 c = v.owner.clone()
                 block.add_op(c)

@@ -21,8 +21,8 @@ from ge_dialect.ge import FusedAscBackend
 from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
-from passes.autofuse import AutofusePass
-from passes.autofuse_concat_lifting import (
+from passes.autofuse.autofuse import AutofusePass
+from passes.autofuse.concat_lifting import (
     CONCAT_ALG_SCATTER,
     CONCAT_ALG_TRANSPOSE,
     find_concat_asc_backend,

@@ -15,9 +15,9 @@ from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from ge_dialect.ge import node_name
 from lowering.lower_autofuse import LowerAutofusePass
-from passes import ascgraph_utils as U
-from passes.autofuse_decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
-from passes.autofuse_solver import FusionPriority
+from passes.autofuse import ascgraph_queries as U
+from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
+from passes.autofuse.solver import FusionPriority
 from runtime.reference import run_module
 from tests.test_lowering_differential import _context, inputs_for, parse
 
@@ -415,7 +415,7 @@ def test_slice_back_step_needs_a_single_reference():
 
 def _refusal_for(n1) -> str | None:  # type: ignore[no-untyped-def]
     """slice_back_step_refusal for node1 feeding its output 0, alone, to a slice reader."""
-    from passes.axis_mapping import NodeFuseInfo, slice_back_step_refusal
+    from passes.autofuse.axis_mapping import NodeFuseInfo, slice_back_step_refusal
 
     return slice_back_step_refusal(NodeFuseInfo(n1, n1, links=[(0, 0)], single_reference={0: True}))
 
@@ -442,7 +442,7 @@ ge.graph @g {
     assert _refusal_for(exp) is None
     exp.attributes["fuse_type"] = StringAttr("cube")
     assert "cube" in (_refusal_for(exp) or "")
-    from passes.axis_mapping import NodeFuseInfo, slice_back_step_refusal
+    from passes.autofuse.axis_mapping import NodeFuseInfo, slice_back_step_refusal
 
     exp.attributes["fuse_type"] = StringAttr("pointwise")
     two = NodeFuseInfo(exp, exp, links=[(0, 0)], node1_outputs=[0])

@@ -34,7 +34,7 @@ from test_lowering_differential import (  # noqa: E402
 from bench.gen_graphs import generate  # noqa: E402
 from ge_dialect import ge  # noqa: E402
 from lowering.lower_autofuse import LowerAutofusePass  # noqa: E402
-from passes.autofuse import AutofusePass, kernel_traffic  # noqa: E402
+from passes.autofuse.autofuse import AutofusePass, kernel_traffic  # noqa: E402
 from runtime.reference import root_graphs, run_module  # noqa: E402
 
 
@@ -208,7 +208,7 @@ def test_random_slice_graph(seed: int):
 def test_random_slice_graphs_push_slices_up(monkeypatch: pytest.MonkeyPatch):
     """The slice differential test is not vacuous: on many seeds a loop merge runs the
     producer on the consumer's slice (AxisUnification.slices non-empty in Fuse)."""
-    from passes.autofuse_decider import AscBackendFusionDecider
+    from passes.autofuse.decider import AscBackendFusionDecider
 
     pushed = [0]
     merge = AscBackendFusionDecider._merge_by_loop

@@ -1,4 +1,4 @@
-"""The solver (passes/autofuse_solver.py) with mock deciders, as GE's
+"""The solver (passes/autofuse/solver.py) with mock deciders, as GE's
 fusion_strategy_solver_unittest.cpp does (ge_fusion.md §9.1): the GE graph's node-count
 delta per scenario, the seed's two greedy-order ABCD examples, the cycle check, the
 horizontal caps, the candidate-window bound (counted in pairs, scores and decider calls,
@@ -23,7 +23,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_re
 from ge_dialect.ge import node_name
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from passes.autofuse_solver import (  # noqa: E402
+from passes.autofuse.solver import (  # noqa: E402
     FusionPriority,
     FusionStrategySolver,
     NotFuse,
@@ -527,7 +527,7 @@ def _lowered_and_lifted(capsys):
     from test_lowering_differential import _context, parse
 
     from lowering.lower_autofuse import LowerAutofusePass
-    from passes.autofuse_lifting import lift_graph
+    from passes.autofuse.lifting import lift_graph
     from runtime.reference import run_module
     from test_lowering_differential import inputs_for
 
@@ -584,7 +584,7 @@ def test_lifting_copies_a_folded_const_the_graph_no_longer_has():
     restored GatherV2 still reads axis 1."""
     from ge_dialect.ge import GraphOp
     from lowering.lower_autofuse import LowerAutofusePass
-    from passes.autofuse_lifting import lift_graph
+    from passes.autofuse.lifting import lift_graph
     from tests.test_lowering_differential import _context, parse
 
     m = parse("""

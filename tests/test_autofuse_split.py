@@ -15,10 +15,10 @@ from ge_dialect.ge import node_name
 from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
-from passes.autofuse import AutofusePass
-from passes.autofuse_decider import AscBackendFusionDecider, split_complete
-from passes.autofuse_lifting import skip_reason
-from passes.axis_group import node_axis_group
+from passes.autofuse.autofuse import AutofusePass
+from passes.autofuse.decider import AscBackendFusionDecider, split_complete
+from passes.autofuse.lifting import skip_reason
+from passes.autofuse.axis_group import node_axis_group
 from runtime.reference import run_module
 
 

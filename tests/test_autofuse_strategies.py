@@ -7,12 +7,12 @@ from xdsl.dialects.builtin import StringAttr
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
-from passes import autofuse_strategies as S
-from passes.autofuse_decider import AscBackendFusionDecider
-from passes.autofuse_solver import FusionPriority
-from passes.axis_mapping import node_fuse_info
+from passes.autofuse import strategies as S
+from passes.autofuse.decider import AscBackendFusionDecider
+from passes.autofuse.solver import FusionPriority
+from passes.autofuse.axis_mapping import node_fuse_info
 from ge_dialect.ge import node_name
-from passes import ascgraph_utils as U
+from passes.autofuse import ascgraph_queries as U
 from tests.test_autofuse_decider import CONCAT, LOOP_MERGE1, SOFTMAX, by, lowered
 from tests.test_lowering_differential import parse
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from passes.axis_group import (
+from passes.autofuse.axis_group import (
     GROUP_R, GROUP_X, GROUP_Y, AxisGroup, can_merge_axis_group, merge_axes_group, transpose_axis_group,
 )
 
@@ -132,7 +132,7 @@ def test_gather_node_group_is_all_loop_axes_in_y():
     loop axis in y, order 0..n-1; its Data operands (whole-tensor views with positional
     axis ids) are buffers and add nothing."""
     from ge_dialect import ascgraph as ag
-    from passes.axis_group import graph_axis_group, node_axis_group
+    from passes.autofuse.axis_group import graph_axis_group, node_axis_group
     from tests.test_autofuse_decider import lowered
 
     _, nodes = lowered(

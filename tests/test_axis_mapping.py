@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from lowering.lower_autofuse import LowerAutofusePass
-from passes.axis_mapping import (
+from passes.autofuse.axis_mapping import (
     can_axis_map, check_axis_subset_relation, create_axis_map, find_axis_index, node_fuse_info,
 )
 from tests.test_lowering_differential import _context, parse
-from passes import ascgraph_utils as U
+from passes.autofuse import ascgraph_queries as U
 
 
 def test_keep_leading_one_axis():

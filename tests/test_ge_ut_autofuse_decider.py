@@ -16,8 +16,8 @@ import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantic
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.ge import node_name
-from passes import ascgraph_utils as U
-from passes.autofuse_decider import AscBackendFusionDecider
+from passes.autofuse import ascgraph_queries as U
+from passes.autofuse.decider import AscBackendFusionDecider
 from tests.test_autofuse_decider import _ge_add_graph, fuse_checked
 from runtime.reference import run_module
 from tests.test_lowering_differential import inputs_for, parse
@@ -372,7 +372,7 @@ def test_ge_fuse_no_loop_merge1_horizontal():
     assert _count(g) == 7
     d = AscBackendFusionDecider()
     # GE's test calls Fuse without CanFuse. Our CanFuse refuses the pair: concat's
-    # CheckSameSchedAxis never fuses a concat only horizontally (autofuse_strategies).
+    # CheckSameSchedAxis never fuses a concat only horizontally (passes/autofuse/strategies.py).
     r = d.can_fuse(nodes["AddN1"], nodes["HuberLoss2"])
     assert r is not None and r.code == "ConcatNodeSchedAxisNotEqual", r
     ins = inputs_for(m, 0)

@@ -6,7 +6,7 @@ Two facts about GE's UT harness decide how some expectations port:
 * the UT links a stub `CanMergeAxisGroup` that returns true and a stub
   `GenAscGraphAxisGroup` (x = y = r = n = {0}) (tests/autofuse/ut/.../stub files, read with
   the search tool), so no GE decider UT ever sees an axis-group refusal; ours runs the real
-  tiling_group rules (passes/axis_group.py);
+  tiling_group rules (passes/autofuse/axis_group.py);
 * ToComputeGraph leaves op ids unset on the loop-merge path, so CreateFuseNodeName's
   `node1_id < node2_id` is false there and node2's types come first; the pipeline's graphs
   are topologically numbered, so the earlier node comes first, which is what ours does
@@ -37,11 +37,11 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from ge_dialect.ge import node_name
-from passes import ascgraph_utils as U
-from passes import autofuse_strategies as S
-from passes.autofuse_decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
-from passes.axis_group import AxisGroup, can_merge_axis_group, merge_axes_order
-from passes.axis_mapping import (
+from passes.autofuse import ascgraph_queries as U
+from passes.autofuse import strategies as S
+from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
+from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, merge_axes_order
+from passes.autofuse.axis_mapping import (
     check_axis_subset_relation,
     create_axis_map,
     _input_broadcast_infos,
@@ -272,7 +272,7 @@ def test_ge_fused_asc_backend_node_name():
         + _asc("Add", FIVE, [("%data4", FIVE)], op="Abs")
         + _calc_rstd_1out("HuberLoss2", "%HuberLoss1, %data3, %Add", "concat")
         # after HuberLoss2: Fuse puts the new node at node2's place, and the solver moves
-        # node1's other consumers below node2 first (autofuse_solver's topological order)
+        # node1's other consumers below node2 first (the solver's topological order)
         + _asc("ShapeNo1", FIVE, [("%HuberLoss1", FIVE)], op="Abs")
     )
     m, g, nodes = _graph([T5] * 4, body, "%ShapeNo1, %HuberLoss2", f"{T5}, {T5}")
@@ -631,7 +631,7 @@ def _fused_axis_group_case(graph: str, clear: bool, fused_first: bool) -> None:
     """Fuse(A=Exp, Concat) into a FusedAscBackend, optionally empty its cached axis group,
     then ask CanFuse with the Abs kernel: GetAscgraphAxisGroupFailed when emptied (GE cannot
     regenerate a FusedAscBackend's group), a fuse otherwise."""
-    from passes.autofuse_decider import AXIS_GROUP_ATTR
+    from passes.autofuse.decider import AXIS_GROUP_ATTR
     from tests.test_autofuse_decider import by, lowered
 
     m, nodes = lowered(graph)

@@ -13,7 +13,7 @@
 // stride 3 x 4 B = 12 B per input is not 32-B aligned -> case kOther, threshold 0.3333
 // (concat_alg 0); ratio = concat-dim size fed by AscBackends / output size = 3/9 =
 // 0.3333.. >= 0.3333 -> kept. (ge-autofuse's
-// LiftingPoorPerfFusedAscBackendOps, passes/autofuse_concat_lifting.py: GE's threshold
+// LiftingPoorPerfFusedAscBackendOps, passes/autofuse/concat_lifting.py: GE's threshold
 // is 0.3333, not 1/3, so one fused input of three stays just above it.)
 
 ge.graph @main {

@@ -42,7 +42,7 @@ Deviations, each kept numerically exact:
   broadcast's Data [1, 1, 1]).
 * `fusion_nodes_size` stays the real AscGraph node count (the ge.AscBackend verifier
   checks it); GE's summed, never-recounted figure the size cap reads is carried in
-  `canfuse_nodes_size` (ascgraph_utils.CANFUSE_NODES_SIZE_ATTR).
+  `canfuse_nodes_size` (ascgraph_queries.CANFUSE_NODES_SIZE_ATTR).
 * The per-slot "single reference" of GE (one peer) is widened to "every peer in node2",
   so the Store is removed exactly when the output leaves the fused node's output list.
 """
@@ -59,11 +59,11 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.ge import ge_type, node_name
-from passes import ascgraph_utils as U
-from passes import autofuse_strategies as S
-from passes.autofuse_solver import FusionPriority, NotFuse
-from passes.axis_group import AxisGroup, can_merge_axis_group, graph_axis_group
-from passes.axis_mapping import (
+from passes.autofuse import ascgraph_queries as U
+from passes.autofuse import strategies as S
+from passes.autofuse.solver import FusionPriority, NotFuse
+from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, graph_axis_group
+from passes.autofuse.axis_mapping import (
     AxisUnification,
     NodeFuseInfo,
     create_axis_map,

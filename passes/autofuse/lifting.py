@@ -30,7 +30,7 @@ from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect import attrs as A
 from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
-from passes.ascgraph_utils import SPLIT_TYPES, has_fuse_type
+from passes.autofuse.ascgraph_queries import SPLIT_TYPES, has_fuse_type
 from passes.graph_utils import CONST_TYPES
 
 # liftings.cpp: kMinComputeNodes
@@ -56,7 +56,7 @@ def skip_reason(op: AscBackend) -> str | None:
     """Why `op` stays an AscBackend (liftings.cpp IsSkipLifting, in GE's order), or None."""
     if op.origin is None:
         # liftings.cpp IsSkipLifting step 2: fused by CanFuse and not split (a CanFuse
-        # merge of one Split's pieces keeps the Split as origin: autofuse_decider.split_origin)
+        # merge of one Split's pieces keeps the Split as origin: decider.split_origin)
         return "fused by CanFuse (not from lowering)"
     nodes = origin_ops(op)
     if has_fuse_type(op, "split"):

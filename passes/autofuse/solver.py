@@ -7,7 +7,7 @@ buckets sorted by memory score / proximity / topo order, the solver-level CanFus
 reachability-based cycle detection, up to `max_fuse_rounds` rounds, then the single
 loop-merge round inside each FusedAscBackend. What may fuse and how two nodes become one
 is asked of a `FusionDecider` (GE's FusionDecider interface); the AscBackend decider lives
-in passes/autofuse_decider.py, the solver's unit tests use mock deciders as GE's do.
+in passes/autofuse/decider.py, the solver's unit tests use mock deciders as GE's do.
 
 Where this port differs from GE, on purpose:
 * Cycle detection. GE keeps a connection matrix (node -> bitmap of the nodes reaching it)

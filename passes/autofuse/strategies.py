@@ -31,9 +31,9 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from ge_dialect import ascgraph as ag
-from passes import ascgraph_utils as U
-from passes.autofuse_solver import FusionPriority, NotFuse
-from passes.axis_mapping import NodeFuseInfo
+from passes.autofuse import ascgraph_queries as U
+from passes.autofuse.solver import FusionPriority, NotFuse
+from passes.autofuse.axis_mapping import NodeFuseInfo
 
 UNLIMITED = 1 << 62
 # auto_fuse_config.h: max_fusion_size default (the default strategy's node cap)
@@ -361,7 +361,7 @@ ENABLE_GATHER_BROADCAST_FUSION = False
 def all_inputs_simplest_load(op: Operation) -> bool:
     """backend_utils.cpp BackendUtils::IsNodeAllInputsAreSimplestLoad (IsSimplestLoad on
     every Load: a concat-typed node reads simply, a Load whose first reader is a
-    Broadcast is a view), see ascgraph_utils.node_all_inputs_simplest_load."""
+    Broadcast is a view), see ascgraph_queries.node_all_inputs_simplest_load."""
     return U.node_all_inputs_simplest_load(op)
 
 

@@ -13,7 +13,7 @@ FlashContinueAxisId, FlushSubGraphAxisInfo) and `backend_utils.cpp`
   loop axes, the CanLoopMerge checks, and the renumbering to contiguous ids (§6.6).
 * `cur_node_input_is_simplest_load` / `pre_node_input_is_simplest_load`: backend_utils.cpp
   CurNodeInputIsSimplestLoad / PreNodeInputIsSimplestLoad over the shared
-  `ascgraph_utils.is_simplest_load` (GE's IsSimplestLoad), for the vertical view checks
+  `ascgraph_queries.is_simplest_load` (GE's IsSimplestLoad), for the vertical view checks
   and the horizontal broadcast-info check.
 * `slice_box` / `sliced_view` / `slice_back_step_refusal`: a link node2 reads through a
   slice of node1's output, paired axis by axis for a loop merge that runs node1 on the
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascgraph as ag
-from passes import ascgraph_utils as U
+from passes.autofuse import ascgraph_queries as U
 
 
 # ---------------------------------------------------------------------------------------------
@@ -505,7 +505,7 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
     """Why a loop merge cannot read node1's on-chip value where node2 loaded node1's
     output, or None. Not GE's check (GE's DeleteInvalidLoad moves the view up to
     node1's Loads; this port turns a broadcast or axis permutation into an explicit
-    Broadcast/Transpose on the value, see passes/autofuse_decider.py): at every loop
+    Broadcast/Transpose on the value, see passes/autofuse/decider.py): at every loop
     index, node2's Load must read the element node1's Store wrote there, i.e. the
     Store's and the Data's views have the same offset and the same (repeat, stride) on
     every merged axis. A reshape that regroups axes fails this. A slice link

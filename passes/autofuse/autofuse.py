@@ -1,11 +1,11 @@
 """ge-autofuse: GE's second-stage fusion (CanFuse) between AscBackends, then lifting.
 
 Follows compiler/graph/optimize/autofuse/autofuse/autofuser.cpp (Autofuser::Fuse steps 5
-and 6, ge_fusion.md §1): the FusionStrategySolver (passes/autofuse_solver.py) with the
-AscBackend decider (passes/autofuse_decider.py) on every graph, the loop-merge round
+and 6, ge_fusion.md §1): the FusionStrategySolver (passes/autofuse/solver.py) with the
+AscBackend decider (passes/autofuse/decider.py) on every graph, the loop-merge round
 inside each FusedAscBackend, then AscIrLowerer::Lifting: the concat poor-performance
-unfolding (LowerConcatHelper, passes/autofuse_concat_lifting.py) and
-LiftingManager::LiftingGraph (passes/autofuse_lifting.py).
+unfolding (LowerConcatHelper, passes/autofuse/concat_lifting.py) and
+LiftingManager::LiftingGraph (passes/autofuse/lifting.py).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from xdsl.passes import ModulePass
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError, op_location
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
-from passes.autofuse_concat_lifting import lifting_poor_perf_fused_asc_backends
-from passes.autofuse_lifting import lift_graph
-from passes.autofuse_solver import (
+from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
+from passes.autofuse.lifting import lift_graph
+from passes.autofuse.solver import (
     BUFFER_GROUP_WINDOW,
     MAX_FUSE_ROUNDS,
     MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION,
@@ -99,7 +99,7 @@ class AutofusePass(ModulePass):
     max_output_bytes: int = MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION
     max_reduce_fused_elementwise: int = 3
     # Not GE's: pairs per node in a shared-buffer group larger than window + 1
-    # (passes/autofuse_solver.py explains the bound).
+    # (passes/autofuse/solver.py explains the bound).
     buffer_group_window: int = BUFFER_GROUP_WINDOW
     lifting: bool = True
     remarks: bool = False
@@ -121,7 +121,7 @@ class AutofusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options(op)
         # the decider imports the ascgraph machinery; imported here, as the registry does
-        from passes.autofuse_decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
+        from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 
         kw = dict(
             max_fusion_size=self.max_fusion_size,

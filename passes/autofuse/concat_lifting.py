@@ -5,13 +5,13 @@ Follows compiler/graph/optimize/autofuse/autofuse/lowering/op_helper/lower_conca
 (LowerConcatHelper::LiftingPoorPerfFusedAscBackendOps; ge_fusion.md §1 item 6 and open
 question 9, now traced). GE runs it in AscIrLowerer::Lifting before
 LiftingManager::LiftingGraph, so AscBackends set free here can still be lifted to their GE
-ops (passes/autofuse_lifting.py). Fusing producers into a concat only pays when the
+ops (passes/autofuse/lifting.py). Fusing producers into a concat only pays when the
 concat's output is mostly written by them; otherwise the FusedAscBackend costs the concat
 its cheap copy path (a first-dim concat of non-input producers may even become no-task),
 so GE measures the share of the concat dimension that fused AscBackends produce and
 unfolds the FusedAscBackend below a per-case threshold.
 
-Platform: A2/A3, `concat_alg` = transpose (0), as passes/autofuse_strategies.py. Sizes are
+Platform: A2/A3, `concat_alg` = transpose (0), as passes/autofuse/strategies.py. Sizes are
 computed in bits, so sub-byte dtypes keep GE's byte arithmetic exact where GE's
 GetSizeByDataType would return its bit-offset code.
 """
@@ -26,7 +26,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect.ge import AscBackend, Data, FusedAscBackend, NetOutput, RefData, ge_type, node_name
-from passes.ascgraph_utils import asc_graph, primary_fuse_type
+from passes.autofuse.ascgraph_queries import asc_graph, primary_fuse_type
 
 # lower_concat_helper.cpp: kAlignment (bytes)
 ALIGNMENT = 32
