@@ -31,7 +31,7 @@ from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from lowering import loop_ir as L
-from passes.graph_utils import CONST_TYPES, SOURCE_TYPES, graph_nodes, graphs_in_pass_order
+from ge_dialect.graph import CONST_TYPES, SOURCE_TYPES, graph_nodes, graphs_in_pass_order
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).

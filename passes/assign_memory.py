@@ -38,7 +38,7 @@ from passes.ge_local_sizes import (
     ge_local_output_size,
     memory_size_with_auto_padding,
 )
-from passes.graph_utils import CONST_TYPES, VARIABLE_TYPES, consumers, graph_nodes, graphs_in_pass_order, node_order
+from ge_dialect.graph import CONST_TYPES, VARIABLE_TYPES, consumers, graph_nodes, graphs_in_pass_order, node_order
 from passes.notask.phony import (
     PHONY_CONCAT,
     PHONY_SPLIT,

@@ -31,7 +31,7 @@ from passes.autofuse.solver import (
     buffer_bytes,
     fuse_block,
 )
-from passes.graph_utils import SOURCE_TYPES, graphs_in_pass_order
+from ge_dialect.graph import SOURCE_TYPES, graphs_in_pass_order
 
 # Nodes that launch no kernel: graph inputs, constants, the output node, subgraph calls.
 NOT_KERNELS = SOURCE_TYPES | {"NetOutput", "PartitionedCall"}

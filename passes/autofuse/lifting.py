@@ -31,7 +31,7 @@ from ge_dialect.dtypes import dtype_bits
 from ge_dialect import attrs as A
 from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
 from passes.autofuse.ascgraph_queries import SPLIT_TYPES, has_fuse_type
-from passes.graph_utils import CONST_TYPES
+from ge_dialect.graph import CONST_TYPES
 
 # liftings.cpp: kMinComputeNodes
 MIN_COMPUTE_NODES = 2

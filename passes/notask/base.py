@@ -40,7 +40,7 @@ from ge_dialect.mem_types import (
     is_memory_type_special,
     memory_type_name,
 )
-from passes import graph_utils as G
+from ge_dialect import graph as G
 
 # notask_pass_base.cc: kNotaskDeepth (maximum depth of GetFirstOutAnchorNotInRefNode)
 NOTASK_DEPTH = 100

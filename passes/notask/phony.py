@@ -25,7 +25,7 @@ from ge_dialect.diagnostics import LocatedError, remark, warning
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
-from passes.graph_utils import consumers, fmt_dims, graphs_in_pass_order, has_unknown_shape, owner_graph
+from ge_dialect.graph import consumers, fmt_dims, graphs_in_pass_order, has_unknown_shape, owner_graph
 
 PHONY_CONCAT = "PhonyConcat"
 PHONY_SPLIT = "PhonySplit"
@@ -78,7 +78,7 @@ def graph_unknown_flag(graph: GraphOp | None) -> bool:
 
     The GE-local calculations read only this flag (node.GetOwnerComputeGraph()->
     GetGraphUnknownFlag()), not `_dynamic_shape_partitioned` as the no-task Concat pass's
-    IsOwnerGraphUnknown (graph_utils.is_graph_unknown) does.
+    IsOwnerGraphUnknown (ge_dialect.graph.is_graph_unknown) does.
     """
     return graph is not None and A.get_bool(graph, A.GRAPH_UNKNOWN_FLAG)
 
