@@ -1,5 +1,6 @@
-"""Analyses over ge graphs shared by the passes: which graphs to run on, in which order,
-who consumes what, and GE's graph-level flags. Plain functions, linear in the graph.
+"""Analyses over ge graphs shared by the passes and lowering: which graphs to run on, in
+which order, who consumes what, and GE's graph-level flags. Plain functions, linear in the
+graph.
 """
 
 from __future__ import annotations
@@ -13,12 +14,6 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import GeNode, GraphOp, PartitionedCall
 
-# graph_metadef op_type_utils.cc: IsConstNode (Const, Constant) and IsVariableNode
-CONST_TYPES = frozenset({"Const", "Constant"})
-VARIABLE_TYPES = frozenset({"Variable"})
-# Nodes whose output is a buffer the graph is given, not one it computes: graph inputs,
-# constants and variables (what lowering leaves alone and kernel counts skip).
-SOURCE_TYPES = frozenset({"Data", "RefData"}) | CONST_TYPES | VARIABLE_TYPES
 
 
 def graphs_in_pass_order(module: ModuleOp) -> list[GraphOp]:

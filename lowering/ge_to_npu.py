@@ -25,8 +25,8 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
 from ge_dialect.names import UniqueNames, name_nodes
-from passes.ge_local_sizes import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
+from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 
 # The contract with ge-assign-memory (passes/assign_memory.py writes these).
 OUTPUT_OFFSET = "output_offset"

@@ -31,7 +31,8 @@ from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from lowering import loop_ir as L
-from ge_dialect.graph import CONST_TYPES, SOURCE_TYPES, graph_nodes, graphs_in_pass_order
+from ge_dialect.graph import graph_nodes, graphs_in_pass_order
+from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).
@@ -397,7 +398,7 @@ class LowerAutofusePass(ModulePass):
             backend.results[0].name_hint = b.value.name_hint
             backend.location = b.node.location
             nodes = list(dict.fromkeys(x.node for x in covered))
-            if sum(ge_type(n) not in LIFTING_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
+            if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
                 # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
                 origin = _origin_region(nodes, builder.buffers, replaced, b.value)
                 if origin is not None:
@@ -430,9 +431,6 @@ class LowerAutofusePass(ModulePass):
             remark(n, f"{head}: lowered into {into}; {why}")
 
 
-# liftings.cpp: kMinComputeNodes; autofuse_utils.cpp GetComputeOps skips these view types.
-LIFTING_MIN_COMPUTE_NODES = 2
-LIFTING_VIEW_TYPES: frozenset[str] = frozenset({"ExpandDims", "Reshape", "Squeeze", "Unsqueeze"})
 
 
 def _origin_region(

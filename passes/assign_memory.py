@@ -32,13 +32,9 @@ from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
 from ge_dialect.ge import GraphOp, Identity, NetOutput, ge_type, node_name
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
-from passes.ge_local_sizes import (
-    DATA_NODE_TYPES,
-    GE_LOCAL_NOOP_TYPES,
-    ge_local_output_size,
-    memory_size_with_auto_padding,
-)
-from ge_dialect.graph import CONST_TYPES, VARIABLE_TYPES, consumers, graph_nodes, graphs_in_pass_order, node_order
+from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
+from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES, VARIABLE_TYPES
+from passes.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
 from passes.notask.phony import (
     PHONY_CONCAT,
     PHONY_SPLIT,

@@ -15,40 +15,10 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import ge_type
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
+from ge_dialect.node_types import ALIGNED_OUTPUT_TYPES, DATA_NODE_TYPES, GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 
 # graph_metadef TensorUtilsEx::GetPaddingSize: AICoreSpec.padding_size, 32 by default.
 DEFAULT_PADDING_SIZE = 32
-
-# local_engine/ops_kernel_store/op/no_op.cc: REGISTER_OP_CREATOR(..., NoOp) (ge_notask.md §9)
-GE_LOCAL_NOOP_TYPES: frozenset[str] = frozenset({
-    "Data", "RefData", "QueueData", "AippData",
-    "NoOp", "Variable", "Constant", "Const", "ControlTrigger", "Merge", "FileConstant",
-    "ConstPlaceHolder",
-    "If", "_If", "StatelessIf", "Case", "StatelessCase", "While", "_While", "StatelessWhile",
-    "For", "PartitionedCall", "StatefulPartitionedCall",
-    "OpTiling", "ConditionCalc", "UnfedData",
-    "Stack", "StackPush", "StackPop", "StackClose",
-    "Reshape", "Bitcast", "PhonyConcat", "PhonySplit",
-    "Flatten", "FlattenV2", "ExpandDims", "ReFormat", "Squeeze", "Unsqueeze", "SqueezeV2",
-    "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3",
-})  # fmt: skip
-
-# local_engine/ops_kernel_store/op/ge_deleted_op.cc: REGISTER_OP_CREATOR(..., GeDeletedOp)
-GE_LOCAL_DELETED_TYPES: frozenset[str] = frozenset({
-    "TemporaryVariable", "DestroyTemporaryVariable", "GuaranteeConst", "PreventGradient",
-    "StopGradient", "Size", "Shape", "ShapeN", "Rank",
-    "_Retval", "ReadVariableOp", "VarHandleOp", "VarIsInitializedOp", "Snapshot", "RefIdentity",
-    "Identity", "IdentityN",
-    "VariableV2", "Empty", "PlaceholderWithDefault", "IsVariableInitialized", "PlaceholderV2",
-    "Placeholder", "End",
-    "Switch", "RefMerge", "RefSwitch", "TransShape", "GatherShapes",
-})  # fmt: skip
-
-# graph_metadef op_type_utils.cc: kDataOpSet (OpTypeUtils::IsDataNode)
-DATA_NODE_TYPES: frozenset[str] = frozenset({"Data", "RefData", "AippData", "AnnData", "QueueData"})
-
-# ge_local_ops_kernel_builder.cc: CalcMemSizeByNodeType (PHONYCONCAT, PARTITIONEDCALL)
-ALIGNED_OUTPUT_TYPES: frozenset[str] = frozenset({"PhonyConcat", "PartitionedCall"})
 
 
 def is_ge_local_op(op: Operation) -> bool:

@@ -29,8 +29,6 @@ CANFUSE_NODES_SIZE_ATTR = "canfuse_nodes_size"
 REDUCE_FUSED_ELEMENTWISE_ATTR = "reduce_fused_elementwise_node_num"
 # GE AutoFuseAttrs::vector_core_num (the user core-number scope).
 VECTOR_CORE_NUM_ATTR = "vector_core_num"
-# autofuse_utils.cpp: IsSplitType -- the GE types a split AscBackend comes from
-SPLIT_TYPES = frozenset({"Split", "SplitD", "SplitV", "SplitVD"})
 
 
 def is_asc_backend(op: Operation) -> bool:

@@ -31,7 +31,8 @@ from passes.autofuse.solver import (
     buffer_bytes,
     fuse_block,
 )
-from ge_dialect.graph import SOURCE_TYPES, graphs_in_pass_order
+from ge_dialect.graph import graphs_in_pass_order
+from ge_dialect.node_types import SOURCE_TYPES
 
 # Nodes that launch no kernel: graph inputs, constants, the output node, subgraph calls.
 NOT_KERNELS = SOURCE_TYPES | {"NetOutput", "PartitionedCall"}

@@ -26,6 +26,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect.ge import AscBackend, Data, FusedAscBackend, NetOutput, RefData, ge_type, node_name
+from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
 from passes.autofuse.ascgraph_queries import asc_graph, primary_fuse_type
 
 # lower_concat_helper.cpp: kAlignment (bytes)
@@ -49,8 +50,6 @@ THRESHOLDS: dict[int, dict[str, float]] = {
         "may_be_no_task_small": 0.5, "may_be_no_task": 0.3333, "aligned": 0.1666, "other": 0.1666,
     },
 }  # fmt: skip
-# lower_concat_helper.cpp: IsPeerNodeValidForNoTask -- sources a no-task concat cannot alias
-NO_TASK_UNSUPPORTED_SOURCES = frozenset({"Data", "RefData", "Variable", "Constant", "Const"})
 
 
 @dataclass(frozen=True)
@@ -132,7 +131,7 @@ def need_lifting(fused: FusedAscBackend, backend: AscBackend, concat: ag.AscNode
         elif can_be_no_task:
             # lower_concat_helper.cpp: IsPeerNodeValidForNoTask -- an inner Data is the parent's input
             src = fused.operands[inner[v]] if v in inner else v
-            if isinstance(src.owner, Operation) and ge_type(src.owner) in NO_TASK_UNSUPPORTED_SOURCES:
+            if isinstance(src.owner, Operation) and ge_type(src.owner) in INVALID_PRE_NODE_TYPES:
                 can_be_no_task = False
         num_aligned += (stride_bits * dim_size) % (ALIGNMENT * 8) == 0
     in_num = len(backend.operands)

@@ -59,6 +59,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.ge import ge_type, node_name
+from ge_dialect.node_types import SPLIT_TYPES
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
 from passes.autofuse.solver import FusionPriority, NotFuse
@@ -531,7 +532,7 @@ def _lone_split(op: Operation) -> tuple[Operation, ge.NetOutput] | None:
         return None
     ops = [o for o in op.origin.block.ops if not isinstance(o, ge.Data | ge.RefData | ge.NetOutput)]
     net = op.origin.block.last_op
-    if len(ops) != 1 or ge_type(ops[0]) not in U.SPLIT_TYPES or not isinstance(net, ge.NetOutput):
+    if len(ops) != 1 or ge_type(ops[0]) not in SPLIT_TYPES or not isinstance(net, ge.NetOutput):
         return None
     return ops[0], net
 

@@ -30,20 +30,20 @@ from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect import attrs as A
 from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
-from passes.autofuse.ascgraph_queries import SPLIT_TYPES, has_fuse_type
-from ge_dialect.graph import CONST_TYPES
+from ge_dialect.node_types import (
+    CONST_TYPES,
+    DATA_NODE_TYPES,
+    LIFTING_MIN_COMPUTE_NODES,
+    NON_COMPUTE_VIEW_TYPES,
+    SPLIT_TYPES,
+)
+from passes.autofuse.ascgraph_queries import has_fuse_type
 
-# liftings.cpp: kMinComputeNodes
-MIN_COMPUTE_NODES = 2
-# autofuse_utils.cpp: GetComputeOps -- these view types are not compute ops
-VIEW_TYPES = frozenset({"ExpandDims", "Reshape", "Squeeze", "Unsqueeze"})
 # liftings.cpp: kMinOneNodeInData (concat_max_input_num + 1 from the backend spec)
 MIN_ONE_NODE_INPUTS = 64
 # liftings.cpp: IsSpecificConditionSkipLifting -- tail axis of a non-tail transpose, bytes
 TRANSPOSE_TAIL_BYTES = 512
 DISABLE_LIFTING = "_disable_lifting"
-# asc_ir_lowerer.cpp IsNodeShouldPrune: OpTypeUtils::IsDataNode types are never pruned
-PRUNE_KEEP_TYPES = frozenset({"Data", "RefData"})
 
 
 def origin_ops(op: AscBackend) -> list[Operation]:
@@ -68,9 +68,9 @@ def skip_reason(op: AscBackend) -> str | None:
         if len(op.results) < len(nodes[0].results):
             return f"a split AscBackend with {len(op.results)} of its Split's {len(nodes[0].results)} outputs"
         return None
-    compute = [n for n in nodes if ge_type(n) not in VIEW_TYPES]
-    if len(compute) >= MIN_COMPUTE_NODES:
-        return f"{len(compute)} compute ops >= {MIN_COMPUTE_NODES}"
+    compute = [n for n in nodes if ge_type(n) not in NON_COMPUTE_VIEW_TYPES]
+    if len(compute) >= LIFTING_MIN_COMPUTE_NODES:
+        return f"{len(compute)} compute ops >= {LIFTING_MIN_COMPUTE_NODES}"
     if len(op.results) > 1:
         return f"{len(op.results)} origin output buffers > 1"
     if len(nodes) == 1 and len(nodes[0].operands) >= MIN_ONE_NODE_INPUTS:
@@ -164,7 +164,7 @@ def prune_unused_after_lifting(block: Block, lifted_ops: list[Operation], remark
             print(f"{op_location(op)}: remark: ge-autofuse: removed '{node_name(op)}': nobody reads its outputs", file=sys.stderr)
         block.erase_op(op)
         for p in producers:
-            if p.parent_block() is block and ge_type(p) not in PRUNE_KEEP_TYPES and not any(r.uses for r in p.results):
+            if p.parent_block() is block and ge_type(p) not in DATA_NODE_TYPES and not any(r.uses for r in p.results):
                 queue.append(p)
     return removed
 
@@ -200,7 +200,7 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
             why = (
                 "all the Split's outputs and nothing else: LowerSplitHelper::NeedLifting"
                 if has_fuse_type(group[0], "split")
-                else f"fewer than {MIN_COMPUTE_NODES} compute ops, not fused"
+                else f"fewer than {LIFTING_MIN_COMPUTE_NODES} compute ops, not fused"
             )
             print(
                 f"{op_location(group[0])}: remark: ge-autofuse: lifted {', '.join(repr(n) for n in names)} back to "

@@ -41,14 +41,12 @@ from ge_dialect.mem_types import (
     memory_type_name,
 )
 from ge_dialect import graph as G
+from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
 
 # notask_pass_base.cc: kNotaskDeepth (maximum depth of GetFirstOutAnchorNotInRefNode)
 NOTASK_DEPTH = 100
 # notask_pass_base.cc: kNotaskLxSlice (node-name marker of an LxFusion op)
 NOTASK_LX_SLICE = "lxslice"
-# notask_pass_base.cc: NotaskPassBase::IsPreNodeTypeValid (DATA, REFDATA, VARIABLE,
-# CONSTANTOP, CONSTANT)
-INVALID_PRE_NODE_TYPES = frozenset({"Data", "RefData", "Variable", "Constant", "Const"})
 # graph_utils.cc: GraphUtils::IsRefFromInput, pass-through ops (output i refs input i).
 # While/_While/StatelessWhile are not ge dialect ops (yet); the names stay for fidelity.
 REF_PASS_THROUGH_TYPES = frozenset({"NetOutput", "While", "_While", "StatelessWhile"})
