@@ -44,7 +44,7 @@ Verifier rules (each message names the node and the rule):
   Data read only by Gather nodes is a whole params/indices tensor with positional axis
   ids (GE's GatherLoad), so the repeat rules of loop views do not apply to it;
 * Data/Output indices are dense 0..n-1; values are defined before use;
-* at the `ge.AscBackend` (see `verify_asc_backend`): Data/Output count and element type
+* at the `ge.AscBackend` (see `asc_backend.py: verify_asc_backend`): Data/Output count and element type
   match the operands/results, every Data/Load view stays inside its operand tensor, every
   Store view covers its result tensor exactly once, and `fusion_nodes_size` is the node
   count.
@@ -52,18 +52,15 @@ Verifier rules (each message names the node and the rule):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
-    IntegerAttr,
     StringAttr,
-    TensorType,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -255,7 +252,7 @@ class AscGraphOp(IRDLOperation):
         ax = [a if isinstance(a, AxisAttr) else AxisAttr(*a) for a in axes]
         super().__init__(
             properties={"sym_name": StringAttr(name), "axis": ArrayAttr(ax)},
-            regions=[body if body is not None else Region(_new_block())],
+            regions=[body if body is not None else Region(Block())],
         )
 
     @classmethod
@@ -370,21 +367,9 @@ def _check_partial(op: Operation, k: int, t: AscTensorType, sizes: dict[int, int
             )
 
 
-def _new_block():
-    from xdsl.ir import Block
-
-    return Block()
-
-
 # ---------------------------------------------------------------------------------------
 # Nodes
 # ---------------------------------------------------------------------------------------
-
-
-def _print_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> None:
-    from ge_dialect.ge import print_ge_attr_dict
-
-    print_ge_attr_dict(printer, attributes)
 
 
 def _parse_defined_operand(parser: Parser) -> SSAValue:
@@ -433,7 +418,7 @@ class AscNode(IRDLOperation):
             printer.print_string(")")
         if self.attributes:
             printer.print_string(" ")
-            _print_attr_dict(printer, self.attributes)
+            A.print_ge_attr_dict(printer, self.attributes)
         printer.print_string(" : ")
         printer.print_list((r.type for r in self.results), printer.print_attribute)
 
@@ -1024,19 +1009,8 @@ Prod = _reduction("Prod", "Product over the reduced axes (keep dims).")
 
 
 # ---------------------------------------------------------------------------------------
-# The AscBackend contract (called from ge.AscBackend's verifier)
+# Queries on AscGraphs and their tensors
 # ---------------------------------------------------------------------------------------
-
-
-def asc_graph_of(backend: Operation) -> AscGraphOp:
-    """The AscGraph held by a ge.AscBackend (its region's one op)."""
-    region = backend.regions[0] if backend.regions else None
-    blocks = list(region.blocks) if region is not None else []
-    ops = list(blocks[0].ops) if len(blocks) == 1 else []
-    if len(ops) != 1 or not isinstance(ops[0], AscGraphOp):
-        found = ", ".join(o.name for o in ops) or "nothing"
-        raise VerifyException(f"AscBackend's region must hold exactly one ascgraph.graph, found {found}")
-    return ops[0]
 
 
 def node_count(graph: AscGraphOp) -> int:
@@ -1047,92 +1021,6 @@ def node_count(graph: AscGraphOp) -> int:
 def view_extent(t: AscTensorType, offset: int = 0) -> int:
     """Number of elements a view reaches: 1 + the largest flat index it touches."""
     return offset + sum((r - 1) * s for r, s in zip(t.repeat_list, t.stride_list)) + 1
-
-
-def _static_numel(t: Attribute) -> int | None:
-    if not isinstance(t, TensorType):
-        return None
-    shape = t.get_shape()
-    if any(d < 0 for d in shape):
-        return None
-    return math.prod(shape)
-
-
-def verify_fuse_attrs(op: Operation, what: str) -> None:
-    """GE AutoFuseAttrs as attributes: `fuse_type` (primary, FuseTypeToString), its bitmask,
-    `origin_nodes` (GE node names)."""
-    ft = op.attributes.get("fuse_type")
-    if ft is not None and (not isinstance(ft, StringAttr) or ft.data not in FUSE_TYPES):
-        raise VerifyException(f"{what} fuse_type must be one of {', '.join(FUSE_TYPES)}, got {ft}")
-    mask = op.attributes.get("fuse_type_mask")
-    if mask is not None:
-        if not isinstance(mask, IntegerAttr) or not 0 <= mask.value.data <= FUSE_TYPE_ALL_BITS:
-            raise VerifyException(
-                f"{what} fuse_type_mask must be an OR of 1 << FuseType bits (0..{FUSE_TYPE_ALL_BITS}), "
-                f"got {mask.value.data if isinstance(mask, IntegerAttr) else mask}"
-            )
-    origin = op.attributes.get("origin_nodes")
-    if origin is not None and (
-        not isinstance(origin, ArrayAttr) or not all(isinstance(s, StringAttr) for s in origin.data)
-    ):
-        raise VerifyException(f"{what} origin_nodes must be a list of node-name strings, got {origin}")
-
-
-def verify_asc_backend(op: Operation) -> None:
-    """ge.AscBackend <-> its AscGraph (ge_fusion.md §2.1): inputs map in order to the Data
-    nodes, outputs to the Output nodes; views stay inside the tensors; node count."""
-    g = asc_graph_of(op)
-    verify_fuse_attrs(op, "AscBackend")
-    datas, outputs = g.data_nodes(), g.output_nodes()
-    if len(datas) != len(op.operands):
-        raise VerifyException(f"AscGraph has {len(datas)} Data nodes for {len(op.operands)} AscBackend inputs")
-    if len(outputs) != len(op.results):
-        raise VerifyException(f"AscGraph has {len(outputs)} Output nodes for {len(op.results)} AscBackend outputs")
-    for d, v in zip(datas, op.operands):
-        dt, vt = d.out_type(), v.type
-        elem = getattr(vt, "element_type", None)
-        if dt.element_type != elem:
-            raise VerifyException(f"Data {d.index} has dtype {dt.element_type}, but AscBackend input {d.index} is {vt}")
-        n = _static_numel(vt)
-        if n is None:
-            continue
-        reach = [(view_extent(dt), "its view")] + [
-            (view_extent(dt, u.operation.offset), f"a Load at offset {u.operation.offset}")
-            for u in d.results[0].uses
-            if isinstance(u.operation, Load)
-        ]
-        for ext, how in reach:
-            if ext > n:
-                raise VerifyException(
-                    f"Data {d.index} reads element {ext - 1} through {how}, but AscBackend input "
-                    f"{d.index} ({vt}) has {n} elements"
-                )
-    for o, r in zip(outputs, op.results):
-        ot, rt = o.out_type(), r.type
-        elem = getattr(rt, "element_type", None)
-        if ot.element_type != elem:
-            raise VerifyException(f"Output {o.index} has dtype {ot.element_type}, but AscBackend output {o.index} is {rt}")
-        n = _static_numel(rt)
-        if n is None:
-            continue
-        store = o.operands[0].owner
-        assert isinstance(store, Store)
-        covered = math.prod(ot.repeat_list)
-        ext = view_extent(ot, store.offset)
-        if covered != n or ext > n:
-            raise VerifyException(
-                f"Output {o.index} is written through a view of {covered} elements reaching element "
-                f"{ext - 1}, but AscBackend output {o.index} ({rt}) has {n} elements"
-            )
-    size = op.attributes.get("fusion_nodes_size")
-    if size is not None:
-        if not isinstance(size, IntegerAttr):
-            raise VerifyException(f"fusion_nodes_size must be an integer, got {size}")
-        if size.value.data != node_count(g):
-            raise VerifyException(
-                f"fusion_nodes_size is {size.value.data}, but the AscGraph has {node_count(g)} nodes "
-                f"(Data/Load/Store/Output included)"
-            )
 
 
 ASC_NODE_OPS: list[type[AscNode]] = [

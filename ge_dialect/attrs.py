@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation
+from xdsl.printer import Printer
 
 
 class AttrKind(Enum):
@@ -235,3 +236,30 @@ def set_output_int(op: Operation, name: str, index: int, v: int, default: int = 
     vals = vals + [default] * (n - len(vals))
     vals[index] = v
     op.attributes[name] = int_list_attr(vals)
+
+
+# -- printing -------------------------------------------------------------------------------
+
+
+def _is_plain_int(a: Attribute) -> bool:
+    return isinstance(a, IntegerAttr) and a.type == i64
+
+
+def print_ge_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> None:
+    """Like the generic attr-dict, but i64 integers print bare (`concat_dim = 1`, `N = [2, 2]`),
+    as they parse back to i64; everything else prints as MLIR does."""
+
+    def entry(item: tuple[str, Attribute]) -> None:
+        key, a = item
+        printer.print_identifier_or_string_literal(key)
+        printer.print_string(" = ")
+        if _is_plain_int(a):
+            printer.print_string(str(a.value.data))  # type: ignore[attr-defined]
+        elif isinstance(a, ArrayAttr) and a.data and all(_is_plain_int(e) for e in a.data):
+            printer.print_string("[" + ", ".join(str(e.value.data) for e in a.data) + "]")  # type: ignore[attr-defined]
+        else:
+            printer.print_attribute(a)
+
+    printer.print_string("{")
+    printer.print_list(attributes.items(), entry)
+    printer.print_string("}")

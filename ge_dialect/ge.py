@@ -26,12 +26,11 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
-    IntegerAttr,
+    ModuleOp,
     StringAttr,
     SymbolRefAttr,
     TensorType,
     UnrankedTensorType,
-    i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, OpResult, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -46,10 +45,11 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
+from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR, verify_asc_backend, verify_fuse_attrs
 from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
@@ -89,30 +89,6 @@ def normalize_axis(axis: int, rank: int, what: str) -> int:
     if not -rank <= axis < rank:
         raise VerifyException(f"{what} {axis} is out of range for rank {rank} (valid: [{-rank}, {rank - 1}])")
     return axis + rank if axis < 0 else axis
-
-
-def _is_plain_int(a: Attribute) -> bool:
-    return isinstance(a, IntegerAttr) and a.type == i64
-
-
-def print_ge_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> None:
-    """Like the generic attr-dict, but i64 integers print bare (`concat_dim = 1`, `N = [2, 2]`),
-    as they parse back to i64; everything else prints as MLIR does."""
-
-    def entry(item: tuple[str, Attribute]) -> None:
-        key, a = item
-        printer.print_identifier_or_string_literal(key)
-        printer.print_string(" = ")
-        if _is_plain_int(a):
-            printer.print_string(str(a.value.data))  # type: ignore[attr-defined]
-        elif isinstance(a, ArrayAttr) and a.data and all(_is_plain_int(e) for e in a.data):
-            printer.print_string("[" + ", ".join(str(e.value.data) for e in a.data) + "]")  # type: ignore[attr-defined]
-        else:
-            printer.print_attribute(a)
-
-    printer.print_string("{")
-    printer.print_list(attributes.items(), entry)
-    printer.print_string("}")
 
 
 class GeNode(IRDLOperation):
@@ -184,7 +160,7 @@ class GeNode(IRDLOperation):
             printer.print_string(")")
         if self.attributes:
             printer.print_string(" ")
-            print_ge_attr_dict(printer, self.attributes)
+            A.print_ge_attr_dict(printer, self.attributes)
         printer.print_string(" : ")
         if self.operands:
             printer.print_string("(")
@@ -399,7 +375,7 @@ class GraphOp(IRDLOperation):
         printer.print_symbol_name(self.sym_name.data)
         if self.attributes:
             printer.print_string(" attributes ")
-            print_ge_attr_dict(printer, self.attributes)
+            A.print_ge_attr_dict(printer, self.attributes)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
 
@@ -446,8 +422,6 @@ def _verify_graph_placement(graph: GraphOp) -> None:
     graph's flat list (compute_graph.cc: ComputeGraphImpl::AddSubgraph, "subgraphs should
     only be added to the root graph"), reached through a node's subgraph instance name
     (PartitionedCall `f`), never nested in another graph's body."""
-    from xdsl.dialects.builtin import ModuleOp
-
     parent = graph.parent_op()
     if parent is None or isinstance(parent, ModuleOp):
         return
@@ -646,7 +620,7 @@ class NetOutput(GeNode):
             printer.print_list(self.operands, printer.print_operand)
         if self.attributes:
             printer.print_string(" ")
-            print_ge_attr_dict(printer, self.attributes)
+            A.print_ge_attr_dict(printer, self.attributes)
         if self.operands:
             printer.print_string(" : ")
             printer.print_list((o.type for o in self.operands), printer.print_attribute)
@@ -1469,8 +1443,6 @@ class PartitionedCall(GeNode):
     NUM_OUTPUTS: ClassVar = (0, None)
 
     def check(self) -> None:
-        from xdsl.traits import SymbolTable
-
         f = self.attributes.get("f")
         if not isinstance(f, SymbolRefAttr):
             raise VerifyException("PartitionedCall requires attribute 'f' = @subgraph")
@@ -1480,8 +1452,6 @@ class PartitionedCall(GeNode):
         _check_body_against(callee.data_nodes, callee.net_output, self, f"subgraph {f}")
 
     def callee(self) -> GraphOp:
-        from xdsl.traits import SymbolTable
-
         f = self.attributes["f"]
         assert isinstance(f, SymbolRefAttr)
         g = SymbolTable.lookup_symbol(self, f)
@@ -1503,8 +1473,8 @@ class AscBackend(GeNode):
     # GE AutoFuseAttrs (autofuse_attrs.h): primary FuseType (FuseTypeToString), the
     # `1 << FuseType` bitmask of what is fused in, and the AscIR node count for the size cap.
     ATTRS: ClassVar = {
-        "fuse_type": (A.AttrKind.STR, False),
-        "fuse_type_mask": (A.AttrKind.INT, False),
+        FUSE_TYPE_ATTR: (A.AttrKind.STR, False),
+        FUSE_TYPE_MASK_ATTR: (A.AttrKind.INT, False),
         "fusion_nodes_size": (A.AttrKind.INT, False),
     }
     body = region_def()
@@ -1528,8 +1498,6 @@ class AscBackend(GeNode):
             printer.print_region(self.origin, print_entry_block_args=False)
 
     def check(self) -> None:
-        from ge_dialect.ascgraph import verify_asc_backend  # ascgraph imports this module
-
         verify_asc_backend(self)
         if self.origin is not None:
             ops = list(self.origin.block.ops)
@@ -1550,13 +1518,11 @@ class FusedAscBackend(GeNode):
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
 
     ATTRS: ClassVar = {
-        "fuse_type": (A.AttrKind.STR, False),
-        "fuse_type_mask": (A.AttrKind.INT, False),
+        FUSE_TYPE_ATTR: (A.AttrKind.STR, False),
+        FUSE_TYPE_MASK_ATTR: (A.AttrKind.INT, False),
     }
 
     def check(self) -> None:
-        from ge_dialect.ascgraph import verify_fuse_attrs  # ascgraph imports this module
-
         verify_fuse_attrs(self, "FusedAscBackend")
         ops = list(self.body.block.ops)
         datas = _verify_graph_body(ops, "FusedAscBackend body")

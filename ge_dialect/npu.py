@@ -77,6 +77,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from ge_dialect.ascgraph import AscGraphOp
 from ge_dialect.dtypes import numpy_dtype
 
 FIXED_REGIONS = ("fm", "weight", "var", "workspace")
@@ -402,8 +403,6 @@ class KernelDefOp(IRDLOperation):
             return
         if self.ge_type is not None:
             raise VerifyException("an ascgraph kernel has no GE type: its body is the kernel")
-        from ge_dialect.ascgraph import AscGraphOp
-
         ops = list(self.body.block.ops) if len(self.body.blocks) == 1 else []
         if len(ops) != 1 or not isinstance(ops[0], AscGraphOp):
             raise VerifyException("an ascgraph kernel's body holds exactly one ascgraph.graph")

@@ -26,6 +26,7 @@ from xdsl.passes import ModulePass
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
+from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
@@ -387,8 +388,8 @@ class LowerAutofusePass(ModulePass):
                 mask |= ag.fuse_type_bit(x.bit)
             attrs: dict[str, Attribute] = {
                 A.NODE_NAME: StringAttr(name),
-                "fuse_type": StringAttr(fuse),
-                "fuse_type_mask": A.int_attr(mask),
+                FUSE_TYPE_ATTR: StringAttr(fuse),
+                FUSE_TYPE_MASK_ATTR: A.int_attr(mask),
                 "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
                 "fusion_nodes_size": A.int_attr(ag.node_count(graph)),
             }

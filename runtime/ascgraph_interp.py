@@ -43,6 +43,7 @@ from xdsl.utils.exceptions import VerifyException
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
+from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
 from runtime.reference import ReferenceError, acc_dtype, check_value, gather_indices, reduce_identity, reference_impl
 
@@ -295,7 +296,7 @@ def run_asc_backend(op: Operation, inputs: Sequence[np.ndarray]) -> list[np.ndar
     """Evaluate a ge.AscBackend on its input arrays (in operand order)."""
     assert isinstance(op, ge.AscBackend)
     try:
-        graph = ag.asc_graph_of(op)
+        graph = asc_graph_of(op)
     except VerifyException as e:
         raise ReferenceError(op, f"no AscGraph to interpret: {e}") from None
     if len(inputs) != len(op.operands):

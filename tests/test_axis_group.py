@@ -132,6 +132,7 @@ def test_gather_node_group_is_all_loop_axes_in_y():
     loop axis in y, order 0..n-1; its Data operands (whole-tensor views with positional
     axis ids) are buffers and add nothing."""
     from ge_dialect import ascgraph as ag
+    from ge_dialect.asc_backend import asc_graph_of
     from passes.autofuse.axis_group import graph_axis_group, node_axis_group
     from tests.test_autofuse_decider import lowered
 
@@ -146,7 +147,7 @@ def test_gather_node_group_is_all_loop_axes_in_y():
         ("gather",),
     )
     (k,) = nodes.values()
-    graph = ag.asc_graph_of(k)
+    graph = asc_graph_of(k)
     gather = next(n for n in graph.nodes() if isinstance(n, ag.Gather))
     g = node_axis_group(gather, graph.axis_ids())
     assert (g.x, g.y, g.r, g.n, g.axes_order) == ([], [0, 1, 2], [], [], [0, 1, 2])

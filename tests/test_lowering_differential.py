@@ -85,7 +85,8 @@ def check_lowering(text: str, seed: int, p: LowerAutofusePass) -> tuple[int, boo
         else:
             np.testing.assert_array_equal(g, w)
     for b in backends:
-        from ge_dialect.ascgraph import asc_graph_of, node_count
+        from ge_dialect.asc_backend import asc_graph_of
+        from ge_dialect.ascgraph import node_count
 
         assert b.attributes["fusion_nodes_size"].value.data == node_count(asc_graph_of(b))  # type: ignore[attr-defined]
     return len(backends), reduces

@@ -17,9 +17,8 @@ from xdsl.ir import Operation
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
+from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 
-FUSE_TYPE_ATTR = "fuse_type"
-FUSE_TYPE_MASK_ATTR = "fuse_type_mask"
 # GE AutoFuseAttrs::fusion_nodes_size_ is summed on fusion and never recounted after
 # load/store elimination (fusion_strategy_solver.cpp, FusingNode). The ge.AscBackend
 # verifier requires `fusion_nodes_size` to be the real node count, so GE's summed figure,

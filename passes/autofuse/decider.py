@@ -58,6 +58,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
+from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 from ge_dialect.ge import ge_type, node_name
 from ge_dialect.node_types import SPLIT_TYPES
 from passes.autofuse import ascgraph_queries as U
@@ -363,8 +364,8 @@ class AscBackendFusionDecider:
             origin += list(o.data) if isinstance(o, ArrayAttr) else [StringAttr(node_name(n))]
         attrs: dict[str, Attribute] = {
             A.NODE_NAME: StringAttr(name),
-            "fuse_type": StringAttr(U.primary_fuse_type(n1)),
-            "fuse_type_mask": A.int_attr(U.all_fuse_types(n1) | U.all_fuse_types(n2)),
+            FUSE_TYPE_ATTR: StringAttr(U.primary_fuse_type(n1)),
+            FUSE_TYPE_MASK_ATTR: A.int_attr(U.all_fuse_types(n1) | U.all_fuse_types(n2)),
             "origin_nodes": ArrayAttr(origin),
         }
         absorbed = U.int_attr(n1, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0)
