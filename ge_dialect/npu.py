@@ -48,9 +48,8 @@ stream_active; stream 0 ends with the model's one end_graph.
 
 from __future__ import annotations
 
-import bisect
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -859,73 +858,6 @@ class ModelOp(IRDLOperation):
                 need = raw_bytes(ty)
                 if a.length.data < need:
                     raise VerifyException(f"{what}: {kind} {i} of @{sym} is {ty} ({need} bytes), its address {a} holds {a.length.data}")
-
-
-# ---------------------------------------------------------------------------------------
-# Address analysis shared by the task generator and the simulator
-# ---------------------------------------------------------------------------------------
-
-
-class IntervalMap:
-    """Disjoint byte segments [start, end) of one region, each with a state; the rest of
-    the region has none. Segments split where an update's bounds fall inside them, so the
-    number of segments stays of the order of the number of tensors, whatever their bytes."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.states: list[object] = []
-
-    def _split(self, x: int) -> None:
-        i = bisect.bisect_right(self.starts, x) - 1
-        if i >= 0 and self.starts[i] < x < self.ends[i]:
-            self.starts.insert(i + 1, x)
-            self.ends.insert(i + 1, self.ends[i])
-            self.states.insert(i + 1, self.states[i])
-            self.ends[i] = x
-
-    def covered(self, start: int, end: int) -> list[tuple[int, int, object]]:
-        """The segments (clipped to [start, end)) that have a state, in address order."""
-        out = []
-        i = max(bisect.bisect_right(self.starts, start) - 1, 0)
-        while i < len(self.starts) and self.starts[i] < end:
-            s, e = max(self.starts[i], start), min(self.ends[i], end)
-            if s < e:
-                out.append((s, e, self.states[i]))
-            i += 1
-        return out
-
-    def gaps(self, start: int, end: int) -> list[tuple[int, int]]:
-        """The sub-ranges of [start, end) no segment covers."""
-        out, pos = [], start
-        for s, e, _ in self.covered(start, end):
-            if s > pos:
-                out.append((pos, s))
-            pos = e
-        if pos < end:
-            out.append((pos, end))
-        return out
-
-    def update(self, start: int, end: int, fn: Callable[[object | None], object]) -> None:
-        """Replace the state of every byte of [start, end) by fn(old state or None)."""
-        if start >= end:
-            return
-        self._split(start)
-        self._split(end)
-        lo = bisect.bisect_left(self.starts, start)
-        hi = bisect.bisect_left(self.starts, end)
-        new: list[tuple[int, int, object]] = []
-        pos = start
-        for i in range(lo, hi):
-            if self.starts[i] > pos:
-                new.append((pos, self.starts[i], fn(None)))
-            new.append((self.starts[i], self.ends[i], fn(self.states[i])))
-            pos = self.ends[i]
-        if pos < end:
-            new.append((pos, end, fn(None)))
-        self.starts[lo:hi] = [n[0] for n in new]
-        self.ends[lo:hi] = [n[1] for n in new]
-        self.states[lo:hi] = [n[2] for n in new]
 
 
 NPU = Dialect(

@@ -26,6 +26,7 @@ from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
 from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
+from ge_dialect.interval_map import IntervalMap
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 
 # The contract with ge-assign-memory (passes/assign_memory.py writes these).
@@ -387,12 +388,12 @@ class _Lowering:
     def dependencies(self) -> None:
         """RAW, WAR and WAW constraints between tasks from their address footprints (one
         interval map per region: last writer and readers since of every byte range)."""
-        maps: dict[str, npu.IntervalMap] = {}
+        maps: dict[str, IntervalMap] = {}
         for i, t in enumerate(self.tasks):
             deps: set[int] = set()
             preds: set[int] = set()
             for r, s, e in t.reads:
-                m = maps.setdefault(r, npu.IntervalMap())
+                m = maps.setdefault(r, IntervalMap())
                 for _, _, st in m.covered(s, e):
                     w, _ = st  # type: ignore[misc]
                     if w is not None:
@@ -400,7 +401,7 @@ class _Lowering:
                         preds.add(w)
                 m.update(s, e, lambda st, i=i: (None, frozenset({i})) if st is None else (st[0], st[1] | {i}))  # type: ignore[index]
             for r, s, e in t.writes:
-                m = maps.setdefault(r, npu.IntervalMap())
+                m = maps.setdefault(r, IntervalMap())
                 for _, _, st in m.covered(s, e):
                     w, rs = st  # type: ignore[misc]
                     if w is not None:

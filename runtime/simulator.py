@@ -54,6 +54,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge, npu
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.interval_map import IntervalMap
 from runtime.layouts import gather, scatter, storage_elements, storage_index
 from runtime.reference import ReferenceError, reference_impl_of
 
@@ -187,12 +188,12 @@ class _Tensors:
                 self.spans[b].append((t.index, a, z))
             self.reads[t.index] = list(dict.fromkeys(mine))
         self.bases = [n for n in self.range if n not in aliases]
-        self.owners: dict[str, npu.IntervalMap] = {}
+        self.owners: dict[str, IntervalMap] = {}
         for e in model.table():
             n = e.tensor_name
             if n in aliases:
                 continue
-            self.owners.setdefault(e.addr.region.data, npu.IntervalMap()).update(e.addr.offset.data, e.addr.end, lambda st, n=n: (st or ()) + (n,))  # type: ignore[operator]
+            self.owners.setdefault(e.addr.region.data, IntervalMap()).update(e.addr.offset.data, e.addr.end, lambda st, n=n: (st or ()) + (n,))  # type: ignore[operator]
 
     def pinned(self, n: str) -> bool:
         r = self.range[n][0]
@@ -506,10 +507,10 @@ class _Execution:
         self.epoch: dict[int, tuple[int, int]] = {}
         self.end_vc: list[int] | None = None
         # shadow state per region: (writer epoch or None for the host, reads per stream)
-        self.shadow: dict[str, npu.IntervalMap] = {}
+        self.shadow: dict[str, IntervalMap] = {}
         host = (None, (None,) * n)
         for r, size in m.region_sizes.items():
-            sh = npu.IntervalMap()
+            sh = IntervalMap()
             if r in HOST_REGIONS or r.startswith("input:"):
                 sh.update(0, len(bound[r]) if r in bound else size, lambda _: host)
             self.shadow[r] = sh
@@ -517,7 +518,7 @@ class _Execution:
         self.retired: set[int] = set()  # tasks whose reads are done
         self.written: set[str] = {b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")}
         # fm bytes still to be read: a count of pending reads per byte range
-        self.live = npu.IntervalMap()
+        self.live = IntervalMap()
         self.live_bytes = 0
         self.counted: set[tuple[int, str]] = set()  # (reader task, base) spans in `live`
 
