@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import formats
 from ge_dialect.dtypes import ge_dtype_name, tensor_size_in_bytes
+from ge_dialect.shapes import fmt_dims
 
 ND = "ND"
 
@@ -192,8 +193,8 @@ def tensor_desc(t: Attribute) -> TensorDesc:
     if explicit:
         if derived is not None and tuple(derived) != explicit:
             raise VerifyException(
-                f"storage shape [{', '.join(map(str, explicit))}] of {storage} does not match "
-                f"[{', '.join(map(str, derived))}] derived from origin {origin} "
+                f"storage shape {fmt_dims(explicit)} of {storage} does not match "
+                f"{fmt_dims(derived)} derived from origin {origin} "
                 f"{'x'.join(map(str, shape))}"
             )
         storage_shape = explicit

@@ -54,14 +54,9 @@ from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.names import ge_type, node_name  # noqa: F401  (re-exported: the one naming function)
+from ge_dialect.shapes import fmt_shape, normalize_axis
 
 Shape = tuple[int, ...]
-
-
-def fmt_shape(s: Shape | None) -> str:
-    if s is None:
-        return "*"
-    return "x".join("?" if d < 0 else str(d) for d in s) if s else "scalar"
 
 
 def _known(s: Shape | None) -> bool:
@@ -83,12 +78,6 @@ def broadcast_shapes(a: Shape, b: Shape) -> Shape | None:
         else:
             return None
     return tuple(reversed(out))
-
-
-def normalize_axis(axis: int, rank: int, what: str) -> int:
-    if not -rank <= axis < rank:
-        raise VerifyException(f"{what} {axis} is out of range for rank {rank} (valid: [{-rank}, {rank - 1}])")
-    return axis + rank if axis < 0 else axis
 
 
 class GeNode(IRDLOperation):
@@ -1052,15 +1041,6 @@ class Reshape(ReshapeLike):
     name = "ge.Reshape"
     NUM_INPUTS: ClassVar = (1, 2)
 
-    def check(self) -> None:
-        self.same_dtype([self.operands[0], self.results[0]], "input and output")
-        a, b = self.in_shape(0), self.out_shape(0)
-        if _known(a) and _known(b) and math.prod(a) != math.prod(b):  # type: ignore[arg-type]
-            raise VerifyException(
-                f"Reshape changes the element count: {fmt_shape(a)} has {math.prod(a)}, "  # type: ignore[arg-type]
-                f"{fmt_shape(b)} has {math.prod(b)}"  # type: ignore[arg-type]
-            )
-
 
 def _reshape_like(op_name: str, doc: str) -> type[ReshapeLike]:
     cls = type(op_name.split(".")[1], (ReshapeLike,), {"name": op_name, "__doc__": doc})
@@ -1337,8 +1317,10 @@ class MatMul(GeNode):
         return [(a[0], b[1])]
 
 
-def _quad(op: GeNode, name: str, default: list[int]) -> list[int]:
-    v = op.int_list(name)
+def quad_attr(op: Operation, name: str, default: list[int]) -> list[int]:
+    """A 4-entry list attribute of a convolution (`strides`, `pads`, `dilations`), `default`
+    when absent."""
+    v = A.get_int_list(op, name)
     if v is None:
         return default
     if len(v) != 4:
@@ -1376,9 +1358,9 @@ class Conv2D(GeNode):
         assert x is not None and w is not None
         if len(x) != 4 or len(w) != 4:
             raise VerifyException(f"Conv2D takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
-        s = _quad(self, "strides", [1, 1, 1, 1])
-        p = _quad(self, "pads", [0, 0, 0, 0])
-        d = _quad(self, "dilations", [1, 1, 1, 1])
+        s = quad_attr(self, "strides", [1, 1, 1, 1])
+        p = quad_attr(self, "pads", [0, 0, 0, 0])
+        d = quad_attr(self, "dilations", [1, 1, 1, 1])
         g = self.int_attr("groups", 1)
         assert g is not None  # groups = 0 must be rejected below, not read as 1
         if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or g <= 0:

@@ -5,7 +5,7 @@ graph.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
@@ -118,8 +118,3 @@ def subgraph_callers(module: ModuleOp) -> dict[str, list[PartitionedCall]]:
                 if isinstance(f, SymbolRefAttr):
                     callers.setdefault(f.root_reference.data, []).append(op)
     return callers
-
-
-def fmt_dims(dims: Sequence[int] | None) -> str:
-    """A dim list as remarks and errors print it: `[1, 32, 16]` (None: `[]`)."""
-    return "[" + ", ".join(map(str, dims or ())) + "]"

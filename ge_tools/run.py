@@ -35,6 +35,7 @@ from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
 from ge_dialect.names import name_all_nodes
+from ge_dialect.shapes import fmt_shape
 from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.error_bound import output_error_bounds
@@ -218,7 +219,7 @@ def check_host_memory(module: ModuleOp, limit: int | None) -> None:
             if math.prod(d for d in shape if d) * itemsize > INT64_MAX:
                 # numpy multiplies the non-zero dims even for an empty array ("array is too big")
                 raise ReferenceError(
-                    op, f"output {r.index}: numpy cannot hold a {ge.fmt_shape(shape)} array: its non-zero "
+                    op, f"output {r.index}: numpy cannot hold a {fmt_shape(shape)} array: its non-zero "
                     "dims multiply past int64, even with 0 elements; ge-run cannot evaluate it",
                 )
             size = math.prod(shape) * itemsize
@@ -254,7 +255,7 @@ def checksum(a: np.ndarray) -> str:
 
 def summary(o: Output) -> str:
     a = o.array
-    shape = "x".join(str(d) for d in a.shape) or "scalar"
+    shape = fmt_shape(a.shape)
     head = f"output {o.index} {o.name}: shape {shape} {a.dtype}"
     if a.size == 0:
         return f"{head} (empty) crc32 {checksum(a)}"

@@ -27,6 +27,7 @@ from ge_dialect.dtypes import dtype_bits, numpy_dtype
 from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
 from ge_dialect.interval_map import IntervalMap
+from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 
 # The contract with ge-assign-memory (passes/assign_memory.py writes these).
@@ -35,7 +36,6 @@ OUTPUT_REGION = "output_region"
 OUTPUT_SIZE = "output_size"
 INPUT_OFFSET = "input_offset"
 MEMORY_ATTRS = frozenset({OUTPUT_OFFSET, OUTPUT_REGION, OUTPUT_SIZE, INPUT_OFFSET})
-MEM_ALIGN = 512
 # An Identity that reaches task generation (IdentityPass kept it, or memory assignment
 # inserted it) is placed on the rts engine, not the GE-local one: both list it
 # (rts_engine op_factory.cc: REGISTER_OP_CREATOR(Identity, MemcpyAsyncOp); ge_deleted_op.cc:
@@ -327,7 +327,7 @@ class _Lowering:
             raise LocatedError(op, f"recursive subgraph call @{sub}")
         scope = _Scope(prefix=f"{name}/")
         scope.remap["fm"] = ("fm", self.fm_top)
-        self.fm_top += -(-(A.get_int(callee, "memory_size", 0) or 0) // MEM_ALIGN) * MEM_ALIGN
+        self.fm_top += -(-(A.get_int(callee, "memory_size", 0) or 0) // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
         self.lower_bound += A.get_int(callee, "memory_lower_bound", 0) or 0
         scope.remap["weight"] = ("weight", self.weight_top)
         self.weight_top += A.get_int(callee, "weight_size", 0) or 0
@@ -371,7 +371,7 @@ class _Lowering:
                     else:
                         n = self.raw(inner, r)
                         a = npu.AddrAttr("workspace", self.workspace_top, n)
-                        self.workspace_top += -(-n // MEM_ALIGN) * MEM_ALIGN
+                        self.workspace_top += -(-n // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
                         self.grow("workspace", a.end)
                         tn = f"{iname}:{i}"
                         self.table.append(npu.TensorOp(tn, a, {"node": StringAttr(iname), "type": StringAttr("workspace")}))

@@ -33,6 +33,7 @@ from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from lowering import loop_ir as L
 from ge_dialect.graph import graph_nodes, graphs_in_pass_order
+from ge_dialect.shapes import normalize_axis
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
@@ -644,7 +645,7 @@ def _lower_split(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> 
     if not p.enabled("split"):
         raise Extern("class 'split' is not in enable-pass")
     in_shape = _shape(node.operands[0])
-    dim = ge.normalize_axis(A.get_int(node, "split_dim", 0) or 0, len(in_shape), "split_dim")
+    dim = normalize_axis(A.get_int(node, "split_dim", 0) or 0, len(in_shape), "split_dim")
     if p.split_lowering == "split":
         return _lower_split_to_normal_split(p, st, rd, node, dim)
     # lowering_impl.cpp: LowerSplitToStridedSlices -- CheckEndDimHasOne: not lowered

@@ -33,12 +33,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.shapes import fmt_shape, normalize_axis
 
 __all__ = [
     "ReferenceError",
@@ -103,10 +105,6 @@ def _shape_matches(want: tuple[int, ...] | None, got: tuple[int, ...]) -> bool:
     return len(want) == len(got) and all(w < 0 or w == g for w, g in zip(want, got))
 
 
-def _fmt(shape: Sequence[int]) -> str:
-    return "x".join(str(d) for d in shape) if len(shape) else "scalar"
-
-
 def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> None:
     """An array given for `value` (a graph input) must have its shape and numpy dtype."""
     want_dt = numpy_dtype(value.type.element_type)  # type: ignore[attr-defined]
@@ -114,7 +112,7 @@ def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> N
     if not _shape_matches(want_shape, arr.shape) or arr.dtype != want_dt:
         raise ReferenceError(
             op,
-            f"{what} is an array of shape {_fmt(arr.shape)} and dtype {arr.dtype}, but the "
+            f"{what} is an array of shape {fmt_shape(arr.shape)} and dtype {arr.dtype}, but the "
             f"graph expects {value.type} (numpy dtype {want_dt})",
         )
 
@@ -128,7 +126,7 @@ def _check_outputs(op: Operation, outs: Sequence[np.ndarray]) -> None:
     for i, (r, a) in enumerate(zip(op.results, outs)):
         want_dt = numpy_dtype(r.type.element_type)  # type: ignore[attr-defined]
         if not isinstance(a, np.ndarray) or a.dtype != want_dt or not _shape_matches(shape_of(r.type), a.shape):
-            got = f"shape {_fmt(a.shape)} dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
+            got = f"shape {fmt_shape(a.shape)} dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
             raise ReferenceError(
                 op,
                 f"internal error in the reference interpreter: output {i} is {got}, but the "
@@ -152,9 +150,11 @@ def _target_shape(op: Operation, i: int, size: int) -> tuple[int, ...]:
 
 
 def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
-    if not -rank <= axis < rank:
-        raise ReferenceError(op, f"{what} {axis} is out of range for rank {rank}")
-    return axis + rank if axis < 0 else axis
+    """shapes.normalize_axis, its error located at `op` (a verified op never fails it)."""
+    try:
+        return normalize_axis(axis, rank, what)
+    except VerifyException as e:
+        raise ReferenceError(op, str(e)) from None
 
 
 def acc_dtype(dt: np.dtype) -> np.dtype:
@@ -534,7 +534,7 @@ def _phony_concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     out = np.empty(ge.phony_block_shape(piece, dims, ns), dtype=args[0].dtype)  # the output's (verifier)
     for k, a in enumerate(args):
         if a.shape != piece:
-            raise ReferenceError(op, f"input {k} has shape {_fmt(a.shape)}, input 0 has {_fmt(piece)}")
+            raise ReferenceError(op, f"input {k} has shape {fmt_shape(a.shape)}, input 0 has {fmt_shape(piece)}")
         where: list[slice] = [slice(None)] * len(piece)
         idx = k
         for d, n in zip(dims, ns):
@@ -585,7 +585,7 @@ def _reshape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     x = args[0]
     shape = _target_shape(op, 0, x.size)
     if math.prod(shape) != x.size:
-        raise ReferenceError(op, f"cannot reshape {_fmt(x.shape)} to {_fmt(shape)}")
+        raise ReferenceError(op, f"cannot reshape {fmt_shape(x.shape)} to {fmt_shape(shape)}")
     return [x.reshape(shape)]
 
 
@@ -691,11 +691,6 @@ def _matmul(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     return [r.astype(out_dtype(op))]
 
 
-def _quad(op: Operation, name: str, default: list[int]) -> list[int]:
-    v = A.get_int_list(op, name)
-    return default if v is None else v
-
-
 @reference_impl(ge.Conv2D)
 def _conv2d(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     """NCHW: x [N,C,H,W], filter [K,C/groups,kh,kw], bias [K]; strides/dilations NCHW
@@ -711,14 +706,14 @@ def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     """The convolution of `op` (no bias) in the arrays' dtype (shared with
     runtime/error_bound.py, which runs it on float64 magnitudes)."""
     acc = x.dtype
-    sh, sw = _quad(op, "strides", [1, 1, 1, 1])[2:]
-    dh, dw = _quad(op, "dilations", [1, 1, 1, 1])[2:]
-    pt, pb, pl, pr = _quad(op, "pads", [0, 0, 0, 0])
+    sh, sw = ge.quad_attr(op, "strides", [1, 1, 1, 1])[2:]
+    dh, dw = ge.quad_attr(op, "dilations", [1, 1, 1, 1])[2:]
+    pt, pb, pl, pr = ge.quad_attr(op, "pads", [0, 0, 0, 0])
     g = A.get_int(op, "groups", 1) or 1
     n, c, h, wd = x.shape
     k, cg, kh, kw = w.shape
     if c != cg * g or k % g:
-        raise ReferenceError(op, f"filter {_fmt(w.shape)} does not match {c} input channels with groups {g}")
+        raise ReferenceError(op, f"filter {fmt_shape(w.shape)} does not match {c} input channels with groups {g}")
     oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
     xp = np.pad(x.astype(acc), ((0, 0), (0, 0), (pt, pb), (pl, pr)))

@@ -42,6 +42,7 @@ from ge_dialect.mem_types import (
 )
 from ge_dialect import graph as G
 from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
+from ge_dialect.shapes import fmt_dims
 
 # notask_pass_base.cc: kNotaskDeepth (maximum depth of GetFirstOutAnchorNotInRefNode)
 NOTASK_DEPTH = 100
@@ -264,7 +265,7 @@ def check_tensor_align(op: Operation, i: int) -> Verdict:
         return PASS
     return Verdict(
         False,
-        f"runtime size {nbytes} bytes ({td.storage_format} {G.fmt_dims(runtime)} "
+        f"runtime size {nbytes} bytes ({td.storage_format} {fmt_dims(runtime)} "
         f"{ge_dtype_name(td.dtype)}) is not a positive multiple of {NOTASK_TENSOR_ALIGN_SIZE}",
     )
 
@@ -402,13 +403,13 @@ def check_real_dim(
         return Verdict(False, f"origin axis {dim} has no storage axis")
     real_dim = src_to_dst[dim][0]
     if not 0 <= real_dim < len(runtime_shape):
-        return Verdict(False, f"storage axis {real_dim} of origin axis {dim} is outside the runtime shape {G.fmt_dims(runtime_shape)}")
+        return Verdict(False, f"storage axis {real_dim} of origin axis {dim} is outside the runtime shape {fmt_dims(runtime_shape)}")
     # front-dims rule: every runtime dim before real_dim is 1 (both of GE's branches)
     for axis in range(real_dim):
         if runtime_shape[axis] != 1:
             return Verdict(
                 False,
-                f"runtime dim {axis} of {G.fmt_dims(runtime_shape)} is {runtime_shape[axis]}; the dims "
+                f"runtime dim {axis} of {fmt_dims(runtime_shape)} is {runtime_shape[axis]}; the dims "
                 f"in front of storage axis {real_dim} (origin axis {dim}) must be 1",
             )
     # merged-axis rule: real_dim merges several origin axes (e.g. FRACTAL_Z C1HW)
@@ -443,7 +444,7 @@ def check_dim_alignment(align_shape: Sequence[int], dim: int, origin_shape: Sequ
     # notask_pass_base.cc: NotaskPassBase::CheckDimAlignment
     """
     if not dim < len(origin_shape) or not dim < len(align_shape) or align_shape[dim] <= 0:
-        return Verdict(False, f"no alignment granule for origin axis {dim} (aligned shape {G.fmt_dims(align_shape)})")
+        return Verdict(False, f"no alignment granule for origin axis {dim} (aligned shape {fmt_dims(align_shape)})")
     if origin_shape[dim] % align_shape[dim] != 0:
         return Verdict(
             False,
@@ -457,7 +458,7 @@ def check_dim_for_input(td: TensorDesc, dim: int, where: str) -> Reject | None:
     """# notask_pass_base.cc: NotaskPassBase::CheckDimForInput"""
     src = td.shape or ()
     runtime = td.storage_shape or ()
-    fmts = f"origin {td.origin_format} {G.fmt_dims(src)} stored as {td.storage_format}"
+    fmts = f"origin {td.origin_format} {fmt_dims(src)} stored as {td.storage_format}"
     # transfer_shape_utils.cc: TransferShapeUtils::GetAlignedShape
     align = aligned_shape(td.origin_format, td.storage_format, src, td.dtype, td.reshape_type_mask)
     if align is None or len(align) != len(src):
@@ -465,7 +466,7 @@ def check_dim_for_input(td: TensorDesc, dim: int, where: str) -> Reject | None:
     # transfer_shape_utils.cc: TransferShapeUtils::TransferDims
     mapping = transfer_dims(td.origin_format, td.storage_format, src, td.dtype, td.reshape_type_mask)
     if mapping is None or len(mapping[0]) != len(src) or len(mapping[1]) != len(runtime):
-        return Reject("TransferDims", where + f"no axis mapping for {fmts} {G.fmt_dims(runtime)}")
+        return Reject("TransferDims", where + f"no axis mapping for {fmts} {fmt_dims(runtime)}")
     s2d, d2s = mapping
     if not (v := check_real_dim(align, src, s2d, d2s, dim, runtime)):
         return Reject("CheckRealDim", where + v.reason)

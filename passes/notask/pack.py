@@ -17,6 +17,7 @@ from xdsl.ir import Operation
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.formats import FRACTAL_NZ, ORIGIN_FORMATS, primary_format
+from ge_dialect.shapes import fmt_dims
 from passes.notask.base import NotaskPassBase, Reject, check_dim_for_input
 
 
@@ -62,7 +63,7 @@ def check_pack_dim(op: Operation) -> Reject | None:
                 return Reject(
                     "CheckDim",
                     f"input {i}: axis {shown} equals the rank, so every origin dim must be 1, "
-                    f"got [{', '.join(map(str, shape))}]",
+                    f"got {fmt_dims(shape)}",
                 )
             continue
         if (rej := check_dim_for_input(td, axis, f"input {i}: ")) is not None:
