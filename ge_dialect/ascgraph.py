@@ -393,8 +393,6 @@ class AscNode(IRDLOperation):
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
     NUM_OUTPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
     ATTRS: ClassVar[dict[str, tuple[A.AttrKind, bool]]] = {}
-    # GE api.compute_type (ascendc_ir_def.h); memory-class nodes have none.
-    COMPUTE_TYPE: ClassVar[str] = "Elewise"
     # Memory-class nodes (Data, Output, Workspace) hold GM views; sched.axis is optional.
     MEMORY: ClassVar[bool] = False
     SCHED_REQUIRED: ClassVar[bool] = True
@@ -553,7 +551,6 @@ class Data(AscNode):
     name = "ascgraph.Data"
     NUM_INPUTS: ClassVar = (0, 0)
     ATTRS: ClassVar = {"index": (A.AttrKind.INT, True)}
-    COMPUTE_TYPE: ClassVar = ""
     MEMORY: ClassVar = True
     SCHED_REQUIRED: ClassVar = False
 
@@ -573,7 +570,6 @@ class Output(AscNode):
 
     name = "ascgraph.Output"
     ATTRS: ClassVar = {"index": (A.AttrKind.INT, True)}
-    COMPUTE_TYPE: ClassVar = ""
     MEMORY: ClassVar = True
     SCHED_REQUIRED: ClassVar = False
 
@@ -596,7 +592,6 @@ class Workspace(AscNode):
     """A GM workspace buffer between a Store and the Loads that read it back."""
 
     name = "ascgraph.Workspace"
-    COMPUTE_TYPE: ClassVar = ""
     MEMORY: ClassVar = True
     SCHED_REQUIRED: ClassVar = False
 
@@ -615,7 +610,6 @@ class Load(AscNode):
 
     name = "ascgraph.Load"
     ATTRS: ClassVar = {"offset": (A.AttrKind.INT, False)}
-    COMPUTE_TYPE: ClassVar = "Load"
 
     @property
     def offset(self) -> int:
@@ -645,7 +639,6 @@ class Store(AscNode):
 
     name = "ascgraph.Store"
     ATTRS: ClassVar = {"offset": (A.AttrKind.INT, False)}
-    COMPUTE_TYPE: ClassVar = "Store"
 
     @property
     def offset(self) -> int:
@@ -805,7 +798,6 @@ class Broadcast(AscNode):
     HintGraph form: right after a Load, one axis per node)."""
 
     name = "ascgraph.Broadcast"
-    COMPUTE_TYPE: ClassVar = "Broadcast"
 
     def check(self) -> None:
         a, b = self.in_type(), self.out_type()
@@ -823,7 +815,6 @@ class Transpose(AscNode):
     input's, each axis keeping its repeat."""
 
     name = "ascgraph.Transpose"
-    COMPUTE_TYPE: ClassVar = "Transpose"
 
     def check(self) -> None:
         a, b = self.in_type(), self.out_type()
@@ -895,7 +886,6 @@ class Concat(_ConcatSplit):
 
     name = "ascgraph.Concat"
     NUM_INPUTS: ClassVar = (1, None)
-    COMPUTE_TYPE: ClassVar = "Concat"
 
     def parts_and_whole(self) -> tuple[list[AscTensorType], AscTensorType]:
         return [v.type for v in self.operands], self.results[0].type  # type: ignore[return-value]
@@ -909,7 +899,6 @@ class Split(_ConcatSplit):
     name = "ascgraph.Split"
     NUM_OUTPUTS: ClassVar = (1, None)
     ATTRS: ClassVar = {"gid": (A.AttrKind.INT, False)}
-    COMPUTE_TYPE: ClassVar = "Split"
 
     def parts_and_whole(self) -> tuple[list[AscTensorType], AscTensorType]:
         return [r.type for r in self.results], self.operands[0].type  # type: ignore[return-value]
@@ -937,7 +926,6 @@ class Gather(AscNode):
         "axis": (A.AttrKind.INT, True),
         "negative_index_support": (A.AttrKind.BOOL, False),
     }
-    COMPUTE_TYPE: ClassVar = "Gather"
 
     @property
     def axis(self) -> int:
@@ -976,7 +964,6 @@ class Reduction(AscNode):
     """Keep-dims reduction (compute type Reduce; ge_fusion.md §2.3): same axis list; the
     reduced axes are those with input repeat > 1 and output repeat 1."""
 
-    COMPUTE_TYPE: ClassVar = "Reduce"
 
     def check(self) -> None:
         a, b = self.in_type(), self.out_type()

@@ -423,9 +423,7 @@ class KernelDefOp(IRDLOperation):
 
 
 class TaskOp(IRDLOperation):
-    """Base of the task ops. GE task type (runtime_model_ge.h) in TASK_TYPE."""
-
-    TASK_TYPE: ClassVar[str] = ""
+    """Base of the task ops; each one's docstring names its GE task type (runtime_model_ge.h)."""
 
     def footprint(self) -> tuple[list[tuple[str, AddrAttr]], list[tuple[str, AddrAttr]]]:
         return [], []
@@ -484,7 +482,6 @@ class KernelOp(_MoveTask):
     """`npu.kernel @kernel ins("t" at #npu.addr<...>, ...) outs(...)`: KERNEL / ALL_KERNEL."""
 
     name = "npu.kernel"
-    TASK_TYPE: ClassVar = "KERNEL"
     kernel = prop_def(SymbolRefAttr)
 
     def __init__(self, kernel: str, ins: Sequence[tuple[str, AddrAttr]], outs: Sequence[tuple[str, AddrAttr]], attributes: dict[str, Attribute] | None = None):
@@ -524,7 +521,6 @@ class MemcpyOp(_MoveTask):
     """`npu.memcpy ins("t" at src) outs("u" at dst)`: MEMCPY_ASYNC, device to device."""
 
     name = "npu.memcpy"
-    TASK_TYPE: ClassVar = "MEMCPY_ASYNC"
 
     def __init__(self, src: tuple[str, AddrAttr], dst: tuple[str, AddrAttr], attributes: dict[str, Attribute] | None = None):
         super().__init__(
@@ -587,7 +583,6 @@ class EventRecordOp(_IdTask):
     """`npu.event_record <e>`: EVENT_RECORD (rts Send)."""
 
     name = "npu.event_record"
-    TASK_TYPE: ClassVar = "EVENT_RECORD"
     KEY: ClassVar = "event"
     event = prop_def(IntAttr)
 
@@ -600,7 +595,6 @@ class EventWaitOp(_IdTask):
     """`npu.event_wait <e>`: EVENT_WAIT followed by the event's reset (rts Recv)."""
 
     name = "npu.event_wait"
-    TASK_TYPE: ClassVar = "EVENT_WAIT"
     KEY: ClassVar = "event"
     event = prop_def(IntAttr)
 
@@ -613,7 +607,6 @@ class StreamActiveOp(_IdTask):
     """`npu.stream_active <s>`: STREAM_ACTIVE, starts stream s."""
 
     name = "npu.stream_active"
-    TASK_TYPE: ClassVar = "STREAM_ACTIVE"
     KEY: ClassVar = "target"
     target = prop_def(IntAttr)
 
@@ -626,7 +619,6 @@ class EndGraphOp(TaskOp):
     """`npu.end_graph`: MODEL_END_GRAPH, the model's completion."""
 
     name = "npu.end_graph"
-    TASK_TYPE: ClassVar = "MODEL_END_GRAPH"
 
     def __init__(self) -> None:
         super().__init__()

@@ -44,7 +44,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Pass name -> factory of the pass class. Later issues add their passes here."""
+    """Pass name -> factory of the pass class."""
 
     def get_identity() -> type[ModulePass]:
         from passes.prepare.identity import IdentityPass

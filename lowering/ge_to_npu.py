@@ -459,6 +459,7 @@ class _Lowering:
                 events += 1
                 lists[s][-1].append(npu.EventRecordOp(e))
                 tail.append(npu.EventWaitOp(e))
+        # every address names its stream by position; renumber streams densely
         stream_ops = []
         for s in used:
             ops = [op for group in lists[s] for op in group]
@@ -466,7 +467,6 @@ class _Lowering:
                 # davinci_model.cc: BindModelStream, non-head streams start on STREAM_ACTIVE
                 ops = [npu.StreamActiveOp(x) for x in used[1:]] + ops + tail + [npu.EndGraphOp()]
             stream_ops.append(npu.StreamOp(used.index(s), ops))
-        # every address names its stream by position; renumber streams densely
         regions = [npu.RegionOp("fm", max(self.fm_top, self.regions.get("fm", 0)))]
         for r in sorted(k for k in self.regions if k != "fm"):
             size = self.regions[r]

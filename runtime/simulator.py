@@ -550,7 +550,7 @@ class _Execution:
                 f"but the region's buffer has {len(buf)} bytes", o.region, off, off + n,
             )  # fmt: skip
 
-    def read(self, t: _Task, o: _Operand, off: int) -> None:
+    def read(self, t: _Task, o: _Operand) -> None:
         self.read_range(t, o, o.addr.offset.data, o.addr.end)
 
     def read_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
@@ -595,12 +595,12 @@ class _Execution:
 
         sh.update(off, end, upd)
 
-    def write(self, t: _Task, o: _Operand, off: int) -> None:
+    def write(self, t: _Task, o: _Operand) -> None:
         self.write_range(t, o, o.addr.offset.data, o.addr.end)
 
     def write_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
         r = o.region
-        if r in HOST_REGIONS and r == "weight":
+        if r == "weight":
             raise self.fault(t, f"write into the weights: {r} [{off}, {end})", r, off, end)
         s = t.stream
         sh = self.shadow[r]
@@ -671,14 +671,14 @@ class _Execution:
             for o, (buf, off) in zip(ops, t.bindings):
                 self.check_bounds(t, o, buf, off)
             nin = len(t.ins)
-            for o, (buf, off) in zip(t.ins, t.bindings[:nin]):
-                self.read(t, o, off)
+            for o in t.ins:
+                self.read(t, o)
             if isinstance(op, npu.MemcpyOp):
                 (sb, so), (db, do) = t.bindings
                 n = t.ins[0].addr.length.data
                 src = sb[so : so + n].copy() if sb is db else sb[so : so + n]
                 self.retire_reads(t)
-                self.write(t, t.outs[0], do)
+                self.write(t, t.outs[0])
                 self.account(t)
                 db[do : do + n] = src
                 self.stats.memcpy_bytes += n
@@ -690,7 +690,7 @@ class _Execution:
             self.retire_reads(t)
             dst: list[np.ndarray | None] = []
             for o, (buf, off) in zip(t.outs, t.bindings[nin:]):
-                self.write(t, o, off)
+                self.write(t, o)
                 dst.append(_flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None)
             self.account(t)
             try:

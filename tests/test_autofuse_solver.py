@@ -103,7 +103,7 @@ class MockDecider:
         ok = self.allow(self.members(n1), self.members(n2), vertical)
         return None if ok else NotFuse("Mock", "mock refuses")
 
-    def fuse(self, n1: Operation, n2: Operation, rewriter) -> Operation:
+    def fuse(self, n1: Operation, n2: Operation) -> Operation:
         self.fused.append((node_name(n1), node_name(n2)))
         ins = list(dict.fromkeys([*n1.operands, *(v for v in n2.operands if v.owner is not n1)]))
         new = Node.create(

@@ -313,7 +313,7 @@ def test_gather_axis_count_of_a_fused_asc_backend():
     m, nodes = lowered(G3)
     g, a, b = nodes.values()
     assert [U.loop_axis_count(k) for k in (g, a, b)] == [3, 2, 3]
-    f = AscBackendFusionDecider().fuse(typed(a, "concat"), b, None)
+    f = AscBackendFusionDecider().fuse(typed(a, "concat"), b)
     m.verify()
     assert isinstance(f, ge.FusedAscBackend) and sorted(len(x.axis.data) for x in U.asc_graphs(f)) == [2, 3]
     assert U.loop_axis_count(f) == 3
@@ -438,7 +438,7 @@ def test_gather_forward_into_a_fused_asc_backend_only_past_its_gather():
     assert code(g, pa, gather) == "GatherCanNotFuseForward"
     d = AscBackendFusionDecider()
     d._merges_loops = lambda p: False  # keep the two kernels apart: a FusedAscBackend
-    fused = d.fuse(gather, add, None)
+    fused = d.fuse(gather, add)
     assert U.is_fused_asc_backend(fused) and U.has_fuse_type(fused, "gather")
     assert code(g, pn, fused) is None  # Exp feeds the inner Add
     assert code(g, pa, fused) == "GatherCanNotFuseForward"  # Abs feeds the inner gather

@@ -377,7 +377,7 @@ def test_ge_fuse_no_loop_merge1_horizontal():
     assert r is not None and r.code == "ConcatNodeSchedAxisNotEqual", r
     ins = inputs_for(m, 0)
     ref = run_module(m, ins)
-    new = d.fuse(nodes["AddN1"], nodes["HuberLoss2"], None)
+    new = d.fuse(nodes["AddN1"], nodes["HuberLoss2"])
     m.verify()
     for x, y in zip(run_module(m, ins), ref):
         np.testing.assert_allclose(x, y, rtol=1e-6)

@@ -72,7 +72,7 @@ def fuse_unchecked(m, d, a, b):
     """GE's tests that call Fuse without CanFuse: fuse, verify, compare the numbers."""
     ins = inputs_for(m, 0)
     ref = run_module(m, ins)
-    new = d.fuse(a, b, None)
+    new = d.fuse(a, b)
     m.verify()
     for x, y in zip(run_module(m, ins), ref):
         np.testing.assert_allclose(x, y, rtol=1e-6)

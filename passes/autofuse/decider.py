@@ -318,7 +318,7 @@ class AscBackendFusionDecider:
 
     # -- Fuse ------------------------------------------------------------------------------
 
-    def fuse(self, n1: Operation, n2: Operation, rewriter_or_none: object = None) -> Operation:
+    def fuse(self, n1: Operation, n2: Operation) -> Operation:
         """AscBackendFusionDecider::Fuse (ge_fusion.md §8.1)."""
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)

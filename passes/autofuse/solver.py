@@ -84,7 +84,7 @@ class FusionDecider(Protocol):
 
     def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None: ...
 
-    def fuse(self, n1: Operation, n2: Operation, rewriter_or_none: object) -> Operation: ...
+    def fuse(self, n1: Operation, n2: Operation) -> Operation: ...
 
     def possible_fusion_pairs(self, op: Operation) -> list[tuple[Operation, Operation]]: ...
 
@@ -434,7 +434,7 @@ class FusionStrategySolver:
             return False
         order.sink_after(between, f2.op)
         a_op, b_op = f1.op, f2.op
-        new_op = self.decider.fuse(a_op, b_op, None)
+        new_op = self.decider.fuse(a_op, b_op)
         order.replace(a_op, b_op, new_op)
         new = self._make_node(new_op, min(f1.min_order, f2.min_order), f1.size + f2.size)
         new.max_order = max(f1.max_order, f2.max_order)

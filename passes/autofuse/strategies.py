@@ -36,8 +36,6 @@ from passes.autofuse.solver import FusionPriority, NotFuse
 from passes.autofuse.axis_mapping import NodeFuseInfo
 
 UNLIMITED = 1 << 62
-# auto_fuse_config.h: max_fusion_size default (the default strategy's node cap)
-DEFAULT_MAX_FUSION_NODES = 64
 # auto_fuse_config.h: max_reduce_can_fuse_elementwise_nums
 MAX_REDUCE_FUSED_ELEMENTWISE = 3
 
