@@ -404,10 +404,12 @@ def _cast(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 
 @reference_impl(ge.AddN)
 def _add_n(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    xs = upcast(args)  # bf16 / float8 add in float32, rounded once
-    acc = xs[0]
-    for a in xs[1:]:
-        acc = acc + a  # in the inputs' (compute) dtype, left to right
+    # lowering_impl.cpp: AddN lowers to a chain of Add: left to right, each Add rounded to
+    # the inputs' dtype (bf16 / float8: computed in float32, then rounded), as the fused kernel
+    acc = args[0]
+    for a in args[1:]:
+        x, y = upcast([acc, a])
+        acc = np.asarray(x + y).astype(args[0].dtype, copy=False)
     return [np.asarray(acc).astype(out_dtype(op), copy=False)]
 
 

@@ -558,3 +558,27 @@ def test_a_reordered_bf16_sum_is_within_its_bound() -> None:
         assert within_tolerance(got.reshape(()), ref, bound).all()
     two_ulps = np.array(float(ref) + 2 * 2.0**-7, np.float32).astype(BF16)
     assert not within_tolerance(two_ulps, ref, bound).all()  # two ulps: no
+
+
+def test_addn_rounds_after_each_add_as_its_lowering(tmp_path: Path) -> None:
+    """GE lowers AddN to a chain of Add (lowering_impl.cpp), each rounding to bf16: the
+    reference does the same, so the fused kernel matches it on 1 and 2 streams (rounding
+    only once at the end gives other bits on these inputs)."""
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4096xbf16>
+  %y = ge.Data {index = 1} : tensor<4096xbf16>
+  %z = ge.Data {index = 2} : tensor<4096xbf16>
+  %s = ge.AddN(%x, %y, %z) {N = 3} : (tensor<4096xbf16>, tensor<4096xbf16>, tensor<4096xbf16>) -> tensor<4096xbf16>
+  ge.NetOutput %s : tensor<4096xbf16>
+}
+"""
+    ins = [values(BF16, (4096,), s, -4.0, 4.0) for s in (11, 12, 13)]
+    x, y, z = (v.astype(np.float32) for v in ins)
+    xy = np.frombuffer(rne_bf16(x + y).astype(np.uint32).tobytes(), np.uint32) << 16
+    want = rne_bf16(xy.view(np.float32) + z)
+    (ref,) = reference(text, ins)
+    assert (ref.view(np.uint16) == want).all()
+    assert (rne_bf16(x + y + z) != want).any()
+    for streams in ("1", "2"):
+        (got,) = ge_run(tmp_path, text, ins, "--streams", streams)
+        assert (as_dtype(got, BF16).view(np.uint16) == want).all()
