@@ -1148,9 +1148,11 @@ def intermediate_values(text: str, input_seed: int = 0) -> list[np.ndarray]:
 
 def nonfinite_fraction(text: str, input_seed: int = 0) -> tuple[int, int]:
     """(non-finite float elements, all float elements) over every intermediate value."""
+    from ge_dialect.dtypes import is_float_dtype
+
     bad = total = 0
     for a in intermediate_values(text, input_seed):
-        if a.dtype.kind == "f":
+        if is_float_dtype(a.dtype):  # bf16 too (ml_dtypes' bfloat16 has numpy kind "V")
             total += a.size
             bad += int(a.size - np.count_nonzero(np.isfinite(a)))
     return bad, total
