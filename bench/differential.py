@@ -167,9 +167,7 @@ def classify(o: Outcome) -> tuple[str, str]:
 # known bug; remove the entry once the case is fixed on main, so that the tests catch it
 # coming back. Mismatches and simulator faults carry no message naming the cause: they are
 # attributed by what the graph contains (the reduced example in the report shows it).
-KNOWN: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
-    ("NEW: bf16 refused by ge-to-npu", ("user error",), r"the simulator keeps bf16 in float32", ""),
-)
+KNOWN: tuple[tuple[str, tuple[str, ...], str, str], ...] = ()  # every case found so far is fixed
 
 
 def known_case(kind: str, message: str, text: str) -> str | None:

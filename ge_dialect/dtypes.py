@@ -6,6 +6,14 @@ GE names (``DT_FLOAT16`` ...) and bit widths follow ``graph_metadef/inc/graph/ty
 M0, N0) follow the platform ``DtypeMKN`` table read by
 ``transfer_shape_utils.cc: TransferShapeUtils::InitM0K0CO`` (see ge_notask.md §3.7).
 
+bf16 and the float8 types are real numpy dtypes (the ``ml_dtypes`` package): arrays of
+them hold GE's own bytes (2 bytes per bf16 element, 1 per float8 one). numpy computes
+nothing in them directly here: `compute_dtype` is float32 for each, so an op casts its
+inputs up, computes in float32 and rounds its result to the output dtype once (round to
+nearest, ties to even: ml_dtypes' float32 -> bf16 / float8 conversion), as GE's
+AscGraph kernels compute bf16 in float32 (adaption_improve_precision.cpp:
+IsLowPrecisionDataType, FromDtypeToOtherDtype(node, DT_BF16, DT_FLOAT)).
+
 This module imports nothing of the project.
 """
 
@@ -15,9 +23,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -31,9 +46,12 @@ __all__ = [
     "N0",
     "GeDtype",
     "c0_of",
+    "compute_dtype",
     "dtype_bits",
+    "float_info",
     "ge_dtype",
     "ge_dtype_name",
+    "is_float_dtype",
     "m0_of",
     "n0_of",
     "numpy_dtype",
@@ -60,10 +78,27 @@ M0 = 16
 N0 = 16
 
 _F16 = GeDtype("DT_FLOAT16", 16, DEFAULT_C0, np.dtype(np.float16))
-# numpy has no bfloat16: the reference interpreter computes bf16 in float32.
-_BF16 = GeDtype("DT_BF16", 16, DEFAULT_C0, np.dtype(np.float32))
+_BF16 = GeDtype("DT_BF16", 16, DEFAULT_C0, np.dtype(ml_dtypes.bfloat16))
 _F32 = GeDtype("DT_FLOAT", 32, DEFAULT_C0, np.dtype(np.float32))
 _F64 = GeDtype("DT_DOUBLE", 64, DEFAULT_C0, np.dtype(np.float64))
+# GE's float8 types, one byte each (types.h: GetSizeByDataType), with the MLIR builtin type
+# and the ml_dtypes dtype of the same encoding. The shipped platform ini files have no
+# DtypeMKN entry for them, so K0 is the Default one.
+_FLOAT8: dict[type[Attribute], GeDtype] = {
+    Float8E5M2Type: GeDtype("DT_FLOAT8_E5M2", 8, DEFAULT_C0, np.dtype(ml_dtypes.float8_e5m2)),
+    Float8E4M3FNType: GeDtype("DT_FLOAT8_E4M3FN", 8, DEFAULT_C0, np.dtype(ml_dtypes.float8_e4m3fn)),
+    Float8E8M0FNUType: GeDtype("DT_FLOAT8_E8M0", 8, DEFAULT_C0, np.dtype(ml_dtypes.float8_e8m0fnu)),
+}
+# GE types the project does not hold, with why (types.h: DT_HIFLOAT8 has no MLIR builtin
+# type and no ml_dtypes dtype, so no element type names it; the packed sub-byte floats
+# would need a numpy dtype of their own width, as the sub-byte integers do).
+_REFUSED: dict[type[Attribute], str] = {
+    Float6E3M2FNType: "GE's DT_FLOAT6_E3M2, a packed 6-bit float the simulator cannot hold at its own width",
+    Float6E2M3FNType: "GE's DT_FLOAT6_E2M3, a packed 6-bit float the simulator cannot hold at its own width",
+    Float4E2M1FNType: "GE's DT_FLOAT4_E2M1, a packed 4-bit float the simulator cannot hold at its own width",
+}
+# The numpy dtypes of ml_dtypes that stand for GE floats (their numpy kind is not "f").
+_ML_FLOATS: frozenset[np.dtype] = frozenset({_BF16.numpy, *(d.numpy for d in _FLOAT8.values())})
 
 # Integer types by (width, unsigned). GE stores bool in one byte (GetSizeByDataType(DT_BOOL)=1).
 # Sub-byte integers are held one per int8/uint8 element in the reference interpreter.
@@ -96,6 +131,10 @@ def ge_dtype(elem: Attribute) -> GeDtype:
         return _F32
     if isinstance(elem, Float64Type):
         return _F64
+    if (f8 := _FLOAT8.get(type(elem))) is not None:
+        return f8
+    if (why := _REFUSED.get(type(elem))) is not None:
+        raise ValueError(f"element type {elem} is {why}")
     if isinstance(elem, IntegerType):
         width = elem.width.data
         unsigned = elem.signedness.data == Signedness.UNSIGNED
@@ -106,8 +145,9 @@ def ge_dtype(elem: Attribute) -> GeDtype:
         if found is not None:
             return found
     raise ValueError(
-        f"element type {elem} has no GE data type; supported: f16, bf16, f32, f64, i1, "
-        "ui1, i2, ui2, i4, i8, ui8, i16, ui16, i32, ui32, i64, ui64"
+        f"element type {elem} has no GE data type; supported: f16, bf16, f32, f64, f8E5M2, "
+        "f8E4M3FN, f8E8M0FNU, i1, ui1, i2, ui2, i4, i8, ui8, i16, ui16, i32, ui32, i64, ui64 "
+        "(GE's DT_HIFLOAT8 has no MLIR element type)"
     )
 
 
@@ -154,8 +194,26 @@ def n0_of(elem: Attribute) -> int:
 
 
 def numpy_dtype(elem: Attribute) -> np.dtype:
-    """The numpy dtype the reference interpreter uses.
+    """The numpy dtype the reference interpreter and the simulator hold `elem` in.
 
-    bf16 -> float32 (numpy has no bfloat16), sub-byte integers -> int8/uint8, i1 -> bool.
+    bf16 -> ml_dtypes.bfloat16, f8E5M2 / f8E4M3FN / f8E8M0FNU -> ml_dtypes' float8 dtypes
+    (each GE's width), sub-byte integers -> int8/uint8, i1 -> bool.
     """
     return ge_dtype(elem).numpy
+
+
+def is_float_dtype(dt: np.dtype) -> bool:
+    """Whether numpy dtype `dt` is a float: numpy's own, or bf16 / float8 of ml_dtypes
+    (whose numpy kind is "V" or "f")."""
+    return dt.kind == "f" or dt in _ML_FLOATS
+
+
+def compute_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype an op computes in for inputs of `dt`: float32 for bf16 and the float8 types
+    (each op casts them up and rounds its result once; module docstring), `dt` otherwise."""
+    return np.dtype(np.float32) if dt in _ML_FLOATS else dt
+
+
+def float_info(dt: np.dtype) -> ml_dtypes.finfo:
+    """numpy's finfo of a float dtype, ml_dtypes' for bf16 and the float8 types."""
+    return ml_dtypes.finfo(dt)

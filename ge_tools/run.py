@@ -17,12 +17,14 @@ are compared with the reference's on the original graph.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import os
 import sys
 import zlib
 from collections.abc import Sequence
+from typing import BinaryIO
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +35,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location
-from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.names import name_all_nodes
 from ge_dialect.shapes import fmt_shape
 from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
@@ -94,10 +96,16 @@ live P"):
                plan keeps alive at that node); P <= F on any number of streams.
 
 Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
-numpy dtype must be the Data type's; bf16 is held as float32, i1 as bool, sub-byte ints
-as int8/uint8), or random inputs from --seed: floats uniform in [-1, 1) in the input
-dtype, signed ints in [-4, 4], unsigned ints in [0, 8] (narrower for sub-byte types),
-bools uniform.
+numpy dtype must be the Data type's; i1 is held as bool, sub-byte ints as int8/uint8,
+bf16 and f8E5M2 / f8E4M3FN / f8E8M0FNU as ml_dtypes' bfloat16 / float8_e5m2 /
+float8_e4m3fn / float8_e8m0fnu, GE's bytes; numpy.save writes those with a dtype numpy
+alone cannot read back (|V2, <f1, |V1), so for such a Data a file whose dtype is a void
+of the same width, or the dtype's own descriptor, is taken as the Data's bytes, and
+--save-dir writes them as void arrays of their bytes: `np.load(f).view(ml_dtypes.bfloat16)`),
+or random inputs from --seed: floats uniform in [-1, 1) rounded to the input
+dtype (to nearest, ties to even: representable values; f8E8M0FNU, which holds only
+powers of two, 2^k for k uniform in [-4, 4]), signed ints in [-4, 4], unsigned ints in
+[0, 8] (narrower for sub-byte types), bools uniform.
 
 Tolerance: compiled a matches reference b when |a-b| <= 1e-6 + 1e-5*|b| + e (floats; NaN
 equals NaN) or |a-b| <= e (integers and bools), where e is the element's error bound
@@ -105,10 +113,12 @@ equals NaN) or |a-b| <= e (integers and bools), where e is the element's error b
 accumulating in another order may change, carried through the ops that follow. A sum or
 mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|terms|, a
 MatMul or Conv2D dot product of length n by 2*gamma(n)*sum|products| (gamma(n) =
-n*u/(1-n*u), u the accumulation dtype's unit roundoff: 2^-24 for f32 and f16, 2^-53 for
-f64), a ReduceProdD likewise relative to prod(|x|+e); each later op maps its inputs' bounds through its exact range (Pow(x, 8) multiplies
-a relative error by 8, Sub of near-equal values keeps the absolute error) and adds its own
-rounding (2u|result|, u of its dtype: f16 2^-11, bf16 2^-8). An element whose bound is
+n*u/(1-n*u), u the accumulation dtype's unit roundoff: 2^-24 for f32 and for f16, bf16
+and float8, which accumulate in f32, 2^-53 for f64), a ReduceProdD likewise relative to
+prod(|x|+e); each later op maps its inputs' bounds through its exact range (Pow(x, 8)
+multiplies a relative error by 8, Sub of near-equal values keeps the absolute error) and
+adds its own rounding (2u|result| plus the dtype's smallest subnormal, u of its dtype: f16
+2^-11, bf16 2^-8, f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1). An element whose bound is
 infinite (a singularity, a domain edge or overflow within reach) matches any value; ge-run
 then prints "tolerance: N output elements depend on rounding without bound" and
 --stats-json counts them as unbounded_elements.
@@ -148,14 +158,6 @@ def output_names(graph: ge.GraphOp) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def _round_to_bf16(a: np.ndarray) -> np.ndarray:
-    """float32 values rounded (to nearest, ties to even) to bf16's 8-bit mantissa."""
-    u = a.astype(np.float32).view(np.uint32)
-    u = (u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) & np.uint32(0xFFFF0000)
-    # numpy arithmetic on a 0-d array returns a scalar: keep the input's array-ness
-    return np.asarray(u).view(np.float32).reshape(a.shape)
-
-
 def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
     t = data.results[0].type
     shape = shape_of(t)
@@ -165,9 +167,11 @@ def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
     dt = numpy_dtype(elem)
     if 0 in shape:  # nothing to draw (numpy's generators would build a float64/int64 array first)
         return np.zeros(shape, dt)
-    if dt.kind == "f":
-        a = rng.uniform(-1.0, 1.0, shape).astype(dt)
-        return _round_to_bf16(a) if dtype_bits(elem) == 16 and dt.itemsize == 4 else a
+    if ge_dtype_name(elem) == "DT_FLOAT8_E8M0":  # no sign, no zero: powers of two
+        return np.asarray(np.ldexp(1.0, rng.integers(-4, 5, shape))).astype(dt)
+    if is_float_dtype(dt):
+        # float64 draws rounded once to the dtype (bf16 / float8: to nearest, ties to even)
+        return np.asarray(rng.uniform(-1.0, 1.0, shape)).astype(dt)
     if dt.kind == "b":
         return rng.integers(0, 2, shape).astype(dt)
     bits = dtype_bits(elem)
@@ -175,6 +179,28 @@ def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
         return rng.integers(0, min(9, 2**bits), shape).astype(dt)
     half = 2 ** (bits - 1)
     return rng.integers(-min(4, half), min(5, half), shape).astype(dt)
+
+
+def _raw_npy(f: BinaryIO, want: np.dtype) -> np.ndarray | None:
+    """The array of an .npy file whose descriptor numpy cannot read, when it is `want`'s
+    own (numpy.save of an ml_dtypes float8_e5m2 array writes '<f1'): its bytes as `want`.
+    None for any other file. The header is numpy's format (NEP 1): magic, version, length,
+    a Python dict literal."""
+    f.seek(0)
+    try:
+        major, _ = np.lib.format.read_magic(f)
+        n = int.from_bytes(f.read(2 if major == 1 else 4), "little")
+        header = ast.literal_eval(f.read(n).decode("latin1" if major < 3 else "utf8"))
+        descr, shape, fortran = header["descr"], tuple(header["shape"]), bool(header["fortran_order"])
+    except (ValueError, SyntaxError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+    if descr != want.str or not all(isinstance(d, int) and d >= 0 for d in shape):
+        return None
+    count = math.prod(shape)
+    data = f.read(count * want.itemsize)
+    if len(data) != count * want.itemsize:
+        return None
+    return np.ascontiguousarray(np.frombuffer(bytearray(data), dtype=want).reshape(shape, order="F" if fortran else "C"))
 
 
 def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
@@ -185,16 +211,24 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
         )
     arrays = []
     for i, (d, p) in enumerate(zip(datas, paths)):
+        want = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
         try:
             with open(p, "rb") as f:
                 if f.read(6) != NPY_MAGIC:
                     raise ReferenceError(d, f"--input {p} (input {i}): not a .npy file (no NUMPY magic)")
                 f.seek(0)
-                a = np.lib.format.read_array(f, allow_pickle=False)
+                try:
+                    a = np.lib.format.read_array(f, allow_pickle=False)
+                except ValueError:
+                    if (raw := _raw_npy(f, want)) is None:
+                        raise
+                    a = raw
         except OSError as e:
             raise ReferenceError(d, f"--input {p} (input {i}): cannot read it: {e.strerror or e}") from None
         except (ValueError, EOFError) as e:
             raise ReferenceError(d, f"--input {p} (input {i}): not a readable .npy array: {e}") from None
+        if is_float_dtype(want) and a.dtype.kind == "V" and a.dtype.fields is None and a.dtype.itemsize == want.itemsize and a.dtype != want:
+            a = a.view(want)  # the raw bytes numpy.save writes for bf16 / float8 (|V2, |V1)
         check_value(d, d.results[0], a, f"--input {p} (input {i})")
         arrays.append(a)
     return arrays
@@ -279,7 +313,7 @@ def within_tolerance(got: np.ndarray, ref: np.ndarray, bound: np.ndarray | None 
     when the bound is 0). `bound` is runtime/error_bound.py's, 0 when absent."""
     e = np.zeros(ref.shape) if bound is None else bound
     with np.errstate(invalid="ignore", over="ignore"):
-        if ref.dtype.kind == "f":
+        if is_float_dtype(ref.dtype):
             a, b = got.astype(np.float64), ref.astype(np.float64)
             ok = (np.abs(a - b) <= ATOL + RTOL * np.abs(b) + e) | (a == b) | (np.isnan(a) & np.isnan(b))
         else:
@@ -372,7 +406,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
 def _save(dir_: str, prefix: str, outs: Sequence[Output]) -> None:
     os.makedirs(dir_, exist_ok=True)
     for o in outs:
-        np.save(os.path.join(dir_, f"{prefix}{o.index}.npy"), o.array)
+        a = o.array
+        if compute_dtype(a.dtype) != a.dtype:  # bf16 / float8: their bytes, which numpy reads back
+            a = a.view(f"V{a.dtype.itemsize}")
+        np.save(os.path.join(dir_, f"{prefix}{o.index}.npy"), a)
 
 
 def _evaluate(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[Output]:

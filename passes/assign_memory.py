@@ -37,6 +37,7 @@ from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TY
 from passes.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
 from passes.notask.phony import (
     PHONY_CONCAT,
+    KEEP_INPUT_OFFSET,
     PHONY_SPLIT,
     OffsetSlots,
     buffer_fusion_producer,
@@ -260,7 +261,15 @@ class _ConflictSolver:
 
     def check_input_node(self, node: Operation) -> None:
         """Every in-anchor of a no-padding continuous-input node."""
-        same_anchor = len({o for o in node.operands}) == 1
+        # immutable_out_and_nopadding_continuous_in_checker.cc: all real inputs the same
+        # anchor is exempt, and so is a repeat of that anchor on the same node in the symbol
+        # checker. Ours: only while every piece sits at one offset (a single input, or
+        # keep_input_offset = false: all at +0); else one output would have to sit at two
+        # offsets of the block, so the repeats get copies, and with them the inputs are no
+        # longer the same anchor (the fixed point of GE's next MemLayoutConflictOptimizer
+        # round, computed here in one).
+        pieces_at_one_offset = len(node.operands) == 1 or not A.get_bool(node, KEEP_INPUT_OFFSET, True)
+        same_anchor = len(set(node.operands)) == 1 and pieces_at_one_offset
         for i in range(len(node.operands)):
             src, _ = trace_ref_source(node.operands[i])
             prod = src.owner

@@ -16,12 +16,16 @@ order (ge_fusion.md §2.2: a node with sched.axis [z0..zn] runs prod(size(zi)) t
   permuted strides = transpose, offset = slice), then broadcasts repeat-1 axes to its
   own repeats. No copy is made.
 * Pointwise nodes use numpy broadcasting over repeat-1 axes and compute in the inputs'
-  numpy dtype, cast to the output dtype (as the reference interpreter does for ge ops).
+  numpy dtype, cast to the output dtype (as the reference interpreter does for ge ops);
+  bf16 and float8 inputs are cast up to float32 first, so each node rounds its result to
+  its output dtype once, as the reference does per ge op (GE's AscGraph kernels compute
+  bf16 in float32: adaption_improve_precision.cpp, FromDtypeToOtherDtype(node, DT_BF16,
+  DT_FLOAT)).
 * A `Gather` reads its two Data buffers through their whole-tensor views and takes
   params[..., indices, ...] along `axis` (numpy take); an out-of-range index is the
   reference interpreter's located error (`gather_indices`).
 * Reductions keep dims (the reduced axes are those with input repeat > 1 and output
-  repeat 1); fp16 accumulates in fp32 as the reference does.
+  repeat 1); fp16, bf16 and float8 accumulate in fp32 as the reference does.
 * A `Store` writes its input through its own view into a fresh GM buffer (the
   AscBackend output of the `Output` that reads it, or a workspace), `Output` returns it
   reshaped to the AscBackend result's shape.
@@ -45,7 +49,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
-from runtime.reference import ReferenceError, acc_dtype, check_value, gather_indices, reduce_identity, reference_impl
+from runtime.reference import ReferenceError, acc_dtype, check_value, gather_indices, reduce_identity, reference_impl, upcast
 
 __all__ = ["run_asc_backend", "run_asc_graph"]
 
@@ -130,7 +134,8 @@ def _reduce(op: ag.Reduction, x: np.ndarray) -> np.ndarray:
     if isinstance(op, ag.Max | ag.Min):
         kind = "max" if isinstance(op, ag.Max) else "min"  # an empty axis gives the identity
         f = np.max if kind == "max" else np.min
-        return f(x, axis=axes, keepdims=True, initial=reduce_identity(kind, x.dtype))
+        (xc,) = upcast([x])  # exact, as the reference's
+        return f(xc, axis=axes, keepdims=True, initial=reduce_identity(kind, xc.dtype))
     count = math.prod(x.shape[a] for a in axes)
     s = np.sum(x, axis=axes, keepdims=True, dtype=acc)
     if x.dtype.kind in "iu":
@@ -232,11 +237,11 @@ def _compute(op: ag.AscNode, env: dict[SSAValue, np.ndarray]) -> None:
     kind = type(op)
     if kind in _BINARY:
         try:
-            r = _BINARY[kind](args[0], args[1])
+            r = _BINARY[kind](*upcast(args[:2]))
         except ZeroDivisionError as e:
             raise ReferenceError(op, str(e)) from None
     elif kind in _UNARY:
-        r = _UNARY[kind](args[0])
+        r = _UNARY[kind](*upcast(args[:1]))
     elif isinstance(op, ag.Where):
         r = np.where(args[0] != 0, args[1], args[2])
     elif isinstance(op, ag.Scalar):

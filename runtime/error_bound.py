@@ -16,13 +16,15 @@ element by element, under the model
   broadcast ...) and Max/Min reductions are exact: e moves with the elements;
 * a sum, mean, product, MatMul or Conv2D of n terms may be accumulated in any order:
   both sides are within gamma(n) = n*u / (1 - n*u) of the exact result (u: the unit
-  roundoff of the accumulation dtype, float32 for f16, as the reference accumulates),
+  roundoff of the accumulation dtype, float32 for f16, bf16 and float8, as the reference
+  accumulates),
   so they differ by at most 2*gamma(n)*sum|terms| plus the propagated input errors;
 * every other op is evaluated on the reference's inputs perturbed by their bounds: a
   pointwise function by its exact range over [x - e, x + e] (all of them are monotone or
   convex there; a singularity or a domain edge inside the interval gives inf), products
   and quotients by their first-order-free interval formulas; where an input carries an
-  error the op's own rounding adds 2*u*|result| (u of the output dtype);
+  error the op's own rounding adds 2*u*|result| (u of the output dtype) plus the
+  dtype's smallest subnormal (the rounding step below its normal range);
 * a float result within e of overflow may be inf; a bound that cannot be given (an error
   reaching a bitcast, an index, an integer division, a bool) is inf.
 
@@ -45,7 +47,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
-from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.dtypes import float_info, is_float_dtype, numpy_dtype
 from runtime import ascgraph_interp as AI
 from runtime import reference as R
 
@@ -58,20 +60,18 @@ INF = math.inf
 
 
 def unit_roundoff(element_type: object) -> float:
-    """u of a float element type (half an ulp of 1): f16 2^-11, bf16 2^-8, f32 2^-24,
-    f64 2^-53; 0 for integers and bools (exact)."""
+    """u of a float element type (half an ulp of 1, eps / 2): f16 2^-11, bf16 2^-8, f32
+    2^-24, f64 2^-53, f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1 (powers of two only); 0
+    for integers and bools (exact)."""
     dt = numpy_dtype(element_type)
-    if dt.kind != "f":
+    if not is_float_dtype(dt):
         return 0.0
-    bits = dtype_bits(element_type)
-    if bits == 16 and dt.itemsize == 4:  # bf16, held in float32
-        return 2.0**-8
-    return float(np.finfo(dt).eps) / 2
+    return float(float_info(dt).eps) / 2
 
 
 def _u_acc(x_dtype: np.dtype) -> float:
     acc = R.acc_dtype(x_dtype)
-    return float(np.finfo(acc).eps) / 2 if acc.kind == "f" else 0.0
+    return float(float_info(acc).eps) / 2 if is_float_dtype(acc) else 0.0
 
 
 def _gamma(n: int, u: float) -> float:
@@ -94,7 +94,7 @@ def _zeros(v: SSAValue | np.ndarray) -> np.ndarray:
 def _fmax(v: SSAValue) -> float:
     """The largest finite value of `v`'s float dtype (inf for integers: no overflow to inf)."""
     dt = numpy_dtype(v.type.element_type)  # type: ignore[attr-defined]
-    return float(np.finfo(dt).max) if dt.kind == "f" else INF
+    return float(float_info(dt).max) if is_float_dtype(dt) else INF
 
 
 def finish(element_type: object, r: np.ndarray, e_prop: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
@@ -110,8 +110,13 @@ def finish(element_type: object, r: np.ndarray, e_prop: np.ndarray, extra: np.nd
         has_err = e_prop > 0
         e = e_prop + extra
         if u:
-            e = e + np.where(has_err | (e > 0), 2 * u * np.abs(rr), 0.0)
-            fmax = float(np.finfo(numpy_dtype(element_type)).max)
+            # rounding to nearest moves a result by at most u|r|, plus half the subnormal
+            # spacing below the normal range (which matters for f16, float8): the two
+            # sides' roundings differ by twice that
+            fi = float_info(numpy_dtype(element_type))
+            step = float(fi.smallest_subnormal)
+            e = e + np.where(has_err | (e > 0), 2 * u * np.abs(rr) + step, 0.0)
+            fmax = float(fi.max)
             e = np.where((e > 0) & (np.abs(rr) + e > fmax), INF, e)
         else:  # an integer or bool result: a fractional error rounds up to whole units
             e = np.ceil(e)
@@ -179,7 +184,7 @@ def cast_bound(x: np.ndarray, e: np.ndarray, src: np.dtype, dst: np.dtype) -> np
     with np.errstate(all="ignore"):
         if dst.kind == "b":  # x != 0 may flip when 0 lies within the bound
             return np.where((e > 0) & (np.abs(xx) <= e), 1.0, 0.0)
-        if dst.kind in "iu" and src.kind == "f":  # truncation is monotone
+        if dst.kind in "iu" and is_float_dtype(src):  # truncation is monotone
             t = np.trunc
             d = np.maximum(np.abs(t(xx + e) - t(xx)), np.abs(t(xx - e) - t(xx)))
             return np.where(e > 0, d, 0.0)

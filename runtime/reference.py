@@ -17,10 +17,14 @@ Rules the whole interpreter keeps:
 
 * the block is walked once, in order; values live in a dict value -> array;
 * every output array has exactly the output type's shape (`?` dims match anything) and
-  the type's numpy dtype (`ge_dialect.dtypes.numpy_dtype`; bf16 is held in float32);
-  a mismatch is an internal error, reported as such;
+  the type's numpy dtype (`ge_dialect.dtypes.numpy_dtype`; bf16 and the float8 types are
+  ml_dtypes' dtypes, GE's bytes); a mismatch is an internal error, reported as such;
 * pointwise ops compute in the inputs' numpy dtype (f16 stays f16) and are cast to the
-  output dtype; MatMul, Conv2D and float reductions accumulate f16 in float32 (as the
+  output dtype, except bf16 and float8 inputs: those are cast up to float32, the op
+  computes in float32 and its result is rounded once to the output dtype (to nearest,
+  ties to even), as GE's AscGraph kernels compute bf16 in float32
+  (adaption_improve_precision.cpp: FromDtypeToOtherDtype(node, DT_BF16, DT_FLOAT));
+  MatMul, Conv2D and float reductions accumulate f16, bf16 and float8 in float32 (as the
   Cube unit and the Vector reduce kernels do) and cast the result;
 * every failure is a `ReferenceError`, a `LocatedError` naming the op.
 """
@@ -39,7 +43,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import LocatedError
-from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.dtypes import compute_dtype, dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
 
 __all__ = [
@@ -158,8 +162,9 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
 
 
 def acc_dtype(dt: np.dtype) -> np.dtype:
-    """Accumulation dtype of matmul/conv/reductions: float32 for narrow floats, int64 for ints."""
-    if dt.kind == "f":
+    """Accumulation dtype of matmul/conv/reductions: float32 for narrow floats (f16, bf16,
+    float8), int64 for ints."""
+    if is_float_dtype(dt):
         return np.dtype(np.float64) if dt.itemsize >= 8 else np.dtype(np.float32)
     if dt.kind in "iu":
         return np.dtype(np.int64) if dt.kind == "i" else np.dtype(np.uint64)
@@ -277,7 +282,7 @@ def dense_value(op: Operation, attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     vals = attr.get_values()
     dt = out_dtype(op)
     # i1 `true` unpacks as -1 (signless): astype(bool) maps nonzero to True.
-    return np.array(vals, dtype=np.float64 if dt.kind == "f" else np.int64).astype(dt).reshape(s)
+    return np.array(vals, dtype=np.float64 if is_float_dtype(dt) else np.int64).astype(dt).reshape(s)
 
 
 @reference_impl(ge.Const, ge.Constant)
@@ -324,13 +329,19 @@ def _asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
+def upcast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The arrays an op computes on: bf16 and float8 ones cast up to float32 (exactly),
+    others as they are (ge_dialect.dtypes.compute_dtype). Shared by the AscGraph interpreter."""
+    return [a.astype(compute_dtype(a.dtype)) if compute_dtype(a.dtype) != a.dtype else a for a in args]
+
+
 def _pointwise(fn: Callable[..., np.ndarray], float_only: bool = False) -> Impl:
     def impl(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
         dt = args[0].dtype
-        if float_only and dt.kind != "f":
+        if float_only and not is_float_dtype(dt):
             raise ReferenceError(op, f"{ge.ge_type(op)} has no reference semantics for dtype {dt} (floats only)")
         try:
-            r = fn(*args)
+            r = fn(*upcast(args))
         except (TypeError, ValueError) as e:  # e.g. bool subtract, int ** negative int
             raise ReferenceError(op, f"{ge.ge_type(op)} is not defined on dtype {dt}: {e}") from None
         return [np.asarray(r).astype(out_dtype(op), copy=False)]
@@ -385,15 +396,20 @@ def _div(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 
 @reference_impl(ge.Cast)
 def _cast(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    # float -> int truncates toward zero; anything -> bool is "!= 0" (numpy astype).
-    return [args[0].astype(out_dtype(op))]
+    # float -> int truncates toward zero; anything -> bool is "!= 0" (numpy astype). bf16
+    # and float8 go through float32 (exact), as every other op of theirs and the AscGraph
+    # interpreter's Cast do; to bf16 / float8 rounds to nearest, ties to even.
+    return [upcast(args)[0].astype(out_dtype(op))]
 
 
 @reference_impl(ge.AddN)
 def _add_n(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+    # lowering_impl.cpp: AddN lowers to a chain of Add: left to right, each Add rounded to
+    # the inputs' dtype (bf16 / float8: computed in float32, then rounded), as the fused kernel
     acc = args[0]
     for a in args[1:]:
-        acc = acc + a  # in the inputs' dtype, left to right
+        x, y = upcast([acc, a])
+        acc = np.asarray(x + y).astype(args[0].dtype, copy=False)
     return [np.asarray(acc).astype(out_dtype(op), copy=False)]
 
 
@@ -415,7 +431,7 @@ def reduce_identity(kind: str, dt: np.dtype) -> object:
     "minus infinity (if supported by the datatype) or the minimum value of the data type");
     sum is 0 and prod 1 (numpy's own empty results). Shared by the AscGraph interpreter."""
     lo = kind == "max"
-    if dt.kind == "f":
+    if is_float_dtype(dt):
         return dt.type(-np.inf if lo else np.inf)
     if dt.kind == "b":
         return not lo
@@ -437,7 +453,8 @@ def _reduction(kind: str) -> Impl:
             # An empty reduction gives the identity (ONNX ReduceMax/ReduceMin): numpy's
             # `initial`, which leaves every non-empty reduction as it is.
             f = np.max if kind == "max" else np.min
-            r = f(x, axis=axes, keepdims=keep, initial=reduce_identity(kind, x.dtype))
+            (xc,) = upcast([x])  # exact: max/min of bf16 / float8 values is one of them
+            r = f(xc, axis=axes, keepdims=keep, initial=reduce_identity(kind, xc.dtype))
         else:  # mean
             count = math.prod(x.shape[a] for a in axes)
             s = np.sum(x, axis=axes, keepdims=keep, dtype=acc)

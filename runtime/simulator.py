@@ -8,8 +8,9 @@ static executor does (DavinciModel::Init / NnExecute, ge_executor.md §2-§4).
 Device memory is one uint8 buffer per region: `fm`, `weight`, `var` and `workspace` are
 allocated at load (weights and variables copied in), `input:<k>` / `output:<k>` are the
 user's arrays of each execution (zero-copy I/O). A kernel runs on numpy views made at its
-bound addresses (`buffer[offset:offset+n].view(dtype).reshape(shape)`), so a wrong offset
-gives a wrong number: library kernels run the reference semantics of their GE type
+bound addresses (`buffer[offset:offset+n].view(dtype).reshape(shape)`, the dtype
+ge_dialect.dtypes.numpy_dtype's: bf16 and the float8 types are ml_dtypes' dtypes, so each
+tensor is GE's own bytes, 2 per bf16 element), so a wrong offset gives a wrong number: library kernels run the reference semantics of their GE type
 (runtime/reference.py), AscGraph kernels the AscGraph interpreter. Values are kept in
 their storage layout (runtime/layouts.py): row-major in the origin shape for ND and the
 plain formats, the padded NC1HWC0 / FRACTAL_Z / FRACTAL_NZ layouts (and permutations)
@@ -53,7 +54,7 @@ from xdsl.ir import Attribute, Block, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge, npu
-from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.dtypes import is_float_dtype, numpy_dtype
 from ge_dialect.interval_map import IntervalMap
 from runtime.layouts import gather, scatter, storage_elements, storage_index
 from runtime.reference import ReferenceError, reference_impl_of
@@ -834,7 +835,8 @@ def _dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     t = attr.get_type()
     assert isinstance(t, TensorType)
     dt = numpy_dtype(t.element_type)
-    vals = np.array(attr.get_values(), dtype=np.float64 if dt.kind == "f" else np.int64).astype(dt)
+    # bf16 / float8 values are exact in float64: astype gives their own bytes
+    vals = np.array(attr.get_values(), dtype=np.float64 if is_float_dtype(dt) else np.int64).astype(dt)
     shape = tuple(t.get_shape())
     # A splat (one value) fills the shape; a 0-d shape takes the value itself, not a 1-vector.
     return np.ascontiguousarray(np.broadcast_to(vals.reshape(-1)[0], shape) if vals.size == 1 else vals.reshape(shape))

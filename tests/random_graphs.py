@@ -685,9 +685,9 @@ class _Builder:
         if same:
             kinds.append("Pack")
             # ge_local_ops_kernel_calc_op_param.cc: CheckPhonyConcatInputIs32Align -- GE builds
-            # PhonyConcat only on 32-byte multiples
-            # (and on distinct producer outputs: one output cannot sit at two offsets)
-            if self.on("phony") and s0 and len({id(v) for v in ins}) == len(ins) and nbytes(s0, ins[0].dtype) % 32 == 0 and nbytes(s0, ins[0].dtype) > 0 and any(math.prod(s0[:a]) == 1 for a in range(len(s0))):
+            # PhonyConcat only on 32-byte multiples (a repeated input is allowed: ge-assign-memory
+            # copies every repeat, as one output cannot sit at two offsets)
+            if self.on("phony") and s0 and nbytes(s0, ins[0].dtype) % 32 == 0 and nbytes(s0, ins[0].dtype) > 0 and any(math.prod(s0[:a]) == 1 for a in range(len(s0))):
                 kinds += ["PhonyConcat", "PhonyConcat"]
         if not kinds:
             return None
@@ -1148,9 +1148,11 @@ def intermediate_values(text: str, input_seed: int = 0) -> list[np.ndarray]:
 
 def nonfinite_fraction(text: str, input_seed: int = 0) -> tuple[int, int]:
     """(non-finite float elements, all float elements) over every intermediate value."""
+    from ge_dialect.dtypes import is_float_dtype
+
     bad = total = 0
     for a in intermediate_values(text, input_seed):
-        if a.dtype.kind == "f":
+        if is_float_dtype(a.dtype):  # bf16 too (ml_dtypes' bfloat16 has numpy kind "V")
             total += a.size
             bad += int(a.size - np.count_nonzero(np.isfinite(a)))
     return bad, total

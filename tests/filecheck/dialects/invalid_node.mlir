@@ -68,7 +68,7 @@ ge.graph @g {
 
 // Element types must have a GE data type.
 ge.graph @g {
-  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.Data: output 0: element type index has no GE data type; supported: f16, bf16, f32, f64, i1, ui1, i2, ui2, i4, i8, ui8, i16, ui16, i32, ui32, i64, ui64
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.Data: output 0: element type index has no GE data type; supported: f16, bf16, f32, f64, f8E5M2, f8E4M3FN, f8E8M0FNU, i1, ui1, i2, ui2, i4, i8, ui8, i16, ui16, i32, ui32, i64, ui64 (GE's DT_HIFLOAT8 has no MLIR element type)
   %x = ge.Data {index = 0} : tensor<4xindex>
   ge.NetOutput %x : tensor<4xindex>
 }
