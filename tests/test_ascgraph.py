@@ -26,7 +26,7 @@ from runtime.reference import ReferenceError, run_module
 
 F32, F16 = np.float32, np.float16
 RNG = np.random.default_rng(7)
-REPO = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 
 
 def ctx() -> Context:
@@ -583,7 +583,7 @@ def test_ge_run_reference_evaluates_asc_backends(tmp_path):
     np.save(tmp_path / "x.npy", x)
     p = subprocess.run(
         [str(Path(sys.executable).parent / "ge-run"), "--reference", "--print-values", "--input", str(tmp_path / "x.npy"), str(path)],
-        capture_output=True, text=True, cwd=REPO,
+        capture_output=True, text=True, cwd=ROOT,
     )
     assert p.returncode == 0, p.stderr
     assert "[2. , 3. , 0.5, 4. ]" in p.stdout  # |-4|**0.5, 9**0.5, 0.25**0.5, 16**0.5

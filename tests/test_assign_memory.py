@@ -8,8 +8,6 @@ Expected byte figures are worked out by hand in the comments next to them.
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from xdsl.context import Context
@@ -38,9 +36,8 @@ from passes.assign_memory import (
     overlap_index,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from gen_graphs import generate  # noqa: E402
+from bench.gen_graphs import generate
+from conftest import PHONY_GE_SHAPES, ROOT
 
 NOTASK = ("ge-phony-notask", "ge-concat-notask", "ge-pack-notask")
 
@@ -165,24 +162,7 @@ def test_phony_concat_offsets_from_offset_list() -> None:
     assert size(block) == 288
 
 
-# GE's own PhonyConcatCalcOffset shapes: pieces 1x2x2x4x8 f16 (256 B), concat_dim [3, 1],
-# N [2, 2]. GE's offsets 0, 64, 512, 576 make the pieces overlap (ge-phony-notask warns, see
-# tests/filecheck/passes/phony_notask_layout.mlir), but the planner still places each piece at
-# its offset-list entry as GE's AssignContinuousInputMemory does, not at the raw sums
-# 0, 256, 512, 768: for equal pieces the two differ only when the layout is broken (or with
-# keep_input_offset = false).
-PHONY_GE_SHAPES = """
-ge.graph @main {
-  %x = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>
-  %m0 = ge.Abs(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %m1 = ge.Neg(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %m2 = ge.Exp(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %m3 = ge.Relu(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
-  %block = ge.PhonyConcat(%m0, %m1, %m2, %m3) {concat_dim = [3, 1], N = [2, 2]} : (tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>) -> tensor<1x4x2x8x8xf16>
-  %y = ge.Abs(%block) : (tensor<1x4x2x8x8xf16>) -> tensor<1x4x2x8x8xf16>
-  ge.NetOutput %y : tensor<1x4x2x8x8xf16>
-}
-"""
+# PHONY_GE_SHAPES (conftest.py): GE's offsets overlap, the planner still follows them.
 
 
 def test_phony_concat_offsets_follow_ge_even_when_they_overlap() -> None:

@@ -6,7 +6,6 @@ interpreter) equals the unfused one's, and the module still verifies.
 
 from __future__ import annotations
 
-import numpy as np
 from xdsl.dialects.builtin import StringAttr
 
 import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
@@ -18,46 +17,8 @@ from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from passes.autofuse.solver import FusionPriority
-from runtime.reference import run_module
-from tests.test_lowering_differential import _context, inputs_for, parse
-
-ALL = ("reduce", "concat", "transpose")
-
-
-def lowered(text: str, enable=ALL):
-    m = parse(text)
-    LowerAutofusePass(enable_pass=enable).apply(_context(), m)
-    g = list(m.ops)[0]
-    nodes = {node_name(o): o for o in g.body.block.ops if U.inner_backends(o)}
-    return m, nodes
-
-
-def by(nodes: dict, part: str):
-    return next(o for n, o in nodes.items() if part in n)
-
-
-def fuse_checked(m, d, a, b):
-    ins = inputs_for(m, 0)
-    ref = run_module(m, ins)
-    assert d.can_fuse(a, b) is None
-    new = d.fuse(a, b)
-    m.verify()
-    out = run_module(m, ins)
-    for x, y in zip(out, ref):
-        np.testing.assert_allclose(x, y, rtol=1e-6)
-    return new
-
-
-LOOP_MERGE1 = """
-ge.graph @g {
-  %d1 = ge.Data {index = 0} : tensor<1x2x3x4xf32>
-  %d2 = ge.Data {index = 1} : tensor<1x2x3x4xf32>
-  %d3 = ge.Data {index = 2} : tensor<1x2x3x4xf32>
-  %d4 = ge.Data {index = 3} : tensor<1x2x3x4xf32>
-  %a = ge.Add(%d1, %d2) : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
-  %b = ge.Mul(%d2, %d3) : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
-  ge.NetOutput %a, %b, %d4 : tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>
-}"""
+from conftest import CONCAT, LOOP_MERGE1, SOFTMAX, by, fuse_checked, ge_add_backend, lowered, parse
+from ge_tools.registry import make_context
 
 
 def test_lowered_horizontal_pair_loop_merges():
@@ -80,48 +41,14 @@ def test_lowered_horizontal_pair_loop_merges():
     assert U.int_attr(new, "fusion_nodes_size", 0) == 13 and U.int_attr(new, U.CANFUSE_NODES_SIZE_ATTR, 0) == 14
 
 
-def _ge_add_graph(name: str, sizes: list[int], bcast_input0: bool) -> str:
-    """asc_backend_fusion_decider_unittest.cpp's helpers, with concrete sizes for the
-    symbols: CreatAddAscGraph(graph, 1, 2) (5 axes, Data, Load, Data, Load, Add, Store,
-    Output) and CreatBroadcastAddAscGraph (6 axes; input 0's Data has repeat 1 / stride 0
-    on the last axis, its Load the full repeats)."""
-    n = len(sizes)
-    strides = [1] * n
-    for i in range(n - 2, -1, -1):
-        strides[i] = strides[i + 1] * sizes[i + 1]
-    axis = list(range(n))
-    full = f"!ascgraph.tensor<f32, axis = {axis}, repeats = {sizes}, strides = {strides}>"
-    if bcast_input0:
-        bs = [strides[i] // sizes[-1] for i in range(n - 1)] + [0]
-        d0 = f"!ascgraph.tensor<f32, axis = {axis}, repeats = {sizes[:-1] + [1]}, strides = {bs}>"
-        in0 = "x".join(map(str, sizes[:-1]))
-    else:
-        d0, in0 = full, "x".join(map(str, sizes))
-    t = "x".join(map(str, sizes))
-    sched = f"sched.axis = {axis}"
-    axes = ", ".join(f"{i}: {'ABCDEF'[i]} = {s}" for i, s in enumerate(sizes))
-    return f"""
-  %{name} = ge.AscBackend(%{name}_in0, %{name}_in1) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 7}} : (tensor<{in0}xf32>, tensor<{t}xf32>) -> tensor<{t}xf32> {{
-    ascgraph.graph @{name}_graph axis = [{axes}] {{
-      %x1 = ascgraph.Data {{index = 0}} : {d0}
-      %l1 = ascgraph.Load(%x1) {{offset = 0, {sched}}} : {full}
-      %x2 = ascgraph.Data {{index = 1}} : {full}
-      %l2 = ascgraph.Load(%x2) {{offset = 0, {sched}}} : {full}
-      %add = ascgraph.Add(%l1, %l2) {{{sched}}} : {full}
-      %st = ascgraph.Store(%add) {{offset = 0, {sched}}} : {full}
-      %out = ascgraph.Output(%st) {{index = 0}} : {full}
-    }}
-  }}"""
-
-
 def test_ge_fuse_loop_merge1():
     # AscBackendFusionDecider_FuseLoopMerge1_Ok: data1, data2 -> AddN1 (CreatAddAscGraph,
     # 5 axes); data2, data3 -> Assign1 (CreatBroadcastAddAscGraph, 6 axes, reading data2
     # broadcast along F); data4 -> NetOutput. Sizes A..F = 2..7 stand for the symbols.
     five, six = [2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7]
     t5, t6 = "tensor<2x3x4x5x6xf32>", "tensor<2x3x4x5x6x7xf32>"
-    addn1 = _ge_add_graph("AddN1", five, False).replace("%AddN1_in0, %AddN1_in1", "%data1, %data2")
-    assign1 = _ge_add_graph("Assign1", six, True).replace("%Assign1_in0, %Assign1_in1", "%data2, %data3")
+    addn1 = ge_add_backend("AddN1", five, False).replace("%AddN1_in0, %AddN1_in1", "%data1, %data2")
+    assign1 = ge_add_backend("Assign1", six, True).replace("%Assign1_in0, %Assign1_in1", "%data2, %data3")
     text = f"""
 ge.graph @g {{
   %data1 = ge.Data {{index = 0}} : {t5}
@@ -151,18 +78,6 @@ ge.graph @g {{
     kinds = [type(n).__name__ for n in graph.nodes()]
     assert kinds.count("Data") == 3 and kinds.count("Load") == 4 and "Broadcast" not in kinds
     assert ag.node_count(graph) == 15 - 2
-
-
-SOFTMAX = """
-ge.graph @g {
-  %x = ge.Data {index = 0} : tensor<8x64xf32>
-  %m = ge.ReduceMaxD(%x) {axes = [-1], keep_dims = true} : (tensor<8x64xf32>) -> tensor<8x1xf32>
-  %d = ge.Sub(%x, %m) : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
-  %e = ge.Exp(%d) : (tensor<8x64xf32>) -> tensor<8x64xf32>
-  %s = ge.ReduceSumD(%e) {axes = [1], keep_dims = true} : (tensor<8x64xf32>) -> tensor<8x1xf32>
-  %y = ge.RealDiv(%e, %s) : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
-  ge.NetOutput %y : tensor<8x64xf32>
-}"""
 
 
 def test_softmax_vertical_store_data_load_removed():
@@ -206,19 +121,6 @@ def test_pointwise_into_transpose_loop_merges():
     g = U.asc_graph(new)
     assert isinstance(new, ge.AscBackend)
     assert [type(n).__name__ for n in g.nodes()] == ["Data", "Load", "Data", "Load", "Add", "Transpose", "Store", "Output"]
-
-
-CONCAT = """
-ge.graph @g {
-  %x = ge.Data {index = 0} : tensor<4x8xf32>
-  %y = ge.Data {index = 1} : tensor<4x8xf32>
-  %a = ge.Add(%x, %y) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  %e = ge.Exp(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-  %b = ge.Mul(%y, %x) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  %u = ge.Exp(%b) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-  %c = ge.ConcatD(%e, %u) {concat_dim = 0} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
-  ge.NetOutput %c : tensor<8x8xf32>
-}"""
 
 
 def test_concat_makes_fused_asc_backend_and_inner_round_loop_merges():
@@ -460,7 +362,7 @@ ge.graph @g {
   ge.NetOutput %a, %b : tensor<4x4xf32>, tensor<4x4xf32>
 }"""
     )
-    LowerAutofusePass(enable_pass=("split",), split_lowering="split").apply(_context(), m)
+    LowerAutofusePass(enable_pass=("split",), split_lowering="split").apply(make_context(), m)
     split = next(o for o in list(m.ops)[0].body.block.ops if any(isinstance(n, ag.Split) for n in U.asc_nodes(o)))
     assert "IsLoadConnectedToSplit" in (_refusal_for(split) or "")
 

@@ -1,6 +1,6 @@
 """ge-lower-autofuse + ge-autofuse keep the numbers: the reference result of the fused
 graph equals the original's, for every example and for the lowering test's random
-graphs (its generator, imported), plus the bench's mixed graphs. The fused IR verifies and
+graphs (tests/lowering_graphs.py), plus the bench's mixed graphs. The fused IR verifies and
 its printed form parses back. The random graphs also run with GE's A5 split lowering
 (ge-lower-autofuse split-lowering=split: StoreSplit boxes that ge-autofuse fuses back).
 """
@@ -9,33 +9,19 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES, inputs_for, parse, print_module
+from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, random_graph, ty
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_lowering_differential import (  # noqa: E402
-    ALL,
-    EXAMPLES,
-    GATHER_ALL,
-    _context,
-    _pass_for,
-    _ty,
-    inputs_for,
-    parse,
-    print_module,
-    random_gather_graph,
-    random_graph,
-)
-
-from bench.gen_graphs import generate  # noqa: E402
-from ge_dialect import ge  # noqa: E402
-from lowering.lower_autofuse import LowerAutofusePass  # noqa: E402
-from passes.autofuse.autofuse import AutofusePass, kernel_traffic  # noqa: E402
-from runtime.reference import root_graphs, run_module  # noqa: E402
+from bench.gen_graphs import generate
+from ge_dialect import ge
+from ge_tools.registry import make_context
+from lowering.lower_autofuse import LowerAutofusePass
+from passes.autofuse.autofuse import AutofusePass, kernel_traffic
+from runtime.reference import root_graphs, run_module
 
 
 def check_fused(
@@ -47,11 +33,11 @@ def check_fused(
     ins = inputs_for(before, seed)
     want = run_module(before, ins)
     m = parse(text)
-    lower.apply(_context(), m)
+    lower.apply(make_context(), m)
     if prune:
         prune_dead_kernels(m)
     k0 = sum(kernel_traffic(g.body.block)[0] for g in root_graphs(m))
-    fuse.apply(_context(), m)
+    fuse.apply(make_context(), m)
     m.verify()
     m = parse(print_module(m))
     # lifting drops every origin region: nothing downstream sees them
@@ -71,12 +57,12 @@ def check_fused(
 
 @pytest.mark.parametrize("seed", range(240))
 def test_random_graph(seed: int):
-    check_fused(random_graph(seed), seed, _pass_for(seed))
+    check_fused(random_graph(seed), seed, pass_for(seed))
 
 
 @pytest.mark.parametrize("seed", range(240))
 def test_random_graph_split_lowering(seed: int):
-    check_fused(random_graph(seed), seed, dataclasses.replace(_pass_for(seed), split_lowering="split"))
+    check_fused(random_graph(seed), seed, dataclasses.replace(pass_for(seed), split_lowering="split"))
 
 
 def test_split_lowering_is_exercised():
@@ -84,13 +70,13 @@ def test_split_lowering_is_exercised():
     lower a SplitD into split-typed AscBackends, and ge-autofuse rebuilds multi-output split
     kernels from them (the numbers are checked by test_random_graph_split_lowering)."""
     lowered = rebuilt = 0
-    for seed in range(1, 240, 4):  # _pass_for variant 1: enable-pass = all classes
+    for seed in range(1, 240, 4):  # pass_for variant 1: enable-pass = all classes
         m = parse(random_graph(seed))
-        dataclasses.replace(_pass_for(seed), split_lowering="split").apply(_context(), m)
+        dataclasses.replace(pass_for(seed), split_lowering="split").apply(make_context(), m)
         if not any(isinstance(op, ge.AscBackend) and op.attributes["fuse_type"].data == "split" for op in m.walk()):
             continue
         lowered += 1
-        AutofusePass().apply(_context(), m)
+        AutofusePass().apply(make_context(), m)
         split_bit = 1 << 4  # loop::FuseType::kSplit
         rebuilt += any(
             isinstance(op, ge.AscBackend)
@@ -103,7 +89,7 @@ def test_split_lowering_is_exercised():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_bench_generator_graphs(seed: int):
-    check_fused(generate("mixed", 120, seed), seed, _pass_for(seed))
+    check_fused(generate("mixed", 120, seed), seed, pass_for(seed))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
@@ -127,8 +113,8 @@ def test_random_gather_graphs_fuse_gathers():
     hits = 0
     for seed in range(40):
         m = parse(random_gather_graph(seed))
-        LowerAutofusePass(enable_pass=GATHER_ALL).apply(_context(), m)
-        AutofusePass(lifting=False).apply(_context(), m)
+        LowerAutofusePass(enable_pass=GATHER_ALL).apply(make_context(), m)
+        AutofusePass(lifting=False).apply(make_context(), m)
         hits += any(
             isinstance(op, ge.AscBackend) and op.attributes["fuse_type_mask"].value.data & both == both  # type: ignore[attr-defined]
             for op in m.walk()
@@ -154,7 +140,7 @@ def random_slice_graph(seed: int) -> str:
     consumer's slice onto the producer's Loads (DeleteInvalidLoad -> ProcessViewOps)."""
     rng = random.Random(seed)
     shape = rng.choice(((4, 32), (2, 8, 16), (8, 16), (3, 4, 24)))
-    lines = [f"  %in0 = ge.Data {{index = 0}} : {_ty(shape)}"]
+    lines = [f"  %in0 = ge.Data {{index = 0}} : {ty(shape)}"]
     cur = ("%in0", shape)
     outs: list[tuple[str, tuple[int, ...]]] = []
     n = 0
@@ -168,18 +154,18 @@ def random_slice_graph(seed: int) -> str:
             names = [f"%s{n}_{i}" for i in range(k)]
             lines.append(
                 f"  {', '.join(names)} = ge.SplitD({name}) {{split_dim = {d}, num_split = {k}}} : "
-                f"({_ty(s)}) -> ({', '.join(_ty(piece) for _ in names)})"
+                f"({ty(s)}) -> ({', '.join(ty(piece) for _ in names)})"
             )
             keep = rng.randrange(k)
             outs += [(v, piece) for i, v in enumerate(names) if i != keep and rng.random() < 0.3]
             cur = (names[keep], piece)
         else:
             op = rng.choice(("Abs", "Neg", "Relu", "Square"))
-            lines.append(f"  %p{n} = ge.{op}({name}) : ({_ty(s)}) -> {_ty(s)}")
+            lines.append(f"  %p{n} = ge.{op}({name}) : ({ty(s)}) -> {ty(s)}")
             cur = (f"%p{n}", s)
         n += 1
     outs.append(cur)
-    lines.append(f"  ge.NetOutput {', '.join(v for v, _ in outs)} : {', '.join(_ty(s) for _, s in outs)}")
+    lines.append(f"  ge.NetOutput {', '.join(v for v, _ in outs)} : {', '.join(ty(s) for _, s in outs)}")
     return "ge.graph @main {\n" + "\n".join(lines) + "\n}\n"
 
 

@@ -11,9 +11,7 @@ nodes' inputs (minus the link) and writes both nodes' outputs.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import StringAttr, TensorType, f32
@@ -21,15 +19,15 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
 
 from ge_dialect.ge import node_name
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from passes.autofuse.solver import (  # noqa: E402
+from passes.autofuse.solver import (
     FusionPriority,
     FusionStrategySolver,
     NotFuse,
     SolverConfig,
     fuse_block,
 )
+from conftest import inputs_for, parse
+from ge_tools.registry import make_context
 
 
 @irdl_op_definition
@@ -524,18 +522,16 @@ ge.graph @main {
 
 
 def _lowered_and_lifted(capsys):
-    from test_lowering_differential import _context, parse
 
     from lowering.lower_autofuse import LowerAutofusePass
     from passes.autofuse.lifting import lift_graph
     from runtime.reference import run_module
-    from test_lowering_differential import inputs_for
 
     src = LIFT_SRC.replace("  %t = ge.TransposeD(%y)", "  %y = ge.Data {index = 1} : tensor<2x3x128xf32>\n  %t = ge.TransposeD(%y)")
     m = parse(src)
     ins = inputs_for(m, 0)
     want = run_module(m, ins)
-    LowerAutofusePass(enable_pass=("reduce", "split", "transpose")).apply(_context(), m)
+    LowerAutofusePass(enable_pass=("reduce", "split", "transpose")).apply(make_context(), m)
     m.verify()
     block = next(iter(m.ops)).body.block  # type: ignore[attr-defined]
     backends = {node_name(o): o for o in block.ops if o.name == "ge.AscBackend"}
@@ -585,7 +581,6 @@ def test_lifting_copies_a_folded_const_the_graph_no_longer_has():
     from ge_dialect.ge import GraphOp
     from lowering.lower_autofuse import LowerAutofusePass
     from passes.autofuse.lifting import lift_graph
-    from tests.test_lowering_differential import _context, parse
 
     m = parse("""
 ge.graph @main {
@@ -595,7 +590,7 @@ ge.graph @main {
   %e = ge.GatherV2(%table, %ids, %axis) : (tensor<16x8xf32>, tensor<2x3xi32>, tensor<1xi32>) -> tensor<16x2x3xf32>
   ge.NetOutput %e : tensor<16x2x3xf32>
 }""")
-    LowerAutofusePass(enable_pass=("gather",)).apply(_context(), m)
+    LowerAutofusePass(enable_pass=("gather",)).apply(make_context(), m)
     g = next(o for o in m.walk() if isinstance(o, GraphOp))
     block = g.body.block
     const = next(o for o in block.ops if o.name == "ge.Const")

@@ -13,8 +13,7 @@ from passes.autofuse.solver import FusionPriority
 from passes.autofuse.axis_mapping import node_fuse_info
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
-from tests.test_autofuse_decider import CONCAT, LOOP_MERGE1, SOFTMAX, by, lowered
-from tests.test_lowering_differential import parse
+from conftest import by, CONCAT, LOOP_MERGE1, lowered, parse, SOFTMAX
 
 
 def pair(a, b):

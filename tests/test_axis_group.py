@@ -7,6 +7,7 @@ import pytest
 from passes.autofuse.axis_group import (
     GROUP_R, GROUP_X, GROUP_Y, AxisGroup, can_merge_axis_group, merge_axes_group, transpose_axis_group,
 )
+from conftest import lowered
 
 
 def G(x=(), y=(), r=(), n=(), order=None) -> AxisGroup:
@@ -134,7 +135,6 @@ def test_gather_node_group_is_all_loop_axes_in_y():
     from ge_dialect import ascgraph as ag
     from ge_dialect.asc_backend import asc_graph_of
     from passes.autofuse.axis_group import graph_axis_group, node_axis_group
-    from tests.test_autofuse_decider import lowered
 
     _, nodes = lowered(
         """ge.graph @g {

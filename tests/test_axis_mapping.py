@@ -6,8 +6,9 @@ from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse.axis_mapping import (
     can_axis_map, check_axis_subset_relation, create_axis_map, find_axis_index, node_fuse_info,
 )
-from tests.test_lowering_differential import _context, parse
 from passes.autofuse import ascgraph_queries as U
+from conftest import parse
+from ge_tools.registry import make_context
 
 
 def test_keep_leading_one_axis():
@@ -53,7 +54,7 @@ def test_check_axis_subset_relation():
 
 def _lowered(text: str, enable=("reduce", "concat", "transpose")):
     m = parse(text)
-    LowerAutofusePass(enable_pass=enable).apply(_context(), m)
+    LowerAutofusePass(enable_pass=enable).apply(make_context(), m)
     g = list(m.ops)[0]
     return m, [o for o in g.body.block.ops if U.inner_backends(o)]
 

@@ -21,11 +21,10 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import GraphOp, ge_type, node_name
 from ge_tools.registry import make_context
 
-ROOT = Path(__file__).resolve().parent.parent
-GEN = ROOT / "bench" / "gen_graphs.py"
-sys.path.insert(0, str(ROOT / "tests"))
+from conftest import ROOT
+from random_graphs import intermediate_values
 
-from random_graphs import intermediate_values  # noqa: E402
+GEN = ROOT / "bench" / "gen_graphs.py"
 
 
 def parse(text: str) -> ModuleOp:

@@ -16,7 +16,6 @@ bf16 also by a bit-level round-to-nearest-even written here; tie cases are worke
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import ml_dtypes
@@ -32,19 +31,16 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench import differential as D  # noqa: E402
-from ge_dialect import ascgraph as ag  # noqa: E402
-from ge_dialect import ge, npu  # noqa: E402
-from ge_dialect.dtypes import dtype_bits, ge_dtype_name, numpy_dtype, size_in_bytes  # noqa: E402
-from ge_tools.opt import GeOptMain, parse_module  # noqa: E402
-from ge_tools.registry import PIPELINES  # noqa: E402
-from ge_tools.run import random_input  # noqa: E402
-from runtime import error_bound as EB  # noqa: E402
-from runtime.reference import run_graph, select_graph  # noqa: E402
-from runtime.simulator import load  # noqa: E402
+from bench import differential as D
+from ge_dialect import ascgraph as ag
+from ge_dialect import ge, npu
+from ge_dialect.dtypes import dtype_bits, ge_dtype_name, numpy_dtype, size_in_bytes
+from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.registry import PIPELINES
+from ge_tools.run import random_input
+from runtime import error_bound as EB
+from runtime.reference import run_graph, select_graph
+from runtime.simulator import load
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 E4M3 = np.dtype(ml_dtypes.float8_e4m3fn)

@@ -15,6 +15,7 @@ from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.run import Output, compare, run, within_tolerance
 from runtime import error_bound as EB
 from runtime.reference import run_graph, select_graph
+from conftest import ROOT
 
 F32 = np.float32
 
@@ -196,9 +197,7 @@ def test_bounds_through_lowered_and_fused_asc_backends():
     # The bounds of a module whose reductions live in AscBackends (ge-lower-autofuse with
     # reduce, then ge-autofuse) are finite, cover the reductions' reordering, and hold
     # between the original graph and the fused one.
-    from pathlib import Path
-
-    text = Path(__file__).parent.parent.joinpath("examples/softmax_like.mlir").read_text()
+    text = (ROOT / "examples/softmax_like.mlir").read_text()
     opt = GeOptMain(["-p", "ge-lower-autofuse{enable-pass=reduce},ge-autofuse"])
     m = parse_module(opt.ctx, text, "softmax_like.mlir")
     m.verify()

@@ -19,7 +19,7 @@ from ge_dialect.dtypes import numpy_dtype
 from ge_tools.registry import make_context
 from runtime.reference import run_module
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.mlir"))
+from conftest import EXAMPLES
 
 
 def _context() -> Context:

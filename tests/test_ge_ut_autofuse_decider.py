@@ -18,61 +18,8 @@ from ge_dialect import ge
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse.decider import AscBackendFusionDecider
-from tests.test_autofuse_decider import _ge_add_graph, fuse_checked
 from runtime.reference import run_module
-from tests.test_lowering_differential import inputs_for, parse
-
-FIVE, SIX = [2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7]
-T5, T6 = "tensor<2x3x4x5x6xf32>", "tensor<2x3x4x5x6x7xf32>"
-
-
-def _full(sizes: list[int]) -> str:
-    st = [1] * len(sizes)
-    for i in range(len(sizes) - 2, -1, -1):
-        st[i] = st[i + 1] * sizes[i + 1]
-    return f"!ascgraph.tensor<f32, axis = {list(range(len(sizes)))}, repeats = {sizes}, strides = {st}>"
-
-
-def _add(name: str, sizes: list[int], operands: str, bcast_input0: bool = False) -> str:
-    return _ge_add_graph(name, sizes, bcast_input0).replace(f"%{name}_in0, %{name}_in1", operands)
-
-
-def _calc_rstd(name: str, operands: str) -> str:
-    """CreatCalcRstdAscGraph (5 axes): Data/Load x3, one FlashSoftmax(x1, x2, x3) with
-    outputs y1, y2, y3, Store(y1) -> Output 0, Store(y2) -> Output 1: 3+3+1+2+2 = 11 nodes.
-    The ascgraph dialect has no 3-output pointwise op, so y1 = Add(x1, x2) and
-    y2 = Mul(y1, x3) stand for it: 12 nodes, the same Data/Load/Store/Output skeleton."""
-    t, s = _full(FIVE), "sched.axis = [0, 1, 2, 3, 4]"
-    axes = ", ".join(f"{i}: {'ABCDE'[i]} = {v}" for i, v in enumerate(FIVE))
-    return f"""
-  %{name}:2 = ge.AscBackend({operands}) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 12}} : ({T5}, {T5}, {T5}) -> ({T5}, {T5}) {{
-    ascgraph.graph @{name}_graph axis = [{axes}] {{
-      %x1 = ascgraph.Data {{index = 0}} : {t}
-      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {t}
-      %x2 = ascgraph.Data {{index = 1}} : {t}
-      %l2 = ascgraph.Load(%x2) {{offset = 0, {s}}} : {t}
-      %x3 = ascgraph.Data {{index = 2}} : {t}
-      %l3 = ascgraph.Load(%x3) {{offset = 0, {s}}} : {t}
-      %y1 = ascgraph.Add(%l1, %l2) {{{s}}} : {t}
-      %y2 = ascgraph.Mul(%y1, %l3) {{{s}}} : {t}
-      %st = ascgraph.Store(%y1) {{offset = 0, {s}}} : {t}
-      %st1 = ascgraph.Store(%y2) {{offset = 0, {s}}} : {t}
-      %o = ascgraph.Output(%st) {{index = 0}} : {t}
-      %o1 = ascgraph.Output(%st1) {{index = 1}} : {t}
-    }}
-  }}"""
-
-
-def _graph(datas: list[str], body: str, outs: str, out_types: str) -> tuple:
-    lines = "".join(f"\n  %data{i + 1} = ge.Data {{index = {i}}} : {t}" for i, t in enumerate(datas))
-    m = parse(f"\nge.graph @g {{{lines}{body}\n  ge.NetOutput {outs} : {out_types}\n}}")
-    g = list(m.ops)[0]
-    nodes = {node_name(o): o for o in g.body.block.ops if U.inner_backends(o)}
-    return m, g, nodes
-
-
-def _count(g) -> int:
-    return len(list(g.body.block.ops))
+from conftest import add_backend, build_graph, calc_rstd_backend, FIVE, fuse_checked, ge_tensor, inputs_for, one_node_backend, op_count, R5, reduce_into, SIX, T5, T6
 
 
 # -- FuseLoopMerge2: HuberLoss1 (3 in, 2 out) -> AddN1, sharing data3 ---------------------
@@ -83,11 +30,11 @@ def _loop_merge2():
     # (ShapeNo1 is declared 1-input in GE, but its AscGraph has 2 Data; it reads HuberLoss1:0
     # twice here: it is not fused, only its edge to HuberLoss1:0 matters).
     body = (
-        _calc_rstd("HuberLoss1", "%data1, %data2, %data3")
-        + _add("AddN1", FIVE, "%HuberLoss1#1, %data3")
-        + _add("ShapeNo1", FIVE, "%HuberLoss1#0, %HuberLoss1#0")
+        calc_rstd_backend("HuberLoss1", "%data1, %data2, %data3")
+        + add_backend("AddN1", FIVE, "%HuberLoss1#1, %data3")
+        + add_backend("ShapeNo1", FIVE, "%HuberLoss1#0, %HuberLoss1#0")
     )
-    return _graph([T5, T5, T5], body, "%ShapeNo1, %AddN1", f"{T5}, {T5}")
+    return build_graph([T5, T5, T5], body, "%ShapeNo1, %AddN1", f"{T5}, {T5}")
 
 
 def test_ge_fuse_loop_merge2_vertical_link():
@@ -95,10 +42,10 @@ def test_ge_fuse_loop_merge2_vertical_link():
     # -> 6; an AscBackend with 2 outputs (HuberLoss1:0 still feeds ShapeNo1; HuberLoss1:1
     # was read only by AddN1, so its Store and Output go: the link is single reference).
     m, g, nodes = _loop_merge2()
-    assert _count(g) == 7
+    assert op_count(g) == 7
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["AddN1"])
     assert isinstance(new, ge.AscBackend)
-    assert _count(g) == 6 and len(new.results) == 2
+    assert op_count(g) == 6 and len(new.results) == 2
     graph = U.asc_graph(new)
     assert [o.index for o in graph.output_nodes()] == [0, 1]
     kinds = [type(n).__name__ for n in graph.nodes()]
@@ -124,11 +71,11 @@ def _loop_merge3():
     # data4 -> AddN2:1; AddN1, AddN2 -> NetOutput. AddN0/AddN1: CreatAddAscGraph(1, 2)
     # (5 axes); AddN2: CreatBroadcastAddAscGraph (6 axes, input 0 broadcast along F).
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _add("AddN1", FIVE, "%data3, %AddN0")
-        + _add("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + add_backend("AddN1", FIVE, "%data3, %AddN0")
+        + add_backend("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
     )
-    return _graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
+    return build_graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
 
 
 @pytest.mark.parametrize(
@@ -142,10 +89,10 @@ def _loop_merge3():
 )
 def test_ge_fuse_loop_merge3(n1, n2, inputs):
     m, g, nodes = _loop_merge3()
-    assert _count(g) == 8
+    assert op_count(g) == 8
     new = fuse_checked(m, AscBackendFusionDecider(), nodes[n1], nodes[n2])
     assert isinstance(new, ge.AscBackend)
-    assert _count(g) == 7  # GE: 8 -> 7
+    assert op_count(g) == 7  # GE: 8 -> 7
     assert len(new.operands) == 3 and len(new.results) == 2  # GE: 3 in, 2 out
     assert [node_name(v.owner) for v in new.operands] == inputs
     graph = U.asc_graph(new)
@@ -163,51 +110,6 @@ def test_ge_fuse_loop_merge3(n1, n2, inputs):
 
 # -- FuseLoopMerge4 / 4_1 / 4_2: element + broadcast, vertical ------------------------------
 
-def _dense(rep: list[int]) -> list[int]:
-    st, acc = [0] * len(rep), 1
-    for i in range(len(rep) - 1, -1, -1):
-        st[i] = acc if rep[i] != 1 else 0  # GE's helpers: stride 0 on a repeat-1 axis
-        acc *= rep[i]
-    return st
-
-
-def _at(rep: list[int]) -> str:
-    return f"!ascgraph.tensor<f32, axis = {list(range(len(rep)))}, repeats = {rep}, strides = {_dense(rep)}>"
-
-
-def _gt(rep: list[int]) -> str:
-    return "tensor<" + "x".join(str(r) for r in rep if r != 1) + "xf32>"
-
-
-def _asc(
-    name: str, sizes: list[int], ins: list[tuple[str, list[int]]], op: str = "", out: list[int] | None = None,
-    fuse_type: str = "pointwise",
-) -> str:
-    """GE's one-compute-node helpers: a Data per input (its repeats; 1 = broadcast), a
-    Load of the full loop each, Abs (1 input) or Add (2) (or `op`, e.g. a reduction whose
-    output repeats are `out`), Store, Output."""
-    s, full = f"sched.axis = {list(range(len(sizes)))}", _at(sizes)
-    res = _at(out) if out is not None else full
-    op = op or ("Abs" if len(ins) == 1 else "Add")
-    lines = []
-    for k, (_, rep) in enumerate(ins):
-        lines.append(f"%x{k} = ascgraph.Data {{index = {k}}} : {_at(rep)}")
-        lines.append(f"%l{k} = ascgraph.Load(%x{k}) {{offset = 0, {s}}} : {full}")
-    args = ", ".join(f"%l{k}" for k in range(len(ins)))
-    lines += [
-        f"%y = ascgraph.{op}({args}) {{{s}}} : {res}",
-        f"%st = ascgraph.Store(%y) {{offset = 0, {s}}} : {res}",
-        f"%o = ascgraph.Output(%st) {{index = 0}} : {res}",
-    ]
-    axes = ", ".join(f"{i}: {'ABCDEFG'[i]} = {v}" for i, v in enumerate(sizes))
-    body = "\n      ".join(lines)
-    return f"""
-  %{name} = ge.AscBackend({", ".join(o for o, _ in ins)}) {{name = "{name}", fuse_type = "{fuse_type}", fuse_type_mask = {ag.fuse_type_bit(fuse_type)}, origin_nodes = ["{name}"], fusion_nodes_size = {len(lines)}}} : ({", ".join(_gt(r) for _, r in ins)}) -> {_gt(out if out is not None else sizes)} {{
-    ascgraph.graph @{name}_graph axis = [{axes}] {{
-      {body}
-    }}
-  }}"""
-
 
 B6 = [2, 3, 4, 5, 6, 1]  # a Data broadcast along F (repeat 1, stride 0)
 
@@ -216,11 +118,11 @@ def test_ge_fuse_loop_merge4():
     # AscBackendFusionDecider_FuseLoopMerge4_Ok: data1, data2 -> AddN1 (CreatAddAscGraph(1,
     # 2), 5 axes) -> BroadCastAbs (CreatBroadcastAbsAscGraph: 6 axes, its Data [A..E, 1]
     # broadcast along F) -> NetOutput. GE: 2 inputs, 1 output.
-    body = _asc("AddN1", FIVE, [("%data1", FIVE), ("%data2", FIVE)]) + _asc("BroadCastAbs", SIX, [("%AddN1", B6)])
-    m, g, nodes = _graph([T5, T5], body, "%BroadCastAbs", T6)
-    assert _count(g) == 5
+    body = one_node_backend("AddN1", FIVE, [("%data1", FIVE), ("%data2", FIVE)]) + one_node_backend("BroadCastAbs", SIX, [("%AddN1", B6)])
+    m, g, nodes = build_graph([T5, T5], body, "%BroadCastAbs", T6)
+    assert op_count(g) == 5
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["AddN1"], nodes["BroadCastAbs"])
-    assert isinstance(new, ge.AscBackend) and _count(g) == 4
+    assert isinstance(new, ge.AscBackend) and op_count(g) == 4
     assert [node_name(v.owner) for v in new.operands] == ["data1", "data2"] and len(new.results) == 1
     kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
     # 7 + 5, minus BroadCastAbs's Data and Load and AddN1's Store and Output (single
@@ -232,8 +134,8 @@ def _loop_merge4_1():
     # data1, data2 -> CreatAdd6Axis1OneRepeatAddGraph (6 axes, F = 1; both Data [A..E, 1])
     # -> CreatBroadcastAbsAddGraph:0 (6 axes, F symbolic; both Data [A..E, 1], Loads the full
     # loop); data2 -> CreatBroadcastAbsAddGraph:1. A link AND a shared input (data2).
-    body = _asc("Add6", B6, [("%data1", B6), ("%data2", B6)]) + _asc("BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)])
-    return _graph([T5, T5], body, "%BAbsAdd", T6)
+    body = one_node_backend("Add6", B6, [("%data1", B6), ("%data2", B6)]) + one_node_backend("BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)])
+    return build_graph([T5, T5], body, "%BAbsAdd", T6)
 
 
 def test_ge_fuse_loop_merge4_1_vertical():
@@ -241,7 +143,7 @@ def test_ge_fuse_loop_merge4_1_vertical():
     # succeeds"): GE 5 -> 4 nodes, 1 output.
     m, g, nodes = _loop_merge4_1()
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["Add6"], nodes["BAbsAdd"])
-    assert isinstance(new, ge.AscBackend) and _count(g) == 4 and len(new.results) == 1
+    assert isinstance(new, ge.AscBackend) and op_count(g) == 4 and len(new.results) == 1
 
 
 def test_ge_fuse_loop_merge4_1_inputs():
@@ -263,35 +165,25 @@ def test_ge_fuse_loop_merge4_2_multi_reference_view_not_fused():
     # (§6.3: CanLoopMerge true, cur's input has a view, producer multi-referenced). GE's
     # Fuse returns nullptr; our CanFuse refuses with that reason.
     body = (
-        _asc("Add6", B6, [("%data1", B6), ("%data2", B6)])
-        + _asc("add1", B6, [("%Add6", B6), ("%data2", B6)])
-        + _asc("BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)])
-        + _asc("add3", B6, [("%add1", B6), ("%add1", B6)])
+        one_node_backend("Add6", B6, [("%data1", B6), ("%data2", B6)])
+        + one_node_backend("add1", B6, [("%Add6", B6), ("%data2", B6)])
+        + one_node_backend("BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)])
+        + one_node_backend("add3", B6, [("%add1", B6), ("%add1", B6)])
     )
-    m, g, nodes = _graph([T5, T5], body, "%add3, %BAbsAdd", f"{T5}, {T6}")
-    assert _count(g) == 7
+    m, g, nodes = build_graph([T5, T5], body, "%add3, %BAbsAdd", f"{T5}, {T6}")
+    assert op_count(g) == 7
     r = AscBackendFusionDecider().can_fuse(nodes["Add6"], nodes["BAbsAdd"])
     assert r is not None and r.code == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
 
 
 # -- FuseLoopMerge5 / 6 / 7: reduce + element, reduce + broadcast, broadcast + broadcast ----
 
-R5 = [2, 1, 4, 5, 6]  # CreatReduceAscGraph's Max keeps dims and reduces B (axis 1)
-
-
-def _reduce_into(consumer: str) -> tuple:
-    # data1, data2 -> Reduce (GE InCnt(2); SetAttrsGroup gives it CreatReduceAscGraph(1, 1):
-    # ONE Data (data1), Load, Max [A, 1, C, D, E], Store, Output) -> consumer -> NetOutput.
-    # Our AscBackend has one operand per AscGraph Data, so Reduce reads data1 only and
-    # data2 is a graph input nobody reads (GE's edge data2 -> Reduce:1 has no Data node).
-    return _asc("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + consumer
-
 
 def _check_reduce_fuse(consumer_name: str, body: str, out_type: str):
-    m, g, nodes = _graph([T5, T5], body, f"%{consumer_name}", out_type)
-    assert _count(g) == 5  # GE: data1, data2, Reduce, consumer, NetOutput
+    m, g, nodes = build_graph([T5, T5], body, f"%{consumer_name}", out_type)
+    assert op_count(g) == 5  # GE: data1, data2, Reduce, consumer, NetOutput
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["Reduce"], nodes[consumer_name])
-    assert isinstance(new, ge.AscBackend) and _count(g) == 4
+    assert isinstance(new, ge.AscBackend) and op_count(g) == 4
     # GE: GetOutDataNodes().size() == 1 (NetOutput)
     assert len(new.results) == 1 and [node_name(u.operation) for u in new.results[0].uses] == ["NetOutput"]
     # GE: GetInDataNodes().size() == 2: data1 and data2, because Reduce's GE node keeps
@@ -304,7 +196,7 @@ def _check_reduce_fuse(consumer_name: str, body: str, out_type: str):
 def test_ge_fuse_loop_merge5_reduce_then_elementwise():
     # AscBackendFusionDecider_FuseLoopMerge5_Ok: Reduce -> AbsAfterReduce
     # (CreatAbsAfterReduceAscGraph: 5 axes, B = 1; Data/Load/Abs/Store [A, 1, C, D, E]).
-    new = _check_reduce_fuse("AbsAfterReduce", _reduce_into(_asc("AbsAfterReduce", R5, [("%Reduce", R5)])), _gt(R5))
+    new = _check_reduce_fuse("AbsAfterReduce", reduce_into(one_node_backend("AbsAfterReduce", R5, [("%Reduce", R5)])), ge_tensor(R5))
     kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
     # 5 + 5, minus AbsAfterReduce's Data and Load and Reduce's Store and Output (the link
     # is single-reference): 6, no view (Store [A, 1, C, D, E] == Data [A, 1, C, D, E])
@@ -317,8 +209,8 @@ def test_ge_fuse_loop_merge6_reduce_then_broadcast():
     # (CreatAbsBroadcastAfterReduceAscGraph: 6 axes, B = 1; Data [A, 1, C, D, E, 1],
     # Load/Abs/Store [A, 1, C, D, E, F]).
     r6, full6 = [2, 1, 4, 5, 6, 1], [2, 1, 4, 5, 6, 7]
-    body = _reduce_into(_asc("AbsBroadCastAfterReduce", full6, [("%Reduce", r6)]))
-    new = _check_reduce_fuse("AbsBroadCastAfterReduce", body, _gt(full6))
+    body = reduce_into(one_node_backend("AbsBroadCastAfterReduce", full6, [("%Reduce", r6)]))
+    new = _check_reduce_fuse("AbsBroadCastAfterReduce", body, ge_tensor(full6))
     kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
     # 5 + 5 - 4 (the link) + 1: the consumer's Load broadcast F, which the port builds as
     # an explicit Broadcast of the reduced value (decider docstring, first deviation)
@@ -336,14 +228,14 @@ def test_ge_fuse_loop_merge7_broadcast_then_broadcast():
     # {1,2,3,4}); a typed edge cannot read a 6-dim value as 5 dims, so ours reads
     # [A..F, 1]: broadcast along G only, F the producer's own loop.
     seven = [2, 3, 4, 5, 6, 7, 8]
-    body = _add("AddN2", SIX, "%data1, %data2", bcast_input0=True) + _asc(
+    body = add_backend("AddN2", SIX, "%data1, %data2", bcast_input0=True) + one_node_backend(
         "BAbs", seven, [("%AddN2", [2, 3, 4, 5, 6, 7, 1])]
     )
-    m, g, nodes = _graph(["tensor<2x3x4x5x6xf32>", T6], body, "%BAbs", _gt(seven))
-    assert _count(g) == 5
+    m, g, nodes = build_graph(["tensor<2x3x4x5x6xf32>", T6], body, "%BAbs", ge_tensor(seven))
+    assert op_count(g) == 5
     d = AscBackendFusionDecider()
     new = fuse_checked(m, d, nodes["AddN2"], nodes["BAbs"])
-    assert isinstance(new, ge.AscBackend) and _count(g) == 4
+    assert isinstance(new, ge.AscBackend) and op_count(g) == 4
     assert [node_name(v.owner) for v in new.operands] == ["data1", "data2"] and len(new.results) == 1
     kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
     # AddN2's 7 + BAbs's 5 - 4 (the link) + 1 Broadcast for BAbs's Load of [A..F, 1]
@@ -358,7 +250,7 @@ def _huber_loss2(operands: str) -> str:
     # SetAttrsGroup: HuberLoss2 is CreatCalcRstdAscGraph tagged loop::FuseType::kConcat.
     # GE declares it OutCnt(1) while its AscGraph has 2 Outputs; ours has one result per
     # Output, the second unread.
-    return _calc_rstd("HuberLoss2", operands).replace(
+    return calc_rstd_backend("HuberLoss2", operands).replace(
         'fuse_type = "pointwise", fuse_type_mask = 2', f'fuse_type = "concat", fuse_type_mask = {ag.fuse_type_bit("concat")}'
     )
 
@@ -367,9 +259,9 @@ def test_ge_fuse_no_loop_merge1_horizontal():
     # AscBackendFusionDecider_FuseNoLoopMerge1_Ok: data1, data2 -> AddN1; data2, data3,
     # data4 -> HuberLoss2; AddN1, HuberLoss2 -> NetOutput. GE: Fuse != nullptr, and its
     # picture: one FusedAscBc_1 reading data1..data4, both outputs to the NetOutput.
-    body = _add("AddN1", FIVE, "%data1, %data2") + _huber_loss2("%data2, %data3, %data4")
-    m, g, nodes = _graph([T5] * 4, body, "%AddN1, %HuberLoss2#0", f"{T5}, {T5}")
-    assert _count(g) == 7
+    body = add_backend("AddN1", FIVE, "%data1, %data2") + _huber_loss2("%data2, %data3, %data4")
+    m, g, nodes = build_graph([T5] * 4, body, "%AddN1, %HuberLoss2#0", f"{T5}, {T5}")
+    assert op_count(g) == 7
     d = AscBackendFusionDecider()
     # GE's test calls Fuse without CanFuse. Our CanFuse refuses the pair: concat's
     # CheckSameSchedAxis never fuses a concat only horizontally (passes/autofuse/strategies.py).
@@ -382,7 +274,7 @@ def test_ge_fuse_no_loop_merge1_horizontal():
     for x, y in zip(run_module(m, ins), ref):
         np.testing.assert_allclose(x, y, rtol=1e-6)
     # a concat-typed node never loop-merges (no CanMergeLoop): a FusedAscBackend
-    assert isinstance(new, ge.FusedAscBackend) and _count(g) == 6
+    assert isinstance(new, ge.FusedAscBackend) and op_count(g) == 6
     assert [node_name(v.owner) for v in new.operands] == ["data1", "data2", "data3", "data4"]
     assert node_name(new).startswith("autofuse_fused_")
     assert [len(list(r.uses)) for r in new.results[:2]] == [1, 1]  # AddN1's, HuberLoss2's 0
@@ -395,14 +287,14 @@ def test_ge_fuse_no_loop_merge2_vertical_multi_reference():
     # ShapeNo1, HuberLoss2 -> NetOutput. GE's picture: FusedAscBc_1 reads data1..data3 and
     # still feeds ShapeNo1 (AddN1's value is multi-referenced) and the NetOutput.
     body = (
-        _add("AddN1", FIVE, "%data1, %data2")
+        add_backend("AddN1", FIVE, "%data1, %data2")
         + _huber_loss2("%AddN1, %data2, %data3")
-        + _add("ShapeNo1", FIVE, "%AddN1, %AddN1")
+        + add_backend("ShapeNo1", FIVE, "%AddN1, %AddN1")
     )
-    m, g, nodes = _graph([T5] * 3, body, "%ShapeNo1, %HuberLoss2#0", f"{T5}, {T5}")
-    assert _count(g) == 7
+    m, g, nodes = build_graph([T5] * 3, body, "%ShapeNo1, %HuberLoss2#0", f"{T5}, {T5}")
+    assert op_count(g) == 7
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["AddN1"], nodes["HuberLoss2"])
-    assert isinstance(new, ge.FusedAscBackend) and _count(g) == 6
+    assert isinstance(new, ge.FusedAscBackend) and op_count(g) == 6
     assert [node_name(v.owner) for v in new.operands] == ["data1", "data2", "data3"]
     users = [sorted(node_name(u.operation) for u in r.uses) for r in new.results]
     # AddN1's output stays an output (ShapeNo1 reads it on both its Data), then HuberLoss2's
@@ -415,17 +307,17 @@ def test_ge_fuse_no_loop_merge2_vertical_multi_reference():
 def test_ge_can_fuse1_elementwise_elementwise():
     # AscBackendFusionDecider_CanFuse1_Ok: Data1, Data2 -> AddN1 (CreatAddAscGraph(1, 2))
     # -> Shape (default CreatAddAscGraph(): one Data, Load, Add(x, x), Store, Output).
-    body = _add("AddN1", FIVE, "%data1, %data2") + _asc("Shape", FIVE, [("%AddN1", FIVE)], op="Abs")
-    m, g, nodes = _graph([T5, T5], body, "%Shape", T5)
-    assert _count(g) == 5
+    body = add_backend("AddN1", FIVE, "%data1, %data2") + one_node_backend("Shape", FIVE, [("%AddN1", FIVE)], op="Abs")
+    m, g, nodes = build_graph([T5, T5], body, "%Shape", T5)
+    assert op_count(g) == 5
     assert AscBackendFusionDecider().can_fuse(nodes["AddN1"], nodes["Shape"]) is None
 
 
 def test_ge_can_fuse2_elementwise_reduce():
     # AscBackendFusionDecider_CanFuse2_Ok: AddN1 -> Reduce (CreatReduceAscGraph: Max over B)
-    body = _add("AddN1", FIVE, "%data1, %data2") + _asc("Reduce", FIVE, [("%AddN1", FIVE)], op="Max", out=R5, fuse_type="reduce")
-    m, g, nodes = _graph([T5, T5], body, "%Reduce", _gt(R5))
-    assert _count(g) == 5
+    body = add_backend("AddN1", FIVE, "%data1, %data2") + one_node_backend("Reduce", FIVE, [("%AddN1", FIVE)], op="Max", out=R5, fuse_type="reduce")
+    m, g, nodes = build_graph([T5, T5], body, "%Reduce", ge_tensor(R5))
+    assert op_count(g) == 5
     assert AscBackendFusionDecider().can_fuse(nodes["AddN1"], nodes["Reduce"]) is None
 
 
@@ -435,25 +327,25 @@ def test_ge_can_fuse3_reduce_elementwise():
     # A typed edge cannot read Reduce's [A, 1, C, D, E] as [A, B, C, D, E], and our
     # AscBackend has one operand per Data: ours reads the reduced value on both Data
     # nodes, looping B = 1 (as CreatAbsAfterReduceAscGraph does).
-    body = _asc("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + _asc(
+    body = one_node_backend("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + one_node_backend(
         "AddN1", R5, [("%Reduce", R5), ("%Reduce", R5)]
     )
-    m, g, nodes = _graph([T5], body, "%AddN1", _gt(R5))
-    assert _count(g) == 4
+    m, g, nodes = build_graph([T5], body, "%AddN1", ge_tensor(R5))
+    assert op_count(g) == 4
     d = AscBackendFusionDecider()
     assert d.can_fuse(nodes["Reduce"], nodes["AddN1"]) is None
     new = fuse_checked(m, d, nodes["Reduce"], nodes["AddN1"])
-    assert isinstance(new, ge.AscBackend) and _count(g) == 3
+    assert isinstance(new, ge.AscBackend) and op_count(g) == 3
 
 
 def test_ge_can_fuse_nok_reduce_reduce():
     # AscBackendFusionDecider_CanFuse_Nok: Data1 -> Reduce -> ReduceAfterReduce
     # (CreatReduceAfterReduceAscGraph: Data/Load [A, 1, C, D, E], Max -> [1, 1, C, D, E];
     # its loop B is never read with a repeat > 1, ours loops it as B = 1). GE: false.
-    body = _asc("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + _asc(
+    body = one_node_backend("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + one_node_backend(
         "ReduceAfterReduce", R5, [("%Reduce", R5)], op="Max", out=[1, 1, 4, 5, 6], fuse_type="reduce"
     )
-    m, g, nodes = _graph([T5], body, "%ReduceAfterReduce", _gt([1, 1, 4, 5, 6]))
-    assert _count(g) == 4
+    m, g, nodes = build_graph([T5], body, "%ReduceAfterReduce", ge_tensor([1, 1, 4, 5, 6]))
+    assert op_count(g) == 4
     r = AscBackendFusionDecider().can_fuse(nodes["Reduce"], nodes["ReduceAfterReduce"])
     assert r is not None and r.code == "ReduceCanOnlyBackwardFuse3Elementwise", r

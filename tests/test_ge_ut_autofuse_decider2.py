@@ -51,21 +51,7 @@ from passes.autofuse.axis_mapping import (
     pre_node_input_is_simplest_load,
 )
 from runtime.reference import run_module
-from tests.test_autofuse_decider import _ge_add_graph, fuse_checked
-from tests.test_ge_ut_autofuse_decider import (
-    FIVE,
-    R5,
-    SIX,
-    T5,
-    T6,
-    _add,
-    _asc,
-    _count,
-    _graph,
-    _gt,
-    _reduce_into,
-)
-from tests.test_lowering_differential import inputs_for
+from conftest import add_backend, asc_tensor, build_graph, by, calc_rstd_backend, dense_strides, FIVE, fuse_checked, ge_add_backend, ge_tensor, inputs_for, lowered, one_node_backend, op_count, R5, reduce_into, SIX, T5, T6
 
 
 def fuse_unchecked(m, d, a, b):
@@ -158,9 +144,9 @@ def test_ge_two_nodes_no_relation():
     # Data -> B -> D -> NetOutput2 (all CreatAddAscGraph(): one Data; its Add(x, x) is Abs
     # here). C and D share no producer and no edge: both deciders refuse.
     body = "".join(
-        _asc(n, FIVE, [(src, FIVE)], op="Abs") for n, src in (("A", "%data1"), ("B", "%data1"), ("C", "%A"), ("D", "%B"))
+        one_node_backend(n, FIVE, [(src, FIVE)], op="Abs") for n, src in (("A", "%data1"), ("B", "%data1"), ("C", "%A"), ("D", "%B"))
     )
-    m, g, nodes = _graph([T5], body, "%C, %D", f"{T5}, {T5}")
+    m, g, nodes = build_graph([T5], body, "%C, %D", f"{T5}, {T5}")
     for d in (AscBackendFusionDecider(), AscBackendSubGraphFusionDecider()):
         r = d.can_fuse(nodes["C"], nodes["D"])
         assert r is not None and r.code == "NoSharedData", r
@@ -169,8 +155,8 @@ def test_ge_two_nodes_no_relation():
 
 
 def _addn1_shape():
-    body = _add("AddN1", FIVE, "%data1, %data2") + _asc("Shape", FIVE, [("%AddN1", FIVE)], op="Abs")
-    return _graph([T5, T5], body, "%Shape", T5)
+    body = add_backend("AddN1", FIVE, "%data1, %data2") + one_node_backend("Shape", FIVE, [("%AddN1", FIVE)], op="Abs")
+    return build_graph([T5, T5], body, "%Shape", T5)
 
 
 def test_ge_vector_core_num_not_equal():
@@ -188,10 +174,10 @@ def test_ge_fused_node_input_nums_exceed_threshold():
     # AscBackendFusionDecider_FusedNodeInputNumsExceedThresholdCanFuse_fail: FuseLoopMerge1's
     # graph (AddN1(data1, data2), Assign1 = CreatBroadcastAddAscGraph(data2, data3)); the
     # fused node would read 3 inputs, max_input_nums_after_fuse = 2 refuses it.
-    addn1 = _ge_add_graph("AddN1", FIVE, False).replace("%AddN1_in0, %AddN1_in1", "%data1, %data2")
-    assign1 = _ge_add_graph("Assign1", SIX, True).replace("%Assign1_in0, %Assign1_in1", "%data2, %data3")
-    m, g, nodes = _graph([T5, T5, T6, T5], addn1 + assign1, "%data4, %AddN1, %Assign1", f"{T5}, {T5}, {T6}")
-    assert _count(g) == 7
+    addn1 = ge_add_backend("AddN1", FIVE, False).replace("%AddN1_in0, %AddN1_in1", "%data1, %data2")
+    assign1 = ge_add_backend("Assign1", SIX, True).replace("%Assign1_in0, %Assign1_in1", "%data2, %data3")
+    m, g, nodes = build_graph([T5, T5, T6, T5], addn1 + assign1, "%data4, %AddN1, %Assign1", f"{T5}, {T5}, {T6}")
+    assert op_count(g) == 7
     r = AscBackendFusionDecider(max_input_nums_after_fuse=2).can_fuse(nodes["AddN1"], nodes["Assign1"])
     assert r is not None and r.code == "InputNumsExceedThreshold" and "3 inputs > 2" in r.message, r
     assert AscBackendFusionDecider(max_input_nums_after_fuse=3).can_fuse(nodes["AddN1"], nodes["Assign1"]) is None
@@ -202,8 +188,8 @@ def test_ge_fused_node_input_nums_exceed_threshold():
 
 def _reduce_abs():
     # data1, data2 -> Reduce (CreatReduceAscGraph) -> AbsAfterReduce -> NetOutput
-    body = _reduce_into(_asc("AbsAfterReduce", R5, [("%Reduce", R5)]))
-    return _graph([T5, T5], body, "%AbsAfterReduce", _gt(R5))
+    body = reduce_into(one_node_backend("AbsAfterReduce", R5, [("%Reduce", R5)]))
+    return build_graph([T5, T5], body, "%AbsAfterReduce", ge_tensor(R5))
 
 
 @pytest.mark.parametrize(
@@ -231,11 +217,11 @@ def test_fuse_node_name_follows_topological_order_not_argument_order():
     # CreateFuseNodeName orders the type lists by op id, not by Fuse's argument order:
     # FuseLoopMerge3_2's Fuse(AddN2, AddN1) names AddN1's types (earlier node) first.
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _add("AddN1", FIVE, "%data3, %AddN0")
-        + _add("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + add_backend("AddN1", FIVE, "%data3, %AddN0")
+        + add_backend("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
     )
-    m, g, nodes = _graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
+    m, g, nodes = build_graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
     _rename(nodes["AddN1"], "autofuse_pointwise_3_Add")
     _rename(nodes["AddN2"], "autofuse_pointwise_4_Mul")
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["AddN2"], nodes["AddN1"])
@@ -244,10 +230,9 @@ def test_fuse_node_name_follows_topological_order_not_argument_order():
 
 def _calc_rstd_1out(name: str, operands: str, fuse_type: str = "pointwise") -> str:
     """CreatCalcRstdAscGraph as a node GE declares OutCnt(1): Data/Load x3, the
-    FlashSoftmax stand-in Add + Mul (see _calc_rstd), one Store and Output (10 nodes)."""
-    from tests.test_ge_ut_autofuse_decider import _calc_rstd
+    FlashSoftmax stand-in Add + Mul (see calc_rstd_backend), one Store and Output (10 nodes)."""
 
-    text = _calc_rstd(name, operands)
+    text = calc_rstd_backend(name, operands)
     text = text.replace(f"%{name}:2 = ", f"%{name} = ").replace(f"-> ({T5}, {T5})", f"-> {T5}")
     text = text.replace("fusion_nodes_size = 12", "fusion_nodes_size = 10")
     lines = [ln for ln in text.split("\n") if "%st1 = " not in ln and "%o1 = " not in ln]
@@ -269,14 +254,14 @@ def test_ge_fused_asc_backend_node_name():
     # "autofuse_fused_0_Exp_ReduceSumD_Add_Abs" (HuberLoss1's types first, as in GE).
     body = (
         _calc_rstd_1out("HuberLoss1", "%data1, %data2, %data3")
-        + _asc("Add", FIVE, [("%data4", FIVE)], op="Abs")
+        + one_node_backend("Add", FIVE, [("%data4", FIVE)], op="Abs")
         + _calc_rstd_1out("HuberLoss2", "%HuberLoss1, %data3, %Add", "concat")
         # after HuberLoss2: Fuse puts the new node at node2's place, and the solver moves
         # node1's other consumers below node2 first (the solver's topological order)
-        + _asc("ShapeNo1", FIVE, [("%HuberLoss1", FIVE)], op="Abs")
+        + one_node_backend("ShapeNo1", FIVE, [("%HuberLoss1", FIVE)], op="Abs")
     )
-    m, g, nodes = _graph([T5] * 4, body, "%ShapeNo1, %HuberLoss2", f"{T5}, {T5}")
-    assert _count(g) == 9
+    m, g, nodes = build_graph([T5] * 4, body, "%ShapeNo1, %HuberLoss2", f"{T5}, {T5}")
+    assert op_count(g) == 9
     _rename(nodes["HuberLoss2"], "autofuse_pointwise_0_Add_Abs")
     _rename(nodes["HuberLoss1"], "autofuse_reduce_1_Exp_ReduceSumD")
     new = fuse_unchecked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["HuberLoss2"])
@@ -291,14 +276,13 @@ def _fuse_again_body(extra: str = "") -> str:
     # data1, data2, data3 -> HuberLoss1 (CreatCalcRstdAscGraph, 2 outputs); HuberLoss1:0 ->
     # ShapeNo1; HuberLoss1:1 -> HuberLoss2:0 (concat-typed, OutCnt 1); data3 -> HuberLoss2:1;
     # data4 -> Add -> HuberLoss2:2. ShapeNo1 sits below HuberLoss2 (solver order, see above).
-    from tests.test_ge_ut_autofuse_decider import _calc_rstd
 
     return (
-        _calc_rstd("HuberLoss1", "%data1, %data2, %data3")
-        + _asc("Add", FIVE, [("%data4", FIVE)], op="Abs")
+        calc_rstd_backend("HuberLoss1", "%data1, %data2, %data3")
+        + one_node_backend("Add", FIVE, [("%data4", FIVE)], op="Abs")
         + _calc_rstd_1out("HuberLoss2", "%HuberLoss1#1, %data3, %Add", "concat")
         + extra
-        + _asc("ShapeNo1", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
+        + one_node_backend("ShapeNo1", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
     )
 
 
@@ -307,13 +291,13 @@ def test_ge_fuse_no_loop_merge_and_fuse_again3():
     # HuberLoss2) true; Fuse(Add, HuberLoss2) -> a FusedAscBackend; Fuse(HuberLoss1, it) ->
     # not null. GE's picture: FusedAscBc_1 reads data1..data4 and feeds ShapeNo1 and the
     # NetOutput.
-    m, g, nodes = _graph([T5] * 4, _fuse_again_body(), "%ShapeNo1, %HuberLoss2", f"{T5}, {T5}")
-    assert _count(g) == 9
+    m, g, nodes = build_graph([T5] * 4, _fuse_again_body(), "%ShapeNo1, %HuberLoss2", f"{T5}, {T5}")
+    assert op_count(g) == 9
     d = AscBackendFusionDecider()
     f1 = fuse_checked(m, d, nodes["Add"], nodes["HuberLoss2"])
-    assert isinstance(f1, ge.FusedAscBackend) and _count(g) == 8
+    assert isinstance(f1, ge.FusedAscBackend) and op_count(g) == 8
     f2 = fuse_unchecked(m, d, nodes["HuberLoss1"], f1)
-    assert isinstance(f2, ge.FusedAscBackend) and _count(g) == 7
+    assert isinstance(f2, ge.FusedAscBackend) and op_count(g) == 7
     assert [node_name(v.owner) for v in f2.operands] == ["data1", "data2", "data3", "data4"]
     users = [[node_name(u.operation) for u in r.uses] for r in f2.results]
     assert users == [["ShapeNo1"], ["NetOutput"]]
@@ -331,15 +315,15 @@ def test_ge_fuse_no_loop_merge_and_fuse_again_fused_outputs():
     # the fused node has readers (GE: netoutput->GetInDataNodesSize() ==
     # fused_node->GetOutNodesSize(); GE needs ResetFusedSubgraphOutputsAttr for it because
     # its fused_subgraph_outputs has one entry per reading anchor, ours one per value).
-    extra = _asc("Abs", FIVE, [("%HuberLoss2", FIVE)], op="Abs") + _asc("Exp", FIVE, [("%HuberLoss2", FIVE)], op="Abs")
-    m, g, nodes = _graph([T5] * 4, _fuse_again_body(extra), "%ShapeNo1, %Abs, %Exp", f"{T5}, {T5}, {T5}")
-    assert _count(g) == 11
+    extra = one_node_backend("Abs", FIVE, [("%HuberLoss2", FIVE)], op="Abs") + one_node_backend("Exp", FIVE, [("%HuberLoss2", FIVE)], op="Abs")
+    m, g, nodes = build_graph([T5] * 4, _fuse_again_body(extra), "%ShapeNo1, %Abs, %Exp", f"{T5}, {T5}, {T5}")
+    assert op_count(g) == 11
     d = AscBackendFusionDecider()
     f1 = fuse_checked(m, d, nodes["Add"], nodes["HuberLoss2"])
     ae = fuse_checked(m, d, nodes["Abs"], nodes["Exp"])
     assert isinstance(ae, ge.AscBackend) and [len(list(r.uses)) for r in f1.results] == [1]
     f2 = fuse_unchecked(m, d, nodes["HuberLoss1"], f1)
-    assert isinstance(f2, ge.FusedAscBackend) and _count(g) == 8
+    assert isinstance(f2, ge.FusedAscBackend) and op_count(g) == 8
     readers = {u.operation for r in f2.results for u in r.uses}
     assert len(f2.body.block.last_op.operands) == len(readers) == 2
     assert readers == {nodes["ShapeNo1"], ae}
@@ -350,16 +334,15 @@ def test_ge_update_netoutput_mul_refs_fused_compute_graph():
     # ShapeNo1 and ShapeNo2, HuberLoss1:1 -> HuberLoss2:0 (concat-typed); data3 -> both,
     # data4 -> HuberLoss2:2. CanFuseVertical true; Fuse -> FusedAscBackend whose output count
     # equals its inner NetOutput's input count (the multi-referenced output is one output).
-    from tests.test_ge_ut_autofuse_decider import _calc_rstd
 
     body = (
-        _calc_rstd("HuberLoss1", "%data1, %data2, %data3")
+        calc_rstd_backend("HuberLoss1", "%data1, %data2, %data3")
         + _calc_rstd_1out("HuberLoss2", "%HuberLoss1#1, %data3, %data4", "concat")
-        + _asc("ShapeNo1", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
-        + _asc("ShapeNo2", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
+        + one_node_backend("ShapeNo1", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
+        + one_node_backend("ShapeNo2", FIVE, [("%HuberLoss1#0", FIVE)], op="Abs")
     )
-    m, g, nodes = _graph([T5] * 4, body, "%ShapeNo1, %ShapeNo2, %HuberLoss2", f"{T5}, {T5}, {T5}")
-    assert _count(g) == 9
+    m, g, nodes = build_graph([T5] * 4, body, "%ShapeNo1, %ShapeNo2, %HuberLoss2", f"{T5}, {T5}, {T5}")
+    assert op_count(g) == 9
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["HuberLoss1"], nodes["HuberLoss2"])
     assert isinstance(new, ge.FusedAscBackend)
     assert len(new.results) == len(new.body.block.last_op.operands) == 2
@@ -375,9 +358,9 @@ def test_ge_update_data_and_output_index():
     # run 0, 1, ... and so do the Output indices. Ours has no post-processor: Fuse itself
     # numbers them, checked on the fused AscGraph.
     r6, full6 = [2, 1, 4, 5, 6, 1], [2, 1, 4, 5, 6, 7]
-    body = _reduce_into(_asc("AbsBroadCastAfterReduce", full6, [("%Reduce", r6)]))
-    m, g, nodes = _graph([T5, T5], body, "%AbsBroadCastAfterReduce", _gt(full6))
-    assert _count(g) == 5
+    body = reduce_into(one_node_backend("AbsBroadCastAfterReduce", full6, [("%Reduce", r6)]))
+    m, g, nodes = build_graph([T5, T5], body, "%AbsBroadCastAfterReduce", ge_tensor(full6))
+    assert op_count(g) == 5
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["Reduce"], nodes["AbsBroadCastAfterReduce"])
     graph = U.asc_graph(new)
     assert [d.index for d in graph.data_nodes()] == list(range(len(new.operands)))
@@ -390,12 +373,12 @@ def test_ge_update_data_and_output_index_mul_refs():
     # AddN0 read through a broadcast along F). GE: CanFuseVertical(AddN0, AddN1) and
     # CanFuseVertical(AddN0, AddN2) both true.
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _add("AddN1", FIVE, "%data3, %AddN0")
-        + _add("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + add_backend("AddN1", FIVE, "%data3, %AddN0")
+        + add_backend("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
     )
-    m, g, nodes = _graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
-    assert _count(g) == 8
+    m, g, nodes = build_graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
+    assert op_count(g) == 8
     assert AscBackendFusionDecider().can_fuse(nodes["AddN0"], nodes["AddN1"]) is None
 
 
@@ -410,11 +393,11 @@ def test_ge_update_data_and_output_index_mul_refs():
 def test_ge_update_data_and_output_index_mul_refs_broadcast_reader():
     # UpdateDataAndOutputIndexMulRefs_Ok's second verdict: CanFuseVertical(AddN0, AddN2)
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _add("AddN1", FIVE, "%data3, %AddN0")
-        + _add("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + add_backend("AddN1", FIVE, "%data3, %AddN0")
+        + add_backend("AddN2", SIX, "%AddN0, %data4", bcast_input0=True)
     )
-    m, g, nodes = _graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
+    m, g, nodes = build_graph([T5, T5, T5, T6], body, "%AddN1, %AddN2", f"{T5}, {T6}")
     r = AscBackendFusionDecider().can_fuse(nodes["AddN0"], nodes["AddN2"])
     assert r is None, r
 
@@ -424,7 +407,6 @@ def test_ge_asc_backend_no_kernel_not_fuse():
     # AscBackendNoKernelOp (autofuser.cpp: an empty tensor's lowering) never fuses. Our
     # lowering leaves an op with an empty tensor unlowered (lower_autofuse._type_error), so
     # the empty-input ReduceMaxD stays a ge op and CanFuse refuses it as holding no AscGraph.
-    from tests.test_autofuse_decider import lowered
 
     m, nodes = lowered("""
 ge.graph @g {
@@ -451,11 +433,11 @@ def _same_broadcast_info_graph():
     # 7 axes, Data [A..E, 1, 1]); both -> NetOutput
     seven = [2, 3, 4, 5, 6, 7, 8]
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _asc("BroadCastAbs1", SIX, [("%AddN0", [2, 3, 4, 5, 6, 1])])
-        + _asc("BroadCastAbs2", seven, [("%AddN0", [2, 3, 4, 5, 6, 1, 1])])
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + one_node_backend("BroadCastAbs1", SIX, [("%AddN0", [2, 3, 4, 5, 6, 1])])
+        + one_node_backend("BroadCastAbs2", seven, [("%AddN0", [2, 3, 4, 5, 6, 1, 1])])
     )
-    return _graph([T5, T5], body, "%BroadCastAbs1, %BroadCastAbs2", f"{T6}, {_gt(seven)}")
+    return build_graph([T5, T5], body, "%BroadCastAbs1, %BroadCastAbs2", f"{T6}, {ge_tensor(seven)}")
 
 
 @pytest.mark.xfail(
@@ -471,9 +453,9 @@ def test_ge_horizontal_fuse_same_broadcast_info():
     # BroadCastAbs2): GE 6 -> 5 nodes, one AscBackend reading AddN0 (1 input), 2 outputs,
     # 13 AscGraph nodes (after GeFallback's Broadcast nodes).
     m, g, nodes = _same_broadcast_info_graph()
-    assert _count(g) == 6
+    assert op_count(g) == 6
     new = fuse_unchecked(m, AscBackendFusionDecider(), nodes["BroadCastAbs1"], nodes["BroadCastAbs2"])
-    assert isinstance(new, ge.AscBackend) and _count(g) == 5
+    assert isinstance(new, ge.AscBackend) and op_count(g) == 5
     assert [node_name(v.owner) for v in new.operands] == ["AddN0"] and len(new.results) == 2
 
 
@@ -495,26 +477,25 @@ def test_horizontal_view_check_load_repeat_one_is_a_broadcast():
     # through a broadcast Load ([F]). IsSameBroadCastInfo([[F]], [[F]]) holds, so GE's
     # horizontal mapping accepts the pair. (This test used to expect a refusal from infos
     # [[], [F]], with l0 read as plain, which is not GE's rule.)
-    from tests.test_ge_ut_autofuse_decider import _at
 
     b6, s = [2, 3, 4, 5, 6, 1], "sched.axis = [0, 1, 2, 3, 4, 5]"
     axes = ", ".join(f"{i}: {'ABCDEF'[i]} = {v}" for i, v in enumerate(SIX))
     two6 = f"""
   %Two6:2 = ge.AscBackend(%AddN0) {{name = "Two6", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["Two6"], fusion_nodes_size = 9}} : ({T5}) -> ({T5}, {T6}) {{
     ascgraph.graph @Two6_graph axis = [{axes}] {{
-      %x = ascgraph.Data {{index = 0}} : {_at(b6)}
-      %l0 = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(b6)}
-      %l1 = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(SIX)}
-      %a0 = ascgraph.Abs(%l0) {{{s}}} : {_at(b6)}
-      %a1 = ascgraph.Abs(%l1) {{{s}}} : {_at(SIX)}
-      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {_at(b6)}
-      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {_at(SIX)}
-      %o0 = ascgraph.Output(%s0) {{index = 0}} : {_at(b6)}
-      %o1 = ascgraph.Output(%s1) {{index = 1}} : {_at(SIX)}
+      %x = ascgraph.Data {{index = 0}} : {asc_tensor(b6)}
+      %l0 = ascgraph.Load(%x) {{offset = 0, {s}}} : {asc_tensor(b6)}
+      %l1 = ascgraph.Load(%x) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %a0 = ascgraph.Abs(%l0) {{{s}}} : {asc_tensor(b6)}
+      %a1 = ascgraph.Abs(%l1) {{{s}}} : {asc_tensor(SIX)}
+      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {asc_tensor(b6)}
+      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %o0 = ascgraph.Output(%s0) {{index = 0}} : {asc_tensor(b6)}
+      %o1 = ascgraph.Output(%s1) {{index = 1}} : {asc_tensor(SIX)}
     }}
   }}"""
-    body = _add("AddN0", FIVE, "%data1, %data2") + two6 + _asc("Bc6", SIX, [("%AddN0", b6)])
-    m, g, nodes = _graph([T5, T5], body, "%Two6#0, %Two6#1, %Bc6", f"{T5}, {T6}, {T6}")
+    body = add_backend("AddN0", FIVE, "%data1, %data2") + two6 + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
+    m, g, nodes = build_graph([T5, T5], body, "%Two6#0, %Two6#1, %Bc6", f"{T5}, {T6}, {T6}")
     simplest, infos = _input_broadcast_infos(nodes["Two6"], [n for n in U.asc_nodes(nodes["Two6"]) if isinstance(n, ag.Load)], lambda a: a)
     assert not simplest and infos == [[5]]
     r = AscBackendFusionDecider().can_fuse(nodes["Two6"], nodes["Bc6"])
@@ -523,23 +504,22 @@ def test_horizontal_view_check_load_repeat_one_is_a_broadcast():
 
 def _two_reads(name: str, fuse_type: str = "pointwise") -> str:
     # reads AddN0 through a broadcast Load (along F) and a plain Load; 2 outputs
-    from tests.test_ge_ut_autofuse_decider import _at
 
     b6, s = [2, 3, 4, 5, 6, 1], "sched.axis = [0, 1, 2, 3, 4, 5]"
     axes = ", ".join(f"{i}: {'ABCDEF'[i]} = {v}" for i, v in enumerate(SIX))
     mask = ag.fuse_type_bit(fuse_type)
     return f"""
   %{name}:2 = ge.AscBackend(%AddN0) {{name = "{name}", fuse_type = "{fuse_type}", fuse_type_mask = {mask}, origin_nodes = ["{name}"], fusion_nodes_size = 9}} : ({T5}) -> ({T5}, {T6}) {{
-    ascgraph.graph @{name}_graph axis = [{axes}] {{
-      %x = ascgraph.Data {{index = 0}} : {_at(b6)}
-      %l0 = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(b6)}
-      %l1 = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(SIX)}
-      %a0 = ascgraph.Abs(%l0) {{{s}}} : {_at(b6)}
-      %a1 = ascgraph.Abs(%l1) {{{s}}} : {_at(SIX)}
-      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {_at(b6)}
-      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {_at(SIX)}
-      %o0 = ascgraph.Output(%s0) {{index = 0}} : {_at(b6)}
-      %o1 = ascgraph.Output(%s1) {{index = 1}} : {_at(SIX)}
+    ascgraph.graph @{name}build_graph axis = [{axes}] {{
+      %x = ascgraph.Data {{index = 0}} : {asc_tensor(b6)}
+      %l0 = ascgraph.Load(%x) {{offset = 0, {s}}} : {asc_tensor(b6)}
+      %l1 = ascgraph.Load(%x) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %a0 = ascgraph.Abs(%l0) {{{s}}} : {asc_tensor(b6)}
+      %a1 = ascgraph.Abs(%l1) {{{s}}} : {asc_tensor(SIX)}
+      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {asc_tensor(b6)}
+      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %o0 = ascgraph.Output(%s0) {{index = 0}} : {asc_tensor(b6)}
+      %o1 = ascgraph.Output(%s1) {{index = 1}} : {asc_tensor(SIX)}
     }}
   }}"""
 
@@ -551,8 +531,8 @@ def test_horizontal_view_check_reads_a_concat_node_as_simplest():
     # concat-typed: the axis mapping passes and the concat's own rule (CheckSameSchedAxis:
     # never only horizontal) refuses instead of the broadcast-view check.
     b6 = [2, 3, 4, 5, 6, 1]
-    body = _add("AddN0", FIVE, "%data1, %data2") + _two_reads("Cat6", "concat") + _asc("Bc6", SIX, [("%AddN0", b6)])
-    m, g, nodes = _graph([T5, T5], body, "%Cat6#0, %Cat6#1, %Bc6", f"{T5}, {T6}, {T6}")
+    body = add_backend("AddN0", FIVE, "%data1, %data2") + _two_reads("Cat6", "concat") + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
+    m, g, nodes = build_graph([T5, T5], body, "%Cat6#0, %Cat6#1, %Bc6", f"{T5}, {T6}, {T6}")
     for a, b in ((nodes["Cat6"], nodes["Bc6"]), (nodes["Bc6"], nodes["Cat6"])):
         r = AscBackendFusionDecider().can_fuse(a, b)
         assert r is not None and r.code == "ConcatNodeSchedAxisNotEqual", r
@@ -561,19 +541,18 @@ def test_horizontal_view_check_reads_a_concat_node_as_simplest():
 def _load_then_broadcast(name: str) -> str:
     # GeFallback's form of a broadcast read: Data [A..E, 1] -> Load [A..E, 1] -> Broadcast
     # [A..F] -> Abs -> Store -> Output
-    from tests.test_ge_ut_autofuse_decider import _at
 
     b6, s = [2, 3, 4, 5, 6, 1], "sched.axis = [0, 1, 2, 3, 4, 5]"
     axes = ", ".join(f"{i}: {'ABCDEF'[i]} = {v}" for i, v in enumerate(SIX))
     return f"""
   %{name} = ge.AscBackend(%AddN0) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 6}} : ({T5}) -> {T6} {{
-    ascgraph.graph @{name}_graph axis = [{axes}] {{
-      %x = ascgraph.Data {{index = 0}} : {_at(b6)}
-      %l = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(b6)}
-      %b = ascgraph.Broadcast(%l) {{{s}}} : {_at(SIX)}
-      %a = ascgraph.Abs(%b) {{{s}}} : {_at(SIX)}
-      %st = ascgraph.Store(%a) {{offset = 0, {s}}} : {_at(SIX)}
-      %o = ascgraph.Output(%st) {{index = 0}} : {_at(SIX)}
+    ascgraph.graph @{name}build_graph axis = [{axes}] {{
+      %x = ascgraph.Data {{index = 0}} : {asc_tensor(b6)}
+      %l = ascgraph.Load(%x) {{offset = 0, {s}}} : {asc_tensor(b6)}
+      %b = ascgraph.Broadcast(%l) {{{s}}} : {asc_tensor(SIX)}
+      %a = ascgraph.Abs(%b) {{{s}}} : {asc_tensor(SIX)}
+      %st = ascgraph.Store(%a) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %o = ascgraph.Output(%st) {{index = 0}} : {asc_tensor(SIX)}
     }}
   }}"""
 
@@ -585,14 +564,14 @@ def test_horizontal_view_check_load_before_broadcast_is_a_view_without_info():
     # IsSameBroadCastInfo([], [[F]]) is false, so the pair is refused, although LB6's Load
     # alone (repeats equal to its Data's) is a plain read.
     b6 = [2, 3, 4, 5, 6, 1]
-    body = _add("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6") + _asc("Bc6", SIX, [("%AddN0", b6)])
-    m, g, nodes = _graph([T5, T5], body, "%LB6, %Bc6", f"{T6}, {T6}")
+    body = add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6") + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
+    m, g, nodes = build_graph([T5, T5], body, "%LB6, %Bc6", f"{T6}, {T6}")
     for a, b in ((nodes["LB6"], nodes["Bc6"]), (nodes["Bc6"], nodes["LB6"])):
         r = AscBackendFusionDecider().can_fuse(a, b)
         assert r is not None and "two different broadcast views" in r.message, r
     # two GeFallback-form readers: both views, both without info, IsSameBroadCastInfo([], [])
-    body = _add("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6") + _load_then_broadcast("LB6b")
-    m, g, nodes = _graph([T5, T5], body, "%LB6, %LB6b", f"{T6}, {T6}")
+    body = add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6") + _load_then_broadcast("LB6b")
+    m, g, nodes = build_graph([T5, T5], body, "%LB6, %LB6b", f"{T6}, {T6}")
     assert AscBackendFusionDecider().can_fuse(nodes["LB6"], nodes["LB6b"]) is None
 
 
@@ -603,12 +582,12 @@ def test_ge_node_get_subgraph_failed():
     # AscBackendFusionDecider_Node_Get_Subgraph_Failed: Data -> A -> C (a "test_op", no
     # AscGraph) and Data -> B -> D; CanFuseHorizontal(C, D) and (D, C) are false.
     body = (
-        _asc("A", FIVE, [("%data1", FIVE)], op="Abs")
-        + _asc("B", FIVE, [("%data1", FIVE)], op="Abs")
+        one_node_backend("A", FIVE, [("%data1", FIVE)], op="Abs")
+        + one_node_backend("B", FIVE, [("%data1", FIVE)], op="Abs")
         + f"\n  %C = ge.Relu(%A) {{name = \"C\"}} : ({T5}) -> {T5}"
-        + _asc("D", FIVE, [("%B", FIVE)], op="Abs")
+        + one_node_backend("D", FIVE, [("%B", FIVE)], op="Abs")
     )
-    m, g, nodes = _graph([T5], body, "%C, %D", f"{T5}, {T5}")
+    m, g, nodes = build_graph([T5], body, "%C, %D", f"{T5}, {T5}")
     c = next(o for o in g.body.block.ops if node_name(o) == "C")
     d = AscBackendFusionDecider()
     for a, b in ((c, nodes["D"]), (nodes["D"], c)):
@@ -632,7 +611,6 @@ def _fused_axis_group_case(graph: str, clear: bool, fused_first: bool) -> None:
     then ask CanFuse with the Abs kernel: GetAscgraphAxisGroupFailed when emptied (GE cannot
     regenerate a FusedAscBackend's group), a fuse otherwise."""
     from passes.autofuse.decider import AXIS_GROUP_ATTR
-    from tests.test_autofuse_decider import by, lowered
 
     m, nodes = lowered(graph)
     d = AscBackendFusionDecider()
@@ -693,14 +671,14 @@ def test_ge_fuse_loop_merge3_1():
     # ours takes F = 1, where it can (GE's shapes are all {1,2,3,4} and unchecked).
     six1 = [2, 3, 4, 5, 6, 1]
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _add("AddN1", FIVE, "%data3, %AddN0")
-        + _asc("AddN1_1", six1, [("%AddN0", six1), ("%data4", six1)])
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + add_backend("AddN1", FIVE, "%data3, %AddN0")
+        + one_node_backend("AddN1_1", six1, [("%AddN0", six1), ("%data4", six1)])
     )
-    m, g, nodes = _graph([T5] * 4, body, "%AddN1, %AddN1_1", f"{T5}, {T5}")
-    assert _count(g) == 8
+    m, g, nodes = build_graph([T5] * 4, body, "%AddN1, %AddN1_1", f"{T5}, {T5}")
+    assert op_count(g) == 8
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["AddN1"], nodes["AddN1_1"])
-    assert isinstance(new, ge.AscBackend) and _count(g) == 7
+    assert isinstance(new, ge.AscBackend) and op_count(g) == 7
     assert [node_name(v.owner) for v in new.operands] == ["data3", "AddN0", "data4"] and len(new.results) == 2
     kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
     assert kinds.count("Add") == 2
@@ -718,20 +696,19 @@ def _slice(name: str, big: list[int], small: list[int], operand: str, offset: in
     a Load of repeats [A+1, B+1, ...] stored as [A, B, ...]; ours is the lowering's form
     (the Data view has the loop's repeats and the source tensor's strides, the Load an
     offset)."""
-    from tests.test_ge_ut_autofuse_decider import _at, _dense
 
     n = len(big)
     s = f"sched.axis = {list(range(n))}"
-    strides = [0 if r == 1 else st for r, st in zip(small, _dense(big))]
+    strides = [0 if r == 1 else st for r, st in zip(small, dense_strides(big))]
     view = f"!ascgraph.tensor<f32, axis = {list(range(n))}, repeats = {small}, strides = {strides}>"
     axes = ", ".join(f"{i}: {'ABCDEFG'[i]} = {v}" for i, v in enumerate(small))
     return f"""
-  %{name} = ge.AscBackend({operand}) {{name = "{name}", fuse_type = "slice", fuse_type_mask = 32, origin_nodes = ["{name}"], fusion_nodes_size = 4}} : ({_gt(big)}) -> {_gt(small)} {{
-    ascgraph.graph @{name}_graph axis = [{axes}] {{
+  %{name} = ge.AscBackend({operand}) {{name = "{name}", fuse_type = "slice", fuse_type_mask = 32, origin_nodes = ["{name}"], fusion_nodes_size = 4}} : ({ge_tensor(big)}) -> {ge_tensor(small)} {{
+    ascgraph.graph @{name}build_graph axis = [{axes}] {{
       %x = ascgraph.Data {{index = 0}} : {view}
-      %l = ascgraph.Load(%x) {{offset = {offset}, {s}}} : {_at(small)}
-      %st = ascgraph.Store(%l) {{offset = 0, {s}}} : {_at(small)}
-      %o = ascgraph.Output(%st) {{index = 0}} : {_at(small)}
+      %l = ascgraph.Load(%x) {{offset = {offset}, {s}}} : {asc_tensor(small)}
+      %st = ascgraph.Store(%l) {{offset = 0, {s}}} : {asc_tensor(small)}
+      %o = ascgraph.Output(%st) {{index = 0}} : {asc_tensor(small)}
     }}
   }}"""
 
@@ -747,14 +724,14 @@ def test_ge_strided_slice_and_strided_slice():
     body = (
         _slice("StridedSlice1", big, mid, "%data1")
         + _slice("StridedSlice2", mid, small, "%StridedSlice1")
-        + _asc("D", small, [("%StridedSlice2", small)], op="Abs")
+        + one_node_backend("D", small, [("%StridedSlice2", small)], op="Abs")
     )
-    m, g, nodes = _graph([_gt(big)], body, "%D", _gt(small))
-    assert _count(g) == 5
+    m, g, nodes = build_graph([ge_tensor(big)], body, "%D", ge_tensor(small))
+    assert op_count(g) == 5
     d = AscBackendFusionDecider()
     assert d.can_fuse(nodes["StridedSlice1"], nodes["StridedSlice2"]) is None
     new = fuse_checked(m, d, nodes["StridedSlice1"], nodes["StridedSlice2"])
-    assert new is not None and _count(g) == 4
+    assert new is not None and op_count(g) == 4
 
 
 def test_ge_concat_and_slice_keeps_load_offset():
@@ -774,10 +751,10 @@ def test_ge_concat_and_slice_keeps_load_offset():
         ).replace('fuse_type = "slice", fuse_type_mask = 32', 'fuse_type = "pointwise", fuse_type_mask = 34').replace(
             "fusion_nodes_size = 4", "fusion_nodes_size = 5"
         )
-        + _add("D", FIVE, "%Relu1, %StridedSlice1")
+        + add_backend("D", FIVE, "%Relu1, %StridedSlice1")
     )
-    m, g, nodes = _graph([_gt(big)], body, "%D", T5)
-    assert _count(g) == 5
+    m, g, nodes = build_graph([ge_tensor(big)], body, "%D", T5)
+    assert op_count(g) == 5
     d = AscBackendFusionDecider()
     new = fuse_unchecked(m, d, nodes["Relu1"], nodes["StridedSlice1"])
     loads = [n for n in U.asc_nodes(new) if type(n).__name__ == "Load"]
@@ -785,9 +762,8 @@ def test_ge_concat_and_slice_keeps_load_offset():
 
 
 def _at_full(sizes: list[int]) -> str:
-    from tests.test_ge_ut_autofuse_decider import _at
 
-    return _at(sizes)
+    return asc_tensor(sizes)
 
 
 def test_ge_get_asc_graph_axis_group_convert_axis():
@@ -813,7 +789,7 @@ def _hand(name: str, ins: str, in_types: str, out_types: str, sizes: list[int], 
     res = f"%{name}:{out_types.count('tensor')}" if out_types.count("tensor") > 1 else f"%{name}"
     return f"""
   {res} = ge.AscBackend({ins}) {{name = "{name}", fuse_type = "{fuse_type}", fuse_type_mask = {ag.fuse_type_bit(fuse_type)}, origin_nodes = ["{name}"], fusion_nodes_size = {n}}} : ({in_types}) -> {out_types} {{
-    ascgraph.graph @{name}_graph axis = [{axes}] {{
+    ascgraph.graph @{name}build_graph axis = [{axes}] {{
 {body}
     }}
   }}"""
@@ -826,17 +802,16 @@ def _s6() -> str:
 def _reads_link_and_broadcast_node(name: str, src: str) -> str:
     # Data 0 = the producer's T6 output read plainly; Data 1 = AddN0 loaded as [A..E, 1]
     # and widened by an explicit Broadcast (GeFallback's form), then Add
-    from tests.test_ge_ut_autofuse_decider import _at
 
     b6, s = [2, 3, 4, 5, 6, 1], _s6()
-    body = f"""      %x0 = ascgraph.Data {{index = 0}} : {_at(SIX)}
-      %l0 = ascgraph.Load(%x0) {{offset = 0, {s}}} : {_at(SIX)}
-      %x1 = ascgraph.Data {{index = 1}} : {_at(b6)}
-      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {_at(b6)}
-      %b1 = ascgraph.Broadcast(%l1) {{{s}}} : {_at(SIX)}
-      %y = ascgraph.Add(%l0, %b1) {{{s}}} : {_at(SIX)}
-      %st = ascgraph.Store(%y) {{offset = 0, {s}}} : {_at(SIX)}
-      %o = ascgraph.Output(%st) {{index = 0}} : {_at(SIX)}"""
+    body = f"""      %x0 = ascgraph.Data {{index = 0}} : {asc_tensor(SIX)}
+      %l0 = ascgraph.Load(%x0) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %x1 = ascgraph.Data {{index = 1}} : {asc_tensor(b6)}
+      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {asc_tensor(b6)}
+      %b1 = ascgraph.Broadcast(%l1) {{{s}}} : {asc_tensor(SIX)}
+      %y = ascgraph.Add(%l0, %b1) {{{s}}} : {asc_tensor(SIX)}
+      %st = ascgraph.Store(%y) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %o = ascgraph.Output(%st) {{index = 0}} : {asc_tensor(SIX)}"""
     return _hand(name, f"{src}, %AddN0", f"{T6}, {T5}", T6, SIX, body)
 
 
@@ -849,11 +824,11 @@ def test_no_horizontal_mapping_for_a_pair_with_a_link():
     # also reads AddN0, through a Load whose first reader is a Broadcast (a view without
     # info): IsSameBroadCastInfo([[F]], []) would refuse, but GE never asks, and the pair fuses.
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _asc("V1", SIX, [("%AddN0", [2, 3, 4, 5, 6, 1])])
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + one_node_backend("V1", SIX, [("%AddN0", [2, 3, 4, 5, 6, 1])])
         + _reads_link_and_broadcast_node("V2", "%V1")
     )
-    m, g, nodes = _graph([T5, T5], body, "%V2", T6)
+    m, g, nodes = build_graph([T5, T5], body, "%V2", T6)
     info = node_fuse_info(nodes["V1"], nodes["V2"])
     assert info.links and info.same_input_map
     fuse_checked(m, AscBackendFusionDecider(), nodes["V1"], nodes["V2"])
@@ -864,11 +839,11 @@ def _multi_ref_pair(n2_fuse_type: str):
     # both through a broadcast Load view (Data [A..E, 1] under a Load of the full loop)
     b6 = [2, 3, 4, 5, 6, 1]
     body = (
-        _add("AddN0", FIVE, "%data1, %data2")
-        + _asc("N2", SIX, [("%AddN0", b6)], fuse_type=n2_fuse_type)
-        + _asc("O6", SIX, [("%AddN0", b6)])
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + one_node_backend("N2", SIX, [("%AddN0", b6)], fuse_type=n2_fuse_type)
+        + one_node_backend("O6", SIX, [("%AddN0", b6)])
     )
-    return _graph([T5, T5], body, "%N2, %O6", f"{T6}, {T6}")
+    return build_graph([T5, T5], body, "%N2, %O6", f"{T6}, {T6}")
 
 
 def test_vertical_view_check_reads_a_concat_node_as_simplest():
@@ -891,21 +866,20 @@ def test_pre_node_simplest_load_looks_only_behind_the_linked_output():
     # Loads FindPrefaceLoadNodes reaches walking back from the Store of the linked output
     # are checked. Two6's output 0 comes from a broadcast Load (not simplest), output 1 from
     # a plain Load of data3 (simplest).
-    from tests.test_ge_ut_autofuse_decider import _at
 
     b6, s = [2, 3, 4, 5, 6, 1], _s6()
-    body = f"""      %x0 = ascgraph.Data {{index = 0}} : {_at(b6)}
-      %l0 = ascgraph.Load(%x0) {{offset = 0, {s}}} : {_at(SIX)}
-      %x1 = ascgraph.Data {{index = 1}} : {_at(SIX)}
-      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {_at(SIX)}
-      %a0 = ascgraph.Abs(%l0) {{{s}}} : {_at(SIX)}
-      %a1 = ascgraph.Abs(%l1) {{{s}}} : {_at(SIX)}
-      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {_at(SIX)}
-      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {_at(SIX)}
-      %o0 = ascgraph.Output(%s0) {{index = 0}} : {_at(SIX)}
-      %o1 = ascgraph.Output(%s1) {{index = 1}} : {_at(SIX)}"""
+    body = f"""      %x0 = ascgraph.Data {{index = 0}} : {asc_tensor(b6)}
+      %l0 = ascgraph.Load(%x0) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %x1 = ascgraph.Data {{index = 1}} : {asc_tensor(SIX)}
+      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %a0 = ascgraph.Abs(%l0) {{{s}}} : {asc_tensor(SIX)}
+      %a1 = ascgraph.Abs(%l1) {{{s}}} : {asc_tensor(SIX)}
+      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %o0 = ascgraph.Output(%s0) {{index = 0}} : {asc_tensor(SIX)}
+      %o1 = ascgraph.Output(%s1) {{index = 1}} : {asc_tensor(SIX)}"""
     two = _hand("Two6", "%AddN0, %data3", f"{T5}, {T6}", f"({T6}, {T6})", SIX, body)
-    m, g, nodes = _graph([T5, T5, T6], _add("AddN0", FIVE, "%data1, %data2") + two, "%Two6#0, %Two6#1", f"{T6}, {T6}")
+    m, g, nodes = build_graph([T5, T5, T6], add_backend("AddN0", FIVE, "%data1, %data2") + two, "%Two6#0, %Two6#1", f"{T6}, {T6}")
     assert not pre_node_input_is_simplest_load(nodes["Two6"], 0)
     assert pre_node_input_is_simplest_load(nodes["Two6"], 1)
 
@@ -918,19 +892,18 @@ def test_all_inputs_simplest_load_follows_is_simplest_load():
     assert not S.all_inputs_simplest_load(nodes["O6"])  # control: the same view, pointwise
     # (2) a Broadcast is a view only on a Load's first-reader chain (GetViewOpNextNodeByLoad):
     # RB reduces a plain Load over F and broadcasts the sums back, its Load is simplest
-    from tests.test_ge_ut_autofuse_decider import _at
 
     b6, s = [2, 3, 4, 5, 6, 1], _s6()
-    body = f"""      %x = ascgraph.Data {{index = 0}} : {_at(SIX)}
-      %l = ascgraph.Load(%x) {{offset = 0, {s}}} : {_at(SIX)}
-      %r = ascgraph.Sum(%l) {{{s}}} : {_at(b6)}
-      %b = ascgraph.Broadcast(%r) {{{s}}} : {_at(SIX)}
-      %st = ascgraph.Store(%b) {{offset = 0, {s}}} : {_at(SIX)}
-      %o = ascgraph.Output(%st) {{index = 0}} : {_at(SIX)}"""
-    m, g, nodes = _graph([T6], _hand("RB", "%data1", T6, T6, SIX, body), "%RB", T6)
+    body = f"""      %x = ascgraph.Data {{index = 0}} : {asc_tensor(SIX)}
+      %l = ascgraph.Load(%x) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %r = ascgraph.Sum(%l) {{{s}}} : {asc_tensor(b6)}
+      %b = ascgraph.Broadcast(%r) {{{s}}} : {asc_tensor(SIX)}
+      %st = ascgraph.Store(%b) {{offset = 0, {s}}} : {asc_tensor(SIX)}
+      %o = ascgraph.Output(%st) {{index = 0}} : {asc_tensor(SIX)}"""
+    m, g, nodes = build_graph([T6], _hand("RB", "%data1", T6, T6, SIX, body), "%RB", T6)
     assert S.all_inputs_simplest_load(nodes["RB"])
     # ... while a Load feeding a Broadcast directly is a view (control)
-    m, g, nodes = _graph([T5, T5], _add("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6)
+    m, g, nodes = build_graph([T5, T5], add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6)
     assert not S.all_inputs_simplest_load(nodes["LB6"])
 
 
@@ -938,7 +911,7 @@ def test_load_repeat_one_under_a_larger_loop_is_a_broadcast():
     # backend_utils.cpp FusedBackSteppingViewOpBroadcast: a Load repeat of 1 on an axis whose
     # loop size in the AscGraph is not 1 is broadcast info, whatever the Data's repeat there;
     # a repeat of 1 on a loop axis of size 1 is none.
-    m, g, nodes = _graph([T5, T5], _add("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6)
+    m, g, nodes = build_graph([T5, T5], add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6)
     ld = next(n for n in U.asc_nodes(nodes["LB6"]) if isinstance(n, ag.Load))
     assert U.load_broadcast_info(ld) == [5]
     assert U.is_simplest_load(nodes["LB6"], ld, condition_with_node_type=False) == (False, [5])
@@ -950,17 +923,16 @@ def test_dense_prefix_load_is_no_slice_for_is_simplest_load():
     # backend_utils.cpp IsSlice (is_fuse): a slice is a view whose strides are not the
     # contiguous strides of its repeats, or a non-zero Load offset. A Load of the first 2 of
     # 4 rows (offset 0, contiguous) is no slice for IsSimplestLoad; an offset one is.
-    from tests.test_ge_ut_autofuse_decider import _at
 
     s = "sched.axis = [0, 1]"
     for off, simplest in ((0, True), (16, False)):
-        body = f"""      %x = ascgraph.Data {{index = 0}} : {_at([2, 8])}
-      %l = ascgraph.Load(%x) {{offset = {off}, {s}}} : {_at([2, 8])}
-      %a = ascgraph.Abs(%l) {{{s}}} : {_at([2, 8])}
-      %st = ascgraph.Store(%a) {{offset = 0, {s}}} : {_at([2, 8])}
-      %o = ascgraph.Output(%st) {{index = 0}} : {_at([2, 8])}"""
+        body = f"""      %x = ascgraph.Data {{index = 0}} : {asc_tensor([2, 8])}
+      %l = ascgraph.Load(%x) {{offset = {off}, {s}}} : {asc_tensor([2, 8])}
+      %a = ascgraph.Abs(%l) {{{s}}} : {asc_tensor([2, 8])}
+      %st = ascgraph.Store(%a) {{offset = 0, {s}}} : {asc_tensor([2, 8])}
+      %o = ascgraph.Output(%st) {{index = 0}} : {asc_tensor([2, 8])}"""
         t4, t2 = "tensor<4x8xf32>", "tensor<2x8xf32>"
-        m, g, nodes = _graph([t4], _hand("P", "%data1", t4, t2, [2, 8], body), "%P", t2)
+        m, g, nodes = build_graph([t4], _hand("P", "%data1", t4, t2, [2, 8], body), "%P", t2)
         ld = next(n for n in U.asc_nodes(nodes["P"]) if isinstance(n, ag.Load))
         assert U.load_view(ld).slice  # the view query still calls it a part of its tensor
         assert U.is_simplest_load(nodes["P"], ld)[0] is simplest
@@ -972,30 +944,29 @@ def test_transpose_link_needs_only_the_linked_output_simplest():
     # scenario and maps. P's output 0 (read by the transpose T) comes from a plain Load of
     # data1; its output 1 from a broadcast Load of data2, which does not feed output 0, so
     # FindPrefaceLoadNodes never reaches it and the link maps (P.A <-> T.B, P.B <-> T.A).
-    from tests.test_ge_ut_autofuse_decider import _at
 
     s = "sched.axis = [0, 1]"
-    p = f"""      %x0 = ascgraph.Data {{index = 0}} : {_at([4, 8])}
-      %l0 = ascgraph.Load(%x0) {{offset = 0, {s}}} : {_at([4, 8])}
-      %x1 = ascgraph.Data {{index = 1}} : {_at([4, 1])}
-      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {_at([4, 8])}
-      %a0 = ascgraph.Abs(%l0) {{{s}}} : {_at([4, 8])}
-      %a1 = ascgraph.Abs(%l1) {{{s}}} : {_at([4, 8])}
-      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {_at([4, 8])}
-      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {_at([4, 8])}
-      %o0 = ascgraph.Output(%s0) {{index = 0}} : {_at([4, 8])}
-      %o1 = ascgraph.Output(%s1) {{index = 1}} : {_at([4, 8])}"""
+    p = f"""      %x0 = ascgraph.Data {{index = 0}} : {asc_tensor([4, 8])}
+      %l0 = ascgraph.Load(%x0) {{offset = 0, {s}}} : {asc_tensor([4, 8])}
+      %x1 = ascgraph.Data {{index = 1}} : {asc_tensor([4, 1])}
+      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {asc_tensor([4, 8])}
+      %a0 = ascgraph.Abs(%l0) {{{s}}} : {asc_tensor([4, 8])}
+      %a1 = ascgraph.Abs(%l1) {{{s}}} : {asc_tensor([4, 8])}
+      %s0 = ascgraph.Store(%a0) {{offset = 0, {s}}} : {asc_tensor([4, 8])}
+      %s1 = ascgraph.Store(%a1) {{offset = 0, {s}}} : {asc_tensor([4, 8])}
+      %o0 = ascgraph.Output(%s0) {{index = 0}} : {asc_tensor([4, 8])}
+      %o1 = ascgraph.Output(%s1) {{index = 1}} : {asc_tensor([4, 8])}"""
     tv = "!ascgraph.tensor<f32, axis = [1, 0], repeats = [4, 8], strides = [8, 1]>"
     t = f"""      %x = ascgraph.Data {{index = 0}} : {tv}
       %l = ascgraph.Load(%x) {{offset = 0, {s}}} : {tv}
-      %tr = ascgraph.Transpose(%l) {{{s}}} : {_at([8, 4])}
-      %st = ascgraph.Store(%tr) {{offset = 0, {s}}} : {_at([8, 4])}
-      %o = ascgraph.Output(%st) {{index = 0}} : {_at([8, 4])}"""
+      %tr = ascgraph.Transpose(%l) {{{s}}} : {asc_tensor([8, 4])}
+      %st = ascgraph.Store(%tr) {{offset = 0, {s}}} : {asc_tensor([8, 4])}
+      %o = ascgraph.Output(%st) {{index = 0}} : {asc_tensor([8, 4])}"""
     t48, t41, t84 = "tensor<4x8xf32>", "tensor<4x1xf32>", "tensor<8x4xf32>"
     body = _hand("P", "%data1, %data2", f"{t48}, {t41}", f"({t48}, {t48})", [4, 8], p) + _hand(
         "T", "%P#0", t48, t84, [8, 4], t, fuse_type="transpose"
     )
-    m, g, nodes = _graph([t48, t41], body, "%T, %P#1", f"{t84}, {t48}")
+    m, g, nodes = build_graph([t48, t41], body, "%T, %P#1", f"{t84}, {t48}")
     assert pre_node_input_is_simplest_load(nodes["P"], 0) and not pre_node_input_is_simplest_load(nodes["P"], 1)
     u = create_axis_map(node_fuse_info(nodes["P"], nodes["T"]), need_flash=False)
     assert not isinstance(u, str) and u.map2 == {0: 1, 1: 0}, u

@@ -9,9 +9,7 @@ producer, a chain), and generated bench graphs with Identity in every position c
 
 from __future__ import annotations
 
-import sys
 from io import StringIO
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,10 +23,8 @@ from ge_tools.registry import make_context
 from passes.prepare.identity import IdentityPass
 from runtime.reference import run_module
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
 
-from gen_graphs import generate  # noqa: E402
+from bench.gen_graphs import generate
 
 
 def parse(text: str) -> ModuleOp:

@@ -9,7 +9,8 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from lowering import loop_ir as L
 from lowering.lower_autofuse import LowerAutofusePass
-from tests.test_lowering_differential import _context, check_lowering, parse
+from conftest import check_lowering, parse
+from ge_tools.registry import make_context
 
 
 def test_store_casts_when_the_stored_dtype_differs():
@@ -38,7 +39,7 @@ READERS = """ge.graph @g {
 
 def _backends(text: str, p: LowerAutofusePass) -> list[str]:
     m = parse(text)
-    p.apply(_context(), m)
+    p.apply(make_context(), m)
     m.verify()
     return [op.attributes["name"].data for op in m.walk() if isinstance(op, ge.AscBackend)]  # type: ignore[attr-defined]
 
@@ -67,7 +68,7 @@ def test_oversize_realizes_inputs_then_falls_back():
 }
 """
     m = parse(text)
-    LowerAutofusePass(max_loop_ops=1).apply(_context(), m)
+    LowerAutofusePass(max_loop_ops=1).apply(make_context(), m)
     m.verify()
     # graph-level nodes only (an AscBackend's `origin` region holds copies of GE ops)
     kinds = [op.name for g in m.ops for op in g.body.block.ops if op.name not in ("ge.Data", "ge.NetOutput")]  # type: ignore[attr-defined]

@@ -9,9 +9,7 @@ two rules; the numbers are checked against the reference interpreter by ge-run.
 
 from __future__ import annotations
 
-import sys
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
@@ -25,12 +23,10 @@ from ge_dialect.names import name_all_nodes, name_nodes, node_name
 from ge_tools import run as ge_run
 from ge_tools.registry import PIPELINES, get_all_passes, make_context
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+from conftest import EXAMPLES, ROOT
 
-from gen_graphs import generate  # noqa: E402
+from bench.gen_graphs import generate
 
-EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
 CASE6 = """
 ge.graph @main {

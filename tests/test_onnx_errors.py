@@ -28,7 +28,7 @@ from onnx import numpy_helper
 from ge_tools import import_onnx
 from importers.onnx import OnnxImportError, import_model, load_model, supported_ops
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 
 
 def model(nodes, inputs, outputs, inits=None, opset: int = 17) -> onnx.ModelProto:

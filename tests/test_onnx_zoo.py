@@ -22,11 +22,11 @@ from ge_tools import run as ge_run
 from importers.onnx import import_model
 from runtime.reference import run_module
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 ZOO = ROOT / "examples" / "zoo"
 sys.path.insert(0, str(ZOO))
 
-import gen_zoo  # noqa: E402
+import gen_zoo
 
 MAX_BYTES = 200_000
 

@@ -26,7 +26,8 @@ from passes.notask.phony import (
     get_concat_offset,
     get_split_offset,
 )
-from tests.test_lowering_differential import _context, parse, print_module
+from conftest import parse, print_module
+from ge_tools.registry import make_context
 
 
 def _node(module: ModuleOp, name: str) -> Operation:
@@ -131,7 +132,7 @@ def test_pass_runs_check_dim_attr_valid_itself():
     module = parse(PHONY_CONCAT)
     A.set_int_list(_node(module, "phony_concat"), "N", [2, 1])
     with pytest.raises(LocatedError, match=r"product of 'N' \[2, 1\] is 2, but PhonyConcat has 4 inputs"):
-        PhonyNotaskPass().apply(_context(), module)
+        PhonyNotaskPass().apply(make_context(), module)
 
 
 # -- the pass from Python -----------------------------------------------------------------
@@ -139,7 +140,7 @@ def test_pass_runs_check_dim_attr_valid_itself():
 
 def test_pass_offsets_and_marks():
     module = parse(PHONY_CONCAT)
-    PhonyNotaskPass().apply(_context(), module)
+    PhonyNotaskPass().apply(make_context(), module)
     offsets = [A.get_int_list(_node(module, f"mul{k}"), A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS) for k in range(1, 5)]
     assert offsets == [[0], [64], [512], [576]]  # see test_concat_offset_ge_worked_example
     pc = _node(module, "phony_concat")
@@ -154,18 +155,18 @@ def test_pass_offsets_and_marks():
 
 def test_pass_is_idempotent():
     module = parse(PHONY_CONCAT)
-    PhonyNotaskPass().apply(_context(), module)
+    PhonyNotaskPass().apply(make_context(), module)
     once = print_module(module)
-    PhonyNotaskPass().apply(_context(), module)
+    PhonyNotaskPass().apply(make_context(), module)
     assert print_module(module) == once
 
 
 def test_remarks_only_when_asked(capsys):
     module = parse(PHONY_CONCAT)
-    PhonyNotaskPass().apply(_context(), module)
+    PhonyNotaskPass().apply(make_context(), module)
     # GE's test shapes get the layout warning (always printed), but no remark
     assert "remark:" not in capsys.readouterr().err
-    PhonyNotaskPass(remarks=True).apply(_context(), module)
+    PhonyNotaskPass(remarks=True).apply(make_context(), module)
     err = capsys.readouterr().err
     assert "remark: PhonyConcat 'phony_concat' marked no-task; offsets: mul1:0=0, mul2:0=64, mul3:0=512, mul4:0=576" in err
 
@@ -182,7 +183,7 @@ ge.graph @main {
     )
     sq = _node(module, "sq")
     assert A.get_output_flag(sq, A.REUSE_INPUT, 0, default=False) is False
-    PhonyNotaskPass().apply(_context(), module)
+    PhonyNotaskPass().apply(make_context(), module)
     assert A.get_output_flag(sq, A.REUSE_INPUT, 0, default=False) is True
     assert A.get_output_int(sq, A.REUSE_INPUT_INDEX, 0, default=-1) == 0
     module.verify()  # one entry per result: the per-output attribute check accepts it
@@ -324,11 +325,11 @@ def test_every_pair_keeps_its_slot_across_pieces_and_phony_nodes():
     # (64): GE's per-piece overwrite would leave one of them ([0, 0, 64] after q, the last
     # phony node written); NetOutput lists p#2 and q#1 after n: [0, 128, 64].
     module = parse(PAIRS)
-    PhonyNotaskPass().apply(_context(), module)
+    PhonyNotaskPass().apply(make_context(), module)
     assert A.get_int_list(_node(module, "n"), A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [128, 64, 64]
     net = next(op for op in module.walk() if op.name == "ge.NetOutput")
     assert A.get_int_list(net, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [0, 128, 64]
     # a second calculation gives the same lists (each starts from zeros, nothing doubles)
-    PhonyNotaskPass(stage="calc").apply(_context(), module)
+    PhonyNotaskPass(stage="calc").apply(make_context(), module)
     assert A.get_int_list(_node(module, "n"), A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [128, 64, 64]
     assert A.get_int_list(net, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS) == [0, 128, 64]

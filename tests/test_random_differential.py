@@ -20,7 +20,6 @@ bench/differential.py's defaults start at 100000.
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -30,15 +29,13 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import OpResult
 from xdsl.parser import Parser
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
 
-from random_graphs import FEATURES, Options, generate, graph_text, nonfinite_fraction  # noqa: E402
+from random_graphs import FEATURES, Options, generate, graph_text, nonfinite_fraction
 
-from bench import differential as D  # noqa: E402
-from ge_dialect import ge  # noqa: E402
-from ge_dialect.desc import tensor_desc  # noqa: E402
-from ge_tools.registry import make_context  # noqa: E402
+from bench import differential as D
+from ge_dialect import ge
+from ge_dialect.desc import tensor_desc
+from ge_tools.registry import make_context
 
 GEN_SEEDS = range(0, 300)
 DIFF_SEEDS = range(1000, 1036)

@@ -43,15 +43,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+from conftest import EXAMPLES, ROOT
 
-from gen_graphs import generate  # noqa: E402
+from bench.gen_graphs import generate
 
-from ge_tools import opt as ge_opt  # noqa: E402
-from ge_tools import run as ge_run  # noqa: E402
+from ge_tools import opt as ge_opt
+from ge_tools import run as ge_run
 
-EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 GENERATED = [("mixed", 40, 1), ("concat_tree", 30, 2), ("diamond", 25, 3), ("fanout", 30, 4)]
 LOWERED = ("split_relu_concat.mlir", "phony_concat_split.mlir")
 

@@ -16,9 +16,9 @@ from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.run import random_input
 from runtime.reference import run_graph, select_graph
 from runtime.simulator import SimulatorFault, load
-from tests.test_assign_memory import PHONY_GE_SHAPES  # GE's PhonyConcatCalcOffset shapes
+from conftest import PHONY_GE_SHAPES
 
-EXAMPLES = sorted(Path(__file__).parent.parent.joinpath("examples").glob("*.mlir"))
+from conftest import EXAMPLES
 # The passes that exist in HEAD, in DESIGN.md order (autofuse is tested by its own issue).
 PLAN = "ge-phony-notask,ge-concat-notask,ge-pack-notask,ge-assign-memory"
 

@@ -1,0 +1,326 @@
+"""Shared helpers of the pytest suite: what more than one test module uses lives here
+(test modules never import each other). Test modules import them by name
+(`from conftest import parse, inputs_for`): pytest puts this directory on sys.path.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from ge_dialect import ascgraph as ag
+from ge_dialect import ge
+from ge_dialect.asc_backend import asc_graph_of
+from ge_dialect.ascgraph import node_count
+from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.ge import node_name
+from ge_tools.registry import make_context
+from lowering.lower_autofuse import LowerAutofusePass
+from passes.autofuse import ascgraph_queries as U
+from runtime.reference import root_graphs, run_module
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
+
+# ---------------------------------------------------------------------------------------
+# Parsing, printing, inputs, the lowering check
+# ---------------------------------------------------------------------------------------
+
+
+def parse(text: str) -> ModuleOp:
+    m = Parser(make_context(), text, "<test>").parse_module()
+    m.verify()
+    return m
+
+
+def print_module(m: ModuleOp) -> str:
+    out = StringIO()
+    Printer(stream=out).print_op(m)
+    return out.getvalue()
+
+
+def inputs_for(m: ModuleOp, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    g = root_graphs(m)[0]
+    arrays = []
+    for d in sorted(g.data_nodes, key=lambda d: d.int_attr("index")):
+        t = d.results[0].type
+        assert isinstance(t, TensorType)
+        dt = numpy_dtype(t.element_type)
+        shape = tuple(t.get_shape())
+        if dt.kind == "f":
+            arrays.append(rng.uniform(-2.0, 2.0, size=shape).astype(dt))
+        else:
+            arrays.append(rng.integers(-5, 6, size=shape).astype(dt))
+    return arrays
+
+
+def check_lowering(text: str, seed: int, p: LowerAutofusePass) -> tuple[int, bool]:
+    """Lower, verify, compare; returns (number of AscBackends, whether the graph reduces)."""
+    before = parse(text)
+    ins = inputs_for(before, seed)
+    want = run_module(before, ins)
+    after = parse(text)
+    p.apply(make_context(), after)
+    after.verify()
+    # The printed form parses back (what ge-opt users see is valid input).
+    after = parse(print_module(after))
+    got = run_module(after, ins)
+    backends = [op for op in after.walk() if isinstance(op, ge.AscBackend)]
+    # A reduction (lowered or not) may sum in another order once its input's layout
+    # changes (numpy's pairwise summation follows memory order).
+    reduces = any(isinstance(op, ge.ReduceD) for op in before.walk())
+    assert len(got) == len(want)
+    for w, g in zip(want, got):
+        assert w.shape == g.shape and w.dtype == g.dtype
+        if reduces:
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+        else:
+            np.testing.assert_array_equal(g, w)
+    for b in backends:
+        assert b.attributes["fusion_nodes_size"].value.data == node_count(asc_graph_of(b))  # type: ignore[attr-defined]
+    return len(backends), reduces
+
+
+# ---------------------------------------------------------------------------------------
+# Autofuse: lowered graphs for the decider, the strategies and the axis groups
+# ---------------------------------------------------------------------------------------
+
+
+def lowered(text: str, enable: tuple[str, ...] = ("reduce", "concat", "transpose")):
+    m = parse(text)
+    LowerAutofusePass(enable_pass=enable).apply(make_context(), m)
+    g = list(m.ops)[0]
+    nodes = {node_name(o): o for o in g.body.block.ops if U.inner_backends(o)}
+    return m, nodes
+
+
+def by(nodes: dict, part: str):
+    return next(o for n, o in nodes.items() if part in n)
+
+
+def fuse_checked(m, d, a, b):
+    ins = inputs_for(m, 0)
+    ref = run_module(m, ins)
+    assert d.can_fuse(a, b) is None
+    new = d.fuse(a, b)
+    m.verify()
+    out = run_module(m, ins)
+    for x, y in zip(out, ref):
+        np.testing.assert_allclose(x, y, rtol=1e-6)
+    return new
+
+
+LOOP_MERGE1 = """
+ge.graph @g {
+  %d1 = ge.Data {index = 0} : tensor<1x2x3x4xf32>
+  %d2 = ge.Data {index = 1} : tensor<1x2x3x4xf32>
+  %d3 = ge.Data {index = 2} : tensor<1x2x3x4xf32>
+  %d4 = ge.Data {index = 3} : tensor<1x2x3x4xf32>
+  %a = ge.Add(%d1, %d2) : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %b = ge.Mul(%d2, %d3) : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  ge.NetOutput %a, %b, %d4 : tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>
+}"""
+
+
+def ge_add_backend(name: str, sizes: list[int], bcast_input0: bool) -> str:
+    """asc_backend_fusion_decider_unittest.cpp's helpers, with concrete sizes for the
+    symbols: CreatAddAscGraph(graph, 1, 2) (5 axes, Data, Load, Data, Load, Add, Store,
+    Output) and CreatBroadcastAddAscGraph (6 axes; input 0's Data has repeat 1 / stride 0
+    on the last axis, its Load the full repeats)."""
+    n = len(sizes)
+    strides = [1] * n
+    for i in range(n - 2, -1, -1):
+        strides[i] = strides[i + 1] * sizes[i + 1]
+    axis = list(range(n))
+    full = f"!ascgraph.tensor<f32, axis = {axis}, repeats = {sizes}, strides = {strides}>"
+    if bcast_input0:
+        bs = [strides[i] // sizes[-1] for i in range(n - 1)] + [0]
+        d0 = f"!ascgraph.tensor<f32, axis = {axis}, repeats = {sizes[:-1] + [1]}, strides = {bs}>"
+        in0 = "x".join(map(str, sizes[:-1]))
+    else:
+        d0, in0 = full, "x".join(map(str, sizes))
+    t = "x".join(map(str, sizes))
+    sched = f"sched.axis = {axis}"
+    axes = ", ".join(f"{i}: {'ABCDEF'[i]} = {s}" for i, s in enumerate(sizes))
+    return f"""
+  %{name} = ge.AscBackend(%{name}_in0, %{name}_in1) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 7}} : (tensor<{in0}xf32>, tensor<{t}xf32>) -> tensor<{t}xf32> {{
+    ascgraph.graph @{name}build_graph axis = [{axes}] {{
+      %x1 = ascgraph.Data {{index = 0}} : {d0}
+      %l1 = ascgraph.Load(%x1) {{offset = 0, {sched}}} : {full}
+      %x2 = ascgraph.Data {{index = 1}} : {full}
+      %l2 = ascgraph.Load(%x2) {{offset = 0, {sched}}} : {full}
+      %add = ascgraph.Add(%l1, %l2) {{{sched}}} : {full}
+      %st = ascgraph.Store(%add) {{offset = 0, {sched}}} : {full}
+      %out = ascgraph.Output(%st) {{index = 0}} : {full}
+    }}
+  }}"""
+
+
+SOFTMAX = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<8x64xf32>
+  %m = ge.ReduceMaxD(%x) {axes = [-1], keep_dims = true} : (tensor<8x64xf32>) -> tensor<8x1xf32>
+  %d = ge.Sub(%x, %m) : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
+  %e = ge.Exp(%d) : (tensor<8x64xf32>) -> tensor<8x64xf32>
+  %s = ge.ReduceSumD(%e) {axes = [1], keep_dims = true} : (tensor<8x64xf32>) -> tensor<8x1xf32>
+  %y = ge.RealDiv(%e, %s) : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
+  ge.NetOutput %y : tensor<8x64xf32>
+}"""
+
+
+CONCAT = """
+ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %y = ge.Data {index = 1} : tensor<4x8xf32>
+  %a = ge.Add(%x, %y) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = ge.Exp(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %b = ge.Mul(%y, %x) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %u = ge.Exp(%b) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = ge.ConcatD(%e, %u) {concat_dim = 0} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  ge.NetOutput %c : tensor<8x8xf32>
+}"""
+
+
+# ---------------------------------------------------------------------------------------
+# GE's asc_backend_fusion_decider_unittest.cpp graph helpers (sizes A..F = 2..7)
+# ---------------------------------------------------------------------------------------
+
+
+FIVE, SIX = [2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7]
+T5, T6 = "tensor<2x3x4x5x6xf32>", "tensor<2x3x4x5x6x7xf32>"
+
+
+def full_view(sizes: list[int]) -> str:
+    st = [1] * len(sizes)
+    for i in range(len(sizes) - 2, -1, -1):
+        st[i] = st[i + 1] * sizes[i + 1]
+    return f"!ascgraph.tensor<f32, axis = {list(range(len(sizes)))}, repeats = {sizes}, strides = {st}>"
+
+
+def add_backend(name: str, sizes: list[int], operands: str, bcast_input0: bool = False) -> str:
+    return ge_add_backend(name, sizes, bcast_input0).replace(f"%{name}_in0, %{name}_in1", operands)
+
+
+def calc_rstd_backend(name: str, operands: str) -> str:
+    """CreatCalcRstdAscGraph (5 axes): Data/Load x3, one FlashSoftmax(x1, x2, x3) with
+    outputs y1, y2, y3, Store(y1) -> Output 0, Store(y2) -> Output 1: 3+3+1+2+2 = 11 nodes.
+    The ascgraph dialect has no 3-output pointwise op, so y1 = Add(x1, x2) and
+    y2 = Mul(y1, x3) stand for it: 12 nodes, the same Data/Load/Store/Output skeleton."""
+    t, s = full_view(FIVE), "sched.axis = [0, 1, 2, 3, 4]"
+    axes = ", ".join(f"{i}: {'ABCDE'[i]} = {v}" for i, v in enumerate(FIVE))
+    return f"""
+  %{name}:2 = ge.AscBackend({operands}) {{name = "{name}", fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["{name}"], fusion_nodes_size = 12}} : ({T5}, {T5}, {T5}) -> ({T5}, {T5}) {{
+    ascgraph.graph @{name}build_graph axis = [{axes}] {{
+      %x1 = ascgraph.Data {{index = 0}} : {t}
+      %l1 = ascgraph.Load(%x1) {{offset = 0, {s}}} : {t}
+      %x2 = ascgraph.Data {{index = 1}} : {t}
+      %l2 = ascgraph.Load(%x2) {{offset = 0, {s}}} : {t}
+      %x3 = ascgraph.Data {{index = 2}} : {t}
+      %l3 = ascgraph.Load(%x3) {{offset = 0, {s}}} : {t}
+      %y1 = ascgraph.Add(%l1, %l2) {{{s}}} : {t}
+      %y2 = ascgraph.Mul(%y1, %l3) {{{s}}} : {t}
+      %st = ascgraph.Store(%y1) {{offset = 0, {s}}} : {t}
+      %st1 = ascgraph.Store(%y2) {{offset = 0, {s}}} : {t}
+      %o = ascgraph.Output(%st) {{index = 0}} : {t}
+      %o1 = ascgraph.Output(%st1) {{index = 1}} : {t}
+    }}
+  }}"""
+
+
+def build_graph(datas: list[str], body: str, outs: str, out_types: str) -> tuple:
+    lines = "".join(f"\n  %data{i + 1} = ge.Data {{index = {i}}} : {t}" for i, t in enumerate(datas))
+    m = parse(f"\nge.graph @g {{{lines}{body}\n  ge.NetOutput {outs} : {out_types}\n}}")
+    g = list(m.ops)[0]
+    nodes = {node_name(o): o for o in g.body.block.ops if U.inner_backends(o)}
+    return m, g, nodes
+
+
+def op_count(g) -> int:
+    return len(list(g.body.block.ops))
+
+
+def dense_strides(rep: list[int]) -> list[int]:
+    st, acc = [0] * len(rep), 1
+    for i in range(len(rep) - 1, -1, -1):
+        st[i] = acc if rep[i] != 1 else 0  # GE's helpers: stride 0 on a repeat-1 axis
+        acc *= rep[i]
+    return st
+
+
+def asc_tensor(rep: list[int]) -> str:
+    return f"!ascgraph.tensor<f32, axis = {list(range(len(rep)))}, repeats = {rep}, strides = {dense_strides(rep)}>"
+
+
+def ge_tensor(rep: list[int]) -> str:
+    return "tensor<" + "x".join(str(r) for r in rep if r != 1) + "xf32>"
+
+
+def one_node_backend(
+    name: str, sizes: list[int], ins: list[tuple[str, list[int]]], op: str = "", out: list[int] | None = None,
+    fuse_type: str = "pointwise",
+) -> str:
+    """GE's one-compute-node helpers: a Data per input (its repeats; 1 = broadcast), a
+    Load of the full loop each, Abs (1 input) or Add (2) (or `op`, e.g. a reduction whose
+    output repeats are `out`), Store, Output."""
+    s, full = f"sched.axis = {list(range(len(sizes)))}", asc_tensor(sizes)
+    res = asc_tensor(out) if out is not None else full
+    op = op or ("Abs" if len(ins) == 1 else "Add")
+    lines = []
+    for k, (_, rep) in enumerate(ins):
+        lines.append(f"%x{k} = ascgraph.Data {{index = {k}}} : {asc_tensor(rep)}")
+        lines.append(f"%l{k} = ascgraph.Load(%x{k}) {{offset = 0, {s}}} : {full}")
+    args = ", ".join(f"%l{k}" for k in range(len(ins)))
+    lines += [
+        f"%y = ascgraph.{op}({args}) {{{s}}} : {res}",
+        f"%st = ascgraph.Store(%y) {{offset = 0, {s}}} : {res}",
+        f"%o = ascgraph.Output(%st) {{index = 0}} : {res}",
+    ]
+    axes = ", ".join(f"{i}: {'ABCDEFG'[i]} = {v}" for i, v in enumerate(sizes))
+    body = "\n      ".join(lines)
+    return f"""
+  %{name} = ge.AscBackend({", ".join(o for o, _ in ins)}) {{name = "{name}", fuse_type = "{fuse_type}", fuse_type_mask = {ag.fuse_type_bit(fuse_type)}, origin_nodes = ["{name}"], fusion_nodes_size = {len(lines)}}} : ({", ".join(ge_tensor(r) for _, r in ins)}) -> {ge_tensor(out if out is not None else sizes)} {{
+    ascgraph.graph @{name}build_graph axis = [{axes}] {{
+      {body}
+    }}
+  }}"""
+
+
+R5 = [2, 1, 4, 5, 6]  # CreatReduceAscGraph's Max keeps dims and reduces B (axis 1)
+
+
+def reduce_into(consumer: str) -> tuple:
+    # data1, data2 -> Reduce (GE InCnt(2); SetAttrsGroup gives it CreatReduceAscGraph(1, 1):
+    # ONE Data (data1), Load, Max [A, 1, C, D, E], Store, Output) -> consumer -> NetOutput.
+    # Our AscBackend has one operand per AscGraph Data, so Reduce reads data1 only and
+    # data2 is a graph input nobody reads (GE's edge data2 -> Reduce:1 has no Data node).
+    return one_node_backend("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + consumer
+
+
+# ---------------------------------------------------------------------------------------
+# Memory: GE's PhonyConcatCalcOffset shapes (memory assignment and the simulator)
+# ---------------------------------------------------------------------------------------
+
+# GE's own PhonyConcatCalcOffset shapes: pieces 1x2x2x4x8 f16 (256 B), concat_dim [3, 1],
+# N [2, 2]. GE's offsets 0, 64, 512, 576 make the pieces overlap (ge-phony-notask warns, see
+# tests/filecheck/passes/phony_notask_layout.mlir), but the planner still places each piece at
+# its offset-list entry as GE's AssignContinuousInputMemory does, not at the raw sums
+# 0, 256, 512, 768: for equal pieces the two differ only when the layout is broken (or with
+# keep_input_offset = false).
+PHONY_GE_SHAPES = """
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>
+  %m0 = ge.Abs(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m1 = ge.Neg(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m2 = ge.Exp(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %m3 = ge.Relu(%x) : (tensor<1x2x2x4x8xf16>) -> tensor<1x2x2x4x8xf16>
+  %block = ge.PhonyConcat(%m0, %m1, %m2, %m3) {concat_dim = [3, 1], N = [2, 2]} : (tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>, tensor<1x2x2x4x8xf16>) -> tensor<1x4x2x8x8xf16>
+  %y = ge.Abs(%block) : (tensor<1x4x2x8x8xf16>) -> tensor<1x4x2x8x8xf16>
+  ge.NetOutput %y : tensor<1x4x2x8x8xf16>
+}
+"""
