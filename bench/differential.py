@@ -30,7 +30,7 @@ entries dropped, producers cut off into new Data nodes, unary nodes bypassed, as
 the class stays the same and the graph stays in its domain.
 
 The counts are printed at the end; the exit status is 1 when any run failed. Seeds below
-100000 are the tests' (tests/test_random_differential.py uses 0..99); use others here.
+100000 are the tests' (tests/tools/test_random_differential.py uses 0..99); use others here.
 """
 
 from __future__ import annotations

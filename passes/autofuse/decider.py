@@ -35,7 +35,7 @@ Deviations, each kept numerically exact:
 * The side with fewer loop axes keeps repeat 1 on the axes it lacks (it is constant
   along them) after a loop merge; GE's ProcessAscgraphAfterMerge/FallbackPro instead
   gives each of that side's Loads a Broadcast to the merged loop, so GE's AscGraph node
-  counts can exceed ours (FuseLoopMerge1: GE 15, ours 13, see tests/test_autofuse_decider.py).
+  counts can exceed ours (FuseLoopMerge1: GE 15, ours 13, see tests/passes/autofuse/test_decider.py).
 * For a loop merge, CanAxisMap's pairings are kept only when paired loop axes have one
   size, or one side is 1 or a concat/split axis (axis_mapping.sizes_agree): repeat-1
   tensor axes otherwise pair loops of any extent (a reduce-all Store [1] with a

@@ -10,7 +10,7 @@
 // but its other inputs come from Data nodes (IsPeerNodeValidForNoTask: Data unsupported)
 // -> case kFirstDim, threshold 0.0: ratio 3/12 = 0.25 >= 0 -> kept. G (one Exp) is
 // lifted back. The may-be-no-task twin (other inputs from
-// kernels, unfolded) is tests/test_autofuse_concat_lifting.py.
+// kernels, unfolded) is tests/passes/autofuse/test_concat_lifting.py.
 
 ge.graph @main {
   %data = ge.Data {index = 0} : tensor<3x4xf32>

@@ -477,7 +477,7 @@ ge.graph @mem_type_same {
 // --- CheckDim: a negative concat_dim is normalised by the origin rank (-1 on rank 2 is
 // axis 1, so the front-dims rule applies to runtime dim 0 = 1); absent means 0. An
 // out-of-range concat_dim does not verify in the ge dialect, so GE's range assert is
-// tested in tests/test_notask_rules.py on an unverified op. ---------------------------
+// tested in tests/passes/notask/test_notask_rules.py on an unverified op. ---------------------------
 
 ge.graph @dim_range {
   %x = ge.Data {index = 0} : tensor<1x16xf16>

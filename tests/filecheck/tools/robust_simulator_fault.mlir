@@ -1,6 +1,6 @@
 // RUN: not ge-run %s 2>&1 | filecheck %s
 // A simulator fault is located at the GE node whose task faulted (found by the fuzzer of
-// tests/test_robustness.py: it used to be "FILE: error: simulator: ..." with no line).
+// tests/tools/test_robustness.py: it used to be "FILE: error: simulator: ..." with no line).
 // Here the user's per-output `reuse_input` makes the Relu write into its graph input's
 // buffer, which the caller still owns: the simulator refuses the write.
 // CHECK: {{\A}}{{.*}}robust_simulator_fault.mlir:[[# @LINE + 4]]:3: error: simulator: stream 0 task 0 (npu.kernel 'a'): write into a live buffer: input:0 [0, 128) (writing tensor "a:0" at input:0 [0, 128)) overlaps tensor "x:0" at input:0 [0, 128), which is still to be read{{$}}

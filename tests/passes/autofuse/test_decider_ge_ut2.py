@@ -1,5 +1,5 @@
 """The rest of GE's asc_backend_fusion_decider_unittest.cpp (ge_fusion.md §9.2), after
-tests/test_ge_ut_autofuse_decider.py: graphs rebuilt from GE's helpers in that file
+tests/passes/autofuse/test_decider_ge_ut.py: graphs rebuilt from GE's helpers in that file
 (SetAttrsGroup picks each node's AscGraph by node name), static sizes A..G = 2..8.
 
 Two facts about GE's UT harness decide how some expectations port:

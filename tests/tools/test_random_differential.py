@@ -41,7 +41,7 @@ GEN_SEEDS = range(0, 300)
 DIFF_SEEDS = range(1000, 1036)
 MASKED_SEEDS = range(2000, 2024)
 # Features whose graphs reach an open issue-17 case on today's main (names: 6, Identity: 7,
-# 0-d: 4 and 5, phony: 1, padded formats: 2). bf16 is a real dtype end to end (tests/test_bf16.py).
+# 0-d: 4 and 5, phony: 1, padded formats: 2). bf16 is a real dtype end to end (tests/dialects/test_bf16.py).
 MASKED = Options(without=frozenset({"numeric_names", "mixed_names", "identity", "zero_d", "phony", "padded_formats"}))
 ARGS = D.build_arg_parser().parse_args(["--executions", "3", "--timeout", "120"])
 

@@ -446,7 +446,7 @@ def test_tensor_size_in_bytes():
 
 def test_numpy_dtype():
     assert numpy_dtype(f16) == np.float16
-    assert numpy_dtype(bf16) == np.dtype("bfloat16")  # ml_dtypes': GE's 2 bytes (tests/test_bf16.py)
+    assert numpy_dtype(bf16) == np.dtype("bfloat16")  # ml_dtypes': GE's 2 bytes (tests/dialects/test_bf16.py)
     assert numpy_dtype(i1) == np.bool_
     assert numpy_dtype(i4) == np.int8
     assert numpy_dtype(ui2) == np.uint8

@@ -561,7 +561,7 @@ def test_bitcast_views_bytes():
 
 
 def test_bitcast_of_a_type_held_wider_is_an_error():
-    # i4 is held one per int8 (bf16 is held at its own width now: tests/test_bf16.py)
+    # i4 is held one per int8 (bf16 is held at its own width now: tests/dialects/test_bf16.py)
     with pytest.raises(ReferenceError, match="Bitcast of i4"):
         run(
             """ge.graph @main {
