@@ -33,4 +33,5 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py
 
 clean:
-	rm -rf $(VENV) tests/filecheck/**/Output .lit_test_times.txt
+	rm -rf $(VENV) .lit_test_times.txt
+	find tests/filecheck -name Output -type d -prune -exec rm -rf {} +

@@ -308,7 +308,7 @@ def reduce_into(consumer: str) -> tuple:
 
 # GE's own PhonyConcatCalcOffset shapes: pieces 1x2x2x4x8 f16 (256 B), concat_dim [3, 1],
 # N [2, 2]. GE's offsets 0, 64, 512, 576 make the pieces overlap (ge-phony-notask warns, see
-# tests/filecheck/passes/phony_notask_layout.mlir), but the planner still places each piece at
+# tests/filecheck/passes/notask/phony_notask_layout.mlir), but the planner still places each piece at
 # its offset-list entry as GE's AssignContinuousInputMemory does, not at the raw sums
 # 0, 256, 512, 768: for equal pieces the two differ only when the layout is broken (or with
 # keep_input_offset = false).

@@ -13,8 +13,8 @@ Two facts about GE's UT harness decide how some expectations port:
   (block order).
 
 GE tests of the file (commit d5b140e) ported elsewhere or not ported:
-* FuseLoopMerge8_Ok (gather): tests/filecheck/passes/autofuse_ge_ut_fuse_loop_merge8_gather.mlir;
-  SplitAndConcat_Ok / SplitAndReduce_Ok: autofuse_ge_ut_split_and_{concat,reduce}_ok.mlir.
+* FuseLoopMerge8_Ok (gather): tests/filecheck/passes/autofuse/ge_ut/fuse_loop_merge8_gather.mlir;
+  SplitAndConcat_Ok / SplitAndReduce_Ok: tests/filecheck/passes/autofuse/ge_ut/split_and_{concat,reduce}_ok.mlir.
 * TryRemoveNodesCtrEdges_Ok: the ge dialect has no control edges.
 * Update_Subgraph_Output_Attr_Failed1/2, TestIsAllInputSimplestLoad_FusedAscBackend: a
   FusedAscBackend whose fuse compute graph is an AscGraph; the ge.FusedAscBackend verifier

@@ -1,6 +1,6 @@
 """ge-identity-pass (GE's IdentityPass) and the Identities it keeps, end to end.
 
-The pass's rules have one lit test each (tests/filecheck/passes/identity_*.mlir); here:
+The pass's rules have one lit test each (tests/filecheck/passes/prepare/identity_*.mlir); here:
 the pass never changes what a graph computes (reference interpreter before and after,
 bit for bit), a kept Identity runs as the rts engine's memcpy and gives the reference's
 numbers in the simulator on 1 and 2 streams (0-d, size-0, f16, int, a multi-output

@@ -3,7 +3,7 @@
 //
 // examples/phony_concat_split.mlir: GE's PhonyConcatCalcOffset and PhonySplitCalcOffset graphs
 // in one, with pieces 1x1x1x4x8 f16 (64 B) so that GE's offsets are the concatenation (GE's
-// own 1x2x2x4x8 pieces overlap: tests/filecheck/passes/phony_notask_layout.mlir).
+// own 1x2x2x4x8 pieces overlap: tests/filecheck/passes/notask/phony_notask_layout.mlir).
 // PhonyConcat concat_dim [3, 1], N [2, 2] (first axis fastest): piece k at slice ids
 // [k % 2, k // 2]; axis 3 slice = prod({4,8}) * 2 B = 64 B, the block grows to 1x1x1x8x8;
 // axis 1 slice = prod({1,1,8,8}) * 2 B = 128 B -> 0, 64, 128, 64 + 128 = 192.

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // A loop merge through a slice view back-steps the slice onto node1's Loads only where GE's
-// DeleteInvalidLoad does (see autofuse_ge_ut_fuse_slice_split.mlir for the merge):
+// DeleteInvalidLoad does (see ge_ut/fuse_slice_split.mlir for the merge):
 // @multi_ref: a0's output is also a graph output, so it is multi-referenced: the view is
 //   refused in the axis mapping (asc_graph_axis_mapping.cpp: a view link must be single
 //   reference), a0 and b0 stay two kernels.
