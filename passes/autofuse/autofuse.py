@@ -22,6 +22,7 @@ from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError, op_location
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
+from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from passes.autofuse.lifting import lift_graph
 from passes.autofuse.solver import (
     BUFFER_GROUP_WINDOW,
@@ -121,9 +122,6 @@ class AutofusePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options(op)
-        # the decider imports the ascgraph machinery; imported here, as the registry does
-        from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
-
         kw = dict(
             max_fusion_size=self.max_fusion_size,
             max_input_nums_after_fuse=self.max_input_nums_after_fuse,
