@@ -1,0 +1,161 @@
+"""The direction of dependencies (DESIGN.md, "Layout and the direction of dependencies"),
+checked on the source: every import of every project module, lazy ones (inside a function)
+included, is read with `ast`, and
+
+* no two project modules import each other, directly or through others;
+* ge_dialect imports nothing else of the project;
+* lowering/ and importers/ import ge_dialect only (and their own package);
+* runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass);
+* passes/ imports ge_dialect and passes/ only, and a pass folder takes no `_private`
+  name from another folder (a folder may use another's public analysis, never its
+  internals).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from conftest import ROOT
+
+PACKAGES = ("ge_dialect", "passes", "lowering", "runtime", "ge_tools", "importers")
+
+# The reference interpreter and the AscGraph interpreter register their implementations
+# in one table at import time and so import each other (reference.py imports
+# ascgraph_interp lazily). Issue 10 step R2d turns both into xDSL InterpreterFunctions,
+# which ends this cycle; then this set is empty.
+KNOWN_CYCLES = {frozenset({"runtime.reference", "runtime.ascgraph_interp"})}
+
+
+def _modules() -> dict[str, ast.Module]:
+    mods: dict[str, ast.Module] = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            mods[".".join(parts)] = ast.parse(path.read_text(), str(path))
+    return mods
+
+
+MODULES = _modules()
+
+
+def _project(name: str) -> str | None:
+    """The project module `name` is or lies in (a.b.c -> a.b if a.b.c is a name in a.b)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports(module: str) -> Iterator[tuple[str, str, int]]:
+    """(imported project module, imported name, line) of every import in `module`."""
+    is_pkg = (ROOT / module.replace(".", "/") / "__init__.py").exists()
+    for node in ast.walk(MODULES[module]):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if (m := _project(a.name)) is not None:
+                    yield m, a.name.rpartition(".")[2], node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = module.split(".")[: len(module.split(".")) - node.level + (1 if is_pkg else 0)]
+                base = ".".join([*up, *([node.module] if node.module else [])])
+            if _project(base) is None:
+                continue
+            for a in node.names:
+                sub = f"{base}.{a.name}"
+                yield (sub, a.name, node.lineno) if sub in MODULES else (_project(base), a.name, node.lineno)  # type: ignore[misc]
+
+
+GRAPH = {m: {dep for dep, _, _ in imports(m) if dep != m} for m in MODULES}
+
+
+def _cycles() -> set[frozenset[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: set[frozenset[str]] = set()
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.add(frozenset(comp))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def _top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def _violations(packages: tuple[str, ...], allowed: tuple[str, ...]) -> list[str]:
+    return [
+        f"{m} imports {dep} (line {line})"
+        for m in sorted(MODULES)
+        if _top(m) in packages
+        for dep, _, line in imports(m)
+        if _top(dep) not in allowed
+    ]
+
+
+def test_the_scan_sees_the_project():
+    # the scan is not vacuous: it finds the modules and their imports, lazy ones too
+    assert {"ge_dialect.ge", "passes.notask.base", "lowering.ge_to_npu", "runtime.simulator"} <= MODULES.keys()
+    assert "ge_dialect.ge" in GRAPH["passes.notask.base"]
+    assert "runtime.ascgraph_interp" in GRAPH["runtime.reference"]  # a lazy import
+    assert "passes.prepare.identity" in GRAPH["ge_tools.registry"]  # a lazy import
+
+
+def test_no_import_cycle():
+    assert _cycles() == KNOWN_CYCLES
+
+
+def test_ge_dialect_imports_nothing_else_of_the_project():
+    assert _violations(("ge_dialect",), ("ge_dialect",)) == []
+
+
+def test_lowering_and_importers_import_ge_dialect_only():
+    assert _violations(("lowering",), ("ge_dialect", "lowering")) == []
+    assert _violations(("importers",), ("ge_dialect", "importers")) == []
+
+
+def test_runtime_imports_ge_dialect_and_runtime_only():
+    assert _violations(("runtime",), ("ge_dialect", "runtime")) == []
+
+
+def test_passes_import_ge_dialect_and_public_names_of_other_pass_folders():
+    assert _violations(("passes",), ("ge_dialect", "passes")) == []
+
+    def folder(m: str) -> str:
+        return ".".join(m.split(".")[:2])
+
+    private = [
+        f"{m} imports {name} from {dep} (line {line})"
+        for m in sorted(MODULES)
+        if _top(m) == "passes"
+        for dep, name, line in imports(m)
+        if _top(dep) == "passes" and folder(dep) != folder(m) and name.startswith("_")
+    ]
+    assert private == []
