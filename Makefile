@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup example test lit pytest bench clean
+.PHONY: setup example test lint lit pytest bench clean
 
 setup: $(STAMP)
 
@@ -20,14 +20,18 @@ example: $(STAMP)
 	$(BIN)/ge-opt examples/split_relu_concat.mlir -p ge-concat-notask --remarks > /dev/null
 	$(BIN)/ge-run examples/split_relu_concat.mlir
 
+# ruff (configured in pyproject.toml): the linter.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck
 
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-# lit, then pytest; fails when either fails (pytest's "no tests ran", exit 5, fails too).
-test: lit pytest
+# lint, lit, then pytest; fails when any fails (pytest's "no tests ran", exit 5, fails too).
+test: lint lit pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py

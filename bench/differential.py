@@ -312,7 +312,7 @@ def _candidates(g: Graph):
     for i, n in enumerate(g.nodes):
         if n.op in ("Data", "Const", "NetOutput"):
             continue
-        for j, v in enumerate(n.outs):
+        for j, _v in enumerate(n.outs):
             h = copy.deepcopy(g)
             hv = h.nodes[i].outs[j]
             d = Value(hv.shape, hv.dtype, -1, 1, hv.fmt)

@@ -700,7 +700,7 @@ class Pointwise(AscNode):
                 raise VerifyException(
                     f"input {i} has axis {list(t.axis_ids)}, but the output has {list(out.axis_ids)}"
                 )
-        for j, (ax, r) in enumerate(zip(out.axis_ids, out.repeat_list)):
+        for ax, r in zip(out.axis_ids, out.repeat_list):
             ins = [self.in_type(i).repeat_of(ax) for i in data_inputs]
             for i, ri in zip(data_inputs, ins):
                 if ri != r and ri != 1:

@@ -15,7 +15,6 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import GeNode, GraphOp, PartitionedCall
 
 
-
 def graphs_in_pass_order(module: ModuleOp) -> list[GraphOp]:
     """Root graphs first, then subgraphs, each once, in module order.
 

@@ -24,12 +24,12 @@ import os
 import sys
 import zlib
 from collections.abc import Sequence
-from typing import BinaryIO
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import OpResult, Operation
+from xdsl.ir import Operation, OpResult
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu

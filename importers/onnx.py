@@ -79,7 +79,6 @@ from xdsl.dialects.builtin import (
     Signedness,
     StringAttr,
     TensorType,
-    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException, VerifyException

@@ -14,20 +14,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
-from ge_dialect import ge
-from ge_dialect import npu
+from ge_dialect import ge, npu
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
-from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
 from ge_dialect.interval_map import IntervalMap
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
+from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 
 # The contract with ge-assign-memory (passes/assign_memory.py writes these).
@@ -417,7 +425,7 @@ class _Lowering:
         predecessor already has a successor there; then it opens the other stream (an
         independent branch). Tasks with no predecessor branch off a virtual root."""
         children: dict[int, int] = {}
-        for i, t in enumerate(self.tasks):
+        for t in self.tasks:
             p = t.preds[0] if t.preds else -1
             ps = self.tasks[p].stream if p >= 0 else 0
             n = children.get(p, 0)

@@ -218,12 +218,12 @@ VIEW_TYPES = (BroadcastView, PermuteView, UnitReshapeView, SliceView)
 # dominates the realization time, so equal ones are built once.
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sched(n: int) -> Attribute:
     return A.int_list_attr(range(n))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _int(v: int) -> Attribute:
     return A.int_attr(v)
 

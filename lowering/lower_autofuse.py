@@ -31,10 +31,10 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
-from lowering import loop_ir as L
 from ge_dialect.graph import graph_nodes, graphs_in_pass_order
-from ge_dialect.shapes import normalize_axis
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
+from ge_dialect.shapes import normalize_axis
+from lowering import loop_ir as L
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).

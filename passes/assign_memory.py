@@ -19,7 +19,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
@@ -31,13 +31,13 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
 from ge_dialect.ge import GraphOp, Identity, NetOutput, ge_type, node_name
-from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
+from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES, VARIABLE_TYPES
 from passes.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
 from passes.notask.phony import (
-    PHONY_CONCAT,
     KEEP_INPUT_OFFSET,
+    PHONY_CONCAT,
     PHONY_SPLIT,
     OffsetSlots,
     buffer_fusion_producer,
@@ -69,12 +69,12 @@ REGION_VAR = "var"
 IMMUTABLE_OUTPUT_TYPES = DATA_NODE_TYPES | CONST_TYPES | VARIABLE_TYPES
 
 
-@lru_cache(maxsize=None)
+@cache
 def _int_list_attr(values: tuple[int, ...]) -> ArrayAttr:
     return A.int_list_attr(values)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _str_list_attr(values: tuple[str, ...]) -> ArrayAttr:
     return ArrayAttr([StringAttr(v) for v in values])
 

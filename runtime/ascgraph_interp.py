@@ -49,7 +49,15 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
-from runtime.reference import ReferenceError, acc_dtype, check_value, gather_indices, reduce_identity, reference_impl, upcast
+from runtime.reference import (
+    ReferenceError,
+    acc_dtype,
+    check_value,
+    gather_indices,
+    reduce_identity,
+    reference_impl,
+    upcast,
+)
 
 __all__ = ["run_asc_backend", "run_asc_graph"]
 

@@ -16,7 +16,6 @@ import numpy as np
 from ge_dialect import ge
 from lowering.lower_autofuse import LowerAutofusePass
 
-
 # ge-lower-autofuse enable_pass values: every optional lowering, and with gather too.
 ALL = ("reduce", "concat", "split", "transpose")
 GATHER_ALL = (*ALL, "gather")

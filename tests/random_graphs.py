@@ -924,7 +924,7 @@ class _Builder:
                 s = list(v.shape)
                 s[axis] = rng.choice((1, 2, 3, 17)) if axis == 1 else rng.choice((1, 2))
                 t = tuple(s)
-                same = self.pick(lambda u: u.fmt == v.fmt and u.shape == t and u.dtype == dt, fresh=False)
+                same = self.pick(lambda u, t=t: u.fmt == v.fmt and u.shape == t and u.dtype == dt, fresh=False)
                 ins.append(same if same is not None and rng.random() < 0.5 else self.unary(self.new_data(t, dt, "NC1HWC0"), "Relu"))
             rng.shuffle(ins)
             shape = tuple(sum(u.shape[axis] for u in ins) if i == axis else d for i, d in enumerate(v.shape))

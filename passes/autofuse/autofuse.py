@@ -21,6 +21,8 @@ from xdsl.passes import ModulePass
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError, op_location
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
+from ge_dialect.graph import graphs_in_pass_order
+from ge_dialect.node_types import SOURCE_TYPES
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from passes.autofuse.lifting import lift_graph
@@ -32,8 +34,6 @@ from passes.autofuse.solver import (
     buffer_bytes,
     fuse_block,
 )
-from ge_dialect.graph import graphs_in_pass_order
-from ge_dialect.node_types import SOURCE_TYPES
 
 # Nodes that launch no kernel: graph inputs, constants, the output node, subgraph calls.
 NOT_KERNELS = SOURCE_TYPES | {"NetOutput", "PartitionedCall"}

@@ -34,7 +34,6 @@ from xdsl.ir import Operation, SSAValue
 from ge_dialect import ascgraph as ag
 from passes.autofuse import ascgraph_queries as U
 
-
 # ---------------------------------------------------------------------------------------------
 # NodeFuseInfo (asc_graph_axis_mapping.cpp: NodeFuseInfo::UpdateNodeFuseInfo)
 # ---------------------------------------------------------------------------------------------
@@ -82,7 +81,7 @@ class NodeFuseInfo:
 def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | str:
     """NodeFuseInfo::UpdateNodeFuseInfo; a string says why it failed."""
     info = NodeFuseInfo(n1, n2)
-    for k, v in enumerate(n2.results):
+    for v in n2.results:
         if any(u.operation is n1 for u in v.uses):
             return "the link goes from node2 to node1: the caller must order the pair"
     # asc_graph_axis_mapping.cpp: can_do_horizontal_mapping is false if either is cube.
@@ -366,7 +365,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             # IsSameBroadCastInfo when neither side reads the input only simply
             (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
             simplest1, infos1 = _input_broadcast_infos(b1, U.loads_of(e1), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(b2, U.loads_of(e2), lambda b: pairs.get(b, f"n2:{b}"))
+            simplest2, infos2 = _input_broadcast_infos(b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}"))
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
                 return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):

@@ -63,7 +63,6 @@ from ge_dialect.ge import ge_type, node_name
 from ge_dialect.node_types import SPLIT_TYPES
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
-from passes.autofuse.solver import FusionPriority, NotFuse
 from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, graph_axis_group
 from passes.autofuse.axis_mapping import (
     AxisUnification,
@@ -74,6 +73,7 @@ from passes.autofuse.axis_mapping import (
     sliced_view,
     update_input_maps,
 )
+from passes.autofuse.solver import FusionPriority, NotFuse
 
 AXIS_GROUP_ATTR = "_axis_group"  # GE AutoFuseAttrs::axis_group (the cached merged group)
 BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")  # asc_backend_fusion_decider.cpp

@@ -26,9 +26,9 @@ from collections import deque
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
+from ge_dialect import attrs as A
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import dtype_bits
-from ge_dialect import attrs as A
 from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
 from ge_dialect.node_types import (
     CONST_TYPES,

@@ -32,8 +32,8 @@ from xdsl.ir import Operation
 
 from ge_dialect import ascgraph as ag
 from passes.autofuse import ascgraph_queries as U
-from passes.autofuse.solver import FusionPriority, NotFuse
 from passes.autofuse.axis_mapping import NodeFuseInfo
+from passes.autofuse.solver import FusionPriority, NotFuse
 
 UNLIMITED = 1 << 62
 # auto_fuse_config.h: max_reduce_can_fuse_elementwise_nums

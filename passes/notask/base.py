@@ -28,6 +28,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
+from ge_dialect import graph as G
 from ge_dialect.desc import TensorDesc, tensor_desc
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import ge_dtype_name, size_in_bytes
@@ -40,7 +41,6 @@ from ge_dialect.mem_types import (
     is_memory_type_special,
     memory_type_name,
 )
-from ge_dialect import graph as G
 from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
 from ge_dialect.shapes import fmt_dims
 

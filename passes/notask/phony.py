@@ -24,8 +24,8 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark, warning
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
-from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
 from ge_dialect.graph import consumers, graphs_in_pass_order, has_unknown_shape, owner_graph
+from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
 from ge_dialect.shapes import fmt_dims
 
 PHONY_CONCAT = "PhonyConcat"

@@ -43,8 +43,8 @@ from xdsl.passes import ModulePass
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import remark
 from ge_dialect.ge import Data, GraphOp, NetOutput, PartitionedCall
-from ge_dialect.names import ge_type, name_nodes, node_name
 from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
+from ge_dialect.names import ge_type, name_nodes, node_name
 
 # identity_pass.cc: IdentityPass::Run (IDENTITY, IDENTITYN, READVARIABLEOP after GetOriginalType)
 IDENTITY_TYPES = frozenset({"Identity", "IdentityN", "ReadVariableOp"})

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from xdsl.context import Context
 
+from conftest import ROOT
 from ge_dialect import ascgraph as ag
 from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
@@ -26,7 +27,6 @@ from runtime.reference import ReferenceError, run_module
 
 F32, F16 = np.float32, np.float16
 RNG = np.random.default_rng(7)
-from conftest import ROOT
 
 
 def ctx() -> Context:

@@ -160,8 +160,9 @@ def test_a_float_type_we_cannot_hold_is_a_located_error(tmp_path: Path, elem: st
 
 
 def test_unsupported_messages_name_the_types_we_hold() -> None:
-    from ge_dialect.dtypes import ge_dtype
     from xdsl.dialects.builtin import Float8E4M3Type
+
+    from ge_dialect.dtypes import ge_dtype
 
     with pytest.raises(ValueError, match=r"f8E5M2, f8E4M3FN, f8E8M0FNU.*DT_HIFLOAT8 has no MLIR element type"):
         ge_dtype(Float8E4M3Type())
@@ -455,7 +456,7 @@ def test_dense_consts_parse_to_the_nearest_value_and_load_as_its_bytes(t: str) -
         held = bytes(loaded.memory[a.region.data][a.offset.data : a.end])
         assert held in (cv.tobytes(), sv.tobytes()), (e.tensor_name, held)
     m_sim, c_sim, s_sim = loaded.execute([x])
-    want = (np.asarray((x.astype(np.float32) + cv.astype(np.float32))).astype(dt).astype(np.float32) * sv.astype(np.float32)).astype(dt)
+    want = (np.asarray(x.astype(np.float32) + cv.astype(np.float32)).astype(dt).astype(np.float32) * sv.astype(np.float32)).astype(dt)
     for got, w in ((m_ref, want), (m_sim, want), (c_sim, cv), (s_sim, sv)):
         same_bits(got, w)
 

@@ -18,15 +18,12 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
+from bench.gen_graphs import generate
+from conftest import EXAMPLES, ROOT
 from ge_dialect import ge, npu
 from ge_dialect.names import name_all_nodes, name_nodes, node_name
 from ge_tools import run as ge_run
 from ge_tools.registry import PIPELINES, get_all_passes, make_context
-
-from conftest import EXAMPLES, ROOT
-
-from bench.gen_graphs import generate
-
 
 CASE6 = """
 ge.graph @main {

@@ -25,10 +25,9 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
+from conftest import ROOT
 from ge_tools import import_onnx
 from importers.onnx import OnnxImportError, import_model, load_model, supported_ops
-
-from conftest import ROOT
 
 
 def model(nodes, inputs, outputs, inits=None, opset: int = 17) -> onnx.ModelProto:

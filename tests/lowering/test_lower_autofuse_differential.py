@@ -11,13 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, check_lowering, parse
-from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, random_graph
 
 from bench.gen_graphs import generate
+from conftest import EXAMPLES, check_lowering, parse
 from ge_dialect import ge
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
+from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, random_graph
 
 
 @pytest.mark.parametrize("seed", range(240))

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import f16, f32
 
+from conftest import check_lowering, parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
+from ge_tools.registry import make_context
 from lowering import loop_ir as L
 from lowering.lower_autofuse import LowerAutofusePass
-from conftest import check_lowering, parse
-from ge_tools.registry import make_context
 
 
 def test_store_casts_when_the_stored_dtype_differs():

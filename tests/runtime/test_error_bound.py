@@ -10,12 +10,12 @@ import json
 import numpy as np
 import pytest
 
+from conftest import ROOT
 from ge_dialect import ge
 from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.run import Output, compare, run, within_tolerance
 from runtime import error_bound as EB
 from runtime.reference import run_graph, select_graph
-from conftest import ROOT
 
 F32 = np.float32
 

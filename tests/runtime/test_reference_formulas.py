@@ -136,7 +136,7 @@ def _interface(op: str) -> Iterator[Case]:
         for shape in [(), (1,), (3, 5), (0, 2)]:
             x = rng_array(shape, F32)
             text = f"ge.graph @main {{\n  %a = ge.{op} {{index = 0}} : {tyd(shape, F32)}\n  ge.NetOutput %a, %a : {tyd(shape, F32)}, {tyd(shape, F32)}\n}}"
-            want = build(shape, F32, lambda i: py(x, i))
+            want = build(shape, F32, lambda i, x=x: py(x, i))
             yield Case(f"{op}-{shape}", text, [x], [want, want])
         return
     # NetOutput: index order of the Data nodes, a value listed twice, a constant
@@ -176,7 +176,7 @@ def _constants(op: str) -> Iterator[Case]:
         lit = _dense_literal(vals, shape, np.dtype(dt).kind)
         text = f"ge.graph @main {{\n  %c = ge.{op} {{value = dense<{lit}> : {t}}} : {t}\n  ge.NetOutput %c : {t}\n}}"
         it = iter(vals)
-        yield Case(f"{op}-{shape}-{np.dtype(dt)}", text, [], [build(shape, dt, lambda i: next(it))])
+        yield Case(f"{op}-{shape}-{np.dtype(dt)}", text, [], [build(shape, dt, lambda i, it=it: next(it))])
     # a splat fills its shape
     text = f"ge.graph @main {{\n  %c = ge.{op} {{value = dense<3> : tensor<2x2xi32>}} : tensor<2x2xi32>\n  ge.NetOutput %c : tensor<2x2xi32>\n}}"
     yield Case(f"{op}-splat", text, [], [build((2, 2), I32, lambda i: 3)])
@@ -284,7 +284,7 @@ def _cast(op: str) -> Iterator[Case]:
     for src, dst, fn in convs:
         for shape in [(), (1,), (3, 5), (0, 2)]:
             x = rng_array(shape, src, -5, 5)
-            want = build(shape, dst, lambda i, x=x: fn(py(x, i)))
+            want = build(shape, dst, lambda i, x=x, fn=fn: fn(py(x, i)))
             yield Case(f"Cast-{np.dtype(src)}-{np.dtype(dst)}-{shape}", one_op("Cast", [x], [shape], [dst]), [x], [want])
 
 
@@ -426,7 +426,7 @@ def _split(op: str) -> Iterator[Case]:
         for n in real:
             o = shape[:a] + (n,) + shape[a + 1 :]
             outs.append(o)
-            wants.append(build(o, F32, lambda i, off=off: py(x, i[:a] + (i[a] + off,) + i[a + 1 :])))
+            wants.append(build(o, F32, lambda i, off=off, x=x, a=a: py(x, i[:a] + (i[a] + off,) + i[a + 1 :])))
             off += n
         attrs = f"split_dim = {dim}, num_split = {len(sizes)}"
         if op == "SplitVD":
@@ -469,7 +469,7 @@ def _phony_split(op: str) -> Iterator[Case]:
             slot, rest = {}, k
             for d, n in reversed(list(zip(dims, ns))):
                 slot[d], rest = rest % n, rest // n
-            wants.append(build(tuple(piece), F32, lambda i, slot=slot: py(x, tuple(v + slot.get(d, 0) * piece[d] for d, v in enumerate(i)))))
+            wants.append(build(tuple(piece), F32, lambda i, slot=slot, x=x, piece=piece: py(x, tuple(v + slot.get(d, 0) * piece[d] for d, v in enumerate(i)))))
         attrs = f" {{split_dim = [{', '.join(map(str, dims))}], num_split = [{', '.join(map(str, ns))}]}}"
         yield Case(f"PhonySplit-{shape}-{dims}-{ns}", one_op("PhonySplit", [x], [tuple(piece)] * len(wants), [F32] * len(wants), attrs), [x], wants)
 
@@ -693,7 +693,7 @@ ge.graph @main {{
   ge.NetOutput %r, %s : {t}, {t}
 }}"""
         a, b = rng_array(shape, F32, seed=1), rng_array(shape, F32, seed=2)
-        yield Case(f"PartitionedCall-{shape}", text, [a, b], [build(shape, F32, lambda i: py(a, i) - py(b, i)), build(shape, F32, lambda i: py(a, i))])
+        yield Case(f"PartitionedCall-{shape}", text, [a, b], [build(shape, F32, lambda i, a=a, b=b: py(a, i) - py(b, i)), build(shape, F32, lambda i, a=a: py(a, i))])
 
 
 def _asc_tensor(axes: Sequence[int], reps: Sequence[int], strides: Sequence[int]) -> str:

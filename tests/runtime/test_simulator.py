@@ -10,15 +10,14 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
+from conftest import EXAMPLES, PHONY_GE_SHAPES
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.run import random_input
 from runtime.reference import run_graph, select_graph
 from runtime.simulator import SimulatorFault, load
-from conftest import PHONY_GE_SHAPES
 
-from conftest import EXAMPLES
 # The passes that exist in HEAD, in DESIGN.md order (autofuse is tested by its own issue).
 PLAN = "ge-phony-notask,ge-concat-notask,ge-pack-notask,ge-assign-memory"
 

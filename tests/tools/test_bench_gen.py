@@ -17,11 +17,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from bench.gen_graphs import HARD, KINDS, SOFT, generate
+from conftest import ROOT
 from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import GraphOp, ge_type, node_name
 from ge_tools.registry import make_context
-
-from conftest import ROOT
 from random_graphs import intermediate_values
 
 GEN = ROOT / "bench" / "gen_graphs.py"

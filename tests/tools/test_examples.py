@@ -13,13 +13,12 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from conftest import EXAMPLES
 from ge_dialect import ge
 from ge_dialect.desc import tensor_desc
 from ge_dialect.dtypes import numpy_dtype
 from ge_tools.registry import make_context
 from runtime.reference import run_module
-
-from conftest import EXAMPLES
 
 
 def _context() -> Context:

@@ -29,13 +29,11 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import OpResult
 from xdsl.parser import Parser
 
-
-from random_graphs import FEATURES, Options, generate, graph_text, nonfinite_fraction
-
 from bench import differential as D
 from ge_dialect import ge
 from ge_dialect.desc import tensor_desc
 from ge_tools.registry import make_context
+from random_graphs import FEATURES, Options, generate, graph_text, nonfinite_fraction
 
 GEN_SEEDS = range(0, 300)
 DIFF_SEEDS = range(1000, 1036)
@@ -233,15 +231,15 @@ def test_harness_reports_and_reduces_a_miscompile(tmp_path: Path, monkeypatch: p
 
 
 def test_classify() -> None:
-    O = D.Outcome
-    assert D.classify(O(0, "outputs match the reference\n", "")) == ("ok", "")
-    assert D.classify(O(1, "outputs do not match the reference (3 elements differ)\n", ""))[0] == "mismatch"
-    assert D.classify(O(1, "", "ge-run: error: internal error: ValueError: x\n"))[0] == "internal error"
-    assert D.classify(O(1, "", "f.mlir:3:3: error: simulator: stream 0 task 1 ...\n"))[0] == "sim fault"
-    assert D.classify(O(1, "", "f.mlir:3:3: error: ge.Add: bad\n")) == ("user error", "f.mlir:3:3: error: ge.Add: bad")
-    assert D.classify(O("escaped RecursionError: deep", "", ""))[0] == "traceback"
-    assert D.classify(O(1, "", "Traceback (most recent call last):\n  ...\nArgSpecParseError: x\n"))[0] == "traceback"
-    assert D.classify(O("hang", "", ""))[0] == "hang"
+    Out = D.Outcome
+    assert D.classify(Out(0, "outputs match the reference\n", "")) == ("ok", "")
+    assert D.classify(Out(1, "outputs do not match the reference (3 elements differ)\n", ""))[0] == "mismatch"
+    assert D.classify(Out(1, "", "ge-run: error: internal error: ValueError: x\n"))[0] == "internal error"
+    assert D.classify(Out(1, "", "f.mlir:3:3: error: simulator: stream 0 task 1 ...\n"))[0] == "sim fault"
+    assert D.classify(Out(1, "", "f.mlir:3:3: error: ge.Add: bad\n")) == ("user error", "f.mlir:3:3: error: ge.Add: bad")
+    assert D.classify(Out("escaped RecursionError: deep", "", ""))[0] == "traceback"
+    assert D.classify(Out(1, "", "Traceback (most recent call last):\n  ...\nArgSpecParseError: x\n"))[0] == "traceback"
+    assert D.classify(Out("hang", "", ""))[0] == "hang"
     assert D.normalize("g.mlir:12:3: error: ge.Add: input 'x_1' has 24 bytes, tensor<3x2xf32>") == "error: ge.Add: input <name> has N bytes, <type>"
 
 

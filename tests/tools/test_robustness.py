@@ -43,10 +43,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import EXAMPLES, ROOT
-
 from bench.gen_graphs import generate
-
+from conftest import EXAMPLES, ROOT
 from ge_tools import opt as ge_opt
 from ge_tools import run as ge_run
 

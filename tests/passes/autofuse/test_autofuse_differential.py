@@ -13,19 +13,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, inputs_for, parse, print_module
-from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, random_graph, ty
 
 from bench.gen_graphs import generate
+from conftest import EXAMPLES, inputs_for, parse, print_module
 from ge_dialect import ge
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
+from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, random_graph, ty
 from passes.autofuse.autofuse import AutofusePass, kernel_traffic
 from runtime.reference import root_graphs, run_module
 
+DEFAULT_FUSE = AutofusePass()
+
 
 def check_fused(
-    text: str, seed: int, lower: LowerAutofusePass, fuse: AutofusePass = AutofusePass(), prune: bool = False
+    text: str, seed: int, lower: LowerAutofusePass, fuse: AutofusePass = DEFAULT_FUSE, prune: bool = False
 ) -> tuple[int, int]:
     """Lower, fuse, verify, compare; returns (kernels after lowering, kernels after fusion).
     `prune` erases the kernels nothing reads before fusing (see `prune_dead_kernels`)."""

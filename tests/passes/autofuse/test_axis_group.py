@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from passes.autofuse.axis_group import (
-    GROUP_R, GROUP_X, GROUP_Y, AxisGroup, can_merge_axis_group, merge_axes_group, transpose_axis_group,
-)
 from conftest import lowered
+from passes.autofuse.axis_group import (
+    GROUP_R,
+    GROUP_X,
+    GROUP_Y,
+    AxisGroup,
+    can_merge_axis_group,
+    merge_axes_group,
+    transpose_axis_group,
+)
 
 
 def G(x=(), y=(), r=(), n=(), order=None) -> AxisGroup:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from lowering.lower_autofuse import LowerAutofusePass
-from passes.autofuse.axis_mapping import (
-    can_axis_map, check_axis_subset_relation, create_axis_map, find_axis_index, node_fuse_info,
-)
-from passes.autofuse import ascgraph_queries as U
 from conftest import parse
 from ge_tools.registry import make_context
+from lowering.lower_autofuse import LowerAutofusePass
+from passes.autofuse import ascgraph_queries as U
+from passes.autofuse.axis_mapping import (
+    can_axis_map,
+    check_axis_subset_relation,
+    create_axis_map,
+    find_axis_index,
+    node_fuse_info,
+)
 
 
 def test_keep_leading_one_axis():

@@ -9,16 +9,16 @@ from __future__ import annotations
 from xdsl.dialects.builtin import StringAttr
 
 import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
+from conftest import CONCAT, LOOP_MERGE1, SOFTMAX, by, fuse_checked, ge_add_backend, lowered, parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from ge_dialect.ge import node_name
+from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from passes.autofuse.solver import FusionPriority
-from conftest import CONCAT, LOOP_MERGE1, SOFTMAX, by, fuse_checked, ge_add_backend, lowered, parse
-from ge_tools.registry import make_context
 
 
 def test_lowered_horizontal_pair_loop_merges():

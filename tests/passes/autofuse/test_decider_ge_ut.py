@@ -13,14 +13,28 @@ import numpy as np
 import pytest
 
 import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
+from conftest import (
+    FIVE,
+    R5,
+    SIX,
+    T5,
+    T6,
+    add_backend,
+    build_graph,
+    calc_rstd_backend,
+    fuse_checked,
+    ge_tensor,
+    inputs_for,
+    one_node_backend,
+    op_count,
+    reduce_into,
+)
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse.decider import AscBackendFusionDecider
 from runtime.reference import run_module
-from conftest import add_backend, build_graph, calc_rstd_backend, FIVE, fuse_checked, ge_tensor, inputs_for, one_node_backend, op_count, R5, reduce_into, SIX, T5, T6
-
 
 # -- FuseLoopMerge2: HuberLoss1 (3 in, 2 out) -> AddN1, sharing data3 ---------------------
 

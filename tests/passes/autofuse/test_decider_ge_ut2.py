@@ -33,25 +33,45 @@ import pytest
 from xdsl.dialects.builtin import StringAttr
 
 import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
+from conftest import (
+    FIVE,
+    R5,
+    SIX,
+    T5,
+    T6,
+    add_backend,
+    asc_tensor,
+    build_graph,
+    by,
+    calc_rstd_backend,
+    dense_strides,
+    fuse_checked,
+    ge_add_backend,
+    ge_tensor,
+    inputs_for,
+    lowered,
+    one_node_backend,
+    op_count,
+    reduce_into,
+)
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
-from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, merge_axes_order
 from passes.autofuse.axis_mapping import (
+    _input_broadcast_infos,
     check_axis_subset_relation,
     create_axis_map,
-    _input_broadcast_infos,
     cur_node_input_is_simplest_load,
     is_same_broadcast_info,
     node_fuse_info,
     pre_node_input_is_simplest_load,
 )
+from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from runtime.reference import run_module
-from conftest import add_backend, asc_tensor, build_graph, by, calc_rstd_backend, dense_strides, FIVE, fuse_checked, ge_add_backend, ge_tensor, inputs_for, lowered, one_node_backend, op_count, R5, reduce_into, SIX, T5, T6
 
 
 def fuse_unchecked(m, d, a, b):

@@ -18,7 +18,9 @@ from xdsl.dialects.builtin import StringAttr, TensorType, f32
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
 
+from conftest import inputs_for, parse
 from ge_dialect.ge import node_name
+from ge_tools.registry import make_context
 from passes.autofuse.solver import (
     FusionPriority,
     FusionStrategySolver,
@@ -26,8 +28,6 @@ from passes.autofuse.solver import (
     SolverConfig,
     fuse_block,
 )
-from conftest import inputs_for, parse
-from ge_tools.registry import make_context
 
 
 @irdl_op_definition

@@ -16,9 +16,9 @@ from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse.autofuse import AutofusePass
+from passes.autofuse.axis_group import node_axis_group
 from passes.autofuse.decider import AscBackendFusionDecider, split_complete
 from passes.autofuse.lifting import skip_reason
-from passes.autofuse.axis_group import node_axis_group
 from runtime.reference import run_module
 
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
 
+from conftest import CONCAT, LOOP_MERGE1, SOFTMAX, by, lowered, parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
-from passes.autofuse import strategies as S
-from passes.autofuse.decider import AscBackendFusionDecider
-from passes.autofuse.solver import FusionPriority
-from passes.autofuse.axis_mapping import node_fuse_info
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
-from conftest import by, CONCAT, LOOP_MERGE1, lowered, parse, SOFTMAX
+from passes.autofuse import strategies as S
+from passes.autofuse.axis_mapping import node_fuse_info
+from passes.autofuse.decider import AscBackendFusionDecider
+from passes.autofuse.solver import FusionPriority
 
 
 def pair(a, b):

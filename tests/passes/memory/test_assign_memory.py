@@ -15,12 +15,15 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 
+from bench.gen_graphs import generate
+from conftest import PHONY_GE_SHAPES, ROOT
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_tools.registry import get_all_passes, make_context
 from passes.assign_memory import (
+    SWEEP_ABOVE_BOUND,
     Block,
     Occupancy,
     _GraphPlanner,
@@ -28,16 +31,12 @@ from passes.assign_memory import (
     _place_by_chains,
     _place_by_size,
     _place_by_sweep,
-    SWEEP_ABOVE_BOUND,
     _Windows,
     assign_offsets,
     few_alive_at_once,
     live_lower_bound,
     overlap_index,
 )
-
-from bench.gen_graphs import generate
-from conftest import PHONY_GE_SHAPES, ROOT
 
 NOTASK = ("ge-phony-notask", "ge-concat-notask", "ge-pack-notask")
 
@@ -750,13 +749,13 @@ def _check_plan(module: ModuleOp) -> tuple[int, int]:
         # no-padding continuous input nodes with their inputs, PhonySplit with its input
         parent: dict[SSAValue, SSAValue] = {v: v for v in values}
 
-        def find(v: SSAValue) -> SSAValue:
+        def find(v: SSAValue, parent: dict[SSAValue, SSAValue] = parent) -> SSAValue:
             while parent[v] is not v:
                 parent[v] = parent[parent[v]]
                 v = parent[v]
             return v
 
-        def union(a: SSAValue, b: SSAValue) -> None:
+        def union(a: SSAValue, b: SSAValue, parent: dict[SSAValue, SSAValue] = parent) -> None:
             parent[find(a)] = find(b)
 
         for op in ops:

@@ -139,12 +139,12 @@ def _concat_op(text: str, name: str = "c") -> ConcatD:
 
 
 def test_check_tensor_align_single_input_and_scalar():
-    one = _concat_op(f"""ge.graph @g {{
-  %x = ge.Data {{index = 0}} : tensor<2xf16>
+    one = _concat_op("""ge.graph @g {
+  %x = ge.Data {index = 0} : tensor<2xf16>
   %a = ge.Relu(%x) : (tensor<2xf16>) -> tensor<2xf16>
-  %c = ge.ConcatD(%a) {{concat_dim = 0}} : (tensor<2xf16>) -> tensor<2xf16>
+  %c = ge.ConcatD(%a) {concat_dim = 0} : (tensor<2xf16>) -> tensor<2xf16>
   ge.NetOutput %c : tensor<2xf16>
-}}""")
+}""")
     assert N.check_tensor_align(one, 0)  # a single input is exempt (4 bytes)
     two = _concat_op("""ge.graph @g {
   %x = ge.Data {index = 0} : tensor<f16>

@@ -9,10 +9,11 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp, f16, i8
 from xdsl.ir import Operation
 
+from conftest import parse, print_module
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import node_name
-from ge_tools.registry import get_all_passes
+from ge_tools.registry import get_all_passes, make_context
 from passes.ge_local_sizes import (
     align_output_mem_size,
     ge_local_output_size,
@@ -26,8 +27,6 @@ from passes.notask.phony import (
     get_concat_offset,
     get_split_offset,
 )
-from conftest import parse, print_module
-from ge_tools.registry import make_context
 
 
 def _node(module: ModuleOp, name: str) -> Operation:

@@ -17,14 +17,12 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from bench.gen_graphs import generate
 from ge_dialect import ge, npu
 from ge_tools import run as ge_run
 from ge_tools.registry import make_context
 from passes.prepare.identity import IdentityPass
 from runtime.reference import run_module
-
-
-from bench.gen_graphs import generate
 
 
 def parse(text: str) -> ModuleOp:

@@ -7,11 +7,11 @@ into 4x1 pieces (a last-dim split whose outputs' end dim is 1).
 import sys
 
 n, dim = int(sys.argv[1]), int(sys.argv[2])
-whole, piece = ("%dx2" % n, "1x2") if dim == 0 else ("4x%d" % n, "4x1")
-names = ", ".join("%%y%d" % i for i in range(n))
-pieces = ", ".join(["tensor<%sxf32>" % piece] * n)
+whole, piece = (f"{n}x2", "1x2") if dim == 0 else (f"4x{n}", "4x1")
+names = ", ".join(f"%y{i}" for i in range(n))
+pieces = ", ".join([f"tensor<{piece}xf32>"] * n)
 print("ge.graph @g {")
-print("  %%x = ge.Data {index = 0} : tensor<%sxf32>" % whole)
-print("  %s = ge.SplitD(%%x) {split_dim = %d, num_split = %d} : (tensor<%sxf32>) -> (%s)" % (names, dim, n, whole, pieces))
-print("  ge.NetOutput %s : %s" % (names, pieces))
+print(f"  %x = ge.Data {{index = 0}} : tensor<{whole}xf32>")
+print(f"  {names} = ge.SplitD(%x) {{split_dim = {dim}, num_split = {n}}} : (tensor<{whole}xf32>) -> ({pieces})")
+print(f"  ge.NetOutput {names} : {pieces}")
 print("}")
