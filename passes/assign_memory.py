@@ -841,7 +841,8 @@ def assign_offsets(blocks: Sequence[Block], sweep: bool = True) -> int:
     earlier placement). GE's BlockMemAssigner (block_mem_assigner.cc: ReuseBlock /
     ApplyMemory) reuses freed blocks in node order under the same rule: two tensors alive
     at the same node never share bytes. `sweep=False` leaves the sweep out (the exact
-    solver, which starts from the greedy plan, does better for less: bench/README.md).
+    solver from best fit's plan costs less in all than the sweep and then the solver:
+    bench/README.md).
     """
     best: list[int] | None = None
     best_top = 0
