@@ -388,7 +388,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "when comparing, mismatch_count (differing elements over all outputs, all executions), "
         "max_error, unbounded_elements (compared without bound, see Tolerance) and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
         "bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size, "
-        "memory_lower_bound, peak_live_fm_bytes, executions, refreshed_tasks (per execution)",
+        "memory_lower_bound, memory_proven_bound (a proven lower bound on any plan), memory_gap "
+        "(memory_size / memory_proven_bound - 1; 0 when optimal), peak_live_fm_bytes, "
+        "executions, refreshed_tasks (per execution)",
     )  # fmt: skip
     p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
     p.add_argument(
@@ -433,6 +435,8 @@ def _model_figures(model: npu.ModelOp) -> dict[str, object]:
             node, ty = e.attributes.get("node"), e.attributes.get("type")
             if isinstance(node, StringAttr) and isinstance(ty, StringAttr) and ty.data not in ("Data", "RefData"):
                 no_task.setdefault(node.data, ty.data)
+    size = model.regions_table().get("fm", 0)
+    bound = A.get_int(model, "memory_proven_bound", 0) or 0
     return {
         "tasks": len(tasks),
         "kernels": sum(isinstance(t, npu.KernelOp) for t in tasks),
@@ -441,6 +445,8 @@ def _model_figures(model: npu.ModelOp) -> dict[str, object]:
         "no_task_nodes": [f"{n} ({t})" for n, t in no_task.items()],
         "memory_size": model.regions_table().get("fm", 0),
         "memory_lower_bound": A.get_int(model, "memory_lower_bound", 0),
+        "memory_proven_bound": bound,
+        "memory_gap": size / bound - 1 if bound else 0.0,
     }
 
 

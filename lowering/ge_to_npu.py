@@ -485,7 +485,7 @@ class _Lowering:
                 reg.attributes["type"] = self.io_types[r]
             regions.append(reg)
         attrs: dict[str, Attribute] = {}
-        for k in ("memory_size", "memory_lower_bound", "weight_size"):
+        for k in ("memory_size", "memory_lower_bound", "memory_proven_bound", "weight_size"):
             if k in self.graph.attributes:
                 attrs[k] = self.graph.attributes[k]
         # the model's figures cover the inlined calls' arenas: memory_size is the fm

@@ -35,6 +35,7 @@ from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES, VARIABLE_TYPES
 from passes.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
+from passes.memory.exact import ExactOptions, exact_offsets
 from passes.notask.phony import (
     KEEP_INPUT_OFFSET,
     PHONY_CONCAT,
@@ -53,6 +54,7 @@ OUTPUT_SIZE = "output_size"
 INPUT_OFFSET = "input_offset"
 MEMORY_SIZE = "memory_size"
 MEMORY_LOWER_BOUND = "memory_lower_bound"
+MEMORY_PROVEN_BOUND = "memory_proven_bound"
 WEIGHT_SIZE = "weight_size"
 VAR_SIZE = "var_size"
 # ge_attr_define.cc: ATTR_NAME_CANNOT_BE_DELETED, set on the Identity MemLayoutConflictUtil
@@ -815,7 +817,7 @@ def _place_by_sweep(blocks: Sequence[Block], bound: int, above: int) -> list[int
 SWEEP_ABOVE_BOUND = 1.10
 
 
-def assign_offsets(blocks: Sequence[Block]) -> int:
+def assign_offsets(blocks: Sequence[Block], sweep: bool = True) -> int:
     """Place every block so that no two blocks alive at once overlap; returns the arena size.
 
     An offline interval allocator: two deterministic placements (largest block first; and
@@ -834,7 +836,9 @@ def assign_offsets(blocks: Sequence[Block]) -> int:
     graphs of bench/gen_graphs.py costs 18 % over the bound). The smallest arena wins (ties: the
     earlier placement). GE's BlockMemAssigner (block_mem_assigner.cc: ReuseBlock /
     ApplyMemory) reuses freed blocks in node order under the same rule: two tensors alive
-    at the same node never share bytes.
+    at the same node never share bytes. `sweep=False` leaves the sweep out (the exact
+    solver from best fit's plan costs less in all than the sweep and then the solver:
+    bench/README.md).
     """
     best: list[int] | None = None
     best_top = 0
@@ -849,7 +853,7 @@ def assign_offsets(blocks: Sequence[Block]) -> int:
     # the sweep's layouts hold every live block: only when few are alive at once; and only
     # when best fit misses SWEEP_ABOVE_BOUND (the sweep costs ~1 s per 10k blocks even when
     # it cannot improve, e.g. bench `mixed` 10k: best fit 1.030, the sweep no better)
-    if best_top > SWEEP_ABOVE_BOUND * align(bound) and few_alive_at_once(blocks):
+    if sweep and best_top > SWEEP_ABOVE_BOUND * align(bound) and few_alive_at_once(blocks):
         swept = _place_by_sweep(blocks, bound, best_top)
         if swept is not None:
             top = max(o + b.size for o, b in zip(swept, blocks))
@@ -884,9 +888,10 @@ class _Placement:
 
 
 class _GraphPlanner:
-    def __init__(self, graph: GraphOp, remarks: bool):
+    def __init__(self, graph: GraphOp, remarks: bool, exact: ExactOptions | None = None):
         self.graph = graph
         self.remarks = remarks
+        self.exact = exact
         self.nodes = list(graph_nodes(graph))
         self.order = node_order(graph)
         self.sym = Symbols()
@@ -1042,8 +1047,25 @@ class _GraphPlanner:
             block_of[root] = blk
             for m in ms:
                 self.placement[m] = _Placement(REGION_FM, rels[m] - lo, self.why.get(m, ""))
-        self.memory_size = assign_offsets(blocks)
+        self.memory_size = assign_offsets(blocks, sweep=self.exact is None)
         self.lower_bound = live_lower_bound(blocks)
+        self.proven_bound = self.lower_bound
+        self.exact_note = ""
+        if self.exact is not None and self.memory_size > self.lower_bound:
+            # passes/memory/exact.py: CP-SAT on the same blocks, the heuristic plan as the hint
+            got = exact_offsets(blocks, [b.offset for b in blocks], self.exact)
+            swept = 0
+            if self.memory_size > SWEEP_ABOVE_BOUND * align(self.lower_bound) and not got.optimal:
+                # where the heuristic alone runs the sweep and the solver proved no optimum:
+                # the sweep's plan when better (so solver=exact is never worse)
+                swept = assign_offsets(blocks)
+            self.memory_size, self.proven_bound = got.peak, got.proven_bound
+            if swept and swept < got.peak:
+                self.memory_size = swept
+            else:
+                for b, o in zip(blocks, got.offsets):
+                    b.offset = o
+            self.exact_note = f"; exact solver: heuristic {got.heuristic_peak} B, {got.models} models, work {got.work:.3f}"
         self.weight_size = weight_top
         self.var_size = var_top
         self.blocks = blocks
@@ -1102,18 +1124,22 @@ class _GraphPlanner:
         g = self.graph
         A.set_int(g, MEMORY_SIZE, self.memory_size)
         A.set_int(g, MEMORY_LOWER_BOUND, self.lower_bound)
+        A.set_int(g, MEMORY_PROVEN_BOUND, self.proven_bound)
         A.set_int(g, WEIGHT_SIZE, self.weight_size)
         if self.var_size:
             A.set_int(g, VAR_SIZE, self.var_size)
         if self.remarks:
             ratio = self.memory_size / self.lower_bound if self.lower_bound else 1.0
             tensors = sum(len(n.results) for n in self.nodes)
+            gap = self.memory_size / self.proven_bound - 1 if self.proven_bound else 0.0
+            proof = "optimal" if self.memory_size <= self.proven_bound else f"gap {100 * gap:.1f} %"
             remark(
                 g,
                 f"graph @{g.sym_name.data}: memory_size {self.memory_size} B, "
                 f"memory_lower_bound {self.lower_bound} B (ratio {ratio:.3f}), "
+                f"memory_proven_bound {self.proven_bound} B ({proof}), "
                 f"weight_size {self.weight_size} B; {len(self.blocks)} feature-map blocks for "
-                f"{tensors} tensors",
+                f"{tensors} tensors{self.exact_note}",
             )
 
 
@@ -1147,19 +1173,33 @@ class AssignMemoryPass(ModulePass):
     Writes `output_offset`, `output_region`, `output_size` on every node with outputs,
     `input_offset` on every node with inputs, and `memory_size` (the arena's peak),
     `memory_lower_bound` (the most bytes alive at one node), `weight_size` on the graph.
+    5. `solver=exact` (the default): when the arena is above the lower bound, CP-SAT
+       improves the plan on the same blocks (passes/memory/exact.py: the heuristic plan as
+       the hint, a fixed seed, at most `solver-work-limit` of CP-SAT's deterministic time
+       per graph, the better plan kept); `solver=heuristic` stops after step 4.
+       `memory_proven_bound` is a proven lower bound on any 512-aligned plan of the
+       blocks (the lower bound, or what the solver proved); the plan is optimal when
+       memory_size equals it.
     With `remarks`, every output says where it went and why, and each graph its summary.
     """
 
     name = "ge-assign-memory"
 
     remarks: bool = False
+    solver: str = "exact"
+    solver_work_limit: float = 0.5
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.solver not in ("heuristic", "exact"):
+            raise LocatedError(op, f"ge-assign-memory: solver must be heuristic or exact, got '{self.solver}'")
+        if not self.solver_work_limit >= 0.0:
+            raise LocatedError(op, f"ge-assign-memory: solver-work-limit must be >= 0, got {self.solver_work_limit}")
+        exact = ExactOptions(work_limit=self.solver_work_limit) if self.solver == "exact" else None
         for graph in graphs_in_pass_order(op):
             check_static(graph)
             solver = _ConflictSolver(graph, self.remarks)
             solver.run()
             recompute_phony_offsets(graph, node_order(graph))
-            planner = _GraphPlanner(graph, self.remarks)
+            planner = _GraphPlanner(graph, self.remarks, exact)
             planner.plan()
             planner.write()

@@ -5,22 +5,27 @@
 
 from __future__ import annotations
 
+import random
 from io import StringIO
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
+from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ge_dialect import ascgraph as ag
+from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.ascgraph import node_count
+from ge_dialect.desc import tensor_desc
 from ge_dialect.dtypes import numpy_dtype
-from ge_dialect.ge import node_name
+from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
+from passes.assign_memory import Block
 from passes.autofuse import ascgraph_queries as U
 from runtime.reference import root_graphs, run_module
 
@@ -324,3 +329,130 @@ ge.graph @main {
   ge.NetOutput %y : tensor<1x4x2x8x8xf16>
 }
 """
+
+
+# ---------------------------------------------------------------------------------------
+# Memory planning: the no-task pipeline, the plan's attributes, an independent checker
+# ---------------------------------------------------------------------------------------
+
+
+NOTASK = ("ge-phony-notask", "ge-concat-notask", "ge-pack-notask")
+
+
+def graph_named(module: ModuleOp, name: str = "main") -> GraphOp:
+    for op in module.ops:
+        if isinstance(op, GraphOp) and op.sym_name.data == name:
+            return op
+    raise KeyError(name)
+
+
+def out_off(op: Operation, i: int = 0) -> int:
+    return A.get_int_list(op, "output_offset")[i]  # type: ignore[index]
+
+
+def in_off(op: Operation) -> list[int]:
+    return A.get_int_list(op, "input_offset")  # type: ignore[return-value]
+
+
+def out_region(op: Operation, i: int = 0) -> str:
+    a = op.attributes["output_region"]
+    assert isinstance(a, ArrayAttr)
+    e = a.data[i]
+    assert isinstance(e, StringAttr)
+    return e.data
+
+
+def out_size(op: Operation, i: int = 0) -> int:
+    return A.get_int_list(op, "output_size")[i]  # type: ignore[index]
+
+
+def fm_blocks(spec: list[tuple[int, int, int]]) -> list[Block]:
+    """(512-byte units, begin, end) -> blocks keyed by their position in the list."""
+    return [Block((k, 0), u * 512, b, e) for k, (u, b, e) in enumerate(spec)]
+
+
+def random_blocks(rng: random.Random, n: int, horizon: int) -> list[Block]:
+    spec = []
+    for _ in range(n):
+        b = rng.randrange(horizon)
+        length = rng.choice((0, 1, 2, 3, 5, 8, 20, horizon))
+        spec.append((rng.choice((1, 2, 3, 5, 9)), b, min(horizon - 1, b + length)))
+    return fm_blocks(spec)
+
+
+def check_plan(module: ModuleOp) -> tuple[int, int]:
+    """Checks a planned module from its attributes and the graph structure only."""
+    total = peak_seen = 0
+    for g in module.ops:
+        if not isinstance(g, GraphOp):
+            continue
+        ops = [op for op in g.body.block.ops if isinstance(op, GeNode)]
+        pos = {op: i for i, op in enumerate(ops)}
+        values = [r for op in ops for r in op.results]
+        # may-share groups, from the IR's declared relations: ref outputs of their input,
+        # no-padding continuous input nodes with their inputs, PhonySplit with its input
+        parent: dict[SSAValue, SSAValue] = {v: v for v in values}
+
+        def find(v: SSAValue, parent: dict[SSAValue, SSAValue] = parent) -> SSAValue:
+            while parent[v] is not v:
+                parent[v] = parent[parent[v]]
+                v = parent[v]
+            return v
+
+        def union(a: SSAValue, b: SSAValue, parent: dict[SSAValue, SSAValue] = parent) -> None:
+            parent[find(a)] = find(b)
+
+        for op in ops:
+            for j, r in enumerate(op.results):
+                if A.get_output_flag(op, A.REUSE_INPUT, j, default=False) or ge_type(op) == "Reshape":
+                    union(r, op.operands[A.get_output_int(op, A.REUSE_INPUT_INDEX, j, 0)])
+            if A.get_bool(op, A.NOPADDING_CONTINUOUS_INPUT):
+                for v in op.operands:
+                    union(op.results[0], v)
+            if A.get_bool(op, A.NOPADDING_CONTINUOUS_OUTPUT):
+                for r in op.results:
+                    union(r, op.operands[0])
+        memory_size = A.get_int(g, "memory_size")
+        lower = A.get_int(g, "memory_lower_bound")
+        assert memory_size is not None and lower is not None
+        assert lower <= memory_size
+        # every reader reads where the producer wrote
+        for op in ops:
+            if op.operands:
+                for v, o in zip(op.operands, in_off(op)):
+                    assert o == out_off(v.owner, v.index)  # type: ignore[arg-type, attr-defined]
+        # group lifetimes and byte ranges in the feature map
+        life: dict[SSAValue, list[int]] = {}
+        spans: dict[SSAValue, list[tuple[int, int]]] = {}
+        for v in values:
+            op = v.owner
+            i = v.index  # type: ignore[attr-defined]
+            if out_region(op, i) != "fm":  # type: ignore[arg-type]
+                continue
+            lo, n = out_off(op, i), out_size(op, i)  # type: ignore[arg-type]
+            assert 0 <= lo and lo + n <= memory_size, f"{node_name(op)}:{i} outside the arena"  # type: ignore[arg-type]
+            raw = tensor_desc(v.type).size_in_bytes
+            assert raw is not None and n >= raw
+            root = find(v)
+            end = max([pos[op]] + [pos[u.operation] for u in v.uses if u.operation in pos])  # type: ignore[index]
+            lf = life.setdefault(root, [pos[op], end])  # type: ignore[index]
+            lf[0], lf[1] = min(lf[0], pos[op]), max(lf[1], end)  # type: ignore[index]
+            spans.setdefault(root, []).append((lo, lo + n))
+        groups = sorted(life, key=lambda r: life[r][0])
+        # live bytes per node (raw stored sizes, not aligned), a weaker bound than the pass's
+        for t in range(len(ops)):
+            live = 0
+            for r in groups:
+                if life[r][0] <= t <= life[r][1]:
+                    live += max(h for _, h in spans[r]) - min(lo for lo, _ in spans[r])
+            assert live <= lower
+            peak_seen = max(peak_seen, live)
+        for i, r in enumerate(groups):
+            for s in groups[i + 1 :]:
+                if life[s][0] > life[r][1] or life[r][0] > life[s][1]:
+                    continue
+                for a0, a1 in spans[r]:
+                    for b0, b1 in spans[s]:
+                        assert a1 <= b0 or b1 <= a0, "two live tensors share bytes"
+        total += sum(out_size(v.owner, v.index) for v in values if out_region(v.owner, v.index) == "fm")  # type: ignore[arg-type, attr-defined]
+    return total, peak_seen

@@ -11,16 +11,27 @@ import random
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.parser import Parser
 
 from bench.gen_graphs import generate
-from conftest import PHONY_GE_SHAPES, ROOT
+from conftest import (
+    NOTASK,
+    PHONY_GE_SHAPES,
+    ROOT,
+    check_plan,
+    fm_blocks,
+    graph_named,
+    in_off,
+    out_off,
+    out_region,
+    out_size,
+    random_blocks,
+)
 from ge_dialect import attrs as A
-from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
-from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from ge_dialect.ge import GeNode, ge_type, node_name
 from ge_tools.registry import get_all_passes, make_context
 from passes.assign_memory import (
     SWEEP_ABOVE_BOUND,
@@ -37,8 +48,6 @@ from passes.assign_memory import (
     live_lower_bound,
     overlap_index,
 )
-
-NOTASK = ("ge-phony-notask", "ge-concat-notask", "ge-pack-notask")
 
 
 def _ctx() -> Context:
@@ -61,33 +70,6 @@ def node(module: ModuleOp, name: str) -> Operation:
         if isinstance(op, GeNode) and node_name(op) == name:
             return op
     raise KeyError(name)
-
-
-def graph(module: ModuleOp, name: str = "main") -> GraphOp:
-    for op in module.ops:
-        if isinstance(op, GraphOp) and op.sym_name.data == name:
-            return op
-    raise KeyError(name)
-
-
-def out_off(op: Operation, i: int = 0) -> int:
-    return A.get_int_list(op, "output_offset")[i]  # type: ignore[index]
-
-
-def in_off(op: Operation) -> list[int]:
-    return A.get_int_list(op, "input_offset")  # type: ignore[return-value]
-
-
-def region(op: Operation, i: int = 0) -> str:
-    a = op.attributes["output_region"]
-    assert isinstance(a, ArrayAttr)
-    e = a.data[i]
-    assert isinstance(e, StringAttr)
-    return e.data
-
-
-def size(op: Operation, i: int = 0) -> int:
-    return A.get_int_list(op, "output_size")[i]  # type: ignore[index]
 
 
 def identities(module: ModuleOp) -> list[Operation]:
@@ -115,7 +97,7 @@ def _check_contiguous(module: ModuleOp, concat: str, producers: list[str], raw: 
     c = node(module, concat)
     assert A.get_bool(c, A.NO_TASK), f"{concat} was not marked no-task; the layout test needs it"
     base = out_off(c)
-    assert region(c) == "fm"
+    assert out_region(c) == "fm"
     # output address == input 0 address
     assert in_off(c)[0] == base
     for i in range(1, len(producers)):
@@ -124,7 +106,7 @@ def _check_contiguous(module: ModuleOp, concat: str, producers: list[str], raw: 
     for i, p in enumerate(producers):
         # producers write in place: their output offsets are those addresses
         assert out_off(node(module, p)) == in_off(c)[i]
-        assert region(node(module, p)) == "fm"
+        assert out_region(node(module, p)) == "fm"
 
 
 def test_pack_notask_zero_copy_address_layout() -> None:
@@ -133,7 +115,7 @@ def test_pack_notask_zero_copy_address_layout() -> None:
     # only input 0's producer is allocated: one block holds the Pack output (3*512 = 1536 raw,
     # stored 1536 + 32 = 1568) and the last piece ends at 1024 + 544 = 1568; aligned 2048
     p = node(m, "p")
-    assert size(p) == 1568
+    assert out_size(p) == 1568
     # Abs reads the block at the Pack's offset
     assert in_off(node(m, "y")) == [out_off(p)]
 
@@ -143,7 +125,7 @@ def test_concat_notask_zero_copy_address_layout() -> None:
     m = run((ROOT / "examples/split_relu_concat.mlir").read_text())
     _check_contiguous(m, "c", ["b0", "b1", "b2"], [1024, 1024, 1024])
     # a no-task concat output feeding NetOutput stays in the feature map (ge-to-npu copies)
-    assert region(node(m, "c")) == "fm"
+    assert out_region(node(m, "c")) == "fm"
 
 
 def test_phony_concat_offsets_from_offset_list() -> None:
@@ -158,7 +140,7 @@ def test_phony_concat_offsets_from_offset_list() -> None:
         assert out_off(node(m, p)) == base + [0, 64, 128, 192][i]
     # the block holds the PhonyConcat output: 1x2x1x8x8 f16 = 256 raw,
     # AlignOutputMemSize: ceil(256 / 32) * 32 + 32 = 288
-    assert size(block) == 288
+    assert out_size(block) == 288
 
 
 # PHONY_GE_SHAPES (conftest.py): GE's offsets overlap, the planner still follows them.
@@ -215,23 +197,23 @@ ge.graph @main {
 }
 """
     m = run(text)
-    assert region(node(m, "x")) == "input:0"
+    assert out_region(node(m, "x")) == "input:0"
     # Const values: 4x16 f32 = 256 raw bytes, raw size for a GE-local Const; 512-aligned slots
-    assert (region(node(m, "w")), out_off(node(m, "w"))) == ("weight", 0)
-    assert (region(node(m, "v")), out_off(node(m, "v"))) == ("weight", 512)
-    assert A.get_int(graph(m), "weight_size") == 1024
+    assert (out_region(node(m, "w")), out_off(node(m, "w"))) == ("weight", 0)
+    assert (out_region(node(m, "v")), out_off(node(m, "v"))) == ("weight", 512)
+    assert A.get_int(graph_named(m), "weight_size") == 1024
     # %a is only read by Mul: feature map; %b feeds NetOutput twice and is aliased by the
     # Reshape: not zero-copy, both stay in the feature map at one offset
-    assert region(node(m, "a")) == "fm"
-    assert region(node(m, "b")) == "fm" and region(node(m, "r")) == "fm"
+    assert out_region(node(m, "a")) == "fm"
+    assert out_region(node(m, "b")) == "fm" and out_region(node(m, "r")) == "fm"
     assert out_off(node(m, "r")) == out_off(node(m, "b"))
 
 
 def test_zero_copy_output() -> None:
     m = run((ROOT / "examples/softmax_like.mlir").read_text())
     y = node(m, "y")
-    assert (region(y), out_off(y)) == ("output:0", 0)
-    assert region(node(m, "x")) == "input:0"
+    assert (out_region(y), out_off(y)) == ("output:0", 0)
+    assert out_region(node(m, "x")) == "input:0"
 
 
 def test_reshape_family_aliases_input() -> None:
@@ -248,12 +230,12 @@ ge.graph @main {
 """
     m = run(text)
     # ExpandDims gets reuse_input from ge-phony-notask (CalcNodeOffsetByReuseInput)
-    assert out_off(node(m, "e")) == out_off(node(m, "a")) and region(node(m, "e")) == "fm"
+    assert out_off(node(m, "e")) == out_off(node(m, "a")) and out_region(node(m, "e")) == "fm"
     # a ref of a graph input lives in the input region
-    assert (region(node(m, "f")), out_off(node(m, "f"))) == ("input:0", 0)
+    assert (out_region(node(m, "f")), out_off(node(m, "f"))) == ("input:0", 0)
     # %a (through %e) is alive until Relu reads %e: %b must not take its bytes
     a, b = out_off(node(m, "a")), out_off(node(m, "b"))
-    assert a + size(node(m, "a")) <= b or b + size(node(m, "b")) <= a
+    assert a + out_size(node(m, "a")) <= b or b + out_size(node(m, "b")) <= a
 
 
 CHAIN = """
@@ -271,7 +253,7 @@ ge.graph @main {
 
 def test_reuse_on_a_chain() -> None:
     m = run(CHAIN)
-    g = graph(m)
+    g = graph_named(m)
     # a..d are feature-map blocks of 16384 + 32 = 16416 B, 512-aligned 16896; at most two are
     # alive at once, so the peak is 2 blocks, not 4
     assert A.get_int(g, "memory_size") == 2 * 16896
@@ -283,11 +265,6 @@ def test_reuse_on_a_chain() -> None:
 # -- the allocator on hand-made and random lifetimes ---------------------------------------------
 
 U = 512  # one aligned unit
-
-
-def _blocks(spec: list[tuple[int, int, int]]) -> list[Block]:
-    """(units, begin, end) -> blocks keyed by their position in the list."""
-    return [Block((k, 0), u * U, b, e) for k, (u, b, e) in enumerate(spec)]
 
 
 def _no_overlap(blocks: list[Block], offsets: list[int]) -> None:
@@ -304,7 +281,7 @@ def test_hand_made_lifetimes_pack_to_the_bound() -> None:
     # t0 a c = 3, t1 a c e = 4, t2 a e d = 4, t3 b e d = 4, t4 b d = 3, t5 b = 2: bound 4.
     # Largest first, best fit: a -> 0; b (never alive with a) -> 0; c over a -> 2; e over
     # a, b, c -> 3; d over a, b and e (c is dead at 2) finds the one-unit hole [2, 3) -> 2.
-    blocks = _blocks([(2, 0, 2), (2, 3, 5), (1, 0, 1), (1, 2, 4), (1, 1, 3)])
+    blocks = fm_blocks([(2, 0, 2), (2, 3, 5), (1, 0, 1), (1, 2, 4), (1, 1, 3)])
     assert assign_offsets(blocks) == 4 * U
     assert [b.offset // U for b in blocks] == [0, 0, 2, 2, 3]
 
@@ -314,7 +291,7 @@ def test_best_fit_takes_the_smallest_hole() -> None:
     # k -> 0, l over k -> 3, m over k, l -> 4, n over k, l, m -> 5. At t2..5 only l [3,4) and
     # n [5,6) are alive: holes [0,3) (three units) and [4,5) (one unit); x takes the smaller,
     # 4 (a first fit would take 0). Peak 6 units = k + l + m + n at t0.
-    blocks = _blocks([(3, 0, 1), (1, 0, 5), (1, 0, 1), (1, 0, 5), (1, 2, 5)])
+    blocks = fm_blocks([(3, 0, 1), (1, 0, 5), (1, 0, 1), (1, 0, 5), (1, 2, 5)])
     assert [o // U for o in _place_by_size(blocks)] == [0, 3, 4, 5, 4]
 
 
@@ -336,15 +313,6 @@ def _brute_best_fit_by_size(blocks: list[Block]) -> list[int]:
             cursor = max(cursor, hi)
         offsets[i] = cursor if best is None else best
     return offsets
-
-
-def _random_blocks(rng: random.Random, n: int, horizon: int) -> list[Block]:
-    spec = []
-    for _ in range(n):
-        b = rng.randrange(horizon)
-        length = rng.choice((0, 1, 2, 3, 5, 8, 20, horizon))
-        spec.append((rng.choice((1, 2, 3, 5, 9)), b, min(horizon - 1, b + length)))
-    return _blocks(spec)
 
 
 def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -379,7 +347,7 @@ def test_occupancy_answers_every_window(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_allocator_matches_pairwise_best_fit(seed: int) -> None:
     rng = random.Random(seed)
-    blocks = _random_blocks(rng, 150, rng.choice((10, 60, 300)))
+    blocks = random_blocks(rng, 150, rng.choice((10, 60, 300)))
     # both overlap indexes, whichever assign_offsets would pick, give the pairwise answer
     by_size = _place_by_size(blocks, lambda: _Windows(blocks))
     assert by_size == _brute_best_fit_by_size(blocks)
@@ -408,7 +376,7 @@ def test_sweep_finds_the_optimum_where_best_fit_cannot() -> None:
     # d at 0 with a at 3): a [0,3), d [4,7), b [0,2), c [2,4). The sweep, at capacity 7,
     # puts d at 3 (leaves a one-unit hole [6,7) once a dies at t3, lost to the 2- and 3-unit
     # blocks coming) or at the top 4 (leaves [0,4) whole) and takes 4.
-    blocks = _blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)])
+    blocks = fm_blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)])
     assert live_lower_bound(blocks) == 7 * U
     assert _top(blocks, _place_by_size(blocks)) == 8 * U
     assert _top(blocks, _place_by_chains(blocks)) == 8 * U
@@ -424,7 +392,7 @@ def test_sweep_skipped_when_many_blocks_are_alive_at_once() -> None:
     # greedy placements keep their 8 + 60 = 68 (largest first: the four as above, then the
     # 60 on top); the sweep would reach 67 but each of its steps would cost the 60 live
     # blocks, so it does not run.
-    blocks = _blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)] + [(1, 0, 5)] * 60)
+    blocks = fm_blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)] + [(1, 0, 5)] * 60)
     assert not few_alive_at_once(blocks)
     assert live_lower_bound(blocks) == 67 * U
     swept = _place_by_sweep(blocks, 67 * U, 10**12)
@@ -438,7 +406,7 @@ def test_sweep_skipped_when_best_fit_is_within_the_target() -> None:
     # -> 6, b over [0,3) and d [6,9) takes the hole [3,6) -> 3, c finds only [5,6) -> 9:
     # 11 units = 1.10 x the bound, not above SWEEP_ABOVE_BOUND, so the sweep (which packs
     # 10) does not run and best fit's 11 stays.
-    blocks = _blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4), (3, 0, 5)])
+    blocks = fm_blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4), (3, 0, 5)])
     assert few_alive_at_once(blocks) and live_lower_bound(blocks) == 10 * U
     assert _top(blocks, _place_by_size(blocks)) == 11 * U
     swept = _place_by_sweep(blocks, 10 * U, 11 * U)
@@ -450,7 +418,7 @@ def test_sweep_skipped_when_best_fit_is_within_the_target() -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_sweep_never_overlaps_and_is_deterministic(seed: int) -> None:
     rng = random.Random(100 + seed)
-    blocks = _random_blocks(rng, 200, rng.choice((10, 60, 300)))
+    blocks = random_blocks(rng, 200, rng.choice((10, 60, 300)))
     bound = live_lower_bound(blocks)
     first = _place_by_sweep(blocks, bound, 10**12)
     assert first is not None
@@ -463,7 +431,7 @@ def test_sweep_never_overlaps_and_is_deterministic(seed: int) -> None:
 
 def _diamond_blocks(nodes: int) -> list[Block]:
     m = run(generate("diamond", nodes, 0), NOTASK)
-    planner = _GraphPlanner(graph(m), False)
+    planner = _GraphPlanner(graph_named(m), False)
     planner.plan()
     return planner.blocks
 
@@ -483,13 +451,13 @@ def test_sweep_reaches_the_target_on_the_diamond_graph() -> None:
     assert _top(blocks, swept) <= 1.10 * bound
     # and the pass keeps it
     m = run(generate("diamond", 1000, 0))
-    assert A.get_int(graph(m), "memory_lower_bound") == bound
-    assert (A.get_int(graph(m), "memory_size") or 0) <= 1.10 * bound
+    assert A.get_int(graph_named(m), "memory_lower_bound") == bound
+    assert (A.get_int(graph_named(m), "memory_size") or 0) <= 1.10 * bound
 
 
 def test_independent_checker_on_the_1k_diamond_graph() -> None:
     m = run(generate("diamond", 1000, 0))
-    _check_plan(m)
+    check_plan(m)
 
 
 def test_many_tensors_alive_at_once() -> None:
@@ -504,14 +472,14 @@ def test_many_tensors_alive_at_once() -> None:
         acc = f"%a{i}"
     lines += [f"  ge.NetOutput {acc} : {ty}", "}"]
     m = run("\n".join(lines) + "\n")
-    _check_plan(m)
+    check_plan(m)
     # about 30 overlapping pairs per block: above PAIRS_PER_BLOCK, the tree answers
     blocks = [Block((i, 0), 1, i, 120 - i) for i in range(60)]
     assert isinstance(overlap_index(blocks)(), _Windows)
     assert isinstance(overlap_index(blocks[:1] + [Block((1, 0), 1, 2, 3)])(), _Neighbours)
     # 4x64xf16 = 512 B + 32 -> 1024 B blocks; at a0: r0..r59 and a0 = 61 blocks (x is an input)
-    assert A.get_int(graph(m), "memory_lower_bound") == 61 * 1024
-    assert A.get_int(graph(m), "memory_size") == 61 * 1024
+    assert A.get_int(graph_named(m), "memory_lower_bound") == 61 * 1024
+    assert A.get_int(graph_named(m), "memory_size") == 61 * 1024
 
 
 # -- memory-layout conflicts (MemLayoutConflictOptimizer) -------------------------------------
@@ -562,7 +530,7 @@ def test_conflict_immutable_output_feeds_nopadding_input() -> None:
     ids = identities(m)
     assert [node_name(i) for i in ids] == ["identity_1_pa_MemLayoutConflict_0"]
     assert ids[0].operands[0].owner is node(m, "x")
-    assert out_off(ids[0]) == out_off(node(m, "pa")) + 256 and region(ids[0]) == "fm"
+    assert out_off(ids[0]) == out_off(node(m, "pa")) + 256 and out_region(ids[0]) == "fm"
 
 
 def test_immutable_output_all_inputs_same_anchor_no_identity() -> None:
@@ -578,7 +546,7 @@ ge.graph @main {{
 """
     m = run(text)
     assert identities(m) == []
-    assert (region(node(m, "p")), out_off(node(m, "p"))) == ("input:0", 0)
+    assert (out_region(node(m, "p")), out_off(node(m, "p"))) == ("input:0", 0)
 
 
 def test_conflict_nopadding_output_feeds_nopadding_input() -> None:
@@ -680,10 +648,10 @@ def test_cascade_lifetime_pulled_back_to_earliest_producer() -> None:
     # alive from m2 on, so t and u (short-lived) must not take its bytes
     m = run(CASCADE)
     b = node(m, "b")
-    lo, hi = out_off(b), out_off(b) + size(b)
+    lo, hi = out_off(b), out_off(b) + out_size(b)
     for n in ("t", "u"):
         o = node(m, n)
-        assert out_off(o) + size(o) <= lo or hi <= out_off(o), f"{n} overlaps the cascade block"
+        assert out_off(o) + out_size(o) <= lo or hi <= out_off(o), f"{n} overlaps the cascade block"
 
 
 # -- errors (GetMemorySize) --------------------------------------------------------------------
@@ -736,84 +704,6 @@ ge.graph @main {
 # -- an independent checker over generated graphs --------------------------------------------
 
 
-def _check_plan(module: ModuleOp) -> tuple[int, int]:
-    """Checks a planned module from its attributes and the graph structure only."""
-    total = peak_seen = 0
-    for g in module.ops:
-        if not isinstance(g, GraphOp):
-            continue
-        ops = [op for op in g.body.block.ops if isinstance(op, GeNode)]
-        pos = {op: i for i, op in enumerate(ops)}
-        values = [r for op in ops for r in op.results]
-        # may-share groups, from the IR's declared relations: ref outputs of their input,
-        # no-padding continuous input nodes with their inputs, PhonySplit with its input
-        parent: dict[SSAValue, SSAValue] = {v: v for v in values}
-
-        def find(v: SSAValue, parent: dict[SSAValue, SSAValue] = parent) -> SSAValue:
-            while parent[v] is not v:
-                parent[v] = parent[parent[v]]
-                v = parent[v]
-            return v
-
-        def union(a: SSAValue, b: SSAValue, parent: dict[SSAValue, SSAValue] = parent) -> None:
-            parent[find(a)] = find(b)
-
-        for op in ops:
-            for j, r in enumerate(op.results):
-                if A.get_output_flag(op, A.REUSE_INPUT, j, default=False) or ge_type(op) == "Reshape":
-                    union(r, op.operands[A.get_output_int(op, A.REUSE_INPUT_INDEX, j, 0)])
-            if A.get_bool(op, A.NOPADDING_CONTINUOUS_INPUT):
-                for v in op.operands:
-                    union(op.results[0], v)
-            if A.get_bool(op, A.NOPADDING_CONTINUOUS_OUTPUT):
-                for r in op.results:
-                    union(r, op.operands[0])
-        memory_size = A.get_int(g, "memory_size")
-        lower = A.get_int(g, "memory_lower_bound")
-        assert memory_size is not None and lower is not None
-        assert lower <= memory_size
-        # every reader reads where the producer wrote
-        for op in ops:
-            if op.operands:
-                for v, o in zip(op.operands, in_off(op)):
-                    assert o == out_off(v.owner, v.index)  # type: ignore[arg-type, attr-defined]
-        # group lifetimes and byte ranges in the feature map
-        life: dict[SSAValue, list[int]] = {}
-        spans: dict[SSAValue, list[tuple[int, int]]] = {}
-        for v in values:
-            op = v.owner
-            i = v.index  # type: ignore[attr-defined]
-            if region(op, i) != "fm":  # type: ignore[arg-type]
-                continue
-            lo, n = out_off(op, i), size(op, i)  # type: ignore[arg-type]
-            assert 0 <= lo and lo + n <= memory_size, f"{node_name(op)}:{i} outside the arena"  # type: ignore[arg-type]
-            raw = tensor_desc(v.type).size_in_bytes
-            assert raw is not None and n >= raw
-            root = find(v)
-            end = max([pos[op]] + [pos[u.operation] for u in v.uses if u.operation in pos])  # type: ignore[index]
-            lf = life.setdefault(root, [pos[op], end])  # type: ignore[index]
-            lf[0], lf[1] = min(lf[0], pos[op]), max(lf[1], end)  # type: ignore[index]
-            spans.setdefault(root, []).append((lo, lo + n))
-        groups = sorted(life, key=lambda r: life[r][0])
-        # live bytes per node (raw stored sizes, not aligned), a weaker bound than the pass's
-        for t in range(len(ops)):
-            live = 0
-            for r in groups:
-                if life[r][0] <= t <= life[r][1]:
-                    live += max(h for _, h in spans[r]) - min(lo for lo, _ in spans[r])
-            assert live <= lower
-            peak_seen = max(peak_seen, live)
-        for i, r in enumerate(groups):
-            for s in groups[i + 1 :]:
-                if life[s][0] > life[r][1] or life[r][0] > life[s][1]:
-                    continue
-                for a0, a1 in spans[r]:
-                    for b0, b1 in spans[s]:
-                        assert a1 <= b0 or b1 <= a0, "two live tensors share bytes"
-        total += sum(size(v.owner, v.index) for v in values if region(v.owner, v.index) == "fm")  # type: ignore[arg-type, attr-defined]
-    return total, peak_seen
-
-
 @pytest.mark.parametrize("seed", range(120))
 def test_independent_checker_on_generated_graphs(seed: int) -> None:
     kinds = ("chain", "diamond", "fanout", "concat_tree", "mixed")
@@ -821,7 +711,7 @@ def test_independent_checker_on_generated_graphs(seed: int) -> None:
     nodes = 20 + (seed * 7) % 60
     concats = max(1, nodes // 12) if kind in ("mixed", "concat_tree") else None
     m = run(generate(kind, nodes, seed, concats=concats))
-    _check_plan(m)
+    check_plan(m)
 
 
 def test_checker_catches_an_overlap() -> None:
@@ -832,7 +722,7 @@ def test_checker_catches_an_overlap() -> None:
     d = node(m, "d")
     d.attributes["input_offset"] = A.int_list_attr([out_off(c)])
     with pytest.raises(AssertionError, match="share bytes"):
-        _check_plan(m)
+        check_plan(m)
 
 
 def test_remarks(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@
 // Largest first: r at 0; c's block at 0 too (r is dead by node 3); s0..s2 above 3584.
 // c feeds NetOutput but is no-task: it stays in the feature map (ge-to-npu copies it out).
 
-// CHECK:      ge.graph @main attributes {_single_op_scene = false, memory_size = 8192, memory_lower_bound = 8192, weight_size = 0}
+// CHECK:      ge.graph @main attributes {_single_op_scene = false, memory_size = 8192, memory_lower_bound = 8192, memory_proven_bound = 8192, weight_size = 0}
 // CHECK-NEXT:   %x = ge.Data {index = 0, output_offset = [0], output_region = ["input:0"], output_size = [3104]}
 // CHECK-NEXT:   %r = ge.Relu(%x) {output_offset = [0], output_region = ["fm"], output_size = [3104], input_offset = [0]}
 // CHECK-NEXT:   %s0, %s1, %s2 = ge.SplitD(%r) {split_dim = 0, num_split = 3, output_offset = [3584, 5120, 6656], output_region = ["fm", "fm", "fm"], output_size = [1056, 1056, 1056], input_offset = [0]}
@@ -29,4 +29,4 @@
 // REMARK: split_relu_concat.mlir:14:3: remark: 'b1':0 -> fm [1024, 2080): piece 1 of no-task ConcatD 'c' at +1024 (raw sizes before it)
 // REMARK: split_relu_concat.mlir:15:3: remark: 'b2':0 -> fm [2048, 3104): piece 2 of no-task ConcatD 'c' at +2048 (raw sizes before it)
 // REMARK: split_relu_concat.mlir:16:3: remark: 'c':0 -> fm [0, 3104): output of no-task ConcatD 'c' (block of its input 0); reused block of 'r':0
-// REMARK: split_relu_concat.mlir:9:1: remark: graph @main: memory_size 8192 B, memory_lower_bound 8192 B (ratio 1.000), weight_size 0 B; 5 feature-map blocks for 9 tensors
+// REMARK: split_relu_concat.mlir:9:1: remark: graph @main: memory_size 8192 B, memory_lower_bound 8192 B (ratio 1.000), memory_proven_bound 8192 B (optimal), weight_size 0 B; 5 feature-map blocks for 9 tensors
