@@ -43,12 +43,12 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.passes import PassPipeline  # noqa: E402
 
-import passes.assign_memory as assign_memory  # noqa: E402
+import passes.memory.assign_memory as assign_memory  # noqa: E402
 from ge_dialect import attrs as A  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
 from ge_tools.registry import COMPILE_ORDER, get_all_passes, make_context  # noqa: E402
-from passes.assign_memory import (  # noqa: E402
+from passes.memory.assign_memory import (  # noqa: E402
     MEMORY_LOWER_BOUND,
     MEMORY_PROVEN_BOUND,
     MEMORY_SIZE,

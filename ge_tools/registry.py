@@ -67,7 +67,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return PackNotaskPass
 
     def get_assign_memory() -> type[ModulePass]:
-        from passes.assign_memory import AssignMemoryPass
+        from passes.memory.assign_memory import AssignMemoryPass
 
         return AssignMemoryPass
 

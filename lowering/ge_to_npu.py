@@ -38,7 +38,7 @@ from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 
-# The contract with ge-assign-memory (passes/assign_memory.py writes these).
+# The contract with ge-assign-memory (passes/memory/assign_memory.py writes these).
 OUTPUT_OFFSET = "output_offset"
 OUTPUT_REGION = "output_region"
 OUTPUT_SIZE = "output_size"

@@ -25,8 +25,8 @@ from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
-from passes.assign_memory import Block
 from passes.autofuse import ascgraph_queries as U
+from passes.memory.assign_memory import Block
 from runtime.reference import root_graphs, run_module
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -33,7 +33,7 @@ from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import GeNode, ge_type, node_name
 from ge_tools.registry import get_all_passes, make_context
-from passes.assign_memory import (
+from passes.memory.assign_memory import (
     SWEEP_ABOVE_BOUND,
     Block,
     Occupancy,

@@ -14,7 +14,7 @@ from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import node_name
 from ge_tools.registry import get_all_passes, make_context
-from passes.ge_local_sizes import (
+from passes.memory.ge_local_sizes import (
     align_output_mem_size,
     ge_local_output_size,
     is_ge_local_op,

@@ -26,7 +26,8 @@ from conftest import EXAMPLES, NOTASK, ROOT, check_plan, fm_blocks, graph_named,
 from ge_dialect import attrs as A
 from ge_dialect.ge import GraphOp
 from ge_tools.registry import get_all_passes, make_context
-from passes.assign_memory import (
+from passes.memory import exact as E
+from passes.memory.assign_memory import (
     Block,
     _GraphPlanner,
     _place_by_chains,
@@ -35,7 +36,6 @@ from passes.assign_memory import (
     assign_offsets,
     live_lower_bound,
 )
-from passes.memory import exact as E
 from passes.memory.exact import ExactOptions, exact_offsets
 
 U = 512

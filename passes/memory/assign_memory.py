@@ -34,8 +34,8 @@ from ge_dialect.ge import GraphOp, Identity, NetOutput, ge_type, node_name
 from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES, VARIABLE_TYPES
-from passes.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
 from passes.memory.exact import ExactOptions, exact_offsets
+from passes.memory.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
 from passes.notask.phony import (
     KEEP_INPUT_OFFSET,
     PHONY_CONCAT,
@@ -132,7 +132,7 @@ def stored_size(value: SSAValue) -> int:
     """GE's stored size (TensorUtils::GetSize) of an output.
 
     # ge_local_ops_kernel_builder.cc: CalcOpRunningParam for GE-local NoOp types
-    # (passes/ge_local_sizes.py); every other node: graph_metadef tensor_utils.cc:
+    # (passes/memory/ge_local_sizes.py); every other node: graph_metadef tensor_utils.cc:
     # TensorUtils::GetTensorMemorySizeInBytes (raw rounded up to 32 plus 32 of padding),
     # what the kernel builders (FE's CalcOpRunningParam) store
     """
