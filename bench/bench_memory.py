@@ -45,21 +45,18 @@ from xdsl.passes import PassPipeline  # noqa: E402
 
 import passes.memory.assign_memory as assign_memory  # noqa: E402
 from ge_dialect import attrs as A  # noqa: E402
+from ge_dialect.attrs import MEMORY_LOWER_BOUND, MEMORY_PROVEN_BOUND, MEMORY_SIZE  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
 from ge_tools.registry import COMPILE_ORDER, get_all_passes, make_context  # noqa: E402
-from passes.memory.assign_memory import (  # noqa: E402
-    MEMORY_LOWER_BOUND,
-    MEMORY_PROVEN_BOUND,
-    MEMORY_SIZE,
-    AssignMemoryPass,
-    _GraphPlanner,
-    _place_by_chains,
-    _place_by_size,
-    _place_by_sweep,
+from passes.memory.allocator import (  # noqa: E402
     live_lower_bound,
     overlap_index,
+    place_by_chains,
+    place_by_size,
+    place_by_sweep,
 )
+from passes.memory.assign_memory import AssignMemoryPass, GraphPlanner  # noqa: E402
 from passes.memory.exact import ExactOptions, ExactPlan, exact_offsets  # noqa: E402
 
 PIPELINES = {
@@ -190,12 +187,12 @@ def sweep_study(ctx: Context, label: str, module: ModuleOp, work_limit: float) -
     for g in module.ops:
         if not isinstance(g, GraphOp):
             continue
-        planner = _GraphPlanner(g.clone(), False)
+        planner = GraphPlanner(g.clone(), False)
         planner.plan()
         blocks = planner.blocks
         t0 = time.process_time()
         index = overlap_index(blocks)
-        fits = [place(blocks, index) for place in (_place_by_size, _place_by_chains)]
+        fits = [place(blocks, index) for place in (place_by_size, place_by_chains)]
         tops = [max((o + b.size for o, b in zip(f, blocks)), default=0) for f in fits]
         greedy = fits[tops.index(min(tops))]
         t_greedy = time.process_time() - t0
@@ -203,7 +200,7 @@ def sweep_study(ctx: Context, label: str, module: ModuleOp, work_limit: float) -
         if top <= bound:
             continue
         t0 = time.process_time()
-        swept = _place_by_sweep(blocks, bound, top)
+        swept = place_by_sweep(blocks, bound, top)
         t_sweep = time.process_time() - t0
         sweep_top = max(o + b.size for o, b in zip(swept, blocks)) if swept else top
         out = []

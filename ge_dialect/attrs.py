@@ -67,6 +67,24 @@ GRAPH_UNKNOWN_FLAG = "_graph_unknown_flag"
 # The node's name, when it differs from its first result's SSA name.
 NODE_NAME = "name"
 
+# The memory plan: ge-assign-memory writes these, ge-to-npu and the simulator read them.
+# Per node (one entry per output or input):
+OUTPUT_OFFSET = "output_offset"
+OUTPUT_REGION = "output_region"
+OUTPUT_SIZE = "output_size"
+INPUT_OFFSET = "input_offset"
+MEMORY_ATTRS = frozenset({OUTPUT_OFFSET, OUTPUT_REGION, OUTPUT_SIZE, INPUT_OFFSET})
+# Per graph:
+MEMORY_SIZE = "memory_size"
+MEMORY_LOWER_BOUND = "memory_lower_bound"
+MEMORY_PROVEN_BOUND = "memory_proven_bound"
+WEIGHT_SIZE = "weight_size"
+VAR_SIZE = "var_size"
+# ge_attr_define.cc: ATTR_NAME_CANNOT_BE_DELETED, set on the Identity MemLayoutConflictUtil
+# inserts (SetNotDeleteAttr) so IdentityPass keeps it: it is a real copy.
+CANNOT_BE_DELETED = "_cannot_be_deleted"
+INSERTED_BY = "_inserted_by"
+
 NODE_ATTR_KINDS: dict[str, AttrKind] = {
     NO_TASK: AttrKind.BOOL,
     NOPADDING_CONTINUOUS_INPUT: AttrKind.BOOL,

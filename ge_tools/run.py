@@ -436,7 +436,7 @@ def _model_figures(model: npu.ModelOp) -> dict[str, object]:
             if isinstance(node, StringAttr) and isinstance(ty, StringAttr) and ty.data not in ("Data", "RefData"):
                 no_task.setdefault(node.data, ty.data)
     size = model.regions_table().get("fm", 0)
-    bound = A.get_int(model, "memory_proven_bound", 0) or 0
+    bound = A.get_int(model, A.MEMORY_PROVEN_BOUND, 0) or 0
     return {
         "tasks": len(tasks),
         "kernels": sum(isinstance(t, npu.KernelOp) for t in tasks),

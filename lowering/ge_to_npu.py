@@ -38,12 +38,6 @@ from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
 
-# The contract with ge-assign-memory (passes/memory/assign_memory.py writes these).
-OUTPUT_OFFSET = "output_offset"
-OUTPUT_REGION = "output_region"
-OUTPUT_SIZE = "output_size"
-INPUT_OFFSET = "input_offset"
-MEMORY_ATTRS = frozenset({OUTPUT_OFFSET, OUTPUT_REGION, OUTPUT_SIZE, INPUT_OFFSET})
 # An Identity that reaches task generation (IdentityPass kept it, or memory assignment
 # inserted it) is placed on the rts engine, not the GE-local one: both list it
 # (rts_engine op_factory.cc: REGISTER_OP_CREATOR(Identity, MemcpyAsyncOp); ge_deleted_op.cc:
@@ -111,11 +105,11 @@ class _Lowering:
         self.regions: dict[str, int] = {}
         self.names: dict[SSAValue, str] = {}
         self.addr: dict[SSAValue, npu.AddrAttr] = {}
-        self.fm_top = A.get_int(graph, "memory_size", 0) or 0
+        self.fm_top = A.get_int(graph, A.MEMORY_SIZE, 0) or 0
         # the model's lower bound: the root graph's, plus that of each inlined call's arena
-        self.lower_bound = A.get_int(graph, "memory_lower_bound", 0) or 0
-        self.weight_top = A.get_int(graph, "weight_size", 0) or 0
-        self.var_top = A.get_int(graph, "var_size", 0) or 0
+        self.lower_bound = A.get_int(graph, A.MEMORY_LOWER_BOUND, 0) or 0
+        self.weight_top = A.get_int(graph, A.WEIGHT_SIZE, 0) or 0
+        self.var_top = A.get_int(graph, A.VAR_SIZE, 0) or 0
         self.workspace_top = 0
         self.stack: list[str] = []
         self.io_types: dict[str, Attribute] = {}
@@ -155,15 +149,15 @@ class _Lowering:
         return list(a.data)
 
     def out_addr(self, op: Operation, i: int, scope: _Scope) -> npu.AddrAttr:
-        regs = self._list(op, OUTPUT_REGION, len(op.results))
-        offs = self._list(op, OUTPUT_OFFSET, len(op.results))
+        regs = self._list(op, A.OUTPUT_REGION, len(op.results))
+        offs = self._list(op, A.OUTPUT_OFFSET, len(op.results))
         r, o = regs[i], offs[i]
         assert isinstance(r, StringAttr) and isinstance(o, IntegerAttr)
         return self.place(op, r.data, o.value.data, self.raw(op, op.results[i]), scope)
 
     def in_addr(self, op: Operation, j: int) -> npu.AddrAttr:
         """Where `op` reads input j: GE's input_i offset, in the producer output's region."""
-        offs = self._list(op, INPUT_OFFSET, len(op.operands))
+        offs = self._list(op, A.INPUT_OFFSET, len(op.operands))
         o = offs[j]
         assert isinstance(o, IntegerAttr)
         v = op.operands[j]
@@ -189,7 +183,7 @@ class _Lowering:
         self.planned[v] = planned
 
     def kernel_def(self, op: ge.GeNode, kind: str, ins: Sequence[Attribute], outs: Sequence[Attribute], body: Region | None) -> str:
-        attrs = {k: v for k, v in op.attributes.items() if k not in MEMORY_ATTRS and k != A.NODE_NAME}
+        attrs = {k: v for k, v in op.attributes.items() if k not in A.MEMORY_ATTRS and k != A.NODE_NAME}
         ft = FunctionType.from_lists(list(ins), list(outs))
         t = ge.ge_type(op)
         if body is None:
@@ -210,7 +204,7 @@ class _Lowering:
     def view_def(self, op: ge.GeNode) -> str:
         """A library kernel_def `@view_<type>_<n>` holding a no-task node's GE type,
         attributes and types: the semantics of its outputs' views, which no task runs."""
-        attrs = {k: v for k, v in op.attributes.items() if k not in MEMORY_ATTRS and k != A.NODE_NAME}
+        attrs = {k: v for k, v in op.attributes.items() if k not in A.MEMORY_ATTRS and k != A.NODE_NAME}
         ft = FunctionType.from_lists([v.type for v in op.operands], [r.type for r in op.results])
         t = ge.ge_type(op)
         key = (t, tuple(sorted(attrs.items(), key=lambda kv: kv[0])), ft)
@@ -241,7 +235,7 @@ class _Lowering:
             if isinstance(op, ge.NetOutput):
                 outputs = self.lower_net_output(op, name, scope, call is None)
                 continue
-            planned = [o.value.data for o in self._list(op, OUTPUT_OFFSET, len(op.results))] if op.results else []  # type: ignore[attr-defined]
+            planned = [o.value.data for o in self._list(op, A.OUTPUT_OFFSET, len(op.results))] if op.results else []  # type: ignore[attr-defined]
             outs = [self.out_addr(op, i, scope) for i in range(len(op.results))]
             tnames = [f"{name}:{i}" for i in range(len(op.results))]
             for i, r in enumerate(op.results):
@@ -335,19 +329,19 @@ class _Lowering:
             raise LocatedError(op, f"recursive subgraph call @{sub}")
         scope = _Scope(prefix=f"{name}/")
         scope.remap["fm"] = ("fm", self.fm_top)
-        self.fm_top += -(-(A.get_int(callee, "memory_size", 0) or 0) // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
-        self.lower_bound += A.get_int(callee, "memory_lower_bound", 0) or 0
+        self.fm_top += -(-(A.get_int(callee, A.MEMORY_SIZE, 0) or 0) // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
+        self.lower_bound += A.get_int(callee, A.MEMORY_LOWER_BOUND, 0) or 0
         scope.remap["weight"] = ("weight", self.weight_top)
-        self.weight_top += A.get_int(callee, "weight_size", 0) or 0
+        self.weight_top += A.get_int(callee, A.WEIGHT_SIZE, 0) or 0
         scope.remap["var"] = ("var", self.var_top)
-        self.var_top += A.get_int(callee, "var_size", 0) or 0
+        self.var_top += A.get_int(callee, A.VAR_SIZE, 0) or 0
         for j, v in enumerate(op.operands):
             a = self.in_addr(op, j)
             scope.remap[f"input:{j}"] = (a.region.data, a.offset.data)
             scope.io_tensors[f"input:{j}"] = self.names[v]
         for i, a in enumerate(outs):
             scope.remap[f"output:{i}"] = (a.region.data, a.offset.data)
-        if A.get_int(callee, "memory_size") is None:
+        if A.get_int(callee, A.MEMORY_SIZE) is None:
             raise LocatedError(callee, f"subgraph @{sub} has no memory plan: run ge-assign-memory first")
         self.stack.append(sub)
         results = self.lower_graph(callee, scope, op)
@@ -485,16 +479,16 @@ class _Lowering:
                 reg.attributes["type"] = self.io_types[r]
             regions.append(reg)
         attrs: dict[str, Attribute] = {}
-        for k in ("memory_size", "memory_lower_bound", "memory_proven_bound", "weight_size"):
+        for k in (A.MEMORY_SIZE, A.MEMORY_LOWER_BOUND, A.MEMORY_PROVEN_BOUND, A.WEIGHT_SIZE):
             if k in self.graph.attributes:
                 attrs[k] = self.graph.attributes[k]
         # the model's figures cover the inlined calls' arenas: memory_size is the fm
         # region's size, memory_lower_bound the root's bound plus each call arena's (while
         # a call runs its blocks live in its own arena, appended after the root's)
-        if "memory_size" in attrs:
-            attrs["memory_size"] = IntegerAttr(regions[0].size.data, i64)
-        if "memory_lower_bound" in attrs:
-            attrs["memory_lower_bound"] = IntegerAttr(self.lower_bound, i64)
+        if A.MEMORY_SIZE in attrs:
+            attrs[A.MEMORY_SIZE] = IntegerAttr(regions[0].size.data, i64)
+        if A.MEMORY_LOWER_BOUND in attrs:
+            attrs[A.MEMORY_LOWER_BOUND] = IntegerAttr(self.lower_bound, i64)
         body: list[Operation] = [*regions, *self.table, *self.kernels.values(), *self.views.values(), *stream_ops]
         return npu.ModelOp(self.graph.sym_name.data, n_streams, events, body, attrs)
 
@@ -537,7 +531,7 @@ class GeToNpuPass(ModulePass):
         for g in graphs:
             if g.sym_name.data in called:
                 continue
-            if A.get_int(g, "memory_size") is None:
+            if A.get_int(g, A.MEMORY_SIZE) is None:
                 raise LocatedError(g, f"graph @{g.sym_name.data} has no memory plan (memory_size): run ge-assign-memory first")
             models.append(_Lowering(op, g, self.streams).build())
         for g in graphs:

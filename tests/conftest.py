@@ -26,7 +26,7 @@ from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
-from passes.memory.assign_memory import Block
+from passes.memory.allocator import FmBlock
 from runtime.reference import root_graphs, run_module
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -366,12 +366,12 @@ def out_size(op: Operation, i: int = 0) -> int:
     return A.get_int_list(op, "output_size")[i]  # type: ignore[index]
 
 
-def fm_blocks(spec: list[tuple[int, int, int]]) -> list[Block]:
+def fm_blocks(spec: list[tuple[int, int, int]]) -> list[FmBlock]:
     """(512-byte units, begin, end) -> blocks keyed by their position in the list."""
-    return [Block((k, 0), u * 512, b, e) for k, (u, b, e) in enumerate(spec)]
+    return [FmBlock((k, 0), u * 512, b, e) for k, (u, b, e) in enumerate(spec)]
 
 
-def random_blocks(rng: random.Random, n: int, horizon: int) -> list[Block]:
+def random_blocks(rng: random.Random, n: int, horizon: int) -> list[FmBlock]:
     spec = []
     for _ in range(n):
         b = rng.randrange(horizon)

@@ -33,21 +33,21 @@ from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import GeNode, ge_type, node_name
 from ge_tools.registry import get_all_passes, make_context
-from passes.memory.assign_memory import (
+from passes.memory.allocator import (
     SWEEP_ABOVE_BOUND,
-    Block,
+    FmBlock,
+    Neighbours,
     Occupancy,
-    _GraphPlanner,
-    _Neighbours,
-    _place_by_chains,
-    _place_by_size,
-    _place_by_sweep,
-    _Windows,
+    Windows,
     assign_offsets,
     few_alive_at_once,
     live_lower_bound,
     overlap_index,
+    place_by_chains,
+    place_by_size,
+    place_by_sweep,
 )
+from passes.memory.assign_memory import GraphPlanner
 
 
 def _ctx() -> Context:
@@ -267,7 +267,7 @@ def test_reuse_on_a_chain() -> None:
 U = 512  # one aligned unit
 
 
-def _no_overlap(blocks: list[Block], offsets: list[int]) -> None:
+def _no_overlap(blocks: list[FmBlock], offsets: list[int]) -> None:
     for i, a in enumerate(blocks):
         for j in range(i + 1, len(blocks)):
             b = blocks[j]
@@ -292,10 +292,10 @@ def test_best_fit_takes_the_smallest_hole() -> None:
     # n [5,6) are alive: holes [0,3) (three units) and [4,5) (one unit); x takes the smaller,
     # 4 (a first fit would take 0). Peak 6 units = k + l + m + n at t0.
     blocks = fm_blocks([(3, 0, 1), (1, 0, 5), (1, 0, 1), (1, 0, 5), (1, 2, 5)])
-    assert [o // U for o in _place_by_size(blocks)] == [0, 3, 4, 5, 4]
+    assert [o // U for o in place_by_size(blocks)] == [0, 3, 4, 5, 4]
 
 
-def _brute_best_fit_by_size(blocks: list[Block]) -> list[int]:
+def _brute_best_fit_by_size(blocks: list[FmBlock]) -> list[int]:
     """The same rule, by scanning every placed block that overlaps in time."""
     order = sorted(range(len(blocks)), key=lambda i: (-blocks[i].size, blocks[i].begin, blocks[i].key))
     offsets = [-1] * len(blocks)
@@ -349,11 +349,11 @@ def test_allocator_matches_pairwise_best_fit(seed: int) -> None:
     rng = random.Random(seed)
     blocks = random_blocks(rng, 150, rng.choice((10, 60, 300)))
     # both overlap indexes, whichever assign_offsets would pick, give the pairwise answer
-    by_size = _place_by_size(blocks, lambda: _Windows(blocks))
+    by_size = place_by_size(blocks, lambda: Windows(blocks))
     assert by_size == _brute_best_fit_by_size(blocks)
-    assert _place_by_size(blocks, lambda: _Neighbours(blocks)) == by_size
-    chains = _place_by_chains(blocks, lambda: _Windows(blocks))
-    assert _place_by_chains(blocks, lambda: _Neighbours(blocks)) == chains
+    assert place_by_size(blocks, lambda: Neighbours(blocks)) == by_size
+    chains = place_by_chains(blocks, lambda: Windows(blocks))
+    assert place_by_chains(blocks, lambda: Neighbours(blocks)) == chains
     _no_overlap(blocks, by_size)
     _no_overlap(blocks, chains)
     top = assign_offsets(blocks)
@@ -361,7 +361,7 @@ def test_allocator_matches_pairwise_best_fit(seed: int) -> None:
     assert top == max(b.offset + b.size for b in blocks)
 
 
-def _top(blocks: list[Block], offsets: list[int]) -> int:
+def _top(blocks: list[FmBlock], offsets: list[int]) -> int:
     return max(o + b.size for o, b in zip(offsets, blocks))
 
 
@@ -378,9 +378,9 @@ def test_sweep_finds_the_optimum_where_best_fit_cannot() -> None:
     # blocks coming) or at the top 4 (leaves [0,4) whole) and takes 4.
     blocks = fm_blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)])
     assert live_lower_bound(blocks) == 7 * U
-    assert _top(blocks, _place_by_size(blocks)) == 8 * U
-    assert _top(blocks, _place_by_chains(blocks)) == 8 * U
-    swept = _place_by_sweep(blocks, 7 * U, 8 * U)
+    assert _top(blocks, place_by_size(blocks)) == 8 * U
+    assert _top(blocks, place_by_chains(blocks)) == 8 * U
+    swept = place_by_sweep(blocks, 7 * U, 8 * U)
     assert swept is not None and [o // U for o in swept] == [0, 0, 2, 4]
     assert assign_offsets(blocks) == 7 * U
     _no_overlap(blocks, [b.offset for b in blocks])
@@ -395,7 +395,7 @@ def test_sweep_skipped_when_many_blocks_are_alive_at_once() -> None:
     blocks = fm_blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4)] + [(1, 0, 5)] * 60)
     assert not few_alive_at_once(blocks)
     assert live_lower_bound(blocks) == 67 * U
-    swept = _place_by_sweep(blocks, 67 * U, 10**12)
+    swept = place_by_sweep(blocks, 67 * U, 10**12)
     assert swept is not None and _top(blocks, swept) == 67 * U
     assert assign_offsets(blocks) == 68 * U
 
@@ -408,8 +408,8 @@ def test_sweep_skipped_when_best_fit_is_within_the_target() -> None:
     # 10) does not run and best fit's 11 stays.
     blocks = fm_blocks([(3, 1, 2), (2, 4, 4), (2, 4, 4), (3, 2, 4), (3, 0, 5)])
     assert few_alive_at_once(blocks) and live_lower_bound(blocks) == 10 * U
-    assert _top(blocks, _place_by_size(blocks)) == 11 * U
-    swept = _place_by_sweep(blocks, 10 * U, 11 * U)
+    assert _top(blocks, place_by_size(blocks)) == 11 * U
+    swept = place_by_sweep(blocks, 10 * U, 11 * U)
     assert swept is not None and _top(blocks, swept) == 10 * U
     assert 11 * U <= SWEEP_ABOVE_BOUND * 10 * U
     assert assign_offsets(blocks) == 11 * U
@@ -420,18 +420,18 @@ def test_sweep_never_overlaps_and_is_deterministic(seed: int) -> None:
     rng = random.Random(100 + seed)
     blocks = random_blocks(rng, 200, rng.choice((10, 60, 300)))
     bound = live_lower_bound(blocks)
-    first = _place_by_sweep(blocks, bound, 10**12)
+    first = place_by_sweep(blocks, bound, 10**12)
     assert first is not None
     _no_overlap(blocks, first)
     assert _top(blocks, first) >= bound
-    assert _place_by_sweep(blocks, bound, 10**12) == first
+    assert place_by_sweep(blocks, bound, 10**12) == first
     # the capacity it ended at is at least that top: asked to beat it, it gives up (None)
-    assert _place_by_sweep(blocks, bound, _top(blocks, first)) is None
+    assert place_by_sweep(blocks, bound, _top(blocks, first)) is None
 
 
-def _diamond_blocks(nodes: int) -> list[Block]:
+def _diamond_blocks(nodes: int) -> list[FmBlock]:
     m = run(generate("diamond", nodes, 0), NOTASK)
-    planner = _GraphPlanner(graph_named(m), False)
+    planner = GraphPlanner(graph_named(m), False)
     planner.plan()
     return planner.blocks
 
@@ -443,9 +443,9 @@ def test_sweep_reaches_the_target_on_the_diamond_graph() -> None:
     blocks = _diamond_blocks(1000)
     bound = live_lower_bound(blocks)
     assert bound == 19968
-    assert _top(blocks, _place_by_size(blocks)) > 1.10 * bound
-    assert _top(blocks, _place_by_chains(blocks)) > 1.10 * bound
-    swept = _place_by_sweep(blocks, bound, 10**12)
+    assert _top(blocks, place_by_size(blocks)) > 1.10 * bound
+    assert _top(blocks, place_by_chains(blocks)) > 1.10 * bound
+    swept = place_by_sweep(blocks, bound, 10**12)
     assert swept is not None
     _no_overlap(blocks, swept)
     assert _top(blocks, swept) <= 1.10 * bound
@@ -474,9 +474,9 @@ def test_many_tensors_alive_at_once() -> None:
     m = run("\n".join(lines) + "\n")
     check_plan(m)
     # about 30 overlapping pairs per block: above PAIRS_PER_BLOCK, the tree answers
-    blocks = [Block((i, 0), 1, i, 120 - i) for i in range(60)]
-    assert isinstance(overlap_index(blocks)(), _Windows)
-    assert isinstance(overlap_index(blocks[:1] + [Block((1, 0), 1, 2, 3)])(), _Neighbours)
+    blocks = [FmBlock((i, 0), 1, i, 120 - i) for i in range(60)]
+    assert isinstance(overlap_index(blocks)(), Windows)
+    assert isinstance(overlap_index(blocks[:1] + [FmBlock((1, 0), 1, 2, 3)])(), Neighbours)
     # 4x64xf16 = 512 B + 32 -> 1024 B blocks; at a0: r0..r59 and a0 = 61 blocks (x is an input)
     assert A.get_int(graph_named(m), "memory_lower_bound") == 61 * 1024
     assert A.get_int(graph_named(m), "memory_size") == 61 * 1024

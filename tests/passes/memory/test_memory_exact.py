@@ -27,15 +27,15 @@ from ge_dialect import attrs as A
 from ge_dialect.ge import GraphOp
 from ge_tools.registry import get_all_passes, make_context
 from passes.memory import exact as E
-from passes.memory.assign_memory import (
-    Block,
-    _GraphPlanner,
-    _place_by_chains,
-    _place_by_size,
-    _place_by_sweep,
+from passes.memory.allocator import (
+    FmBlock,
     assign_offsets,
     live_lower_bound,
+    place_by_chains,
+    place_by_size,
+    place_by_sweep,
 )
+from passes.memory.assign_memory import GraphPlanner
 from passes.memory.exact import ExactOptions, exact_offsets
 
 U = 512
@@ -52,11 +52,11 @@ def run(text: str, passes: Sequence[str]) -> ModuleOp:
     return module
 
 
-def _top(blocks: Sequence[Block], offsets: Sequence[int]) -> int:
+def _top(blocks: Sequence[FmBlock], offsets: Sequence[int]) -> int:
     return max((o + b.size for o, b in zip(offsets, blocks)), default=0)
 
 
-def check_layout(blocks: Sequence[Block], offsets: Sequence[int], arena: int) -> None:
+def check_layout(blocks: Sequence[FmBlock], offsets: Sequence[int], arena: int) -> None:
     """The independent checker on blocks: every offset 512-aligned, every block inside
     [0, arena), and no two blocks alive at a common position sharing a byte (each block
     against every block begun before it and still alive, in begin order)."""
@@ -83,7 +83,7 @@ def test_checker_catches_an_overlap_and_an_overflow() -> None:
         check_layout(blocks, [0, 2 * U], 2 * U)
 
 
-def _greedy(blocks: Sequence[Block]) -> list[int]:
+def _greedy(blocks: Sequence[FmBlock]) -> list[int]:
     """The heuristic's plan without the sweep (what solver=exact starts from)."""
     assign_offsets(blocks, sweep=False)
     return [b.offset for b in blocks]
@@ -110,11 +110,11 @@ def test_heuristics_miss_the_optimum_and_the_solver_finds_it() -> None:
     unit fills at t2, which no block-by-block placement leaves. The solver: 13, proven."""
     blocks = fm_blocks(MISSED)
     assert live_lower_bound(blocks) == 13 * U
-    assert _top(blocks, _place_by_size(blocks)) == 15 * U
-    assert _top(blocks, _place_by_chains(blocks)) == 15 * U
-    swept = _place_by_sweep(blocks, 13 * U, 10**12)
+    assert _top(blocks, place_by_size(blocks)) == 15 * U
+    assert _top(blocks, place_by_chains(blocks)) == 15 * U
+    swept = place_by_sweep(blocks, 13 * U, 10**12)
     assert swept is not None and _top(blocks, swept) == 15 * U
-    hint = [o for o in _place_by_size(blocks)]
+    hint = [o for o in place_by_size(blocks)]
     plan = exact_offsets(blocks, hint)
     assert (plan.heuristic_peak, plan.peak, plan.proven_bound) == (15 * U, 13 * U, 13 * U)
     assert plan.optimal and plan.gap == 0.0
@@ -136,7 +136,7 @@ def test_solver_proves_a_bound_above_the_live_bound() -> None:
     block: a contradiction, so every plan needs 17 units, and 17 is reached (T on top)."""
     blocks = fm_blocks(ABOVE)
     assert live_lower_bound(blocks) == 16 * U
-    hint = _place_by_size(blocks)
+    hint = place_by_size(blocks)
     assert _top(blocks, hint) == 17 * U  # best fit is optimal here; only the solver proves it
     plan = exact_offsets(blocks, hint)
     assert (plan.lower_bound, plan.peak, plan.proven_bound) == (16 * U, 17 * U, 17 * U)
@@ -155,7 +155,7 @@ def test_components_are_planned_apart() -> None:
     below it, so MISSED only has to get under 17: best fit's 15 already is)."""
     spec = MISSED + [(u, b + 10, e + 10) for u, b, e in ABOVE]
     blocks = fm_blocks(spec)
-    hint = _place_by_size(blocks)
+    hint = place_by_size(blocks)
     assert _top(blocks, hint) == 17 * U
     stacked = [sum(b.size for b in blocks[:k]) for k in range(len(blocks))]
     plan = exact_offsets(blocks, stacked)
@@ -188,7 +188,7 @@ def test_windows_and_the_rebuild_prove_the_same_bound(tiny_windows: None) -> Non
     assert plan.models > 2
     check_layout(blocks, plan.offsets, plan.peak)
     blocks = fm_blocks(MISSED)
-    plan = exact_offsets(blocks, _place_by_size(blocks))
+    plan = exact_offsets(blocks, place_by_size(blocks))
     assert (plan.peak, plan.proven_bound) == (13 * U, 13 * U)
     check_layout(blocks, plan.offsets, plan.peak)
 
@@ -212,7 +212,7 @@ def test_relaxation_of_a_window_proves_a_bound(tiny_windows: None, monkeypatch: 
         return status
 
     monkeypatch.setattr(E._Component, "relaxation", spy)
-    plan = exact_offsets(blocks, _place_by_size(blocks))
+    plan = exact_offsets(blocks, place_by_size(blocks))
     assert answers == [(30, 34, 16, E.INFEASIBLE)]
     assert plan.peak == plan.proven_bound == 17 * U
     check_layout(blocks, plan.offsets, plan.peak)
@@ -228,7 +228,7 @@ def test_checker_accepts_every_plan_on_random_instances(seed: int, monkeypatch: 
     if seed % 2:  # half of them through the large-instance path
         for name, value in (("MODEL_BLOCKS", 8), ("WINDOW_BLOCKS", 6), ("REPAIR_BLOCKS", 12), ("CHUNK_BLOCKS", 8)):
             monkeypatch.setattr(E, name, value)
-    for hint in (_place_by_size(blocks), [sum(b.size for b in blocks[:k]) for k in range(len(blocks))]):
+    for hint in (place_by_size(blocks), [sum(b.size for b in blocks[:k]) for k in range(len(blocks))]):
         plan = exact_offsets(blocks, hint)
         check_layout(blocks, plan.offsets, plan.peak)
         assert plan.peak == _top(blocks, plan.offsets)
@@ -247,15 +247,15 @@ def test_random_instances_are_improved() -> None:
 
 
 def test_zero_size_blocks_and_unaligned_hints() -> None:
-    blocks = fm_blocks(MISSED) + [Block((99, 0), 0, 0, 5)]
-    hint = _place_by_size(blocks[:-1]) + [7]
+    blocks = fm_blocks(MISSED) + [FmBlock((99, 0), 0, 0, 5)]
+    hint = place_by_size(blocks[:-1]) + [7]
     plan = exact_offsets(blocks, hint)
     assert plan.peak == 13 * U
     check_layout(blocks, plan.offsets, plan.peak)
     # a hint offset the 512-byte units cannot express: the hint is kept, nothing is proven
     # beyond the live bound
     blocks = fm_blocks(MISSED)
-    hint = [o + 1 for o in _place_by_size(blocks)]
+    hint = [o + 1 for o in place_by_size(blocks)]
     plan = exact_offsets(blocks, hint)
     assert plan.offsets == hint and plan.peak == 15 * U + 1 and plan.proven_bound == 13 * U
     assert exact_offsets([], []).peak == 0
@@ -325,7 +325,7 @@ def det_plan() -> dict[str, object]:
     """concat_tree 200 seed 3's blocks from best fit's plan, under a work limit that stops
     the minimisation in the middle (peak above the bound proven so far)."""
     m = run(generate("concat_tree", 200, 3, concats=20), NOTASK)
-    planner = _GraphPlanner(graph_named(m), False)
+    planner = GraphPlanner(graph_named(m), False)
     planner.plan()
     blocks = planner.blocks
     plan = exact_offsets(blocks, _greedy(blocks), ExactOptions(work_limit=0.03))

@@ -1,0 +1,232 @@
+"""GE's memory-layout conflict solver: an Identity copy where two layout constraints on one
+memory symbol cannot both hold (compiler/graph/optimize/mem_layout_conflict_optimize/:
+mem_layout_conflict_optimizer.cc, mem_layout_conflict_util.cc), run by ge-assign-memory
+before it plans. Also the anchor classification it and the planner both read: GE's
+continuous memory types (GetContinuousMemoryType), the ref mapping (GetRefMapping) and the
+immutable-address outputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect import attrs as A
+from ge_dialect.diagnostics import remark
+from ge_dialect.ge import GraphOp, Identity, ge_type, node_name
+from ge_dialect.graph import graph_nodes
+from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, VARIABLE_TYPES
+from passes.notask.phony import KEEP_INPUT_OFFSET, PHONY_CONCAT, reset_offset_slot
+
+# -- node classification ----------------------------------------------------------------------
+
+
+# Data, Const and Variable nodes are GE's immutable-address outputs
+# (ANCHOR_ATTR_IMMUTABLE_ADDRESS_OUTPUT, mem_layout_conflict_util.cc: MarkOutTypes).
+IMMUTABLE_OUTPUT_TYPES = DATA_NODE_TYPES | CONST_TYPES | VARIABLE_TYPES
+
+
+def is_nopadding_continuous_input(node: Operation) -> bool:
+    """kTypeInputNoPadding: not a regular continuous-input node, and both
+    `_no_padding_continuous_input` and `_output_reuse_input`.
+
+    # graph_mem_assigner.cc: GetContinuousMemoryType
+    """
+    return (
+        not A.get_bool(node, A.CONTINUOUS_INPUT)
+        and A.get_bool(node, A.NOPADDING_CONTINUOUS_INPUT)
+        and A.get_bool(node, A.OUTPUT_REUSE_INPUT)
+    )
+
+
+def is_nopadding_continuous_output(node: Operation) -> bool:
+    """kTypeOutputNoPadding (the same with `_no_padding_continuous_output`).
+
+    # graph_mem_assigner.cc: GetContinuousMemoryType
+    """
+    return (
+        not A.get_bool(node, A.CONTINUOUS_OUTPUT)
+        and A.get_bool(node, A.NOPADDING_CONTINUOUS_OUTPUT)
+        and A.get_bool(node, A.OUTPUT_REUSE_INPUT)
+    )
+
+
+def ref_input_index(node: Operation, out_idx: int) -> int | None:
+    """The input whose memory output `out_idx` shares (a ref of that input), or None.
+
+    # graph_utils.cc: GraphUtils::GetRefMapping / IsRefFromInput: an output desc with
+    # TensorUtils reuse_input (the reshape family after CalcNodeOffsetByReuseInput) refs
+    # input reuse_input_index; Reshape's output is a ref of input 0 (RefOpTransfer of GE's
+    # kRefOps)
+    """
+    if A.get_output_flag(node, A.REUSE_INPUT, out_idx, default=False):
+        return A.get_output_int(node, A.REUSE_INPUT_INDEX, out_idx, 0)
+    if ge_type(node) == "Reshape" and out_idx == 0:
+        return 0
+    return None
+
+
+def out_name(v: SSAValue) -> str:
+    op = v.owner
+    assert isinstance(op, Operation)
+    return f"'{node_name(op)}':{v.index}"  # type: ignore[attr-defined]
+
+
+# -- the conflict solver: Identity insertion --------------------------------------------------
+
+
+def trace_ref_source(value: SSAValue) -> tuple[SSAValue, bool]:
+    """Follow ref nodes (reshape family, Reshape) back to the output that owns the memory;
+    returns it and whether the value was reached directly (no ref node in between).
+
+    # mem_layout_conflict_util.cc: MemLayoutConflictUtil::TraverseRefChain
+    """
+    direct = True
+    while True:
+        op = value.owner
+        if not isinstance(op, Operation):
+            return value, direct
+        idx = ref_input_index(op, value.index)  # type: ignore[attr-defined]
+        if idx is None or idx >= len(op.operands):
+            return value, direct
+        value = op.operands[idx]
+        direct = False
+
+
+@dataclass
+class MemLayoutConflictOptimizer:
+    """One graph's pass of MemLayoutConflictOptimizer::Process over no-padding anchors."""
+
+    graph: GraphOp
+    remarks: bool
+    inserted: list[tuple[Operation, Operation, str]] = field(default_factory=list)
+    # symbol (ref-traced source output) -> ("in" | "out", node)
+    claims: dict[SSAValue, tuple[str, Operation]] = field(default_factory=dict)
+    counter: int = 0
+
+    def insert_identity(self, node: Operation, idx: int, why: str) -> None:
+        """# mem_layout_conflict_optimizer.cc: SolveInAnchorConflict (an Identity named by
+        # MemLayoutConflictUtil::CreateIdentityOpDesc, marked _cannot_be_deleted, before
+        # the in-anchor)"""
+        v = node.operands[idx]
+        name = f"identity_{idx}_{node_name(node)}_MemLayoutConflict_{self.counter}"
+        self.counter += 1
+        ident = Identity.create(
+            operands=[v],
+            result_types=[v.type],
+            attributes={
+                A.NODE_NAME: StringAttr(name),
+                # mem_layout_conflict_util.cc: SetNotDeleteAttr (IdentityPass keeps it)
+                "no_need_constant_folding": A.bool_attr(False),
+                A.CANNOT_BE_DELETED: A.bool_attr(True),
+                A.INSERTED_BY: StringAttr("ge-assign-memory"),
+            },
+        )
+        ident.location = node.location
+        ident.results[0].name_hint = name
+        block = node.parent_block()
+        assert block is not None
+        block.insert_op_before(ident, node)
+        node.operands[idx] = ident.results[0]
+        # Ours: the pairs (node, idx) and (v's producer, v's index) are gone, so are their
+        # offset slots (notask.phony.OffsetSlots); the new pairs get theirs when the
+        # lists are computed on the solved graph.
+        reset_offset_slot(node, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, idx)
+        prod = v.owner
+        if isinstance(prod, Operation) and not any(ge_type(u.operation) == PHONY_CONCAT for u in v.uses):
+            reset_offset_slot(prod, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS, v.index)  # type: ignore[attr-defined]
+        self.inserted.append((ident, node, why))
+        if self.remarks:
+            remark(
+                node,
+                f"inserted Identity '{name}' before input {idx} of {ge_type(node)} "
+                f"'{node_name(node)}' (reads {out_name(v)}): {why}",
+            )
+
+    def check_input_node(self, node: Operation) -> None:
+        """Every in-anchor of a no-padding continuous-input node."""
+        # immutable_out_and_nopadding_continuous_in_checker.cc: all real inputs the same
+        # anchor is exempt, and so is a repeat of that anchor on the same node in the symbol
+        # checker. Ours: only while every piece sits at one offset (a single input, or
+        # keep_input_offset = false: all at +0); else one output would have to sit at two
+        # offsets of the block, so the repeats get copies, and with them the inputs are no
+        # longer the same anchor (the fixed point of GE's next MemLayoutConflictOptimizer
+        # round, computed here in one).
+        pieces_at_one_offset = len(node.operands) == 1 or not A.get_bool(node, KEEP_INPUT_OFFSET, True)
+        same_anchor = len(set(node.operands)) == 1 and pieces_at_one_offset
+        for i in range(len(node.operands)):
+            src, _ = trace_ref_source(node.operands[i])
+            prod = src.owner
+            assert isinstance(prod, Operation)
+            ptype = ge_type(prod)
+            claim = self.claims.get(src)
+            if ptype in IMMUTABLE_OUTPUT_TYPES and not same_anchor:
+                # immutable_out_and_nopadding_continuous_in_checker.cc:
+                # ImmutableOutputAndNoPaddingContinuousInputChecker
+                self.insert_identity(
+                    node, i,
+                    f"immutable-address output {out_name(src)} ({ptype}) feeds a no-padding "
+                    "continuous input",
+                )  # fmt: skip
+            elif is_nopadding_continuous_output(prod):
+                # mem_layout_conflict_util.cc: FindConflictNodes (NoPaddingContinuousOutput x
+                # NoPaddingContinuousInput)
+                self.insert_identity(
+                    node, i,
+                    f"output of no-padding continuous-output {ptype} '{node_name(prod)}' feeds "
+                    "a no-padding continuous input",
+                )  # fmt: skip
+            elif claim is not None and not (claim == ("in", node) and same_anchor):
+                # mem_layout_conflict_util.cc: FindConflictNodes (two no-padding continuous
+                # inputs, or a no-padding input and output, on one symbol: every anchor but
+                # the first gets a copy)
+                if claim[1] is node:
+                    why = f"{out_name(src)} feeds an earlier input of the same node"
+                else:
+                    kind = "input" if claim[0] == "in" else "output"
+                    why = (
+                        f"{out_name(src)} already feeds no-padding continuous-{kind} "
+                        f"{ge_type(claim[1])} '{node_name(claim[1])}'"
+                    )
+                self.insert_identity(node, i, why)
+            else:
+                self.claims[src] = ("in", node)
+
+    def check_output_node(self, node: Operation) -> None:
+        """The in-anchor 0 of a no-padding continuous-output node."""
+        src, direct = trace_ref_source(node.operands[0])
+        prod = src.owner
+        assert isinstance(prod, Operation)
+        claim = self.claims.get(src)
+        if is_nopadding_continuous_output(prod):
+            # mem_layout_conflict_util.cc: FindConflictNodes (NoPaddingContinuousOutput chained)
+            self.insert_identity(
+                node, 0,
+                f"no-padding continuous-output {ge_type(prod)} '{node_name(prod)}' feeds "
+                "another no-padding continuous-output node",
+            )  # fmt: skip
+        elif is_nopadding_continuous_input(prod) and not direct:
+            # mem_layout_conflict_util.cc: FindConflictNodes (input node meets output node;
+            # only PhonyConcat output 0 -> PhonySplit input 0 directly is allowed)
+            self.insert_identity(
+                node, 0,
+                f"no-padding continuous-input {ge_type(prod)} '{node_name(prod)}' reaches it "
+                "through a ref node",
+            )  # fmt: skip
+        elif claim is not None and claim[0] == "in":
+            self.insert_identity(
+                node, 0,
+                f"{out_name(src)} is also a piece of no-padding continuous-input "
+                f"{ge_type(claim[1])} '{node_name(claim[1])}'",
+            )  # fmt: skip
+        else:
+            self.claims.setdefault(src, ("out", node))
+
+    def run(self) -> None:
+        for node in list(graph_nodes(self.graph)):
+            if is_nopadding_continuous_input(node):
+                self.check_input_node(node)
+            elif is_nopadding_continuous_output(node):
+                self.check_output_node(node)
