@@ -81,7 +81,9 @@ def main() -> None:
     print(f"AscGraph interpreter (Load, Add, Abs, Exp, Store): {t_interp * 1e3:.2f} ms")
     print(f"numpy np.exp(np.abs(x + x)):                       {t_numpy * 1e3:.2f} ms")
     print(f"results equal: {equal}")
-    print(f"ratio interpreter/numpy: {ratio:.2f} (target <= {TARGET}) {'PASS' if ratio <= TARGET and equal else 'FAIL'}")
+    print(
+        f"ratio interpreter/numpy: {ratio:.2f} (target <= {TARGET}) {'PASS' if ratio <= TARGET and equal else 'FAIL'}"
+    )
 
 
 if __name__ == "__main__":

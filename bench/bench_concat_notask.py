@@ -60,9 +60,7 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         ConcatNotaskPass().apply(ctx, module)
         pass_times.append(time.perf_counter() - t0)
-        marked = sum(
-            1 for op in module.walk() if op.name == "ge.ConcatD" and A.get_bool(op, A.NO_TASK)
-        )
+        marked = sum(1 for op in module.walk() if op.name == "ge.ConcatD" and A.get_bool(op, A.NO_TASK))
     concats = sum(1 for op in module.walk() if op.name == "ge.ConcatD")
     t_parse, t_pass = min(parse_times), min(pass_times)
     ratio = t_pass / t_parse

@@ -98,7 +98,11 @@ def generate_onnx(n_nodes: int, seed: int = 0) -> onnx.ModelProto:
         outs.append(h.make_tensor_value_info(y, T.FLOAT, [1, C, HW, HW]))
     assert len(nodes) == n_nodes
     g = h.make_graph(
-        nodes, "bench", [h.make_tensor_value_info(f"x{i}", T.FLOAT, [1, C, HW, HW]) for i in range(STREAMS)], outs, initializer=inits
+        nodes,
+        "bench",
+        [h.make_tensor_value_info(f"x{i}", T.FLOAT, [1, C, HW, HW]) for i in range(STREAMS)],
+        outs,
+        initializer=inits,
     )
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)], producer_name="ge-xdsl bench_import")
     m.ir_version = 8
@@ -135,16 +139,31 @@ def main(argv: list[str] | None = None) -> None:
         f"the rest pointwise), seed {args.seed}, {sizes[0] / 1024:.0f} KiB; as ge text {ge_ops} ops, "
         f"{sizes[1] / 1024:.0f} KiB (generated in {gen_s:.2f} s)"
     )
-    print(f"(a) ge-import MODEL.onnx (load, infer, convert, verify, print): {a['best_s']:.3f} s best of {RUNS}, "
-          f"peak RSS {a['peak_rss_bytes'] / mib:.0f} MiB")
-    print(f"(b) ge-opt MODEL.mlir (parse, verify, print the same graph): {b['best_s']:.3f} s best of {RUNS}, "
-          f"peak RSS {b['peak_rss_bytes'] / mib:.0f} MiB")
+    print(
+        f"(a) ge-import MODEL.onnx (load, infer, convert, verify, print): {a['best_s']:.3f} s best of {RUNS}, "
+        f"peak RSS {a['peak_rss_bytes'] / mib:.0f} MiB"
+    )
+    print(
+        f"(b) ge-opt MODEL.mlir (parse, verify, print the same graph): {b['best_s']:.3f} s best of {RUNS}, "
+        f"peak RSS {b['peak_rss_bytes'] / mib:.0f} MiB"
+    )
     print(f"ratio a/b = {ratio:.2f} (target <= {TARGET}): {verdict}")
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "nodes": args.nodes, "seed": args.seed, "ge_import": a, "ge_opt": b,
-            "ratio": ratio, "target": TARGET, "pass": ratio <= TARGET,
-        }, indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "nodes": args.nodes,
+                    "seed": args.seed,
+                    "ge_import": a,
+                    "ge_opt": b,
+                    "ratio": ratio,
+                    "target": TARGET,
+                    "pass": ratio <= TARGET,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

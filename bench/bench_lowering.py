@@ -71,8 +71,10 @@ def main() -> None:
         n = sum(1 for op in modules[0].walk() if isinstance(op, AscBackend))
         ratio = t / t_parse
         verdict = "PASS" if ratio <= TARGET else "FAIL"
-        print(f"ge-lower-autofuse ({label} flags): {t:.3f}s, parse {t_parse:.3f}s, ratio {ratio:.2f} "
-              f"(target <= {TARGET}) {verdict}; {n} AscBackends")
+        print(
+            f"ge-lower-autofuse ({label} flags): {t:.3f}s, parse {t_parse:.3f}s, ratio {ratio:.2f} "
+            f"(target <= {TARGET}) {verdict}; {n} AscBackends"
+        )
         results[f"lower_{label}_s"] = t
         results[f"ratio_{label}"] = ratio
         results[f"ascbackends_{label}"] = n

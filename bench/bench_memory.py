@@ -286,8 +286,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"time exact / heuristic: worst x{worst_t.ratio:.2f} ({worst_t.label}; target <= {TIME_RATIO:.0f}): "
           + ("PASS" if not slow else f"FAIL ({len(slow)} graphs: " + ", ".join(r.label for r in slow) + ")"))  # fmt: skip
     improved = [r for r in rows if r.exact < r.heuristic]
-    print(f"the exact solver improved {len(improved)} of {len(rows)} graphs; "
-          f"{sum(r.heuristic > r.lower for r in rows)} had a heuristic peak above the lower bound")
+    print(
+        f"the exact solver improved {len(improved)} of {len(rows)} graphs; "
+        f"{sum(r.heuristic > r.lower for r in rows)} had a heuristic peak above the lower bound"
+    )
 
 
 if __name__ == "__main__":

@@ -95,10 +95,12 @@ def main(argv: list[str] | None = None) -> None:
         gen_s = time.perf_counter() - t0
         subprocess.run([ge_opt, src, "--print-op-generic", "-o", generic], check=True)
 
-        m = measure({
-            "a": [ge_opt, src],
-            "b": [xdsl_opt, "--allow-unregistered-dialect", generic, "--print-op-generic"],
-        })
+        m = measure(
+            {
+                "a": [ge_opt, src],
+                "b": [xdsl_opt, "--allow-unregistered-dialect", generic, "--print-op-generic"],
+            }
+        )
         a, b = m["a"], m["b"]
 
     ratio = a["best_s"] / b["best_s"]
@@ -106,17 +108,33 @@ def main(argv: list[str] | None = None) -> None:
     mib = 1 << 20
     concats = "" if args.concats is None else f", {args.concats} ConcatD"
     print(f"graph: mixed, {args.nodes} nodes{concats}, seed {args.seed} (generated in {gen_s:.2f} s)")
-    print(f"(a) ge-opt FILE (parse+verify+print, custom syntax): {a['best_s']:.3f} s best of {RUNS}, "
-          f"peak RSS {a['peak_rss_bytes'] / mib:.0f} MiB")
-    print(f"(b) xdsl-opt, generic, unregistered (framework floor): {b['best_s']:.3f} s best of {RUNS}, "
-          f"peak RSS {b['peak_rss_bytes'] / mib:.0f} MiB")
+    print(
+        f"(a) ge-opt FILE (parse+verify+print, custom syntax): {a['best_s']:.3f} s best of {RUNS}, "
+        f"peak RSS {a['peak_rss_bytes'] / mib:.0f} MiB"
+    )
+    print(
+        f"(b) xdsl-opt, generic, unregistered (framework floor): {b['best_s']:.3f} s best of {RUNS}, "
+        f"peak RSS {b['peak_rss_bytes'] / mib:.0f} MiB"
+    )
     print(f"ratio a/b = {ratio:.2f} (target <= {TARGET}): {verdict}")
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "nodes": args.nodes, "seed": args.seed, "kind": "mixed", "concats": args.concats,
-            "ge_opt": a, "xdsl_opt_generic": b,
-            "ratio": ratio, "target": TARGET, "pass": ratio <= TARGET,
-        }, indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "nodes": args.nodes,
+                    "seed": args.seed,
+                    "kind": "mixed",
+                    "concats": args.concats,
+                    "ge_opt": a,
+                    "xdsl_opt_generic": b,
+                    "ratio": ratio,
+                    "target": TARGET,
+                    "pass": ratio <= TARGET,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

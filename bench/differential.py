@@ -184,7 +184,7 @@ def known_case(kind: str, message: str, text: str) -> str | None:
 
 
 def mismatch_stage(path: str, seed: int) -> str:
-    """"graph passes" when the reference interpreter already gives other numbers on the
+    """ "graph passes" when the reference interpreter already gives other numbers on the
     graph after lowering and fusion, else "simulator" (memory, offsets, tasks)."""
     from ge_tools.opt import GeOptMain, parse_module
     from ge_tools.run import _evaluate, compare, random_input
@@ -387,7 +387,9 @@ def campaign(args: argparse.Namespace) -> Stats:
         for label, argv, kind, msg in res.failures():
             stats.kinds[kind] += 1
             key = class_key(label, kind, msg, res.text)
-            c = stats.classes.setdefault(key, {"count": 0, "graphs": set(), "first_seed": seed, "message": msg, "config": label})
+            c = stats.classes.setdefault(
+                key, {"count": 0, "graphs": set(), "first_seed": seed, "message": msg, "config": label}
+            )
             c["count"] += 1
             c["graphs"].add(seed)
             if c["first_seed"] == seed and "file" not in c:
@@ -403,7 +405,11 @@ def campaign(args: argparse.Namespace) -> Stats:
                     c["min_file"] = str(fm)
                     c["min_nodes"] = len(m.nodes)
         if args.progress and stats.graphs % args.progress == 0:
-            print(f"... {stats.graphs} graphs, {stats.failing_graphs} failing, {time.time() - start:.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"... {stats.graphs} graphs, {stats.failing_graphs} failing, {time.time() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     return stats
 
 
@@ -427,16 +433,37 @@ def report(stats: Stats, out_dir: str) -> str:
 def build_arg_parser() -> argparse.ArgumentParser:
     from random_graphs import FEATURES
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--count", type=int, default=1000, help="number of graphs (default 1000)")
-    p.add_argument("--seed-start", type=int, default=100000, help="first seed (default 100000; the tests use seeds below 100000)")
+    p.add_argument(
+        "--seed-start", type=int, default=100000, help="first seed (default 100000; the tests use seeds below 100000)"
+    )
     p.add_argument("--executions", type=int, default=3, help="ge-run --executions per compiled run (default 3)")
     p.add_argument("--timeout", type=int, default=60, help="seconds before a run counts as a hang (default 60)")
     p.add_argument("--out-dir", default="differential_out", help="where the first example of each failure class goes")
     p.add_argument("--no-reduce", action="store_true", help="do not reduce the saved examples")
     p.add_argument("--subprocess", action="store_true", help="run ge-run as a child process (default: in this process)")
-    p.add_argument("--without", action="append", default=[], choices=FEATURES, metavar="FEATURE", help=f"a generator feature never to use (repeat; one of {', '.join(FEATURES)})")
-    p.add_argument("--with", dest="with_", action="append", default=[], choices=FEATURES, metavar="FEATURE", help="a feature off by default to allow (zero_size)")
+    p.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        choices=FEATURES,
+        metavar="FEATURE",
+        help=f"a generator feature never to use (repeat; one of {', '.join(FEATURES)})",
+    )
+    p.add_argument(
+        "--with",
+        dest="with_",
+        action="append",
+        default=[],
+        choices=FEATURES,
+        metavar="FEATURE",
+        help="a feature off by default to allow (zero_size)",
+    )
     p.add_argument("--json", metavar="PATH", help="also write the counts and classes as JSON")
     p.add_argument("--progress", type=int, default=100, metavar="N", help="a progress line every N graphs (0: none)")
     return p
@@ -445,7 +472,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     if args.seed_start < TEST_SEEDS.stop and args.seed_start + args.count > TEST_SEEDS.start:
-        print(f"note: seeds {args.seed_start}.. overlap the test suite's ({TEST_SEEDS.start}..{TEST_SEEDS.stop - 1})", file=sys.stderr)
+        print(
+            f"note: seeds {args.seed_start}.. overlap the test suite's ({TEST_SEEDS.start}..{TEST_SEEDS.stop - 1})",
+            file=sys.stderr,
+        )
     stats = campaign(args)
     print(report(stats, args.out_dir))
     if args.json:

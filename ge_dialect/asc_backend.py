@@ -98,7 +98,9 @@ def verify_asc_backend(op: Operation) -> None:
         ot, rt = o.out_type(), r.type
         elem = getattr(rt, "element_type", None)
         if ot.element_type != elem:
-            raise VerifyException(f"Output {o.index} has dtype {ot.element_type}, but AscBackend output {o.index} is {rt}")
+            raise VerifyException(
+                f"Output {o.index} has dtype {ot.element_type}, but AscBackend output {o.index} is {rt}"
+            )
         n = _static_numel(rt)
         if n is None:
             continue

@@ -348,9 +348,7 @@ class AscGraphOp(IRDLOperation):
                 if n.index != k:
                     if k > 0 and nodes[k - 1].index == n.index:
                         raise VerifyException(f"two {kind} nodes have index {n.index}")
-                    raise VerifyException(
-                        f"{kind} indices must be 0..{len(nodes) - 1}; index {k} is missing"
-                    )
+                    raise VerifyException(f"{kind} indices must be 0..{len(nodes) - 1}; index {k} is missing")
 
 
 def _check_partial(op: Operation, k: int, t: AscTensorType, sizes: dict[int, int], partial: set[int]) -> None:
@@ -402,7 +400,9 @@ class AscNode(IRDLOperation):
         operands: list[SSAValue] = []
         if parser.parse_optional_punctuation("(") is not None:
             if parser.parse_optional_punctuation(")") is None:
-                operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: _parse_defined_operand(parser))
+                operands = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, lambda: _parse_defined_operand(parser)
+                )
                 parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -697,9 +697,7 @@ class Pointwise(AscNode):
         for i in data_inputs:
             t = self.in_type(i)
             if t.axis_ids and t.axis_ids != out.axis_ids:
-                raise VerifyException(
-                    f"input {i} has axis {list(t.axis_ids)}, but the output has {list(out.axis_ids)}"
-                )
+                raise VerifyException(f"input {i} has axis {list(t.axis_ids)}, but the output has {list(out.axis_ids)}")
         for ax, r in zip(out.axis_ids, out.repeat_list):
             ins = [self.in_type(i).repeat_of(ax) for i in data_inputs]
             for i, ri in zip(data_inputs, ins):
@@ -803,10 +801,14 @@ class Broadcast(AscNode):
         a, b = self.in_type(), self.out_type()
         self.same_dtype(a, b, "Broadcast output")
         if a.axis_ids != b.axis_ids:
-            raise VerifyException(f"Broadcast output axis {list(b.axis_ids)} differs from its input's {list(a.axis_ids)}")
+            raise VerifyException(
+                f"Broadcast output axis {list(b.axis_ids)} differs from its input's {list(a.axis_ids)}"
+            )
         for ax, ri, ro in zip(a.axis_ids, a.repeat_list, b.repeat_list):
             if ri != ro and ri != 1:
-                raise VerifyException(f"Broadcast cannot turn repeat {ri} into {ro} on axis id {ax} (only repeat 1 expands)")
+                raise VerifyException(
+                    f"Broadcast cannot turn repeat {ri} into {ro} on axis id {ax} (only repeat 1 expands)"
+                )
 
 
 @irdl_op_definition
@@ -875,7 +877,9 @@ class _ConcatSplit(AscNode):
         for i, p in enumerate(parts):
             self.same_dtype(p, whole, f"{side} {i}")
             if p.axis_ids != whole.axis_ids:
-                raise VerifyException(f"{side} {i} has axis {list(p.axis_ids)}, the {self.asc_type} has {list(whole.axis_ids)}")
+                raise VerifyException(
+                    f"{side} {i} has axis {list(p.axis_ids)}, the {self.asc_type} has {list(whole.axis_ids)}"
+                )
         _moving_axis(whole, parts, f"{self.asc_type} {side}")
 
 
@@ -935,7 +939,9 @@ class Gather(AscNode):
         for i, what in ((0, "params"), (1, "indices")):
             src = self.operands[i].owner
             if not isinstance(src, Data):
-                raise VerifyException(f"Gather reads its {what} from a Data node, got {getattr(src, 'name', 'a block argument')}")
+                raise VerifyException(
+                    f"Gather reads its {what} from a Data node, got {getattr(src, 'name', 'a block argument')}"
+                )
             t = self.in_type(i)
             if t.stride_list != contiguous_strides(t.repeat_list):
                 raise VerifyException(
@@ -963,7 +969,6 @@ class Gather(AscNode):
 class Reduction(AscNode):
     """Keep-dims reduction (compute type Reduce; ge_fusion.md §2.3): same axis list; the
     reduced axes are those with input repeat > 1 and output repeat 1."""
-
 
     def check(self) -> None:
         a, b = self.in_type(), self.out_type()

@@ -122,19 +122,11 @@ PER_OUTPUT_ATTRS = frozenset(
 
 
 def _is_int(a: Attribute) -> bool:
-    return (
-        isinstance(a, IntegerAttr)
-        and isinstance(a.type, IntegerType)
-        and a.type.width.data != 1
-    )
+    return isinstance(a, IntegerAttr) and isinstance(a.type, IntegerType) and a.type.width.data != 1
 
 
 def _is_bool(a: Attribute) -> bool:
-    return (
-        isinstance(a, IntegerAttr)
-        and isinstance(a.type, IntegerType)
-        and a.type.width.data == 1
-    )
+    return isinstance(a, IntegerAttr) and isinstance(a.type, IntegerType) and a.type.width.data == 1
 
 
 def kind_error(name: str, attr: Attribute, kind: AttrKind) -> str | None:

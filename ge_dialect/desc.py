@@ -92,23 +92,16 @@ class GeDescAttr(ParametrizedAttribute):
                     if (err := cls._format_error(origin)) is not None:
                         parser.raise_error(err, vstart, parser.pos)
                 elif key == "shape":
-                    shape = parser.parse_comma_separated_list(
-                        parser.Delimiter.SQUARE, parser.parse_integer
-                    )
+                    shape = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
                     if any(d < 0 for d in shape):
-                        parser.raise_error(
-                            "storage shape dims must be >= 0", vstart, parser.pos
-                        )
+                        parser.raise_error("storage shape dims must be >= 0", vstart, parser.pos)
                 elif key == "reshape_type_mask":
                     mask = parser.parse_integer()
                     if mask < 0:
-                        parser.raise_error(
-                            "reshape_type_mask must be >= 0", vstart, parser.pos
-                        )
+                        parser.raise_error("reshape_type_mask must be >= 0", vstart, parser.pos)
                 else:
                     parser.raise_error(
-                        f"unknown #ge.desc field '{key}' "
-                        "(expected origin, shape or reshape_type_mask)",
+                        f"unknown #ge.desc field '{key}' (expected origin, shape or reshape_type_mask)",
                         kstart,
                         parser.pos,
                     )

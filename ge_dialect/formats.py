@@ -222,9 +222,7 @@ def reshape_type_axes(fmt: str, reshape_type_mask: int) -> tuple[str, ...]:
 
     axis_util.cc: AxisUtil::GetReshapeTypeAxisVec
     """
-    return tuple(
-        letter for i, letter in enumerate(axis_letters(fmt)) if not (reshape_type_mask >> i) & 1
-    )
+    return tuple(letter for i, letter in enumerate(axis_letters(fmt)) if not (reshape_type_mask >> i) & 1)
 
 
 def _reshape_type_shift(fmt: str, reshape_type_mask: int) -> dict[str, int]:
@@ -353,9 +351,7 @@ def transfer_dims(
     return None
 
 
-def _indices_in(
-    target_format: str, dst_format: str, letter: str, shift: dict[str, int] | None = None
-) -> list[int]:
+def _indices_in(target_format: str, dst_format: str, letter: str, shift: dict[str, int] | None = None) -> list[int]:
     """Indices in ``target_format`` of ``letter``'s parts per dst_format's split/concat table
     (or of the letter itself); with ``shift``, masked letters give -1 and kept ones move down
     by the masked letters before them (AxisUtil::GetAxisIndexByFormat with valid_axis_map)."""
@@ -387,9 +383,7 @@ def default_reshape_type_mask(origin_format: str, rank: int) -> int:
     return mask
 
 
-def expand_by_reshape_type_mask(
-    origin_format: str, shape: Sequence[int], reshape_type_mask: int
-) -> list[int] | None:
+def expand_by_reshape_type_mask(origin_format: str, shape: Sequence[int], reshape_type_mask: int) -> list[int] | None:
     """Expand a not-full-size shape to the format's full rank: masked letters become 1, the
     kept letters take ``shape``'s dims in order. None if the mask does not fit the shape.
 

@@ -100,44 +100,32 @@ class GeNode(IRDLOperation):
         args = []
         if parser.parse_optional_punctuation("(") is not None:
             if parser.parse_optional_punctuation(")") is None:
-                args = parser.parse_comma_separated_list(
-                    parser.Delimiter.NONE, parser.parse_unresolved_operand
-                )
+                args = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
                 parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict()
         regions: list[Region] = []
         parser.parse_punctuation(":")
         tpos = parser.pos
         if args:
-            in_types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
+            in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
             parser.parse_punctuation("->")
             if parser.parse_optional_punctuation("(") is not None:
                 out_types = []
                 if parser.parse_optional_punctuation(")") is None:
-                    out_types = parser.parse_comma_separated_list(
-                        parser.Delimiter.NONE, parser.parse_type
-                    )
+                    out_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
                     parser.parse_punctuation(")")
             else:
                 out_types = [parser.parse_type()]
         else:
             in_types = []
-            out_types = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_type
-            )
+            out_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         if len(in_types) != len(args):
-            parser.raise_error(
-                f"{len(args)} inputs but {len(in_types)} input types", tpos, parser.pos
-            )
+            parser.raise_error(f"{len(args)} inputs but {len(in_types)} input types", tpos, parser.pos)
         operands = parser.resolve_operands(args, in_types, start)
         if cls.HAS_REGION:
             region = parser.parse_optional_region()
             regions = [region if region is not None else Region()]
-        op = cls.create(
-            operands=operands, result_types=out_types, attributes=attributes, regions=regions
-        )
+        op = cls.create(operands=operands, result_types=out_types, attributes=attributes, regions=regions)
         return op
 
     HAS_REGION: ClassVar[bool] = False
@@ -224,8 +212,7 @@ class GeNode(IRDLOperation):
                 assert isinstance(a, ArrayAttr)
                 if len(a.data) != len(self.results):
                     raise VerifyException(
-                        f"per-output attribute '{name}' has {len(a.data)} entries "
-                        f"for {len(self.results)} outputs"
+                        f"per-output attribute '{name}' has {len(a.data)} entries for {len(self.results)} outputs"
                     )
             # ge_local_ops_kernel_calc_op_param.cc: CalcPhonyConcatNodeOffset writes one
             # offset per producer output, CalcPhonySplitNodeOffset one per consumer input.
@@ -245,12 +232,9 @@ class GeNode(IRDLOperation):
             got = shape_of(r.type)
             if want is None or got is None:
                 continue
-            if len(want) != len(got) or any(
-                w >= 0 and g >= 0 and w != g for w, g in zip(want, got)
-            ):
+            if len(want) != len(got) or any(w >= 0 and g >= 0 and w != g for w, g in zip(want, got)):
                 raise VerifyException(
-                    f"output {i} has shape {fmt_shape(got)}, but {ge_type(self)} "
-                    f"infers {fmt_shape(want)}"
+                    f"output {i} has shape {fmt_shape(got)}, but {ge_type(self)} infers {fmt_shape(want)}"
                 )
 
     # -- hooks for subclasses -----------------------------------------------------------
@@ -326,7 +310,9 @@ def _graph_data_nodes(block_ops: Sequence[Operation], what: str) -> list[DataLik
                     raise LocatedError(op, str(e)) from None
                 raise LocatedError(op, "requires an integer attribute 'index'")
             if idx in seen:
-                raise VerifyException(f"{what}: Data index {idx} is used by '{node_name(seen[idx])}' and '{node_name(op)}'")
+                raise VerifyException(
+                    f"{what}: Data index {idx} is used by '{node_name(seen[idx])}' and '{node_name(op)}'"
+                )
             seen[idx] = op
             datas.append(op)
     for k in range(len(seen)):
@@ -514,7 +500,8 @@ def _verify_no_call_cycle(graph: GraphOp, ops: Sequence[Operation]) -> None:
                         path.append(came_from[path[-1]])
                     chain = " -> ".join(f"@{n}" for n in [me, *reversed(path[1:]), me])
                     raise LocatedError(
-                        call, f"PartitionedCall calls @{first}, which calls back into @{me} ({chain}): GE graphs cannot recurse"
+                        call,
+                        f"PartitionedCall calls @{first}, which calls back into @{me} ({chain}): GE graphs cannot recurse",
                     )
                 if nxt not in seen:
                     came_from.setdefault(nxt, name)
@@ -592,9 +579,12 @@ class NetOutput(GeNode):
     @classmethod
     def parse(cls, parser: Parser) -> NetOutput:
         start = parser.pos
-        args = parser.parse_optional_undelimited_comma_separated_list(
-            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-        ) or []
+        args = (
+            parser.parse_optional_undelimited_comma_separated_list(
+                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+            )
+            or []
+        )
         attributes = parser.parse_optional_attr_dict()
         types = []
         if args:
@@ -643,8 +633,7 @@ class Elementwise(GeNode):
             b = broadcast_shapes(out, s)  # type: ignore[arg-type]
             if b is None:
                 raise VerifyException(
-                    f"input shapes {fmt_shape(shapes[0])} and {fmt_shape(s)} do not broadcast"
-                    f" (input {i})"
+                    f"input shapes {fmt_shape(shapes[0])} and {fmt_shape(s)} do not broadcast (input {i})"
                 )
             out = b
         return [out]
@@ -860,7 +849,9 @@ class Pack(GeNode):
         first: Shape = shapes[0]  # type: ignore[assignment]
         for i, s in enumerate(shapes):
             if s != first:
-                raise VerifyException(f"input {i} has shape {fmt_shape(s)}; Pack needs all inputs equal to input 0 ({fmt_shape(first)})")
+                raise VerifyException(
+                    f"input {i} has shape {fmt_shape(s)}; Pack needs all inputs equal to input 0 ({fmt_shape(first)})"
+                )
         axis = normalize_axis(self.int_attr("axis", 0) or 0, len(first) + 1, "axis")
         return [first[:axis] + (len(self.operands),) + first[axis:]]
 
@@ -934,7 +925,9 @@ def phony_block_shape(piece: Shape, dims: Sequence[int], ns: Sequence[int]) -> S
     return tuple(shape)
 
 
-def check_phony_dim_attrs(dims: list[int], ns: list[int], count: int, rank: int, names: tuple[str, str], what: str) -> list[int]:
+def check_phony_dim_attrs(
+    dims: list[int], ns: list[int], count: int, rank: int, names: tuple[str, str], what: str
+) -> list[int]:
     """GE's CheckDimAttrValid plus CheckDimAttrMatchTensor; returns the normalised dims.
 
     # ge_local_ops_kernel_calc_op_param.cc: CheckDimAttrValid / CheckDimAttrMatchTensor
@@ -978,8 +971,17 @@ class PhonyConcat(GeNode):
             return None
         for i in range(len(self.operands)):
             if self.in_shape(i) != s0:
-                raise VerifyException(f"input {i} has shape {fmt_shape(self.in_shape(i))}; PhonyConcat needs all inputs equal to input 0 ({fmt_shape(s0)})")
-        dims = check_phony_dim_attrs(self.int_list("concat_dim") or [], self.int_list("N") or [], len(self.operands), len(s0), ("concat_dim", "N"), "inputs")
+                raise VerifyException(
+                    f"input {i} has shape {fmt_shape(self.in_shape(i))}; PhonyConcat needs all inputs equal to input 0 ({fmt_shape(s0)})"
+                )
+        dims = check_phony_dim_attrs(
+            self.int_list("concat_dim") or [],
+            self.int_list("N") or [],
+            len(self.operands),
+            len(s0),
+            ("concat_dim", "N"),
+            "inputs",
+        )
         return [phony_block_shape(s0, dims, self.int_list("N") or [])]
 
 
@@ -1004,14 +1006,25 @@ class PhonySplit(GeNode):
         s0 = self.out_shape(0)
         for i in range(len(self.results)):
             if self.out_shape(i) != s0:
-                raise VerifyException(f"output {i} has shape {fmt_shape(self.out_shape(i))}; PhonySplit needs all outputs equal to output 0 ({fmt_shape(s0)})")
+                raise VerifyException(
+                    f"output {i} has shape {fmt_shape(self.out_shape(i))}; PhonySplit needs all outputs equal to output 0 ({fmt_shape(s0)})"
+                )
         if s0 is None:
             return
-        dims = check_phony_dim_attrs(self.int_list("split_dim") or [], self.int_list("num_split") or [], len(self.results), len(s0), ("split_dim", "num_split"), "outputs")
+        dims = check_phony_dim_attrs(
+            self.int_list("split_dim") or [],
+            self.int_list("num_split") or [],
+            len(self.results),
+            len(s0),
+            ("split_dim", "num_split"),
+            "outputs",
+        )
         want = phony_block_shape(s0, dims, self.int_list("num_split") or [])
         got = self.in_shape(0)
         if got is not None and got != want:
-            raise VerifyException(f"input has shape {fmt_shape(got)}, but {len(self.results)} outputs of {fmt_shape(s0)} split by split_dim {dims} make {fmt_shape(want)}")
+            raise VerifyException(
+                f"input has shape {fmt_shape(got)}, but {len(self.results)} outputs of {fmt_shape(s0)} split by split_dim {dims} make {fmt_shape(want)}"
+            )
 
 
 # ---------------------------------------------------------------------------------------
@@ -1123,7 +1136,9 @@ class Bitcast(GeNode):
         a, b = self.operands[0].type, self.results[0].type
         da, db = tensor_desc(a), tensor_desc(b)
         if da.size_in_bytes is not None and db.size_in_bytes is not None and da.size_in_bytes != db.size_in_bytes:
-            raise VerifyException(f"Bitcast changes the byte size: {a} is {da.size_in_bytes} bytes, {b} is {db.size_in_bytes}")
+            raise VerifyException(
+                f"Bitcast changes the byte size: {a} is {da.size_in_bytes} bytes, {b} is {db.size_in_bytes}"
+            )
 
 
 @irdl_op_definition
@@ -1248,7 +1263,9 @@ class GatherBase(GeNode):
                 f"batch_dims {self.batch_dims()} is out of range: 0 <= batch_dims <= min(axis {axis}, indices rank {len(idx)})"
             )
         if any(xd >= 0 and id_ >= 0 and xd != id_ for xd, id_ in zip(x[:b], idx[:b])):
-            raise VerifyException(f"the first {b} dims of x {fmt_shape(x)} and indices {fmt_shape(idx)} must agree (batch_dims)")
+            raise VerifyException(
+                f"the first {b} dims of x {fmt_shape(x)} and indices {fmt_shape(idx)} must agree (batch_dims)"
+            )
         return [tuple(x[:axis]) + tuple(idx[b:]) + tuple(x[axis + 1 :])]
 
 
@@ -1409,7 +1426,9 @@ def _check_body_against(datas: Sequence[DataLike], net_output: NetOutput, op: Ge
         raise VerifyException(f"{what} has {len(datas)} Data nodes for {len(op.operands)} inputs")
     for d, v in zip(datas, op.operands):
         if d.results[0].type != v.type:
-            raise VerifyException(f"{what}: Data {d.int_attr('index')} has type {d.results[0].type}, but input is {v.type}")
+            raise VerifyException(
+                f"{what}: Data {d.int_attr('index')} has type {d.results[0].type}, but input is {v.type}"
+            )
     if len(net_output.operands) != len(op.results):
         raise VerifyException(f"{what} returns {len(net_output.operands)} values for {len(op.results)} outputs")
     for i, (a, r) in enumerate(zip(net_output.operands, op.results)):
@@ -1514,7 +1533,9 @@ class FusedAscBackend(GeNode):
         inner = [op for op in ops if not isinstance(op, Data | RefData | NetOutput)]
         for op in inner:
             if not isinstance(op, AscBackend):
-                raise VerifyException(f"FusedAscBackend body holds AscBackend nodes only, got {op.name} '{node_name(op)}'")
+                raise VerifyException(
+                    f"FusedAscBackend body holds AscBackend nodes only, got {op.name} '{node_name(op)}'"
+                )
         if not inner:
             raise VerifyException("FusedAscBackend body holds no AscBackend")
 

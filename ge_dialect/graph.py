@@ -50,9 +50,7 @@ def is_graph_unknown(graph: GraphOp | None) -> bool:
     """
     if graph is None:
         return False
-    return A.get_bool(graph, A.DYNAMIC_SHAPE_PARTITIONED) or A.get_bool(
-        graph, A.GRAPH_UNKNOWN_FLAG
-    )
+    return A.get_bool(graph, A.DYNAMIC_SHAPE_PARTITIONED) or A.get_bool(graph, A.GRAPH_UNKNOWN_FLAG)
 
 
 def is_single_op_scene(graph: GraphOp) -> bool:

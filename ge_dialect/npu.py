@@ -239,9 +239,15 @@ class AliasOp(_TableEntry):
     name = "npu.alias"
     sources = prop_def(ArrayAttr[StringAttr])
 
-    def __init__(self, tensor: str, addr: AddrAttr, sources: Sequence[str], attributes: dict[str, Attribute] | None = None):
+    def __init__(
+        self, tensor: str, addr: AddrAttr, sources: Sequence[str], attributes: dict[str, Attribute] | None = None
+    ):
         super().__init__(
-            properties={"tensor": StringAttr(tensor), "addr": addr, "sources": ArrayAttr([StringAttr(s) for s in sources])},
+            properties={
+                "tensor": StringAttr(tensor),
+                "addr": addr,
+                "sources": ArrayAttr([StringAttr(s) for s in sources]),
+            },
             attributes=attributes or {},
         )
 
@@ -281,7 +287,13 @@ class ConstOp(_TableEntry):
     name = "npu.const"
     value = prop_def(DenseIntOrFPElementsAttr)
 
-    def __init__(self, tensor: str, addr: AddrAttr, value: DenseIntOrFPElementsAttr, attributes: dict[str, Attribute] | None = None):
+    def __init__(
+        self,
+        tensor: str,
+        addr: AddrAttr,
+        value: DenseIntOrFPElementsAttr,
+        attributes: dict[str, Attribute] | None = None,
+    ):
         super().__init__(
             properties={"tensor": StringAttr(tensor), "addr": addr, "value": value}, attributes=attributes or {}
         )
@@ -348,10 +360,16 @@ class KernelDefOp(IRDLOperation):
         body: Region | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        props: dict[str, Attribute] = {"sym_name": StringAttr(sym), "kind": StringAttr(kind), "function_type": function_type}
+        props: dict[str, Attribute] = {
+            "sym_name": StringAttr(sym),
+            "kind": StringAttr(kind),
+            "function_type": function_type,
+        }
         if ge_type is not None:
             props["ge_type"] = StringAttr(ge_type)
-        super().__init__(properties=props, regions=[body if body is not None else Region()], attributes=attributes or {})
+        super().__init__(
+            properties=props, regions=[body if body is not None else Region()], attributes=attributes or {}
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelDefOp:
@@ -484,7 +502,13 @@ class KernelOp(_MoveTask):
     name = "npu.kernel"
     kernel = prop_def(SymbolRefAttr)
 
-    def __init__(self, kernel: str, ins: Sequence[tuple[str, AddrAttr]], outs: Sequence[tuple[str, AddrAttr]], attributes: dict[str, Attribute] | None = None):
+    def __init__(
+        self,
+        kernel: str,
+        ins: Sequence[tuple[str, AddrAttr]],
+        outs: Sequence[tuple[str, AddrAttr]],
+        attributes: dict[str, Attribute] | None = None,
+    ):
         super().__init__(
             properties={
                 "kernel": SymbolRefAttr(kernel),
@@ -522,7 +546,9 @@ class MemcpyOp(_MoveTask):
 
     name = "npu.memcpy"
 
-    def __init__(self, src: tuple[str, AddrAttr], dst: tuple[str, AddrAttr], attributes: dict[str, Attribute] | None = None):
+    def __init__(
+        self, src: tuple[str, AddrAttr], dst: tuple[str, AddrAttr], attributes: dict[str, Attribute] | None = None
+    ):
         super().__init__(
             properties={
                 "in_tensors": _names([src[0]]),
@@ -556,7 +582,9 @@ class MemcpyOp(_MoveTask):
         src, dst = self.in_addrs.data[0], self.out_addrs.data[0]
         # MemcpyAsyncTaskInfo: count <= dst_max
         if src.length.data != dst.length.data:
-            raise VerifyException(f"memcpy copies {src.length.data} bytes from {src} into {dst.length.data} bytes at {dst}")
+            raise VerifyException(
+                f"memcpy copies {src.length.data} bytes from {src} into {dst.length.data} bytes at {dst}"
+            )
 
 
 class _IdTask(TaskOp):
@@ -690,7 +718,14 @@ class ModelOp(IRDLOperation):
     body = region_def("single_block")
     traits = traits_def(SymbolOpInterface(), NoTerminator())
 
-    def __init__(self, name: str, streams: int, events: int, ops: Sequence[Operation] = (), attributes: dict[str, Attribute] | None = None):
+    def __init__(
+        self,
+        name: str,
+        streams: int,
+        events: int,
+        ops: Sequence[Operation] = (),
+        attributes: dict[str, Attribute] | None = None,
+    ):
         super().__init__(
             properties={"sym_name": StringAttr(name), "streams": IntAttr(streams), "events": IntAttr(events)},
             regions=[Region(Block(ops))],
@@ -765,7 +800,7 @@ class ModelOp(IRDLOperation):
 
         names: set[str] = set()
         for e in self.table():
-            what = f"{e.name} \"{e.tensor_name}\""
+            what = f'{e.name} "{e.tensor_name}"'
             if e.tensor_name in names:
                 raise VerifyException(f"{what}: tensor name declared twice")
             names.add(e.tensor_name)
@@ -774,14 +809,16 @@ class ModelOp(IRDLOperation):
             if isinstance(e, AliasOp):
                 for s in e.source_names:
                     if s not in names:
-                        raise VerifyException(f"npu.alias \"{e.tensor_name}\": source tensor \"{s}\" is not in the table")
+                        raise VerifyException(f'npu.alias "{e.tensor_name}": source tensor "{s}" is not in the table')
 
         kernels = self.kernel_defs()
         streams = self.stream_ops()
         n_streams, n_events = self.streams.data, self.events.data
         ids = [s.stream.data for s in streams]
         if ids != list(range(n_streams)):
-            raise VerifyException(f"the model declares {n_streams} streams, its npu.stream ids are {ids} (expected 0..{n_streams - 1})")
+            raise VerifyException(
+                f"the model declares {n_streams} streams, its npu.stream ids are {ids} (expected 0..{n_streams - 1})"
+            )
         records: dict[int, int] = {}
         waits: dict[int, int] = {}
         activated: set[int] = set()
@@ -795,7 +832,7 @@ class ModelOp(IRDLOperation):
                     ins, outs = t.footprint()
                     for n, a in (*ins, *outs):
                         if n not in names:
-                            raise VerifyException(f"{what}: tensor \"{n}\" is not in the model's table")
+                            raise VerifyException(f'{what}: tensor "{n}" is not in the model\'s table')
                         check_addr(a, what)
                 if isinstance(t, KernelOp):
                     self._verify_kernel(t, kernels, what)
@@ -806,12 +843,16 @@ class ModelOp(IRDLOperation):
                     table = records if isinstance(t, EventRecordOp) else waits
                     if e in table:
                         verb = "recorded" if isinstance(t, EventRecordOp) else "waited"
-                        raise VerifyException(f"{what}: event {e} is {verb} twice (streams {table[e]} and {sid}); events are one-shot")
+                        raise VerifyException(
+                            f"{what}: event {e} is {verb} twice (streams {table[e]} and {sid}); events are one-shot"
+                        )
                     table[e] = sid
                 elif isinstance(t, StreamActiveOp):
                     tgt = t.target.data
                     if tgt >= n_streams or tgt == sid or tgt == 0:
-                        raise VerifyException(f"{what}: stream_active targets stream {tgt}; it must name another non-head stream below {n_streams}")
+                        raise VerifyException(
+                            f"{what}: stream_active targets stream {tgt}; it must name another non-head stream below {n_streams}"
+                        )
                     activated.add(tgt)
                 elif isinstance(t, EndGraphOp):
                     end_graphs.append((sid, pos))
@@ -820,7 +861,9 @@ class ModelOp(IRDLOperation):
             if e in records and e not in waits:
                 raise VerifyException(f"event {e} is recorded on stream {records[e]} but never waited")
             if e in waits and e not in records:
-                raise VerifyException(f"event {e} is waited on stream {waits[e]} but never recorded: the stream would deadlock")
+                raise VerifyException(
+                    f"event {e} is waited on stream {waits[e]} but never recorded: the stream would deadlock"
+                )
             if e in waits and records[e] == waits[e]:
                 raise VerifyException(f"event {e} is recorded and waited on the same stream {waits[e]}")
         # DavinciModel::BindModelStream: streams not targeted by an activation are HEAD
@@ -845,15 +888,34 @@ class ModelOp(IRDLOperation):
                 f"{what}: kernel @{sym} takes {len(ft.inputs)} inputs and {len(ft.outputs)} outputs, "
                 f"the task passes {len(t.in_addrs)} and {len(t.out_addrs)}"
             )
-        for kind, types, addrs in (("input", ft.inputs.data, t.in_addrs.data), ("output", ft.outputs.data, t.out_addrs.data)):
+        for kind, types, addrs in (
+            ("input", ft.inputs.data, t.in_addrs.data),
+            ("output", ft.outputs.data, t.out_addrs.data),
+        ):
             for i, (ty, a) in enumerate(zip(types, addrs)):
                 need = raw_bytes(ty)
                 if a.length.data < need:
-                    raise VerifyException(f"{what}: {kind} {i} of @{sym} is {ty} ({need} bytes), its address {a} holds {a.length.data}")
+                    raise VerifyException(
+                        f"{what}: {kind} {i} of @{sym} is {ty} ({need} bytes), its address {a} holds {a.length.data}"
+                    )
 
 
 NPU = Dialect(
     "npu",
-    [ModelOp, RegionOp, TensorOp, AliasOp, ConstOp, KernelDefOp, StreamOp, KernelOp, MemcpyOp, EventRecordOp, EventWaitOp, StreamActiveOp, EndGraphOp],
+    [
+        ModelOp,
+        RegionOp,
+        TensorOp,
+        AliasOp,
+        ConstOp,
+        KernelDefOp,
+        StreamOp,
+        KernelOp,
+        MemcpyOp,
+        EventRecordOp,
+        EventWaitOp,
+        StreamActiveOp,
+        EndGraphOp,
+    ],
     [AddrAttr],
 )

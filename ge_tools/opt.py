@@ -247,7 +247,9 @@ class LocatedParser(Parser):
         size = getattr(t.element_type, "compile_time_size", 8)
         # tensor_utils.cc: CalcTensorMemSize / types.cc: GetSizeInBytes (int64 sizes)
         if count * size > INT64_MAX:
-            self.raise_error(f"dense literal of {count} elements is larger than GE's int64 tensor size", start, self.pos)
+            self.raise_error(
+                f"dense literal of {count} elements is larger than GE's int64 tensor size", start, self.pos
+            )
         limit = host_memory_bytes()
         if limit is not None and count * (8 + size) > limit:
             self.raise_error(
@@ -281,9 +283,7 @@ def one_line_arg_errors(arg_parser: argparse.ArgumentParser) -> None:
     arg_parser.error = error  # type: ignore[method-assign]
 
 
-def parse_module(
-    ctx: Context, data: str | bytes, name: str, offset: int = 0, implicit_module: bool = True
-) -> ModuleOp:
+def parse_module(ctx: Context, data: str | bytes, name: str, offset: int = 0, implicit_module: bool = True) -> ModuleOp:
     """Parse IR text with located ops (not verified); every bad input is a one-line
     UserError `NAME:LINE:COL: error: ...`: bytes that are not UTF-8, brackets nested deeper
     than MAX_NESTING, a syntax error (in time linear in the input: GeLexer), an attribute
@@ -505,9 +505,7 @@ def pass_help() -> str:
     lines.append("")
     lines.append("xDSL's own passes (canonicalize, cse, dce, ...) are available too.")
     lines.append("")
-    lines.append(
-        "-p takes comma-separated passes, each optionally followed by one {option=value ...}"
-    )
+    lines.append("-p takes comma-separated passes, each optionally followed by one {option=value ...}")
     lines.append("(space-separated; a list value is a,b,c). MLIR's nested 'builtin.module(...)' is not")
     lines.append("supported. Input files are UTF-8 IR text, whatever their extension; brackets nest at")
     lines.append(f"most {MAX_NESTING} levels. Every error is one line, exit 1.")

@@ -200,7 +200,9 @@ def _raw_npy(f: BinaryIO, want: np.dtype) -> np.ndarray | None:
     data = f.read(count * want.itemsize)
     if len(data) != count * want.itemsize:
         return None
-    return np.ascontiguousarray(np.frombuffer(bytearray(data), dtype=want).reshape(shape, order="F" if fortran else "C"))
+    return np.ascontiguousarray(
+        np.frombuffer(bytearray(data), dtype=want).reshape(shape, order="F" if fortran else "C")
+    )
 
 
 def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
@@ -227,7 +229,13 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
             raise ReferenceError(d, f"--input {p} (input {i}): cannot read it: {e.strerror or e}") from None
         except (ValueError, EOFError) as e:
             raise ReferenceError(d, f"--input {p} (input {i}): not a readable .npy array: {e}") from None
-        if is_float_dtype(want) and a.dtype.kind == "V" and a.dtype.fields is None and a.dtype.itemsize == want.itemsize and a.dtype != want:
+        if (
+            is_float_dtype(want)
+            and a.dtype.kind == "V"
+            and a.dtype.fields is None
+            and a.dtype.itemsize == want.itemsize
+            and a.dtype != want
+        ):
             a = a.view(want)  # the raw bytes numpy.save writes for bf16 / float8 (|V2, |V1)
         check_value(d, d.results[0], a, f"--input {p} (input {i})")
         arrays.append(a)
@@ -253,7 +261,8 @@ def check_host_memory(module: ModuleOp, limit: int | None) -> None:
             if math.prod(d for d in shape if d) * itemsize > INT64_MAX:
                 # numpy multiplies the non-zero dims even for an empty array ("array is too big")
                 raise ReferenceError(
-                    op, f"output {r.index}: numpy cannot hold a {fmt_shape(shape)} array: its non-zero "
+                    op,
+                    f"output {r.index}: numpy cannot hold a {fmt_shape(shape)} array: its non-zero "
                     "dims multiply past int64, even with 0 elements; ge-run cannot evaluate it",
                 )
             size = math.prod(shape) * itemsize
@@ -294,10 +303,7 @@ def summary(o: Output) -> str:
     if a.size == 0:
         return f"{head} (empty) crc32 {checksum(a)}"
     acc = a.astype(np.float64)
-    return (
-        f"{head} min {_num(a.min())} max {_num(a.max())} mean {_num(acc.mean())} "
-        f"crc32 {checksum(a)}"
-    )
+    return f"{head} min {_num(a.min())} max {_num(a.max())} mean {_num(acc.mean())} crc32 {checksum(a)}"
 
 
 def print_outputs(outs: Sequence[Output], values: bool) -> None:
@@ -362,9 +368,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     one_line_arg_errors(p)
     p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir)")
-    p.add_argument(
-        "--reference", action="store_true", help="only evaluate the graph on the reference interpreter"
-    )
+    p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
     p.add_argument(
         "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"
     )
@@ -374,9 +378,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="an input array, one per ge.Data in index order (repeat the option)",
     )  # fmt: skip
     src.add_argument("--seed", type=int, default=None, help="seed of the random inputs (default 0)")
-    p.add_argument(
-        "--print-values", action="store_true", help="print every output array in full after its summary"
-    )
+    p.add_argument("--print-values", action="store_true", help="print every output array in full after its summary")
     p.add_argument(
         "--save-dir", metavar="DIR",
         help="write the outputs as DIR/output_0.npy, ...; when comparing these are the compiled "
@@ -520,7 +522,8 @@ def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph
     for k in args.frozen_input:
         if not 0 <= k < len(graph.data_nodes):
             raise ReferenceError(
-                graph, f"--frozen-input {k}: graph @{name} has {len(graph.data_nodes)} inputs (indices 0..{len(graph.data_nodes) - 1})"
+                graph,
+                f"--frozen-input {k}: graph @{name} has {len(graph.data_nodes)} inputs (indices 0..{len(graph.data_nodes) - 1})",
             )
 
     if args.input:
@@ -534,7 +537,9 @@ def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph
         "graph": name,
         "mode": "reference" if args.reference else "compare",
         "passes": [p.name for p in opt.pipeline.passes],
-        "outputs": [{"index": o.index, "name": o.name, "shape": list(o.array.shape), "dtype": str(o.array.dtype)} for o in ref],
+        "outputs": [
+            {"index": o.index, "name": o.name, "shape": list(o.array.shape), "dtype": str(o.array.dtype)} for o in ref
+        ],
     }
 
     status = 0
@@ -566,7 +571,9 @@ def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph
                 f"bytes moved per execution: {moved // st.executions} (kernels read {st.kernel_bytes_read // st.executions}, "
                 f"wrote {st.kernel_bytes_written // st.executions}; memcpy {st.memcpy_bytes // st.executions})"
             )
-            print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
+            print(
+                f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}"
+            )
             print(f"executions: {args.executions}, args refreshed per execution: {refreshed}")
             stats.update(fig)
             stats.update(
@@ -589,7 +596,9 @@ def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph
         max_err = max(_max_error(ref, r) for r in runs)
         print(f"max error: {max_err:.6g}")
         if unbounded:
-            print(f"tolerance: {unbounded} output elements depend on rounding without bound (ill-conditioned): any value matches")
+            print(
+                f"tolerance: {unbounded} output elements depend on rounding without bound (ill-conditioned): any value matches"
+            )
         print_outputs(got, args.print_values)
         stats["mismatch_count"] = mismatches
         stats["max_error"] = max_err

@@ -350,9 +350,7 @@ def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
             )
             if not ok
         ]
-        raise OnnxImportError(
-            f"{name}: error: not an ONNX model: the file decodes, but has no {', '.join(missing)}"
-        )
+        raise OnnxImportError(f"{name}: error: not an ONNX model: the file decodes, but has no {', '.join(missing)}")
     return model
 
 
@@ -391,9 +389,7 @@ def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None
                     f.seek(info.offset)
                 raw = f.read() if info.length is None else f.read(info.length)
         except FileNotFoundError:
-            raise OnnxImportError(
-                f"{where} external data file '{loc}' is missing (looked in {base_dir})"
-            ) from None
+            raise OnnxImportError(f"{where} external data file '{loc}' is missing (looked in {base_dir})") from None
         except OSError as e:
             raise OnnxImportError(f"{where} cannot read external data file '{loc}': {e.strerror or e}") from None
         want = _tensor_nbytes(t)
@@ -453,8 +449,7 @@ def import_model(
     for what, t in _all_tensors(own):
         if t.data_location == _T.EXTERNAL:
             raise OnnxImportError(
-                f"{name}: {what}: error: its data is external and was not loaded "
-                "(use load_model with the model's path)"
+                f"{name}: {what}: error: its data is external and was not loaded (use load_model with the model's path)"
             )
     return _import(own, name, input_shapes)
 
@@ -522,7 +517,9 @@ def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: s
         defined.update(o for o in node.output if o)
     for vi in graph.output:
         if vi.name not in defined:
-            raise OnnxImportError(f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer")
+            raise OnnxImportError(
+                f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer"
+            )
 
 
 def _dims_of(vi: onnx.ValueInfoProto) -> list[int | str | None] | None:
@@ -538,23 +535,25 @@ def _fmt_dims(dims: Sequence[int | str | None]) -> str:
     return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
 
 
-def _fix_input_shapes(
-    graph: onnx.GraphProto, init_names: set[str], given: dict[str, Sequence[int]], name: str
-) -> None:
+def _fix_input_shapes(graph: onnx.GraphProto, init_names: set[str], given: dict[str, Sequence[int]], name: str) -> None:
     """Apply `given` to the graph inputs; every input must end with a full static shape."""
     inputs = [vi for vi in graph.input if vi.name not in init_names]
     known = {vi.name for vi in inputs}
     for n in given:
         if n not in known:
             listed = ", ".join(f"'{k}'" for k in sorted(known)) or "none"
-            raise OnnxImportError(f"{name}: error: --input-shape names '{n}', which is not a graph input (inputs: {listed})")
+            raise OnnxImportError(
+                f"{name}: error: --input-shape names '{n}', which is not a graph input (inputs: {listed})"
+            )
     for vi in inputs:
         where = f"{name}: input '{vi.name}': error:"
         if not vi.type.HasField("tensor_type"):
             raise OnnxImportError(f"{where} only tensor inputs are supported, got a {vi.type.WhichOneof('value')}")
         elem = vi.type.tensor_type.elem_type
         if elem not in _ELEM:
-            raise OnnxImportError(f"{where} dtype {_dtype_name(elem).lower()} is not supported (supported: {_supported_dtypes()})")
+            raise OnnxImportError(
+                f"{where} dtype {_dtype_name(elem).lower()} is not supported (supported: {_supported_dtypes()})"
+            )
         dims = _dims_of(vi)
         example = "x".join(str(d) if isinstance(d, int) else "1" for d in dims) if dims else "1x3x224x224"
         hint = f"give it with --input-shape, e.g. --input-shape {vi.name}={example}"
@@ -562,10 +561,14 @@ def _fix_input_shapes(
             want = tuple(int(d) for d in given[vi.name])
             if dims is not None:
                 if len(dims) != len(want):
-                    raise OnnxImportError(f"{where} --input-shape gives rank {len(want)} ({_fmt_dims(want)}), the model says rank {len(dims)} ({_fmt_dims(dims)})")
+                    raise OnnxImportError(
+                        f"{where} --input-shape gives rank {len(want)} ({_fmt_dims(want)}), the model says rank {len(dims)} ({_fmt_dims(dims)})"
+                    )
                 for i, (d, w) in enumerate(zip(dims, want)):
                     if isinstance(d, int) and d != w:
-                        raise OnnxImportError(f"{where} --input-shape gives dim {i} = {w}, but the model fixes it to {d}")
+                        raise OnnxImportError(
+                            f"{where} --input-shape gives dim {i} = {w}, but the model fixes it to {d}"
+                        )
             shape = vi.type.tensor_type.shape
             shape.Clear()
             for w in want:
@@ -595,7 +598,9 @@ def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list
         if m:
             op_type, node, msg = m.group(1), m.group(2), m.group(3)
             msg = re.split(r" \(op_type:", msg)[0]
-            raise OnnxImportError(f"{name}: node '{node}' ({op_type}): error: ONNX shape inference fails: {msg}") from None
+            raise OnnxImportError(
+                f"{name}: node '{node}' ({op_type}): error: ONNX shape inference fails: {msg}"
+            ) from None
         raise OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}") from None
     types: dict[str, tuple[int, list[int | str | None] | None]] = {}
     g = out.graph
@@ -722,7 +727,9 @@ class _Importer:
             self.origin[id(op)] = origin
         return op
 
-    def const_op(self, arr: np.ndarray, elem: int, name: str, line: int = 0, origin: tuple[str, str] | None = None) -> SSAValue:
+    def const_op(
+        self, arr: np.ndarray, elem: int, name: str, line: int = 0, origin: tuple[str, str] | None = None
+    ) -> SSAValue:
         t = self.tensor_type(elem, arr.shape)
         op = self.add_op(ge.Const, [], [t], {"value": dense_attr(arr, elem, t)}, name, line, origin)
         return op.results[0]
@@ -773,7 +780,9 @@ class _Importer:
         for vi in graph.output:
             v = self.values.get(vi.name)
             if v is None:
-                raise OnnxImportError(f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer")
+                raise OnnxImportError(
+                    f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer"
+                )
             outs.append(self.ssa_of(vi.name, v))
         net = ge.NetOutput.create(operands=outs)
         net.location = self.location(0)
@@ -860,7 +869,9 @@ class _NodeCtx:
         if elem == -1:
             raise self.error(f"output {i} '{out}' is not a tensor (sequences, maps and optionals are not supported)")
         if elem not in _ELEM:
-            raise self.error(f"output {i} '{out}' has dtype {_dtype_name(elem).lower()}, which is not supported (supported: {_supported_dtypes()})")
+            raise self.error(
+                f"output {i} '{out}' has dtype {_dtype_name(elem).lower()}, which is not supported (supported: {_supported_dtypes()})"
+            )
         if dims is None or any(not isinstance(d, int) for d in dims):
             shown = "no shape" if dims is None else f"shape {_fmt_dims(dims)}"
             raise self.error(
@@ -959,7 +970,13 @@ class _NodeCtx:
         """Add a GE op for this node: named after the node (suffix: `<name>_<suffix>`)."""
         name = self.name if suffix is None else f"{self.name}_{suffix}"
         return self.imp.add_op(
-            cls, operands, result_types, attributes or {}, name, self.line, (self.name, self.op_type),
+            cls,
+            operands,
+            result_types,
+            attributes or {},
+            name,
+            self.line,
+            (self.name, self.op_type),
             self.name if suffix is None else None,
         )
 
@@ -970,7 +987,10 @@ class _NodeCtx:
         out = self.node.output[i]
         if out:
             self.imp.values[out] = _Value(
-                self.out_elem(i), self.out_dims(i), ssa=ssa, producer=f"output {i} of node '{self.name}' ({self.op_type})"
+                self.out_elem(i),
+                self.out_dims(i),
+                ssa=ssa,
+                producer=f"output {i} of node '{self.name}' ({self.op_type})",
             )
 
     def bind_const(self, i: int, arr: np.ndarray, elem: int) -> None:
@@ -979,7 +999,9 @@ class _NodeCtx:
             elem, tuple(arr.shape), const=arr, producer=f"node '{self.name}' (Constant)", const_name=self.name
         )
 
-    def single(self, cls: type[Operation], operands: Sequence[SSAValue], attributes: dict[str, Attribute] | None = None) -> Operation:
+    def single(
+        self, cls: type[Operation], operands: Sequence[SSAValue], attributes: dict[str, Attribute] | None = None
+    ) -> Operation:
         """The node is one GE op with the node's output type."""
         op = self.emit(cls, operands, [self.out_type(0)], attributes)
         self.bind(0, op.results[0])
@@ -1122,7 +1144,9 @@ def _cast(ctx: _NodeCtx) -> None:
     # table (string, bf16, float8, ...) fails the plugin.
     to = ctx.attr_int("to", -1)
     if to not in _GE_DATATYPE:
-        raise ctx.unsupported_attr("to", _dtype_name(to), "GE's Cast plugin maps only " + ", ".join(_dtype_name(c) for c in _GE_DATATYPE))
+        raise ctx.unsupported_attr(
+            "to", _dtype_name(to), "GE's Cast plugin maps only " + ", ".join(_dtype_name(c) for c in _GE_DATATYPE)
+        )
     ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
 
 
@@ -1300,7 +1324,9 @@ def _shape(ctx: _NodeCtx) -> None:
 
     start, end = clamp(ctx.attr_int("start", 0)), clamp(ctx.attr_int("end", rank))
     if (start, end) != (0, rank):
-        raise ctx.unsupported_attr("start/end", f"{ctx.attr('start')}/{ctx.attr('end')}", "GE's Shape plugin takes the whole shape")
+        raise ctx.unsupported_attr(
+            "start/end", f"{ctx.attr('start')}/{ctx.attr('end')}", "GE's Shape plugin takes the whole shape"
+        )
     ctx.single(ge.Shape_, [ctx.x(0)])
 
 
@@ -1355,7 +1381,9 @@ def _gemm(ctx: _NodeCtx) -> None:
     ctx.single(ge.Add, [mm.results[0], ctx.x(2)])
 
 
-def _conv_pads(ctx: _NodeCtx, spatial: Sequence[int], kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int]) -> list[int]:
+def _conv_pads(
+    ctx: _NodeCtx, spatial: Sequence[int], kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int]
+) -> list[int]:
     """ONNX's pads [b_1..b_n, e_1..e_n], with auto_pad resolved as ONNX defines it."""
     n = len(spatial)
     auto = ctx.attr_str("auto_pad", "NOTSET")
@@ -1422,7 +1450,11 @@ def _conv(ctx: _NodeCtx) -> None:
     w4 = ctx.emit(ge.Unsqueeze, [w], [tt(elem, (wd[0], wd[1], 1, wd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeW")
     od = ctx.out_dims()
     conv = ctx.emit(
-        ge.Conv2D, [x4.results[0], w4.results[0], *bias], [tt(ctx.out_elem(), (od[0], od[1], 1, od[2]))], attrs, suffix="Conv2D"
+        ge.Conv2D,
+        [x4.results[0], w4.results[0], *bias],
+        [tt(ctx.out_elem(), (od[0], od[1], 1, od[2]))],
+        attrs,
+        suffix="Conv2D",
     )
     ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
 
@@ -1440,7 +1472,9 @@ def _constant(ctx: _NodeCtx) -> None:
     elem = ctx.out_elem()
     if key == "value":
         if a.t.data_type not in _ELEM:
-            raise ctx.unsupported_attr("value", f"a {_dtype_name(a.t.data_type).lower()} tensor", f"supported dtypes: {_supported_dtypes()}")
+            raise ctx.unsupported_attr(
+                "value", f"a {_dtype_name(a.t.data_type).lower()} tensor", f"supported dtypes: {_supported_dtypes()}"
+            )
         try:
             arr = numpy_helper.to_array(a.t)
         except Exception as e:
@@ -1450,5 +1484,7 @@ def _constant(ctx: _NodeCtx) -> None:
     elif key in ("value_int", "value_ints"):
         arr = np.array(ctx.attr(key), dtype=np.int64)
     else:
-        raise ctx.unsupported_attr(key, "...", "only numeric tensors (value, value_float(s), value_int(s)) are supported")
+        raise ctx.unsupported_attr(
+            key, "...", "only numeric tensors (value, value_float(s), value_int(s)) are supported"
+        )
     ctx.bind_const(0, arr, elem)

@@ -132,7 +132,10 @@ class _Lowering:
         t = v.type
         elem = t.element_type  # type: ignore[attr-defined]
         if numpy_dtype(elem).itemsize * 8 != dtype_bits(elem):
-            raise LocatedError(op, f"{t}: the simulator keeps {elem} in {numpy_dtype(elem)}, so its addresses cannot follow GE's byte sizes")
+            raise LocatedError(
+                op,
+                f"{t}: the simulator keeps {elem} in {numpy_dtype(elem)}, so its addresses cannot follow GE's byte sizes",
+            )
         shape = tensor_desc(t).storage_shape
         if shape is None:
             return npu.raw_bytes(t)
@@ -182,7 +185,9 @@ class _Lowering:
         self.addr[v] = addr
         self.planned[v] = planned
 
-    def kernel_def(self, op: ge.GeNode, kind: str, ins: Sequence[Attribute], outs: Sequence[Attribute], body: Region | None) -> str:
+    def kernel_def(
+        self, op: ge.GeNode, kind: str, ins: Sequence[Attribute], outs: Sequence[Attribute], body: Region | None
+    ) -> str:
         attrs = {k: v for k, v in op.attributes.items() if k not in A.MEMORY_ATTRS and k != A.NODE_NAME}
         ft = FunctionType.from_lists(list(ins), list(outs))
         t = ge.ge_type(op)
@@ -217,12 +222,18 @@ class _Lowering:
     def emit(self, op: npu.TaskOp) -> None:
         ins, outs = op.footprint()  # type: ignore[attr-defined]
         self.tasks.append(
-            _Task(op, [(a.region.data, a.offset.data, a.end) for _, a in ins], [(a.region.data, a.offset.data, a.end) for _, a in outs])
+            _Task(
+                op,
+                [(a.region.data, a.offset.data, a.end) for _, a in ins],
+                [(a.region.data, a.offset.data, a.end) for _, a in outs],
+            )
         )
 
     # -- nodes ----------------------------------------------------------------------------
 
-    def lower_graph(self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None) -> list[tuple[str, npu.AddrAttr]]:
+    def lower_graph(
+        self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None
+    ) -> list[tuple[str, npu.AddrAttr]]:
         """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
         outputs: list[tuple[str, npu.AddrAttr]] = []
         name_nodes(graph.body.block)
@@ -299,7 +310,9 @@ class _Lowering:
             self.emit(npu.KernelOp(sym, in_tensors, list(zip(tnames, outs)), {"node": StringAttr(name)}))
         return outputs
 
-    def lower_net_output(self, op: ge.NetOutput, name: str, scope: _Scope, root: bool) -> list[tuple[str, npu.AddrAttr]]:
+    def lower_net_output(
+        self, op: ge.NetOutput, name: str, scope: _Scope, root: bool
+    ) -> list[tuple[str, npu.AddrAttr]]:
         res = []
         for k, v in enumerate(op.operands):
             if root:
@@ -320,7 +333,9 @@ class _Lowering:
             res.append((dname, dst))
         return res
 
-    def lower_call(self, op: ge.PartitionedCall, name: str, outs: list[npu.AddrAttr], tnames: list[str], info: dict[str, Attribute]) -> None:
+    def lower_call(
+        self, op: ge.PartitionedCall, name: str, outs: list[npu.AddrAttr], tnames: list[str], info: dict[str, Attribute]
+    ) -> None:
         """A known-shape subgraph runs inside the model: its arena is appended to the fm and
         weight regions, its inputs/outputs are the call's operand/result addresses."""
         callee = op.callee()
@@ -349,7 +364,13 @@ class _Lowering:
         for i, (tn, _) in enumerate(results):
             self.table.append(npu.AliasOp(tnames[i], outs[i], [tn], info))
 
-    def lower_fused(self, op: ge.FusedAscBackend, name: str, ins: list[tuple[str, npu.AddrAttr]], outs: list[tuple[str, npu.AddrAttr]]) -> None:
+    def lower_fused(
+        self,
+        op: ge.FusedAscBackend,
+        name: str,
+        ins: list[tuple[str, npu.AddrAttr]],
+        outs: list[tuple[str, npu.AddrAttr]],
+    ) -> None:
         """A FusedAscBackend is its AscBackends, one kernel each, with workspace buffers for
         the values passed between them (GE: the node's workspace)."""
         where: dict[SSAValue, tuple[str, npu.AddrAttr]] = {}
@@ -376,10 +397,18 @@ class _Lowering:
                         self.workspace_top += -(-n // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
                         self.grow("workspace", a.end)
                         tn = f"{iname}:{i}"
-                        self.table.append(npu.TensorOp(tn, a, {"node": StringAttr(iname), "type": StringAttr("workspace")}))
+                        self.table.append(
+                            npu.TensorOp(tn, a, {"node": StringAttr(iname), "type": StringAttr("workspace")})
+                        )
                         res.append((tn, a))
                     where[r] = res[-1]
-                sym = self.kernel_def(inner, "ascgraph", [v.type for v in inner.operands], [r.type for r in inner.results], inner.regions[0].clone())
+                sym = self.kernel_def(
+                    inner,
+                    "ascgraph",
+                    [v.type for v in inner.operands],
+                    [r.type for r in inner.results],
+                    inner.regions[0].clone(),
+                )
                 self.emit(npu.KernelOp(sym, [where[v] for v in inner.operands], res, {"node": StringAttr(iname)}))
         for k, v in enumerate(net.operands):
             if where[v] is not outs[k]:  # a Data or a value already placed: copy it out
@@ -532,7 +561,9 @@ class GeToNpuPass(ModulePass):
             if g.sym_name.data in called:
                 continue
             if A.get_int(g, A.MEMORY_SIZE) is None:
-                raise LocatedError(g, f"graph @{g.sym_name.data} has no memory plan (memory_size): run ge-assign-memory first")
+                raise LocatedError(
+                    g, f"graph @{g.sym_name.data} has no memory plan (memory_size): run ge-assign-memory first"
+                )
             models.append(_Lowering(op, g, self.streams).build())
         for g in graphs:
             g.detach()

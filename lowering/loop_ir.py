@@ -229,7 +229,9 @@ def _int(v: int) -> Attribute:
 
 
 @functools.lru_cache(maxsize=65536)
-def _ttype(dtype: Attribute, axis: tuple[int, ...], reps: tuple[int, ...], strides: tuple[int, ...]) -> ag.AscTensorType:
+def _ttype(
+    dtype: Attribute, axis: tuple[int, ...], reps: tuple[int, ...], strides: tuple[int, ...]
+) -> ag.AscTensorType:
     return ag.AscTensorType(dtype, axis, reps, strides)
 
 
@@ -257,12 +259,16 @@ class AscGraphBuilder:
     def n(self) -> int:
         return len(self.dims)
 
-    def _tensor(self, dtype: Attribute, repeats: Sequence[int], strides: Sequence[int] | None = None) -> ag.AscTensorType:
+    def _tensor(
+        self, dtype: Attribute, repeats: Sequence[int], strides: Sequence[int] | None = None
+    ) -> ag.AscTensorType:
         reps = tuple(repeats)
         st = ag.contiguous_strides(reps) if strides is None else tuple(strides)
         return _ttype(dtype, tuple(range(self.n)), reps, st)
 
-    def _add(self, cls: type[ag.AscNode], operands: Sequence[SSAValue], t: ag.AscTensorType, attrs: dict, key: object | None) -> SSAValue:
+    def _add(
+        self, cls: type[ag.AscNode], operands: Sequence[SSAValue], t: ag.AscTensorType, attrs: dict, key: object | None
+    ) -> SSAValue:
         # asc_lowerer/asc_overrides.cpp: AscOverrides CSE by textual key (`Type(args)`)
         if self.cse and key is not None and key in self._keys:
             return self._keys[key]
@@ -307,7 +313,9 @@ class AscGraphBuilder:
         elif isinstance(e, Pointwise):
             args = [self.emit(a, idx, reps) for a in e.args]
             cls = getattr(ag, e.asc_type)
-            v = self._add(cls, args, self._tensor(e.dtype, reps), self._compute_attrs(), (e.asc_type, tuple(args), e.dtype))
+            v = self._add(
+                cls, args, self._tensor(e.dtype, reps), self._compute_attrs(), (e.asc_type, tuple(args), e.dtype)
+            )
         elif isinstance(e, VIEW_TYPES):
             v = self.emit(e.src, e.reindex(idx), reps)
         elif isinstance(e, ReduceOp):
@@ -315,7 +323,9 @@ class AscGraphBuilder:
             # output repeats 1 on the reduced axes (keep dims).
             src = self.emit(e.src, idx, reps)
             out = tuple(1 if a in e.axes else r for a, r in enumerate(reps))
-            v = self._add(getattr(ag, e.kind), [src], self._tensor(e.dtype, out), self._compute_attrs(), (e.kind, src, e.axes))
+            v = self._add(
+                getattr(ag, e.kind), [src], self._tensor(e.dtype, out), self._compute_attrs(), (e.kind, src, e.axes)
+            )
         elif isinstance(e, ConcatOp):
             # lowering_impl.cpp: LowerConcat -> StoreConcat: each input under its own extent
             # on the concat axis, read at its own coordinates there.
@@ -364,9 +374,7 @@ class AscGraphBuilder:
         the IR and the verifier and interpreter need no side table. Node counts are GE's.
         """
         src = self.emit(e.src, idx, reps)
-        types = [
-            self._tensor(e.dtype, tuple(s if a == e.dim else r for a, r in enumerate(reps))) for s in e.sizes
-        ]
+        types = [self._tensor(e.dtype, tuple(s if a == e.dim else r for a, r in enumerate(reps))) for s in e.sizes]
         attrs = {**self._compute_attrs(), "gid": _int(e.gid)}
         op = ag.Split.create(operands=[src], result_types=types, attributes=attrs)
         for k, r in enumerate(op.results):
@@ -405,7 +413,13 @@ class AscGraphBuilder:
         t = ag.tensor_type(v)
         if t.element_type != out_dtype:
             # StoreOp::RealizeImpl: a Cast where the stored dtype differs from the value's.
-            v = self._add(ag.Cast, [v], _ttype(out_dtype, t.axis_ids, t.repeat_list, t.stride_list), self._compute_attrs(), ("Cast", v, out_dtype))
+            v = self._add(
+                ag.Cast,
+                [v],
+                _ttype(out_dtype, t.axis_ids, t.repeat_list, t.stride_list),
+                self._compute_attrs(),
+                ("Cast", v, out_dtype),
+            )
             t = ag.tensor_type(v)
         st = t
         store = self._add(ag.Store, [v], st, {"offset": _int(0), ag.SCHED_AXIS: _sched(n)}, None)
@@ -414,4 +428,3 @@ class AscGraphBuilder:
         return ag.AscGraphOp.create(
             properties={"sym_name": StringAttr(name), "axis": ArrayAttr(axes)}, regions=[Region(Block(self.ops))]
         )
-

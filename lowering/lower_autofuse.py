@@ -219,17 +219,22 @@ class LowerAutofusePass(ModulePass):
         for cls in self.enable_pass:
             if cls not in OPTIONAL_CLASSES:
                 known = ", ".join(OPTIONAL_CLASSES)
-                extra = " (GE's flag exists, but this op set has no such lowering)" if cls in UNSUPPORTED_CLASSES else ""
+                extra = (
+                    " (GE's flag exists, but this op set has no such lowering)" if cls in UNSUPPORTED_CLASSES else ""
+                )
                 raise LocatedError(op, f"ge-lower-autofuse: unknown enable-pass class '{cls}'{extra}; known: {known}")
         for name, v in (("max-loop-ops", self.max_loop_ops), ("max-loop-loads", self.max_loop_loads)):
             if v < 1:
                 raise LocatedError(op, f"ge-lower-autofuse: {name} must be >= 1, got {v}")
         if self.split_lowering not in SPLIT_LOWERINGS:
             raise LocatedError(
-                op, f"ge-lower-autofuse: split-lowering must be one of {', '.join(SPLIT_LOWERINGS)}, got '{self.split_lowering}'"
+                op,
+                f"ge-lower-autofuse: split-lowering must be one of {', '.join(SPLIT_LOWERINGS)}, got '{self.split_lowering}'",
             )
         if not 0 <= self.recomputation_threshold <= 255:
-            raise LocatedError(op, f"ge-lower-autofuse: recomputation-threshold must be in 0..255, got {self.recomputation_threshold}")
+            raise LocatedError(
+                op, f"ge-lower-autofuse: recomputation-threshold must be in 0..255, got {self.recomputation_threshold}"
+            )
         counter = [0]
         split_gid = [0]
         for g in graphs_in_pass_order(op):
@@ -433,8 +438,6 @@ class LowerAutofusePass(ModulePass):
             remark(n, f"{head}: lowered into {into}; {why}")
 
 
-
-
 def _origin_region(
     nodes: list[Operation], buffers: list[SSAValue], replaced: dict[SSAValue, SSAValue], out: SSAValue
 ) -> Region | None:
@@ -599,7 +602,9 @@ def _lower_reduce(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) ->
         last_r, prev_r = (rank - 1) in axes, (rank - 2) in axes
         nbytes = in_shape[-1] * dtype_bits(_dtype(node.operands[0])) // 8
         if last_r != prev_r and nbytes < REDUCE_SMALL_LAST_DIM_BYTES:
-            raise Extern(f"small last dim: {in_shape[-1]} x {nbytes // in_shape[-1]} bytes < {REDUCE_SMALL_LAST_DIM_BYTES}")
+            raise Extern(
+                f"small last dim: {in_shape[-1]} x {nbytes // in_shape[-1]} bytes < {REDUCE_SMALL_LAST_DIM_BYTES}"
+            )
     x = rd.read(node.operands[0])
     out = node.results[0]
     eff = tuple(a for a in axes if in_shape[a] != 1)

@@ -77,9 +77,7 @@ def _view(op: Operation, buf: np.ndarray, t: ag.AscTensorType, offset: int, writ
             op, f"view reaches element {end - 1} from offset {offset}, but its buffer has {buf.size} elements"
         )
     item = buf.itemsize
-    return as_strided(
-        buf[offset:], shape=reps, strides=tuple(s * item for s in strides), writeable=writeable
-    )
+    return as_strided(buf[offset:], shape=reps, strides=tuple(s * item for s in strides), writeable=writeable)
 
 
 # -- pointwise and reduction kernels -----------------------------------------------------------

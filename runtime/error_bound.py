@@ -174,7 +174,9 @@ def unary_bound(name: str, x: np.ndarray, e: np.ndarray, fmax: float = INF) -> n
         # monotone or convex f: its values at both ends and at x bound the interval's
         same_nan = np.isnan(fx) & np.isnan(lo) & np.isnan(hi)
         ends = np.stack(np.broadcast_arrays(fx, lo, hi))
-        same_inf = (np.all(ends > fmax, axis=0) | np.all(ends < -fmax, axis=0)) & ~(singular & (xx - e <= 0) & (xx + e >= 0))
+        same_inf = (np.all(ends > fmax, axis=0) | np.all(ends < -fmax, axis=0)) & ~(
+            singular & (xx - e <= 0) & (xx + e >= 0)
+        )
         d = np.where(same_nan | same_inf, 0.0, np.where(np.isnan(d), INF, d))  # NaN on one side only
     return np.where(e > 0, d, 0.0)
 
@@ -253,12 +255,16 @@ def bound_rule_of(op_class: type[Operation]) -> BoundRule | None:
 
 
 @_rule(ge.Const, ge.Constant, ge.Variable, ge.Shape_)
-def _exact_source(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _exact_source(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     return [_zeros(o) for o in outs]
 
 
 @_rule(ge.Data, ge.RefData, ge.NetOutput)
-def _interface(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _interface(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     raise AssertionError("Data and NetOutput are bound by their graph")
 
 
@@ -268,7 +274,9 @@ def _unary(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs
 
 
 @_rule(ge.Add, ge.Sub, ge.Mul, ge.RealDiv, ge.Div, ge.Maximum, ge.Minimum, ge.Pow)
-def _binary(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _binary(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     e = binary_bound(ge.ge_type(op), args[0], args[1], bounds[0], bounds[1])
     return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape))]
 
@@ -288,7 +296,9 @@ def _add_n(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs
 
 
 @_rule(ge.ReduceSumD, ge.ReduceMeanD, ge.ReduceProdD, ge.ReduceMaxD, ge.ReduceMinD)
-def _reduce(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _reduce(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     x, ex = args[0], bounds[0]
     axes = R._reduce_axes(op, x.ndim)
     keep = A.get_bool(op, "keep_dims", False)
@@ -310,7 +320,9 @@ def _reduce(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], out
 
 
 @_rule(ge.MatMul)
-def _matmul(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _matmul(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     a, b = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
     ea, eb = bounds[0], bounds[1]
     k = args[0].shape[0 if A.get_bool(op, "transpose_x1") else 1]
@@ -327,7 +339,9 @@ def _matmul(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], out
 
 
 @_rule(ge.Conv2D)
-def _conv2d(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _conv2d(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     x, w = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
     ex, ew = bounds[0], bounds[1]
     _, cg, kh, kw = args[1].shape
@@ -357,7 +371,9 @@ def _moves(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs
 
 
 @_rule(ge.Gather, ge.GatherV2)
-def _gather(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _gather(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     if any(np.any(b > 0) for b in bounds[1:]):  # an index (or the axis) may differ
         return [np.full(outs[0].shape, INF)]
     impl = R.reference_impl_of(type(op))
@@ -366,7 +382,9 @@ def _gather(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], out
 
 
 @_rule(ge.Bitcast)
-def _bitcast(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _bitcast(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     return [np.full(outs[0].shape, INF if np.any(bounds[0] > 0) else 0.0)]
 
 
@@ -382,7 +400,9 @@ def _fused(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs
 
 
 @_rule(ge.AscBackend)
-def _asc_backend(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _asc_backend(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     return _asc_bounds(op, args, bounds, outs)
 
 
@@ -397,7 +417,9 @@ _AG_BINARY = {ag.Add: "Add", ag.Sub: "Sub", ag.Mul: "Mul", ag.Div: "Div", ag.Max
               ag.Lt: "Lt", ag.Le: "Le"}  # fmt: skip
 
 
-def _asc_bounds(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _asc_bounds(
+    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     graph = asc_graph_of(op)  # the reference ran it: it exists
     val: dict[SSAValue, np.ndarray] = {}
     err: dict[SSAValue, np.ndarray] = {}
@@ -433,7 +455,9 @@ def _asc_bounds(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray],
     return [res[k].reshape(o.shape) for k, o in enumerate(outs)]
 
 
-def _asc_node_bounds(node: Operation, val: dict[SSAValue, np.ndarray], err: dict[SSAValue, np.ndarray]) -> list[np.ndarray]:
+def _asc_node_bounds(
+    node: Operation, val: dict[SSAValue, np.ndarray], err: dict[SSAValue, np.ndarray]
+) -> list[np.ndarray]:
     xs = [val[v] for v in node.operands]
     es = [err[v] for v in node.operands]
     outs = [val[r] for r in node.results]
@@ -502,7 +526,9 @@ def _asc_node_bounds(node: Operation, val: dict[SSAValue, np.ndarray], err: dict
 # ---------------------------------------------------------------------------------------
 
 
-def _block_bounds(block: Block, inputs: Sequence[np.ndarray], in_bounds: Sequence[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _block_bounds(
+    block: Block, inputs: Sequence[np.ndarray], in_bounds: Sequence[np.ndarray]
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """(output values, output bounds) of a graph body, Data nodes bound by index."""
     val: dict[SSAValue, np.ndarray] = {}
     err: dict[SSAValue, np.ndarray] = {}
@@ -535,4 +561,3 @@ def output_error_bounds(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list
     with np.errstate(all="ignore"):
         _, bounds = _block_bounds(graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs])
     return [np.require(b, np.float64, "CW") for b in bounds]
-

@@ -39,7 +39,13 @@ __all__ = ["gather", "scatter", "storage_elements", "storage_index"]
 
 
 # transfer_shape_utils.cc: TransferShapeUtils::GetC0Value (C0 fixed by the format)
-_NZ_C0 = {"FRACTAL_NZ_C0_2": 2, "FRACTAL_NZ_C0_4": 4, "FRACTAL_NZ_C0_8": 8, "FRACTAL_NZ_C0_16": 16, "FRACTAL_NZ_C0_32": 32}
+_NZ_C0 = {
+    "FRACTAL_NZ_C0_2": 2,
+    "FRACTAL_NZ_C0_4": 4,
+    "FRACTAL_NZ_C0_8": 8,
+    "FRACTAL_NZ_C0_16": 16,
+    "FRACTAL_NZ_C0_32": 32,
+}
 
 
 def _primary(fmt: str) -> str:
@@ -47,7 +53,9 @@ def _primary(fmt: str) -> str:
     return fmt.split(":", 1)[0]
 
 
-def _coords(origin_format: str, storage_format: str, shape: tuple[int, ...], elem: Attribute, mask: int) -> tuple[list[np.ndarray], list[int]] | None:
+def _coords(
+    origin_format: str, storage_format: str, shape: tuple[int, ...], elem: Attribute, mask: int
+) -> tuple[list[np.ndarray], list[int]] | None:
     """Storage coordinates (one index array per storage axis, each of the origin shape) and
     the storage shape; None for the identity layout or a layout no rule here derives."""
     origin = _primary(origin_format)
@@ -120,7 +128,14 @@ def _coords(origin_format: str, storage_format: str, shape: tuple[int, ...], ele
     if storage == F.NDC1HWC0:
         # transfer_shape_utils.cc: GetNDC1HWC0Shape: N, D (1 for a 4-D origin), ceil(C/C0), H, W, C0
         d = at.get("D", np.zeros_like(at["N"]))
-        return [at["N"], d, at["C"] // c0, at["H"], at["W"], at["C"] % c0], [size["N"], size.get("D", 1), c1, size["H"], size["W"], c0]
+        return [at["N"], d, at["C"] // c0, at["H"], at["W"], at["C"] % c0], [
+            size["N"],
+            size.get("D", 1),
+            c1,
+            size["H"],
+            size["W"],
+            c0,
+        ]
     if storage == F.FRACTAL_Z and full == 4:
         # transfer_shape_utils.cc: GetFractalZShape (group 1): C1*H*W, ceil(N/N0), N0, C0
         n0 = n0_of(elem)

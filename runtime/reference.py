@@ -176,7 +176,9 @@ def acc_dtype(dt: np.dtype) -> np.dtype:
 # ---------------------------------------------------------------------------------------
 
 
-def _run_block(block: Block, inputs: Sequence[np.ndarray], owner: Operation, what: str, stack: tuple[str, ...]) -> list[np.ndarray]:
+def _run_block(
+    block: Block, inputs: Sequence[np.ndarray], owner: Operation, what: str, stack: tuple[str, ...]
+) -> list[np.ndarray]:
     """Evaluate a graph body (Data nodes by index, ..., NetOutput) once, in order."""
     datas: dict[int, Operation] = {}
     for op in block.ops:
@@ -258,7 +260,9 @@ def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
     if len(roots) == 1:
         return roots[0]
     if not roots:
-        raise ReferenceError(where, "the module has no root ge.graph (every graph is called by another, or there is none)")
+        raise ReferenceError(
+            where, "the module has no root ge.graph (every graph is called by another, or there is none)"
+        )
     names = ", ".join(f"@{g.sym_name.data}" for g in roots)
     raise ReferenceError(where, f"the module has several root graphs ({names}); name one")
 
@@ -738,7 +742,9 @@ def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     patches = np.empty((n, c, kh, kw, oh, ow), dtype=acc)
     for i in range(kh):
         for j in range(kw):
-            patches[:, :, i, j] = xp[:, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw]
+            patches[:, :, i, j] = xp[
+                :, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw
+            ]
     patches = patches.reshape(n, g, cg, kh, kw, oh, ow)
     wg = w.astype(acc).reshape(g, k // g, cg, kh, kw)
     return np.einsum("ngcijhw,gkcij->ngkhw", patches, wg).reshape(n, k, oh, ow)

@@ -155,7 +155,7 @@ class _Tensors:
             if n not in aliases:
                 return [n]
             if n in seen:
-                raise SimulatorFault(f"alias \"{n}\" is defined through itself")
+                raise SimulatorFault(f'alias "{n}" is defined through itself')
             out: list[str] = []
             for s in aliases[n]:
                 out.extend(expand(s, (*seen, n)))
@@ -194,7 +194,9 @@ class _Tensors:
             n = e.tensor_name
             if n in aliases:
                 continue
-            self.owners.setdefault(e.addr.region.data, IntervalMap()).update(e.addr.offset.data, e.addr.end, lambda st, n=n: (st or ()) + (n,))  # type: ignore[operator]
+            self.owners.setdefault(e.addr.region.data, IntervalMap()).update(
+                e.addr.offset.data, e.addr.end, lambda st, n=n: (st or ()) + (n,)
+            )  # type: ignore[operator]
 
     def pinned(self, n: str) -> bool:
         r = self.range[n][0]
@@ -247,7 +249,9 @@ class LoadedModel:
             lst = []
             for pos, op in enumerate(s.tasks):
                 node = op.attributes.get("node")
-                label = f"stream {s.stream.data} task {pos} ({op.name}" + (f" '{node.data}')" if node is not None else ")")  # type: ignore[attr-defined]
+                label = f"stream {s.stream.data} task {pos} ({op.name}" + (
+                    f" '{node.data}')" if node is not None else ")"
+                )  # type: ignore[attr-defined]
                 t = _Task(len(self.tasks), s.stream.data, pos, op, label)
                 if isinstance(op, npu.KernelOp | npu.MemcpyOp):
                     ins, outs = op.footprint()
@@ -322,14 +326,19 @@ class LoadedModel:
             k = kernels.get(v.root_reference.data)
             node_attr = e.attributes.get("node")
             node = node_attr.data if node_attr is not None else ""  # type: ignore[attr-defined]
-            label = f"npu.alias \"{e.tensor_name}\""
+            label = f'npu.alias "{e.tensor_name}"'
             if k is None or k.ge_type is None:
-                raise SimulatorFault(f"{label}: its view @{v.root_reference.data} is not a library kernel_def of the model", node=node)
+                raise SimulatorFault(
+                    f"{label}: its view @{v.root_reference.data} is not a library kernel_def of the model", node=node
+                )
             ins, outs = list(k.function_type.inputs.data), list(k.function_type.outputs.data)
             idx = j.value.data
             srcs = e.source_names
             if len(srcs) != len(ins) or not 0 <= idx < len(outs):
-                raise SimulatorFault(f"{label}: view @{k.sym_name.data} takes {len(ins)} tensors and gives {len(outs)}, the alias has {len(srcs)} sources and is output {idx}", node=node)
+                raise SimulatorFault(
+                    f"{label}: view @{k.sym_name.data} takes {len(ins)} tensors and gives {len(outs)}, the alias has {len(srcs)} sources and is output {idx}",
+                    node=node,
+                )
             cls = _ops_by_type().get(k.ge_type.data)
             impl = reference_impl_of(cls) if cls is not None else None
             out_t = outs[idx]
@@ -338,12 +347,21 @@ class LoadedModel:
                 continue
             region, start, _ = rng[e.tensor_name]
             if any(rng[n][0] != region for n in srcs):
-                where = ", ".join(f"\"{n}\" in {rng[n][0]}" for n in srcs)
-                raise SimulatorFault(f"{label} (a view in {region}) is made of tensors of other regions: {where}", "", region, start, start, node=node)
+                where = ", ".join(f'"{n}" in {rng[n][0]}' for n in srcs)
+                raise SimulatorFault(
+                    f"{label} (a view in {region}) is made of tensors of other regions: {where}",
+                    "",
+                    region,
+                    start,
+                    start,
+                    node=node,
+                )
             item = numpy_dtype(out_t.element_type).itemsize
             tags = [rng[n][1] + _element_offsets(t) * item for n, t in zip(srcs, ins)]
             block = Block(arg_types=[_i64(t) for t in ins])
-            probe = cls.create(operands=list(block.args), result_types=[_i64(t) for t in outs], attributes=dict(k.attributes))  # type: ignore[union-attr]
+            probe = cls.create(
+                operands=list(block.args), result_types=[_i64(t) for t in outs], attributes=dict(k.attributes)
+            )  # type: ignore[union-attr]
             block.add_op(probe)
             try:
                 with np.errstate(all="ignore"):
@@ -386,13 +404,17 @@ class LoadedModel:
         if cls is None or impl is None:
             raise SimulatorFault(f"kernel @{k.sym_name.data}: no library implementation of GE type {k.ge_type.data}")
         block = Block(arg_types=list(k.function_type.inputs.data))
-        node = cls.create(operands=list(block.args), result_types=list(k.function_type.outputs.data), attributes=dict(k.attributes))
+        node = cls.create(
+            operands=list(block.args), result_types=list(k.function_type.outputs.data), attributes=dict(k.attributes)
+        )
         block.add_op(node)
         return lambda args, dst: impl(node, args)
 
     # -- execution ----------------------------------------------------------------------------
 
-    def _bind_io(self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
+    def _bind_io(
+        self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None
+    ) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
         n_in = sum(1 for r in self.region_sizes if r.startswith("input:"))
         n_out = sum(1 for r in self.region_sizes if r.startswith("output:"))
         if len(inputs) != n_in:
@@ -454,7 +476,10 @@ class LoadedModel:
             if t.bindings is None or ret_up == K_INIT_ONE_TIME:
                 t.bindings = [(memory[o.region], o.addr.offset.data) for o in ops]
             else:  # only the slots registered under a changed allocation id are rewritten
-                t.bindings = [(memory[o.region], o.addr.offset.data) if o.region in changed else b for o, b in zip(ops, t.bindings)]
+                t.bindings = [
+                    (memory[o.region], o.addr.offset.data) if o.region in changed else b
+                    for o, b in zip(ops, t.bindings)
+                ]
             self.refreshed.append(t.label)
 
     def execute(self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
@@ -517,7 +542,9 @@ class _Execution:
             self.shadow[r] = sh
         tb = m.table
         self.retired: set[int] = set()  # tasks whose reads are done
-        self.written: set[str] = {b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")}
+        self.written: set[str] = {
+            b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")
+        }
         # fm bytes still to be read: a count of pending reads per byte range
         self.live = IntervalMap()
         self.live_bytes = 0
@@ -566,8 +593,20 @@ class _Execution:
                     wt = self.m.tasks[w]
                     if w not in self.epoch and wt.stream != t.stream:
                         # the writer has not run: with an event between them the read would wait
-                        raise self.fault(t, f"race: reads {r} [{a}, {b}) of tensor \"{base}\" before its writer {wt.label} on another stream ran, with no event between them", r, a, b)
-            raise self.fault(t, f"read of uninitialised memory: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at {r} [{off}, {end})) was not written by any task in this execution", r, a, b)
+                        raise self.fault(
+                            t,
+                            f'race: reads {r} [{a}, {b}) of tensor "{base}" before its writer {wt.label} on another stream ran, with no event between them',
+                            r,
+                            a,
+                            b,
+                        )
+            raise self.fault(
+                t,
+                f'read of uninitialised memory: {r} [{a}, {b}) (reading tensor "{o.tensor}" at {r} [{off}, {end})) was not written by any task in this execution',
+                r,
+                a,
+                b,
+            )
         s = t.stream
         tb = self.m.table
         mine: set[int] = set()
@@ -579,13 +618,25 @@ class _Execution:
                 # the bytes hold another tensor's data: its own writer has not written them
                 for x in sorted(mine):
                     if x not in self.epoch and self.m.tasks[x].stream != t.stream:
-                        raise self.fault(t, f"race: reads {r} [{a}, {b}) of tensor \"{o.tensor}\" before its writer {self.m.tasks[x].label} on another stream ran, with no event between them", r, a, b)
+                        raise self.fault(
+                            t,
+                            f'race: reads {r} [{a}, {b}) of tensor "{o.tensor}" before its writer {self.m.tasks[x].label} on another stream ran, with no event between them',
+                            r,
+                            a,
+                            b,
+                        )
                 raise self.fault(
                     t, f"read of stale memory: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at {r} [{off}, {end})) "
                     f"was last written by {w[2]}, which does not write \"{o.tensor}\"", r, a, b,
                 )  # fmt: skip
             if not self.hb(w, s):
-                raise self.fault(t, f"race: reads {r} [{a}, {b}) written by {w[2]} on another stream with no event between them", r, a, b)
+                raise self.fault(
+                    t,
+                    f"race: reads {r} [{a}, {b}) written by {w[2]} on another stream with no event between them",
+                    r,
+                    a,
+                    b,
+                )
         me = (s, self.vc[s][s], t.label, t.index)
 
         def upd(st: object) -> object:
@@ -608,10 +659,22 @@ class _Execution:
         for a, b, st in sh.covered(off, end):
             w, reads = st  # type: ignore[misc]
             if not self.hb(w, s):
-                raise self.fault(t, f"race: writes {r} [{a}, {b}) also written by {w[2]} on another stream with no event between them", r, a, b)
+                raise self.fault(
+                    t,
+                    f"race: writes {r} [{a}, {b}) also written by {w[2]} on another stream with no event between them",
+                    r,
+                    a,
+                    b,
+                )
             for rd in reads:
                 if rd is not None and not self.hb(rd, s):
-                    raise self.fault(t, f"race: writes {r} [{a}, {b}) read by {rd[2]} on another stream with no event between them", r, a, b)
+                    raise self.fault(
+                        t,
+                        f"race: writes {r} [{a}, {b}) read by {rd[2]} on another stream with no event between them",
+                        r,
+                        a,
+                        b,
+                    )
         tb = self.m.table
         owners = tb.owners.get(r)
         mine = set(tb.base[o.tensor])
@@ -756,7 +819,9 @@ class _Execution:
                 last = done[-1]
                 es, ec = self.epoch[last.index]
                 if ec > self.end_vc[es]:
-                    raise self.fault(last, "not joined before end_graph: no event orders it before the model completes", "", 0, 0)
+                    raise self.fault(
+                        last, "not joined before end_graph: no event orders it before the model completes", "", 0, 0
+                    )
 
 
 def _nbytes(o: _Operand) -> int:
@@ -786,7 +851,11 @@ def _disjoint(o: _Operand, buf: np.ndarray, off: int, t: _Task) -> bool:
 
 def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
     """`a` is `b`'s memory (the kernel wrote `b` in place)."""
-    return a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.nbytes == b.nbytes and a.flags.c_contiguous
+    return (
+        a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+        and a.nbytes == b.nbytes
+        and a.flags.c_contiguous
+    )
 
 
 def _storage_view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:

@@ -267,7 +267,11 @@ def ge_tensor(rep: list[int]) -> str:
 
 
 def one_node_backend(
-    name: str, sizes: list[int], ins: list[tuple[str, list[int]]], op: str = "", out: list[int] | None = None,
+    name: str,
+    sizes: list[int],
+    ins: list[tuple[str, list[int]]],
+    op: str = "",
+    out: list[int] | None = None,
     fuse_type: str = "pointwise",
 ) -> str:
     """GE's one-compute-node helpers: a Data per input (its repeats; 1 = broadcast), a

@@ -48,7 +48,9 @@ def random_graph(seed: int) -> str:
     used: set[str] = set()
     n = 0
 
-    def emit(op: str, ins: list[tuple[str, tuple[int, ...]]], outs: list[tuple[int, ...]], attrs: str = "") -> list[tuple[str, tuple[int, ...]]]:
+    def emit(
+        op: str, ins: list[tuple[str, tuple[int, ...]]], outs: list[tuple[int, ...]], attrs: str = ""
+    ) -> list[tuple[str, tuple[int, ...]]]:
         nonlocal n
         names = [f"%v{n}_{k}" if len(outs) > 1 else f"%v{n}" for k in range(len(outs))]
         n += 1
@@ -89,11 +91,18 @@ def random_graph(seed: int) -> str:
             keep = rng.random() < 0.6
             out = tuple(1 if i in axes else d for i, d in enumerate(s) if keep or i not in axes)
             if out:
-                emit(rng.choice(REDUCE), [v], [out], f"axes = [{', '.join(map(str, axes))}], keep_dims = {'true' if keep else 'false'}")
+                emit(
+                    rng.choice(REDUCE),
+                    [v],
+                    [out],
+                    f"axes = [{', '.join(map(str, axes))}], keep_dims = {'true' if keep else 'false'}",
+                )
         elif kind == "concat" and s:
             same = [w for w in pool if len(w[1]) == len(s)]
             d = rng.randrange(len(s))
-            parts = [v] + [w for w in same if w is not v and all(x == y for k, (x, y) in enumerate(zip(w[1], s)) if k != d)][:2]
+            parts = [v] + [
+                w for w in same if w is not v and all(x == y for k, (x, y) in enumerate(zip(w[1], s)) if k != d)
+            ][:2]
             if len(parts) == 1:
                 parts.append(v)
             out = tuple(sum(p[1][d] for p in parts) if k == d else x for k, x in enumerate(s))
@@ -119,9 +128,9 @@ def random_graph(seed: int) -> str:
                 emit("Squeeze", [v], [tuple(x for x in s if x != 1)])
             else:
                 emit("Reshape", [v], [(int(np.prod(s)),)])
-    outs = [p for p in pool[len(in_shapes):] if p[0] not in used] or [pool[-1]]
+    outs = [p for p in pool[len(in_shapes) :] if p[0] not in used] or [pool[-1]]
     if rng.random() < 0.3 and len(pool) > len(in_shapes) + 1:
-        extra = rng.choice(pool[len(in_shapes):])
+        extra = rng.choice(pool[len(in_shapes) :])
         if extra not in outs:
             outs.append(extra)
     lines.append(f"  ge.NetOutput {', '.join(v for v, _ in outs)} : {', '.join(ty(s) for _, s in outs)}")
@@ -129,7 +138,7 @@ def random_graph(seed: int) -> str:
 
 
 def _dense(vals: np.ndarray) -> str:
-    return "dense<" + str(vals.tolist()).replace(" ", "") .replace(",", ", ") + ">"
+    return "dense<" + str(vals.tolist()).replace(" ", "").replace(",", ", ") + ">"
 
 
 def random_gather_graph(seed: int) -> str:
@@ -183,16 +192,22 @@ def random_gather_graph(seed: int) -> str:
             outs.append((name, out))
         elif use == "rank_up":
             up = (2,) + out
-            lines.append(f"  %b{k} = ge.BroadcastToD(%g) {{shape = [{', '.join(map(str, up))}]}} : ({ty(out)}) -> {ty(up)}")
+            lines.append(
+                f"  %b{k} = ge.BroadcastToD(%g) {{shape = [{', '.join(map(str, up))}]}} : ({ty(out)}) -> {ty(up)}"
+            )
             lines.append(f"  {name} = ge.Neg(%b{k}) : ({ty(up)}) -> {ty(up)}")
             outs.append((name, up))
         elif use == "reduce":
             r = out[:-1] + (1,)
-            lines.append(f"  {name} = ge.ReduceSumD(%g) {{axes = [{len(out) - 1}], keep_dims = true}} : ({ty(out)}) -> {ty(r)}")
+            lines.append(
+                f"  {name} = ge.ReduceSumD(%g) {{axes = [{len(out) - 1}], keep_dims = true}} : ({ty(out)}) -> {ty(r)}"
+            )
             outs.append((name, r))
         elif use == "concat":
             c = out[:-1] + (2 * out[-1],)
-            lines.append(f"  {name} = ge.ConcatD(%g, %g) {{concat_dim = {len(out) - 1}}} : ({ty(out)}, {ty(out)}) -> {ty(c)}")
+            lines.append(
+                f"  {name} = ge.ConcatD(%g, %g) {{concat_dim = {len(out) - 1}}} : ({ty(out)}, {ty(out)}) -> {ty(c)}"
+            )
             outs.append((name, c))
         else:
             # the gather's output, made integer and in range, indexes a second gather (axis 0)
@@ -201,7 +216,9 @@ def random_gather_graph(seed: int) -> str:
             lines.append(f"  %t{k} = ge.Data {{index = {2 + k}}} : tensor<64x3xf32>")
             # |values| of x, y are < 2 (inputs_for draws from [-2, 2]); exp of that < 64
             o2 = out + (3,)
-            lines.append(f"  {name} = ge.Gather(%t{k}, %n{k}) : (tensor<64x3xf32>, {ty(out).replace('f32', 'i32')}) -> {ty(o2)}")
+            lines.append(
+                f"  {name} = ge.Gather(%t{k}, %n{k}) : (tensor<64x3xf32>, {ty(out).replace('f32', 'i32')}) -> {ty(o2)}"
+            )
             outs.append((name, o2))
     lines.append(f"  ge.NetOutput {', '.join(n for n, _ in outs)} : {', '.join(ty(s) for _, s in outs)}")
     # Data indices must be dense: renumber the extra Data nodes in order of appearance

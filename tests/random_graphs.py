@@ -97,8 +97,24 @@ UNSIGNED = ("ui8",)
 BOOL = "i1"
 # The largest magnitude a value of the dtype may reach: far enough from overflow that a
 # following Square / Mul / AddN is squashed first (see _Builder.guard).
-LIMIT = {"f16": 256.0, "bf16": 1e4, "f32": 1e4, "f64": 1e4, "i8": 60, "i16": 2000, "i32": 10000, "i64": 10000, "ui8": 120, "i1": 1}
-INPUT_RANGE = {**{d: (-1.0, 1.0) for d in FLOATS}, **{d: (-4.0, 4.0) for d in SIGNED}, "ui8": (0.0, 8.0), "i1": (0.0, 1.0)}
+LIMIT = {
+    "f16": 256.0,
+    "bf16": 1e4,
+    "f32": 1e4,
+    "f64": 1e4,
+    "i8": 60,
+    "i16": 2000,
+    "i32": 10000,
+    "i64": 10000,
+    "ui8": 120,
+    "i1": 1,
+}
+INPUT_RANGE = {
+    **{d: (-1.0, 1.0) for d in FLOATS},
+    **{d: (-4.0, 4.0) for d in SIGNED},
+    "ui8": (0.0, 8.0),
+    "i1": (0.0, 1.0),
+}
 
 
 ITEMSIZE = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "ui8": 1, "i1": 1}
@@ -300,7 +316,9 @@ class _Builder:
 
     # -- emission ---------------------------------------------------------------------
 
-    def emit(self, op: str, ins: Sequence[Value], outs: Sequence[Value], attrs: str = "", group: bool = False) -> list[Value]:
+    def emit(
+        self, op: str, ins: Sequence[Value], outs: Sequence[Value], attrs: str = "", group: bool = False
+    ) -> list[Value]:
         node = Node(op, list(ins), list(outs), attrs, group)
         for v in ins:
             v.uses += 1
@@ -309,7 +327,17 @@ class _Builder:
         self.nodes.append(node)
         return list(outs)
 
-    def one(self, op: str, ins: Sequence[Value], shape: tuple[int, ...], dtype: str, lo: float, hi: float, attrs: str = "", fmt: str | None = None) -> Value:
+    def one(
+        self,
+        op: str,
+        ins: Sequence[Value],
+        shape: tuple[int, ...],
+        dtype: str,
+        lo: float,
+        hi: float,
+        attrs: str = "",
+        fmt: str | None = None,
+    ) -> Value:
         v = self.emit(op, ins, [Value(shape, dtype, lo, hi, fmt)], attrs)[0]
         self.pool.append(v)
         return v
@@ -320,7 +348,15 @@ class _Builder:
         self.data.append(v)
         return v
 
-    def const(self, shape: tuple[int, ...], dtype: str, lo: float, hi: float, splat: bool | None = None, fmt: str | None = None) -> Value:
+    def const(
+        self,
+        shape: tuple[int, ...],
+        dtype: str,
+        lo: float,
+        hi: float,
+        splat: bool | None = None,
+        fmt: str | None = None,
+    ) -> Value:
         """A Const of values in [lo, hi] on a grid exact in every float dtype (a Data when
         the shape is empty: xDSL's dense literal has no size-0 form)."""
         rng = self.rng
@@ -370,7 +406,9 @@ class _Builder:
     def source(self, dtype: str | None = None, rank: int | None = None) -> Value:
         """A value to build on: a pool value (ND, not a Const) or a new Data."""
         dt = dtype or self.dtype
-        v = self.pick(lambda v: self.plain(v) and v.dtype == dt and v.kind != "Const" and (rank is None or len(v.shape) == rank))
+        v = self.pick(
+            lambda v: self.plain(v) and v.dtype == dt and v.kind != "Const" and (rank is None or len(v.shape) == rank)
+        )
         if v is None or self.rng.random() < 0.12:
             v = self.new_data(self.shape(rank), dt)
         return v
@@ -460,13 +498,18 @@ class _Builder:
         """A second operand broadcasting with v: another value, a Const, v itself."""
         rng = self.rng
         if v.fmt:
-            other = self.pick(lambda u: u.fmt == v.fmt and u.shape == v.shape and u.dtype == v.dtype and u is not v, fresh=False)
+            other = self.pick(
+                lambda u: u.fmt == v.fmt and u.shape == v.shape and u.dtype == v.dtype and u is not v, fresh=False
+            )
             return other if other is not None and rng.random() < 0.6 else self.const(v.shape, v.dtype, -2, 2, fmt=v.fmt)
         r = rng.random()
         if r < 0.1 and self.on("same_value_twice"):
             return v
         if r < 0.45:
-            other = self.pick(lambda u: self.plain(u) and u.dtype == v.dtype and u is not v and _broadcasts(u.shape, v.shape), fresh=False)
+            other = self.pick(
+                lambda u: self.plain(u) and u.dtype == v.dtype and u is not v and _broadcasts(u.shape, v.shape),
+                fresh=False,
+            )
             if other is not None:
                 return other
         shape = list(v.shape)
@@ -479,7 +522,12 @@ class _Builder:
         lo, hi = INPUT_RANGE[v.dtype]
         if rng.random() < 0.4:
             return self.new_data(tuple(shape), v.dtype)
-        return self.const(tuple(shape), v.dtype, max(lo * 2, -2) if v.dtype != "ui8" else 0, min(hi * 2, 2) if is_float(v.dtype) else hi)
+        return self.const(
+            tuple(shape),
+            v.dtype,
+            max(lo * 2, -2) if v.dtype != "ui8" else 0,
+            min(hi * 2, 2) if is_float(v.dtype) else hi,
+        )
 
     def binary(self, a: Value, b: Value | None = None, op: str | None = None) -> Value:
         rng = self.rng
@@ -536,7 +584,9 @@ class _Builder:
 
     def p_same_twice(self) -> None:
         v = self.source()
-        op = self.rng.choice(("Add", "Mul", "Sub", "Maximum") if v.dtype in SIGNED or is_float(v.dtype) else ("Maximum", "Minimum"))
+        op = self.rng.choice(
+            ("Add", "Mul", "Sub", "Maximum") if v.dtype in SIGNED or is_float(v.dtype) else ("Maximum", "Minimum")
+        )
         if v.dtype in UNSIGNED and op == "Sub":
             op = "Add"
         self.binary(v, v, op)
@@ -652,7 +702,13 @@ class _Builder:
             if r < 0.3 and len(live) >= 2:
                 a, b = rng.sample(live, 2)
                 if _broadcast(a.shape, b.shape) is not None:
-                    self.binary(a, b, rng.choice(("Sub", "Add", "Maximum")) if a.dtype not in UNSIGNED and a.dtype != BOOL else "Maximum")
+                    self.binary(
+                        a,
+                        b,
+                        rng.choice(("Sub", "Add", "Maximum"))
+                        if a.dtype not in UNSIGNED and a.dtype != BOOL
+                        else "Maximum",
+                    )
             elif r < 0.45 and live and self.on("same_value_twice"):
                 a = rng.choice(live)
                 self.binary(a, a, "Add" if a.dtype != BOOL else "Maximum")
@@ -677,7 +733,13 @@ class _Builder:
         same = all(v.shape == s0 and v.dtype == ins[0].dtype for v in ins)
         kinds = []
         if s0:
-            axes = [a for a in range(len(s0)) if all(len(v.shape) == len(s0) and all(v.shape[i] == s0[i] for i in range(len(s0)) if i != a) for v in ins)]
+            axes = [
+                a
+                for a in range(len(s0))
+                if all(
+                    len(v.shape) == len(s0) and all(v.shape[i] == s0[i] for i in range(len(s0)) if i != a) for v in ins
+                )
+            ]
             if axes:
                 kinds += ["ConcatD", "ConcatD", "ConcatV2D"]
         else:
@@ -687,7 +749,13 @@ class _Builder:
             # ge_local_ops_kernel_calc_op_param.cc: CheckPhonyConcatInputIs32Align -- GE builds
             # PhonyConcat only on 32-byte multiples (a repeated input is allowed: ge-assign-memory
             # copies every repeat, as one output cannot sit at two offsets)
-            if self.on("phony") and s0 and nbytes(s0, ins[0].dtype) % 32 == 0 and nbytes(s0, ins[0].dtype) > 0 and any(math.prod(s0[:a]) == 1 for a in range(len(s0))):
+            if (
+                self.on("phony")
+                and s0
+                and nbytes(s0, ins[0].dtype) % 32 == 0
+                and nbytes(s0, ins[0].dtype) > 0
+                and any(math.prod(s0[:a]) == 1 for a in range(len(s0)))
+            ):
                 kinds += ["PhonyConcat", "PhonyConcat"]
         if not kinds:
             return None
@@ -735,7 +803,11 @@ class _Builder:
             else:
                 s = list(v.shape)
                 s[a] = rng.choice((1, 2, 3, 5)) if not (self.on("zero_size") and rng.random() < 0.2) else 0
-                ins.append(self.new_data(tuple(s), v.dtype) if rng.random() < 0.5 else self.const(tuple(s), v.dtype, *INPUT_RANGE[v.dtype]))
+                ins.append(
+                    self.new_data(tuple(s), v.dtype)
+                    if rng.random() < 0.5
+                    else self.const(tuple(s), v.dtype, *INPUT_RANGE[v.dtype])
+                )
         rng.shuffle(ins)
         self.concat_of(ins)
 
@@ -751,7 +823,13 @@ class _Builder:
         d = v.shape[0]
         n = rng.choice([k for k in (2, 3, 4) if d % k == 0] or [d])
         piece = (d // n, *v.shape[1:])
-        res = self.emit("SplitD", [v], [Value(piece, v.dtype, v.lo, v.hi) for _ in range(n)], f"split_dim = 0, num_split = {n}", self.naming_groups and rng.random() < 0.5)
+        res = self.emit(
+            "SplitD",
+            [v],
+            [Value(piece, v.dtype, v.lo, v.hi) for _ in range(n)],
+            f"split_dim = 0, num_split = {n}",
+            self.naming_groups and rng.random() < 0.5,
+        )
         self.pool.extend(res)
         outs = list(res)
         while outs == res:
@@ -792,13 +870,23 @@ class _Builder:
             perm = list(range(len(s)))
             while perm == sorted(perm):
                 rng.shuffle(perm)
-            self.one("TransposeD", [v], tuple(s[p] for p in perm), v.dtype, v.lo, v.hi, f"perm = [{', '.join(map(str, perm))}]")
+            self.one(
+                "TransposeD",
+                [v],
+                tuple(s[p] for p in perm),
+                v.dtype,
+                v.lo,
+                v.hi,
+                f"perm = [{', '.join(map(str, perm))}]",
+            )
         elif choice == "broadcast":
             target = [d if d != 1 else rng.choice((1, 2, 3)) for d in s]
             if len(target) < 4 and rng.random() < 0.5:
                 target.insert(0, rng.choice((1, 2)))
             if math.prod(target) <= 512:
-                self.one("BroadcastToD", [v], tuple(target), v.dtype, v.lo, v.hi, f"shape = [{', '.join(map(str, target))}]")
+                self.one(
+                    "BroadcastToD", [v], tuple(target), v.dtype, v.lo, v.hi, f"shape = [{', '.join(map(str, target))}]"
+                )
         else:
             self.unary(v, "Identity" if self.on("identity") else None)
 
@@ -836,9 +924,19 @@ class _Builder:
             oh, ow = h + pads[0] + pads[1] - kh + 1, w_ + pads[2] + pads[3] - kw + 1
             f = self.const((k, c, kh, kw), dt, -1, 1)
             bound = c * kh * kw * x.mag
-            y = self.one("Conv2D", [x, f], (nb, k, oh, ow), dt, -bound, bound, f"strides = [1, 1, 1, 1], pads = [{', '.join(map(str, pads))}]")
+            y = self.one(
+                "Conv2D",
+                [x, f],
+                (nb, k, oh, ow),
+                dt,
+                -bound,
+                bound,
+                f"strides = [1, 1, 1, 1], pads = [{', '.join(map(str, pads))}]",
+            )
         elif kind in ("Gather", "GatherV2"):
-            x = self.pick(lambda u: self.plain(u) and bool(u.shape) and u.size > 0, fresh=True) or self.new_data(self.shape(rng.randint(1, 3)) or (3,), dt)
+            x = self.pick(lambda u: self.plain(u) and bool(u.shape) and u.size > 0, fresh=True) or self.new_data(
+                self.shape(rng.randint(1, 3)) or (3,), dt
+            )
             if not x.shape or x.size == 0:
                 return
             r = len(x.shape)
@@ -861,7 +959,15 @@ class _Builder:
             if not x.shape:
                 return
             rs = rng.choice((1, 2, 4))
-            y = self.one("HcomAllGather", [x], (x.shape[0] * rs, *x.shape[1:]), x.dtype, x.lo, x.hi, f'rank_size = {rs}, group = "hccl_world_group"')
+            y = self.one(
+                "HcomAllGather",
+                [x],
+                (x.shape[0] * rs, *x.shape[1:]),
+                x.dtype,
+                x.lo,
+                x.hi,
+                f'rank_size = {rs}, group = "hccl_world_group"',
+            )
         if self.on("identity") and rng.random() < 0.4:
             self.unary(y, "Identity")
 
@@ -908,9 +1014,16 @@ class _Builder:
             v = self.new_data((rng.choice((1, 2)), c, rng.choice((1, 2, 3)), rng.choice((1, 2))), dt, "NC1HWC0")
         r = rng.random()
         if r < 0.3:
-            v = self.unary(v, rng.choice(("Relu", "Abs", "Neg", "Sigmoid", "Tanh", "Square") + (("Identity",) if self.on("identity") else ())))
+            v = self.unary(
+                v,
+                rng.choice(
+                    ("Relu", "Abs", "Neg", "Sigmoid", "Tanh", "Square") + (("Identity",) if self.on("identity") else ())
+                ),
+            )
         elif r < 0.5:
-            other = self.pick(lambda u: u.fmt == v.fmt and u.shape == v.shape and u.dtype == dt and u is not v, fresh=False)
+            other = self.pick(
+                lambda u: u.fmt == v.fmt and u.shape == v.shape and u.dtype == dt and u is not v, fresh=False
+            )
             b = other or self.new_data(v.shape, dt, "NC1HWC0")
             if self.on("same_value_twice") and rng.random() < 0.3:
                 b = v
@@ -925,16 +1038,31 @@ class _Builder:
                 s[axis] = rng.choice((1, 2, 3, 17)) if axis == 1 else rng.choice((1, 2))
                 t = tuple(s)
                 same = self.pick(lambda u, t=t: u.fmt == v.fmt and u.shape == t and u.dtype == dt, fresh=False)
-                ins.append(same if same is not None and rng.random() < 0.5 else self.unary(self.new_data(t, dt, "NC1HWC0"), "Relu"))
+                ins.append(
+                    same
+                    if same is not None and rng.random() < 0.5
+                    else self.unary(self.new_data(t, dt, "NC1HWC0"), "Relu")
+                )
             rng.shuffle(ins)
             shape = tuple(sum(u.shape[axis] for u in ins) if i == axis else d for i, d in enumerate(v.shape))
-            self.one("ConcatD", ins, shape, dt, min(u.lo for u in ins), max(u.hi for u in ins), f"concat_dim = {axis}, N = {len(ins)}", fmt="NC1HWC0")
+            self.one(
+                "ConcatD",
+                ins,
+                shape,
+                dt,
+                min(u.lo for u in ins),
+                max(u.hi for u in ins),
+                f"concat_dim = {axis}, N = {len(ins)}",
+                fmt="NC1HWC0",
+            )
 
     # -- identity -------------------------------------------------------------------------------
 
     def p_identity(self) -> None:
         rng = self.rng
-        pref = [v for v in self.pool if v.kind in ("Data", "Const", *LIBRARY, "SplitD", "SplitVD", "PhonySplit", "Identity")]
+        pref = [
+            v for v in self.pool if v.kind in ("Data", "Const", *LIBRARY, "SplitD", "SplitVD", "PhonySplit", "Identity")
+        ]
         v = rng.choice(pref) if pref and rng.random() < 0.7 else self.source()
         for _ in range(rng.randint(1, 3)):
             v = self.unary(v, "Identity")
@@ -1077,7 +1205,9 @@ def _render(g: Graph) -> str:
     lines = []
     for n in g.nodes:
         if n.op == "NetOutput":
-            lines.append(f"  ge.NetOutput {', '.join('%' + v.name for v in n.ins)} : {', '.join(v.type for v in n.ins)}")
+            lines.append(
+                f"  ge.NetOutput {', '.join('%' + v.name for v in n.ins)} : {', '.join(v.type for v in n.ins)}"
+            )
             continue
         if n.group and len(n.outs) > 1:
             base = fresh(n.op)

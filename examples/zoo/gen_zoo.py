@@ -53,7 +53,9 @@ def _model(name: str, nodes, inputs, outputs, inits: dict[str, np.ndarray]) -> o
         outputs,
         initializer=[numpy_helper.from_array(a, n) for n, a in inits.items()],
     )
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", OPSET)], producer_name="ge-xdsl gen_zoo", producer_version="1")
+    m = h.make_model(
+        g, opset_imports=[h.make_opsetid("", OPSET)], producer_name="ge-xdsl gen_zoo", producer_version="1"
+    )
     m.ir_version = IR_VERSION
     onnx.checker.check_model(m, full_check=True)
     return m
@@ -106,7 +108,16 @@ def unet_block() -> onnx.ModelProto:
         inits[f"{name}.weight"], inits[f"{name}.bias"] = w, b
         p = k // 2
         out = f"{name}_conv" if relu else y
-        ns = [h.make_node("Conv", [x, f"{name}.weight", f"{name}.bias"], [out], name=f"/{name}/Conv", kernel_shape=[k, k], pads=[p, p, p, p])]
+        ns = [
+            h.make_node(
+                "Conv",
+                [x, f"{name}.weight", f"{name}.bias"],
+                [out],
+                name=f"/{name}/Conv",
+                kernel_shape=[k, k],
+                pads=[p, p, p, p],
+            )
+        ]
         if relu:
             ns.append(h.make_node("Relu", [out], [y], name=f"/{name}/Relu"))
         return ns

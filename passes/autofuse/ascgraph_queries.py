@@ -210,7 +210,9 @@ def _first_reader(op: Operation) -> Operation | None:
     return None
 
 
-def is_simplest_load(backend: Operation, load: ag.Load, condition_with_node_type: bool = True) -> tuple[bool, list[int] | None]:
+def is_simplest_load(
+    backend: Operation, load: ag.Load, condition_with_node_type: bool = True
+) -> tuple[bool, list[int] | None]:
     """backend_utils.cpp BackendUtils::IsSimplestLoad for a Load of the AscBackend
     `backend`: (simplest, broadcast info GE appends to attr_infos, or None when it appends
     none). A concat-typed node reads every input simply; a Load whose first-reader chain
@@ -300,7 +302,9 @@ def graph_loads(op: Operation) -> list[ag.Load]:
 
 def has_broadcast(op: Operation) -> bool:
     """An explicit Broadcast node or a broadcasting Load (GE: HasBroadcast / view info)."""
-    return any(isinstance(n, ag.Broadcast) or (isinstance(n, ag.Load) and load_view(n).broadcast) for n in asc_nodes(op))
+    return any(
+        isinstance(n, ag.Broadcast) or (isinstance(n, ag.Load) and load_view(n).broadcast) for n in asc_nodes(op)
+    )
 
 
 # -- ports: where an AscBackend/FusedAscBackend input or output leads ----------------------------

@@ -155,7 +155,13 @@ class AutofusePass(ModulePass):
                 self._summary(graph, stats, before, kernel_traffic(block), lifted, unfolded)
 
     def _summary(
-        self, graph: GraphOp, stats, before: tuple[int, int], after: tuple[int, int], lifted: list[str], unfolded: list[str]
+        self,
+        graph: GraphOp,
+        stats,
+        before: tuple[int, int],
+        after: tuple[int, int],
+        lifted: list[str],
+        unfolded: list[str],
     ) -> None:
         print(
             f"{op_location(graph)}: remark: ge-autofuse @{graph.sym_name.data}: kernels {before[0]} -> {after[0]}, "

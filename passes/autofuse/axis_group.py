@@ -251,7 +251,13 @@ def merge_axes_group(target: AxisGroup, src: AxisGroup, is_canfuse_call: bool, i
             return False  # GE's CanFuse never merges two reductions (is_ge_call && is_canfuse_call)
         if cf:
             return set(target.y) == set(src.y) and set(target.r) == set(src.r)
-        return (target.x, target.y, target.r, target.n, target.axes_order) == (src.x, src.y, src.r, src.n, src.axes_order)
+        return (target.x, target.y, target.r, target.n, target.axes_order) == (
+            src.x,
+            src.y,
+            src.r,
+            src.n,
+            src.axes_order,
+        )
     if t0 == Y and t1 == XY:  # MergeYAndXY (sets in both modes)
         ok = set(target.y) == set(src.x) | set(src.y) and len(target.y) == len(src.x) + len(src.y)
         if ok:

@@ -157,7 +157,9 @@ def find_axis_index(short: list[int], base: list[int], allow_unit: bool) -> list
     for i0, j0 in anchors:  # extend from every anchor
         for step in (-1, 1):
             i, j = i0 + step, j0 + step
-            while 0 <= i < len(short) and 0 <= j < len(base) and pos[i] is None and j not in used and short[i] == base[j]:
+            while (
+                0 <= i < len(short) and 0 <= j < len(base) and pos[i] is None and j not in used and short[i] == base[j]
+            ):
                 pos[i] = j
                 used.add(j)
                 i, j = i + step, j + step
@@ -183,7 +185,9 @@ class AxisPairing:
     a_to_b: tuple[tuple[int, int], ...]  # (a axis, b axis)
 
 
-def can_axis_map(ax_a: list[int], rep_a: list[int], ax_b: list[int], rep_b: list[int], allow_unit: bool = False) -> AxisPairing | None:
+def can_axis_map(
+    ax_a: list[int], rep_a: list[int], ax_b: list[int], rep_b: list[int], allow_unit: bool = False
+) -> AxisPairing | None:
     """AscGraphAxisMapping::CanAxisMap: the side with more axes (a when equal) is the
     base; each axis of the other maps to a base axis by FindAxisIndex."""
     if len(rep_a) >= len(rep_b):
@@ -254,7 +258,9 @@ def _is_same_map_axis(x: dict[int, int], y: dict[int, int]) -> bool:
     return sx <= sy or sy <= sx
 
 
-def _graph_pairing(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], allow_unit: bool) -> AxisPairing | None:
+def _graph_pairing(
+    ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], allow_unit: bool
+) -> AxisPairing | None:
     return can_axis_map(ax1, [sz1[a] for a in ax1], ax2, [sz2[a] for a in ax2], allow_unit)
 
 
@@ -292,6 +298,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
 
         def ok(p: AxisPairing | None) -> AxisPairing | None:
             return p
+
     reduction1 = U.has_fuse_type(n1, "reduce")
     for k, j in info.links:
         ps = U.output_store(n1, k)
@@ -365,7 +372,9 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             # IsSameBroadCastInfo when neither side reads the input only simply
             (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
             simplest1, infos1 = _input_broadcast_infos(b1, U.loads_of(e1), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}"))
+            simplest2, infos2 = _input_broadcast_infos(
+                b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}")
+            )
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
                 return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):

@@ -81,7 +81,9 @@ def _repeats(v: SSAValue) -> tuple[int, ...]:
     return t.repeat_list
 
 
-def need_lifting(fused: FusedAscBackend, backend: AscBackend, concat: ag.AscNode, alg: int = CONCAT_ALG_TRANSPOSE) -> ConcatLiftingDecision:
+def need_lifting(
+    fused: FusedAscBackend, backend: AscBackend, concat: ag.AscNode, alg: int = CONCAT_ALG_TRANSPOSE
+) -> ConcatLiftingDecision:
     """# lower_concat_helper.cpp: NeedLifting (with ParseConcatNode, ParseConcatCase)."""
     keep = lambda why: ConcatLiftingDecision(False, why)  # noqa: E731
     num_inputs = len(concat.operands)

@@ -510,7 +510,10 @@ class AscBackendFusionDecider:
         block.add_op(net)
         attrs = self._attrs(n1, n2, fused=True)
         new = ge.FusedAscBackend.create(
-            operands=list(info.fused_inputs), result_types=self._result_types(info), attributes=attrs, regions=[Region(block)]
+            operands=list(info.fused_inputs),
+            result_types=self._result_types(info),
+            attributes=attrs,
+            regions=[Region(block)],
         )
         new.location = n2.location
         self._result_names(new, info)
@@ -523,8 +526,6 @@ class AscBackendFusionDecider:
         if uniq:
             self._pairs[id(new)] = uniq
         return new
-
-
 
 
 def _lone_split(op: Operation) -> tuple[Operation, ge.NetOutput] | None:
@@ -746,7 +747,9 @@ class _Builder:
             self.block.add_op(op)
             v, t = op.results[0], tt
         if t.repeat_list != want.repeat_list:
-            assert all(a == b or a == 1 for a, b in zip(t.repeat_list, want.repeat_list)), "a slice view cannot be bypassed"
+            assert all(a == b or a == 1 for a, b in zip(t.repeat_list, want.repeat_list)), (
+                "a slice view cannot be bypassed"
+            )
             op = ag.Broadcast.create(operands=[v], result_types=[want], attributes=dict(sched))
             op.results[0].name_hint = "broadcast"
             self.block.add_op(op)

@@ -49,7 +49,11 @@ DISABLE_LIFTING = "_disable_lifting"
 def origin_ops(op: AscBackend) -> list[Operation]:
     """The original GE ops (no Data, no NetOutput) of a lowered AscBackend, in order."""
     assert op.origin is not None
-    return [o for o in op.origin.block.ops if not isinstance(o, Data | RefData | NetOutput) and ge_type(o) not in CONST_TYPES]
+    return [
+        o
+        for o in op.origin.block.ops
+        if not isinstance(o, Data | RefData | NetOutput) and ge_type(o) not in CONST_TYPES
+    ]
 
 
 def skip_reason(op: AscBackend) -> str | None:
@@ -161,7 +165,10 @@ def prune_unused_after_lifting(block: Block, lifted_ops: list[Operation], remark
         producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
         removed.append(node_name(op))
         if remarks:
-            print(f"{op_location(op)}: remark: ge-autofuse: removed '{node_name(op)}': nobody reads its outputs", file=sys.stderr)
+            print(
+                f"{op_location(op)}: remark: ge-autofuse: removed '{node_name(op)}': nobody reads its outputs",
+                file=sys.stderr,
+            )
         block.erase_op(op)
         for p in producers:
             if p.parent_block() is block and ge_type(p) not in DATA_NODE_TYPES and not any(r.uses for r in p.results):

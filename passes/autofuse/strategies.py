@@ -181,7 +181,9 @@ class ConcatFusionStrategy(FusionStrategy):
         # concat_fusion_strategy.cpp: backward fusion (concat -> consumer) needs
         # concat_alg != transpose; A2/A3 has concat_alg = 0
         if p.vertical and U.has_fuse_type(p.n1, "concat"):
-            return not_fuse("ConcatCanNotFuseBackward", "a concat does not fuse into its consumer on A2/A3 (concat_alg 0)")
+            return not_fuse(
+                "ConcatCanNotFuseBackward", "a concat does not fuse into its consumer on A2/A3 (concat_alg 0)"
+            )
         # concat_fusion_strategy.cpp: split -> concat only if one of them is first-dim
         if p.vertical and U.has_fuse_type(p.n1, "split") and U.has_fuse_type(p.n2, "concat"):
             if _concat_dim(p.n1, ag.Split) != 0 and _concat_dim(p.n2, ag.Concat) != 0:
@@ -333,14 +335,18 @@ class SliceSplitFusionStrategy(FusionStrategy):
         if p.vertical and U.has_fuse_type(p.n2, "slice"):
             linked = [ld for _, j in p.info.links for _, d in U.input_datas(p.n2, j) for ld in U.loads_of(d)]
             if any(U.load_view(ld).slice for ld in linked) and not _slice_loads(p.n1):
-                return not_fuse("FusedSliceHasViewOp", "node2 slices node1's output, which node1 computes without a slice")
+                return not_fuse(
+                    "FusedSliceHasViewOp", "node2 slices node1's output, which node1 computes without a slice"
+                )
         # slice_fusion_strategy.cpp (A2/A3): a slice whose output end dim is 1 fuses only with slices
         for a, b in ((p.n1, p.n2), (p.n2, p.n1)):
             if U.has_fuse_type(a, "slice") and not U.has_fuse_type(b, "slice"):
                 for k in range(len(a.results)):
                     st = U.output_store(a, k)
                     if st is not None and st[1].out_type().repeat_list[-1:] == (1,):
-                        return not_fuse("FusedSliceHasViewOp", "a slice whose output's last dim is 1 fuses only with slices")
+                        return not_fuse(
+                            "FusedSliceHasViewOp", "a slice whose output's last dim is 1 fuses only with slices"
+                        )
         # slice_fusion_strategy.cpp: a slice load feeding a Broadcast/Transpose is refused
         for side in (p.n1, p.n2):
             for ld in _slice_loads(side):
@@ -430,7 +436,9 @@ class GatherFusionStrategy(FusionStrategy):
         # gather_fusion_strategy.cpp CheckGatherElemwiseFuse: vertical, equal axis counts,
         # no view op on node2's inputs
         if not p.vertical:
-            return not_fuse("GatherCanOnlyVerticallyFuseWithElementwise", "a gather fuses with a pointwise node only along a link")
+            return not_fuse(
+                "GatherCanOnlyVerticallyFuseWithElementwise", "a gather fuses with a pointwise node only along a link"
+            )
         if (r := self.check_gather_fuse_axis(p)) is not None:
             return r
         if not self.check_gather_with_view(p):
@@ -454,16 +462,23 @@ class TransposeFusionStrategy(FusionStrategy):
     def can_fuse(self, p: FusePair) -> NotFuse | None:
         # transpose_fusion_strategy.cpp: transpose fuses only vertically
         if not p.vertical:
-            return not_fuse("TransposeCanNotFuseWithNotPointWise", "a transpose fuses only along a producer -> consumer link")
+            return not_fuse(
+                "TransposeCanNotFuseWithNotPointWise", "a transpose fuses only along a producer -> consumer link"
+            )
         for a, b in ((p.n1, p.n2), (p.n2, p.n1)):
             if U.has_fuse_type(a, "transpose") and not U.has_fuse_type(b, "transpose"):
                 if not U.is_only_pointwise(b):
-                    return not_fuse("TransposeCanNotFuseWithNotPointWise", "a transpose fuses only with pointwise nodes")
+                    return not_fuse(
+                        "TransposeCanNotFuseWithNotPointWise", "a transpose fuses only with pointwise nodes"
+                    )
                 # transpose_fusion_strategy.cpp (A2/A3 normal mode): a pointwise node whose
                 # inputs are not all simplest loads (IsNodeAllInputsAreSimplestLoad) cannot
                 # fuse with a transpose
                 if not all_inputs_simplest_load(b):
-                    return not_fuse("TransposeCanNotFuseWithNotPointWise", "the pointwise node broadcasts an input or reads it through another view")
+                    return not_fuse(
+                        "TransposeCanNotFuseWithNotPointWise",
+                        "the pointwise node broadcasts an input or reads it through another view",
+                    )
         if U.has_fuse_type(p.n2, "transpose") and not U.has_fuse_type(p.n1, "transpose"):
             # transpose_fusion_strategy.cpp: pointwise -> transpose needs a single consumer and a Load
             consumers = {u.operation for r in p.n1.results for u in r.uses}
@@ -490,7 +505,10 @@ class CubeFusionStrategy(FusionStrategy):
         # cube_fusion_strategy.cpp: node2 must read every input by a simplest load
         # (IsNodeAllInputsAreSimplestLoad)
         if not all_inputs_simplest_load(p.n2):
-            return not_fuse("CubeCanNotFuseWithViewElementwise", "the cube's consumer broadcasts an input or reads it through another view")
+            return not_fuse(
+                "CubeCanNotFuseWithViewElementwise",
+                "the cube's consumer broadcasts an input or reads it through another view",
+            )
         return None
 
     def priority(self, p: FusePair) -> FusionPriority:

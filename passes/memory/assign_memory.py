@@ -192,7 +192,13 @@ class GraphPlanner:
             for j, r in enumerate(node.results):
                 k = ref_input_index(node, j)
                 if k is not None and k < len(node.operands) and not is_nopadding_continuous_input(node):
-                    self.join(node.operands[k], r, 0, node, f"alias of {out_name(node.operands[k])} ({t} output {j} reuses input {k})")
+                    self.join(
+                        node.operands[k],
+                        r,
+                        0,
+                        node,
+                        f"alias of {out_name(node.operands[k])} ({t} output {j} reuses input {k})",
+                    )
             if is_nopadding_continuous_input(node):
                 self.layout_continuous_input(node, t, name)
             elif is_nopadding_continuous_output(node):
@@ -335,7 +341,9 @@ class GraphPlanner:
             else:
                 for b, o in zip(blocks, got.offsets):
                     b.offset = o
-            self.exact_note = f"; exact solver: heuristic {got.heuristic_peak} B, {got.models} models, work {got.work:.3f}"
+            self.exact_note = (
+                f"; exact solver: heuristic {got.heuristic_peak} B, {got.models} models, work {got.work:.3f}"
+            )
         self.weight_size = weight_top
         self.var_size = var_top
         self.blocks = blocks

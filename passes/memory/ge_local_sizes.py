@@ -64,9 +64,7 @@ def ge_local_output_size(op: Operation, index: int) -> int:
         raise ValueError(f"{ge_type(op)} has {len(op.results)} outputs, no output {index}")
     raw = tensor_desc(op.results[index].type).size_in_bytes
     if raw is None:
-        raise LocatedError(
-            op, f"CalcOpRunningParam: output {index} has unknown shape; its size is decided at run time"
-        )
+        raise LocatedError(op, f"CalcOpRunningParam: output {index} has unknown shape; its size is decided at run time")
     t = ge_type(op)
     if t in DATA_NODE_TYPES:
         return memory_size_with_auto_padding(raw)

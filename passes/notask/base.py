@@ -168,9 +168,9 @@ def referenced_value(value: OpResult, links: RefLinks) -> SSAValue | None | obje
     if A.get_output_flag(op, A.REUSE_INPUT, out, default=False):
         return input_at(A.get_output_int(op, A.REUSE_INPUT_INDEX, out, 0))
     # (e) no-padding virtual op: graph_utils.cc: GraphUtils::IsNoPaddingRefFromInput
-    if (
-        A.get_bool(op, A.NOPADDING_CONTINUOUS_INPUT) or A.get_bool(op, A.NOPADDING_CONTINUOUS_OUTPUT)
-    ) and A.get_bool(op, A.OUTPUT_REUSE_INPUT):
+    if (A.get_bool(op, A.NOPADDING_CONTINUOUS_INPUT) or A.get_bool(op, A.NOPADDING_CONTINUOUS_OUTPUT)) and A.get_bool(
+        op, A.OUTPUT_REUSE_INPUT
+    ):
         return input_at(0)
     return _NOT_REF
 
@@ -230,8 +230,7 @@ def is_owner_graph_unknown(graph: GraphOp) -> Reject | None:
     if G.is_graph_unknown(graph):
         return Reject(
             "IsOwnerGraphUnknown",
-            f"graph @{graph.sym_name.data} is dynamic "
-            "(_dynamic_shape_partitioned or the unknown-shape flag is set)",
+            f"graph @{graph.sym_name.data} is dynamic (_dynamic_shape_partitioned or the unknown-shape flag is set)",
         )
     return None
 
@@ -403,7 +402,10 @@ def check_real_dim(
         return Verdict(False, f"origin axis {dim} has no storage axis")
     real_dim = src_to_dst[dim][0]
     if not 0 <= real_dim < len(runtime_shape):
-        return Verdict(False, f"storage axis {real_dim} of origin axis {dim} is outside the runtime shape {fmt_dims(runtime_shape)}")
+        return Verdict(
+            False,
+            f"storage axis {real_dim} of origin axis {dim} is outside the runtime shape {fmt_dims(runtime_shape)}",
+        )
     # front-dims rule: every runtime dim before real_dim is 1 (both of GE's branches)
     for axis in range(real_dim):
         if runtime_shape[axis] != 1:
@@ -428,7 +430,10 @@ def check_real_dim(
                             f"outer part sits before axis {dim} in merged storage axis {real_dim}",
                         )
                 elif align_shape[f] != 1:
-                    return Verdict(False, f"origin axis {f} is split with granule {align_shape[f]} before axis {dim} in merged storage axis {real_dim}")
+                    return Verdict(
+                        False,
+                        f"origin axis {f} is split with granule {align_shape[f]} before axis {dim} in merged storage axis {real_dim}",
+                    )
             elif src_shape[f] != 1:
                 return Verdict(
                     False,

@@ -62,8 +62,7 @@ def check_pack_dim(op: Operation) -> Reject | None:
             if any(d != 1 for d in shape):
                 return Reject(
                     "CheckDim",
-                    f"input {i}: axis {shown} equals the rank, so every origin dim must be 1, "
-                    f"got {fmt_dims(shape)}",
+                    f"input {i}: axis {shown} equals the rank, so every origin dim must be 1, got {fmt_dims(shape)}",
                 )
             continue
         if (rej := check_dim_for_input(td, axis, f"input {i}: ")) is not None:

@@ -149,9 +149,7 @@ def get_concat_offset(
     return offset
 
 
-def get_split_offset(
-    shape: Sequence[int], dtype: Attribute, idx: int, dims: Sequence[int], nums: Sequence[int]
-) -> int:
+def get_split_offset(shape: Sequence[int], dtype: Attribute, idx: int, dims: Sequence[int], nums: Sequence[int]) -> int:
     """Byte offset of piece `idx` of a multi-axis split: the mirror of get_concat_offset,
     the LAST listed axis varies fastest.
 
@@ -355,9 +353,7 @@ def calc_phony_split_node_offset(
             # list (an earlier piece's slot is lost); ours: this pair's slot only
             slots.set(consumer, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, len(consumer.operands), in_idx, offset)
             written.append((consumer, in_idx, offset))
-    note = "input offsets: " + (
-        ", ".join(f"{node_name(c)}:{i}={o}" for c, i, o in written) or "none (no consumers)"
-    )
+    note = "input offsets: " + (", ".join(f"{node_name(c)}:{i}={o}" for c, i, o in written) or "none (no consumers)")
     if not keep:
         note += f" ({KEEP_OUTPUT_OFFSET} = false)"
     return written, note

@@ -143,11 +143,17 @@ class IdentityPass(ModulePass):
                 why = None if self.force else usable_reason(node, callers, pos)
                 if why is not None:
                     if self.remarks:
-                        remark(node, f"ge-identity-pass: {ge_type(node)} '{node_name(node)}' kept: {why} (CheckIdentityUsable)")
+                        remark(
+                            node,
+                            f"ge-identity-pass: {ge_type(node)} '{node_name(node)}' kept: {why} (CheckIdentityUsable)",
+                        )
                     continue
                 if self.remarks:
                     forced = " (force)" if self.force else ""
-                    remark(node, f"ge-identity-pass: {ge_type(node)} '{node_name(node)}' removed{forced} (IsolateAndDeleteNode)")
+                    remark(
+                        node,
+                        f"ge-identity-pass: {ge_type(node)} '{node_name(node)}' removed{forced} (IsolateAndDeleteNode)",
+                    )
                 # identity_pass.cc: IdentityPass::Run (io_map i -> i) and base_pass.cc:
                 # BaseNodePass::IsolateAndDeleteNode (consumers of output i read input i)
                 for i, r in enumerate(node.results):

@@ -78,7 +78,10 @@ def sa(*axes: int) -> str:
 
 
 def store_out(src: str, t: str, k: int = 0, axes=(0, 1)) -> list[str]:
-    return [f"%st{k} = ascgraph.Store({src}) {sa(*axes)} : {t}", f"%o{k} = ascgraph.Output(%st{k}) {{index = {k}}} : {t}"]
+    return [
+        f"%st{k} = ascgraph.Store({src}) {sa(*axes)} : {t}",
+        f"%o{k} = ascgraph.Output(%st{k}) {{index = {k}}} : {t}",
+    ]
 
 
 # -- GE's example ------------------------------------------------------------------------------
@@ -88,7 +91,9 @@ def test_simple_add_abs_exp_with_cse_through_the_reference():
     # ge_fusion.md §2.2: exp(abs(x + x)) with one shared Load; 7 nodes.
     t = T("f32", [0, 1, 2], [2, 3, 4])
     text = module(
-        [((2, 3, 4), "f32")], [((2, 3, 4), "f32")], [2, 3, 4],
+        [((2, 3, 4), "f32")],
+        [((2, 3, 4), "f32")],
+        [2, 3, 4],
         [
             f"%data = ascgraph.Data {{index = 0}} : {t}",
             f"%load = ascgraph.Load(%data) {sa(0, 1, 2)} : {t}",
@@ -112,7 +117,9 @@ def test_broadcast_view_is_stride_zero():
     # and an explicit Broadcast expands it (HintGraph form); out = x + y.
     full, row = T("f32", [0, 1], [3, 4]), T("f32", [0, 1], [1, 4])
     text = module(
-        [((3, 4), "f32"), ((4,), "f32")], [((3, 4), "f32")], [3, 4],
+        [((3, 4), "f32"), ((4,), "f32")],
+        [((3, 4), "f32")],
+        [3, 4],
         [
             f"%dx = ascgraph.Data {{index = 0}} : {full}",
             f"%dy = ascgraph.Data {{index = 1}} : {row}",
@@ -133,7 +140,9 @@ def test_broadcast_on_load_and_in_pointwise():
     # [3, 4] (repeat-1 input axis); a [1, 4] row broadcasts inside Mul (numpy broadcasting).
     full = T("f32", [0, 1], [3, 4])
     text = module(
-        [((3,), "f32"), ((4,), "f32")], [((3, 4), "f32")], [3, 4],
+        [((3,), "f32"), ((4,), "f32")],
+        [((3, 4), "f32")],
+        [3, 4],
         [
             f"%dc = ascgraph.Data {{index = 0}} : {T('f32', [0, 1], [3, 1], [1, 0])}",
             f"%dr = ascgraph.Data {{index = 1}} : {T('f32', [0, 1], [1, 4], [0, 1])}",
@@ -153,7 +162,9 @@ def test_transposed_view_by_permuted_strides():
     # in loop order are [1, 4].
     t = T("f32", [0, 1], [4, 3])
     text = module(
-        [((3, 4), "f32")], [((4, 3), "f32")], [4, 3],
+        [((3, 4), "f32")],
+        [((4, 3), "f32")],
+        [4, 3],
         [
             f"%d = ascgraph.Data {{index = 0}} : {T('f32', [0, 1], [4, 3], [1, 4])}",
             f"%l = ascgraph.Load(%d) {sa(0, 1)} : {t}",
@@ -170,7 +181,9 @@ def test_explicit_transpose_node():
     src = T("f32", [1, 0], [3, 4])
     dst = T("f32", [0, 1], [4, 3])
     text = module(
-        [((3, 4), "f32")], [((4, 3), "f32")], [4, 3],
+        [((3, 4), "f32")],
+        [((4, 3), "f32")],
+        [4, 3],
         [
             f"%d = ascgraph.Data {{index = 0}} : {src}",
             f"%l = ascgraph.Load(%d) {sa(0, 1)} : {src}",
@@ -187,7 +200,9 @@ def test_sliced_view_by_offset():
     # out = x[1:3, 2:6] of a 4x8 tensor: Data strides [8, 1], Load offset 1*8 + 2.
     t = T("f32", [0, 1], [2, 4])
     text = module(
-        [((4, 8), "f32")], [((2, 4), "f32")], [2, 4],
+        [((4, 8), "f32")],
+        [((2, 4), "f32")],
+        [2, 4],
         [
             f"%d = ascgraph.Data {{index = 0}} : {T('f32', [0, 1], [2, 4], [8, 1])}",
             f"%l = ascgraph.Load(%d) {{offset = 10, sched.axis = [0, 1]}} : {t}",
@@ -203,7 +218,9 @@ def test_strided_store_writes_through_its_view():
     # The Store's own view puts the result transposed into the output: out = (x + 1)^T.
     t = T("f32", [0, 1], [2, 3])
     text = module(
-        [((2, 3), "f32")], [((3, 2), "f32")], [2, 3],
+        [((2, 3), "f32")],
+        [((3, 2), "f32")],
+        [2, 3],
         [
             f"%d = ascgraph.Data {{index = 0}} : {t}",
             f"%l = ascgraph.Load(%d) {sa(0, 1)} : {t}",
@@ -354,7 +371,9 @@ def test_keep_dim_reductions(op, axes):
     out_shape = tuple(1 if i in axes else d for i, d in enumerate(shape))
     full, red = T("f32", [0, 1], shape), T("f32", [0, 1], out_shape)
     text = module(
-        [(shape, "f32")], [(out_shape, "f32")], list(shape),
+        [(shape, "f32")],
+        [(out_shape, "f32")],
+        list(shape),
         [
             f"%d = ascgraph.Data {{index = 0}} : {full}",
             f"%l = ascgraph.Load(%d) {sa(0, 1)} : {full}",
@@ -374,7 +393,9 @@ def test_f16_sum_accumulates_in_f32():
     n = 4097
     full, red = T("f16", [0], [n]), T("f16", [0], [1], [0])
     text = module(
-        [((n,), "f16")], [((1,), "f16")], [n],
+        [((n,), "f16")],
+        [((1,), "f16")],
+        [n],
         [
             f"%d = ascgraph.Data {{index = 0}} : {full}",
             f"%l = ascgraph.Load(%d) {sa(0)} : {full}",
@@ -395,7 +416,9 @@ def test_concat_split_and_workspace():
     # goes through a GM Workspace and is negated; outputs (-c[:, :3], c[:, 3:]).
     p2, p4, p6, p3 = (T("f16", [0, 1], [4, n]) for n in (2, 4, 6, 3))
     text = module(
-        [((4, 2), "f16"), ((4, 4), "f16")], [((4, 3), "f16"), ((4, 3), "f16")], [4, 6],
+        [((4, 2), "f16"), ((4, 4), "f16")],
+        [((4, 3), "f16"), ((4, 3), "f16")],
+        [4, 6],
         [
             f"%d0 = ascgraph.Data {{index = 0}} : {p2}",
             f"%d1 = ascgraph.Data {{index = 1}} : {p4}",
@@ -479,9 +502,15 @@ def test_split_interpreted_from_the_lowering():
     "types, msg",
     [
         # the pieces cover 2 + 3 of the 6 columns
-        ([T("f32", [0, 1], [4, 2]), T("f32", [0, 1], [4, 3])], "Split output repeats on axis id 1 sum to 5, but the whole has 6"),
+        (
+            [T("f32", [0, 1], [4, 2]), T("f32", [0, 1], [4, 3])],
+            "Split output repeats on axis id 1 sum to 5, but the whole has 6",
+        ),
         # a piece that differs from the whole on two axes
-        ([T("f32", [0, 1], [2, 3]), T("f32", [0, 1], [4, 3])], "repeats must differ from the whole on exactly one axis"),
+        (
+            [T("f32", [0, 1], [2, 3]), T("f32", [0, 1], [4, 3])],
+            "repeats must differ from the whole on exactly one axis",
+        ),
         # a piece with another dtype
         ([T("f16", [0, 1], [4, 3]), T("f32", [0, 1], [4, 3])], "output 0: dtype f16 differs from f32"),
         # a piece over another axis order
@@ -498,7 +527,9 @@ def test_concat_on_the_outer_axis():
     p = T("f32", [0, 1], [1, 3])
     full = T("f32", [0, 1], [3, 3])
     text = module(
-        [((1, 3), "f32"), ((2, 3), "f32")], [((3, 3), "f32")], [3, 3],
+        [((1, 3), "f32"), ((2, 3), "f32")],
+        [((3, 3), "f32")],
+        [3, 3],
         [
             f"%d0 = ascgraph.Data {{index = 0}} : {p}",
             f"%d1 = ascgraph.Data {{index = 1}} : {T('f32', [0, 1], [2, 3])}",
@@ -560,8 +591,13 @@ def test_wrong_input_dtype_is_a_located_error():
 
 def test_unverified_view_past_the_buffer_is_a_located_error():
     # Not verified: the Load's offset leaves the 4-element input; the interpreter says where.
-    text = FUSED.replace("%a_l = ascgraph.Load(%a_d) {sched.axis = [0]}", "%a_l = ascgraph.Load(%a_d) {offset = 2, sched.axis = [0]}")
-    with pytest.raises(ReferenceError, match=r"t.mlir:8:9: error: ascgraph.Load: view reaches element 5 from offset 2, but its buffer has 4 elements"):
+    text = FUSED.replace(
+        "%a_l = ascgraph.Load(%a_d) {sched.axis = [0]}", "%a_l = ascgraph.Load(%a_d) {offset = 2, sched.axis = [0]}"
+    )
+    with pytest.raises(
+        ReferenceError,
+        match=r"t.mlir:8:9: error: ascgraph.Load: view reaches element 5 from offset 2, but its buffer has 4 elements",
+    ):
         run(text, np.zeros(4, F32), verify=False)
 
 
@@ -572,7 +608,10 @@ def test_empty_asc_backend_cannot_be_interpreted():
   }
   ge.NetOutput %y : tensor<4xf32>
 }"""
-    with pytest.raises(ReferenceError, match=r"t.mlir:3:3: error: ge.AscBackend: no AscGraph to interpret: AscBackend's region must hold exactly one ascgraph.graph, found nothing"):
+    with pytest.raises(
+        ReferenceError,
+        match=r"t.mlir:3:3: error: ge.AscBackend: no AscGraph to interpret: AscBackend's region must hold exactly one ascgraph.graph, found nothing",
+    ):
         run(text, np.zeros(4, F32), verify=False)
 
 
@@ -582,8 +621,17 @@ def test_ge_run_reference_evaluates_asc_backends(tmp_path):
     x = np.array([-4, 9, -0.25, 16], F32)
     np.save(tmp_path / "x.npy", x)
     p = subprocess.run(
-        [str(Path(sys.executable).parent / "ge-run"), "--reference", "--print-values", "--input", str(tmp_path / "x.npy"), str(path)],
-        capture_output=True, text=True, cwd=ROOT,
+        [
+            str(Path(sys.executable).parent / "ge-run"),
+            "--reference",
+            "--print-values",
+            "--input",
+            str(tmp_path / "x.npy"),
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert p.returncode == 0, p.stderr
     assert "[2. , 3. , 0.5, 4. ]" in p.stdout  # |-4|**0.5, 9**0.5, 0.25**0.5, 16**0.5

@@ -182,7 +182,10 @@ def _graphs(t: str) -> dict[str, tuple[str, int]]:
     T = f"tensor<4x8x{t}>"
     return {
         # the repro of the bug: a Data read by NetOutput, 1x1x1
-        "data": (f"ge.graph @main {{\n  %0 = ge.Data {{index = 0}} : tensor<1x1x1x{t}>\n  ge.NetOutput %0 : tensor<1x1x1x{t}>\n}}\n", 1),
+        "data": (
+            f"ge.graph @main {{\n  %0 = ge.Data {{index = 0}} : tensor<1x1x1x{t}>\n  ge.NetOutput %0 : tensor<1x1x1x{t}>\n}}\n",
+            1,
+        ),
         "relu_add": (
             f"""ge.graph @main {{
   %x = ge.Data {{index = 0}} : {T}
@@ -191,7 +194,9 @@ def _graphs(t: str) -> dict[str, tuple[str, int]]:
   %a = ge.Add(%r, %y) : ({T}, {T}) -> {T}
   ge.NetOutput %a, %r : {T}, {T}
 }}
-""", 2),
+""",
+            2,
+        ),
         "cast": (
             f"""ge.graph @main {{
   %x = ge.Data {{index = 0}} : {T}
@@ -200,7 +205,9 @@ def _graphs(t: str) -> dict[str, tuple[str, int]]:
   %b = ge.Cast(%z) : (tensor<4x8xf32>) -> {T}
   ge.NetOutput %f, %b : tensor<4x8xf32>, {T}
 }}
-""", 2),
+""",
+            2,
+        ),
         "reduce": (
             f"""ge.graph @main {{
   %x = ge.Data {{index = 0}} : {T}
@@ -208,7 +215,9 @@ def _graphs(t: str) -> dict[str, tuple[str, int]]:
   %m = ge.ReduceMaxD(%x) {{axes = [0], keep_dims = true}} : ({T}) -> tensor<1x8x{t}>
   ge.NetOutput %s, %m : tensor<4x{t}>, tensor<1x8x{t}>
 }}
-""", 1),
+""",
+            1,
+        ),
         "concat": (
             f"""ge.graph @main {{
   %x = ge.Data {{index = 0}} : {T}
@@ -218,7 +227,9 @@ def _graphs(t: str) -> dict[str, tuple[str, int]]:
   %c = ge.ConcatD(%r, %b) {{concat_dim = 0, N = 2}} : ({T}, {T}) -> tensor<8x8x{t}>
   ge.NetOutput %c : tensor<8x8x{t}>
 }}
-""", 2),
+""",
+            2,
+        ),
         "const": (
             f"""ge.graph @main {{
   %x = ge.Data {{index = 0}} : {T}
@@ -228,7 +239,9 @@ def _graphs(t: str) -> dict[str, tuple[str, int]]:
   %m = ge.Mul(%a, %k) : ({T}, tensor<{t}>) -> {T}
   ge.NetOutput %m, %k : {T}, tensor<{t}>
 }}
-""", 1),
+""",
+            1,
+        ),
     }
 
 
@@ -344,15 +357,24 @@ def test_ties_round_to_even(dt: np.dtype, x: float, y: float, want: float) -> No
 def test_the_ascgraph_interpreter_rounds_as_the_reference() -> None:
     """A bf16 chain fused into one AscBackend: its AscGraph holds bf16 tensors and the
     AscGraph interpreter gives the reference's bits on the original graph."""
-    opt, m = parse(CHAIN.replace("ge.NetOutput %m, %a, %s : tensor<4096xbf16>, tensor<4096xbf16>, tensor<4096xbf16>", "ge.NetOutput %s : tensor<4096xbf16>"),
-                   "ge-lower-autofuse,ge-autofuse")
+    opt, m = parse(
+        CHAIN.replace(
+            "ge.NetOutput %m, %a, %s : tensor<4096xbf16>, tensor<4096xbf16>, tensor<4096xbf16>",
+            "ge.NetOutput %s : tensor<4096xbf16>",
+        ),
+        "ge-lower-autofuse,ge-autofuse",
+    )
     fused = m.clone()  # type: ignore[attr-defined]
     opt.apply_passes(fused)
     backends = [op for op in fused.walk() if isinstance(op, ge.AscBackend)]
     assert len(backends) == 1
     # one AscGraph node per ge op, each with a bf16 output: each rounds once, as each ge op
     nodes = [op for op in backends[0].walk() if isinstance(op, ag.AscNode)]
-    assert [op.name for op in nodes if op.name in ("ascgraph.Mul", "ascgraph.Add", "ascgraph.Sigmoid")] == ["ascgraph.Mul", "ascgraph.Add", "ascgraph.Sigmoid"]
+    assert [op.name for op in nodes if op.name in ("ascgraph.Mul", "ascgraph.Add", "ascgraph.Sigmoid")] == [
+        "ascgraph.Mul",
+        "ascgraph.Add",
+        "ascgraph.Sigmoid",
+    ]
     assert all(r.type.element_type == BFloat16Type() for op in nodes for r in op.results)  # type: ignore[attr-defined]
     ins = [values(BF16, (4096,), s, -4.0, 4.0) for s in (1, 2, 3)]
     (want,) = run_graph(select_graph(m), ins)  # type: ignore[arg-type]
@@ -387,14 +409,25 @@ def test_memory_plan_and_kernel_extents_are_two_bytes_per_bf16_element() -> None
     # the plan: GE's TensorUtils size (tensor_utils.cc: GetTensorMemorySizeInBytes) of
     # 32 elements x 2 bytes = 64, rounded up to 32, plus 32 of padding; 64 elements: 160
     (g,) = [o for o in c.ops if isinstance(o, ge.GraphOp)]  # type: ignore[attr-defined]
-    sizes = {ge.node_name(op): [a.value.data for a in op.attributes["output_size"].data] for op in g.body.block.ops if "output_size" in op.attributes}
+    sizes = {
+        ge.node_name(op): [a.value.data for a in op.attributes["output_size"].data]
+        for op in g.body.block.ops
+        if "output_size" in op.attributes
+    }
     assert sizes["x"] == sizes["y"] == sizes["r"] == sizes["b"] == [64 + 32]
     assert sizes["e"] == [128 + 32]
     GeToNpuPass().apply(None, c)  # type: ignore[arg-type]
     model = next(o for o in c.ops if isinstance(o, npu.ModelOp))  # type: ignore[attr-defined]
     # every tensor of the model spans 2 bytes per element: 4x8 -> 64, 8x8 -> 128
     addr = {e.tensor_name: e.addr for e in model.table()}
-    assert {n: a.length.data for n, a in addr.items()} == {"x:0": 64, "y:0": 64, "r:0": 64, "b:0": 64, "c:0": 128, "e:0": 128}
+    assert {n: a.length.data for n, a in addr.items()} == {
+        "x:0": 64,
+        "y:0": 64,
+        "r:0": 64,
+        "b:0": 64,
+        "c:0": 128,
+        "e:0": 128,
+    }
     # the no-task concat's pieces lie side by side: b starts 64 bytes after r, c spans both
     assert addr["b:0"].offset.data - addr["r:0"].offset.data == 64
     assert (addr["c:0"].offset.data, addr["c:0"].end) == (addr["r:0"].offset.data, addr["b:0"].end)
@@ -415,7 +448,9 @@ def test_memory_plan_and_kernel_extents_are_two_bytes_per_bf16_element() -> None
     (out,) = loaded.execute(ins)
     st = loaded.stats
     assert (st.kernel_bytes_read, st.kernel_bytes_written) == (read, written) == (2 * 64 + 128, 2 * 64 + 128)
-    want = np.exp(np.concatenate([np.maximum(ins[0].astype(np.float32), 0), np.abs(ins[1].astype(np.float32))])).astype(BF16)
+    want = np.exp(np.concatenate([np.maximum(ins[0].astype(np.float32), 0), np.abs(ins[1].astype(np.float32))])).astype(
+        BF16
+    )
     same_bits(out, want)
 
 
@@ -456,7 +491,9 @@ def test_dense_consts_parse_to_the_nearest_value_and_load_as_its_bytes(t: str) -
         held = bytes(loaded.memory[a.region.data][a.offset.data : a.end])
         assert held in (cv.tobytes(), sv.tobytes()), (e.tensor_name, held)
     m_sim, c_sim, s_sim = loaded.execute([x])
-    want = (np.asarray(x.astype(np.float32) + cv.astype(np.float32)).astype(dt).astype(np.float32) * sv.astype(np.float32)).astype(dt)
+    want = (
+        np.asarray(x.astype(np.float32) + cv.astype(np.float32)).astype(dt).astype(np.float32) * sv.astype(np.float32)
+    ).astype(dt)
     for got, w in ((m_ref, want), (m_sim, want), (c_sim, cv), (s_sim, sv)):
         same_bits(got, w)
 
@@ -509,9 +546,13 @@ def test_an_npy_input_of_the_wrong_byte_width_is_a_located_error(tmp_path: Path)
     assert len(o.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize(("t", "u"), [("bf16", 2.0**-8), ("f8E4M3FN", 2.0**-4), ("f8E5M2", 2.0**-3), ("f8E8M0FNU", 2.0**-1)])
+@pytest.mark.parametrize(
+    ("t", "u"), [("bf16", 2.0**-8), ("f8E4M3FN", 2.0**-4), ("f8E5M2", 2.0**-3), ("f8E8M0FNU", 2.0**-1)]
+)
 def test_error_bounds_use_the_dtypes_unit_roundoff(t: str, u: float) -> None:
-    _, m = parse(f"ge.graph @main {{\n  %x = ge.Data {{index = 0}} : tensor<{t}>\n  ge.NetOutput %x : tensor<{t}>\n}}\n")
+    _, m = parse(
+        f"ge.graph @main {{\n  %x = ge.Data {{index = 0}} : tensor<{t}>\n  ge.NetOutput %x : tensor<{t}>\n}}\n"
+    )
     elem = select_graph(m).data_nodes[0].results[0].type.element_type  # type: ignore[attr-defined]
     assert EB.unit_roundoff(elem) == u
     r = np.array([4.0, -2.0, 0.0], dtype=ALL[t])

@@ -63,60 +63,129 @@ MASK_N_W = 0b1001  # NCHW letters N (bit 0) and W (bit 3) are expanded axes
 MAPPING_ROWS = [
     # same primary format, rank r: identity, align all 1
     pytest.param("ND", "ND", 3, 0, [[0], [1], [2]], [[0], [1], [2]], [1, 1, 1], id="ND->ND"),
+    pytest.param("NCHW", "NCHW", 4, 0, [[0], [1], [2], [3]], [[0], [1], [2], [3]], [1, 1, 1, 1], id="NCHW->NCHW"),
     pytest.param(
-        "NCHW", "NCHW", 4, 0, [[0], [1], [2], [3]], [[0], [1], [2], [3]], [1, 1, 1, 1], id="NCHW->NCHW"
+        "NC1HWC0",
+        "NC1HWC0",
+        5,
+        0,
+        [[0], [1], [2], [3], [4]],
+        [[0], [1], [2], [3], [4]],
+        [1] * 5,
+        id="NC1HWC0->NC1HWC0",
     ),
     pytest.param(
-        "NC1HWC0", "NC1HWC0", 5, 0,
-        [[0], [1], [2], [3], [4]], [[0], [1], [2], [3], [4]], [1] * 5, id="NC1HWC0->NC1HWC0",
+        "NCHW",
+        "NC1HWC0",
+        4,
+        0,
+        [[0], [1, 4], [2], [3]],
+        [[0], [1], [2], [3], [1]],
+        [1, C0, 1, 1],
+        id="NCHW->NC1HWC0",
     ),
     pytest.param(
-        "NCHW", "NC1HWC0", 4, 0,
-        [[0], [1, 4], [2], [3]], [[0], [1], [2], [3], [1]], [1, C0, 1, 1], id="NCHW->NC1HWC0",
+        "NHWC",
+        "NC1HWC0",
+        4,
+        0,
+        [[0], [2], [3], [1, 4]],
+        [[0], [3], [1], [2], [3]],
+        [1, 1, 1, C0],
+        id="NHWC->NC1HWC0",
     ),
     pytest.param(
-        "NHWC", "NC1HWC0", 4, 0,
-        [[0], [2], [3], [1, 4]], [[0], [3], [1], [2], [3]], [1, 1, 1, C0], id="NHWC->NC1HWC0",
+        "HWCN",
+        "NC1HWC0",
+        4,
+        0,
+        [[2], [3], [1, 4], [0]],
+        [[3], [2], [0], [1], [2]],
+        [1, 1, C0, 1],
+        id="HWCN->NC1HWC0",
     ),
     pytest.param(
-        "HWCN", "NC1HWC0", 4, 0,
-        [[2], [3], [1, 4], [0]], [[3], [2], [0], [1], [2]], [1, 1, C0, 1], id="HWCN->NC1HWC0",
-    ),
-    pytest.param(
-        "NCDHW", "NDC1HWC0", 5, 0,
-        [[0], [2, 5], [1], [3], [4]], [[0], [2], [1], [3], [4], [1]], [1, C0, 1, 1, 1],
+        "NCDHW",
+        "NDC1HWC0",
+        5,
+        0,
+        [[0], [2, 5], [1], [3], [4]],
+        [[0], [2], [1], [3], [4], [1]],
+        [1, C0, 1, 1, 1],
         id="NCDHW->NDC1HWC0",
     ),
     pytest.param(
-        "NCHW", "FRACTAL_Z", 4, 0,
-        [[1, 2], [0, 3], [0], [0]], [[1, 2, 3], [0], [0], [1]], [N0, C0, 1, 1], id="NCHW->FRACTAL_Z",
+        "NCHW",
+        "FRACTAL_Z",
+        4,
+        0,
+        [[1, 2], [0, 3], [0], [0]],
+        [[1, 2, 3], [0], [0], [1]],
+        [N0, C0, 1, 1],
+        id="NCHW->FRACTAL_Z",
     ),
     pytest.param(
-        "HWCN", "FRACTAL_Z", 4, 0,
-        [[0], [0], [0, 3], [1, 2]], [[2, 0, 1], [3], [3], [2]], [1, 1, C0, N0], id="HWCN->FRACTAL_Z",
+        "HWCN",
+        "FRACTAL_Z",
+        4,
+        0,
+        [[0], [0], [0, 3], [1, 2]],
+        [[2, 0, 1], [3], [3], [2]],
+        [1, 1, C0, N0],
+        id="HWCN->FRACTAL_Z",
     ),
     pytest.param(
-        "NHWC", "FRACTAL_Z", 4, 0,
-        [[1, 2], [0], [0], [0, 3]], [[3, 1, 2], [0], [0], [3]], [N0, 1, 1, C0], id="NHWC->FRACTAL_Z",
+        "NHWC",
+        "FRACTAL_Z",
+        4,
+        0,
+        [[1, 2], [0], [0], [0, 3]],
+        [[3, 1, 2], [0], [0], [3]],
+        [N0, 1, 1, C0],
+        id="NHWC->FRACTAL_Z",
     ),
     pytest.param(
-        "NCHW", "HWCN", 4, 0,
-        [[3], [2], [0], [1]], [[2], [3], [1], [0]], [1, 1, 1, 1], id="NCHW->HWCN",
+        "NCHW",
+        "HWCN",
+        4,
+        0,
+        [[3], [2], [0], [1]],
+        [[2], [3], [1], [0]],
+        [1, 1, 1, 1],
+        id="NCHW->HWCN",
     ),
     # ND rank n -> FRACTAL_NZ: i->[i] (i<n-2), n-2->[n-1], n-1->[n-2]; d2s = s2d + [-1],[-1]
     pytest.param("ND", "FRACTAL_NZ", 2, 0, [[1], [0]], [[1], [0], [-1], [-1]], [M0, C0], id="ND2->NZ"),
     pytest.param(
-        "ND", "FRACTAL_NZ", 4, 0,
-        [[0], [1], [3], [2]], [[0], [1], [3], [2], [-1], [-1]], [1, 1, M0, C0], id="ND4->NZ",
+        "ND",
+        "FRACTAL_NZ",
+        4,
+        0,
+        [[0], [1], [3], [2]],
+        [[0], [1], [3], [2], [-1], [-1]],
+        [1, 1, M0, C0],
+        id="ND4->NZ",
     ),
     pytest.param(
-        "ND", "FRACTAL_NZ_C0_16", 3, 0,
-        [[0], [2], [1]], [[0], [2], [1], [-1], [-1]], [1, M0, C0], id="ND3->NZ_C0_16",
+        "ND",
+        "FRACTAL_NZ_C0_16",
+        3,
+        0,
+        [[0], [2], [1]],
+        [[0], [2], [1], [-1], [-1]],
+        [1, M0, C0],
+        id="ND3->NZ_C0_16",
     ),
     # CH (NCHW with mask N,W = 0b1001) -> NC1HWC0
     pytest.param(
-        "NCHW", "NC1HWC0", 2, MASK_N_W,
-        [[1, 4], [2]], [[-1], [0], [1], [-1], [0]], [C0, 1], id="CH(mask 0b1001)->NC1HWC0",
+        "NCHW",
+        "NC1HWC0",
+        2,
+        MASK_N_W,
+        [[1, 4], [2]],
+        [[-1], [0], [1], [-1], [0]],
+        [C0, 1],
+        id="CH(mask 0b1001)->NC1HWC0",
     ),
 ]
 
@@ -199,9 +268,26 @@ def test_primary_format():
     assert primary_format("FRACTAL_NZ_C0_2") == "FRACTAL_NZ"
     assert primary_format("NC1HWC0") == "NC1HWC0"
     assert primary_format("FRACTAL_Z:4") == "FRACTAL_Z"
-    for name in ("ND", "NCHW", "NHWC", "HWCN", "CHWN", "NDHWC", "NCDHW", "DHWCN", "DHWNC",
-                 "NC1HWC0", "NDC1HWC0", "FRACTAL_Z", "FRACTAL_NZ", "FRACTAL_NZ_C0_2",
-                 "FRACTAL_NZ_C0_4", "FRACTAL_NZ_C0_8", "FRACTAL_NZ_C0_16", "FRACTAL_NZ_C0_32"):
+    for name in (
+        "ND",
+        "NCHW",
+        "NHWC",
+        "HWCN",
+        "CHWN",
+        "NDHWC",
+        "NCDHW",
+        "DHWCN",
+        "DHWNC",
+        "NC1HWC0",
+        "NDC1HWC0",
+        "FRACTAL_Z",
+        "FRACTAL_NZ",
+        "FRACTAL_NZ_C0_2",
+        "FRACTAL_NZ_C0_4",
+        "FRACTAL_NZ_C0_8",
+        "FRACTAL_NZ_C0_16",
+        "FRACTAL_NZ_C0_32",
+    ):
         assert name in KNOWN_FORMATS
 
 
@@ -377,8 +463,19 @@ def test_reshape_type_mask_helpers():
 
 @pytest.mark.parametrize(
     "elem, c0",
-    [(f16, 16), (bf16, 16), (f32, 16), (i8, 32), (si8, 32), (ui8, 32), (i4, 64), (i2, 128),
-     (ui2, 128), (ui1, 256), (IntegerType(32), 16)],
+    [
+        (f16, 16),
+        (bf16, 16),
+        (f32, 16),
+        (i8, 32),
+        (si8, 32),
+        (ui8, 32),
+        (i4, 64),
+        (i2, 128),
+        (ui2, 128),
+        (ui1, 256),
+        (IntegerType(32), 16),
+    ],
 )
 def test_c0_by_dtype(elem, c0):
     assert c0_of(elem) == c0
@@ -413,7 +510,9 @@ def test_dtype_names_and_bits(elem, name, bits):
     assert dtype_bits(elem) == bits
 
 
-@pytest.mark.parametrize("elem", [IntegerType(3), IntegerType(4, Signedness.UNSIGNED), IntegerType(1, Signedness.SIGNED), IntegerType(128)])
+@pytest.mark.parametrize(
+    "elem", [IntegerType(3), IntegerType(4, Signedness.UNSIGNED), IntegerType(1, Signedness.SIGNED), IntegerType(128)]
+)
 def test_unsupported_dtype(elem):
     with pytest.raises(ValueError, match="no GE data type"):
         ge_dtype_name(elem)

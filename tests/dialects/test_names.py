@@ -154,7 +154,9 @@ def test_names_per_graph_scope():
 
 def sources() -> list[tuple[str, str]]:
     out = [(p.name, p.read_text()) for p in EXAMPLES]
-    out += [(f"{k}-{n}-{s}", generate(k, n, s)) for k, n, s in (("mixed", 40, 1), ("concat_tree", 30, 2), ("fanout", 30, 4))]
+    out += [
+        (f"{k}-{n}-{s}", generate(k, n, s)) for k, n, s in (("mixed", 40, 1), ("concat_tree", 30, 2), ("fanout", 30, 4))
+    ]
     return out
 
 
@@ -179,14 +181,21 @@ def test_every_pass_keeps_node_names_unique(name: str, text: str, variant: str):
     m = compile_pass_by_pass(strip_names(text, VARIANTS[variant]))
     models = [op for op in m.ops if isinstance(op, npu.ModelOp)]
     assert models, f"{name}: ge-compile made no npu.model"
-    tensors = [t.tensor.data for mo in models for t in mo.body.block.ops if isinstance(t, npu.TensorOp | npu.AliasOp | npu.ConstOp)]
+    tensors = [
+        t.tensor.data
+        for mo in models
+        for t in mo.body.block.ops
+        if isinstance(t, npu.TensorOp | npu.AliasOp | npu.ConstOp)
+    ]
     assert len(tensors) == len(set(tensors))
 
 
 @pytest.mark.parametrize("streams", ["1", "2"])
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("name,text", SOURCES, ids=[s[0] for s in SOURCES])
-def test_ge_run_matches_the_reference_with_numeric_names(name: str, text: str, variant: str, streams: str, tmp_path, capsys):
+def test_ge_run_matches_the_reference_with_numeric_names(
+    name: str, text: str, variant: str, streams: str, tmp_path, capsys
+):
     f = tmp_path / f"{name}.mlir"
     f.write_text(strip_names(text, VARIANTS[variant]))
     rc = ge_run.run([str(f), "--streams", streams, "--executions", "2"])
@@ -208,7 +217,7 @@ def test_ge_run_on_generic_syntax(streams: str, tmp_path, capsys):
     # the form `ge-opt --print-op-generic` and upstream mlir-opt write: numeric names only
     f = tmp_path / "colliding_generic.mlir"
     text = print_module(parse(strip_names(COLLIDING)), generic=True)
-    assert "ge.graph\"() <{sym_name" in text and "%0 = \"ge.Data\"()" in text
+    assert 'ge.graph"() <{sym_name' in text and '%0 = "ge.Data"()' in text
     f.write_text(text)
     assert ge_run.run([str(f), "--streams", streams]) == 0, capsys.readouterr().err
     assert "outputs match the reference" in capsys.readouterr().out

@@ -44,7 +44,12 @@ def model(nodes, inputs, outputs, inits=None, opset: int = 17) -> onnx.ModelProt
 
 
 def relu_model(shape=(2, 3), opset: int = 17) -> onnx.ModelProto:
-    return model([h.make_node("Relu", ["x"], ["y"], name="relu")], [("x", T.FLOAT, list(shape))], [("y", T.FLOAT, None)], opset=opset)
+    return model(
+        [h.make_node("Relu", ["x"], ["y"], name="relu")],
+        [("x", T.FLOAT, list(shape))],
+        [("y", T.FLOAT, None)],
+        opset=opset,
+    )
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
@@ -82,21 +87,36 @@ def save(m: onnx.ModelProto, tmp_path: Path, name: str = "m.onnx") -> Path:
 
 
 def test_unsupported_op_names_the_node_ges_mapping_and_the_supported_ops(tmp_path: Path) -> None:
-    m = model([h.make_node("Softmax", ["x"], ["y"], name="attn/softmax")], [("x", T.FLOAT, [2, 3])], [("y", T.FLOAT, None)])
-    line = expect_error(save(m, tmp_path), pattern=r"^.*m\.onnx: node 'attn/softmax' \(Softmax\): error: op Softmax is not supported yet")
+    m = model(
+        [h.make_node("Softmax", ["x"], ["y"], name="attn/softmax")], [("x", T.FLOAT, [2, 3])], [("y", T.FLOAT, None)]
+    )
+    line = expect_error(
+        save(m, tmp_path),
+        pattern=r"^.*m\.onnx: node 'attn/softmax' \(Softmax\): error: op Softmax is not supported yet",
+    )
     assert "SoftmaxV2 (softmax_plugin.cc)" in line
     assert "supported: " + ", ".join(supported_ops()) in line
 
 
 def test_unsupported_op_without_a_ge_mapping(tmp_path: Path) -> None:
     m = model([h.make_node("Det", ["x"], ["y"], name="det")], [("x", T.FLOAT, [3, 3])], [("y", T.FLOAT, None)])
-    expect_error(save(m, tmp_path), pattern=r"node 'det' \(Det\): error: op Det is not supported yet: GE's public ONNX plugins have no mapping")
+    expect_error(
+        save(m, tmp_path),
+        pattern=r"node 'det' \(Det\): error: op Det is not supported yet: GE's public ONNX plugins have no mapping",
+    )
 
 
 def test_op_of_another_domain(tmp_path: Path) -> None:
-    m = model([h.make_node("FusedGemm", ["x", "x"], ["y"], name="fg", domain="com.microsoft")], [("x", T.FLOAT, [2, 2])], [("y", T.FLOAT, None)])
+    m = model(
+        [h.make_node("FusedGemm", ["x", "x"], ["y"], name="fg", domain="com.microsoft")],
+        [("x", T.FLOAT, [2, 2])],
+        [("y", T.FLOAT, None)],
+    )
     m.opset_import.append(h.make_opsetid("com.microsoft", 1))
-    with pytest.raises(OnnxImportError, match=r"node 'fg' \(FusedGemm\): error: op com.microsoft::FusedGemm is not supported: only the ai.onnx domain"):
+    with pytest.raises(
+        OnnxImportError,
+        match=r"node 'fg' \(FusedGemm\): error: op com.microsoft::FusedGemm is not supported: only the ai.onnx domain",
+    ):
         import_model(m, "m.onnx")
 
 
@@ -175,7 +195,10 @@ def test_nodes_out_of_topological_order(tmp_path: Path) -> None:
         [("x", T.FLOAT, [2])],
         [("y", T.FLOAT, None)],
     )
-    expect_error(save(m, tmp_path), pattern=r"node 'second' \(Relu\): error: input 0 'c' is not defined before the node \(a later node makes it")
+    expect_error(
+        save(m, tmp_path),
+        pattern=r"node 'second' \(Relu\): error: input 0 'c' is not defined before the node \(a later node makes it",
+    )
 
 
 def test_shape_inference_failure_is_located(tmp_path: Path) -> None:
@@ -184,7 +207,10 @@ def test_shape_inference_failure_is_located(tmp_path: Path) -> None:
         [("a", T.FLOAT, [2, 3]), ("b", T.FLOAT, [4, 3])],
         [("y", T.FLOAT, None)],
     )
-    expect_error(save(m, tmp_path), pattern=r"node 'bad_add' \(Add\): error: ONNX shape inference fails: .*Incompatible dimensions")
+    expect_error(
+        save(m, tmp_path),
+        pattern=r"node 'bad_add' \(Add\): error: ONNX shape inference fails: .*Incompatible dimensions",
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -209,7 +235,9 @@ def test_unknown_dimension_and_missing_shape(tmp_path: Path) -> None:
     m.graph.input[0].type.tensor_type.shape.dim[1].Clear()
     expect_error(save(m, tmp_path), pattern=r"input 'x': error: dim 1 is dynamic \(unknown\)")
     m.graph.input[0].type.tensor_type.ClearField("shape")
-    expect_error(save(m, tmp_path), pattern=r"input 'x': error: the model gives no shape for it; give it with --input-shape")
+    expect_error(
+        save(m, tmp_path), pattern=r"input 'x': error: the model gives no shape for it; give it with --input-shape"
+    )
     code, out, _ = run_cli(str(save(m, tmp_path)), "--input-shape", "x=5,6")
     assert code == 0 and "tensor<5x6xf32>" in out
 
@@ -244,11 +272,23 @@ def test_input_shape_0d_and_library_call() -> None:
 
 BAD_BYTES = {
     "empty": (b"", r"the file is empty, not an ONNX model"),
-    "text": (b'ge.graph @main {\n  ge.NetOutput\n}\n', r"not an ONNX model, or a truncated one: the protobuf does not decode"),
-    "random": (bytes(np.random.default_rng(0).integers(0, 256, 300, dtype=np.uint8)), r"not an ONNX model, or a truncated one"),
+    "text": (
+        b"ge.graph @main {\n  ge.NetOutput\n}\n",
+        r"not an ONNX model, or a truncated one: the protobuf does not decode",
+    ),
+    "random": (
+        bytes(np.random.default_rng(0).integers(0, 256, 300, dtype=np.uint8)),
+        r"not an ONNX model, or a truncated one",
+    ),
     "zeros": (b"\0" * 16, r"not an ONNX model, or a truncated one"),
-    "a-tensor-proto": (numpy_helper.from_array(np.ones(3, np.float32), "t").SerializeToString(), r"not an ONNX model, or a truncated one"),
-    "a-graph-proto": (relu_model().graph.SerializeToString(), r"not an ONNX model: the file decodes, but has no ir_version, graph, opset_import"),
+    "a-tensor-proto": (
+        numpy_helper.from_array(np.ones(3, np.float32), "t").SerializeToString(),
+        r"not an ONNX model, or a truncated one",
+    ),
+    "a-graph-proto": (
+        relu_model().graph.SerializeToString(),
+        r"not an ONNX model: the file decodes, but has no ir_version, graph, opset_import",
+    ),
     "half-a-model": (relu_model().SerializeToString()[:40], r"not an ONNX model, or a truncated one"),
 }
 
@@ -296,9 +336,16 @@ def test_missing_file(tmp_path: Path) -> None:
 
 def external_model(tmp_path: Path) -> Path:
     w = np.arange(12, dtype=np.float32).reshape(3, 4)
-    m = model([h.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [("x", T.FLOAT, [2, 3])], [("y", T.FLOAT, None)], {"w": w})
+    m = model(
+        [h.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+        [("x", T.FLOAT, [2, 3])],
+        [("y", T.FLOAT, None)],
+        {"w": w},
+    )
     p = tmp_path / "ext.onnx"
-    onnx.save(m, str(p), save_as_external_data=True, all_tensors_to_one_file=True, location="ext.weights", size_threshold=0)
+    onnx.save(
+        m, str(p), save_as_external_data=True, all_tensors_to_one_file=True, location="ext.weights", size_threshold=0
+    )
     return p
 
 
@@ -312,14 +359,19 @@ def test_external_data_loads(tmp_path: Path) -> None:
 def test_missing_external_data(tmp_path: Path) -> None:
     p = external_model(tmp_path)
     os.remove(tmp_path / "ext.weights")
-    expect_error(p, pattern=r"ext\.onnx: initializer 'w': error: external data file 'ext\.weights' is missing \(looked in ")
+    expect_error(
+        p, pattern=r"ext\.onnx: initializer 'w': error: external data file 'ext\.weights' is missing \(looked in "
+    )
 
 
 def test_truncated_external_data(tmp_path: Path) -> None:
     p = external_model(tmp_path)
     wf = tmp_path / "ext.weights"
     wf.write_bytes(wf.read_bytes()[:20])
-    expect_error(p, pattern=r"initializer 'w': error: external data file 'ext\.weights' (holds 20 bytes|gives 20 bytes, a float tensor of shape \[3, 4\] has 48)")
+    expect_error(
+        p,
+        pattern=r"initializer 'w': error: external data file 'ext\.weights' (holds 20 bytes|gives 20 bytes, a float tensor of shape \[3, 4\] has 48)",
+    )
 
 
 def test_external_data_outside_the_model_folder(tmp_path: Path) -> None:
@@ -329,7 +381,10 @@ def test_external_data_outside_the_model_folder(tmp_path: Path) -> None:
         if e.key == "location":
             e.value = "../elsewhere.bin"
     onnx.save(m, str(p))
-    expect_error(p, pattern=r"initializer 'w': error: (external data location '\.\./elsewhere\.bin' is outside the model's folder|bad external data entry)")
+    expect_error(
+        p,
+        pattern=r"initializer 'w': error: (external data location '\.\./elsewhere\.bin' is outside the model's folder|bad external data entry)",
+    )
 
 
 def test_import_model_refuses_unloaded_external_data(tmp_path: Path) -> None:
@@ -397,8 +452,14 @@ def test_output_file_and_load_model_or_text(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("node", "pattern"),
     [
-        (h.make_node("Relu", ["x"], ["y"], name="r", foo=1), r"node 'r' \(Relu\): error: the ONNX checker refuses it: Unrecognized attribute: foo for operator Relu$"),
-        (h.make_node("Flatten", ["x"], ["y"], name="f", axis="one"), r"node 'f' \(Flatten\): error: the ONNX checker refuses it: .*axis"),
+        (
+            h.make_node("Relu", ["x"], ["y"], name="r", foo=1),
+            r"node 'r' \(Relu\): error: the ONNX checker refuses it: Unrecognized attribute: foo for operator Relu$",
+        ),
+        (
+            h.make_node("Flatten", ["x"], ["y"], name="f", axis="one"),
+            r"node 'f' \(Flatten\): error: the ONNX checker refuses it: .*axis",
+        ),
     ],
     ids=["unknown-attribute", "attribute-of-the-wrong-type"],
 )
@@ -436,7 +497,11 @@ def test_mutated_models_never_crash(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "examples" / "zoo"))
     import gen_zoo
 
-    sources = [gen_zoo.model_bytes("mlp_classifier"), gen_zoo.model_bytes("embedding_bag"), gen_zoo.model_bytes("unet_block")]
+    sources = [
+        gen_zoo.model_bytes("mlp_classifier"),
+        gen_zoo.model_bytes("embedding_bag"),
+        gen_zoo.model_bytes("unet_block"),
+    ]
     rng = random.Random(11)
     p = tmp_path / "mutant.onnx"
     outcomes = {"ok": 0, "error": 0}

@@ -70,7 +70,14 @@ def make_model(
     return m
 
 
-_NP = {T.FLOAT: np.float32, T.FLOAT16: np.float16, T.DOUBLE: np.float64, T.INT32: np.int32, T.INT64: np.int64, T.BOOL: np.bool_}
+_NP = {
+    T.FLOAT: np.float32,
+    T.FLOAT16: np.float16,
+    T.DOUBLE: np.float64,
+    T.INT32: np.int32,
+    T.INT64: np.int64,
+    T.BOOL: np.bool_,
+}
 
 
 def seeded_inputs(m: onnx.ModelProto, seed: int, positive: bool = False) -> list[np.ndarray]:
@@ -111,17 +118,23 @@ class Case:
 F = T.FLOAT
 
 
-def one(op: str, ins: list[tuple[str, int, list[int]]], opset: int = 17, inits=None, n_out: int = 1, **attrs) -> onnx.ModelProto:
+def one(
+    op: str, ins: list[tuple[str, int, list[int]]], opset: int = 17, inits=None, n_out: int = 1, **attrs
+) -> onnx.ModelProto:
     outs = [f"y{i}" for i in range(n_out)]
     node = h.make_node(op, [n for n, _, _ in ins] + list((inits or {}).keys()), outs, name="n", **attrs)
     return make_model([node], ins, outs, inits, opset)
 
 
 def unary_case(op: str, ge_op: str, elem: int = F, shape=(2, 3, 4), positive: bool = False) -> Case:
-    return Case(f"{op}-{T.DataType.Name(elem).lower()}", one(op, [("x", elem, list(shape))]), [(ge_op, {}, [shape])], positive)
+    return Case(
+        f"{op}-{T.DataType.Name(elem).lower()}", one(op, [("x", elem, list(shape))]), [(ge_op, {}, [shape])], positive
+    )
 
 
-def binary_case(op: str, ge_op: str, a=(2, 3, 4), b=(4,), out=(2, 3, 4), elem: int = F, positive: bool = False, tag: str = "") -> Case:
+def binary_case(
+    op: str, ge_op: str, a=(2, 3, 4), b=(4,), out=(2, 3, 4), elem: int = F, positive: bool = False, tag: str = ""
+) -> Case:
     m = one(op, [("a", elem, list(a)), ("b", elem, list(b))])
     return Case(f"{op}-{T.DataType.Name(elem).lower()}{tag}", m, [(ge_op, {}, [out])], positive)
 
@@ -167,7 +180,11 @@ CASES: list[Case] = [
     Case("Max-1", one("Max", [("a", F, [3])]), [("ge.Identity", {}, [(3,)])]),
     Case("Min-2", one("Min", [("a", T.INT32, [2, 3]), ("b", T.INT32, [3])]), [("ge.Minimum", {}, [(2, 3)])]),
     Case("Sum-3", one("Sum", [("a", F, [2, 3]), ("b", F, [3]), ("c", F, [2, 3])]), [("ge.AddN", {"N": 3}, [(2, 3)])]),
-    Case("Mean-2", one("Mean", [("a", F, [2, 3]), ("b", F, [2, 3])]), [("ge.AddN", {"N": 2}, [(2, 3)]), ("ge.Mul", {}, [(2, 3)])]),
+    Case(
+        "Mean-2",
+        one("Mean", [("a", F, [2, 3]), ("b", F, [2, 3])]),
+        [("ge.AddN", {"N": 2}, [(2, 3)]), ("ge.Mul", {}, [(2, 3)])],
+    ),
     # -- Cast (cast_plugin.cc: dst_type = GE's DataType) --------------------------------
     Case("Cast-f32-i32", one("Cast", [("x", F, [2, 5])], to=T.INT32), [("ge.Cast", {"dst_type": 3}, [(2, 5)])]),
     Case("Cast-i64-f16", one("Cast", [("x", T.INT64, [4])], to=T.FLOAT16), [("ge.Cast", {"dst_type": 1}, [(4,)])]),
@@ -218,7 +235,11 @@ CASES: list[Case] = [
     Case(
         "ReduceLogSumExp-18",
         one("ReduceLogSumExp", [("x", F, [2, 3])], opset=18, inits={"axes": np.array([1], np.int64)}, keepdims=0),
-        [("ge.Exp", {}, [(2, 3)]), ("ge.ReduceSumD", {"axes": [1], "keep_dims": False}, [(2,)]), ("ge.Log", {}, [(2,)])],
+        [
+            ("ge.Exp", {}, [(2, 3)]),
+            ("ge.ReduceSumD", {"axes": [1], "keep_dims": False}, [(2,)]),
+            ("ge.Log", {}, [(2,)]),
+        ],
     ),
     # -- Concat (concat_plugin.cc), Split (split_plugin.cc) ------------------------------
     Case(
@@ -255,21 +276,37 @@ CASES: list[Case] = [
     ),
     Case("Flatten-axis2", one("Flatten", [("x", F, [2, 3, 4, 5])], axis=2), [("ge.Flatten", {"axis": 2}, [(6, 20)])]),
     Case("Flatten-axis0", one("Flatten", [("x", F, [2, 3])], axis=0), [("ge.Flatten", {"axis": 0}, [(1, 6)])]),
-    Case("Squeeze-11", one("Squeeze", [("x", F, [2, 1, 3, 1])], opset=11, axes=[1]), [("ge.Squeeze", {"axis": [1]}, [(2, 3, 1)])]),
+    Case(
+        "Squeeze-11",
+        one("Squeeze", [("x", F, [2, 1, 3, 1])], opset=11, axes=[1]),
+        [("ge.Squeeze", {"axis": [1]}, [(2, 3, 1)])],
+    ),
     Case(
         "Squeeze-13-input",
         one("Squeeze", [("x", F, [2, 1, 3, 1])], opset=13, inits={"axes": np.array([-1, 1], np.int64)}),
         [("ge.SqueezeV3", {"axes": [-1, 1]}, [(2, 3)])],
     ),
     Case("Squeeze-13-all", one("Squeeze", [("x", F, [1, 3, 1])], opset=13), [("ge.SqueezeV3", {}, [(3,)])]),
-    Case("Unsqueeze-11", one("Unsqueeze", [("x", F, [2, 3])], opset=11, axes=[0, 3]), [("ge.Unsqueeze", {"axes": [0, 3]}, [(1, 2, 3, 1)])]),
+    Case(
+        "Unsqueeze-11",
+        one("Unsqueeze", [("x", F, [2, 3])], opset=11, axes=[0, 3]),
+        [("ge.Unsqueeze", {"axes": [0, 3]}, [(1, 2, 3, 1)])],
+    ),
     Case(
         "Unsqueeze-13-input",
         one("Unsqueeze", [("x", F, [2, 3])], opset=13, inits={"axes": np.array([-1], np.int64)}),
         [("ge.UnsqueezeV3", {"axes": [-1]}, [(2, 3, 1)])],
     ),
-    Case("Transpose-perm", one("Transpose", [("x", F, [2, 3, 4])], perm=[2, 0, 1]), [("ge.TransposeD", {"perm": [2, 0, 1]}, [(4, 2, 3)])]),
-    Case("Transpose-default", one("Transpose", [("x", F, [2, 3, 4])]), [("ge.TransposeD", {"perm": [2, 1, 0]}, [(4, 3, 2)])]),
+    Case(
+        "Transpose-perm",
+        one("Transpose", [("x", F, [2, 3, 4])], perm=[2, 0, 1]),
+        [("ge.TransposeD", {"perm": [2, 0, 1]}, [(4, 2, 3)])],
+    ),
+    Case(
+        "Transpose-default",
+        one("Transpose", [("x", F, [2, 3, 4])]),
+        [("ge.TransposeD", {"perm": [2, 1, 0]}, [(4, 3, 2)])],
+    ),
     Case(
         "Expand-grow",
         one("Expand", [("x", F, [3, 1])], inits={"shape": np.array([2, 1, 4], np.int64)}),
@@ -319,10 +356,26 @@ CASES: list[Case] = [
     Case(
         "Conv-2d-pads-strides-dilations-group",
         one(
-            "Conv", [("x", F, [1, 4, 9, 8]), ("w", F, [6, 2, 3, 2]), ("b", F, [6])],
-            pads=[1, 0, 2, 1], strides=[2, 1], dilations=[1, 2], group=2,
+            "Conv",
+            [("x", F, [1, 4, 9, 8]), ("w", F, [6, 2, 3, 2]), ("b", F, [6])],
+            pads=[1, 0, 2, 1],
+            strides=[2, 1],
+            dilations=[1, 2],
+            group=2,
         ),
-        [("ge.Conv2D", {"strides": [1, 1, 2, 1], "pads": [1, 2, 0, 1], "dilations": [1, 1, 1, 2], "groups": 2, "data_format": "NCHW"}, [(1, 6, 5, 7)])],
+        [
+            (
+                "ge.Conv2D",
+                {
+                    "strides": [1, 1, 2, 1],
+                    "pads": [1, 2, 0, 1],
+                    "dilations": [1, 1, 1, 2],
+                    "groups": 2,
+                    "data_format": "NCHW",
+                },
+                [(1, 6, 5, 7)],
+            )
+        ],
     ),
     Case(
         "Conv-2d-same-upper",
@@ -354,7 +407,13 @@ CASES: list[Case] = [
         "Constant",
         make_model(
             [
-                h.make_node("Constant", [], ["k"], name="k", value=numpy_helper.from_array(np.array([1.5, -2.0, 3.0], np.float32))),
+                h.make_node(
+                    "Constant",
+                    [],
+                    ["k"],
+                    name="k",
+                    value=numpy_helper.from_array(np.array([1.5, -2.0, 3.0], np.float32)),
+                ),
                 h.make_node("Add", ["x", "k"], ["y0"], name="n"),
             ],
             [("x", F, [2, 3])],
@@ -502,7 +561,11 @@ def test_data_indices_follow_inputs_without_initializers() -> None:
         {"w": w},
     )
     g = _graph(import_model(m, "m.onnx"))
-    datas = [(op.results[0].name_hint, op.attributes["index"].value.data) for op in g.body.block.ops if isinstance(op, ge.Data)]
+    datas = [
+        (op.results[0].name_hint, op.attributes["index"].value.data)
+        for op in g.body.block.ops
+        if isinstance(op, ge.Data)
+    ]
     assert datas == [("a", 0), ("b", 1)]
     assert [op.results[0].name_hint for op in g.body.block.ops if isinstance(op, ge.Const)] == ["w"]
 
@@ -515,7 +578,10 @@ def test_locations_name_the_onnx_node_number() -> None:
         {"w": np.ones((1, 1, 3), np.float32)},
     )
     g = _graph(import_model(m, "net.onnx"))
-    locs = {op.results[0].name_hint if op.results else "out": (op.location.filename.data, op.location.line.data) for op in g.body.block.ops}
+    locs = {
+        op.results[0].name_hint if op.results else "out": (op.location.filename.data, op.location.line.data)
+        for op in g.body.block.ops
+    }
     assert locs["r"] == ("net.onnx", 1)
     assert locs["c_UnsqueezeX"] == locs["c_Conv2D"] == locs["c"] == ("net.onnx", 2)
     assert locs["x"] == locs["w"] == locs["out"] == ("net.onnx", 0)

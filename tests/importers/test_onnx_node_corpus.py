@@ -108,7 +108,9 @@ def _matches(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> boo
 def run_case(case) -> tuple[str, str]:
     """('pass' | 'fail' | a reason it is not run, detail)."""
     supported = set(supported_ops())
-    missing = {n.op_type for n in case.model.graph.node if n.domain not in ("", "ai.onnx") or n.op_type not in supported}
+    missing = {
+        n.op_type for n in case.model.graph.node if n.domain not in ("", "ai.onnx") or n.op_type not in supported
+    }
     m = retarget(case.model)
     if m is None:  # not run even with every op supported
         return "opset", str(_opset(case.model))
@@ -152,4 +154,6 @@ def test_node_corpus(capsys: pytest.CaptureFixture[str]) -> None:
             if r == "fail":
                 print(f"  FAIL {name}: {d}")
         print("  most cases unlocked by one more op: " + ", ".join(f"{op} {n}" for op, n in single.most_common(15)))
-    assert counts["pass"] >= RECORDED_PASSES, f"{counts['pass']} node tests pass, fewer than the recorded {RECORDED_PASSES}"
+    assert counts["pass"] >= RECORDED_PASSES, (
+        f"{counts['pass']} node tests pass, fewer than the recorded {RECORDED_PASSES}"
+    )

@@ -20,7 +20,14 @@ def test_store_casts_when_the_stored_dtype_differs():
     e = L.Pointwise((4,), f32, "Abs", (L.Load((4,), f32, buf),))
     g = L.AscGraphBuilder((4,)).realize(e, f16, "g")
     names = [op.name for op in g.body.block.ops]
-    assert names == ["ascgraph.Data", "ascgraph.Load", "ascgraph.Abs", "ascgraph.Cast", "ascgraph.Store", "ascgraph.Output"]
+    assert names == [
+        "ascgraph.Data",
+        "ascgraph.Load",
+        "ascgraph.Abs",
+        "ascgraph.Cast",
+        "ascgraph.Store",
+        "ascgraph.Output",
+    ]
     assert ag.tensor_type(g.body.block.last_op.results[0]).element_type == f16  # type: ignore[union-attr]
     # Without the dtype difference there is no Cast.
     g2 = L.AscGraphBuilder((4,)).realize(e, f32, "g2")

@@ -78,7 +78,13 @@ def _orders(x: np.ndarray, acc: type) -> list[np.ndarray]:
     rows = []
     for row in x:
         rows.append(
-            [seq(row), seq(row[::-1]), seq(row[np.argsort(np.abs(row))]), seq(row[np.argsort(-np.abs(row))]), pairwise(row)]
+            [
+                seq(row),
+                seq(row[::-1]),
+                seq(row[np.argsort(np.abs(row))]),
+                seq(row[np.argsort(-np.abs(row))]),
+                pairwise(row),
+            ]
         )
     return [np.array([r[k] for r in rows]).astype(x.dtype) for k in range(5)]
 
@@ -171,7 +177,9 @@ def test_unary_bounds_hold_on_perturbed_inputs(name):
         fx = f(x)
         for t in np.linspace(-1, 1, 41):
             fy = f(x + t * e)
-            ok = (np.abs(fy - fx) <= d * (1 + 1e-12) + 1e-300) | (np.isnan(fy) & np.isnan(fx)) | np.isinf(d) | (fy == fx)
+            ok = (
+                (np.abs(fy - fx) <= d * (1 + 1e-12) + 1e-300) | (np.isnan(fy) & np.isnan(fx)) | np.isinf(d) | (fy == fx)
+            )
             assert ok.all(), (name, x[~ok][:3], e[~ok][:3], d[~ok][:3])
 
 

@@ -669,10 +669,14 @@ def test_matmul_bias_and_f16_accumulation_in_f32():
     same(r, np.array([[2050, 2048]], np.float16))
 
 
-def conv(x: np.ndarray, w: np.ndarray, attrs: str, out_shape: tuple[int, ...], bias: np.ndarray | None = None) -> np.ndarray:
+def conv(
+    x: np.ndarray, w: np.ndarray, attrs: str, out_shape: tuple[int, ...], bias: np.ndarray | None = None
+) -> np.ndarray:
     tx, tw, to = t(x.shape, "f32"), t(w.shape, "f32"), t(out_shape, "f32")
     extra = "%c = ge.Data {index = 2} : " + t(bias.shape, "f32") if bias is not None else ""
-    args, types = ("%x, %w, %c", f"{tx}, {tw}, {t(bias.shape, 'f32')}") if bias is not None else ("%x, %w", f"{tx}, {tw}")
+    args, types = (
+        ("%x, %w, %c", f"{tx}, {tw}, {t(bias.shape, 'f32')}") if bias is not None else ("%x, %w", f"{tx}, {tw}")
+    )
     (r,) = run(
         f"""ge.graph @main {{
           %x = ge.Data {{index = 0}} : {tx}
@@ -879,7 +883,9 @@ def test_asc_backend_is_an_extension_point():
         same(r, np.array([2, 4, 6], F32))
     # The interpreter checks every registered implementation's outputs.
     with asc_backend_impl(lambda op, args: [args[0].astype(np.float64)]):
-        with pytest.raises(ReferenceError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"):
+        with pytest.raises(
+            ReferenceError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"
+        ):
             run(ASC, np.array([1, 2, 3], F32), verify=False)
     assert R._IMPLS[ge.AscBackend] is saved
 
@@ -982,7 +988,9 @@ def test_ge_run_reference_mode_and_stats(tmp_path, capsys):
     inp = tmp_path / "x.npy"
     np.save(inp, np.array([2.0, -1.0], F32))
     stats = tmp_path / "s.json"
-    main([str(src), "--reference", "--input", str(inp), "--save-dir", str(tmp_path / "out"), "--stats-json", str(stats)])
+    main(
+        [str(src), "--reference", "--input", str(inp), "--save-dir", str(tmp_path / "out"), "--stats-json", str(stats)]
+    )
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("output 0 z:0: shape 2 float32 min -3 max 2 mean -0.5 crc32 ")
     same(np.load(tmp_path / "out" / "output_0.npy"), np.array([2.0, -3.0], F32))
@@ -1008,7 +1016,9 @@ def test_ge_run_bad_input_exits_1_with_one_located_line(tmp_path, capsys):
     assert e.value.code == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    assert err[0].startswith(f"{src}:2:3: error: ge.Data: --input {inp} (input 0) is an array of shape 2x3 and dtype float32")
+    assert err[0].startswith(
+        f"{src}:2:3: error: ge.Data: --input {inp} (input 0) is an array of shape 2x3 and dtype float32"
+    )
 
 
 def test_ge_run_compare_reports_a_pipeline_that_changes_numbers(tmp_path, capsys, monkeypatch):
@@ -1081,7 +1091,9 @@ _GATHER_V2 = """ge.graph @main {{
 
 def test_gather_v2_on_the_last_axis_by_hand():
     x = np.array([[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]], F32)
-    (r,) = run(_GATHER_V2.format(ishape="2x2", axis=1, attrs="", oshape="3x2x2"), x, np.array([[3, 0], [1, 1]], np.int32))
+    (r,) = run(
+        _GATHER_V2.format(ishape="2x2", axis=1, attrs="", oshape="3x2x2"), x, np.array([[3, 0], [1, 1]], np.int32)
+    )
     # y[a, i, j] = x[a, idx[i, j]]
     want = np.array([[[3, 0], [1, 1]], [[13, 10], [11, 11]], [[23, 20], [21, 21]]], F32)
     np.testing.assert_array_equal(r, want)

@@ -30,7 +30,14 @@ from runtime.reference import run_module
 
 _CTX = GeOptMain([]).ctx
 F32, F16, I32, I64 = np.float32, np.float16, np.int32, np.int64
-ELEM = {np.dtype(F32): "f32", np.dtype(F16): "f16", np.dtype(I32): "i32", np.dtype(I64): "i64", np.dtype(bool): "i1", np.dtype(np.int8): "i8"}
+ELEM = {
+    np.dtype(F32): "f32",
+    np.dtype(F16): "f16",
+    np.dtype(I32): "i32",
+    np.dtype(I64): "i64",
+    np.dtype(bool): "i1",
+    np.dtype(np.int8): "i8",
+}
 
 
 @dataclass
@@ -101,7 +108,9 @@ def graph(inputs: Sequence[tuple[Sequence[int], str]], body: str, outs: Sequence
     return "ge.graph @main {\n" + "\n".join(lines) + "\n" + body + f"\n  ge.NetOutput {names} : {types}\n}}"
 
 
-def one_op(op: str, ins: Sequence[np.ndarray], out_shapes: Sequence[Sequence[int]], out_dt: Sequence[type], attrs: str = "") -> str:
+def one_op(
+    op: str, ins: Sequence[np.ndarray], out_shapes: Sequence[Sequence[int]], out_dt: Sequence[type], attrs: str = ""
+) -> str:
     in_t = [tyd(a.shape, a.dtype) for a in ins]
     out_t = [tyd(s, d) for s, d in zip(out_shapes, out_dt)]
     res = ", ".join(f"%y{k}" for k in range(len(out_t)))
@@ -147,7 +156,12 @@ def _interface(op: str) -> Iterator[Case]:
   %c = ge.Const {value = dense<[7]> : tensor<1xi64>} : tensor<1xi64>
   ge.NetOutput %b, %a, %c, %b : tensor<f32>, tensor<3xi32>, tensor<1xi64>, tensor<f32>
 }"""
-    yield Case("NetOutput-order", text, [a, b], [np.array(2.5, F32), np.array([1, 2, 3], I32), np.array([7], I64), np.array(2.5, F32)])
+    yield Case(
+        "NetOutput-order",
+        text,
+        [a, b],
+        [np.array(2.5, F32), np.array([1, 2, 3], I32), np.array([7], I64), np.array(2.5, F32)],
+    )
 
 
 def _dense_literal(vals: list, shape: tuple[int, ...], kind: str) -> str:
@@ -170,7 +184,12 @@ def _dense_literal(vals: list, shape: tuple[int, ...], kind: str) -> str:
 
 @formula(ge.Const, ge.Constant, ge.Variable)
 def _constants(op: str) -> Iterator[Case]:
-    specs = [((), F32, [1.5]), ((1,), F16, [-2.0]), ((2, 3), I32, [1, -2, 3, -4, 5, -6]), ((3,), np.bool_, [True, False, True])]
+    specs = [
+        ((), F32, [1.5]),
+        ((1,), F16, [-2.0]),
+        ((2, 3), I32, [1, -2, 3, -4, 5, -6]),
+        ((3,), np.bool_, [True, False, True]),
+    ]
     for shape, dt, vals in specs:
         t = tyd(shape, dt)
         lit = _dense_literal(vals, shape, np.dtype(dt).kind)
@@ -213,7 +232,15 @@ BINARY: dict[str, tuple[type, Callable[[object, object], object], tuple[type, ..
     "Minimum": (ge.Minimum, lambda a, b: a if a <= b else b, (F32, F16, I32), (-4, 4), 0),
     "Pow": (ge.Pow, lambda a, b: a**b if isinstance(a, int) else math.pow(a, b), (F32, F16, I32), (0, 3), 2),
 }
-BINARY_SHAPES = [((), ()), ((1,), (3,)), ((3, 5), (5,)), ((2, 3, 5), (3, 1)), ((), (2, 3)), ((0, 3), (3,)), ((1, 1), (1,))]
+BINARY_SHAPES = [
+    ((), ()),
+    ((1,), (3,)),
+    ((3, 5), (5,)),
+    ((2, 3, 5), (3, 1)),
+    ((), (2, 3)),
+    ((0, 3), (3,)),
+    ((1, 1), (1,)),
+]
 
 
 def _binary_cases(name: str) -> Iterator[Case]:
@@ -232,7 +259,13 @@ def _binary_cases(name: str) -> Iterator[Case]:
                 r = fn(py(a, bcast_index(i, a.shape)), py(b, bcast_index(i, b.shape)))
                 return _wrap(r, dt) if isinstance(r, int) else r  # type: ignore[arg-type]
 
-            yield Case(f"{name}-{np.dtype(dt)}-{sa}-{sb}", one_op(name, [a, b], [out], [dt]), [a, b], [build(out, dt, f)], ulps=ulps)
+            yield Case(
+                f"{name}-{np.dtype(dt)}-{sa}-{sb}",
+                one_op(name, [a, b], [out], [dt]),
+                [a, b],
+                [build(out, dt, f)],
+                ulps=ulps,
+            )
 
 
 def _sigmoid(x: float) -> float:
@@ -285,7 +318,9 @@ def _cast(op: str) -> Iterator[Case]:
         for shape in [(), (1,), (3, 5), (0, 2)]:
             x = rng_array(shape, src, -5, 5)
             want = build(shape, dst, lambda i, x=x, fn=fn: fn(py(x, i)))
-            yield Case(f"Cast-{np.dtype(src)}-{np.dtype(dst)}-{shape}", one_op("Cast", [x], [shape], [dst]), [x], [want])
+            yield Case(
+                f"Cast-{np.dtype(src)}-{np.dtype(dst)}-{shape}", one_op("Cast", [x], [shape], [dst]), [x], [want]
+            )
 
 
 @formula(ge.AddN)
@@ -308,7 +343,9 @@ def _add_n(op: str) -> Iterator[Case]:
 # ---------------------------------------------------------------------------------------
 
 
-def _reduce_formula(kind: str, x: np.ndarray, axes: list[int], keep: bool) -> tuple[tuple[int, ...], Callable[[tuple[int, ...]], object], float]:
+def _reduce_formula(
+    kind: str, x: np.ndarray, axes: list[int], keep: bool
+) -> tuple[tuple[int, ...], Callable[[tuple[int, ...]], object], float]:
     rank = x.ndim
     red = sorted({a + rank if a < 0 else a for a in axes}) if axes else list(range(rank))
     out_shape = tuple(1 if k in red else d for k, d in enumerate(x.shape) if keep or k not in red)
@@ -346,8 +383,23 @@ def _reduce_formula(kind: str, x: np.ndarray, axes: list[int], keep: bool) -> tu
 
 @formula(ge.ReduceSumD, ge.ReduceMaxD, ge.ReduceMinD, ge.ReduceMeanD, ge.ReduceProdD)
 def _reductions(op: str) -> Iterator[Case]:
-    kinds = {"ReduceSumD": "sum", "ReduceMaxD": "max", "ReduceMinD": "min", "ReduceMeanD": "mean", "ReduceProdD": "prod"}
-    specs = [((), []), ((1,), [0]), ((3, 5), [1]), ((3, 5), [-2]), ((3, 5), []), ((2, 3, 5), [0, 2]), ((0, 3), [0]), ((2, 0), [1])]
+    kinds = {
+        "ReduceSumD": "sum",
+        "ReduceMaxD": "max",
+        "ReduceMinD": "min",
+        "ReduceMeanD": "mean",
+        "ReduceProdD": "prod",
+    }
+    specs = [
+        ((), []),
+        ((1,), [0]),
+        ((3, 5), [1]),
+        ((3, 5), [-2]),
+        ((3, 5), []),
+        ((2, 3, 5), [0, 2]),
+        ((0, 3), [0]),
+        ((2, 0), [1]),
+    ]
     for name, kind in [(op, kinds[op])]:
         for dt in (F32, F16, I32):
             for shape, axes in specs:
@@ -396,7 +448,12 @@ def _concat(op: str) -> Iterator[Case]:
             xs = [rng_array(s, dt, seed=k) for k, s in enumerate(shapes)]
             rank = max(xs[0].ndim, 1)
             out, f = _concat_formula(xs, dim + rank if dim < 0 else dim)
-            yield Case(f"{op}-{np.dtype(dt)}-{shapes}-{dim}", one_op(op, xs, [out], [dt], f" {{concat_dim = {dim}}}"), xs, [build(out, dt, f)])
+            yield Case(
+                f"{op}-{np.dtype(dt)}-{shapes}-{dim}",
+                one_op(op, xs, [out], [dt], f" {{concat_dim = {dim}}}"),
+                xs,
+                [build(out, dt, f)],
+            )
     # one scalar input is the output
     x = np.array(4.0, F32)
     yield Case(f"{op}-one-scalar", one_op(op, [x], [()], [F32]), [x], [np.array(4.0, F32)])
@@ -453,7 +510,12 @@ def _phony_concat(op: str) -> Iterator[Case]:
             return py(xs[k], tuple(v % p for v, p in zip(i, piece)))
 
         attrs = f" {{concat_dim = [{', '.join(map(str, dims))}], N = [{', '.join(map(str, ns))}]}}"
-        yield Case(f"PhonyConcat-{piece}-{dims}-{ns}", one_op("PhonyConcat", xs, [tuple(out)], [F32], attrs), xs, [build(tuple(out), F32, f)])
+        yield Case(
+            f"PhonyConcat-{piece}-{dims}-{ns}",
+            one_op("PhonyConcat", xs, [tuple(out)], [F32], attrs),
+            xs,
+            [build(tuple(out), F32, f)],
+        )
 
 
 @formula(ge.PhonySplit)
@@ -469,9 +531,22 @@ def _phony_split(op: str) -> Iterator[Case]:
             slot, rest = {}, k
             for d, n in reversed(list(zip(dims, ns))):
                 slot[d], rest = rest % n, rest // n
-            wants.append(build(tuple(piece), F32, lambda i, slot=slot, x=x, piece=piece: py(x, tuple(v + slot.get(d, 0) * piece[d] for d, v in enumerate(i)))))
+            wants.append(
+                build(
+                    tuple(piece),
+                    F32,
+                    lambda i, slot=slot, x=x, piece=piece: py(
+                        x, tuple(v + slot.get(d, 0) * piece[d] for d, v in enumerate(i))
+                    ),
+                )
+            )
         attrs = f" {{split_dim = [{', '.join(map(str, dims))}], num_split = [{', '.join(map(str, ns))}]}}"
-        yield Case(f"PhonySplit-{shape}-{dims}-{ns}", one_op("PhonySplit", [x], [tuple(piece)] * len(wants), [F32] * len(wants), attrs), [x], wants)
+        yield Case(
+            f"PhonySplit-{shape}-{dims}-{ns}",
+            one_op("PhonySplit", [x], [tuple(piece)] * len(wants), [F32] * len(wants), attrs),
+            [x],
+            wants,
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -500,7 +575,13 @@ def _reshape_cases(name: str) -> Iterator[Case]:
     elif name == "ExpandDims":
         specs = [((), (1,), " {axis = 0}"), ((3, 5), (3, 5, 1), " {axis = -1}")]
     else:
-        specs = [((), (1, 1), ""), ((1, 1), (), ""), ((3, 5), (5, 3), ""), ((2, 3, 5), (6, 5), ""), ((0, 3), (3, 0), "")]
+        specs = [
+            ((), (1, 1), ""),
+            ((1, 1), (), ""),
+            ((3, 5), (5, 3), ""),
+            ((2, 3, 5), (6, 5), ""),
+            ((0, 3), (3, 0), ""),
+        ]
     for src, dst, attrs in specs:
         x = rng_array(src, F32)
         yield Case(f"{name}-{src}-{dst}", one_op(name, [x], [dst], [F32], attrs), [x], [_row_major(x, dst)])
@@ -530,7 +611,12 @@ def _transpose(op: str) -> Iterator[Case]:
                 src[p] = i[k]  # output dim k is input dim perm[k]
             return py(x, tuple(src))
 
-        yield Case(f"TransposeD-{shape}-{perm}", one_op("TransposeD", [x], [out], [F32], f" {{perm = [{', '.join(map(str, perm))}]}}"), [x], [build(out, F32, f)])
+        yield Case(
+            f"TransposeD-{shape}-{perm}",
+            one_op("TransposeD", [x], [out], [F32], f" {{perm = [{', '.join(map(str, perm))}]}}"),
+            [x],
+            [build(out, F32, f)],
+        )
 
 
 @formula(ge.BroadcastToD)
@@ -538,7 +624,12 @@ def _broadcast_to(op: str) -> Iterator[Case]:
     for src, dst in [((), (3, 2)), ((1,), (4,)), ((3, 1), (2, 3, 5)), ((), ()), ((1, 5), (0, 5))]:
         x = rng_array(src, F32)
         want = build(dst, F32, lambda i, x=x: py(x, bcast_index(i, x.shape)))
-        yield Case(f"BroadcastToD-{src}-{dst}", one_op("BroadcastToD", [x], [dst], [F32], f" {{shape = [{', '.join(map(str, dst))}]}}"), [x], [want])
+        yield Case(
+            f"BroadcastToD-{src}-{dst}",
+            one_op("BroadcastToD", [x], [dst], [F32], f" {{shape = [{', '.join(map(str, dst))}]}}"),
+            [x],
+            [want],
+        )
 
 
 @formula(ge.Shape_)
@@ -554,7 +645,9 @@ def _shape(op: str) -> Iterator[Case]:
 # ---------------------------------------------------------------------------------------
 
 
-def _gather_formula(x: np.ndarray, idx: np.ndarray, axis: int, b: int) -> tuple[tuple[int, ...], Callable[[tuple[int, ...]], object]]:
+def _gather_formula(
+    x: np.ndarray, idx: np.ndarray, axis: int, b: int
+) -> tuple[tuple[int, ...], Callable[[tuple[int, ...]], object]]:
     out = x.shape[:axis] + idx.shape[b:] + x.shape[axis + 1 :]
     ni = idx.ndim - b
 
@@ -616,12 +709,21 @@ def _matmul(op: str) -> Iterator[Case]:
         ins = [a, b] + ([rng_array((n,), dt, seed=3)] if bias else [])
 
         def f(i: tuple[int, ...], a=a, b=b, ins=ins, t1=t1, t2=t2, k=k) -> object:
-            s = math.fsum(py(a, (j, i[0]) if t1 else (i[0], j)) * py(b, (i[1], j) if t2 else (j, i[1])) for j in range(k))
+            s = math.fsum(
+                py(a, (j, i[0]) if t1 else (i[0], j)) * py(b, (i[1], j) if t2 else (j, i[1])) for j in range(k)
+            )
             return s + (py(ins[2], (i[1],)) if len(ins) == 3 else 0.0)
 
         attrs = f" {{transpose_x1 = {'true' if t1 else 'false'}, transpose_x2 = {'true' if t2 else 'false'}}}"
         tol = 2 * (k + 1) * 2.0**-24 * (k + 1) * 16
-        yield Case(f"MatMul-{m}x{k}x{n}-{t1}-{t2}-{bias}-{np.dtype(dt)}", one_op("MatMul", ins, [(m, n)], [dt], attrs), ins, [build((m, n), dt, f)], ulps=1, tol=[tol])
+        yield Case(
+            f"MatMul-{m}x{k}x{n}-{t1}-{t2}-{bias}-{np.dtype(dt)}",
+            one_op("MatMul", ins, [(m, n)], [dt], attrs),
+            ins,
+            [build((m, n), dt, f)],
+            ulps=1,
+            tol=[tol],
+        )
 
 
 @formula(ge.Conv2D)
@@ -642,7 +744,22 @@ def _conv2d(op: str) -> Iterator[Case]:
         ow = (wd + pads[2] + pads[3] - dil * (kw - 1) - 1) // st + 1
         ins = [x, w] + ([rng_array((kk,), F32, seed=6)] if bias else [])
 
-        def f(i: tuple[int, ...], x=x, w=w, ins=ins, st=st, pads=pads, dil=dil, g=g, kk=kk, cg=cg, kh=kh, kw=kw, h=h, wd=wd) -> object:
+        def f(
+            i: tuple[int, ...],
+            x=x,
+            w=w,
+            ins=ins,
+            st=st,
+            pads=pads,
+            dil=dil,
+            g=g,
+            kk=kk,
+            cg=cg,
+            kh=kh,
+            kw=kw,
+            h=h,
+            wd=wd,
+        ) -> object:
             b_, o, y, z = i
             grp = o // (kk // g)
             terms = []
@@ -659,7 +776,13 @@ def _conv2d(op: str) -> Iterator[Case]:
             f"dilations = [1, 1, {dil}, {dil}], groups = {g}}}"
         )
         tol = 2 * (cg * kh * kw + 1) * 2.0**-24 * 4 * cg * kh * kw
-        yield Case(f"Conv2D-{xs}-{ws}-{st}-{pads}-{dil}-{g}", one_op("Conv2D", ins, [(n, kk, oh, ow)], [F32], attrs), ins, [build((n, kk, oh, ow), F32, f)], tol=[tol])
+        yield Case(
+            f"Conv2D-{xs}-{ws}-{st}-{pads}-{dil}-{g}",
+            one_op("Conv2D", ins, [(n, kk, oh, ow)], [F32], attrs),
+            ins,
+            [build((n, kk, oh, ow), F32, f)],
+            tol=[tol],
+        )
 
 
 @formula(ge.HcomAllGather)
@@ -668,7 +791,12 @@ def _all_gather(op: str) -> Iterator[Case]:
         x = rng_array(shape, F32)
         out = (shape[0] * r,) + shape[1:]
         want = build(out, F32, lambda i, x=x, shape=shape: py(x, (i[0] % shape[0],) + i[1:]))
-        yield Case(f"HcomAllGather-{shape}-{r}", one_op("HcomAllGather", [x], [out], [F32], f" {{rank_size = {r}}}"), [x], [want])
+        yield Case(
+            f"HcomAllGather-{shape}-{r}",
+            one_op("HcomAllGather", [x], [out], [F32], f" {{rank_size = {r}}}"),
+            [x],
+            [want],
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -693,7 +821,12 @@ ge.graph @main {{
   ge.NetOutput %r, %s : {t}, {t}
 }}"""
         a, b = rng_array(shape, F32, seed=1), rng_array(shape, F32, seed=2)
-        yield Case(f"PartitionedCall-{shape}", text, [a, b], [build(shape, F32, lambda i, a=a, b=b: py(a, i) - py(b, i)), build(shape, F32, lambda i, a=a: py(a, i))])
+        yield Case(
+            f"PartitionedCall-{shape}",
+            text,
+            [a, b],
+            [build(shape, F32, lambda i, a=a, b=b: py(a, i) - py(b, i)), build(shape, F32, lambda i, a=a: py(a, i))],
+        )
 
 
 def _asc_tensor(axes: Sequence[int], reps: Sequence[int], strides: Sequence[int]) -> str:

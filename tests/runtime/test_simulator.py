@@ -90,7 +90,12 @@ def test_phony_concat_split_have_no_task_and_contiguous_pieces() -> None:
     # PhonyConcat pieces: GE's one offset per piece, 0, 64, 128, 192 bytes after the block
     # (1x1x1x4x8 f16 pieces: 64 B; 128 = 1*1*8*8 * 2 B), each written contiguously (64 B)
     base = addr["block:0"].offset.data
-    assert [(addr[f"m{i}:0"].offset.data - base, addr[f"m{i}:0"].length.data) for i in range(4)] == [(0, 64), (64, 64), (128, 64), (192, 64)]
+    assert [(addr[f"m{i}:0"].offset.data - base, addr[f"m{i}:0"].length.data) for i in range(4)] == [
+        (0, 64),
+        (64, 64),
+        (128, 64),
+        (192, 64),
+    ]
     # PhonySplit consumers read 64 contiguous bytes at the Add's output + 0, 64, 128, 192
     tasks = {t.attributes["node"].data: t for s in model.stream_ops() for t in s.tasks if "node" in t.attributes}  # type: ignore[attr-defined]
     sbase = addr["sum:0"].offset.data
@@ -119,7 +124,10 @@ def _drop_views(model: npu.ModelOp) -> None:
 
 def test_phony_concat_with_ge_test_shapes_is_a_misplaced_view(capsys: pytest.CaptureFixture[str]) -> None:
     m, c = planned("ge_shapes.mlir", PHONY_GE_SHAPES.lstrip("\n"))
-    assert "ge_shapes.mlir:7:3: warning: PhonyConcat 'block': GE's offsets do not lay its inputs out" in capsys.readouterr().err
+    assert (
+        "ge_shapes.mlir:7:3: warning: PhonyConcat 'block': GE's offsets do not lay its inputs out"
+        in capsys.readouterr().err
+    )
     model = to_npu(c)
     base = next(e.addr for e in model.table() if e.tensor_name == "block:0").offset.data
     with pytest.raises(SimulatorFault) as e:
@@ -128,7 +136,9 @@ def test_phony_concat_with_ge_test_shapes_is_a_misplaced_view(capsys: pytest.Cap
     # block element (0,0,1,0,0) is m0's element (0,0,1,0,0) (dim 3 index 0 and dim 1 index
     # 0: piece 0): m0 row-major 1x2x2x4x8 puts it at element 1*4*8 = 32, byte 64; the block
     # row-major 1x4x2x8x8 at element 1*8*8 = 64, byte 128
-    assert msg.startswith('npu.alias "block:0" (PhonyConcat \'block\' output 0): wrong offset: its element [0, 0, 1, 0, 0] is element [0, 0, 1, 0, 0] of "m0:0"'), msg
+    assert msg.startswith(
+        'npu.alias "block:0" (PhonyConcat \'block\' output 0): wrong offset: its element [0, 0, 1, 0, 0] is element [0, 0, 1, 0, 0] of "m0:0"'
+    ), msg
     assert f"which lies at fm byte {base + 64}, but the alias has it at byte {base + 128}" in msg, msg
     # the misplaced count, from the reference semantics on element addresses by numpy
     offs = [base, base + 64, base + 512, base + 576]
@@ -173,7 +183,10 @@ def test_wrong_output_offset_is_a_misplaced_view_and_a_live_buffer_write() -> No
     # c's element [16, 0] is b1's [0, 0] (16x32 f16 pieces): at b0's bytes, c0 + 0, where
     # the concat needs it at c0 + 16*32*2 = c0 + 1024
     c0 = next(e.addr for e in model.table() if e.tensor_name == "c:0").offset.data
-    assert f'its element [16, 0] is element [0, 0] of "b1:0" (at fm [{c0}, {c0 + 1024})), which lies at fm byte {c0}, but the alias has it at byte {c0 + 1024}' in str(e.value)
+    assert (
+        f'its element [16, 0] is element [0, 0] of "b1:0" (at fm [{c0}, {c0 + 1024})), which lies at fm byte {c0}, but the alias has it at byte {c0 + 1024}'
+        in str(e.value)
+    )
     _drop_views(model)
     with pytest.raises(SimulatorFault) as e:
         load(model).execute(inputs_for(m))
@@ -214,7 +227,7 @@ def test_a_tensor_its_writer_did_not_write_is_a_stale_read() -> None:
     assert r_at.offset.data <= b2_at.offset.data and b2_at.end <= r_at.end  # r's bytes
     assert str(e.value) == (
         f"stream 0 task 4 (npu.memcpy 'NetOutput'): read of stale memory: fm [{b2_at.offset.data}, {b2_at.end}) "
-        f"(reading tensor \"c:0\" at fm [{c_at.offset.data}, {c_at.end})) was last written by "
+        f'(reading tensor "c:0" at fm [{c_at.offset.data}, {c_at.end})) was last written by '
         "stream 0 task 0 (npu.kernel 'r'), which does not write \"c:0\""
     )
     assert (e.value.region, e.value.start, e.value.end) == ("fm", b2_at.offset.data, b2_at.end)
@@ -278,7 +291,9 @@ def test_wait_for_an_event_never_reached_is_a_deadlock() -> None:
     model = next(o for o in mod.ops if isinstance(o, npu.ModelOp))
     with pytest.raises(SimulatorFault) as e:
         load(model).execute([])
-    assert "stream 0 task 1 (npu.event_wait): deadlock: waits for event 0, whose record (stream 1 task 1" in str(e.value)
+    assert "stream 0 task 1 (npu.event_wait): deadlock: waits for event 0, whose record (stream 1 task 1" in str(
+        e.value
+    )
 
 
 def test_unjoined_stream_at_end_graph() -> None:
@@ -489,7 +504,7 @@ def test_a_write_into_a_piece_still_to_be_read_is_a_clobber() -> None:
         load(_dead_piece_model(64)).execute([np.zeros((3, 16), np.float32), np.zeros((1, 16), np.float32)])
     assert str(e.value) == (
         "stream 1 task 1 (npu.kernel 'd'): write into a live buffer: fm [64, 128) (writing tensor \"d:0\" "
-        "at fm [64, 128)) overlaps tensor \"r:0\" at fm [0, 192), which is still to be read"
+        'at fm [64, 128)) overlaps tensor "r:0" at fm [0, 192), which is still to be read'
     )
 
 
@@ -498,7 +513,9 @@ def test_a_write_into_a_piece_still_to_be_read_is_a_clobber() -> None:
 
 def _figures(path: Path | str, streams: int, text: str | None = None) -> tuple[int, int, int]:
     """(feature map, lower bound, peak live) of a ge-compile'd graph on `streams`."""
-    m, model = compiled_model(text if text is not None else Path(path).read_text()) if streams == 1 else _two(path, text)
+    m, model = (
+        compiled_model(text if text is not None else Path(path).read_text()) if streams == 1 else _two(path, text)
+    )
     loaded = load(model)
     for seed in (0, 1):
         loaded.execute(inputs_for(m, seed))

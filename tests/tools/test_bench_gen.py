@@ -104,7 +104,20 @@ def test_impossible_requests_are_refused() -> None:
 def test_cli_matches_api_and_passes_ge_opt(tmp_path: Path) -> None:
     out = tmp_path / "g.mlir"
     subprocess.run(
-        [sys.executable, str(GEN), "--kind", "mixed", "--nodes", "250", "--seed", "5", "--concats", "25", "-o", str(out)],
+        [
+            sys.executable,
+            str(GEN),
+            "--kind",
+            "mixed",
+            "--nodes",
+            "250",
+            "--seed",
+            "5",
+            "--concats",
+            "25",
+            "-o",
+            str(out),
+        ],
         check=True,
     )
     assert out.read_text() == generate("mixed", 250, 5, 25)
@@ -115,9 +128,7 @@ def test_cli_matches_api_and_passes_ge_opt(tmp_path: Path) -> None:
 
 
 def test_cli_error_is_one_line(tmp_path: Path) -> None:
-    p = subprocess.run(
-        [sys.executable, str(GEN), "--nodes", "10", "--concats", "5"], capture_output=True, text=True
-    )
+    p = subprocess.run([sys.executable, str(GEN), "--nodes", "10", "--concats", "5"], capture_output=True, text=True)
     assert p.returncode == 2
     assert "too small" in p.stderr and "Traceback" not in p.stderr
 

@@ -100,6 +100,7 @@ def test_example_runs_on_the_reference(path: Path):
 
 # Known answers, computed here with numpy independently of the reference interpreter.
 
+
 def _example(name: str) -> Path:
     return next(p for p in EXAMPLES if p.name == name)
 

@@ -111,7 +111,11 @@ def _patterns(seeds: range) -> Counter:
                     break
             if len(op.operands) != len(set(op.operands)):
                 c["one value read twice by one op" if t != "NetOutput" else "NetOutput lists a value twice"] += 1
-                if any(isinstance(v, OpResult) and len(v.op.results) > 1 for v in op.operands if list(op.operands).count(v) > 1):
+                if any(
+                    isinstance(v, OpResult) and len(v.op.results) > 1
+                    for v in op.operands
+                    if list(op.operands).count(v) > 1
+                ):
                     c["one split output read twice"] += 1
             if t in ("ConcatD", "ConcatV2D", "PhonyConcat") and outs and all(v.op is outs[0].op for v in outs):
                 src = outs[0].op
@@ -121,7 +125,17 @@ def _patterns(seeds: range) -> Counter:
                 p = v.owner if isinstance(v, OpResult) else None
                 if t == "Identity" and p is not None:
                     pt = ge.ge_type(p)
-                    key = "Data" if pt == "Data" else "library" if pt in ("MatMul", "Gather", "GatherV2", "Conv2D", "HcomAllGather") else "Identity" if pt == "Identity" else "split" if len(p.results) > 1 else None
+                    key = (
+                        "Data"
+                        if pt == "Data"
+                        else "library"
+                        if pt in ("MatMul", "Gather", "GatherV2", "Conv2D", "HcomAllGather")
+                        else "Identity"
+                        if pt == "Identity"
+                        else "split"
+                        if len(p.results) > 1
+                        else None
+                    )
                     if key:
                         c[f"Identity after {key}"] += 1
                 if t == "NetOutput" and p is not None:
@@ -148,7 +162,11 @@ def _patterns(seeds: range) -> Counter:
                     c["NC1HWC0 with C % 16 != 0"] += 1
                     c["ConcatD of NC1HWC0"] += t == "ConcatD"
                 c[f"dtype {res.element_type}"] += 1
-            if len(op.operands) == 2 and t not in ("NetOutput",) and all(isinstance(v.type, TensorType) for v in op.operands):
+            if (
+                len(op.operands) == 2
+                and t not in ("NetOutput",)
+                and all(isinstance(v.type, TensorType) for v in op.operands)
+            ):
                 c["broadcasting binary"] += op.operands[0].type.get_shape() != op.operands[1].type.get_shape()
             c[f"op {t}"] += 1
     return c
@@ -236,11 +254,17 @@ def test_classify() -> None:
     assert D.classify(Out(1, "outputs do not match the reference (3 elements differ)\n", ""))[0] == "mismatch"
     assert D.classify(Out(1, "", "ge-run: error: internal error: ValueError: x\n"))[0] == "internal error"
     assert D.classify(Out(1, "", "f.mlir:3:3: error: simulator: stream 0 task 1 ...\n"))[0] == "sim fault"
-    assert D.classify(Out(1, "", "f.mlir:3:3: error: ge.Add: bad\n")) == ("user error", "f.mlir:3:3: error: ge.Add: bad")
+    assert D.classify(Out(1, "", "f.mlir:3:3: error: ge.Add: bad\n")) == (
+        "user error",
+        "f.mlir:3:3: error: ge.Add: bad",
+    )
     assert D.classify(Out("escaped RecursionError: deep", "", ""))[0] == "traceback"
     assert D.classify(Out(1, "", "Traceback (most recent call last):\n  ...\nArgSpecParseError: x\n"))[0] == "traceback"
     assert D.classify(Out("hang", "", ""))[0] == "hang"
-    assert D.normalize("g.mlir:12:3: error: ge.Add: input 'x_1' has 24 bytes, tensor<3x2xf32>") == "error: ge.Add: input <name> has N bytes, <type>"
+    assert (
+        D.normalize("g.mlir:12:3: error: ge.Add: input 'x_1' has 24 bytes, tensor<3x2xf32>")
+        == "error: ge.Add: input <name> has N bytes, <type>"
+    )
 
 
 def test_ge_run_random_input_of_a_0d_bf16_data(tmp_path: Path) -> None:
@@ -283,7 +307,9 @@ def test_ge_run_agrees_with_the_reference(seed: int, tmp_path: Path) -> None:
     cases = res.cases()
     if all(c is not None for c in cases):
         pytest.xfail(f"issue 17 open case(s) {', '.join(sorted(set(cases)))}: {_describe(res)}")  # type: ignore[arg-type]
-    pytest.fail(f"seed {seed}: a failure that is no known case (rerun: bench/differential.py --count 1 --seed-start {seed}): {_describe(res)}")
+    pytest.fail(
+        f"seed {seed}: a failure that is no known case (rerun: bench/differential.py --count 1 --seed-start {seed}): {_describe(res)}"
+    )
 
 
 @pytest.mark.parametrize("seed", MASKED_SEEDS)

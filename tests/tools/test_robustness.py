@@ -121,7 +121,9 @@ def duplicate_token(text: str, rng: random.Random) -> tuple[str, str] | None:
     if not toks:
         return None
     m = rng.choice(toks)
-    return _replace(text, m, m.group() + " " + m.group()), f"duplicate token {m.group()!r} at line {_line_of(text, m.start())}"
+    return _replace(
+        text, m, m.group() + " " + m.group()
+    ), f"duplicate token {m.group()!r} at line {_line_of(text, m.start())}"
 
 
 def _code_lines(text: str) -> list[int]:
@@ -153,8 +155,17 @@ def swap_ssa(text: str, rng: random.Random) -> tuple[str, str] | None:
     a = rng.choice(toks)
     b = rng.choice([m for m in toks if m.group() != a.group()])
     first, second = sorted((a, b), key=lambda m: m.start())
-    out = text[: first.start()] + second.group() + text[first.end() : second.start()] + first.group() + text[second.end() :]
-    return out, f"swap {a.group()} (line {_line_of(text, a.start())}) with {b.group()} (line {_line_of(text, b.start())})"
+    out = (
+        text[: first.start()]
+        + second.group()
+        + text[first.end() : second.start()]
+        + first.group()
+        + text[second.end() :]
+    )
+    return (
+        out,
+        f"swap {a.group()} (line {_line_of(text, a.start())}) with {b.group()} (line {_line_of(text, b.start())})",
+    )
 
 
 _NUMBER = re.compile(r"(?<![\w.%@#])-?\d+(?![\w.])|(?<=[<x])\d+(?=x)")
@@ -254,7 +265,9 @@ GRAPH_ATTRS = (
 
 def add_attribute(text: str, rng: random.Random) -> tuple[str, str] | None:
     if rng.random() < 0.25:
-        graphs = [m for m in re.finditer(r"ge\.graph @[\w$.-]+ (attributes \{)?", text) if not _in_comment(text, m.start())]
+        graphs = [
+            m for m in re.finditer(r"ge\.graph @[\w$.-]+ (attributes \{)?", text) if not _in_comment(text, m.start())
+        ]
         if not graphs:
             return None
         m, attr = rng.choice(graphs), rng.choice(GRAPH_ATTRS)
@@ -436,7 +449,20 @@ def test_mutations_are_deterministic_and_varied() -> None:
     ms = mutants()
     assert len(ms) == len(sources()) * MUTANTS_PER_SOURCE
     kinds = {w.split(" ")[0] for m in ms for w in m.what.split("; ")}
-    for k in ("truncate", "delete", "duplicate", "copy", "swap", "number", "dtype", "remove", "op", "dim", "attribute", "graph"):
+    for k in (
+        "truncate",
+        "delete",
+        "duplicate",
+        "copy",
+        "swap",
+        "number",
+        "dtype",
+        "remove",
+        "op",
+        "dim",
+        "attribute",
+        "graph",
+    ):
         assert k in kinds, k
     # The same seed gives the same text (string seeds hash deterministically in random).
     rng_a, rng_b = random.Random("x/1"), random.Random("x/1")
@@ -664,7 +690,20 @@ def test_pipeline_mutants_are_deterministic_and_varied() -> None:
     a, b = pipeline_mutant(11), pipeline_mutant(11)
     assert a == b
     kinds = {w.split(" ")[0] for s in range(PIPELINE_MUTANTS) for w in pipeline_mutant(s).what.split("; ")}
-    for k in ("delete", "duplicate", "insert", "truncate", "option", "repeat", "pass", "wrap", "shuffle", "empty", "add", "drop"):
+    for k in (
+        "delete",
+        "duplicate",
+        "insert",
+        "truncate",
+        "option",
+        "repeat",
+        "pass",
+        "wrap",
+        "shuffle",
+        "empty",
+        "add",
+        "drop",
+    ):
         assert k in kinds, k
     assert any("=" in w for s in range(PIPELINE_MUTANTS) for w in pipeline_mutant(s).what.split("; "))
 
@@ -701,7 +740,9 @@ def _ge_run_cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
         "magic_only.npy": good[:6],
         "truncated_header.npy": good[:20],
         "truncated_data.npy": good[:-3],
-        "bad_header.npy": good[:10] + b"{'descr': 'zz', 'fortran_order': False, 'shape': (4,), }".ljust(len(good) - 10 - 8) + good[-8:],
+        "bad_header.npy": good[:10]
+        + b"{'descr': 'zz', 'fortran_order': False, 'shape': (4,), }".ljust(len(good) - 10 - 8)
+        + good[-8:],
         "object.npy": _npy_bytes(np.array([None, 1, "a", 2.0], dtype=object)),
         "structured.npy": _npy_bytes(np.zeros(4, dtype=[("a", "f2")])),
     }
@@ -785,7 +826,14 @@ class BadInput:
 def _g(*body: str) -> str:
     """A graph `@main` with one f32 Data `%x` and the given lines between it and NetOutput:
     line 1 `ge.graph @main {`, line 2 the Data, lines 3.. the body."""
-    lines = ["ge.graph @main {", "  %x = ge.Data {index = 0} : tensor<4xf32>", *body, "  ge.NetOutput %x : tensor<4xf32>", "}", ""]
+    lines = [
+        "ge.graph @main {",
+        "  %x = ge.Data {index = 0} : tensor<4xf32>",
+        *body,
+        "  ge.NetOutput %x : tensor<4xf32>",
+        "}",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -808,31 +856,134 @@ def _bad_inputs() -> list[BadInput]:
     # -- bytes that are not UTF-8 ---------------------------------------------------------
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
     c.append(BadInput("binary", png, 1, 1, r"byte 0x89 is not valid UTF-8 \(invalid start byte\).*looks binary"))
-    c.append(BadInput("binary_onnx", b"\x08\x07\x12\x07pytorch\x1a\x032.1:\xa8\x01\n" + bytes(200), 1, 18, r"byte 0xA8 is not valid UTF-8.*ONNX", ".onnx"))
-    c.append(BadInput("latin1_comment", _g("  // caf\xe9 au lait").encode("latin-1"), 3, 9, r"byte 0xE9 is not valid UTF-8 \(invalid continuation byte\)"))
-    c.append(BadInput("latin1_string", _g().replace("{index = 0}", '{index = 0, tag = "na\xefve"}').encode("latin-1"), 2, 37, r"byte 0xEF is not valid UTF-8"))
+    c.append(
+        BadInput(
+            "binary_onnx",
+            b"\x08\x07\x12\x07pytorch\x1a\x032.1:\xa8\x01\n" + bytes(200),
+            1,
+            18,
+            r"byte 0xA8 is not valid UTF-8.*ONNX",
+            ".onnx",
+        )
+    )
+    c.append(
+        BadInput(
+            "latin1_comment",
+            _g("  // caf\xe9 au lait").encode("latin-1"),
+            3,
+            9,
+            r"byte 0xE9 is not valid UTF-8 \(invalid continuation byte\)",
+        )
+    )
+    c.append(
+        BadInput(
+            "latin1_string",
+            _g().replace("{index = 0}", '{index = 0, tag = "na\xefve"}').encode("latin-1"),
+            2,
+            37,
+            r"byte 0xEF is not valid UTF-8",
+        )
+    )
     # the column counts characters: "é" (2 bytes) before the bad byte is one column
-    c.append(BadInput("after_multibyte", _g("  // é \xff").encode("utf-8").replace(b"\xc3\xbf", b"\xff"), 3, 8, r"byte 0xFF is not valid UTF-8"))
-    c.append(BadInput("truncated_sequence", GOOD + b"// \xe2\x82", 5, 4, r"byte 0xE2 is not valid UTF-8 \(unexpected end of data\)"))
-    c.append(BadInput("lone_continuation", _g().replace("%x = ge.Data", "%x\x80 = ge.Data").encode("latin-1"), 2, 5, r"byte 0x80 is not valid UTF-8"))
-    c.append(BadInput("utf16_le_bom", _g().encode("utf-16"), 1, 1, r"the file is UTF-16 little-endian text \(byte-order mark FF FE\); " + utf8))
-    c.append(BadInput("utf16_be_bom", b"\xfe\xff" + _g().encode("utf-16-be"), 1, 1, r"the file is UTF-16 big-endian text \(byte-order mark FE FF\)"))
-    c.append(BadInput("utf32_le_bom", _g().encode("utf-32"), 1, 1, r"the file is UTF-32 little-endian text \(byte-order mark FF FE 00 00\)"))
+    c.append(
+        BadInput(
+            "after_multibyte",
+            _g("  // é \xff").encode("utf-8").replace(b"\xc3\xbf", b"\xff"),
+            3,
+            8,
+            r"byte 0xFF is not valid UTF-8",
+        )
+    )
+    c.append(
+        BadInput(
+            "truncated_sequence",
+            GOOD + b"// \xe2\x82",
+            5,
+            4,
+            r"byte 0xE2 is not valid UTF-8 \(unexpected end of data\)",
+        )
+    )
+    c.append(
+        BadInput(
+            "lone_continuation",
+            _g().replace("%x = ge.Data", "%x\x80 = ge.Data").encode("latin-1"),
+            2,
+            5,
+            r"byte 0x80 is not valid UTF-8",
+        )
+    )
+    c.append(
+        BadInput(
+            "utf16_le_bom",
+            _g().encode("utf-16"),
+            1,
+            1,
+            r"the file is UTF-16 little-endian text \(byte-order mark FF FE\); " + utf8,
+        )
+    )
+    c.append(
+        BadInput(
+            "utf16_be_bom",
+            b"\xfe\xff" + _g().encode("utf-16-be"),
+            1,
+            1,
+            r"the file is UTF-16 big-endian text \(byte-order mark FE FF\)",
+        )
+    )
+    c.append(
+        BadInput(
+            "utf32_le_bom",
+            _g().encode("utf-32"),
+            1,
+            1,
+            r"the file is UTF-32 little-endian text \(byte-order mark FF FE 00 00\)",
+        )
+    )
     # UTF-16 without a byte-order mark is valid UTF-8 (ASCII and NULs): a NUL after the `g`
     c.append(BadInput("utf16_no_bom", _g().encode("utf-16-le"), 1, 2, r"Unexpected character: \\x00"))
     # -- nesting deeper than the parser's limit (64) -----------------------------------------
     c.append(BadInput("deep_list", _deep_attr(65, "[", "]"), 2, 32 + 62, "nested more than 64 levels"))
     c.append(BadInput("deep_list_huge", _deep_attr(200_000, "[", "]"), 2, 32 + 62, "nested more than 64 levels"))
     c.append(BadInput("deep_dict", _deep_attr(80, "{b = ", "}"), 2, 32 + 62 * 5, "nested more than 64 levels"))
-    c.append(BadInput("deep_tuple_type", _deep_attr(70, "tuple<", ">", "i32"), 2, 32 + 62 * 6 + 5, "nested more than 64 levels"))
-    c.append(BadInput("deep_paren_type", _g().replace(": tensor<4xf32>\n  ge.NetOutput", ": " + "(" * 3000 + "tensor<4xf32>" + ")" * 3000 + "\n  ge.NetOutput", 1).encode(), 2, 30 + 63, "nested more than 64 levels"))
+    c.append(
+        BadInput(
+            "deep_tuple_type", _deep_attr(70, "tuple<", ">", "i32"), 2, 32 + 62 * 6 + 5, "nested more than 64 levels"
+        )
+    )
+    c.append(
+        BadInput(
+            "deep_paren_type",
+            _g()
+            .replace(
+                ": tensor<4xf32>\n  ge.NetOutput",
+                ": " + "(" * 3000 + "tensor<4xf32>" + ")" * 3000 + "\n  ge.NetOutput",
+                1,
+            )
+            .encode(),
+            2,
+            30 + 63,
+            "nested more than 64 levels",
+        )
+    )
     # builtin.module { on each line: line k opens level k
-    c.append(BadInput("deep_modules", ("builtin.module {\n" * 5000 + "}\n" * 5000).encode(), 65, 16, "nested more than 64 levels"))
+    c.append(
+        BadInput(
+            "deep_modules", ("builtin.module {\n" * 5000 + "}\n" * 5000).encode(), 65, 16, "nested more than 64 levels"
+        )
+    )
     # a graph in a graph in ...: line k opens level k
-    c.append(BadInput("deep_graphs", ("ge.graph @g {\n" * 1000 + "}\n" * 1000).encode(), 65, 13, "nested more than 64 levels"))
+    c.append(
+        BadInput(
+            "deep_graphs", ("ge.graph @g {\n" * 1000 + "}\n" * 1000).encode(), 65, 13, "nested more than 64 levels"
+        )
+    )
     # mixed: a module, the graph, the attr dict (3 levels), then [{c = [{c = ...: the 62nd
     # opener is the `{` of the 31st `[{c = `
-    mixed = "builtin.module {\n" + _g().replace("  %x = ge.Data {index = 0}", DATA_ATTR + "[{c = " * 500 + "0" + "}]" * 500 + "}") + "}\n"
+    mixed = (
+        "builtin.module {\n"
+        + _g().replace("  %x = ge.Data {index = 0}", DATA_ATTR + "[{c = " * 500 + "0" + "}]" * 500 + "}")
+        + "}\n"
+    )
     c.append(BadInput("deep_mixed", mixed.encode(), 3, 32 + 30 * 6 + 1, "nested more than 64 levels"))
     # -- garbage after a comment ------------------------------------------------------------
     c.append(BadInput("comment_then_dollar", b"// a comment\n$", 2, 1, r"Unexpected character: \$"))
@@ -844,31 +995,111 @@ def _bad_inputs() -> list[BadInput]:
     c.append(BadInput("comment_crlf_then_bang", b"// a comment\r\n!", 2, 1, r"expected a name after '!'"))
     # -- graph structure --------------------------------------------------------------------
     nested = "ge.graph @main {\n  ge.graph @inner {\n    %z = ge.Data {index = 0} : tensor<4xf32>\n    ge.NetOutput %z : tensor<4xf32>\n  }\n  %x = ge.Data {index = 0} : tensor<4xf32>\n  ge.NetOutput %x : tensor<4xf32>\n}\n"
-    c.append(BadInput("graph_in_graph", nested.encode(), 2, 3, r"ge\.graph: ge\.graph @inner is nested inside ge\.graph @main"))
-    c.append(BadInput("node_outside_graph", b"%x = ge.Data {index = 0} : tensor<4xf32>\n", 1, 1, r"ge\.Data: Data node 'x' is directly in the module"))
-    c.append(BadInput("node_after_graph", GOOD + b"%c = ge.Const {value = dense<1.0> : tensor<2xf32>} : tensor<2xf32>\n", 5, 1, r"Const node 'c' is directly in the module"))
+    c.append(
+        BadInput(
+            "graph_in_graph", nested.encode(), 2, 3, r"ge\.graph: ge\.graph @inner is nested inside ge\.graph @main"
+        )
+    )
+    c.append(
+        BadInput(
+            "node_outside_graph",
+            b"%x = ge.Data {index = 0} : tensor<4xf32>\n",
+            1,
+            1,
+            r"ge\.Data: Data node 'x' is directly in the module",
+        )
+    )
+    c.append(
+        BadInput(
+            "node_after_graph",
+            GOOD + b"%c = ge.Const {value = dense<1.0> : tensor<2xf32>} : tensor<2xf32>\n",
+            5,
+            1,
+            r"Const node 'c' is directly in the module",
+        )
+    )
     call = "  %y = ge.PartitionedCall(%x) {{f = @{}}} : (tensor<4xf32>) -> tensor<4xf32>"
     selfcall = _g(call.format("main")).replace("NetOutput %x", "NetOutput %y")
     c.append(BadInput("call_self", selfcall.encode(), 3, 3, r"PartitionedCall calls @main, the graph it is in"))
-    two = _g(call.format("sub")).replace("NetOutput %x", "NetOutput %y") + _g(call.format("main")).replace("@main", "@sub", 1).replace("NetOutput %x", "NetOutput %y")
-    c.append(BadInput("call_cycle", two.encode(), 3, 3, r"calls @sub, which calls back into @main \(@main -> @sub -> @main\)"))
+    two = _g(call.format("sub")).replace("NetOutput %x", "NetOutput %y") + _g(call.format("main")).replace(
+        "@main", "@sub", 1
+    ).replace("NetOutput %x", "NetOutput %y")
+    c.append(
+        BadInput(
+            "call_cycle", two.encode(), 3, 3, r"calls @sub, which calls back into @main \(@main -> @sub -> @main\)"
+        )
+    )
     # -- tensor sizes -----------------------------------------------------------------------
     huge = _g().replace("tensor<4xf32>", "tensor<4611686018427387904xf32>")
-    c.append(BadInput("size_overflow", huge.encode(), 2, 3, r"4611686018427387904 x DT_FLOAT is too large: GE sizes tensors in int64"))
+    c.append(
+        BadInput(
+            "size_overflow",
+            huge.encode(),
+            2,
+            3,
+            r"4611686018427387904 x DT_FLOAT is too large: GE sizes tensors in int64",
+        )
+    )
     count = _g().replace("tensor<4xf32>", "tensor<4294967296x4294967296xi8>")
-    c.append(BadInput("count_overflow", count.encode(), 2, 3, r"has 18446744073709551616 elements, more than int64 can count"))
+    c.append(
+        BadInput(
+            "count_overflow", count.encode(), 2, 3, r"has 18446744073709551616 elements, more than int64 can count"
+        )
+    )
     # fits GE's int64 but not this host: refused by ge-run before it allocates (ge-opt compiles it)
-    big = _g("  %y = ge.Relu(%x) : (tensor<4xf32>) -> tensor<4xf32>").replace("NetOutput %x", "NetOutput %y").replace("tensor<4xf32>", "tensor<1125899906842624xf32>")
+    big = (
+        _g("  %y = ge.Relu(%x) : (tensor<4xf32>) -> tensor<4xf32>")
+        .replace("NetOutput %x", "NetOutput %y")
+        .replace("tensor<4xf32>", "tensor<1125899906842624xf32>")
+    )
     # 2^50 f32 = 2^52 bytes, Data and Relu: twice 2^53; the first of the largest is named
-    c.append(BadInput("host_memory", big.encode(), 2, 3, r"ge\.Data: ge-run needs about 18014398509481984 bytes of host memory", tools=("ge-run",)))
+    c.append(
+        BadInput(
+            "host_memory",
+            big.encode(),
+            2,
+            3,
+            r"ge\.Data: ge-run needs about 18014398509481984 bytes of host memory",
+            tools=("ge-run",),
+        )
+    )
     # splat Consts: xDSL would build the N values in the parser; the type starts at column 39
     # (`dense<1.0>`), 48 (`dense<"0x0000803F">`)
-    splat = _g('  %c = ge.Const {value = dense<1.0> : tensor<4611686018427387904xf32>} : tensor<4611686018427387904xf32>')
-    c.append(BadInput("splat_past_int64", splat.encode(), 3, 39, r"dense literal of 4611686018427387904 elements is larger than GE's int64"))
-    splat = _g('  %c = ge.Const {value = dense<"0x0000803F"> : tensor<1125899906842624xf32>} : tensor<1125899906842624xf32>')
-    c.append(BadInput("splat_host_memory", splat.encode(), 3, 48, r"dense literal of 1125899906842624 elements needs about 13510798882111488 bytes"))
+    splat = _g(
+        "  %c = ge.Const {value = dense<1.0> : tensor<4611686018427387904xf32>} : tensor<4611686018427387904xf32>"
+    )
+    c.append(
+        BadInput(
+            "splat_past_int64",
+            splat.encode(),
+            3,
+            39,
+            r"dense literal of 4611686018427387904 elements is larger than GE's int64",
+        )
+    )
+    splat = _g(
+        '  %c = ge.Const {value = dense<"0x0000803F"> : tensor<1125899906842624xf32>} : tensor<1125899906842624xf32>'
+    )
+    c.append(
+        BadInput(
+            "splat_host_memory",
+            splat.encode(),
+            3,
+            48,
+            r"dense literal of 1125899906842624 elements needs about 13510798882111488 bytes",
+        )
+    )
     empty = _g().replace("tensor<4xf32>", "tensor<0x4611686018427387904x4xf32>")
-    c.append(BadInput("numpy_empty_huge", empty.encode(), 2, 3, r"numpy cannot hold a 0x4611686018427387904x4 array", tools=("ge-run",)))
+    c.append(
+        BadInput(
+            "numpy_empty_huge",
+            empty.encode(),
+            2,
+            3,
+            r"numpy cannot hold a 0x4611686018427387904x4 array",
+            tools=("ge-run",),
+        )
+    )
     return c
 
 
@@ -925,7 +1156,11 @@ def test_bad_input_classes_hold_good_input_apart(tmp_path: Path) -> None:
     for name, data in ok.items():
         path = tmp_path / f"{name}.mlir"
         path.write_bytes(data)
-        for tool, argv in (("ge-opt", [str(path)]), ("ge-opt", [str(path), "-p", "ge-compile"]), ("ge-run", [str(path), "--reference"])):
+        for tool, argv in (
+            ("ge-opt", [str(path)]),
+            ("ge-opt", [str(path), "-p", "ge-compile"]),
+            ("ge-run", [str(path), "--reference"]),
+        ):
             if name == "modules_64" and tool == "ge-run":
                 continue  # ge-run runs a graph of the top-level module
             o = _in_process(tool, argv)
@@ -962,11 +1197,33 @@ def _unterminated_strings() -> list[BadInput]:
     long = "x" * 200  # 45 characters never finished before the fix
     c = []
     # the issue's repro: the string runs into the rest of the line, and more lines follow
-    text = _g().replace("{index = 0}", '{index = 0, group = "hccl_world_group} : tensor<4xf32> // and a long comment ' + long)
-    c.append(BadInput("attr_to_end_of_line", text.encode(), 2, 36, r"string literal is not closed: no '\"' before the end of its line"))
-    c.append(BadInput("at_end_of_file", GOOD + b'"' + long.encode() * 50, 5, 1, r"not closed: no '\"' before the end of the file"))
+    text = _g().replace(
+        "{index = 0}", '{index = 0, group = "hccl_world_group} : tensor<4xf32> // and a long comment ' + long
+    )
+    c.append(
+        BadInput(
+            "attr_to_end_of_line",
+            text.encode(),
+            2,
+            36,
+            r"string literal is not closed: no '\"' before the end of its line",
+        )
+    )
+    c.append(
+        BadInput(
+            "at_end_of_file", GOOD + b'"' + long.encode() * 50, 5, 1, r"not closed: no '\"' before the end of the file"
+        )
+    )
     c.append(BadInput("first_token", b'"' + long.encode(), 1, 1, r"not closed: no '\"' before the end of the file"))
-    c.append(BadInput("symbol_name", b'ge.graph @"main' + long.encode() + b" {\n}\n", 1, 11, r"not closed: no '\"' before the end of its line"))
+    c.append(
+        BadInput(
+            "symbol_name",
+            b'ge.graph @"main' + long.encode() + b" {\n}\n",
+            1,
+            11,
+            r"not closed: no '\"' before the end of its line",
+        )
+    )
     escapes = _g().replace("{index = 0}", '{index = 0, s = "a\\"b\\\\c\\n\\t\\41' + "y" * 100 + "}")
     c.append(BadInput("with_escapes", escapes.encode(), 2, 32, r"not closed: no '\"' before the end of its line"))
     bad_escape = _g().replace("{index = 0}", '{index = 0, s = "' + "z" * 100 + "\\q" + "z" * 100 + '"}')
@@ -974,7 +1231,11 @@ def _unterminated_strings() -> list[BadInput]:
     dense = _g('  %c = ge.Const {value = dense<"0x' + "00" * 100 + "> : tensor<4xf32>} : tensor<4xf32>")
     c.append(BadInput("dense_hex", dense.encode(), 3, 32, r"not closed: no '\"' before the end of its line"))
     backslash_eol = _g().replace("{index = 0}", '{index = 0, s = "' + "w" * 100 + "\\\n}")
-    c.append(BadInput("backslash_at_end_of_line", backslash_eol.encode(), 2, 32, r"not closed: no '\"' before the end of its line"))
+    c.append(
+        BadInput(
+            "backslash_at_end_of_line", backslash_eol.encode(), 2, 32, r"not closed: no '\"' before the end of its line"
+        )
+    )
     return c
 
 
@@ -996,7 +1257,9 @@ def test_unterminated_strings_fail_fast_with_a_located_error(tmp_path: Path) -> 
             cwd=ROOT, env=env, timeout=SUBPROCESS_SAFETY_TIMEOUT_S,
         )  # fmt: skip
     except subprocess.TimeoutExpired:
-        pytest.fail(f"the unterminated-string inputs did not finish in {SUBPROCESS_SAFETY_TIMEOUT_S} s: the lexer hangs")
+        pytest.fail(
+            f"the unterminated-string inputs did not finish in {SUBPROCESS_SAFETY_TIMEOUT_S} s: the lexer hangs"
+        )
     assert proc.returncode == 0, proc.stderr
     results = iter(json.loads(proc.stdout))
 

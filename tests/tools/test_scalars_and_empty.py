@@ -27,7 +27,9 @@ def parse(text: str, pipeline: str = "") -> tuple[GeOptMain, ModuleOp]:
     return opt, m
 
 
-def simulate(text: str, inputs: list[np.ndarray], pipeline: str = "ge-compile", streams: int = 1, runs: int = 2) -> list[list[np.ndarray]]:
+def simulate(
+    text: str, inputs: list[np.ndarray], pipeline: str = "ge-compile", streams: int = 1, runs: int = 2
+) -> list[list[np.ndarray]]:
     """Compile `text` with `pipeline` (ge-compile's passes, or the given ones followed by
     ge-assign-memory and ge-to-npu) on `streams` streams, load the model and execute it
     `runs` times on fresh copies of `inputs`."""

@@ -117,13 +117,16 @@ ge.graph @g {
 
 
 def test_no_relation_after_reduce_lowering_fallback():
-    m, (a, b) = _lowered("""
+    m, (a, b) = _lowered(
+        """
 ge.graph @g {
   %x = ge.Data {index = 0} : tensor<4x8xf32>
   %a = ge.Exp(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %b = ge.ReduceSumD(%x) {axes = [1], keep_dims = false} : (tensor<4x8xf32>) -> tensor<4xf32>
   %c = ge.Abs(%b) : (tensor<4xf32>) -> tensor<4xf32>
   ge.NetOutput %a, %c : tensor<4x8xf32>, tensor<4xf32>
-}""", enable=())
+}""",
+        enable=(),
+    )
     # ReduceSumD is not lowered (reduce off): Exp and Abs share no input and no link
     assert isinstance(node_fuse_info(a, b), str)

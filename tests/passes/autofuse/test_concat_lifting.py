@@ -52,7 +52,9 @@ def _pipeline(text: str, lifting: bool = True) -> ModuleOp:
     m = _parse(text)
     ctx = make_context()
     LowerAutofusePass(enable_pass=("concat",)).apply(ctx, m)
-    AutofusePass(max_fuse_rounds=1, max_fusion_size=2, max_input_nums_after_fuse=2, lifting=lifting, remarks=True).apply(ctx, m)
+    AutofusePass(
+        max_fuse_rounds=1, max_fusion_size=2, max_input_nums_after_fuse=2, lifting=lifting, remarks=True
+    ).apply(ctx, m)
     m.verify()
     return m
 
@@ -95,7 +97,10 @@ def test_first_dim_concat_of_kernel_outputs_may_be_no_task(capsys):
     m = _pipeline(_first_dim_graph(8, 1, 3, cols=16))
     assert _fused(m) == []
     err = capsys.readouterr().err
-    assert "unfolded: concat in 'autofuse_concat_1_ConcatD': case may_be_no_task: fused AscBackends produce 8/32 = 0.2500" in err
+    assert (
+        "unfolded: concat in 'autofuse_concat_1_ConcatD': case may_be_no_task: fused AscBackends produce 8/32 = 0.2500"
+        in err
+    )
 
 
 def test_first_dim_concat_of_graph_inputs_is_not_no_task(capsys):
@@ -103,7 +108,10 @@ def test_first_dim_concat_of_graph_inputs_is_not_no_task(capsys):
     Data -> case first_dim, threshold 0 -> kept (GE's Fuse_concat_and_no_lifting_first_dim_concat)."""
     m = _pipeline(_first_dim_graph(8, 1, 3, other_src="Data", cols=16))
     assert len(_fused(m)) == 1
-    assert "kept: concat in 'autofuse_concat_1_ConcatD': case first_dim: fused AscBackends produce 8/32" in capsys.readouterr().err
+    assert (
+        "kept: concat in 'autofuse_concat_1_ConcatD': case first_dim: fused AscBackends produce 8/32"
+        in capsys.readouterr().err
+    )
 
 
 @pytest.mark.parametrize(
@@ -168,7 +176,9 @@ def test_more_than_63_concat_inputs_are_not_lifted(capsys):
     lines = ["ge.graph @main {"] + [f"  %i{k} = ge.Data {{index = {k}}} : {t}" for k in range(64)]
     lines.append(f"  %e = ge.Exp(%i0) : ({t}) -> {t}")
     out = "tensor<4x512xf32>"
-    lines.append(f"  %cat = ge.ConcatD(%e, {', '.join(f'%i{k}' for k in range(1, 64))}) {{concat_dim = 1}} : ({', '.join([t] * 64)}) -> {out}")
+    lines.append(
+        f"  %cat = ge.ConcatD(%e, {', '.join(f'%i{k}' for k in range(1, 64))}) {{concat_dim = 1}} : ({', '.join([t] * 64)}) -> {out}"
+    )
     lines += [f"  %g = ge.Exp(%cat) : ({out}) -> {out}", f"  ge.NetOutput %g : {out}", "}"]
     m = _pipeline("\n".join(lines))
     assert len(_fused(m)) == 1
@@ -257,11 +267,7 @@ def test_hand_written_below_threshold_unfolds_into_the_parent():
 def test_backward_fusion_keeps_the_fused_node():
     """HasBackwardFusion: the concat AscBackend feeds an Exp AscBackend inside -> kept, though
     its ratio 3/12 would unfold it."""
-    inner = (
-        _exp_backend("%E", "%d0", "exp")
-        + "\n"
-        + _concat_backend("%C", ["%E", "%d1", "%d2", "%d3"], [0, 1, 2, 3])
-    )
+    inner = _exp_backend("%E", "%d0", "exp") + "\n" + _concat_backend("%C", ["%E", "%d1", "%d2", "%d3"], [0, 1, 2, 3])
     after = _exp_backend("%G", "%C", "exp2", cols=12)
     m, done = _lift(_module(4, inner + "\n" + after, "%G", "tensor<4x12xf32>"))
     assert done == []
@@ -309,7 +315,9 @@ def test_unfolded_kernels_compute_the_original_numbers():
 
     from runtime.reference import run_module
 
-    text = _dim1_graph(3).replace("%e = ge.Exp(%a)", "%ab = ge.Abs(%a) : (tensor<4x3xf32>) -> tensor<4x3xf32>\n  %e = ge.Exp(%ab)")
+    text = _dim1_graph(3).replace(
+        "%e = ge.Exp(%a)", "%ab = ge.Abs(%a) : (tensor<4x3xf32>) -> tensor<4x3xf32>\n  %e = ge.Exp(%ab)"
+    )
     rng = np.random.default_rng(0)
     ins = [rng.standard_normal((4, 3)).astype(np.float32) for _ in range(4)]
     want = run_module(_parse(text), ins)

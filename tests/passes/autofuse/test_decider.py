@@ -97,7 +97,17 @@ def test_softmax_vertical_store_data_load_removed():
     # the reduced sum is broadcast explicitly to the row
     assert len(y.results) == 1 and len(y.operands) == 2
     assert [type(n).__name__ for n in g.nodes()] == [
-        "Data", "Load", "Data", "Load", "Sub", "Exp", "Sum", "Broadcast", "Div", "Store", "Output",
+        "Data",
+        "Load",
+        "Data",
+        "Load",
+        "Sub",
+        "Exp",
+        "Sum",
+        "Broadcast",
+        "Div",
+        "Store",
+        "Output",
     ]
     assert U.int_attr(y, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0) == 1
     assert node_name(y) == "autofuse_1_Sub_Exp_ReduceSumD_RealDiv"
@@ -120,7 +130,16 @@ def test_pointwise_into_transpose_loop_merges():
     new = fuse_checked(m, d, by(nodes, "Add"), by(nodes, "TransposeD"))
     g = U.asc_graph(new)
     assert isinstance(new, ge.AscBackend)
-    assert [type(n).__name__ for n in g.nodes()] == ["Data", "Load", "Data", "Load", "Add", "Transpose", "Store", "Output"]
+    assert [type(n).__name__ for n in g.nodes()] == [
+        "Data",
+        "Load",
+        "Data",
+        "Load",
+        "Add",
+        "Transpose",
+        "Store",
+        "Output",
+    ]
 
 
 def test_concat_makes_fused_asc_backend_and_inner_round_loop_merges():
@@ -368,6 +387,7 @@ ge.graph @g {
 
 
 # -- the input cap counts the inputs Fuse builds ----------------------------------------
+
 
 def _asc_backend(name: str, op: str, operands: str, data0_strides: str) -> str:
     t = "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4, 4], strides = [4, 1]>"

@@ -38,6 +38,7 @@ from runtime.reference import run_module
 
 # -- FuseLoopMerge2: HuberLoss1 (3 in, 2 out) -> AddN1, sharing data3 ---------------------
 
+
 def _loop_merge2():
     # data1, data2, data3 -> HuberLoss1; HuberLoss1:0 -> ShapeNo1; HuberLoss1:1 -> AddN1:0;
     # data3 -> AddN1:1; ShapeNo1, AddN1 -> NetOutput. ShapeNo1 and AddN1 are CreatAddAscGraph
@@ -79,6 +80,7 @@ def test_ge_fuse_loop_merge2_shares_data3():
 
 
 # -- FuseLoopMerge3 / 3_2: elementwise + broadcast, horizontal through AddN0 ---------------
+
 
 def _loop_merge3():
     # data1, data2 -> AddN0; data3 -> AddN1:0, AddN0 -> AddN1:1; AddN0 -> AddN2:0,
@@ -132,7 +134,9 @@ def test_ge_fuse_loop_merge4():
     # AscBackendFusionDecider_FuseLoopMerge4_Ok: data1, data2 -> AddN1 (CreatAddAscGraph(1,
     # 2), 5 axes) -> BroadCastAbs (CreatBroadcastAbsAscGraph: 6 axes, its Data [A..E, 1]
     # broadcast along F) -> NetOutput. GE: 2 inputs, 1 output.
-    body = one_node_backend("AddN1", FIVE, [("%data1", FIVE), ("%data2", FIVE)]) + one_node_backend("BroadCastAbs", SIX, [("%AddN1", B6)])
+    body = one_node_backend("AddN1", FIVE, [("%data1", FIVE), ("%data2", FIVE)]) + one_node_backend(
+        "BroadCastAbs", SIX, [("%AddN1", B6)]
+    )
     m, g, nodes = build_graph([T5, T5], body, "%BroadCastAbs", T6)
     assert op_count(g) == 5
     new = fuse_checked(m, AscBackendFusionDecider(), nodes["AddN1"], nodes["BroadCastAbs"])
@@ -148,7 +152,9 @@ def _loop_merge4_1():
     # data1, data2 -> CreatAdd6Axis1OneRepeatAddGraph (6 axes, F = 1; both Data [A..E, 1])
     # -> CreatBroadcastAbsAddGraph:0 (6 axes, F symbolic; both Data [A..E, 1], Loads the full
     # loop); data2 -> CreatBroadcastAbsAddGraph:1. A link AND a shared input (data2).
-    body = one_node_backend("Add6", B6, [("%data1", B6), ("%data2", B6)]) + one_node_backend("BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)])
+    body = one_node_backend("Add6", B6, [("%data1", B6), ("%data2", B6)]) + one_node_backend(
+        "BAbsAdd", SIX, [("%Add6", B6), ("%data2", B6)]
+    )
     return build_graph([T5, T5], body, "%BAbsAdd", T6)
 
 
@@ -210,7 +216,9 @@ def _check_reduce_fuse(consumer_name: str, body: str, out_type: str):
 def test_ge_fuse_loop_merge5_reduce_then_elementwise():
     # AscBackendFusionDecider_FuseLoopMerge5_Ok: Reduce -> AbsAfterReduce
     # (CreatAbsAfterReduceAscGraph: 5 axes, B = 1; Data/Load/Abs/Store [A, 1, C, D, E]).
-    new = _check_reduce_fuse("AbsAfterReduce", reduce_into(one_node_backend("AbsAfterReduce", R5, [("%Reduce", R5)])), ge_tensor(R5))
+    new = _check_reduce_fuse(
+        "AbsAfterReduce", reduce_into(one_node_backend("AbsAfterReduce", R5, [("%Reduce", R5)])), ge_tensor(R5)
+    )
     kinds = [type(n).__name__ for n in U.asc_graph(new).nodes()]
     # 5 + 5, minus AbsAfterReduce's Data and Load and Reduce's Store and Output (the link
     # is single-reference): 6, no view (Store [A, 1, C, D, E] == Data [A, 1, C, D, E])
@@ -265,7 +273,8 @@ def _huber_loss2(operands: str) -> str:
     # GE declares it OutCnt(1) while its AscGraph has 2 Outputs; ours has one result per
     # Output, the second unread.
     return calc_rstd_backend("HuberLoss2", operands).replace(
-        'fuse_type = "pointwise", fuse_type_mask = 2', f'fuse_type = "concat", fuse_type_mask = {ag.fuse_type_bit("concat")}'
+        'fuse_type = "pointwise", fuse_type_mask = 2',
+        f'fuse_type = "concat", fuse_type_mask = {ag.fuse_type_bit("concat")}',
     )
 
 
@@ -329,7 +338,9 @@ def test_ge_can_fuse1_elementwise_elementwise():
 
 def test_ge_can_fuse2_elementwise_reduce():
     # AscBackendFusionDecider_CanFuse2_Ok: AddN1 -> Reduce (CreatReduceAscGraph: Max over B)
-    body = add_backend("AddN1", FIVE, "%data1, %data2") + one_node_backend("Reduce", FIVE, [("%AddN1", FIVE)], op="Max", out=R5, fuse_type="reduce")
+    body = add_backend("AddN1", FIVE, "%data1, %data2") + one_node_backend(
+        "Reduce", FIVE, [("%AddN1", FIVE)], op="Max", out=R5, fuse_type="reduce"
+    )
     m, g, nodes = build_graph([T5, T5], body, "%Reduce", ge_tensor(R5))
     assert op_count(g) == 5
     assert AscBackendFusionDecider().can_fuse(nodes["AddN1"], nodes["Reduce"]) is None
@@ -341,9 +352,9 @@ def test_ge_can_fuse3_reduce_elementwise():
     # A typed edge cannot read Reduce's [A, 1, C, D, E] as [A, B, C, D, E], and our
     # AscBackend has one operand per Data: ours reads the reduced value on both Data
     # nodes, looping B = 1 (as CreatAbsAfterReduceAscGraph does).
-    body = one_node_backend("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + one_node_backend(
-        "AddN1", R5, [("%Reduce", R5), ("%Reduce", R5)]
-    )
+    body = one_node_backend(
+        "Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce"
+    ) + one_node_backend("AddN1", R5, [("%Reduce", R5), ("%Reduce", R5)])
     m, g, nodes = build_graph([T5], body, "%AddN1", ge_tensor(R5))
     assert op_count(g) == 4
     d = AscBackendFusionDecider()
@@ -356,9 +367,9 @@ def test_ge_can_fuse_nok_reduce_reduce():
     # AscBackendFusionDecider_CanFuse_Nok: Data1 -> Reduce -> ReduceAfterReduce
     # (CreatReduceAfterReduceAscGraph: Data/Load [A, 1, C, D, E], Max -> [1, 1, C, D, E];
     # its loop B is never read with a repeat > 1, ours loops it as B = 1). GE: false.
-    body = one_node_backend("Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce") + one_node_backend(
-        "ReduceAfterReduce", R5, [("%Reduce", R5)], op="Max", out=[1, 1, 4, 5, 6], fuse_type="reduce"
-    )
+    body = one_node_backend(
+        "Reduce", FIVE, [("%data1", FIVE)], op="Max", out=R5, fuse_type="reduce"
+    ) + one_node_backend("ReduceAfterReduce", R5, [("%Reduce", R5)], op="Max", out=[1, 1, 4, 5, 6], fuse_type="reduce")
     m, g, nodes = build_graph([T5], body, "%ReduceAfterReduce", ge_tensor([1, 1, 4, 5, 6]))
     assert op_count(g) == 4
     r = AscBackendFusionDecider().can_fuse(nodes["Reduce"], nodes["ReduceAfterReduce"])

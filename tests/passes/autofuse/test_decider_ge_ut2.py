@@ -164,7 +164,8 @@ def test_ge_two_nodes_no_relation():
     # Data -> B -> D -> NetOutput2 (all CreatAddAscGraph(): one Data; its Add(x, x) is Abs
     # here). C and D share no producer and no edge: both deciders refuse.
     body = "".join(
-        one_node_backend(n, FIVE, [(src, FIVE)], op="Abs") for n, src in (("A", "%data1"), ("B", "%data1"), ("C", "%A"), ("D", "%B"))
+        one_node_backend(n, FIVE, [(src, FIVE)], op="Abs")
+        for n, src in (("A", "%data1"), ("B", "%data1"), ("C", "%A"), ("D", "%B"))
     )
     m, g, nodes = build_graph([T5], body, "%C, %D", f"{T5}, {T5}")
     for d in (AscBackendFusionDecider(), AscBackendSubGraphFusionDecider()):
@@ -335,7 +336,9 @@ def test_ge_fuse_no_loop_merge_and_fuse_again_fused_outputs():
     # the fused node has readers (GE: netoutput->GetInDataNodesSize() ==
     # fused_node->GetOutNodesSize(); GE needs ResetFusedSubgraphOutputsAttr for it because
     # its fused_subgraph_outputs has one entry per reading anchor, ours one per value).
-    extra = one_node_backend("Abs", FIVE, [("%HuberLoss2", FIVE)], op="Abs") + one_node_backend("Exp", FIVE, [("%HuberLoss2", FIVE)], op="Abs")
+    extra = one_node_backend("Abs", FIVE, [("%HuberLoss2", FIVE)], op="Abs") + one_node_backend(
+        "Exp", FIVE, [("%HuberLoss2", FIVE)], op="Abs"
+    )
     m, g, nodes = build_graph([T5] * 4, _fuse_again_body(extra), "%ShapeNo1, %Abs, %Exp", f"{T5}, {T5}, {T5}")
     assert op_count(g) == 11
     d = AscBackendFusionDecider()
@@ -516,7 +519,9 @@ def test_horizontal_view_check_load_repeat_one_is_a_broadcast():
   }}"""
     body = add_backend("AddN0", FIVE, "%data1, %data2") + two6 + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
     m, g, nodes = build_graph([T5, T5], body, "%Two6#0, %Two6#1, %Bc6", f"{T5}, {T6}, {T6}")
-    simplest, infos = _input_broadcast_infos(nodes["Two6"], [n for n in U.asc_nodes(nodes["Two6"]) if isinstance(n, ag.Load)], lambda a: a)
+    simplest, infos = _input_broadcast_infos(
+        nodes["Two6"], [n for n in U.asc_nodes(nodes["Two6"]) if isinstance(n, ag.Load)], lambda a: a
+    )
     assert not simplest and infos == [[5]]
     r = AscBackendFusionDecider().can_fuse(nodes["Two6"], nodes["Bc6"])
     assert r is None, r
@@ -551,7 +556,11 @@ def test_horizontal_view_check_reads_a_concat_node_as_simplest():
     # concat-typed: the axis mapping passes and the concat's own rule (CheckSameSchedAxis:
     # never only horizontal) refuses instead of the broadcast-view check.
     b6 = [2, 3, 4, 5, 6, 1]
-    body = add_backend("AddN0", FIVE, "%data1, %data2") + _two_reads("Cat6", "concat") + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
+    body = (
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + _two_reads("Cat6", "concat")
+        + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
+    )
     m, g, nodes = build_graph([T5, T5], body, "%Cat6#0, %Cat6#1, %Bc6", f"{T5}, {T6}, {T6}")
     for a, b in ((nodes["Cat6"], nodes["Bc6"]), (nodes["Bc6"], nodes["Cat6"])):
         r = AscBackendFusionDecider().can_fuse(a, b)
@@ -584,7 +593,11 @@ def test_horizontal_view_check_load_before_broadcast_is_a_view_without_info():
     # IsSameBroadCastInfo([], [[F]]) is false, so the pair is refused, although LB6's Load
     # alone (repeats equal to its Data's) is a plain read.
     b6 = [2, 3, 4, 5, 6, 1]
-    body = add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6") + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
+    body = (
+        add_backend("AddN0", FIVE, "%data1, %data2")
+        + _load_then_broadcast("LB6")
+        + one_node_backend("Bc6", SIX, [("%AddN0", b6)])
+    )
     m, g, nodes = build_graph([T5, T5], body, "%LB6, %Bc6", f"{T6}, {T6}")
     for a, b in ((nodes["LB6"], nodes["Bc6"]), (nodes["Bc6"], nodes["LB6"])):
         r = AscBackendFusionDecider().can_fuse(a, b)
@@ -604,7 +617,7 @@ def test_ge_node_get_subgraph_failed():
     body = (
         one_node_backend("A", FIVE, [("%data1", FIVE)], op="Abs")
         + one_node_backend("B", FIVE, [("%data1", FIVE)], op="Abs")
-        + f"\n  %C = ge.Relu(%A) {{name = \"C\"}} : ({T5}) -> {T5}"
+        + f'\n  %C = ge.Relu(%A) {{name = "C"}} : ({T5}) -> {T5}'
         + one_node_backend("D", FIVE, [("%B", FIVE)], op="Abs")
     )
     m, g, nodes = build_graph([T5], body, "%C, %D", f"{T5}, {T5}")
@@ -766,11 +779,14 @@ def test_ge_concat_and_slice_keeps_load_offset():
     big = [3, 4, 4, 5, 6]
     body = (
         _slice("StridedSlice1", big, FIVE, "%data1", offset=64)
-        + _slice("Relu1", big, FIVE, "%data1").replace("ascgraph.Store(%l)", "ascgraph.Store(%r)").replace(
-            "      %st = ", f"      %r = ascgraph.Abs(%l) {{sched.axis = [0, 1, 2, 3, 4]}} : {_at_full(FIVE)}\n      %st = "
-        ).replace('fuse_type = "slice", fuse_type_mask = 32', 'fuse_type = "pointwise", fuse_type_mask = 34').replace(
-            "fusion_nodes_size = 4", "fusion_nodes_size = 5"
+        + _slice("Relu1", big, FIVE, "%data1")
+        .replace("ascgraph.Store(%l)", "ascgraph.Store(%r)")
+        .replace(
+            "      %st = ",
+            f"      %r = ascgraph.Abs(%l) {{sched.axis = [0, 1, 2, 3, 4]}} : {_at_full(FIVE)}\n      %st = ",
         )
+        .replace('fuse_type = "slice", fuse_type_mask = 32', 'fuse_type = "pointwise", fuse_type_mask = 34')
+        .replace("fusion_nodes_size = 4", "fusion_nodes_size = 5")
         + add_backend("D", FIVE, "%Relu1, %StridedSlice1")
     )
     m, g, nodes = build_graph([ge_tensor(big)], body, "%D", T5)
@@ -802,7 +818,9 @@ def test_ge_get_asc_graph_axis_group_convert_axis():
 # -- IsSimplestLoad everywhere GE calls it (backend_utils.cpp) ---------------------------------
 
 
-def _hand(name: str, ins: str, in_types: str, out_types: str, sizes: list[int], body: str, fuse_type: str = "pointwise") -> str:
+def _hand(
+    name: str, ins: str, in_types: str, out_types: str, sizes: list[int], body: str, fuse_type: str = "pointwise"
+) -> str:
     """An AscBackend with a hand-written AscGraph body over loop `sizes`."""
     axes = ", ".join(f"{i}: {'ABCDEFG'[i]} = {v}" for i, v in enumerate(sizes))
     n = sum(1 for ln in body.splitlines() if "= ascgraph." in ln)
@@ -899,7 +917,9 @@ def test_pre_node_simplest_load_looks_only_behind_the_linked_output():
       %o0 = ascgraph.Output(%s0) {{index = 0}} : {asc_tensor(SIX)}
       %o1 = ascgraph.Output(%s1) {{index = 1}} : {asc_tensor(SIX)}"""
     two = _hand("Two6", "%AddN0, %data3", f"{T5}, {T6}", f"({T6}, {T6})", SIX, body)
-    m, g, nodes = build_graph([T5, T5, T6], add_backend("AddN0", FIVE, "%data1, %data2") + two, "%Two6#0, %Two6#1", f"{T6}, {T6}")
+    m, g, nodes = build_graph(
+        [T5, T5, T6], add_backend("AddN0", FIVE, "%data1, %data2") + two, "%Two6#0, %Two6#1", f"{T6}, {T6}"
+    )
     assert not pre_node_input_is_simplest_load(nodes["Two6"], 0)
     assert pre_node_input_is_simplest_load(nodes["Two6"], 1)
 
@@ -923,7 +943,9 @@ def test_all_inputs_simplest_load_follows_is_simplest_load():
     m, g, nodes = build_graph([T6], _hand("RB", "%data1", T6, T6, SIX, body), "%RB", T6)
     assert S.all_inputs_simplest_load(nodes["RB"])
     # ... while a Load feeding a Broadcast directly is a view (control)
-    m, g, nodes = build_graph([T5, T5], add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6)
+    m, g, nodes = build_graph(
+        [T5, T5], add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6
+    )
     assert not S.all_inputs_simplest_load(nodes["LB6"])
 
 
@@ -931,7 +953,9 @@ def test_load_repeat_one_under_a_larger_loop_is_a_broadcast():
     # backend_utils.cpp FusedBackSteppingViewOpBroadcast: a Load repeat of 1 on an axis whose
     # loop size in the AscGraph is not 1 is broadcast info, whatever the Data's repeat there;
     # a repeat of 1 on a loop axis of size 1 is none.
-    m, g, nodes = build_graph([T5, T5], add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6)
+    m, g, nodes = build_graph(
+        [T5, T5], add_backend("AddN0", FIVE, "%data1, %data2") + _load_then_broadcast("LB6"), "%LB6", T6
+    )
     ld = next(n for n in U.asc_nodes(nodes["LB6"]) if isinstance(n, ag.Load))
     assert U.load_broadcast_info(ld) == [5]
     assert U.is_simplest_load(nodes["LB6"], ld, condition_with_node_type=False) == (False, [5])

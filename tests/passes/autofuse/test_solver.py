@@ -527,7 +527,9 @@ def _lowered_and_lifted(capsys):
     from passes.autofuse.lifting import lift_graph
     from runtime.reference import run_module
 
-    src = LIFT_SRC.replace("  %t = ge.TransposeD(%y)", "  %y = ge.Data {index = 1} : tensor<2x3x128xf32>\n  %t = ge.TransposeD(%y)")
+    src = LIFT_SRC.replace(
+        "  %t = ge.TransposeD(%y)", "  %y = ge.Data {index = 1} : tensor<2x3x128xf32>\n  %t = ge.TransposeD(%y)"
+    )
     m = parse(src)
     ins = inputs_for(m, 0)
     want = run_module(m, ins)

@@ -30,7 +30,9 @@ def parse(text: str):
 
 def T(rep, axis=(0, 1, 3, 2)) -> str:
     reps = list(rep)
-    return f"!ascgraph.tensor<f16, axis = {list(axis)}, repeats = {reps}, strides = {list(ag.contiguous_strides(reps))}>"
+    return (
+        f"!ascgraph.tensor<f16, axis = {list(axis)}, repeats = {reps}, strides = {list(ag.contiguous_strides(reps))}>"
+    )
 
 
 def split_graph(whole, parts) -> ag.Split:

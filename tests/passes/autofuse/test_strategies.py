@@ -216,13 +216,16 @@ def test_slice_rules():
     a, b = typed(by(nodes, "Add"), "slice"), typed(by(nodes, "Mul"), "slice")
     assert code(S.SliceSplitFusionStrategy(), a, b) == "SliceHasOnlyHorizontalLink"
     # Exp's output is sliced by the next kernel; Exp itself loads x whole
-    ks = kernels("""
+    ks = kernels(
+        """
 ge.graph @g {
   %x = ge.Data {index = 0} : tensor<4x8xf32>
   %u = ge.Exp(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %p, %q = ge.SplitD(%u) {split_dim = 1, num_split = 2} : (tensor<4x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
   ge.NetOutput %u, %p, %q : tensor<4x8xf32>, tensor<4x4xf32>, tensor<4x4xf32>
-}""", enable=("split",))
+}""",
+        enable=("split",),
+    )
     exp, sl = ks[0], ks[1]
     assert U.has_fuse_type(sl, "slice") and not U.has_fuse_type(exp, "slice")
     r = S.SliceSplitFusionStrategy().can_fuse(pair(exp, sl))
@@ -275,11 +278,15 @@ def test_gather_rules():
     a, b = kernels(VB)
     assert code(g, typed(a, "gather"), b) == "GatherNodeAxisSizeNotEqual"
     # same axis count, but the consumer reads another input through a broadcast view
-    a, b = kernels(VB.replace("tensor<2x3x4xf32>", "tensor<2x1xf32>", 1).replace(
-        "%u = ge.Unsqueeze(%a) {axes = [2]} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>\n", "").replace(
-        "%b = ge.Add(%u, %w) : (tensor<2x3x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>",
-        "%b = ge.Add(%a, %w) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>").replace(
-        "tensor<2x3xf32>, tensor<2x3x4xf32>\n}", "tensor<2x3xf32>, tensor<2x3xf32>\n}"))
+    a, b = kernels(
+        VB.replace("tensor<2x3x4xf32>", "tensor<2x1xf32>", 1)
+        .replace("%u = ge.Unsqueeze(%a) {axes = [2]} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>\n", "")
+        .replace(
+            "%b = ge.Add(%u, %w) : (tensor<2x3x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>",
+            "%b = ge.Add(%a, %w) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>",
+        )
+        .replace("tensor<2x3xf32>, tensor<2x3x4xf32>\n}", "tensor<2x3xf32>, tensor<2x3xf32>\n}")
+    )
     assert code(g, typed(a, "gather"), b) == "GatherNextNodeIsPointWiseAndInputHasViewOp"
     a, e = kernels(V3)
     assert code(g, typed(a, "gather"), e) == "GatherNodeAxisSizeNotEqual"

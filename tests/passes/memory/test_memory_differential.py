@@ -67,15 +67,21 @@ def multi_output_graph(seed: int) -> str:
         v = f"%c{c}"
         if op == "Twice" or len(eq) < 2:
             k = pick[0]
-            lines.append(f"  {v} = ge.Add({outs[k]}, {outs[k]}) : ({ty(shapes[k])}, {ty(shapes[k])}) -> {ty(shapes[k])}")
+            lines.append(
+                f"  {v} = ge.Add({outs[k]}, {outs[k]}) : ({ty(shapes[k])}, {ty(shapes[k])}) -> {ty(shapes[k])}"
+            )
             results.append((v, ty(shapes[k])))
         elif op in ("Add", "Sub", "Mul"):
             a, b = eq[:2]
-            lines.append(f"  {v} = ge.{op}({outs[a]}, {outs[b]}) : ({ty(shapes[a])}, {ty(shapes[b])}) -> {ty(shapes[a])}")
+            lines.append(
+                f"  {v} = ge.{op}({outs[a]}, {outs[b]}) : ({ty(shapes[a])}, {ty(shapes[b])}) -> {ty(shapes[a])}"
+            )
             results.append((v, ty(shapes[a])))
         elif op == "AddN":
             ins = ", ".join(outs[k] for k in eq)
-            lines.append(f"  {v} = ge.AddN({ins}) {{N = {len(eq)}}} : ({', '.join(ty(shapes[k]) for k in eq)}) -> {ty(shapes[eq[0]])}")
+            lines.append(
+                f"  {v} = ge.AddN({ins}) {{N = {len(eq)}}} : ({', '.join(ty(shapes[k]) for k in eq)}) -> {ty(shapes[eq[0]])}"
+            )
             results.append((v, ty(shapes[eq[0]])))
         elif op == "ConcatD":
             cd = rng.choice([0, 1])
@@ -94,7 +100,9 @@ def multi_output_graph(seed: int) -> str:
             pieces = [k for k in pick if k in same and shapes[k] == shapes[0]]
             if len(pieces) < 2 or dim != 0:
                 k = pick[0]
-                lines.append(f"  {v} = ge.Mul({outs[k]}, {outs[k]}) : ({ty(shapes[k])}, {ty(shapes[k])}) -> {ty(shapes[k])}")
+                lines.append(
+                    f"  {v} = ge.Mul({outs[k]}, {outs[k]}) : ({ty(shapes[k])}, {ty(shapes[k])}) -> {ty(shapes[k])}"
+                )
                 results.append((v, ty(shapes[k])))
             else:
                 s0 = shapes[pieces[0]]
@@ -151,7 +159,9 @@ def padded_graph(seed: int) -> str:
     for i in range(k):
         lines.append(f"  %x{i} = ge.Data {{index = {i}}} : {ty(piece)}")
     # a weight in the padded layout (the simulator loads it in its storage layout)
-    lines.append(f"  %w = ge.Const {{value = dense<{_nested(piece, rng, dt)}> : tensor<{'x'.join(map(str, piece))}x{dt}>}} : {ty(piece)}")
+    lines.append(
+        f"  %w = ge.Const {{value = dense<{_nested(piece, rng, dt)}> : tensor<{'x'.join(map(str, piece))}x{dt}>}} : {ty(piece)}"
+    )
     for i in range(k):
         op = rng.choice(["Relu", "Abs", "Add", "Mul"])
         if op == "Mul":
@@ -161,13 +171,17 @@ def padded_graph(seed: int) -> str:
         else:
             lines.append(f"  %a{i} = ge.{op}(%x{i}) : ({ty(piece)}) -> {ty(piece)}")
     ins = ", ".join(f"%a{i}" for i in range(k))
-    lines.append(f"  %c = ge.ConcatD({ins}) {{concat_dim = {axis}, N = {k}}} : ({', '.join(ty(piece) for _ in range(k))}) -> {cat_t}")
+    lines.append(
+        f"  %c = ge.ConcatD({ins}) {{concat_dim = {axis}, N = {k}}} : ({', '.join(ty(piece) for _ in range(k))}) -> {cat_t}"
+    )
     lines.append(f"  %z = ge.Relu(%c) : ({cat_t}) -> {cat_t}")
     listed = [("%z", cat_t), ("%a0", ty(piece))]
     if axis == 0:
         # the pieces of a PhonySplit on N of a padded tensor lie a piece's storage size apart
         outs = ", ".join(f"%s{i}" for i in range(k))
-        lines.append(f"  {outs} = ge.PhonySplit(%z) {{split_dim = [0], num_split = [{k}]}} : ({cat_t}) -> ({', '.join(ty(piece) for _ in range(k))})")
+        lines.append(
+            f"  {outs} = ge.PhonySplit(%z) {{split_dim = [0], num_split = [{k}]}} : ({cat_t}) -> ({', '.join(ty(piece) for _ in range(k))})"
+        )
         j = rng.randrange(k)
         lines.append(f"  %u = ge.Sub(%s{j}, %s{(j + 1) % k}) : ({ty(piece)}, {ty(piece)}) -> {ty(piece)}")
         listed += [("%u", ty(piece)), (f"%s{(j + 2) % k}", ty(piece))]
@@ -192,7 +206,9 @@ def _ge_run(tmp_path: Path, text: str, name: str, streams: int, capsys: pytest.C
     f.write_text(text)
     status = ge_run([str(f), "--streams", str(streams), "--executions", "2", "--seed", "1"])
     out = capsys.readouterr()
-    assert status == 0 and "outputs match the reference" in out.out, f"{name} on {streams} stream(s):\n{text}\n{out.out}\n{out.err}"
+    assert status == 0 and "outputs match the reference" in out.out, (
+        f"{name} on {streams} stream(s):\n{text}\n{out.out}\n{out.err}"
+    )
     # the memory figures (ge-run --help): P <= L <= F on one stream, P <= F on two
     got = re.search(r"memory: feature map (\d+) bytes, lower bound (\d+)(?: \([0-9.]+x\))?, peak live (\d+)", out.out)
     assert got is not None, out.out
@@ -207,13 +223,17 @@ PADDED_SEEDS = range(30)
 
 @pytest.mark.parametrize("streams", [1, 2])
 @pytest.mark.parametrize("seed", MULTI_SEEDS)
-def test_multi_output_graph_matches_the_reference(seed: int, streams: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_multi_output_graph_matches_the_reference(
+    seed: int, streams: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _ge_run(tmp_path, multi_output_graph(seed), f"multi_{seed}", streams, capsys)
 
 
 @pytest.mark.parametrize("streams", [1, 2])
 @pytest.mark.parametrize("seed", PADDED_SEEDS)
-def test_padded_graph_matches_the_reference(seed: int, streams: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_padded_graph_matches_the_reference(
+    seed: int, streams: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _ge_run(tmp_path, padded_graph(seed), f"padded_{seed}", streams, capsys)
 
 
@@ -228,7 +248,10 @@ def test_the_generators_cover_the_cases() -> None:
     assert any("ge.PhonyConcat(" in g and "ge.SplitD(" in g for g in multi)
     assert any("ge.AddN(" in g for g in multi) and any("ge.ConcatD(" in g for g in multi)
     assert any("ge.Sub(%p1, %p2)" in g or "ge.Sub(%p2, %p1)" in g for g in multi)
-    assert any(g.count("%p") and "ge.NetOutput" in g and sum(f"%p{k}" in g.split("ge.NetOutput")[1] for k in range(4)) >= 2 for g in multi)
+    assert any(
+        g.count("%p") and "ge.NetOutput" in g and sum(f"%p{k}" in g.split("ge.NetOutput")[1] for k in range(4)) >= 2
+        for g in multi
+    )
     padded = [padded_graph(s) for s in PADDED_SEEDS]
     for dt in ("f16", "f32", "i8"):
         assert any(f"x{dt}, #ge.desc<NC1HWC0" in g for g in padded), dt

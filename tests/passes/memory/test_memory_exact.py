@@ -261,8 +261,6 @@ def test_zero_size_blocks_and_unaligned_hints() -> None:
     assert exact_offsets([], []).peak == 0
 
 
-
-
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_checker_accepts_every_example(path: Path) -> None:
     for passes in (NOTASK, FUSED):
@@ -286,7 +284,9 @@ GENERATED = [
 
 
 @pytest.mark.parametrize("kind,nodes,seed,passes", GENERATED, ids=[f"{k}-{n}-{s}" for k, n, s, _ in GENERATED])
-def test_checker_accepts_exact_plans_on_generated_graphs(kind: str, nodes: int, seed: int, passes: tuple[str, ...]) -> None:
+def test_checker_accepts_exact_plans_on_generated_graphs(
+    kind: str, nodes: int, seed: int, passes: tuple[str, ...]
+) -> None:
     text = generate(kind, nodes, seed, concats=nodes // 10 if kind in ("mixed", "concat_tree") else None)
     heur = graph_named(run(text, (*passes, "ge-assign-memory{solver=heuristic}")))
     m = run(text, (*passes, "ge-assign-memory{solver=exact}"))

@@ -343,14 +343,17 @@ def test_concat_and_pack_may_share_a_producer():
 
 
 def test_remarks_name_location_node_and_rule(capsys):
-    run(f"""ge.graph @g {{
+    run(
+        f"""ge.graph @g {{
   %x = ge.Data {{index = 0}} : {T}
   %a = ge.Relu(%x) : ({T}) -> {T}
   %b = ge.Abs(%x) : ({T}) -> {T}
   %c = ge.ConcatD(%a, %b) {{concat_dim = 0, name = "concat_1"}} : ({T}, {T}) -> tensor<8x16xf16>
   %d = ge.ConcatD(%a, %x) {{concat_dim = 0}} : ({T}, {T}) -> tensor<8x16xf16>
   ge.NetOutput %c, %d : tensor<8x16xf16>, tensor<8x16xf16>
-}}""", remarks=True)
+}}""",
+        remarks=True,
+    )
     assert capsys.readouterr().err.splitlines() == [
         "test.mlir:5:3: remark: ConcatD 'concat_1' marked no-task; locked producers: a:0, b:0",
         "test.mlir:6:3: remark: ConcatD 'd' not marked: input 0: output 'a':0 is already locked "

@@ -167,7 +167,9 @@ def test_remarks_only_when_asked(capsys):
     assert "remark:" not in capsys.readouterr().err
     PhonyNotaskPass(remarks=True).apply(make_context(), module)
     err = capsys.readouterr().err
-    assert "remark: PhonyConcat 'phony_concat' marked no-task; offsets: mul1:0=0, mul2:0=64, mul3:0=512, mul4:0=576" in err
+    assert (
+        "remark: PhonyConcat 'phony_concat' marked no-task; offsets: mul1:0=0, mul2:0=64, mul3:0=512, mul4:0=576" in err
+    )
 
 
 def test_reuse_input_attrs_read_back():
