@@ -20,8 +20,9 @@ example: $(STAMP)
 	$(BIN)/ge-opt examples/split_relu_concat.mlir -p ge-concat-notask --remarks > /dev/null
 	$(BIN)/ge-run examples/split_relu_concat.mlir
 
-# ruff (configured in pyproject.toml): the linter.
+# ruff (configured in pyproject.toml): the formatter's check, then the linter.
 lint: $(STAMP)
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
 lit: $(STAMP)
