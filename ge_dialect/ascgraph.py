@@ -728,36 +728,179 @@ class Pointwise(AscNode):
             raise VerifyException(f"output dtype {out} differs from input dtype {self.in_type(0).element_type}")
 
 
-def _pointwise(op_name: str, n_in: int, doc: str, base: type[Pointwise] = Pointwise, **extra) -> type[Pointwise]:
-    body = {"name": f"ascgraph.{op_name}", "__doc__": doc, "NUM_INPUTS": (n_in, n_in), **extra}
-    body["__annotations__"] = {k: ClassVar for k in body if k.isupper()}
-    cls = type(op_name, (base,), body)
-    return irdl_op_definition(cls)
+class Unary(Pointwise):
+    NUM_INPUTS: ClassVar = (1, 1)
 
 
-Abs = _pointwise("Abs", 1, "|x|.")
-Neg = _pointwise("Neg", 1, "-x.")
-Exp = _pointwise("Exp", 1, "e**x.")
-Ln = _pointwise("Ln", 1, "Natural log (GE's AscIR name for Log).")
-Relu = _pointwise("Relu", 1, "max(x, 0).")
-Sqrt = _pointwise("Sqrt", 1, "sqrt(x).")
-Rsqrt = _pointwise("Rsqrt", 1, "1 / sqrt(x).")
-Reciprocal = _pointwise("Reciprocal", 1, "1 / x.")
-Sigmoid = _pointwise("Sigmoid", 1, "1 / (1 + e**-x).")
-Tanh = _pointwise("Tanh", 1, "tanh(x).")
-Add = _pointwise("Add", 2, "x1 + x2.")
-Sub = _pointwise("Sub", 2, "x1 - x2.")
-Mul = _pointwise("Mul", 2, "x1 * x2.")
-Div = _pointwise("Div", 2, "x1 / x2 (floats; GE registers Div for fp16/fp32).")
-Maximum = _pointwise("Maximum", 2, "Pointwise max(x1, x2) (the reduction is `Max`).")
-Minimum = _pointwise("Minimum", 2, "Pointwise min(x1, x2) (the reduction is `Min`).")
-Pow = _pointwise("Pow", 2, "x1 ** x2.")
-Eq = _pointwise("Eq", 2, "x1 == x2, as uint8.", OUT_DTYPE="DT_UINT8")
-Ne = _pointwise("Ne", 2, "x1 != x2, as uint8.", OUT_DTYPE="DT_UINT8")
-Gt = _pointwise("Gt", 2, "x1 > x2, as uint8.", OUT_DTYPE="DT_UINT8")
-Ge = _pointwise("Ge", 2, "x1 >= x2, as uint8.", OUT_DTYPE="DT_UINT8")
-Lt = _pointwise("Lt", 2, "x1 < x2, as uint8.", OUT_DTYPE="DT_UINT8")
-Le = _pointwise("Le", 2, "x1 <= x2, as uint8.", OUT_DTYPE="DT_UINT8")
+class Binary(Pointwise):
+    NUM_INPUTS: ClassVar = (2, 2)
+
+
+class Compare(Binary):
+    """A comparison: its output is uint8, 1 where it holds (GE's comparisons output uint8)."""
+
+    OUT_DTYPE: ClassVar = "DT_UINT8"
+
+
+@irdl_op_definition
+class Abs(Unary):
+    """|x|."""
+
+    name = "ascgraph.Abs"
+
+
+@irdl_op_definition
+class Neg(Unary):
+    """-x."""
+
+    name = "ascgraph.Neg"
+
+
+@irdl_op_definition
+class Exp(Unary):
+    """e**x."""
+
+    name = "ascgraph.Exp"
+
+
+@irdl_op_definition
+class Ln(Unary):
+    """Natural log (GE's AscIR name for Log)."""
+
+    name = "ascgraph.Ln"
+
+
+@irdl_op_definition
+class Relu(Unary):
+    """max(x, 0)."""
+
+    name = "ascgraph.Relu"
+
+
+@irdl_op_definition
+class Sqrt(Unary):
+    """sqrt(x)."""
+
+    name = "ascgraph.Sqrt"
+
+
+@irdl_op_definition
+class Rsqrt(Unary):
+    """1 / sqrt(x)."""
+
+    name = "ascgraph.Rsqrt"
+
+
+@irdl_op_definition
+class Reciprocal(Unary):
+    """1 / x."""
+
+    name = "ascgraph.Reciprocal"
+
+
+@irdl_op_definition
+class Sigmoid(Unary):
+    """1 / (1 + e**-x)."""
+
+    name = "ascgraph.Sigmoid"
+
+
+@irdl_op_definition
+class Tanh(Unary):
+    """tanh(x)."""
+
+    name = "ascgraph.Tanh"
+
+
+@irdl_op_definition
+class Add(Binary):
+    """x1 + x2."""
+
+    name = "ascgraph.Add"
+
+
+@irdl_op_definition
+class Sub(Binary):
+    """x1 - x2."""
+
+    name = "ascgraph.Sub"
+
+
+@irdl_op_definition
+class Mul(Binary):
+    """x1 * x2."""
+
+    name = "ascgraph.Mul"
+
+
+@irdl_op_definition
+class Div(Binary):
+    """x1 / x2 (floats; GE registers Div for fp16/fp32)."""
+
+    name = "ascgraph.Div"
+
+
+@irdl_op_definition
+class Maximum(Binary):
+    """Pointwise max(x1, x2) (the reduction is `Max`)."""
+
+    name = "ascgraph.Maximum"
+
+
+@irdl_op_definition
+class Minimum(Binary):
+    """Pointwise min(x1, x2) (the reduction is `Min`)."""
+
+    name = "ascgraph.Minimum"
+
+
+@irdl_op_definition
+class Pow(Binary):
+    """x1 ** x2."""
+
+    name = "ascgraph.Pow"
+
+
+@irdl_op_definition
+class Eq(Compare):
+    """x1 == x2."""
+
+    name = "ascgraph.Eq"
+
+
+@irdl_op_definition
+class Ne(Compare):
+    """x1 != x2."""
+
+    name = "ascgraph.Ne"
+
+
+@irdl_op_definition
+class Gt(Compare):
+    """x1 > x2."""
+
+    name = "ascgraph.Gt"
+
+
+@irdl_op_definition
+class Ge(Compare):
+    """x1 >= x2."""
+
+    name = "ascgraph.Ge"
+
+
+@irdl_op_definition
+class Lt(Compare):
+    """x1 < x2."""
+
+    name = "ascgraph.Lt"
+
+
+@irdl_op_definition
+class Le(Compare):
+    """x1 <= x2."""
+
+    name = "ascgraph.Le"
 
 
 @irdl_op_definition
@@ -988,16 +1131,39 @@ class Reduction(AscNode):
         return tuple(j for j, (ri, ro) in enumerate(zip(a.repeat_list, b.repeat_list)) if ri > 1 and ro == 1)
 
 
-def _reduction(op_name: str, doc: str) -> type[Reduction]:
-    cls = type(op_name, (Reduction,), {"name": f"ascgraph.{op_name}", "__doc__": doc})
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class Sum(Reduction):
+    """Sum over the reduced axes (keep dims)."""
+
+    name = "ascgraph.Sum"
 
 
-Sum = _reduction("Sum", "Sum over the reduced axes (keep dims).")
-Max = _reduction("Max", "Max over the reduced axes (keep dims); pointwise max is `Maximum`.")
-Min = _reduction("Min", "Min over the reduced axes (keep dims); pointwise min is `Minimum`.")
-Mean = _reduction("Mean", "Mean over the reduced axes (keep dims).")
-Prod = _reduction("Prod", "Product over the reduced axes (keep dims).")
+@irdl_op_definition
+class Max(Reduction):
+    """Max over the reduced axes (keep dims); pointwise max is `Maximum`."""
+
+    name = "ascgraph.Max"
+
+
+@irdl_op_definition
+class Min(Reduction):
+    """Min over the reduced axes (keep dims); pointwise min is `Minimum`."""
+
+    name = "ascgraph.Min"
+
+
+@irdl_op_definition
+class Mean(Reduction):
+    """Mean over the reduced axes (keep dims)."""
+
+    name = "ascgraph.Mean"
+
+
+@irdl_op_definition
+class Prod(Reduction):
+    """Product over the reduced axes (keep dims)."""
+
+    name = "ascgraph.Prod"
 
 
 # ---------------------------------------------------------------------------------------

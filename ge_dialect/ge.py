@@ -15,6 +15,23 @@ its first result's SSA name; a nameless node is named as GE's parser names it (`
 Shapes are origin shapes; GE's storage side is in the `#ge.desc` encoding (`desc.py`).
 Each op checks its arity, its attributes and, where GE infers shapes, that the declared
 result shapes are the inferred ones.
+
+Adding an op: one class named by GE's op type, under the base of its family, registered
+in `GE_NODE_OPS` below (the ascgraph dialect's AscIR nodes work the same way, with
+`Unary`/`Binary`/`Compare`/`Reduction` there). A pointwise op is four lines:
+
+    @irdl_op_definition
+    class Erf(Unary):
+        \"\"\"erf(x)\"\"\"
+
+        name = "ge.Erf"
+
+The bases (`Unary`, `Binary`, `Elementwise`, `ReduceD`, `ConcatBase`, `SplitBase`,
+`ReshapeLike`, `GatherBase`, `DataLike`, `ConstLike`) bring the verifier (arity, dtypes,
+shape inference); an op sets only what differs: `NUM_INPUTS` / `NUM_OUTPUTS` as
+(min, max), `ATTRS` (GE attribute -> (kind, required)), and `check()` / `infer()` for its
+own rules (see `GeNode`). Its semantics go in the reference interpreter
+(`runtime/reference.py`); a pointwise op autofuse lowers goes in `lower_autofuse.POINTWISE`.
 """
 
 from __future__ import annotations
@@ -647,37 +664,144 @@ class Unary(Elementwise):
     pass
 
 
-def _binary(op_name: str, doc: str) -> type[Binary]:
-    cls = type(op_name.split(".")[1], (Binary,), {"name": op_name, "__doc__": doc})
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class Add(Binary):
+    """x1 + x2"""
+
+    name = "ge.Add"
 
 
-def _unary(op_name: str, doc: str) -> type[Unary]:
-    cls = type(op_name.split(".")[1], (Unary,), {"name": op_name, "__doc__": doc})
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class Sub(Binary):
+    """x1 - x2"""
+
+    name = "ge.Sub"
 
 
-Add = _binary("ge.Add", "x1 + x2")
-Sub = _binary("ge.Sub", "x1 - x2")
-Mul = _binary("ge.Mul", "x1 * x2")
-RealDiv = _binary("ge.RealDiv", "x1 / x2")
-Div = _binary("ge.Div", "x1 / x2")
-Maximum = _binary("ge.Maximum", "max(x1, x2)")
-Minimum = _binary("ge.Minimum", "min(x1, x2)")
-Pow = _binary("ge.Pow", "x1 ** x2")
+@irdl_op_definition
+class Mul(Binary):
+    """x1 * x2"""
 
-Relu = _unary("ge.Relu", "max(x, 0)")
-Abs = _unary("ge.Abs", "|x|")
-Neg = _unary("ge.Neg", "-x")
-Exp = _unary("ge.Exp", "e ** x")
-Log = _unary("ge.Log", "ln x")
-Sqrt = _unary("ge.Sqrt", "sqrt x")
-Rsqrt = _unary("ge.Rsqrt", "1 / sqrt x")
-Sigmoid = _unary("ge.Sigmoid", "1 / (1 + e ** -x)")
-Tanh = _unary("ge.Tanh", "tanh x")
-Square = _unary("ge.Square", "x * x")
-Reciprocal = _unary("ge.Reciprocal", "1 / x")
-Identity = _unary("ge.Identity", "x (GE deletes it before execution)")
+    name = "ge.Mul"
+
+
+@irdl_op_definition
+class RealDiv(Binary):
+    """x1 / x2"""
+
+    name = "ge.RealDiv"
+
+
+@irdl_op_definition
+class Div(Binary):
+    """x1 / x2; on integers rounded toward zero (TensorFlow's Div, which GE's REG_OP(Div) follows)"""
+
+    name = "ge.Div"
+
+
+@irdl_op_definition
+class Maximum(Binary):
+    """max(x1, x2)"""
+
+    name = "ge.Maximum"
+
+
+@irdl_op_definition
+class Minimum(Binary):
+    """min(x1, x2)"""
+
+    name = "ge.Minimum"
+
+
+@irdl_op_definition
+class Pow(Binary):
+    """x1 ** x2"""
+
+    name = "ge.Pow"
+
+
+@irdl_op_definition
+class Relu(Unary):
+    """max(x, 0)"""
+
+    name = "ge.Relu"
+
+
+@irdl_op_definition
+class Abs(Unary):
+    """|x|"""
+
+    name = "ge.Abs"
+
+
+@irdl_op_definition
+class Neg(Unary):
+    """-x"""
+
+    name = "ge.Neg"
+
+
+@irdl_op_definition
+class Exp(Unary):
+    """e ** x"""
+
+    name = "ge.Exp"
+
+
+@irdl_op_definition
+class Log(Unary):
+    """ln x"""
+
+    name = "ge.Log"
+
+
+@irdl_op_definition
+class Sqrt(Unary):
+    """sqrt x"""
+
+    name = "ge.Sqrt"
+
+
+@irdl_op_definition
+class Rsqrt(Unary):
+    """1 / sqrt x"""
+
+    name = "ge.Rsqrt"
+
+
+@irdl_op_definition
+class Sigmoid(Unary):
+    """1 / (1 + e ** -x)"""
+
+    name = "ge.Sigmoid"
+
+
+@irdl_op_definition
+class Tanh(Unary):
+    """tanh x"""
+
+    name = "ge.Tanh"
+
+
+@irdl_op_definition
+class Square(Unary):
+    """x * x"""
+
+    name = "ge.Square"
+
+
+@irdl_op_definition
+class Reciprocal(Unary):
+    """1 / x"""
+
+    name = "ge.Reciprocal"
+
+
+@irdl_op_definition
+class Identity(Unary):
+    """x (GE deletes it before execution)"""
+
+    name = "ge.Identity"
 
 
 @irdl_op_definition
@@ -1055,18 +1179,53 @@ class Reshape(ReshapeLike):
     NUM_INPUTS: ClassVar = (1, 2)
 
 
-def _reshape_like(op_name: str, doc: str) -> type[ReshapeLike]:
-    cls = type(op_name.split(".")[1], (ReshapeLike,), {"name": op_name, "__doc__": doc})
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class Flatten(ReshapeLike):
+    """Flattens to 2-D at `axis` (default 1)."""
+
+    name = "ge.Flatten"
 
 
-Flatten = _reshape_like("ge.Flatten", "Flattens to 2-D at `axis` (default 1).")
-FlattenV2 = _reshape_like("ge.FlattenV2", "Flattens axes `axis`..`end_axis`.")
-ReFormat = _reshape_like("ge.ReFormat", "Changes the format tag only.")
-SqueezeV2 = _reshape_like("ge.SqueezeV2", "Squeeze, V2.")
-SqueezeV3 = _reshape_like("ge.SqueezeV3", "Squeeze, V3.")
-UnsqueezeV2 = _reshape_like("ge.UnsqueezeV2", "Unsqueeze, V2.")
-UnsqueezeV3 = _reshape_like("ge.UnsqueezeV3", "Unsqueeze, V3.")
+@irdl_op_definition
+class FlattenV2(ReshapeLike):
+    """Flattens axes `axis`..`end_axis`."""
+
+    name = "ge.FlattenV2"
+
+
+@irdl_op_definition
+class ReFormat(ReshapeLike):
+    """Changes the format tag only."""
+
+    name = "ge.ReFormat"
+
+
+@irdl_op_definition
+class SqueezeV2(ReshapeLike):
+    """Squeeze, V2."""
+
+    name = "ge.SqueezeV2"
+
+
+@irdl_op_definition
+class SqueezeV3(ReshapeLike):
+    """Squeeze, V3."""
+
+    name = "ge.SqueezeV3"
+
+
+@irdl_op_definition
+class UnsqueezeV2(ReshapeLike):
+    """Unsqueeze, V2."""
+
+    name = "ge.UnsqueezeV2"
+
+
+@irdl_op_definition
+class UnsqueezeV3(ReshapeLike):
+    """Unsqueeze, V3."""
+
+    name = "ge.UnsqueezeV3"
 
 
 @irdl_op_definition
