@@ -194,7 +194,7 @@ def bool_attr(v: bool) -> BoolAttr:
     return IntegerAttr(int(v), i1)
 
 
-def int_attr(v: int) -> IntegerAttr:
+def make_int(v: int) -> IntegerAttr:
     return IntegerAttr(v, i64)
 
 
@@ -207,7 +207,7 @@ def set_bool(op: Operation, name: str, v: bool) -> None:
 
 
 def set_int(op: Operation, name: str, v: int) -> None:
-    op.attributes[name] = int_attr(v)
+    op.attributes[name] = make_int(v)
 
 
 def set_int_list(op: Operation, name: str, vs: Sequence[int]) -> None:

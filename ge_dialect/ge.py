@@ -73,14 +73,14 @@ from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.names import ge_type, node_name  # noqa: F401  (re-exported: the one naming function)
 from ge_dialect.shapes import fmt_shape, normalize_axis
 
-Shape = tuple[int, ...]
+Dims = tuple[int, ...]  # a tensor shape, as GE's GeShape::GetDims
 
 
-def _known(s: Shape | None) -> bool:
+def _known(s: Dims | None) -> bool:
     return s is not None and all(d >= 0 for d in s)
 
 
-def broadcast_shapes(a: Shape, b: Shape) -> Shape | None:
+def broadcast_shapes(a: Dims, b: Dims) -> Dims | None:
     """numpy broadcasting of two shapes; None when they do not broadcast."""
     out: list[int] = []
     for i in range(1, max(len(a), len(b)) + 1):
@@ -242,7 +242,7 @@ class GeNode(IRDLOperation):
                         f"'{name}' has {len(a.data)} offsets for {count} {what}"  # type: ignore[attr-defined]
                     )
 
-    def _compare_results(self, inferred: Sequence[Shape | None]) -> None:
+    def _compare_results(self, inferred: Sequence[Dims | None]) -> None:
         if len(inferred) != len(self.results):
             raise VerifyException(f"{ge_type(self)} produces {len(inferred)} outputs, got {len(self.results)}")
         for i, (want, r) in enumerate(zip(inferred, self.results)):
@@ -259,16 +259,16 @@ class GeNode(IRDLOperation):
     def check(self) -> None:
         """Op-specific attribute and input checks."""
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         """The inferred output shapes, or None when GE infers nothing we check."""
         return None
 
     # -- helpers --------------------------------------------------------------------------
 
-    def in_shape(self, i: int) -> Shape | None:
+    def in_shape(self, i: int) -> Dims | None:
         return shape_of(self.operands[i].type)
 
-    def out_shape(self, i: int) -> Shape | None:
+    def out_shape(self, i: int) -> Dims | None:
         return shape_of(self.results[i].type)
 
     def same_dtype(self, values: Sequence[SSAValue], what: str) -> None:
@@ -641,11 +641,11 @@ class Elementwise(GeNode):
                 f"{self.operands[0].type.element_type}"  # type: ignore[attr-defined]
             )
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         shapes = [self.in_shape(i) for i in range(len(self.operands))]
         if any(s is None for s in shapes):
             return None
-        out: Shape = shapes[0]  # type: ignore[assignment]
+        out: Dims = shapes[0]  # type: ignore[assignment]
         for i, s in enumerate(shapes[1:], 1):
             b = broadcast_shapes(out, s)  # type: ignore[arg-type]
             if b is None:
@@ -854,7 +854,7 @@ class ReduceD(GeNode):
     def check(self) -> None:
         self.same_dtype([self.operands[0], self.results[0]], "input and output")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s, axes = self.in_shape(0), self.reduced_axes()
         if s is None or axes is None:
             return None
@@ -913,7 +913,7 @@ class ConcatBase(GeNode):
             return None
         return normalize_axis(self.int_attr("concat_dim", 0) or 0, max(len(s), 1), "concat_dim")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         # concatv2d.cc: InferShape4ConcatV2Common (GE's ConcatD/ConcatV2D infer; ops-math
         # concat_infershape.cpp: ConcatInferShapeCommon): one input is the output; else a
         # scalar input 0 becomes shape [1], a scalar input i adds 1 to a rank-1 output, and
@@ -924,7 +924,7 @@ class ConcatBase(GeNode):
         axis = self.axis()
         if axis is None or any(s is None for s in shapes):
             return None
-        first: Shape = shapes[0] or (1,)  # type: ignore[assignment]
+        first: Dims = shapes[0] or (1,)  # type: ignore[assignment]
         total = 0
         for i, s in enumerate(shapes):
             assert s is not None
@@ -966,11 +966,11 @@ class Pack(GeNode):
         if n is not None and n != len(self.operands):
             raise VerifyException(f"attribute N = {n} but Pack has {len(self.operands)} inputs")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         shapes = [self.in_shape(i) for i in range(len(self.operands))]
         if any(s is None for s in shapes):
             return None
-        first: Shape = shapes[0]  # type: ignore[assignment]
+        first: Dims = shapes[0]  # type: ignore[assignment]
         for i, s in enumerate(shapes):
             if s != first:
                 raise VerifyException(
@@ -999,7 +999,7 @@ class SplitBase(GeNode):
             raise VerifyException(f"split_dim size {dim_size} is not divisible by num_split {n}")
         return [dim_size // n if dim_size >= 0 else -1] * n
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
         if s is None:
             return None
@@ -1041,7 +1041,7 @@ class SplitVD(SplitBase):
         return [rest if s == -1 else s for s in sizes]
 
 
-def phony_block_shape(piece: Shape, dims: Sequence[int], ns: Sequence[int]) -> Shape:
+def phony_block_shape(piece: Dims, dims: Sequence[int], ns: Sequence[int]) -> Dims:
     """The whole block of a PhonyConcat/PhonySplit: the piece grown by N[i] along dims[i]."""
     shape = list(piece)
     for d, n in zip(dims, ns):
@@ -1089,7 +1089,7 @@ class PhonyConcat(GeNode):
     def check(self) -> None:
         self.same_dtype([*self.operands, self.results[0]], "inputs and output")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s0 = self.in_shape(0)
         if s0 is None:
             return None
@@ -1235,7 +1235,7 @@ class Squeeze(ReshapeLike):
     name = "ge.Squeeze"
     ATTRS: ClassVar = {"axis": (A.AttrKind.LIST_INT, False)}
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
         if s is None:
             return None
@@ -1256,7 +1256,7 @@ class Unsqueeze(ReshapeLike):
     name = "ge.Unsqueeze"
     ATTRS: ClassVar = {"axes": (A.AttrKind.LIST_INT, True)}
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
         if s is None:
             return None
@@ -1276,7 +1276,7 @@ class ExpandDims(ReshapeLike):
     name = "ge.ExpandDims"
     ATTRS: ClassVar = {"axis": (A.AttrKind.INT, True)}
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
         if s is None:
             return None
@@ -1311,7 +1311,7 @@ class TransposeD(GeNode):
     def check(self) -> None:
         self.same_dtype([self.operands[0], self.results[0]], "input and output")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
         if s is None:
             return None
@@ -1332,7 +1332,7 @@ class BroadcastToD(GeNode):
     def check(self) -> None:
         self.same_dtype([self.operands[0], self.results[0]], "input and output")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
         target = tuple(self.int_list("shape") or [])
         if s is None:
@@ -1343,13 +1343,13 @@ class BroadcastToD(GeNode):
 
 
 @irdl_op_definition
-class Shape_(GeNode):
+class Shape(GeNode):
     """The input's shape as a 1-D int32/int64 tensor (GE folds it away)."""
 
     name = "ge.Shape"
     NUM_INPUTS: ClassVar = (1, 1)
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
         return [None if s is None else (len(s),)]
 
@@ -1405,7 +1405,7 @@ class GatherBase(GeNode):
         if ge_dtype_name(it.element_type) not in INDEX_DTYPES:  # type: ignore[attr-defined]
             raise VerifyException(f"indices must be int32 or int64, got {it.element_type}")  # type: ignore[attr-defined]
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         x, idx = self.in_shape(0), self.in_shape(1)
         if x is None or idx is None:
             return None
@@ -1474,7 +1474,7 @@ class MatMul(GeNode):
     def check(self) -> None:
         self.same_dtype([*self.operands, self.results[0]], "inputs and output")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         a, b = self.in_shape(0), self.in_shape(1)
         if a is None or b is None:
             return None
@@ -1527,7 +1527,7 @@ class Conv2D(GeNode):
             raise VerifyException(f"Conv2D supports data_format NCHW, got {fmt}")
         self.same_dtype([self.operands[0], self.operands[1]], "x and filter")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         x, w = self.in_shape(0), self.in_shape(1)
         if not _known(x) or not _known(w):
             return None
@@ -1566,7 +1566,7 @@ class HcomAllGather(GeNode):
         if r is not None and r <= 0:
             raise VerifyException(f"rank_size must be > 0, got {r}")
 
-    def infer(self) -> list[Shape | None] | None:
+    def infer(self) -> list[Dims | None] | None:
         s, r = self.in_shape(0), self.int_attr("rank_size") or 1
         if s is None:
             return None
@@ -1707,7 +1707,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     ConcatD, ConcatV2D, Pack, SplitD, SplitVD, PhonyConcat, PhonySplit,
     Reshape, Squeeze, Unsqueeze, ExpandDims, Flatten, FlattenV2, Bitcast, ReFormat,
     SqueezeV2, SqueezeV3, UnsqueezeV2, UnsqueezeV3,
-    TransposeD, BroadcastToD, Shape_, Gather, GatherV2, MatMul, Conv2D, HcomAllGather,
+    TransposeD, BroadcastToD, Shape, Gather, GatherV2, MatMul, Conv2D, HcomAllGather,
     PartitionedCall, AscBackend, FusedAscBackend,
 ]  # fmt: skip
 

@@ -1039,7 +1039,7 @@ def _ints(vs: Sequence[int]) -> ArrayAttr:
 
 @functools.lru_cache(maxsize=4096)
 def _int(v: int) -> IntegerAttr:
-    return A.int_attr(v)
+    return A.make_int(v)
 
 
 _TRUE, _FALSE = A.bool_attr(True), A.bool_attr(False)
@@ -1327,7 +1327,7 @@ def _shape(ctx: _NodeCtx) -> None:
         raise ctx.unsupported_attr(
             "start/end", f"{ctx.attr('start')}/{ctx.attr('end')}", "GE's Shape plugin takes the whole shape"
         )
-    ctx.single(ge.Shape_, [ctx.x(0)])
+    ctx.single(ge.Shape, [ctx.x(0)])
 
 
 # -- gather, matmul, conv ------------------------------------------------------------------

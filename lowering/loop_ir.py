@@ -225,7 +225,7 @@ def _sched(n: int) -> Attribute:
 
 @functools.cache
 def _int(v: int) -> Attribute:
-    return A.int_attr(v)
+    return A.make_int(v)
 
 
 @functools.lru_cache(maxsize=65536)

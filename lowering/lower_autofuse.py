@@ -395,9 +395,9 @@ class LowerAutofusePass(ModulePass):
             attrs: dict[str, Attribute] = {
                 A.NODE_NAME: StringAttr(name),
                 FUSE_TYPE_ATTR: StringAttr(fuse),
-                FUSE_TYPE_MASK_ATTR: A.int_attr(mask),
+                FUSE_TYPE_MASK_ATTR: A.make_int(mask),
                 "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
-                "fusion_nodes_size": A.int_attr(ag.node_count(graph)),
+                "fusion_nodes_size": A.make_int(ag.node_count(graph)),
             }
             backend = ge.AscBackend.create(
                 operands=operands, result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
@@ -447,7 +447,7 @@ def _origin_region(
     block = Block()
     vmap: dict[SSAValue, SSAValue] = {}
     for i, v in enumerate(buffers):
-        d = ge.Data.create(result_types=[v.type], attributes={"index": A.int_attr(i)})
+        d = ge.Data.create(result_types=[v.type], attributes={"index": A.make_int(i)})
         d.results[0].name_hint = v.name_hint
         block.add_op(d)
         vmap[v] = vmap[replaced.get(v, v)] = d.results[0]

@@ -254,7 +254,7 @@ def bound_rule_of(op_class: type[Operation]) -> BoundRule | None:
     return _RULES.get(op_class)
 
 
-@_rule(ge.Const, ge.Constant, ge.Variable, ge.Shape_)
+@_rule(ge.Const, ge.Constant, ge.Variable, ge.Shape)
 def _exact_source(
     op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:

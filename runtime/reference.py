@@ -633,7 +633,7 @@ def _broadcast_to(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     return [np.broadcast_to(args[0], tuple(A.get_int_list(op, "shape") or []))]
 
 
-@reference_impl(ge.Shape_)
+@reference_impl(ge.Shape)
 def _shape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     return [np.array(args[0].shape, dtype=out_dtype(op))]
 

@@ -365,17 +365,17 @@ class AscBackendFusionDecider:
         attrs: dict[str, Attribute] = {
             A.NODE_NAME: StringAttr(name),
             FUSE_TYPE_ATTR: StringAttr(U.primary_fuse_type(n1)),
-            FUSE_TYPE_MASK_ATTR: A.int_attr(U.all_fuse_types(n1) | U.all_fuse_types(n2)),
+            FUSE_TYPE_MASK_ATTR: A.make_int(U.all_fuse_types(n1) | U.all_fuse_types(n2)),
             "origin_nodes": ArrayAttr(origin),
         }
         absorbed = U.int_attr(n1, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0)
         if U.has_fuse_type(n1, "reduce") and U.is_only_pointwise(n2):
             absorbed += U.compute_node_num(n2)  # FuseNode: reduce_fused_elementwise_node_num
         if absorbed:
-            attrs[U.REDUCE_FUSED_ELEMENTWISE_ATTR] = A.int_attr(absorbed)
+            attrs[U.REDUCE_FUSED_ELEMENTWISE_ATTR] = A.make_int(absorbed)
         if U.VECTOR_CORE_NUM_ATTR in n1.attributes:
             attrs[U.VECTOR_CORE_NUM_ATTR] = n1.attributes[U.VECTOR_CORE_NUM_ATTR]
-        attrs[U.CANFUSE_NODES_SIZE_ATTR] = A.int_attr(U.canfuse_nodes_size(n1) + U.canfuse_nodes_size(n2))
+        attrs[U.CANFUSE_NODES_SIZE_ATTR] = A.make_int(U.canfuse_nodes_size(n1) + U.canfuse_nodes_size(n2))
         return attrs
 
     def _result_types(self, info: NodeFuseInfo) -> list[Attribute]:
@@ -427,7 +427,7 @@ class AscBackendFusionDecider:
                 b.clone(op, u.map1, view=view)
             elif box and isinstance(op, ag.Load) and op.operands[0] in load_shift:
                 new = b.clone(op, u.map1)
-                new.attributes["offset"] = A.int_attr(op.offset + load_shift[op.operands[0]])
+                new.attributes["offset"] = A.make_int(op.offset + load_shift[op.operands[0]])
             else:
                 b.clone(op, u.map1)
         # the stored value P of each n1 output (LinkAscSubGraphNode)
@@ -458,7 +458,7 @@ class AscBackendFusionDecider:
         attrs = self._attrs(n1, n2, fused=False)
         name = attrs[A.NODE_NAME].data  # type: ignore[attr-defined]
         graph = ag.AscGraphOp(f"{name}_graph", [(a, f"z{a}", u.sizes[a]) for a in full], Region(b.block))
-        attrs["fusion_nodes_size"] = A.int_attr(ag.node_count(graph))
+        attrs["fusion_nodes_size"] = A.make_int(ag.node_count(graph))
         new = ge.AscBackend.create(
             operands=list(info.fused_inputs),
             result_types=self._result_types(info),
@@ -478,7 +478,7 @@ class AscBackendFusionDecider:
         block = Block()
         datas: list[SSAValue] = []
         for i, v in enumerate(info.fused_inputs):
-            d = ge.Data.create(result_types=[v.type], attributes={"index": A.int_attr(i)})
+            d = ge.Data.create(result_types=[v.type], attributes={"index": A.make_int(i)})
             d.results[0].name_hint = f"data{i}"
             block.add_op(d)
             datas.append(d.results[0])
@@ -557,7 +557,7 @@ def split_origin(info: NodeFuseInfo) -> Region | None:
     block = Block()
     datas = []
     for i, v in enumerate(info.fused_inputs):
-        d = ge.Data.create(result_types=[v.type], attributes={"index": A.int_attr(i)})
+        d = ge.Data.create(result_types=[v.type], attributes={"index": A.make_int(i)})
         d.results[0].name_hint = v.name_hint
         block.add_op(d)
         datas.append(d.results[0])
@@ -716,7 +716,7 @@ class _Builder:
         if ag.SCHED_AXIS in attrs:
             attrs[ag.SCHED_AXIS] = self._sched or A.int_list_attr([m[a] for a in op.sched_axis()])
         if index is not None:
-            attrs["index"] = A.int_attr(index)
+            attrs["index"] = A.make_int(index)
         memory = op.MEMORY or isinstance(op, ag.Store)
         if ag.gather_operand(op):
             # asc_overrides.h GatherLoad: a Gather's Data view is its whole tensor with

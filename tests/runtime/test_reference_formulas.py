@@ -632,7 +632,7 @@ def _broadcast_to(op: str) -> Iterator[Case]:
         )
 
 
-@formula(ge.Shape_)
+@formula(ge.Shape)
 def _shape(op: str) -> Iterator[Case]:
     for shape, dt in [((), I32), ((1,), I64), ((3, 5), I32), ((2, 0, 7), I64)]:
         x = rng_array(shape, F32)

@@ -12,7 +12,7 @@ import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantic
 from conftest import CONCAT, LOOP_MERGE1, SOFTMAX, by, fuse_checked, ge_add_backend, lowered, parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
-from ge_dialect.attrs import int_attr
+from ge_dialect.attrs import make_int
 from ge_dialect.ge import node_name
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
@@ -202,7 +202,7 @@ def test_blacklist_no_relation_and_vector_core_num():
     d = AscBackendFusionDecider()
     a, b = by(nodes, "Add"), by(nodes, "Mul")
     assert d.can_fuse(data, a).code == "NodeInBlacklist"
-    b.attributes[U.VECTOR_CORE_NUM_ATTR] = int_attr(4)
+    b.attributes[U.VECTOR_CORE_NUM_ATTR] = make_int(4)
     assert d.can_fuse(a, b).code == "VectorCoreNumNotEqual"
 
 

@@ -56,7 +56,7 @@ from conftest import (
 )
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
-from ge_dialect.attrs import int_attr
+from ge_dialect.attrs import make_int
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
@@ -185,8 +185,8 @@ def test_ge_vector_core_num_not_equal():
     m, g, nodes = _addn1_shape()
     d = AscBackendFusionDecider()
     assert d.can_fuse(nodes["AddN1"], nodes["Shape"]) is None
-    nodes["AddN1"].attributes[U.VECTOR_CORE_NUM_ATTR] = int_attr(16)
-    nodes["Shape"].attributes[U.VECTOR_CORE_NUM_ATTR] = int_attr(20)
+    nodes["AddN1"].attributes[U.VECTOR_CORE_NUM_ATTR] = make_int(16)
+    nodes["Shape"].attributes[U.VECTOR_CORE_NUM_ATTR] = make_int(20)
     r = AscBackendFusionDecider().can_fuse(nodes["AddN1"], nodes["Shape"])
     assert r is not None and r.code == "VectorCoreNumNotEqual", r
 
@@ -652,7 +652,7 @@ def _fused_axis_group_case(graph: str, clear: bool, fused_first: bool) -> None:
     if fused_first:
         # GE: the fuse type set to pointwise "not to go through the custom strategies"
         fused.attributes["fuse_type"] = StringAttr("pointwise")
-        fused.attributes["fuse_type_mask"] = int_attr(2)
+        fused.attributes["fuse_type_mask"] = make_int(2)
     if clear:
         fused.attributes[AXIS_GROUP_ATTR] = StringAttr(AxisGroup().to_text())
     pair = (fused, by(nodes, "Abs")) if fused_first else (by(nodes, "Abs"), fused)

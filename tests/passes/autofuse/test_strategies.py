@@ -7,7 +7,7 @@ from xdsl.dialects.builtin import StringAttr
 from conftest import CONCAT, LOOP_MERGE1, SOFTMAX, by, lowered, parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
-from ge_dialect.attrs import int_attr
+from ge_dialect.attrs import make_int
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
@@ -40,7 +40,7 @@ def test_reduction_absorbs_at_most_3_compute_nodes():
     m, nodes = lowered(CHAIN)
     red, ab = by(nodes, "ReduceSumD"), by(nodes, "Abs")
     assert S.ReductionFusionStrategy().can_fuse(pair(red, ab)) is None  # 0 + 1 <= 3
-    red.attributes["reduce_fused_elementwise_node_num"] = int_attr(3)
+    red.attributes["reduce_fused_elementwise_node_num"] = make_int(3)
     r = S.ReductionFusionStrategy().can_fuse(pair(red, ab))
     assert r.code == "ReduceCanFuseWithin3SubNodes" and "absorb 3 compute nodes, this fusion gives 4" in r.message
     p = pair(red, ab)
@@ -51,7 +51,7 @@ def test_reduction_absorbs_at_most_3_compute_nodes():
 def test_reduction_then_non_pointwise_refused():
     m, nodes = lowered(CHAIN)
     ab, tr = by(nodes, "Abs"), by(nodes, "TransposeD")
-    ab.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("pointwise") | ag.fuse_type_bit("reduce"))
+    ab.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("pointwise") | ag.fuse_type_bit("reduce"))
     r = S.ReductionFusionStrategy().can_fuse(pair(ab, tr))
     assert r.code == "ReduceCanOnlyBackwardFuse3Elementwise"
 
@@ -65,14 +65,14 @@ def test_concat_rules_and_priority():
     assert S.fusion_pair_priority(p) == FusionPriority.HIGH
     assert cs.max_fusion_nodes_size(p, 64) == S.UNLIMITED  # vertical into a concat
     # concat + concat
-    ae.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("concat") | ag.fuse_type_bit("pointwise"))
+    ae.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("concat") | ag.fuse_type_bit("pointwise"))
     assert cs.can_fuse(pair(ae, cat)).code == "ConcatCanNotFuseWithConcat"
     # concat + reduce
-    ae.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("reduce"))
+    ae.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("reduce"))
     assert cs.can_fuse(pair(ae, cat)).code == "ConcatCanNotFuseWithReduce"
     # only horizontal: two producers of the concat share x
     pe = pair(by(nodes, "Add_Exp"), by(nodes, "Mul_Exp"))
-    pe.n1.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("concat"))
+    pe.n1.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("concat"))
     assert cs.check_same_sched_axis(pe).code == "ConcatNodeSchedAxisNotEqual"
 
 
@@ -87,7 +87,7 @@ def test_concat_backward_refused_on_a2_a3():
 def test_split_rules_and_priorities():
     m, nodes = lowered(CONCAT)
     a, b = by(nodes, "Add_Exp"), by(nodes, "Mul_Exp")
-    split = int_attr(ag.fuse_type_bit("split"))
+    split = make_int(ag.fuse_type_bit("split"))
     a.attributes["fuse_type"] = StringAttr("split")
     p = pair(a, b)
     assert S.SplitFusionStrategy().can_fuse(p).code == "SplitCanNotFuseHorizontal"
@@ -101,7 +101,7 @@ def test_split_rules_and_priorities():
 def test_transpose_only_vertical():
     m, nodes = lowered(CONCAT, enable=("concat", "transpose"))
     a, b = by(nodes, "Add_Exp"), by(nodes, "Mul_Exp")
-    a.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("transpose"))
+    a.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("transpose"))
     assert S.TransposeFusionStrategy().can_fuse(pair(a, b)).code == "TransposeCanNotFuseWithNotPointWise"
 
 
@@ -112,12 +112,12 @@ def test_reshape_only_pair_refused_and_cube_priority():
 
     for n in (a, b):
         n.attributes["fuse_type"] = StringAttr("reshape")
-        n.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("reshape"))
+        n.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("reshape"))
     assert S.ReshapeFusionStrategy().can_fuse(pair(a, b)).code == "CanNotMergeAscGraph"
     a.attributes["fuse_type"] = StringAttr("cube")
-    a.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("cube"))
+    a.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("cube"))
     cat.attributes["fuse_type"] = StringAttr("pointwise")
-    cat.attributes["fuse_type_mask"] = int_attr(ag.fuse_type_bit("pointwise"))
+    cat.attributes["fuse_type_mask"] = make_int(ag.fuse_type_bit("pointwise"))
     assert S.fusion_pair_priority(pair(a, cat)) == FusionPriority.LOW
     assert S.max_fusion_nodes_size(pair(a, cat), 64) == 65
     assert S.CubeFusionStrategy().can_fuse(pair(a, b)).code == "CubeCanNotFuseHoriZontal"
@@ -175,7 +175,7 @@ def typed(op, *types):
     mask = 0
     for t in types:
         mask |= ag.fuse_type_bit(t)
-    op.attributes["fuse_type_mask"] = int_attr(mask)
+    op.attributes["fuse_type_mask"] = make_int(mask)
     return op
 
 
@@ -477,6 +477,6 @@ def test_cube_and_transpose_ask_is_node_all_inputs_simplest_load():
         a, e = kernels(V)
         assert code(strategy, typed(a, t), e) is None  # control: Exp reads Add plainly
         ld = next(n for n in U.asc_nodes(e) if isinstance(n, ag.Load))
-        ld.attributes["offset"] = int_attr(3)
+        ld.attributes["offset"] = make_int(3)
         assert not U.has_broadcast(e) and not S.all_inputs_simplest_load(e)
         assert code(strategy, a, e) == want

@@ -209,7 +209,7 @@ def test_concat_dim_normalised_once_by_the_first_input():
   ge.NetOutput %c : tensor<1x20x16xf16>
 }""")
     assert check_concat_dim(op) is None
-    op.attributes["concat_dim"] = A.int_attr(2)  # what per-input normalisation would give
+    op.attributes["concat_dim"] = A.make_int(2)  # what per-input normalisation would give
     rej = check_concat_dim(op)
     assert rej is not None and rej.rule == "CheckDim"  # 2 is out of range for input 0
 
