@@ -73,7 +73,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, NoTerminator
+from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
@@ -382,11 +382,29 @@ def _parse_defined_operand(parser: Parser) -> SSAValue:
     return parser.resolve_operand(u, values[u.index].type)
 
 
+class InAscGraph(HasParent):
+    """HasParent(ascgraph.graph) for every AscIR node, worded as before; unlike the stock
+    trait it also refuses a detached node, whose checks need the graph's axis table."""
+
+    def __init__(self) -> None:
+        super().__init__(AscGraphOp)
+
+    def verify(self, op: Operation) -> None:
+        if not isinstance(op.parent_op(), AscGraphOp):
+            raise VerifyException(f"{op.name} must be inside an ascgraph.graph")
+
+
 class AscNode(IRDLOperation):
-    """Base of every AscIR node: `%r = ascgraph.T(%a, ...) {attrs} : !ascgraph.tensor<...>`."""
+    """Base of every AscIR node: `%r = ascgraph.T(%a, ...) {attrs} : !ascgraph.tensor<...>`.
+
+    No AscIR node is `Pure`, though the compute nodes have no side effects: the
+    AscBackend's `fusion_nodes_size` counts the AscGraph's nodes (GE AutoFuseAttrs, checked
+    by asc_backend.verify_asc_backend), so a stock `dce`/`cse` that removed or merged one
+    would leave the count wrong; loop_ir's builder already shares equal nodes."""
 
     inputs = var_operand_def()
     outputs = var_result_def(AscTensorType)
+    traits = traits_def(InAscGraph())
 
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
     NUM_OUTPUTS: ClassVar[tuple[int, int | None]] = (1, 1)
@@ -449,8 +467,7 @@ class AscNode(IRDLOperation):
 
     def verify_(self) -> None:
         g = self.graph()
-        if g is None:
-            raise VerifyException(f"{self.name} must be inside an ascgraph.graph")
+        assert g is not None  # the InAscGraph trait, verified just before this
         if (err := g.axis_table_error()) is not None:
             raise LocatedError(g, err)  # nodes verify before their graph: report it there
         for what, n, (lo, hi) in (

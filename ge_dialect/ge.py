@@ -28,7 +28,8 @@ in `GE_NODE_OPS` below (the ascgraph dialect's AscIR nodes work the same way, wi
 
 The bases (`Unary`, `Binary`, `Elementwise`, `ReduceD`, `ConcatBase`, `SplitBase`,
 `ReshapeLike`, `GatherBase`, `DataLike`, `ConstLike`) bring the verifier (arity, dtypes,
-shape inference); an op sets only what differs: `NUM_INPUTS` / `NUM_OUTPUTS` as
+shape inference) and the traits (`Pure` for the side-effect-free families, see `GeNode`);
+an op sets only what differs: `NUM_INPUTS` / `NUM_OUTPUTS` as
 (min, max), `ATTRS` (GE attribute -> (kind, required)), and `check()` / `infer()` for its
 own rules (see `GeNode`). Its semantics go in the reference interpreter
 (`runtime/reference.py`); a pointwise op autofuse lowers goes in `lower_autofuse.POINTWISE`.
@@ -53,6 +54,7 @@ from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SSAV
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    lazy_traits_def,
     opt_region_def,
     prop_def,
     region_def,
@@ -62,7 +64,15 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    Pure,
+    SymbolOpInterface,
+    SymbolTable,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
@@ -97,11 +107,43 @@ def broadcast_shapes(a: Dims, b: Dims) -> Dims | None:
     return tuple(reversed(out))
 
 
+class InGeGraph(HasParent):
+    """HasParent(ge.graph, ge.FusedAscBackend, ge.AscBackend), worded for GE: a GE node
+    belongs to a graph (OpDesc::GetOwnerComputeGraph), and in an AscBackend only to its
+    origin body. Every GeNode has it."""
+
+    def __init__(self) -> None:
+        super().__init__(GraphOp, FusedAscBackend, AscBackend)
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, GeNode)
+        _verify_node_placement(op)
+
+
+class AtModuleLevel(HasParent):
+    """HasParent(builtin.module) for ge.graph, worded for GE (see _verify_graph_placement)."""
+
+    def __init__(self) -> None:
+        super().__init__(ModuleOp)
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, GraphOp)
+        _verify_graph_placement(op)
+
+
 class GeNode(IRDLOperation):
-    """Base of every GE node: variadic tensor inputs and outputs, GE attributes."""
+    """Base of every GE node: variadic tensor inputs and outputs, GE attributes.
+
+    Traits: every node has `InGeGraph`; a family whose nodes only compute their outputs
+    from their inputs adds xDSL's `Pure`, so the stock `dce` and `cse` passes act on ge
+    IR. Nodes with effects beyond their outputs have no `Pure` and are kept: the graph's
+    inputs (Data, RefData: their indices are the graph signature), Variable (state that
+    persists across runs), NetOutput (the terminator), HcomAllGather (a collective every
+    rank takes part in) and PartitionedCall (its subgraph may hold any of these)."""
 
     inputs = var_operand_def()
     outputs = var_result_def()
+    traits = lazy_traits_def(lambda: (InGeGraph(),))
 
     # (min, max) numbers of inputs and outputs; None = unbounded.
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (0, None)
@@ -175,7 +217,7 @@ class GeNode(IRDLOperation):
     # -- verification ---------------------------------------------------------------
 
     def verify_(self) -> None:
-        _verify_node_placement(self)
+        # (the placement is the InGeGraph trait, verified just before this)
         self._verify_arity()
         for i, v in enumerate(self.operands):
             self._verify_type(v.type, f"input {i}")
@@ -345,7 +387,7 @@ class GraphOp(IRDLOperation):
     name = "ge.graph"
     sym_name = prop_def(StringAttr)
     body = region_def("single_block")
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator())
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator(), AtModuleLevel())
 
     def __init__(self, name: str, body: Region, attributes: dict[str, Attribute] | None = None):
         super().__init__(properties={"sym_name": StringAttr(name)}, regions=[body], attributes=attributes or {})
@@ -378,7 +420,6 @@ class GraphOp(IRDLOperation):
                 raise VerifyException(err)
         if self.body.block.args:
             raise VerifyException("a ge.graph takes its inputs through ge.Data nodes, not block arguments")
-        _verify_graph_placement(self)  # compute_graph.cc: ComputeGraphImpl::AddSubgraph
         ops = list(self.body.block.ops)
         _verify_graph_body_ops(ops, f"graph @{self.sym_name.data}")
         _verify_graph_body(ops, f"graph @{self.sym_name.data}")
@@ -570,11 +611,13 @@ class ConstLike(GeNode):
 @irdl_op_definition
 class Const(ConstLike):
     name = "ge.Const"
+    traits = traits_def(Pure())
 
 
 @irdl_op_definition
 class Constant(ConstLike):
     name = "ge.Constant"
+    traits = traits_def(Pure())
 
 
 @irdl_op_definition
@@ -629,6 +672,8 @@ class NetOutput(GeNode):
 
 class Elementwise(GeNode):
     """Pointwise ops: inputs broadcast with numpy's rules; one dtype."""
+
+    traits = traits_def(Pure())
 
     NUM_INPUTS: ClassVar = (1, 1)
     SAME_DTYPE_OUT: ClassVar[bool] = True
@@ -836,6 +881,8 @@ class AddN(Elementwise):
 class ReduceD(GeNode):
     """Reduction over constant `axes` (empty: all axes), `keep_dims` default false."""
 
+    traits = traits_def(Pure())
+
     NUM_INPUTS: ClassVar = (1, 1)
     ATTRS: ClassVar = {"axes": (A.AttrKind.LIST_INT, True), "keep_dims": (A.AttrKind.BOOL, False)}
 
@@ -894,6 +941,8 @@ class ReduceProdD(ReduceD):
 
 class ConcatBase(GeNode):
     """ConcatD / ConcatV2D: `concat_dim` (default 0, GE reads it with default 0), `N`."""
+
+    traits = traits_def(Pure())
 
     NUM_INPUTS: ClassVar = (1, None)
     ATTRS: ClassVar = {"concat_dim": (A.AttrKind.INT, False), "N": (A.AttrKind.INT, False)}
@@ -956,6 +1005,8 @@ class ConcatV2D(ConcatBase):
 class Pack(GeNode):
     """Stacks N equal inputs along a new `axis` (normalised by rank + 1), GE's Pack."""
 
+    traits = traits_def(Pure())
+
     name = "ge.Pack"
     NUM_INPUTS: ClassVar = (1, None)
     ATTRS: ClassVar = {"axis": (A.AttrKind.INT, False), "N": (A.AttrKind.INT, False)}
@@ -982,6 +1033,8 @@ class Pack(GeNode):
 
 class SplitBase(GeNode):
     """SplitD: `num_split` equal parts along `split_dim`; SplitVD overrides `sizes`."""
+
+    traits = traits_def(Pure())
 
     NUM_INPUTS: ClassVar = (1, 1)
     NUM_OUTPUTS: ClassVar = (1, None)
@@ -1078,6 +1131,8 @@ class PhonyConcat(GeNode):
     Input k's slice ids: the first listed axis varies fastest (CalcPhonyConcatNodeOffset).
     """
 
+    traits = traits_def(Pure())
+
     name = "ge.PhonyConcat"
     NUM_INPUTS: ClassVar = (1, None)
     ATTRS: ClassVar = {
@@ -1115,6 +1170,8 @@ class PhonySplit(GeNode):
 
     Output k's slice ids: the last listed axis varies fastest (CalcPhonySplitNodeOffset).
     """
+
+    traits = traits_def(Pure())
 
     name = "ge.PhonySplit"
     NUM_INPUTS: ClassVar = (1, 1)
@@ -1158,6 +1215,8 @@ class PhonySplit(GeNode):
 
 class ReshapeLike(GeNode):
     """Views that keep the element count (GE marks most of them output-reuses-input 0)."""
+
+    traits = traits_def(Pure())
 
     NUM_INPUTS: ClassVar = (1, 1)
 
@@ -1288,6 +1347,8 @@ class ExpandDims(ReshapeLike):
 class Bitcast(GeNode):
     """Reinterprets the bytes as the output dtype; the byte size is kept."""
 
+    traits = traits_def(Pure())
+
     name = "ge.Bitcast"
     NUM_INPUTS: ClassVar = (1, 1)
 
@@ -1303,6 +1364,8 @@ class Bitcast(GeNode):
 @irdl_op_definition
 class TransposeD(GeNode):
     """Permutes axes: output dim i = input dim perm[i]."""
+
+    traits = traits_def(Pure())
 
     name = "ge.TransposeD"
     NUM_INPUTS: ClassVar = (1, 1)
@@ -1325,6 +1388,8 @@ class TransposeD(GeNode):
 class BroadcastToD(GeNode):
     """Broadcasts input 0 to `shape` with numpy's rules."""
 
+    traits = traits_def(Pure())
+
     name = "ge.BroadcastToD"
     NUM_INPUTS: ClassVar = (1, 1)
     ATTRS: ClassVar = {"shape": (A.AttrKind.LIST_INT, True)}
@@ -1345,6 +1410,8 @@ class BroadcastToD(GeNode):
 @irdl_op_definition
 class Shape(GeNode):
     """The input's shape as a 1-D int32/int64 tensor (GE folds it away)."""
+
+    traits = traits_def(Pure())
 
     name = "ge.Shape"
     NUM_INPUTS: ClassVar = (1, 1)
@@ -1379,6 +1446,8 @@ class GatherBase(GeNode):
     dims are shared by x and indices (GE's attribute, default 0). An index outside
     [0, x.shape[axis]) is an error (GE's default impl mode raises an AI-core error); with
     `negative_index_support = true`, [-x.shape[axis], -1] counts from the end."""
+
+    traits = traits_def(Pure())
 
     ATTRS: ClassVar = {
         "batch_dims": (A.AttrKind.INT, False),
@@ -1467,6 +1536,8 @@ class GatherV2(GatherBase):
 class MatMul(GeNode):
     """x1 @ x2 (+ bias) on 2-D inputs; `transpose_x1`/`transpose_x2` transpose first."""
 
+    traits = traits_def(Pure())
+
     name = "ge.MatMul"
     NUM_INPUTS: ClassVar = (2, 3)
     ATTRS: ClassVar = {"transpose_x1": (A.AttrKind.BOOL, False), "transpose_x2": (A.AttrKind.BOOL, False)}
@@ -1510,6 +1581,8 @@ class Conv2D(GeNode):
 
     `strides` and `dilations` are NCHW 4-lists, `pads` is [top, bottom, left, right].
     """
+
+    traits = traits_def(Pure())
 
     name = "ge.Conv2D"
     NUM_INPUTS: ClassVar = (2, 3)
@@ -1642,7 +1715,7 @@ class AscBackend(GeNode):
     # (is_fuse_from_lowering): a ge graph body (Data by input index, the original GE ops,
     # NetOutput) that lifting (liftings.cpp) puts back; printed as `origin { ... }`.
     origin = opt_region_def("single_block")
-    traits = traits_def(IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(IsolatedFromAbove(), NoTerminator(), Pure())
 
     @classmethod
     def parse(cls, parser: Parser) -> AscBackend:
@@ -1675,7 +1748,7 @@ class FusedAscBackend(GeNode):
     NUM_OUTPUTS: ClassVar = (1, None)
     HAS_REGION: ClassVar = True
     body = region_def("single_block")
-    traits = traits_def(IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(IsolatedFromAbove(), NoTerminator(), Pure())
 
     ATTRS: ClassVar = {
         FUSE_TYPE_ATTR: (A.AttrKind.STR, False),

@@ -37,7 +37,8 @@ static executor (ge_executor.md §8: model header, regions, tasks per stream).
   (STREAM_ACTIVE), `npu.end_graph` (MODEL_END_GRAPH). Each kernel/memcpy operand is
   `"<tensor>" at #npu.addr<...>`: which tensor of the table it reads or writes and where.
 
-Verifier rules (messages name the task and the address): every address lies inside its
+Verifier rules (messages name the task and the address): tasks sit in a stream, and
+table entries, kernel_defs and streams in the model (HasParent); every address lies inside its
 region and regions are declared once; tensor names are unique and aliases refer to
 declared tensors; a kernel names a kernel_def and has its arity; an operand address is at
 least its tensor type's bytes; a memcpy copies one range to an equally long one; event
@@ -66,6 +67,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -73,7 +75,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface
+from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ascgraph import AscGraphOp
@@ -175,6 +177,7 @@ class RegionOp(IRDLOperation):
     name = "npu.region"
     region = prop_def(StringAttr)
     size = prop_def(IntAttr)
+    traits = lazy_traits_def(lambda: (HasParent(ModelOp),))
 
     def __init__(self, region: str, size: int):
         super().__init__(properties={"region": StringAttr(region), "size": IntAttr(size)})
@@ -197,6 +200,7 @@ class RegionOp(IRDLOperation):
 class _TableEntry(IRDLOperation):
     tensor = prop_def(StringAttr)
     addr = prop_def(AddrAttr)
+    traits = lazy_traits_def(lambda: (HasParent(ModelOp),))
 
     @property
     def tensor_name(self) -> str:
@@ -349,7 +353,7 @@ class KernelDefOp(IRDLOperation):
     ge_type = opt_prop_def(StringAttr)
     function_type = prop_def(FunctionType)
     body = region_def()
-    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+    traits = lazy_traits_def(lambda: (SymbolOpInterface(), IsolatedFromAbove(), NoTerminator(), HasParent(ModelOp)))
 
     def __init__(
         self,
@@ -442,6 +446,8 @@ class KernelDefOp(IRDLOperation):
 
 class TaskOp(IRDLOperation):
     """Base of the task ops; each one's docstring names its GE task type (runtime_model_ge.h)."""
+
+    traits = lazy_traits_def(lambda: (HasParent(StreamOp),))
 
     def footprint(self) -> tuple[list[tuple[str, AddrAttr]], list[tuple[str, AddrAttr]]]:
         return [], []
@@ -668,7 +674,7 @@ class StreamOp(IRDLOperation):
     name = "npu.stream"
     stream = prop_def(IntAttr)
     body = region_def("single_block")
-    traits = traits_def(NoTerminator())
+    traits = lazy_traits_def(lambda: (NoTerminator(), HasParent(ModelOp)))
 
     def __init__(self, stream: int, tasks: Sequence[Operation] = ()):
         super().__init__(properties={"stream": IntAttr(stream)}, regions=[Region(Block(tasks))])
