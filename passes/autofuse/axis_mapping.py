@@ -32,7 +32,20 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascgraph as ag
+from ge_dialect.reason import Reason, not_fuse
 from passes.autofuse import ascgraph_queries as U
+
+
+def unify_subgraph_axis_failed(message: str) -> Reason:
+    """# asc_backend_fusion_decider.cpp: CanFuse -- the axis map of the pair cannot be built
+    (kUnifySubgraphAxisFailed)."""
+    return not_fuse("UnifySubgraphAxisFailed", message)
+
+
+def can_not_merge_asc_graph(message: str) -> Reason:
+    """A loop merge that cannot be built (kCanNotMergeAscGraph)."""
+    return not_fuse("CanNotMergeAscGraph", message)
+
 
 # ---------------------------------------------------------------------------------------------
 # NodeFuseInfo (asc_graph_axis_mapping.cpp: NodeFuseInfo::UpdateNodeFuseInfo)
@@ -78,12 +91,13 @@ class NodeFuseInfo:
         return {j for _, j in self.links}
 
 
-def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | str:
-    """NodeFuseInfo::UpdateNodeFuseInfo; a string says why it failed."""
+def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
+    """NodeFuseInfo::UpdateNodeFuseInfo; a Reason says why it failed (NoSharedData when
+    the nodes neither link nor share an input)."""
     info = NodeFuseInfo(n1, n2)
     for v in n2.results:
         if any(u.operation is n1 for u in v.uses):
-            return "the link goes from node2 to node1: the caller must order the pair"
+            return unify_subgraph_axis_failed("the link goes from node2 to node1: the caller must order the pair")
     # asc_graph_axis_mapping.cpp: can_do_horizontal_mapping is false if either is cube.
     info.can_do_horizontal_mapping_flag = not (U.has_fuse_type(n1, "cube") or U.has_fuse_type(n2, "cube"))
     for k, v in enumerate(n1.results):
@@ -105,7 +119,7 @@ def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | str:
             info.same_input_map.append((first_read[v], j))  # duplicates on the n2 side dropped
             seen2.add(v)
     if not info.links and not info.same_input_map:
-        return "the nodes share no input and have no link"
+        return not_fuse("NoSharedData", "the nodes share no input and have no link")
     # has_slice_vertical: a slice pair linked vertically that also shares a load is treated
     # as vertical only (asc_graph_axis_mapping.cpp, UpdateNodeFuseInfo)
     info.has_slice_vertical = bool(info.links and info.same_input_map) and (
@@ -278,9 +292,10 @@ def _partial_axes(op: Operation) -> set[int]:
     return set().union(*(g.partial_axes() for g in U.asc_graphs(op)))
 
 
-def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False) -> AxisUnification | str:
+def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False) -> AxisUnification | Reason:
     """CreateSubGraphAxisMapInfo then FlashContinueAxisId/FlushSubGraphAxisInfo (check
-    only when `need_flash` is False). A string says why the axes cannot be unified.
+    only when `need_flash` is False). A Reason (UnifySubgraphAxisFailed) says why the axes
+    cannot be unified.
 
     `loop_merge` (the pair will become one loop nest): a pairing is kept only when
     every paired loop axis has one size (see `sizes_agree`); otherwise the next of
@@ -304,7 +319,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
         ps = U.output_store(n1, k)
         datas = U.input_datas(n2, j)
         if ps is None or not datas:
-            return f"output {k} of node1 or input {j} of node2 has no AscGraph node"
+            return unify_subgraph_axis_failed(f"output {k} of node1 or input {j} of node2 has no AscGraph node")
         store = ps[1]
         data = datas[0][1]
         pre = _tensor(store.out_type())
@@ -322,7 +337,9 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             # a reduction also needs its store to map onto the consumer's loop (with the
             # unit-repeat fallback: the reduced axes have repeat 1)
             if can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2], allow_unit=True) is None:
-                return f"the reduction's store {pre[1]} does not map onto node2's loop {[sz2[a] for a in ax2]}"
+                return unify_subgraph_axis_failed(
+                    f"the reduction's store {pre[1]} does not map onto node2's loop {[sz2[a] for a in ax2]}"
+                )
         if p is None:
             p = ok(can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2]))
         if p is None:
@@ -331,29 +348,35 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             if not (store_is_graph and not data_is_graph):
                 p = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=True))
         if p is None:
-            return f"node1's output {k} (repeats {pre[1]}) cannot map onto node2's input {j} (repeats {cur[1]})"
+            return unify_subgraph_axis_failed(
+                f"node1's output {k} (repeats {pre[1]}) cannot map onto node2's input {j} (repeats {cur[1]})"
+            )
         pairs = _pairs_of(p)
         if m.pairs is None:
             m.pairs, m.base = pairs, p.base
         elif not _is_same_map_axis(m.pairs, pairs):
-            return f"the link {k}->{j} maps the axes differently from the first link"
+            return unify_subgraph_axis_failed(f"the link {k}->{j} maps the axes differently from the first link")
         # §6.3 per-link loop-merge checks
         # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: CurNodeInputIsSimplestLoad
         cur_view = not cur_node_input_is_simplest_load(n2, j)
         can_merge = _loop_merge(ax1, ax2, m.pairs)
         single = info.single_reference.get(k, False)
         if reduction1 and not can_merge:
-            return "a reduction's loop axes must merge with its consumer's"
+            return unify_subgraph_axis_failed("a reduction's loop axes must merge with its consumer's")
         if not can_merge:
             # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: PreNodeInputIsSimplestLoad
             pre_simplest = pre_node_input_is_simplest_load(n1, k)
             both_asc = U.is_asc_backend(n1) and U.is_asc_backend(n2)
             if not ((pre_simplest and not cur_view) or (pre_simplest and cur_view and single and both_asc)):
-                return "the loop axes differ and the link is neither a plain transpose nor a single-reference view"
+                return unify_subgraph_axis_failed(
+                    "the loop axes differ and the link is neither a plain transpose nor a single-reference view"
+                )
         elif cur_view and not single:
-            return f"node2 reads output {k} through a view, but node1's output is multi-referenced"
+            return unify_subgraph_axis_failed(
+                f"node2 reads output {k} through a view, but node1's output is multi-referenced"
+            )
         elif cur_view and U.is_fused_asc_backend(n2) and len(U.input_datas(n2, j)) > 1:
-            return f"input {j} of the FusedAscBackend feeds several nodes through a view"
+            return unify_subgraph_axis_failed(f"input {j} of the FusedAscBackend feeds several nodes through a view")
     # asc_graph_axis_mapping.cpp CreateSubGraphAxisMapInfo: no horizontal mapping when a
     # strategy says OnlyVerticalMapping; FusionStrategyRegistry::Get always adds the default
     # FusionStrategy, whose OnlyVerticalMapping holds for every pair with a link and a
@@ -363,10 +386,12 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
         for i1, i2 in info.same_input_map:
             d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
             if not d1 or not d2:
-                return f"shared input {i1}/{i2} has no Data node"
+                return unify_subgraph_axis_failed(f"shared input {i1}/{i2} has no Data node")
             gp = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=need_flash))
             if gp is None:
-                return f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
+                return unify_subgraph_axis_failed(
+                    f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
+                )
             pairs = _pairs_of(gp)
             # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
             # IsSameBroadCastInfo when neither side reads the input only simply
@@ -376,9 +401,13 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
                 b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}")
             )
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
-                return f"shared input {i1}/{i2} is read through two different broadcast views"
+                return unify_subgraph_axis_failed(
+                    f"shared input {i1}/{i2} is read through two different broadcast views"
+                )
             if not pairs or not _loop_merge(ax1, ax2, pairs):
-                return "the loop axes of the two nodes are neither equal nor an ordered subsequence"
+                return unify_subgraph_axis_failed(
+                    "the loop axes of the two nodes are neither equal nor an ordered subsequence"
+                )
             if m.pairs is None:
                 m.pairs, m.base = pairs, gp.base
     u = _flash(ax1, sz1, ax2, sz2, m)
@@ -463,28 +492,38 @@ def sliced_view(t: ag.AscTensorType, box: dict[int, tuple[int, int]]) -> tuple[a
     return ag.AscTensorType(t.element_type, t.axis_ids, reps, strides), delta
 
 
-def slice_back_step_refusal(info: NodeFuseInfo) -> str | None:
+def slice_back_step_refusal(info: NodeFuseInfo) -> Reason | None:
     """Why node1 cannot run on the slice node2 reads, or None
     (asc_backend_fusion_decider.cpp DeleteInvalidLoad / backend_utils.cpp ProcessViewOps)."""
     n1 = info.n1
     # DeleteInvalidLoad: a cube node1 keeps the view (!IsCubeAscNode(node1))
     if U.has_fuse_type(n1, "cube"):
-        return "node2 reads a slice of a cube node's output, which DeleteInvalidLoad does not back-step"
+        return can_not_merge_asc_graph(
+            "node2 reads a slice of a cube node's output, which DeleteInvalidLoad does not back-step"
+        )
     nodes = list(U.asc_nodes(n1))
     # DeleteInvalidLoad: is_reduction (the node1 subgraph reduces): no ProcessViewOps
     if U.has_fuse_type(n1, "reduce") or any(isinstance(n, ag.Reduction) for n in nodes):
-        return "node2 reads a slice of a reduction's output, which DeleteInvalidLoad does not back-step onto the reduction's Loads"
+        return can_not_merge_asc_graph(
+            "node2 reads a slice of a reduction's output, which DeleteInvalidLoad does not back-step onto the reduction's Loads"
+        )
     # ProcessViewOps: IsLoadConnectedToSplit -- a Load feeding a Split keeps its view
     for n in nodes:
         if isinstance(n, ag.Split):
-            return "node2 reads a slice of node1's output and node1 splits a Load (IsLoadConnectedToSplit: not back-stepped)"
+            return can_not_merge_asc_graph(
+                "node2 reads a slice of node1's output and node1 splits a Load (IsLoadConnectedToSplit: not back-stepped)"
+            )
     # Ours: the whole of node1 runs on the slice, so nothing else may need its full loop
     # and every node must follow the loop index (a concat/gather moves elements along an axis)
     if len(info.links) != 1 or info.node1_outputs:
-        return "node2 reads a slice of node1's output, but node1 has other outputs that need its whole loop"
+        return can_not_merge_asc_graph(
+            "node2 reads a slice of node1's output, but node1 has other outputs that need its whole loop"
+        )
     for n in nodes:
         if isinstance(n, ag.Concat | ag.Gather | ag.Workspace):
-            return f"node2 reads a slice of node1's output, which node1 computes with a {n.asc_type} (not back-stepped)"
+            return can_not_merge_asc_graph(
+                f"node2 reads a slice of node1's output, which node1 computes with a {n.asc_type} (not back-stepped)"
+            )
     return None
 
 
@@ -509,7 +548,7 @@ def _view(t: ag.AscTensorType, m: dict[int, int]) -> dict[int, tuple[int, int]]:
     return {m[a]: (r, s) for a, r, s in zip(t.axis_ids, t.repeat_list, t.stride_list) if r != 1}
 
 
-def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
+def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> Reason | None:
     """Why a loop merge cannot read node1's on-chip value where node2 loaded node1's
     output, or None. Not GE's check (GE's DeleteInvalidLoad moves the view up to
     node1's Loads; this port turns a broadcast or axis permutation into an explicit
@@ -527,18 +566,20 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
             continue
         ps = U.output_store(info.n1, k)
         if ps is None:
-            return f"output {k} of node1 has no Store"
+            return can_not_merge_asc_graph(f"output {k} of node1 has no Store")
         store = ps[1]
         want = _view(store.out_type(), u.map1)
         for _, d in U.input_datas(info.n2, j):
             if _view(d.out_type(), u.map2) != want:
-                return (
+                return can_not_merge_asc_graph(
                     f"node2 input {j} reads node1's output {k} through a view ({list(d.out_type().repeat_list)}) "
                     f"that is not the layout node1 stores ({list(store.out_type().repeat_list)}): a slice or a regrouping reshape"
                 )
             for ld in U.loads_of(d):
                 if ld.offset != store.offset:
-                    return f"node2 input {j} reads node1's output {k} at offset {ld.offset}, node1 stores it at {store.offset}"
+                    return can_not_merge_asc_graph(
+                        f"node2 input {j} reads node1's output {k} at offset {ld.offset}, node1 stores it at {store.offset}"
+                    )
     return None
 
 
@@ -621,7 +662,9 @@ def is_same_broadcast_info(infos1: list[list], infos2: list[list]) -> bool:
     return s1[0] == s2[0]
 
 
-def _flash(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], m: _Maps) -> AxisUnification | str:
+def _flash(
+    ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], m: _Maps
+) -> AxisUnification | Reason:
     """FlashContinueAxisId + FlushSubGraphAxisInfo's check: every axis of both graphs has a
     mapping, and the targets are renumbered 0..k-1 in the base side's axis order."""
     pairs = m.pairs or {}
@@ -629,17 +672,17 @@ def _flash(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, i
         if ax1 == ax2 and sz1 == sz2:
             pairs = {a: a for a in ax2}
         else:
-            return "no link or shared input maps the two loops"
+            return unify_subgraph_axis_failed("no link or shared input maps the two loops")
     if m.base == 1:
         if missing := [b for b in ax2 if b not in pairs]:
-            return f"node2's loop axes {missing} have no mapping"
+            return unify_subgraph_axis_failed(f"node2's loop axes {missing} have no mapping")
         order = list(ax1)
         key2 = {b: pairs[b] for b in ax2}
         key1 = {a: a for a in ax1}
     else:
         inv = {a: b for b, a in pairs.items()}
         if missing := [a for a in ax1 if a not in inv]:
-            return f"node1's loop axes {missing} have no mapping"
+            return unify_subgraph_axis_failed(f"node1's loop axes {missing} have no mapping")
         order = list(ax2)
         key1 = {a: inv[a] for a in ax1}
         key2 = {b: b for b in ax2}

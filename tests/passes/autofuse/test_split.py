@@ -103,7 +103,7 @@ def test_split_and_reduce_refused_both_ways():
     red = next(k for k in ks if k.attributes["fuse_type"].data == "reduce")  # type: ignore[attr-defined]
     d = AscBackendFusionDecider()
     r = d.can_fuse(split0, red)
-    assert r is not None and r.code == "SplitCanNotFuseReduction"
+    assert r is not None and r.rule == "SplitCanNotFuseReduction"
     assert d.can_fuse(red, split0) is not None
 
 
