@@ -569,7 +569,7 @@ def test_lifting_exceptions(capsys):
 
 def test_lifting_multi_output_origin_lifted_together(capsys):
     """SplitD lowers to one slice AscBackend per output; both are liftable, so the one
-    SplitD comes back once (LiftingOneNodeAscBackendOp's node_maybe_lifting_outputs)."""
+    SplitD comes back once (LiftingManager::LiftingGraph's node_maybe_lifting_outputs)."""
     block, backends, lifted, err = _lowered_and_lifted(capsys)
     splits = [o for o in block.ops if o.name == "ge.SplitD"]
     assert len(splits) == 1 and len(splits[0].results) == 2
