@@ -16,6 +16,7 @@ from xdsl.printer import Printer
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
+from ge_dialect.diagnostics import Remark, remark_sink
 from ge_dialect.ge import ConcatD, GraphOp, node_name
 from ge_dialect.reason import Reason
 from ge_tools.opt import LocatedParser
@@ -359,6 +360,49 @@ def test_remarks_name_location_node_and_rule(capsys):
         "test.mlir:5:3: remark: ConcatD 'concat_1' marked no-task; locked producers: a:0, b:0",
         "test.mlir:6:3: remark: ConcatD 'd' not marked: input 0: output 'a':0 is already locked "
         "by another no-task node (can_reused_for_concat_optimize = false) (IsPreOutAnchorCanReuse)",
+    ]
+
+
+def test_remarks_are_objects_with_the_rule(capsys):
+    # the same remarks, collected by a sink: each carries the pass, the verdict and, for a
+    # node not marked, the Reason whose rule names the GE function (grep lands on it)
+    seen: list[Remark] = []
+    with remark_sink(seen.append):
+        run(
+            f"""ge.graph @g {{
+  %x = ge.Data {{index = 0}} : {T}
+  %a = ge.Relu(%x) : ({T}) -> {T}
+  %c = ge.ConcatD(%a, %a) {{concat_dim = 0}} : ({T}, {T}) -> tensor<8x16xf16>
+  %d = ge.ConcatD(%x, %a) {{concat_dim = 0}} : ({T}, {T}) -> tensor<8x16xf16>
+  ge.NetOutput %c, %d : tensor<8x16xf16>, tensor<8x16xf16>
+}}""",
+            remarks=True,
+        )
+    assert capsys.readouterr().err == ""
+    assert [(r.pass_name, r.verdict, r.rule) for r in seen] == [
+        ("ge-concat-notask", "not marked", "HasSameSourceAnchor"),
+        ("ge-concat-notask", "not marked", "IsPreNodeTypeValid"),
+    ]
+    assert seen[1].line() == (
+        "test.mlir:5:3: remark: ConcatD 'd' not marked: input 0: producer 'x' is a Data node (IsPreNodeTypeValid)"
+    )
+    assert seen[1].reason == Reason("IsPreNodeTypeValid", "input 0: producer 'x' is a Data node")
+
+
+def test_input_check_is_a_rule_tuple_in_ge_order():
+    # notask_pass_base.cc InputCheck: the nine checks per input, in GE's order, each a
+    # function named after GE's
+    names = [r.__name__ for r in N.INPUT_CHECKS]
+    assert names == [
+        "input_is_scalar",
+        "input_tensor_align",
+        "has_same_source_anchor",
+        "is_pre_node_type_valid",
+        "is_pre_node_with_subgraph",
+        "is_pre_out_anchor_can_reuse",
+        "is_pre_out_anchor_valid_multi_ref",
+        "input_pre_node_attr_valid",
+        "is_same_input_mem_type",
     ]
 
 
