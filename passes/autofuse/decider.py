@@ -77,7 +77,8 @@ from passes.autofuse.axis_mapping import (
 from passes.autofuse.solver import FusionPriority
 
 AXIS_GROUP_ATTR = "_axis_group"  # GE AutoFuseAttrs::axis_group (the cached merged group)
-BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")  # asc_backend_fusion_decider.cpp
+# backend_utils.cpp: BackendUtils::IsCanFuseBlackList (the types CanFuse never fuses)
+BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")
 MAX_OP_NAME_LEN = 140  # auto_fuse_config.h: max_op_name_len
 SPLIT_LOW_FUSION_RATIO_THRESHOLD = 0.2  # autofuse_attrs.h: kSplitLowFusionRatioThreshold
 # backend_utils.h: kPureSplitIncludedAscirNodeTypes
@@ -96,6 +97,14 @@ def split_complete(op: Operation) -> bool:
         return False
     # our lowered Split nodes keep every piece as a result: the original output count
     return len(splits) == len(splits[0].results)
+
+
+def is_can_fuse_black_list(op: Operation) -> Reason | None:
+    """# backend_utils.cpp: BackendUtils::IsCanFuseBlackList -- a type CanFuse never fuses
+    (GE logs no NotFuseReason for it)."""
+    if ge_type(op) in BLACKLIST:
+        return Reason("IsCanFuseBlackList", f"'{node_name(op)}' is a {ge_type(op)}, which never fuses")
+    return None
 
 
 def axis_group_of(op: Operation) -> AxisGroup | None:
@@ -202,8 +211,8 @@ class AscBackendFusionDecider:
         """AscBackendFusionDecider::CanFuse, in GE's order (ge_fusion.md §5)."""
         # 1. asc_backend_fusion_decider.cpp: blacklisted types never fuse
         for n in (n1, n2):
-            if ge_type(n) in BLACKLIST:
-                return Reason("NodeInBlacklist", f"'{node_name(n)}' is a {ge_type(n)}, which never fuses")
+            if (why := is_can_fuse_black_list(n)) is not None:
+                return why
         # 2. both must hold an AscGraph or a fuse compute graph
         for n in (n1, n2):
             if not self.is_fusable_node(n):

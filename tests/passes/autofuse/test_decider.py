@@ -202,7 +202,7 @@ def test_blacklist_no_relation_and_vector_core_num():
     data = next(o for o in g.body.block.ops if isinstance(o, ge.Data))
     d = AscBackendFusionDecider()
     a, b = by(nodes, "Add"), by(nodes, "Mul")
-    assert d.can_fuse(data, a).rule == "NodeInBlacklist"
+    assert d.can_fuse(data, a).rule == "IsCanFuseBlackList"
     b.attributes[U.VECTOR_CORE_NUM_ATTR] = int_attr(4)
     assert d.can_fuse(a, b).rule == "VectorCoreNumNotEqual"
 
