@@ -22,6 +22,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
@@ -32,6 +34,7 @@ from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import graph_nodes, graphs_in_pass_order
+from ge_dialect.names import name_nodes
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
@@ -249,13 +252,24 @@ class LowerAutofusePass(ModulePass):
             if ge_type(node) in SOURCE_TYPES:
                 continue
             self.lower_node(st, node)
-        made = self.materialize(st, counter)
+        plans = plan_backends(st, counter)
+        made: dict[Operation, list[str]] = {}
+        for plan in plans:
+            for x in plan.covered:
+                made.setdefault(x.node, []).append(plan.name)
         if self.remarks:
             self.emit_remarks(st, nodes, made)
         lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in SOURCE_TYPES]
-        block = graph.body.block
-        for n in reversed(lowered):
-            block.erase_op(n)
+        if not lowered:
+            return
+        # the names the AscGraphs and remarks use follow the graph before any rewrite
+        name_nodes(graph.body.block)
+        by_node: dict[Operation, list[BackendPlan]] = {n: [] for n in lowered}
+        for plan in plans:
+            by_node[plan.box.node].append(plan)
+        pattern = FusedLoopToAscBackend(by_node, self.cse)
+        # readers first: a lowered node goes once every node reading it has gone
+        PatternRewriteWalker(pattern, apply_recursively=False, walk_reverse=True).rewrite_region(graph.body)
 
     def lower_node(self, st: _State, node: GeNode) -> None:
         """# asc_ir_lowerer.cpp: LoweringManager::LowerNode + PostPrecessAfterLoweringNode"""
@@ -368,55 +382,6 @@ class LowerAutofusePass(ModulePass):
 
     LOWERINGS: ClassVar[dict[str, Callable]] = {}
 
-    # -- materialization ----------------------------------------------------------------
-
-    def materialize(self, st: _State, counter: list[int]) -> dict[Operation, list[str]]:
-        """# lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp -- one AscBackend per
-        realized box, in topological order; returns node -> AscBackend names covering it."""
-        made: dict[Operation, list[str]] = {}
-        pos = {id(b): i for i, b in enumerate(st.order)}
-        replaced: dict[SSAValue, SSAValue] = {}
-        for b in st.order:
-            if not b.realized:
-                continue
-            covered = _topo(pos, b.covered())
-            fuse = _fuse_type(b, covered)
-            types = "_".join(ge_type(x.node) for x in covered)
-            name = f"autofuse_{fuse}_{counter[0]}_{types}"
-            counter[0] += 1
-            dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
-            builder = L.AscGraphBuilder(dims, cse=self.cse)
-            k = list(b.node.results).index(b.value)
-            graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
-            operands = [replaced.get(v, v) for v in builder.buffers]
-            mask = ag.fuse_type_bit(fuse)
-            for x in covered:
-                mask |= ag.fuse_type_bit(x.bit)
-            attrs: dict[str, Attribute] = {
-                A.NODE_NAME: StringAttr(name),
-                FUSE_TYPE_ATTR: StringAttr(fuse),
-                FUSE_TYPE_MASK_ATTR: A.int_attr(mask),
-                "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
-                "fusion_nodes_size": A.int_attr(ag.node_count(graph)),
-            }
-            backend = ge.AscBackend.create(
-                operands=operands, result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
-            )
-            backend.results[0].name_hint = b.value.name_hint
-            backend.location = b.node.location
-            nodes = list(dict.fromkeys(x.node for x in covered))
-            if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
-                # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
-                origin = _origin_region(nodes, builder.buffers, replaced, b.value)
-                if origin is not None:
-                    backend.add_region(origin)
-            b.node.parent_block().insert_op_before(backend, b.node)  # type: ignore[union-attr]
-            replaced[b.value] = backend.results[0]
-            b.value.replace_all_uses_with(backend.results[0])
-            for x in covered:
-                made.setdefault(x.node, []).append(name)
-        return made
-
     def emit_remarks(self, st: _State, nodes: list[GeNode], made: dict[Operation, list[str]]) -> None:
         own: dict[Operation, list[KernelBox]] = {}
         for b in st.order:
@@ -438,9 +403,100 @@ class LowerAutofusePass(ModulePass):
             remark(n, f"{head}: lowered into {into}; {why}")
 
 
-def _origin_region(
-    nodes: list[Operation], buffers: list[SSAValue], replaced: dict[SSAValue, SSAValue], out: SSAValue
-) -> Region | None:
+@dataclass(frozen=True)
+class BackendPlan:
+    """The AscBackend a realized box becomes: its name and primary fuse type, and the boxes
+    it covers in topological order."""
+
+    box: KernelBox
+    name: str
+    fuse: str
+    covered: tuple[KernelBox, ...]
+
+
+def plan_backends(st: _State, counter: list[int]) -> list[BackendPlan]:
+    """One AscBackend per realized box, in topological order, numbered by `counter` (one
+    count over the module's graphs).
+
+    # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp (the names and fuse types)
+    A whole-graph analysis: a box's name counts the realized boxes before it.
+    """
+    plans = []
+    pos = {id(b): i for i, b in enumerate(st.order)}
+    for b in st.order:
+        if not b.realized:
+            continue
+        covered = _topo(pos, b.covered())
+        fuse = _fuse_type(b, covered)
+        types = "_".join(ge_type(x.node) for x in covered)
+        plans.append(BackendPlan(b, f"autofuse_{fuse}_{counter[0]}_{types}", fuse, tuple(covered)))
+        counter[0] += 1
+    return plans
+
+
+@dataclass
+class FusedLoopToAscBackend(RewritePattern):
+    """A lowered GE node becomes the AscBackends of its realized outputs (every reader
+    of such an output reads the AscBackend instead); the node goes.
+
+    # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp
+    Not local by itself: which outputs are realized and what their loops hold is
+    lowering's analysis of the whole graph (LowerAutofusePass.lower_node in topological
+    order, then plan_backends), given here as `plans`: every lowered node, with the
+    AscBackends of its realized outputs. Applied in reverse node order, so an output that
+    is not realized has lost its readers (lowered nodes, inlined) when its node goes.
+    """
+
+    plans: dict[Operation, list[BackendPlan]]
+    cse: bool
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        plans = self.plans.get(op)
+        if plans is None:
+            return
+        backends = [self.backend(plan) for plan in plans]
+        for backend in backends:
+            rewriter.insert(backend, InsertPoint.before(op))
+        for plan, backend in zip(plans, backends):
+            rewriter.replace_all_uses_with(plan.box.value, backend.results[0])
+        rewriter.erase(op)
+
+    def backend(self, plan: BackendPlan) -> ge.AscBackend:
+        b, name, fuse, covered = plan.box, plan.name, plan.fuse, plan.covered
+        dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
+        builder = L.AscGraphBuilder(dims, cse=self.cse)
+        k = list(b.node.results).index(b.value)
+        graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
+        mask = ag.fuse_type_bit(fuse)
+        for x in covered:
+            mask |= ag.fuse_type_bit(x.bit)
+        attrs: dict[str, Attribute] = {
+            A.NODE_NAME: StringAttr(name),
+            FUSE_TYPE_ATTR: StringAttr(fuse),
+            FUSE_TYPE_MASK_ATTR: A.int_attr(mask),
+            "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
+            "fusion_nodes_size": A.int_attr(ag.node_count(graph)),
+        }
+        # the buffers are the values the box loads; a buffer another AscBackend replaces
+        # is rewired when that AscBackend's node is rewritten (later in this walk)
+        backend = ge.AscBackend.create(
+            operands=list(builder.buffers),
+            result_types=[b.value.type],
+            attributes=attrs,
+            regions=[Region(Block([graph]))],
+        )
+        backend.results[0].name_hint = b.value.name_hint
+        backend.location = b.node.location
+        nodes = list(dict.fromkeys(x.node for x in covered))
+        if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
+            # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
+            origin = _origin_region(nodes, builder.buffers, b.value)
+            if origin is not None:
+                backend.add_region(origin)
+        return backend
+
+
+def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValue) -> Region | None:
     """The AscBackend's origin nodes as a ge graph body: Data per input (by index), copies
     of the GE ops it covers, NetOutput of the value it computes (ge.AscBackend.origin); None when an op reads a
     value that is neither an input nor computed inside (then it is not lifted)."""
@@ -450,7 +506,7 @@ def _origin_region(
         d = ge.Data.create(result_types=[v.type], attributes={"index": A.int_attr(i)})
         d.results[0].name_hint = v.name_hint
         block.add_op(d)
-        vmap[v] = vmap[replaced.get(v, v)] = d.results[0]
+        vmap[v] = d.results[0]
     for n in nodes:
         for v in n.operands:
             # a constant operand the lowering folded (GatherV2's axis): copied along, so
