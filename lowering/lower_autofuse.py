@@ -7,7 +7,9 @@ node, in topological order, gets one loop expression per output (a `KernelBox`,
 lowering/loop_ir.py); a producer whose box is not realized is inlined into its reader;
 after each node GE's realize rules decide which boxes become fusion boundaries. Every
 realized box holding a compute op becomes one `ge.AscBackend` named
-`autofuse_<fusetype>_<n>_<GETypes>` whose AscGraph loads the buffers the box reads.
+`autofuse_<fusetype>_<n>_<GETypes>` whose AscGraph loads the buffers the box reads: once
+the whole graph is analysed, a RewritePattern (FusedLoopToAscBackend) replaces each
+lowered node by the AscBackends of its realized outputs.
 Nodes GE does not lower (or whose class is off) stay as GE ops and realize their inputs.
 """
 
@@ -262,7 +264,7 @@ class LowerAutofusePass(ModulePass):
         lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in SOURCE_TYPES]
         if not lowered:
             return
-        # the names the AscGraphs and remarks use follow the graph before any rewrite
+        # names follow the graph before any rewrite (a nameless node is named on first ask)
         name_nodes(graph.body.block)
         by_node: dict[Operation, list[BackendPlan]] = {n: [] for n in lowered}
         for plan in plans:
