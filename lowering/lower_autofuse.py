@@ -36,7 +36,6 @@ from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import graph_nodes, graphs_in_pass_order
-from ge_dialect.names import name_nodes
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
@@ -254,22 +253,13 @@ class LowerAutofusePass(ModulePass):
             if ge_type(node) in SOURCE_TYPES:
                 continue
             self.lower_node(st, node)
-        plans = plan_backends(st, counter)
-        made: dict[Operation, list[str]] = {}
-        for plan in plans:
-            for x in plan.covered:
-                made.setdefault(x.node, []).append(plan.name)
+        backends, made = build_backends(st, counter, self.cse)
         if self.remarks:
             self.emit_remarks(st, nodes, made)
         lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in SOURCE_TYPES]
         if not lowered:
             return
-        # names follow the graph before any rewrite (a nameless node is named on first ask)
-        name_nodes(graph.body.block)
-        by_node: dict[Operation, list[BackendPlan]] = {n: [] for n in lowered}
-        for plan in plans:
-            by_node[plan.box.node].append(plan)
-        pattern = FusedLoopToAscBackend(by_node, self.cse)
+        pattern = FusedLoopToAscBackend({n: backends.get(n, []) for n in lowered})
         # readers first: a lowered node goes once every node reading it has gone
         PatternRewriteWalker(pattern, apply_recursively=False, walk_reverse=True).rewrite_region(graph.body)
 
@@ -405,25 +395,20 @@ class LowerAutofusePass(ModulePass):
             remark(n, f"{head}: lowered into {into}; {why}")
 
 
-@dataclass(frozen=True)
-class BackendPlan:
-    """The AscBackend a realized box becomes: its name and primary fuse type, and the boxes
-    it covers in topological order."""
-
-    box: KernelBox
-    name: str
-    fuse: str
-    covered: tuple[KernelBox, ...]
-
-
-def plan_backends(st: _State, counter: list[int]) -> list[BackendPlan]:
+def build_backends(
+    st: _State, counter: list[int], cse: bool
+) -> tuple[dict[Operation, list[tuple[SSAValue, ge.AscBackend]]], dict[Operation, list[str]]]:
     """One AscBackend per realized box, in topological order, numbered by `counter` (one
-    count over the module's graphs).
+    count over the module's graphs), not yet in the graph: per lowered node, its realized
+    outputs with their AscBackends; and per node, the names of the AscBackends covering it.
 
-    # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp (the names and fuse types)
-    A whole-graph analysis: a box's name counts the realized boxes before it.
+    # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp
+    A whole-graph analysis: a box's name counts the realized boxes before it. An
+    AscBackend's operands are the values its box loads, as the graph has them now; the
+    rewrite (FusedLoopToAscBackend) rewires those another AscBackend replaces.
     """
-    plans = []
+    backends: dict[Operation, list[tuple[SSAValue, ge.AscBackend]]] = {}
+    made: dict[Operation, list[str]] = {}
     pos = {id(b): i for i, b in enumerate(st.order)}
     for b in st.order:
         if not b.realized:
@@ -431,9 +416,43 @@ def plan_backends(st: _State, counter: list[int]) -> list[BackendPlan]:
         covered = _topo(pos, b.covered())
         fuse = _fuse_type(b, covered)
         types = "_".join(ge_type(x.node) for x in covered)
-        plans.append(BackendPlan(b, f"autofuse_{fuse}_{counter[0]}_{types}", fuse, tuple(covered)))
+        name = f"autofuse_{fuse}_{counter[0]}_{types}"
         counter[0] += 1
-    return plans
+        backends.setdefault(b.node, []).append((b.value, _asc_backend(b, name, fuse, covered, cse)))
+        for x in covered:
+            made.setdefault(x.node, []).append(name)
+    return backends, made
+
+
+def _asc_backend(b: KernelBox, name: str, fuse: str, covered: list[KernelBox], cse: bool) -> ge.AscBackend:
+    """The AscBackend of realized box `b`: its AscGraph, fuse type attributes and, when
+    lifting may restore it, the GE ops it covers."""
+    dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
+    builder = L.AscGraphBuilder(dims, cse=cse)
+    k = list(b.node.results).index(b.value)
+    graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
+    mask = ag.fuse_type_bit(fuse)
+    for x in covered:
+        mask |= ag.fuse_type_bit(x.bit)
+    attrs: dict[str, Attribute] = {
+        A.NODE_NAME: StringAttr(name),
+        FUSE_TYPE_ATTR: StringAttr(fuse),
+        FUSE_TYPE_MASK_ATTR: A.int_attr(mask),
+        "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
+        "fusion_nodes_size": A.int_attr(ag.node_count(graph)),
+    }
+    backend = ge.AscBackend.create(
+        operands=list(builder.buffers), result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
+    )
+    backend.results[0].name_hint = b.value.name_hint
+    backend.location = b.node.location
+    nodes = list(dict.fromkeys(x.node for x in covered))
+    if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
+        # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
+        origin = _origin_region(nodes, builder.buffers, b.value)
+        if origin is not None:
+            backend.add_region(origin)
+    return backend
 
 
 @dataclass
@@ -444,58 +463,24 @@ class FusedLoopToAscBackend(RewritePattern):
     # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp
     Not local by itself: which outputs are realized and what their loops hold is
     lowering's analysis of the whole graph (LowerAutofusePass.lower_node in topological
-    order, then plan_backends), given here as `plans`: every lowered node, with the
-    AscBackends of its realized outputs. Applied in reverse node order, so an output that
-    is not realized has lost its readers (lowered nodes, inlined) when its node goes.
+    order, then build_backends), given here as `backends`: every lowered node, with its
+    realized outputs and their AscBackends. Applied in reverse node order, so an output
+    that is not realized has lost its readers (lowered nodes, inlined) when its node
+    goes, and an AscBackend reading a realized output is in the graph when that output
+    is replaced.
     """
 
-    plans: dict[Operation, list[BackendPlan]]
-    cse: bool
+    backends: dict[Operation, list[tuple[SSAValue, ge.AscBackend]]]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        plans = self.plans.get(op)
-        if plans is None:
+        outs = self.backends.get(op)
+        if outs is None:
             return
-        backends = [self.backend(plan) for plan in plans]
-        for backend in backends:
+        for _, backend in outs:
             rewriter.insert(backend, InsertPoint.before(op))
-        for plan, backend in zip(plans, backends):
-            rewriter.replace_all_uses_with(plan.box.value, backend.results[0])
+        for value, backend in outs:
+            rewriter.replace_all_uses_with(value, backend.results[0])
         rewriter.erase(op)
-
-    def backend(self, plan: BackendPlan) -> ge.AscBackend:
-        b, name, fuse, covered = plan.box, plan.name, plan.fuse, plan.covered
-        dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
-        builder = L.AscGraphBuilder(dims, cse=self.cse)
-        k = list(b.node.results).index(b.value)
-        graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
-        mask = ag.fuse_type_bit(fuse)
-        for x in covered:
-            mask |= ag.fuse_type_bit(x.bit)
-        attrs: dict[str, Attribute] = {
-            A.NODE_NAME: StringAttr(name),
-            FUSE_TYPE_ATTR: StringAttr(fuse),
-            FUSE_TYPE_MASK_ATTR: A.int_attr(mask),
-            "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
-            "fusion_nodes_size": A.int_attr(ag.node_count(graph)),
-        }
-        # the buffers are the values the box loads; a buffer another AscBackend replaces
-        # is rewired when that AscBackend's node is rewritten (later in this walk)
-        backend = ge.AscBackend.create(
-            operands=list(builder.buffers),
-            result_types=[b.value.type],
-            attributes=attrs,
-            regions=[Region(Block([graph]))],
-        )
-        backend.results[0].name_hint = b.value.name_hint
-        backend.location = b.node.location
-        nodes = list(dict.fromkeys(x.node for x in covered))
-        if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
-            # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
-            origin = _origin_region(nodes, builder.buffers, b.value)
-            if origin is not None:
-                backend.add_region(origin)
-        return backend
 
 
 def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValue) -> Region | None:
