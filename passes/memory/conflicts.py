@@ -96,7 +96,9 @@ class _PendingCopy:
 _Symbol = SSAValue | _PendingCopy
 
 
-def trace_ref_source(value: SSAValue, copies: dict[tuple[Operation, int], _PendingCopy]) -> tuple[_Symbol, bool]:
+def trace_ref_source(
+    value: SSAValue, copies: dict[tuple[Operation, int], _PendingCopy] | None = None
+) -> tuple[_Symbol, bool]:
     """Follow ref nodes (reshape family, Reshape) back to the output that owns the memory;
     returns it and whether the value was reached directly (no ref node in between). On the
     graph as it is once the `copies` decided so far are in: a chain through an input that
@@ -113,7 +115,7 @@ def trace_ref_source(value: SSAValue, copies: dict[tuple[Operation, int], _Pendi
         if idx is None or idx >= len(op.operands):
             return value, direct
         direct = False
-        if (copy := copies.get((op, idx))) is not None:
+        if copies and (copy := copies.get((op, idx))) is not None:
             return copy, direct
         value = op.operands[idx]
 
