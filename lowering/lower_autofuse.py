@@ -7,7 +7,9 @@ node, in topological order, gets one loop expression per output (a `KernelBox`,
 lowering/loop_ir.py); a producer whose box is not realized is inlined into its reader;
 after each node GE's realize rules decide which boxes become fusion boundaries. Every
 realized box holding a compute op becomes one `ge.AscBackend` named
-`autofuse_<fusetype>_<n>_<GETypes>` whose AscGraph loads the buffers the box reads.
+`autofuse_<fusetype>_<n>_<GETypes>` whose AscGraph loads the buffers the box reads: once
+the whole graph is analysed, a RewritePattern (FusedLoopToAscBackend) replaces each
+lowered node by the AscBackends of its realized outputs.
 Nodes GE does not lower (or whose class is off) stay as GE ops and realize their inputs.
 """
 
@@ -22,6 +24,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
@@ -249,13 +253,15 @@ class LowerAutofusePass(ModulePass):
             if ge_type(node) in SOURCE_TYPES:
                 continue
             self.lower_node(st, node)
-        made = self.materialize(st, counter)
+        backends, made = build_backends(st, counter, self.cse)
         if self.remarks:
             self.emit_remarks(st, nodes, made)
         lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in SOURCE_TYPES]
-        block = graph.body.block
-        for n in reversed(lowered):
-            block.erase_op(n)
+        if not lowered:
+            return
+        pattern = FusedLoopToAscBackend({n: backends.get(n, []) for n in lowered})
+        # readers first: a lowered node goes once every node reading it has gone
+        PatternRewriteWalker(pattern, apply_recursively=False, walk_reverse=True).rewrite_region(graph.body)
 
     def lower_node(self, st: _State, node: GeNode) -> None:
         """# asc_ir_lowerer.cpp: LoweringManager::LowerNode + PostPrecessAfterLoweringNode"""
@@ -368,55 +374,6 @@ class LowerAutofusePass(ModulePass):
 
     LOWERINGS: ClassVar[dict[str, Callable]] = {}
 
-    # -- materialization ----------------------------------------------------------------
-
-    def materialize(self, st: _State, counter: list[int]) -> dict[Operation, list[str]]:
-        """# lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp -- one AscBackend per
-        realized box, in topological order; returns node -> AscBackend names covering it."""
-        made: dict[Operation, list[str]] = {}
-        pos = {id(b): i for i, b in enumerate(st.order)}
-        replaced: dict[SSAValue, SSAValue] = {}
-        for b in st.order:
-            if not b.realized:
-                continue
-            covered = _topo(pos, b.covered())
-            fuse = _fuse_type(b, covered)
-            types = "_".join(ge_type(x.node) for x in covered)
-            name = f"autofuse_{fuse}_{counter[0]}_{types}"
-            counter[0] += 1
-            dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
-            builder = L.AscGraphBuilder(dims, cse=self.cse)
-            k = list(b.node.results).index(b.value)
-            graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
-            operands = [replaced.get(v, v) for v in builder.buffers]
-            mask = ag.fuse_type_bit(fuse)
-            for x in covered:
-                mask |= ag.fuse_type_bit(x.bit)
-            attrs: dict[str, Attribute] = {
-                A.NODE_NAME: StringAttr(name),
-                FUSE_TYPE_ATTR: StringAttr(fuse),
-                FUSE_TYPE_MASK_ATTR: A.make_int(mask),
-                "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
-                "fusion_nodes_size": A.make_int(ag.node_count(graph)),
-            }
-            backend = ge.AscBackend.create(
-                operands=operands, result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
-            )
-            backend.results[0].name_hint = b.value.name_hint
-            backend.location = b.node.location
-            nodes = list(dict.fromkeys(x.node for x in covered))
-            if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
-                # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
-                origin = _origin_region(nodes, builder.buffers, replaced, b.value)
-                if origin is not None:
-                    backend.add_region(origin)
-            b.node.parent_block().insert_op_before(backend, b.node)  # type: ignore[union-attr]
-            replaced[b.value] = backend.results[0]
-            b.value.replace_all_uses_with(backend.results[0])
-            for x in covered:
-                made.setdefault(x.node, []).append(name)
-        return made
-
     def emit_remarks(self, st: _State, nodes: list[GeNode], made: dict[Operation, list[str]]) -> None:
         own: dict[Operation, list[KernelBox]] = {}
         for b in st.order:
@@ -438,9 +395,95 @@ class LowerAutofusePass(ModulePass):
             remark(n, f"{head}: lowered into {into}; {why}")
 
 
-def _origin_region(
-    nodes: list[Operation], buffers: list[SSAValue], replaced: dict[SSAValue, SSAValue], out: SSAValue
-) -> Region | None:
+def build_backends(
+    st: _State, counter: list[int], cse: bool
+) -> tuple[dict[Operation, list[tuple[SSAValue, ge.AscBackend]]], dict[Operation, list[str]]]:
+    """One AscBackend per realized box, in topological order, numbered by `counter` (one
+    count over the module's graphs), not yet in the graph: per lowered node, its realized
+    outputs with their AscBackends; and per node, the names of the AscBackends covering it.
+
+    # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp
+    A whole-graph analysis: a box's name counts the realized boxes before it. An
+    AscBackend's operands are the values its box loads, as the graph has them now; the
+    rewrite (FusedLoopToAscBackend) rewires those another AscBackend replaces.
+    """
+    backends: dict[Operation, list[tuple[SSAValue, ge.AscBackend]]] = {}
+    made: dict[Operation, list[str]] = {}
+    pos = {id(b): i for i, b in enumerate(st.order)}
+    for b in st.order:
+        if not b.realized:
+            continue
+        covered = _topo(pos, b.covered())
+        fuse = _fuse_type(b, covered)
+        types = "_".join(ge_type(x.node) for x in covered)
+        name = f"autofuse_{fuse}_{counter[0]}_{types}"
+        counter[0] += 1
+        backends.setdefault(b.node, []).append((b.value, _asc_backend(b, name, fuse, covered, cse)))
+        for x in covered:
+            made.setdefault(x.node, []).append(name)
+    return backends, made
+
+
+def _asc_backend(b: KernelBox, name: str, fuse: str, covered: list[KernelBox], cse: bool) -> ge.AscBackend:
+    """The AscBackend of realized box `b`: its AscGraph, fuse type attributes and, when
+    lifting may restore it, the GE ops it covers."""
+    dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
+    builder = L.AscGraphBuilder(dims, cse=cse)
+    k = list(b.node.results).index(b.value)
+    graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
+    mask = ag.fuse_type_bit(fuse)
+    for x in covered:
+        mask |= ag.fuse_type_bit(x.bit)
+    attrs: dict[str, Attribute] = {
+        A.NODE_NAME: StringAttr(name),
+        FUSE_TYPE_ATTR: StringAttr(fuse),
+        FUSE_TYPE_MASK_ATTR: A.make_int(mask),
+        "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
+        "fusion_nodes_size": A.make_int(ag.node_count(graph)),
+    }
+    backend = ge.AscBackend.create(
+        operands=list(builder.buffers), result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
+    )
+    backend.results[0].name_hint = b.value.name_hint
+    backend.location = b.node.location
+    nodes = list(dict.fromkeys(x.node for x in covered))
+    if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
+        # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
+        origin = _origin_region(nodes, builder.buffers, b.value)
+        if origin is not None:
+            backend.add_region(origin)
+    return backend
+
+
+@dataclass
+class FusedLoopToAscBackend(RewritePattern):
+    """A lowered GE node becomes the AscBackends of its realized outputs (every reader
+    of such an output reads the AscBackend instead); the node goes.
+
+    # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp
+    Not local by itself: which outputs are realized and what their loops hold is
+    lowering's analysis of the whole graph (LowerAutofusePass.lower_node in topological
+    order, then build_backends), given here as `backends`: every lowered node, with its
+    realized outputs and their AscBackends. Applied in reverse node order, so an output
+    that is not realized has lost its readers (lowered nodes, inlined) when its node
+    goes, and an AscBackend reading a realized output is in the graph when that output
+    is replaced.
+    """
+
+    backends: dict[Operation, list[tuple[SSAValue, ge.AscBackend]]]
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        outs = self.backends.get(op)
+        if outs is None:
+            return
+        for _, backend in outs:
+            rewriter.insert(backend, InsertPoint.before(op))
+        for value, backend in outs:
+            rewriter.replace_all_uses_with(value, backend.results[0])
+        rewriter.erase(op)
+
+
+def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValue) -> Region | None:
     """The AscBackend's origin nodes as a ge graph body: Data per input (by index), copies
     of the GE ops it covers, NetOutput of the value it computes (ge.AscBackend.origin); None when an op reads a
     value that is neither an input nor computed inside (then it is not lifted)."""
@@ -450,7 +493,7 @@ def _origin_region(
         d = ge.Data.create(result_types=[v.type], attributes={"index": A.make_int(i)})
         d.results[0].name_hint = v.name_hint
         block.add_op(d)
-        vmap[v] = vmap[replaced.get(v, v)] = d.results[0]
+        vmap[v] = d.results[0]
     for n in nodes:
         for v in n.operands:
             # a constant operand the lowering folded (GatherV2's axis): copied along, so

@@ -33,11 +33,11 @@ from ge_dialect.shapes import fmt_dims
 from passes.memory.allocator import SWEEP_ABOVE_BOUND, FmBlock, Symbols, align, assign_offsets, live_lower_bound
 from passes.memory.conflicts import (
     IMMUTABLE_OUTPUT_TYPES,
-    MemLayoutConflictOptimizer,
     is_nopadding_continuous_input,
     is_nopadding_continuous_output,
     out_name,
     ref_input_index,
+    solve_mem_layout_conflicts,
 )
 from passes.memory.exact import ExactOptions, exact_offsets
 from passes.memory.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
@@ -475,8 +475,7 @@ class AssignMemoryPass(ModulePass):
         exact = ExactOptions(work_limit=self.solver_work_limit) if self.solver == "exact" else None
         for graph in graphs_in_pass_order(op):
             check_static(graph)
-            solver = MemLayoutConflictOptimizer(graph, self.remarks)
-            solver.run()
+            solve_mem_layout_conflicts(graph, self.remarks)
             recompute_phony_offsets(graph, node_order(graph))
             planner = GraphPlanner(graph, self.remarks, exact)
             planner.plan()

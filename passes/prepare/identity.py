@@ -39,6 +39,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import remark
@@ -110,6 +111,45 @@ def usable_reason(op: Operation, callers: dict[str, list[PartitionedCall]], pos:
     return None
 
 
+@dataclass
+class DeleteIdentity(RewritePattern):
+    """One Identity-like node of one graph: deleted (its consumers read its input) unless
+    CheckIdentityUsable finds a use for it.
+
+    # identity_pass.cc: IdentityPass::Run (a GE node pass: one application per node)
+    Not local by itself: CheckIdentityUsable asks which graphs are subgraphs (`callers`,
+    a scan of the module) and which consumer comes first (`pos`, the graph's node order
+    before any deletion), computed once by the pass and given here. Applied in one forward
+    sweep, as GE's node pass runs, so an Identity sees its producers as the earlier
+    deletions left them.
+    """
+
+    callers: dict[str, list[PartitionedCall]]
+    pos: dict[Operation, int]
+    force: bool
+    remarks: bool
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        # identity_pass.cc: IdentityPass::Run (only Identity-like types; nodes of this
+        # graph, not the copies inside an AscBackend's origin region)
+        if op not in self.pos or ge_type(op) not in IDENTITY_TYPES:
+            return
+        # identity_pass.cc: IdentityPass::Run (force_ skips CheckIdentityUsable)
+        why = None if self.force else usable_reason(op, self.callers, self.pos)
+        if why is not None:
+            if self.remarks:
+                remark(op, f"ge-identity-pass: {ge_type(op)} '{node_name(op)}' kept: {why} (CheckIdentityUsable)")
+            return
+        if self.remarks:
+            forced = " (force)" if self.force else ""
+            remark(op, f"ge-identity-pass: {ge_type(op)} '{node_name(op)}' removed{forced} (IsolateAndDeleteNode)")
+        # identity_pass.cc: IdentityPass::Run (io_map i -> i) and base_pass.cc:
+        # BaseNodePass::IsolateAndDeleteNode (consumers of output i read input i)
+        for i, r in enumerate(op.results):
+            rewriter.replace_all_uses_with(r, op.operands[i])
+        rewriter.erase(op)
+
+
 @dataclass(frozen=True)
 class IdentityPass(ModulePass):
     """Deletes the Identity nodes GE's IdentityPass deletes (consumers read the input).
@@ -135,28 +175,5 @@ class IdentityPass(ModulePass):
             # names follow the input graph: fixed before any node is deleted
             name_nodes(block)
             pos = {n: i for i, n in enumerate(block.ops)}
-            for node in list(block.ops):
-                # identity_pass.cc: IdentityPass::Run (only Identity-like types)
-                if ge_type(node) not in IDENTITY_TYPES:
-                    continue
-                # identity_pass.cc: IdentityPass::Run (force_ skips CheckIdentityUsable)
-                why = None if self.force else usable_reason(node, callers, pos)
-                if why is not None:
-                    if self.remarks:
-                        remark(
-                            node,
-                            f"ge-identity-pass: {ge_type(node)} '{node_name(node)}' kept: {why} (CheckIdentityUsable)",
-                        )
-                    continue
-                if self.remarks:
-                    forced = " (force)" if self.force else ""
-                    remark(
-                        node,
-                        f"ge-identity-pass: {ge_type(node)} '{node_name(node)}' removed{forced} (IsolateAndDeleteNode)",
-                    )
-                # identity_pass.cc: IdentityPass::Run (io_map i -> i) and base_pass.cc:
-                # BaseNodePass::IsolateAndDeleteNode (consumers of output i read input i)
-                for i, r in enumerate(node.results):
-                    r.replace_all_uses_with(node.operands[i])
-                node.detach()
-                node.erase()
+            pattern = DeleteIdentity(callers, pos, self.force, self.remarks)
+            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(graph.body)

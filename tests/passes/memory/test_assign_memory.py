@@ -48,6 +48,7 @@ from passes.memory.allocator import (
     place_by_sweep,
 )
 from passes.memory.assign_memory import GraphPlanner
+from passes.memory.conflicts import find_conflict_nodes, solve_mem_layout_conflicts
 
 
 def _ctx() -> Context:
@@ -613,6 +614,30 @@ ge.graph @main {{
     assert ident.operands[0].owner is node(m, "s0")
     # the second split's outputs are views of the copy: +0 and +256
     assert A.get_int_list(node(m, "t0"), "output_offset") == [out_off(ident), out_off(ident) + 256]
+
+
+def test_conflict_ref_chain_through_a_copied_input_ends_at_the_copy() -> None:
+    # %r, a Reshape marked no-padding continuous input (a ref of its input), reads m0, which
+    # pz laid out first: r's input 0 gets the copy. pa reaches that copy through the ref r
+    # (no longer m0, which pz owns): the copy is a symbol of its own, so pa needs none.
+    nopad = "_no_padding_continuous_input = true, _output_reuse_input = true"
+    p2 = "tensor<1x4x2x4x8xf16>"
+    text = (
+        HEAD
+        + f"  %pz = ge.PhonyConcat(%m0, %m1) {{concat_dim = [1], N = [2], {nopad}}} : ({T}, {T}) -> {p2}\n"
+        + f"  %r = ge.Reshape(%m0) {{{nopad}}} : ({T}) -> {T}\n"
+        + f"  %pa = ge.PhonyConcat(%r, %m2) {{concat_dim = [1], N = [2], {nopad}}} : ({T}, {T}) -> {p2}\n"
+        + f"  ge.NetOutput %pa, %pz : {p2}, {p2}\n}}\n"
+    )
+    m = Parser(make_context(), text).parse_module()
+    found = find_conflict_nodes(graph_named(m))
+    assert [(node_name(c.node), c.index, c.name) for c in found] == [("r", 0, "identity_0_r_MemLayoutConflict_0")]
+    assert found[0].why == "'m0':0 already feeds no-padding continuous-input PhonyConcat 'pz'"
+    assert solve_mem_layout_conflicts(graph_named(m), remarks=False) == found
+    ident = node(m, "identity_0_r_MemLayoutConflict_0")
+    assert ident.operands[0].owner is node(m, "m0") and node(m, "r").operands[0].owner is ident
+    assert ident.next_op is node(m, "r")
+    assert node(m, "pa").operands[0].owner is node(m, "r")
 
 
 # -- cascades ---------------------------------------------------------------------------------
