@@ -30,7 +30,7 @@ order (ge_fusion.md §2.2: a node with sched.axis [z0..zn] runs prod(size(zi)) t
   AscBackend output of the `Output` that reads it, or a workspace), `Output` returns it
   reshaped to the AscBackend result's shape.
 
-Each failure (a bad input array, a view that leaves its buffer) is a `ReferenceError`
+Each failure (a bad input array, a view that leaves its buffer) is a `ReferenceEvalError`
 naming the node.
 """
 
@@ -50,7 +50,7 @@ from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
 from runtime.reference import (
-    ReferenceError,
+    ReferenceEvalError,
     acc_dtype,
     check_value,
     gather_indices,
@@ -73,7 +73,7 @@ def _view(op: Operation, buf: np.ndarray, t: ag.AscTensorType, offset: int, writ
     reps, strides = t.repeat_list, t.stride_list
     end = ag.view_extent(t, offset)
     if offset < 0 or end > buf.size:
-        raise ReferenceError(
+        raise ReferenceEvalError(
             op, f"view reaches element {end - 1} from offset {offset}, but its buffer has {buf.size} elements"
         )
     item = buf.itemsize
@@ -205,11 +205,11 @@ def run_asc_graph(
         assert isinstance(op, ag.AscNode)
         if isinstance(op, ag.Data):
             if op.index >= len(inputs):
-                raise ReferenceError(op, f"Data {op.index} has no input: the AscBackend got {len(inputs)}")
+                raise ReferenceEvalError(op, f"Data {op.index} has no input: the AscBackend got {len(inputs)}")
             arr = inputs[op.index]
             want = _np_dtype(op.out_type())
             if arr.dtype != want:
-                raise ReferenceError(op, f"input {op.index} has dtype {arr.dtype}, the Data is {want}")
+                raise ReferenceEvalError(op, f"input {op.index} has dtype {arr.dtype}, the Data is {want}")
             env[op.results[0]] = np.ascontiguousarray(arr).reshape(-1)
         elif isinstance(op, ag.Load):
             t = op.out_type()
@@ -233,7 +233,7 @@ def run_asc_graph(
     result = []
     for k, shape in enumerate(output_shapes):
         if k not in outs:
-            raise ReferenceError(graph, f"the AscGraph has no Output {k}")
+            raise ReferenceEvalError(graph, f"the AscGraph has no Output {k}")
         result.append(outs[k].reshape(shape))
     return result
 
@@ -245,7 +245,7 @@ def _compute(op: ag.AscNode, env: dict[SSAValue, np.ndarray]) -> None:
         try:
             r = _BINARY[kind](*upcast(args[:2]))
         except ZeroDivisionError as e:
-            raise ReferenceError(op, str(e)) from None
+            raise ReferenceEvalError(op, str(e)) from None
     elif kind in _UNARY:
         r = _UNARY[kind](*upcast(args[:1]))
     elif isinstance(op, ag.Where):
@@ -281,7 +281,7 @@ def _compute(op: ag.AscNode, env: dict[SSAValue, np.ndarray]) -> None:
             env[res] = _as_out(op, res, arr)
         return
     else:
-        raise ReferenceError(op, f"{op.name} has no AscGraph interpreter semantics")
+        raise ReferenceEvalError(op, f"{op.name} has no AscGraph interpreter semantics")
     env[op.results[0]] = _as_out(op, op.results[0], r)
 
 
@@ -297,7 +297,7 @@ def _as_out(op: Operation, res: SSAValue, r: np.ndarray) -> np.ndarray:
         if r.ndim == 0 or r.size == 1:
             r = np.broadcast_to(r.reshape(()), t.repeat_list)
         else:
-            raise ReferenceError(
+            raise ReferenceEvalError(
                 op, f"internal error in the AscGraph interpreter: result shape {r.shape}, type repeats {t.repeat_list}"
             )
     return r
@@ -309,16 +309,16 @@ def run_asc_backend(op: Operation, inputs: Sequence[np.ndarray]) -> list[np.ndar
     try:
         graph = asc_graph_of(op)
     except VerifyException as e:
-        raise ReferenceError(op, f"no AscGraph to interpret: {e}") from None
+        raise ReferenceEvalError(op, f"no AscGraph to interpret: {e}") from None
     if len(inputs) != len(op.operands):
-        raise ReferenceError(op, f"AscBackend takes {len(op.operands)} inputs, {len(inputs)} given")
+        raise ReferenceEvalError(op, f"AscBackend takes {len(op.operands)} inputs, {len(inputs)} given")
     for i, (v, arr) in enumerate(zip(op.operands, inputs)):
         check_value(op, v, arr, f"AscBackend input {i}")
     shapes = []
     for i, r in enumerate(op.results):
         t = r.type
         if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
-            raise ReferenceError(op, f"AscBackend output {i} has type {t}: AscGraphs have static shapes")
+            raise ReferenceEvalError(op, f"AscBackend output {i} has type {t}: AscGraphs have static shapes")
         shapes.append(tuple(t.get_shape()))
     return run_asc_graph(graph, inputs, shapes)
 

@@ -26,7 +26,7 @@ Rules the whole interpreter keeps:
   (adaption_improve_precision.cpp: FromDtypeToOtherDtype(node, DT_BF16, DT_FLOAT));
   MatMul, Conv2D and float reductions accumulate f16, bf16 and float8 in float32 (as the
   Cube unit and the Vector reduce kernels do) and cast the result;
-* every failure is a `ReferenceError`, a `LocatedError` naming the op.
+* every failure is a `ReferenceEvalError`, a `LocatedError` naming the op.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from ge_dialect.dtypes import compute_dtype, dtype_bits, is_float_dtype, numpy_d
 from ge_dialect.shapes import fmt_shape, normalize_axis
 
 __all__ = [
-    "ReferenceError",
+    "ReferenceEvalError",
     "has_reference_impl",
     "reference_impl",
     "reference_impl_of",
@@ -60,7 +60,7 @@ __all__ = [
 Impl = Callable[[Operation, list[np.ndarray]], list[np.ndarray]]
 
 
-class ReferenceError(LocatedError):  # noqa: A001 - the name the project uses for it
+class ReferenceEvalError(LocatedError):
     """The reference interpreter cannot evaluate `op`: bad inputs, an op without reference
     semantics, or values the op is not defined for (e.g. integer division by zero)."""
 
@@ -114,7 +114,7 @@ def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> N
     want_dt = numpy_dtype(value.type.element_type)  # type: ignore[attr-defined]
     want_shape = shape_of(value.type)
     if not _shape_matches(want_shape, arr.shape) or arr.dtype != want_dt:
-        raise ReferenceError(
+        raise ReferenceEvalError(
             op,
             f"{what} is an array of shape {fmt_shape(arr.shape)} and dtype {arr.dtype}, but the "
             f"graph expects {value.type} (numpy dtype {want_dt})",
@@ -124,14 +124,14 @@ def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> N
 def _check_outputs(op: Operation, outs: Sequence[np.ndarray]) -> None:
     """Internal invariant: outputs have the result types' shapes and numpy dtypes."""
     if len(outs) != len(op.results):
-        raise ReferenceError(
+        raise ReferenceEvalError(
             op, f"internal error in the reference interpreter: {len(outs)} outputs for {len(op.results)} results"
         )
     for i, (r, a) in enumerate(zip(op.results, outs)):
         want_dt = numpy_dtype(r.type.element_type)  # type: ignore[attr-defined]
         if not isinstance(a, np.ndarray) or a.dtype != want_dt or not _shape_matches(shape_of(r.type), a.shape):
             got = f"shape {fmt_shape(a.shape)} dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
-            raise ReferenceError(
+            raise ReferenceEvalError(
                 op,
                 f"internal error in the reference interpreter: output {i} is {got}, but the "
                 f"type is {r.type} (numpy dtype {want_dt})",
@@ -143,13 +143,13 @@ def _target_shape(op: Operation, i: int, size: int) -> tuple[int, ...]:
     t = op.results[i].type
     s = shape_of(t)
     if s is None:
-        raise ReferenceError(op, f"output {i} has unranked type {t}: the reference cannot know its shape")
+        raise ReferenceEvalError(op, f"output {i} has unranked type {t}: the reference cannot know its shape")
     unknown = [k for k, d in enumerate(s) if d < 0]
     if not unknown:
         return s
     known = math.prod(d for d in s if d >= 0)
     if len(unknown) > 1 or known == 0 or size % known:
-        raise ReferenceError(op, f"output {i} type {t} has unknown dims the reference cannot derive")
+        raise ReferenceEvalError(op, f"output {i} type {t} has unknown dims the reference cannot derive")
     return tuple(size // known if d < 0 else d for d in s)
 
 
@@ -158,7 +158,7 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
     try:
         return normalize_axis(axis, rank, what)
     except VerifyException as e:
-        raise ReferenceError(op, str(e)) from None
+        raise ReferenceEvalError(op, str(e)) from None
 
 
 def acc_dtype(dt: np.dtype) -> np.dtype:
@@ -185,14 +185,14 @@ def _run_block(
         if isinstance(op, ge.Data | ge.RefData):
             datas[A.get_int(op, "index") or 0] = op
     if len(inputs) != len(datas):
-        raise ReferenceError(owner, f"{what} takes {len(datas)} inputs, {len(inputs)} given")
+        raise ReferenceEvalError(owner, f"{what} takes {len(datas)} inputs, {len(inputs)} given")
     env: dict[SSAValue, np.ndarray] = {}
     for op in block.ops:
         if isinstance(op, ge.Data | ge.RefData):
             idx = A.get_int(op, "index") or 0
             arr = inputs[idx]
             if not isinstance(arr, np.ndarray):
-                raise ReferenceError(op, f"input {idx} of {what} is a {type(arr).__name__}, not a numpy array")
+                raise ReferenceEvalError(op, f"input {idx} of {what} is a {type(arr).__name__}, not a numpy array")
             check_value(op, op.results[0], arr, f"input {idx} of {what}")
             env[op.results[0]] = arr
             continue
@@ -200,13 +200,13 @@ def _run_block(
             return [np.array(env[v]) for v in op.operands]  # copies: callers own their outputs
         impl = _IMPLS.get(type(op))
         if impl is None:
-            raise ReferenceError(op, f"{op.name} has no reference semantics")
+            raise ReferenceEvalError(op, f"{op.name} has no reference semantics")
         args = [env[v] for v in op.operands]
         # A call passes the call stack on (recursion check); other nodes go through the registry.
         outs = _call(op, args, stack) if isinstance(op, ge.PartitionedCall) else impl(op, args)
         _check_outputs(op, outs)
         env.update(zip(op.results, outs))
-    raise ReferenceError(owner, f"{what} does not end with ge.NetOutput")
+    raise ReferenceEvalError(owner, f"{what} does not end with ge.NetOutput")
 
 
 def run_graph(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -224,7 +224,7 @@ def _call(op: ge.PartitionedCall, args: list[np.ndarray], stack: tuple[str, ...]
     callee = op.callee()
     if callee.sym_name.data in stack:
         chain = " -> ".join(f"@{s}" for s in (*stack, callee.sym_name.data))
-        raise ReferenceError(op, f"recursive subgraph call {chain}")
+        raise ReferenceEvalError(op, f"recursive subgraph call {chain}")
     return _run_graph(callee, args, stack)
 
 
@@ -246,7 +246,7 @@ def run_module(module: ModuleOp, inputs: Sequence[np.ndarray], graph_name: str |
 
 
 def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
-    """Graph `graph_name`, or the only root graph; ReferenceError when there is none or
+    """Graph `graph_name`, or the only root graph; ReferenceEvalError when there is none or
     several (located at the module's first graph: the module itself has no location)."""
     graphs = [op for op in module.ops if isinstance(op, ge.GraphOp)]
     where: Operation = graphs[0] if graphs else module
@@ -255,16 +255,16 @@ def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
             if g.sym_name.data == graph_name:
                 return g
         names = ", ".join(f"@{g.sym_name.data}" for g in graphs) or "none"
-        raise ReferenceError(where, f"no ge.graph named @{graph_name} (graphs: {names})")
+        raise ReferenceEvalError(where, f"no ge.graph named @{graph_name} (graphs: {names})")
     roots = root_graphs(module)
     if len(roots) == 1:
         return roots[0]
     if not roots:
-        raise ReferenceError(
+        raise ReferenceEvalError(
             where, "the module has no root ge.graph (every graph is called by another, or there is none)"
         )
     names = ", ".join(f"@{g.sym_name.data}" for g in roots)
-    raise ReferenceError(where, f"the module has several root graphs ({names}); name one")
+    raise ReferenceEvalError(where, f"the module has several root graphs ({names}); name one")
 
 
 # ---------------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
 @reference_impl(ge.Data, ge.RefData, ge.NetOutput)
 def _bound_by_block(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     # Data and NetOutput are the graph's interface: _run_block binds and returns them.
-    raise ReferenceError(op, f"{op.name} is evaluated by its graph, not as a node")
+    raise ReferenceEvalError(op, f"{op.name} is evaluated by its graph, not as a node")
 
 
 def dense_value(op: Operation, attr: DenseIntOrFPElementsAttr) -> np.ndarray:
@@ -303,7 +303,7 @@ def _variable(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
         return [dense_value(op, v)]
     s = shape_of(op.results[0].type)
     if s is None or any(d < 0 for d in s):
-        raise ReferenceError(op, f"a Variable without 'value' needs a known shape, got {op.results[0].type}")
+        raise ReferenceEvalError(op, f"a Variable without 'value' needs a known shape, got {op.results[0].type}")
     return [np.zeros(s, dtype=out_dtype(op))]
 
 
@@ -343,11 +343,11 @@ def _pointwise(fn: Callable[..., np.ndarray], float_only: bool = False) -> Impl:
     def impl(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
         dt = args[0].dtype
         if float_only and not is_float_dtype(dt):
-            raise ReferenceError(op, f"{ge.ge_type(op)} has no reference semantics for dtype {dt} (floats only)")
+            raise ReferenceEvalError(op, f"{ge.ge_type(op)} has no reference semantics for dtype {dt} (floats only)")
         try:
             r = fn(*upcast(args))
         except (TypeError, ValueError) as e:  # e.g. bool subtract, int ** negative int
-            raise ReferenceError(op, f"{ge.ge_type(op)} is not defined on dtype {dt}: {e}") from None
+            raise ReferenceEvalError(op, f"{ge.ge_type(op)} is not defined on dtype {dt}: {e}") from None
         return [np.asarray(r).astype(out_dtype(op), copy=False)]
 
     return impl
@@ -357,12 +357,12 @@ def _int_div(op: Operation) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.dtype.kind in "iu":
             if np.any(b == 0):
-                raise ReferenceError(op, "integer division by zero")
+                raise ReferenceEvalError(op, "integer division by zero")
             # Div is "compatible with the TensorFlow operator Div" (div_proto.h / elewise_calculation_ops.h:
             # REG_OP(Div)); TF's integer Div is C's division: rounded toward zero.
             return (a - np.fmod(a, b)) // b
         if a.dtype.kind == "b":
-            raise ReferenceError(op, "Div is not defined on bool")
+            raise ReferenceEvalError(op, "Div is not defined on bool")
         return a / b
 
     return div
@@ -464,7 +464,7 @@ def _reduction(kind: str) -> Impl:
             s = np.sum(x, axis=axes, keepdims=keep, dtype=acc)
             if x.dtype.kind in "iu":
                 if count == 0:
-                    raise ReferenceError(op, "ReduceMeanD of an empty integer tensor")
+                    raise ReferenceEvalError(op, "ReduceMeanD of an empty integer tensor")
                 r = (s - np.fmod(s, count)) // count  # integer mean rounds toward zero
             else:
                 r = s / acc.type(count)
@@ -510,10 +510,10 @@ def _split_sizes(op: Operation, dim_size: int) -> list[int]:
         sizes = [rest if s == -1 else s for s in sizes]
     else:
         if dim_size % n:
-            raise ReferenceError(op, f"split_dim size {dim_size} is not divisible by num_split {n}")
+            raise ReferenceEvalError(op, f"split_dim size {dim_size} is not divisible by num_split {n}")
         sizes = [dim_size // n] * n
     if len(sizes) != n or any(s < 0 for s in sizes) or sum(sizes) != dim_size:
-        raise ReferenceError(op, f"split sizes {sizes} do not split a dim of size {dim_size} into {n} parts")
+        raise ReferenceEvalError(op, f"split sizes {sizes} do not split a dim of size {dim_size} into {n} parts")
     return sizes
 
 
@@ -529,7 +529,7 @@ def _phony_dims(op: Operation, dim_attr: str, n_attr: str, count: int, rank: int
     dims = A.get_int_list(op, dim_attr) or []
     ns = A.get_int_list(op, n_attr) or []
     if not dims or len(dims) != len(ns) or math.prod(ns) != count:
-        raise ReferenceError(op, f"'{dim_attr}' {dims} and '{n_attr}' {ns} do not describe {count} pieces")
+        raise ReferenceEvalError(op, f"'{dim_attr}' {dims} and '{n_attr}' {ns} do not describe {count} pieces")
     return [_norm_axis(op, d, rank, f"'{dim_attr}' entry") for d in dims], ns
 
 
@@ -538,7 +538,7 @@ def _keep_offset(op: Operation, name: str) -> None:
     # with keep_*_offset = false every piece sits at offset 0 (a user-defined layout), so
     # the node's value is not determined by the graph.
     if not A.get_bool(op, name, True):
-        raise ReferenceError(
+        raise ReferenceEvalError(
             op, f"{name} = false places every piece at offset 0 (a user-defined layout): no reference semantics"
         )
 
@@ -555,7 +555,7 @@ def _phony_concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     out = np.empty(ge.phony_block_shape(piece, dims, ns), dtype=args[0].dtype)  # the output's (verifier)
     for k, a in enumerate(args):
         if a.shape != piece:
-            raise ReferenceError(op, f"input {k} has shape {fmt_shape(a.shape)}, input 0 has {fmt_shape(piece)}")
+            raise ReferenceEvalError(op, f"input {k} has shape {fmt_shape(a.shape)}, input 0 has {fmt_shape(piece)}")
         where: list[slice] = [slice(None)] * len(piece)
         idx = k
         for d, n in zip(dims, ns):
@@ -578,7 +578,7 @@ def _phony_split(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     piece = list(x.shape)
     for d, n in zip(dims, ns):
         if piece[d] % n:
-            raise ReferenceError(op, f"input dim {d} of size {piece[d]} does not split into {n} pieces")
+            raise ReferenceEvalError(op, f"input dim {d} of size {piece[d]} does not split into {n} pieces")
         piece[d] //= n
     outs = []
     for k in range(count):
@@ -606,7 +606,7 @@ def _reshape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     x = args[0]
     shape = _target_shape(op, 0, x.size)
     if math.prod(shape) != x.size:
-        raise ReferenceError(op, f"cannot reshape {fmt_shape(x.shape)} to {fmt_shape(shape)}")
+        raise ReferenceEvalError(op, f"cannot reshape {fmt_shape(x.shape)} to {fmt_shape(shape)}")
     return [x.reshape(shape)]
 
 
@@ -616,7 +616,7 @@ def _bitcast(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     src, dst = op.operands[0].type.element_type, op.results[0].type.element_type  # type: ignore[attr-defined]
     for t in (src, dst):
         if dtype_bits(t) != numpy_dtype(t).itemsize * 8:
-            raise ReferenceError(
+            raise ReferenceEvalError(
                 op, f"Bitcast of {t}: the reference holds it as {numpy_dtype(t)}, so its bytes are not GE's"
             )
     flat = np.ascontiguousarray(x).reshape(-1).view(out_dtype(op))
@@ -653,7 +653,7 @@ def gather_indices(op: Operation, idx: np.ndarray, dim: int, negative_index_supp
     bad = (i < lo) | (i >= dim)
     if np.any(bad):
         first = int(i[bad].flat[0])
-        raise ReferenceError(
+        raise ReferenceEvalError(
             op,
             f"index {first} is out of range for a gathered dim of size {dim} (valid: [{lo}, {dim - 1}]"
             f"{'' if negative_index_support else '; negative_index_support is false'})",
@@ -667,7 +667,7 @@ def _gather(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     x, idx = args[0], args[1]
     if isinstance(op, ge.GatherV2):
         if args[2].size != 1:
-            raise ReferenceError(op, f"axis must hold one value, got {args[2].size}")
+            raise ReferenceEvalError(op, f"axis must hold one value, got {args[2].size}")
         raw = int(args[2].reshape(-1)[0])
     else:
         raw = 0
@@ -734,7 +734,7 @@ def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     n, c, h, wd = x.shape
     k, cg, kh, kw = w.shape
     if c != cg * g or k % g:
-        raise ReferenceError(op, f"filter {fmt_shape(w.shape)} does not match {c} input channels with groups {g}")
+        raise ReferenceEvalError(op, f"filter {fmt_shape(w.shape)} does not match {c} input channels with groups {g}")
     oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
     xp = np.pad(x.astype(acc), ((0, 0), (0, 0), (pt, pb), (pl, pr)))

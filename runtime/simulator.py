@@ -57,7 +57,7 @@ from ge_dialect import ge, npu
 from ge_dialect.dtypes import is_float_dtype, numpy_dtype
 from ge_dialect.interval_map import IntervalMap
 from runtime.layouts import gather, scatter, storage_elements, storage_index
-from runtime.reference import ReferenceError, reference_impl_of
+from runtime.reference import ReferenceEvalError, reference_impl_of
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
 
@@ -366,7 +366,7 @@ class LoadedModel:
             try:
                 with np.errstate(all="ignore"):
                     got = np.asarray(impl(probe, tags)[idx])
-            except ReferenceError:
+            except ReferenceEvalError:
                 continue
             want = start + _element_offsets(out_t) * item
             if got.shape != want.shape:
@@ -760,7 +760,7 @@ class _Execution:
             try:
                 with np.errstate(all="ignore"):
                     results = t.run(args, dst)  # type: ignore[operator]
-            except ReferenceError as e:
+            except ReferenceEvalError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
             for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
                 if not o.identity:

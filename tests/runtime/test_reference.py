@@ -17,7 +17,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_tools.opt import GeOptMain, parse_module
 from runtime import reference as R
-from runtime.reference import ReferenceError, run_module
+from runtime.reference import ReferenceEvalError, run_module
 
 _CTX = GeOptMain([]).ctx
 
@@ -209,7 +209,7 @@ def test_integer_div_rounds_toward_zero():
 
 
 def test_integer_div_by_zero_is_an_error():
-    with pytest.raises(ReferenceError, match="integer division by zero"):
+    with pytest.raises(ReferenceEvalError, match="integer division by zero"):
         binary("Div", np.array([1], np.int32), np.array([0], np.int32), (1,), "i32")
 
 
@@ -251,7 +251,7 @@ def test_unary_on_ints():
 
 
 def test_float_only_op_on_ints_is_an_error():
-    with pytest.raises(ReferenceError, match="Exp has no reference semantics for dtype int32"):
+    with pytest.raises(ReferenceEvalError, match="Exp has no reference semantics for dtype int32"):
         unary("Exp", np.array([1], np.int32), "i32")
 
 
@@ -453,7 +453,7 @@ def test_phony_concat_equals_nested_concat_and_gives_ge_offsets():
 
 def test_phony_concat_without_keep_input_offset_has_no_reference_semantics():
     pieces = [np.zeros((1, 2, 2, 4, 8), np.float16)] * 4
-    with pytest.raises(ReferenceError, match="keep_input_offset = false"):
+    with pytest.raises(ReferenceEvalError, match="keep_input_offset = false"):
         phony_concat(pieces, "{concat_dim = [3, 1], N = [2, 2], keep_input_offset = false}")
 
 
@@ -488,7 +488,7 @@ def test_phony_split_then_concat_with_mirrored_lists_is_identity():
 
 
 def test_phony_split_without_keep_output_offset_has_no_reference_semantics():
-    with pytest.raises(ReferenceError, match="keep_output_offset = false"):
+    with pytest.raises(ReferenceEvalError, match="keep_output_offset = false"):
         run(
             """ge.graph @main {
               %x = ge.Data {index = 0} : tensor<4xf32>
@@ -562,7 +562,7 @@ def test_bitcast_views_bytes():
 
 def test_bitcast_of_a_type_held_wider_is_an_error():
     # i4 is held one per int8 (bf16 is held at its own width now: tests/dialects/test_bf16.py)
-    with pytest.raises(ReferenceError, match="Bitcast of i4"):
+    with pytest.raises(ReferenceEvalError, match="Bitcast of i4"):
         run(
             """ge.graph @main {
               %x = ge.Data {index = 0} : tensor<2xi4>
@@ -798,9 +798,9 @@ def test_recursive_call_is_an_error():
     }"""
     # The verifier refuses the call cycle (ge.py: _verify_no_call_cycle); the interpreter's
     # own guard is for unverified modules.
-    with pytest.raises(ReferenceError, match="no root ge.graph"):
+    with pytest.raises(ReferenceEvalError, match="no root ge.graph"):
         run(text, np.zeros(2, F32), verify=False)
-    with pytest.raises(ReferenceError, match="recursive subgraph call @main -> @main"):
+    with pytest.raises(ReferenceEvalError, match="recursive subgraph call @main -> @main"):
         run(text, np.zeros(2, F32), graph="main", verify=False)
 
 
@@ -815,9 +815,9 @@ def test_several_roots_need_a_name():
       %y = ge.Neg(%x) : (tensor<2xf32>) -> tensor<2xf32>
       ge.NetOutput %y : tensor<2xf32>
     }"""
-    with pytest.raises(ReferenceError, match=r"several root graphs \(@a, @b\)"):
+    with pytest.raises(ReferenceEvalError, match=r"several root graphs \(@a, @b\)"):
         run(text, np.zeros(2, F32))
-    with pytest.raises(ReferenceError, match=r"no ge.graph named @c \(graphs: @a, @b\)"):
+    with pytest.raises(ReferenceEvalError, match=r"no ge.graph named @c \(graphs: @a, @b\)"):
         run(text, np.zeros(2, F32), graph="c")
     (r,) = run(text, np.array([1, -2], F32), graph="b")
     same(r, np.array([-1, 2], F32))
@@ -869,7 +869,7 @@ ASC = """ge.graph @main {
 def test_asc_backend_without_an_ascgraph_is_a_located_error():
     # ge.AscBackend's semantics is the AscGraph interpreter's (runtime/ascgraph_interp.py,
     # loaded by the registry entry on first use); an empty body has nothing to interpret.
-    with pytest.raises(ReferenceError) as e:
+    with pytest.raises(ReferenceEvalError) as e:
         run(ASC, np.zeros(3, F32), verify=False)
     assert str(e.value).startswith("t.mlir:3:3: error: ge.AscBackend: ")
 
@@ -884,7 +884,7 @@ def test_asc_backend_is_an_extension_point():
     # The interpreter checks every registered implementation's outputs.
     with asc_backend_impl(lambda op, args: [args[0].astype(np.float64)]):
         with pytest.raises(
-            ReferenceError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"
+            ReferenceEvalError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"
         ):
             run(ASC, np.array([1, 2, 3], F32), verify=False)
     assert R._IMPLS[ge.AscBackend] is saved
@@ -901,12 +901,12 @@ ONE_INPUT = """ge.graph @main {
 
 
 def test_wrong_input_count():
-    with pytest.raises(ReferenceError, match="graph @main takes 1 inputs, 2 given"):
+    with pytest.raises(ReferenceEvalError, match="graph @main takes 1 inputs, 2 given"):
         run(ONE_INPUT, np.zeros((2, 3), np.float16), np.zeros((2, 3), np.float16))
 
 
 def test_wrong_input_shape_is_located_at_the_data_node():
-    with pytest.raises(ReferenceError) as e:
+    with pytest.raises(ReferenceEvalError) as e:
         run(ONE_INPUT, np.zeros((3, 2), np.float16))
     assert str(e.value) == (
         "t.mlir:2:3: error: ge.Data: input 0 of graph @main is an array of shape 3x2 and dtype "
@@ -915,7 +915,7 @@ def test_wrong_input_shape_is_located_at_the_data_node():
 
 
 def test_wrong_input_dtype():
-    with pytest.raises(ReferenceError, match="dtype float32, but the graph expects tensor<2x3xf16>"):
+    with pytest.raises(ReferenceEvalError, match="dtype float32, but the graph expects tensor<2x3xf16>"):
         run(ONE_INPUT, np.zeros((2, 3), F32))
 
 
@@ -1119,14 +1119,16 @@ def test_gather_on_axis_0_and_negative_axis():
 def test_gather_out_of_range_index_is_an_error_unless_negative_index_support():
     x = np.arange(12, dtype=F32).reshape(3, 4)
     text = _GATHER_V2.format(ishape="2", axis=1, attrs="", oshape="3x2")
-    with pytest.raises(ReferenceError, match=r"index 4 is out of range for a gathered dim of size 4 \(valid: \[0, 3\]"):
+    with pytest.raises(
+        ReferenceEvalError, match=r"index 4 is out of range for a gathered dim of size 4 \(valid: \[0, 3\]"
+    ):
         run(text, x, np.array([0, 4], np.int32))
-    with pytest.raises(ReferenceError, match=r"index -1 is out of range .*negative_index_support is false"):
+    with pytest.raises(ReferenceEvalError, match=r"index -1 is out of range .*negative_index_support is false"):
         run(text, x, np.array([-1, 0], np.int32))
     neg = _GATHER_V2.format(ishape="2", axis=1, attrs=" {negative_index_support = true}", oshape="3x2")
     (r,) = run(neg, x, np.array([-1, -4], np.int32))  # counts from the end: columns 3 and 0
     np.testing.assert_array_equal(r, np.array([[3, 0], [7, 4], [11, 8]], F32))
-    with pytest.raises(ReferenceError, match=r"index -5 is out of range .*\(valid: \[-4, 3\]\)"):
+    with pytest.raises(ReferenceEvalError, match=r"index -5 is out of range .*\(valid: \[-4, 3\]\)"):
         run(neg, x, np.array([-5, 0], np.int32))
 
 

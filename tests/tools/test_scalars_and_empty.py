@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from ge_dialect import ascgraph as ag
 from ge_tools.opt import GeOptMain, parse_module
 from runtime import ascgraph_interp as AI
-from runtime.reference import ReferenceError, run_module, select_graph
+from runtime.reference import ReferenceEvalError, run_module, select_graph
 from runtime.simulator import load
 
 F32 = np.float32
@@ -307,7 +307,7 @@ def test_empty_integer_mean_is_a_located_error():
   %m = ge.ReduceMeanD(%x) {axes = [0]} : (tensor<0xi32>) -> tensor<i32>
   ge.NetOutput %m : tensor<i32>
 }"""
-    with pytest.raises(ReferenceError, match="ReduceMeanD of an empty integer tensor"):
+    with pytest.raises(ReferenceEvalError, match="ReduceMeanD of an empty integer tensor"):
         reference(text, [np.zeros(0, np.int32)])
 
 
