@@ -49,15 +49,8 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
-from runtime.reference import (
-    ReferenceEvalError,
-    acc_dtype,
-    check_value,
-    gather_indices,
-    reduce_identity,
-    reference_impl,
-    upcast,
-)
+from runtime.numerics import c_div, reduce, upcast
+from runtime.reference import ReferenceEvalError, check_value, gather_indices, reference_impl
 
 __all__ = ["run_asc_backend", "run_asc_graph"]
 
@@ -88,14 +81,6 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return one / (one + np.exp(-x))
 
 
-def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.dtype.kind in "iu":
-        if np.any(b == 0):
-            raise ZeroDivisionError("integer division by zero")
-        return (a - np.fmod(a, b)) // b  # C division, rounded toward zero (as ge.Div)
-    return a / b
-
-
 _UNARY: dict[type[Operation], Callable[[np.ndarray], np.ndarray]] = {
     ag.Abs: np.abs,
     ag.Neg: np.negative,
@@ -114,7 +99,7 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
     ag.Add: np.add,
     ag.Sub: np.subtract,
     ag.Mul: np.multiply,
-    ag.Div: _div,
+    ag.Div: c_div,
     ag.Maximum: np.maximum,
     ag.Minimum: np.minimum,
     ag.Pow: np.power,
@@ -127,26 +112,24 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
 }
 
 
+_REDUCTION_KIND: dict[type[Operation], str] = {
+    ag.Sum: "sum",
+    ag.Prod: "prod",
+    ag.Max: "max",
+    ag.Min: "min",
+    ag.Mean: "mean",
+}
+
+
 def _reduce(op: ag.Reduction, x: np.ndarray) -> np.ndarray:
     axes = op.reduced_positions()
     if not axes:
         return x
-    # The reference interpreter's accumulation rule, so both give the same numbers.
-    acc = acc_dtype(x.dtype)
-    if isinstance(op, ag.Sum):
-        return np.sum(x, axis=axes, keepdims=True, dtype=acc)
-    if isinstance(op, ag.Prod):
-        return np.prod(x, axis=axes, keepdims=True, dtype=acc)
-    if isinstance(op, ag.Max | ag.Min):
-        kind = "max" if isinstance(op, ag.Max) else "min"  # an empty axis gives the identity
-        f = np.max if kind == "max" else np.min
-        (xc,) = upcast([x])  # exact, as the reference's
-        return f(xc, axis=axes, keepdims=True, initial=reduce_identity(kind, xc.dtype))
-    count = math.prod(x.shape[a] for a in axes)
-    s = np.sum(x, axis=axes, keepdims=True, dtype=acc)
-    if x.dtype.kind in "iu":
-        return (s - np.fmod(s, count)) // count  # integer mean rounds toward zero, as the reference
-    return s / acc.type(count)
+    # The reference interpreter's reductions (runtime/numerics.py), so both give the same numbers.
+    try:
+        return reduce(_REDUCTION_KIND[type(op)], x, axes, keepdims=True)
+    except ZeroDivisionError as e:
+        raise ReferenceEvalError(op, str(e)) from None
 
 
 def _scalar(op: ag.Scalar) -> np.ndarray:

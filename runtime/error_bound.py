@@ -50,6 +50,7 @@ from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import float_info, is_float_dtype, numpy_dtype
 from runtime import ascgraph_interp as AI
 from runtime import reference as R
+from runtime.numerics import acc_dtype
 
 __all__ = ["bound_rule_of", "finish", "output_error_bounds", "unit_roundoff"]
 
@@ -70,7 +71,7 @@ def unit_roundoff(element_type: object) -> float:
 
 
 def _u_acc(x_dtype: np.dtype) -> float:
-    acc = R.acc_dtype(x_dtype)
+    acc = acc_dtype(x_dtype)
     return float(float_info(acc).eps) / 2 if is_float_dtype(acc) else 0.0
 
 

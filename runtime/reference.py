@@ -43,15 +43,15 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import LocatedError
-from ge_dialect.dtypes import compute_dtype, dtype_bits, is_float_dtype, numpy_dtype
+from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
+from runtime.numerics import acc_dtype, c_div, reduce, upcast
 
 __all__ = [
     "ReferenceEvalError",
     "has_reference_impl",
     "reference_impl",
     "reference_impl_of",
-    "reduce_identity",
     "root_graphs",
     "run_graph",
     "run_module",
@@ -159,16 +159,6 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
         return normalize_axis(axis, rank, what)
     except VerifyException as e:
         raise ReferenceEvalError(op, str(e)) from None
-
-
-def acc_dtype(dt: np.dtype) -> np.dtype:
-    """Accumulation dtype of matmul/conv/reductions: float32 for narrow floats (f16, bf16,
-    float8), int64 for ints."""
-    if is_float_dtype(dt):
-        return np.dtype(np.float64) if dt.itemsize >= 8 else np.dtype(np.float32)
-    if dt.kind in "iu":
-        return np.dtype(np.int64) if dt.kind == "i" else np.dtype(np.uint64)
-    return dt
 
 
 # ---------------------------------------------------------------------------------------
@@ -333,12 +323,6 @@ def _asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-def upcast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The arrays an op computes on: bf16 and float8 ones cast up to float32 (exactly),
-    others as they are (ge_dialect.dtypes.compute_dtype). Shared by the AscGraph interpreter."""
-    return [a.astype(compute_dtype(a.dtype)) if compute_dtype(a.dtype) != a.dtype else a for a in args]
-
-
 def _pointwise(fn: Callable[..., np.ndarray], float_only: bool = False) -> Impl:
     def impl(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
         dt = args[0].dtype
@@ -355,15 +339,12 @@ def _pointwise(fn: Callable[..., np.ndarray], float_only: bool = False) -> Impl:
 
 def _int_div(op: Operation) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if a.dtype.kind in "iu":
-            if np.any(b == 0):
-                raise ReferenceEvalError(op, "integer division by zero")
-            # Div is "compatible with the TensorFlow operator Div" (div_proto.h / elewise_calculation_ops.h:
-            # REG_OP(Div)); TF's integer Div is C's division: rounded toward zero.
-            return (a - np.fmod(a, b)) // b
         if a.dtype.kind == "b":
             raise ReferenceEvalError(op, "Div is not defined on bool")
-        return a / b
+        try:
+            return c_div(a, b)
+        except ZeroDivisionError as e:
+            raise ReferenceEvalError(op, str(e)) from None
 
     return div
 
@@ -429,45 +410,13 @@ def _reduce_axes(op: Operation, rank: int) -> tuple[int, ...]:
     return tuple(sorted({_norm_axis(op, a, rank, "axes entry") for a in axes}))
 
 
-def reduce_identity(kind: str, dt: np.dtype) -> object:
-    """The value of `kind` ("max" or "min") over no elements: -inf / +inf for floats, the
-    dtype's least / greatest value for integers, False / True for bools (ONNX ReduceMax:
-    "minus infinity (if supported by the datatype) or the minimum value of the data type");
-    sum is 0 and prod 1 (numpy's own empty results). Shared by the AscGraph interpreter."""
-    lo = kind == "max"
-    if is_float_dtype(dt):
-        return dt.type(-np.inf if lo else np.inf)
-    if dt.kind == "b":
-        return not lo
-    info = np.iinfo(dt)
-    return dt.type(info.min if lo else info.max)
-
-
 def _reduction(kind: str) -> Impl:
     def impl(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
         x = args[0]
-        axes = _reduce_axes(op, x.ndim)
-        keep = A.get_bool(op, "keep_dims", False)
-        acc = acc_dtype(x.dtype)
-        if kind == "sum":
-            r = np.sum(x, axis=axes, keepdims=keep, dtype=acc)
-        elif kind == "prod":
-            r = np.prod(x, axis=axes, keepdims=keep, dtype=acc)
-        elif kind in ("max", "min"):
-            # An empty reduction gives the identity (ONNX ReduceMax/ReduceMin): numpy's
-            # `initial`, which leaves every non-empty reduction as it is.
-            f = np.max if kind == "max" else np.min
-            (xc,) = upcast([x])  # exact: max/min of bf16 / float8 values is one of them
-            r = f(xc, axis=axes, keepdims=keep, initial=reduce_identity(kind, xc.dtype))
-        else:  # mean
-            count = math.prod(x.shape[a] for a in axes)
-            s = np.sum(x, axis=axes, keepdims=keep, dtype=acc)
-            if x.dtype.kind in "iu":
-                if count == 0:
-                    raise ReferenceEvalError(op, "ReduceMeanD of an empty integer tensor")
-                r = (s - np.fmod(s, count)) // count  # integer mean rounds toward zero
-            else:
-                r = s / acc.type(count)
+        try:
+            r = reduce(kind, x, _reduce_axes(op, x.ndim), A.get_bool(op, "keep_dims", False))
+        except ZeroDivisionError:
+            raise ReferenceEvalError(op, "ReduceMeanD of an empty integer tensor") from None
         return [np.asarray(r).astype(out_dtype(op), copy=False)]
 
     return impl
