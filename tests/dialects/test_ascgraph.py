@@ -23,7 +23,8 @@ from ge_dialect import ascgraph as ag
 from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
 from runtime import ascgraph_interp
-from runtime.reference import ReferenceEvalError, run_module
+from runtime.interpreter import ge_interpreter, run_module
+from runtime.reference import ReferenceEvalError
 
 F32, F16 = np.float32, np.float16
 RNG = np.random.default_rng(7)
@@ -586,7 +587,7 @@ def test_wrong_input_dtype_is_a_located_error():
     fused = next(op for op in m.walk() if op.name == "ge.FusedAscBackend")
     inner = next(op for op in fused.walk() if op.name == "ge.AscBackend")
     with pytest.raises(ReferenceEvalError, match="AscBackend input 0 is an array of shape 4 and dtype float64"):
-        ascgraph_interp.run_asc_backend(inner, [np.zeros(4)])
+        ascgraph_interp.run_asc_backend(ge_interpreter(), inner, [np.zeros(4)])
 
 
 def test_unverified_view_past_the_buffer_is_a_located_error():

@@ -6,18 +6,18 @@ meaning (np.concatenate for ConcatD, a naive loop for Conv2D, ...).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 
 import numpy as np
 import pytest
+from xdsl.interpreter import InterpreterFunctions, register_impls
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_tools.opt import GeOptMain, parse_module
-from runtime import reference as R
-from runtime.reference import ReferenceEvalError, run_module
+from runtime.interpreter import ge_interpreter, run_module
+from runtime.reference import ReferenceEvalError, node_impl, select_graph
 
 _CTX = GeOptMain([]).ctx
 
@@ -29,19 +29,27 @@ def parse(text: str, verify: bool = True):
     return m
 
 
-def run(text: str, *inputs: np.ndarray, graph: str | None = None, verify: bool = True) -> list[np.ndarray]:
-    return run_module(parse(text, verify), list(inputs), graph)
+def stand_in(fn) -> InterpreterFunctions:
+    """Interpreter functions implementing ge.AscBackend as `fn(op, inputs) -> outputs`."""
+
+    @register_impls
+    class StandIn(InterpreterFunctions):
+        run_asc_backend = node_impl(ge.AscBackend, fn)
+
+    return StandIn()
 
 
-@contextlib.contextmanager
-def asc_backend_impl(fn):
-    """Register a stand-in AscGraph interpreter for ge.AscBackend, restored afterwards."""
-    saved = R._IMPLS[ge.AscBackend]
-    R.reference_impl(ge.AscBackend, replace=True)(fn)
-    try:
-        yield
-    finally:
-        R.reference_impl(ge.AscBackend, replace=True)(saved)
+def run(
+    text: str, *inputs: np.ndarray, graph: str | None = None, verify: bool = True, asc_backend=None
+) -> list[np.ndarray]:
+    """Run `text`'s graph; `asc_backend` (fn(op, inputs) -> outputs) stands in for the
+    AscGraph interpreter, on this run's interpreter only."""
+    m = parse(text, verify)
+    if asc_backend is None:
+        return run_module(m, list(inputs), graph)
+    interpreter = ge_interpreter(m)
+    interpreter.register_implementations(stand_in(asc_backend), override=True)
+    return interpreter.run_graph(select_graph(m, graph), list(inputs))
 
 
 def t(shape: tuple[int, ...], elem: str) -> str:
@@ -91,7 +99,8 @@ F32 = np.float32
 
 
 def test_every_ge_node_op_has_an_implementation():
-    missing = [c.name for c in ge.GE_NODE_OPS if not R.has_reference_impl(c)]
+    interpreter = ge_interpreter()
+    missing = [c.name for c in ge.GE_NODE_OPS if not interpreter.implements(c)]
     assert missing == []
 
 
@@ -835,26 +844,26 @@ def _scaled_difference(op, args):
 
 
 def test_fused_asc_backend_runs_its_body_with_data_by_index():
-    with asc_backend_impl(_scaled_difference):
-        (r,) = run(
-            """ge.graph @main {
-              %x = ge.Data {index = 0} : tensor<3xf32>
-              %y = ge.Data {index = 1} : tensor<3xf32>
-              %f = ge.FusedAscBackend(%x, %y) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
-                %b = ge.Data {index = 1} : tensor<3xf32>
-                %a = ge.Data {index = 0} : tensor<3xf32>
-                %p = ge.AscBackend(%a, %b) {scale = 2} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
-                }
-                %q = ge.AscBackend(%p) {scale = 3} : (tensor<3xf32>) -> tensor<3xf32> {
-                }
-                ge.NetOutput %q : tensor<3xf32>
-              }
-              ge.NetOutput %f : tensor<3xf32>
-            }""",
-            np.array([1, 5, 3], F32),
-            np.array([2, 1, 3], F32),
-            verify=False,
-        )
+    (r,) = run(
+        """ge.graph @main {
+          %x = ge.Data {index = 0} : tensor<3xf32>
+          %y = ge.Data {index = 1} : tensor<3xf32>
+          %f = ge.FusedAscBackend(%x, %y) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
+            %b = ge.Data {index = 1} : tensor<3xf32>
+            %a = ge.Data {index = 0} : tensor<3xf32>
+            %p = ge.AscBackend(%a, %b) {scale = 2} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
+            }
+            %q = ge.AscBackend(%p) {scale = 3} : (tensor<3xf32>) -> tensor<3xf32> {
+            }
+            ge.NetOutput %q : tensor<3xf32>
+          }
+          ge.NetOutput %f : tensor<3xf32>
+        }""",
+        np.array([1, 5, 3], F32),
+        np.array([2, 1, 3], F32),
+        verify=False,
+        asc_backend=_scaled_difference,
+    )
     same(r, np.array([-6, 24, 0], F32))  # (x - y) * 2 * 3
 
 
@@ -867,27 +876,29 @@ ASC = """ge.graph @main {
 
 
 def test_asc_backend_without_an_ascgraph_is_a_located_error():
-    # ge.AscBackend's semantics is the AscGraph interpreter's (runtime/ascgraph_interp.py,
-    # loaded by the registry entry on first use); an empty body has nothing to interpret.
+    # ge.AscBackend's semantics is the AscGraph interpreter's (runtime/ascgraph_interp.py's
+    # AscGraphFunctions, registered by runtime/interpreter.py); an empty body has nothing
+    # to interpret.
     with pytest.raises(ReferenceEvalError) as e:
         run(ASC, np.zeros(3, F32), verify=False)
     assert str(e.value).startswith("t.mlir:3:3: error: ge.AscBackend: ")
 
 
 def test_asc_backend_is_an_extension_point():
-    saved = R._IMPLS[ge.AscBackend]
-    with pytest.raises(ValueError, match="already has a reference implementation"):
-        R.reference_impl(ge.AscBackend)(_scaled_difference)
-    with asc_backend_impl(_scaled_difference):
-        (r,) = run(ASC, np.array([1, 2, 3], F32), verify=False)
-        same(r, np.array([2, 4, 6], F32))
+    # A second implementation of ge.AscBackend on an interpreter needs override=True
+    # (xDSL's Interpreter.register_implementations).
+    with pytest.raises(ValueError, match="already registered"):
+        ge_interpreter().register_implementations(stand_in(_scaled_difference))
+    (r,) = run(ASC, np.array([1, 2, 3], F32), verify=False, asc_backend=_scaled_difference)
+    same(r, np.array([2, 4, 6], F32))
     # The interpreter checks every registered implementation's outputs.
-    with asc_backend_impl(lambda op, args: [args[0].astype(np.float64)]):
-        with pytest.raises(
-            ReferenceEvalError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"
-        ):
-            run(ASC, np.array([1, 2, 3], F32), verify=False)
-    assert R._IMPLS[ge.AscBackend] is saved
+    with pytest.raises(
+        ReferenceEvalError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"
+    ):
+        run(ASC, np.array([1, 2, 3], F32), verify=False, asc_backend=lambda op, args: [args[0].astype(np.float64)])
+    # The override lived on that run's interpreter: a fresh one has the AscGraph interpreter.
+    with pytest.raises(ReferenceEvalError, match="^t.mlir:3:3: error: ge.AscBackend: "):
+        run(ASC, np.array([1, 2, 3], F32), verify=False)
 
 
 # ---------------------------------------------------------------------------------------
@@ -962,7 +973,7 @@ def test_random_inputs_ranges_and_dtypes():
           ge.NetOutput %a, %b, %c, %d, %e : tensor<1000xf16>, tensor<1000xi8>, tensor<1000xi1>, tensor<1000xbf16>, tensor<1000xui8>
         }"""
     )
-    g = R.select_graph(m)
+    g = select_graph(m)
     rng = np.random.default_rng(0)
     a, b, c, d, e = (random_input(x, rng) for x in g.data_nodes)
     assert a.dtype == np.float16 and a.min() >= -1 and a.max() < 1
