@@ -41,8 +41,9 @@ from ge_dialect.shapes import fmt_shape
 from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.error_bound import output_error_bounds
+from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
-from runtime.reference import ReferenceEvalError, check_value, select_graph
+from runtime.reference import select_graph
 from runtime.simulator import LoadedModel, SimulatorFault, load
 
 COMPILE_PIPELINE = "ge-compile"

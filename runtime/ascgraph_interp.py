@@ -24,7 +24,7 @@ order (ge_fusion.md §2.2: a node with sched.axis [z0..zn] runs prod(size(zi)) t
   DT_FLOAT)).
 * A `Gather` reads its two Data buffers through their whole-tensor views and takes
   params[..., indices, ...] along `axis` (numpy take); an out-of-range index is the
-  reference interpreter's located error (`gather_indices`).
+  reference interpreter's located error (runtime/numerics.py `gather_indices`).
 * Reductions keep dims (the reduced axes are those with input repeat > 1 and output
   repeat 1); fp16, bf16 and float8 accumulate in fp32 as the reference does.
 * A `Store` writes its input through its own view into a fresh GM buffer (the
@@ -51,8 +51,8 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
-from runtime.numerics import c_div, reduce, upcast
-from runtime.reference import GeInterpreter, Impl, ReferenceEvalError, check_value, gather_indices, node_impl
+from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, check_value, node_impl
+from runtime.numerics import c_div, gather_indices, reduce, upcast
 
 __all__ = ["AscGraphFunctions", "compute", "gm_view", "run_asc_backend", "run_asc_graph"]
 
@@ -281,7 +281,10 @@ def _gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # Each operand is a flat Data buffer seen through its whole-tensor view.
     params = gm_view(op, args[0], op.in_type(0), 0)
     idx = gm_view(op, args[1], op.in_type(1), 0)
-    i = gather_indices(op, idx, params.shape[op.axis], A.get_bool(op, "negative_index_support"))
+    try:
+        i = gather_indices(idx, params.shape[op.axis], A.get_bool(op, "negative_index_support"))
+    except IndexError as e:
+        raise ReferenceEvalError(op, str(e)) from None
     return [np.take(params, i, axis=op.axis)]
 
 

@@ -50,9 +50,9 @@ from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import float_info, is_float_dtype, numpy_dtype
 from runtime import ascgraph_interp as AI
 from runtime import reference as R
+from runtime.graph_interpreter import GeInterpreter
 from runtime.interpreter import ge_interpreter
-from runtime.numerics import acc_dtype
-from runtime.reference import GeInterpreter
+from runtime.numerics import acc_dtype, gather_indices
 
 __all__ = ["bound_rule_of", "finish", "output_error_bounds", "unit_roundoff"]
 
@@ -513,7 +513,7 @@ def _asc_node_bounds(
                 return [np.full(r.shape, INF)]
             params = AI.gm_view(node, es[0], node.in_type(0), 0)
             idx = AI.gm_view(node, xs[1], node.in_type(1), 0)
-            i = R.gather_indices(node, idx, params.shape[node.axis], A.get_bool(node, "negative_index_support"))
+            i = gather_indices(idx, params.shape[node.axis], A.get_bool(node, "negative_index_support"))
             return [np.take(params, i, axis=node.axis).reshape(r.shape)]
         if isinstance(node, ag.Transpose):
             src, dst = node.in_type().axis_ids, node.out_type().axis_ids

@@ -1,10 +1,10 @@
 """The composition root of the interpreters: which xDSL interpreter functions run a ge
 module, said once.
 
-`ge_interpreter(module)` makes a `GeInterpreter` (runtime/reference.py) and registers on
-it the reference semantics of the ge ops (`ReferenceFunctions`) and the AscGraph
-interpreter (runtime/ascgraph_interp.py's `AscGraphFunctions`: ge.AscBackend and the
-AscGraph nodes). ge-run, the simulator, the error bounds, the benches and the tests get
+`ge_interpreter(module)` makes a `GeInterpreter` (runtime/graph_interpreter.py) and
+registers on it the reference semantics of the ge ops (runtime/reference.py's
+`ReferenceFunctions`) and the AscGraph interpreter (runtime/ascgraph_interp.py's
+`AscGraphFunctions`: ge.AscBackend and the AscGraph nodes). ge-run, the simulator, the error bounds, the benches and the tests get
 their interpreter here, so neither interpreter module imports the other's registrations
 and nothing depends on what was imported first. A caller may register more on its own
 instance (`register_implementations(..., override=True)`); no other instance sees it.
@@ -24,7 +24,8 @@ from xdsl.ir import Operation
 
 from ge_dialect import ge
 from runtime.ascgraph_interp import AscGraphFunctions
-from runtime.reference import GeInterpreter, ReferenceFunctions, select_graph
+from runtime.graph_interpreter import GeInterpreter
+from runtime.reference import ReferenceFunctions, select_graph
 
 __all__ = ["ge_interpreter", "run_graph", "run_module"]
 

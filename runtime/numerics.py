@@ -12,10 +12,13 @@ such rule lives here once:
   integers in 64 bits;
 * `c_div`: integer division rounds toward zero (C's and TensorFlow's Div);
 * `reduce`: sum, prod, max, min and mean over axes, with the identities of an empty
-  max/min (`reduce_identity`) and the integer mean rounded toward zero.
+  max/min (`reduce_identity`) and the integer mean rounded toward zero;
+* `gather_indices`: Gather's indices checked against the gathered dim, negative ones
+  mapped when the op supports them.
 
 The functions work on arrays and know no op: a value they are not defined for raises
-ZeroDivisionError, which each interpreter reports as its located error.
+ZeroDivisionError (or IndexError for an index out of range), which each interpreter
+reports as its located error.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import numpy as np
 
 from ge_dialect.dtypes import compute_dtype, is_float_dtype
 
-__all__ = ["REDUCTIONS", "acc_dtype", "c_div", "reduce", "reduce_identity", "upcast"]
+__all__ = ["REDUCTIONS", "acc_dtype", "c_div", "gather_indices", "reduce", "reduce_identity", "upcast"]
 
 # The reductions `reduce` knows (ReduceSumD / ascgraph.Sum, ...).
 REDUCTIONS = ("sum", "prod", "max", "min", "mean")
@@ -99,3 +102,19 @@ def reduce(kind: str, x: np.ndarray, axes: tuple[int, ...], keepdims: bool) -> n
             raise ZeroDivisionError("the integer mean of no elements")
         return (s - np.fmod(s, count)) // count  # integer mean rounds toward zero
     return s / acc.type(count)
+
+
+def gather_indices(idx: np.ndarray, dim: int, negative_index_support: bool) -> np.ndarray:
+    """`idx` checked against a gathered dim of size `dim`, as int64: GE's default impl mode
+    raises an AI-core error on an out-of-range index (selection_ops.h, GatherV2), so it is
+    an IndexError here; `negative_index_support` maps [-dim, -1] to dim + i."""
+    i = idx.astype(np.int64)
+    lo = -dim if negative_index_support else 0
+    bad = (i < lo) | (i >= dim)
+    if np.any(bad):
+        first = int(i[bad].flat[0])
+        raise IndexError(
+            f"index {first} is out of range for a gathered dim of size {dim} (valid: [{lo}, {dim - 1}]"
+            f"{'' if negative_index_support else '; negative_index_support is false'})"
+        )
+    return np.where(i < 0, i + dim, i)

@@ -7,11 +7,13 @@ replaces. The simulator of NPU programs is checked against these numbers.
 
 The semantics are xDSL interpreter functions: `ReferenceFunctions` holds one `@impl` per
 ge op class (`ge.AscBackend` excepted: its meaning is its AscGraph's, which
-runtime/ascgraph_interp.py's `AscGraphFunctions` implement). `GeInterpreter` is xDSL's
-`Interpreter` with GE's graph walk; runtime/interpreter.py (the composition root)
-registers both function sets on each interpreter it makes and gives `run_graph` /
-`run_module` to its callers. Registration is per interpreter instance: an implementation
-registered on one (`register_implementations(..., override=True)`) changes no other.
+runtime/ascgraph_interp.py's `AscGraphFunctions` implement). They run on
+runtime/graph_interpreter.py's `GeInterpreter`, xDSL's `Interpreter` with GE's graph walk;
+runtime/interpreter.py (the composition root) registers both function sets on each
+interpreter it makes and gives `run_graph` / `run_module` to its callers. Registration is
+per interpreter instance: an implementation registered on one
+(`register_implementations(..., override=True)`) changes no other. `select_graph` picks
+the graph a module runs (the one no `ge.PartitionedCall` calls, unless one is named).
 
 Rules the whole interpreter keeps:
 
@@ -35,57 +37,39 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, SymbolRefAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
-    OpImpl,
     PythonValues,
     ReturnedValues,
     impl,
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
-from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
-from runtime.numerics import acc_dtype, c_div, reduce, upcast
+from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl
+from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, upcast
 
 __all__ = [
-    "GeInterpreter",
-    "Impl",
-    "ReferenceEvalError",
     "ReferenceFunctions",
-    "check_value",
     "conv2d_nchw",
     "dense_value",
-    "gather_indices",
     "matmul_nd",
-    "node_impl",
     "out_dtype",
     "reduce_axes",
     "root_graphs",
     "select_graph",
 ]
-
-# The semantics of one node: (op, input arrays) -> output arrays.
-Impl = Callable[[Operation, Sequence[np.ndarray]], Sequence[np.ndarray]]
-
-
-class ReferenceEvalError(LocatedError):
-    """The reference interpreter cannot evaluate `op`: bad inputs, an op without reference
-    semantics, or values the op is not defined for (e.g. integer division by zero)."""
-
 
 # ---------------------------------------------------------------------------------------
 # Types and checks
@@ -94,41 +78,6 @@ class ReferenceEvalError(LocatedError):
 
 def out_dtype(op: Operation, i: int = 0) -> np.dtype:
     return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
-
-
-def _shape_matches(want: tuple[int, ...] | None, got: tuple[int, ...]) -> bool:
-    if want is None:
-        return True
-    return len(want) == len(got) and all(w < 0 or w == g for w, g in zip(want, got))
-
-
-def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> None:
-    """An array given for `value` (a graph input) must have its shape and numpy dtype."""
-    want_dt = numpy_dtype(value.type.element_type)  # type: ignore[attr-defined]
-    want_shape = shape_of(value.type)
-    if not _shape_matches(want_shape, arr.shape) or arr.dtype != want_dt:
-        raise ReferenceEvalError(
-            op,
-            f"{what} is an array of shape {fmt_shape(arr.shape)} and dtype {arr.dtype}, but the "
-            f"graph expects {value.type} (numpy dtype {want_dt})",
-        )
-
-
-def _check_outputs(op: Operation, outs: Sequence[np.ndarray]) -> None:
-    """Internal invariant: outputs have the result types' shapes and numpy dtypes."""
-    if len(outs) != len(op.results):
-        raise ReferenceEvalError(
-            op, f"internal error in the reference interpreter: {len(outs)} outputs for {len(op.results)} results"
-        )
-    for i, (r, a) in enumerate(zip(op.results, outs)):
-        want_dt = numpy_dtype(r.type.element_type)  # type: ignore[attr-defined]
-        if not isinstance(a, np.ndarray) or a.dtype != want_dt or not _shape_matches(shape_of(r.type), a.shape):
-            got = f"shape {fmt_shape(a.shape)} dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
-            raise ReferenceEvalError(
-                op,
-                f"internal error in the reference interpreter: output {i} is {got}, but the "
-                f"type is {r.type} (numpy dtype {want_dt})",
-            )
 
 
 def _target_shape(op: Operation, i: int, size: int) -> tuple[int, ...]:
@@ -155,94 +104,8 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------
-# The interpreter: GE's graph walk on xDSL's Interpreter
+# Which graph runs
 # ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class GeInterpreter(Interpreter):
-    """xDSL's `Interpreter` running ge graphs as GE does: a graph body is walked once, in
-    order, its Data nodes bound to the inputs by their `index` and NetOutput's operands
-    returned (`Interpreter.run_ssacfg_region` expects block arguments and a terminator
-    instead). Each node runs the implementation registered for its class through
-    `register_implementations` (InterpreterFunctions: `ReferenceFunctions`,
-    runtime/ascgraph_interp.py's `AscGraphFunctions`).
-
-    `run_node` calls the registered implementation itself, where `Interpreter.run_op` would
-    wrap any exception into a diagnostic that prints the whole module
-    (`Operation.emit_error`): a `ReferenceEvalError` stays one located line, and the
-    simulator can try an implementation that may refuse a probe. Listeners
-    (`Interpreter.Listener`, e.g. xDSL's `OpCounter`) see every node it runs.
-    """
-
-    # graph names of the PartitionedCalls being evaluated, outermost first
-    _calls: list[str] = field(default_factory=list)
-
-    def implements(self, op_type: type[Operation]) -> bool:
-        """Whether an implementation of `op_type` is registered."""
-        return self._impl(op_type) is not None
-
-    def _impl(self, op_type: type[Operation]) -> tuple[InterpreterFunctions, OpImpl[Any, Operation]] | None:
-        # The registered (functions, implementation) pairs as xDSL keeps them
-        # (_InterpreterFunctionImpls.register_from): the lookup Interpreter.run_op makes.
-        return self._impls._impl_dict.get(op_type)
-
-    def run_node(self, op: Operation, args: Sequence[Any], semantics: str = "reference") -> PythonValues:
-        """The results of the implementation registered for `op`'s class on `args`; a
-        located error when there is none ("... has no `semantics` semantics")."""
-        entry = self._impl(type(op))
-        if entry is None:
-            raise ReferenceEvalError(op, f"{op.name} has no {semantics} semantics")
-        functions, fn = entry
-        for listener in self.listeners:
-            listener.will_interpret_op(op, tuple(args))
-        outs = fn(functions, self, op, tuple(args)).values
-        for listener in self.listeners:
-            listener.did_interpret_op(op, outs)
-        return outs
-
-    def run_block(self, block: Block, inputs: Sequence[np.ndarray], owner: Operation, what: str) -> list[np.ndarray]:
-        """Evaluate a graph body (Data nodes by index, ..., NetOutput) once, in order."""
-        datas: dict[int, Operation] = {}
-        for op in block.ops:
-            if isinstance(op, ge.Data | ge.RefData):
-                datas[A.get_int(op, "index") or 0] = op
-        if len(inputs) != len(datas):
-            raise ReferenceEvalError(owner, f"{what} takes {len(datas)} inputs, {len(inputs)} given")
-        env: dict[SSAValue, np.ndarray] = {}
-        for op in block.ops:
-            if isinstance(op, ge.Data | ge.RefData):
-                idx = A.get_int(op, "index") or 0
-                arr = inputs[idx]
-                if not isinstance(arr, np.ndarray):
-                    raise ReferenceEvalError(op, f"input {idx} of {what} is a {type(arr).__name__}, not a numpy array")
-                check_value(op, op.results[0], arr, f"input {idx} of {what}")
-                env[op.results[0]] = arr
-                continue
-            if isinstance(op, ge.NetOutput):
-                return [np.array(env[v]) for v in op.operands]  # copies: callers own their outputs
-            outs = self.run_node(op, [env[v] for v in op.operands])
-            _check_outputs(op, outs)
-            env.update(zip(op.results, outs))
-        raise ReferenceEvalError(owner, f"{what} does not end with ge.NetOutput")
-
-    def run_graph(self, graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """Evaluate `graph` on `inputs` (in ge.Data index order); returns NetOutput's values."""
-        name = graph.sym_name.data
-        self._calls.append(name)
-        try:
-            with np.errstate(all="ignore"):  # IEEE results (inf, nan) are values, not warnings
-                return self.run_block(graph.body.block, inputs, graph, f"graph @{name}")
-        finally:
-            self._calls.pop()
-
-    def call_graph(self, op: Operation, callee: ge.GraphOp, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """`callee` called by `op` (a PartitionedCall): a recursive call is a located error."""
-        name = callee.sym_name.data
-        if name in self._calls:
-            chain = " -> ".join(f"@{s}" for s in (*self._calls, name))
-            raise ReferenceEvalError(op, f"recursive subgraph call {chain}")
-        return self.run_graph(callee, args)
 
 
 def root_graphs(module: ModuleOp) -> list[ge.GraphOp]:
@@ -542,24 +405,6 @@ def _shape(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-def gather_indices(op: Operation, idx: np.ndarray, dim: int, negative_index_support: bool) -> np.ndarray:
-    """`idx` checked against a gathered dim of size `dim`, as int64: GE's default impl mode
-    raises an AI-core error on an out-of-range index (selection_ops.h, GatherV2), so it is
-    a located error here; `negative_index_support` maps [-dim, -1] to dim + i. Shared by
-    the AscGraph interpreter's Gather."""
-    i = idx.astype(np.int64)
-    lo = -dim if negative_index_support else 0
-    bad = (i < lo) | (i >= dim)
-    if np.any(bad):
-        first = int(i[bad].flat[0])
-        raise ReferenceEvalError(
-            op,
-            f"index {first} is out of range for a gathered dim of size {dim} (valid: [{lo}, {dim - 1}]"
-            f"{'' if negative_index_support else '; negative_index_support is false'})",
-        )
-    return np.where(i < 0, i + dim, i)
-
-
 def _gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, ge.GatherBase)
     x, idx = args[0], args[1]
@@ -572,7 +417,10 @@ def _gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     axis = _norm_axis(op, raw, x.ndim, "axis")
     b = op.batch_dims()
     b = b + idx.ndim if b < 0 else b
-    i = gather_indices(op, idx, x.shape[axis], A.get_bool(op, "negative_index_support"))
+    try:
+        i = gather_indices(idx, x.shape[axis], A.get_bool(op, "negative_index_support"))
+    except IndexError as e:
+        raise ReferenceEvalError(op, str(e)) from None
     if b == 0:
         # np.take of a 0-d index on a 1-D x is a numpy scalar: the output is a 0-d array.
         return [np.asarray(np.take(x, i, axis=axis))]
@@ -656,17 +504,6 @@ def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
-
-
-def node_impl(op_type: type[Operation], semantics: Impl) -> OpImpl[Any, Operation]:
-    """`semantics(op, inputs) -> outputs` as the xDSL implementation of `op_type` (an
-    `@impl` method of an InterpreterFunctions class)."""
-
-    def run(self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        return tuple(semantics(op, args))
-
-    run.__name__ = f"run_{op_type.__name__}"
-    return impl(op_type)(run)
 
 
 @register_impls

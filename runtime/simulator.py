@@ -57,9 +57,9 @@ from ge_dialect import ge, npu
 from ge_dialect.dtypes import is_float_dtype, numpy_dtype
 from ge_dialect.interval_map import IntervalMap
 from runtime.ascgraph_interp import run_asc_graph
+from runtime.graph_interpreter import ReferenceEvalError
 from runtime.interpreter import ge_interpreter
 from runtime.layouts import gather, scatter, storage_elements, storage_index
-from runtime.reference import ReferenceEvalError
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
 

@@ -5,7 +5,8 @@ included, is read with `ast`, and
 * no two project modules import each other, directly or through others;
 * ge_dialect imports nothing else of the project;
 * lowering/ and importers/ import ge_dialect only (and their own package);
-* runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass);
+* runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass),
+  and its two interpreters (reference.py, ascgraph_interp.py) import neither the other;
 * passes/ imports ge_dialect and passes/ only, and a pass folder takes no `_private`
   name from another folder (a folder may use another's public analysis, never its
   internals);
@@ -139,6 +140,13 @@ def test_lowering_and_importers_import_ge_dialect_only():
 
 def test_runtime_imports_ge_dialect_and_runtime_only():
     assert _violations(("runtime",), ("ge_dialect", "runtime")) == []
+
+
+def test_the_two_interpreters_import_neither_the_other():
+    # both build on runtime/graph_interpreter.py; runtime/interpreter.py registers both
+    assert "runtime.ascgraph_interp" not in GRAPH["runtime.reference"]
+    assert "runtime.reference" not in GRAPH["runtime.ascgraph_interp"]
+    assert {"runtime.reference", "runtime.ascgraph_interp"} <= GRAPH["runtime.interpreter"]
 
 
 def test_passes_import_ge_dialect_and_public_names_of_other_pass_folders():

@@ -23,8 +23,8 @@ from ge_dialect import ascgraph as ag
 from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
 from runtime import ascgraph_interp
+from runtime.graph_interpreter import ReferenceEvalError
 from runtime.interpreter import ge_interpreter, run_module
-from runtime.reference import ReferenceEvalError
 
 F32, F16 = np.float32, np.float16
 RNG = np.random.default_rng(7)

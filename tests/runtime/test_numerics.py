@@ -11,8 +11,8 @@ from conftest import parse
 from ge_dialect import ascgraph as ag
 from runtime import ascgraph_interp as AI
 from runtime import numerics as N
+from runtime.graph_interpreter import ReferenceEvalError
 from runtime.interpreter import run_module
-from runtime.reference import ReferenceEvalError
 
 I32 = np.int32
 

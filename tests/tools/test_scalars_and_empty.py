@@ -14,8 +14,9 @@ from xdsl.dialects.builtin import ModuleOp
 from ge_dialect import ascgraph as ag
 from ge_tools.opt import GeOptMain, parse_module
 from runtime import ascgraph_interp as AI
+from runtime.graph_interpreter import ReferenceEvalError
 from runtime.interpreter import run_module
-from runtime.reference import ReferenceEvalError, select_graph
+from runtime.reference import select_graph
 from runtime.simulator import load
 
 F32 = np.float32
