@@ -110,9 +110,10 @@ class GeInterpreter(Interpreter):
         if entry is None:
             raise ReferenceEvalError(op, f"{op.name} has no {semantics} semantics")
         functions, fn = entry
+        values = tuple(args)
         for listener in self.listeners:
-            listener.will_interpret_op(op, tuple(args))
-        outs = fn(functions, self, op, tuple(args)).values
+            listener.will_interpret_op(op, values)
+        outs = fn(functions, self, op, values).values
         for listener in self.listeners:
             listener.did_interpret_op(op, outs)
         return outs

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from xdsl.interpreter import InterpreterFunctions, register_impls
+from xdsl.interpreter import InterpreterFunctions, OpCounter, register_impls
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
@@ -789,6 +789,18 @@ ge.graph @sub {
   ge.NetOutput %d : tensor<2xf32>
 }
 """
+
+
+def test_listeners_see_every_node_run_in_called_graphs_too():
+    # GeInterpreter runs nodes as xDSL's Interpreter does for its listeners (OpCounter);
+    # Data and NetOutput are the walk's binding and return, not nodes it runs.
+    m = parse(CALL)
+    counter = OpCounter()
+    interpreter = ge_interpreter(m)
+    interpreter.listeners = (counter,)
+    (r,) = interpreter.run_graph(select_graph(m), [np.array([10, 20], F32), np.array([1, 2], F32)])
+    same(r, np.array([9, 18], F32))
+    assert dict(counter.ops) == {"ge.PartitionedCall": 1, "ge.Sub": 1}
 
 
 def test_partitioned_call_maps_inputs_to_callee_data_indices():
