@@ -54,7 +54,7 @@ from ge_dialect.dtypes import numpy_dtype
 from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, check_value, node_impl
 from runtime.numerics import c_div, gather_indices, reduce, upcast
 
-__all__ = ["AscGraphFunctions", "compute", "gm_view", "run_asc_backend", "run_asc_graph"]
+__all__ = ["AscGraphFunctions", "compute", "dense_cover", "gm_view", "run_asc_backend", "run_asc_graph"]
 
 as_strided = np.lib.stride_tricks.as_strided
 
@@ -112,7 +112,7 @@ def _scalar(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # -- the interpreter ----------------------------------------------------------------------------
 
 
-def _dense_cover(t: ag.AscTensorType, offset: int, size: int) -> bool:
+def dense_cover(t: ag.AscTensorType, offset: int, size: int) -> bool:
     """Whether the view `t` from `offset` writes each of `size` elements exactly once, in
     row-major order (its non-unit repeats have the C-contiguous strides and fill `size`)."""
     if offset != 0 or math.prod(t.repeat_list) != size:
@@ -135,7 +135,7 @@ def _store_target(op: ag.Store, t: ag.AscTensorType, size: int, out_buffers: Seq
         if isinstance(out, ag.Output) and out.index < len(out_buffers):
             buf = out_buffers[out.index]
             if buf is not None and buf.dtype == _np_dtype(t) and buf.size == size:
-                if not _dense_cover(t, op.offset, size):
+                if not dense_cover(t, op.offset, size):
                     buf[...] = 0
                 return buf
     return np.zeros(size, dtype=_np_dtype(t))

@@ -402,25 +402,25 @@ def test_ascgraph_store_writes_the_given_output_buffer() -> None:
     assert not np.shares_memory(got2, other) and np.array_equal(got2, fresh)
 
 
-def test_dense_cover_decides_when_a_given_buffer_needs_no_zeroing() -> None:
+def testdense_cover_decides_when_a_given_buffer_needs_no_zeroing() -> None:
     """Only a Store view that writes each element of its buffer once, row-major from
     offset 0, may skip zeroing the given buffer (the bytes it misses must read 0, as with
     np.zeros)."""
     from xdsl.dialects.builtin import f32
 
     from ge_dialect.ascgraph import AscTensorType
-    from runtime.ascgraph_interp import _dense_cover
+    from runtime.ascgraph_interp import dense_cover
 
     def t(reps: list[int], strides: list[int]) -> AscTensorType:
         return AscTensorType(f32, list(range(len(reps))), reps, strides)
 
-    assert _dense_cover(t([4, 8], [8, 1]), 0, 32)
-    assert _dense_cover(t([4, 1, 8], [8, 0, 1]), 0, 32)  # a unit axis's stride is irrelevant
-    assert not _dense_cover(t([4, 8], [8, 1]), 1, 33)  # not from offset 0
-    assert not _dense_cover(t([4, 4], [8, 2]), 0, 32)  # every other element
-    assert not _dense_cover(t([4, 8], [8, 1]), 0, 64)  # half the buffer
-    assert not _dense_cover(t([8, 4], [1, 8]), 0, 32)  # transposed: covers, not row-major
-    assert not _dense_cover(t([4, 8], [0, 1]), 0, 32)  # broadcast: rows written 4 times
+    assert dense_cover(t([4, 8], [8, 1]), 0, 32)
+    assert dense_cover(t([4, 1, 8], [8, 0, 1]), 0, 32)  # a unit axis's stride is irrelevant
+    assert not dense_cover(t([4, 8], [8, 1]), 1, 33)  # not from offset 0
+    assert not dense_cover(t([4, 4], [8, 2]), 0, 32)  # every other element
+    assert not dense_cover(t([4, 8], [8, 1]), 0, 64)  # half the buffer
+    assert not dense_cover(t([8, 4], [1, 8]), 0, 32)  # transposed: covers, not row-major
+    assert not dense_cover(t([4, 8], [0, 1]), 0, 32)  # broadcast: rows written 4 times
 
 
 def test_kernel_output_on_its_own_input_is_copied_after_the_kernel() -> None:
