@@ -7,8 +7,8 @@ device simulator and check its numbers against the reference interpreter.
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
-interpreter (runtime/reference.py) runs. Otherwise the `ge-compile` pipeline of
-ge_tools/registry.py runs on a copy of the module; when it ends in an npu.model (ge-to-npu)
+interpreter (runtime/reference.py) runs. Otherwise the passes of `ge-compile`
+(passes/pipeline.py: GeCompilePass, with --streams) run on a copy of the module; when it ends in an npu.model (ge-to-npu)
 the model is loaded once on runtime/simulator.py and executed N times with fresh input
 buffers, else the compiled graph is evaluated by the reference interpreter; the outputs
 are compared with the reference's on the original graph.
@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation, OpResult
+from xdsl.passes import PassPipeline
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
@@ -38,13 +40,21 @@ from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.names import name_all_nodes
 from ge_dialect.shapes import fmt_shape
-from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
-from ge_tools.registry import PIPELINES
+from ge_tools.opt import (
+    INT64_MAX,
+    PipelineCallback,
+    context,
+    host_memory_bytes,
+    one_line_arg_errors,
+    parse_module,
+    run_tool,
+    verify_module,
+)
+from passes.pipeline import GeCompilePass, expand
 from runtime.error_bound import output_error_bounds
 from runtime.reference import ReferenceError, check_value, run_graph, select_graph
 from runtime.simulator import LoadedModel, SimulatorFault, load
 
-COMPILE_PIPELINE = "ge-compile"
 RTOL = 1e-5
 ATOL = 1e-6
 NPY_MAGIC = b"\x93NUMPY"
@@ -53,10 +63,10 @@ DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
 
 Modes:
-  default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES:
-               ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse,
-               ge-autofuse, ge-concat-notask, ge-pack-notask,
-               ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu) on a copy of
+  default      run the passes of ge-compile (passes/pipeline.py: ge-identity-pass,
+               ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
+               ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
+               ge-assign-memory, ge-to-npu{streams=S}) on a copy of
                the module (nodes the file leaves nameless named first, as GE's parser
                names them: `Add_2`, ge_dialect/names.py), load the npu.model
                on the device simulator (runtime/simulator.py) and execute it --executions
@@ -421,12 +431,11 @@ def _evaluate(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[Output]:
     return [Output(i, n, a) for i, (n, a) in enumerate(zip(names, run_graph(graph, inputs)))]
 
 
-def _pipeline(args: argparse.Namespace) -> str:
-    if args.reference or COMPILE_PIPELINE not in PIPELINES:
-        return ""
-    if args.streams == 1:
-        return COMPILE_PIPELINE
-    return ",".join(f"{p}{{streams={args.streams}}}" if p == "ge-to-npu" else p for p in PIPELINES[COMPILE_PIPELINE])
+def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
+    """ge-compile's passes (none with --reference), verified after each, dumped with
+    --dump-dir: what ge-opt -p ge-compile runs."""
+    passes = () if args.reference else expand((GeCompilePass(streams=args.streams),))
+    return PassPipeline(passes, PipelineCallback(dump_dir=args.dump_dir))
 
 
 def _model_figures(model: npu.ModelOp) -> dict[str, object]:
@@ -499,25 +508,26 @@ def run(argv: Sequence[str] | None = None) -> int:
         # numpy's default_rng takes non-negative seeds only
         print(f"ge-run: error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
         return 1
-    passes = _pipeline(args)
-    # ge-opt's context (every dialect) and pipeline (expansion, verification after each pass).
-    opt = GeOptMain(["-p", passes] + (["--dump-dir", args.dump_dir] if args.dump_dir else []))
+    pipeline = compile_pipeline(args)
+    ctx = context()  # ge-opt's: every dialect
     with open(args.file, "rb") as f:
         data = f.read()
-    module: ModuleOp = parse_module(opt.ctx, data, args.file)
-    module.verify()
+    module: ModuleOp = parse_module(ctx, data, args.file)
+    verify_module(module)
     # node names follow the input file: the reference, the compiled copy and the reports agree
     name_all_nodes(module)
     graph = select_graph(module, args.graph)
     check_host_memory(module, host_memory_bytes())
     try:
-        return _run_graph(args, opt, module, graph)
+        return _run_graph(args, ctx, pipeline, module, graph)
     except MemoryError as e:  # a backstop: check_host_memory refuses what clearly cannot fit
         print(f"{op_location(graph)}: error: ge-run: out of host memory: {e}", file=sys.stderr)
         return 1
 
 
-def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph: ge.GraphOp) -> int:
+def _run_graph(
+    args: argparse.Namespace, ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp
+) -> int:
     name = graph.sym_name.data
     for k in args.frozen_input:
         if not 0 <= k < len(graph.data_nodes):
@@ -536,7 +546,7 @@ def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph
     stats: dict[str, object] = {
         "graph": name,
         "mode": "reference" if args.reference else "compare",
-        "passes": [p.name for p in opt.pipeline.passes],
+        "passes": [p.name for p in pipeline.passes],
         "outputs": [
             {"index": o.index, "name": o.name, "shape": list(o.array.shape), "dtype": str(o.array.dtype)} for o in ref
         ],
@@ -549,7 +559,7 @@ def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph
             _save(args.save_dir, "output_", ref)
     else:
         compiled = module.clone()
-        opt.apply_passes(compiled)
+        pipeline.apply(ctx, compiled)
         models = [m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name]
         if models:
             fig = _model_figures(models[0])

@@ -641,9 +641,9 @@ PIPELINE_MUTATIONS = (_pipe_chars, _pipe_value, _pipe_value, _pipe_value, _pipe_
 
 @cache
 def get_all_pass_names() -> tuple[str, ...]:
-    from ge_tools.registry import PIPELINES, get_all_passes
+    from ge_tools.registry import get_all_passes
 
-    return (*get_all_passes(), *PIPELINES)
+    return tuple(get_all_passes())
 
 
 @dataclass(frozen=True)
