@@ -8,10 +8,11 @@ device simulator and check its numbers against the reference interpreter.
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
 interpreter (runtime/reference.py) runs. Otherwise the passes of `ge-compile`
-(passes/pipeline.py: GeCompilePass, with --streams) run on a copy of the module; when it ends in an npu.model (ge-to-npu)
-the model is loaded once on runtime/simulator.py and executed N times with fresh input
-buffers, else the compiled graph is evaluated by the reference interpreter; the outputs
-are compared with the reference's on the original graph.
+(passes/pipeline.py: GeCompilePass, with --streams) run on a copy of the module; when
+they end in an npu.model (ge-to-npu) the model is loaded once on runtime/simulator.py
+and executed N times with fresh input buffers, else the compiled graph is evaluated by
+the reference interpreter; the outputs are compared with the reference's on the
+original graph.
 """
 
 from __future__ import annotations
@@ -39,10 +40,12 @@ from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.names import name_all_nodes
+from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shapes import fmt_shape
 from ge_tools.opt import (
     INT64_MAX,
     PipelineCallback,
+    UserError,
     context,
     host_memory_bytes,
     one_line_arg_errors,
@@ -409,7 +412,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--executions", type=int, default=1, metavar="N",
         help="execute the loaded model N times, each with fresh input buffers (default 1)",
     )  # fmt: skip
-    p.add_argument("--streams", type=int, default=1, choices=(1, 2), help="ge-to-npu streams option (default 1)")
+    p.add_argument(
+        "--streams", type=int, default=1, metavar="S", help="ge-compile's streams option: 1 or 2 (default 1)"
+    )
     p.add_argument(
         "--frozen-input", type=int, action="append", default=[], metavar="K",
         help="input K is frozen (ge.exec.frozenInputIndexes): its address is refreshed on the first execution only",
@@ -434,7 +439,11 @@ def _evaluate(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[Output]:
 def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     """ge-compile's passes (none with --reference), verified after each, dumped with
     --dump-dir: what ge-opt -p ge-compile runs."""
-    passes = () if args.reference else expand((GeCompilePass(streams=args.streams),))
+    try:
+        compile = GeCompilePass(streams=args.streams)  # its options checked in any mode
+    except PassOptionError as e:
+        raise UserError(f"ge-run: error: {e}") from None
+    passes = () if args.reference else expand((compile,))
     return PassPipeline(passes, PipelineCallback(dump_dir=args.dump_dir))
 
 
