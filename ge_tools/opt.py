@@ -3,6 +3,12 @@
 Every parse, verify and pass error is one line `FILE:LINE:COL: error: <op>: <message>` on
 stderr and exit code 1 (with --verify-diagnostics or --parsing-diagnostics: on stdout,
 exit 0, for negative lit tests). Never a traceback, never a dump of the whole module.
+
+The passes run in xDSL's PassPipeline: `-p` is parsed here (one message per mistake,
+`build_pipeline`), each PipelinePass (`ge-compile`) is spliced in as its constituent
+passes, and `PipelineCallback` verifies (op by op, located), times, prints and dumps
+between them. The driver patches nothing of xDSL (the parser and the lexer are
+subclasses); ge_dialect/names.py still replaces SSAValue.extract_valid_name.
 """
 
 from __future__ import annotations

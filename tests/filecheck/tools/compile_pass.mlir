@@ -13,6 +13,8 @@
 // RUN: ls %t.d | filecheck %s --check-prefix=LS
 // RUN: cat %t.d/09_ge-to-npu.mlir | filecheck %s --check-prefix=TWO
 // RUN: ge-opt %s -p ge-compile --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
+// xDSL's --print-between-passes (stdout, between two passes: not after the last one)
+// RUN: ge-opt %s -p ge-compile --print-between-passes | grep '^IR after' | filecheck %s --check-prefix=BETWEEN
 
 // Three independent branches (examples/split_relu_concat.mlir): streams=2 uses stream 1.
 ge.graph @main attributes {_single_op_scene = false} {
@@ -68,3 +70,13 @@ ge.graph @main attributes {_single_op_scene = false} {
 // AFTER-NEXT: builtin.module {
 // AFTER-NEXT: npu.model @main streams = 1
 // AFTER-NOT: IR Dump
+
+// BETWEEN: {{\A}}IR after ge-identity-pass:
+// BETWEEN-NEXT: IR after ge-phony-notask:
+// BETWEEN-NEXT: IR after ge-lower-autofuse:
+// BETWEEN-NEXT: IR after ge-autofuse:
+// BETWEEN-NEXT: IR after ge-concat-notask:
+// BETWEEN-NEXT: IR after ge-pack-notask:
+// BETWEEN-NEXT: IR after ge-phony-notask:
+// BETWEEN-NEXT: IR after ge-assign-memory:
+// BETWEEN-NOT: {{.}}
