@@ -48,7 +48,7 @@ from ge_dialect import attrs as A  # noqa: E402
 from ge_dialect.attrs import MEMORY_LOWER_BOUND, MEMORY_PROVEN_BOUND, MEMORY_SIZE  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
-from ge_tools.registry import COMPILE_ORDER, get_all_passes, make_context  # noqa: E402
+from ge_tools.registry import get_all_passes, make_context  # noqa: E402
 from passes.memory.allocator import (  # noqa: E402
     live_lower_bound,
     overlap_index,
@@ -58,10 +58,14 @@ from passes.memory.allocator import (  # noqa: E402
 )
 from passes.memory.assign_memory import AssignMemoryPass, GraphPlanner  # noqa: E402
 from passes.memory.exact import ExactOptions, ExactPlan, exact_offsets  # noqa: E402
+from passes.pipeline import GeCompilePass  # noqa: E402
+
+# ge-compile's passes before memory assignment
+_COMPILE = [str(p) for p in GeCompilePass().passes()]
 
 PIPELINES = {
     "notask": ("ge-phony-notask", "ge-concat-notask", "ge-pack-notask"),
-    "compile": COMPILE_ORDER[: COMPILE_ORDER.index("ge-assign-memory")],
+    "compile": tuple(_COMPILE[: _COMPILE.index("ge-assign-memory")]),
 }
 GAP_LARGE = 0.01  # at the larger sizes: peak <= 1.01 x the proven bound
 TIME_RATIO = 3.0

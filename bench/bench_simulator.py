@@ -23,7 +23,7 @@ import numpy as np
 
 from ge_dialect import npu
 from ge_tools.opt import GeOptMain, parse_module
-from ge_tools.registry import PIPELINES
+from passes.pipeline import GeCompilePass
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph
 from runtime.simulator import load
@@ -52,7 +52,7 @@ def main() -> None:
     compiled = module.clone()
     opt.apply_passes(compiled)
     model = next(o for o in compiled.ops if isinstance(o, npu.ModelOp))
-    before = [p for p in PIPELINES["ge-compile"] if p not in ("ge-assign-memory", "ge-to-npu")]
+    before = [str(p) for p in GeCompilePass().passes() if p.name not in ("ge-assign-memory", "ge-to-npu")]
     lowered = module.clone()
     GeOptMain(["-p", ",".join(before)]).apply_passes(lowered)
     lowered_graph = select_graph(lowered)
@@ -75,7 +75,7 @@ def main() -> None:
     moved = st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes
     assert out is not None and ref is not None
     same = all(np.array_equal(a, b) for a, b in zip(out, ref))
-    print(f"pipeline: {','.join(PIPELINES['ge-compile'])}")
+    print(f"pipeline: {','.join(str(p) for p in opt.pipeline.passes)}")
     print(f"bytes moved per execution: {moved / 2**20:.1f} MB ({sum(st.tasks_by_kind.values())} tasks)")
     print(f"simulator execute: {min(t_sim) * 1e3:.1f} ms, reference interpreter: {min(t_ref) * 1e3:.1f} ms")
     print(f"ratio simulator / reference: {min(t_sim) / min(t_ref):.2f} (target <= 3); outputs equal: {same}")

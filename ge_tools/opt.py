@@ -3,6 +3,12 @@
 Every parse, verify and pass error is one line `FILE:LINE:COL: error: <op>: <message>` on
 stderr and exit code 1 (with --verify-diagnostics or --parsing-diagnostics: on stdout,
 exit 0, for negative lit tests). Never a traceback, never a dump of the whole module.
+
+The passes run in xDSL's PassPipeline: `-p` is parsed here (one message per mistake,
+`build_pipeline`), each PipelinePass (`ge-compile`) is spliced in as its constituent
+passes, and `PipelineCallback` verifies (op by op, located), times, prints and dumps
+between them. The driver patches nothing of xDSL (the parser and the lexer are
+subclasses); ge_dialect/names.py still replaces SSAValue.extract_valid_name.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import textwrap
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import IO, NoReturn, get_type_hints
 
@@ -29,6 +36,8 @@ from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
+from xdsl.traits import NoTerminator
+from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 from xdsl.utils.hints import type_repr
@@ -37,21 +46,9 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLit
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.diagnostics import LocatedError
-from ge_tools.registry import PIPELINES, get_all_dialects, get_all_passes
-
-_VERIFY_PREFIX = "Operation does not verify: "
-
-
-def _located_emit_error(self: Operation, message: str, underlying_error: Exception):
-    """Replacement for Operation.emit_error: one located line instead of a module dump."""
-    if isinstance(underlying_error, LocatedError):
-        raise underlying_error
-    raise LocatedError(self, message.removeprefix(_VERIFY_PREFIX))
-
-
-def install_located_errors() -> None:
-    """Make every op error a LocatedError (xDSL would print the whole module)."""
-    Operation.emit_error = _located_emit_error  # type: ignore[method-assign]
+from ge_dialect.pass_options import PassOptionError
+from ge_tools.registry import get_all_dialects, get_all_passes
+from passes.pipeline import PipelinePass, expand
 
 
 class GeLexer(MLIRLexer):
@@ -408,13 +405,17 @@ def _make_pass(cls: type[ModulePass], spec: ArgSpec) -> ModulePass:
             raise PipelineError(f"pass {cls.name}: unknown option '{shown}' (options: {known}){maybe}")
         try:
             cls.from_pass_spec(ArgSpec(cls.name, {key: values}))
+        except PassOptionError:
+            raise  # a value of the right type the pass refuses: the caller reports it
         except (ValueError, TypeError):
             want = type_repr(hints.get(key, object))
             got = "no value" if not values else f"'{_spec_value(values)}'"
             raise PipelineError(f"pass {cls.name}: option {shown} takes {want}, got {got}") from None
     try:
         return cls.from_pass_spec(spec)
-    except (ValueError, TypeError) as e:  # e.g. a pass that checks its options when built
+    except PassOptionError:
+        raise
+    except (ValueError, TypeError) as e:  # a backstop: each option was built alone above
         raise PipelineError(f"pass {cls.name}: {_one_line(str(e))}") from None
 
 
@@ -444,16 +445,13 @@ def _parse_element(name: str, element: str, column: int) -> ArgSpec:
     return spec
 
 
-def build_pipeline(
-    spec: str,
-    available: dict[str, Callable[[], type[ModulePass]]],
-    pipelines: dict[str, tuple[str, ...]] | None = None,
-) -> list[ModulePass]:
-    """The passes of a `-p` pipeline `name{option=value ...},...`, named pipelines
-    (registry.PIPELINES) expanded. Every malformed pipeline is a PipelineError naming the
-    pass and the option: an unknown pass or option, a value of the wrong type, unbalanced
-    braces, MLIR's nested `builtin.module(...)` syntax, text after the options."""
-    pipelines = PIPELINES if pipelines is None else pipelines
+def build_pipeline(spec: str, available: dict[str, Callable[[], type[ModulePass]]]) -> tuple[ModulePass, ...]:
+    """The passes of a `-p` pipeline `name{option=value ...},...`, each PipelinePass
+    (`ge-compile`) spliced in as its constituent passes. Every malformed pipeline is a
+    PipelineError naming the pass and the option: an unknown pass or option, a value of
+    the wrong type, unbalanced braces, MLIR's nested `builtin.module(...)` syntax, text
+    after the options; a value of the right type that the pass refuses is its
+    PassOptionError (passes/options.py)."""
     passes: list[ModulePass] = []
     for column, raw in _pipeline_elements(spec):
         element = raw.strip()
@@ -475,21 +473,125 @@ def build_pipeline(
                 f"pass {name}: unexpected '{after.strip()}' at column {column + len(element) - len(after)} "
                 "(options go in one {option=value ...} after the name)"
             )
-        if name in pipelines:
-            if rest:
-                raise PipelineError(f"pipeline {name} takes no options (it runs {', '.join(pipelines[name])})")
-            passes.extend(build_pipeline(",".join(pipelines[name]), available, {}))
-            continue
         if name not in available:
-            close = difflib.get_close_matches(name, [*available, *pipelines], 1)
+            close = difflib.get_close_matches(name, list(available), 1)
             maybe = f"; did you mean '{close[0]}'?" if close else ""
             raise PipelineError(f"unknown pass '{name}'{maybe} (ge-opt --help lists them)")
         passes.append(_make_pass(available[name](), _parse_element(name, element, column)))
-    return passes
+    return expand(passes)
+
+
+def with_remarks(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+    """`passes` with `remarks=true` on each pass that has the option (--remarks)."""
+    return tuple(
+        dataclasses.replace(p, remarks=True)  # type: ignore[call-arg]
+        if any(f.name == "remarks" for f in dataclasses.fields(p))
+        else p
+        for p in passes
+    )
+
+
+def verify_module(module: ModuleOp) -> None:
+    """`module.verify()` with each failure one LocatedError at the op that fails.
+
+    xDSL's Operation.verify runs an op's own verifier after its regions' and reports a
+    failure through Operation.emit_error, which prints the whole module. Here each op is
+    verified alone in the same order (nested ops first), so that the op that failed is
+    known; a LocatedError a verifier raises about another op passes through."""
+    for op in module.walk(region_first=True):
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            raise LocatedError(op, _one_line(str(e))) from None
+        # Block.verify's rule, which verify_nested_ops=False skips
+        for region in op.regions:
+            if len(region.blocks) == 1 and region.block.first_op is None and not op.has_trait(NoTerminator):
+                raise LocatedError(
+                    op,
+                    f"Operation {op.name} contains empty block in single-block region that expects at least a terminator",
+                )
+
+
+@dataclass
+class PipelineCallback:
+    """What runs between two passes (xDSL's PassPipeline callback: previous pass or None,
+    the module, next pass or None): verification with located errors, then, as asked,
+    --time-passes, --print-between-passes, --print-ir-after-all (stderr) and --dump-dir
+    (DIR/NN_<pass>.mlir, 00_input.mlir first; chunk<K>_ before each name from the second
+    module on, as --split-input-file gives)."""
+
+    verify: bool = True
+    time_passes: bool = False
+    print_between_passes: bool = False
+    print_ir_after_all: bool = False
+    dump_dir: str | None = None
+    modules: int = 0
+    index: int = 0
+    started: float = 0.0
+
+    def __call__(self, previous: ModulePass | None, module: ModuleOp, next: ModulePass | None) -> None:
+        if previous is None:
+            self.modules += 1
+            self.index = 0
+        elif self.time_passes:
+            print(f"Pass {previous.name} took {time.perf_counter() - self.started} seconds")
+        if self.verify:
+            verify_module(module)
+        if previous is not None:
+            self.index += 1
+            if self.print_between_passes and next is not None:
+                # xdsl_opt_main.py: xDSLOptMain.setup_pipeline's callback
+                print(f"IR after {previous.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            if self.print_ir_after_all:
+                print(f"// -----// IR Dump After {previous.name} ({previous}) //----- //", file=sys.stderr)
+                Printer(stream=sys.stderr).print_op(module)
+                print(file=sys.stderr)
+        if self.dump_dir:
+            self._dump("input" if previous is None else previous.name, module)
+        self.started = time.perf_counter()
+
+    def _dump(self, name: str, module: ModuleOp) -> None:
+        assert self.dump_dir
+        os.makedirs(self.dump_dir, exist_ok=True)
+        prefix = "" if self.modules <= 1 else f"chunk{self.modules}_"
+        with open(os.path.join(self.dump_dir, f"{prefix}{self.index:02d}_{name}.mlir"), "w") as f:
+            Printer(stream=f).print_op(module)
+            f.write("\n")
+
+
+def register_dialects(ctx: Context) -> None:
+    """Every dialect xDSL knows and the project's, each loaded when first used."""
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    known = set(ctx.registered_dialect_names)
+    for name, factory in get_all_dialects().items():
+        if name not in known:
+            ctx.register_dialect(name, factory)
+
+
+def context() -> Context:
+    """ge-opt's context, for a tool or a test without a GeOptMain."""
+    ctx = Context()
+    register_dialects(ctx)
+    return ctx
+
+
+def pass_spec(p: ModulePass) -> str:
+    """`p` as it is typed in -p: its name, then the options that are not their default
+    (`ge-phony-notask{stage=mark}`)."""
+    opts = [
+        f"{f.name.replace('_', '-')}={_spec_value(v if isinstance(v, tuple) else (v,))}"
+        for f in dataclasses.fields(p)
+        if f.init and (v := getattr(p, f.name)) != f.default
+    ]
+    return f"{p.name}{{{' '.join(opts)}}}" if opts else p.name
 
 
 def pass_help() -> str:
-    """The --help epilog: each project pass and pipeline with its first doc paragraph."""
+    """The --help epilog: each project pass with its first doc paragraph and its options;
+    a pipeline pass (ge-compile) also with the passes it runs."""
     lines = ["project passes (-p 'name{option=value ...}'):"]
     for name, factory in sorted(get_all_passes().items()):
         cls = factory()
@@ -498,10 +600,15 @@ def pass_help() -> str:
         lines.extend(textwrap.wrap(" ".join(doc.split()), 76, initial_indent="      ", subsequent_indent="      "))
         for f in dataclasses.fields(cls):
             lines.append(f"      option {f.name.replace('_', '-')}: {f.type} = {f.default!r}")
+        if issubclass(cls, PipelinePass):
+            runs = ", ".join(pass_spec(p) for p in cls().passes())
+            lines.extend(
+                textwrap.wrap(
+                    f"runs: {runs}", 76, initial_indent="      ", subsequent_indent="        ", break_on_hyphens=False
+                )
+            )
     if len(lines) == 1:
         lines.append("  (none yet)")
-    for name, passes in PIPELINES.items():
-        lines.append(f"  {name}: runs {', '.join(passes)}")
     lines.append("")
     lines.append("xDSL's own passes (canonicalize, cse, dce, ...) are available too.")
     lines.append("")
@@ -521,11 +628,7 @@ class GeOptMain(xDSLOptMain):
     # -- registration -----------------------------------------------------------------
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()
-        known = set(self.ctx.registered_dialect_names)
-        for name, factory in get_all_dialects().items():
-            if name not in known:
-                self.ctx.register_dialect(name, factory)
+        register_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
@@ -585,45 +688,18 @@ class GeOptMain(xDSLOptMain):
             passes = build_pipeline(self.args.passes, self.available_passes)
         except PipelineError as e:
             raise UserError(f"ge-opt: error: bad pass pipeline '{self.args.passes}': {e}") from None
+        except PassOptionError as e:
+            raise UserError(f"ge-opt: error: {e}") from None
         if self.args.remarks:
-            passes = [
-                dataclasses.replace(p, remarks=True)  # type: ignore[call-arg]
-                if any(f.name == "remarks" for f in dataclasses.fields(p))
-                else p
-                for p in passes
-            ]
-        self.pipeline = PassPipeline(tuple(passes))
-
-    def apply_passes(self, prog: ModuleOp) -> None:
-        self._chunk += 1
-        verify = not self.args.disable_verify
-        if verify:
-            prog.verify()
-        self._dump(0, "input", prog)
-        for i, p in enumerate(self.pipeline.passes, 1):
-            t0 = time.perf_counter()
-            p.apply(self.ctx, prog)
-            if self.args.time_passes:
-                print(f"Pass {p.name} took {time.perf_counter() - t0} seconds")
-            if verify:
-                prog.verify()
-            if self.args.print_ir_after_all:
-                print(f"// -----// IR Dump After {p.name} ({p}) //----- //", file=sys.stderr)
-                Printer(stream=sys.stderr).print_op(prog)
-                print(file=sys.stderr)
-            self._dump(i, p.name, prog)
-
-    _chunk = 0
-
-    def _dump(self, index: int, name: str, prog: ModuleOp) -> None:
-        if not self.args.dump_dir:
-            return
-        os.makedirs(self.args.dump_dir, exist_ok=True)
-        prefix = "" if self._chunk <= 1 else f"chunk{self._chunk}_"
-        path = os.path.join(self.args.dump_dir, f"{prefix}{index:02d}_{name}.mlir")
-        with open(path, "w") as f:
-            Printer(stream=f).print_op(prog)
-            f.write("\n")
+            passes = with_remarks(passes)
+        callback = PipelineCallback(
+            verify=not self.args.disable_verify,
+            time_passes=self.args.time_passes,
+            print_between_passes=self.args.print_between_passes,
+            print_ir_after_all=self.args.print_ir_after_all,
+            dump_dir=self.args.dump_dir,
+        )
+        self.pipeline = PassPipeline(passes, callback)
 
     # -- running --------------------------------------------------------------------------
 
@@ -655,7 +731,6 @@ class GeOptMain(xDSLOptMain):
 def run_tool(make: Callable[[], object], tool: str) -> None:
     """Run a tool's main with the project's error policy: one line, exit 1, no traceback
     (set GE_XDSL_TRACEBACK=1 to see Python's traceback of an internal error)."""
-    install_located_errors()
     try:
         make()
     except (UserError, DiagnosticException) as e:

@@ -1,7 +1,7 @@
 """The one registry of the project's dialects and passes (lazy factories, as xDSL does).
 
-`PIPELINES` maps a pipeline name to the passes it expands to; `ge-opt -p ge-compile`
-runs DESIGN.md's pipeline, each pass also runs alone.
+`ge-compile` (passes/pipeline.py) is a pass that stands for DESIGN.md's pipeline: the
+tools run its constituent passes one by one; each pass also runs alone.
 """
 
 from __future__ import annotations
@@ -86,6 +86,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GeToNpuPass
 
+    def get_compile() -> type[ModulePass]:
+        from passes.pipeline import GeCompilePass
+
+        return GeCompilePass
+
     return {
         "ge-identity-pass": get_identity,
         "ge-phony-notask": get_phony_notask,
@@ -95,23 +100,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "ge-autofuse": get_autofuse,
         "ge-assign-memory": get_assign_memory,
         "ge-to-npu": get_ge_to_npu,
+        "ge-compile": get_compile,
     }
-
-
-# Pipelines: name -> the passes it stands for, in order (DESIGN.md, "The pipeline", with
-# ge-phony-notask split into its mark and calc stages and ge-pack-notask after
-# ge-concat-notask; README.md, "The pipeline", says why).
-COMPILE_ORDER = (
-    "ge-identity-pass",
-    "ge-phony-notask{stage=mark}",
-    "ge-lower-autofuse",
-    "ge-autofuse",
-    "ge-concat-notask",
-    "ge-pack-notask",
-    "ge-phony-notask{stage=calc}",
-    "ge-assign-memory",
-    "ge-to-npu",
-)
-PIPELINES: dict[str, tuple[str, ...]] = {
-    "ge-compile": tuple(p for p in COMPILE_ORDER if p.split("{")[0] in get_all_passes()),
-}

@@ -7,11 +7,12 @@ device simulator and check its numbers against the reference interpreter.
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
-interpreter (runtime/reference.py) runs. Otherwise the `ge-compile` pipeline of
-ge_tools/registry.py runs on a copy of the module; when it ends in an npu.model (ge-to-npu)
-the model is loaded once on runtime/simulator.py and executed N times with fresh input
-buffers, else the compiled graph is evaluated by the reference interpreter; the outputs
-are compared with the reference's on the original graph.
+interpreter (runtime/reference.py) runs. Otherwise the passes of `ge-compile`
+(passes/pipeline.py: GeCompilePass, with --streams) run on a copy of the module; when
+they end in an npu.model (ge-to-npu) the model is loaded once on runtime/simulator.py
+and executed N times with fresh input buffers, else the compiled graph is evaluated by
+the reference interpreter; the outputs are compared with the reference's on the
+original graph.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation, OpResult
+from xdsl.passes import PassPipeline
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
@@ -37,16 +40,27 @@ from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.names import name_all_nodes
+from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shapes import fmt_shape
-from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
-from ge_tools.registry import PIPELINES
+from ge_tools.opt import (
+    INT64_MAX,
+    PipelineCallback,
+    UserError,
+    context,
+    host_memory_bytes,
+    one_line_arg_errors,
+    parse_module,
+    run_tool,
+    verify_module,
+)
+from passes.pipeline import GeCompilePass, expand
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph
 from runtime.simulator import LoadedModel, SimulatorFault, load
+from runtime.simulator import Stats as SimulatorStats
 
-COMPILE_PIPELINE = "ge-compile"
 RTOL = 1e-5
 ATOL = 1e-6
 NPY_MAGIC = b"\x93NUMPY"
@@ -55,10 +69,10 @@ DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
 
 Modes:
-  default      run the ge-compile pipeline (ge_tools/registry.py PIPELINES:
-               ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse,
-               ge-autofuse, ge-concat-notask, ge-pack-notask,
-               ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu) on a copy of
+  default      run the passes of ge-compile (passes/pipeline.py: ge-identity-pass,
+               ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
+               ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
+               ge-assign-memory, ge-to-npu{streams=S}) on a copy of
                the module (nodes the file leaves nameless named first, as GE's parser
                names them: `Add_2`, ge_dialect/names.py), load the npu.model
                on the device simulator (runtime/simulator.py) and execute it --executions
@@ -401,7 +415,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--executions", type=int, default=1, metavar="N",
         help="execute the loaded model N times, each with fresh input buffers (default 1)",
     )  # fmt: skip
-    p.add_argument("--streams", type=int, default=1, choices=(1, 2), help="ge-to-npu streams option (default 1)")
+    p.add_argument(
+        "--streams", type=int, default=1, metavar="S", help="ge-compile's streams option: 1 or 2 (default 1)"
+    )
     p.add_argument(
         "--frozen-input", type=int, action="append", default=[], metavar="K",
         help="input K is frozen (ge.exec.frozenInputIndexes): its address is refreshed on the first execution only",
@@ -423,12 +439,15 @@ def _evaluate(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[Output]:
     return [Output(i, n, a) for i, (n, a) in enumerate(zip(names, run_graph(graph, inputs)))]
 
 
-def _pipeline(args: argparse.Namespace) -> str:
-    if args.reference or COMPILE_PIPELINE not in PIPELINES:
-        return ""
-    if args.streams == 1:
-        return COMPILE_PIPELINE
-    return ",".join(f"{p}{{streams={args.streams}}}" if p == "ge-to-npu" else p for p in PIPELINES[COMPILE_PIPELINE])
+def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
+    """ge-compile's passes (none with --reference), verified after each, dumped with
+    --dump-dir: what ge-opt -p ge-compile runs."""
+    try:
+        compile = GeCompilePass(streams=args.streams)  # its options checked in any mode
+    except PassOptionError as e:
+        raise UserError(f"ge-run: error: {e}") from None
+    passes = () if args.reference else expand((compile,))
+    return PassPipeline(passes, PipelineCallback(dump_dir=args.dump_dir))
 
 
 def _model_figures(model: npu.ModelOp) -> dict[str, object]:
@@ -492,134 +511,209 @@ def _max_error(ref: Sequence[Output], got: Sequence[Output]) -> float:
     return err
 
 
+# ---------------------------------------------------------------------------------------
+# The run, step by step: read, inputs, compile, the model, simulate, compare, report
+# ---------------------------------------------------------------------------------------
+
+
+def check_arguments(args: argparse.Namespace) -> str | None:
+    """The error line of an argument argparse cannot check alone, or None."""
+    if args.executions < 1:
+        return f"ge-run: error: --executions must be >= 1, got {args.executions}"
+    if args.seed is not None and args.seed < 0:  # numpy's default_rng takes non-negative seeds only
+        return f"ge-run: error: --seed must be >= 0, got {args.seed}"
+    return None
+
+
+def read_module(ctx: Context, path: str) -> ModuleOp:
+    """FILE parsed and verified as ge-opt does it, nameless nodes named (ge_dialect/names.py):
+    the reference, the compiled copy and the reports then call each node the same."""
+    with open(path, "rb") as f:
+        data = f.read()
+    module: ModuleOp = parse_module(ctx, data, path)
+    verify_module(module)
+    name_all_nodes(module)
+    return module
+
+
+def make_inputs(args: argparse.Namespace, graph: ge.GraphOp) -> list[np.ndarray]:
+    """The graph's inputs in ge.Data index order: --input files, else --seed's random ones."""
+    name = graph.sym_name.data
+    n = len(graph.data_nodes)
+    for k in args.frozen_input:
+        if not 0 <= k < n:
+            raise ReferenceEvalError(graph, f"--frozen-input {k}: graph @{name} has {n} inputs (indices 0..{n - 1})")
+    if args.input:
+        return load_inputs(graph, args.input)
+    rng = np.random.default_rng(0 if args.seed is None else args.seed)
+    return [random_input(d, rng) for d in graph.data_nodes]
+
+
+def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> ModuleOp:
+    """A copy of `module` through `pipeline` (the original stays for the reference)."""
+    compiled = module.clone()
+    pipeline.apply(ctx, compiled)
+    return compiled
+
+
+def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
+    """The npu.model ge-to-npu built for graph @name, or None (a pipeline that stops earlier)."""
+    return next((m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name), None)
+
+
+@dataclass
+class Simulation:
+    """A model loaded once and executed N times (runtime/simulator.py)."""
+
+    figures: dict[str, object]  # _model_figures
+    runs: list[list[Output]]
+    refreshed: list[int]  # per execution: tasks whose I/O addresses were refreshed
+    stats: SimulatorStats
+
+
+def simulate_model(
+    model: npu.ModelOp, inputs: Sequence[np.ndarray], names: Sequence[str], executions: int, frozen: Sequence[int]
+) -> Simulation:
+    """DavinciModel: load `model` (frozen inputs refreshed once), execute it `executions`
+    times on fresh input buffers. A SimulatorFault propagates."""
+    figures = _model_figures(model)
+    loaded = load(model, frozen)
+    runs, refreshed = _simulate(loaded, inputs, names, executions)
+    return Simulation(figures, runs, refreshed, loaded.stats)
+
+
+def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
+    """Print the simulator's figures (per execution); return them for --stats-json."""
+    fig, st = sim.figures, sim.stats
+    n = st.executions
+    moved = st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes
+    kinds = ", ".join(f"{k} {v // n}" for k, v in sorted(st.tasks_by_kind.items()))
+    lb = fig["memory_lower_bound"] or 0
+    ratio = f" ({fig['memory_size'] / lb:.2f}x)" if lb else ""  # type: ignore[operator]
+    print(f"simulator: {fig['tasks']} tasks on {fig['streams']} stream(s) ({kinds}), {fig['kernels']} kernels")
+    nt = fig["no_task_nodes"]
+    print(f"no-task nodes: {len(nt)}" + (f" ({', '.join(nt)})" if nt else ""))  # type: ignore[arg-type]
+    print(
+        f"bytes moved per execution: {moved // n} (kernels read {st.kernel_bytes_read // n}, "
+        f"wrote {st.kernel_bytes_written // n}; memcpy {st.memcpy_bytes // n})"
+    )
+    print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
+    print(f"executions: {executions}, args refreshed per execution: {sim.refreshed}")
+    return {
+        **fig,
+        "executions": executions,
+        "refreshed_tasks": sim.refreshed,
+        "bytes_moved": moved // n,
+        "tasks_by_kind": {k: v // n for k, v in st.tasks_by_kind.items()},
+        "kernel_bytes_read": st.kernel_bytes_read // n,
+        "kernel_bytes_written": st.kernel_bytes_written // n,
+        "memcpy_bytes": st.memcpy_bytes // n,
+        "peak_live_fm_bytes": st.peak_live_fm_bytes,
+    }
+
+
+@dataclass
+class Comparison:
+    """Every execution's outputs against the reference's (see Tolerance)."""
+
+    mismatches: int  # differing elements over all outputs and executions
+    report: list[str]  # one line per differing output (per execution when there are several)
+    max_error: float
+    unbounded: int  # output elements whose error bound is infinite
+
+
+def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds: Sequence[np.ndarray]) -> Comparison:
+    mismatches, report = 0, []
+    for k, r in enumerate(runs):
+        bad, lines = compare(ref, r, bounds)
+        mismatches += bad
+        report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
+    unbounded = sum(int(np.isinf(b).sum()) for b in bounds)
+    return Comparison(mismatches, report, max(_max_error(ref, r) for r in runs), unbounded)
+
+
+def report_comparison(c: Comparison, got: Sequence[Output], print_values: bool) -> int:
+    """Print the comparison and the last execution's outputs; the exit status."""
+    print(f"max error: {c.max_error:.6g}")
+    if c.unbounded:
+        print(
+            f"tolerance: {c.unbounded} output elements depend on rounding without bound (ill-conditioned): any value matches"
+        )
+    print_outputs(got, print_values)
+    if not c.mismatches:
+        print("outputs match the reference")
+        return 0
+    for line in c.report:
+        print(line)
+    print(f"outputs do not match the reference ({c.mismatches} elements differ)")
+    return 1
+
+
+def write_stats(path: str | None, stats: dict[str, object]) -> None:
+    if path:
+        with open(path, "w") as f:
+            json.dump(stats, f, indent=2, sort_keys=True)
+            f.write("\n")
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
-    if args.executions < 1:
-        print(f"ge-run: error: --executions must be >= 1, got {args.executions}", file=sys.stderr)
+    if (error := check_arguments(args)) is not None:
+        print(error, file=sys.stderr)
         return 1
-    if args.seed is not None and args.seed < 0:
-        # numpy's default_rng takes non-negative seeds only
-        print(f"ge-run: error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
-        return 1
-    passes = _pipeline(args)
-    # ge-opt's context (every dialect) and pipeline (expansion, verification after each pass).
-    opt = GeOptMain(["-p", passes] + (["--dump-dir", args.dump_dir] if args.dump_dir else []))
-    with open(args.file, "rb") as f:
-        data = f.read()
-    module: ModuleOp = parse_module(opt.ctx, data, args.file)
-    module.verify()
-    # node names follow the input file: the reference, the compiled copy and the reports agree
-    name_all_nodes(module)
+    pipeline = compile_pipeline(args)
+    ctx = context()  # ge-opt's: every dialect
+    module = read_module(ctx, args.file)
     graph = select_graph(module, args.graph)
     check_host_memory(module, host_memory_bytes())
     try:
-        return _run_graph(args, opt, module, graph)
+        status = _run_graph(args, ctx, pipeline, module, graph)
     except MemoryError as e:  # a backstop: check_host_memory refuses what clearly cannot fit
         print(f"{op_location(graph)}: error: ge-run: out of host memory: {e}", file=sys.stderr)
         return 1
+    sys.stdout.flush()
+    return status
 
 
-def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph: ge.GraphOp) -> int:
+def _run_graph(
+    args: argparse.Namespace, ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp
+) -> int:
     name = graph.sym_name.data
-    for k in args.frozen_input:
-        if not 0 <= k < len(graph.data_nodes):
-            raise ReferenceEvalError(
-                graph,
-                f"--frozen-input {k}: graph @{name} has {len(graph.data_nodes)} inputs (indices 0..{len(graph.data_nodes) - 1})",
-            )
-
-    if args.input:
-        inputs = load_inputs(graph, args.input)
-    else:
-        rng = np.random.default_rng(0 if args.seed is None else args.seed)
-        inputs = [random_input(d, rng) for d in graph.data_nodes]
-
+    inputs = make_inputs(args, graph)
     ref = _evaluate(graph, inputs)
     stats: dict[str, object] = {
         "graph": name,
         "mode": "reference" if args.reference else "compare",
-        "passes": [p.name for p in opt.pipeline.passes],
+        "passes": [p.name for p in pipeline.passes],
         "outputs": [
             {"index": o.index, "name": o.name, "shape": list(o.array.shape), "dtype": str(o.array.dtype)} for o in ref
         ],
     }
-
-    status = 0
     if args.reference:
         print_outputs(ref, args.print_values)
         if args.save_dir:
             _save(args.save_dir, "output_", ref)
+        write_stats(args.stats_json, stats)
+        return 0
+
+    compiled = compile_module(ctx, pipeline, module)
+    if (model := find_model(compiled, name)) is not None:
+        try:
+            sim = simulate_model(model, inputs, output_names(graph), args.executions, args.frozen_input)
+        except SimulatorFault as e:
+            print(f"{op_location(fault_node(graph, e))}: error: simulator: {e}", file=sys.stderr)
+            return 1
+        stats.update(report_simulation(sim, args.executions))
+        runs = sim.runs
     else:
-        compiled = module.clone()
-        opt.apply_passes(compiled)
-        models = [m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name]
-        if models:
-            fig = _model_figures(models[0])
-            try:
-                loaded = load(models[0], args.frozen_input)
-                runs, refreshed = _simulate(loaded, inputs, output_names(graph), args.executions)
-            except SimulatorFault as e:
-                print(f"{op_location(fault_node(graph, e))}: error: simulator: {e}", file=sys.stderr)
-                return 1
-            st = loaded.stats
-            moved = st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes
-            kinds = ", ".join(f"{k} {v // st.executions}" for k, v in sorted(st.tasks_by_kind.items()))
-            lb = fig["memory_lower_bound"] or 0
-            ratio = f" ({fig['memory_size'] / lb:.2f}x)" if lb else ""  # type: ignore[operator]
-            print(f"simulator: {fig['tasks']} tasks on {fig['streams']} stream(s) ({kinds}), {fig['kernels']} kernels")
-            nt = fig["no_task_nodes"]
-            print(f"no-task nodes: {len(nt)}" + (f" ({', '.join(nt)})" if nt else ""))  # type: ignore[arg-type]
-            print(
-                f"bytes moved per execution: {moved // st.executions} (kernels read {st.kernel_bytes_read // st.executions}, "
-                f"wrote {st.kernel_bytes_written // st.executions}; memcpy {st.memcpy_bytes // st.executions})"
-            )
-            print(
-                f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}"
-            )
-            print(f"executions: {args.executions}, args refreshed per execution: {refreshed}")
-            stats.update(fig)
-            stats.update(
-                executions=args.executions, refreshed_tasks=refreshed, bytes_moved=moved // st.executions,
-                tasks_by_kind={k: v // st.executions for k, v in st.tasks_by_kind.items()},
-                kernel_bytes_read=st.kernel_bytes_read // st.executions,
-                kernel_bytes_written=st.kernel_bytes_written // st.executions,
-                memcpy_bytes=st.memcpy_bytes // st.executions, peak_live_fm_bytes=st.peak_live_fm_bytes,
-            )  # fmt: skip
-        else:
-            runs = [_evaluate(select_graph(compiled, name), inputs)]
-        got = runs[-1]
-        bounds = output_error_bounds(graph, inputs)
-        unbounded = sum(int(np.isinf(b).sum()) for b in bounds)
-        mismatches, report = 0, []
-        for k, r in enumerate(runs):
-            bad, lines = compare(ref, r, bounds)
-            mismatches += bad
-            report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
-        max_err = max(_max_error(ref, r) for r in runs)
-        print(f"max error: {max_err:.6g}")
-        if unbounded:
-            print(
-                f"tolerance: {unbounded} output elements depend on rounding without bound (ill-conditioned): any value matches"
-            )
-        print_outputs(got, args.print_values)
-        stats["mismatch_count"] = mismatches
-        stats["max_error"] = max_err
-        stats["unbounded_elements"] = unbounded
-        if mismatches:
-            for line in report:
-                print(line)
-            print(f"outputs do not match the reference ({mismatches} elements differ)")
-            status = 1
-        else:
-            print("outputs match the reference")
-        if args.save_dir:
-            _save(args.save_dir, "output_", got)
-            _save(args.save_dir, "reference_output_", ref)
-    if args.stats_json:
-        with open(args.stats_json, "w") as f:
-            json.dump(stats, f, indent=2, sort_keys=True)
-            f.write("\n")
-    sys.stdout.flush()
+        runs = [_evaluate(select_graph(compiled, name), inputs)]
+    c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
+    status = report_comparison(c, runs[-1], args.print_values)
+    stats.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
+    if args.save_dir:
+        _save(args.save_dir, "output_", runs[-1])
+        _save(args.save_dir, "reference_output_", ref)
+    write_stats(args.stats_json, stats)
     return status
 
 

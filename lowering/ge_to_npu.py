@@ -37,6 +37,7 @@ from ge_dialect.interval_map import IntervalMap
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
+from ge_dialect.pass_options import one_of
 
 # An Identity that reaches task generation (IdentityPass kept it, or memory assignment
 # inserted it) is placed on the rts engine, not the GE-local one: both list it
@@ -551,9 +552,10 @@ class GeToNpuPass(ModulePass):
 
     streams: int = 1
 
+    def __post_init__(self) -> None:
+        one_of(self, "streams", (1, 2))
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.streams not in (1, 2):
-            raise LocatedError(op, f"ge-to-npu: streams must be 1 or 2, got {self.streams}")
         graphs = graphs_in_pass_order(op)
         called = set(subgraph_callers(op))
         models = []

@@ -32,11 +32,12 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 from ge_dialect.desc import tensor_desc
-from ge_dialect.diagnostics import LocatedError, remark
+from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import graph_nodes, graphs_in_pass_order
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
+from ge_dialect.pass_options import at_least, each_one_of, in_range, one_of
 from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
 
@@ -219,26 +220,15 @@ class LowerAutofusePass(ModulePass):
     def enabled(self, cls: str) -> bool:
         return cls in self.enable_pass
 
+    def __post_init__(self) -> None:
+        unsupported = "GE's flag exists, but this op set has no such lowering"
+        each_one_of(self, "enable_pass", OPTIONAL_CLASSES, {c: unsupported for c in UNSUPPORTED_CLASSES})
+        at_least(self, "max_loop_ops", 1)
+        at_least(self, "max_loop_loads", 1)
+        one_of(self, "split_lowering", SPLIT_LOWERINGS)
+        in_range(self, "recomputation_threshold", 0, 255)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for cls in self.enable_pass:
-            if cls not in OPTIONAL_CLASSES:
-                known = ", ".join(OPTIONAL_CLASSES)
-                extra = (
-                    " (GE's flag exists, but this op set has no such lowering)" if cls in UNSUPPORTED_CLASSES else ""
-                )
-                raise LocatedError(op, f"ge-lower-autofuse: unknown enable-pass class '{cls}'{extra}; known: {known}")
-        for name, v in (("max-loop-ops", self.max_loop_ops), ("max-loop-loads", self.max_loop_loads)):
-            if v < 1:
-                raise LocatedError(op, f"ge-lower-autofuse: {name} must be >= 1, got {v}")
-        if self.split_lowering not in SPLIT_LOWERINGS:
-            raise LocatedError(
-                op,
-                f"ge-lower-autofuse: split-lowering must be one of {', '.join(SPLIT_LOWERINGS)}, got '{self.split_lowering}'",
-            )
-        if not 0 <= self.recomputation_threshold <= 255:
-            raise LocatedError(
-                op, f"ge-lower-autofuse: recomputation-threshold must be in 0..255, got {self.recomputation_threshold}"
-            )
         counter = [0]
         split_gid = [0]
         for g in graphs_in_pass_order(op):

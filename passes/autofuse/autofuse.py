@@ -18,10 +18,11 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
-from ge_dialect.diagnostics import LocatedError, remark
+from ge_dialect.diagnostics import remark
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.node_types import SOURCE_TYPES
+from ge_dialect.pass_options import at_least
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from passes.autofuse.lifting import lift_graph
@@ -105,22 +106,19 @@ class AutofusePass(ModulePass):
     lifting: bool = True
     remarks: bool = False
 
-    def _check_options(self, op: ModuleOp) -> None:
-        for name, v, lo in (
-            ("max-fusion-size", self.max_fusion_size, 0),
-            ("max-fuse-rounds", self.max_fuse_rounds, 0),
-            ("max-input-nums-after-fuse", self.max_input_nums_after_fuse, 1),
-            ("max-output-bytes", self.max_output_bytes, 0),
-            ("max-reduce-fused-elementwise", self.max_reduce_fused_elementwise, 0),
-            ("buffer-group-window", self.buffer_group_window, 1),
+    def __post_init__(self) -> None:
+        for field, lo in (
+            ("max_fusion_size", 0),
+            ("max_fuse_rounds", 0),
+            ("max_input_nums_after_fuse", 1),
+            ("max_proximity", 0),
+            ("max_output_bytes", 0),
+            ("max_reduce_fused_elementwise", 0),
+            ("buffer_group_window", 1),
         ):
-            if v < lo:
-                raise LocatedError(op, f"ge-autofuse: {name} must be >= {lo}, got {v}")
-        if self.max_proximity is not None and self.max_proximity < 0:
-            raise LocatedError(op, f"ge-autofuse: max-proximity must be >= 0, got {self.max_proximity}")
+            at_least(self, field, lo)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        self._check_options(op)
         kw = dict(
             max_fusion_size=self.max_fusion_size,
             max_input_nums_after_fuse=self.max_input_nums_after_fuse,

@@ -29,6 +29,7 @@ from ge_dialect.dtypes import tensor_size_in_bytes
 from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
 from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
+from ge_dialect.pass_options import at_least, one_of
 from ge_dialect.shapes import fmt_dims
 from passes.memory.allocator import SWEEP_ABOVE_BOUND, FmBlock, Symbols, align, assign_offsets, live_lower_bound
 from passes.memory.conflicts import (
@@ -467,11 +468,11 @@ class AssignMemoryPass(ModulePass):
     solver: str = "exact"
     solver_work_limit: float = 0.5
 
+    def __post_init__(self) -> None:
+        one_of(self, "solver", ("heuristic", "exact"))
+        at_least(self, "solver_work_limit", 0.0, "a number")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.solver not in ("heuristic", "exact"):
-            raise LocatedError(op, f"ge-assign-memory: solver must be heuristic or exact, got '{self.solver}'")
-        if not self.solver_work_limit >= 0.0:
-            raise LocatedError(op, f"ge-assign-memory: solver-work-limit must be >= 0, got {self.solver_work_limit}")
         exact = ExactOptions(work_limit=self.solver_work_limit) if self.solver == "exact" else None
         for graph in graphs_in_pass_order(op):
             check_static(graph)

@@ -26,6 +26,7 @@ from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import consumers, graphs_in_pass_order, has_unknown_shape, owner_graph
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
+from ge_dialect.pass_options import one_of
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_dims
 
@@ -500,9 +501,10 @@ class PhonyNotaskPass(ModulePass):
     AscBackend that replaced a PhonyConcat producer gets the offset list."""
     remarks: bool = False
 
+    def __post_init__(self) -> None:
+        one_of(self, "stage", ("mark", "calc", "all"))
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.stage not in ("all", "mark", "calc"):
-            raise LocatedError(op, f"ge-phony-notask: stage must be all, mark or calc, got '{self.stage}'")
         graphs = graphs_in_pass_order(op)
         # engine/ge_local_graph_optimizer.cc: OptimizeOriginalGraphJudgeInsert (GetAllNodes)
         if self.stage in ("all", "mark"):

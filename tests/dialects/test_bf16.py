@@ -36,8 +36,8 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import ge, npu
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name, numpy_dtype, size_in_bytes
 from ge_tools.opt import GeOptMain, parse_module
-from ge_tools.registry import PIPELINES
 from ge_tools.run import random_input
+from passes.pipeline import GeCompilePass
 from runtime import error_bound as EB
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph
@@ -403,7 +403,7 @@ PLAN_GRAPH = """ge.graph @main {
 def test_memory_plan_and_kernel_extents_are_two_bytes_per_bf16_element() -> None:
     from lowering.ge_to_npu import GeToNpuPass
 
-    passes = PIPELINES["ge-compile"]
+    passes = [str(p) for p in GeCompilePass().passes()]
     assert passes[-1] == "ge-to-npu"
     opt, c = parse(PLAN_GRAPH, ",".join(passes[:-1]))
     opt.apply_passes(c)
@@ -480,7 +480,7 @@ def test_dense_consts_parse_to_the_nearest_value_and_load_as_its_bytes(t: str) -
     m_ref, c_ref, s_ref = reference(text, [x])
     same_bits(c_ref, cv)
     same_bits(s_ref, sv)
-    opt, mod = parse(text, ",".join(PIPELINES["ge-compile"]))
+    opt, mod = parse(text, "ge-compile")
     comp = mod.clone()  # type: ignore[attr-defined]
     opt.apply_passes(comp)
     model = next(o for o in comp.ops if isinstance(o, npu.ModelOp))

@@ -15,7 +15,6 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block
 from xdsl.parser import Parser
-from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
 from bench.gen_graphs import generate
@@ -23,7 +22,8 @@ from conftest import EXAMPLES, ROOT
 from ge_dialect import ge, npu
 from ge_dialect.names import name_all_nodes, name_nodes, node_name
 from ge_tools import run as ge_run
-from ge_tools.registry import PIPELINES, get_all_passes, make_context
+from ge_tools.registry import make_context
+from passes.pipeline import GeCompilePass
 
 CASE6 = """
 ge.graph @main {
@@ -166,9 +166,8 @@ VARIANTS = {"numeric": 0, "mixed": 2}
 
 def compile_pass_by_pass(text: str) -> ModuleOp:
     m = parse(text)
-    pipeline = PassPipeline.parse_spec({k: v for k, v in get_all_passes().items()}, ",".join(PIPELINES["ge-compile"]))
     assert_unique_names(m, "input")
-    for p in pipeline.passes:
+    for p in GeCompilePass().passes():
         p.apply(make_context(), m)
         m.verify()
         assert_unique_names(m, f"after {p.name}")

@@ -528,10 +528,7 @@ def _figures(path: Path | str, streams: int, text: str | None = None) -> tuple[i
 
 
 def _two(path: Path | str, text: str | None) -> tuple[ModuleOp, npu.ModelOp]:
-    from ge_tools.registry import PIPELINES
-
-    passes = ",".join("ge-to-npu{streams=2}" if p == "ge-to-npu" else p for p in PIPELINES["ge-compile"])
-    opt = GeOptMain(["-p", passes])
+    opt = GeOptMain(["-p", "ge-compile{streams=2}"])
     m = parse_module(opt.ctx, text if text is not None else Path(path).read_text(), str(path))
     m.verify()
     c = m.clone()

@@ -35,11 +35,13 @@ def simulate(
     ge-assign-memory and ge-to-npu) on `streams` streams, load the model and execute it
     `runs` times on fresh copies of `inputs`."""
     from ge_dialect import npu
-    from ge_tools.registry import PIPELINES
 
-    passes = list(PIPELINES["ge-compile"]) if pipeline == "ge-compile" else [pipeline, "ge-assign-memory", "ge-to-npu"]
-    passes = [f"ge-to-npu{{streams={streams}}}" if p == "ge-to-npu" else p for p in passes]
-    opt, m = parse(text, ",".join(passes))
+    passes = (
+        f"ge-compile{{streams={streams}}}"
+        if pipeline == "ge-compile"
+        else f"{pipeline},ge-assign-memory,ge-to-npu{{streams={streams}}}"
+    )
+    opt, m = parse(text, passes)
     c = m.clone()
     opt.apply_passes(c)
     model = next(o for o in c.ops if isinstance(o, npu.ModelOp))

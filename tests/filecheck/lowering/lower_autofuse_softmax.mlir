@@ -32,5 +32,5 @@
 // DEFAULT:      %s = ge.ReduceSumD(%e)
 // DEFAULT-NEXT: %y = ge.AscBackend(%e, %s) {name = "autofuse_pointwise_1_RealDiv"
 
-// ERR: error: {{.*}}unknown enable-pass class 'slice' (GE's flag exists, but this op set has no such lowering); known: reduce, concat, split, transpose, gather
-// ERR0: error: {{.*}}max-loop-ops must be >= 1, got 0
+// ERR: {{\A}}ge-opt: error: ge-lower-autofuse: option enable-pass: expected a list of reduce, concat, split, transpose, gather, got 'slice' (GE's flag exists, but this op set has no such lowering){{$}}
+// ERR0: {{\A}}ge-opt: error: ge-lower-autofuse: option max-loop-ops: expected an integer >= 1, got 0{{$}}

@@ -15,7 +15,7 @@
 // RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size=3 max_fusion_size=4}' 2>&1 | filecheck %s --check-prefix=TWICE
 // RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-siz=3}' 2>&1 | filecheck %s --check-prefix=TYPO
 // RUN: not ge-opt %s -p 'ge-autofuse{max-fusion-size="3}' 2>&1 | filecheck %s --check-prefix=QUOTE
-// RUN: not ge-opt %s -p 'ge-compile{streams=2}' 2>&1 | filecheck %s --check-prefix=PIPEOPT
+// RUN: not ge-opt %s -p 'ge-compile{stream=2}' 2>&1 | filecheck %s --check-prefix=PIPEOPT
 // RUN: not ge-opt %s -p 'ge-compil' 2>&1 | filecheck %s --check-prefix=SUGGEST
 // RUN: not ge-opt %s -p '{stage=calc}' 2>&1 | filecheck %s --check-prefix=NONAME
 // The same options well formed run (exit 0).
@@ -71,7 +71,7 @@ ge.graph @main {
 // QUOTE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size="3}': string at column 29 is not closed{{$}}
 // QUOTE-NOT: {{.}}
 
-// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{streams=2}': pipeline ge-compile takes no options (it runs ge-identity-pass, ge-phony-notask{stage=mark}, {{.*}}){{$}}
+// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{stream=2}': pass ge-compile: unknown option 'stream' (options: streams); did you mean 'streams'?{{$}}
 // PIPEOPT-NOT: {{.}}
 
 // SUGGEST: {{\A}}ge-opt: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'? (ge-opt --help lists them){{$}}

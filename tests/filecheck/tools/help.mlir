@@ -5,7 +5,11 @@
 // CHECK: --dump-dir DIR
 // CHECK: --remarks
 // CHECK: project passes (-p 'name{option=value ...}'):
-// CHECK: ge-phony-notask
+// CHECK: {{^}}  ge-compile{{$}}
+// CHECK-NEXT: The whole compile path
+// CHECK: option streams: int = 1
+// CHECK-NEXT: runs: ge-identity-pass, ge-phony-notask{stage=mark},
+// CHECK: {{^}}  ge-phony-notask{{$}}
 // CHECK-NEXT: Mark PhonyConcat/PhonySplit no-task
 // CHECK: option remarks: bool = False
 // CHECK: -p takes comma-separated passes, each optionally followed by one {option=value ...}

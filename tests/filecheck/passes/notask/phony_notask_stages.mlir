@@ -28,4 +28,5 @@ ge.graph @main {
 // ALL: %b = ge.Abs(%x) {_output_offset_list_for_continuous = [64]}
 // ALL: ge.PhonyConcat(%a, %b) {concat_dim = [3], N = [2], _no_task = true,
 
-// BAD: error: builtin.module: ge-phony-notask: stage must be all, mark or calc, got 'bogus'
+// BAD: {{\A}}ge-opt: error: ge-phony-notask: option stage: expected mark, calc or all, got 'bogus'{{$}}
+// BAD-NOT: {{.}}

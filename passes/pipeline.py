@@ -1,0 +1,89 @@
+"""`ge-compile`: DESIGN.md's pipeline as one pass, whose constituent passes the tools splice
+into xDSL's PassPipeline (so that dumps and timings stay per constituent pass).
+
+The order is DESIGN.md's ("The pipeline") with two differences that README.md ("The
+pipeline") explains: ge-phony-notask runs in its two stages, `mark` on the original
+graph (GeLocalGraphOptimizer) and `calc` just before memory assignment
+(CalcOpRunningParam at build time), and ge-pack-notask runs after ge-concat-notask.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+
+from ge_dialect.pass_options import one_of
+
+
+@dataclass(frozen=True)
+class PipelinePass(ModulePass, ABC):
+    """A pass that stands for a sequence of passes (as inconspiquous' XZSSimpl does): run
+    alone it runs them in order; the tools splice `passes()` into their PassPipeline."""
+
+    @abstractmethod
+    def passes(self) -> tuple[ModulePass, ...]:
+        """The constituent passes, in order."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PassPipeline(self.passes()).apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class GeCompilePass(PipelinePass):
+    """The whole compile path, ge graph to npu.model (DESIGN.md's pipeline): each pass
+    with its default options, `streams` given to ge-to-npu.
+
+    ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
+    ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc}, ge-assign-memory,
+    ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and time) each of them as
+    its own pass.
+    """
+
+    name = "ge-compile"
+
+    streams: int = 1
+    """ge-to-npu's streams: 1 or 2."""
+
+    def __post_init__(self) -> None:
+        one_of(self, "streams", (1, 2))
+
+    def passes(self) -> tuple[ModulePass, ...]:
+        # Imported here: the tools import this module for PipelinePass and `expand`, and a
+        # run of one pass (ge-opt -p ge-concat-notask) loads none of the others.
+        from lowering.ge_to_npu import GeToNpuPass
+        from lowering.lower_autofuse import LowerAutofusePass
+        from passes.autofuse.autofuse import AutofusePass
+        from passes.memory.assign_memory import AssignMemoryPass
+        from passes.notask.concat import ConcatNotaskPass
+        from passes.notask.pack import PackNotaskPass
+        from passes.notask.phony import PhonyNotaskPass
+        from passes.prepare.identity import IdentityPass
+
+        return (
+            IdentityPass(),
+            PhonyNotaskPass(stage="mark"),
+            LowerAutofusePass(),
+            AutofusePass(),
+            ConcatNotaskPass(),
+            PackNotaskPass(),
+            PhonyNotaskPass(stage="calc"),
+            AssignMemoryPass(),
+            GeToNpuPass(streams=self.streams),
+        )
+
+
+def expand(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+    """`passes` with every PipelinePass replaced by its constituent passes, recursively:
+    what the tools' PassPipeline runs."""
+    out: list[ModulePass] = []
+    for p in passes:
+        if isinstance(p, PipelinePass):
+            out.extend(expand(p.passes()))
+        else:
+            out.append(p)
+    return tuple(out)

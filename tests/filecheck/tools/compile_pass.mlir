@@ -1,0 +1,82 @@
+// ge-compile is a pass with options (passes/pipeline.py: GeCompilePass); the tools run
+// its constituent passes one by one, so that verification, --dump-dir,
+// --print-ir-after-all and --time-passes see each of them, and it combines with other
+// passes in one -p.
+// RUN: ge-opt %s -p 'ge-compile{streams=2}' | filecheck %s --check-prefix=TWO
+// RUN: ge-opt %s -p 'ge-compile' | filecheck %s --check-prefix=ONE
+// The same module as the passes listed one by one:
+// RUN: ge-opt %s -p 'ge-compile{streams=2}' > %t.spliced
+// RUN: ge-opt %s -p 'ge-identity-pass,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-concat-notask,ge-pack-notask,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
+// RUN: diff %t.spliced %t.listed
+// RUN: ge-opt %s -p 'ge-compile,dce' --time-passes | filecheck %s --check-prefix=TIME
+// RUN: rm -rf %t.d && ge-opt %s -p 'ge-compile{streams=2},dce' --dump-dir %t.d > /dev/null
+// RUN: ls %t.d | filecheck %s --check-prefix=LS
+// RUN: cat %t.d/09_ge-to-npu.mlir | filecheck %s --check-prefix=TWO
+// RUN: ge-opt %s -p ge-compile --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
+// xDSL's --print-between-passes (stdout, between two passes: not after the last one)
+// RUN: ge-opt %s -p ge-compile --print-between-passes | grep '^IR after' | filecheck %s --check-prefix=BETWEEN
+
+// Three independent branches (examples/split_relu_concat.mlir): streams=2 uses stream 1.
+ge.graph @main attributes {_single_op_scene = false} {
+  %x = ge.Data {index = 0} : tensor<48x32xf16>
+  %r = ge.Relu(%x) : (tensor<48x32xf16>) -> tensor<48x32xf16>
+  %s0, %s1, %s2 = ge.SplitD(%r) {split_dim = 0, num_split = 3} : (tensor<48x32xf16>) -> (tensor<16x32xf16>, tensor<16x32xf16>, tensor<16x32xf16>)
+  %b0 = ge.Relu(%s0) : (tensor<16x32xf16>) -> tensor<16x32xf16>
+  %b1 = ge.Relu(%s1) : (tensor<16x32xf16>) -> tensor<16x32xf16>
+  %b2 = ge.Relu(%s2) : (tensor<16x32xf16>) -> tensor<16x32xf16>
+  %c = ge.ConcatD(%b0, %b1, %b2) {concat_dim = 0, N = 3} : (tensor<16x32xf16>, tensor<16x32xf16>, tensor<16x32xf16>) -> tensor<48x32xf16>
+  ge.NetOutput %c : tensor<48x32xf16>
+}
+
+// TWO: npu.model @main streams = 2
+// TWO: npu.stream 1 {
+// ONE: npu.model @main streams = 1
+// ONE-NOT: npu.stream 1
+
+// TIME: {{^}}Pass ge-identity-pass took
+// TIME-NEXT: {{^}}Pass ge-phony-notask took
+// TIME-NEXT: {{^}}Pass ge-lower-autofuse took
+// TIME-NEXT: {{^}}Pass ge-autofuse took
+// TIME-NEXT: {{^}}Pass ge-concat-notask took
+// TIME-NEXT: {{^}}Pass ge-pack-notask took
+// TIME-NEXT: {{^}}Pass ge-phony-notask took
+// TIME-NEXT: {{^}}Pass ge-assign-memory took
+// TIME-NEXT: {{^}}Pass ge-to-npu took
+// TIME-NEXT: {{^}}Pass dce took
+
+// LS: {{\A}}00_input.mlir{{$}}
+// LS-NEXT: {{^}}01_ge-identity-pass.mlir{{$}}
+// LS-NEXT: {{^}}02_ge-phony-notask.mlir{{$}}
+// LS-NEXT: {{^}}03_ge-lower-autofuse.mlir{{$}}
+// LS-NEXT: {{^}}04_ge-autofuse.mlir{{$}}
+// LS-NEXT: {{^}}05_ge-concat-notask.mlir{{$}}
+// LS-NEXT: {{^}}06_ge-pack-notask.mlir{{$}}
+// LS-NEXT: {{^}}07_ge-phony-notask.mlir{{$}}
+// LS-NEXT: {{^}}08_ge-assign-memory.mlir{{$}}
+// LS-NEXT: {{^}}09_ge-to-npu.mlir{{$}}
+// LS-NEXT: {{^}}10_dce.mlir{{$}}
+// LS-NOT: {{.}}
+
+// AFTER: // -----// IR Dump After ge-identity-pass (ge-identity-pass) //----- //
+// AFTER: // -----// IR Dump After ge-phony-notask (ge-phony-notask{stage="mark"}) //----- //
+// AFTER: // -----// IR Dump After ge-lower-autofuse (ge-lower-autofuse) //----- //
+// AFTER: // -----// IR Dump After ge-autofuse (ge-autofuse) //----- //
+// AFTER: // -----// IR Dump After ge-concat-notask (ge-concat-notask) //----- //
+// AFTER: // -----// IR Dump After ge-pack-notask (ge-pack-notask) //----- //
+// AFTER: // -----// IR Dump After ge-phony-notask (ge-phony-notask{stage="calc"}) //----- //
+// AFTER: // -----// IR Dump After ge-assign-memory (ge-assign-memory) //----- //
+// AFTER: memory_size
+// AFTER: // -----// IR Dump After ge-to-npu (ge-to-npu) //----- //
+// AFTER-NEXT: builtin.module {
+// AFTER-NEXT: npu.model @main streams = 1
+// AFTER-NOT: IR Dump
+
+// BETWEEN: {{\A}}IR after ge-identity-pass:
+// BETWEEN-NEXT: IR after ge-phony-notask:
+// BETWEEN-NEXT: IR after ge-lower-autofuse:
+// BETWEEN-NEXT: IR after ge-autofuse:
+// BETWEEN-NEXT: IR after ge-concat-notask:
+// BETWEEN-NEXT: IR after ge-pack-notask:
+// BETWEEN-NEXT: IR after ge-phony-notask:
+// BETWEEN-NEXT: IR after ge-assign-memory:
+// BETWEEN-NOT: {{.}}
