@@ -38,7 +38,7 @@ def test_lowered_horizontal_pair_loop_merges():
     assert [o.index for o in graph.output_nodes()] == [0, 1]
     assert sum(isinstance(n, ag.Load) for n in graph.nodes()) == 4
     assert node_name(new) == "autofuse_0_Add_Mul"
-    assert U.make_int(new, "fusion_nodes_size", 0) == 13 and U.make_int(new, U.CANFUSE_NODES_SIZE_ATTR, 0) == 14
+    assert U.int_attr(new, "fusion_nodes_size", 0) == 13 and U.int_attr(new, U.CANFUSE_NODES_SIZE_ATTR, 0) == 14
 
 
 def test_ge_fuse_loop_merge1():
@@ -109,7 +109,7 @@ def test_softmax_vertical_store_data_load_removed():
         "Store",
         "Output",
     ]
-    assert U.make_int(y, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0) == 1
+    assert U.int_attr(y, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0) == 1
     assert node_name(y) == "autofuse_1_Sub_Exp_ReduceSumD_RealDiv"
     assert y.attributes["_axis_group"].data == "x=;y=0;r=1;n=;order=0,1"
 
