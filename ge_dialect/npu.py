@@ -912,8 +912,9 @@ class ModelOp(IRDLOperation):
             walk.end_graphs.append((sid, pos))
 
     def _init_event_task(self, t: EventRecordOp | EventWaitOp, sid: int, what: str, walk: _TaskWalk) -> None:
-        """EventRecordTaskInfo / EventWaitTaskInfo::Init: the event id is below `events`;
-        events are one-shot, so each is recorded once and waited once."""
+        """EventRecordTaskInfo / EventWaitTaskInfo::Init: the event id is below `events`
+        (GE fails `event_id >= eventList.size()`). Here events are one-shot (each wait
+        resets its event), so each is recorded once and waited once."""
         e, n_events = t.event.data, self.events.data
         if e >= n_events:
             raise VerifyException(f"{what}: event {e} is not below the model's {n_events} events")
@@ -926,8 +927,9 @@ class ModelOp(IRDLOperation):
         table[e] = sid
 
     def _init_stream_active_task(self, t: StreamActiveOp, sid: int, what: str, walk: _TaskWalk) -> None:
-        """StreamActiveTaskInfo::Init: the target is another stream of the model, not the
-        head stream 0."""
+        """StreamActiveTaskInfo::Init: the target is below `streams` (GE fails
+        `active_stream_index >= stream size`); here also another stream than its own, and
+        not the head stream 0 (see _bind_model_stream)."""
         tgt, n_streams = t.target.data, self.streams.data
         if tgt >= n_streams or tgt == sid or tgt == 0:
             raise VerifyException(
