@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -72,6 +73,13 @@ from xdsl.irdl import (
     prop_def,
     region_def,
     traits_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
@@ -160,14 +168,158 @@ def raw_bytes(t: Attribute) -> int:
 
 
 # ---------------------------------------------------------------------------------------
+# Assembly format directives
+# ---------------------------------------------------------------------------------------
+# The declarative format prints an IntAttr property as `#builtin.int<3>` and an AddrAttr
+# one without its `#npu.addr` prefix (xdsl_guide.md §2.2); these keep today's syntax.
+
+
+@irdl_custom_directive
+class Count(CustomDirective):
+    """A non-negative IntAttr property as a bare integer: `npu.event_record 3`."""
+
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.value.set(state, IntAttr(parser.parse_integer(allow_negative=False)))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        v = self.value.get(op)
+        assert isinstance(v, IntAttr)
+        state.print_whitespace(printer)
+        printer.print_string(str(v.data))
+
+
+@irdl_custom_directive
+class RegionId(CustomDirective):
+    """A region id, bare and checked as it is parsed: `fm`, `input:0`."""
+
+    region: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.region.set(state, StringAttr(_parse_region_id(parser)))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        v = self.region.get(op)
+        assert isinstance(v, StringAttr)
+        state.print_whitespace(printer)
+        printer.print_string(v.data)
+
+
+def _parse_addr(parser: Parser) -> AddrAttr:
+    pos = parser.pos
+    addr = parser.parse_attribute()
+    if not isinstance(addr, AddrAttr):
+        parser.raise_error(f"expected #npu.addr<...>, got {addr}", pos, parser.pos)
+    return addr
+
+
+@irdl_custom_directive
+class Addr(CustomDirective):
+    """An AddrAttr property in full: `#npu.addr<fm, 0, 64>`."""
+
+    addr: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.addr.set(state, _parse_addr(parser))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_attribute(self.addr.get(op))  # type: ignore[arg-type]
+
+
+@irdl_custom_directive
+class Operands(CustomDirective):
+    """A task's operands, `("t" at #npu.addr<...>, ...)` right after `ins`/`outs`: the
+    tensor name list and the address list, pairwise."""
+
+    tensors: AttributeVariable
+    addrs: AttributeVariable
+    SINGLE: ClassVar[bool] = False  # exactly one operand (a memcpy's source, destination)
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        def one() -> tuple[str, AddrAttr]:
+            name = parser.parse_str_literal()
+            parser.parse_keyword("at")
+            return name, _parse_addr(parser)
+
+        pos = parser.pos
+        items = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
+        if self.SINGLE and len(items) != 1:
+            parser.raise_error("a memcpy has one source and one destination", pos, parser.pos)
+        self.tensors.set(state, _names([n for n, _ in items]))
+        self.addrs.set(state, ArrayAttr([a for _, a in items]))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        names, addrs = self.tensors.get(op), self.addrs.get(op)
+        assert isinstance(names, ArrayAttr) and isinstance(addrs, ArrayAttr)
+
+        def one(item: tuple[Attribute, Attribute]) -> None:
+            assert isinstance(item[0], StringAttr)
+            printer.print_string_literal(item[0].data)
+            printer.print_string(" at ")
+            printer.print_attribute(item[1])
+
+        printer.print_string("(")  # no space: `ins(`
+        printer.print_list(list(zip(names.data, addrs.data)), one)
+        printer.print_string(")")
+        state.should_emit_space, state.last_was_punctuation = True, False
+
+
+@irdl_custom_directive
+class MemcpyOperand(Operands):
+    """A memcpy's one source or destination, written like a task's operand list."""
+
+    tensors: AttributeVariable
+    addrs: AttributeVariable
+    SINGLE: ClassVar[bool] = True
+
+
+@irdl_custom_directive
+class DenseValue(CustomDirective):
+    """A constant's value, `dense<...> : tensor<...>`, checked as it is parsed."""
+
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        pos = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            parser.raise_error(f"expected dense<...> : tensor<...>, got {value}", pos, parser.pos)
+        self.value.set(state, value)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_attribute(self.value.get(op))  # type: ignore[arg-type]
+
+
+@irdl_custom_directive
+class TensorNames(CustomDirective):
+    """A list of tensor names, `["a:0", "b:0"]`."""
+
+    names: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.names.set(
+            state, _names(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_str_literal))
+        )
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        names = self.names.get(op)
+        assert isinstance(names, ArrayAttr)
+        state.print_whitespace(printer)
+        printer.print_string("[")
+        printer.print_list(names.data, lambda n: printer.print_string_literal(n.data))  # type: ignore[attr-defined]
+        printer.print_string("]")
+
+
+def _names(vs: Sequence[str]) -> ArrayAttr:
+    return ArrayAttr([StringAttr(v) for v in vs])
+
+
+# ---------------------------------------------------------------------------------------
 # Table entries
 # ---------------------------------------------------------------------------------------
-
-
-def _print_attrs(printer: Printer, op: Operation) -> None:
-    if op.attributes:
-        printer.print_string(" ")
-        printer.print_attr_dict(op.attributes)
 
 
 @irdl_op_definition
@@ -178,29 +330,18 @@ class RegionOp(IRDLOperation):
     region = prop_def(StringAttr)
     size = prop_def(IntAttr)
     traits = lazy_traits_def(lambda: (HasParent(ModelOp),))
+    custom_directives = (RegionId, Count)
+    assembly_format = "custom<RegionId>($region) `size` `=` custom<Count>($size) attr-dict"
 
     def __init__(self, region: str, size: int):
         super().__init__(properties={"region": StringAttr(region), "size": IntAttr(size)})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> RegionOp:
-        region = _parse_region_id(parser)
-        parser.parse_keyword("size")
-        parser.parse_punctuation("=")
-        size = parser.parse_integer(allow_negative=False)
-        op = RegionOp(region, size)
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.region.data} size = {self.size.data}")
-        _print_attrs(printer, self)
 
 
 class _TableEntry(IRDLOperation):
     tensor = prop_def(StringAttr)
     addr = prop_def(AddrAttr)
     traits = lazy_traits_def(lambda: (HasParent(ModelOp),))
+    custom_directives = (Addr,)
 
     @property
     def tensor_name(self) -> str:
@@ -212,27 +353,10 @@ class TensorOp(_TableEntry):
     """`npu.tensor "<name>" at #npu.addr<...>`: a buffer a task writes, or a model input."""
 
     name = "npu.tensor"
+    assembly_format = "$tensor `at` custom<Addr>($addr) attr-dict"
 
     def __init__(self, tensor: str, addr: AddrAttr, attributes: dict[str, Attribute] | None = None):
         super().__init__(properties={"tensor": StringAttr(tensor), "addr": addr}, attributes=attributes or {})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TensorOp:
-        name = parser.parse_str_literal()
-        parser.parse_keyword("at")
-        addr = parser.parse_attribute()
-        if not isinstance(addr, AddrAttr):
-            parser.raise_error(f"expected #npu.addr<...>, got {addr}")
-        op = TensorOp(name, addr)
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.tensor.data)
-        printer.print_string(" at ")
-        printer.print_attribute(self.addr)
-        _print_attrs(printer, self)
 
 
 @irdl_op_definition
@@ -242,6 +366,8 @@ class AliasOp(_TableEntry):
 
     name = "npu.alias"
     sources = prop_def(ArrayAttr[StringAttr])
+    custom_directives = (Addr, TensorNames)
+    assembly_format = "$tensor `at` custom<Addr>($addr) `of` custom<TensorNames>($sources) attr-dict"
 
     def __init__(
         self, tensor: str, addr: AddrAttr, sources: Sequence[str], attributes: dict[str, Attribute] | None = None
@@ -255,29 +381,6 @@ class AliasOp(_TableEntry):
             attributes=attributes or {},
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> AliasOp:
-        name = parser.parse_str_literal()
-        parser.parse_keyword("at")
-        addr = parser.parse_attribute()
-        if not isinstance(addr, AddrAttr):
-            parser.raise_error(f"expected #npu.addr<...>, got {addr}")
-        parser.parse_keyword("of")
-        srcs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_str_literal)
-        op = AliasOp(name, addr, srcs)
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.tensor.data)
-        printer.print_string(" at ")
-        printer.print_attribute(self.addr)
-        printer.print_string(" of [")
-        printer.print_list(self.sources.data, lambda s: printer.print_string_literal(s.data))
-        printer.print_string("]")
-        _print_attrs(printer, self)
-
     @property
     def source_names(self) -> list[str]:
         return [s.data for s in self.sources.data]
@@ -290,6 +393,8 @@ class ConstOp(_TableEntry):
 
     name = "npu.const"
     value = prop_def(DenseIntOrFPElementsAttr)
+    custom_directives = (Addr, DenseValue)
+    assembly_format = "$tensor `at` custom<Addr>($addr) `=` custom<DenseValue>($value) attr-dict"
 
     def __init__(
         self,
@@ -301,31 +406,6 @@ class ConstOp(_TableEntry):
         super().__init__(
             properties={"tensor": StringAttr(tensor), "addr": addr, "value": value}, attributes=attributes or {}
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstOp:
-        name = parser.parse_str_literal()
-        parser.parse_keyword("at")
-        addr = parser.parse_attribute()
-        if not isinstance(addr, AddrAttr):
-            parser.raise_error(f"expected #npu.addr<...>, got {addr}")
-        parser.parse_punctuation("=")
-        vpos = parser.pos
-        value = parser.parse_attribute()
-        if not isinstance(value, DenseIntOrFPElementsAttr):
-            parser.raise_error(f"expected dense<...> : tensor<...>, got {value}", vpos, parser.pos)
-        op = ConstOp(name, addr, value)
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.tensor.data)
-        printer.print_string(" at ")
-        printer.print_attribute(self.addr)
-        printer.print_string(" = ")
-        printer.print_attribute(self.value)
-        _print_attrs(printer, self)
 
     def verify_(self) -> None:
         if self.addr.region.data not in ("weight", "var"):
@@ -354,6 +434,9 @@ class KernelDefOp(IRDLOperation):
     function_type = prop_def(FunctionType)
     body = region_def()
     traits = lazy_traits_def(lambda: (SymbolOpInterface(), IsolatedFromAbove(), NoTerminator(), HasParent(ModelOp)))
+    # Custom syntax, not assembly_format: the form depends on the value of `kind` (a GE
+    # type and an attribute dict, printed even when empty, for a library kernel; a body
+    # for an ascgraph one), which a declarative format's optional groups cannot key on.
 
     def __init__(
         self,
@@ -453,43 +536,12 @@ class TaskOp(IRDLOperation):
         return [], []
 
 
-def _parse_operands(parser: Parser, keyword: str) -> tuple[list[str], list[AddrAttr]]:
-    parser.parse_keyword(keyword)
-
-    def one() -> tuple[str, AddrAttr]:
-        name = parser.parse_str_literal()
-        parser.parse_keyword("at")
-        pos = parser.pos
-        addr = parser.parse_attribute()
-        if not isinstance(addr, AddrAttr):
-            parser.raise_error(f"expected #npu.addr<...>, got {addr}", pos, parser.pos)
-        return name, addr
-
-    items = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
-    return [n for n, _ in items], [a for _, a in items]
-
-
-def _print_operands(printer: Printer, keyword: str, names: ArrayAttr, addrs: ArrayAttr) -> None:
-    printer.print_string(f" {keyword}(")
-
-    def one(item: tuple[StringAttr, AddrAttr]) -> None:
-        printer.print_string_literal(item[0].data)
-        printer.print_string(" at ")
-        printer.print_attribute(item[1])
-
-    printer.print_list(list(zip(names.data, addrs.data)), one)
-    printer.print_string(")")
-
-
-def _names(vs: Sequence[str]) -> ArrayAttr:
-    return ArrayAttr([StringAttr(v) for v in vs])
-
-
 class _MoveTask(TaskOp):
     in_tensors = prop_def(ArrayAttr[StringAttr])
     in_addrs = prop_def(ArrayAttr[AddrAttr])
     out_tensors = prop_def(ArrayAttr[StringAttr])
     out_addrs = prop_def(ArrayAttr[AddrAttr])
+    custom_directives = (Operands,)
 
     def footprint(self) -> tuple[list[tuple[str, AddrAttr]], list[tuple[str, AddrAttr]]]:
         ins = [(n.data, a) for n, a in zip(self.in_tensors.data, self.in_addrs.data)]
@@ -507,6 +559,10 @@ class KernelOp(_MoveTask):
 
     name = "npu.kernel"
     kernel = prop_def(SymbolRefAttr)
+    assembly_format = (
+        "$kernel `ins` custom<Operands>($in_tensors, $in_addrs) `outs` custom<Operands>($out_tensors, $out_addrs) "
+        "attr-dict"
+    )
 
     def __init__(
         self,
@@ -526,22 +582,6 @@ class KernelOp(_MoveTask):
             attributes=attributes or {},
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> KernelOp:
-        sym = parser.parse_symbol_name().data
-        in_names, in_addrs = _parse_operands(parser, "ins")
-        out_names, out_addrs = _parse_operands(parser, "outs")
-        op = KernelOp(sym, list(zip(in_names, in_addrs)), list(zip(out_names, out_addrs)))
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.kernel.root_reference.data)
-        _print_operands(printer, "ins", self.in_tensors, self.in_addrs)
-        _print_operands(printer, "outs", self.out_tensors, self.out_addrs)
-        _print_attrs(printer, self)
-
     def verify_(self) -> None:
         self._verify_lists()
 
@@ -551,6 +591,11 @@ class MemcpyOp(_MoveTask):
     """`npu.memcpy ins("t" at src) outs("u" at dst)`: MEMCPY_ASYNC, device to device."""
 
     name = "npu.memcpy"
+    custom_directives = (MemcpyOperand,)
+    assembly_format = (
+        "`ins` custom<MemcpyOperand>($in_tensors, $in_addrs) `outs` custom<MemcpyOperand>($out_tensors, $out_addrs) "
+        "attr-dict"
+    )
 
     def __init__(
         self, src: tuple[str, AddrAttr], dst: tuple[str, AddrAttr], attributes: dict[str, Attribute] | None = None
@@ -564,22 +609,6 @@ class MemcpyOp(_MoveTask):
             },
             attributes=attributes or {},
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemcpyOp:
-        pos = parser.pos
-        in_names, in_addrs = _parse_operands(parser, "ins")
-        out_names, out_addrs = _parse_operands(parser, "outs")
-        if len(in_names) != 1 or len(out_names) != 1:
-            parser.raise_error("a memcpy has one source and one destination", pos, parser.pos)
-        op = MemcpyOp((in_names[0], in_addrs[0]), (out_names[0], out_addrs[0]))
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_operands(printer, "ins", self.in_tensors, self.in_addrs)
-        _print_operands(printer, "outs", self.out_tensors, self.out_addrs)
-        _print_attrs(printer, self)
 
     def verify_(self) -> None:
         self._verify_lists()
@@ -595,17 +624,7 @@ class MemcpyOp(_MoveTask):
 
 class _IdTask(TaskOp):
     KEY: ClassVar[str] = ""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> _IdTask:
-        n = parser.parse_integer(allow_negative=False)
-        op = cls.create(properties={cls.KEY: IntAttr(n)})
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.properties[self.KEY].data}")  # type: ignore[attr-defined]
-        _print_attrs(printer, self)
+    custom_directives = (Count,)
 
     @property
     def id(self) -> int:
@@ -619,6 +638,7 @@ class EventRecordOp(_IdTask):
     name = "npu.event_record"
     KEY: ClassVar = "event"
     event = prop_def(IntAttr)
+    assembly_format = "custom<Count>($event) attr-dict"
 
     def __init__(self, event: int):
         super().__init__(properties={"event": IntAttr(event)})
@@ -631,6 +651,7 @@ class EventWaitOp(_IdTask):
     name = "npu.event_wait"
     KEY: ClassVar = "event"
     event = prop_def(IntAttr)
+    assembly_format = "custom<Count>($event) attr-dict"
 
     def __init__(self, event: int):
         super().__init__(properties={"event": IntAttr(event)})
@@ -643,6 +664,7 @@ class StreamActiveOp(_IdTask):
     name = "npu.stream_active"
     KEY: ClassVar = "target"
     target = prop_def(IntAttr)
+    assembly_format = "custom<Count>($target) attr-dict"
 
     def __init__(self, target: int):
         super().__init__(properties={"target": IntAttr(target)})
@@ -653,18 +675,10 @@ class EndGraphOp(TaskOp):
     """`npu.end_graph`: MODEL_END_GRAPH, the model's completion."""
 
     name = "npu.end_graph"
+    assembly_format = "attr-dict"
 
     def __init__(self) -> None:
         super().__init__()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> EndGraphOp:
-        op = EndGraphOp()
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_attrs(printer, self)
 
 
 @irdl_op_definition
@@ -675,6 +689,9 @@ class StreamOp(IRDLOperation):
     stream = prop_def(IntAttr)
     body = region_def("single_block")
     traits = lazy_traits_def(lambda: (NoTerminator(), HasParent(ModelOp)))
+    # Custom syntax, not assembly_format: an empty body `{}` parses to a region with no
+    # block, which the declarative format keeps (and the single-block region then fails
+    # to verify); this parser adds the empty block, as builtin.module's does.
 
     def __init__(self, stream: int, tasks: Sequence[Operation] = ()):
         super().__init__(properties={"stream": IntAttr(stream)}, regions=[Region(Block(tasks))])
@@ -713,6 +730,27 @@ class StreamOp(IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
+def _check_addr(addr: AddrAttr, what: str, regions: dict[str, int]) -> None:
+    """An address lies in a declared region (GenMemAllocations' table, ge_executor.md §3.4)."""
+    r = addr.region.data
+    if r not in regions:
+        raise VerifyException(f"{what}: address {addr} is in region {r}, which the model does not declare")
+    if addr.end > regions[r]:
+        raise VerifyException(
+            f"{what}: address {addr} ends at byte {addr.end}, beyond region {r} of {regions[r]} bytes"
+        )
+
+
+@dataclass
+class _TaskWalk:
+    """What the walk over the tasks collects for the cross-stream rules."""
+
+    records: dict[int, int] = field(default_factory=dict)  # event -> recording stream
+    waits: dict[int, int] = field(default_factory=dict)  # event -> waiting stream
+    activated: set[int] = field(default_factory=set)  # streams a stream_active targets
+    end_graphs: list[tuple[int, int]] = field(default_factory=list)  # (stream, task position)
+
+
 @irdl_op_definition
 class ModelOp(IRDLOperation):
     """`npu.model @name streams = N events = M attributes {...} { table, kernels, streams }`."""
@@ -723,6 +761,7 @@ class ModelOp(IRDLOperation):
     events = prop_def(IntAttr)
     body = region_def("single_block")
     traits = traits_def(SymbolOpInterface(), NoTerminator())
+    # Custom syntax, not assembly_format: an empty body, as for npu.stream.
 
     def __init__(
         self,
@@ -784,8 +823,27 @@ class ModelOp(IRDLOperation):
         return sorted((op for op in self.body.block.ops if isinstance(op, StreamOp)), key=lambda s: s.stream.data)
 
     # -- verification ---------------------------------------------------------------------
+    # One function per rule, in the order GE's loader meets them (ge_executor.md §2.1,
+    # DavinciModel::Init): the allocation table, the tensors in it, the streams, each
+    # task's TaskInfo::Init, then the cross-stream rules (events, BindModelStream, the end).
 
     def verify_(self) -> None:
+        regions = self._verify_allocation_table()
+        names = self._verify_tensor_table(regions)
+        streams = self._verify_stream_ids()
+        walk = _TaskWalk()
+        kernels = self.kernel_defs()
+        for s in streams:
+            for pos, t in enumerate(s.tasks):
+                what = f"stream {s.stream.data} task {pos} ({t.name})"
+                self._init_task_info(t, s.stream.data, pos, what, regions, names, kernels, walk)
+        self._verify_event_pairs(walk)
+        self._bind_model_stream(walk)
+        self._verify_end_graph(streams, walk)
+
+    def _verify_allocation_table(self) -> dict[str, int]:
+        """The logical allocation table (GenMemAllocations, ge_executor.md §3.4): each region
+        declared once; the model body holds only table entries, kernels and streams."""
         regions: dict[str, int] = {}
         for op in self.body.block.ops:
             if isinstance(op, RegionOp):
@@ -794,76 +852,96 @@ class ModelOp(IRDLOperation):
                 regions[op.region.data] = op.size.data
             elif not isinstance(op, _TableEntry | KernelDefOp | StreamOp):
                 raise VerifyException(f"an npu.model holds regions, tensors, kernels and streams, got {op.name}")
+        return regions
 
-        def check_addr(addr: AddrAttr, what: str) -> None:
-            r = addr.region.data
-            if r not in regions:
-                raise VerifyException(f"{what}: address {addr} is in region {r}, which the model does not declare")
-            if addr.end > regions[r]:
-                raise VerifyException(
-                    f"{what}: address {addr} ends at byte {addr.end}, beyond region {r} of {regions[r]} bytes"
-                )
-
+    def _verify_tensor_table(self, regions: dict[str, int]) -> set[str]:
+        """Tensor names are unique, each address lies in a declared region, and an alias is
+        made of declared tensors. Returns the names."""
         names: set[str] = set()
         for e in self.table():
             what = f'{e.name} "{e.tensor_name}"'
             if e.tensor_name in names:
                 raise VerifyException(f"{what}: tensor name declared twice")
             names.add(e.tensor_name)
-            check_addr(e.addr, what)
+            _check_addr(e.addr, what, regions)
         for e in self.table():
             if isinstance(e, AliasOp):
                 for s in e.source_names:
                     if s not in names:
                         raise VerifyException(f'npu.alias "{e.tensor_name}": source tensor "{s}" is not in the table')
+        return names
 
-        kernels = self.kernel_defs()
+    def _verify_stream_ids(self) -> list[StreamOp]:
+        """InitRuntimeResource creates `stream_num` streams: the npu.stream ids are
+        0..streams-1, each once. Returns the streams by id."""
         streams = self.stream_ops()
-        n_streams, n_events = self.streams.data, self.events.data
+        n_streams = self.streams.data
         ids = [s.stream.data for s in streams]
         if ids != list(range(n_streams)):
             raise VerifyException(
                 f"the model declares {n_streams} streams, its npu.stream ids are {ids} (expected 0..{n_streams - 1})"
             )
-        records: dict[int, int] = {}
-        waits: dict[int, int] = {}
-        activated: set[int] = set()
-        end_graphs: list[tuple[int, int]] = []
-        for s in streams:
-            sid = s.stream.data
-            tasks = s.tasks
-            for pos, t in enumerate(tasks):
-                what = f"stream {sid} task {pos} ({t.name})"
-                if isinstance(t, _MoveTask):
-                    ins, outs = t.footprint()
-                    for n, a in (*ins, *outs):
-                        if n not in names:
-                            raise VerifyException(f'{what}: tensor "{n}" is not in the model\'s table')
-                        check_addr(a, what)
-                if isinstance(t, KernelOp):
-                    self._verify_kernel(t, kernels, what)
-                elif isinstance(t, EventRecordOp | EventWaitOp):
-                    e = t.event.data
-                    if e >= n_events:
-                        raise VerifyException(f"{what}: event {e} is not below the model's {n_events} events")
-                    table = records if isinstance(t, EventRecordOp) else waits
-                    if e in table:
-                        verb = "recorded" if isinstance(t, EventRecordOp) else "waited"
-                        raise VerifyException(
-                            f"{what}: event {e} is {verb} twice (streams {table[e]} and {sid}); events are one-shot"
-                        )
-                    table[e] = sid
-                elif isinstance(t, StreamActiveOp):
-                    tgt = t.target.data
-                    if tgt >= n_streams or tgt == sid or tgt == 0:
-                        raise VerifyException(
-                            f"{what}: stream_active targets stream {tgt}; it must name another non-head stream below {n_streams}"
-                        )
-                    activated.add(tgt)
-                elif isinstance(t, EndGraphOp):
-                    end_graphs.append((sid, pos))
-        # EventRecordTaskInfo / EventWaitTaskInfo: each wait consumes (resets) the event.
-        for e in range(n_events):
+        return streams
+
+    def _init_task_info(
+        self,
+        t: TaskOp,
+        sid: int,
+        pos: int,
+        what: str,
+        regions: dict[str, int],
+        names: set[str],
+        kernels: dict[str, KernelDefOp],
+        walk: _TaskWalk,
+    ) -> None:
+        """One task's TaskInfo::Init: its operands name table tensors at declared
+        addresses, a kernel matches its kernel_def, an event or stream id is in range."""
+        if isinstance(t, _MoveTask):
+            ins, outs = t.footprint()
+            for n, a in (*ins, *outs):
+                if n not in names:
+                    raise VerifyException(f'{what}: tensor "{n}" is not in the model\'s table')
+                _check_addr(a, what, regions)
+        if isinstance(t, KernelOp):
+            self._verify_kernel(t, kernels, what)
+        elif isinstance(t, EventRecordOp | EventWaitOp):
+            self._init_event_task(t, sid, what, walk)
+        elif isinstance(t, StreamActiveOp):
+            self._init_stream_active_task(t, sid, what, walk)
+        elif isinstance(t, EndGraphOp):
+            walk.end_graphs.append((sid, pos))
+
+    def _init_event_task(self, t: EventRecordOp | EventWaitOp, sid: int, what: str, walk: _TaskWalk) -> None:
+        """EventRecordTaskInfo / EventWaitTaskInfo::Init: the event id is below `events`
+        (GE fails `event_id >= eventList.size()`). Here events are one-shot (each wait
+        resets its event), so each is recorded once and waited once."""
+        e, n_events = t.event.data, self.events.data
+        if e >= n_events:
+            raise VerifyException(f"{what}: event {e} is not below the model's {n_events} events")
+        table = walk.records if isinstance(t, EventRecordOp) else walk.waits
+        if e in table:
+            verb = "recorded" if isinstance(t, EventRecordOp) else "waited"
+            raise VerifyException(
+                f"{what}: event {e} is {verb} twice (streams {table[e]} and {sid}); events are one-shot"
+            )
+        table[e] = sid
+
+    def _init_stream_active_task(self, t: StreamActiveOp, sid: int, what: str, walk: _TaskWalk) -> None:
+        """StreamActiveTaskInfo::Init: the target is below `streams` (GE fails
+        `active_stream_index >= stream size`); here also another stream than its own, and
+        not the head stream 0 (see _bind_model_stream)."""
+        tgt, n_streams = t.target.data, self.streams.data
+        if tgt >= n_streams or tgt == sid or tgt == 0:
+            raise VerifyException(
+                f"{what}: stream_active targets stream {tgt}; it must name another non-head stream below {n_streams}"
+            )
+        walk.activated.add(tgt)
+
+    def _verify_event_pairs(self, walk: _TaskWalk) -> None:
+        """EventRecordTaskInfo / EventWaitTaskInfo: each wait consumes (resets) the event, so
+        every recorded event is waited, on another stream, and every waited one recorded."""
+        records, waits = walk.records, walk.waits
+        for e in range(self.events.data):
             if e in records and e not in waits:
                 raise VerifyException(f"event {e} is recorded on stream {records[e]} but never waited")
             if e in waits and e not in records:
@@ -872,14 +950,20 @@ class ModelOp(IRDLOperation):
                 )
             if e in waits and records[e] == waits[e]:
                 raise VerifyException(f"event {e} is recorded and waited on the same stream {waits[e]}")
-        # DavinciModel::BindModelStream: streams not targeted by an activation are HEAD
-        # streams; only stream 0 is a head stream here.
-        for sid in range(1, n_streams):
-            if sid not in activated:
+
+    def _bind_model_stream(self, walk: _TaskWalk) -> None:
+        """DavinciModel::BindModelStream: streams not targeted by an activation are HEAD
+        streams; only stream 0 is a head stream here, every other one is activated."""
+        for sid in range(1, self.streams.data):
+            if sid not in walk.activated:
                 raise VerifyException(f"stream {sid} is never activated by a stream_active: its tasks would never run")
+
+    @staticmethod
+    def _verify_end_graph(streams: list[StreamOp], walk: _TaskWalk) -> None:
+        """MODEL_END_GRAPH: the model has one, the last task of stream 0."""
         main_len = len(streams[0].tasks) if streams else 0
-        if end_graphs != [(0, main_len - 1)]:
-            where = ", ".join(f"stream {s} task {p}" for s, p in end_graphs) or "none"
+        if walk.end_graphs != [(0, main_len - 1)]:
+            where = ", ".join(f"stream {s} task {p}" for s, p in walk.end_graphs) or "none"
             raise VerifyException(f"the model has one npu.end_graph, the last task of stream 0 (found: {where})")
 
     @staticmethod

@@ -57,3 +57,44 @@ npu.model @main streams = 2 events = 2 attributes {memory_size = 4096 : i64} {
     npu.event_record 1
   }
 }
+
+// -----
+
+// The assembly_format corners: discardable attributes after every task kind, a kernel
+// without inputs, a variable's initial value, an empty stream body.
+// CHECK:      npu.model @corners streams = 2 events = 1 {
+// CHECK-NEXT:   npu.region var size = 16 {kind = "var"}
+// CHECK-NEXT:   npu.region fm size = 16
+// CHECK-NEXT:   npu.const "v:0" at #npu.addr<var, 0, 16> = dense<[1, 2, 3, 4]> : tensor<4xi32> {node = "v", type = "Variable"}
+// CHECK-NEXT:   npu.alias "a:0" at #npu.addr<fm, 0, 16> of ["o:0"]
+// CHECK-NEXT:   npu.tensor "o:0" at #npu.addr<fm, 0, 16>
+// CHECK-NEXT:   npu.kernel_def @fill = library "Fill" {value = 0 : i64} : () -> (tensor<4xi32>)
+// CHECK-NEXT:   npu.stream 0 {
+// CHECK-NEXT:     npu.stream_active 1 {why = "head"}
+// CHECK-NEXT:     npu.kernel @fill ins() outs("o:0" at #npu.addr<fm, 0, 16>)
+// CHECK-NEXT:     npu.event_record 0 {n = 1 : i64}
+// CHECK-NEXT:     npu.memcpy ins("v:0" at #npu.addr<var, 0, 16>) outs("o:0" at #npu.addr<fm, 0, 16>) {node = "copy"}
+// CHECK-NEXT:     npu.end_graph {last}
+// CHECK-NEXT:   }
+// CHECK-NEXT:   npu.stream 1 {
+// CHECK-NEXT:     npu.event_wait 0 {n = 2 : i64}
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+npu.model @corners streams = 2 events = 1 {
+  npu.region var size = 16 {kind = "var"}
+  npu.region fm size = 16
+  npu.const "v:0" at #npu.addr<var, 0, 16> = dense<[1, 2, 3, 4]> : tensor<4xi32> {node = "v", type = "Variable"}
+  npu.alias "a:0" at #npu.addr<fm, 0, 16> of ["o:0"]
+  npu.tensor "o:0" at #npu.addr<fm, 0, 16>
+  npu.kernel_def @fill = library "Fill" {value = 0 : i64} : () -> (tensor<4xi32>)
+  npu.stream 0 {
+    npu.stream_active 1 {why = "head"}
+    npu.kernel @fill ins() outs("o:0" at #npu.addr<fm, 0, 16>)
+    npu.event_record 0 {n = 1 : i64}
+    npu.memcpy ins("v:0" at #npu.addr<var, 0, 16>) outs("o:0" at #npu.addr<fm, 0, 16>) {node = "copy"}
+    npu.end_graph {last}
+  }
+  npu.stream 1 {
+    npu.event_wait 0 {n = 2 : i64}
+  }
+}

@@ -161,3 +161,110 @@ npu.model @m streams = 1 events = 0 {
     npu.end_graph
   }
 }
+
+// -----
+
+// a region declared twice (_verify_allocation_table)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: region fm is declared twice
+npu.model @m streams = 1 events = 0 {
+  npu.region fm size = 64
+  npu.region fm size = 32
+  npu.stream 0 {
+    npu.end_graph
+  }
+}
+
+// -----
+
+// an op that is no table entry, kernel or stream (_verify_allocation_table)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: an npu.model holds regions, tensors, kernels and streams, got builtin.module
+npu.model @m streams = 1 events = 0 {
+  npu.region fm size = 64
+  builtin.module {
+  }
+  npu.stream 0 {
+    npu.end_graph
+  }
+}
+
+// -----
+
+// a tensor name declared twice (_verify_tensor_table)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: npu.const "t:0": tensor name declared twice
+npu.model @m streams = 1 events = 0 {
+  npu.region fm size = 64
+  npu.region weight size = 64
+  npu.tensor "t:0" at #npu.addr<fm, 0, 16>
+  npu.const "t:0" at #npu.addr<weight, 0, 16> = dense<0.0> : tensor<4xf32>
+  npu.stream 0 {
+    npu.end_graph
+  }
+}
+
+// -----
+
+// a stream the header declares but the body lacks (_verify_stream_ids)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: the model declares 2 streams, its npu.stream ids are [0] (expected 0..1)
+npu.model @m streams = 2 events = 0 {
+  npu.region fm size = 64
+  npu.stream 0 {
+    npu.end_graph
+  }
+}
+
+// -----
+
+// a task naming a tensor outside the table (_init_task_info)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: stream 0 task 0 (npu.memcpy): tensor "u:0" is not in the model's table
+npu.model @m streams = 1 events = 0 {
+  npu.region fm size = 64
+  npu.tensor "t:0" at #npu.addr<fm, 0, 16>
+  npu.stream 0 {
+    npu.memcpy ins("t:0" at #npu.addr<fm, 0, 16>) outs("u:0" at #npu.addr<fm, 16, 16>)
+    npu.end_graph
+  }
+}
+
+// -----
+
+// an event id beyond the header's count (_init_event_task)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: stream 0 task 1 (npu.event_record): event 1 is not below the model's 1 events
+npu.model @m streams = 2 events = 1 {
+  npu.region fm size = 0
+  npu.stream 0 {
+    npu.stream_active 1
+    npu.event_record 1
+    npu.end_graph
+  }
+  npu.stream 1 {
+    npu.event_wait 1
+  }
+}
+
+// -----
+
+// a stream_active naming the head stream (_init_stream_active_task)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: stream 1 task 0 (npu.stream_active): stream_active targets stream 0; it must name another non-head stream below 2
+npu.model @m streams = 2 events = 0 {
+  npu.region fm size = 0
+  npu.stream 0 {
+    npu.stream_active 1
+    npu.end_graph
+  }
+  npu.stream 1 {
+    npu.stream_active 0
+  }
+}
+
+// -----
+
+// an event recorded and waited on one stream (_verify_event_pairs)
+// CHECK: {{.*}}.mlir:[[# @LINE + 1]]:1: error: npu.model: event 0 is recorded and waited on the same stream 0
+npu.model @m streams = 1 events = 1 {
+  npu.region fm size = 0
+  npu.stream 0 {
+    npu.event_record 0
+    npu.event_wait 0
+    npu.end_graph
+  }
+}
