@@ -4,7 +4,7 @@
 
 Builds one ge.AscBackend over a 1-D f32 tensor (Data, Load, Add(Load, Load), Abs, Exp,
 Store, Output: GE's SimpleAddAbsExpWithCse on `--elements` elements), then times, best
-of `--repeat` each, in one process: (a) `run_asc_backend` on it, (b) `np.exp(np.abs(x + x))`.
+of `--repeat` each, in one process: (a) `run_asc_backend` on it (on one `ge_interpreter`), (b) `np.exp(np.abs(x + x))`.
 Checks the two results are equal, prints both times and the ratio interpreter/numpy
 against the target (<= 3.0) with PASS/FAIL text. A benchmark reports; it never fails the
 exit code.
@@ -26,6 +26,7 @@ from ge_dialect import ge  # noqa: E402
 from ge_tools.opt import parse_module  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from runtime.ascgraph_interp import run_asc_backend  # noqa: E402
+from runtime.interpreter import ge_interpreter  # noqa: E402
 
 TARGET = 3.0
 
@@ -70,11 +71,12 @@ def main() -> None:
     op = next(o for o in module.walk() if isinstance(o, ge.AscBackend))
     x = np.random.default_rng(0).standard_normal(args.elements).astype(np.float32)
 
-    (got,) = run_asc_backend(op, [x])
+    ip = ge_interpreter(module)
+    (got,) = run_asc_backend(ip, op, [x])
     want = np.exp(np.abs(x + x))
     equal = np.array_equal(got, want)
 
-    t_interp = best_of(lambda: run_asc_backend(op, [x]), args.repeat)
+    t_interp = best_of(lambda: run_asc_backend(ip, op, [x]), args.repeat)
     t_numpy = best_of(lambda: np.exp(np.abs(x + x)), args.repeat)
     ratio = t_interp / t_numpy
     print(f"elements: {args.elements} (f32), best of {args.repeat}")

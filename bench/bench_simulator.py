@@ -24,7 +24,8 @@ import numpy as np
 from ge_dialect import npu
 from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.registry import PIPELINES
-from runtime.reference import run_graph, select_graph
+from runtime.interpreter import run_graph
+from runtime.reference import select_graph
 from runtime.simulator import load
 
 

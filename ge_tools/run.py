@@ -41,7 +41,9 @@ from ge_dialect.shapes import fmt_shape
 from ge_tools.opt import INT64_MAX, GeOptMain, host_memory_bytes, one_line_arg_errors, parse_module, run_tool
 from ge_tools.registry import PIPELINES
 from runtime.error_bound import output_error_bounds
-from runtime.reference import ReferenceError, check_value, run_graph, select_graph
+from runtime.graph_interpreter import ReferenceEvalError, check_value
+from runtime.interpreter import run_graph
+from runtime.reference import select_graph
 from runtime.simulator import LoadedModel, SimulatorFault, load
 
 COMPILE_PIPELINE = "ge-compile"
@@ -162,7 +164,7 @@ def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
     t = data.results[0].type
     shape = shape_of(t)
     if shape is None or any(d < 0 for d in shape):
-        raise ReferenceError(data, f"random inputs need a known shape, got {t}; give --input files")
+        raise ReferenceEvalError(data, f"random inputs need a known shape, got {t}; give --input files")
     elem = t.element_type  # type: ignore[attr-defined]
     dt = numpy_dtype(elem)
     if 0 in shape:  # nothing to draw (numpy's generators would build a float64/int64 array first)
@@ -208,7 +210,7 @@ def _raw_npy(f: BinaryIO, want: np.dtype) -> np.ndarray | None:
 def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
     datas = graph.data_nodes
     if len(paths) != len(datas):
-        raise ReferenceError(
+        raise ReferenceEvalError(
             graph, f"graph @{graph.sym_name.data} takes {len(datas)} inputs, {len(paths)} --input files given"
         )
     arrays = []
@@ -217,7 +219,7 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
         try:
             with open(p, "rb") as f:
                 if f.read(6) != NPY_MAGIC:
-                    raise ReferenceError(d, f"--input {p} (input {i}): not a .npy file (no NUMPY magic)")
+                    raise ReferenceEvalError(d, f"--input {p} (input {i}): not a .npy file (no NUMPY magic)")
                 f.seek(0)
                 try:
                     a = np.lib.format.read_array(f, allow_pickle=False)
@@ -226,9 +228,9 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
                         raise
                     a = raw
         except OSError as e:
-            raise ReferenceError(d, f"--input {p} (input {i}): cannot read it: {e.strerror or e}") from None
+            raise ReferenceEvalError(d, f"--input {p} (input {i}): cannot read it: {e.strerror or e}") from None
         except (ValueError, EOFError) as e:
-            raise ReferenceError(d, f"--input {p} (input {i}): not a readable .npy array: {e}") from None
+            raise ReferenceEvalError(d, f"--input {p} (input {i}): not a readable .npy array: {e}") from None
         if (
             is_float_dtype(want)
             and a.dtype.kind == "V"
@@ -260,7 +262,7 @@ def check_host_memory(module: ModuleOp, limit: int | None) -> None:
             itemsize = numpy_dtype(r.type.element_type).itemsize  # type: ignore[attr-defined]
             if math.prod(d for d in shape if d) * itemsize > INT64_MAX:
                 # numpy multiplies the non-zero dims even for an empty array ("array is too big")
-                raise ReferenceError(
+                raise ReferenceEvalError(
                     op,
                     f"output {r.index}: numpy cannot hold a {fmt_shape(shape)} array: its non-zero "
                     "dims multiply past int64, even with 0 elements; ge-run cannot evaluate it",
@@ -270,7 +272,7 @@ def check_host_memory(module: ModuleOp, limit: int | None) -> None:
             if size > largest:
                 largest, where = size, op
     if limit is not None and where is not None and 2 * total > limit:
-        raise ReferenceError(
+        raise ReferenceEvalError(
             where,
             f"ge-run needs about {2 * total} bytes of host memory for this graph's tensors (twice "
             f"their {total} bytes: the reference's and the compiled run's), more than this host's "
@@ -521,7 +523,7 @@ def _run_graph(args: argparse.Namespace, opt: GeOptMain, module: ModuleOp, graph
     name = graph.sym_name.data
     for k in args.frozen_input:
         if not 0 <= k < len(graph.data_nodes):
-            raise ReferenceError(
+            raise ReferenceEvalError(
                 graph,
                 f"--frozen-input {k}: graph @{name} has {len(graph.data_nodes)} inputs (indices 0..{len(graph.data_nodes) - 1})",
             )

@@ -50,11 +50,14 @@ from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import float_info, is_float_dtype, numpy_dtype
 from runtime import ascgraph_interp as AI
 from runtime import reference as R
+from runtime.graph_interpreter import GeInterpreter
+from runtime.interpreter import ge_interpreter
+from runtime.numerics import acc_dtype, gather_indices
 
 __all__ = ["bound_rule_of", "finish", "output_error_bounds", "unit_roundoff"]
 
-BoundRule = Callable[[Operation, list[np.ndarray], list[np.ndarray], list[np.ndarray]], list[np.ndarray]]
-# (op, input values, input bounds, output values) -> output bounds (float64, output shapes)
+BoundRule = Callable[[GeInterpreter, Operation, list[np.ndarray], list[np.ndarray], list[np.ndarray]], list[np.ndarray]]
+# (interpreter, op, input values, input bounds, output values) -> output bounds (float64, output shapes)
 
 INF = math.inf
 
@@ -70,7 +73,7 @@ def unit_roundoff(element_type: object) -> float:
 
 
 def _u_acc(x_dtype: np.dtype) -> float:
-    acc = R.acc_dtype(x_dtype)
+    acc = acc_dtype(x_dtype)
     return float(float_info(acc).eps) / 2 if is_float_dtype(acc) else 0.0
 
 
@@ -256,38 +259,44 @@ def bound_rule_of(op_class: type[Operation]) -> BoundRule | None:
 
 @_rule(ge.Const, ge.Constant, ge.Variable, ge.Shape_)
 def _exact_source(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     return [_zeros(o) for o in outs]
 
 
 @_rule(ge.Data, ge.RefData, ge.NetOutput)
 def _interface(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     raise AssertionError("Data and NetOutput are bound by their graph")
 
 
 @_rule(*(getattr(ge, n) for n in UNARY_F64))
-def _unary(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _unary(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     return [_finish(op, 0, outs[0], unary_bound(ge.ge_type(op), args[0], bounds[0], _fmax(op.results[0])))]
 
 
 @_rule(ge.Add, ge.Sub, ge.Mul, ge.RealDiv, ge.Div, ge.Maximum, ge.Minimum, ge.Pow)
 def _binary(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     e = binary_bound(ge.ge_type(op), args[0], args[1], bounds[0], bounds[1])
     return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape))]
 
 
 @_rule(ge.Cast)
-def _cast(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _cast(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     return [_finish(op, 0, outs[0], cast_bound(args[0], bounds[0], args[0].dtype, outs[0].dtype))]
 
 
 @_rule(ge.AddN)
-def _add_n(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _add_n(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     # a fused kernel may add the n inputs in another order
     shape = outs[0].shape
     e = sum((np.broadcast_to(b, shape) for b in bounds), np.zeros(shape))
@@ -297,10 +306,10 @@ def _add_n(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs
 
 @_rule(ge.ReduceSumD, ge.ReduceMeanD, ge.ReduceProdD, ge.ReduceMaxD, ge.ReduceMinD)
 def _reduce(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     x, ex = args[0], bounds[0]
-    axes = R._reduce_axes(op, x.ndim)
+    axes = R.reduce_axes(op, x.ndim)
     keep = A.get_bool(op, "keep_dims", False)
     n = math.prod(x.shape[a] for a in axes)
     kind = ge.ge_type(op)
@@ -321,7 +330,7 @@ def _reduce(
 
 @_rule(ge.MatMul)
 def _matmul(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     a, b = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
     ea, eb = bounds[0], bounds[1]
@@ -340,7 +349,7 @@ def _matmul(
 
 @_rule(ge.Conv2D)
 def _conv2d(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     x, w = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
     ex, ew = bounds[0], bounds[1]
@@ -363,47 +372,49 @@ def _conv2d(
     ge.SqueezeV2, ge.SqueezeV3, ge.UnsqueezeV2, ge.UnsqueezeV3,
     ge.TransposeD, ge.BroadcastToD, ge.HcomAllGather,
 )  # fmt: skip
-def _moves(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _moves(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     # data movement: the bounds move as the elements do (the op's own semantics on them)
-    impl = R.reference_impl_of(type(op))
-    assert impl is not None
-    return [np.require(b, np.float64, "CW") for b in impl(op, list(bounds))]
+    return [np.require(b, np.float64, "CW") for b in ip.run_node(op, list(bounds))]
 
 
 @_rule(ge.Gather, ge.GatherV2)
 def _gather(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     if any(np.any(b > 0) for b in bounds[1:]):  # an index (or the axis) may differ
         return [np.full(outs[0].shape, INF)]
-    impl = R.reference_impl_of(type(op))
-    assert impl is not None
-    return [np.require(impl(op, [bounds[0], *args[1:]])[0], np.float64, "CW")]
+    return [np.require(ip.run_node(op, [bounds[0], *args[1:]])[0], np.float64, "CW")]
 
 
 @_rule(ge.Bitcast)
 def _bitcast(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     return [np.full(outs[0].shape, INF if np.any(bounds[0] > 0) else 0.0)]
 
 
 @_rule(ge.PartitionedCall)
-def _call(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
+def _call(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     assert isinstance(op, ge.PartitionedCall)
-    return _block_bounds(op.callee().body.block, args, bounds)[1]
+    return _block_bounds(ip, op.callee().body.block, args, bounds)[1]
 
 
 @_rule(ge.FusedAscBackend)
-def _fused(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]) -> list[np.ndarray]:
-    return _block_bounds(op.regions[0].block, args, bounds)[1]
+def _fused(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    return _block_bounds(ip, op.regions[0].block, args, bounds)[1]
 
 
 @_rule(ge.AscBackend)
 def _asc_backend(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    return _asc_bounds(op, args, bounds, outs)
+    return _asc_bounds(ip, op, args, bounds, outs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -418,7 +429,7 @@ _AG_BINARY = {ag.Add: "Add", ag.Sub: "Sub", ag.Mul: "Mul", ag.Div: "Div", ag.Max
 
 
 def _asc_bounds(
-    op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     graph = asc_graph_of(op)  # the reference ran it: it exists
     val: dict[SSAValue, np.ndarray] = {}
@@ -432,7 +443,7 @@ def _asc_bounds(
         elif isinstance(node, ag.Load):
             reps = node.out_type().repeat_list
             for env in (val, err):
-                v = AI._view(node, env[node.operands[0]], node.in_type(), node.offset)
+                v = AI.gm_view(node, env[node.operands[0]], node.in_type(), node.offset)
                 env[r0] = np.broadcast_to(v, reps)
         elif isinstance(node, ag.Store):
             t = node.out_type()
@@ -442,14 +453,14 @@ def _asc_bounds(
                     size = max(size, math.prod(outs[use.operation.index].shape))
             for env, dt in ((val, numpy_dtype(t.element_type)), (err, np.dtype(np.float64))):
                 buf = np.zeros(size, dtype=dt)
-                AI._view(node, buf, t, node.offset, writeable=True)[...] = env[node.operands[0]]
+                AI.gm_view(node, buf, t, node.offset, writeable=True)[...] = env[node.operands[0]]
                 env[r0] = buf
         elif isinstance(node, ag.Workspace):
             val[r0], err[r0] = val[node.operands[0]], err[node.operands[0]]
         elif isinstance(node, ag.Output):
             res[node.index] = err[node.operands[0]]
         else:
-            AI._compute(node, val)
+            AI.compute(ip, node, val)
             for r, e in zip(node.results, _asc_node_bounds(node, val, err)):
                 err[r] = np.broadcast_to(e, val[r].shape).astype(np.float64)
     return [res[k].reshape(o.shape) for k, o in enumerate(outs)]
@@ -500,9 +511,9 @@ def _asc_node_bounds(
         if isinstance(node, ag.Gather):
             if np.any(es[1] > 0):
                 return [np.full(r.shape, INF)]
-            params = AI._view(node, es[0], node.in_type(0), 0)
-            idx = AI._view(node, xs[1], node.in_type(1), 0)
-            i = R.gather_indices(node, idx, params.shape[node.axis], A.get_bool(node, "negative_index_support"))
+            params = AI.gm_view(node, es[0], node.in_type(0), 0)
+            idx = AI.gm_view(node, xs[1], node.in_type(1), 0)
+            i = gather_indices(idx, params.shape[node.axis], A.get_bool(node, "negative_index_support"))
             return [np.take(params, i, axis=node.axis).reshape(r.shape)]
         if isinstance(node, ag.Transpose):
             src, dst = node.in_type().axis_ids, node.out_type().axis_ids
@@ -527,7 +538,7 @@ def _asc_node_bounds(
 
 
 def _block_bounds(
-    block: Block, inputs: Sequence[np.ndarray], in_bounds: Sequence[np.ndarray]
+    ip: GeInterpreter, block: Block, inputs: Sequence[np.ndarray], in_bounds: Sequence[np.ndarray]
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """(output values, output bounds) of a graph body, Data nodes bound by index."""
     val: dict[SSAValue, np.ndarray] = {}
@@ -540,16 +551,14 @@ def _block_bounds(
             continue
         if isinstance(op, ge.NetOutput):
             return [val[v] for v in op.operands], [err[v] for v in op.operands]
-        impl = R.reference_impl_of(type(op))
         rule = _RULES.get(type(op))
-        assert impl is not None
         args = [val[v] for v in op.operands]
         bs = [err[v] for v in op.operands]
-        outs = R._call(op, args, ()) if isinstance(op, ge.PartitionedCall) else impl(op, args)
+        outs = list(ip.run_node(op, args))
         if rule is None:  # an op without a rule: exact on exact inputs, else unbounded
             eb = [np.full(o.shape, INF if any(np.any(b > 0) for b in bs) else 0.0) for o in outs]
         else:
-            eb = rule(op, args, bs, outs)
+            eb = rule(ip, op, args, bs, outs)
         val.update(zip(op.results, outs))
         err.update(zip(op.results, eb))
     raise AssertionError("a graph body ends with NetOutput (the reference ran it)")
@@ -559,5 +568,6 @@ def output_error_bounds(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list
     """Per NetOutput value of `graph` on `inputs`, the float64 array of bounds on
     |compiled - reference| (module docstring); inputs carry no error."""
     with np.errstate(all="ignore"):
-        _, bounds = _block_bounds(graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs])
+        ip = ge_interpreter()
+        _, bounds = _block_bounds(ip, graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs])
     return [np.require(b, np.float64, "CW") for b in bounds]

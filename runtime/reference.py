@@ -1,21 +1,24 @@
 """The reference interpreter of the ge dialect: numpy on value semantics.
 
-`run_graph(graph, inputs)` executes one `ge.graph` and returns its NetOutput values;
-`run_module(module, inputs, graph_name=None)` picks the root graph (the one no
-`ge.PartitionedCall` calls) unless a name is given. Each node's meaning is GE's meaning of
-its op type (the op protos in GE's `ops/built-in/op_proto/inc/*.h`, which follow the
-TensorFlow/ONNX operators they name); memory layout plays no part here: a `_no_task` node
-means the same as the node it replaces. The simulator of NPU programs is checked against
-these numbers.
+Each node's meaning is GE's meaning of its op type (the op protos in GE's
+`ops/built-in/op_proto/inc/*.h`, which follow the TensorFlow/ONNX operators they name);
+memory layout plays no part here: a `_no_task` node means the same as the node it
+replaces. The simulator of NPU programs is checked against these numbers.
 
-Semantics are a registry: `@reference_impl(OpClass, ...)` maps an op class to a function
-`(op, input arrays) -> output arrays`. It is also the extension point: the AscGraph
-interpreter (`runtime/ascgraph_interp.py`) registers `ge.AscBackend` with `replace=True`;
-the entry here imports it on first use.
+The semantics are xDSL interpreter functions: `ReferenceFunctions` holds one `@impl` per
+ge op class (`ge.AscBackend` excepted: its meaning is its AscGraph's, which
+runtime/ascgraph_interp.py's `AscGraphFunctions` implement). They run on
+runtime/graph_interpreter.py's `GeInterpreter`, xDSL's `Interpreter` with GE's graph walk;
+runtime/interpreter.py (the composition root) registers both function sets on each
+interpreter it makes and gives `run_graph` / `run_module` to its callers. Registration is
+per interpreter instance: an implementation registered on one
+(`register_implementations(..., override=True)`) changes no other. `select_graph` picks
+the graph a module runs (the one no `ge.PartitionedCall` calls, unless one is named).
 
 Rules the whole interpreter keeps:
 
-* the block is walked once, in order; values live in a dict value -> array;
+* a graph body is walked once, in order (`GeInterpreter.run_block`); values live in a dict
+  value -> array;
 * every output array has exactly the output type's shape (`?` dims match anything) and
   the type's numpy dtype (`ge_dialect.dtypes.numpy_dtype`; bf16 and the float8 types are
   ml_dtypes' dtypes, GE's bytes); a mismatch is an internal error, reported as such;
@@ -25,8 +28,9 @@ Rules the whole interpreter keeps:
   ties to even), as GE's AscGraph kernels compute bf16 in float32
   (adaption_improve_precision.cpp: FromDtypeToOtherDtype(node, DT_BF16, DT_FLOAT));
   MatMul, Conv2D and float reductions accumulate f16, bf16 and float8 in float32 (as the
-  Cube unit and the Vector reduce kernels do) and cast the result;
-* every failure is a `ReferenceError`, a `LocatedError` naming the op.
+  Cube unit and the Vector reduce kernels do) and cast the result (runtime/numerics.py,
+  shared with the AscGraph interpreter);
+* every failure is a `ReferenceEvalError`, a `LocatedError` naming the op.
 """
 
 from __future__ import annotations
@@ -36,63 +40,36 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, SymbolRefAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
-from ge_dialect.diagnostics import LocatedError
-from ge_dialect.dtypes import compute_dtype, dtype_bits, is_float_dtype, numpy_dtype
+from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
+from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl
+from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, upcast
 
 __all__ = [
-    "ReferenceError",
-    "has_reference_impl",
-    "reference_impl",
-    "reference_impl_of",
-    "reduce_identity",
+    "ReferenceFunctions",
+    "conv2d_nchw",
+    "dense_value",
+    "matmul_nd",
+    "out_dtype",
+    "reduce_axes",
     "root_graphs",
-    "run_graph",
-    "run_module",
+    "select_graph",
 ]
-
-Impl = Callable[[Operation, list[np.ndarray]], list[np.ndarray]]
-
-
-class ReferenceError(LocatedError):  # noqa: A001 - the name the project uses for it
-    """The reference interpreter cannot evaluate `op`: bad inputs, an op without reference
-    semantics, or values the op is not defined for (e.g. integer division by zero)."""
-
-
-_IMPLS: dict[type[Operation], Impl] = {}
-
-
-def reference_impl(*op_classes: type[Operation], replace: bool = False) -> Callable[[Impl], Impl]:
-    """Register `fn(op, inputs) -> outputs` as the reference semantics of `op_classes`.
-
-    A class may be registered once; `replace=True` overrides an existing entry (the
-    AscGraph interpreter does this for `ge.AscBackend`).
-    """
-
-    def register(fn: Impl) -> Impl:
-        for cls in op_classes:
-            if cls in _IMPLS and not replace:
-                raise ValueError(f"{cls.name} already has a reference implementation")
-            _IMPLS[cls] = fn
-        return fn
-
-    return register
-
-
-def has_reference_impl(op_class: type[Operation]) -> bool:
-    return op_class in _IMPLS
-
-
-def reference_impl_of(op_class: type[Operation]) -> Impl | None:
-    """The registered semantics of `op_class` (the simulator runs library kernels with it)."""
-    return _IMPLS.get(op_class)
-
 
 # ---------------------------------------------------------------------------------------
 # Types and checks
@@ -103,53 +80,18 @@ def out_dtype(op: Operation, i: int = 0) -> np.dtype:
     return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
 
 
-def _shape_matches(want: tuple[int, ...] | None, got: tuple[int, ...]) -> bool:
-    if want is None:
-        return True
-    return len(want) == len(got) and all(w < 0 or w == g for w, g in zip(want, got))
-
-
-def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> None:
-    """An array given for `value` (a graph input) must have its shape and numpy dtype."""
-    want_dt = numpy_dtype(value.type.element_type)  # type: ignore[attr-defined]
-    want_shape = shape_of(value.type)
-    if not _shape_matches(want_shape, arr.shape) or arr.dtype != want_dt:
-        raise ReferenceError(
-            op,
-            f"{what} is an array of shape {fmt_shape(arr.shape)} and dtype {arr.dtype}, but the "
-            f"graph expects {value.type} (numpy dtype {want_dt})",
-        )
-
-
-def _check_outputs(op: Operation, outs: Sequence[np.ndarray]) -> None:
-    """Internal invariant: outputs have the result types' shapes and numpy dtypes."""
-    if len(outs) != len(op.results):
-        raise ReferenceError(
-            op, f"internal error in the reference interpreter: {len(outs)} outputs for {len(op.results)} results"
-        )
-    for i, (r, a) in enumerate(zip(op.results, outs)):
-        want_dt = numpy_dtype(r.type.element_type)  # type: ignore[attr-defined]
-        if not isinstance(a, np.ndarray) or a.dtype != want_dt or not _shape_matches(shape_of(r.type), a.shape):
-            got = f"shape {fmt_shape(a.shape)} dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
-            raise ReferenceError(
-                op,
-                f"internal error in the reference interpreter: output {i} is {got}, but the "
-                f"type is {r.type} (numpy dtype {want_dt})",
-            )
-
-
 def _target_shape(op: Operation, i: int, size: int) -> tuple[int, ...]:
     """The output type's shape; one unknown dim is derived from the element count."""
     t = op.results[i].type
     s = shape_of(t)
     if s is None:
-        raise ReferenceError(op, f"output {i} has unranked type {t}: the reference cannot know its shape")
+        raise ReferenceEvalError(op, f"output {i} has unranked type {t}: the reference cannot know its shape")
     unknown = [k for k, d in enumerate(s) if d < 0]
     if not unknown:
         return s
     known = math.prod(d for d in s if d >= 0)
     if len(unknown) > 1 or known == 0 or size % known:
-        raise ReferenceError(op, f"output {i} type {t} has unknown dims the reference cannot derive")
+        raise ReferenceEvalError(op, f"output {i} type {t} has unknown dims the reference cannot derive")
     return tuple(size // known if d < 0 else d for d in s)
 
 
@@ -158,74 +100,12 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
     try:
         return normalize_axis(axis, rank, what)
     except VerifyException as e:
-        raise ReferenceError(op, str(e)) from None
-
-
-def acc_dtype(dt: np.dtype) -> np.dtype:
-    """Accumulation dtype of matmul/conv/reductions: float32 for narrow floats (f16, bf16,
-    float8), int64 for ints."""
-    if is_float_dtype(dt):
-        return np.dtype(np.float64) if dt.itemsize >= 8 else np.dtype(np.float32)
-    if dt.kind in "iu":
-        return np.dtype(np.int64) if dt.kind == "i" else np.dtype(np.uint64)
-    return dt
+        raise ReferenceEvalError(op, str(e)) from None
 
 
 # ---------------------------------------------------------------------------------------
-# Interpreting blocks, graphs, modules
+# Which graph runs
 # ---------------------------------------------------------------------------------------
-
-
-def _run_block(
-    block: Block, inputs: Sequence[np.ndarray], owner: Operation, what: str, stack: tuple[str, ...]
-) -> list[np.ndarray]:
-    """Evaluate a graph body (Data nodes by index, ..., NetOutput) once, in order."""
-    datas: dict[int, Operation] = {}
-    for op in block.ops:
-        if isinstance(op, ge.Data | ge.RefData):
-            datas[A.get_int(op, "index") or 0] = op
-    if len(inputs) != len(datas):
-        raise ReferenceError(owner, f"{what} takes {len(datas)} inputs, {len(inputs)} given")
-    env: dict[SSAValue, np.ndarray] = {}
-    for op in block.ops:
-        if isinstance(op, ge.Data | ge.RefData):
-            idx = A.get_int(op, "index") or 0
-            arr = inputs[idx]
-            if not isinstance(arr, np.ndarray):
-                raise ReferenceError(op, f"input {idx} of {what} is a {type(arr).__name__}, not a numpy array")
-            check_value(op, op.results[0], arr, f"input {idx} of {what}")
-            env[op.results[0]] = arr
-            continue
-        if isinstance(op, ge.NetOutput):
-            return [np.array(env[v]) for v in op.operands]  # copies: callers own their outputs
-        impl = _IMPLS.get(type(op))
-        if impl is None:
-            raise ReferenceError(op, f"{op.name} has no reference semantics")
-        args = [env[v] for v in op.operands]
-        # A call passes the call stack on (recursion check); other nodes go through the registry.
-        outs = _call(op, args, stack) if isinstance(op, ge.PartitionedCall) else impl(op, args)
-        _check_outputs(op, outs)
-        env.update(zip(op.results, outs))
-    raise ReferenceError(owner, f"{what} does not end with ge.NetOutput")
-
-
-def run_graph(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Evaluate `graph` on `inputs` (in ge.Data index order); returns NetOutput's values."""
-    return _run_graph(graph, inputs, ())
-
-
-def _run_graph(graph: ge.GraphOp, inputs: Sequence[np.ndarray], stack: tuple[str, ...]) -> list[np.ndarray]:
-    name = graph.sym_name.data
-    with np.errstate(all="ignore"):  # IEEE results (inf, nan) are values, not warnings
-        return _run_block(graph.body.block, inputs, graph, f"graph @{name}", (*stack, name))
-
-
-def _call(op: ge.PartitionedCall, args: list[np.ndarray], stack: tuple[str, ...]) -> list[np.ndarray]:
-    callee = op.callee()
-    if callee.sym_name.data in stack:
-        chain = " -> ".join(f"@{s}" for s in (*stack, callee.sym_name.data))
-        raise ReferenceError(op, f"recursive subgraph call {chain}")
-    return _run_graph(callee, args, stack)
 
 
 def root_graphs(module: ModuleOp) -> list[ge.GraphOp]:
@@ -240,13 +120,8 @@ def root_graphs(module: ModuleOp) -> list[ge.GraphOp]:
     return [g for g in graphs if g.sym_name.data not in called]
 
 
-def run_module(module: ModuleOp, inputs: Sequence[np.ndarray], graph_name: str | None = None) -> list[np.ndarray]:
-    """Evaluate graph `graph_name`, or else the module's only root graph."""
-    return run_graph(select_graph(module, graph_name), inputs)
-
-
 def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
-    """Graph `graph_name`, or the only root graph; ReferenceError when there is none or
+    """Graph `graph_name`, or the only root graph; ReferenceEvalError when there is none or
     several (located at the module's first graph: the module itself has no location)."""
     graphs = [op for op in module.ops if isinstance(op, ge.GraphOp)]
     where: Operation = graphs[0] if graphs else module
@@ -255,16 +130,16 @@ def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
             if g.sym_name.data == graph_name:
                 return g
         names = ", ".join(f"@{g.sym_name.data}" for g in graphs) or "none"
-        raise ReferenceError(where, f"no ge.graph named @{graph_name} (graphs: {names})")
+        raise ReferenceEvalError(where, f"no ge.graph named @{graph_name} (graphs: {names})")
     roots = root_graphs(module)
     if len(roots) == 1:
         return roots[0]
     if not roots:
-        raise ReferenceError(
+        raise ReferenceEvalError(
             where, "the module has no root ge.graph (every graph is called by another, or there is none)"
         )
     names = ", ".join(f"@{g.sym_name.data}" for g in roots)
-    raise ReferenceError(where, f"the module has several root graphs ({names}); name one")
+    raise ReferenceEvalError(where, f"the module has several root graphs ({names}); name one")
 
 
 # ---------------------------------------------------------------------------------------
@@ -272,10 +147,9 @@ def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
 # ---------------------------------------------------------------------------------------
 
 
-@reference_impl(ge.Data, ge.RefData, ge.NetOutput)
-def _bound_by_block(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    # Data and NetOutput are the graph's interface: _run_block binds and returns them.
-    raise ReferenceError(op, f"{op.name} is evaluated by its graph, not as a node")
+def _bound_by_block(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # Data nodes are the graph's inputs: GeInterpreter.run_block binds them.
+    raise ReferenceEvalError(op, f"{op.name} is evaluated by its graph, not as a node")
 
 
 def dense_value(op: Operation, attr: DenseIntOrFPElementsAttr) -> np.ndarray:
@@ -289,43 +163,20 @@ def dense_value(op: Operation, attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     return np.array(vals, dtype=np.float64 if is_float_dtype(dt) else np.int64).astype(dt).reshape(s)
 
 
-@reference_impl(ge.Const, ge.Constant)
-def _const(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _const(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     v = op.attributes["value"]
     assert isinstance(v, DenseIntOrFPElementsAttr)
     return [dense_value(op, v)]
 
 
-@reference_impl(ge.Variable)
-def _variable(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _variable(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     v = op.attributes.get("value")
     if isinstance(v, DenseIntOrFPElementsAttr):
         return [dense_value(op, v)]
     s = shape_of(op.results[0].type)
     if s is None or any(d < 0 for d in s):
-        raise ReferenceError(op, f"a Variable without 'value' needs a known shape, got {op.results[0].type}")
+        raise ReferenceEvalError(op, f"a Variable without 'value' needs a known shape, got {op.results[0].type}")
     return [np.zeros(s, dtype=out_dtype(op))]
-
-
-@reference_impl(ge.PartitionedCall)
-def _partitioned_call(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    assert isinstance(op, ge.PartitionedCall)
-    return _call(op, args, ())  # _run_block calls _call directly, with the call stack
-
-
-@reference_impl(ge.FusedAscBackend)
-def _fused_asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    # Its body is a ge graph body of AscBackends (Data by parent input index, NetOutput).
-    return _run_block(op.regions[0].block, args, op, "FusedAscBackend body", ())
-
-
-@reference_impl(ge.AscBackend)
-def _asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
-    # The AscGraph interpreter registers itself for ge.AscBackend (replace=True) when it is
-    # imported; importing it here, lazily (it imports this module), gives it to every caller.
-    from runtime import ascgraph_interp
-
-    return ascgraph_interp.run_asc_backend(op, args)
 
 
 # ---------------------------------------------------------------------------------------
@@ -333,81 +184,44 @@ def _asc_backend(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-def upcast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The arrays an op computes on: bf16 and float8 ones cast up to float32 (exactly),
-    others as they are (ge_dialect.dtypes.compute_dtype). Shared by the AscGraph interpreter."""
-    return [a.astype(compute_dtype(a.dtype)) if compute_dtype(a.dtype) != a.dtype else a for a in args]
-
-
 def _pointwise(fn: Callable[..., np.ndarray], float_only: bool = False) -> Impl:
-    def impl(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         dt = args[0].dtype
         if float_only and not is_float_dtype(dt):
-            raise ReferenceError(op, f"{ge.ge_type(op)} has no reference semantics for dtype {dt} (floats only)")
+            raise ReferenceEvalError(op, f"{ge.ge_type(op)} has no reference semantics for dtype {dt} (floats only)")
         try:
             r = fn(*upcast(args))
         except (TypeError, ValueError) as e:  # e.g. bool subtract, int ** negative int
-            raise ReferenceError(op, f"{ge.ge_type(op)} is not defined on dtype {dt}: {e}") from None
+            raise ReferenceEvalError(op, f"{ge.ge_type(op)} is not defined on dtype {dt}: {e}") from None
         return [np.asarray(r).astype(out_dtype(op), copy=False)]
 
-    return impl
+    return semantics
 
 
 def _int_div(op: Operation) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if a.dtype.kind in "iu":
-            if np.any(b == 0):
-                raise ReferenceError(op, "integer division by zero")
-            # Div is "compatible with the TensorFlow operator Div" (div_proto.h / elewise_calculation_ops.h:
-            # REG_OP(Div)); TF's integer Div is C's division: rounded toward zero.
-            return (a - np.fmod(a, b)) // b
         if a.dtype.kind == "b":
-            raise ReferenceError(op, "Div is not defined on bool")
-        return a / b
+            raise ReferenceEvalError(op, "Div is not defined on bool")
+        try:
+            return c_div(a, b)
+        except ZeroDivisionError as e:
+            raise ReferenceEvalError(op, str(e)) from None
 
     return div
 
 
-_POINTWISE: dict[type[Operation], tuple[Callable[..., np.ndarray], bool]] = {
-    ge.Add: (np.add, False),
-    ge.Sub: (np.subtract, False),
-    ge.Mul: (np.multiply, False),
-    ge.RealDiv: (np.true_divide, True),
-    ge.Maximum: (np.maximum, False),
-    ge.Minimum: (np.minimum, False),
-    ge.Pow: (np.power, False),
-    ge.Relu: (lambda x: np.maximum(x, np.zeros((), x.dtype)), False),
-    ge.Abs: (np.abs, False),
-    ge.Neg: (np.negative, False),
-    ge.Exp: (np.exp, True),
-    ge.Log: (np.log, True),
-    ge.Sqrt: (np.sqrt, True),
-    ge.Rsqrt: (lambda x: np.ones((), x.dtype) / np.sqrt(x), True),
-    ge.Sigmoid: (lambda x: np.ones((), x.dtype) / (np.ones((), x.dtype) + np.exp(-x)), True),
-    ge.Tanh: (np.tanh, True),
-    ge.Square: (lambda x: x * x, False),
-    ge.Reciprocal: (lambda x: np.ones((), x.dtype) / x, True),
-    ge.Identity: (lambda x: x, False),
-}
-for _cls, (_fn, _float_only) in _POINTWISE.items():
-    reference_impl(_cls)(_pointwise(_fn, _float_only))
-
-
-@reference_impl(ge.Div)
-def _div(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _div(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return _pointwise(_int_div(op))(op, args)
 
 
-@reference_impl(ge.Cast)
-def _cast(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _cast(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # float -> int truncates toward zero; anything -> bool is "!= 0" (numpy astype). bf16
     # and float8 go through float32 (exact), as every other op of theirs and the AscGraph
     # interpreter's Cast do; to bf16 / float8 rounds to nearest, ties to even.
     return [upcast(args)[0].astype(out_dtype(op))]
 
 
-@reference_impl(ge.AddN)
-def _add_n(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _add_n(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # lowering_impl.cpp: AddN lowers to a chain of Add: left to right, each Add rounded to
     # the inputs' dtype (bf16 / float8: computed in float32, then rounded), as the fused kernel
     acc = args[0]
@@ -422,62 +236,23 @@ def _add_n(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-def _reduce_axes(op: Operation, rank: int) -> tuple[int, ...]:
+def reduce_axes(op: Operation, rank: int) -> tuple[int, ...]:
     axes = A.get_int_list(op, "axes") or []
     if not axes:  # GE's ReduceXxxD: an empty `axes` reduces every axis
         return tuple(range(rank))
     return tuple(sorted({_norm_axis(op, a, rank, "axes entry") for a in axes}))
 
 
-def reduce_identity(kind: str, dt: np.dtype) -> object:
-    """The value of `kind` ("max" or "min") over no elements: -inf / +inf for floats, the
-    dtype's least / greatest value for integers, False / True for bools (ONNX ReduceMax:
-    "minus infinity (if supported by the datatype) or the minimum value of the data type");
-    sum is 0 and prod 1 (numpy's own empty results). Shared by the AscGraph interpreter."""
-    lo = kind == "max"
-    if is_float_dtype(dt):
-        return dt.type(-np.inf if lo else np.inf)
-    if dt.kind == "b":
-        return not lo
-    info = np.iinfo(dt)
-    return dt.type(info.min if lo else info.max)
-
-
 def _reduction(kind: str) -> Impl:
-    def impl(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = args[0]
-        axes = _reduce_axes(op, x.ndim)
-        keep = A.get_bool(op, "keep_dims", False)
-        acc = acc_dtype(x.dtype)
-        if kind == "sum":
-            r = np.sum(x, axis=axes, keepdims=keep, dtype=acc)
-        elif kind == "prod":
-            r = np.prod(x, axis=axes, keepdims=keep, dtype=acc)
-        elif kind in ("max", "min"):
-            # An empty reduction gives the identity (ONNX ReduceMax/ReduceMin): numpy's
-            # `initial`, which leaves every non-empty reduction as it is.
-            f = np.max if kind == "max" else np.min
-            (xc,) = upcast([x])  # exact: max/min of bf16 / float8 values is one of them
-            r = f(xc, axis=axes, keepdims=keep, initial=reduce_identity(kind, xc.dtype))
-        else:  # mean
-            count = math.prod(x.shape[a] for a in axes)
-            s = np.sum(x, axis=axes, keepdims=keep, dtype=acc)
-            if x.dtype.kind in "iu":
-                if count == 0:
-                    raise ReferenceError(op, "ReduceMeanD of an empty integer tensor")
-                r = (s - np.fmod(s, count)) // count  # integer mean rounds toward zero
-            else:
-                r = s / acc.type(count)
+        try:
+            r = reduce(kind, x, reduce_axes(op, x.ndim), A.get_bool(op, "keep_dims", False))
+        except ZeroDivisionError:
+            raise ReferenceEvalError(op, "ReduceMeanD of an empty integer tensor") from None
         return [np.asarray(r).astype(out_dtype(op), copy=False)]
 
-    return impl
-
-
-reference_impl(ge.ReduceSumD)(_reduction("sum"))
-reference_impl(ge.ReduceProdD)(_reduction("prod"))
-reference_impl(ge.ReduceMaxD)(_reduction("max"))
-reference_impl(ge.ReduceMinD)(_reduction("min"))
-reference_impl(ge.ReduceMeanD)(_reduction("mean"))
+    return semantics
 
 
 # ---------------------------------------------------------------------------------------
@@ -485,8 +260,7 @@ reference_impl(ge.ReduceMeanD)(_reduction("mean"))
 # ---------------------------------------------------------------------------------------
 
 
-@reference_impl(ge.ConcatD, ge.ConcatV2D)
-def _concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _concat(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # concatv2d.cc: InferShape4ConcatV2Common -- one input is the output (a scalar too);
     # of several, each scalar is a 1-element vector.
     if len(args) == 1 and args[0].ndim == 0:
@@ -496,8 +270,7 @@ def _concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     return [np.concatenate([a.reshape(1) if a.ndim == 0 else a for a in args], axis=axis)]
 
 
-@reference_impl(ge.Pack)
-def _pack(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _pack(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     axis = _norm_axis(op, A.get_int(op, "axis", 0) or 0, args[0].ndim + 1, "axis")
     return [np.stack(args, axis=axis)]
 
@@ -510,15 +283,14 @@ def _split_sizes(op: Operation, dim_size: int) -> list[int]:
         sizes = [rest if s == -1 else s for s in sizes]
     else:
         if dim_size % n:
-            raise ReferenceError(op, f"split_dim size {dim_size} is not divisible by num_split {n}")
+            raise ReferenceEvalError(op, f"split_dim size {dim_size} is not divisible by num_split {n}")
         sizes = [dim_size // n] * n
     if len(sizes) != n or any(s < 0 for s in sizes) or sum(sizes) != dim_size:
-        raise ReferenceError(op, f"split sizes {sizes} do not split a dim of size {dim_size} into {n} parts")
+        raise ReferenceEvalError(op, f"split sizes {sizes} do not split a dim of size {dim_size} into {n} parts")
     return sizes
 
 
-@reference_impl(ge.SplitD, ge.SplitVD)
-def _split(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _split(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = args[0]
     axis = _norm_axis(op, A.get_int(op, "split_dim", 0) or 0, x.ndim, "split_dim")
     sizes = _split_sizes(op, x.shape[axis])
@@ -529,7 +301,7 @@ def _phony_dims(op: Operation, dim_attr: str, n_attr: str, count: int, rank: int
     dims = A.get_int_list(op, dim_attr) or []
     ns = A.get_int_list(op, n_attr) or []
     if not dims or len(dims) != len(ns) or math.prod(ns) != count:
-        raise ReferenceError(op, f"'{dim_attr}' {dims} and '{n_attr}' {ns} do not describe {count} pieces")
+        raise ReferenceEvalError(op, f"'{dim_attr}' {dims} and '{n_attr}' {ns} do not describe {count} pieces")
     return [_norm_axis(op, d, rank, f"'{dim_attr}' entry") for d in dims], ns
 
 
@@ -538,13 +310,12 @@ def _keep_offset(op: Operation, name: str) -> None:
     # with keep_*_offset = false every piece sits at offset 0 (a user-defined layout), so
     # the node's value is not determined by the graph.
     if not A.get_bool(op, name, True):
-        raise ReferenceError(
+        raise ReferenceEvalError(
             op, f"{name} = false places every piece at offset 0 (a user-defined layout): no reference semantics"
         )
 
 
-@reference_impl(ge.PhonyConcat)
-def _phony_concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _phony_concat(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Input k goes to block position slice[i] along dims[i], slice ids first-axis-fastest.
 
     ge_local_ops_kernel_calc_op_param.cc: GetConcatOffset (slice[i] = k % N[i]; k //= N[i]).
@@ -555,7 +326,7 @@ def _phony_concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     out = np.empty(ge.phony_block_shape(piece, dims, ns), dtype=args[0].dtype)  # the output's (verifier)
     for k, a in enumerate(args):
         if a.shape != piece:
-            raise ReferenceError(op, f"input {k} has shape {fmt_shape(a.shape)}, input 0 has {fmt_shape(piece)}")
+            raise ReferenceEvalError(op, f"input {k} has shape {fmt_shape(a.shape)}, input 0 has {fmt_shape(piece)}")
         where: list[slice] = [slice(None)] * len(piece)
         idx = k
         for d, n in zip(dims, ns):
@@ -565,8 +336,7 @@ def _phony_concat(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     return [out]
 
 
-@reference_impl(ge.PhonySplit)
-def _phony_split(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _phony_split(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Output k is the block at slice[i] along dims[i], slice ids last-axis-fastest.
 
     ge_local_ops_kernel_calc_op_param.cc: GetSplitOffset (i = k-1 .. 0: slice[i] = k % N[i]).
@@ -578,7 +348,7 @@ def _phony_split(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     piece = list(x.shape)
     for d, n in zip(dims, ns):
         if piece[d] % n:
-            raise ReferenceError(op, f"input dim {d} of size {piece[d]} does not split into {n} pieces")
+            raise ReferenceEvalError(op, f"input dim {d} of size {piece[d]} does not split into {n} pieces")
         piece[d] //= n
     outs = []
     for k in range(count):
@@ -596,45 +366,37 @@ def _phony_split(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-@reference_impl(
-    ge.Reshape, ge.Squeeze, ge.Unsqueeze, ge.ExpandDims, ge.Flatten, ge.FlattenV2, ge.ReFormat,
-    ge.SqueezeV2, ge.SqueezeV3, ge.UnsqueezeV2, ge.UnsqueezeV3,
-)  # fmt: skip
-def _reshape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _reshape(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # The reshape family keeps the elements in row-major order: the output is the input
     # reshaped to the output type's shape (a Reshape's optional shape input is redundant).
     x = args[0]
     shape = _target_shape(op, 0, x.size)
     if math.prod(shape) != x.size:
-        raise ReferenceError(op, f"cannot reshape {fmt_shape(x.shape)} to {fmt_shape(shape)}")
+        raise ReferenceEvalError(op, f"cannot reshape {fmt_shape(x.shape)} to {fmt_shape(shape)}")
     return [x.reshape(shape)]
 
 
-@reference_impl(ge.Bitcast)
-def _bitcast(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _bitcast(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = args[0]
     src, dst = op.operands[0].type.element_type, op.results[0].type.element_type  # type: ignore[attr-defined]
     for t in (src, dst):
         if dtype_bits(t) != numpy_dtype(t).itemsize * 8:
-            raise ReferenceError(
+            raise ReferenceEvalError(
                 op, f"Bitcast of {t}: the reference holds it as {numpy_dtype(t)}, so its bytes are not GE's"
             )
     flat = np.ascontiguousarray(x).reshape(-1).view(out_dtype(op))
     return [flat.reshape(_target_shape(op, 0, flat.size))]
 
 
-@reference_impl(ge.TransposeD)
-def _transpose(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _transpose(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.transpose(args[0], A.get_int_list(op, "perm") or [])]
 
 
-@reference_impl(ge.BroadcastToD)
-def _broadcast_to(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _broadcast_to(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.broadcast_to(args[0], tuple(A.get_int_list(op, "shape") or []))]
 
 
-@reference_impl(ge.Shape_)
-def _shape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _shape(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.array(args[0].shape, dtype=out_dtype(op))]
 
 
@@ -643,38 +405,22 @@ def _shape(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-def gather_indices(op: Operation, idx: np.ndarray, dim: int, negative_index_support: bool) -> np.ndarray:
-    """`idx` checked against a gathered dim of size `dim`, as int64: GE's default impl mode
-    raises an AI-core error on an out-of-range index (selection_ops.h, GatherV2), so it is
-    a located error here; `negative_index_support` maps [-dim, -1] to dim + i. Shared by
-    the AscGraph interpreter's Gather."""
-    i = idx.astype(np.int64)
-    lo = -dim if negative_index_support else 0
-    bad = (i < lo) | (i >= dim)
-    if np.any(bad):
-        first = int(i[bad].flat[0])
-        raise ReferenceError(
-            op,
-            f"index {first} is out of range for a gathered dim of size {dim} (valid: [{lo}, {dim - 1}]"
-            f"{'' if negative_index_support else '; negative_index_support is false'})",
-        )
-    return np.where(i < 0, i + dim, i)
-
-
-@reference_impl(ge.Gather, ge.GatherV2)
-def _gather(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, ge.GatherBase)
     x, idx = args[0], args[1]
     if isinstance(op, ge.GatherV2):
         if args[2].size != 1:
-            raise ReferenceError(op, f"axis must hold one value, got {args[2].size}")
+            raise ReferenceEvalError(op, f"axis must hold one value, got {args[2].size}")
         raw = int(args[2].reshape(-1)[0])
     else:
         raw = 0
     axis = _norm_axis(op, raw, x.ndim, "axis")
     b = op.batch_dims()
     b = b + idx.ndim if b < 0 else b
-    i = gather_indices(op, idx, x.shape[axis], A.get_bool(op, "negative_index_support"))
+    try:
+        i = gather_indices(idx, x.shape[axis], A.get_bool(op, "negative_index_support"))
+    except IndexError as e:
+        raise ReferenceEvalError(op, str(e)) from None
     if b == 0:
         # np.take of a 0-d index on a 1-D x is a numpy scalar: the output is a 0-d array.
         return [np.asarray(np.take(x, i, axis=axis))]
@@ -703,8 +449,7 @@ def matmul_nd(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a @ b
 
 
-@reference_impl(ge.MatMul)
-def _matmul(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _matmul(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     acc = acc_dtype(args[0].dtype)
     r = matmul_nd(op, args[0].astype(acc), args[1].astype(acc))
     if len(args) == 3:
@@ -712,8 +457,7 @@ def _matmul(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
     return [r.astype(out_dtype(op))]
 
 
-@reference_impl(ge.Conv2D)
-def _conv2d(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _conv2d(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """NCHW: x [N,C,H,W], filter [K,C/groups,kh,kw], bias [K]; strides/dilations NCHW
     4-lists, pads [top, bottom, left, right] (GE's Conv2D op proto, nn_calculation_ops.h)."""
     acc = acc_dtype(args[0].dtype)
@@ -734,7 +478,7 @@ def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     n, c, h, wd = x.shape
     k, cg, kh, kw = w.shape
     if c != cg * g or k % g:
-        raise ReferenceError(op, f"filter {fmt_shape(w.shape)} does not match {c} input channels with groups {g}")
+        raise ReferenceEvalError(op, f"filter {fmt_shape(w.shape)} does not match {c} input channels with groups {g}")
     oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
     xp = np.pad(x.astype(acc), ((0, 0), (0, 0), (pt, pb), (pl, pr)))
@@ -750,9 +494,115 @@ def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.einsum("ngcijhw,gkcij->ngkhw", patches, wg).reshape(n, k, oh, ow)
 
 
-@reference_impl(ge.HcomAllGather)
-def _all_gather(op: Operation, args: list[np.ndarray]) -> list[np.ndarray]:
+def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # Every rank runs the same graph on its own data; the reference has one rank's data,
     # so rank r's contribution is this input: rank_size copies concatenated on axis 0.
     r = A.get_int(op, "rank_size", 1) or 1
     return [np.concatenate([args[0]] * r, axis=0)]
+
+
+# ---------------------------------------------------------------------------------------
+# The interpreter functions: one @impl per ge op class
+# ---------------------------------------------------------------------------------------
+
+
+@register_impls
+class ReferenceFunctions(InterpreterFunctions):
+    """The reference semantics of every ge op class but ge.AscBackend (runtime/ascgraph_interp.py's
+    AscGraphFunctions): each entry is an `@impl` of one class, most of them a function
+    above applied to the node and its input arrays."""
+
+    # Data, constants, calls, fused kernels
+    run_data = node_impl(ge.Data, _bound_by_block)
+    run_ref_data = node_impl(ge.RefData, _bound_by_block)
+    run_const = node_impl(ge.Const, _const)
+    run_constant = node_impl(ge.Constant, _const)
+    run_variable = node_impl(ge.Variable, _variable)
+
+    @impl_terminator(ge.NetOutput)
+    def run_net_output(
+        self, interpreter: Interpreter, op: ge.NetOutput, args: PythonValues
+    ) -> tuple[ReturnedValues, PythonValues]:
+        # the graph's results (GeInterpreter.run_block returns them without running this)
+        return ReturnedValues(args), ()
+
+    @impl(ge.PartitionedCall)
+    def run_partitioned_call(
+        self, interpreter: Interpreter, op: ge.PartitionedCall, args: PythonValues
+    ) -> PythonValues:
+        assert isinstance(interpreter, GeInterpreter)
+        return tuple(interpreter.call_graph(op, op.callee(), args))
+
+    @impl(ge.FusedAscBackend)
+    def run_fused_asc_backend(
+        self, interpreter: Interpreter, op: ge.FusedAscBackend, args: PythonValues
+    ) -> PythonValues:
+        # Its body is a ge graph body of AscBackends (Data by parent input index, NetOutput).
+        assert isinstance(interpreter, GeInterpreter)
+        return tuple(interpreter.run_block(op.regions[0].block, args, op, "FusedAscBackend body"))
+
+    # Pointwise
+    run_add = node_impl(ge.Add, _pointwise(np.add))
+    run_sub = node_impl(ge.Sub, _pointwise(np.subtract))
+    run_mul = node_impl(ge.Mul, _pointwise(np.multiply))
+    run_real_div = node_impl(ge.RealDiv, _pointwise(np.true_divide, float_only=True))
+    run_div = node_impl(ge.Div, _div)
+    run_maximum = node_impl(ge.Maximum, _pointwise(np.maximum))
+    run_minimum = node_impl(ge.Minimum, _pointwise(np.minimum))
+    run_pow = node_impl(ge.Pow, _pointwise(np.power))
+    run_relu = node_impl(ge.Relu, _pointwise(lambda x: np.maximum(x, np.zeros((), x.dtype))))
+    run_abs = node_impl(ge.Abs, _pointwise(np.abs))
+    run_neg = node_impl(ge.Neg, _pointwise(np.negative))
+    run_exp = node_impl(ge.Exp, _pointwise(np.exp, float_only=True))
+    run_log = node_impl(ge.Log, _pointwise(np.log, float_only=True))
+    run_sqrt = node_impl(ge.Sqrt, _pointwise(np.sqrt, float_only=True))
+    run_rsqrt = node_impl(ge.Rsqrt, _pointwise(lambda x: np.ones((), x.dtype) / np.sqrt(x), float_only=True))
+    run_sigmoid = node_impl(
+        ge.Sigmoid, _pointwise(lambda x: np.ones((), x.dtype) / (np.ones((), x.dtype) + np.exp(-x)), float_only=True)
+    )
+    run_tanh = node_impl(ge.Tanh, _pointwise(np.tanh, float_only=True))
+    run_square = node_impl(ge.Square, _pointwise(lambda x: x * x))
+    run_reciprocal = node_impl(ge.Reciprocal, _pointwise(lambda x: np.ones((), x.dtype) / x, float_only=True))
+    run_identity = node_impl(ge.Identity, _pointwise(lambda x: x))
+    run_cast = node_impl(ge.Cast, _cast)
+    run_add_n = node_impl(ge.AddN, _add_n)
+
+    # Reductions
+    run_reduce_sum = node_impl(ge.ReduceSumD, _reduction("sum"))
+    run_reduce_prod = node_impl(ge.ReduceProdD, _reduction("prod"))
+    run_reduce_max = node_impl(ge.ReduceMaxD, _reduction("max"))
+    run_reduce_min = node_impl(ge.ReduceMinD, _reduction("min"))
+    run_reduce_mean = node_impl(ge.ReduceMeanD, _reduction("mean"))
+
+    # Concat, Pack, Split, PhonyConcat, PhonySplit
+    run_concat = node_impl(ge.ConcatD, _concat)
+    run_concat_v2 = node_impl(ge.ConcatV2D, _concat)
+    run_pack = node_impl(ge.Pack, _pack)
+    run_split = node_impl(ge.SplitD, _split)
+    run_split_v = node_impl(ge.SplitVD, _split)
+    run_phony_concat = node_impl(ge.PhonyConcat, _phony_concat)
+    run_phony_split = node_impl(ge.PhonySplit, _phony_split)
+
+    # The reshape family, Bitcast, TransposeD, BroadcastToD, Shape
+    run_reshape = node_impl(ge.Reshape, _reshape)
+    run_squeeze = node_impl(ge.Squeeze, _reshape)
+    run_unsqueeze = node_impl(ge.Unsqueeze, _reshape)
+    run_expand_dims = node_impl(ge.ExpandDims, _reshape)
+    run_flatten = node_impl(ge.Flatten, _reshape)
+    run_flatten_v2 = node_impl(ge.FlattenV2, _reshape)
+    run_reformat = node_impl(ge.ReFormat, _reshape)
+    run_squeeze_v2 = node_impl(ge.SqueezeV2, _reshape)
+    run_squeeze_v3 = node_impl(ge.SqueezeV3, _reshape)
+    run_unsqueeze_v2 = node_impl(ge.UnsqueezeV2, _reshape)
+    run_unsqueeze_v3 = node_impl(ge.UnsqueezeV3, _reshape)
+    run_bitcast = node_impl(ge.Bitcast, _bitcast)
+    run_transpose = node_impl(ge.TransposeD, _transpose)
+    run_broadcast_to = node_impl(ge.BroadcastToD, _broadcast_to)
+    run_shape = node_impl(ge.Shape_, _shape)
+
+    # Gather, MatMul, Conv2D, HcomAllGather
+    run_gather = node_impl(ge.Gather, _gather)
+    run_gather_v2 = node_impl(ge.GatherV2, _gather)
+    run_matmul = node_impl(ge.MatMul, _matmul)
+    run_conv2d = node_impl(ge.Conv2D, _conv2d)
+    run_all_gather = node_impl(ge.HcomAllGather, _all_gather)

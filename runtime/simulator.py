@@ -56,8 +56,10 @@ from xdsl.utils.exceptions import VerifyException
 from ge_dialect import ge, npu
 from ge_dialect.dtypes import is_float_dtype, numpy_dtype
 from ge_dialect.interval_map import IntervalMap
+from runtime.ascgraph_interp import run_asc_graph
+from runtime.graph_interpreter import ReferenceEvalError
+from runtime.interpreter import ge_interpreter
 from runtime.layouts import gather, scatter, storage_elements, storage_index
-from runtime.reference import ReferenceError, reference_impl_of
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
 
@@ -216,6 +218,9 @@ class LoadedModel:
     def __init__(self, model: npu.ModelOp, frozen: frozenset[int]):
         self.model = model
         self.frozen = frozen
+        # the kernels' semantics: the reference interpreter's for library kernels, the
+        # AscGraph interpreter's for AscGraph kernels
+        self.interpreter = ge_interpreter()
         self.region_sizes = model.regions_table()
         self.io_types: dict[str, TensorType] = {}
         for op in model.body.block.ops:
@@ -340,10 +345,13 @@ class LoadedModel:
                     node=node,
                 )
             cls = _ops_by_type().get(k.ge_type.data)
-            impl = reference_impl_of(cls) if cls is not None else None
             out_t = outs[idx]
             assert isinstance(out_t, TensorType)
-            if impl is None or any(t.element_type != out_t.element_type for t in ins):  # type: ignore[attr-defined]
+            if (
+                cls is None
+                or not self.interpreter.implements(cls)
+                or any(t.element_type != out_t.element_type for t in ins)  # type: ignore[attr-defined]
+            ):
                 continue
             region, start, _ = rng[e.tensor_name]
             if any(rng[n][0] != region for n in srcs):
@@ -365,8 +373,8 @@ class LoadedModel:
             block.add_op(probe)
             try:
                 with np.errstate(all="ignore"):
-                    got = np.asarray(impl(probe, tags)[idx])
-            except ReferenceError:
+                    got = np.asarray(self.interpreter.run_node(probe, tags)[idx])
+            except ReferenceEvalError:
                 continue
             want = start + _element_offsets(out_t) * item
             if got.shape != want.shape:
@@ -378,8 +386,11 @@ class LoadedModel:
                 # element numbers
                 which = [np.full(tuple(t.get_shape()), q, dtype=np.int64) for q, t in enumerate(ins)]  # type: ignore[attr-defined]
                 elems = [np.arange(math.prod(t.get_shape()), dtype=np.int64).reshape(tuple(t.get_shape())) for t in ins]  # type: ignore[attr-defined]
-                q = int(np.asarray(impl(probe, which)[idx])[at])
-                el = np.unravel_index(int(np.asarray(impl(probe, elems)[idx])[at]), tuple(ins[q].get_shape()))  # type: ignore[attr-defined]
+                q = int(np.asarray(self.interpreter.run_node(probe, which)[idx])[at])
+                el = np.unravel_index(
+                    int(np.asarray(self.interpreter.run_node(probe, elems)[idx])[at]),
+                    tuple(ins[q].get_shape()),  # type: ignore[attr-defined]
+                )
                 src = srcs[q]
                 raise SimulatorFault(
                     f"{label} ({k.ge_type.data} '{node}' output {idx}): wrong offset: its element {list(at)} is "
@@ -393,22 +404,20 @@ class LoadedModel:
 
     def _kernel(self, k: npu.KernelDefOp):  # noqa: ANN202
         outs = [tuple(t.get_shape()) for t in k.function_type.outputs.data]  # type: ignore[attr-defined]
+        interpreter = self.interpreter
         if k.kind.data == "ascgraph":
-            from runtime.ascgraph_interp import run_asc_graph
-
             graph = k.asc_graph()
-            return lambda args, dst: run_asc_graph(graph, args, outs, dst)  # type: ignore[arg-type]
+            return lambda args, dst: run_asc_graph(interpreter, graph, args, outs, dst)  # type: ignore[arg-type]
         assert k.ge_type is not None
         cls = _ops_by_type().get(k.ge_type.data)
-        impl = reference_impl_of(cls) if cls is not None else None
-        if cls is None or impl is None:
+        if cls is None or not interpreter.implements(cls):
             raise SimulatorFault(f"kernel @{k.sym_name.data}: no library implementation of GE type {k.ge_type.data}")
         block = Block(arg_types=list(k.function_type.inputs.data))
         node = cls.create(
             operands=list(block.args), result_types=list(k.function_type.outputs.data), attributes=dict(k.attributes)
         )
         block.add_op(node)
-        return lambda args, dst: impl(node, args)
+        return lambda args, dst: interpreter.run_node(node, args)
 
     # -- execution ----------------------------------------------------------------------------
 
@@ -760,7 +769,7 @@ class _Execution:
             try:
                 with np.errstate(all="ignore"):
                     results = t.run(args, dst)  # type: ignore[operator]
-            except ReferenceError as e:
+            except ReferenceEvalError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
             for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
                 if not o.identity:

@@ -27,7 +27,8 @@ from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
 from passes.memory.allocator import FmBlock
-from runtime.reference import root_graphs, run_module
+from runtime.interpreter import run_module
+from runtime.reference import root_graphs
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))

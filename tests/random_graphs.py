@@ -1251,14 +1251,15 @@ def intermediate_values(text: str, input_seed: int = 0) -> list[np.ndarray]:
     from ge_dialect import ge
     from ge_tools.registry import make_context
     from ge_tools.run import random_input
-    from runtime import ascgraph_interp  # noqa: F401  (registers ge.AscBackend)
-    from runtime.reference import reference_impl_of, select_graph
+    from runtime.interpreter import ge_interpreter
+    from runtime.reference import select_graph
 
     module = Parser(make_context(), text, "<random_graphs>").parse_module()
     module.verify()
     graph = select_graph(module)
     rng = np.random.default_rng(input_seed)
     inputs = {d: random_input(d, rng) for d in graph.data_nodes}
+    interpreter = ge_interpreter(module)
     env: dict = {}
     values: list[np.ndarray] = []
     with np.errstate(all="ignore"):
@@ -1268,9 +1269,7 @@ def intermediate_values(text: str, input_seed: int = 0) -> list[np.ndarray]:
             if isinstance(op, ge.Data):
                 outs = [inputs[op]]
             else:
-                impl = reference_impl_of(type(op))
-                assert impl is not None, op.name
-                outs = impl(op, [env[v] for v in op.operands])
+                outs = interpreter.run_node(op, [env[v] for v in op.operands])
             env.update(zip(op.results, outs))
             values.extend(outs)
     return values

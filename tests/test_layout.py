@@ -5,10 +5,14 @@ included, is read with `ast`, and
 * no two project modules import each other, directly or through others;
 * ge_dialect imports nothing else of the project;
 * lowering/ and importers/ import ge_dialect only (and their own package);
-* runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass);
+* runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass),
+  and its two interpreters (reference.py, ascgraph_interp.py) import neither the other;
 * passes/ imports ge_dialect and passes/ only, and a pass folder takes no `_private`
   name from another folder (a folder may use another's public analysis, never its
-  internals).
+  internals);
+* no test imports a module for its side effect (every name a test module imports is used
+  in it: registrations live on objects, e.g. runtime/interpreter.py's `ge_interpreter`,
+  not in what was imported first).
 """
 
 from __future__ import annotations
@@ -19,12 +23,6 @@ from collections.abc import Iterator
 from conftest import ROOT
 
 PACKAGES = ("ge_dialect", "passes", "lowering", "runtime", "ge_tools", "importers")
-
-# The reference interpreter and the AscGraph interpreter register their implementations
-# in one table at import time and so import each other (reference.py imports
-# ascgraph_interp lazily). Issue 10 step R2d turns both into xDSL InterpreterFunctions,
-# which ends this cycle; then this set is empty.
-KNOWN_CYCLES = {frozenset({"runtime.reference", "runtime.ascgraph_interp"})}
 
 
 def _modules() -> dict[str, ast.Module]:
@@ -124,12 +122,11 @@ def test_the_scan_sees_the_project():
     # the scan is not vacuous: it finds the modules and their imports, lazy ones too
     assert {"ge_dialect.ge", "passes.notask.base", "lowering.ge_to_npu", "runtime.simulator"} <= MODULES.keys()
     assert "ge_dialect.ge" in GRAPH["passes.notask.base"]
-    assert "runtime.ascgraph_interp" in GRAPH["runtime.reference"]  # a lazy import
     assert "passes.prepare.identity" in GRAPH["ge_tools.registry"]  # a lazy import
 
 
 def test_no_import_cycle():
-    assert _cycles() == KNOWN_CYCLES
+    assert _cycles() == set()
 
 
 def test_ge_dialect_imports_nothing_else_of_the_project():
@@ -143,6 +140,13 @@ def test_lowering_and_importers_import_ge_dialect_only():
 
 def test_runtime_imports_ge_dialect_and_runtime_only():
     assert _violations(("runtime",), ("ge_dialect", "runtime")) == []
+
+
+def test_the_two_interpreters_import_neither_the_other():
+    # both build on runtime/graph_interpreter.py; runtime/interpreter.py registers both
+    assert "runtime.ascgraph_interp" not in GRAPH["runtime.reference"]
+    assert "runtime.reference" not in GRAPH["runtime.ascgraph_interp"]
+    assert {"runtime.reference", "runtime.ascgraph_interp"} <= GRAPH["runtime.interpreter"]
 
 
 def test_passes_import_ge_dialect_and_public_names_of_other_pass_folders():
@@ -159,3 +163,30 @@ def test_passes_import_ge_dialect_and_public_names_of_other_pass_folders():
         if _top(dep) == "passes" and folder(dep) != folder(m) and name.startswith("_")
     ]
     assert private == []
+
+
+def _unused_imports(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, module) of each import whose bound name `tree` never reads."""
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    unused = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            unused += [(node.lineno, a.name) for a in node.names if (a.asname or a.name.split(".")[0]) not in used]
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            unused += [(node.lineno, f"{node.module}.{a.name}") for a in node.names if (a.asname or a.name) not in used]
+    return unused
+
+
+def test_no_test_imports_a_module_for_its_side_effect():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if "Output" not in path.parts
+        for line, name in _unused_imports(ast.parse(path.read_text(), str(path)))
+    ]
+    assert found == []
+    # the check is not vacuous: an import only for its side effect is found
+    assert _unused_imports(ast.parse("import runtime.ascgraph_interp\nfrom runtime import simulator\n")) == [
+        (1, "runtime.ascgraph_interp"),
+        (2, "runtime.simulator"),
+    ]

@@ -23,7 +23,8 @@ from ge_dialect import ascgraph as ag
 from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
 from runtime import ascgraph_interp
-from runtime.reference import ReferenceError, run_module
+from runtime.graph_interpreter import ReferenceEvalError
+from runtime.interpreter import ge_interpreter, run_module
 
 F32, F16 = np.float32, np.float16
 RNG = np.random.default_rng(7)
@@ -585,8 +586,8 @@ def test_wrong_input_dtype_is_a_located_error():
     m = parse_module(ctx(), FUSED, "t.mlir")
     fused = next(op for op in m.walk() if op.name == "ge.FusedAscBackend")
     inner = next(op for op in fused.walk() if op.name == "ge.AscBackend")
-    with pytest.raises(ReferenceError, match="AscBackend input 0 is an array of shape 4 and dtype float64"):
-        ascgraph_interp.run_asc_backend(inner, [np.zeros(4)])
+    with pytest.raises(ReferenceEvalError, match="AscBackend input 0 is an array of shape 4 and dtype float64"):
+        ascgraph_interp.run_asc_backend(ge_interpreter(), inner, [np.zeros(4)])
 
 
 def test_unverified_view_past_the_buffer_is_a_located_error():
@@ -595,7 +596,7 @@ def test_unverified_view_past_the_buffer_is_a_located_error():
         "%a_l = ascgraph.Load(%a_d) {sched.axis = [0]}", "%a_l = ascgraph.Load(%a_d) {offset = 2, sched.axis = [0]}"
     )
     with pytest.raises(
-        ReferenceError,
+        ReferenceEvalError,
         match=r"t.mlir:8:9: error: ascgraph.Load: view reaches element 5 from offset 2, but its buffer has 4 elements",
     ):
         run(text, np.zeros(4, F32), verify=False)
@@ -609,7 +610,7 @@ def test_empty_asc_backend_cannot_be_interpreted():
   ge.NetOutput %y : tensor<4xf32>
 }"""
     with pytest.raises(
-        ReferenceError,
+        ReferenceEvalError,
         match=r"t.mlir:3:3: error: ge.AscBackend: no AscGraph to interpret: AscBackend's region must hold exactly one ascgraph.graph, found nothing",
     ):
         run(text, np.zeros(4, F32), verify=False)
@@ -678,7 +679,9 @@ def test_gather_takes_params_along_axis_at_indices():
 
 def test_gather_out_of_range_and_negative_indices():
     x = np.arange(12, dtype=F32).reshape(3, 4)
-    with pytest.raises(ReferenceError, match=r"ascgraph.Gather: index 4 is out of range for a gathered dim of size 4"):
+    with pytest.raises(
+        ReferenceEvalError, match=r"ascgraph.Gather: index 4 is out of range for a gathered dim of size 4"
+    ):
         run(_gather_module(False), x, np.array([[4, 0], [0, 0]], np.int32))
     (r,) = run(_gather_module(True), x, np.array([[-1, 0], [-4, 3]], np.int32))
     same(r, np.array([[[3, 0], [0, 3]], [[7, 4], [4, 7]], [[11, 8], [8, 11]]], F32))

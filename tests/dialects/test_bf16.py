@@ -39,7 +39,8 @@ from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.registry import PIPELINES
 from ge_tools.run import random_input
 from runtime import error_bound as EB
-from runtime.reference import run_graph, select_graph
+from runtime.interpreter import run_graph
+from runtime.reference import select_graph
 from runtime.simulator import load
 
 BF16 = np.dtype(ml_dtypes.bfloat16)

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntegerAt
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from importers.onnx import MAPPINGS, import_model, supported_ops
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 TOLERANCES: dict[str, tuple[float, float]] = {
     "float32": (1e-5, 1e-6),

@@ -30,7 +30,7 @@ import pytest
 from onnx import defs, numpy_helper
 
 from importers.onnx import MAX_OPSET, MIN_OPSET, STATIC_INPUTS, OnnxImportError, import_model, supported_ops
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 RECORDED_PASSES = 236
 

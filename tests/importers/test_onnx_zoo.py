@@ -21,7 +21,7 @@ from xdsl.printer import Printer
 from conftest import ROOT
 from ge_tools import run as ge_run
 from importers.onnx import import_model
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 ZOO = ROOT / "examples" / "zoo"
 sys.path.insert(0, str(ZOO))

@@ -15,7 +15,8 @@ from ge_dialect import ge
 from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.run import Output, compare, run, within_tolerance
 from runtime import error_bound as EB
-from runtime.reference import run_graph, select_graph
+from runtime.interpreter import run_graph
+from runtime.reference import select_graph
 
 F32 = np.float32
 

@@ -6,18 +6,19 @@ meaning (np.concatenate for ConcatD, a naive loop for Conv2D, ...).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 
 import numpy as np
 import pytest
+from xdsl.interpreter import InterpreterFunctions, OpCounter, register_impls
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_tools.opt import GeOptMain, parse_module
-from runtime import reference as R
-from runtime.reference import ReferenceError, run_module
+from runtime.graph_interpreter import ReferenceEvalError, node_impl
+from runtime.interpreter import ge_interpreter, run_module
+from runtime.reference import select_graph
 
 _CTX = GeOptMain([]).ctx
 
@@ -29,19 +30,27 @@ def parse(text: str, verify: bool = True):
     return m
 
 
-def run(text: str, *inputs: np.ndarray, graph: str | None = None, verify: bool = True) -> list[np.ndarray]:
-    return run_module(parse(text, verify), list(inputs), graph)
+def stand_in(fn) -> InterpreterFunctions:
+    """Interpreter functions implementing ge.AscBackend as `fn(op, inputs) -> outputs`."""
+
+    @register_impls
+    class StandIn(InterpreterFunctions):
+        run_asc_backend = node_impl(ge.AscBackend, fn)
+
+    return StandIn()
 
 
-@contextlib.contextmanager
-def asc_backend_impl(fn):
-    """Register a stand-in AscGraph interpreter for ge.AscBackend, restored afterwards."""
-    saved = R._IMPLS[ge.AscBackend]
-    R.reference_impl(ge.AscBackend, replace=True)(fn)
-    try:
-        yield
-    finally:
-        R.reference_impl(ge.AscBackend, replace=True)(saved)
+def run(
+    text: str, *inputs: np.ndarray, graph: str | None = None, verify: bool = True, asc_backend=None
+) -> list[np.ndarray]:
+    """Run `text`'s graph; `asc_backend` (fn(op, inputs) -> outputs) stands in for the
+    AscGraph interpreter, on this run's interpreter only."""
+    m = parse(text, verify)
+    if asc_backend is None:
+        return run_module(m, list(inputs), graph)
+    interpreter = ge_interpreter(m)
+    interpreter.register_implementations(stand_in(asc_backend), override=True)
+    return interpreter.run_graph(select_graph(m, graph), list(inputs))
 
 
 def t(shape: tuple[int, ...], elem: str) -> str:
@@ -91,7 +100,8 @@ F32 = np.float32
 
 
 def test_every_ge_node_op_has_an_implementation():
-    missing = [c.name for c in ge.GE_NODE_OPS if not R.has_reference_impl(c)]
+    interpreter = ge_interpreter()
+    missing = [c.name for c in ge.GE_NODE_OPS if not interpreter.implements(c)]
     assert missing == []
 
 
@@ -209,7 +219,7 @@ def test_integer_div_rounds_toward_zero():
 
 
 def test_integer_div_by_zero_is_an_error():
-    with pytest.raises(ReferenceError, match="integer division by zero"):
+    with pytest.raises(ReferenceEvalError, match="integer division by zero"):
         binary("Div", np.array([1], np.int32), np.array([0], np.int32), (1,), "i32")
 
 
@@ -251,7 +261,7 @@ def test_unary_on_ints():
 
 
 def test_float_only_op_on_ints_is_an_error():
-    with pytest.raises(ReferenceError, match="Exp has no reference semantics for dtype int32"):
+    with pytest.raises(ReferenceEvalError, match="Exp has no reference semantics for dtype int32"):
         unary("Exp", np.array([1], np.int32), "i32")
 
 
@@ -453,7 +463,7 @@ def test_phony_concat_equals_nested_concat_and_gives_ge_offsets():
 
 def test_phony_concat_without_keep_input_offset_has_no_reference_semantics():
     pieces = [np.zeros((1, 2, 2, 4, 8), np.float16)] * 4
-    with pytest.raises(ReferenceError, match="keep_input_offset = false"):
+    with pytest.raises(ReferenceEvalError, match="keep_input_offset = false"):
         phony_concat(pieces, "{concat_dim = [3, 1], N = [2, 2], keep_input_offset = false}")
 
 
@@ -488,7 +498,7 @@ def test_phony_split_then_concat_with_mirrored_lists_is_identity():
 
 
 def test_phony_split_without_keep_output_offset_has_no_reference_semantics():
-    with pytest.raises(ReferenceError, match="keep_output_offset = false"):
+    with pytest.raises(ReferenceEvalError, match="keep_output_offset = false"):
         run(
             """ge.graph @main {
               %x = ge.Data {index = 0} : tensor<4xf32>
@@ -562,7 +572,7 @@ def test_bitcast_views_bytes():
 
 def test_bitcast_of_a_type_held_wider_is_an_error():
     # i4 is held one per int8 (bf16 is held at its own width now: tests/dialects/test_bf16.py)
-    with pytest.raises(ReferenceError, match="Bitcast of i4"):
+    with pytest.raises(ReferenceEvalError, match="Bitcast of i4"):
         run(
             """ge.graph @main {
               %x = ge.Data {index = 0} : tensor<2xi4>
@@ -781,6 +791,18 @@ ge.graph @sub {
 """
 
 
+def test_listeners_see_every_node_run_in_called_graphs_too():
+    # GeInterpreter runs nodes as xDSL's Interpreter does for its listeners (OpCounter);
+    # Data and NetOutput are the walk's binding and return, not nodes it runs.
+    m = parse(CALL)
+    counter = OpCounter()
+    interpreter = ge_interpreter(m)
+    interpreter.listeners = (counter,)
+    (r,) = interpreter.run_graph(select_graph(m), [np.array([10, 20], F32), np.array([1, 2], F32)])
+    same(r, np.array([9, 18], F32))
+    assert dict(counter.ops) == {"ge.PartitionedCall": 1, "ge.Sub": 1}
+
+
 def test_partitioned_call_maps_inputs_to_callee_data_indices():
     x, y = np.array([10, 20], F32), np.array([1, 2], F32)
     (r,) = run(CALL, x, y)  # the root graph is @main: @sub is called
@@ -798,9 +820,9 @@ def test_recursive_call_is_an_error():
     }"""
     # The verifier refuses the call cycle (ge.py: _verify_no_call_cycle); the interpreter's
     # own guard is for unverified modules.
-    with pytest.raises(ReferenceError, match="no root ge.graph"):
+    with pytest.raises(ReferenceEvalError, match="no root ge.graph"):
         run(text, np.zeros(2, F32), verify=False)
-    with pytest.raises(ReferenceError, match="recursive subgraph call @main -> @main"):
+    with pytest.raises(ReferenceEvalError, match="recursive subgraph call @main -> @main"):
         run(text, np.zeros(2, F32), graph="main", verify=False)
 
 
@@ -815,9 +837,9 @@ def test_several_roots_need_a_name():
       %y = ge.Neg(%x) : (tensor<2xf32>) -> tensor<2xf32>
       ge.NetOutput %y : tensor<2xf32>
     }"""
-    with pytest.raises(ReferenceError, match=r"several root graphs \(@a, @b\)"):
+    with pytest.raises(ReferenceEvalError, match=r"several root graphs \(@a, @b\)"):
         run(text, np.zeros(2, F32))
-    with pytest.raises(ReferenceError, match=r"no ge.graph named @c \(graphs: @a, @b\)"):
+    with pytest.raises(ReferenceEvalError, match=r"no ge.graph named @c \(graphs: @a, @b\)"):
         run(text, np.zeros(2, F32), graph="c")
     (r,) = run(text, np.array([1, -2], F32), graph="b")
     same(r, np.array([-1, 2], F32))
@@ -835,26 +857,26 @@ def _scaled_difference(op, args):
 
 
 def test_fused_asc_backend_runs_its_body_with_data_by_index():
-    with asc_backend_impl(_scaled_difference):
-        (r,) = run(
-            """ge.graph @main {
-              %x = ge.Data {index = 0} : tensor<3xf32>
-              %y = ge.Data {index = 1} : tensor<3xf32>
-              %f = ge.FusedAscBackend(%x, %y) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
-                %b = ge.Data {index = 1} : tensor<3xf32>
-                %a = ge.Data {index = 0} : tensor<3xf32>
-                %p = ge.AscBackend(%a, %b) {scale = 2} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
-                }
-                %q = ge.AscBackend(%p) {scale = 3} : (tensor<3xf32>) -> tensor<3xf32> {
-                }
-                ge.NetOutput %q : tensor<3xf32>
-              }
-              ge.NetOutput %f : tensor<3xf32>
-            }""",
-            np.array([1, 5, 3], F32),
-            np.array([2, 1, 3], F32),
-            verify=False,
-        )
+    (r,) = run(
+        """ge.graph @main {
+          %x = ge.Data {index = 0} : tensor<3xf32>
+          %y = ge.Data {index = 1} : tensor<3xf32>
+          %f = ge.FusedAscBackend(%x, %y) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
+            %b = ge.Data {index = 1} : tensor<3xf32>
+            %a = ge.Data {index = 0} : tensor<3xf32>
+            %p = ge.AscBackend(%a, %b) {scale = 2} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> {
+            }
+            %q = ge.AscBackend(%p) {scale = 3} : (tensor<3xf32>) -> tensor<3xf32> {
+            }
+            ge.NetOutput %q : tensor<3xf32>
+          }
+          ge.NetOutput %f : tensor<3xf32>
+        }""",
+        np.array([1, 5, 3], F32),
+        np.array([2, 1, 3], F32),
+        verify=False,
+        asc_backend=_scaled_difference,
+    )
     same(r, np.array([-6, 24, 0], F32))  # (x - y) * 2 * 3
 
 
@@ -867,27 +889,29 @@ ASC = """ge.graph @main {
 
 
 def test_asc_backend_without_an_ascgraph_is_a_located_error():
-    # ge.AscBackend's semantics is the AscGraph interpreter's (runtime/ascgraph_interp.py,
-    # loaded by the registry entry on first use); an empty body has nothing to interpret.
-    with pytest.raises(ReferenceError) as e:
+    # ge.AscBackend's semantics is the AscGraph interpreter's (runtime/ascgraph_interp.py's
+    # AscGraphFunctions, registered by runtime/interpreter.py); an empty body has nothing
+    # to interpret.
+    with pytest.raises(ReferenceEvalError) as e:
         run(ASC, np.zeros(3, F32), verify=False)
     assert str(e.value).startswith("t.mlir:3:3: error: ge.AscBackend: ")
 
 
 def test_asc_backend_is_an_extension_point():
-    saved = R._IMPLS[ge.AscBackend]
-    with pytest.raises(ValueError, match="already has a reference implementation"):
-        R.reference_impl(ge.AscBackend)(_scaled_difference)
-    with asc_backend_impl(_scaled_difference):
-        (r,) = run(ASC, np.array([1, 2, 3], F32), verify=False)
-        same(r, np.array([2, 4, 6], F32))
+    # A second implementation of ge.AscBackend on an interpreter needs override=True
+    # (xDSL's Interpreter.register_implementations).
+    with pytest.raises(ValueError, match="already registered"):
+        ge_interpreter().register_implementations(stand_in(_scaled_difference))
+    (r,) = run(ASC, np.array([1, 2, 3], F32), verify=False, asc_backend=_scaled_difference)
+    same(r, np.array([2, 4, 6], F32))
     # The interpreter checks every registered implementation's outputs.
-    with asc_backend_impl(lambda op, args: [args[0].astype(np.float64)]):
-        with pytest.raises(
-            ReferenceError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"
-        ):
-            run(ASC, np.array([1, 2, 3], F32), verify=False)
-    assert R._IMPLS[ge.AscBackend] is saved
+    with pytest.raises(
+        ReferenceEvalError, match="internal error in the reference interpreter: output 0 is shape 3 dtype float64"
+    ):
+        run(ASC, np.array([1, 2, 3], F32), verify=False, asc_backend=lambda op, args: [args[0].astype(np.float64)])
+    # The override lived on that run's interpreter: a fresh one has the AscGraph interpreter.
+    with pytest.raises(ReferenceEvalError, match="^t.mlir:3:3: error: ge.AscBackend: "):
+        run(ASC, np.array([1, 2, 3], F32), verify=False)
 
 
 # ---------------------------------------------------------------------------------------
@@ -901,12 +925,12 @@ ONE_INPUT = """ge.graph @main {
 
 
 def test_wrong_input_count():
-    with pytest.raises(ReferenceError, match="graph @main takes 1 inputs, 2 given"):
+    with pytest.raises(ReferenceEvalError, match="graph @main takes 1 inputs, 2 given"):
         run(ONE_INPUT, np.zeros((2, 3), np.float16), np.zeros((2, 3), np.float16))
 
 
 def test_wrong_input_shape_is_located_at_the_data_node():
-    with pytest.raises(ReferenceError) as e:
+    with pytest.raises(ReferenceEvalError) as e:
         run(ONE_INPUT, np.zeros((3, 2), np.float16))
     assert str(e.value) == (
         "t.mlir:2:3: error: ge.Data: input 0 of graph @main is an array of shape 3x2 and dtype "
@@ -915,7 +939,7 @@ def test_wrong_input_shape_is_located_at_the_data_node():
 
 
 def test_wrong_input_dtype():
-    with pytest.raises(ReferenceError, match="dtype float32, but the graph expects tensor<2x3xf16>"):
+    with pytest.raises(ReferenceEvalError, match="dtype float32, but the graph expects tensor<2x3xf16>"):
         run(ONE_INPUT, np.zeros((2, 3), F32))
 
 
@@ -962,7 +986,7 @@ def test_random_inputs_ranges_and_dtypes():
           ge.NetOutput %a, %b, %c, %d, %e : tensor<1000xf16>, tensor<1000xi8>, tensor<1000xi1>, tensor<1000xbf16>, tensor<1000xui8>
         }"""
     )
-    g = R.select_graph(m)
+    g = select_graph(m)
     rng = np.random.default_rng(0)
     a, b, c, d, e = (random_input(x, rng) for x in g.data_nodes)
     assert a.dtype == np.float16 and a.min() >= -1 and a.max() < 1
@@ -1119,14 +1143,16 @@ def test_gather_on_axis_0_and_negative_axis():
 def test_gather_out_of_range_index_is_an_error_unless_negative_index_support():
     x = np.arange(12, dtype=F32).reshape(3, 4)
     text = _GATHER_V2.format(ishape="2", axis=1, attrs="", oshape="3x2")
-    with pytest.raises(ReferenceError, match=r"index 4 is out of range for a gathered dim of size 4 \(valid: \[0, 3\]"):
+    with pytest.raises(
+        ReferenceEvalError, match=r"index 4 is out of range for a gathered dim of size 4 \(valid: \[0, 3\]"
+    ):
         run(text, x, np.array([0, 4], np.int32))
-    with pytest.raises(ReferenceError, match=r"index -1 is out of range .*negative_index_support is false"):
+    with pytest.raises(ReferenceEvalError, match=r"index -1 is out of range .*negative_index_support is false"):
         run(text, x, np.array([-1, 0], np.int32))
     neg = _GATHER_V2.format(ishape="2", axis=1, attrs=" {negative_index_support = true}", oshape="3x2")
     (r,) = run(neg, x, np.array([-1, -4], np.int32))  # counts from the end: columns 3 and 0
     np.testing.assert_array_equal(r, np.array([[3, 0], [7, 4], [11, 8]], F32))
-    with pytest.raises(ReferenceError, match=r"index -5 is out of range .*\(valid: \[-4, 3\]\)"):
+    with pytest.raises(ReferenceEvalError, match=r"index -5 is out of range .*\(valid: \[-4, 3\]\)"):
         run(neg, x, np.array([-5, 0], np.int32))
 
 

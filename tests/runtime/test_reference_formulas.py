@@ -26,7 +26,7 @@ import pytest
 
 from ge_dialect import ge
 from ge_tools.opt import GeOptMain, parse_module
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 _CTX = GeOptMain([]).ctx
 F32, F16, I32, I64 = np.float32, np.float16, np.int32, np.int64

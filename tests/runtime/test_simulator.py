@@ -15,7 +15,8 @@ from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_tools.opt import GeOptMain, parse_module
 from ge_tools.run import random_input
-from runtime.reference import run_graph, select_graph
+from runtime.interpreter import run_graph
+from runtime.reference import select_graph
 from runtime.simulator import SimulatorFault, load
 
 # The passes that exist in HEAD, in DESIGN.md order (autofuse is tested by its own issue).
@@ -385,39 +386,41 @@ def test_ascgraph_store_writes_the_given_output_buffer() -> None:
     """run_asc_graph with an output buffer: the Store writes it (the result shares its
     memory) and the numbers equal a run into a fresh buffer, whatever the buffer held."""
     from runtime.ascgraph_interp import run_asc_graph
+    from runtime.interpreter import ge_interpreter
 
+    ip = ge_interpreter()
     _, model = compiled_model(FUSED)
     (k,) = [d for d in model.kernel_defs().values() if d.kind.data == "ascgraph"]
     x = np.random.default_rng(0).uniform(-1, 1, (8, 16)).astype(np.float32)
-    fresh = run_asc_graph(k.asc_graph(), [x], [(8, 16)])[0]
+    fresh = run_asc_graph(ip, k.asc_graph(), [x], [(8, 16)])[0]
     buf = np.full(128, np.nan, np.float32)
-    got = run_asc_graph(k.asc_graph(), [x], [(8, 16)], [buf])[0]
+    got = run_asc_graph(ip, k.asc_graph(), [x], [(8, 16)], [buf])[0]
     assert np.shares_memory(got, buf) and np.array_equal(got, fresh) and np.array_equal(fresh, np.maximum(x, 0) ** 2)
     # a buffer of another size or dtype is not used: a fresh one is allocated
     other = np.full(64, np.nan, np.float32)
-    got2 = run_asc_graph(k.asc_graph(), [x], [(8, 16)], [other])[0]
+    got2 = run_asc_graph(ip, k.asc_graph(), [x], [(8, 16)], [other])[0]
     assert not np.shares_memory(got2, other) and np.array_equal(got2, fresh)
 
 
-def test_dense_cover_decides_when_a_given_buffer_needs_no_zeroing() -> None:
+def testdense_cover_decides_when_a_given_buffer_needs_no_zeroing() -> None:
     """Only a Store view that writes each element of its buffer once, row-major from
     offset 0, may skip zeroing the given buffer (the bytes it misses must read 0, as with
     np.zeros)."""
     from xdsl.dialects.builtin import f32
 
     from ge_dialect.ascgraph import AscTensorType
-    from runtime.ascgraph_interp import _dense_cover
+    from runtime.ascgraph_interp import dense_cover
 
     def t(reps: list[int], strides: list[int]) -> AscTensorType:
         return AscTensorType(f32, list(range(len(reps))), reps, strides)
 
-    assert _dense_cover(t([4, 8], [8, 1]), 0, 32)
-    assert _dense_cover(t([4, 1, 8], [8, 0, 1]), 0, 32)  # a unit axis's stride is irrelevant
-    assert not _dense_cover(t([4, 8], [8, 1]), 1, 33)  # not from offset 0
-    assert not _dense_cover(t([4, 4], [8, 2]), 0, 32)  # every other element
-    assert not _dense_cover(t([4, 8], [8, 1]), 0, 64)  # half the buffer
-    assert not _dense_cover(t([8, 4], [1, 8]), 0, 32)  # transposed: covers, not row-major
-    assert not _dense_cover(t([4, 8], [0, 1]), 0, 32)  # broadcast: rows written 4 times
+    assert dense_cover(t([4, 8], [8, 1]), 0, 32)
+    assert dense_cover(t([4, 1, 8], [8, 0, 1]), 0, 32)  # a unit axis's stride is irrelevant
+    assert not dense_cover(t([4, 8], [8, 1]), 1, 33)  # not from offset 0
+    assert not dense_cover(t([4, 4], [8, 2]), 0, 32)  # every other element
+    assert not dense_cover(t([4, 8], [8, 1]), 0, 64)  # half the buffer
+    assert not dense_cover(t([8, 4], [1, 8]), 0, 32)  # transposed: covers, not row-major
+    assert not dense_cover(t([4, 8], [0, 1]), 0, 32)  # broadcast: rows written 4 times
 
 
 def test_kernel_output_on_its_own_input_is_copied_after_the_kernel() -> None:

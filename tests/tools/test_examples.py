@@ -18,7 +18,7 @@ from ge_dialect import ge
 from ge_dialect.desc import tensor_desc
 from ge_dialect.dtypes import numpy_dtype
 from ge_tools.registry import make_context
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 
 def _context() -> Context:

@@ -21,7 +21,8 @@ from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, random_graph, ty
 from passes.autofuse.autofuse import AutofusePass, kernel_traffic
-from runtime.reference import root_graphs, run_module
+from runtime.interpreter import run_module
+from runtime.reference import root_graphs
 
 DEFAULT_FUSE = AutofusePass()
 

@@ -313,7 +313,7 @@ def test_unfolded_kernels_compute_the_original_numbers():
     interpreter gives the original graph's numbers."""
     import numpy as np
 
-    from runtime.reference import run_module
+    from runtime.interpreter import run_module
 
     text = _dim1_graph(3).replace(
         "%e = ge.Exp(%a)", "%ab = ge.Abs(%a) : (tensor<4x3xf32>) -> tensor<4x3xf32>\n  %e = ge.Exp(%ab)"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
 
-import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
 from conftest import CONCAT, LOOP_MERGE1, SOFTMAX, by, fuse_checked, ge_add_backend, lowered, parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
 from conftest import (
     FIVE,
     R5,
@@ -34,7 +33,7 @@ from ge_dialect import ge
 from ge_dialect.ge import node_name
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse.decider import AscBackendFusionDecider
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 # -- FuseLoopMerge2: HuberLoss1 (3 in, 2 out) -> AddN1, sharing data3 ---------------------
 

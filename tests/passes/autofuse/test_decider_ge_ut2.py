@@ -32,7 +32,6 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import StringAttr
 
-import runtime.ascgraph_interp  # noqa: F401  (registers the AscBackend semantics)
 from conftest import (
     FIVE,
     R5,
@@ -71,7 +70,7 @@ from passes.autofuse.axis_mapping import (
     pre_node_input_is_simplest_load,
 )
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 
 def fuse_unchecked(m, d, a, b):

@@ -525,7 +525,7 @@ def _lowered_and_lifted(capsys):
 
     from lowering.lower_autofuse import LowerAutofusePass
     from passes.autofuse.lifting import lift_graph
-    from runtime.reference import run_module
+    from runtime.interpreter import run_module
 
     src = LIFT_SRC.replace(
         "  %t = ge.TransposeD(%y)", "  %y = ge.Data {index = 1} : tensor<2x3x128xf32>\n  %t = ge.TransposeD(%y)"

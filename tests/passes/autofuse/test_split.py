@@ -19,7 +19,7 @@ from passes.autofuse.autofuse import AutofusePass
 from passes.autofuse.axis_group import node_axis_group
 from passes.autofuse.decider import AscBackendFusionDecider, split_complete
 from passes.autofuse.lifting import skip_reason
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 
 def parse(text: str):

@@ -22,7 +22,7 @@ from ge_dialect import ge, npu
 from ge_tools import run as ge_run
 from ge_tools.registry import make_context
 from passes.prepare.identity import IdentityPass
-from runtime.reference import run_module
+from runtime.interpreter import run_module
 
 
 def parse(text: str) -> ModuleOp:

@@ -1,0 +1,173 @@
+"""The graph interpreter both interpreters run on: xDSL's `Interpreter` with GE's graph walk.
+
+`GeInterpreter` walks a ge graph body once, in order (Data nodes bound by index, NetOutput's
+operands returned) and runs each node with the implementation registered for its class
+(xDSL `InterpreterFunctions`: runtime/reference.py's `ReferenceFunctions` for the ge ops,
+runtime/ascgraph_interp.py's `AscGraphFunctions` for ge.AscBackend and the AscGraph compute
+nodes). `node_impl(OpClass, fn)` makes an `@impl` method of a function
+`fn(op, input arrays) -> output arrays`. Every failure is a `ReferenceEvalError`, a
+`LocatedError` naming the op.
+
+This module knows no op's semantics, so both function sets import it and neither imports
+the other; runtime/interpreter.py (the composition root) registers both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImpl, PythonValues, impl
+from xdsl.ir import Block, Operation, SSAValue
+
+from ge_dialect import attrs as A
+from ge_dialect import ge
+from ge_dialect.desc import shape_of
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.shapes import fmt_shape
+
+__all__ = ["GeInterpreter", "Impl", "ReferenceEvalError", "check_value", "node_impl"]
+
+# The semantics of one node: (op, input arrays) -> output arrays.
+Impl = Callable[[Operation, Sequence[np.ndarray]], Sequence[np.ndarray]]
+
+
+class ReferenceEvalError(LocatedError):
+    """The reference (or AscGraph) interpreter cannot evaluate `op`: bad inputs, an op
+    without semantics, or values the op is not defined for (e.g. integer division by zero)."""
+
+
+def _shape_matches(want: tuple[int, ...] | None, got: tuple[int, ...]) -> bool:
+    if want is None:
+        return True
+    return len(want) == len(got) and all(w < 0 or w == g for w, g in zip(want, got))
+
+
+def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> None:
+    """An array given for `value` (a graph input) must have its shape and numpy dtype."""
+    want_dt = numpy_dtype(value.type.element_type)  # type: ignore[attr-defined]
+    want_shape = shape_of(value.type)
+    if not _shape_matches(want_shape, arr.shape) or arr.dtype != want_dt:
+        raise ReferenceEvalError(
+            op,
+            f"{what} is an array of shape {fmt_shape(arr.shape)} and dtype {arr.dtype}, but the "
+            f"graph expects {value.type} (numpy dtype {want_dt})",
+        )
+
+
+def _check_outputs(op: Operation, outs: Sequence[np.ndarray]) -> None:
+    """Internal invariant: outputs have the result types' shapes and numpy dtypes."""
+    if len(outs) != len(op.results):
+        raise ReferenceEvalError(
+            op, f"internal error in the reference interpreter: {len(outs)} outputs for {len(op.results)} results"
+        )
+    for i, (r, a) in enumerate(zip(op.results, outs)):
+        want_dt = numpy_dtype(r.type.element_type)  # type: ignore[attr-defined]
+        if not isinstance(a, np.ndarray) or a.dtype != want_dt or not _shape_matches(shape_of(r.type), a.shape):
+            got = f"shape {fmt_shape(a.shape)} dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
+            raise ReferenceEvalError(
+                op,
+                f"internal error in the reference interpreter: output {i} is {got}, but the "
+                f"type is {r.type} (numpy dtype {want_dt})",
+            )
+
+
+@dataclass
+class GeInterpreter(Interpreter):
+    """xDSL's `Interpreter` running ge graphs as GE does: a graph body is walked once, in
+    order, its Data nodes bound to the inputs by their `index` and NetOutput's operands
+    returned (`Interpreter.run_ssacfg_region` expects block arguments and a terminator
+    instead). Each node runs the implementation registered for its class through
+    `register_implementations` (InterpreterFunctions: `ReferenceFunctions`,
+    runtime/ascgraph_interp.py's `AscGraphFunctions`).
+
+    `run_node` calls the registered implementation itself, where `Interpreter.run_op` would
+    wrap any exception into a diagnostic that prints the whole module
+    (`Operation.emit_error`): a `ReferenceEvalError` stays one located line, and the
+    simulator can try an implementation that may refuse a probe. Listeners
+    (`Interpreter.Listener`, e.g. xDSL's `OpCounter`) see every node it runs.
+    """
+
+    # graph names of the PartitionedCalls being evaluated, outermost first
+    _calls: list[str] = field(default_factory=list)
+
+    def implements(self, op_type: type[Operation]) -> bool:
+        """Whether an implementation of `op_type` is registered."""
+        return self._impl(op_type) is not None
+
+    def _impl(self, op_type: type[Operation]) -> tuple[InterpreterFunctions, OpImpl[Any, Operation]] | None:
+        # The registered (functions, implementation) pairs as xDSL keeps them
+        # (_InterpreterFunctionImpls.register_from): the lookup Interpreter.run_op makes.
+        return self._impls._impl_dict.get(op_type)
+
+    def run_node(self, op: Operation, args: Sequence[Any], semantics: str = "reference") -> PythonValues:
+        """The results of the implementation registered for `op`'s class on `args`; a
+        located error when there is none ("... has no `semantics` semantics")."""
+        entry = self._impl(type(op))
+        if entry is None:
+            raise ReferenceEvalError(op, f"{op.name} has no {semantics} semantics")
+        functions, fn = entry
+        values = tuple(args)
+        for listener in self.listeners:
+            listener.will_interpret_op(op, values)
+        outs = fn(functions, self, op, values).values
+        for listener in self.listeners:
+            listener.did_interpret_op(op, outs)
+        return outs
+
+    def run_block(self, block: Block, inputs: Sequence[np.ndarray], owner: Operation, what: str) -> list[np.ndarray]:
+        """Evaluate a graph body (Data nodes by index, ..., NetOutput) once, in order."""
+        datas: dict[int, Operation] = {}
+        for op in block.ops:
+            if isinstance(op, ge.Data | ge.RefData):
+                datas[A.get_int(op, "index") or 0] = op
+        if len(inputs) != len(datas):
+            raise ReferenceEvalError(owner, f"{what} takes {len(datas)} inputs, {len(inputs)} given")
+        env: dict[SSAValue, np.ndarray] = {}
+        for op in block.ops:
+            if isinstance(op, ge.Data | ge.RefData):
+                idx = A.get_int(op, "index") or 0
+                arr = inputs[idx]
+                if not isinstance(arr, np.ndarray):
+                    raise ReferenceEvalError(op, f"input {idx} of {what} is a {type(arr).__name__}, not a numpy array")
+                check_value(op, op.results[0], arr, f"input {idx} of {what}")
+                env[op.results[0]] = arr
+                continue
+            if isinstance(op, ge.NetOutput):
+                return [np.array(env[v]) for v in op.operands]  # copies: callers own their outputs
+            outs = self.run_node(op, [env[v] for v in op.operands])
+            _check_outputs(op, outs)
+            env.update(zip(op.results, outs))
+        raise ReferenceEvalError(owner, f"{what} does not end with ge.NetOutput")
+
+    def run_graph(self, graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Evaluate `graph` on `inputs` (in ge.Data index order); returns NetOutput's values."""
+        name = graph.sym_name.data
+        self._calls.append(name)
+        try:
+            with np.errstate(all="ignore"):  # IEEE results (inf, nan) are values, not warnings
+                return self.run_block(graph.body.block, inputs, graph, f"graph @{name}")
+        finally:
+            self._calls.pop()
+
+    def call_graph(self, op: Operation, callee: ge.GraphOp, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """`callee` called by `op` (a PartitionedCall): a recursive call is a located error."""
+        name = callee.sym_name.data
+        if name in self._calls:
+            chain = " -> ".join(f"@{s}" for s in (*self._calls, name))
+            raise ReferenceEvalError(op, f"recursive subgraph call {chain}")
+        return self.run_graph(callee, args)
+
+
+def node_impl(op_type: type[Operation], semantics: Impl) -> OpImpl[Any, Operation]:
+    """`semantics(op, inputs) -> outputs` as the xDSL implementation of `op_type` (an
+    `@impl` method of an InterpreterFunctions class)."""
+
+    def run(self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return tuple(semantics(op, args))
+
+    run.__name__ = f"run_{op_type.__name__}"
+    return impl(op_type)(run)
