@@ -2,16 +2,27 @@
 
 The parser of the project's tools gives every op a `FileLineColLoc`; errors and remarks
 name the op's location, or the nearest enclosing op's when the op was created by a pass.
+
+Remarks are objects (`Remark`: pass, stage, verdict, GE rule and NF code of its `Reason`,
+the nodes concerned, message, location) sent to one sink: by default the sink prints
+today's line, `FILE:LINE:COL: remark: <message>`, on stderr; `remark_sink` sends them
+elsewhere (a collector for a JSON or HTML report) for the duration of a `with` block.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import IO
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
+
+from ge_dialect.reason import Reason
 
 
 def op_location(op: Operation | None) -> str:
@@ -36,9 +47,85 @@ class LocatedError(DiagnosticException):
         return f"{op_location(self.op)}: error: {self.op.name}: {self.message}"
 
 
-def remark(op: Operation, message: str, stream: IO[str] | None = None) -> None:
-    """Print `FILE:LINE:COL: remark: <message>` for `op` (stderr by default)."""
-    print(f"{op_location(op)}: remark: {message}", file=stream or sys.stderr)
+@dataclass(frozen=True)
+class Remark:
+    """One remark, as an object: what a pass decided about some nodes, and why."""
+
+    location: str
+    """`FILE:LINE:COL` of the node (taken when the remark is made: the node may go)."""
+    message: str
+    """The text after `remark: `."""
+    pass_name: str | None = None
+    stage: str | None = None
+    """The part of the pass that decided (e.g. `fuse`, `lifting`), when it has several."""
+    verdict: str | None = None
+    """What happened, in the pass's words (`marked`, `not marked`, `not fused`, `lifted`...)."""
+    reason: Reason | None = None
+    nodes: tuple[str, ...] = ()
+    """The names of the nodes concerned."""
+
+    @property
+    def rule(self) -> str | None:
+        """The GE rule that decided, if the remark has a reason."""
+        return self.reason.rule if self.reason is not None else None
+
+    @property
+    def nf_code(self) -> str | None:
+        return self.reason.nf_code if self.reason is not None else None
+
+    def line(self) -> str:
+        return f"{self.location}: remark: {self.message}"
+
+
+RemarkSink = Callable[[Remark], None]
+
+_SINK: ContextVar[RemarkSink | None] = ContextVar("remark_sink", default=None)
+
+
+def print_remark(r: Remark) -> None:
+    """The default sink: the remark's line on stderr."""
+    print(r.line(), file=sys.stderr)
+
+
+@contextmanager
+def remark_sink(sink: RemarkSink) -> Iterator[None]:
+    """Send every remark made inside the `with` block to `sink` (instead of stderr)."""
+    token = _SINK.set(sink)
+    try:
+        yield
+    finally:
+        _SINK.reset(token)
+
+
+def remark(
+    op: Operation | None,
+    what: str | Reason,
+    *,
+    reason: Reason | None = None,
+    pass_name: str | None = None,
+    stage: str | None = None,
+    verdict: str | None = None,
+    nodes: Iterable[str] = (),
+    location: str | None = None,
+) -> Remark:
+    """Make a `Remark` about `op` and send it to the current sink (by default: print
+    `FILE:LINE:COL: remark: <message>` on stderr). `what` is the message, or a `Reason`
+    printed as `message (Rule)`; `reason` attaches the reason behind a message the caller
+    formatted itself. `location` overrides `op`'s (for a node erased since)."""
+    if isinstance(what, Reason):
+        reason = reason or what
+        what = str(what)
+    r = Remark(
+        location if location is not None else op_location(op),
+        what,
+        pass_name=pass_name,
+        stage=stage,
+        verdict=verdict,
+        reason=reason,
+        nodes=tuple(nodes),
+    )
+    (_SINK.get() or print_remark)(r)
+    return r
 
 
 def warning(op: Operation, message: str, stream: IO[str] | None = None) -> None:

@@ -10,7 +10,6 @@ LiftingManager::LiftingGraph (passes/autofuse/lifting.py).
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -19,7 +18,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
-from ge_dialect.diagnostics import LocatedError, op_location
+from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.node_types import SOURCE_TYPES
@@ -140,10 +139,15 @@ class AutofusePass(ModulePass):
             stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
             if self.remarks:
                 for r in stats.not_fused():
-                    print(
-                        f"{r.location}: remark: ge-autofuse: '{r.first_name}' and '{r.second_name}' not fused: "
-                        f"{r.reason.message} [{r.reason.code}]",
-                        file=sys.stderr,
+                    remark(
+                        None,
+                        f"ge-autofuse: '{r.first_name}' and '{r.second_name}' not fused: {r.reason.coded()}",
+                        reason=r.reason,
+                        pass_name=self.name,
+                        stage="fuse",
+                        verdict="not fused",
+                        nodes=(r.first_name, r.second_name),
+                        location=r.location,
                     )
             unfolded: list[str] = []
             lifted: list[str] = []
@@ -163,9 +167,11 @@ class AutofusePass(ModulePass):
         lifted: list[str],
         unfolded: list[str],
     ) -> None:
-        print(
-            f"{op_location(graph)}: remark: ge-autofuse @{graph.sym_name.data}: kernels {before[0]} -> {after[0]}, "
+        remark(
+            graph,
+            f"ge-autofuse @{graph.sym_name.data}: kernels {before[0]} -> {after[0]}, "
             f"global-memory bytes moved by kernels {before[1]} -> {after[1]} "
             f"({stats.fusions} fusions in {stats.rounds} rounds, {len(unfolded)} unfolded, {len(lifted)} lifted)",
-            file=sys.stderr,
+            pass_name=self.name,
+            stage="summary",
         )

@@ -9,8 +9,10 @@ FlashContinueAxisId, FlushSubGraphAxisInfo) and `backend_utils.cpp`
   multi reference; shared inputs; the fused node's input and output lists).
 * `can_axis_map`: pairs the axes of two repeat lists (unique anchors, extend, right-to-left
   fill, and the unit-repeat fallback when allowed).
-* `create_axis_map`: the vertical (§6.3) or horizontal (§6.4) mapping of the two nodes'
-  loop axes, the CanLoopMerge checks, and the renumbering to contiguous ids (§6.6).
+* `create_axis_map` (CreateSubGraphAxisMapInfo): `process_sub_graph_vertical_map_info`
+  (§6.3, each link paired by `get_vertical_axis_map_info`, then the CanLoopMerge checks)
+  or `process_sub_graph_horizontal_map_info` (§6.4), then the renumbering to contiguous
+  ids (§6.6, FlashContinueAxisId). A failure is a Reason (UnifySubgraphAxisFailed).
 * `cur_node_input_is_simplest_load` / `pre_node_input_is_simplest_load`: backend_utils.cpp
   CurNodeInputIsSimplestLoad / PreNodeInputIsSimplestLoad over the shared
   `ascgraph_queries.is_simplest_load` (GE's IsSimplestLoad), for the vertical view checks
@@ -32,7 +34,20 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascgraph as ag
+from ge_dialect.reason import Reason, not_fuse
 from passes.autofuse import ascgraph_queries as U
+
+
+def unify_subgraph_axis_failed(message: str) -> Reason:
+    """# asc_backend_fusion_decider.cpp: CanFuse -- the axis map of the pair cannot be built
+    (kUnifySubgraphAxisFailed)."""
+    return not_fuse("UnifySubgraphAxisFailed", message)
+
+
+def can_not_merge_asc_graph(message: str) -> Reason:
+    """A loop merge that cannot be built (kCanNotMergeAscGraph)."""
+    return not_fuse("CanNotMergeAscGraph", message)
+
 
 # ---------------------------------------------------------------------------------------------
 # NodeFuseInfo (asc_graph_axis_mapping.cpp: NodeFuseInfo::UpdateNodeFuseInfo)
@@ -78,12 +93,13 @@ class NodeFuseInfo:
         return {j for _, j in self.links}
 
 
-def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | str:
-    """NodeFuseInfo::UpdateNodeFuseInfo; a string says why it failed."""
+def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
+    """NodeFuseInfo::UpdateNodeFuseInfo; a Reason says why it failed (NoSharedData when
+    the nodes neither link nor share an input)."""
     info = NodeFuseInfo(n1, n2)
     for v in n2.results:
         if any(u.operation is n1 for u in v.uses):
-            return "the link goes from node2 to node1: the caller must order the pair"
+            return unify_subgraph_axis_failed("the link goes from node2 to node1: the caller must order the pair")
     # asc_graph_axis_mapping.cpp: can_do_horizontal_mapping is false if either is cube.
     info.can_do_horizontal_mapping_flag = not (U.has_fuse_type(n1, "cube") or U.has_fuse_type(n2, "cube"))
     for k, v in enumerate(n1.results):
@@ -105,7 +121,7 @@ def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | str:
             info.same_input_map.append((first_read[v], j))  # duplicates on the n2 side dropped
             seen2.add(v)
     if not info.links and not info.same_input_map:
-        return "the nodes share no input and have no link"
+        return not_fuse("NoSharedData", "the nodes share no input and have no link")
     # has_slice_vertical: a slice pair linked vertically that also shares a load is treated
     # as vertical only (asc_graph_axis_mapping.cpp, UpdateNodeFuseInfo)
     info.has_slice_vertical = bool(info.links and info.same_input_map) and (
@@ -278,110 +294,164 @@ def _partial_axes(op: Operation) -> set[int]:
     return set().union(*(g.partial_axes() for g in U.asc_graphs(op)))
 
 
-def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False) -> AxisUnification | str:
-    """CreateSubGraphAxisMapInfo then FlashContinueAxisId/FlushSubGraphAxisInfo (check
-    only when `need_flash` is False). A string says why the axes cannot be unified.
+@dataclass
+class _AxisMapping:
+    """What CreateSubGraphAxisMapInfo's steps share (GE: AscGraphAxisMapping's members): the
+    pair, both nodes' loop axes and sizes, and the pairing filter of a loop merge."""
 
-    `loop_merge` (the pair will become one loop nest): a pairing is kept only when
-    every paired loop axis has one size (see `sizes_agree`); otherwise the next of
-    GE's steps is tried."""
-    n1, n2 = info.n1, info.n2
-    ax1, sz1 = node_axes(n1)
-    ax2, sz2 = node_axes(n2)
-    m = _Maps()
-    if loop_merge:
-        part1, part2 = _partial_axes(n1), _partial_axes(n2)
+    info: NodeFuseInfo
+    need_flash: bool
+    loop_merge: bool
+    ax1: list[int] = field(init=False)
+    sz1: dict[int, int] = field(init=False)
+    ax2: list[int] = field(init=False)
+    sz2: dict[int, int] = field(init=False)
+    maps: _Maps = field(default_factory=_Maps)
 
-        def ok(p: AxisPairing | None) -> AxisPairing | None:
-            return p if p is not None and sizes_agree(p, sz1, sz2, part1, part2) else None
-    else:
+    def __post_init__(self) -> None:
+        self.ax1, self.sz1 = node_axes(self.info.n1)
+        self.ax2, self.sz2 = node_axes(self.info.n2)
+        self._part = (_partial_axes(self.info.n1), _partial_axes(self.info.n2)) if self.loop_merge else None
 
-        def ok(p: AxisPairing | None) -> AxisPairing | None:
+    def ok(self, p: AxisPairing | None) -> AxisPairing | None:
+        """`loop_merge`: a pairing is kept only when every paired loop axis has one size
+        (`sizes_agree`); otherwise the caller tries the next of GE's steps."""
+        if p is None or self._part is None:
             return p
+        return p if sizes_agree(p, self.sz1, self.sz2, *self._part) else None
 
+
+def get_vertical_axis_map_info(am: _AxisMapping, k: int, j: int) -> AxisPairing | Reason:
+    """The pairing of one link, node1's output k -> node2's input j, by GE's steps (§6.3
+    step 1..4). # asc_graph_axis_mapping.cpp: AscGraphAxisMapping::GetVerticalAxisMapInfo"""
+    n1, n2, ax1, sz1, ax2, sz2 = am.info.n1, am.info.n2, am.ax1, am.sz1, am.ax2, am.sz2
+    ps = U.output_store(n1, k)
+    datas = U.input_datas(n2, j)
+    if ps is None or not datas:
+        return unify_subgraph_axis_failed(f"output {k} of node1 or input {j} of node2 has no AscGraph node")
+    store = ps[1]
+    data = datas[0][1]
+    pre = _tensor(store.out_type())
+    cur = _tensor(data.out_type())
+    p = None
+    if am.loop_merge and len(datas) == 1 and (sl := _slice_pairing(store, data, ax1, sz1, ax2, sz2)) is not None:
+        # §6.3 step 1 of a slice link: GE's consumer Data keeps node1's whole output (the
+        # slice is on its Load), so CreateVerticalMapInfo pairs the store with it axis by
+        # axis; here the Data carries the slice, so the pairing is positional
+        p, am.maps.slices[(k, j)] = sl
+    # §6.3 step 1..4 (asc_graph_axis_mapping.cpp, CreateVerticalMapInfo)
+    if p is None:
+        p = am.ok(can_axis_map(pre[0], pre[1], cur[0], cur[1]))
+    if p is not None and U.has_fuse_type(n1, "reduce"):
+        # a reduction also needs its store to map onto the consumer's loop (with the
+        # unit-repeat fallback: the reduced axes have repeat 1)
+        if can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2], allow_unit=True) is None:
+            return unify_subgraph_axis_failed(
+                f"the reduction's store {pre[1]} does not map onto node2's loop {[sz2[a] for a in ax2]}"
+            )
+    if p is None:
+        p = am.ok(can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2]))
+    if p is None:
+        store_is_graph = pre[0] == ax1
+        data_is_graph = cur[0] == ax2
+        if not (store_is_graph and not data_is_graph):
+            p = am.ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=True))
+    if p is None:
+        return unify_subgraph_axis_failed(
+            f"node1's output {k} (repeats {pre[1]}) cannot map onto node2's input {j} (repeats {cur[1]})"
+        )
+    return p
+
+
+def process_sub_graph_vertical_map_info(am: _AxisMapping) -> Reason | None:
+    """Every link's pairing (one pairing for all links), then GE's per-link loop-merge
+    checks (§6.3). # asc_graph_axis_mapping.cpp: AscGraphAxisMapping::ProcessSubGraphVerticalMapInfo"""
+    info, m = am.info, am.maps
+    n1, n2 = info.n1, info.n2
     reduction1 = U.has_fuse_type(n1, "reduce")
     for k, j in info.links:
-        ps = U.output_store(n1, k)
-        datas = U.input_datas(n2, j)
-        if ps is None or not datas:
-            return f"output {k} of node1 or input {j} of node2 has no AscGraph node"
-        store = ps[1]
-        data = datas[0][1]
-        pre = _tensor(store.out_type())
-        cur = _tensor(data.out_type())
-        p = None
-        if loop_merge and len(datas) == 1 and (sl := _slice_pairing(store, data, ax1, sz1, ax2, sz2)) is not None:
-            # §6.3 step 1 of a slice link: GE's consumer Data keeps node1's whole output (the
-            # slice is on its Load), so CreateVerticalMapInfo pairs the store with it axis by
-            # axis; here the Data carries the slice, so the pairing is positional
-            p, m.slices[(k, j)] = sl
-        # §6.3 step 1..4 (asc_graph_axis_mapping.cpp, CreateVerticalMapInfo)
-        if p is None:
-            p = ok(can_axis_map(pre[0], pre[1], cur[0], cur[1]))
-        if p is not None and reduction1:
-            # a reduction also needs its store to map onto the consumer's loop (with the
-            # unit-repeat fallback: the reduced axes have repeat 1)
-            if can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2], allow_unit=True) is None:
-                return f"the reduction's store {pre[1]} does not map onto node2's loop {[sz2[a] for a in ax2]}"
-        if p is None:
-            p = ok(can_axis_map(pre[0], pre[1], ax2, [sz2[a] for a in ax2]))
-        if p is None:
-            store_is_graph = pre[0] == ax1
-            data_is_graph = cur[0] == ax2
-            if not (store_is_graph and not data_is_graph):
-                p = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=True))
-        if p is None:
-            return f"node1's output {k} (repeats {pre[1]}) cannot map onto node2's input {j} (repeats {cur[1]})"
+        p = get_vertical_axis_map_info(am, k, j)
+        if isinstance(p, Reason):
+            return p
         pairs = _pairs_of(p)
         if m.pairs is None:
             m.pairs, m.base = pairs, p.base
         elif not _is_same_map_axis(m.pairs, pairs):
-            return f"the link {k}->{j} maps the axes differently from the first link"
-        # §6.3 per-link loop-merge checks
-        # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: CurNodeInputIsSimplestLoad
+            return unify_subgraph_axis_failed(f"the link {k}->{j} maps the axes differently from the first link")
+        # §6.3 per-link loop-merge checks: CurNodeInputIsSimplestLoad, CanLoopMerge
         cur_view = not cur_node_input_is_simplest_load(n2, j)
-        can_merge = _loop_merge(ax1, ax2, m.pairs)
+        can_merge = _loop_merge(am.ax1, am.ax2, m.pairs)
         single = info.single_reference.get(k, False)
         if reduction1 and not can_merge:
-            return "a reduction's loop axes must merge with its consumer's"
+            return unify_subgraph_axis_failed("a reduction's loop axes must merge with its consumer's")
         if not can_merge:
             # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: PreNodeInputIsSimplestLoad
             pre_simplest = pre_node_input_is_simplest_load(n1, k)
             both_asc = U.is_asc_backend(n1) and U.is_asc_backend(n2)
             if not ((pre_simplest and not cur_view) or (pre_simplest and cur_view and single and both_asc)):
-                return "the loop axes differ and the link is neither a plain transpose nor a single-reference view"
+                return unify_subgraph_axis_failed(
+                    "the loop axes differ and the link is neither a plain transpose nor a single-reference view"
+                )
         elif cur_view and not single:
-            return f"node2 reads output {k} through a view, but node1's output is multi-referenced"
+            return unify_subgraph_axis_failed(
+                f"node2 reads output {k} through a view, but node1's output is multi-referenced"
+            )
         elif cur_view and U.is_fused_asc_backend(n2) and len(U.input_datas(n2, j)) > 1:
-            return f"input {j} of the FusedAscBackend feeds several nodes through a view"
+            return unify_subgraph_axis_failed(f"input {j} of the FusedAscBackend feeds several nodes through a view")
+    return None
+
+
+def process_sub_graph_horizontal_map_info(am: _AxisMapping) -> Reason | None:
+    """The loops' pairing for every shared input, with the broadcast-view and loop-merge
+    checks (§6.4). # asc_graph_axis_mapping.cpp: AscGraphAxisMapping::ProcessSubGraphHorizontalMapInfo"""
+    info, m = am.info, am.maps
+    n1, n2, ax1, sz1, ax2, sz2 = info.n1, info.n2, am.ax1, am.sz1, am.ax2, am.sz2
+    for i1, i2 in info.same_input_map:
+        d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
+        if not d1 or not d2:
+            return unify_subgraph_axis_failed(f"shared input {i1}/{i2} has no Data node")
+        gp = am.ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=am.need_flash))
+        if gp is None:
+            return unify_subgraph_axis_failed(
+                f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
+            )
+        pairs = _pairs_of(gp)
+        # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
+        # IsSameBroadCastInfo when neither side reads the input only simply
+        (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
+        simplest1, infos1 = _input_broadcast_infos(b1, U.loads_of(e1), lambda a: a)
+        simplest2, infos2 = _input_broadcast_infos(b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}"))
+        if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
+            return unify_subgraph_axis_failed(f"shared input {i1}/{i2} is read through two different broadcast views")
+        if not pairs or not _loop_merge(ax1, ax2, pairs):
+            return unify_subgraph_axis_failed(
+                "the loop axes of the two nodes are neither equal nor an ordered subsequence"
+            )
+        if m.pairs is None:
+            m.pairs, m.base = pairs, gp.base
+    return None
+
+
+def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False) -> AxisUnification | Reason:
+    """# asc_graph_axis_mapping.cpp: AscGraphAxisMapping::CreateSubGraphAxisMapInfo, then
+    FlashContinueAxisId/FlushSubGraphAxisInfo (check only when `need_flash` is False). A
+    Reason (UnifySubgraphAxisFailed) says why the axes cannot be unified.
+
+    `loop_merge` (the pair will become one loop nest): a pairing is kept only when
+    every paired loop axis has one size (see `sizes_agree`); otherwise the next of
+    GE's steps is tried."""
+    am = _AxisMapping(info, need_flash, loop_merge)
+    m = am.maps
+    if (why := process_sub_graph_vertical_map_info(am)) is not None:
+        return why
     # asc_graph_axis_mapping.cpp CreateSubGraphAxisMapInfo: no horizontal mapping when a
     # strategy says OnlyVerticalMapping; FusionStrategyRegistry::Get always adds the default
     # FusionStrategy, whose OnlyVerticalMapping holds for every pair with a link and a
     # shared input, so a pair with a link (m.pairs set) never maps horizontally
     if m.pairs is None and info.can_do_horizontal_mapping() and not info.only_vertical_mapping and info.same_input_map:
-        # §6.4 horizontal mapping (ProcessSubGraphHorizontalMapInfo)
-        for i1, i2 in info.same_input_map:
-            d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
-            if not d1 or not d2:
-                return f"shared input {i1}/{i2} has no Data node"
-            gp = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=need_flash))
-            if gp is None:
-                return f"the loops {[sz1[a] for a in ax1]} and {[sz2[a] for a in ax2]} cannot be mapped"
-            pairs = _pairs_of(gp)
-            # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
-            # IsSameBroadCastInfo when neither side reads the input only simply
-            (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
-            simplest1, infos1 = _input_broadcast_infos(b1, U.loads_of(e1), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(
-                b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}")
-            )
-            if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
-                return f"shared input {i1}/{i2} is read through two different broadcast views"
-            if not pairs or not _loop_merge(ax1, ax2, pairs):
-                return "the loop axes of the two nodes are neither equal nor an ordered subsequence"
-            if m.pairs is None:
-                m.pairs, m.base = pairs, gp.base
-    u = _flash(ax1, sz1, ax2, sz2, m)
+        if (why := process_sub_graph_horizontal_map_info(am)) is not None:
+            return why
+    u = _flash(am.ax1, am.sz1, am.ax2, am.sz2, m)
     if isinstance(u, AxisUnification) and m.slices:
         # the merged loop runs on the extents node2 reads (ProcessViewOps hands node2's
         # Load view to node1's Loads)
@@ -463,28 +533,38 @@ def sliced_view(t: ag.AscTensorType, box: dict[int, tuple[int, int]]) -> tuple[a
     return ag.AscTensorType(t.element_type, t.axis_ids, reps, strides), delta
 
 
-def slice_back_step_refusal(info: NodeFuseInfo) -> str | None:
+def slice_back_step_refusal(info: NodeFuseInfo) -> Reason | None:
     """Why node1 cannot run on the slice node2 reads, or None
     (asc_backend_fusion_decider.cpp DeleteInvalidLoad / backend_utils.cpp ProcessViewOps)."""
     n1 = info.n1
     # DeleteInvalidLoad: a cube node1 keeps the view (!IsCubeAscNode(node1))
     if U.has_fuse_type(n1, "cube"):
-        return "node2 reads a slice of a cube node's output, which DeleteInvalidLoad does not back-step"
+        return can_not_merge_asc_graph(
+            "node2 reads a slice of a cube node's output, which DeleteInvalidLoad does not back-step"
+        )
     nodes = list(U.asc_nodes(n1))
     # DeleteInvalidLoad: is_reduction (the node1 subgraph reduces): no ProcessViewOps
     if U.has_fuse_type(n1, "reduce") or any(isinstance(n, ag.Reduction) for n in nodes):
-        return "node2 reads a slice of a reduction's output, which DeleteInvalidLoad does not back-step onto the reduction's Loads"
+        return can_not_merge_asc_graph(
+            "node2 reads a slice of a reduction's output, which DeleteInvalidLoad does not back-step onto the reduction's Loads"
+        )
     # ProcessViewOps: IsLoadConnectedToSplit -- a Load feeding a Split keeps its view
     for n in nodes:
         if isinstance(n, ag.Split):
-            return "node2 reads a slice of node1's output and node1 splits a Load (IsLoadConnectedToSplit: not back-stepped)"
+            return can_not_merge_asc_graph(
+                "node2 reads a slice of node1's output and node1 splits a Load (IsLoadConnectedToSplit: not back-stepped)"
+            )
     # Ours: the whole of node1 runs on the slice, so nothing else may need its full loop
     # and every node must follow the loop index (a concat/gather moves elements along an axis)
     if len(info.links) != 1 or info.node1_outputs:
-        return "node2 reads a slice of node1's output, but node1 has other outputs that need its whole loop"
+        return can_not_merge_asc_graph(
+            "node2 reads a slice of node1's output, but node1 has other outputs that need its whole loop"
+        )
     for n in nodes:
         if isinstance(n, ag.Concat | ag.Gather | ag.Workspace):
-            return f"node2 reads a slice of node1's output, which node1 computes with a {n.asc_type} (not back-stepped)"
+            return can_not_merge_asc_graph(
+                f"node2 reads a slice of node1's output, which node1 computes with a {n.asc_type} (not back-stepped)"
+            )
     return None
 
 
@@ -509,7 +589,7 @@ def _view(t: ag.AscTensorType, m: dict[int, int]) -> dict[int, tuple[int, int]]:
     return {m[a]: (r, s) for a, r, s in zip(t.axis_ids, t.repeat_list, t.stride_list) if r != 1}
 
 
-def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
+def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> Reason | None:
     """Why a loop merge cannot read node1's on-chip value where node2 loaded node1's
     output, or None. Not GE's check (GE's DeleteInvalidLoad moves the view up to
     node1's Loads; this port turns a broadcast or axis permutation into an explicit
@@ -527,18 +607,20 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> str | None:
             continue
         ps = U.output_store(info.n1, k)
         if ps is None:
-            return f"output {k} of node1 has no Store"
+            return can_not_merge_asc_graph(f"output {k} of node1 has no Store")
         store = ps[1]
         want = _view(store.out_type(), u.map1)
         for _, d in U.input_datas(info.n2, j):
             if _view(d.out_type(), u.map2) != want:
-                return (
+                return can_not_merge_asc_graph(
                     f"node2 input {j} reads node1's output {k} through a view ({list(d.out_type().repeat_list)}) "
                     f"that is not the layout node1 stores ({list(store.out_type().repeat_list)}): a slice or a regrouping reshape"
                 )
             for ld in U.loads_of(d):
                 if ld.offset != store.offset:
-                    return f"node2 input {j} reads node1's output {k} at offset {ld.offset}, node1 stores it at {store.offset}"
+                    return can_not_merge_asc_graph(
+                        f"node2 input {j} reads node1's output {k} at offset {ld.offset}, node1 stores it at {store.offset}"
+                    )
     return None
 
 
@@ -621,7 +703,9 @@ def is_same_broadcast_info(infos1: list[list], infos2: list[list]) -> bool:
     return s1[0] == s2[0]
 
 
-def _flash(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], m: _Maps) -> AxisUnification | str:
+def _flash(
+    ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, int], m: _Maps
+) -> AxisUnification | Reason:
     """FlashContinueAxisId + FlushSubGraphAxisInfo's check: every axis of both graphs has a
     mapping, and the targets are renumbered 0..k-1 in the base side's axis order."""
     pairs = m.pairs or {}
@@ -629,17 +713,17 @@ def _flash(ax1: list[int], sz1: dict[int, int], ax2: list[int], sz2: dict[int, i
         if ax1 == ax2 and sz1 == sz2:
             pairs = {a: a for a in ax2}
         else:
-            return "no link or shared input maps the two loops"
+            return unify_subgraph_axis_failed("no link or shared input maps the two loops")
     if m.base == 1:
         if missing := [b for b in ax2 if b not in pairs]:
-            return f"node2's loop axes {missing} have no mapping"
+            return unify_subgraph_axis_failed(f"node2's loop axes {missing} have no mapping")
         order = list(ax1)
         key2 = {b: pairs[b] for b in ax2}
         key1 = {a: a for a in ax1}
     else:
         inv = {a: b for b, a in pairs.items()}
         if missing := [a for a in ax1 if a not in inv]:
-            return f"node1's loop axes {missing} have no mapping"
+            return unify_subgraph_axis_failed(f"node1's loop axes {missing} have no mapping")
         order = list(ax2)
         key1 = {a: inv[a] for a in ax1}
         key2 = {b: b for b in ax2}

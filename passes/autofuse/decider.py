@@ -5,7 +5,7 @@ GE source: `can_fuse/backend/asc_backend_fusion_decider.{h,cpp}`
 LinkAscSubGraphNode, DeleteInvalidLoad, MergeGraphToFusedAscBackendNode, FuseNode) and
 `asc_backend_subgraph_fusion_decider` (the inner round of a FusedAscBackend, §4.7).
 
-CanFuse runs GE's checks in order and returns the first failure as a NotFuse (GE's
+CanFuse runs GE's checks in order and returns the first failure as a Reason (GE's
 reason name and NFxxxx code, and a message for remarks). Fuse either loop-merges two
 AscBackends into one AscBackend (shared Data nodes deduplicated, Store -> Data -> Load
 removed, outputs only the partner read dropped), or, when a concat is involved or a side
@@ -61,6 +61,7 @@ from ge_dialect import ge
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 from ge_dialect.ge import ge_type, node_name
 from ge_dialect.node_types import SPLIT_TYPES
+from ge_dialect.reason import Reason, not_fuse
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
 from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, graph_axis_group
@@ -73,10 +74,11 @@ from passes.autofuse.axis_mapping import (
     sliced_view,
     update_input_maps,
 )
-from passes.autofuse.solver import FusionPriority, NotFuse
+from passes.autofuse.solver import FusionPriority
 
 AXIS_GROUP_ATTR = "_axis_group"  # GE AutoFuseAttrs::axis_group (the cached merged group)
-BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")  # asc_backend_fusion_decider.cpp
+# backend_utils.cpp: BackendUtils::IsCanFuseBlackList (the types CanFuse never fuses)
+BLACKLIST = ("NetOutput", "Data", "Output", "AscBackendNoKernelOp")
 MAX_OP_NAME_LEN = 140  # auto_fuse_config.h: max_op_name_len
 SPLIT_LOW_FUSION_RATIO_THRESHOLD = 0.2  # autofuse_attrs.h: kSplitLowFusionRatioThreshold
 # backend_utils.h: kPureSplitIncludedAscirNodeTypes
@@ -97,8 +99,12 @@ def split_complete(op: Operation) -> bool:
     return len(splits) == len(splits[0].results)
 
 
-def _nf(code: str, msg: str) -> NotFuse:
-    return S.not_fuse(code, msg)
+def is_can_fuse_black_list(op: Operation) -> Reason | None:
+    """# backend_utils.cpp: BackendUtils::IsCanFuseBlackList -- a type CanFuse never fuses
+    (GE logs no NotFuseReason for it)."""
+    if ge_type(op) in BLACKLIST:
+        return Reason("IsCanFuseBlackList", f"'{node_name(op)}' is a {ge_type(op)}, which never fuses")
+    return None
 
 
 def axis_group_of(op: Operation) -> AxisGroup | None:
@@ -184,11 +190,10 @@ class AscBackendFusionDecider:
         """The pairs recorded by MergeGraphToFusedAscBackendNode; cleared after use."""
         return self._pairs.pop(id(op), [])
 
-    def _pair(self, n1: Operation, n2: Operation) -> S.FusePair | NotFuse:
+    def _pair(self, n1: Operation, n2: Operation) -> S.FusePair | Reason:
         info = node_fuse_info(n1, n2)
-        if isinstance(info, str):
-            code = "NoSharedData" if "share no input" in info else "UnifySubgraphAxisFailed"
-            return _nf(code, info)
+        if isinstance(info, Reason):
+            return info
         p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise, self._split_ratio.get(n1) is True)
         # asc_graph_axis_mapping.cpp: CreateSubGraphAxisMapInfo: a strategy's
         # OnlyVerticalMapping skips only the horizontal axis mapping; NodeFuseInfo's
@@ -200,24 +205,24 @@ class AscBackendFusionDecider:
     def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority:
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)
-        return FusionPriority.DEFAULT if isinstance(p, NotFuse) else S.fusion_pair_priority(p)
+        return FusionPriority.DEFAULT if isinstance(p, Reason) else S.fusion_pair_priority(p)
 
-    def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None:
+    def can_fuse(self, n1: Operation, n2: Operation) -> Reason | None:
         """AscBackendFusionDecider::CanFuse, in GE's order (ge_fusion.md §5)."""
         # 1. asc_backend_fusion_decider.cpp: blacklisted types never fuse
         for n in (n1, n2):
-            if ge_type(n) in BLACKLIST:
-                return NotFuse("NodeInBlacklist", f"'{node_name(n)}' is a {ge_type(n)}, which never fuses")
+            if (why := is_can_fuse_black_list(n)) is not None:
+                return why
         # 2. both must hold an AscGraph or a fuse compute graph
         for n in (n1, n2):
             if not self.is_fusable_node(n):
-                return _nf("GetSubgraphFailed", f"'{node_name(n)}' ({ge_type(n)}) holds no AscGraph")
+                return not_fuse("GetSubgraphFailed", f"'{node_name(n)}' ({ge_type(n)}) holds no AscGraph")
         p = self._pair(n1, n2)
-        if isinstance(p, NotFuse):
+        if isinstance(p, Reason):
             return p
         return self._can_fuse_pair(p)
 
-    def _can_fuse_by_strategy_pro(self, p: S.FusePair) -> NotFuse | None:
+    def _can_fuse_by_strategy_pro(self, p: S.FusePair) -> Reason | None:
         """backend_utils.cpp CanFuseByStrategyPro: the strategies, the vector core number
         and the node cap."""
         # every matching strategy and the default must agree
@@ -226,15 +231,15 @@ class AscBackendFusionDecider:
         c1 = U.int_attr(p.n1, U.VECTOR_CORE_NUM_ATTR, 0)
         c2 = U.int_attr(p.n2, U.VECTOR_CORE_NUM_ATTR, 0)
         if c1 != c2:
-            return _nf("VectorCoreNumNotEqual", f"vector core numbers differ: {c1} and {c2}")
+            return not_fuse("VectorCoreNumNotEqual", f"vector core numbers differ: {c1} and {c2}")
         # size1 + size2 > max_fusion_nodes_size rejects
         cap = S.max_fusion_nodes_size(p, self.max_fusion_size)
         size = U.canfuse_nodes_size(p.n1) + U.canfuse_nodes_size(p.n2)
         if size > cap:
-            return _nf("MaxFusionNodesSizeExceedThreshold", f"fused size {size} > {cap}")
+            return not_fuse("MaxFusionNodesSizeExceedThreshold", f"fused size {size} > {cap}")
         return None
 
-    def _split_low_fusion_ratio(self, n1: Operation) -> str | None:
+    def _split_low_fusion_ratio(self, n1: Operation) -> Reason | None:
         """backend_utils.cpp IsSplitLowFusionRatio: of the original Split's outputs, the
         share of node1's outputs with some autofuse consumer that CanFuseByStrategyPro
         accepts; at most kSplitLowFusionRatioThreshold is low. The answer is cached on
@@ -250,7 +255,7 @@ class AscBackendFusionDecider:
                 if not self.is_fusable_node(peer):
                     continue
                 pp = self._pair(n1, peer)
-                if not isinstance(pp, NotFuse) and self._can_fuse_by_strategy_pro(pp) is None:
+                if not isinstance(pp, Reason) and self._can_fuse_by_strategy_pro(pp) is None:
                     can += 1
                     break
         ratio = can / total
@@ -258,9 +263,12 @@ class AscBackendFusionDecider:
             self._split_ratio[n1] = False
             return None
         self._split_ratio[n1] = True
-        return f"{can} of the split's {total} outputs can fuse: ratio {ratio:g} <= {SPLIT_LOW_FUSION_RATIO_THRESHOLD}"
+        return not_fuse(
+            "SplitLowFuseRatio",
+            f"{can} of the split's {total} outputs can fuse: ratio {ratio:g} <= {SPLIT_LOW_FUSION_RATIO_THRESHOLD}",
+        )
 
-    def _can_fuse_pair(self, p: S.FusePair) -> NotFuse | None:
+    def _can_fuse_pair(self, p: S.FusePair) -> Reason | None:
         n1, n2, info = p.n1, p.n2, p.info
         # 3. CanFuseByStrategy (backend_utils.cpp): CanFuseByStrategyPro, then a complete
         # split with a low fusion ratio is refused
@@ -268,12 +276,12 @@ class AscBackendFusionDecider:
             return r
         if U.primary_fuse_type(n1) == "split" and split_complete(n1):
             if (why := self._split_low_fusion_ratio(n1)) is not None:
-                return _nf("SplitLowFuseRatio", why)
+                return why
         # 5-6. axis unification in check mode (need_flash = false)
         merge = self._merges_loops(p)
         u = create_axis_map(info, need_flash=False, loop_merge=merge)
-        if isinstance(u, str):
-            return _nf("UnifySubgraphAxisFailed", f"loop axes cannot be unified: {u}")
+        if isinstance(u, Reason):
+            return u.prefixed("loop axes cannot be unified: ")
         # 7. CheckSameSchedAxis by strategy
         if (r := S.check_same_sched_axis(p)) is not None:
             return r
@@ -283,23 +291,25 @@ class AscBackendFusionDecider:
             return plan
         cap_in = S.max_input_size(p, self.max_input_nums_after_fuse)
         if len(info.fused_inputs) > cap_in:
-            return _nf("InputNumsExceedThreshold", f"fused node would have {len(info.fused_inputs)} inputs > {cap_in}")
+            return not_fuse(
+                "InputNumsExceedThreshold", f"fused node would have {len(info.fused_inputs)} inputs > {cap_in}"
+            )
         # 9. axis-group merge (BackendUtils::IsCanMergeAxisGroup)
         g1, g2 = self._axis_group(n1), self._axis_group(n2)
         if g1 is None or g2 is None:
-            return _nf("GetAscgraphAxisGroupFailed", "an AscGraph's axis group cannot be generated")
+            return not_fuse("GetAscgraphAxisGroupFailed", "an AscGraph's axis group cannot be generated")
         g1, g2 = g1.remapped(u.map1), g2.remapped(u.map2)
         if g1 is None or g2 is None:
-            return _nf("GetAscgraphAxisGroupFailed", "an axis group has an axis the axis map does not convert")
+            return not_fuse("GetAscgraphAxisGroupFailed", "an axis group has an axis the axis map does not convert")
         if can_merge_axis_group(g1, g2, is_ge_call=True) is None:
-            return _nf("MergeAxisGroupFailed", f"axis groups {g1.label()} and {g2.label()} cannot merge")
+            return not_fuse("MergeAxisGroupFailed", f"axis groups {g1.label()} and {g2.label()} cannot merge")
         # Ours: a loop merge reads node1's on-chip value only where node2 loaded exactly
         # what node1 stored (a slice or regrouping reshape cannot be bypassed).
         if merge and (why := link_views_disagree(info, u)) is not None:
-            return _nf("CanNotMergeAscGraph", why)
+            return why
         return None
 
-    def _plan_fused_inputs(self, info: NodeFuseInfo, merge: bool) -> NotFuse | None:
+    def _plan_fused_inputs(self, info: NodeFuseInfo, merge: bool) -> Reason | None:
         """node2_input_map exactly as Fuse builds it, for CanFuse's input cap and for Fuse
         itself: a loop merge unifies the axes with need_flash (Fuse's map) and rolls back
         the shared inputs whose Data nodes cannot merge (plan_fused_inputs)."""
@@ -307,8 +317,8 @@ class AscBackendFusionDecider:
             update_input_maps(info)
             return None
         u = create_axis_map(info, need_flash=True, loop_merge=True)
-        if isinstance(u, str):
-            return _nf("UnifySubgraphAxisFailed", f"loop axes cannot be unified: {u}")
+        if isinstance(u, Reason):
+            return u.prefixed("loop axes cannot be unified: ")
         plan_fused_inputs(info, u)
         return None
 
@@ -322,10 +332,10 @@ class AscBackendFusionDecider:
         """AscBackendFusionDecider::Fuse (ge_fusion.md §8.1)."""
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)
-        assert not isinstance(p, NotFuse), p
+        assert not isinstance(p, Reason), p
         merge = self._merges_loops(p)
         u = create_axis_map(p.info, need_flash=True, loop_merge=merge)
-        assert not isinstance(u, str), u
+        assert not isinstance(u, Reason), u
         g1, g2 = self._groups.pop(n1, None) or axis_group_of(n1), self._groups.pop(n2, None) or axis_group_of(n2)
         r1, r2 = (g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else (None, None)
         merged = can_merge_axis_group(r1, r2) if r1 and r2 else None
@@ -766,14 +776,14 @@ class AscBackendSubGraphFusionDecider(AscBackendFusionDecider):
     def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority:
         return FusionPriority.HIGH
 
-    def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None:
+    def can_fuse(self, n1: Operation, n2: Operation) -> Reason | None:
         for n in (n1, n2):
             if not isinstance(n, ge.AscBackend):
-                return _nf("CanNotMergeAscGraph", f"'{node_name(n)}' is not an AscBackend")
+                return not_fuse("CanNotMergeAscGraph", f"'{node_name(n)}' is not an AscBackend")
         if (r := super().can_fuse(n1, n2)) is not None:
             return r
         p = self._pair(*ordered_pair(n1, n2))
-        assert not isinstance(p, NotFuse)
+        assert not isinstance(p, Reason)
         if not self._merges_loops(p):
-            return _nf("CanNotMergeAscGraph", "the two AscGraphs' loops cannot merge (a concat is involved)")
+            return not_fuse("CanNotMergeAscGraph", "the two AscGraphs' loops cannot merge (a concat is involved)")
         return None

@@ -2,7 +2,7 @@
 fused by CanFuse go back to their original GE ops.
 
 Follows compiler/graph/optimize/autofuse/autofuse/lowering/liftings.cpp
-(LoweringManager::LiftingOneNodeAscBackendOp, IsSkipLifting; ge_fusion.md §1 item 6,
+(LiftingManager::LiftingGraph, IsSkipLifting, LiftingAscBackendOp; ge_fusion.md §1 item 6,
 §3.5). The original ops are the AscBackend's `origin` region, which ge-lower-autofuse
 fills (GE's is_fuse_from_lowering + origin nodes); an AscBackend made by CanFuse has none
 and is never lifted, except a merge of one Split's StoreSplit pieces (it carries the Split as
@@ -16,18 +16,23 @@ Then, as AscIrLowerer::Lifting does (asc_ir_lowerer.cpp PruneUnusedNodesAfterLif
 every AscBackend and every lifted op nobody reads is removed, and with it each producer
 left without a reader (Data nodes stay): an output of a SplitD/SplitVD that nobody reads
 keeps no kernel, while the node's other outputs keep theirs.
+
+The per-node decision and lifting is a `RewritePattern` (`LiftingAscBackendOp`) that
+`lift_graph` drives with xDSL's `PatternRewriteWalker` over the graph, once, in node
+order; the pruning after it stays a seeded walk (it removes only what lifting freed).
 """
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from ge_dialect import attrs as A
-from ge_dialect.diagnostics import op_location
+from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits
 from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
 from ge_dialect.node_types import (
@@ -37,6 +42,7 @@ from ge_dialect.node_types import (
     NON_COMPUTE_VIEW_TYPES,
     SPLIT_TYPES,
 )
+from ge_dialect.reason import Reason
 from passes.autofuse.ascgraph_queries import has_fuse_type
 
 # liftings.cpp: kMinOneNodeInData (concat_max_input_num + 1 from the backend spec)
@@ -56,34 +62,55 @@ def origin_ops(op: AscBackend) -> list[Operation]:
     ]
 
 
-def skip_reason(op: AscBackend) -> str | None:
+def lower_split_need_lifting(op: AscBackend, nodes: list[Operation]) -> Reason | None:
+    """Why a split-typed AscBackend stays, or None when it goes back to its Split.
+
+    # lower_split_helper.cpp: LowerSplitHelper::NeedLifting -- CheckFuseOtherNodes lifts only
+    a kernel of split-type origin nodes alone that has as many outputs as the original Split
+    (CheckFuseRatio's verdict is unused in GE)."""
+    rule = "LowerSplitHelper::NeedLifting"
+    if any(ge_type(n) not in SPLIT_TYPES for n in nodes):
+        return Reason(rule, "a split AscBackend fused with other nodes")
+    if len(op.results) < len(nodes[0].results):
+        return Reason(rule, f"a split AscBackend with {len(op.results)} of its Split's {len(nodes[0].results)} outputs")
+    return None
+
+
+def is_specific_condition_skip_lifting(n: Operation) -> Reason | None:
+    """# liftings.cpp: IsSpecificConditionSkipLifting -> IsSingleTransposeShouldSkipLifting: a
+    non-tail-axis transpose whose tail axis is at least TRANSPOSE_TAIL_BYTES stays a kernel."""
+    if _is_non_tail_transpose_with_big_tail(n):
+        return Reason(
+            "IsSpecificConditionSkipLifting",
+            f"non-tail-axis transpose with a tail axis of at least {TRANSPOSE_TAIL_BYTES} bytes",
+        )
+    return None
+
+
+def is_skip_lifting(op: AscBackend) -> Reason | None:
     """Why `op` stays an AscBackend (liftings.cpp IsSkipLifting, in GE's order), or None."""
     if op.origin is None:
         # liftings.cpp IsSkipLifting step 2: fused by CanFuse and not split (a CanFuse
         # merge of one Split's pieces keeps the Split as origin: decider.split_origin)
-        return "fused by CanFuse (not from lowering)"
+        return Reason("IsSkipLifting", "fused by CanFuse (not from lowering)")
     nodes = origin_ops(op)
     if has_fuse_type(op, "split"):
-        # liftings.cpp IsSkipLifting: kSplit -> !LowerSplitHelper::NeedLifting, whose
-        # CheckFuseOtherNodes lifts only a kernel of split-type origin nodes alone that has
-        # as many outputs as the original Split (CheckFuseRatio's verdict is unused in GE)
-        if any(ge_type(n) not in SPLIT_TYPES for n in nodes):
-            return "a split AscBackend fused with other nodes"
-        if len(op.results) < len(nodes[0].results):
-            return f"a split AscBackend with {len(op.results)} of its Split's {len(nodes[0].results)} outputs"
-        return None
+        # liftings.cpp IsSkipLifting step 3: kSplit -> !LowerSplitHelper::NeedLifting
+        return lower_split_need_lifting(op, nodes)
+    # liftings.cpp IsSkipLifting step 4: compute node num, then the origin output buffers
     compute = [n for n in nodes if ge_type(n) not in NON_COMPUTE_VIEW_TYPES]
     if len(compute) >= LIFTING_MIN_COMPUTE_NODES:
-        return f"{len(compute)} compute ops >= {LIFTING_MIN_COMPUTE_NODES}"
+        return Reason("IsSkipLifting", f"{len(compute)} compute ops >= {LIFTING_MIN_COMPUTE_NODES}")
     if len(op.results) > 1:
-        return f"{len(op.results)} origin output buffers > 1"
+        return Reason("IsSkipLifting", f"{len(op.results)} origin output buffers > 1")
+    # liftings.cpp IsSkipLifting: one origin node with at least kMinOneNodeInData inputs
     if len(nodes) == 1 and len(nodes[0].operands) >= MIN_ONE_NODE_INPUTS:
-        return f"one node with {len(nodes[0].operands)} inputs >= {MIN_ONE_NODE_INPUTS}"
-    if len(nodes) == 1 and _is_non_tail_transpose_with_big_tail(nodes[0]):
-        return f"non-tail-axis transpose with a tail axis of at least {TRANSPOSE_TAIL_BYTES} bytes"
-    # GE attribute _disable_lifting, on the AscBackend or an origin node
+        return Reason("IsSkipLifting", f"one node with {len(nodes[0].operands)} inputs >= {MIN_ONE_NODE_INPUTS}")
+    if len(nodes) == 1 and (why := is_specific_condition_skip_lifting(nodes[0])) is not None:
+        return why
+    # GE attribute _disable_lifting, on the AscBackend or an origin node (GE tests it first)
     if A.get_bool(op, DISABLE_LIFTING) or any(A.get_bool(n, DISABLE_LIFTING) for n in nodes):
-        return f"{DISABLE_LIFTING} is set"
+        return Reason("IsSkipLifting", f"{DISABLE_LIFTING} is set")
     return None
 
 
@@ -106,11 +133,14 @@ def _output_of(op: AscBackend) -> SSAValue:
     return net.operands[0]
 
 
-def _lift(block: Block, backends: list[AscBackend], consts: dict[str, Operation]) -> list[Operation]:
-    """Replace `backends` (one, or all the outputs of one multi-output origin node) by one
-    copy of their origin ops, placed where the first of them is; returns the copies. An
-    origin Const (a folded operand such as GatherV2's axis) is the graph's own Const of
-    that name and value when it is still there (`consts`), else a copy."""
+def lifting_asc_backend_ops(
+    rewriter: PatternRewriter, backends: list[AscBackend], consts: dict[str, Operation]
+) -> list[Operation]:
+    """# liftings.cpp: LiftingAscBackendOps / LiftingAscBackendOp -- replace `backends` (one, or all the outputs of one
+    multi-output origin node) by one copy of their origin ops, placed where the first of
+    them is; returns the copies. An origin Const (a folded operand such as GatherV2's axis)
+    is the graph's own Const of that name and value when it is still there (`consts`),
+    else a copy."""
     first = backends[0]
     vmap: dict[SSAValue, SSAValue] = {}
     assert first.origin is not None
@@ -126,8 +156,7 @@ def _lift(block: Block, backends: list[AscBackend], consts: dict[str, Operation]
                 copies.append(o.clone(value_mapper=vmap))
                 vmap.update(zip(o.results, copies[-1].results))
     copies += [o.clone(value_mapper=vmap) for o in origin_ops(first)]
-    for c in copies:
-        block.insert_op_before(c, first)
+    rewriter.insert(copies, InsertPoint.before(first))
     for b in backends:
         assert b.origin is not None
         net = b.origin.block.last_op
@@ -141,9 +170,9 @@ def _lift(block: Block, backends: list[AscBackend], consts: dict[str, Operation]
                 k = list(src.results).index(out)
                 first_src = next(o for o in origin_ops(first) if node_name(o) == node_name(src))
                 twin = vmap[first_src.results[k]]
-            res.replace_all_uses_with(twin)
+            rewriter.replace_all_uses_with(res, twin)
     for b in backends:
-        block.erase_op(b)
+        rewriter.erase(b)
     return copies
 
 
@@ -165,9 +194,13 @@ def prune_unused_after_lifting(block: Block, lifted_ops: list[Operation], remark
         producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
         removed.append(node_name(op))
         if remarks:
-            print(
-                f"{op_location(op)}: remark: ge-autofuse: removed '{node_name(op)}': nobody reads its outputs",
-                file=sys.stderr,
+            remark(
+                op,
+                f"ge-autofuse: removed '{node_name(op)}': nobody reads its outputs (PruneUnusedNodesAfterLifting)",
+                pass_name="ge-autofuse",
+                stage="lifting",
+                verdict="removed",
+                nodes=(node_name(op),),
             )
         block.erase_op(op)
         for p in producers:
@@ -176,53 +209,87 @@ def prune_unused_after_lifting(block: Block, lifted_ops: list[Operation], remark
     return removed
 
 
-def lift_graph(block: Block, remarks: bool = False) -> list[str]:
-    """# liftings.cpp: LiftingOneNodeAscBackendOp -- returns the names of lifted AscBackends."""
-    lifted: list[str] = []
-    lifted_ops: list[Operation] = []
-    waiting: dict[str, list[AscBackend]] = {}
-    consts: dict[str, Operation] | None = None
-    for op in list(block.ops):
-        if not isinstance(op, AscBackend) or op.origin is None:
-            continue
-        why = skip_reason(op)
+class LiftingAscBackendOp(RewritePattern):
+    """# liftings.cpp: LiftingManager::LiftingGraph, per node -- an AscBackend from lowering
+    that IsSkipLifting does not keep goes back to its origin ops (LiftingAscBackendOp, here
+    lifting_asc_backend_ops); the AscBackends of one multi-output origin node wait until
+    all its outputs may be lifted (LiftingMultiOutNode) and are lifted together. Matches
+    the AscBackends of `block` only (not those inside a FusedAscBackend); records what it
+    lifted."""
+
+    def __init__(self, block: Block, remarks: bool = False):
+        self.block = block
+        self.remarks = remarks
+        self.lifted: list[str] = []
+        self.lifted_ops: list[Operation] = []
+        # liftings.cpp: LiftingGraph's node_maybe_lifting_outputs, keyed by origin node name
+        self._waiting: dict[str, list[AscBackend]] = {}
+        self._consts: dict[str, Operation] | None = None
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, AscBackend) or op.origin is None or op.parent_block() is not self.block:
+            return
+        why = is_skip_lifting(op)
         if why is not None:
-            if remarks:
-                print(f"{op_location(op)}: remark: ge-autofuse: '{node_name(op)}' not lifted: {why}", file=sys.stderr)
-            continue
+            if self.remarks:
+                remark(
+                    op,
+                    f"ge-autofuse: '{node_name(op)}' not lifted: {why}",
+                    reason=why,
+                    pass_name="ge-autofuse",
+                    stage="lifting",
+                    verdict="not lifted",
+                    nodes=(node_name(op),),
+                )
+            return
         src = _output_of(op).owner
         assert isinstance(src, Operation)
         group = [op]
         if len(src.results) > 1:
-            # an origin node with several outputs is lifted once all of them may be
-            maybe = waiting.setdefault(node_name(src), [])
+            # liftings.cpp: LiftingMultiOutNode -- lifted once all the outputs may be
+            maybe = self._waiting.setdefault(node_name(src), [])
             maybe.append(op)
             if sum(len(b.results) for b in maybe) != len(src.results):
-                continue
+                return
             group = maybe
-            waiting.pop(node_name(src))
+            self._waiting.pop(node_name(src))
         names = [node_name(b) for b in group]
-        if remarks:
+        if self.remarks:
             ops = ", ".join(f"{ge_type(n)} '{node_name(n)}'" for n in origin_ops(group[0]))
-            why = (
+            how = (
                 "all the Split's outputs and nothing else: LowerSplitHelper::NeedLifting"
                 if has_fuse_type(group[0], "split")
                 else f"fewer than {LIFTING_MIN_COMPUTE_NODES} compute ops, not fused"
             )
-            print(
-                f"{op_location(group[0])}: remark: ge-autofuse: lifted {', '.join(repr(n) for n in names)} back to "
-                f"{ops} ({why})",
-                file=sys.stderr,
+            remark(
+                group[0],
+                f"ge-autofuse: lifted {', '.join(repr(n) for n in names)} back to {ops} ({how})",
+                pass_name="ge-autofuse",
+                stage="lifting",
+                verdict="lifted",
+                nodes=names,
             )
-        if consts is None:
-            consts = {node_name(o): o for o in block.ops if ge_type(o) in CONST_TYPES}
-        lifted_ops += _lift(block, group, consts)
-        lifted.extend(names)
+        if self._consts is None:
+            self._consts = {node_name(o): o for o in self.block.ops if ge_type(o) in CONST_TYPES}
+        self.lifted_ops += lifting_asc_backend_ops(rewriter, group, self._consts)
+        self.lifted.extend(names)
+
+
+def lift_graph(block: Block, remarks: bool = False) -> list[str]:
+    """# liftings.cpp: LiftingManager::LiftingGraph -- returns the names of lifted AscBackends.
+
+    One forward walk of `block`'s graph with LiftingAscBackendOp (the ops lifting
+    restores are not matched again), then every origin region is dropped and the nodes
+    nobody reads are pruned."""
+    pattern = LiftingAscBackendOp(block, remarks)
+    region = block.parent
+    assert region is not None
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(region)
     # the rest keep their kernels (also those CanFuse moved into a FusedAscBackend)
     for op in [o for o in block.walk() if isinstance(o, AscBackend) and o.origin is not None]:
         drop_origin(op)
-    prune_unused_after_lifting(block, lifted_ops, remarks)
-    return lifted
+    prune_unused_after_lifting(block, pattern.lifted_ops, remarks)
+    return pattern.lifted
 
 
 def drop_origin(op: AscBackend) -> None:

@@ -45,6 +45,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import node_name
+from ge_dialect.reason import Reason, not_fuse
 
 # auto_fuse_config.h: FusionStrategySolverConfig defaults (ge_fusion.md §4.1)
 MAX_FUSE_ROUNDS = 10
@@ -65,14 +66,6 @@ class FusionPriority(IntEnum):
     LOW = 4
 
 
-@dataclass(frozen=True)
-class NotFuse:
-    """A not-fuse reason (utils/not_fuse_reason_code.h): a code and a user-facing message."""
-
-    code: str
-    message: str
-
-
 class FusionDecider(Protocol):
     """fusion_decider.h: FusionDecider, the backend the solver asks (ge_fusion.md §4-§5)."""
 
@@ -82,18 +75,15 @@ class FusionDecider(Protocol):
 
     def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority: ...
 
-    def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None: ...
+    def can_fuse(self, n1: Operation, n2: Operation) -> Reason | None: ...
 
     def fuse(self, n1: Operation, n2: Operation) -> Operation: ...
 
     def possible_fusion_pairs(self, op: Operation) -> list[tuple[Operation, Operation]]: ...
 
 
-# Solver-level reasons (not_fuse_reason_code.h names).
-NO_SHARED_DATA = "NoSharedData"
-WOULD_CREATE_CYCLE = "WouldCreateCycle"
-EXCEED_MAX_PROXIMITY = "ExceedMaxProximity"
-EXCEED_MAX_OUTPUT_MEMORY = "ExceedMaxOutputMemorySize"
+# fusion_strategy_solver.cpp: CanFuse -- node1 == node2 (GE returns false and logs nothing)
+SAME_NODE = "SameNode"
 
 
 def buffer_bytes(v: SSAValue) -> int:
@@ -150,7 +140,7 @@ class Rejection:
     second: FusingNode
     first_name: str
     second_name: str
-    reason: NotFuse
+    reason: Reason
 
 
 @dataclass
@@ -249,6 +239,17 @@ class _Order:
         self.label.pop(a, None)
 
 
+def will_fusion_create_cycle(order: _Order, n1: Operation, n2: Operation) -> Reason | list[Operation]:
+    """# fusion_strategy_solver.cpp: FusionStrategySolver::WillFusionCreateCycle (asked by
+    FuseNodesOnce before each fusion, logged as kWillCreateCycle): the Reason when fusing
+    n1 (labelled first) with n2 would close a cycle, else the nodes between them that must
+    move after n2 (_Order.descendants_before, GE's CycleDetector::HasDetectedCycle)."""
+    between = order.descendants_before(n1, n2)
+    if between is None:
+        return not_fuse("WillCreateCycle", "would create a cycle")
+    return between
+
+
 class FusionStrategySolver:
     """fusion_strategy_solver.cpp: FusionStrategySolver::Fuse over one graph body."""
 
@@ -257,7 +258,7 @@ class FusionStrategySolver:
         self.config = config or SolverConfig()
         self.stats = FuseStats()
         # can_not_fuse: cached negative results (pairs of ops), kept across rounds.
-        self.can_not_fuse: dict[tuple[Operation, Operation], NotFuse] = {}
+        self.can_not_fuse: dict[tuple[Operation, Operation], Reason] = {}
 
     # -- FusingNode --------------------------------------------------------------------
 
@@ -285,35 +286,52 @@ class FusionStrategySolver:
 
     # -- solver-level CanFuse (§4.6) ------------------------------------------------------
 
-    def can_fuse(self, n1: FusingNode, n2: FusingNode) -> NotFuse | None:
+    def can_fuse(self, n1: FusingNode, n2: FusingNode) -> Reason | None:
         """# fusion_strategy_solver.cpp: FusionStrategySolver::CanFuse, in GE's order."""
         if n1 is n2:
-            return NotFuse("SameNode", "same node")
+            return Reason(SAME_NODE, "same node")
         cached = self.can_not_fuse.get((n1.op, n2.op)) or self.can_not_fuse.get((n2.op, n1.op))
         if cached is not None:
             return cached
         if self.memory_score(n1, n2) == 0:
-            # no shared data: fusing would not save a memory transfer
-            r = NotFuse(NO_SHARED_DATA, "no shared data (neither a producer->consumer buffer nor a common input)")
+            # no shared data: fusing would not save a memory transfer (kNoSharedData)
+            r = not_fuse("NoSharedData", "no shared data (neither a producer->consumer buffer nor a common input)")
             self.can_not_fuse[(n1.op, n2.op)] = r
             return r
         vertical = n1.op in n2.ancestors or n2.op in n1.ancestors
         if not vertical:
             # CanFuseHorizontal: peak-memory heuristics first, not cached
-            mp = self.config.max_proximity
-            if mp is not None and (p := self.proximity(n1, n2)) > mp:
-                return NotFuse(EXCEED_MAX_PROXIMITY, f"proximity {p} > max-proximity {mp}")
-            # CheckWriteMemoryAfterFusion: the union of both nodes' writes
-            out = sum(buffer_bytes(v) for v in dict.fromkeys((*n1.writes, *n2.writes)))
-            if out > self.config.max_output_bytes:
-                return NotFuse(
-                    EXCEED_MAX_OUTPUT_MEMORY,
-                    f"horizontal fusion would write {out} bytes > max-output-bytes {self.config.max_output_bytes}",
-                )
+            if (r := self.can_fusion_increase_peak_memory(n1, n2)) is not None:
+                return r
+            if (r := self.check_write_memory_after_fusion(n1, n2)) is not None:
+                return r
         r = self.decider.can_fuse(n1.op, n2.op)
         if r is not None:
             self.can_not_fuse[(n1.op, n2.op)] = r
         return r
+
+    def can_fusion_increase_peak_memory(self, n1: FusingNode, n2: FusingNode) -> Reason | None:
+        """# fusion_strategy_solver.cpp: FusionStrategySolver::CanFusionIncreasePeakMemory
+        (logged as kIncreasePeakMemory): the proximity exceeds max_proximity."""
+        mp = self.config.max_proximity
+        if mp is not None and (p := self.proximity(n1, n2)) > mp:
+            return not_fuse(
+                "CanFusionIncreasePeakMemory", f"proximity {p} > max-proximity {mp}", reason="IncreasePeakMemory"
+            )
+        return None
+
+    def check_write_memory_after_fusion(self, n1: FusingNode, n2: FusingNode) -> Reason | None:
+        """# fusion_strategy_solver.cpp: FusionStrategySolver::CheckWriteMemoryAfterFusion
+        (logged as kIncreasePeakMemory): the union of both nodes' writes exceeds
+        max_output_memory_size_after_fusion."""
+        out = sum(buffer_bytes(v) for v in dict.fromkeys((*n1.writes, *n2.writes)))
+        if out > self.config.max_output_bytes:
+            return not_fuse(
+                "CheckWriteMemoryAfterFusion",
+                f"horizontal fusion would write {out} bytes > max-output-bytes {self.config.max_output_bytes}",
+                reason="IncreasePeakMemory",
+            )
+        return None
 
     # -- candidates (§4.5) ---------------------------------------------------------------
 
@@ -369,8 +387,8 @@ class FusionStrategySolver:
             out.extend((a, b) for _, a, b in sorted(buckets[prio], key=lambda t: t[0]))
         return out
 
-    def _reject(self, a: FusingNode, b: FusingNode, r: NotFuse) -> None:
-        if r.code == "SameNode":
+    def _reject(self, a: FusingNode, b: FusingNode, r: Reason) -> None:
+        if r.rule == SAME_NODE:
             return
         self.stats.rejections.append(Rejection(op_location(a.op), a, b, a.name, b.name, r))
 
@@ -428,9 +446,9 @@ class FusionStrategySolver:
             if r is not None:
                 self._reject(f1, f2, r)
                 return False
-        between = order.descendants_before(f1.op, f2.op)
-        if between is None:
-            self._reject(f1, f2, NotFuse(WOULD_CREATE_CYCLE, "would create a cycle"))
+        between = will_fusion_create_cycle(order, f1.op, f2.op)
+        if isinstance(between, Reason):
+            self._reject(f1, f2, between)
             return False
         order.sink_after(between, f2.op)
         a_op, b_op = f1.op, f2.op

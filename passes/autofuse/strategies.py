@@ -31,43 +31,14 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from ge_dialect import ascgraph as ag
+from ge_dialect.reason import Reason, not_fuse
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse.axis_mapping import NodeFuseInfo
-from passes.autofuse.solver import FusionPriority, NotFuse
+from passes.autofuse.solver import FusionPriority
 
 UNLIMITED = 1 << 62
 # auto_fuse_config.h: max_reduce_can_fuse_elementwise_nums
 MAX_REDUCE_FUSED_ELEMENTWISE = 3
-
-# not_fuse_reason_code.h: NotFuseReason -> NotFuseReasonCode
-REASON_CODES: dict[str, str] = {
-    "NoSharedData": "NF1001", "WillCreateCycle": "NF1002", "IncreasePeakMemory": "NF1003",
-    "GetSubgraphFailed": "NF1004", "UpdateSubgraphOutputAttrFailed": "NF1005",
-    "UnifySubgraphAxisFailed": "NF1006", "InputNumsExceedThreshold": "NF1007",
-    "GetAscgraphAxisGroupFailed": "NF1008", "MergeAxisGroupFailed": "NF1009",
-    "MaxFusionNodesSizeExceedThreshold": "NF1010", "ConcatCanNotFuseBackward": "NF1011",
-    "ConcatCanNotFuseWithReduce": "NF1012", "ConcatCanNotFuseWithConcat": "NF1013",
-    "ConcatNodeSchedAxisNotEqual": "NF1014", "ConcatNodeSchedAxisSizeNotEqual": "NF1015",
-    "GatherCanNotFuseForward": "NF1016", "GatherCanNotFuseWithReduce": "NF1017",
-    "GatherCanNotFuseWithConcat": "NF1018", "GatherNodeAxisSizeNotEqual": "NF1019",
-    "GatherNextNodeIsPointWiseAndInputHasViewOp": "NF1020", "ReduceCanNotFuseHorizontal": "NF1021",
-    "TransposeCanNotFuseWithNotPointWise": "NF1022", "SliceHasOnlyHorizontalLink": "NF1023",
-    "CanNotMergeAscGraph": "NF1024", "VectorCoreNumNotEqual": "NF1025", "NodeInputHasSplit": "NF1026",
-    "GatherCanOnlyVerticallyFuseWithElementwise": "NF1027", "SplitCanNotFuseForward": "NF1028",
-    "SplitCanNotFuseConcatBackward": "NF1029", "ReduceCanFuseWithin3SubNodes": "NF1030",
-    "ReduceCanOnlyBackwardFuse3Elementwise": "NF1031", "ElementwiseHasMoreThanOneInput": "NF1032",
-    "ConcatCanNotBackwardFuseNonSimplestPointwise": "NF1033",
-    "SplitCanNotFuseSplitHorizontal": "NF1037", "SplitCanNotFuseReduction": "NF1038",
-    "SplitCanNotFuseHorizontal": "NF1039", "CubeCanNotFuseForward": "NF1042",
-    "CubeCanNotFuseWithViewElementwise": "NF1043", "CubeCanNotFuseWithNotElementwise": "NF1048",
-    "CubeCanNotFuseHoriZontal": "NF1049", "FusedSliceHasViewOp": "NF1047", "SplitLowFuseRatio": "NF1050",
-}  # fmt: skip
-
-
-def not_fuse(code: str, message: str) -> NotFuse:
-    """A NotFuse whose message carries GE's NFxxxx code when GE has one."""
-    nf = REASON_CODES.get(code)
-    return NotFuse(code, f"{message} [{nf}]" if nf else message)
 
 
 @dataclass
@@ -98,7 +69,7 @@ class FusionStrategy:
 
     fuse_type = "default"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         return None
 
     def can_merge_loop(self, p: FusePair) -> bool:
@@ -114,7 +85,7 @@ class FusionStrategy:
     def max_input_size(self, p: FusePair, configured: int) -> int:
         return configured
 
-    def check_same_sched_axis(self, p: FusePair) -> NotFuse | None:
+    def check_same_sched_axis(self, p: FusePair) -> Reason | None:
         return None
 
     def only_vertical_mapping(self, p: FusePair) -> bool:
@@ -125,7 +96,7 @@ class FusionStrategy:
 class ReductionFusionStrategy(FusionStrategy):
     fuse_type = "reduce"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         # reduction_fusion_strategy.cpp: the norm-like exception (both reduce-all-load
         # states != NOT_ALL) never fires: IfNormLikeReduce returns false.
         # reduction_fusion_strategy.cpp CanFuse: a reduction never fuses horizontally.
@@ -169,7 +140,7 @@ def _concat_dim(op: Operation, cls: type) -> int | None:
 class ConcatFusionStrategy(FusionStrategy):
     fuse_type = "concat"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         # concat_fusion_strategy.cpp 1: concat never fuses with concat
         if p.both("concat"):
             return not_fuse("ConcatCanNotFuseWithConcat", "both nodes hold a concat")
@@ -217,7 +188,7 @@ class ConcatFusionStrategy(FusionStrategy):
     def max_input_size(self, p: FusePair, configured: int) -> int:
         return UNLIMITED if self._into_concat(p) else configured
 
-    def check_same_sched_axis(self, p: FusePair) -> NotFuse | None:
+    def check_same_sched_axis(self, p: FusePair) -> Reason | None:
         # concat_fusion_strategy.cpp CheckSameSchedAxis: concat is never fused only horizontally
         if not p.vertical:
             return not_fuse("ConcatNodeSchedAxisNotEqual", "a concat fuses only along a producer -> consumer link")
@@ -253,9 +224,10 @@ def _shape0(op: Operation) -> tuple[int, ...] | None:
     return tuple(t.get_shape()) if isinstance(t, TensorType) else None
 
 
-def split_reshape_squeeze_refusal(split: Operation, reshape: Operation) -> str | None:
+def check_split_reshape_fusion(split: Operation, reshape: Operation) -> Reason | None:
     """Why a split may not fuse with `reshape`, or None (split_fusion_strategy.cpp:
-    CheckSplitReshapeFusion): `reshape` is only a reshape (GE: OnlyHasTypesInAscgraph
+    CheckSplitReshapeFusion, logged as kSplitCanNotFuseReshapeSqueeze, whose NF1051 the
+    code table does not list yet): `reshape` is only a reshape (GE: OnlyHasTypesInAscgraph
     {Reshape}; here the fuse-type mask is reshape alone, as reshape views add no AscIR
     node), its output 0 only squeezes size-1 dims of the split's output 0, and none of its
     consumers is an autofuse node free of reduce/extern/split/slice (CanReshapeNextNodeFuse)."""
@@ -271,13 +243,15 @@ def split_reshape_squeeze_refusal(split: Operation, reshape: Operation) -> str |
                 continue  # GetNodeAutoFuseAttr is null: not an autofuse node
             if not any(U.has_fuse_type(nxt, t) for t in _NO_FUSE_AFTER_RESHAPE):
                 return None
-    return "the reshape only squeezes size-1 dims and none of its consumers can fuse"
+    return not_fuse(
+        "SplitCanNotFuseReshapeSqueeze", "the reshape only squeezes size-1 dims and none of its consumers can fuse"
+    )
 
 
 class SplitFusionStrategy(FusionStrategy):
     fuse_type = "split"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         if p.both("split"):
             # split_fusion_strategy.cpp: split + split only from the same original Split
             if _split_gids(p.n1) & _split_gids(p.n2):
@@ -294,8 +268,8 @@ class SplitFusionStrategy(FusionStrategy):
             if U.has_fuse_type(p.n2, "split"):
                 return not_fuse("SplitCanNotFuseForward", "nothing fuses into a split")
             # split_fusion_strategy.cpp: CheckSplitReshapeFusion
-            if U.has_fuse_type(p.n1, "split") and (why := split_reshape_squeeze_refusal(p.n1, p.n2)) is not None:
-                return not_fuse("SplitCanNotFuseReshapeSqueeze", why)
+            if U.has_fuse_type(p.n1, "split") and (why := check_split_reshape_fusion(p.n1, p.n2)) is not None:
+                return why
             return None
         # split_fusion_strategy.cpp: a split fuses only vertically (except split + split)
         return not_fuse("SplitCanNotFuseHorizontal", "a split fuses only along a producer -> consumer link")
@@ -319,39 +293,82 @@ def _slice_loads(op: Operation) -> list[ag.Load]:
     return [ld for ld in U.graph_loads(op) if U.load_view(ld).slice]
 
 
+def check_if_slice_node_contains_broadcast(p: FusePair) -> Reason | None:
+    """# slice_split_fusion_strategy.cpp: CheckIfSliceNodeContainsBroadcast (logged as
+    kFusedSliceHasViewOp): a slice node that also holds a Broadcast is refused."""
+    for side in (p.n1, p.n2):
+        if U.has_fuse_type(side, "slice") and U.has_broadcast(side):
+            return not_fuse(
+                "CheckIfSliceNodeContainsBroadcast",
+                "a slice node that also broadcasts does not fuse",
+                reason="FusedSliceHasViewOp",
+            )
+    return None
+
+
+def check_node_input_has_split(p: FusePair) -> Reason | None:
+    """# slice_split_fusion_strategy.cpp: CanFuse -> CheckIfSubGraphLinksHaveSpecifiedLoadTypePairs
+    (node1 side: non-view, broadcast or transpose loads; node2 side: slice loads), logged as
+    kNodeInputHasSplit: into a slice whose linked load is a slice view while the producer's
+    loads are not slice views."""
+    if p.vertical and U.has_fuse_type(p.n2, "slice"):
+        linked = [ld for _, j in p.info.links for _, d in U.input_datas(p.n2, j) for ld in U.loads_of(d)]
+        if any(U.load_view(ld).slice for ld in linked) and not _slice_loads(p.n1):
+            return not_fuse("NodeInputHasSplit", "node2 slices node1's output, which node1 computes without a slice")
+    return None
+
+
+def check_if_slice_end_dim_is_one(p: FusePair) -> Reason | None:
+    """# slice_split_fusion_strategy.cpp: CheckIfSliceEndDimIsOne (A2/A3: backend spec
+    slice_fuse_with_end_dim_1 is false; GE logs no NotFuseReason): a slice whose output's
+    end dim is 1 fuses only with slices. GE asks it of a vertical pair with a slice-only
+    node1; this port of both sides and any link is kept as it was."""
+    for a, b in ((p.n1, p.n2), (p.n2, p.n1)):
+        if U.has_fuse_type(a, "slice") and not U.has_fuse_type(b, "slice"):
+            for k in range(len(a.results)):
+                st = U.output_store(a, k)
+                if st is not None and st[1].out_type().repeat_list[-1:] == (1,):
+                    return not_fuse(
+                        "CheckIfSliceEndDimIsOne", "a slice whose output's last dim is 1 fuses only with slices"
+                    )
+    return None
+
+
+def check_fused_slice_has_view_op(p: FusePair) -> Reason | None:
+    """# slice_split_fusion_strategy.cpp: CanFuse -> CheckIfSubGraphLinksHaveSpecifiedLoadTypePairs
+    (node1 side: slice loads; node2 side: broadcast or transpose loads), logged as
+    kFusedSliceHasViewOp: a slice load feeding a Broadcast/Transpose is refused."""
+    for side in (p.n1, p.n2):
+        for ld in _slice_loads(side):
+            if any(isinstance(u.operation, ag.Broadcast | ag.Transpose) for u in ld.results[0].uses):
+                return not_fuse("FusedSliceHasViewOp", "a slice load feeds a broadcast or transpose")
+    return None
+
+
+def check_slice_has_only_horizontal_link(p: FusePair) -> Reason | None:
+    """# slice_split_fusion_strategy.cpp: CanFuse (kSliceHasOnlyHorizontalLink): slice +
+    slice linked only horizontally."""
+    if p.both("slice") and not p.vertical:
+        return not_fuse("SliceHasOnlyHorizontalLink", "two slices fuse only along a producer -> consumer link")
+    return None
+
+
 class SliceSplitFusionStrategy(FusionStrategy):
     fuse_type = "slice"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
-        for side in (p.n1, p.n2):
-            # slice_fusion_strategy.cpp: a slice node that also holds a Broadcast is refused
-            if U.has_fuse_type(side, "slice") and U.has_broadcast(side):
-                return not_fuse("FusedSliceHasViewOp", "a slice node that also broadcasts does not fuse")
-        # slice_fusion_strategy.cpp: slice + slice linked only horizontally
-        if p.both("slice") and not p.vertical:
-            return not_fuse("SliceHasOnlyHorizontalLink", "two slices fuse only along a producer -> consumer link")
-        # slice_fusion_strategy.cpp: into a slice whose linked load is a slice view while
-        # the producer's loads are not slice views
-        if p.vertical and U.has_fuse_type(p.n2, "slice"):
-            linked = [ld for _, j in p.info.links for _, d in U.input_datas(p.n2, j) for ld in U.loads_of(d)]
-            if any(U.load_view(ld).slice for ld in linked) and not _slice_loads(p.n1):
-                return not_fuse(
-                    "FusedSliceHasViewOp", "node2 slices node1's output, which node1 computes without a slice"
-                )
-        # slice_fusion_strategy.cpp (A2/A3): a slice whose output end dim is 1 fuses only with slices
-        for a, b in ((p.n1, p.n2), (p.n2, p.n1)):
-            if U.has_fuse_type(a, "slice") and not U.has_fuse_type(b, "slice"):
-                for k in range(len(a.results)):
-                    st = U.output_store(a, k)
-                    if st is not None and st[1].out_type().repeat_list[-1:] == (1,):
-                        return not_fuse(
-                            "FusedSliceHasViewOp", "a slice whose output's last dim is 1 fuses only with slices"
-                        )
-        # slice_fusion_strategy.cpp: a slice load feeding a Broadcast/Transpose is refused
-        for side in (p.n1, p.n2):
-            for ld in _slice_loads(side):
-                if any(isinstance(u.operation, ag.Broadcast | ag.Transpose) for u in ld.results[0].uses):
-                    return not_fuse("FusedSliceHasViewOp", "a slice load feeds a broadcast or transpose")
+    # slice_split_fusion_strategy.cpp: SliceSplitFusionStrategy::CanFuse, in GE's order
+    RULES = (
+        check_if_slice_node_contains_broadcast,
+        check_slice_has_only_horizontal_link,
+        check_node_input_has_split,
+        check_if_slice_end_dim_is_one,
+        check_fused_slice_has_view_op,
+    )
+
+    def can_fuse(self, p: FusePair) -> Reason | None:
+        for rule in self.RULES:
+            if (why := rule(p)) is not None:
+                return why
         return None
 
 
@@ -372,7 +389,7 @@ def all_inputs_simplest_load(op: Operation) -> bool:
 class GatherFusionStrategy(FusionStrategy):
     fuse_type = "gather"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         # gather_fusion_strategy.cpp CanFuse 1: nothing fuses forward into a gather; a
         # FusedAscBackend holding a gather takes n1 only where n1 does not feed the gather
         if U.has_fuse_type(p.n2, "gather"):
@@ -407,14 +424,14 @@ class GatherFusionStrategy(FusionStrategy):
         return all_inputs_simplest_load(p.n2) or ENABLE_GATHER_BROADCAST_FUSION
 
     @staticmethod
-    def check_gather_fuse_axis(p: FusePair) -> NotFuse | None:
+    def check_gather_fuse_axis(p: FusePair) -> Reason | None:
         # gather_fusion_strategy.cpp CheckGatherFuseAxis: equal loop axis counts
         a1, a2 = U.loop_axis_count(p.n1), U.loop_axis_count(p.n2)
         if a1 != a2:
             return not_fuse("GatherNodeAxisSizeNotEqual", f"the gather loops over {a1} axes, node2 over {a2}")
         return None
 
-    def check_gather_reduce_fuse(self, p: FusePair) -> NotFuse | None:
+    def check_gather_reduce_fuse(self, p: FusePair) -> Reason | None:
         # gather_fusion_strategy.cpp CheckGatherReduceFuse: enable_reduce_gather_fusion
         if not ENABLE_REDUCE_GATHER_FUSION:
             return not_fuse("GatherCanNotFuseWithReduce", "a gather does not fuse with a reduction on A2/A3")
@@ -424,7 +441,7 @@ class GatherFusionStrategy(FusionStrategy):
             return not_fuse("GatherNextNodeIsReduceAndInputHasViewOp", "the reduction reads through a view")
         return None
 
-    def check_gather_concat_fuse(self, p: FusePair) -> NotFuse | None:
+    def check_gather_concat_fuse(self, p: FusePair) -> Reason | None:
         # gather_fusion_strategy.cpp CheckGatherConcatFuse: vertical and enable_gather_concat_fusion
         if not p.vertical or not ENABLE_GATHER_CONCAT_FUSION:
             return not_fuse("GatherCanNotFuseWithConcat", "a gather does not fuse with a concat on A2/A3")
@@ -432,7 +449,7 @@ class GatherFusionStrategy(FusionStrategy):
             return not_fuse("GatherNextNodeIsConcatAndInputHasViewOp", "the concat reads through a view")
         return None
 
-    def check_gather_elemwise_fuse(self, p: FusePair) -> NotFuse | None:
+    def check_gather_elemwise_fuse(self, p: FusePair) -> Reason | None:
         # gather_fusion_strategy.cpp CheckGatherElemwiseFuse: vertical, equal axis counts,
         # no view op on node2's inputs
         if not p.vertical:
@@ -459,7 +476,7 @@ class GatherFusionStrategy(FusionStrategy):
 class TransposeFusionStrategy(FusionStrategy):
     fuse_type = "transpose"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         # transpose_fusion_strategy.cpp: transpose fuses only vertically
         if not p.vertical:
             return not_fuse(
@@ -493,7 +510,7 @@ class TransposeFusionStrategy(FusionStrategy):
 class CubeFusionStrategy(FusionStrategy):
     fuse_type = "cube"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         # cube_fusion_strategy.cpp: never forward into a cube
         if U.has_fuse_type(p.n2, "cube"):
             return not_fuse("CubeCanNotFuseForward", "nothing fuses into a cube")
@@ -524,7 +541,7 @@ class CubeFusionStrategy(FusionStrategy):
 class ReshapeFusionStrategy(FusionStrategy):
     fuse_type = "reshape"
 
-    def can_fuse(self, p: FusePair) -> NotFuse | None:
+    def can_fuse(self, p: FusePair) -> Reason | None:
         # reshape_fusion_strategy.cpp: two nodes that are only reshapes do not fuse
         if U.is_only_type(p.n1, "reshape") and U.is_only_type(p.n2, "reshape"):
             return not_fuse("CanNotMergeAscGraph", "two reshape-only nodes do not fuse")
@@ -551,7 +568,7 @@ def strategies_for(p: FusePair) -> list[FusionStrategy]:
     return [s for s in STRATEGIES if mask & ag.fuse_type_bit(s.fuse_type)] + [DEFAULT_STRATEGY]
 
 
-def can_fuse_by_strategy(p: FusePair) -> NotFuse | None:
+def can_fuse_by_strategy(p: FusePair) -> Reason | None:
     for s in strategies_for(p):
         if (r := s.can_fuse(p)) is not None:
             return r
@@ -579,7 +596,7 @@ def max_input_size(p: FusePair, configured: int) -> int:
     return max(s.max_input_size(p, configured) for s in strategies_for(p))
 
 
-def check_same_sched_axis(p: FusePair) -> NotFuse | None:
+def check_same_sched_axis(p: FusePair) -> Reason | None:
     for s in strategies_for(p):
         if (r := s.check_same_sched_axis(p)) is not None:
             return r

@@ -10,16 +10,18 @@ see earlier marks: a tensor feeds at most one no-task node, the first in node or
 
 A subclass names its target op types, its lock attribute and its CheckDim (and optionally
 CheckFormat) rule, as GE's ConcatNotaskPass / PackNotaskPass override the base class.
-Every rule returns a ``Reject`` (GE's function name and a reason a user understands) or
-None; with ``remarks`` the pass prints one line per target node with the first failing
-rule, or the locked producers.
+Every rule returns a ``Reason`` (ge_dialect/reason.py: GE's function name and a message a
+user understands) or None when it passes; RunOnTargetNode and InputCheck are ordered rule
+tuples, the first failure deciding. With ``remarks`` the pass prints one line per target
+node with the first failing rule, or the locked producers.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -42,6 +44,7 @@ from ge_dialect.mem_types import (
     memory_type_name,
 )
 from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
+from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_dims
 
 # notask_pass_base.cc: kNotaskDeepth (maximum depth of GetFirstOutAnchorNotInRefNode)
@@ -55,27 +58,6 @@ REF_PASS_THROUGH_TYPES = frozenset({"NetOutput", "While", "_While", "StatelessWh
 # Merge op, so only Reshape can occur; Merge stays for fidelity.
 REF_OUTPUT0_TYPES = frozenset({"Merge", "Reshape"})
 
-
-@dataclass(frozen=True)
-class Reject:
-    """Why a node is not marked: GE's function name of the failing rule, and a reason."""
-
-    rule: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Result of a rule that GE's tests also call directly: truthy when the rule passes."""
-
-    ok: bool
-    reason: str = ""
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-
-PASS = Verdict(True)
 
 # A source anchor is (producer op, output index); None is GE's null anchor.
 SourceAnchor = tuple[Operation, int] | None
@@ -201,34 +183,34 @@ def first_out_anchor_not_in_ref_node(value: SSAValue, links: RefLinks) -> Source
 # ---------------------------------------------------------------------------------------
 
 
-def should_skip_graph(graph: GraphOp) -> Reject | None:
+def should_skip_graph(graph: GraphOp) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::ShouldSkipGraph"""
     name = f"@{graph.sym_name.data}"
     # graph_utils.cc: GraphUtils::IsSingleOpScene (graph attr, else first node carrying it)
     if G.is_single_op_scene(graph):
-        return Reject("ShouldSkipGraph", f"graph {name} is a single-op scene (_single_op_scene = true)")
+        return Reason("ShouldSkipGraph", f"graph {name} is a single-op scene (_single_op_scene = true)")
     # notask_pass_base.cc: ShouldSkipGraph (ATTR_NAME_MEMORY_DISCONTIGUOUS_ALLOCATION)
     if A.get_bool(graph, A.MEMORY_DISCONTIGUOUS_ALLOCATION):
-        return Reject(
+        return Reason(
             "ShouldSkipGraph",
             f"graph {name} allocates memory discontiguously (_memory_discontiguous_allocation = true)",
         )
     return None
 
 
-def is_unknown_shape_op(op: Operation) -> Reject | None:
+def is_unknown_shape_op(op: Operation) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::IsUnknownShapeOp"""
     for what, values in (("input", op.operands), ("output", op.results)):
         for i, v in enumerate(values):
             if tensor_desc(v.type).is_unknown_shape:
-                return Reject("IsUnknownShapeOp", f"{what} {i} has an unknown shape ({v.type})")
+                return Reason("IsUnknownShapeOp", f"{what} {i} has an unknown shape ({v.type})")
     return None
 
 
-def is_owner_graph_unknown(graph: GraphOp) -> Reject | None:
+def is_owner_graph_unknown(graph: GraphOp) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::IsOwnerGraphUnknown"""
     if G.is_graph_unknown(graph):
-        return Reject(
+        return Reason(
             "IsOwnerGraphUnknown",
             f"graph @{graph.sym_name.data} is dynamic (_dynamic_shape_partitioned or the unknown-shape flag is set)",
         )
@@ -245,7 +227,7 @@ def is_scalar_input(td: TensorDesc) -> bool:
     return td.rank == 0
 
 
-def check_tensor_align(op: Operation, i: int) -> Verdict:
+def check_tensor_align(op: Operation, i: int) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::CheckTensorAlign
 
     Runtime size of input i must be a positive multiple of NOTASK_TENSOR_ALIGN_SIZE, unless
@@ -253,7 +235,7 @@ def check_tensor_align(op: Operation, i: int) -> Verdict:
     fail; GetSizeByDataType < 0 cannot happen here (the dialect only admits GE dtypes).
     """
     if len(op.operands) == 1:
-        return PASS
+        return None
     td = tensor_desc(op.operands[i].type)
     runtime = td.storage_shape or ()
     elements = 1
@@ -261,9 +243,9 @@ def check_tensor_align(op: Operation, i: int) -> Verdict:
         elements *= d
     nbytes = size_in_bytes(elements if runtime else 0, td.dtype)
     if nbytes > 0 and nbytes % NOTASK_TENSOR_ALIGN_SIZE == 0:
-        return PASS
-    return Verdict(
-        False,
+        return None
+    return Reason(
+        "CheckTensorAlign",
         f"runtime size {nbytes} bytes ({td.storage_format} {fmt_dims(runtime)} "
         f"{ge_dtype_name(td.dtype)}) is not a positive multiple of {NOTASK_TENSOR_ALIGN_SIZE}",
     )
@@ -277,20 +259,20 @@ def _virtual_attr(op: Operation) -> str | None:
     return None
 
 
-def is_pre_node_attr_valid(pre: Operation) -> Verdict:
+def is_pre_node_attr_valid(pre: Operation) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::IsPreNodeAttrValid"""
     name = node_name(pre)
     for attr in (A.CONTINUOUS_INPUT, A.CONTINUOUS_OUTPUT):
         if A.get_bool(pre, attr):
-            return Verdict(False, f"producer '{name}' needs continuous memory ({attr} = true)")
+            return Reason("IsPreNodeAttrValid", f"producer '{name}' needs continuous memory ({attr} = true)")
     if A.get_bool(pre, A.REFERENCE):
-        return Verdict(False, f"producer '{name}' is a ref op (reference = true)")
+        return Reason("IsPreNodeAttrValid", f"producer '{name}' is a ref op (reference = true)")
     if (attr := _virtual_attr(pre)) is not None:
-        return Verdict(False, f"producer '{name}' is a virtual op ({attr} = true)")
+        return Reason("IsPreNodeAttrValid", f"producer '{name}' is a virtual op ({attr} = true)")
     atomic = A.get_int_list(pre, A.ATOMIC_OUTPUT_INDEX)
     if atomic:
-        return Verdict(False, f"producer '{name}' has atomic outputs (atomic_output_index = {atomic})")
-    return PASS
+        return Reason("IsPreNodeAttrValid", f"producer '{name}' has atomic outputs (atomic_output_index = {atomic})")
+    return None
 
 
 def input_memory_type(pre: Operation, out_index: int) -> int:
@@ -302,82 +284,169 @@ def input_memory_type(pre: Operation, out_index: int) -> int:
     return RT_MEMORY_HBM
 
 
-def input_check(op: Operation, lock_attr: str, links: RefLinks) -> Reject | None:
+@dataclass(eq=False)
+class InputAnchor:
+    """One input of the node InputCheck looks at: GE's in-anchor, its peer out-anchor (the
+    direct producer output) and, traced through ref nodes, its source anchor."""
+
+    op: Operation
+    index: int
+    lock_attr: str
+    links: RefLinks
+
+    @property
+    def value(self) -> SSAValue:
+        return self.op.operands[self.index]
+
+    @cached_property
+    def td(self) -> TensorDesc:
+        return tensor_desc(self.value.type)
+
+    @property
+    def pre(self) -> OpResult:
+        """The peer out-anchor (GE skips an anchor without one; every operand here has one)."""
+        value = self.value
+        assert isinstance(value, OpResult)
+        return value
+
+    @cached_property
+    def source(self) -> SourceAnchor:
+        """# notask_pass_base.cc: NotaskPassBase::GetFirstOutAnchorNotInRefNode"""
+        return first_out_anchor_not_in_ref_node(self.value, self.links)
+
+    def traced(self) -> str:
+        """How the source was reached, for the messages."""
+        src = self.source
+        pre = self.pre.op
+        return "" if src is None or src[0] is pre else f" (traced from '{node_name(pre)}' through ref nodes)"
+
+
+@dataclass
+class InputCheckState:
+    """What InputCheck keeps across a node's inputs (GE: its local `src_anchors`, `mem_types`)."""
+
+    src_anchors: set[SourceAnchor] = field(default_factory=set)
+    mem_types: set[int] = field(default_factory=set)
+
+
+InputRule = Callable[[InputAnchor, InputCheckState], "Reason | None"]
+
+
+def input_is_scalar(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsScalarInput"""
+    if is_scalar_input(a.td):
+        return Reason("IsScalarInput", "is a scalar (origin rank 0)")
+    return None
+
+
+def input_tensor_align(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::CheckTensorAlign"""
+    return check_tensor_align(a.op, a.index)
+
+
+def has_same_source_anchor(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::HasSameSourceAnchor (records the source)"""
+    src = a.source
+    if src in state.src_anchors:
+        if src is None:
+            why = f"its source and an earlier input's could not be traced ({_UNTRACED})"
+        else:
+            why = f"traces to the same source {_anchor(src)} as an earlier input"
+        return Reason("HasSameSourceAnchor", why)
+    state.src_anchors.add(src)
+    return None
+
+
+def is_pre_node_type_valid(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsPreNodeTypeValid (the traced source's type)"""
+    src = a.source
+    if src is None:
+        return Reason("IsPreNodeTypeValid", f"its source could not be traced ({_UNTRACED})")
+    src_op = src[0]
+    if ge_type(src_op) in INVALID_PRE_NODE_TYPES:
+        return Reason("IsPreNodeTypeValid", f"producer '{node_name(src_op)}'{a.traced()} is a {ge_type(src_op)} node")
+    return None
+
+
+def is_pre_node_with_subgraph(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsPreNodeWithSubgraph (PartitionedCall is the
+    ge dialect's only node with subgraph instances)"""
+    src_op = a.source[0] if a.source is not None else None
+    if isinstance(src_op, PartitionedCall):
+        f = src_op.attributes.get("f")
+        callee = f" ({f})" if isinstance(f, SymbolRefAttr) else ""
+        return Reason("IsPreNodeWithSubgraph", f"producer '{node_name(src_op)}'{a.traced()} has a subgraph{callee}")
+    return None
+
+
+def is_pre_out_anchor_can_reuse(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsPreOutAnchorCanReuse (direct peer)"""
+    pre = a.pre
+    if not A.get_output_flag(pre.op, a.lock_attr, pre.index, default=True):
+        return Reason(
+            "IsPreOutAnchorCanReuse",
+            f"output '{node_name(pre.op)}':{pre.index} is already locked by another "
+            f"no-task node ({a.lock_attr} = false)",
+        )
+    return None
+
+
+def is_pre_out_anchor_valid_multi_ref(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsPreOutAnchorValidMultiRef (direct peer)"""
+    pre = a.pre
+    if pre.has_more_than_one_use() and any(isinstance(u.operation, NetOutput) for u in pre.uses):
+        return Reason(
+            "IsPreOutAnchorValidMultiRef",
+            f"output '{node_name(pre.op)}':{pre.index} has several consumers and one is NetOutput",
+        )
+    return None
+
+
+def input_pre_node_attr_valid(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsPreNodeAttrValid (direct predecessor)"""
+    return is_pre_node_attr_valid(a.pre.op)
+
+
+def is_same_input_mem_type(a: InputAnchor, state: InputCheckState) -> Reason | None:
+    """# notask_pass_base.cc: NotaskPassBase::IsSameInputMemType (records the memory type)"""
+    mem = input_memory_type(a.pre.op, a.pre.index)
+    if state.mem_types and mem not in state.mem_types:
+        other = ", ".join(memory_type_name(m) for m in sorted(state.mem_types))
+        return Reason(
+            "IsSameInputMemType",
+            f"memory type {memory_type_name(mem)} differs from the earlier inputs' {other}",
+        )
+    state.mem_types.add(mem)
+    return None
+
+
+# notask_pass_base.cc: NotaskPassBase::InputCheck -- the nine checks per input, in GE's order
+INPUT_CHECKS: tuple[InputRule, ...] = (
+    input_is_scalar,
+    input_tensor_align,
+    has_same_source_anchor,
+    is_pre_node_type_valid,
+    is_pre_node_with_subgraph,
+    is_pre_out_anchor_can_reuse,
+    is_pre_out_anchor_valid_multi_ref,
+    input_pre_node_attr_valid,
+    is_same_input_mem_type,
+)
+
+
+def input_check(op: Operation, lock_attr: str, links: RefLinks) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::InputCheck
 
-    Per input in anchor order, the nine checks in GE's order; `src_anchors` and `mem_types`
-    live across inputs. GE skips an input anchor without a peer; in our IR every operand is
-    connected, so no input is skipped.
+    Per input in anchor order, the rules of INPUT_CHECKS; the first failure, prefixed with
+    `input i: `, rejects. `src_anchors` and `mem_types` live across inputs. GE skips an
+    input anchor without a peer; in our IR every operand is connected, so none is skipped.
     """
-    src_anchors: set[SourceAnchor] = set()
-    mem_types: set[int] = set()
-    for i, value in enumerate(op.operands):
-        td = tensor_desc(value.type)
-        where = f"input {i}: "
-        # notask_pass_base.cc: NotaskPassBase::IsScalarInput
-        if is_scalar_input(td):
-            return Reject("IsScalarInput", where + "is a scalar (origin rank 0)")
-        # notask_pass_base.cc: NotaskPassBase::CheckTensorAlign
-        if not (v := check_tensor_align(op, i)):
-            return Reject("CheckTensorAlign", where + v.reason)
-        # notask_pass_base.cc: NotaskPassBase::HasSameSourceAnchor
-        src = first_out_anchor_not_in_ref_node(value, links)
-        if src in src_anchors:
-            if src is None:
-                why = f"its source and an earlier input's could not be traced ({_UNTRACED})"
-            else:
-                why = f"traces to the same source {_anchor(src)} as an earlier input"
-            return Reject("HasSameSourceAnchor", where + why)
-        src_anchors.add(src)
-        # notask_pass_base.cc: NotaskPassBase::IsPreNodeTypeValid
-        if src is None:
-            return Reject(
-                "IsPreNodeTypeValid",
-                where + f"its source could not be traced ({_UNTRACED})",
-            )
-        src_op = src[0]
-        assert isinstance(value, OpResult)
-        pre, pre_index = value.op, value.index
-        traced = "" if src_op is pre else f" (traced from '{node_name(pre)}' through ref nodes)"
-        if ge_type(src_op) in INVALID_PRE_NODE_TYPES:
-            return Reject(
-                "IsPreNodeTypeValid",
-                where + f"producer '{node_name(src_op)}'{traced} is a {ge_type(src_op)} node",
-            )
-        # notask_pass_base.cc: NotaskPassBase::IsPreNodeWithSubgraph (PartitionedCall is
-        # the ge dialect's only node with subgraph instances)
-        if isinstance(src_op, PartitionedCall):
-            f = src_op.attributes.get("f")
-            callee = f" ({f})" if isinstance(f, SymbolRefAttr) else ""
-            return Reject(
-                "IsPreNodeWithSubgraph",
-                where + f"producer '{node_name(src_op)}'{traced} has a subgraph{callee}",
-            )
-        # notask_pass_base.cc: NotaskPassBase::IsPreOutAnchorCanReuse (direct peer)
-        if not A.get_output_flag(pre, lock_attr, pre_index, default=True):
-            return Reject(
-                "IsPreOutAnchorCanReuse",
-                where + f"output '{node_name(pre)}':{pre_index} is already locked by another "
-                f"no-task node ({lock_attr} = false)",
-            )
-        # notask_pass_base.cc: NotaskPassBase::IsPreOutAnchorValidMultiRef (direct peer)
-        if value.has_more_than_one_use() and any(isinstance(u.operation, NetOutput) for u in value.uses):
-            return Reject(
-                "IsPreOutAnchorValidMultiRef",
-                where + f"output '{node_name(pre)}':{pre_index} has several consumers and one is NetOutput",
-            )
-        # notask_pass_base.cc: NotaskPassBase::IsPreNodeAttrValid (direct predecessor)
-        if not (v := is_pre_node_attr_valid(pre)):
-            return Reject("IsPreNodeAttrValid", where + v.reason)
-        # notask_pass_base.cc: NotaskPassBase::IsSameInputMemType
-        mem = input_memory_type(pre, pre_index)
-        if mem_types and mem not in mem_types:
-            other = ", ".join(memory_type_name(m) for m in sorted(mem_types))
-            return Reject(
-                "IsSameInputMemType",
-                where + f"memory type {memory_type_name(mem)} differs from the earlier inputs' {other}",
-            )
-        mem_types.add(mem)
+    state = InputCheckState()
+    for i in range(len(op.operands)):
+        anchor = InputAnchor(op, i, lock_attr, links)
+        for rule in INPUT_CHECKS:
+            if (why := rule(anchor, state)) is not None:
+                return why.prefixed(f"input {i}: ")
     return None
 
 
@@ -393,24 +462,24 @@ def check_real_dim(
     dst_to_src: Sequence[Sequence[int]],
     dim: int,
     runtime_shape: Sequence[int],
-) -> Verdict:
+) -> Reason | None:
     """The storage axis of origin axis `dim` and the rules on what lies in front of it.
 
     # notask_pass_base.cc: NotaskPassBase::CheckRealDim
     """
     if not 0 <= dim < len(src_to_dst) or not src_to_dst[dim]:
-        return Verdict(False, f"origin axis {dim} has no storage axis")
+        return Reason("CheckRealDim", f"origin axis {dim} has no storage axis")
     real_dim = src_to_dst[dim][0]
     if not 0 <= real_dim < len(runtime_shape):
-        return Verdict(
-            False,
+        return Reason(
+            "CheckRealDim",
             f"storage axis {real_dim} of origin axis {dim} is outside the runtime shape {fmt_dims(runtime_shape)}",
         )
     # front-dims rule: every runtime dim before real_dim is 1 (both of GE's branches)
     for axis in range(real_dim):
         if runtime_shape[axis] != 1:
-            return Verdict(
-                False,
+            return Reason(
+                "CheckRealDim",
                 f"runtime dim {axis} of {fmt_dims(runtime_shape)} is {runtime_shape[axis]}; the dims "
                 f"in front of storage axis {real_dim} (origin axis {dim}) must be 1",
             )
@@ -418,48 +487,50 @@ def check_real_dim(
     if len(dst_to_src[real_dim]) > 1:
         merged = list(dst_to_src[real_dim])
         if dim not in merged:
-            return Verdict(False, f"origin axis {dim} is not part of merged storage axis {real_dim}")
+            return Reason("CheckRealDim", f"origin axis {dim} is not part of merged storage axis {real_dim}")
         for f in merged[: merged.index(dim)]:
             if len(src_to_dst[f]) > 1:
                 # notask_pass_base.cc: NotaskPassBase::CheckSplitAxis
                 if src_to_dst[f][0] == real_dim:
                     if src_shape[f] > align_shape[f]:
-                        return Verdict(
-                            False,
+                        return Reason(
+                            "CheckRealDim",
                             f"origin axis {f} ({src_shape[f]}) is larger than {align_shape[f]}, and its "
                             f"outer part sits before axis {dim} in merged storage axis {real_dim}",
                         )
                 elif align_shape[f] != 1:
-                    return Verdict(
-                        False,
+                    return Reason(
+                        "CheckRealDim",
                         f"origin axis {f} is split with granule {align_shape[f]} before axis {dim} in merged storage axis {real_dim}",
                     )
             elif src_shape[f] != 1:
-                return Verdict(
-                    False,
+                return Reason(
+                    "CheckRealDim",
                     f"origin axis {f} is {src_shape[f]}, must be 1: it comes before axis {dim} "
                     f"in merged storage axis {real_dim}",
                 )
-    return PASS
+    return None
 
 
-def check_dim_alignment(align_shape: Sequence[int], dim: int, origin_shape: Sequence[int]) -> Verdict:
+def check_dim_alignment(align_shape: Sequence[int], dim: int, origin_shape: Sequence[int]) -> Reason | None:
     """No padding on the axis: origin dim is a multiple of the aligned granule.
 
     # notask_pass_base.cc: NotaskPassBase::CheckDimAlignment
     """
     if not dim < len(origin_shape) or not dim < len(align_shape) or align_shape[dim] <= 0:
-        return Verdict(False, f"no alignment granule for origin axis {dim} (aligned shape {fmt_dims(align_shape)})")
+        return Reason(
+            "CheckDimAlignment", f"no alignment granule for origin axis {dim} (aligned shape {fmt_dims(align_shape)})"
+        )
     if origin_shape[dim] % align_shape[dim] != 0:
-        return Verdict(
-            False,
+        return Reason(
+            "CheckDimAlignment",
             f"origin dim {dim} ({origin_shape[dim]}) is not a multiple of {align_shape[dim]}: "
             "the storage format pads it",
         )
-    return PASS
+    return None
 
 
-def check_dim_for_input(td: TensorDesc, dim: int, where: str) -> Reject | None:
+def check_dim_for_input(td: TensorDesc, dim: int, where: str) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::CheckDimForInput"""
     src = td.shape or ()
     runtime = td.storage_shape or ()
@@ -467,16 +538,16 @@ def check_dim_for_input(td: TensorDesc, dim: int, where: str) -> Reject | None:
     # transfer_shape_utils.cc: TransferShapeUtils::GetAlignedShape
     align = aligned_shape(td.origin_format, td.storage_format, src, td.dtype, td.reshape_type_mask)
     if align is None or len(align) != len(src):
-        return Reject("GetAlignedShape", where + f"no aligned shape for {fmts}")
+        return Reason("GetAlignedShape", where + f"no aligned shape for {fmts}")
     # transfer_shape_utils.cc: TransferShapeUtils::TransferDims
     mapping = transfer_dims(td.origin_format, td.storage_format, src, td.dtype, td.reshape_type_mask)
     if mapping is None or len(mapping[0]) != len(src) or len(mapping[1]) != len(runtime):
-        return Reject("TransferDims", where + f"no axis mapping for {fmts} {fmt_dims(runtime)}")
+        return Reason("TransferDims", where + f"no axis mapping for {fmts} {fmt_dims(runtime)}")
     s2d, d2s = mapping
-    if not (v := check_real_dim(align, src, s2d, d2s, dim, runtime)):
-        return Reject("CheckRealDim", where + v.reason)
-    if not (v := check_dim_alignment(align, dim, src)):
-        return Reject("CheckDimAlignment", where + v.reason)
+    if (why := check_real_dim(align, src, s2d, d2s, dim, runtime)) is not None:
+        return why.prefixed(where)
+    if (why := check_dim_alignment(align, dim, src)) is not None:
+        return why.prefixed(where)
     return None
 
 
@@ -485,7 +556,7 @@ def check_dim_for_input(td: TensorDesc, dim: int, where: str) -> Reject | None:
 # ---------------------------------------------------------------------------------------
 
 
-def output_check(op: Operation, order: dict[Operation, int]) -> Reject | None:
+def output_check(op: Operation, order: dict[Operation, int]) -> Reason | None:
     """No consumer, looked at through one Reshape, is a virtual op.
 
     # notask_pass_base.cc: NotaskPassBase::OutputCheck
@@ -501,21 +572,21 @@ def output_check(op: Operation, order: dict[Operation, int]) -> Reject | None:
                     through = f" (through Reshape '{node_name(node)}')"
                     node = nxt
             if (attr := _virtual_attr(node)) is not None:
-                return Reject(
+                return Reason(
                     "OutputCheck",
                     f"consumer '{node_name(node)}'{through} is a virtual op ({attr} = true)",
                 )
     return None
 
 
-def lx_fusion_check(op: Operation) -> Reject | None:
+def lx_fusion_check(op: Operation) -> Reason | None:
     """# notask_pass_base.cc: NotaskPassBase::LxFusionCheck"""
     for attr in (A.INPUT_MEM_TYPE_LIST, A.OUTPUT_MEM_TYPE_LIST):
         for m in A.get_int_list(op, attr) or ():
             if m in LX_MEMORY_TYPES:
-                return Reject("LxFusionCheck", f"{attr} has {memory_type_name(m)} (an LxFusion buffer)")
+                return Reason("LxFusionCheck", f"{attr} has {memory_type_name(m)} (an LxFusion buffer)")
     if NOTASK_LX_SLICE in node_name(op):
-        return Reject("LxFusionCheck", f"its name contains '{NOTASK_LX_SLICE}' (an LxFusion op)")
+        return Reason("LxFusionCheck", f"its name contains '{NOTASK_LX_SLICE}' (an LxFusion op)")
     return None
 
 
@@ -552,17 +623,17 @@ class NotaskPassBase(ModulePass):
     # the per-output lock attribute on the producers
     LOCK_ATTR: ClassVar[str] = ""
 
-    def check_format(self, op: Operation) -> Reject | None:
+    def check_format(self, op: Operation) -> Reason | None:
         """# notask_pass_base.cc: NotaskPassBase::CheckFormat (base: always true)"""
         return None
 
     @abstractmethod
-    def check_dim(self, op: Operation) -> Reject | None:
+    def check_dim(self, op: Operation) -> Reason | None:
         """# notask_pass_base.h: NotaskPassBase::CheckDim (pure virtual)"""
 
     def run_on_target_node(
         self, op: Operation, graph: GraphOp, links: RefLinks, order: dict[Operation, int]
-    ) -> Reject | list[tuple[Operation, int]]:
+    ) -> Reason | list[tuple[Operation, int]]:
         """# notask_pass_base.cc: NotaskPassBase::RunOnTargetNode"""
         for rule in (
             lambda: is_unknown_shape_op(op),
@@ -595,12 +666,12 @@ class NotaskPassBase(ModulePass):
                     order = G.node_order(graph)
                 self._remark(node, self.run_on_target_node(node, graph, links, order))
 
-    def _remark(self, op: Operation, outcome: Reject | list[tuple[Operation, int]]) -> None:
+    def _remark(self, op: Operation, outcome: Reason | list[tuple[Operation, int]]) -> None:
         if not self.remarks:
             return
         head = f"{ge_type(op)} '{node_name(op)}'"
-        if isinstance(outcome, Reject):
-            remark(op, f"{head} not marked: {outcome.reason} ({outcome.rule})")
+        if isinstance(outcome, Reason):
+            remark(op, f"{head} not marked: {outcome}", reason=outcome, pass_name=self.name, verdict="not marked")
         else:
             locks = ", ".join(f"{node_name(p)}:{i}" for p, i in outcome)
-            remark(op, f"{head} marked no-task; locked producers: {locks}")
+            remark(op, f"{head} marked no-task; locked producers: {locks}", pass_name=self.name, verdict="marked")

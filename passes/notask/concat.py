@@ -17,10 +17,11 @@ from xdsl.ir import Operation
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
-from passes.notask.base import NotaskPassBase, Reject, check_dim_for_input
+from ge_dialect.reason import Reason
+from passes.notask.base import NotaskPassBase, check_dim_for_input
 
 
-def check_concat_dim(op: Operation) -> Reject | None:
+def check_concat_dim(op: Operation) -> Reason | None:
     """The concat axis on every input: normalised by the first input's origin rank, then
     CheckDimForInput per input.
 
@@ -39,7 +40,7 @@ def check_concat_dim(op: Operation) -> Reject | None:
         # concat_notask_pass.cc: ConcatNotaskPass::CheckDim (GE_ASSERT 0 <= dim < rank)
         if not 0 <= concat_dim < rank:
             shown = f"{original}" if original == concat_dim else f"{original} (normalised to {concat_dim})"
-            return Reject(
+            return Reason(
                 "CheckDim",
                 f"input {i}: concat_dim {shown} is out of range for origin rank {rank}",
             )
@@ -68,6 +69,6 @@ class ConcatNotaskPass(NotaskPassBase):
     TARGET_TYPES: ClassVar[frozenset[str]] = frozenset({"ConcatD", "ConcatV2D"})
     LOCK_ATTR: ClassVar[str] = A.CAN_REUSED_FOR_CONCAT_OPTIMIZE
 
-    def check_dim(self, op: Operation) -> Reject | None:
+    def check_dim(self, op: Operation) -> Reason | None:
         """# concat_notask_pass.cc: ConcatNotaskPass::CheckDim"""
         return check_concat_dim(op)

@@ -17,8 +17,9 @@ from xdsl.ir import Operation
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.formats import FRACTAL_NZ, ORIGIN_FORMATS, primary_format
+from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_dims
-from passes.notask.base import NotaskPassBase, Reject, check_dim_for_input
+from passes.notask.base import NotaskPassBase, check_dim_for_input
 
 
 def is_internal_format(fmt: str) -> bool:
@@ -27,19 +28,19 @@ def is_internal_format(fmt: str) -> bool:
     return primary_format(fmt) not in ORIGIN_FORMATS
 
 
-def check_pack_format(op: Operation) -> Reject | None:
+def check_pack_format(op: Operation) -> Reason | None:
     """# pack_notask_pass.cc: PackNotaskPass::CheckFormat"""
     for i, value in enumerate(op.operands):
         fmt = tensor_desc(value.type).storage_format
         if is_internal_format(fmt) and primary_format(fmt) != FRACTAL_NZ:
-            return Reject(
+            return Reason(
                 "CheckFormat",
                 f"input {i}: storage format {fmt} is an internal format other than FRACTAL_NZ",
             )
     return None
 
 
-def check_pack_dim(op: Operation) -> Reject | None:
+def check_pack_dim(op: Operation) -> Reason | None:
     """# pack_notask_pass.cc: PackNotaskPass::CheckDim"""
     axis = A.get_int(op, "axis", 0) or 0
     original = axis
@@ -52,7 +53,7 @@ def check_pack_dim(op: Operation) -> Reject | None:
         shown = f"{original}" if original == axis else f"{original} (normalised to {axis})"
         # pack_notask_pass.cc: PackNotaskPass::CheckDim (GE_ASSERT 0 <= axis <= rank)
         if not 0 <= axis <= rank:
-            return Reject("CheckDim", f"input {i}: axis {shown} is out of range for origin rank {rank}")
+            return Reason("CheckDim", f"input {i}: axis {shown} is out of range for origin rank {rank}")
         # pack_notask_pass.cc: PackNotaskPass::CheckDim (axis 0: every piece is contiguous)
         if axis == 0:
             continue
@@ -60,7 +61,7 @@ def check_pack_dim(op: Operation) -> Reject | None:
         if axis == rank:
             shape = td.shape or ()
             if any(d != 1 for d in shape):
-                return Reject(
+                return Reason(
                     "CheckDim",
                     f"input {i}: axis {shown} equals the rank, so every origin dim must be 1, got {fmt_dims(shape)}",
                 )
@@ -87,10 +88,10 @@ class PackNotaskPass(NotaskPassBase):
     TARGET_TYPES: ClassVar[frozenset[str]] = frozenset({"Pack"})
     LOCK_ATTR: ClassVar[str] = A.CAN_REUSED_FOR_PACK_OPTIMIZE
 
-    def check_format(self, op: Operation) -> Reject | None:
+    def check_format(self, op: Operation) -> Reason | None:
         """# pack_notask_pass.cc: PackNotaskPass::CheckFormat"""
         return check_pack_format(op)
 
-    def check_dim(self, op: Operation) -> Reject | None:
+    def check_dim(self, op: Operation) -> Reason | None:
         """# pack_notask_pass.cc: PackNotaskPass::CheckDim"""
         return check_pack_dim(op)

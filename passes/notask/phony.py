@@ -26,6 +26,7 @@ from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import consumers, graphs_in_pass_order, has_unknown_shape, owner_graph
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
+from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_dims
 
 PHONY_CONCAT = "PhonyConcat"
@@ -527,10 +528,11 @@ class PhonyNotaskPass(ModulePass):
         # CalcOpRunningParam: an unknown-shape node (no _op_no_tiling) is skipped entirely.
         if has_unknown_shape(node):
             if self.remarks:
+                why = Reason("CalcOpRunningParam", "unknown shape")
                 if t in REUSE_INPUT_OP_TYPES:
-                    remark(node, f"{head} not marked: unknown shape (CalcOpRunningParam)")
+                    remark(node, f"{head} not marked: {why}", reason=why, pass_name=self.name, verdict="not marked")
                 else:
-                    remark(node, marked + "offsets not computed: unknown shape (CalcOpRunningParam)")
+                    remark(node, f"{marked}offsets not computed: {why}", reason=why, pass_name=self.name)
             return
         if t in (PHONY_CONCAT, PHONY_SPLIT):
             if t == PHONY_CONCAT:
@@ -546,4 +548,5 @@ class PhonyNotaskPass(ModulePass):
             if self.remarks:
                 remark(node, f"{head} marked output 0 reuses input 0")
         elif self.remarks:
-            remark(node, f"{head} not marked: owner graph is unknown (CalcNodeOffsetByReuseInput)")
+            why = Reason("CalcNodeOffsetByReuseInput", "owner graph is unknown")
+            remark(node, f"{head} not marked: {why}", reason=why, pass_name=self.name, verdict="not marked")

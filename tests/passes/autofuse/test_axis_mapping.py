@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import parse
+from ge_dialect.reason import Reason, not_fuse
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
@@ -76,7 +77,9 @@ ge.graph @g {
     assert info.links == [(0, 0)] and info.single_reference == {0: False}
     assert info.same_input_map == [] and info.node1_outputs == [0]
     assert [v.name_hint for v in info.fused_inputs] == ["x", "y"]
-    assert node_fuse_info(b, a) == "the link goes from node2 to node1: the caller must order the pair"
+    assert node_fuse_info(b, a) == not_fuse(
+        "UnifySubgraphAxisFailed", "the link goes from node2 to node1: the caller must order the pair"
+    )
 
 
 def test_node_fuse_info_horizontal_and_no_relation():
@@ -94,9 +97,9 @@ ge.graph @g {
     assert info.links == [] and info.same_input_map == [(1, 1)]
     assert [v.name_hint for v in info.fused_inputs] == ["x", "y", "z"]
     assert info.node2_input_pos == {0: 2, 1: 1}
-    assert node_fuse_info(a, c) == "the nodes share no input and have no link"
+    assert node_fuse_info(a, c) == not_fuse("NoSharedData", "the nodes share no input and have no link")
     u = create_axis_map(info, need_flash=False)
-    assert not isinstance(u, str) and u.map1 == {0: 0, 1: 1} and u.map2 == {0: 0, 1: 1}
+    assert not isinstance(u, Reason) and u.map1 == {0: 0, 1: 1} and u.map2 == {0: 0, 1: 1}
 
 
 def test_vertical_reduce_onto_broadcast_consumer_and_transpose_mapping():
@@ -110,10 +113,10 @@ ge.graph @g {
 }""")
     # reduce -> Exp: the store [8,1] maps to the consumer's data [8,1] position by position
     u = create_axis_map(node_fuse_info(r, p), need_flash=False)
-    assert not isinstance(u, str) and u.map2 == {0: 0, 1: 1}
+    assert not isinstance(u, Reason) and u.map2 == {0: 0, 1: 1}
     # Exp [8,1] -> Transpose whose loop is [1,8]: the anchors cross over (8 <-> 8)
     u = create_axis_map(node_fuse_info(p, t), need_flash=False)
-    assert not isinstance(u, str) and u.map1 == {0: 0, 1: 1} and u.map2 == {0: 1, 1: 0}
+    assert not isinstance(u, Reason) and u.map1 == {0: 0, 1: 1} and u.map2 == {0: 1, 1: 0}
 
 
 def test_no_relation_after_reduce_lowering_fallback():
@@ -129,4 +132,4 @@ ge.graph @g {
         enable=(),
     )
     # ReduceSumD is not lowered (reduce off): Exp and Abs share no input and no link
-    assert isinstance(node_fuse_info(a, b), str)
+    assert node_fuse_info(a, b) == not_fuse("NoSharedData", "the nodes share no input and have no link")

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
 from ge_dialect.ge import FusedAscBackend
+from ge_dialect.reason import Reason
 from ge_tools.opt import parse_module
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
@@ -165,9 +166,10 @@ def test_aligned_and_other_thresholds_per_concat_alg(cols, case):
     (fused,) = _fused(m)
     found = find_concat_asc_backend(fused)
     assert found is not None
-    d = need_lifting(fused, *found, alg=CONCAT_ALG_TRANSPOSE)
-    assert d.unfold and f"case {case}: fused AscBackends produce {cols}/{4 * cols} = 0.2500" in d.why
-    assert not need_lifting(fused, *found, alg=CONCAT_ALG_SCATTER).unfold
+    unfold, why = need_lifting(fused, *found, alg=CONCAT_ALG_TRANSPOSE)
+    assert unfold and f"case {case}: fused AscBackends produce {cols}/{4 * cols} = 0.2500" in why.message
+    assert why.rule == "LowerConcatHelper::NeedLifting"
+    assert not need_lifting(fused, *found, alg=CONCAT_ALG_SCATTER)[0]
 
 
 def test_more_than_63_concat_inputs_are_not_lifted(capsys):
@@ -272,7 +274,8 @@ def test_backward_fusion_keeps_the_fused_node():
     m, done = _lift(_module(4, inner + "\n" + after, "%G", "tensor<4x12xf32>"))
     assert done == []
     (fused,) = _fused(m)
-    assert "backward fusion" in need_lifting(fused, *find_concat_asc_backend(fused)).why  # type: ignore[misc]
+    unfold, why = need_lifting(fused, *find_concat_asc_backend(fused))  # type: ignore[misc]
+    assert not unfold and why.rule == "LowerConcatHelper::HasBackwardFusion" and "backward fusion" in why.message
 
 
 def test_same_output_read_twice_counts_once():
@@ -297,7 +300,10 @@ def test_single_input_concat_is_kept():
     m, done = _lift(_module(2, inner, "%E, %C", "tensor<4x3xf32>, tensor<4x3xf32>"))
     assert done == []
     (fused,) = _fused(m)
-    assert need_lifting(fused, *find_concat_asc_backend(fused)).why == "single concat input"  # type: ignore[misc]
+    assert need_lifting(fused, *find_concat_asc_backend(fused)) == (  # type: ignore[misc]
+        False,
+        Reason("LowerConcatHelper::NeedLifting", "single concat input"),
+    )
 
 
 def test_fused_node_without_concat_is_untouched():

@@ -13,6 +13,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from ge_dialect.ge import node_name
+from ge_dialect.reason import Reason
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
@@ -84,7 +85,7 @@ def test_softmax_vertical_store_data_load_removed():
     d = AscBackendFusionDecider()
     # ReduceMaxD and Sub_Exp both read x: a reduction never fuses horizontally
     r = d.can_fuse(by(nodes, "ReduceMaxD"), by(nodes, "Sub_Exp"))
-    assert r is not None and r.code == "ReduceCanNotFuseHorizontal"
+    assert r is not None and r.rule == "ReduceCanNotFuseHorizontal"
     es = fuse_checked(m, d, by(nodes, "Sub_Exp"), by(nodes, "ReduceSumD"))
     # e is also read by RealDiv: its Store/Output stay (multi-reference), no Data/Load for it
     g = U.asc_graph(es)
@@ -165,13 +166,13 @@ def test_concat_makes_fused_asc_backend_and_inner_round_loop_merges():
     for a, b in pairs:
         r = sub.can_fuse(a, b)
         if "ConcatD" in node_name(a) + node_name(b):
-            assert r is not None and r.code in ("CanNotMergeAscGraph", "ConcatNodeSchedAxisNotEqual")
+            assert r is not None and r.rule in ("CanNotMergeAscGraph", "ConcatNodeSchedAxisNotEqual")
     # the inner Data nodes of x and y are shared, so the two pointwise kernels are a
     # recorded pair and loop-merge into one AscBackend (GE's Fuse_concat: A+D inside)
     pw = [o for o in inner if "ConcatD" not in node_name(o)]
     assert {node_name(pw[0]), node_name(pw[1])} in [{a, b} for a, b in names]
     assert sub.can_fuse(pw[0], pw[1]) is None
-    assert sub.can_fuse(f2, pw[0]).code == "CanNotMergeAscGraph"
+    assert sub.can_fuse(f2, pw[0]).rule == "CanNotMergeAscGraph"
     assert isinstance(fuse_checked(m, sub, pw[0], pw[1]), ge.AscBackend)
 
 
@@ -187,10 +188,10 @@ def test_size_and_input_caps():
     m, nodes = lowered(LOOP_MERGE1)
     a, b = by(nodes, "Add"), by(nodes, "Mul")
     r = AscBackendFusionDecider(max_fusion_size=13).can_fuse(a, b)
-    assert r is not None and r.code == "MaxFusionNodesSizeExceedThreshold" and "fused size 14 > 13" in r.message
+    assert r is not None and r.rule == "MaxFusionNodesSizeExceedThreshold" and "fused size 14 > 13" in r.message
     assert AscBackendFusionDecider(max_fusion_size=14).can_fuse(a, b) is None  # strictly greater rejects
     r = AscBackendFusionDecider(max_input_nums_after_fuse=2).can_fuse(a, b)
-    assert r is not None and r.code == "InputNumsExceedThreshold"
+    assert r is not None and r.rule == "InputNumsExceedThreshold"
     assert AscBackendFusionDecider(max_input_nums_after_fuse=3).can_fuse(a, b) is None
 
 
@@ -200,9 +201,9 @@ def test_blacklist_no_relation_and_vector_core_num():
     data = next(o for o in g.body.block.ops if isinstance(o, ge.Data))
     d = AscBackendFusionDecider()
     a, b = by(nodes, "Add"), by(nodes, "Mul")
-    assert d.can_fuse(data, a).code == "NodeInBlacklist"
+    assert d.can_fuse(data, a).rule == "IsCanFuseBlackList"
     b.attributes[U.VECTOR_CORE_NUM_ATTR] = int_attr(4)
-    assert d.can_fuse(a, b).code == "VectorCoreNumNotEqual"
+    assert d.can_fuse(a, b).rule == "VectorCoreNumNotEqual"
 
 
 def test_two_reductions_axis_groups_yr_yr():
@@ -216,7 +217,7 @@ ge.graph @g {
   ge.NetOutput %t : tensor<1xf32>
 }""")
     r = AscBackendFusionDecider().can_fuse(by(nodes, "ReduceSumD"), by(nodes, "ReduceMaxD"))
-    assert r is not None and r.code == "ReduceCanOnlyBackwardFuse3Elementwise"
+    assert r is not None and r.rule == "ReduceCanOnlyBackwardFuse3Elementwise"
 
 
 # -- regressions: CanFuse said yes, then the loop merge built a wrong AscGraph -------------
@@ -240,7 +241,7 @@ ge.graph @g {
     d = AscBackendFusionDecider()
     red, bc = by(nodes, "ReduceSumD"), by(nodes, "BroadcastToD")
     r = d.can_fuse(red, bc)
-    assert r is not None and r.code == "UnifySubgraphAxisFailed", r
+    assert r is not None and r.rule == "UnifySubgraphAxisFailed", r
     # a reduction whose consumer loops over the same extent still merges (softmax-like)
     m, nodes = lowered("""
 ge.graph @g {
@@ -270,7 +271,7 @@ ge.graph @g {
     m, nodes = lowered(text)
     d = AscBackendFusionDecider()
     r = d.can_fuse(by(nodes, "Relu"), by(nodes, "Reshape"))
-    assert r is not None and r.code == "CanNotMergeAscGraph" and "regrouping" in r.message, r
+    assert r is not None and r.rule == "CanNotMergeAscGraph" and "regrouping" in r.message, r
     # a reshape that only drops the unit axis reads the stored layout: it merges (Relu
     # is also a graph output, so lowering keeps it a kernel of its own)
     m, nodes = lowered(
@@ -330,10 +331,15 @@ def test_slice_back_step_needs_a_single_reference():
     m, nodes = lowered(SLICE_OF_SLICE_KERNEL, enable=("split",))
     u, e = by(nodes, "SplitD_Exp"), by(nodes, "slice_3")
     r = AscBackendFusionDecider().can_fuse(u, e)
-    assert r is not None and r.code == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
+    assert r is not None and r.rule == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
 
 
-def _refusal_for(n1) -> str | None:  # type: ignore[no-untyped-def]
+def _message(why: Reason | None) -> str:
+    assert why is None or why.rule == "CanNotMergeAscGraph", why
+    return "" if why is None else why.message
+
+
+def _refusal_for(n1) -> Reason | None:  # type: ignore[no-untyped-def]
     """slice_back_step_refusal for node1 feeding its output 0, alone, to a slice reader."""
     from passes.autofuse.axis_mapping import NodeFuseInfo, slice_back_step_refusal
 
@@ -357,16 +363,16 @@ ge.graph @g {
         enable=("reduce", "concat"),
     )
     red, cat, exp = by(nodes, "Reduce"), by(nodes, "Concat"), by(nodes, "Exp")
-    assert "reduction" in (_refusal_for(red) or "")
-    assert "Concat" in (_refusal_for(cat) or "")
+    assert "reduction" in _message(_refusal_for(red))
+    assert "Concat" in _message(_refusal_for(cat))
     assert _refusal_for(exp) is None
     exp.attributes["fuse_type"] = StringAttr("cube")
-    assert "cube" in (_refusal_for(exp) or "")
+    assert "cube" in _message(_refusal_for(exp))
     from passes.autofuse.axis_mapping import NodeFuseInfo, slice_back_step_refusal
 
     exp.attributes["fuse_type"] = StringAttr("pointwise")
     two = NodeFuseInfo(exp, exp, links=[(0, 0)], node1_outputs=[0])
-    assert "other outputs" in (slice_back_step_refusal(two) or "")
+    assert "other outputs" in _message(slice_back_step_refusal(two))
 
 
 def test_slice_back_step_refused_onto_a_split_load():
@@ -382,7 +388,7 @@ ge.graph @g {
     )
     LowerAutofusePass(enable_pass=("split",), split_lowering="split").apply(make_context(), m)
     split = next(o for o in list(m.ops)[0].body.block.ops if any(isinstance(n, ag.Split) for n in U.asc_nodes(o)))
-    assert "IsLoadConnectedToSplit" in (_refusal_for(split) or "")
+    assert "IsLoadConnectedToSplit" in _message(_refusal_for(split))
 
 
 # -- the input cap counts the inputs Fuse builds ----------------------------------------
@@ -427,7 +433,7 @@ ge.graph @g {
     nodes = {node_name(o): o for o in g.body.block.ops if U.inner_backends(o)}
     a, b = by(nodes, "Add"), by(nodes, "Mul")
     r = AscBackendFusionDecider(max_input_nums_after_fuse=3).can_fuse(a, b)
-    assert r is not None and r.code == "InputNumsExceedThreshold" and "4 inputs > 3" in r.message, r
+    assert r is not None and r.rule == "InputNumsExceedThreshold" and "4 inputs > 3" in r.message, r
     new = fuse_checked(m, AscBackendFusionDecider(max_input_nums_after_fuse=4), a, b)
     assert isinstance(new, ge.AscBackend) and len(new.operands) == 4
     assert new.operands[0] is new.operands[2]  # x kept twice: its two views differ

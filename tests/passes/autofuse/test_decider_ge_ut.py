@@ -192,7 +192,7 @@ def test_ge_fuse_loop_merge4_2_multi_reference_view_not_fused():
     m, g, nodes = build_graph([T5, T5], body, "%add3, %BAbsAdd", f"{T5}, {T6}")
     assert op_count(g) == 7
     r = AscBackendFusionDecider().can_fuse(nodes["Add6"], nodes["BAbsAdd"])
-    assert r is not None and r.code == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
+    assert r is not None and r.rule == "UnifySubgraphAxisFailed" and "multi-referenced" in r.message, r
 
 
 # -- FuseLoopMerge5 / 6 / 7: reduce + element, reduce + broadcast, broadcast + broadcast ----
@@ -288,7 +288,7 @@ def test_ge_fuse_no_loop_merge1_horizontal():
     # GE's test calls Fuse without CanFuse. Our CanFuse refuses the pair: concat's
     # CheckSameSchedAxis never fuses a concat only horizontally (passes/autofuse/strategies.py).
     r = d.can_fuse(nodes["AddN1"], nodes["HuberLoss2"])
-    assert r is not None and r.code == "ConcatNodeSchedAxisNotEqual", r
+    assert r is not None and r.rule == "ConcatNodeSchedAxisNotEqual", r
     ins = inputs_for(m, 0)
     ref = run_module(m, ins)
     new = d.fuse(nodes["AddN1"], nodes["HuberLoss2"])
@@ -372,4 +372,4 @@ def test_ge_can_fuse_nok_reduce_reduce():
     m, g, nodes = build_graph([T5], body, "%ReduceAfterReduce", ge_tensor([1, 1, 4, 5, 6]))
     assert op_count(g) == 4
     r = AscBackendFusionDecider().can_fuse(nodes["Reduce"], nodes["ReduceAfterReduce"])
-    assert r is not None and r.code == "ReduceCanOnlyBackwardFuse3Elementwise", r
+    assert r is not None and r.rule == "ReduceCanOnlyBackwardFuse3Elementwise", r

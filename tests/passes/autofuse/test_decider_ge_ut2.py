@@ -57,6 +57,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.attrs import int_attr
 from ge_dialect.ge import node_name
+from ge_dialect.reason import Reason
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
 from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, merge_axes_order
@@ -169,7 +170,7 @@ def test_ge_two_nodes_no_relation():
     m, g, nodes = build_graph([T5], body, "%C, %D", f"{T5}, {T5}")
     for d in (AscBackendFusionDecider(), AscBackendSubGraphFusionDecider()):
         r = d.can_fuse(nodes["C"], nodes["D"])
-        assert r is not None and r.code == "NoSharedData", r
+        assert r is not None and r.rule == "NoSharedData", r
     # A and B do share Data: the refusal above is the relation, not the kernels
     assert AscBackendFusionDecider().can_fuse(nodes["A"], nodes["B"]) is None
 
@@ -187,7 +188,7 @@ def test_ge_vector_core_num_not_equal():
     nodes["AddN1"].attributes[U.VECTOR_CORE_NUM_ATTR] = int_attr(16)
     nodes["Shape"].attributes[U.VECTOR_CORE_NUM_ATTR] = int_attr(20)
     r = AscBackendFusionDecider().can_fuse(nodes["AddN1"], nodes["Shape"])
-    assert r is not None and r.code == "VectorCoreNumNotEqual", r
+    assert r is not None and r.rule == "VectorCoreNumNotEqual", r
 
 
 def test_ge_fused_node_input_nums_exceed_threshold():
@@ -199,7 +200,7 @@ def test_ge_fused_node_input_nums_exceed_threshold():
     m, g, nodes = build_graph([T5, T5, T6, T5], addn1 + assign1, "%data4, %AddN1, %Assign1", f"{T5}, {T5}, {T6}")
     assert op_count(g) == 7
     r = AscBackendFusionDecider(max_input_nums_after_fuse=2).can_fuse(nodes["AddN1"], nodes["Assign1"])
-    assert r is not None and r.code == "InputNumsExceedThreshold" and "3 inputs > 2" in r.message, r
+    assert r is not None and r.rule == "InputNumsExceedThreshold" and "3 inputs > 2" in r.message, r
     assert AscBackendFusionDecider(max_input_nums_after_fuse=3).can_fuse(nodes["AddN1"], nodes["Assign1"]) is None
 
 
@@ -443,7 +444,7 @@ ge.graph @g {
     reduce = next(o for o in g.body.block.ops if isinstance(o, ge.ReduceMaxD))
     abs_ = next(o for n, o in nodes.items() if "Abs" in n)
     r = AscBackendFusionDecider().can_fuse(reduce, abs_)
-    assert r is not None and r.code == "GetSubgraphFailed", r
+    assert r is not None and r.rule == "GetSubgraphFailed", r
 
 
 # -- horizontal fuse of two broadcast readers -----------------------------------------------
@@ -487,7 +488,7 @@ def test_horizontal_broadcast_readers_with_different_broadcast_axes_refused():
     # {F, G}, and refuses the pair.
     m, g, nodes = _same_broadcast_info_graph()
     r = AscBackendFusionDecider().can_fuse(nodes["BroadCastAbs1"], nodes["BroadCastAbs2"])
-    assert r is not None and r.code == "UnifySubgraphAxisFailed" and "two different broadcast views" in r.message, r
+    assert r is not None and r.rule == "UnifySubgraphAxisFailed" and "two different broadcast views" in r.message, r
 
 
 def test_horizontal_view_check_load_repeat_one_is_a_broadcast():
@@ -563,7 +564,7 @@ def test_horizontal_view_check_reads_a_concat_node_as_simplest():
     m, g, nodes = build_graph([T5, T5], body, "%Cat6#0, %Cat6#1, %Bc6", f"{T5}, {T6}, {T6}")
     for a, b in ((nodes["Cat6"], nodes["Bc6"]), (nodes["Bc6"], nodes["Cat6"])):
         r = AscBackendFusionDecider().can_fuse(a, b)
-        assert r is not None and r.code == "ConcatNodeSchedAxisNotEqual", r
+        assert r is not None and r.rule == "ConcatNodeSchedAxisNotEqual", r
 
 
 def _load_then_broadcast(name: str) -> str:
@@ -624,7 +625,7 @@ def test_ge_node_get_subgraph_failed():
     d = AscBackendFusionDecider()
     for a, b in ((c, nodes["D"]), (nodes["D"], c)):
         r = d.can_fuse(a, b)
-        assert r is not None and r.code == "GetSubgraphFailed", r
+        assert r is not None and r.rule == "GetSubgraphFailed", r
 
 
 CONCAT3 = """
@@ -657,7 +658,7 @@ def _fused_axis_group_case(graph: str, clear: bool, fused_first: bool) -> None:
     pair = (fused, by(nodes, "Abs")) if fused_first else (by(nodes, "Abs"), fused)
     r = d.can_fuse(*pair)
     if clear:
-        assert r is not None and r.code == "GetAscgraphAxisGroupFailed", r
+        assert r is not None and r.rule == "GetAscgraphAxisGroupFailed", r
     else:
         assert r is None, r
 
@@ -890,12 +891,12 @@ def test_vertical_view_check_reads_a_concat_node_as_simplest():
     # so a concat-typed node2 passes where a pointwise one (control) is refused.
     m, g, nodes = _multi_ref_pair("pointwise")
     u = create_axis_map(node_fuse_info(nodes["AddN0"], nodes["N2"]), need_flash=False)
-    assert isinstance(u, str) and "multi-referenced" in u, u
+    assert isinstance(u, Reason) and "multi-referenced" in u.message, u
     assert not cur_node_input_is_simplest_load(nodes["N2"], 0)
     m, g, nodes = _multi_ref_pair("concat")
     assert cur_node_input_is_simplest_load(nodes["N2"], 0)
     u = create_axis_map(node_fuse_info(nodes["AddN0"], nodes["N2"]), need_flash=False)
-    assert not isinstance(u, str), u
+    assert not isinstance(u, Reason), u
 
 
 def test_pre_node_simplest_load_looks_only_behind_the_linked_output():
@@ -1012,4 +1013,4 @@ def test_transpose_link_needs_only_the_linked_output_simplest():
     m, g, nodes = build_graph([t48, t41], body, "%T, %P#1", f"{t84}, {t48}")
     assert pre_node_input_is_simplest_load(nodes["P"], 0) and not pre_node_input_is_simplest_load(nodes["P"], 1)
     u = create_axis_map(node_fuse_info(nodes["P"], nodes["T"]), need_flash=False)
-    assert not isinstance(u, str) and u.map2 == {0: 1, 1: 0}, u
+    assert not isinstance(u, Reason) and u.map2 == {0: 1, 1: 0}, u

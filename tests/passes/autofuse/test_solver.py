@@ -20,11 +20,11 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_re
 
 from conftest import inputs_for, parse
 from ge_dialect.ge import node_name
+from ge_dialect.reason import Reason
 from ge_tools.registry import make_context
 from passes.autofuse.solver import (
     FusionPriority,
     FusionStrategySolver,
-    NotFuse,
     SolverConfig,
     fuse_block,
 )
@@ -95,11 +95,11 @@ class MockDecider:
     def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority:
         return self.prio(self.members(n1), self.members(n2))
 
-    def can_fuse(self, n1: Operation, n2: Operation) -> NotFuse | None:
+    def can_fuse(self, n1: Operation, n2: Operation) -> Reason | None:
         self.calls.append((node_name(n1), node_name(n2)))
         vertical = any(v.owner is n1 for v in n2.operands)
         ok = self.allow(self.members(n1), self.members(n2), vertical)
-        return None if ok else NotFuse("Mock", "mock refuses")
+        return None if ok else Reason("Mock", "mock refuses")
 
     def fuse(self, n1: Operation, n2: Operation) -> Operation:
         self.fused.append((node_name(n1), node_name(n2)))
@@ -206,8 +206,8 @@ def test_fuse_cycle():
     solver.fuse_graph(g.block)
     assert len(g.block.ops) - before == -3
     assert sorted(map(sorted, g.fused())) == [["A", "C"], ["D"], ["E", "F"], ["G"], ["H", "K"]]
-    reasons = {(r.first_name, r.second_name): r.reason.code for r in solver.stats.not_fused()}
-    assert reasons[("A+C", "E+F")] == "WouldCreateCycle"
+    reasons = {(r.first_name, r.second_name): r.reason.rule for r in solver.stats.not_fused()}
+    assert reasons[("A+C", "E+F")] == "WillCreateCycle"
 
 
 @pytest.mark.parametrize("cap,groups", [(16, [{"A", "C"}, {"D", "E"}]), (21, [{"A", "C", "D"}, {"E"}])])
@@ -569,7 +569,7 @@ def test_lifting_exceptions(capsys):
 
 def test_lifting_multi_output_origin_lifted_together(capsys):
     """SplitD lowers to one slice AscBackend per output; both are liftable, so the one
-    SplitD comes back once (LiftingOneNodeAscBackendOp's node_maybe_lifting_outputs)."""
+    SplitD comes back once (LiftingManager::LiftingGraph's node_maybe_lifting_outputs)."""
     block, backends, lifted, err = _lowered_and_lifted(capsys)
     splits = [o for o in block.ops if o.name == "ge.SplitD"]
     assert len(splits) == 1 and len(splits[0].results) == 2

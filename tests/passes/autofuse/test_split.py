@@ -18,7 +18,7 @@ from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse.autofuse import AutofusePass
 from passes.autofuse.axis_group import node_axis_group
 from passes.autofuse.decider import AscBackendFusionDecider, split_complete
-from passes.autofuse.lifting import skip_reason
+from passes.autofuse.lifting import is_skip_lifting
 from runtime.interpreter import run_module
 
 
@@ -103,7 +103,7 @@ def test_split_and_reduce_refused_both_ways():
     red = next(k for k in ks if k.attributes["fuse_type"].data == "reduce")  # type: ignore[attr-defined]
     d = AscBackendFusionDecider()
     r = d.can_fuse(split0, red)
-    assert r is not None and r.code == "SplitCanNotFuseReduction"
+    assert r is not None and r.rule == "SplitCanNotFuseReduction"
     assert d.can_fuse(red, split0) is not None
 
 
@@ -123,13 +123,14 @@ def test_lowered_split_piece_is_not_lifted():
     # StoreSplit box has 1 of its SplitD's 2 outputs: kept; a one-output SplitD's box has
     # them all: lifted (the compute-op count alone would lift both)
     _, ks = lowered(SPLIT_REDUCE)
-    assert ks[0].origin is not None and "1 of its Split's 2 outputs" in (skip_reason(ks[0]) or "")
+    assert ks[0].origin is not None and (why := is_skip_lifting(ks[0])) is not None
+    assert why.rule == "LowerSplitHelper::NeedLifting" and "1 of its Split's 2 outputs" in why.message
     _, ks = lowered("""ge.graph @main {
   %x = ge.Data {index = 0} : tensor<4x16xf32>
   %a = ge.SplitD(%x) {split_dim = 0, num_split = 1} : (tensor<4x16xf32>) -> tensor<4x16xf32>
   ge.NetOutput %a : tensor<4x16xf32>
 }""")
-    assert len(ks) == 1 and skip_reason(ks[0]) is None
+    assert len(ks) == 1 and is_skip_lifting(ks[0]) is None
 
 
 def test_prune_after_lifting_removes_dead_producers():

@@ -16,7 +16,9 @@ from xdsl.printer import Printer
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
+from ge_dialect.diagnostics import Remark, remark_sink
 from ge_dialect.ge import ConcatD, GraphOp, node_name
+from ge_dialect.reason import Reason
 from ge_tools.opt import LocatedParser
 from ge_tools.registry import get_all_passes, make_context
 from passes.notask import base as N
@@ -97,9 +99,9 @@ ALIGN = [1, 16, 1, 1]
     ],
 )
 def test_check_real_dim_ge_ut27(src, dim, runtime, expected):
-    verdict = N.check_real_dim(ALIGN, src, S2D, D2S, dim, runtime)
-    assert bool(verdict) is expected
-    assert (verdict.reason == "") is expected
+    why = N.check_real_dim(ALIGN, src, S2D, D2S, dim, runtime)
+    assert (why is None) is expected
+    assert expected or why.rule == "CheckRealDim"
 
 
 def test_check_split_axis_outer_part_elsewhere():
@@ -107,24 +109,24 @@ def test_check_split_axis_outer_part_elsewhere():
     # CheckSplitAxis then needs align[1] == 1.
     s2d = [[0], [1, 0], [0]]
     d2s = [[1, 2], [1]]
-    assert not N.check_real_dim([1, 16, 1], [1, 32, 1], s2d, d2s, 2, [1, 2])
-    assert N.check_real_dim([1, 1, 1], [1, 32, 1], s2d, d2s, 2, [1, 2])
+    assert N.check_real_dim([1, 16, 1], [1, 32, 1], s2d, d2s, 2, [1, 2]) is not None
+    assert N.check_real_dim([1, 1, 1], [1, 32, 1], s2d, d2s, 2, [1, 2]) is None
 
 
 def test_check_real_dim_asserts():
     # no storage axis for the origin axis; storage axis outside the runtime shape
-    assert not N.check_real_dim([1], [4], [[]], [[0]], 0, [4])
-    assert not N.check_real_dim([1, 1], [1, 4], [[0], [5]], [[0], [1]], 1, [1, 4])
+    assert N.check_real_dim([1], [4], [[]], [[0]], 0, [4]) is not None
+    assert N.check_real_dim([1, 1], [1, 4], [[0], [5]], [[0], [1]], 1, [1, 4]) is not None
     # merged axis that does not list the concat axis
-    assert not N.check_real_dim([1, 1], [1, 1], [[0], [0]], [[0, 0]], 1, [1])
+    assert N.check_real_dim([1, 1], [1, 1], [[0], [0]], [[0, 0]], 1, [1]) is not None
 
 
 def test_check_dim_alignment_ge_ut25():
-    assert not N.check_dim_alignment([0, 1], 0, [1, 2])  # align 0
-    assert not N.check_dim_alignment([3, 1], 0, [1, 2])  # 1 % 3
-    assert N.check_dim_alignment([1, 16], 1, [1, 32])
-    assert not N.check_dim_alignment([1, 16], 1, [1, 31])
-    assert not N.check_dim_alignment([1, 16], 2, [1, 32])  # dim beyond the rank
+    assert N.check_dim_alignment([0, 1], 0, [1, 2]) is not None  # align 0
+    assert N.check_dim_alignment([3, 1], 0, [1, 2]) is not None  # 1 % 3
+    assert N.check_dim_alignment([1, 16], 1, [1, 32]) is None
+    assert N.check_dim_alignment([1, 16], 1, [1, 31]) is not None
+    assert N.check_dim_alignment([1, 16], 2, [1, 32]) is not None  # dim beyond the rank
 
 
 # ---------------------------------------------------------------------------------------
@@ -145,7 +147,7 @@ def test_check_tensor_align_single_input_and_scalar():
   %c = ge.ConcatD(%a) {concat_dim = 0} : (tensor<2xf16>) -> tensor<2xf16>
   ge.NetOutput %c : tensor<2xf16>
 }""")
-    assert N.check_tensor_align(one, 0)  # a single input is exempt (4 bytes)
+    assert N.check_tensor_align(one, 0) is None  # a single input is exempt (4 bytes)
     two = _concat_op("""ge.graph @g {
   %x = ge.Data {index = 0} : tensor<f16>
   %y = ge.Data {index = 1} : tensor<16xf16>
@@ -153,8 +155,8 @@ def test_check_tensor_align_single_input_and_scalar():
   ge.NetOutput %c : tensor<17xf16>
 }""")
     # GE's GetShapeSize is 0 for a scalar: 0 bytes fail; 16 f16 = 32 bytes pass
-    assert not N.check_tensor_align(two, 0)
-    assert N.check_tensor_align(two, 1)
+    assert N.check_tensor_align(two, 0) is not None
+    assert N.check_tensor_align(two, 1) is None
     assert N.is_scalar_input(tensor_desc(two.operands[0].type))
     assert not N.is_scalar_input(tensor_desc(two.operands[1].type))
 
@@ -170,7 +172,7 @@ def test_input_check_rejects_scalar_first():
   ge.NetOutput %c : tensor<17xf16>
 }""")
     rej = N.input_check(op, A.CAN_REUSED_FOR_CONCAT_OPTIMIZE, N.RefLinks(op.parent_op().parent_op()))
-    assert rej == N.Reject("IsScalarInput", "input 1: is a scalar (origin rank 0)")
+    assert rej == Reason("IsScalarInput", "input 1: is a scalar (origin rank 0)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -196,7 +198,7 @@ def test_concat_dim_range_ge_ut20_21(dim, ok):
     rej = check_concat_dim(op)
     assert (rej is None) is ok
     if not ok:
-        assert rej.rule == "CheckDim" and "out of range for origin rank 4" in rej.reason
+        assert rej.rule == "CheckDim" and "out of range for origin rank 4" in rej.message
 
 
 def test_concat_dim_normalised_once_by_the_first_input():
@@ -358,6 +360,49 @@ def test_remarks_name_location_node_and_rule(capsys):
         "test.mlir:5:3: remark: ConcatD 'concat_1' marked no-task; locked producers: a:0, b:0",
         "test.mlir:6:3: remark: ConcatD 'd' not marked: input 0: output 'a':0 is already locked "
         "by another no-task node (can_reused_for_concat_optimize = false) (IsPreOutAnchorCanReuse)",
+    ]
+
+
+def test_remarks_are_objects_with_the_rule(capsys):
+    # the same remarks, collected by a sink: each carries the pass, the verdict and, for a
+    # node not marked, the Reason whose rule names the GE function (grep lands on it)
+    seen: list[Remark] = []
+    with remark_sink(seen.append):
+        run(
+            f"""ge.graph @g {{
+  %x = ge.Data {{index = 0}} : {T}
+  %a = ge.Relu(%x) : ({T}) -> {T}
+  %c = ge.ConcatD(%a, %a) {{concat_dim = 0}} : ({T}, {T}) -> tensor<8x16xf16>
+  %d = ge.ConcatD(%x, %a) {{concat_dim = 0}} : ({T}, {T}) -> tensor<8x16xf16>
+  ge.NetOutput %c, %d : tensor<8x16xf16>, tensor<8x16xf16>
+}}""",
+            remarks=True,
+        )
+    assert capsys.readouterr().err == ""
+    assert [(r.pass_name, r.verdict, r.rule) for r in seen] == [
+        ("ge-concat-notask", "not marked", "HasSameSourceAnchor"),
+        ("ge-concat-notask", "not marked", "IsPreNodeTypeValid"),
+    ]
+    assert seen[1].line() == (
+        "test.mlir:5:3: remark: ConcatD 'd' not marked: input 0: producer 'x' is a Data node (IsPreNodeTypeValid)"
+    )
+    assert seen[1].reason == Reason("IsPreNodeTypeValid", "input 0: producer 'x' is a Data node")
+
+
+def test_input_check_is_a_rule_tuple_in_ge_order():
+    # notask_pass_base.cc InputCheck: the nine checks per input, in GE's order, each a
+    # function named after GE's
+    names = [r.__name__ for r in N.INPUT_CHECKS]
+    assert names == [
+        "input_is_scalar",
+        "input_tensor_align",
+        "has_same_source_anchor",
+        "is_pre_node_type_valid",
+        "is_pre_node_with_subgraph",
+        "is_pre_out_anchor_can_reuse",
+        "is_pre_out_anchor_valid_multi_ref",
+        "input_pre_node_attr_valid",
+        "is_same_input_mem_type",
     ]
 
 

@@ -5,7 +5,9 @@
 // (lowering_impl.cpp LowerSplit; ge_fusion.md §3.2). GE's eagle-graph test
 // AbsAndSliceNotCanfuse (§9.5) with the real decider (slice_fusion_strategy.cpp): a slice
 // that reads its producer's output through a slice view, when the producer itself loads
-// without a slice, does not fuse with it; two slices linked only horizontally do not fuse.
+// without a slice, does not fuse with it (GE logs kNodeInputHasSplit, NF1026, for it:
+// CheckIfSubGraphLinksHaveSpecifiedLoadTypePairs with a slice load on node2's side); two
+// slices linked only horizontally do not fuse.
 // Nothing fuses, and lifting (fewer than 2 compute ops) gives back Exp and the SplitD (its
 // two slice kernels together). GE: unchanged.
 
@@ -20,8 +22,8 @@ ge.graph @main {
 // CHECK-NEXT: %a, %b = ge.SplitD(%e) {split_dim = 1, num_split = 2}
 // CHECK-NOT:  ge.AscBackend
 
-// REMARK:     'autofuse_pointwise_0_Exp' and 'autofuse_slice_1_SplitD' not fused: node2 slices node1's output, which node1 computes without a slice [NF1047] [FusedSliceHasViewOp]
-// REMARK:     'autofuse_pointwise_0_Exp' and 'autofuse_slice_2_SplitD' not fused: {{.*}}[FusedSliceHasViewOp]
+// REMARK:     'autofuse_pointwise_0_Exp' and 'autofuse_slice_1_SplitD' not fused: node2 slices node1's output, which node1 computes without a slice [NF1026] [NodeInputHasSplit]
+// REMARK:     'autofuse_pointwise_0_Exp' and 'autofuse_slice_2_SplitD' not fused: {{.*}}[NodeInputHasSplit]
 // REMARK:     'autofuse_slice_1_SplitD' and 'autofuse_slice_2_SplitD' not fused: two slices fuse only along a producer -> consumer link [NF1023] [SliceHasOnlyHorizontalLink]
 // REMARK:     lifted 'autofuse_slice_1_SplitD', 'autofuse_slice_2_SplitD' back to SplitD 'a'
 // REMARK:     remark: ge-autofuse @main: kernels 3 -> 2,
