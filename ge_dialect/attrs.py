@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from typing import overload
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -158,6 +159,10 @@ def get_bool(op: Operation, name: str, default: bool = False) -> bool:
     return bool(a.value.data)
 
 
+@overload
+def get_int(op: Operation, name: str, default: int) -> int: ...
+@overload
+def get_int(op: Operation, name: str, default: None = None) -> int | None: ...
 def get_int(op: Operation, name: str, default: int | None = None) -> int | None:
     a = op.attributes.get(name)
     if a is None or not _is_int(a):

@@ -214,6 +214,6 @@ def compute_dtype(dt: np.dtype) -> np.dtype:
     return np.dtype(np.float32) if dt in _ML_FLOATS else dt
 
 
-def float_info(dt: np.dtype) -> ml_dtypes.finfo:
+def float_info(dt: np.dtype) -> np.finfo:
     """numpy's finfo of a float dtype, ml_dtypes' for bf16 and the float8 types."""
     return ml_dtypes.finfo(dt)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, overload
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -321,6 +321,10 @@ class GeNode(IRDLOperation):
         if len(dts) > 1:
             raise VerifyException(f"{what} must share one dtype, got {', '.join(sorted(dts))}")
 
+    @overload
+    def int_attr(self, name: str, default: int) -> int: ...
+    @overload
+    def int_attr(self, name: str, default: None = None) -> int | None: ...
     def int_attr(self, name: str, default: int | None = None) -> int | None:
         return A.get_int(self, name, default)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -32,7 +32,7 @@ def is_onnx_path(path: str) -> bool:
 def load_model_or_text(
     path: str,
     ctx: Context | None = None,
-    input_shapes: dict[str, Sequence[int]] | None = None,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
 ) -> ModuleOp:
     """The module in `path`: an ONNX model (by its `.onnx` suffix) imported with
     `input_shapes`, else ge IR text parsed with `ctx` (not verified; an imported module

@@ -53,16 +53,18 @@ later opsets' input forms of axes, split and shape).
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import math
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import onnx
-from onnx import numpy_helper
+from onnx import external_data_helper, numpy_helper
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
@@ -316,7 +318,9 @@ STATIC_INPUTS: dict[str, dict[int, str]] = {
 # ---------------------------------------------------------------------------------------
 
 
-def load_model(path: str, input_shapes: dict[str, Sequence[int]] | None = None, name: str | None = None) -> ModuleOp:
+def load_model(
+    path: str, input_shapes: collections.abc.Mapping[str, Sequence[int]] | None = None, name: str | None = None
+) -> ModuleOp:
     """Read the ONNX file at `path` (with its external data, next to it) and import it."""
     name = name or path
     try:
@@ -374,7 +378,7 @@ def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None
             continue
         where = f"{name}: {what}: error:"
         try:
-            info = onnx.external_data_helper.ExternalDataInfo(t)
+            info = external_data_helper.ExternalDataInfo(t)
         except ValueError as e:
             raise OnnxImportError(f"{where} bad external data entry: {e}") from None
         loc = info.location
@@ -440,7 +444,9 @@ def parse_input_shape(spec: str) -> tuple[str, tuple[int, ...]]:
 
 
 def import_model(
-    model: onnx.ModelProto, name: str = "model.onnx", input_shapes: dict[str, Sequence[int]] | None = None
+    model: onnx.ModelProto,
+    name: str = "model.onnx",
+    input_shapes: collections.abc.Mapping[str, Sequence[int]] | None = None,
 ) -> ModuleOp:
     """The ge module of `model` (not modified); `name` is the model's name in errors and
     locations. External data must already be loaded (`load_model` does it)."""
@@ -468,7 +474,9 @@ def default_opset(model: onnx.ModelProto, name: str) -> int:
     return v
 
 
-def _import(model: onnx.ModelProto, name: str, input_shapes: dict[str, Sequence[int]] | None) -> ModuleOp:
+def _import(
+    model: onnx.ModelProto, name: str, input_shapes: collections.abc.Mapping[str, Sequence[int]] | None
+) -> ModuleOp:
     opset = default_opset(model, name)
     graph = model.graph
     _name_unnamed_nodes(graph)
@@ -707,7 +715,7 @@ class _Importer:
         cls: type[Operation],
         operands: Sequence[SSAValue],
         result_types: Sequence[Attribute],
-        attributes: dict[str, Attribute],
+        attributes: collections.abc.Mapping[str, Attribute],
         name: str,
         line: int,
         origin: tuple[str, str] | None,
@@ -716,7 +724,7 @@ class _Importer:
         ssa_name = self.unique(name)
         if onnx_name is not None and onnx_name != ssa_name:
             attributes = {**attributes, "onnx_name": StringAttr(onnx_name)}
-        op = cls.create(operands=list(operands), result_types=list(result_types), attributes=attributes)
+        op = cls.create(operands=list(operands), result_types=list(result_types), attributes=dict(attributes))
         op.location = self.location(line)
         if op.results:
             op.results[0].name_hint = ssa_name
@@ -841,7 +849,8 @@ def dense_attr(arr: np.ndarray, elem: int, t: TensorType) -> DenseIntOrFPElement
     else:
         fmt = t.element_type.format  # type: ignore[attr-defined]
         data = np.ascontiguousarray(arr).astype(np.dtype(fmt), copy=False).tobytes()
-    return DenseIntOrFPElementsAttr(t, BytesAttr(data))
+    # `t`'s element type is one of _ELEM's, all dense element types (the cast says so)
+    return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
 
 
 class _NodeCtx:
@@ -964,7 +973,7 @@ class _NodeCtx:
         cls: type[Operation],
         operands: Sequence[SSAValue],
         result_types: Sequence[Attribute],
-        attributes: dict[str, Attribute] | None = None,
+        attributes: collections.abc.Mapping[str, Attribute] | None = None,
         suffix: str | None = None,
     ) -> Operation:
         """Add a GE op for this node: named after the node (suffix: `<name>_<suffix>`)."""
@@ -1000,7 +1009,10 @@ class _NodeCtx:
         )
 
     def single(
-        self, cls: type[Operation], operands: Sequence[SSAValue], attributes: dict[str, Attribute] | None = None
+        self,
+        cls: type[Operation],
+        operands: Sequence[SSAValue],
+        attributes: collections.abc.Mapping[str, Attribute] | None = None,
     ) -> Operation:
         """The node is one GE op with the node's output type."""
         op = self.emit(cls, operands, [self.out_type(0)], attributes)

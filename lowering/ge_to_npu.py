@@ -243,7 +243,7 @@ class _Lowering:
                 continue
             name = self.node_names.get(scope.prefix + ge.node_name(op))
             t = ge.ge_type(op)
-            info = {"node": StringAttr(name), "type": StringAttr(t)}
+            info: dict[str, Attribute] = {"node": StringAttr(name), "type": StringAttr(t)}
             if isinstance(op, ge.NetOutput):
                 outputs = self.lower_net_output(op, name, scope, call is None)
                 continue

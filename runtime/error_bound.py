@@ -41,7 +41,7 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
@@ -62,7 +62,7 @@ BoundRule = Callable[[GeInterpreter, Operation, list[np.ndarray], list[np.ndarra
 INF = math.inf
 
 
-def unit_roundoff(element_type: object) -> float:
+def unit_roundoff(element_type: Attribute) -> float:
     """u of a float element type (half an ulp of 1, eps / 2): f16 2^-11, bf16 2^-8, f32
     2^-24, f64 2^-53, f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1 (powers of two only); 0
     for integers and bools (exact)."""
@@ -100,7 +100,7 @@ def _fmax(v: SSAValue) -> float:
     return float(float_info(dt).max) if is_float_dtype(dt) else INF
 
 
-def finish(element_type: object, r: np.ndarray, e_prop: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
+def finish(element_type: Attribute, r: np.ndarray, e_prop: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
     """The bound of a result `r` of `element_type`: the propagated input errors `e_prop`,
     plus `extra` (a reordering term), plus the op's own rounding 2u|r| wherever either is
     nonzero; inf where r +- e may overflow the dtype or where the reference is NaN but an
@@ -124,7 +124,7 @@ def finish(element_type: object, r: np.ndarray, e_prop: np.ndarray, extra: np.nd
         else:  # an integer or bool result: a fractional error rounds up to whole units
             e = np.ceil(e)
         e = np.where(np.isnan(rr), np.where(has_err, INF, 0.0), np.where(np.isnan(e), INF, e))
-    return np.require(np.broadcast_to(e, r.shape), np.float64, "CW")
+    return np.require(np.broadcast_to(e, r.shape), np.float64, ["C", "W"])
 
 
 def _finish(op: Operation, i: int, r: np.ndarray, e_prop: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
@@ -376,7 +376,7 @@ def _moves(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     # data movement: the bounds move as the elements do (the op's own semantics on them)
-    return [np.require(b, np.float64, "CW") for b in ip.run_node(op, list(bounds))]
+    return [np.require(b, np.float64, ["C", "W"]) for b in ip.run_node(op, list(bounds))]
 
 
 @_rule(ge.Gather, ge.GatherV2)
@@ -385,7 +385,7 @@ def _gather(
 ) -> list[np.ndarray]:
     if any(np.any(b > 0) for b in bounds[1:]):  # an index (or the axis) may differ
         return [np.full(outs[0].shape, INF)]
-    return [np.require(ip.run_node(op, [bounds[0], *args[1:]])[0], np.float64, "CW")]
+    return [np.require(ip.run_node(op, [bounds[0], *args[1:]])[0], np.float64, ["C", "W"])]
 
 
 @_rule(ge.Bitcast)
@@ -421,9 +421,9 @@ def _asc_backend(
 # AscGraphs: the AscGraph interpreter's walk, on (value, bound) pairs
 # ---------------------------------------------------------------------------------------
 
-_AG_UNARY = {ag.Abs: "Abs", ag.Neg: "Neg", ag.Exp: "Exp", ag.Ln: "Log", ag.Relu: "Relu", ag.Sqrt: "Sqrt",
+_AG_UNARY: dict[type[Operation], str] = {ag.Abs: "Abs", ag.Neg: "Neg", ag.Exp: "Exp", ag.Ln: "Log", ag.Relu: "Relu", ag.Sqrt: "Sqrt",
              ag.Rsqrt: "Rsqrt", ag.Reciprocal: "Reciprocal", ag.Sigmoid: "Sigmoid", ag.Tanh: "Tanh"}  # fmt: skip
-_AG_BINARY = {ag.Add: "Add", ag.Sub: "Sub", ag.Mul: "Mul", ag.Div: "Div", ag.Maximum: "Maximum",
+_AG_BINARY: dict[type[Operation], str] = {ag.Add: "Add", ag.Sub: "Sub", ag.Mul: "Mul", ag.Div: "Div", ag.Maximum: "Maximum",
               ag.Minimum: "Minimum", ag.Pow: "Pow", ag.Eq: "Eq", ag.Ne: "Ne", ag.Gt: "Gt", ag.Ge: "Ge",
               ag.Lt: "Lt", ag.Le: "Le"}  # fmt: skip
 
@@ -436,16 +436,18 @@ def _asc_bounds(
     err: dict[SSAValue, np.ndarray] = {}
     res: dict[int, np.ndarray] = {}
     for node in graph.body.block.ops:
-        r0 = node.results[0] if node.results else None
         if isinstance(node, ag.Data):
+            r0 = node.results[0]
             val[r0] = np.ascontiguousarray(args[node.index]).reshape(-1)
             err[r0] = np.ascontiguousarray(bounds[node.index], dtype=np.float64).reshape(-1)
         elif isinstance(node, ag.Load):
+            r0 = node.results[0]
             reps = node.out_type().repeat_list
             for env in (val, err):
                 v = AI.gm_view(node, env[node.operands[0]], node.in_type(), node.offset)
                 env[r0] = np.broadcast_to(v, reps)
         elif isinstance(node, ag.Store):
+            r0 = node.results[0]
             t = node.out_type()
             size = ag.view_extent(t, node.offset)
             for use in r0.uses:
@@ -456,6 +458,7 @@ def _asc_bounds(
                 AI.gm_view(node, buf, t, node.offset, writeable=True)[...] = env[node.operands[0]]
                 env[r0] = buf
         elif isinstance(node, ag.Workspace):
+            r0 = node.results[0]
             val[r0], err[r0] = val[node.operands[0]], err[node.operands[0]]
         elif isinstance(node, ag.Output):
             res[node.index] = err[node.operands[0]]
@@ -526,7 +529,7 @@ def _asc_node_bounds(
             if a is None:
                 return [es[0]]
             j = node.in_type().axis_ids.index(a)
-            cuts = np.cumsum([res.type.repeat_list[j] for res in node.results])[:-1]
+            cuts = np.cumsum([node.out_type(i).repeat_list[j] for i in range(len(node.results))])[:-1]
             return list(np.split(es[0], cuts, axis=j))
     # a node this model does not know: exact when its inputs are, else unbounded
     return [np.full(o.shape, INF if any(np.any(e > 0) for e in es) else 0.0) for o in outs]
@@ -547,7 +550,7 @@ def _block_bounds(
         if isinstance(op, ge.Data | ge.RefData):
             k = A.get_int(op, "index") or 0
             val[op.results[0]] = inputs[k]
-            err[op.results[0]] = np.require(in_bounds[k], np.float64, "CW")
+            err[op.results[0]] = np.require(in_bounds[k], np.float64, ["C", "W"])
             continue
         if isinstance(op, ge.NetOutput):
             return [val[v] for v in op.operands], [err[v] for v in op.operands]
@@ -570,4 +573,4 @@ def output_error_bounds(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list
     with np.errstate(all="ignore"):
         ip = ge_interpreter()
         _, bounds = _block_bounds(ip, graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs])
-    return [np.require(b, np.float64, "CW") for b in bounds]
+    return [np.require(b, np.float64, ["C", "W"]) for b in bounds]

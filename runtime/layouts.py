@@ -65,7 +65,7 @@ def _coords(
     if storage == F.ND or (origin == F.ND and storage in F.ORIGIN_FORMATS):
         return None
     grid = np.indices(shape, dtype=np.int64) if shape else np.zeros((0,), dtype=np.int64)
-    idx = list(grid)
+    idx: list[np.ndarray] = [grid[k] for k in range(len(shape))]
     if storage in F.NZ_FORMATS:
         # transfer_shape_utils.cc: GetFractalNzShape: [..., ceil(n/C0), ceil(m/M0), M0, C0];
         # a 1-D [n] is [1, ceil(n/M0), M0, C0] (n rows of one column)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -64,8 +65,8 @@ def c_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a / b
 
 
-def reduce_identity(kind: str, dt: np.dtype) -> object:
-    """The value of `kind` ("max" or "min") over no elements: -inf / +inf for floats, the
+def reduce_identity(kind: str, dt: np.dtype) -> Any:
+    """The value (a numpy scalar of `dt`, or a bool) of `kind` ("max" or "min") over no elements: -inf / +inf for floats, the
     dtype's least / greatest value for integers, False / True for bools (ONNX ReduceMax:
     "minus infinity (if supported by the datatype) or the minimum value of the data type");
     sum is 0 and prod 1 (numpy's own empty results)."""

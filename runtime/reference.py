@@ -210,7 +210,7 @@ def _int_div(op: Operation) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     return div
 
 
-def _div(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _div(op: Operation, args: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
     return _pointwise(_int_div(op))(op, args)
 
 

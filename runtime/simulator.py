@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, SymbolRefAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, i64
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -197,8 +197,10 @@ class _Tensors:
             if n in aliases:
                 continue
             self.owners.setdefault(e.addr.region.data, IntervalMap()).update(
-                e.addr.offset.data, e.addr.end, lambda st, n=n: (st or ()) + (n,)
-            )  # type: ignore[operator]
+                e.addr.offset.data,
+                e.addr.end,
+                lambda st, n=n: (*(st or ()), n),  # type: ignore[misc]
+            )
 
     def pinned(self, n: str) -> bool:
         r = self.range[n][0]
@@ -255,8 +257,8 @@ class LoadedModel:
             for pos, op in enumerate(s.tasks):
                 node = op.attributes.get("node")
                 label = f"stream {s.stream.data} task {pos} ({op.name}" + (
-                    f" '{node.data}')" if node is not None else ")"
-                )  # type: ignore[attr-defined]
+                    f" '{node.data}')" if isinstance(node, StringAttr) else ")"
+                )
                 t = _Task(len(self.tasks), s.stream.data, pos, op, label)
                 if isinstance(op, npu.KernelOp | npu.MemcpyOp):
                     ins, outs = op.footprint()
@@ -638,7 +640,7 @@ class _Execution:
                     t, f"read of stale memory: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at {r} [{off}, {end})) "
                     f"was last written by {w[2]}, which does not write \"{o.tensor}\"", r, a, b,
                 )  # fmt: skip
-            if not self.hb(w, s):
+            if w is not None and not self.hb(w, s):
                 raise self.fault(
                     t,
                     f"race: reads {r} [{a}, {b}) written by {w[2]} on another stream with no event between them",
@@ -667,7 +669,7 @@ class _Execution:
         sh = self.shadow[r]
         for a, b, st in sh.covered(off, end):
             w, reads = st  # type: ignore[misc]
-            if not self.hb(w, s):
+            if w is not None and not self.hb(w, s):
                 raise self.fault(
                     t,
                     f"race: writes {r} [{a}, {b}) also written by {w[2]} on another stream with no event between them",
@@ -772,7 +774,7 @@ class _Execution:
             except ReferenceEvalError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
             for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
-                if not o.identity:
+                if o.type is not None and not o.identity:
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
                 elif d is None or not _same_memory(res, d):
                     _view(o, buf, off)[...] = res
@@ -842,6 +844,7 @@ def _nbytes(o: _Operand) -> int:
 
 
 def _flat_view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
+    assert o.dtype is not None, o.tensor  # set for every kernel operand when the model loads
     return buf[off : off + _nbytes(o)].view(o.dtype)
 
 
@@ -869,6 +872,7 @@ def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
 
 def _storage_view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
     """Operand `o`'s storage elements at byte `off` of `buf` (its storage size)."""
+    assert o.dtype is not None, o.tensor  # set for every kernel operand when the model loads
     return buf[off : off + o.nbytes].view(o.dtype)
 
 
@@ -877,9 +881,9 @@ def _view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
     its tensor (a PhonyConcat / PhonySplit piece too: one offset, no strides): a view when
     its storage layout is the origin's row-major one, else gathered from the storage
     layout (runtime/layouts.py)."""
-    if not o.identity:
+    if o.type is not None and not o.identity:
         return gather(o.type, _storage_view(o, buf, off))
-    return buf[off : off + _nbytes(o)].view(o.dtype).reshape(o.shape)
+    return _flat_view(o, buf, off).reshape(o.shape)
 
 
 def _element_offsets(t: Attribute) -> np.ndarray:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerAttr, ShapedType, StringAttr
+from xdsl.ir import Operation, OpResult
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
@@ -277,7 +277,7 @@ def _operand_numel(load: ag.Load) -> int | None:
     if not isinstance(backend, ge.AscBackend) or data.index >= len(backend.operands):
         return None
     t = backend.operands[data.index].type
-    shape = t.get_shape() if hasattr(t, "get_shape") else None
+    shape = t.get_shape() if isinstance(t, ShapedType) else None
     if shape is None or any(s < 0 for s in shape):
         return None
     n = 1
@@ -340,7 +340,6 @@ def output_store(op: Operation, k: int) -> tuple[ge.AscBackend, ag.Store] | None
         if net is None or k >= len(net.operands):
             return None
         v = net.operands[k]
-        owner = v.owner
-        if isinstance(owner, ge.AscBackend):
-            return output_store(owner, v.index)
+        if isinstance(v, OpResult) and isinstance(v.owner, ge.AscBackend):
+            return output_store(v.owner, v.index)
     return None

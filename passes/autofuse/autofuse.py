@@ -11,6 +11,7 @@ LiftingManager::LiftingGraph (passes/autofuse/lifting.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -119,7 +120,7 @@ class AutofusePass(ModulePass):
             at_least(self, field, lo)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        kw = dict(
+        kw: dict[str, Any] = dict(
             max_fusion_size=self.max_fusion_size,
             max_input_nums_after_fuse=self.max_input_nums_after_fuse,
             max_reduce_fused_elementwise=self.max_reduce_fused_elementwise,

@@ -29,6 +29,7 @@ rewrites them with one map), so its "graph axes" are the union of its AscGraphs'
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.ir import Operation, SSAValue
@@ -650,7 +651,7 @@ def cur_node_input_is_simplest_load(op: Operation, j: int) -> bool:
     return _input_broadcast_infos(backend, U.loads_of(data), lambda a: a)[0]
 
 
-def _first_input_data(datas: list[tuple[Operation, ag.Data]]) -> tuple[Operation, ag.Data]:
+def _first_input_data(datas: Sequence[tuple[Operation, ag.Data]]) -> tuple[Operation, ag.Data]:
     """backend_utils.cpp GetFusedAscBackendInputNode: a FusedAscBackend input's first
     peer, the earliest inner reader in graph order (one entry for an AscBackend)."""
     return min(datas, key=lambda bd: _block_index(bd[0])) if len(datas) > 1 else datas[0]

@@ -162,7 +162,9 @@ def parse_concat_case(
     """# lower_concat_helper.cpp: LowerConcatHelper::ParseConcatCase -- the case and the part
     of the concat dim that fused AscBackends produce (each producer output once)."""
     stride_bits = calc_concat_axis_stride(concat, shape)
-    inner = {d.results[0]: d.int_attr("index", 0) for d in fused.body.block.ops if isinstance(d, Data | RefData)}
+    inner: dict[SSAValue, int] = {
+        d.results[0]: d.int_attr("index", 0) for d in fused.body.block.ops if isinstance(d, Data | RefData)
+    }
     num_aligned = 0
     total_fused = 0
     unique_srcs: set[tuple[Operation, int]] = set()
@@ -237,7 +239,7 @@ def unfold_fused_asc_backend(fused: FusedAscBackend, rewriter: PatternRewriter) 
     out = body.last_op
     assert isinstance(out, NetOutput)
     datas = [d for d in body.ops if isinstance(d, Data | RefData)]
-    mapping = {d.results[0]: fused.operands[d.int_attr("index", 0)] for d in datas}
+    mapping: dict[SSAValue, SSAValue] = {d.results[0]: fused.operands[d.int_attr("index", 0)] for d in datas}
     # each result's new value; an inner value keeps the name its readers saw (the
     # FusedAscBackend's output), an input passed straight through keeps its own
     targets: list[SSAValue] = []

@@ -585,8 +585,8 @@ def split_origin(info: NodeFuseInfo) -> Region | None:
         return None  # the two pieces do not split the same value
     split = s1.clone(value_mapper=dict(vmap))
     block.add_op(split)
-    outs = [split.results[list(s1.results).index(net1.operands[k])] for k in info.node1_outputs]
-    outs += [split.results[list(s2.results).index(v)] for v in net2.operands]
+    outs = [split.results[list[SSAValue](s1.results).index(net1.operands[k])] for k in info.node1_outputs]
+    outs += [split.results[list[SSAValue](s2.results).index(v)] for v in net2.operands]
     block.add_op(ge.NetOutput.create(operands=outs))
     return Region(block)
 

@@ -167,7 +167,7 @@ def lifting_asc_backend_ops(
             assert isinstance(src, Operation)
             twin = vmap.get(out)
             if twin is None:
-                k = list(src.results).index(out)
+                k = list[SSAValue](src.results).index(out)
                 first_src = next(o for o in origin_ops(first) if node_name(o) == node_name(src))
                 twin = vmap[first_src.results[k]]
             rewriter.replace_all_uses_with(res, twin)

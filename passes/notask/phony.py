@@ -516,7 +516,7 @@ class PhonyNotaskPass(ModulePass):
         # ge_local_ops_kernel_builder.cc: GeLocalOpsKernelBuilder::CalcOpRunningParam
         for graph in graphs:
             nodes = list(_all_nodes(graph))
-            order = {n: i for i, n in enumerate(nodes)}
+            order: dict[Operation, int] = {n: i for i, n in enumerate(nodes)}
             slots = OffsetSlots()  # one calculation per graph: every pair keeps its slot
             for node in nodes:
                 self._calc_op_running_param(node, order, slots)
