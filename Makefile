@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup example test lint lit pytest bench clean
+.PHONY: setup example test lint typecheck lit pytest bench clean
 
 setup: $(STAMP)
 
@@ -25,14 +25,18 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
+# basedpyright (configured in pyproject.toml [tool.pyright]) on the packages.
+typecheck: $(STAMP)
+	$(BIN)/basedpyright
+
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck
 
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-# lint, lit, then pytest; fails when any fails (pytest's "no tests ran", exit 5, fails too).
-test: lint lit pytest
+# lint, typecheck, lit, then pytest; fails when any fails (pytest's "no tests ran", exit 5, fails too).
+test: lint typecheck lit pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py

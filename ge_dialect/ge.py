@@ -1739,7 +1739,9 @@ class AscBackend(GeNode):
         if self.origin is not None:
             ops = list(self.origin.block.ops)
             datas = _verify_graph_body(ops, "AscBackend origin")
-            _check_body_against(datas, ops[-1], self, "AscBackend origin")
+            net_output = ops[-1]
+            assert isinstance(net_output, NetOutput)  # _verify_graph_body checked it ends so
+            _check_body_against(datas, net_output, self, "AscBackend origin")
 
 
 @irdl_op_definition

@@ -100,7 +100,7 @@ class KernelBox:
     def covered(self) -> list[KernelBox]:
         """This box and every box inlined into it, each once, in topological order."""
         seen: dict[int, KernelBox] = {}
-        stack = [self]
+        stack: list[KernelBox] = [self]
         while stack:
             b = stack.pop()
             if id(b) in seen:
@@ -378,8 +378,8 @@ class LowerAutofusePass(ModulePass):
                 continue
             into = ", ".join(dict.fromkeys(made.get(n, [])))
             why = "; ".join(
-                f"output {list(n.results).index(b.value)} realized: {b.reason}" if b.realized else
-                f"output {list(n.results).index(b.value)} inlined into its reader"
+                f"output {list[SSAValue](n.results).index(b.value)} realized: {b.reason}" if b.realized else
+                f"output {list[SSAValue](n.results).index(b.value)} inlined into its reader"
                 for b in own.get(n, [])
             )  # fmt: skip
             remark(n, f"{head}: lowered into {into}; {why}")
@@ -419,7 +419,7 @@ def _asc_backend(b: KernelBox, name: str, fuse: str, covered: list[KernelBox], c
     lifting may restore it, the GE ops it covers."""
     dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
     builder = L.AscGraphBuilder(dims, cse=cse)
-    k = list(b.node.results).index(b.value)
+    k = list[SSAValue](b.node.results).index(b.value)
     graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
     mask = ag.fuse_type_bit(fuse)
     for x in covered:
