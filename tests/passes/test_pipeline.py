@@ -32,6 +32,13 @@ def test_ge_compile_stands_for_the_readme_pipeline():
     assert [pass_spec(p) for p in two] == ORDER[:-1] + ["ge-to-npu{streams=2}"]
 
 
+def test_enable_pass_goes_to_ge_lower_autofuse():
+    passes = GeCompilePass(enable_pass=("reduce", "concat")).passes()
+    assert [pass_spec(p) for p in passes] == [
+        "ge-lower-autofuse{enable-pass=reduce,concat}" if p == "ge-lower-autofuse" else p for p in ORDER
+    ]
+
+
 def test_the_registry_builds_ge_compile_from_its_options():
     spliced = build_pipeline("ge-compile{streams=2},dce", GeOptMain([]).available_passes)
     assert [pass_spec(p) for p in spliced] == ORDER[:-1] + ["ge-to-npu{streams=2}", "dce"]
