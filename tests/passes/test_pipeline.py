@@ -84,13 +84,19 @@ BAD_NODE = """ge.graph @main {
 """
 
 
-def test_verification_locates_the_op_without_patching_xdsl():
+def test_verification_locates_the_op_without_patching_xdsl(tmp_path, capsys):
     from xdsl.ir import Operation
     from xdsl.parser import Parser
 
-    from ge_tools.opt import LocatedParser
+    from ge_tools.opt import LocatedParser, main
 
     before = Operation.emit_error
+    f = tmp_path / "bad.mlir"
+    f.write_text(BAD_NODE)
+    with pytest.raises(SystemExit):
+        main([str(f)])  # the tool's run used to replace Operation.emit_error for the process
+    assert capsys.readouterr().err.startswith(f"{f}:3:3: error: ge.Relu: ")
+    assert Operation.emit_error is before
     m = LocatedParser(make_context(), BAD_NODE, "bad.mlir").parse_module()
     with pytest.raises(LocatedError) as e:
         verify_module(m)
