@@ -1,4 +1,4 @@
-"""ge-compile as a pass (passes/pipeline.py) and the driver's pipeline (ge_tools/opt.py):
+"""ge-compile as a pass (ge_tools/pipeline.py) and the driver's pipeline (ge_tools/opt.py):
 the constituent passes, their splicing into one PassPipeline, the callback's verification."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from xdsl.passes import PassPipeline
 from conftest import EXAMPLES, parse, print_module
 from ge_dialect.diagnostics import LocatedError
 from ge_tools.opt import GeOptMain, PipelineCallback, build_pipeline, pass_spec, verify_module
+from ge_tools.pipeline import GeCompilePass, PipelinePass, expand
 from ge_tools.registry import make_context
-from passes.pipeline import GeCompilePass, PipelinePass, expand
 
 # README.md, "The pipeline": the order of the passes ge-compile stands for.
 ORDER = [

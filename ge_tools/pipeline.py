@@ -5,6 +5,9 @@ The order is DESIGN.md's ("The pipeline") with two differences that README.md ("
 pipeline") explains: ge-phony-notask runs in its two stages, `mark` on the original
 graph (GeLocalGraphOptimizer) and `calc` just before memory assignment
 (CalcOpRunningParam at build time), and ge-pack-notask runs after ge-concat-notask.
+
+Here in ge_tools/, the composition root, not in passes/: ge-compile runs passes of
+passes/ and of lowering/, and passes/ may import ge_dialect and passes/ only.
 """
 
 from __future__ import annotations
