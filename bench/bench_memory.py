@@ -48,6 +48,7 @@ from ge_dialect import attrs as A  # noqa: E402
 from ge_dialect.attrs import MEMORY_LOWER_BOUND, MEMORY_PROVEN_BOUND, MEMORY_SIZE  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.opt import LocatedParser  # noqa: E402
+from ge_tools.pipeline import GeCompilePass  # noqa: E402
 from ge_tools.registry import get_all_passes, make_context  # noqa: E402
 from passes.memory.allocator import (  # noqa: E402
     live_lower_bound,
@@ -58,7 +59,6 @@ from passes.memory.allocator import (  # noqa: E402
 )
 from passes.memory.assign_memory import AssignMemoryPass, GraphPlanner  # noqa: E402
 from passes.memory.exact import ExactOptions, ExactPlan, exact_offsets  # noqa: E402
-from passes.pipeline import GeCompilePass  # noqa: E402
 
 # ge-compile's passes before memory assignment
 _COMPILE = [str(p) for p in GeCompilePass().passes()]

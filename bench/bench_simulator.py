@@ -23,7 +23,7 @@ import numpy as np
 
 from ge_dialect import npu
 from ge_tools.opt import GeOptMain, parse_module
-from passes.pipeline import GeCompilePass
+from ge_tools.pipeline import GeCompilePass
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph
 from runtime.simulator import load

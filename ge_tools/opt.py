@@ -47,8 +47,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.pass_options import PassOptionError
+from ge_tools.pipeline import PipelinePass, expand
 from ge_tools.registry import get_all_dialects, get_all_passes
-from passes.pipeline import PipelinePass, expand
 
 
 class GeLexer(MLIRLexer):

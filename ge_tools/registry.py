@@ -1,6 +1,6 @@
 """The one registry of the project's dialects and passes (lazy factories, as xDSL does).
 
-`ge-compile` (passes/pipeline.py) is a pass that stands for DESIGN.md's pipeline: the
+`ge-compile` (ge_tools/pipeline.py) is a pass that stands for DESIGN.md's pipeline: the
 tools run its constituent passes one by one; each pass also runs alone.
 """
 
@@ -87,7 +87,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return GeToNpuPass
 
     def get_compile() -> type[ModulePass]:
-        from passes.pipeline import GeCompilePass
+        from ge_tools.pipeline import GeCompilePass
 
         return GeCompilePass
 

@@ -8,7 +8,7 @@ device simulator and check its numbers against the reference interpreter.
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
 interpreter (runtime/reference.py) runs. Otherwise the passes of `ge-compile`
-(passes/pipeline.py: GeCompilePass, with --streams) run on a copy of the module; when
+(ge_tools/pipeline.py: GeCompilePass, with --streams) run on a copy of the module; when
 they end in an npu.model (ge-to-npu) the model is loaded once on runtime/simulator.py
 and executed N times with fresh input buffers, else the compiled graph is evaluated by
 the reference interpreter; the outputs are compared with the reference's on the
@@ -53,7 +53,7 @@ from ge_tools.opt import (
     run_tool,
     verify_module,
 )
-from passes.pipeline import GeCompilePass, expand
+from ge_tools.pipeline import GeCompilePass, expand
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
@@ -69,7 +69,7 @@ DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
 
 Modes:
-  default      run the passes of ge-compile (passes/pipeline.py: ge-identity-pass,
+  default      run the passes of ge-compile (ge_tools/pipeline.py: ge-identity-pass,
                ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
                ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
                ge-assign-memory, ge-to-npu{streams=S}) on a copy of

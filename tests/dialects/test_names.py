@@ -22,8 +22,8 @@ from conftest import EXAMPLES, ROOT
 from ge_dialect import ge, npu
 from ge_dialect.names import name_all_nodes, name_nodes, node_name
 from ge_tools import run as ge_run
+from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import make_context
-from passes.pipeline import GeCompilePass
 
 CASE6 = """
 ge.graph @main {

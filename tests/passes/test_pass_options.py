@@ -22,6 +22,7 @@ BAD = [
     ("ge-assign-memory", {"solver_work_limit": float("nan")}, "option solver-work-limit: expected a number >= 0.0, got nan"),
     ("ge-to-npu", {"streams": 3}, "option streams: expected 1 or 2, got 3"),
     ("ge-compile", {"streams": -1}, "option streams: expected 1 or 2, got -1"),
+    ("ge-compile", {"enable_pass": ("split", "nope")}, "option enable-pass: expected a list of reduce, concat, split, transpose, gather, got 'nope'"),
 ]  # fmt: skip
 
 

@@ -1053,8 +1053,8 @@ def test_ge_run_compare_reports_a_pipeline_that_changes_numbers(tmp_path, capsys
     from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
     from xdsl.passes import ModulePass
 
+    from ge_tools.pipeline import GeCompilePass
     from ge_tools.run import main
-    from passes.pipeline import GeCompilePass
 
     @dataclass(frozen=True)
     class ZeroConsts(ModulePass):

@@ -10,7 +10,7 @@ from conftest import ROOT
 from ge_dialect import npu
 from ge_tools import run as R
 from ge_tools.opt import context, pass_spec
-from passes.pipeline import GeCompilePass
+from ge_tools.pipeline import GeCompilePass
 from runtime.reference import select_graph
 
 EXAMPLE = str(ROOT / "examples" / "split_relu_concat.mlir")

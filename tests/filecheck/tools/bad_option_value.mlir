@@ -8,6 +8,8 @@
 // RUN: not ge-opt %s -p 'ge-autofuse{max-proximity=-3}' 2>&1 | filecheck %s --check-prefix=PROXIMITY
 // RUN: not ge-opt %s -p 'ge-to-npu{streams=3}' 2>&1 | filecheck %s --check-prefix=STREAMS
 // RUN: not ge-opt %s -p 'ge-compile{streams=0}' 2>&1 | filecheck %s --check-prefix=COMPILE
+// ge-compile's options are checked by the passes they go to, in ge-compile's name:
+// RUN: not ge-opt %s -p 'ge-compile{enable-pass=reduce,conv}' 2>&1 | filecheck %s --check-prefix=COMPILE-ENABLE
 // RUN: not ge-opt %s -p 'ge-phony-notask{stage=foo}' 2>&1 | filecheck %s --check-prefix=STAGE
 // RUN: not ge-opt %s -p 'ge-lower-autofuse{enable-pass=reduce,bogus}' 2>&1 | filecheck %s --check-prefix=ENABLE
 // RUN: not ge-opt %s -p 'ge-lower-autofuse{recomputation-threshold=256}' 2>&1 | filecheck %s --check-prefix=RECOMPUTE
@@ -38,6 +40,8 @@ ge.graph @main {
 // STREAMS-NOT: {{.}}
 // COMPILE: {{\A}}ge-opt: error: ge-compile: option streams: expected 1 or 2, got 0{{$}}
 // COMPILE-NOT: {{.}}
+// COMPILE-ENABLE: {{\A}}ge-opt: error: ge-compile: option enable-pass: expected a list of reduce, concat, split, transpose, gather, got 'conv' (GE's flag exists, but this op set has no such lowering){{$}}
+// COMPILE-ENABLE-NOT: {{.}}
 // STAGE: {{\A}}ge-opt: error: ge-phony-notask: option stage: expected mark, calc or all, got 'foo'{{$}}
 // STAGE-NOT: {{.}}
 // ENABLE: {{\A}}ge-opt: error: ge-lower-autofuse: option enable-pass: expected a list of reduce, concat, split, transpose, gather, got 'bogus'{{$}}

@@ -71,7 +71,7 @@ ge.graph @main {
 // QUOTE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size="3}': string at column 29 is not closed{{$}}
 // QUOTE-NOT: {{.}}
 
-// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{stream=2}': pass ge-compile: unknown option 'stream' (options: streams); did you mean 'streams'?{{$}}
+// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{stream=2}': pass ge-compile: unknown option 'stream' (options: streams, enable-pass); did you mean 'streams'?{{$}}
 // PIPEOPT-NOT: {{.}}
 
 // SUGGEST: {{\A}}ge-opt: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'? (ge-opt --help lists them){{$}}

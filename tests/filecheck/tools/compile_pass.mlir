@@ -1,4 +1,4 @@
-// ge-compile is a pass with options (passes/pipeline.py: GeCompilePass); the tools run
+// ge-compile is a pass with options (ge_tools/pipeline.py: GeCompilePass); the tools run
 // its constituent passes one by one, so that verification, --dump-dir,
 // --print-ir-after-all and --time-passes see each of them, and it combines with other
 // passes in one -p.

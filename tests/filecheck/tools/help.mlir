@@ -8,6 +8,7 @@
 // CHECK: {{^}}  ge-compile{{$}}
 // CHECK-NEXT: The whole compile path
 // CHECK: option streams: int = 1
+// CHECK-NEXT: option enable-pass: tuple[str, ...] = ()
 // CHECK-NEXT: runs: ge-identity-pass, ge-phony-notask{stage=mark},
 // CHECK: {{^}}  ge-phony-notask{{$}}
 // CHECK-NEXT: Mark PhonyConcat/PhonySplit no-task

@@ -1,4 +1,4 @@
-"""ge-compile as a pass (passes/pipeline.py) and the driver's pipeline (ge_tools/opt.py):
+"""ge-compile as a pass (ge_tools/pipeline.py) and the driver's pipeline (ge_tools/opt.py):
 the constituent passes, their splicing into one PassPipeline, the callback's verification."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from xdsl.passes import PassPipeline
 from conftest import EXAMPLES, parse, print_module
 from ge_dialect.diagnostics import LocatedError
 from ge_tools.opt import GeOptMain, PipelineCallback, build_pipeline, pass_spec, verify_module
+from ge_tools.pipeline import GeCompilePass, PipelinePass, expand
 from ge_tools.registry import make_context
-from passes.pipeline import GeCompilePass, PipelinePass, expand
 
 # README.md, "The pipeline": the order of the passes ge-compile stands for.
 ORDER = [
@@ -30,6 +30,13 @@ def test_ge_compile_stands_for_the_readme_pipeline():
     assert [pass_spec(p) for p in GeCompilePass().passes()] == ORDER
     two = GeCompilePass(streams=2).passes()
     assert [pass_spec(p) for p in two] == ORDER[:-1] + ["ge-to-npu{streams=2}"]
+
+
+def test_enable_pass_goes_to_ge_lower_autofuse():
+    passes = GeCompilePass(enable_pass=("reduce", "concat")).passes()
+    assert [pass_spec(p) for p in passes] == [
+        "ge-lower-autofuse{enable-pass=reduce,concat}" if p == "ge-lower-autofuse" else p for p in ORDER
+    ]
 
 
 def test_the_registry_builds_ge_compile_from_its_options():
@@ -77,13 +84,19 @@ BAD_NODE = """ge.graph @main {
 """
 
 
-def test_verification_locates_the_op_without_patching_xdsl():
+def test_verification_locates_the_op_without_patching_xdsl(tmp_path, capsys):
     from xdsl.ir import Operation
     from xdsl.parser import Parser
 
-    from ge_tools.opt import LocatedParser
+    from ge_tools.opt import LocatedParser, main
 
     before = Operation.emit_error
+    f = tmp_path / "bad.mlir"
+    f.write_text(BAD_NODE)
+    with pytest.raises(SystemExit):
+        main([str(f)])  # the tool's run used to replace Operation.emit_error for the process
+    assert capsys.readouterr().err.startswith(f"{f}:3:3: error: ge.Relu: ")
+    assert Operation.emit_error is before
     m = LocatedParser(make_context(), BAD_NODE, "bad.mlir").parse_module()
     with pytest.raises(LocatedError) as e:
         verify_module(m)

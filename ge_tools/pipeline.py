@@ -5,6 +5,9 @@ The order is DESIGN.md's ("The pipeline") with two differences that README.md ("
 pipeline") explains: ge-phony-notask runs in its two stages, `mark` on the original
 graph (GeLocalGraphOptimizer) and `calc` just before memory assignment
 (CalcOpRunningParam at build time), and ge-pack-notask runs after ge-concat-notask.
+
+Here in ge_tools/, the composition root, not in passes/: ge-compile runs passes of
+passes/ and of lowering/, and passes/ may import ge_dialect and passes/ only.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
-from ge_dialect.pass_options import one_of
+from ge_dialect.pass_options import PassOptionError, one_of
 
 
 @dataclass(frozen=True)
@@ -36,21 +39,28 @@ class PipelinePass(ModulePass, ABC):
 @dataclass(frozen=True)
 class GeCompilePass(PipelinePass):
     """The whole compile path, ge graph to npu.model (DESIGN.md's pipeline): each pass
-    with its default options, `streams` given to ge-to-npu.
+    with its default options, except that `enable-pass` goes to ge-lower-autofuse and
+    `streams` to ge-to-npu.
 
-    ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
-    ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc}, ge-assign-memory,
-    ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and time) each of them as
-    its own pass.
+    ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
+    ge-autofuse, ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
+    ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
+    time) each of them as its own pass.
     """
 
     name = "ge-compile"
 
     streams: int = 1
     """ge-to-npu's streams: 1 or 2."""
+    enable_pass: tuple[str, ...] = ()
+    """ge-lower-autofuse's optional lowering classes (reduce, concat, split, transpose, gather)."""
 
     def __post_init__(self) -> None:
         one_of(self, "streams", (1, 2))
+        try:
+            self.passes()  # each constituent checks the options it receives
+        except PassOptionError as e:
+            raise PassOptionError(self.name, e.option, e.expected) from None
 
     def passes(self) -> tuple[ModulePass, ...]:
         # Imported here: the tools import this module for PipelinePass and `expand`, and a
@@ -67,7 +77,7 @@ class GeCompilePass(PipelinePass):
         return (
             IdentityPass(),
             PhonyNotaskPass(stage="mark"),
-            LowerAutofusePass(),
+            LowerAutofusePass(enable_pass=self.enable_pass),
             AutofusePass(),
             ConcatNotaskPass(),
             PackNotaskPass(),
