@@ -6,6 +6,7 @@ included, is read with `ast`, and
 * ge_dialect imports nothing else of the project;
 * lowering/ and importers/ import ge_dialect only (and their own package);
 * runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass);
+* report/ imports ge_dialect, runtime/ and report/ only (it reads IR);
 * passes/ imports ge_dialect and passes/ only, and a pass folder takes no `_private`
   name from another folder (a folder may use another's public analysis, never its
   internals).
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 
 from conftest import ROOT
 
-PACKAGES = ("ge_dialect", "passes", "lowering", "runtime", "ge_tools", "importers")
+PACKAGES = ("ge_dialect", "passes", "lowering", "runtime", "ge_tools", "importers", "report")
 
 # The reference interpreter and the AscGraph interpreter register their implementations
 # in one table at import time and so import each other (reference.py imports
@@ -143,6 +144,11 @@ def test_lowering_and_importers_import_ge_dialect_only():
 
 def test_runtime_imports_ge_dialect_and_runtime_only():
     assert _violations(("runtime",), ("ge_dialect", "runtime")) == []
+
+
+def test_report_imports_ge_dialect_runtime_and_report_only():
+    assert any(_top(m) == "report" for m in MODULES)
+    assert _violations(("report",), ("ge_dialect", "runtime", "report")) == []
 
 
 def test_passes_import_ge_dialect_and_public_names_of_other_pass_folders():
