@@ -51,7 +51,7 @@ from ge_dialect.asc_backend import FUSE_TYPE_ATTR, asc_graph_of
 from ge_dialect.desc import shape_of, tensor_desc
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import AscBackend, Data, FusedAscBackend, GeNode, GraphOp, NetOutput, PartitionedCall, RefData
-from ge_dialect.names import ge_type, node_name
+from ge_dialect.names import ge_type, given_name, name_all_nodes, node_name
 from ge_dialect.node_types import GE_LOCAL_NOOP_TYPES, SOURCE_TYPES
 from ge_dialect.shapes import fmt_shape
 
@@ -210,12 +210,12 @@ def _wrap_names(names: list[str]) -> list[str]:
     return lines
 
 
-def node_types(module: Operation) -> dict[str, str]:
+def node_types(module: ModuleOp) -> dict[str, str]:
     """GE node name -> GE type of every node of every graph of `module` (not inside a
     kernel): what `build_picture` needs to show the types of the origin nodes a kernel
     holds, taken from the input graph."""
     out: dict[str, str] = {}
-    for g in module.walk():
+    for g in named(module).walk():
         if isinstance(g, GraphOp):
             for op in g.body.block.ops:
                 if isinstance(op, GeNode):
@@ -406,11 +406,24 @@ class _Builder:
                 self.pic.edges.append(Edge(src, dst, text, kind, vid, nbytes))
 
 
+def named(module: ModuleOp) -> ModuleOp:
+    """`module` itself when every node has its name, else a copy with the names GE's parser
+    gives (ge_dialect/names.py): asking a nameless node for its name names its block, and a
+    picture must not change the IR the tool prints."""
+    for op in module.walk():
+        if isinstance(op, GeNode) and given_name(op) is None:
+            copy = module.clone()
+            name_all_nodes(copy)
+            return copy
+    return module
+
+
 def build_picture(module: ModuleOp, title: str = "", origin_types: Mapping[str, str] | None = None) -> Picture:
     """The picture of every ge.graph of `module` (in module order); `origin_types` (node
     name -> GE type, e.g. `node_types` of the input module) adds the types of the origin
     nodes a kernel holds. A module without ge graphs (after ge-to-npu) gives an empty
-    picture."""
+    picture. The module is not changed (`named`)."""
+    module = named(module)
     b = _Builder(title, origin_types or {})
     for op in module.ops:
         if isinstance(op, GraphOp):

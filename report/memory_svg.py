@@ -42,7 +42,7 @@ from ge_dialect.ge import GeNode, GraphOp
 from ge_dialect.graph import graph_nodes, graphs_in_pass_order, node_order
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import node_name
-from report.dot import clean_text
+from report.dot import clean_text, named
 
 REGION_FM = "fm"
 
@@ -209,7 +209,8 @@ def graph_plan(graph: GraphOp) -> GraphPlan | None:
 
 
 def module_plans(module: ModuleOp) -> list[GraphPlan]:
-    """The plan of every graph of `module` that has one (root graphs, then subgraphs)."""
+    """The plan of every graph of `module` that has one (root graphs, then subgraphs); a
+    node without a name yet gets one (`report.dot.named` draws from a named copy)."""
     out = []
     for g in graphs_in_pass_order(module):
         p = graph_plan(g)
@@ -379,7 +380,7 @@ def plans_svg(plans: list[GraphPlan]) -> str:
 def memory_svg(module: ModuleOp) -> str | None:
     """The SVG of every memory plan in `module`, or None when no graph carries one (before
     ge-assign-memory, or after ge-to-npu replaced the graphs)."""
-    plans = module_plans(module)
+    plans = module_plans(named(module))
     return plans_svg(plans) if plans else None
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from report.dot import build_picture, node_types, to_dot
+from report.dot import build_picture, named, node_types, to_dot
 from report.memory_svg import memory_svg
 from report.svg_render import render_svg
 
@@ -42,6 +42,7 @@ def write_stage(
     """Write the stage's DOT, SVG and (with a plan) memory SVG; returns the paths written.
     `origin_types` (node name -> GE type, `dot.node_types` of the input) names the types
     of the ops each kernel holds; `svg=False` writes the DOT only."""
+    module = named(module)  # one copy at most, for the graph and the memory pictures
     pic = build_picture(module, stage, origin_types)
     if not pic.nodes:
         return []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from report_helpers import EX, Dot, staged
 
+from conftest import parse, print_module
 from ge_dialect.ge import GraphOp
 from ge_dialect.names import ge_type, node_name
 from report.dot import EDGE_STYLE, dot_string, module_to_dot, node_types
@@ -177,3 +178,21 @@ ge.graph @main {{
 def test_control_characters_are_dropped():
     assert dot_string("a\tb\x00c") == '"a b c"'
     assert dot_string("two\nlines") == '"two\\nlines"'
+
+
+NAMELESS = """
+ge.graph @main {
+  %0 = ge.Data {index = 0} : tensor<4xf32>
+  %1 = ge.Relu(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  ge.NetOutput %1 : tensor<4xf32>
+}
+"""
+
+
+def test_the_picture_leaves_the_ir_alone():
+    m = parse(NAMELESS)
+    before = print_module(m)
+    d = Dot(module_to_dot(m, "input"))
+    assert print_module(m) == before
+    # drawn with the names GE's parser gives nameless nodes (<type>_<index>)
+    assert d.node_by_label("Data\nData_0") and d.node_by_label("Relu\nRelu_1")
