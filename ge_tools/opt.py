@@ -38,6 +38,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.diagnostics import LocatedError
 from ge_tools.registry import PIPELINES, get_all_dialects, get_all_passes
+from report.dot import node_types
+from report.stages import write_stage
 
 _VERIFY_PREFIX = "Operation does not verify: "
 
@@ -555,6 +557,13 @@ class GeOptMain(xDSLOptMain):
             help="write the input and the IR after each pass as DIR/NN_<pass>.mlir",
         )
         arg_parser.add_argument(
+            "--dot-dir",
+            metavar="DIR",
+            help="draw the input and the graph after each pass: DIR/NN_<pass>.dot and .svg "
+            "(Graphviz's dot when on PATH, else networkx + matplotlib; large graphs summarised "
+            "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
+        )
+        arg_parser.add_argument(
             "--remarks",
             action="store_true",
             help="each pass that supports it says, node by node, what it decided and why "
@@ -614,12 +623,17 @@ class GeOptMain(xDSLOptMain):
             self._dump(i, p.name, prog)
 
     _chunk = 0
+    _origin_types: dict[str, str] = {}  # replaced at each input, never mutated
 
     def _dump(self, index: int, name: str, prog: ModuleOp) -> None:
+        prefix = "" if self._chunk <= 1 else f"chunk{self._chunk}_"
+        if self.args.dot_dir:
+            if index == 0:  # the input's node types name the ops each kernel holds later
+                self._origin_types = node_types(prog)
+            write_stage(prog, f"{prefix}{index:02d}_{name}", self.args.dot_dir, self._origin_types)
         if not self.args.dump_dir:
             return
         os.makedirs(self.args.dump_dir, exist_ok=True)
-        prefix = "" if self._chunk <= 1 else f"chunk{self._chunk}_"
         path = os.path.join(self.args.dump_dir, f"{prefix}{index:02d}_{name}.mlir")
         with open(path, "w") as f:
             Printer(stream=f).print_op(prog)

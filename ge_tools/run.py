@@ -3,7 +3,7 @@ device simulator and check its numbers against the reference interpreter.
 
     ge-run FILE [--graph NAME] [--input X.npy ... | --seed N] [--reference]
                 [--print-values] [--save-dir DIR] [--stats-json PATH] [--dump-dir DIR]
-                [--executions N] [--streams 1|2] [--frozen-input K ...]
+                [--dot-dir DIR] [--executions N] [--streams 1|2] [--frozen-input K ...]
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
@@ -396,6 +396,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
     p.add_argument(
+        "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
+    )
+    p.add_argument(
         "--executions", type=int, default=1, metavar="N",
         help="execute the loaded model N times, each with fresh input buffers (default 1)",
     )  # fmt: skip
@@ -501,7 +504,11 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 1
     passes = _pipeline(args)
     # ge-opt's context (every dialect) and pipeline (expansion, verification after each pass).
-    opt = GeOptMain(["-p", passes] + (["--dump-dir", args.dump_dir] if args.dump_dir else []))
+    opt = GeOptMain(
+        ["-p", passes]
+        + (["--dump-dir", args.dump_dir] if args.dump_dir else [])
+        + (["--dot-dir", args.dot_dir] if args.dot_dir else [])
+    )
     with open(args.file, "rb") as f:
         data = f.read()
     module: ModuleOp = parse_module(opt.ctx, data, args.file)
