@@ -25,7 +25,7 @@ import textwrap
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import IO, NoReturn, get_type_hints
 
@@ -49,6 +49,8 @@ from ge_dialect.diagnostics import LocatedError
 from ge_dialect.pass_options import PassOptionError
 from ge_tools.pipeline import PipelinePass, expand
 from ge_tools.registry import get_all_dialects, get_all_passes
+from report.dot import node_types
+from report.stages import write_stage
 
 
 class GeLexer(MLIRLexer):
@@ -518,13 +520,15 @@ class PipelineCallback:
     the module, next pass or None): verification with located errors, then, as asked,
     --time-passes, --print-between-passes, --print-ir-after-all (stderr) and --dump-dir
     (DIR/NN_<pass>.mlir, 00_input.mlir first; chunk<K>_ before each name from the second
-    module on, as --split-input-file gives)."""
+    module on, as --split-input-file gives) and --dot-dir (the same stages drawn, report/stages.py)."""
 
     verify: bool = True
     time_passes: bool = False
     print_between_passes: bool = False
     print_ir_after_all: bool = False
     dump_dir: str | None = None
+    dot_dir: str | None = None
+    origin_types: dict[str, str] = field(default_factory=dict)  # node -> GE type, at the input
     modules: int = 0
     index: int = 0
     started: float = 0.0
@@ -550,6 +554,8 @@ class PipelineCallback:
                 print(file=sys.stderr)
         if self.dump_dir:
             self._dump("input" if previous is None else previous.name, module)
+        if self.dot_dir:
+            self._draw("input" if previous is None else previous.name, module)
         self.started = time.perf_counter()
 
     def _dump(self, name: str, module: ModuleOp) -> None:
@@ -559,6 +565,13 @@ class PipelineCallback:
         with open(os.path.join(self.dump_dir, f"{prefix}{self.index:02d}_{name}.mlir"), "w") as f:
             Printer(stream=f).print_op(module)
             f.write("\n")
+
+    def _draw(self, name: str, module: ModuleOp) -> None:
+        assert self.dot_dir
+        prefix = "" if self.modules <= 1 else f"chunk{self.modules}_"
+        if self.index == 0:  # the input's node types name the ops each kernel holds later
+            self.origin_types = node_types(module)
+        write_stage(module, f"{prefix}{self.index:02d}_{name}", self.dot_dir, self.origin_types)
 
 
 def register_dialects(ctx: Context) -> None:
@@ -658,6 +671,13 @@ class GeOptMain(xDSLOptMain):
             help="write the input and the IR after each pass as DIR/NN_<pass>.mlir",
         )
         arg_parser.add_argument(
+            "--dot-dir",
+            metavar="DIR",
+            help="draw the input and the graph after each pass: DIR/NN_<pass>.dot and .svg "
+            "(Graphviz's dot when on PATH, else networkx + matplotlib; large graphs summarised "
+            "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
+        )
+        arg_parser.add_argument(
             "--remarks",
             action="store_true",
             help="each pass that supports it says, node by node, what it decided and why "
@@ -698,6 +718,7 @@ class GeOptMain(xDSLOptMain):
             print_between_passes=self.args.print_between_passes,
             print_ir_after_all=self.args.print_ir_after_all,
             dump_dir=self.args.dump_dir,
+            dot_dir=self.args.dot_dir,
         )
         self.pipeline = PassPipeline(passes, callback)
 

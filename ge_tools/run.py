@@ -3,7 +3,7 @@ device simulator and check its numbers against the reference interpreter.
 
     ge-run FILE [--graph NAME] [--input X.npy ... | --seed N] [--reference]
                 [--print-values] [--save-dir DIR] [--stats-json PATH] [--dump-dir DIR]
-                [--executions N] [--streams 1|2] [--frozen-input K ...]
+                [--dot-dir DIR] [--executions N] [--streams 1|2] [--frozen-input K ...]
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
@@ -412,6 +412,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
     p.add_argument(
+        "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
+    )
+    p.add_argument(
         "--executions", type=int, default=1, metavar="N",
         help="execute the loaded model N times, each with fresh input buffers (default 1)",
     )  # fmt: skip
@@ -447,7 +450,7 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     except PassOptionError as e:
         raise UserError(f"ge-run: error: {e}") from None
     passes = () if args.reference else expand((compile,))
-    return PassPipeline(passes, PipelineCallback(dump_dir=args.dump_dir))
+    return PassPipeline(passes, PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir))
 
 
 def _model_figures(model: npu.ModelOp) -> dict[str, object]:

@@ -7,6 +7,8 @@ included, is read with `ast`, and
 * lowering/ and importers/ import ge_dialect only (and their own package);
 * runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass),
   and its two interpreters (reference.py, ascgraph_interp.py) import neither the other;
+* runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass);
+* report/ imports ge_dialect, runtime/ and report/ only (it reads IR);
 * passes/ imports ge_dialect and passes/ only, and a pass folder takes no `_private`
   name from another folder (a folder may use another's public analysis, never its
   internals);
@@ -22,7 +24,7 @@ from collections.abc import Iterator
 
 from conftest import ROOT
 
-PACKAGES = ("ge_dialect", "passes", "lowering", "runtime", "ge_tools", "importers")
+PACKAGES = ("ge_dialect", "passes", "lowering", "runtime", "ge_tools", "importers", "report")
 
 
 def _modules() -> dict[str, ast.Module]:
@@ -147,6 +149,11 @@ def test_the_two_interpreters_import_neither_the_other():
     assert "runtime.ascgraph_interp" not in GRAPH["runtime.reference"]
     assert "runtime.reference" not in GRAPH["runtime.ascgraph_interp"]
     assert {"runtime.reference", "runtime.ascgraph_interp"} <= GRAPH["runtime.interpreter"]
+
+
+def test_report_imports_ge_dialect_runtime_and_report_only():
+    assert any(_top(m) == "report" for m in MODULES)
+    assert _violations(("report",), ("ge_dialect", "runtime", "report")) == []
 
 
 def test_passes_import_ge_dialect_and_public_names_of_other_pass_folders():
