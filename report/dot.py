@@ -329,7 +329,7 @@ class _Builder:
         for n in drawn:
             for v in n.operands:
                 prod = v.owner
-                if isinstance(prod, ag.Data) or prod not in self.ids:
+                if not isinstance(prod, Operation) or isinstance(prod, ag.Data) or prod not in self.ids:
                     continue
                 text, nbytes = value_label(v.type, ON_CHIP)
                 self.pic.edges.append(Edge(self.ids[prod], self.ids[n], text, ON_CHIP, self._value(v), nbytes))

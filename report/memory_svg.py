@@ -141,7 +141,7 @@ def graph_plan(graph: GraphOp) -> GraphPlan | None:
     order = node_order(graph)
     nodes = list(graph_nodes(graph))
     positions = [node_name(n) for n in nodes]
-    pos = {n: i for i, n in enumerate(nodes)}
+    pos: dict[Operation, int] = {n: i for i, n in enumerate(nodes)}
     place: dict[SSAValue, tuple[int, int]] = {}
     for n in nodes:
         for r in n.results:
