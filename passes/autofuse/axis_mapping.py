@@ -278,19 +278,71 @@ def _partial_axes(op: Operation) -> set[int]:
     return set().union(*(g.partial_axes() for g in U.asc_graphs(op)))
 
 
-def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False) -> AxisUnification | str:
+class NodeQueries:
+    """One node's answers to the queries `create_axis_map` asks of each side, kept for
+    the pairs of one solve. Not GE's (GE reads them off its node objects): the solver
+    asks them again for every candidate pair a node is in (up to 2 x buffer-group-window
+    pairs per node), and they depend only on the node's own AscGraph, attributes and
+    operand types, which nothing changes in place while a solve runs (Fuse makes a new
+    node and erases both old ones; the same premise as the decider's axis groups). The
+    answers are the functions' own: `node_axes`, `_partial_axes`, `U.input_datas`, and
+    `_input_broadcast_infos` of a Data's Loads before the axis-id conversion (which
+    `cur_node_input_is_simplest_load` reads too). Entries
+    hold their op, so no id is reused while the memo lives; a caller without a memo gets
+    a fresh one (nothing kept)."""
+
+    def __init__(self) -> None:
+        self._d: dict[tuple, object] = {}
+
+    def _get(self, key: tuple, compute):
+        d = self._d
+        if key not in d:
+            d[key] = compute()
+        return d[key]
+
+    def node_axes(self, op: Operation) -> tuple[list[int], dict[int, int]]:
+        return self._get(("axes", op), lambda: node_axes(op))  # type: ignore[return-value]
+
+    def partial_axes(self, op: Operation) -> set[int]:
+        return self._get(("partial", op), lambda: _partial_axes(op))  # type: ignore[return-value]
+
+    def input_datas(self, op: Operation, j: int) -> list[tuple[Operation, ag.Data]]:
+        return self._get(("datas", op, j), lambda: U.input_datas(op, j))  # type: ignore[return-value]
+
+    def broadcast_infos(self, backend: Operation, data: ag.Data, conv) -> tuple[bool, list[list]]:
+        """`_input_broadcast_infos(backend, U.loads_of(data), conv)`, conv applied to the
+        kept unconverted infos."""
+        simplest, raw = self._get(
+            ("bcast", backend, data), lambda: _input_broadcast_infos(backend, U.loads_of(data), lambda a: a)
+        )  # type: ignore[misc]
+        return simplest, [[conv(a) for a in info] for info in raw]
+
+    def cur_node_input_is_simplest_load(self, op: Operation, j: int) -> bool:
+        """`cur_node_input_is_simplest_load(op, j)` over the kept answers."""
+        datas = self.input_datas(op, j)
+        if not datas:
+            return False
+        backend, data = _first_input_data(datas)
+        return self.broadcast_infos(backend, data, lambda a: a)[0]
+
+
+def create_axis_map(
+    info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False, memo: NodeQueries | None = None
+) -> AxisUnification | str:
     """CreateSubGraphAxisMapInfo then FlashContinueAxisId/FlushSubGraphAxisInfo (check
     only when `need_flash` is False). A string says why the axes cannot be unified.
 
     `loop_merge` (the pair will become one loop nest): a pairing is kept only when
     every paired loop axis has one size (see `sizes_agree`); otherwise the next of
-    GE's steps is tried."""
+    GE's steps is tried. `memo` keeps the per-node answers across the pairs of a solve
+    (`NodeQueries`)."""
+    q = memo if memo is not None else NodeQueries()
     n1, n2 = info.n1, info.n2
-    ax1, sz1 = node_axes(n1)
-    ax2, sz2 = node_axes(n2)
+    ax1, sz1 = q.node_axes(n1)
+    ax2, sz2 = q.node_axes(n2)
     m = _Maps()
     if loop_merge:
-        part1, part2 = _partial_axes(n1), _partial_axes(n2)
+        part1, part2 = q.partial_axes(n1), q.partial_axes(n2)
 
         def ok(p: AxisPairing | None) -> AxisPairing | None:
             return p if p is not None and sizes_agree(p, sz1, sz2, part1, part2) else None
@@ -302,7 +354,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
     reduction1 = U.has_fuse_type(n1, "reduce")
     for k, j in info.links:
         ps = U.output_store(n1, k)
-        datas = U.input_datas(n2, j)
+        datas = q.input_datas(n2, j)
         if ps is None or not datas:
             return f"output {k} of node1 or input {j} of node2 has no AscGraph node"
         store = ps[1]
@@ -339,7 +391,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             return f"the link {k}->{j} maps the axes differently from the first link"
         # §6.3 per-link loop-merge checks
         # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: CurNodeInputIsSimplestLoad
-        cur_view = not cur_node_input_is_simplest_load(n2, j)
+        cur_view = not q.cur_node_input_is_simplest_load(n2, j)
         can_merge = _loop_merge(ax1, ax2, m.pairs)
         single = info.single_reference.get(k, False)
         if reduction1 and not can_merge:
@@ -361,7 +413,7 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
     if m.pairs is None and info.can_do_horizontal_mapping() and not info.only_vertical_mapping and info.same_input_map:
         # §6.4 horizontal mapping (ProcessSubGraphHorizontalMapInfo)
         for i1, i2 in info.same_input_map:
-            d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
+            d1, d2 = q.input_datas(n1, i1), q.input_datas(n2, i2)
             if not d1 or not d2:
                 return f"shared input {i1}/{i2} has no Data node"
             gp = ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=need_flash))
@@ -371,10 +423,8 @@ def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = Fal
             # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
             # IsSameBroadCastInfo when neither side reads the input only simply
             (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
-            simplest1, infos1 = _input_broadcast_infos(b1, U.loads_of(e1), lambda a: a)
-            simplest2, infos2 = _input_broadcast_infos(
-                b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}")
-            )
+            simplest1, infos1 = q.broadcast_infos(b1, e1, lambda a: a)
+            simplest2, infos2 = q.broadcast_infos(b2, e2, lambda b, pairs=pairs: pairs.get(b, f"n2:{b}"))
             if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
                 return f"shared input {i1}/{i2} is read through two different broadcast views"
             if not pairs or not _loop_merge(ax1, ax2, pairs):
