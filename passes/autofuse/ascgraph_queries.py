@@ -116,7 +116,8 @@ def canfuse_nodes_size(op: Operation) -> int:
     1 for a node without an AscGraph (FusingNode)."""
     if not inner_backends(op):
         return 1
-    return int_attr(op, CANFUSE_NODES_SIZE_ATTR, node_count(op))
+    a = op.attributes.get(CANFUSE_NODES_SIZE_ATTR)  # the count (a walk of every graph) only when absent
+    return a.value.data if isinstance(a, IntegerAttr) else node_count(op)
 
 
 _NON_COMPUTE = (ag.Data, ag.Load, ag.Store, ag.Output)

@@ -295,6 +295,54 @@ def _partial_axes(op: Operation) -> set[int]:
     return set().union(*(g.partial_axes() for g in U.asc_graphs(op)))
 
 
+class NodeQueries:
+    """One node's answers to the queries `create_axis_map` asks of each side, kept for
+    the pairs of one solve. Not GE's (GE reads them off its node objects): the solver
+    asks them again for every candidate pair a node is in (up to 2 x buffer-group-window
+    pairs per node), and they depend only on the node's own AscGraph, attributes and
+    operand types, which nothing changes in place while a solve runs (Fuse makes a new
+    node and erases both old ones; the same premise as the decider's axis groups). The
+    answers are the functions' own: `node_axes`, `_partial_axes`, `U.input_datas`, and
+    `_input_broadcast_infos` of a Data's Loads before the axis-id conversion (which
+    `cur_node_input_is_simplest_load` reads too). Entries
+    hold their op, so no id is reused while the memo lives; a caller without a memo gets
+    a fresh one (nothing kept)."""
+
+    def __init__(self) -> None:
+        self._d: dict[tuple, object] = {}
+
+    def _get(self, key: tuple, compute):
+        d = self._d
+        if key not in d:
+            d[key] = compute()
+        return d[key]
+
+    def node_axes(self, op: Operation) -> tuple[list[int], dict[int, int]]:
+        return self._get(("axes", op), lambda: node_axes(op))  # type: ignore[return-value]
+
+    def partial_axes(self, op: Operation) -> set[int]:
+        return self._get(("partial", op), lambda: _partial_axes(op))  # type: ignore[return-value]
+
+    def input_datas(self, op: Operation, j: int) -> list[tuple[Operation, ag.Data]]:
+        return self._get(("datas", op, j), lambda: U.input_datas(op, j))  # type: ignore[return-value]
+
+    def broadcast_infos(self, backend: Operation, data: ag.Data, conv) -> tuple[bool, list[list]]:
+        """`_input_broadcast_infos(backend, U.loads_of(data), conv)`, conv applied to the
+        kept unconverted infos."""
+        simplest, raw = self._get(
+            ("bcast", backend, data), lambda: _input_broadcast_infos(backend, U.loads_of(data), lambda a: a)
+        )  # type: ignore[misc]
+        return simplest, [[conv(a) for a in info] for info in raw]
+
+    def cur_node_input_is_simplest_load(self, op: Operation, j: int) -> bool:
+        """`cur_node_input_is_simplest_load(op, j)` over the kept answers."""
+        datas = self.input_datas(op, j)
+        if not datas:
+            return False
+        backend, data = _first_input_data(datas)
+        return self.broadcast_infos(backend, data, lambda a: a)[0]
+
+
 @dataclass
 class _AxisMapping:
     """What CreateSubGraphAxisMapInfo's steps share (GE: AscGraphAxisMapping's members): the
@@ -308,11 +356,13 @@ class _AxisMapping:
     ax2: list[int] = field(init=False)
     sz2: dict[int, int] = field(init=False)
     maps: _Maps = field(default_factory=_Maps)
+    q: NodeQueries = field(default_factory=NodeQueries)  # per-node answers, kept for a solve
 
     def __post_init__(self) -> None:
-        self.ax1, self.sz1 = node_axes(self.info.n1)
-        self.ax2, self.sz2 = node_axes(self.info.n2)
-        self._part = (_partial_axes(self.info.n1), _partial_axes(self.info.n2)) if self.loop_merge else None
+        q = self.q
+        self.ax1, self.sz1 = q.node_axes(self.info.n1)
+        self.ax2, self.sz2 = q.node_axes(self.info.n2)
+        self._part = (q.partial_axes(self.info.n1), q.partial_axes(self.info.n2)) if self.loop_merge else None
 
     def ok(self, p: AxisPairing | None) -> AxisPairing | None:
         """`loop_merge`: a pairing is kept only when every paired loop axis has one size
@@ -327,7 +377,7 @@ def get_vertical_axis_map_info(am: _AxisMapping, k: int, j: int) -> AxisPairing 
     step 1..4). # asc_graph_axis_mapping.cpp: AscGraphAxisMapping::GetVerticalAxisMapInfo"""
     n1, n2, ax1, sz1, ax2, sz2 = am.info.n1, am.info.n2, am.ax1, am.sz1, am.ax2, am.sz2
     ps = U.output_store(n1, k)
-    datas = U.input_datas(n2, j)
+    datas = am.q.input_datas(n2, j)
     if ps is None or not datas:
         return unify_subgraph_axis_failed(f"output {k} of node1 or input {j} of node2 has no AscGraph node")
     store = ps[1]
@@ -380,7 +430,7 @@ def process_sub_graph_vertical_map_info(am: _AxisMapping) -> Reason | None:
         elif not _is_same_map_axis(m.pairs, pairs):
             return unify_subgraph_axis_failed(f"the link {k}->{j} maps the axes differently from the first link")
         # §6.3 per-link loop-merge checks: CurNodeInputIsSimplestLoad, CanLoopMerge
-        cur_view = not cur_node_input_is_simplest_load(n2, j)
+        cur_view = not am.q.cur_node_input_is_simplest_load(n2, j)
         can_merge = _loop_merge(am.ax1, am.ax2, m.pairs)
         single = info.single_reference.get(k, False)
         if reduction1 and not can_merge:
@@ -408,7 +458,7 @@ def process_sub_graph_horizontal_map_info(am: _AxisMapping) -> Reason | None:
     info, m = am.info, am.maps
     n1, n2, ax1, sz1, ax2, sz2 = info.n1, info.n2, am.ax1, am.sz1, am.ax2, am.sz2
     for i1, i2 in info.same_input_map:
-        d1, d2 = U.input_datas(n1, i1), U.input_datas(n2, i2)
+        d1, d2 = am.q.input_datas(n1, i1), am.q.input_datas(n2, i2)
         if not d1 or not d2:
             return unify_subgraph_axis_failed(f"shared input {i1}/{i2} has no Data node")
         gp = am.ok(_graph_pairing(ax1, sz1, ax2, sz2, allow_unit=am.need_flash))
@@ -420,8 +470,8 @@ def process_sub_graph_horizontal_map_info(am: _AxisMapping) -> Reason | None:
         # backend_utils.cpp CurNodeInputIsSimplestLoad on both sides, then
         # IsSameBroadCastInfo when neither side reads the input only simply
         (b1, e1), (b2, e2) = _first_input_data(d1), _first_input_data(d2)
-        simplest1, infos1 = _input_broadcast_infos(b1, U.loads_of(e1), lambda a: a)
-        simplest2, infos2 = _input_broadcast_infos(b2, U.loads_of(e2), lambda b, pairs=pairs: pairs.get(b, f"n2:{b}"))
+        simplest1, infos1 = am.q.broadcast_infos(b1, e1, lambda a: a)
+        simplest2, infos2 = am.q.broadcast_infos(b2, e2, lambda b, pairs=pairs: pairs.get(b, f"n2:{b}"))
         if not simplest1 and not simplest2 and not is_same_broadcast_info(infos1, infos2):
             return unify_subgraph_axis_failed(f"shared input {i1}/{i2} is read through two different broadcast views")
         if not pairs or not _loop_merge(ax1, ax2, pairs):
@@ -433,15 +483,18 @@ def process_sub_graph_horizontal_map_info(am: _AxisMapping) -> Reason | None:
     return None
 
 
-def create_axis_map(info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False) -> AxisUnification | Reason:
+def create_axis_map(
+    info: NodeFuseInfo, need_flash: bool, loop_merge: bool = False, memo: NodeQueries | None = None
+) -> AxisUnification | Reason:
     """# asc_graph_axis_mapping.cpp: AscGraphAxisMapping::CreateSubGraphAxisMapInfo, then
     FlashContinueAxisId/FlushSubGraphAxisInfo (check only when `need_flash` is False). A
     Reason (UnifySubgraphAxisFailed) says why the axes cannot be unified.
 
     `loop_merge` (the pair will become one loop nest): a pairing is kept only when
     every paired loop axis has one size (see `sizes_agree`); otherwise the next of
-    GE's steps is tried."""
-    am = _AxisMapping(info, need_flash, loop_merge)
+    GE's steps is tried. `memo` keeps the per-node answers across the pairs of a solve
+    (`NodeQueries`)."""
+    am = _AxisMapping(info, need_flash, loop_merge, q=memo if memo is not None else NodeQueries())
     m = am.maps
     if (why := process_sub_graph_vertical_map_info(am)) is not None:
         return why

@@ -68,6 +68,7 @@ from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, graph_ax
 from passes.autofuse.axis_mapping import (
     AxisUnification,
     NodeFuseInfo,
+    NodeQueries,
     create_axis_map,
     link_views_disagree,
     node_fuse_info,
@@ -172,6 +173,8 @@ class AscBackendFusionDecider:
     # autofuse_attrs.h: SplitFusionRatioRequirementState per node (True = NOT_SATISFIED,
     # False = SATISFIED, absent = NOT_DETERMINED); GE caches it on the node's attributes
     _split_ratio: dict[Operation, bool] = field(default_factory=dict)
+    # create_axis_map's per-node answers (axis_mapping.NodeQueries), on the same premise
+    _queries: NodeQueries = field(default_factory=NodeQueries)
 
     def _axis_group(self, op: Operation) -> AxisGroup | None:
         if op not in self._groups:
@@ -279,7 +282,7 @@ class AscBackendFusionDecider:
                 return why
         # 5-6. axis unification in check mode (need_flash = false)
         merge = self._merges_loops(p)
-        u = create_axis_map(info, need_flash=False, loop_merge=merge)
+        u = create_axis_map(info, need_flash=False, loop_merge=merge, memo=self._queries)
         if isinstance(u, Reason):
             return u.prefixed("loop axes cannot be unified: ")
         # 7. CheckSameSchedAxis by strategy
@@ -316,7 +319,7 @@ class AscBackendFusionDecider:
         if not (merge and info.can_do_horizontal_mapping() and info.same_input_map):
             update_input_maps(info)
             return None
-        u = create_axis_map(info, need_flash=True, loop_merge=True)
+        u = create_axis_map(info, need_flash=True, loop_merge=True, memo=self._queries)
         if isinstance(u, Reason):
             return u.prefixed("loop axes cannot be unified: ")
         plan_fused_inputs(info, u)
@@ -334,7 +337,7 @@ class AscBackendFusionDecider:
         p = self._pair(n1, n2)
         assert not isinstance(p, Reason), p
         merge = self._merges_loops(p)
-        u = create_axis_map(p.info, need_flash=True, loop_merge=merge)
+        u = create_axis_map(p.info, need_flash=True, loop_merge=merge, memo=self._queries)
         assert not isinstance(u, Reason), u
         g1, g2 = self._groups.pop(n1, None) or axis_group_of(n1), self._groups.pop(n2, None) or axis_group_of(n2)
         r1, r2 = (g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else (None, None)
@@ -612,9 +615,11 @@ def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification) -> set[int]:
             t1 = d1.out_type()
             if u.slices:  # node1's Data as the slice leaves it (sliced_view)
                 t1 = sliced_view(t1, next(iter(u.slices.values())))[0]
-            t1 = complete_tensor(t1, u.map1, full, memory=True)
-            t2 = complete_tensor(d2.out_type(), u.map2, full, memory=True)
-            if t1 != t2:
+            # the two completed views compared as their parts (equal parts <=> equal types)
+            t2 = d2.out_type()
+            v1 = (t1.element_type, *_completed(t1, u.map1, full, True))
+            v2 = (t2.element_type, *_completed(t2, u.map2, full, True))
+            if v1 != v2:
                 rollback.add(i2)
     update_input_maps(info, rollback)
     return rollback
@@ -624,6 +629,13 @@ def complete_tensor(t: ag.AscTensorType, m: dict[int, int], full: list[int] | No
     """A tensor with its axis ids converted through `m` and, for a loop merge (`full` is
     the merged loop), completed to every loop axis (CompleteNodeAttrsOnAscGraph: repeat 1,
     stride 0); an on-chip (non-memory) tensor gets contiguous strides."""
+    return ag.AscTensorType(t.element_type, *_completed(t, m, full, memory))
+
+
+def _completed(
+    t: ag.AscTensorType, m: dict[int, int], full: list[int] | None, memory: bool
+) -> tuple[list[int], list[int], list[int]]:
+    """complete_tensor's axis ids, repeats and strides (without building the type)."""
     ids = [m[a] for a in t.axis_ids]
     reps, strides = list(t.repeat_list), list(t.stride_list)
     if full is not None and ids:
@@ -636,7 +648,7 @@ def complete_tensor(t: ag.AscTensorType, m: dict[int, int], full: list[int] | No
             strides.insert(pos, 0)
         if not memory:
             strides = list(ag.contiguous_strides(reps))
-    return ag.AscTensorType(t.element_type, ids, reps, strides)
+    return ids, reps, strides
 
 
 def _inline_side(
