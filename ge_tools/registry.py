@@ -61,6 +61,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConcatNotaskPass
 
+    def get_split_notask() -> type[ModulePass]:
+        from passes.notask.split import SplitNotaskPass
+
+        return SplitNotaskPass
+
     def get_pack_notask() -> type[ModulePass]:
         from passes.notask.pack import PackNotaskPass
 
@@ -89,6 +94,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "ge-identity-pass": get_identity,
         "ge-phony-notask": get_phony_notask,
+        "ge-split-notask": get_split_notask,
         "ge-concat-notask": get_concat_notask,
         "ge-pack-notask": get_pack_notask,
         "ge-lower-autofuse": get_lower_autofuse,
@@ -106,6 +112,8 @@ COMPILE_ORDER = (
     "ge-phony-notask{stage=mark}",
     "ge-lower-autofuse",
     "ge-autofuse",
+    # issue 13: before the concat (passes/notask/split.py says why)
+    "ge-split-notask",
     "ge-concat-notask",
     "ge-pack-notask",
     "ge-phony-notask{stage=calc}",
