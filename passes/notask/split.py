@@ -271,8 +271,8 @@ def split_output_check(op: Operation, order: dict[Operation, int]) -> Reject | N
     layouts (see the module docstring): refused here, named in the remark.
     """
     for j, out in enumerate(op.results):
-        for use in out.uses:
-            node = use.operation
+        # in node order (G.consumers), so the remark names the same consumer every run
+        for node, _ in G.consumers(out, order):
             through = ""
             if ge_type(node) == "Reshape" and node.results:
                 nxt = G.first_consumer(node.results[0], order)
