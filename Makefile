@@ -14,11 +14,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-# The main job on a bundled example: why the concat is zero-copy, then compile it
-# (ge-compile), execute it on the device simulator and compare with the reference.
+# The main job on the flagship example (the seed's split-compute-merge pipeline): what
+# ge-compile decides (the fusions, the zero-copy split and concat, the reused memory
+# block), then compile it, execute it on the device simulator and compare with the
+# reference (both no-task nodes move no bytes).
 example: $(STAMP)
-	$(BIN)/ge-opt examples/split_relu_concat.mlir -p ge-concat-notask --remarks > /dev/null
-	$(BIN)/ge-run examples/split_relu_concat.mlir
+	$(BIN)/ge-opt examples/split_compute_merge.mlir -p ge-compile --remarks 2>&1 > /dev/null \
+		| grep -E 'ge-autofuse @|marked no-task|reused block'
+	$(BIN)/ge-run examples/split_compute_merge.mlir
 
 # ruff (configured in pyproject.toml): the formatter's check, then the linter.
 lint: $(STAMP)

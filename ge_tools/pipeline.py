@@ -43,8 +43,8 @@ class GeCompilePass(PipelinePass):
     `streams` to ge-to-npu.
 
     ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
-    ge-autofuse, ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
-    ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
+    ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask,
+    ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
     time) each of them as its own pass.
     """
 
@@ -72,6 +72,7 @@ class GeCompilePass(PipelinePass):
         from passes.notask.concat import ConcatNotaskPass
         from passes.notask.pack import PackNotaskPass
         from passes.notask.phony import PhonyNotaskPass
+        from passes.notask.split import SplitNotaskPass
         from passes.prepare.identity import IdentityPass
 
         return (
@@ -79,6 +80,8 @@ class GeCompilePass(PipelinePass):
             PhonyNotaskPass(stage="mark"),
             LowerAutofusePass(enable_pass=self.enable_pass),
             AutofusePass(),
+            # issue 13: the split before the concat (passes/notask/split.py says why)
+            SplitNotaskPass(),
             ConcatNotaskPass(),
             PackNotaskPass(),
             PhonyNotaskPass(stage="calc"),

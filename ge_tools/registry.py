@@ -61,6 +61,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConcatNotaskPass
 
+    def get_split_notask() -> type[ModulePass]:
+        from passes.notask.split import SplitNotaskPass
+
+        return SplitNotaskPass
+
     def get_pack_notask() -> type[ModulePass]:
         from passes.notask.pack import PackNotaskPass
 
@@ -94,6 +99,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "ge-identity-pass": get_identity,
         "ge-phony-notask": get_phony_notask,
+        "ge-split-notask": get_split_notask,
         "ge-concat-notask": get_concat_notask,
         "ge-pack-notask": get_pack_notask,
         "ge-lower-autofuse": get_lower_autofuse,

@@ -71,8 +71,8 @@ ge-run: run a ge graph on the reference interpreter and check a compiled copy ag
 Modes:
   default      run the passes of ge-compile (ge_tools/pipeline.py: ge-identity-pass,
                ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
-               ge-concat-notask, ge-pack-notask, ge-phony-notask{stage=calc},
-               ge-assign-memory, ge-to-npu{streams=S}) on a copy of
+               ge-split-notask, ge-concat-notask, ge-pack-notask,
+               ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}) on a copy of
                the module (nodes the file leaves nameless named first, as GE's parser
                names them: `Add_2`, ge_dialect/names.py), load the npu.model
                on the device simulator (runtime/simulator.py) and execute it --executions
@@ -80,7 +80,8 @@ Modes:
                I/O address refresh of GE's DavinciModel); evaluate the original graph on
                the reference interpreter and compare every output of every execution
                element by element (see Tolerance). Prints a report (simulator: tasks by
-               kind, kernels, no-task nodes, bytes moved, args refreshed; memory, see
+               kind, kernels, no-task nodes and the bytes their tasks moved (none: a
+               no-task node has no task), bytes moved, args refreshed; memory, see
                below; max error), the outputs, then "outputs match the reference"
                (exit 0) or a mismatch report (exit 1).
                A simulator fault (bad address, wrong offset: a task's address or a
@@ -595,7 +596,10 @@ def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     ratio = f" ({fig['memory_size'] / lb:.2f}x)" if lb else ""  # type: ignore[operator]
     print(f"simulator: {fig['tasks']} tasks on {fig['streams']} stream(s) ({kinds}), {fig['kernels']} kernels")
     nt = fig["no_task_nodes"]
-    print(f"no-task nodes: {len(nt)}" + (f" ({', '.join(nt)})" if nt else ""))  # type: ignore[arg-type]
+    nt_moved = sum(st.bytes_by_node.get(str(x).rsplit(" (", 1)[0], 0) for x in nt)  # type: ignore[union-attr]
+    print(
+        f"no-task nodes: {len(nt)}" + (f" ({', '.join(nt)}); bytes moved by their tasks: {nt_moved // n}" if nt else "")  # type: ignore[arg-type]
+    )
     print(
         f"bytes moved per execution: {moved // n} (kernels read {st.kernel_bytes_read // n}, "
         f"wrote {st.kernel_bytes_written // n}; memcpy {st.memcpy_bytes // n})"

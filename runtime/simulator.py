@@ -133,6 +133,9 @@ class Stats:
     memcpy_bytes: int = 0
     peak_live_fm_bytes: int = 0
     refreshed_tasks: int = 0
+    # bytes read + written by the kernel and memcpy tasks of each GE node (the tasks'
+    # `node`): a no-task node has none, so it is absent
+    bytes_by_node: dict[str, int] = field(default_factory=dict)
 
 
 class _Tensors:
@@ -518,6 +521,8 @@ class LoadedModel:
         total.memcpy_bytes += st.memcpy_bytes
         total.peak_live_fm_bytes = max(total.peak_live_fm_bytes, st.peak_live_fm_bytes)
         total.refreshed_tasks += st.refreshed_tasks
+        for k, v in st.bytes_by_node.items():
+            total.bytes_by_node[k] = total.bytes_by_node.get(k, 0) + v
         return outs
 
 
@@ -733,6 +738,11 @@ class _Execution:
 
     # -- tasks ----------------------------------------------------------------------------------
 
+    def count_node_bytes(self, t: _Task, n: int) -> None:
+        node = t.op.attributes.get("node")
+        name = node.data if node is not None else ""  # type: ignore[attr-defined]
+        self.stats.bytes_by_node[name] = self.stats.bytes_by_node.get(name, 0) + n
+
     def run_task(self, t: _Task) -> None:
         s = t.stream
         self.vc[s][s] += 1
@@ -757,6 +767,7 @@ class _Execution:
                 self.account(t)
                 db[do : do + n] = src
                 self.stats.memcpy_bytes += n
+                self.count_node_bytes(t, 2 * n)
                 return
             args = [_view(o, buf, off) for o, (buf, off) in zip(t.ins, t.bindings[:nin])]
             # every check of the writes comes before the kernel runs: an AscGraph kernel
@@ -780,6 +791,7 @@ class _Execution:
                     _view(o, buf, off)[...] = res
                 self.stats.kernel_bytes_written += o.nbytes
             self.stats.kernel_bytes_read += sum(o.nbytes for o in t.ins)
+            self.count_node_bytes(t, sum(o.nbytes for o in (*t.ins, *t.outs)))
         elif isinstance(op, npu.EventRecordOp):
             e = op.event.data
             if self.events.get(e) is not None:

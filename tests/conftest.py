@@ -23,12 +23,18 @@ from ge_dialect.ascgraph import node_count
 from ge_dialect.desc import tensor_desc
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
 from passes.memory.allocator import FmBlock
 from runtime.interpreter import run_module
 from runtime.reference import root_graphs
+
+# ge-compile's passes as `-p` specs, in order (ge_tools/pipeline.py: GeCompilePass.passes)
+COMPILE_ORDER: tuple[str, ...] = tuple(
+    str(p.pipeline_pass_spec(include_default=False)).replace('"', "") for p in GeCompilePass().passes()
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))

@@ -26,7 +26,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
-from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
+from ge_dialect.ge import GraphOp, Identity, NetOutput, ge_type, node_name
 from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
 from ge_dialect.pass_options import at_least, one_of
@@ -39,6 +39,7 @@ from passes.memory.conflicts import (
     out_name,
     ref_input_index,
     solve_mem_layout_conflicts,
+    trace_ref_source,
 )
 from passes.memory.exact import ExactOptions, exact_offsets
 from passes.memory.ge_local_sizes import ge_local_output_size, memory_size_with_auto_padding
@@ -148,6 +149,86 @@ def recompute_phony_offsets(graph: GraphOp, order: dict[Operation, int]) -> None
             calc_phony_split_node_offset(node, order, slots)
 
 
+# -- a graph input feeding a no-padding continuous output (Concat No Task seed, §5.3) ----------
+
+# ge_types.h: OPTION_BUILD_GRAPH_MODE ("ge.buildGraphMode"): ATC and aclgrphBuildModel
+# (atc/main_impl.cc, ge_ir_build.cc) set "offline"; unset, the build is online.
+BUILD_GRAPH_MODES = ("online", "offline")
+
+
+def is_support_user_input_nopadding_continuous_output(graph: GraphOp, build_graph_mode: str) -> bool:
+    """Whether the loaded model can refresh the address of every piece of a no-padding
+    continuous output that lives in a user input (the second and later pieces).
+
+    # mem_layout_conflict_util.cc: MemLayoutConflictUtil::IsSupportUserInputNopaddingContinuousOutput
+    Not when the build is offline or the graph is a single-op scene (the graph's own
+    `_single_op_scene`); GE's third case, heterogeneous execution, is not modelled.
+    """
+    return build_graph_mode != "offline" and not A.get_bool(graph, A.SINGLE_OP_SCENE)
+
+
+def solve_user_input_nopadding_output(graph: GraphOp, build_graph_mode: str, remarks: bool) -> int:
+    """An Identity after a graph input whose memory would hold the pieces of a no-padding
+    continuous-output node (a no-task SplitD / SplitVD, a PhonySplit), when the model cannot
+    refresh their addresses: data -> identity -> split (the seed's §5.3 layout).
+
+    # user_in_and_continuous_in_out_checker.cc: UserInputAndNoPaddingContinuousOutputChecker
+    # (then UserInputAndContinuousInputOutputChecker: the conflict anchor is the Data's
+    # output); mem_layout_conflict_optimizer.cc: SolveOutAnchorConflict (the Identity is
+    # inserted after that output and every reader of the Data reads the copy)
+    A node with one output is not a no-padding continuous output for the solver
+    (mem_layout_conflict_util.cc: IsNoPaddingContinuousOutput, more than one out anchor).
+    Named and marked as the conflict solver's other copies (conflicts.py), numbered first;
+    returns how many it made (the conflict solver numbers its copies after them).
+    """
+    if is_support_user_input_nopadding_continuous_output(graph, build_graph_mode):
+        return 0
+    made = 0
+    order = node_order(graph)
+    done: set[SSAValue] = set()
+    for node in list(graph_nodes(graph)):
+        if not (is_nopadding_continuous_output(node) and len(node.results) > 1):
+            continue
+        src, _ = trace_ref_source(node.operands[0])
+        assert isinstance(src, SSAValue)  # no pending copies given: an output of the graph
+        data = src.owner
+        if not isinstance(data, Operation) or ge_type(data) not in DATA_NODE_TYPES or src in done:
+            continue
+        done.add(src)
+        readers = consumers(src, order)
+        first, idx = readers[0]
+        # mem_layout_conflict_util.cc: CreateIdentityOpDesc (named after the first peer in-anchor)
+        name = f"identity_{idx}_{node_name(first)}_MemLayoutConflict_{made}"
+        made += 1
+        ident = Identity.create(
+            operands=[src],
+            result_types=[src.type],
+            attributes={
+                A.NODE_NAME: StringAttr(name),
+                # mem_layout_conflict_util.cc: SetNotDeleteAttr (IdentityPass keeps it)
+                "no_need_constant_folding": A.bool_attr(False),
+                A.CANNOT_BE_DELETED: A.bool_attr(True),
+                A.INSERTED_BY: StringAttr("ge-assign-memory"),
+            },
+        )
+        ident.location = data.location
+        ident.results[0].name_hint = name
+        block = data.parent_block()
+        assert block is not None
+        block.insert_op_after(ident, data)
+        for reader, k in readers:
+            reader.operands[k] = ident.results[0]
+        if remarks:
+            why = "offline build" if build_graph_mode == "offline" else "single-op scene"
+            remark(
+                node,
+                f"inserted Identity '{name}' after graph input {out_name(src)}: its memory would hold the "
+                f"pieces of no-padding continuous-output {ge_type(node)} '{node_name(node)}', whose addresses "
+                f"the model cannot refresh ({why})",
+            )
+    return made
+
+
 # -- the per-graph planner --------------------------------------------------------------------
 
 
@@ -231,13 +312,17 @@ class GraphPlanner:
     def layout_continuous_output(self, node: Operation, t: str, name: str) -> None:
         """# graph_mem_assigner.cc: AssignContinuousOutputMemory (no padding): base = the
         # input's offset; output i at base + a consumer's _input_offset_list_for_continuous
-        # entry, else base + the raw sizes of the outputs before it"""
+        # entry, else base + the raw sizes of the outputs before it. Only a PhonySplit's
+        # consumers carry lists for its pieces (CalcPhonySplitNodeOffset); a consumer's list
+        # read for a no-task SplitD piece holds another node's slot (or a 0), so a SplitD
+        # (ge-split-notask) always takes the raw sizes, as layout_continuous_input does
+        # for a no-task concat"""
         src = node.operands[0]
         running = 0
         for j, r in enumerate(node.results):
             piece = nopadding_size(node, r, f"output {j}")
             rel = None
-            for c, k in consumers(r, self.order):
+            for c, k in consumers(r, self.order) if t == PHONY_SPLIT else ():
                 lst = A.get_int_list(c, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS)
                 if lst is not None and k < len(lst):
                     rel = lst[k]
@@ -429,6 +514,11 @@ class AssignMemoryPass(ModulePass):
 
     Per graph (root graphs, then subgraphs; each its own arena), in node order:
     1. MemLayoutConflictOptimizer: an Identity copy (`_cannot_be_deleted = true`) is inserted
+       after a graph input whose memory would hold the pieces of a no-padding continuous
+       output of several outputs (no-task SplitD/SplitVD, PhonySplit) when the model cannot
+       refresh their addresses: `build-graph-mode=offline` (GE's ATC build) or a
+       `_single_op_scene` graph; `online` (the default, GE's when the option is unset) keeps
+       the pieces in the input's memory. Then one is inserted
        before a no-padding continuous input fed by an immutable address (Data, Const,
        Variable; unless every input is the same tensor), by a no-padding continuous output,
        or by a tensor already laid out by another no-padding node; and before a no-padding
@@ -442,7 +532,8 @@ class AssignMemoryPass(ModulePass):
        memory; a no-padding continuous input node places input i at its output's offset +
        the raw sizes before it (or + its producer's `_output_offset_list_for_continuous`);
        a PhonySplit places output i at its input + a consumer's
-       `_input_offset_list_for_continuous` entry (or the raw sizes before it).
+       `_input_offset_list_for_continuous` entry (or the raw sizes before it), a no-task
+       SplitD/SplitVD (ge-split-notask) at its input + the raw sizes before it.
     4. Regions: a symbol holding a Data output lives in `input:<index>`, a Const in
        `weight`, a Variable in `var`; a NetOutput input that is its own symbol, feeds
        NetOutput once and is written by a task lives in `output:<k>` (zero-copy); every
@@ -467,16 +558,19 @@ class AssignMemoryPass(ModulePass):
     remarks: bool = False
     solver: str = "exact"
     solver_work_limit: float = 0.5
+    build_graph_mode: str = "online"
 
     def __post_init__(self) -> None:
         one_of(self, "solver", ("heuristic", "exact"))
         at_least(self, "solver_work_limit", 0.0, "a number")
+        one_of(self, "build_graph_mode", BUILD_GRAPH_MODES)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         exact = ExactOptions(work_limit=self.solver_work_limit) if self.solver == "exact" else None
         for graph in graphs_in_pass_order(op):
             check_static(graph)
-            solve_mem_layout_conflicts(graph, self.remarks)
+            made = solve_user_input_nopadding_output(graph, self.build_graph_mode, self.remarks)
+            solve_mem_layout_conflicts(graph, self.remarks, first_index=made)
             recompute_phony_offsets(graph, node_order(graph))
             planner = GraphPlanner(graph, self.remarks, exact)
             planner.plan()

@@ -154,6 +154,7 @@ class _ConflictFinder:
     """
 
     graph: GraphOp
+    first_index: int = 0  # the number of the first copy (copies already made in this graph)
     conflicts: list[InAnchorConflict] = field(default_factory=list)
     # symbol -> ("in" | "out", node)
     claims: dict[_Symbol, tuple[str, Operation]] = field(default_factory=dict)
@@ -162,7 +163,7 @@ class _ConflictFinder:
     def conflict(self, node: Operation, idx: int, why: str) -> None:
         """# mem_layout_conflict_util.cc: MemLayoutConflictUtil::CreateIdentityOpDesc (the
         # name; ours numbers the copies of one graph in the order they are found)"""
-        name = f"identity_{idx}_{node_name(node)}_MemLayoutConflict_{len(self.conflicts)}"
+        name = f"identity_{idx}_{node_name(node)}_MemLayoutConflict_{self.first_index + len(self.conflicts)}"
         self.conflicts.append(InAnchorConflict(node, idx, name, why))
         self.copies[(node, idx)] = _PendingCopy(node, idx, name)
 
@@ -252,14 +253,14 @@ class _ConflictFinder:
         return self.conflicts
 
 
-def find_conflict_nodes(graph: GraphOp) -> list[InAnchorConflict]:
+def find_conflict_nodes(graph: GraphOp, first_index: int = 0) -> list[InAnchorConflict]:
     """The in-anchors of `graph` that need an Identity copy, in node then input order.
 
     # mem_layout_conflict_util.cc: MemLayoutConflictUtil::FindConflictNodes (over every
     # symbol of GetRefMapping)
     A whole-graph analysis: which anchor keeps a symbol depends on every anchor before it.
     """
-    return _ConflictFinder(graph).run()
+    return _ConflictFinder(graph, first_index).run()
 
 
 @dataclass
@@ -313,13 +314,13 @@ class SolveInAnchorConflict(RewritePattern):
             )
 
 
-def solve_mem_layout_conflicts(graph: GraphOp, remarks: bool) -> list[InAnchorConflict]:
+def solve_mem_layout_conflicts(graph: GraphOp, remarks: bool, first_index: int = 0) -> list[InAnchorConflict]:
     """Find the graph's conflicts, then insert their Identities (one pattern application
     per node, in node order); returns the conflicts.
 
     # mem_layout_conflict_optimizer.cc: MemLayoutConflictOptimizer::Process
     """
-    conflicts = find_conflict_nodes(graph)
+    conflicts = find_conflict_nodes(graph, first_index)
     by_node: dict[Operation, list[InAnchorConflict]] = {}
     for c in conflicts:
         by_node.setdefault(c.node, []).append(c)

@@ -11,10 +11,10 @@ import pydot
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from conftest import ROOT
+from conftest import COMPILE_ORDER, ROOT
 from ge_dialect.names import name_all_nodes
 from ge_tools.opt import build_pipeline
-from ge_tools.registry import COMPILE_ORDER, get_all_passes, make_context
+from ge_tools.registry import get_all_passes, make_context
 
 EX = ROOT / "examples"
 # ge-compile up to and including ge-assign-memory (the heuristic planner: fast and

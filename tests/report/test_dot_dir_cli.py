@@ -6,11 +6,11 @@ import xml.etree.ElementTree as ET
 
 from report_helpers import EX, Dot
 
+from conftest import COMPILE_ORDER
 from ge_tools.opt import main as ge_opt
-from ge_tools.registry import PIPELINES
 from ge_tools.run import run as ge_run
 
-STAGES = [p.split("{")[0] for p in PIPELINES["ge-compile"]]
+STAGES = [p.split("{")[0] for p in COMPILE_ORDER]
 
 
 def _check(out) -> None:

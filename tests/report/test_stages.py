@@ -7,9 +7,10 @@ import xml.etree.ElementTree as ET
 from report_helpers import EX, Dot, staged
 from xdsl.parser import Parser
 
+from conftest import COMPILE_ORDER
 from ge_dialect.names import name_all_nodes
 from ge_tools.opt import build_pipeline
-from ge_tools.registry import PIPELINES, get_all_passes, make_context
+from ge_tools.registry import get_all_passes, make_context
 from report.stages import StageWriter, stage_file_stem, write_stage
 
 
@@ -36,7 +37,7 @@ def test_writer_numbers_the_stages_of_a_run(tmp_path):
     name_all_nodes(m)
     write = StageWriter(tmp_path, svg=False)
     write(m, "input")
-    passes = build_pipeline(",".join(PIPELINES["ge-compile"]), get_all_passes())
+    passes = build_pipeline(",".join(COMPILE_ORDER), get_all_passes())
     for p in passes:
         p.apply(ctx, m)
         write(m, p.name)

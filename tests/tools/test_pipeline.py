@@ -18,6 +18,7 @@ ORDER = [
     "ge-phony-notask{stage=mark}",
     "ge-lower-autofuse",
     "ge-autofuse",
+    "ge-split-notask",
     "ge-concat-notask",
     "ge-pack-notask",
     "ge-phony-notask{stage=calc}",

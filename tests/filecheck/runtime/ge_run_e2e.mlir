@@ -4,24 +4,27 @@
 // RUN: ge-run %examples/phony_concat_split.mlir | filecheck %s --check-prefix=PHONY
 // RUN: ge-run %examples/subgraph_call.mlir --executions 3 | filecheck %s --check-prefix=CALL
 
-// The no-task ConcatD has no task; the first execution refreshes every task with
-// addresses (6), the second only those touching the new input/output buffers (the first
-// Relu reads input 0, the memcpy writes output 0).
-// CHECK:      simulator: 7 tasks on 1 stream(s) (end_graph 1, kernel 5, memcpy 1), 5 kernels
-// CHECK-NEXT: no-task nodes: 1 (c (ConcatD))
-// CHECK-NEXT: bytes moved per execution: 21504 (kernels read 9216, wrote 9216; memcpy 3072)
+// The no-task SplitD and ConcatD have no task (ge-split-notask, ge-concat-notask): the
+// kernels are the four Relus (the first reads and writes 48x32 f16 = 3072 bytes, each
+// branch 1024 + 1024), the memcpy copies the concat's 3072 bytes to output 0. The first
+// execution refreshes every task with addresses (5), the second only those touching the
+// new input/output buffers (the first Relu reads input 0, the memcpy writes output 0).
+// CHECK:      simulator: 6 tasks on 1 stream(s) (end_graph 1, kernel 4, memcpy 1), 4 kernels
+// CHECK-NEXT: no-task nodes: 2 (s0 (SplitD), c (ConcatD)); bytes moved by their tasks: 0
+// CHECK-NEXT: bytes moved per execution: 15360 (kernels read 6144, wrote 6144; memcpy 3072)
 // CHECK-NEXT: memory: feature map {{[0-9]+}} bytes, lower bound {{[0-9]+}}
-// CHECK-NEXT: executions: 2, args refreshed per execution: [6, 2]
+// CHECK-NEXT: executions: 2, args refreshed per execution: [5, 2]
 // CHECK-NEXT: max error: 0
 // CHECK-NEXT: output 0 c:0: shape 48x32 float16
 // CHECK-NEXT: outputs match the reference
 
-// JSON: "kernels": 5
+// JSON: "kernels": 4
 // JSON: "mismatch_count": 0
 // JSON: "no_task_nodes": [
+// JSON-NEXT: "s0 (SplitD)",
 // JSON-NEXT: "c (ConcatD)"
 // JSON: "refreshed_tasks": [
-// JSON-NEXT: 6,
+// JSON-NEXT: 5,
 // JSON-NEXT: 2
 
 // TWO: simulator: {{[0-9]+}} tasks on 2 stream(s) ({{.*}}event_record 2, event_wait 2{{.*}}stream_active 1)
@@ -38,7 +41,7 @@
 // written contiguously at GE's offsets (0, 64, 128, 192), and the outputs match the
 // reference interpreter's concatenation and split.
 // PHONY: simulator: 5 tasks on 1 stream(s) (end_graph 1, kernel 4), 4 kernels
-// PHONY-NEXT: no-task nodes: 2 (block (PhonyConcat), p0 (PhonySplit))
+// PHONY-NEXT: no-task nodes: 2 (block (PhonyConcat), p0 (PhonySplit)); bytes moved by their tasks: 0
 // PHONY-NEXT: bytes moved per execution: 1792 (kernels read 1024, wrote 768; memcpy 0)
 // PHONY: outputs match the reference
 

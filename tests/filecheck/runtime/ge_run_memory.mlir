@@ -4,12 +4,16 @@
 // RUN: ge-run --help | filecheck %s --check-prefix=HELP
 //
 // ge-run's memory figures (defined in ge-run --help), by hand:
-//  * split_relu_concat: feature map 8192 = the planned arena; lower bound 8192 = at the
-//    SplitD, r's block (3072 B + 32 padding, rounded to 32 then 512: 3584) and the three
-//    outputs' blocks (1024 + 32 + 32 -> 1088 -> 1536 each): 3584 + 3 * 1536. Peak live
-//    6144 = r (3072 B) and the three SplitD outputs (3 * 1024 B) while the SplitD runs:
-//    its input and outputs live together (the simulator used to retire the input first
-//    and print 3072, below what the plan keeps alive). The same on two streams.
+//  * split_relu_concat: the SplitD and the ConcatD are no-task (ge-split-notask,
+//    ge-concat-notask). Feature map 7168 = the planned arena; lower bound 7168 = while
+//    the branch Relus run, r's block (3072 B + 32 padding, rounded to 32 then 512: 3584;
+//    the SplitD's outputs are views in it at +0, +1024, +2048) and the concat's block (its
+//    pieces b0, b1, b2 side by side, 3072 + 32 -> 3104 -> 3584): 2 * 3584. Peak live
+//    4096 = while a branch Relu runs, the bytes of r still to be read plus the branch
+//    outputs written so far, each 1024 B: b0 reads s0:0 with s0:1 and s0:2 still to be
+//    read (3072) and writes 1024; b1 has s0:1 and s0:2 (2048), b0 and its own 1024; b2 has
+//    s0:2, b0, b1 and its own (before, the SplitD's input and outputs lived together:
+//    6144). The same on two streams.
 //  * subgraph_call: the call's subgraph runs in its own arena appended to the root's:
 //    feature map 1024 (root: y's block, 800 + 32 -> 832 -> 1024) + 2048 (the subgraph's)
 //    = 3072, and the lower bound is the root's 1024 plus the subgraph's 2048 (t's block
@@ -17,7 +21,7 @@
 //    alone, below the peak). Peak live 1600 = t (800 B) and h0:0, h0:1 (400 B each) while
 //    the SplitD runs.
 
-// SPLIT: memory: feature map 8192 bytes, lower bound 8192 (1.00x), peak live 6144
+// SPLIT: memory: feature map 7168 bytes, lower bound 7168 (1.00x), peak live 4096
 // SPLIT: outputs match the reference
 
 // CALL: memory: feature map 3072 bytes, lower bound 3072 (1.00x), peak live 1600

@@ -6,12 +6,12 @@
 // RUN: ge-opt %s -p 'ge-compile' | filecheck %s --check-prefix=ONE
 // The same module as the passes listed one by one:
 // RUN: ge-opt %s -p 'ge-compile{streams=2}' > %t.spliced
-// RUN: ge-opt %s -p 'ge-identity-pass,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-concat-notask,ge-pack-notask,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
+// RUN: ge-opt %s -p 'ge-identity-pass,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-split-notask,ge-concat-notask,ge-pack-notask,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
 // RUN: diff %t.spliced %t.listed
 // RUN: ge-opt %s -p 'ge-compile,dce' --time-passes | filecheck %s --check-prefix=TIME
 // RUN: rm -rf %t.d && ge-opt %s -p 'ge-compile{streams=2},dce' --dump-dir %t.d > /dev/null
 // RUN: ls %t.d | filecheck %s --check-prefix=LS
-// RUN: cat %t.d/09_ge-to-npu.mlir | filecheck %s --check-prefix=TWO
+// RUN: cat %t.d/10_ge-to-npu.mlir | filecheck %s --check-prefix=TWO
 // RUN: ge-opt %s -p ge-compile --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
 // xDSL's --print-between-passes (stdout, between two passes: not after the last one)
 // RUN: ge-opt %s -p ge-compile --print-between-passes | grep '^IR after' | filecheck %s --check-prefix=BETWEEN
@@ -37,6 +37,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // TIME-NEXT: {{^}}Pass ge-phony-notask took
 // TIME-NEXT: {{^}}Pass ge-lower-autofuse took
 // TIME-NEXT: {{^}}Pass ge-autofuse took
+// TIME-NEXT: {{^}}Pass ge-split-notask took
 // TIME-NEXT: {{^}}Pass ge-concat-notask took
 // TIME-NEXT: {{^}}Pass ge-pack-notask took
 // TIME-NEXT: {{^}}Pass ge-phony-notask took
@@ -49,18 +50,20 @@ ge.graph @main attributes {_single_op_scene = false} {
 // LS-NEXT: {{^}}02_ge-phony-notask.mlir{{$}}
 // LS-NEXT: {{^}}03_ge-lower-autofuse.mlir{{$}}
 // LS-NEXT: {{^}}04_ge-autofuse.mlir{{$}}
-// LS-NEXT: {{^}}05_ge-concat-notask.mlir{{$}}
-// LS-NEXT: {{^}}06_ge-pack-notask.mlir{{$}}
-// LS-NEXT: {{^}}07_ge-phony-notask.mlir{{$}}
-// LS-NEXT: {{^}}08_ge-assign-memory.mlir{{$}}
-// LS-NEXT: {{^}}09_ge-to-npu.mlir{{$}}
-// LS-NEXT: {{^}}10_dce.mlir{{$}}
+// LS-NEXT: {{^}}05_ge-split-notask.mlir{{$}}
+// LS-NEXT: {{^}}06_ge-concat-notask.mlir{{$}}
+// LS-NEXT: {{^}}07_ge-pack-notask.mlir{{$}}
+// LS-NEXT: {{^}}08_ge-phony-notask.mlir{{$}}
+// LS-NEXT: {{^}}09_ge-assign-memory.mlir{{$}}
+// LS-NEXT: {{^}}10_ge-to-npu.mlir{{$}}
+// LS-NEXT: {{^}}11_dce.mlir{{$}}
 // LS-NOT: {{.}}
 
 // AFTER: // -----// IR Dump After ge-identity-pass (ge-identity-pass) //----- //
 // AFTER: // -----// IR Dump After ge-phony-notask (ge-phony-notask{stage="mark"}) //----- //
 // AFTER: // -----// IR Dump After ge-lower-autofuse (ge-lower-autofuse) //----- //
 // AFTER: // -----// IR Dump After ge-autofuse (ge-autofuse) //----- //
+// AFTER: // -----// IR Dump After ge-split-notask (ge-split-notask) //----- //
 // AFTER: // -----// IR Dump After ge-concat-notask (ge-concat-notask) //----- //
 // AFTER: // -----// IR Dump After ge-pack-notask (ge-pack-notask) //----- //
 // AFTER: // -----// IR Dump After ge-phony-notask (ge-phony-notask{stage="calc"}) //----- //
@@ -75,6 +78,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // BETWEEN-NEXT: IR after ge-phony-notask:
 // BETWEEN-NEXT: IR after ge-lower-autofuse:
 // BETWEEN-NEXT: IR after ge-autofuse:
+// BETWEEN-NEXT: IR after ge-split-notask:
 // BETWEEN-NEXT: IR after ge-concat-notask:
 // BETWEEN-NEXT: IR after ge-pack-notask:
 // BETWEEN-NEXT: IR after ge-phony-notask:
