@@ -426,12 +426,11 @@ def translate_graph(graph) -> JaxProgram:
 
 def parse_verified(text: str, name: str):
     """The module of `text`, parsed and verified as ge-opt does (a UserError when bad)."""
-    from ge_tools.opt import install_located_errors, parse_module
+    from ge_tools.opt import parse_module, verify_module
     from ge_tools.registry import make_context
 
-    install_located_errors()
     module = parse_module(make_context(), text, name)
-    module.verify()
+    verify_module(module)
     return module
 
 

@@ -23,25 +23,31 @@ def _rects(svg: str, cls: str) -> list[ET.Element]:
 
 
 def test_split_relu_concat_blocks():
-    # the plan (ge-assign-memory's attributes on the IR): r at fm [0, 3104); the SplitD
-    # outputs at 3584, 5120, 6656 (1056 B each); b0, b1, b2 at 0, 1024, 2048 and the no-task
-    # ConcatD c at [0, 3104): r's bytes again, after r is dead. x is input:0 and nothing
-    # reaches output: (c is no-task, so copied out). Blocks: {r}, {s0:0}, {s0:1}, {s0:2},
-    # {b0, b1, b2, c}: 5, the last with three pieces and one alias.
+    # the plan (ge-assign-memory's attributes on the IR), with ge-split-notask in ge-compile:
+    # r at fm [0, 3104); the no-task SplitD's outputs are views of r at 0, 1024, 2048 (each
+    # 1024 raw bytes, 1056 with GE's 32-byte padding); b0, b1, b2 at 3584, 4608, 5632 and the
+    # no-task ConcatD c over them. x is input:0. Blocks: {r, s0:0, s0:1, s0:2} (r the alias
+    # of the whole block, the split outputs its pieces) and {b0, b1, b2, c}: 2 blocks of
+    # 3584 (3104 rounded up to 512), 6 pieces, 2 aliases.
     m = staged(EX / "split_relu_concat.mlir", TO_MEMORY)
     svg = memory_svg(m)
     assert svg is not None
-    assert len(_rects(svg, "block")) == 5
-    assert len(_rects(svg, "piece")) == 3 and len(_rects(svg, "alias")) == 1
+    assert len(_rects(svg, "block")) == 2
+    assert len(_rects(svg, "piece")) == 6 and len(_rects(svg, "alias")) == 2
     [plan] = module_plans(m)
-    concat = [b for b in plan.blocks if len(b.tensors) > 1]
-    assert len(concat) == 1
-    kinds = {t.name: t.kind for t in concat[0].tensors}
-    assert kinds == {"b0:0": PIECE, "b1:0": PIECE, "b2:0": PIECE, "c:0": ALIAS}
-    assert (concat[0].offset, concat[0].size) == (0, 3584)  # 3104 rounded up to 512
-    # positions: x 0, r 1, s 2, b0 3, b1 4, b2 5, c 6, NetOutput 7
-    assert (concat[0].begin, concat[0].end) == (3, 7)
-    assert plan.memory_size == 8192 and plan.lower_bound == 8192
+    split, concat = plan.blocks
+    assert {t.name: (t.kind, t.offset) for t in split.tensors} == {
+        "r:0": (ALIAS, 0), "s0:0": (PIECE, 0), "s0:1": (PIECE, 1024), "s0:2": (PIECE, 2048)
+    }  # fmt: skip
+    assert {t.name: (t.kind, t.offset) for t in concat.tensors} == {
+        "b0:0": (PIECE, 3584), "b1:0": (PIECE, 4608), "b2:0": (PIECE, 5632), "c:0": (ALIAS, 3584)
+    }  # fmt: skip
+    assert (split.offset, split.size, concat.offset, concat.size) == (0, 3584, 3584, 3584)
+    # positions: x 0, r 1, s 2, b0 3, b1 4, b2 5, c 6, NetOutput 7: r's block lives until
+    # b2 read its last piece, the concat's from b0 to the NetOutput
+    assert (split.begin, split.end, concat.begin, concat.end) == (1, 5, 3, 7)
+    # both blocks are alive at positions 3 to 5: the bound is their sum
+    assert plan.memory_size == 7168 and plan.lower_bound == 7168
 
 
 def test_phony_concat_split_pieces_in_two_blocks():

@@ -85,12 +85,13 @@ def test_pass_times_sums_ge_opt_lines(tmp_path) -> None:
         check=True,
     ).stdout
     times = X.pass_times(out)
-    # ge-compile's nine passes, ge-phony-notask's two stages summed under one name
+    # ge-compile's ten passes, ge-phony-notask's two stages summed under one name
     assert list(times) == [
         "ge-identity-pass",
         "ge-phony-notask",
         "ge-lower-autofuse",
         "ge-autofuse",
+        "ge-split-notask",
         "ge-concat-notask",
         "ge-pack-notask",
         "ge-assign-memory",
