@@ -26,7 +26,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
-from ge_dialect.ge import GraphOp, Identity, NetOutput, ge_type, node_name
+from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
 from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
 from ge_dialect.pass_options import at_least, one_of
@@ -34,6 +34,7 @@ from ge_dialect.shapes import fmt_dims
 from passes.memory.allocator import SWEEP_ABOVE_BOUND, FmBlock, Symbols, align, assign_offsets, live_lower_bound
 from passes.memory.conflicts import (
     IMMUTABLE_OUTPUT_TYPES,
+    conflict_identity,
     is_nopadding_continuous_input,
     is_nopadding_continuous_output,
     out_name,
@@ -200,19 +201,7 @@ def solve_user_input_nopadding_output(graph: GraphOp, build_graph_mode: str, rem
         # mem_layout_conflict_util.cc: CreateIdentityOpDesc (named after the first peer in-anchor)
         name = f"identity_{idx}_{node_name(first)}_MemLayoutConflict_{made}"
         made += 1
-        ident = Identity.create(
-            operands=[src],
-            result_types=[src.type],
-            attributes={
-                A.NODE_NAME: StringAttr(name),
-                # mem_layout_conflict_util.cc: SetNotDeleteAttr (IdentityPass keeps it)
-                "no_need_constant_folding": A.bool_attr(False),
-                A.CANNOT_BE_DELETED: A.bool_attr(True),
-                A.INSERTED_BY: StringAttr("ge-assign-memory"),
-            },
-        )
-        ident.location = data.location
-        ident.results[0].name_hint = name
+        ident = conflict_identity(src, name, data)
         block = data.parent_block()
         assert block is not None
         block.insert_op_after(ident, data)

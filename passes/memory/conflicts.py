@@ -263,6 +263,27 @@ def find_conflict_nodes(graph: GraphOp, first_index: int = 0) -> list[InAnchorCo
     return _ConflictFinder(graph, first_index).run()
 
 
+def conflict_identity(v: SSAValue, name: str, near: Operation) -> Identity:
+    """A copy of `v` named `name` (not yet in a block), located at `near`.
+
+    # mem_layout_conflict_util.cc: CreateIdentityOpDesc, then SetNotDeleteAttr (IdentityPass
+    # keeps it)
+    """
+    ident = Identity.create(
+        operands=[v],
+        result_types=[v.type],
+        attributes={
+            A.NODE_NAME: StringAttr(name),
+            "no_need_constant_folding": A.bool_attr(False),
+            A.CANNOT_BE_DELETED: A.bool_attr(True),
+            A.INSERTED_BY: StringAttr("ge-assign-memory"),
+        },
+    )
+    ident.location = near.location
+    ident.results[0].name_hint = name
+    return ident
+
+
 @dataclass
 class SolveInAnchorConflict(RewritePattern):
     """An Identity before each conflicting in-anchor of the matched node (the conflicts
@@ -283,19 +304,7 @@ class SolveInAnchorConflict(RewritePattern):
     def insert_identity(self, c: InAnchorConflict, rewriter: PatternRewriter) -> None:
         node, idx, name = c.node, c.index, c.name
         v = node.operands[idx]
-        ident = Identity.create(
-            operands=[v],
-            result_types=[v.type],
-            attributes={
-                A.NODE_NAME: StringAttr(name),
-                # mem_layout_conflict_util.cc: SetNotDeleteAttr (IdentityPass keeps it)
-                "no_need_constant_folding": A.bool_attr(False),
-                A.CANNOT_BE_DELETED: A.bool_attr(True),
-                A.INSERTED_BY: StringAttr("ge-assign-memory"),
-            },
-        )
-        ident.location = node.location
-        ident.results[0].name_hint = name
+        ident = conflict_identity(v, name, node)
         rewriter.insert(ident, InsertPoint.before(node))
         node.operands[idx] = ident.results[0]
         rewriter.notify_op_modified(node)

@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
@@ -236,7 +236,13 @@ def check_tensor_align(op: Operation, i: int) -> Reason | None:
     """
     if len(op.operands) == 1:
         return None
-    td = tensor_desc(op.operands[i].type)
+    return tensor_align(op.operands[i].type)
+
+
+def tensor_align(t: Attribute) -> Reason | None:
+    """CheckTensorAlign's test of one tensor type (an input of a concat, an output of a
+    split): its runtime size is a positive multiple of NOTASK_TENSOR_ALIGN_SIZE."""
+    td = tensor_desc(t)
     runtime = td.storage_shape or ()
     elements = 1
     for d in runtime:

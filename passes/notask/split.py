@@ -48,12 +48,11 @@ from xdsl.ir import Operation, OpResult
 from ge_dialect import attrs as A
 from ge_dialect import graph as G
 from ge_dialect.desc import tensor_desc
-from ge_dialect.dtypes import ge_dtype_name, size_in_bytes
+from ge_dialect.dtypes import ge_dtype_name
 from ge_dialect.ge import GraphOp, PartitionedCall, ge_type, node_name
-from ge_dialect.mem_types import NOTASK_TENSOR_ALIGN_SIZE, RT_MEMORY_HBM, is_memory_type_special, memory_type_name
+from ge_dialect.mem_types import RT_MEMORY_HBM, is_memory_type_special, memory_type_name
 from ge_dialect.node_types import CONST_TYPES, VARIABLE_TYPES
 from ge_dialect.reason import Reason
-from ge_dialect.shapes import fmt_dims
 from passes.notask.base import (
     NotaskPassBase,
     RefLinks,
@@ -65,6 +64,7 @@ from passes.notask.base import (
     is_scalar_input,
     is_unknown_shape_op,
     lx_fusion_check,
+    tensor_align,
 )
 
 SPLIT_D = "SplitD"
@@ -195,19 +195,8 @@ def check_piece_align(op: Operation, j: int) -> Reason | None:
     """
     if len(op.results) == 1:
         return None
-    td = tensor_desc(op.results[j].type)
-    runtime = td.storage_shape or ()
-    elements = 1
-    for d in runtime:
-        elements *= d
-    nbytes = size_in_bytes(elements if runtime else 0, td.dtype)
-    if nbytes > 0 and nbytes % NOTASK_TENSOR_ALIGN_SIZE == 0:
-        return None
-    return Reason(
-        "CheckTensorAlign",
-        f"output {j}: runtime size {nbytes} bytes ({td.storage_format} {fmt_dims(runtime)} "
-        f"{ge_dtype_name(td.dtype)}) is not a positive multiple of {NOTASK_TENSOR_ALIGN_SIZE}",
-    )
+    why = tensor_align(op.results[j].type)
+    return None if why is None else why.prefixed(f"output {j}: ")
 
 
 def check_split_dim(op: Operation) -> Reason | None:
