@@ -57,6 +57,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    FloatAttr,
     IntAttr,
     StringAttr,
 )
@@ -1188,6 +1189,115 @@ class Prod(Reduction):
 # ---------------------------------------------------------------------------------------
 
 
+# -- activations, sign, NaN test and logic (the AscIR nodes ge-lower-autofuse makes for
+# the ge ops of the activation section; ascir_ops.h: their REG_ASC_IR dtype lists) ------
+
+
+class _FloatUnary(Unary):
+    """A float pointwise node: float32 or float16 (bf16 where ascir_ops.h registers it)."""
+
+    DTYPES: ClassVar[frozenset[str]] = frozenset({"DT_FLOAT", "DT_FLOAT16", "DT_BF16"})
+
+    def check_dtypes(self) -> None:
+        super().check_dtypes()
+        dt = self.in_type(0).element_type
+        if ge_dtype_name(dt) not in self.DTYPES:
+            raise VerifyException(f"{self.asc_type} takes {', '.join(sorted(self.DTYPES))}, got {dt}")
+
+
+@irdl_op_definition
+class Erf(_FloatUnary):
+    """erf(x)."""
+
+    name = "ascgraph.Erf"
+
+
+@irdl_op_definition
+class Gelu(_FloatUnary):
+    """GE's Gelu (the tanh approximation; float32, float16)."""
+
+    name = "ascgraph.Gelu"
+    DTYPES: ClassVar = frozenset({"DT_FLOAT", "DT_FLOAT16"})
+
+
+@irdl_op_definition
+class LeakyRelu(_FloatUnary):
+    """x if x >= 0 else negative_slope * x (ir_attr `negative_slope`, a float)."""
+
+    name = "ascgraph.LeakyRelu"
+    DTYPES: ClassVar = frozenset({"DT_FLOAT", "DT_FLOAT16"})
+
+    def check(self) -> None:
+        super().check()
+        a = self.attributes.get("negative_slope")
+        if not isinstance(a, FloatAttr):
+            raise VerifyException(f"LeakyRelu requires a float attribute 'negative_slope', got {a}")
+
+    def negative_slope(self) -> float:
+        a = self.attributes["negative_slope"]
+        assert isinstance(a, FloatAttr)
+        return float(a.value.data)
+
+
+@irdl_op_definition
+class Sign(Unary):
+    """-1, 0 or 1 by the sign of x."""
+
+    name = "ascgraph.Sign"
+
+
+@irdl_op_definition
+class Isnan(_FloatUnary):
+    """x is NaN, as uint8 (GE's AscIR type `Isnan`)."""
+
+    name = "ascgraph.Isnan"
+    OUT_DTYPE: ClassVar = "DT_UINT8"
+    DTYPES: ClassVar = frozenset({"DT_FLOAT", "DT_FLOAT16", "DT_BF16"})
+
+
+class _Logical(Pointwise):
+    """A logical node on bool values (GE stores bool as uint8: a bool or uint8 input, a uint8
+    output, 1 where it holds)."""
+
+    OUT_DTYPE: ClassVar = "DT_UINT8"
+
+    def check_dtypes(self) -> None:
+        for i in self.data_inputs():
+            dt = self.in_type(i).element_type
+            if ge_dtype_name(dt) not in ("DT_BOOL", "DT_UINT8"):
+                raise VerifyException(f"{self.asc_type} input {i} must be bool or uint8, got {dt}")
+        out = self.out_type().element_type
+        if ge_dtype_name(out) != "DT_UINT8":
+            raise VerifyException(f"{self.asc_type} outputs DT_UINT8, got {out}")
+
+
+@irdl_op_definition
+class LogicalAnd(_Logical):
+    """x1 and x2."""
+
+    name = "ascgraph.LogicalAnd"
+    NUM_INPUTS: ClassVar = (2, 2)
+
+
+@irdl_op_definition
+class LogicalOr(_Logical):
+    """x1 or x2."""
+
+    name = "ascgraph.LogicalOr"
+    NUM_INPUTS: ClassVar = (2, 2)
+
+
+@irdl_op_definition
+class LogicalNot(_Logical):
+    """not x."""
+
+    name = "ascgraph.LogicalNot"
+    NUM_INPUTS: ClassVar = (1, 1)
+
+
+ACTIVATION_NODE_OPS: list[type[AscNode]] = [Erf, Gelu, LeakyRelu, Sign, Isnan, LogicalAnd, LogicalOr, LogicalNot]
+
+
 def node_count(graph: AscGraphOp) -> int:
     """GE `fusion_nodes_size_`: every AscIR node, Data/Load/Store/Output included."""
     return len(graph.body.block.ops)
@@ -1204,6 +1314,7 @@ ASC_NODE_OPS: list[type[AscNode]] = [
     Add, Sub, Mul, Div, Maximum, Minimum, Pow, Eq, Ne, Gt, Ge, Lt, Le, Where, Cast,
     Broadcast, Transpose, Concat, Split, Gather,
     Sum, Max, Min, Mean, Prod,
+    *ACTIVATION_NODE_OPS,
 ]  # fmt: skip
 
 AscGraph = Dialect("ascgraph", [AscGraphOp, *ASC_NODE_OPS], [AxisAttr, AscTensorType])

@@ -44,6 +44,9 @@ from typing import ClassVar, overload
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -875,6 +878,503 @@ class AddN(Elementwise):
         n = self.int_attr("N")
         if n is not None and n != len(self.operands):
             raise VerifyException(f"attribute N = {n} but AddN has {len(self.operands)} inputs")
+
+
+# ---------------------------------------------------------------------------------------
+# Activations, comparisons, logic, selection and normalisation (the ops ONNX models need)
+#
+# Each op's dtypes are its REG_OP's in GE's op protos (ops/built-in/op_proto/inc/:
+# nonlinear_fuc_ops.h, elewise_calculation_ops.h, math_ops.h, selection_ops.h,
+# nn_norm_ops.h); the TensorType groups are metadef's operator_reg TensorType helpers
+# (FloatingDataType, RealNumberType, BasicType, ...), restricted to the dtypes the ge
+# dialect has. Float attributes (GE `Float`) are FloatAttrs (an integer is accepted too);
+# an absent one reads as the REG_OP default.
+# ---------------------------------------------------------------------------------------
+
+# metadef operator_reg: TensorType::FloatingDataType / RealNumberType / BasicType /
+# NumberType / UnaryDataType, as far as the ge dialect has the dtypes (no complex, no
+# quantised types)
+FLOATING_TYPES: frozenset[str] = frozenset({"DT_FLOAT", "DT_FLOAT16", "DT_DOUBLE", "DT_BF16"})
+REAL_NUMBER_TYPES: frozenset[str] = FLOATING_TYPES | {
+    "DT_INT8", "DT_INT16", "DT_INT32", "DT_INT64", "DT_UINT8", "DT_UINT16", "DT_UINT32", "DT_UINT64",
+}  # fmt: skip
+BASIC_TYPES: frozenset[str] = REAL_NUMBER_TYPES
+F16_F32: frozenset[str] = frozenset({"DT_FLOAT", "DT_FLOAT16"})
+BOOL_TYPES: frozenset[str] = frozenset({"DT_BOOL"})
+
+
+def float_attr(op: Operation, name: str, default: float) -> float:
+    """A GE `Float` attribute of `op` (a FloatAttr, or an integer), `default` when absent."""
+    a = op.attributes.get(name)
+    if a is None:
+        return default
+    if isinstance(a, FloatAttr):
+        return float(a.value.data)
+    if isinstance(a, IntegerAttr) and not (isinstance(a.type, IntegerType) and a.type.width.data == 1):
+        return float(a.value.data)
+    raise VerifyException(f"attribute '{name}' must be a float (e.g. 0.01 : f32), got {a}")
+
+
+def _dtype_of(v: SSAValue) -> str:
+    return ge_dtype_name(v.type.element_type)  # type: ignore[attr-defined]
+
+
+class _Checked(Elementwise):
+    """A pointwise op whose inputs take GE's REG_OP dtypes `DTYPES` (input `i` of
+    `IN_DTYPES`, when given, its own) and whose output is `OUT_DTYPE` (None: the input's);
+    `FLOAT_ATTRS` are its `Float` attributes with their REG_OP defaults."""
+
+    DTYPES: ClassVar[frozenset[str]] = FLOATING_TYPES
+    IN_DTYPES: ClassVar[dict[int, frozenset[str]]] = {}
+    OUT_DTYPE: ClassVar[str | None] = None
+    FLOAT_ATTRS: ClassVar[dict[str, float]] = {}
+    # input indices that share the output's dtype (the others: their own IN_DTYPES)
+    DATA_INPUTS: ClassVar[tuple[int, ...] | None] = None
+
+    def check(self) -> None:
+        data = list(self.operands) if self.DATA_INPUTS is None else [self.operands[i] for i in self.DATA_INPUTS]
+        self.same_dtype(data, "inputs" if self.DATA_INPUTS is None else "data inputs")
+        for i, v in enumerate(self.operands):
+            allowed = self.IN_DTYPES.get(i, self.DTYPES)
+            if _dtype_of(v) not in allowed:
+                raise VerifyException(
+                    f"{ge_type(self)} input {i} has dtype {v.type.element_type}; GE's {ge_type(self)} takes "  # type: ignore[attr-defined]
+                    f"{', '.join(sorted(allowed))}"
+                )
+        out = self.results[0]
+        if self.OUT_DTYPE is not None:
+            if _dtype_of(out) != self.OUT_DTYPE:
+                raise VerifyException(f"{ge_type(self)} outputs {self.OUT_DTYPE}, got {out.type.element_type}")  # type: ignore[attr-defined]
+        elif out.type.element_type != data[0].type.element_type:  # type: ignore[attr-defined]
+            raise VerifyException(
+                f"output dtype {out.type.element_type} differs from input dtype {data[0].type.element_type}"  # type: ignore[attr-defined]
+            )
+        for name, default in self.FLOAT_ATTRS.items():
+            float_attr(self, name, default)
+
+    def fattr(self, name: str) -> float:
+        return float_attr(self, name, self.FLOAT_ATTRS[name])
+
+
+class CheckedUnary(_Checked):
+    NUM_INPUTS: ClassVar = (1, 1)
+
+
+class CheckedBinary(_Checked):
+    NUM_INPUTS: ClassVar = (2, 2)
+
+
+# -- activations (nonlinear_fuc_ops.h unless said otherwise) -------------------------------
+
+
+@irdl_op_definition
+class Erf(CheckedUnary):
+    """erf(x) (math_ops.h: REG_OP(Erf), FloatingDataType)"""
+
+    name = "ge.Erf"
+
+
+@irdl_op_definition
+class Gelu(CheckedUnary):
+    """The tanh approximation x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))) (GE's Gelu
+    kernel, tbe/impl/dynamic/gelu.py: gelu_compute); float16, float32."""
+
+    name = "ge.Gelu"
+    DTYPES: ClassVar = F16_F32
+
+
+@irdl_op_definition
+class HardSwish(CheckedUnary):
+    """x * relu6(x + 3) / 6 (tbe/impl/dynamic/hard_swish.py); float16, float32."""
+
+    name = "ge.HardSwish"
+    DTYPES: ClassVar = F16_F32
+
+
+@irdl_op_definition
+class HardSigmoid(CheckedUnary):
+    """max(0, min(1, alpha * x + beta)); REG_OP defaults alpha 0.16666666, beta 0.5."""
+
+    name = "ge.HardSigmoid"
+    DTYPES: ClassVar = F16_F32
+    FLOAT_ATTRS: ClassVar = {"alpha": 0.16666666, "beta": 0.5}
+
+
+@irdl_op_definition
+class LeakyRelu(CheckedUnary):
+    """x if x >= 0 else negative_slope * x (REG_OP default negative_slope 0.0)."""
+
+    name = "ge.LeakyRelu"
+    DTYPES: ClassVar = frozenset({"DT_FLOAT", "DT_FLOAT16", "DT_DOUBLE"})
+    FLOAT_ATTRS: ClassVar = {"negative_slope": 0.0}
+
+
+@irdl_op_definition
+class Relu6(CheckedUnary):
+    """min(max(x, 0), 6) (RealNumberType)."""
+
+    name = "ge.Relu6"
+    DTYPES: ClassVar = REAL_NUMBER_TYPES
+
+
+@irdl_op_definition
+class Elu(CheckedUnary):
+    """alpha * (exp(min(x, 0)) - 1) + max(x, 0) (REG_OP default alpha 1.0; the formula of
+    GE's Elu lowering, lowering_impl.cpp REGISTER_LOWERING(Elu), scale = input_scale = 1)."""
+
+    name = "ge.Elu"
+    FLOAT_ATTRS: ClassVar = {"alpha": 1.0}
+
+
+@irdl_op_definition
+class Selu(CheckedUnary):
+    """scale * (max(x, 0) + min(0, alpha * (exp(x) - 1))) with SELU's fixed alpha and scale
+    (selu_plugin.cc: ALPHA_DEFAULT 1.67326324235, GAMMA_DEFAULT 1.05070098736)."""
+
+    name = "ge.Selu"
+    DTYPES: ClassVar = frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE", "DT_INT8", "DT_INT32"})
+
+
+@irdl_op_definition
+class Celu(CheckedUnary):
+    """max(0, x) + min(0, alpha1 * (exp(x / alpha2) - 1)) (REG_OP Celu: alpha1, alpha2,
+    alpha3 default 1.0; celu_plugin.cc sets alpha1 = alpha2 = ONNX alpha)."""
+
+    name = "ge.Celu"
+    DTYPES: ClassVar = F16_F32
+    FLOAT_ATTRS: ClassVar = {"alpha1": 1.0, "alpha2": 1.0, "alpha3": 1.0}
+
+
+@irdl_op_definition
+class Softplus(CheckedUnary):
+    """log(1 + exp(x)) (FloatingDataType)."""
+
+    name = "ge.Softplus"
+
+
+@irdl_op_definition
+class Softsign(CheckedUnary):
+    """x / (1 + |x|) (FloatingDataType)."""
+
+    name = "ge.Softsign"
+
+
+@irdl_op_definition
+class Mish(CheckedUnary):
+    """x * tanh(log(1 + exp(x))) (tbe/impl/mish.py); float16, float32."""
+
+    name = "ge.Mish"
+    DTYPES: ClassVar = F16_F32
+
+
+# -- rounding and trigonometry (elewise_calculation_ops.h) ----------------------------------
+
+
+@irdl_op_definition
+class Floor(CheckedUnary):
+    """floor(x) (FloatingDataType)."""
+
+    name = "ge.Floor"
+
+
+@irdl_op_definition
+class Ceil(CheckedUnary):
+    """ceil(x) (FloatingDataType)."""
+
+    name = "ge.Ceil"
+
+
+@irdl_op_definition
+class Round(CheckedUnary):
+    """x rounded to the nearest integer, halves to even (float16, float32, double, int32,
+    int64: integers are kept)."""
+
+    name = "ge.Round"
+    DTYPES: ClassVar = frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE", "DT_BF16", "DT_INT32", "DT_INT64"})
+
+
+@irdl_op_definition
+class Sign(CheckedUnary):
+    """-1, 0 or 1 by the sign of x (float16, float32, double, int32, int64)."""
+
+    name = "ge.Sign"
+    DTYPES: ClassVar = frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE", "DT_BF16", "DT_INT32", "DT_INT64"})
+
+
+@irdl_op_definition
+class Sin(CheckedUnary):
+    """sin(x) (UnaryDataType)."""
+
+    name = "ge.Sin"
+
+
+@irdl_op_definition
+class Cos(CheckedUnary):
+    """cos(x) (UnaryDataType)."""
+
+    name = "ge.Cos"
+
+
+@irdl_op_definition
+class IsNan(CheckedUnary):
+    """x is NaN, as bool (math_ops.h: REG_OP(IsNan), float16/float32/double)."""
+
+    name = "ge.IsNan"
+    OUT_DTYPE: ClassVar = "DT_BOOL"
+    SAME_DTYPE_OUT: ClassVar = False
+
+
+@irdl_op_definition
+class IsInf(CheckedUnary):
+    """x is +inf or -inf, as bool (math_ops.h: REG_OP(IsInf))."""
+
+    name = "ge.IsInf"
+    OUT_DTYPE: ClassVar = "DT_BOOL"
+    SAME_DTYPE_OUT: ClassVar = False
+
+
+# -- binary arithmetic -----------------------------------------------------------------------
+
+
+_MOD_TYPES: frozenset[str] = frozenset(
+    {"DT_FLOAT16", "DT_FLOAT", "DT_INT32", "DT_INT8", "DT_UINT8", "DT_INT64", "DT_DOUBLE"}
+)
+
+
+@irdl_op_definition
+class Mod(CheckedBinary):
+    """x1 - trunc(x1 / x2) * x2, the sign of x1 (TensorFlow's Mod, tbe/impl/dynamic/mod.py:
+    truncate_mod); an integer x2 of 0 is an error."""
+
+    name = "ge.Mod"
+    DTYPES: ClassVar = _MOD_TYPES
+
+
+@irdl_op_definition
+class FloorMod(CheckedBinary):
+    """x1 - floor(x1 / x2) * x2, the sign of x2 (TensorFlow's FloorMod; int32, int64, float16,
+    float32, double); an integer x2 of 0 is an error."""
+
+    name = "ge.FloorMod"
+    DTYPES: ClassVar = frozenset({"DT_INT32", "DT_INT64", "DT_FLOAT", "DT_FLOAT16", "DT_DOUBLE"})
+
+
+# -- comparisons and logic (elewise_calculation_ops.h): bool outputs --------------------------
+
+
+class Comparison(CheckedBinary):
+    """x1 <op> x2 with numpy broadcasting, as a bool tensor (RealNumberType inputs)."""
+
+    DTYPES: ClassVar = REAL_NUMBER_TYPES
+    OUT_DTYPE: ClassVar = "DT_BOOL"
+    SAME_DTYPE_OUT: ClassVar = False
+
+
+@irdl_op_definition
+class Equal(Comparison):
+    """x1 == x2 (bool inputs too)."""
+
+    name = "ge.Equal"
+    DTYPES: ClassVar = REAL_NUMBER_TYPES | BOOL_TYPES
+
+
+@irdl_op_definition
+class NotEqual(Comparison):
+    """x1 != x2"""
+
+    name = "ge.NotEqual"
+
+
+@irdl_op_definition
+class Less(Comparison):
+    """x1 < x2"""
+
+    name = "ge.Less"
+
+
+@irdl_op_definition
+class LessEqual(Comparison):
+    """x1 <= x2"""
+
+    name = "ge.LessEqual"
+
+
+@irdl_op_definition
+class Greater(Comparison):
+    """x1 > x2"""
+
+    name = "ge.Greater"
+
+
+@irdl_op_definition
+class GreaterEqual(Comparison):
+    """x1 >= x2"""
+
+    name = "ge.GreaterEqual"
+
+
+@irdl_op_definition
+class LogicalAnd(CheckedBinary):
+    """x1 and x2 (bool)"""
+
+    name = "ge.LogicalAnd"
+    DTYPES: ClassVar = BOOL_TYPES
+
+
+@irdl_op_definition
+class LogicalOr(CheckedBinary):
+    """x1 or x2 (bool)"""
+
+    name = "ge.LogicalOr"
+    DTYPES: ClassVar = BOOL_TYPES
+
+
+@irdl_op_definition
+class LogicalNot(CheckedUnary):
+    """not x (bool)"""
+
+    name = "ge.LogicalNot"
+    DTYPES: ClassVar = BOOL_TYPES
+
+
+# -- selection and clipping (three broadcast inputs) -------------------------------------------
+
+
+@irdl_op_definition
+class SelectV2(_Checked):
+    """then where condition else else, the three broadcast (selection_ops.h: REG_OP(SelectV2):
+    condition bool, then/else BasicType)."""
+
+    name = "ge.SelectV2"
+    NUM_INPUTS: ClassVar = (3, 3)
+    DTYPES: ClassVar = BASIC_TYPES
+    IN_DTYPES: ClassVar = {0: BOOL_TYPES}
+    DATA_INPUTS: ClassVar = (1, 2)
+
+
+@irdl_op_definition
+class ClipByValue(_Checked):
+    """min(max(x, clip_value_min), clip_value_max) (elewise_calculation_ops.h:
+    REG_OP(ClipByValue), NumberType); the bounds broadcast to x's shape, which is the
+    output's."""
+
+    name = "ge.ClipByValue"
+    NUM_INPUTS: ClassVar = (3, 3)
+    DTYPES: ClassVar = REAL_NUMBER_TYPES
+
+    def infer(self) -> list[Dims | None] | None:
+        out = super().infer()
+        x = self.in_shape(0)
+        if out is not None and x is not None and out[0] != x:
+            raise VerifyException(
+                f"clip_value_min {fmt_shape(self.in_shape(1))} and clip_value_max {fmt_shape(self.in_shape(2))} "
+                f"must broadcast to x's shape {fmt_shape(x)} (the output is x's shape)"
+            )
+        return out
+
+
+# -- softmax and layer norm (nn_norm_ops.h) ----------------------------------------------------
+
+
+class SoftmaxBase(GeNode):
+    """Softmax over the axes `axes` (REG_OP default [-1]) jointly; float16, float32, double."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"axes": (A.AttrKind.LIST_INT, False)}
+
+    def norm_axes(self) -> list[int] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        axes = self.int_list("axes")
+        axes = [-1] if axes is None else axes
+        if not axes:
+            raise VerifyException("axes must name at least one axis")
+        rank = max(len(s), 1)  # a 0-d input is one element: axis 0 / -1 names it
+        norm = sorted({normalize_axis(a, rank, "axes entry") for a in axes})
+        if len(norm) != len(axes):
+            raise VerifyException(f"axes {axes} name an axis twice")
+        return norm
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "input and output")
+        if _dtype_of(self.operands[0]) not in FLOATING_TYPES:
+            raise VerifyException(
+                f"{ge_type(self)} takes float16, float32 or double, got {self.operands[0].type.element_type}"  # type: ignore[attr-defined]
+            )
+
+    def infer(self) -> list[Dims | None] | None:
+        self.norm_axes()
+        return [self.in_shape(0)]
+
+
+@irdl_op_definition
+class SoftmaxV2(SoftmaxBase):
+    """exp(x - max) / sum(exp(x - max)) over `axes`."""
+
+    name = "ge.SoftmaxV2"
+
+
+@irdl_op_definition
+class LogSoftmaxV2(SoftmaxBase):
+    """x - max - log(sum(exp(x - max))) over `axes`."""
+
+    name = "ge.LogSoftmaxV2"
+
+
+@irdl_op_definition
+class LayerNorm(GeNode):
+    """`ge.LayerNorm(%x, %gamma, %beta) -> (y, mean, variance)` (nn_norm_ops.h:
+    REG_OP(LayerNorm)): mean and (biased) variance of x over the axes from
+    `begin_norm_axis` on, kept as size 1 (runtime/layer_norm.cc: LayerNormInferShape), y =
+    gamma * (x - mean) / sqrt(variance + epsilon) + beta with gamma and beta of shape
+    x.shape[begin_params_axis:]. REG_OP defaults: begin_norm_axis 0, begin_params_axis 0,
+    epsilon 1e-7; float16, float32."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.LayerNorm"
+    NUM_INPUTS: ClassVar = (3, 3)
+    NUM_OUTPUTS: ClassVar = (3, 3)
+    ATTRS: ClassVar = {"begin_norm_axis": (A.AttrKind.INT, False), "begin_params_axis": (A.AttrKind.INT, False)}
+
+    def epsilon(self) -> float:
+        return float_attr(self, "epsilon", 1e-7)
+
+    def axes(self) -> tuple[int, int] | None:
+        """(begin_norm_axis, begin_params_axis), normalised by x's rank."""
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        rank = len(s)
+        if rank == 0:
+            raise VerifyException("LayerNorm needs x of rank >= 1")
+        n = normalize_axis(self.int_attr("begin_norm_axis", 0), rank, "begin_norm_axis")
+        p = normalize_axis(self.int_attr("begin_params_axis", 0), rank, "begin_params_axis")
+        return n, p
+
+    def check(self) -> None:
+        self.same_dtype([*self.operands, *self.results], "inputs and outputs")
+        if _dtype_of(self.operands[0]) not in F16_F32:
+            raise VerifyException(f"LayerNorm takes float16 or float32, got {self.operands[0].type.element_type}")  # type: ignore[attr-defined]
+        self.epsilon()
+
+    def infer(self) -> list[Dims | None] | None:
+        s, ax = self.in_shape(0), self.axes()
+        if s is None or ax is None:
+            return None
+        n, p = ax
+        for i, what in ((1, "gamma"), (2, "beta")):
+            g = self.in_shape(i)
+            if g is not None and g != s[p:]:
+                raise VerifyException(
+                    f"{what} has shape {fmt_shape(g)}, but x {fmt_shape(s)} with begin_params_axis {p} needs "
+                    f"{fmt_shape(s[p:])}"
+                )
+        stat = tuple(1 if i >= n else d for i, d in enumerate(s))
+        return [s, stat, stat]
 
 
 # ---------------------------------------------------------------------------------------
@@ -1782,6 +2282,10 @@ GE_NODE_OPS: list[type[GeNode]] = [
     Data, RefData, Const, Constant, Variable, NetOutput,
     Add, Sub, Mul, RealDiv, Div, Maximum, Minimum, Pow, AddN,
     Relu, Abs, Neg, Exp, Log, Sqrt, Rsqrt, Sigmoid, Tanh, Square, Reciprocal, Identity, Cast,
+    Erf, Gelu, HardSwish, HardSigmoid, LeakyRelu, Relu6, Elu, Selu, Celu, Softplus, Softsign, Mish,
+    Floor, Ceil, Round, Sign, Sin, Cos, IsNan, IsInf, Mod, FloorMod,
+    Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd, LogicalOr, LogicalNot,
+    SelectV2, ClipByValue, SoftmaxV2, LogSoftmaxV2, LayerNorm,
     ReduceSumD, ReduceMaxD, ReduceMinD, ReduceMeanD, ReduceProdD,
     ConcatD, ConcatV2D, Pack, SplitD, SplitVD, PhonyConcat, PhonySplit,
     Reshape, Squeeze, Unsqueeze, ExpandDims, Flatten, FlattenV2, Bitcast, ReFormat,

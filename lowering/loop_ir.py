@@ -97,6 +97,8 @@ class Pointwise(LoopExpr):
 
     asc_type: str
     args: tuple[LoopExpr, ...]
+    # the node's ir_attr (GE AscNodeAttr ir_attr, e.g. LeakyRelu's negative_slope)
+    attrs: tuple[tuple[str, Attribute], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -314,7 +316,11 @@ class AscGraphBuilder:
             args = [self.emit(a, idx, reps) for a in e.args]
             cls = getattr(ag, e.asc_type)
             v = self._add(
-                cls, args, self._tensor(e.dtype, reps), self._compute_attrs(), (e.asc_type, tuple(args), e.dtype)
+                cls,
+                args,
+                self._tensor(e.dtype, reps),
+                {**self._compute_attrs(), **dict(e.attrs)},
+                (e.asc_type, tuple(args), e.dtype, e.attrs),
             )
         elif isinstance(e, VIEW_TYPES):
             v = self.emit(e.src, e.reindex(idx), reps)

@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    Float32Type,
+    FloatAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
@@ -812,4 +821,113 @@ LowerAutofusePass.LOWERINGS.update({
     "Square": _lower_square, "AddN": _lower_addn, "Cast": _lower_cast,
     "BroadcastToD": _lower_broadcast_to, "ConcatD": _lower_concat, "ConcatV2D": _lower_concat,
     "SplitD": _lower_split, "SplitVD": _lower_split, "TransposeD": _lower_transpose,
+})  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------
+# Comparisons, logic, selection, clipping and the activations GE lowers
+# (lowering_impl.cpp: REGISTER_POINTWISE_LOWER(Equal, loop::Eq) ... (Gelu, loop::Gelu),
+# REGISTER_LOWERING(ClipByValue), REGISTER_LOWERING(LeakyRelu)). A bool value is uint8
+# inside an AscGraph (ge_fusion.md §3.4 item 4: bool is stored as uint8): comparisons,
+# IsNan and the logical nodes yield uint8, read by Where and the logical nodes as they are;
+# a bool output is the Store's Cast of that uint8. The GE ops of the activation section
+# without a lowering in GE (Softplus, Mish, Floor, SoftmaxV2, LayerNorm, ...) stay kernels.
+# ---------------------------------------------------------------------------------------
+
+_UINT8 = IntegerType(8, Signedness.UNSIGNED)
+_BOOL_LIKE: frozenset[str] = frozenset({"DT_BOOL", "DT_UINT8"})
+
+COMPARISONS: dict[str, str] = {
+    "Equal": "Eq", "NotEqual": "Ne", "Greater": "Gt", "GreaterEqual": "Ge", "Less": "Lt", "LessEqual": "Le",
+}  # fmt: skip
+LOGICAL: dict[str, str] = {"LogicalAnd": "LogicalAnd", "LogicalOr": "LogicalOr", "LogicalNot": "LogicalNot"}
+# ascir_ops.h: Erf, Gelu and Isnan take float32/float16 (Erf and Isnan bf16 too), Sign
+# float32/float16/int32 (int64 on the later platforms)
+FLOAT_UNARY: dict[str, tuple[str, frozenset[str]]] = {
+    "Erf": ("Erf", FLOAT_DTYPES),
+    "Gelu": ("Gelu", frozenset({"DT_FLOAT", "DT_FLOAT16"})),
+    "IsNan": ("Isnan", FLOAT_DTYPES),
+    "Sign": ("Sign", frozenset({"DT_FLOAT", "DT_FLOAT16", "DT_INT32"})),
+}
+
+
+def _check_inputs(node: GeNode, allowed: frozenset[str], asc: str, positions: tuple[int, ...] | None = None) -> None:
+    """GE falls back when an input's dtype is not registered for the AscIR node
+    (PostPrecessAfterLoweringNode 1)."""
+    for i, v in enumerate(node.operands):
+        if positions is not None and i not in positions:
+            continue
+        name = _dtype_name(_dtype(v))
+        if name not in allowed:
+            raise Extern(f"dtype {name} is not supported by AscIR {asc}")
+
+
+def _broadcast_all(rd: _Reads, node: GeNode) -> tuple[tuple[int, ...], list[L.LoopExpr]]:
+    shape = _shape(node.results[0])
+    return shape, [_broadcast_to(rd.read(v), shape) for v in node.operands]
+
+
+def _lower_compare(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: REGISTER_POINTWISE_LOWER(Equal, loop::Eq), (Greater, loop::Gt), ..."""
+    asc = COMPARISONS[ge_type(node)]
+    _check_inputs(node, FLOAT_DTYPES | INT_DTYPES, asc)
+    shape, args = _broadcast_all(rd, node)
+    return [(L.Pointwise(shape, _UINT8, asc, tuple(args)), "store", "pointwise", 1)]
+
+
+def _lower_logical(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: REGISTER_POINTWISE_LOWER(LogicalAnd / LogicalOr / LogicalNot)"""
+    asc = LOGICAL[ge_type(node)]
+    shape, args = _broadcast_all(rd, node)
+    for a in args:
+        if _dtype_name(a.dtype) not in _BOOL_LIKE:
+            raise Extern(f"dtype {_dtype_name(a.dtype)} is not supported by AscIR {asc}")
+    return [(L.Pointwise(shape, _UINT8, asc, tuple(args)), "store", "pointwise", 1)]
+
+
+def _lower_select_v2(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: REGISTER_POINTWISE_LOWER(SelectV2, loop::Where) -- the three inputs
+    broadcast to the output shape"""
+    _check_inputs(node, FLOAT_DTYPES | INT_DTYPES, "Where", (1, 2))
+    shape, args = _broadcast_all(rd, node)
+    out = node.results[0]
+    return [(L.Pointwise(shape, _dtype(out), "Where", tuple(args)), "store", "pointwise", 1)]
+
+
+def _lower_float_unary(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: REGISTER_POINTWISE_LOWER(Erf, loop::Erf), (Gelu, loop::Gelu),
+    (IsNan, loop::IsNan), (Sign, loop::Sign)"""
+    asc, allowed = FLOAT_UNARY[ge_type(node)]
+    _check_inputs(node, allowed, asc)
+    out = node.results[0]
+    dt = _UINT8 if asc == "Isnan" else _dtype(out)
+    x = rd.read(node.operands[0])
+    return [(L.Pointwise(_shape(out), dt, asc, (x,)), "store", "pointwise", 1)]
+
+
+def _lower_leaky_relu(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: REGISTER_LOWERING(LeakyRelu) -- loop::LeakyRelu(Load(x), negative_slope)"""
+    assert isinstance(node, ge.LeakyRelu)
+    _check_inputs(node, frozenset({"DT_FLOAT", "DT_FLOAT16"}), "LeakyRelu")
+    out = node.results[0]
+    x = rd.read(node.operands[0])
+    slope = FloatAttr(node.fattr("negative_slope"), Float32Type())
+    return [(L.Pointwise(_shape(out), _dtype(out), "LeakyRelu", (x,), (("negative_slope", slope),)), "store", "pointwise", 1)]
+
+
+def _lower_clip_by_value(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: REGISTER_LOWERING(ClipByValue) -- the bounds unsqueezed to x's rank
+    and broadcast, Maximum(Minimum(x, max), min)"""
+    _check_dtype(node, ["Minimum", "Maximum"])
+    shape, (x, lo, hi) = _broadcast_all(rd, node)
+    dt = _dtype(node.results[0])
+    m = L.Pointwise(shape, dt, "Minimum", (x, hi))
+    return [(L.Pointwise(shape, dt, "Maximum", (m, lo)), "store", "pointwise", 2)]
+
+
+LowerAutofusePass.LOWERINGS.update({
+    **{t: _lower_compare for t in COMPARISONS},
+    **{t: _lower_logical for t in LOGICAL},
+    **{t: _lower_float_unary for t in FLOAT_UNARY},
+    "SelectV2": _lower_select_v2, "LeakyRelu": _lower_leaky_relu, "ClipByValue": _lower_clip_by_value,
 })  # fmt: skip

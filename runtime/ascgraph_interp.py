@@ -51,6 +51,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
+from runtime import activations as AF
 from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, check_value, node_impl
 from runtime.numerics import c_div, gather_indices, reduce, upcast
 
@@ -310,6 +311,19 @@ def _split(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return np.split(args[0], cuts, axis=j)
 
 
+def _leaky_relu(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    assert isinstance(op, ag.LeakyRelu)
+    return [AF.leaky_relu(upcast(args[:1])[0], op.negative_slope())]
+
+
+def _logical(fn: Callable[..., np.ndarray]) -> Impl:
+    # bool values are uint8 here (or bool, from a Load of a bool buffer): non-zero is true
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [fn(*(a != 0 for a in args))]
+
+    return semantics
+
+
 @register_impls
 class AscGraphFunctions(InterpreterFunctions):
     """ge.AscBackend (its AscGraph run by `run_asc_backend`) and the AscGraph compute
@@ -358,3 +372,13 @@ class AscGraphFunctions(InterpreterFunctions):
     run_transpose = node_impl(ag.Transpose, _transpose)
     run_concat = node_impl(ag.Concat, _concat)
     run_split = node_impl(ag.Split, _split)
+
+    # the activation section's nodes (runtime/activations.py, shared with the reference)
+    run_erf = node_impl(ag.Erf, _unary(AF.erf))
+    run_gelu = node_impl(ag.Gelu, _unary(AF.gelu))
+    run_sign = node_impl(ag.Sign, _unary(np.sign))
+    run_isnan = node_impl(ag.Isnan, _unary(np.isnan))
+    run_leaky_relu = node_impl(ag.LeakyRelu, _leaky_relu)
+    run_logical_and = node_impl(ag.LogicalAnd, _logical(np.logical_and))
+    run_logical_or = node_impl(ag.LogicalOr, _logical(np.logical_or))
+    run_logical_not = node_impl(ag.LogicalNot, _logical(np.logical_not))

@@ -57,6 +57,7 @@ from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
+from runtime import activations as AF
 from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl
 from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, upcast
 
@@ -229,6 +230,64 @@ def _add_n(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = upcast([acc, a])
         acc = np.asarray(x + y).astype(args[0].dtype, copy=False)
     return [np.asarray(acc).astype(out_dtype(op), copy=False)]
+
+
+# ---------------------------------------------------------------------------------------
+# Activations, comparisons, logic, selection, softmax, layer norm (runtime/activations.py
+# holds the formulas, shared with the AscGraph interpreter)
+# ---------------------------------------------------------------------------------------
+
+
+def _with_attrs(fn: Callable[..., np.ndarray], *names: str) -> Impl:
+    """A pointwise op whose kernel also takes the op's float attributes `names`."""
+
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        assert isinstance(op, ge._Checked)
+        params = [op.fattr(n) for n in names]
+        return _pointwise(lambda x: fn(x, *params))(op, args)
+
+    return semantics
+
+
+def _remainder(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Impl:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        try:
+            return _pointwise(fn)(op, args)
+        except ZeroDivisionError as e:
+            raise ReferenceEvalError(op, str(e)) from None
+
+    return semantics
+
+
+def _clip_by_value(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # lowering_impl.cpp: REGISTER_LOWERING(ClipByValue) -- Maximum(Minimum(x, max), min)
+    return _pointwise(lambda x, lo, hi: np.maximum(np.minimum(x, hi), lo))(op, args)
+
+
+def _select_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    c, a, b = args[0], *upcast(args[1:])
+    return [np.asarray(np.where(c, a, b)).astype(out_dtype(op), copy=False)]
+
+
+def _softmax_kind(fn: Callable[[np.ndarray, Sequence[int]], np.ndarray]) -> Impl:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        assert isinstance(op, ge.SoftmaxBase)
+        x = args[0]
+        axes = op.norm_axes() or []
+        if x.ndim == 0:  # one element: softmax 1, log-softmax 0
+            return [fn(x.reshape(1), [0]).reshape(()).astype(out_dtype(op))]
+        return [fn(upcast([x])[0], axes).astype(out_dtype(op))]
+
+    return semantics
+
+
+def _layer_norm(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    assert isinstance(op, ge.LayerNorm)
+    ax = op.axes()
+    assert ax is not None  # a verified LayerNorm has a ranked x
+    x, g, b = upcast(args)
+    outs = AF.layer_norm(x, g, b, ax[0], ax[1], op.epsilon())
+    return [o.astype(out_dtype(op, i)) for i, o in enumerate(outs)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -566,6 +625,44 @@ class ReferenceFunctions(InterpreterFunctions):
     run_identity = node_impl(ge.Identity, _pointwise(lambda x: x))
     run_cast = node_impl(ge.Cast, _cast)
     run_add_n = node_impl(ge.AddN, _add_n)
+
+    # Activations, rounding, comparisons, logic, selection (runtime/activations.py)
+    run_erf = node_impl(ge.Erf, _pointwise(AF.erf, float_only=True))
+    run_gelu = node_impl(ge.Gelu, _pointwise(AF.gelu, float_only=True))
+    run_hard_swish = node_impl(ge.HardSwish, _pointwise(AF.hard_swish, float_only=True))
+    run_hard_sigmoid = node_impl(ge.HardSigmoid, _with_attrs(AF.hard_sigmoid, "alpha", "beta"))
+    run_leaky_relu = node_impl(ge.LeakyRelu, _with_attrs(AF.leaky_relu, "negative_slope"))
+    run_relu6 = node_impl(ge.Relu6, _pointwise(AF.relu6))
+    run_elu = node_impl(ge.Elu, _with_attrs(AF.elu, "alpha"))
+    run_selu = node_impl(ge.Selu, _pointwise(AF.selu))
+    run_celu = node_impl(ge.Celu, _with_attrs(AF.celu, "alpha1", "alpha2"))
+    run_softplus = node_impl(ge.Softplus, _pointwise(AF.softplus, float_only=True))
+    run_softsign = node_impl(ge.Softsign, _pointwise(AF.softsign, float_only=True))
+    run_mish = node_impl(ge.Mish, _pointwise(AF.mish, float_only=True))
+    run_floor = node_impl(ge.Floor, _pointwise(np.floor, float_only=True))
+    run_ceil = node_impl(ge.Ceil, _pointwise(np.ceil, float_only=True))
+    run_round = node_impl(ge.Round, _pointwise(AF.round_half_even))
+    run_sign = node_impl(ge.Sign, _pointwise(np.sign))
+    run_sin = node_impl(ge.Sin, _pointwise(np.sin, float_only=True))
+    run_cos = node_impl(ge.Cos, _pointwise(np.cos, float_only=True))
+    run_is_nan = node_impl(ge.IsNan, _pointwise(np.isnan, float_only=True))
+    run_is_inf = node_impl(ge.IsInf, _pointwise(np.isinf, float_only=True))
+    run_mod = node_impl(ge.Mod, _remainder(AF.mod))
+    run_floor_mod = node_impl(ge.FloorMod, _remainder(AF.floor_mod))
+    run_equal = node_impl(ge.Equal, _pointwise(np.equal))
+    run_not_equal = node_impl(ge.NotEqual, _pointwise(np.not_equal))
+    run_less = node_impl(ge.Less, _pointwise(np.less))
+    run_less_equal = node_impl(ge.LessEqual, _pointwise(np.less_equal))
+    run_greater = node_impl(ge.Greater, _pointwise(np.greater))
+    run_greater_equal = node_impl(ge.GreaterEqual, _pointwise(np.greater_equal))
+    run_logical_and = node_impl(ge.LogicalAnd, _pointwise(np.logical_and))
+    run_logical_or = node_impl(ge.LogicalOr, _pointwise(np.logical_or))
+    run_logical_not = node_impl(ge.LogicalNot, _pointwise(np.logical_not))
+    run_select_v2 = node_impl(ge.SelectV2, _select_v2)
+    run_clip_by_value = node_impl(ge.ClipByValue, _clip_by_value)
+    run_softmax_v2 = node_impl(ge.SoftmaxV2, _softmax_kind(AF.softmax))
+    run_log_softmax_v2 = node_impl(ge.LogSoftmaxV2, _softmax_kind(AF.log_softmax))
+    run_layer_norm = node_impl(ge.LayerNorm, _layer_norm)
 
     # Reductions
     run_reduce_sum = node_impl(ge.ReduceSumD, _reduction("sum"))
