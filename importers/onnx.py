@@ -71,6 +71,7 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    FloatAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -225,53 +226,53 @@ MAPPINGS: dict[str, Mapping] = _table(
     Tanh | Tanh | similar_opp_plugins.cc
     Transpose | Transpose (Const perm) | transpose_plugin.cc
     Unsqueeze | Unsqueeze (opset 13+: UnsqueezeV3) | unsqueeze_plugin.cc
-    And | LogicalAnd | similar_opp_plugins.cc | LogicalAnd
+    And | LogicalAnd | similar_opp_plugins.cc
     ArgMax | ArgMaxV2, ExpandDims | argmax_plugin.cc | ArgMaxV2
     ArgMin | ArgMin, ExpandDims | argmin_plugin.cc | ArgMin
     AveragePool | AvgPool / AvgPoolV2, PadV2 | average_pool_plugin.cc | AvgPool, AvgPoolV2
     BatchNormalization | BatchNorm | batch_normalization_plugin.cc | BatchNorm
     BitShift | LeftShift / RightShift | bitshift_plugin.cc | LeftShift, RightShift
-    Ceil | Ceil | similar_opp_plugins.cc | Ceil
-    Celu | Celu | celu_plugin.cc | Celu
-    Clip | ClipByValue | clip_plugin.cc | ClipByValue
+    Ceil | Ceil | similar_opp_plugins.cc
+    Celu | Celu | celu_plugin.cc
+    Clip | ClipByValue | clip_plugin.cc
     ConstantOfShape | Fill | constantofshape_plugin.cc | Fill (or host constant folding)
     ConvTranspose | Conv2DTranspose | conv_transpose_plugin.cc | Conv2DTranspose
-    Cos | Cos | similar_opp_plugins.cc | Cos
+    Cos | Cos | similar_opp_plugins.cc
     CumSum | Cumsum | cumsum_plugin.cc | Cumsum
     DepthToSpace | DepthToSpace | depth_to_space_plugin.cc | DepthToSpace
     Dropout | Dropout | similar_opp_plugins.cc | Dropout (and its removal pass)
     Einsum | Einsum | einsum_plugin.cc | Einsum
-    Elu | Elu | elu_plugin.cc | Elu
-    Equal | Equal | similar_opp_plugins.cc | Equal
-    Erf | Erf | similar_opp_plugins.cc | Erf
-    Floor | Floor | similar_opp_plugins.cc | Floor
+    Elu | Elu | elu_plugin.cc
+    Equal | Equal | similar_opp_plugins.cc
+    Erf | Erf | similar_opp_plugins.cc
+    Floor | Floor | similar_opp_plugins.cc
     GatherElements | GatherElements | gather_elements_plugin.cc | GatherElements
     GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
-    Gelu | (no plugin in the public copy) | - | Gelu
+    Gelu | Gelu (tanh); Mul, Erf, Add (none) (no plugin in the public copy) | -
     GlobalAveragePool | GlobalAveragePool / AvgPool | global_average_pool_plugin.cc | GlobalAveragePool
     GlobalMaxPool | MaxPool | global_max_pool_plugin.cc | MaxPool
-    Greater | Greater | similar_opp_plugins.cc | Greater
-    GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc | GreaterEqual
-    HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc | HardSigmoid
-    HardSwish | HardSwish | similar_opp_plugins.cc | HardSwish
+    Greater | Greater | similar_opp_plugins.cc
+    GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc
+    HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc
+    HardSwish | HardSwish | similar_opp_plugins.cc
     Hardmax | HardMax | hardmax_plugin.cc | HardMax
     InstanceNormalization | InstanceNorm | instancenormalization_plugin.cc | InstanceNorm
-    IsInf | IsInf | isinf_plugin.cc | IsInf
-    IsNaN | IsNan | similar_opp_plugins.cc | IsNan
-    LayerNormalization | (no plugin in the public copy) | - | LayerNorm
-    LeakyRelu | LeakyRelu | leakyrelu_plugin.cc | LeakyRelu
-    Less | Less | similar_opp_plugins.cc | Less
-    LessOrEqual | LessEqual | similar_opp_plugins.cc | LessEqual
-    LogSoftmax | LogSoftmaxV2 | logsoftmax_plugin.cc | LogSoftmaxV2
+    IsInf | IsInf | isinf_plugin.cc
+    IsNaN | IsNan | similar_opp_plugins.cc
+    LayerNormalization | LayerNorm (no plugin in the public copy) | -
+    LeakyRelu | LeakyRelu | leakyrelu_plugin.cc
+    Less | Less | similar_opp_plugins.cc
+    LessOrEqual | LessEqual | similar_opp_plugins.cc
+    LogSoftmax | LogSoftmaxV2 | logsoftmax_plugin.cc
     LpNormalization | LpNorm, Div | lp_normalization_plugin.cc | LpNorm
     LRN | LRN | lrn_plugin.cc | LRN
     MaxPool | MaxPool / MaxPoolV3, PadV2 | max_pool_plugin.cc | MaxPool, MaxPoolV3
     MeanVarianceNormalization | MVNV2 | mean_variance_normalization_plugin.cc | MVNV2
-    Mish | (no plugin in the public copy) | - | Mish
-    Mod | Mod | mod_plugin.cc | Mod
-    Not | LogicalNot | similar_opp_plugins.cc | LogicalNot
+    Mish | Mish (no plugin in the public copy) | -
+    Mod | Mod (fmod = 0 on integers: FloorMod) | mod_plugin.cc
+    Not | LogicalNot | similar_opp_plugins.cc
     OneHot | OneHot | onehot_plugin.cc | OneHot
-    Or | LogicalOr | similar_opp_plugins.cc | LogicalOr
+    Or | LogicalOr | similar_opp_plugins.cc
     Pad | PadV3 | pad_plugin.cc | PadV3
     PRelu | PRelu | similar_opp_plugins.cc | PRelu
     Range | Range | similar_opp_plugins.cc | Range
@@ -279,23 +280,23 @@ MAPPINGS: dict[str, Mapping] = _table(
     ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
     ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
     Resize | ResizeBilinearV2 / ResizeNearestNeighborV2 | resize_plugin.cc | ResizeBilinearV2, ResizeNearestNeighborV2
-    Round | Round | similar_opp_plugins.cc | Round
+    Round | Round | similar_opp_plugins.cc
     ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
     ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
-    Selu | Selu | selu_plugin.cc | Selu
-    Sign | Sign | similar_opp_plugins.cc | Sign
-    Sin | Sin | similar_opp_plugins.cc | Sin
+    Selu | Selu | selu_plugin.cc
+    Sign | Sign | similar_opp_plugins.cc
+    Sin | Sin | similar_opp_plugins.cc
     Size | Size | size_plugin.cc | Size (or host constant folding)
     Slice | StridedSliceV2 | slice_plugin.cc | StridedSliceV2
-    Softmax | SoftmaxV2 | softmax_plugin.cc | SoftmaxV2
-    Softplus | Softplus | similar_opp_plugins.cc | Softplus
-    Softsign | Softsign | similar_opp_plugins.cc | Softsign
+    Softmax | SoftmaxV2 | softmax_plugin.cc
+    Softplus | Softplus | similar_opp_plugins.cc
+    Softsign | Softsign | similar_opp_plugins.cc
     SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc | SpaceToDepth
     ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
     Tile | Tile | similar_opp_plugins.cc | Tile
     TopK | TopK | topk_plugin.cc | TopK
     Trilu | Tril / Triu | trilu_plugin.cc | Tril, Triu
-    Where | SelectV2 | similar_opp_plugins.cc | SelectV2
+    Where | SelectV2 | similar_opp_plugins.cc
     Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
     """
 )
@@ -1087,9 +1088,30 @@ _POINTWISE: dict[str, type[Operation]] = {
 
 @converts(*_POINTWISE)
 def _pointwise(ctx: _NodeCtx) -> None:
-    # Pow's exponent may have another dtype in ONNX (Pow-12's T1); GE's Pow takes one.
+    if ctx.op_type == "Pow" and ctx.elem(0) != ctx.elem(1):
+        _pow_mixed(ctx)
+        return
     _same_dtype(ctx, range(ctx.n_inputs))
     ctx.single(_POINTWISE[ctx.op_type], [ctx.x(i) for i in range(ctx.n_inputs)])
+
+
+def _pow_mixed(ctx: _NodeCtx) -> None:
+    # Pow's exponent may have another dtype in ONNX (Pow-12's T, T1; the result has the base's
+    # dtype); GE's Pow takes one dtype. A float base's exponent is cast to the base's dtype;
+    # an integer base with a float exponent is computed in the exponent's dtype (Cast of the
+    # base, Pow, Cast back, rounding toward zero as onnxruntime's Pow does).
+    base, expo = ctx.elem(0), ctx.elem(1)
+    tt = ctx.imp.tensor_type
+    for e in (base, expo):
+        if e not in _GE_DATATYPE:
+            raise ctx.error(f"Pow with a {_dtype_name(e).lower()} input of another dtype: GE's Cast plugin has no such type")
+    if base in _FLOATS or expo not in _FLOATS:
+        cast = ctx.emit(ge.Cast, [ctx.x(1)], [tt(base, ctx.dims(1))], {"dst_type": _int(_GE_DATATYPE[base])}, suffix="Cast")
+        ctx.single(ge.Pow, [ctx.x(0), cast.results[0]])
+        return
+    xb = ctx.emit(ge.Cast, [ctx.x(0)], [tt(expo, ctx.dims(0))], {"dst_type": _int(_GE_DATATYPE[expo])}, suffix="Cast")
+    p = ctx.emit(ge.Pow, [xb.results[0], ctx.x(1)], [tt(expo, ctx.out_dims())], suffix="Pow")
+    ctx.single(ge.Cast, [p.results[0]], {"dst_type": _int(_GE_DATATYPE[base])})
 
 
 @converts("Div")
@@ -1160,6 +1182,217 @@ def _cast(ctx: _NodeCtx) -> None:
             "to", _dtype_name(to), "GE's Cast plugin maps only " + ", ".join(_dtype_name(c) for c in _GE_DATATYPE)
         )
     ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
+
+
+# -- activations, rounding, comparisons, logic, selection, softmax, layer norm -------------
+
+# similar_opp_plugins.cc: REGISTER_CUSTOM_ONNX_OP(ai.onnx::11::Erf, Erf, ...) and the same
+# for the ops below (HardSwish: ai.onnx::14::HardSwish); Mish has no plugin in the public
+# copy and becomes GE's Mish (nonlinear_fuc_ops.h: REG_OP(Mish)).
+_SAME_NAME_OPS: dict[str, type[Operation]] = {
+    "Erf": ge.Erf, "Floor": ge.Floor, "Ceil": ge.Ceil, "Round": ge.Round, "Sign": ge.Sign,
+    "Sin": ge.Sin, "Cos": ge.Cos, "Softplus": ge.Softplus, "Softsign": ge.Softsign,
+    "HardSwish": ge.HardSwish, "Mish": ge.Mish, "IsNaN": ge.IsNan, "Not": ge.LogicalNot,
+    "Equal": ge.Equal, "Less": ge.Less, "Greater": ge.Greater, "LessOrEqual": ge.LessEqual,
+    "GreaterOrEqual": ge.GreaterEqual, "And": ge.LogicalAnd, "Or": ge.LogicalOr,
+}  # fmt: skip
+
+
+def _f32(v: float) -> FloatAttr:
+    """A GE `Float` attribute (float32)."""
+    return FloatAttr(float(np.float32(v)), Float32Type())
+
+
+@converts(*_SAME_NAME_OPS)
+def _same_name(ctx: _NodeCtx) -> None:
+    _same_dtype(ctx, range(ctx.n_inputs))
+    ctx.single(_SAME_NAME_OPS[ctx.op_type], [ctx.x(i) for i in range(ctx.n_inputs)])
+
+
+@converts("LeakyRelu")
+def _leaky_relu(ctx: _NodeCtx) -> None:
+    # leakyrelu_plugin.cc: ParseParamsLeakyRelu -- negative_slope = alpha (default 0.01)
+    ctx.single(ge.LeakyRelu, [ctx.x(0)], {"negative_slope": _f32(ctx.attr_float("alpha", 0.01))})
+
+
+@converts("Elu")
+def _elu(ctx: _NodeCtx) -> None:
+    ctx.single(ge.Elu, [ctx.x(0)], {"alpha": _f32(ctx.attr_float("alpha", 1.0))})  # elu_plugin.cc: alpha 1.0
+
+
+@converts("Celu")
+def _celu(ctx: _NodeCtx) -> None:
+    # celu_plugin.cc: ParseParamsCelu -- alpha1 = alpha2 = alpha (default 1.0)
+    a = _f32(ctx.attr_float("alpha", 1.0))
+    ctx.single(ge.Celu, [ctx.x(0)], {"alpha1": a, "alpha2": a})
+
+
+@converts("HardSigmoid")
+def _hard_sigmoid(ctx: _NodeCtx) -> None:
+    # hard_sigmoid_plugin.cc: alpha 0.2, beta 0.5 (ONNX's defaults, not the REG_OP's 1/6)
+    attrs = {"alpha": _f32(ctx.attr_float("alpha", 0.2)), "beta": _f32(ctx.attr_float("beta", 0.5))}
+    ctx.single(ge.HardSigmoid, [ctx.x(0)], attrs)
+
+
+# selu_plugin.cc: ALPHA_DEFAULT, GAMMA_DEFAULT, DIFF_ABS
+_SELU_ALPHA, _SELU_GAMMA, _SELU_DIFF = 1.67326324235, 1.05070098736, 0.00001
+
+
+@converts("Selu")
+def _selu(ctx: _NodeCtx) -> None:
+    # selu_plugin.cc: ParseParamsSelu -- GE's Selu has SELU's constants; others fail the plugin
+    for name, default in (("alpha", _SELU_ALPHA), ("gamma", _SELU_GAMMA)):
+        v = ctx.attr_float(name, default)
+        if abs(v - default) > _SELU_DIFF:
+            raise ctx.unsupported_attr(name, v, f"GE's Selu plugin takes only the default {default}")
+    ctx.single(ge.Selu, [ctx.x(0)])
+
+
+@converts("IsInf")
+def _is_inf(ctx: _NodeCtx) -> None:
+    # isinf_plugin.cc: ParseParamsIsinf -- detect_negative and detect_positive must both be 1
+    for name in ("detect_negative", "detect_positive"):
+        if ctx.attr_int(name, 1) != 1:
+            raise ctx.unsupported_attr(name, ctx.attr_int(name, 1), "GE's IsInf detects both infinities")
+    ctx.single(ge.IsInf, [ctx.x(0)])
+
+
+@converts("Mod")
+def _mod(ctx: _NodeCtx) -> None:
+    # mod_plugin.cc: ParseParamsMod -- Mod (TensorFlow's truncating Mod), fmod ignored with a
+    # warning. ONNX's fmod = 1 is that remainder; fmod = 0 (integers only) is the floored
+    # one, which GE's FloorMod computes: it becomes FloorMod here, not the plugin's Mod.
+    _same_dtype(ctx, (0, 1))
+    fmod = ctx.attr_int("fmod", 0)
+    if fmod == 0 and ctx.elem(0) in _FLOATS:
+        raise ctx.unsupported_attr("fmod", 0, "ONNX's Mod takes fmod = 1 for floating-point inputs")
+    ctx.single(ge.Mod if fmod else ge.FloorMod, [ctx.x(0), ctx.x(1)])
+
+
+@converts("Where")
+def _where(ctx: _NodeCtx) -> None:
+    _same_dtype(ctx, (1, 2))
+    ctx.single(ge.SelectV2, [ctx.x(0), ctx.x(1), ctx.x(2)])  # similar_opp_plugins.cc: Where -> SelectV2
+
+
+def _dtype_limits(elem: int) -> tuple[np.ndarray, np.ndarray]:
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    info = np.finfo(dt) if elem in _FLOATS else np.iinfo(dt)
+    return np.array(info.min, dtype=dt), np.array(info.max, dtype=dt)
+
+
+@converts("Clip")
+def _clip(ctx: _NodeCtx) -> None:
+    # clip_plugin.cc: ParseOpToGraphClipV11 -- ClipByValue(x, min, max); a missing bound is
+    # a Const of +-3.402823e+38 and x is cast to float32. Here a missing bound is a 0-d Const
+    # of x's dtype holding its lowest / highest value, so the output keeps x's dtype.
+    x = ctx.x(0)
+    elem = ctx.elem(0)
+    lo_default, hi_default = _dtype_limits(elem)
+    bounds = []
+    for i, default, what in ((1, lo_default, "min"), (2, hi_default, "max")):
+        if ctx.has(i):
+            if ctx.elem(i) != elem:
+                raise ctx.error(f"{what} has another dtype than the input: GE's ClipByValue takes one dtype")
+            bounds.append(ctx.x(i))
+        else:
+            bounds.append(ctx.const_value(default, elem, what))
+    ctx.single(ge.ClipByValue, [x, *bounds])
+
+
+def _softmax_axes(ctx: _NodeCtx) -> list[int]:
+    rank = len(ctx.dims(0))
+    if ctx.imp.opset >= 13:
+        return [ctx.attr_int("axis", -1)]  # softmax_plugin.cc: ParseParamsSoftmaxV13 (default -1)
+    # opsets 11-12: the input is coerced to 2-D at `axis` (default 1) and normalised over the
+    # flattened trailing dims: SoftmaxV2 over axes [axis, rank). GE's ParseParamsSoftmaxV11
+    # sets axes [axis] and need_fusion, leaving the coercion to a fusion pass.
+    axis = _norm_axis(ctx, ctx.attr_int("axis", 1), max(rank, 1))
+    return list(range(axis, max(rank, 1)))
+
+
+@converts("Softmax")
+def _softmax(ctx: _NodeCtx) -> None:
+    ctx.single(ge.SoftmaxV2, [ctx.x(0)], {"axes": _ints(_softmax_axes(ctx))})  # softmax_plugin.cc
+
+
+@converts("LogSoftmax")
+def _log_softmax(ctx: _NodeCtx) -> None:
+    # logsoftmax_plugin.cc: ParseParamsLogSoftmax -- axes = [axis]; the opset 11-12 coercion as
+    # for Softmax (the plugin defaults axis to -1 in every opset, ONNX's 11-12 default is 1)
+    ctx.single(ge.LogSoftmaxV2, [ctx.x(0)], {"axes": _ints(_softmax_axes(ctx))})
+
+
+@converts("LayerNormalization")
+def _layer_norm(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: GE's LayerNorm (nn_norm_ops.h) with begin_norm_axis =
+    # begin_params_axis = axis (default -1) and epsilon (default 1e-5). A Scale or B of
+    # fewer dims is broadcast to x.shape[axis:] (BroadcastToD), a missing B is a zero Const.
+    # ONNX's Mean output is GE's mean, its InvStdDev Rsqrt(variance + epsilon), each cast to
+    # float32 (stash_type 1) when x is not.
+    if ctx.attr_int("stash_type", 1) != 1:
+        raise ctx.unsupported_attr("stash_type", ctx.attr_int("stash_type", 1), "only float32 (1) is supported")
+    _same_dtype(ctx, range(ctx.n_inputs))
+    xd = ctx.dims(0)
+    elem = ctx.elem(0)
+    axis = _norm_axis(ctx, ctx.attr_int("axis", -1), len(xd)) if xd else 0
+    eps = ctx.attr_float("epsilon", 1e-5)
+    pshape = tuple(xd[axis:])
+    tt = ctx.imp.tensor_type
+    params = []
+    for i, what in ((1, "Scale"), (2, "B")):
+        if not ctx.has(i):
+            zero = np.zeros(pshape, dtype=onnx.helper.tensor_dtype_to_np_dtype(elem))
+            params.append(ctx.const_value(zero, elem, "beta"))
+        elif ctx.dims(i) != pshape:
+            b = ctx.emit(ge.BroadcastToD, [ctx.x(i)], [tt(elem, pshape)], {"shape": _ints(pshape)}, suffix=what)
+            params.append(b.results[0])
+        else:
+            params.append(ctx.x(i))
+    stat = tuple(1 if k >= axis else d for k, d in enumerate(xd))
+    attrs = {"begin_norm_axis": _int(axis), "begin_params_axis": _int(axis), "epsilon": _f32(eps)}
+    ln = ctx.emit(ge.LayerNorm, [ctx.x(0), *params], [tt(elem, xd), tt(elem, stat), tt(elem, stat)], attrs)
+    ctx.bind(0, ln.results[0])
+    stash = _T.FLOAT
+
+    def stashed(v: SSAValue, k: int, suffix: str) -> SSAValue:
+        if elem == stash:
+            return v
+        return ctx.emit(ge.Cast, [v], [tt(stash, stat)], {"dst_type": _int(_GE_DATATYPE[stash])}, suffix).results[0]
+
+    if len(ctx.node.output) > 1 and ctx.node.output[1]:
+        ctx.bind(1, stashed(ln.results[1], 1, "Mean_Cast"))
+    if len(ctx.node.output) > 2 and ctx.node.output[2]:
+        np_dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+        e = ctx.const_value(np.array(eps, dtype=np_dt), elem, "epsilon")
+        v = ctx.emit(ge.Add, [ln.results[2], e], [tt(elem, stat)], suffix="Add").results[0]
+        r = ctx.emit(ge.Rsqrt, [v], [tt(elem, stat)], suffix="Rsqrt").results[0]
+        ctx.bind(2, stashed(r, 2, "InvStdDev_Cast"))
+
+
+@converts("Gelu")
+def _gelu(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy. approximate = "tanh" is GE's Gelu, whose kernel is the
+    # tanh approximation (tbe/impl/dynamic/gelu.py); "none" (exact) is x * 0.5 * (1 +
+    # Erf(x / sqrt(2))) in GE ops (Mul by 0-d Consts, Erf, Add).
+    approx = ctx.attr_str("approximate", "none")
+    if approx == "tanh":
+        ctx.single(ge.Gelu, [ctx.x(0)])
+        return
+    if approx != "none":
+        raise ctx.unsupported_attr("approximate", approx, "ONNX defines none and tanh")
+    x = ctx.x(0)
+    elem, t = ctx.elem(0), ctx.out_type()
+    np_dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+
+    def k(v: float, suffix: str) -> SSAValue:
+        return ctx.const_value(np.array(v, dtype=np_dt), elem, suffix)
+
+    s = ctx.emit(ge.Mul, [x, k(1 / math.sqrt(2.0), "rsqrt2")], [t], suffix="Mul_rsqrt2").results[0]
+    e = ctx.emit(ge.Erf, [s], [t], suffix="Erf").results[0]
+    a = ctx.emit(ge.Add, [e, k(1.0, "one")], [t], suffix="Add").results[0]
+    h = ctx.emit(ge.Mul, [x, k(0.5, "half")], [t], suffix="Mul_half").results[0]
+    ctx.single(ge.Mul, [h, a])
 
 
 # -- reductions ----------------------------------------------------------------------------

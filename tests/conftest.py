@@ -36,6 +36,15 @@ COMPILE_ORDER: tuple[str, ...] = tuple(
     str(p.pipeline_pass_spec(include_default=False)).replace('"', "") for p in GeCompilePass().passes()
 )
 
+# The ONNX ops whose import and numeric cases are in tests/importers/test_onnx_ops_pointwise.py
+# (test_onnx_import.py covers the others; its every-op check counts these as covered there)
+ONNX_POINTWISE_OPS: frozenset[str] = frozenset({
+    "Erf", "Floor", "Ceil", "Sin", "Cos", "Softplus", "Softsign", "Mish", "Sign", "Round", "HardSwish",
+    "IsNaN", "IsInf", "LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid", "Equal", "Less", "Greater",
+    "LessOrEqual", "GreaterOrEqual", "And", "Or", "Not", "Mod", "Where", "Clip", "Softmax", "LogSoftmax",
+    "LayerNormalization", "Gelu",
+})  # fmt: skip
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
