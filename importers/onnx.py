@@ -46,9 +46,14 @@ Where this departs from GE's plugins it says so at the converter: ONNX's default
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
 then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2
 written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul
-by a scalar Const. The plugins of the public copy register opsets 8 to 15; the same
-mappings serve 16 to 21 where the op's semantics did not change (the converters read the
-later opsets' input forms of axes, split and shape).
+by a scalar Const, Clip's missing bound as the dtype's lowest/highest value (the plugin casts
+x to float32), Mod with fmod = 0 as FloorMod (the plugin ignores fmod), Softmax/LogSoftmax
+of opsets 11-12 over the coerced trailing axes, Pow with an exponent of another dtype
+through Casts; LayerNormalization, Gelu and Mish have no plugin in the public copy and
+become GE's LayerNorm, Gelu (or Erf and arithmetic for the exact Gelu) and Mish. The
+plugins of the public copy register opsets 8 to 15; the same mappings serve 16 to 21 where
+the op's semantics did not change (the converters read the later opsets' input forms of
+axes, split and shape).
 """
 
 from __future__ import annotations

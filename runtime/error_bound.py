@@ -418,6 +418,116 @@ def _asc_backend(
 
 
 # ---------------------------------------------------------------------------------------
+# The activation section's ops (ge_dialect/ge.py) and the AscIR nodes they lower to
+# ---------------------------------------------------------------------------------------
+
+# monotone ones: the range over [x - e, x + e] is spanned by its end points (unary_bound)
+UNARY_F64.update({
+    "Erf": (np.vectorize(math.erf, otypes=[np.float64]), False),
+    "Softplus": (lambda x: np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x))), False),
+    "Softsign": (lambda x: x / (1.0 + np.abs(x)), False),
+    "Relu6": (lambda x: np.clip(x, 0.0, 6.0), False),
+    "Floor": (np.floor, False),
+    "Ceil": (np.ceil, False),
+    "Round": (np.rint, False),
+    "Sign": (np.sign, False),
+})  # fmt: skip
+
+
+def _lipschitz(op: Operation) -> float:
+    """A bound on |f'| of the ops that are not monotone (or whose slope is an attribute):
+    |f(y) - f(x)| <= L |y - x|."""
+    t = ge.ge_type(op) if isinstance(op, ge.GeNode) else op.name.split(".", 1)[1]
+    if t in ("Gelu", "Mish"):
+        return 1.2  # gelu' <= 1.13 (tanh form), mish' <= 1.09
+    if t == "HardSwish":
+        return 1.5  # (2x + 3) / 6 on [-3, 3]
+    if t in ("Sin", "Cos"):
+        return 1.0
+    if t == "LeakyRelu":
+        s = op.negative_slope() if isinstance(op, ag.LeakyRelu) else ge.float_attr(op, "negative_slope", 0.0)
+        return max(1.0, abs(s))
+    if t == "Elu":
+        return max(1.0, abs(ge.float_attr(op, "alpha", 1.0)))
+    if t == "Selu":
+        from runtime.activations import SELU_ALPHA, SELU_SCALE
+
+        return SELU_SCALE * max(1.0, SELU_ALPHA)
+    if t == "Celu":
+        return max(1.0, abs(ge.float_attr(op, "alpha1", 1.0) / ge.float_attr(op, "alpha2", 1.0)))
+    if t == "HardSigmoid":
+        return abs(ge.float_attr(op, "alpha", 0.16666666))
+    raise KeyError(t)
+
+
+_LIPSCHITZ_OPS = (ge.Gelu, ge.Mish, ge.HardSwish, ge.Sin, ge.Cos, ge.LeakyRelu, ge.Elu, ge.Selu, ge.Celu, ge.HardSigmoid)
+
+
+@_rule(*_LIPSCHITZ_OPS)
+def _lipschitz_rule(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    return [_finish(op, 0, outs[0], _lipschitz(op) * bounds[0])]
+
+
+_COMPARE_NAMES: dict[type[Operation], str] = {
+    ge.Equal: "Eq", ge.NotEqual: "Ne", ge.Greater: "Gt", ge.GreaterEqual: "Ge", ge.Less: "Lt", ge.LessEqual: "Le",
+}  # fmt: skip
+
+
+@_rule(*_COMPARE_NAMES)
+def _compare(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    e = binary_bound(_COMPARE_NAMES[type(op)], args[0], args[1], bounds[0], bounds[1])
+    return [np.require(np.broadcast_to(e, outs[0].shape), np.float64, ["C", "W"])]
+
+
+@_rule(ge.SelectV2)
+def _select_v2(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    c, a, b = (np.broadcast_to(v, outs[0].shape) for v in args)
+    ec, ea, eb = (np.broadcast_to(v, outs[0].shape) for v in bounds)
+    with np.errstate(all="ignore"):
+        flip = np.abs(_f64(a) - _f64(b)) + np.maximum(ea, eb)
+        e = np.where(ec > 0, flip, np.where(c, ea, eb))
+    return [np.require(e, np.float64, ["C", "W"])]
+
+
+@_rule(ge.ClipByValue)
+def _clip_by_value(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # min and max move an element by at most the largest of their operands' bounds
+    e = np.maximum(np.maximum(bounds[0], bounds[1]), bounds[2])
+    return [np.require(np.broadcast_to(e, outs[0].shape), np.float64, ["C", "W"])]
+
+
+_rule(ge.Erf, ge.Softplus, ge.Softsign, ge.Relu6, ge.Floor, ge.Ceil, ge.Round, ge.Sign)(_unary)
+
+
+@_rule(ge.IsNan, ge.IsInf, ge.LogicalAnd, ge.LogicalOr, ge.LogicalNot, ge.Mod, ge.FloorMod, ge.SoftmaxV2,
+       ge.LogSoftmaxV2, ge.LayerNorm)  # fmt: skip
+def _exact_or_unbounded(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # bools and remainders may flip under any input error; softmax and LayerNorm run as the
+    # reference's own kernel (the same formula), so they are exact on exact inputs
+    err = any(np.any(b > 0) for b in bounds)
+    return [np.full(o.shape, INF if err else 0.0) for o in outs]
+
+
+def _ag_activation(node: Operation, xs: list[np.ndarray], es: list[np.ndarray]) -> np.ndarray | None:
+    """The propagated bound of an AscIR node of the activation section (None: not one)."""
+    if isinstance(node, ag.Erf | ag.Sign):
+        return unary_bound(node.asc_type, xs[0], es[0])
+    if isinstance(node, ag.Gelu | ag.LeakyRelu):
+        return _lipschitz(node) * es[0]
+    return None
+
+
+# ---------------------------------------------------------------------------------------
 # AscGraphs: the AscGraph interpreter's walk, on (value, bound) pairs
 # ---------------------------------------------------------------------------------------
 
@@ -531,6 +641,9 @@ def _asc_node_bounds(
             j = node.in_type().axis_ids.index(a)
             cuts = np.cumsum([node.out_type(i).repeat_list[j] for i in range(len(node.results))])[:-1]
             return list(np.split(es[0], cuts, axis=j))
+        act = _ag_activation(node, xs, es)
+        if act is not None:
+            return [rounding(act)]
     # a node this model does not know: exact when its inputs are, else unbounded
     return [np.full(o.shape, INF if any(np.any(e > 0) for e in es) else 0.0) for o in outs]
 

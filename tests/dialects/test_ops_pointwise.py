@@ -395,3 +395,26 @@ def test_lowering_pass_has_entries_for_every_lowered_op() -> None:
         assert t in LowerAutofusePass.LOWERINGS, t
     with pytest.raises(VerifyException):
         ge.float_attr(ge.Erf.create(attributes={"x": ge.StringAttr("a")}), "x", 0.0)
+
+
+# ---------------------------------------------------------------------------------------
+# Error bounds (runtime/error_bound.py): the Lipschitz bounds hold on perturbed inputs
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["Gelu", "Mish", "HardSwish", "Sin", "Cos", "LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid"])
+def test_lipschitz_bounds_hold(op: str) -> None:
+    from runtime import error_bound as EB
+
+    fn, attrs, _ = UNARY[op]
+    node = _parse(_graph(op, attrs, [((4,), "f32")], ((4,), "f32")))[1]
+    (g,) = [o for o in node.ops if isinstance(o, ge.GraphOp)]
+    the_op = next(o for o in g.body.block.ops if ge.ge_type(o) == op)
+    assert EB.bound_rule_of(type(the_op)) is not None
+    lip = EB._lipschitz(the_op)
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-6, 6, 2000)
+    e = rng.uniform(0, 0.5, 2000)
+    fx = fn(x)
+    for t in np.linspace(-1, 1, 21):
+        assert np.all(np.abs(fn(x + t * e) - fx) <= lip * e * (1 + 1e-9) + 1e-12), (op, t)
