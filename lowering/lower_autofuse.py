@@ -827,11 +827,12 @@ LowerAutofusePass.LOWERINGS.update({
 # ---------------------------------------------------------------------------------------
 # Comparisons, logic, selection, clipping and the activations GE lowers
 # (lowering_impl.cpp: REGISTER_POINTWISE_LOWER(Equal, loop::Eq) ... (Gelu, loop::Gelu),
-# REGISTER_LOWERING(ClipByValue), REGISTER_LOWERING(LeakyRelu)). A bool value is uint8
-# inside an AscGraph (ge_fusion.md §3.4 item 4: bool is stored as uint8): comparisons,
-# IsNan and the logical nodes yield uint8, read by Where and the logical nodes as they are;
-# a bool output is the Store's Cast of that uint8. The GE ops of the activation section
-# without a lowering in GE (Softplus, Mish, Floor, SoftmaxV2, LayerNorm, ...) stay kernels.
+# REGISTER_LOWERING(ClipByValue / LeakyRelu / Elu)). A bool value is uint8 inside an
+# AscGraph (ge_fusion.md §3.4 item 4: bool is stored as uint8): comparisons, IsNan and the
+# logical nodes yield uint8, read by Where and the logical nodes as they are; a bool output
+# is the Store's Cast of that uint8. Elu is GE's formula over Scalars. The GE ops of the
+# activation section without a lowering in GE (Softplus, Mish, Floor, IsInf, SoftmaxV2,
+# LayerNorm, ...) stay kernels.
 # ---------------------------------------------------------------------------------------
 
 _UINT8 = IntegerType(8, Signedness.UNSIGNED)
@@ -931,3 +932,32 @@ LowerAutofusePass.LOWERINGS.update({
     **{t: _lower_float_unary for t in FLOAT_UNARY},
     "SelectV2": _lower_select_v2, "LeakyRelu": _lower_leaky_relu, "ClipByValue": _lower_clip_by_value,
 })  # fmt: skip
+
+
+def _scalar(shape: tuple[int, ...], dtype: Attribute, value: float) -> L.LoopExpr:
+    """loop::Broadcast(loop::Scalar(value, dtype)) over `shape` (the value printed with 7
+    decimals, as GE's lowerings print a float attribute: oss.precision(7) << std::fixed)."""
+    return L.Pointwise(shape, dtype, "Scalar", (), (("value", StringAttr(f"{value:.7f}")),))
+
+
+def _lower_elu(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
+    """# lowering_impl.cpp: REGISTER_LOWERING(Elu) -- (Exp(Minimum(x, 0) * input_scale) - 1) *
+    alpha + Maximum(x, 0), times scale; the ONNX Elu has input_scale = scale = 1."""
+    assert isinstance(node, ge.Elu)
+    _check_dtype(node, ["Minimum", "Mul", "Exp", "Sub", "Maximum", "Add"])
+    out = node.results[0]
+    shape, dt = _shape(out), _dtype(out)
+    x = rd.read(node.operands[0])
+    zero, one = _scalar(shape, dt, 0.0), _scalar(shape, dt, 1.0)
+    alpha = _scalar(shape, dt, node.fattr("alpha"))
+    scale = input_scale = one  # Elu's scale and input_scale attributes (absent: 1.0)
+
+    def pw(asc: str, *args: L.LoopExpr) -> L.LoopExpr:
+        return L.Pointwise(shape, dt, asc, args)
+
+    neg = pw("Sub", pw("Exp", pw("Mul", pw("Minimum", x, zero), input_scale)), one)
+    y = pw("Mul", pw("Add", pw("Mul", neg, alpha), pw("Maximum", x, zero)), scale)
+    return [(y, "store", "pointwise", 8)]
+
+
+LowerAutofusePass.LOWERINGS["Elu"] = _lower_elu

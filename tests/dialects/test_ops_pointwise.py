@@ -336,7 +336,7 @@ def test_verifier_rejects(text: str, msg: str) -> None:
 # Lowering: what GE lowers fuses, the rest stays a kernel
 # ---------------------------------------------------------------------------------------
 
-LOWERED = {"Erf", "Gelu", "Sign", "LeakyRelu"}
+LOWERED = {"Erf", "Gelu", "Sign", "LeakyRelu", "Elu"}
 
 
 def _lowered_types(text: str) -> list[str]:
