@@ -76,10 +76,10 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
-    FloatAttr,
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -1109,9 +1109,13 @@ def _pow_mixed(ctx: _NodeCtx) -> None:
     tt = ctx.imp.tensor_type
     for e in (base, expo):
         if e not in _GE_DATATYPE:
-            raise ctx.error(f"Pow with a {_dtype_name(e).lower()} input of another dtype: GE's Cast plugin has no such type")
+            raise ctx.error(
+                f"Pow with a {_dtype_name(e).lower()} input of another dtype: GE's Cast plugin has no such type"
+            )
     if base in _FLOATS or expo not in _FLOATS:
-        cast = ctx.emit(ge.Cast, [ctx.x(1)], [tt(base, ctx.dims(1))], {"dst_type": _int(_GE_DATATYPE[base])}, suffix="Cast")
+        cast = ctx.emit(
+            ge.Cast, [ctx.x(1)], [tt(base, ctx.dims(1))], {"dst_type": _int(_GE_DATATYPE[base])}, suffix="Cast"
+        )
         ctx.single(ge.Pow, [ctx.x(0), cast.results[0]])
         return
     xb = ctx.emit(ge.Cast, [ctx.x(0)], [tt(expo, ctx.dims(0))], {"dst_type": _int(_GE_DATATYPE[expo])}, suffix="Cast")

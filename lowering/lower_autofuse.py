@@ -913,7 +913,14 @@ def _lower_leaky_relu(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode
     out = node.results[0]
     x = rd.read(node.operands[0])
     slope = FloatAttr(node.fattr("negative_slope"), Float32Type())
-    return [(L.Pointwise(_shape(out), _dtype(out), "LeakyRelu", (x,), (("negative_slope", slope),)), "store", "pointwise", 1)]
+    return [
+        (
+            L.Pointwise(_shape(out), _dtype(out), "LeakyRelu", (x,), (("negative_slope", slope),)),
+            "store",
+            "pointwise",
+            1,
+        )
+    ]
 
 
 def _lower_clip_by_value(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:

@@ -421,12 +421,25 @@ def _asc_backend(
 # The activation section's ops (ge_dialect/ge.py) and the AscIR nodes they lower to
 # ---------------------------------------------------------------------------------------
 
+
+def _softplus64(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))
+
+
+def _softsign64(x: np.ndarray) -> np.ndarray:
+    return x / (1.0 + np.abs(x))
+
+
+def _relu6_64(x: np.ndarray) -> np.ndarray:
+    return np.clip(x, 0.0, 6.0)
+
+
 # monotone ones: the range over [x - e, x + e] is spanned by its end points (unary_bound)
 UNARY_F64.update({
     "Erf": (np.vectorize(math.erf, otypes=[np.float64]), False),
-    "Softplus": (lambda x: np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x))), False),
-    "Softsign": (lambda x: x / (1.0 + np.abs(x)), False),
-    "Relu6": (lambda x: np.clip(x, 0.0, 6.0), False),
+    "Softplus": (_softplus64, False),
+    "Softsign": (_softsign64, False),
+    "Relu6": (_relu6_64, False),
     "Floor": (np.floor, False),
     "Ceil": (np.ceil, False),
     "Round": (np.rint, False),
@@ -460,7 +473,18 @@ def _lipschitz(op: Operation) -> float:
     raise KeyError(t)
 
 
-_LIPSCHITZ_OPS = (ge.Gelu, ge.Mish, ge.HardSwish, ge.Sin, ge.Cos, ge.LeakyRelu, ge.Elu, ge.Selu, ge.Celu, ge.HardSigmoid)
+_LIPSCHITZ_OPS = (
+    ge.Gelu,
+    ge.Mish,
+    ge.HardSwish,
+    ge.Sin,
+    ge.Cos,
+    ge.LeakyRelu,
+    ge.Elu,
+    ge.Selu,
+    ge.Celu,
+    ge.HardSigmoid,
+)
 
 
 @_rule(*_LIPSCHITZ_OPS)

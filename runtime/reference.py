@@ -244,7 +244,7 @@ def _with_attrs(fn: Callable[..., np.ndarray], *names: str) -> Impl:
     def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         assert isinstance(op, ge._Checked)
         params = [op.fattr(n) for n in names]
-        return _pointwise(lambda x: fn(x, *params))(op, args)
+        return list(_pointwise(lambda x: fn(x, *params))(op, args))
 
     return semantics
 
@@ -252,7 +252,7 @@ def _with_attrs(fn: Callable[..., np.ndarray], *names: str) -> Impl:
 def _remainder(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Impl:
     def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         try:
-            return _pointwise(fn)(op, args)
+            return list(_pointwise(fn)(op, args))
         except ZeroDivisionError as e:
             raise ReferenceEvalError(op, str(e)) from None
 
@@ -261,7 +261,7 @@ def _remainder(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Impl:
 
 def _clip_by_value(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # lowering_impl.cpp: REGISTER_LOWERING(ClipByValue) -- Maximum(Minimum(x, max), min)
-    return _pointwise(lambda x, lo, hi: np.maximum(np.minimum(x, hi), lo))(op, args)
+    return list(_pointwise(lambda x, lo, hi: np.maximum(np.minimum(x, hi), lo))(op, args))
 
 
 def _select_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:

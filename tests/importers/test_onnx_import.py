@@ -24,12 +24,12 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
-from conftest import ONNX_POINTWISE_OPS
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntegerAttr, StringAttr
 
+from conftest import ONNX_POINTWISE_OPS
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from importers.onnx import MAPPINGS, import_model, supported_ops

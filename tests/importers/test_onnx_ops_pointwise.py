@@ -21,12 +21,12 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
-from conftest import ONNX_POINTWISE_OPS
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, StringAttr
 
+from conftest import ONNX_POINTWISE_OPS
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from importers.onnx import MAPPINGS, OnnxImportError, import_model, supported_ops
@@ -77,7 +77,9 @@ class Case:
 def unary(op: str, ge_op: str, elem: int = F, shape=(2, 3, 4), opset: int = 17, attrs_out=None, **attrs) -> Case:
     m = one(op, [("x", elem, list(shape))], opset, **attrs)
     tag = "-".join(f"{k}" for k in attrs)
-    return Case(f"{op}-{T.DataType.Name(elem).lower()}{'-' + tag if tag else ''}", m, [(ge_op, attrs_out or {}, [shape])])
+    return Case(
+        f"{op}-{T.DataType.Name(elem).lower()}{'-' + tag if tag else ''}", m, [(ge_op, attrs_out or {}, [shape])]
+    )
 
 
 def binary(op: str, ge_op: str, elem: int = F, a=(2, 3, 4), b=(4,), out=(2, 3, 4), tag: str = "", **attrs) -> Case:
@@ -86,10 +88,22 @@ def binary(op: str, ge_op: str, elem: int = F, a=(2, 3, 4), b=(4,), out=(2, 3, 4
 
 
 CASES: list[Case] = [
-    *(unary(o, g, e, opset=18 if o == "Mish" else 17)
-      for o, g in (("Erf", "ge.Erf"), ("Floor", "ge.Floor"), ("Ceil", "ge.Ceil"), ("Sin", "ge.Sin"),
-                   ("Cos", "ge.Cos"), ("Softplus", "ge.Softplus"), ("Softsign", "ge.Softsign"),
-                   ("Mish", "ge.Mish"), ("Sign", "ge.Sign"), ("Round", "ge.Round")) for e in (F, H)),
+    *(
+        unary(o, g, e, opset=18 if o == "Mish" else 17)
+        for o, g in (
+            ("Erf", "ge.Erf"),
+            ("Floor", "ge.Floor"),
+            ("Ceil", "ge.Ceil"),
+            ("Sin", "ge.Sin"),
+            ("Cos", "ge.Cos"),
+            ("Softplus", "ge.Softplus"),
+            ("Softsign", "ge.Softsign"),
+            ("Mish", "ge.Mish"),
+            ("Sign", "ge.Sign"),
+            ("Round", "ge.Round"),
+        )
+        for e in (F, H)
+    ),
     unary("HardSwish", "ge.HardSwish", F, opset=14),
     unary("HardSwish", "ge.HardSwish", H, shape=(5,), opset=14),
     unary("Sign", "ge.Sign", I32),
@@ -104,9 +118,17 @@ CASES: list[Case] = [
     unary("Celu", "ge.Celu", attrs_out={"alpha1": 2.5, "alpha2": 2.5}, alpha=2.5),
     unary("HardSigmoid", "ge.HardSigmoid", attrs_out={"alpha": np.float32(0.2), "beta": 0.5}),
     unary("HardSigmoid", "ge.HardSigmoid", H, attrs_out={"alpha": 0.25, "beta": 0.375}, alpha=0.25, beta=0.375),
-    *(binary(o, g, e) for o, g in (("Equal", "ge.Equal"), ("Less", "ge.Less"), ("Greater", "ge.Greater"),
-                                   ("LessOrEqual", "ge.LessEqual"), ("GreaterOrEqual", "ge.GreaterEqual"))
-      for e in (F, H, I64)),
+    *(
+        binary(o, g, e)
+        for o, g in (
+            ("Equal", "ge.Equal"),
+            ("Less", "ge.Less"),
+            ("Greater", "ge.Greater"),
+            ("LessOrEqual", "ge.LessEqual"),
+            ("GreaterOrEqual", "ge.GreaterEqual"),
+        )
+        for e in (F, H, I64)
+    ),
     binary("Equal", "ge.Equal", B, a=(3, 1), b=(4,), out=(3, 4)),
     binary("And", "ge.LogicalAnd", B, a=(3, 1), b=(4,), out=(3, 4)),
     binary("Or", "ge.LogicalOr", B, a=(2, 3), b=(1, 3), out=(2, 3)),
@@ -128,7 +150,11 @@ CASES: list[Case] = [
         "Clip-min-max-inputs",
         one("Clip", [("x", F, [3, 4]), ("lo", F, []), ("hi", F, [])]),
         [("ge.ClipByValue", {}, [(3, 4)])],
-        inputs=[np.linspace(-3, 3, 12, dtype=np.float32).reshape(3, 4), np.array(-1.5, np.float32), np.array(0.5, np.float32)],
+        inputs=[
+            np.linspace(-3, 3, 12, dtype=np.float32).reshape(3, 4),
+            np.array(-1.5, np.float32),
+            np.array(0.5, np.float32),
+        ],
     ),
     Case(
         "Clip-const-0-6",
@@ -165,15 +191,23 @@ CASES: list[Case] = [
     Case(
         "LayerNormalization-y",
         one("LayerNormalization", [("x", F, [2, 3, 8]), ("s", F, [8]), ("b", F, [8])]),
-        [("ge.LayerNorm", {"begin_norm_axis": 2, "begin_params_axis": 2, "epsilon": np.float32(1e-5)},
-          [(2, 3, 8), (2, 3, 1), (2, 3, 1)])],
+        [
+            (
+                "ge.LayerNorm",
+                {"begin_norm_axis": 2, "begin_params_axis": 2, "epsilon": np.float32(1e-5)},
+                [(2, 3, 8), (2, 3, 1), (2, 3, 1)],
+            )
+        ],
     ),  # fmt: skip
     Case(
         "LayerNormalization-axis1-no-bias-3-outputs",
         one("LayerNormalization", [("x", F, [2, 3, 4]), ("s", F, [3, 4])], n_out=3, axis=1, epsilon=1e-3),
         [
-            ("ge.LayerNorm", {"begin_norm_axis": 1, "begin_params_axis": 1, "epsilon": np.float32(1e-3)},
-             [(2, 3, 4), (2, 1, 1), (2, 1, 1)]),
+            (
+                "ge.LayerNorm",
+                {"begin_norm_axis": 1, "begin_params_axis": 1, "epsilon": np.float32(1e-3)},
+                [(2, 3, 4), (2, 1, 1), (2, 1, 1)],
+            ),
             ("ge.Add", {}, [(2, 1, 1)]),
             ("ge.Rsqrt", {}, [(2, 1, 1)]),
         ],
@@ -192,8 +226,13 @@ CASES: list[Case] = [
     Case(
         "Gelu-exact",
         one("Gelu", [("x", F, [3, 5])], opset=20),
-        [("ge.Mul", {}, [(3, 5)]), ("ge.Erf", {}, [(3, 5)]), ("ge.Add", {}, [(3, 5)]), ("ge.Mul", {}, [(3, 5)]),
-         ("ge.Mul", {}, [(3, 5)])],
+        [
+            ("ge.Mul", {}, [(3, 5)]),
+            ("ge.Erf", {}, [(3, 5)]),
+            ("ge.Add", {}, [(3, 5)]),
+            ("ge.Mul", {}, [(3, 5)]),
+            ("ge.Mul", {}, [(3, 5)]),
+        ],
     ),  # fmt: skip
     Case(
         "Pow-float-base-int-exponent",
