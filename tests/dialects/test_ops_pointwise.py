@@ -427,3 +427,55 @@ def test_lipschitz_bounds_hold(op: str) -> None:
     fx = fn(x)
     for t in np.linspace(-1, 1, 21):
         assert np.all(np.abs(fn(x + t * e) - fx) <= lip * e * (1 + 1e-9) + 1e-12), (op, t)
+
+
+# ---------------------------------------------------------------------------------------
+# bf16 (computed in float32, rounded once: runtime/numerics.py upcast) and the AscIR
+# nodes' own verifiers
+# ---------------------------------------------------------------------------------------
+
+
+def test_bf16_activations_and_comparisons_compile_to_the_reference() -> None:
+    import ml_dtypes
+
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<3x8xbf16>
+  %y = ge.Data {index = 1} : tensor<8xbf16>
+  %a = ge.Erf(%x) : (tensor<3x8xbf16>) -> tensor<3x8xbf16>
+  %b = ge.Softplus(%a) : (tensor<3x8xbf16>) -> tensor<3x8xbf16>
+  %c = ge.GreaterEqual(%b, %y) : (tensor<3x8xbf16>, tensor<8xbf16>) -> tensor<3x8xi1>
+  %s = ge.SelectV2(%c, %b, %y) : (tensor<3x8xi1>, tensor<3x8xbf16>, tensor<8xbf16>) -> tensor<3x8xbf16>
+  ge.NetOutput %s, %c : tensor<3x8xbf16>, tensor<3x8xi1>
+}"""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 8)).astype(ml_dtypes.bfloat16)
+    y = rng.standard_normal(8).astype(ml_dtypes.bfloat16)
+    ref = run_module(_parse(text)[1], [x, y])
+    x32, y32 = x.astype(np.float32), y.astype(np.float32)
+    a = _ERF(x32.astype(np.float64)).astype(ml_dtypes.bfloat16).astype(np.float64)
+    b = (np.log1p(np.exp(-np.abs(a))) + np.maximum(a, 0)).astype(ml_dtypes.bfloat16)
+    np.testing.assert_allclose(ref[0].astype(np.float64), np.where(b >= y, b, y).astype(np.float64), rtol=1e-2)
+    for got, want in zip(_compiled(text, [x, y]), ref):
+        _same(got, want)
+
+
+def _lowered_module(text: str):
+    opt, m = _parse(text, "ge-lower-autofuse")
+    opt.apply_passes(m)
+    return m
+
+
+def test_asc_leaky_relu_needs_its_slope_and_logical_nodes_take_bool_or_uint8() -> None:
+    from ge_dialect import ascgraph as ag
+
+    m = _lowered_module(_graph("LeakyRelu", "{negative_slope = 0.5 : f32}", [((4, 8), "f32")], ((4, 8), "f32")))
+    (node,) = [o for o in m.walk() if isinstance(o, ag.LeakyRelu)]
+    assert node.negative_slope() == 0.5
+    del node.attributes["negative_slope"]
+    with pytest.raises(VerifyException, match="negative_slope"):
+        node.verify()
+    m = _lowered_module(_graph("LogicalOr", "", [((4, 8), "i1"), ((8,), "i1")], ((4, 8), "i1")))
+    (node,) = [o for o in m.walk() if isinstance(o, ag.LogicalOr)]
+    assert [str(v.type.element_type) for v in node.operands] == ["i1", "i1"]
+    assert str(node.results[0].type.element_type) == "ui8"
+    node.verify()
