@@ -22,8 +22,8 @@ GE op type GE's ONNX plugin makes):
 | model | needs |
 |---|---|
 | resnet_basic_block (Conv-BatchNorm-Relu twice, residual Add) | BatchNormalization (GE BatchNorm) |
-| mobilenetv2_inverted_residual (1x1 expand, 3x3 depthwise Conv, 1x1 project, residual) | BatchNormalization (BatchNorm), Clip as Relu6 (ClipByValue); the depthwise Conv (groups) imports |
-| transformer_encoder_layer (LayerNorm, QKV MatMuls, softmax attention, GELU MLP, residuals) | LayerNormalization (LayerNorm), Softmax (SoftmaxV2), MatMul above rank 2 (BatchMatMulV2), Erf or Gelu (Erf / Gelu) |
+| mobilenetv2_inverted_residual (1x1 expand, 3x3 depthwise Conv, 1x1 project, residual) | BatchNormalization (BatchNorm); Clip as Relu6 (ClipByValue) and the depthwise Conv (groups) import |
+| transformer_encoder_layer (LayerNorm, QKV MatMuls, softmax attention, GELU MLP, residuals) | MatMul above rank 2 (BatchMatMulV2); LayerNormalization (LayerNorm), Softmax (SoftmaxV2) and Erf / Gelu import |
 | unet_block with its down and up sampling | MaxPool (MaxPool / MaxPoolV3), Resize (ResizeNearestNeighborV2) or ConvTranspose (Conv2DTranspose) |
 """
 
