@@ -21,17 +21,19 @@ in `GE_NODE_OPS` below (the ascgraph dialect's AscIR nodes work the same way, wi
 `Unary`/`Binary`/`Compare`/`Reduction` there). A pointwise op is four lines:
 
     @irdl_op_definition
-    class Erf(Unary):
-        \"\"\"erf(x)\"\"\"
+    class Atan(Unary):
+        \"\"\"atan(x)\"\"\"
 
-        name = "ge.Erf"
+        name = "ge.Atan"
 
 The bases (`Unary`, `Binary`, `Elementwise`, `ReduceD`, `ConcatBase`, `SplitBase`,
 `ReshapeLike`, `GatherBase`, `DataLike`, `ConstLike`) bring the verifier (arity, dtypes,
 shape inference) and the traits (`Pure` for the side-effect-free families, see `GeNode`);
 an op sets only what differs: `NUM_INPUTS` / `NUM_OUTPUTS` as
 (min, max), `ATTRS` (GE attribute -> (kind, required)), and `check()` / `infer()` for its
-own rules (see `GeNode`). Its semantics go in the reference interpreter
+own rules (see `GeNode`); `CheckedUnary` / `CheckedBinary` add GE's REG_OP dtype lists
+(`DTYPES`, `OUT_DTYPE`) and `Float` attributes (`FLOAT_ATTRS`, read with `float_attr`). Its
+semantics go in the reference interpreter
 (`runtime/reference.py`); a pointwise op autofuse lowers goes in `lower_autofuse.POINTWISE`.
 """
 
@@ -893,7 +895,10 @@ class AddN(Elementwise):
 
 # metadef operator_reg: TensorType::FloatingDataType / RealNumberType / BasicType /
 # NumberType / UnaryDataType, as far as the ge dialect has the dtypes (no complex, no
-# quantised types)
+# quantised types). DT_BF16 is in them as in GE's later protos, whose REG_OPs add it
+# (hicann/ge tests/depends/op_stub/op_proto/inc/elewise_calculation_ops.h: Equal, Mod, Sign);
+# an op the public copy registers for float16/float32 only (Gelu, HardSwish, Mish, ...)
+# keeps that list.
 FLOATING_TYPES: frozenset[str] = frozenset({"DT_FLOAT", "DT_FLOAT16", "DT_DOUBLE", "DT_BF16"})
 REAL_NUMBER_TYPES: frozenset[str] = FLOATING_TYPES | {
     "DT_INT8", "DT_INT16", "DT_INT32", "DT_INT64", "DT_UINT8", "DT_UINT16", "DT_UINT32", "DT_UINT64",
@@ -1137,8 +1142,8 @@ class IsInf(CheckedUnary):
 
 
 _MOD_TYPES: frozenset[str] = frozenset(
-    {"DT_FLOAT16", "DT_FLOAT", "DT_INT32", "DT_INT8", "DT_UINT8", "DT_INT64", "DT_DOUBLE"}
-)
+    {"DT_FLOAT16", "DT_FLOAT", "DT_INT32", "DT_INT8", "DT_UINT8", "DT_INT64", "DT_DOUBLE", "DT_BF16"}
+)  # elewise_calculation_ops.h: REG_OP(Mod) (DT_BF16: the later proto above)
 
 
 @irdl_op_definition

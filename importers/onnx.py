@@ -67,6 +67,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import ml_dtypes
 import numpy as np
 import onnx
 from onnx import external_data_helper, numpy_helper
@@ -1207,6 +1208,16 @@ _SAME_NAME_OPS: dict[str, type[Operation]] = {
 }  # fmt: skip
 
 
+def _made_const(ctx: _NodeCtx, arr: np.ndarray, elem: int, suffix: str) -> SSAValue:
+    """A Const the converter makes (a default bound, a zero bias, a formula's constant)."""
+    if elem == _T.BFLOAT16:
+        raise ctx.error(
+            f"needs a bf16 constant ({suffix}), which is not supported yet (the ge dialect's dense attributes "
+            "cannot hold bf16)"
+        )
+    return ctx.const_value(arr, elem, suffix)
+
+
 def _f32(v: float) -> FloatAttr:
     """A GE `Float` attribute (float32)."""
     return FloatAttr(float(np.float32(v)), Float32Type())
@@ -1286,7 +1297,9 @@ def _where(ctx: _NodeCtx) -> None:
 
 def _dtype_limits(elem: int) -> tuple[np.ndarray, np.ndarray]:
     dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
-    info = np.finfo(dt) if elem in _FLOATS else np.iinfo(dt)
+    if elem == _T.BOOL:
+        return np.array(False), np.array(True)
+    info = ml_dtypes.finfo(dt) if elem in _FLOATS else np.iinfo(dt)
     return np.array(info.min, dtype=dt), np.array(info.max, dtype=dt)
 
 
@@ -1305,7 +1318,7 @@ def _clip(ctx: _NodeCtx) -> None:
                 raise ctx.error(f"{what} has another dtype than the input: GE's ClipByValue takes one dtype")
             bounds.append(ctx.x(i))
         else:
-            bounds.append(ctx.const_value(default, elem, what))
+            bounds.append(_made_const(ctx, default, elem, what))
     ctx.single(ge.ClipByValue, [x, *bounds])
 
 
@@ -1352,7 +1365,7 @@ def _layer_norm(ctx: _NodeCtx) -> None:
     for i, what in ((1, "Scale"), (2, "B")):
         if not ctx.has(i):
             zero = np.zeros(pshape, dtype=onnx.helper.tensor_dtype_to_np_dtype(elem))
-            params.append(ctx.const_value(zero, elem, "beta"))
+            params.append(_made_const(ctx, zero, elem, "beta"))
         elif ctx.dims(i) != pshape:
             b = ctx.emit(ge.BroadcastToD, [ctx.x(i)], [tt(elem, pshape)], {"shape": _ints(pshape)}, suffix=what)
             params.append(b.results[0])
@@ -1373,7 +1386,7 @@ def _layer_norm(ctx: _NodeCtx) -> None:
         ctx.bind(1, stashed(ln.results[1], 1, "Mean_Cast"))
     if len(ctx.node.output) > 2 and ctx.node.output[2]:
         np_dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
-        e = ctx.const_value(np.array(eps, dtype=np_dt), elem, "epsilon")
+        e = _made_const(ctx, np.array(eps, dtype=np_dt), elem, "epsilon")
         v = ctx.emit(ge.Add, [ln.results[2], e], [tt(elem, stat)], suffix="Add").results[0]
         r = ctx.emit(ge.Rsqrt, [v], [tt(elem, stat)], suffix="Rsqrt").results[0]
         ctx.bind(2, stashed(r, 2, "InvStdDev_Cast"))
@@ -1395,7 +1408,7 @@ def _gelu(ctx: _NodeCtx) -> None:
     np_dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
 
     def k(v: float, suffix: str) -> SSAValue:
-        return ctx.const_value(np.array(v, dtype=np_dt), elem, suffix)
+        return _made_const(ctx, np.array(v, dtype=np_dt), elem, suffix)
 
     s = ctx.emit(ge.Mul, [x, k(1 / math.sqrt(2.0), "rsqrt2")], [t], suffix="Mul_rsqrt2").results[0]
     e = ctx.emit(ge.Erf, [s], [t], suffix="Erf").results[0]
