@@ -891,6 +891,250 @@ def _fused(op: str) -> Iterator[Case]:
 
 
 # ---------------------------------------------------------------------------------------
+# Activations, rounding, comparisons, logic, selection, softmax, LayerNorm
+# (ge_dialect/ge.py, the activation section)
+# ---------------------------------------------------------------------------------------
+
+_SELU_A, _SELU_S = 1.67326324235, 1.05070098736  # selu_plugin.cc
+
+
+def _softplus_py(x: float) -> float:
+    return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
+
+
+def _round_even(x):  # noqa: ANN001, ANN202
+    return x if isinstance(x, int) else float(round(x))  # Python's round: halves to even
+
+
+# name: (class, formula, dtypes, input range, attributes, ulps, absolute tolerance by dtype)
+ACT: dict[str, tuple[type, Callable[[object], object], tuple[type, ...], tuple[float, float], str, int, dict]] = {
+    "Erf": (ge.Erf, math.erf, (F32, F16), (-3, 3), "", 1, {}),
+    "Gelu": (ge.Gelu, lambda x: 0.5 * x * (1 + math.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))),
+             (F32, F16), (-4, 4), "", 8, {F16: 4e-3, F32: 1e-6}),
+    "HardSwish": (ge.HardSwish, lambda x: x * min(max(x + 3, 0.0), 6.0) / 6, (F32, F16), (-5, 5), "", 4,
+                  {F16: 4e-3, F32: 1e-6}),
+    "HardSigmoid": (ge.HardSigmoid, lambda x: max(0.0, min(1.0, 0.25 * x + 0.375)), (F32, F16), (-5, 5),
+                    " {alpha = 0.25 : f32, beta = 0.375 : f32}", 2, {}),
+    "LeakyRelu": (ge.LeakyRelu, lambda x: x if x >= 0 else 0.125 * x, (F32, F16), (-3, 3),
+                  " {negative_slope = 0.125 : f32}", 0, {}),
+    "Relu6": (ge.Relu6, lambda x: min(max(x, type(x)(0)), type(x)(6)), (F32, F16, I32), (-8, 8), "", 0, {}),
+    "Elu": (ge.Elu, lambda x: x if x > 0 else 0.5 * (math.exp(x) - 1), (F32, F16), (-3, 3), " {alpha = 0.5 : f32}", 4,
+            {F16: 2e-3, F32: 1e-7}),
+    "Selu": (ge.Selu, lambda x: _SELU_S * (x if x > 0 else _SELU_A * (math.exp(x) - 1)), (F32, F16), (-3, 3), "", 4,
+             {F16: 4e-3, F32: 4e-7}),
+    "Celu": (ge.Celu, lambda x: max(0.0, x) + min(0.0, 2.0 * (math.exp(x / 2.0) - 1)), (F32, F16), (-3, 3),
+             " {alpha1 = 2.0 : f32, alpha2 = 2.0 : f32}", 4, {F16: 4e-3, F32: 4e-7}),
+    "Softplus": (ge.Softplus, _softplus_py, (F32, F16), (-4, 4), "", 4, {F16: 2e-3, F32: 1e-7}),
+    "Softsign": (ge.Softsign, lambda x: x / (1 + abs(x)), (F32, F16), (-4, 4), "", 2, {}),
+    "Mish": (ge.Mish, lambda x: x * math.tanh(_softplus_py(x)), (F32, F16), (-4, 4), "", 8, {F16: 4e-3, F32: 1e-6}),
+    "Floor": (ge.Floor, lambda x: float(math.floor(x)), (F32, F16), (-4, 4), "", 0, {}),
+    "Ceil": (ge.Ceil, lambda x: float(math.ceil(x)), (F32, F16), (-4, 4), "", 0, {}),
+    "Round": (ge.Round, _round_even, (F32, F16, I32), (-4, 4), "", 0, {}),
+    "Sign": (ge.Sign, lambda x: type(x)((x > 0) - (x < 0)), (F32, F16, I32), (-3, 3), "", 0, {}),
+    "Sin": (ge.Sin, math.sin, (F32, F16), (-4, 4), "", 1, {}),
+    "Cos": (ge.Cos, math.cos, (F32, F16), (-4, 4), "", 1, {}),
+}  # fmt: skip
+
+
+def _act_cases(name: str) -> Iterator[Case]:
+    _, fn, dts, (lo, hi), attrs, ulps, tols = ACT[name]
+    for dt in dts:
+        for k, shape in enumerate(UNARY_SHAPES):
+            x = rng_array(shape, dt, lo, hi, seed=k)
+            if name == "Round" and np.dtype(dt).kind == "f" and x.size:
+                x.flat[0] = 2.5  # a tie: to even
+            want = build(shape, dt, lambda i, x=x: fn(py(x, i)))
+            text = one_op(name, [x], [shape], [dt], attrs)
+            tol = [tols.get(dt, 0.0)]
+            yield Case(f"{name}-{np.dtype(dt)}-{shape}", text, [x], [want], ulps=ulps, tol=tol)
+
+
+for _name in ACT:
+    formula(ACT[_name][0])(lambda op, _name=_name: _act_cases(_name))
+
+
+@formula(ge.IsNan, ge.IsInf)
+def _is_special(op: str) -> Iterator[Case]:
+    test = math.isnan if op == "IsNan" else math.isinf
+    for dt in (F32, F16):
+        for k, shape in enumerate(UNARY_SHAPES):
+            x = rng_array(shape, dt, seed=k)
+            specials = [math.nan, math.inf, -math.inf, 0.0]
+            for j in range(0, x.size, 2):
+                x.flat[j] = specials[(j // 2) % 4]
+            want = build(shape, np.bool_, lambda i, x=x: test(py(x, i)))
+            yield Case(f"{op}-{np.dtype(dt)}-{shape}", one_op(op, [x], [shape], [np.bool_]), [x], [want])
+
+
+COMPARE: dict[type, Callable[[object, object], bool]] = {
+    ge.Equal: lambda a, b: a == b, ge.NotEqual: lambda a, b: a != b, ge.Less: lambda a, b: a < b,
+    ge.LessEqual: lambda a, b: a <= b, ge.Greater: lambda a, b: a > b, ge.GreaterEqual: lambda a, b: a >= b,
+}  # fmt: skip
+
+
+def _binary_bool_cases(op: str, fn: Callable[[object, object], object], dts: Sequence[type], out_dt=None):  # noqa: ANN001, ANN202
+    for dt in dts:
+        for k, (sa, sb) in enumerate(BINARY_SHAPES):
+            a = rng_array(sa, dt, -2, 2, seed=k)
+            b = rng_array(sb, dt, -2, 2, seed=k + 100)
+            if np.dtype(dt).kind == "f":  # on a grid of halves: equal elements occur
+                a, b = (np.asarray(np.round(v * 2) / 2).astype(dt) for v in (a, b))
+            out = bcast_shape(sa, sb)
+            odt = out_dt or dt
+
+            def f(i: tuple[int, ...], a=a, b=b) -> object:
+                return fn(py(a, bcast_index(i, a.shape)), py(b, bcast_index(i, b.shape)))
+
+            yield Case(f"{op}-{np.dtype(dt)}-{sa}-{sb}", one_op(op, [a, b], [out], [odt]), [a, b], [build(out, odt, f)])
+
+
+for _cls, _fn in COMPARE.items():
+    formula(_cls)(lambda op, _fn=_fn: _binary_bool_cases(op, _fn, (F32, F16, I32), np.bool_))
+formula(ge.LogicalAnd)(lambda op: _binary_bool_cases(op, lambda a, b: a and b, (np.bool_,)))
+formula(ge.LogicalOr)(lambda op: _binary_bool_cases(op, lambda a, b: a or b, (np.bool_,)))
+
+
+@formula(ge.LogicalNot)
+def _logical_not(op: str) -> Iterator[Case]:
+    for k, shape in enumerate(UNARY_SHAPES):
+        x = rng_array(shape, np.bool_, seed=k)
+        yield Case(
+            f"{op}-{shape}",
+            one_op(op, [x], [shape], [np.bool_]),
+            [x],
+            [build(shape, np.bool_, lambda i, x=x: not py(x, i))],
+        )
+
+
+def _trunc_mod(a, b):  # noqa: ANN001, ANN202
+    return a - _trunc_div(a, b) * b if isinstance(a, int) else math.fmod(a, b)
+
+
+def _floor_mod(a, b):  # noqa: ANN001, ANN202
+    return a % b  # Python's % is floored (the sign of b), for ints and floats
+
+
+@formula(ge.Mod, ge.FloorMod)
+def _mod(op: str) -> Iterator[Case]:
+    fn = _trunc_mod if op == "Mod" else _floor_mod
+    for dt in (I32, F32, F16):
+        for k, (sa, sb) in enumerate(BINARY_SHAPES):
+            a = rng_array(sa, dt, -9, 9, seed=k)
+            b = rng_array(sb, dt, -4, 4, seed=k + 100)
+            b = np.where(np.abs(b) < 1, 3, b).astype(dt)
+            if np.dtype(dt).kind == "f":
+                a, b = (np.asarray(np.round(v)).astype(dt) for v in (a, b))  # whole numbers: exact remainders
+            out = bcast_shape(sa, sb)
+
+            def f(i: tuple[int, ...], a=a, b=b) -> object:
+                return fn(py(a, bcast_index(i, a.shape)), py(b, bcast_index(i, b.shape)))
+
+            yield Case(f"{op}-{np.dtype(dt)}-{sa}-{sb}", one_op(op, [a, b], [out], [dt]), [a, b], [build(out, dt, f)])
+
+
+@formula(ge.SelectV2, ge.ClipByValue)
+def _three_inputs(op: str) -> Iterator[Case]:
+    shapes = [((), (), ()), ((3, 5), (5,), (3, 1)), ((2, 1, 5), (3, 5), ()), ((0, 3), (3,), (1, 3))]
+    for dt in (F32, F16, I32):
+        for k, (s0, s1, s2) in enumerate(shapes):
+            if op == "SelectV2":
+                ins = [rng_array(s0, np.bool_, seed=k), rng_array(s1, dt, seed=k + 1), rng_array(s2, dt, seed=k + 2)]
+                out = bcast_shape(s0, s1, s2)
+
+                def f(i: tuple[int, ...], c=ins[0], a=ins[1], b=ins[2]) -> object:
+                    return (
+                        py(a, bcast_index(i, a.shape))
+                        if py(c, bcast_index(i, c.shape))
+                        else py(b, bcast_index(i, b.shape))
+                    )
+
+            else:
+                out = s0 if k != 2 else (2, 3, 5)  # the bounds broadcast to x's shape
+                x = rng_array(out, dt, -4, 4, seed=k)
+                ins = [
+                    x,
+                    rng_array(s1 if k != 2 else (3, 5), dt, -2, 0, seed=k + 1),
+                    rng_array(s2, dt, 0, 2, seed=k + 2),
+                ]
+                if k == 1:  # a lower bound above the upper one: the lower one wins (Maximum last)
+                    ins[1] = np.full((5,), 3, dt)
+
+                def f(i: tuple[int, ...], x=ins[0], lo=ins[1], hi=ins[2]) -> object:
+                    v = py(x, i)
+                    h_ = py(hi, bcast_index(i, hi.shape))
+                    lo_ = py(lo, bcast_index(i, lo.shape))
+                    v = v if v <= h_ else h_
+                    return v if v >= lo_ else lo_
+
+            yield Case(f"{op}-{np.dtype(dt)}-{k}", one_op(op, ins, [out], [dt]), ins, [build(out, dt, f)])
+
+
+@formula(ge.SoftmaxV2, ge.LogSoftmaxV2)
+def _softmax(op: str) -> Iterator[Case]:
+    specs = [((), [-1]), ((1,), [0]), ((3, 5), [-1]), ((2, 3, 5), [0, 2]), ((0, 3), [1])]
+    for dt in (F32, F16):
+        for k, (shape, axes) in enumerate(specs):
+            x = rng_array(shape, dt, -3, 3, seed=k)
+            rank = max(len(shape), 1)
+            ax = {a % rank for a in axes} if shape else set()
+
+            def f(i: tuple[int, ...], x=x, ax=ax) -> float:
+                group = [
+                    py(x, tuple(j[ax_list.index(d)] if d in ax else i[d] for d in range(len(i))))
+                    for ax_list in [sorted(ax)]
+                    for j in itertools.product(*(range(x.shape[d]) for d in sorted(ax)))
+                ]
+                if not x.shape:
+                    group = [py(x, ())]
+                m = max(group)
+                s = sum(math.exp(v - m) for v in group)
+                v = py(x, i) - m
+                return math.exp(v) / s if op == "SoftmaxV2" else v - math.log(s)
+
+            text = one_op(op, [x], [shape], [dt], f" {{axes = [{', '.join(map(str, axes))}]}}")
+            # computed in float32 (f16 accumulated in float32), rounded once
+            yield Case(f"{op}-{np.dtype(dt)}-{shape}-{axes}", text, [x], [build(shape, dt, f)], ulps=4, tol=[1e-6])
+
+
+@formula(ge.LayerNorm)
+def _layer_norm(op: str) -> Iterator[Case]:
+    for dt in (F32, F16):
+        for k, (shape, axis) in enumerate([((1, 3), 1), ((3, 5), 1), ((2, 3, 5), 1), ((2, 3, 5), -1), ((0, 4), 1)]):
+            n = axis % len(shape)
+            pshape, stat = shape[n:], tuple(1 if d >= n else s for d, s in enumerate(shape))
+            x, g, b = rng_array(shape, dt, seed=k), rng_array(pshape, dt, seed=k + 1), rng_array(pshape, dt, seed=k + 2)
+
+            def group(i: tuple[int, ...], x=x, n=n) -> list[float]:
+                return [py(x, i[:n] + j) for j in itertools.product(*(range(d) for d in x.shape[n:]))]
+
+            def mean(i: tuple[int, ...]) -> float:
+                vs = group(i)
+                return sum(vs) / len(vs)
+
+            def var(i: tuple[int, ...]) -> float:
+                vs, m = group(i), mean(i)
+                return sum((v - m) ** 2 for v in vs) / len(vs)
+
+            def y(i: tuple[int, ...], x=x, g=g, b=b, n=n) -> float:
+                j = i[n:]
+                return (py(x, i) - mean(i)) / math.sqrt(var(i) + 1e-3) * py(g, j) + py(b, j)
+
+            body = (
+                f"  %y:3 = ge.LayerNorm(%x0, %x1, %x2) {{begin_norm_axis = {axis}, begin_params_axis = {axis}, "
+                f"epsilon = 1.0e-03 : f32}} : ({tyd(shape, dt)}, {tyd(pshape, dt)}, {tyd(pshape, dt)}) -> "
+                f"({tyd(shape, dt)}, {tyd(stat, dt)}, {tyd(stat, dt)})"
+            )
+            text = graph(
+                [(shape, ELEM[np.dtype(dt)]), (pshape, ELEM[np.dtype(dt)]), (pshape, ELEM[np.dtype(dt)])],
+                body,
+                [("%y#0", tyd(shape, dt)), ("%y#1", tyd(stat, dt)), ("%y#2", tyd(stat, dt))],
+            )
+            want = [build(shape, dt, y), build(stat, dt, mean), build(stat, dt, var)]
+            # float32 accumulation of a few terms: a few float32 roundings, then one to dt
+            yield Case(f"{op}-{np.dtype(dt)}-{shape}-{axis}", text, [x, g, b], want, ulps=2, tol=[2e-6] * 3)
+
+
+# ---------------------------------------------------------------------------------------
 # The tests
 # ---------------------------------------------------------------------------------------
 
