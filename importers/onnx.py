@@ -44,8 +44,8 @@ external data, an opset outside 11-21.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
-then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2
-written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul
+then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on two
+2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul
 by a scalar Const. The plugins of the public copy register opsets 8 to 15; the same
 mappings serve 16 to 21 where the op's semantics did not change (the converters read the
 later opsets' input forms of axes, split and shape).
@@ -74,6 +74,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -228,8 +229,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     And | LogicalAnd | similar_opp_plugins.cc | LogicalAnd
     ArgMax | ArgMaxV2, ExpandDims | argmax_plugin.cc | ArgMaxV2
     ArgMin | ArgMin, ExpandDims | argmin_plugin.cc | ArgMin
-    AveragePool | AvgPool / AvgPoolV2, PadV2 | average_pool_plugin.cc | AvgPool, AvgPoolV2
-    BatchNormalization | BatchNorm | batch_normalization_plugin.cc | BatchNorm
+    AveragePool | AvgPoolV2 (1-D: Unsqueeze, AvgPoolV2, Squeeze) | average_pool_plugin.cc
+    BatchNormalization | BatchNorm (inference) | batch_normalization_plugin.cc
     BitShift | LeftShift / RightShift | bitshift_plugin.cc | LeftShift, RightShift
     Ceil | Ceil | similar_opp_plugins.cc | Ceil
     Celu | Celu | celu_plugin.cc | Celu
@@ -248,8 +249,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     GatherElements | GatherElements | gather_elements_plugin.cc | GatherElements
     GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
     Gelu | (no plugin in the public copy) | - | Gelu
-    GlobalAveragePool | GlobalAveragePool / AvgPool | global_average_pool_plugin.cc | GlobalAveragePool
-    GlobalMaxPool | MaxPool | global_max_pool_plugin.cc | MaxPool
+    GlobalAveragePool | AvgPool | global_average_pool_plugin.cc
+    GlobalMaxPool | MaxPool | global_max_pool_plugin.cc
     Greater | Greater | similar_opp_plugins.cc | Greater
     GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc | GreaterEqual
     HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc | HardSigmoid
@@ -265,14 +266,14 @@ MAPPINGS: dict[str, Mapping] = _table(
     LogSoftmax | LogSoftmaxV2 | logsoftmax_plugin.cc | LogSoftmaxV2
     LpNormalization | LpNorm, Div | lp_normalization_plugin.cc | LpNorm
     LRN | LRN | lrn_plugin.cc | LRN
-    MaxPool | MaxPool / MaxPoolV3, PadV2 | max_pool_plugin.cc | MaxPool, MaxPoolV3
+    MaxPool | MaxPoolV3 (1-D: Unsqueeze, MaxPoolV3, Squeeze) | max_pool_plugin.cc
     MeanVarianceNormalization | MVNV2 | mean_variance_normalization_plugin.cc | MVNV2
     Mish | (no plugin in the public copy) | - | Mish
     Mod | Mod | mod_plugin.cc | Mod
     Not | LogicalNot | similar_opp_plugins.cc | LogicalNot
     OneHot | OneHot | onehot_plugin.cc | OneHot
     Or | LogicalOr | similar_opp_plugins.cc | LogicalOr
-    Pad | PadV3 | pad_plugin.cc | PadV3
+    Pad | PadV3 (Const paddings) | pad_plugin.cc
     PRelu | PRelu | similar_opp_plugins.cc | PRelu
     Range | Range | similar_opp_plugins.cc | Range
     ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
@@ -286,13 +287,13 @@ MAPPINGS: dict[str, Mapping] = _table(
     Sign | Sign | similar_opp_plugins.cc | Sign
     Sin | Sin | similar_opp_plugins.cc | Sin
     Size | Size | size_plugin.cc | Size (or host constant folding)
-    Slice | StridedSliceV2 | slice_plugin.cc | StridedSliceV2
+    Slice | StridedSliceV2 (Const begin, end, axes, strides) | slice_plugin.cc
     Softmax | SoftmaxV2 | softmax_plugin.cc | SoftmaxV2
     Softplus | Softplus | similar_opp_plugins.cc | Softplus
     Softsign | Softsign | similar_opp_plugins.cc | Softsign
     SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc | SpaceToDepth
     ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
-    Tile | Tile | similar_opp_plugins.cc | Tile
+    Tile | Tile (Const multiples) | similar_opp_plugins.cc
     TopK | TopK | topk_plugin.cc | TopK
     Trilu | Tril / Triu | trilu_plugin.cc | Tril, Triu
     Where | SelectV2 | similar_opp_plugins.cc | SelectV2
@@ -307,6 +308,7 @@ MAPPINGS: dict[str, Mapping] = _table(
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Reshape": {1: "shape"}, "Expand": {1: "shape"}, "Split": {1: "split"},
     "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
+    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"},
     **{op: {1: "axes"} for op in (
         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
     )},
@@ -1357,16 +1359,19 @@ def _gather(ctx: _NodeCtx) -> None:
 
 @converts("MatMul")
 def _matmul(ctx: _NodeCtx) -> None:
-    # matmul_plugin.cc: MatMul -> BatchMatMulV2 {adj_x1 = adj_x2 = false}. On two 2-D
-    # inputs it is the dialect's MatMul; other ranks need BatchMatMulV2.
+    # matmul_plugin.cc: MatMul -> BatchMatMulV2 {adj_x1 = adj_x2 = false}, whose batch
+    # dims broadcast as ONNX's do; on two 2-D inputs it is the dialect's MatMul. A 1-D
+    # input (numpy's vector case) is outside BatchMatMulV2's 2-D to 6-D.
     _same_dtype(ctx, (0, 1))
     ra, rb = len(ctx.dims(0)), len(ctx.dims(1))
-    if ra != 2 or rb != 2:
+    if ra == 2 and rb == 2:
+        ctx.single(ge.MatMul, [ctx.x(0), ctx.x(1)])
+        return
+    if not (2 <= ra <= 6 and 2 <= rb <= 6):
         raise ctx.error(
-            f"MatMul of a rank-{ra} and a rank-{rb} input needs BatchMatMulV2 (matmul_plugin.cc), "
-            "which the ge dialect lacks; only 2-D @ 2-D is supported"
+            f"MatMul of a rank-{ra} and a rank-{rb} input: GE's BatchMatMulV2 (matmul_plugin.cc) takes 2-D to 6-D inputs"
         )
-    ctx.single(ge.MatMul, [ctx.x(0), ctx.x(1)])
+    ctx.single(ge.BatchMatMulV2, [ctx.x(0), ctx.x(1)], {"adj_x1": _FALSE, "adj_x2": _FALSE})
 
 
 @converts("Gemm")
@@ -1500,3 +1505,196 @@ def _constant(ctx: _NodeCtx) -> None:
             key, "...", "only numeric tensors (value, value_float(s), value_int(s)) are supported"
         )
     ctx.bind_const(0, arr, elem)
+
+
+# -- BatchNorm, pooling, Pad, Slice, Tile (the structural ops of real models) --------------
+
+
+@converts("BatchNormalization")
+def _batch_norm(ctx: _NodeCtx) -> None:
+    # batch_normalization_plugin.cc: ParseParamsBatchNorm: BatchNorm {epsilon (ONNX's
+    # default 1e-5), data_format = NCHW, is_training = false}; its y is the node's output,
+    # the other five outputs (mean and variance passed on) are unused.
+    if ctx.attr_int("training_mode", 0):
+        raise ctx.unsupported_attr("training_mode", 1, "GE's BatchNorm mapping is inference only (is_training = false)")
+    if sum(1 for o in ctx.node.output if o) > 1:
+        raise ctx.error("only output Y is supported: GE's BatchNorm mapping is inference only (no running mean/var)")
+    xd = ctx.dims(0)
+    if len(xd) != 4:
+        raise ctx.error(
+            f"X has rank {len(xd)}: GE's BatchNorm mapping sets data_format NCHW (batch_normalization_plugin.cc), "
+            "so X must be 4-D"
+        )
+    for i, what in ((1, "scale"), (2, "B"), (3, "input_mean"), (4, "input_var")):
+        if ctx.elem(i) != _T.FLOAT:
+            raise ctx.error(
+                f"{what} is {_dtype_name(ctx.elem(i)).lower()}: GE's BatchNorm takes float32 scale, offset, mean and variance"
+            )
+    c = xd[1]
+    f32 = ctx.imp.tensor_type(_T.FLOAT, (c,))
+    types = [ctx.out_type(0), f32, f32, f32, f32, ctx.imp.tensor_type(_T.FLOAT, (1,))]
+    attrs = {
+        "epsilon": FloatAttr(ctx.attr_float("epsilon", 1e-5), Float32Type()),
+        "data_format": StringAttr("NCHW"),
+        "is_training": _bool(False),
+    }
+    op = ctx.emit(ge.BatchNorm, [ctx.x(i) for i in range(5)], types, attrs)
+    ctx.bind(0, op.results[0])
+
+
+def _pool_attrs(ctx: _NodeCtx, what: str) -> tuple[dict[str, Attribute], bool]:
+    """The MaxPoolV3 / AvgPoolV2 attributes of an ONNX MaxPool / AveragePool (max_pool_plugin.cc:
+    UpdateOnnxAttrFromOnnx / ParseParamsMaxPool, average_pool_plugin.cc: ParseParamsAveragePool):
+    ksize / strides as NCHW 4-lists, pads [top, bottom, left, right] from ONNX's
+    [b_1, b_2, e_1, e_2], padding_mode NOTSET -> CALCULATED, VALID -> VALID, SAME_UPPER and
+    SAME_LOWER -> SAME, ceil_mode; a 1-D pool (trans_2d) pools [N, C, L, 1]. Returns the
+    attributes and trans_2d."""
+    xd = ctx.dims(0)
+    kernel = ctx.attr_ints("kernel_shape")
+    if not kernel:
+        raise ctx.error("kernel_shape is required (GE's plugin refuses a pool without it)")
+    n = len(kernel)
+    if n == 3:
+        raise ctx.error(f"a 3-D {ctx.op_type} needs {what}3D ({what.lower()}_plugin), which the ge dialect lacks")
+    if n not in (1, 2) or len(xd) != n + 2:
+        raise ctx.error(f"{ctx.op_type} takes a 3-D or 4-D X matching kernel_shape {kernel}, got {list(xd)}")
+    strides = ctx.attr_ints("strides") or [1] * n
+    dilations = ctx.attr_ints("dilations") or [1] * n
+    if any(d != 1 for d in dilations):
+        raise ctx.unsupported_attr(
+            "dilations", dilations, f"GE's {what}V{'3' if what == 'MaxPool' else '2'} has no dilation"
+        )
+    auto = ctx.attr_str("auto_pad", "NOTSET")
+    modes = {"NOTSET": "CALCULATED", "VALID": "VALID", "SAME_UPPER": "SAME", "SAME_LOWER": "SAME"}
+    if auto not in modes:
+        raise ctx.unsupported_attr("auto_pad", auto, "ONNX defines NOTSET, VALID, SAME_UPPER and SAME_LOWER")
+    pads = (ctx.attr_ints("pads") or [0] * (2 * n)) if auto == "NOTSET" else [0] * (2 * n)
+    if len(pads) != 2 * n:
+        raise ctx.unsupported_attr("pads", pads, f"a {n}-D pool takes {2 * n} pads")
+    if auto == "SAME_LOWER":
+        for i in range(n):
+            out = -(-xd[2 + i] // strides[i])
+            if max(0, (out - 1) * strides[i] + kernel[i] - xd[2 + i]) % 2:
+                raise ctx.unsupported_attr(
+                    "auto_pad", auto, "GE maps it to SAME, which puts the odd pad at the end (SAME_UPPER's)"
+                )
+    trans = n == 1
+    if trans:
+        kernel, strides, pads4 = [kernel[0], 1], [strides[0], 1], [pads[0], pads[1], 0, 0]
+    else:
+        pads4 = [pads[0], pads[2], pads[1], pads[3]]
+    if kernel[0] * kernel[1] > 255 or strides[0] > 63 or strides[1] > 63:
+        raise ctx.error(
+            f"a window of {kernel[0]}x{kernel[1]} or strides {strides} over the TBE limits (255 elements, stride 63): "
+            "GE's plugin builds an AICPU pool in NHWC (TransposeD, PadV2) instead, which is not supported"
+        )
+    attrs: dict[str, Attribute] = {
+        "ksize": _ints([1, 1, *kernel]),
+        "strides": _ints([1, 1, *strides]),
+        "padding_mode": StringAttr(modes[auto]),
+        "pads": _ints(pads4),
+        "ceil_mode": _bool(bool(ctx.attr_int("ceil_mode", 0))),
+        "data_format": StringAttr("NCHW"),
+    }
+    return attrs, trans
+
+
+def _pool(ctx: _NodeCtx, cls: type[Operation], attrs: dict[str, Attribute], trans: bool, what: str) -> None:
+    """The pool of input 0; trans_2d: Unsqueeze(axes=[3]) first, Squeeze(axis=[3]) after
+    (max_pool_plugin.cc / average_pool_plugin.cc: ParseOpToGraph*: UnsqueezeX, Squeeze*)."""
+    if not trans:
+        ctx.single(cls, [ctx.x(0)], attrs)
+        return
+    xd, od = ctx.dims(0), ctx.out_dims()
+    tt = ctx.imp.tensor_type
+    x4 = ctx.emit(ge.Unsqueeze, [ctx.x(0)], [tt(ctx.elem(0), (*xd, 1))], {"axes": _ints([3])}, suffix="UnsqueezeX")
+    pool = ctx.emit(cls, [x4.results[0]], [tt(ctx.out_elem(), (*od, 1))], attrs, suffix=what)
+    ctx.single(ge.Squeeze, [pool.results[0]], {"axis": _ints([3])})
+
+
+@converts("MaxPool")
+def _max_pool(ctx: _NodeCtx) -> None:
+    # max_pool_plugin.cc: ParseParamsMaxPool / ParseOpToGraphMaxPool: MaxPoolV3 {ksize,
+    # strides, padding_mode, pads, ceil_mode, data_format NCHW}; the Indices output and
+    # storage_order = 1 are refused by the plugin.
+    if sum(1 for o in ctx.node.output if o) > 1:
+        raise ctx.error("the Indices output is not supported (max_pool_plugin.cc refuses it)")
+    if ctx.attr_int("storage_order", 0):
+        raise ctx.unsupported_attr("storage_order", 1, "GE's MaxPool plugin supports storage_order = 0 only")
+    attrs, trans = _pool_attrs(ctx, "MaxPool")
+    _pool(ctx, ge.MaxPoolV3, attrs, trans, "MaxPoolV3")
+
+
+@converts("AveragePool")
+def _average_pool(ctx: _NodeCtx) -> None:
+    # average_pool_plugin.cc: ParseParamsAveragePool / ParseOpToGraphAveragePool: AvgPoolV2
+    # {ksize, strides, padding_mode, pads, ceil_mode, exclusive = !count_include_pad,
+    # data_format NCHW}.
+    attrs, trans = _pool_attrs(ctx, "AvgPool")
+    attrs["exclusive"] = _bool(not ctx.attr_int("count_include_pad", 0))
+    _pool(ctx, ge.AvgPoolV2, attrs, trans, "AvgPoolV2")
+
+
+@converts("GlobalAveragePool", "GlobalMaxPool")
+def _global_pool(ctx: _NodeCtx) -> None:
+    # global_average_pool_plugin.cc / global_max_pool_plugin.cc: AvgPool / MaxPool {ksize
+    # [1, 1, -1, -1] (the whole plane), strides [1, 1, 1, 1], padding VALID, data_format
+    # NCHW}; the whole plane is written as its size, [1, 1, H, W].
+    xd = ctx.dims(0)
+    if len(xd) != 4:
+        raise ctx.error(f"X has rank {len(xd)}: GE's {ctx.op_type} mapping pools 4-D NCHW only")
+    attrs = {
+        "ksize": _ints([1, 1, xd[2], xd[3]]),
+        "strides": _ints([1, 1, 1, 1]),
+        "padding": StringAttr("VALID"),
+        "data_format": StringAttr("NCHW"),
+    }
+    ctx.single(ge.AvgPool if ctx.op_type == "GlobalAveragePool" else ge.MaxPool, [ctx.x(0)], attrs)
+
+
+@converts("Pad")
+def _pad(ctx: _NodeCtx) -> None:
+    # pad_plugin.cc: parse_params_pad_v11: PadV3(x, pads, constant_value) {mode,
+    # paddings_contiguous = false (ONNX's [b_1, ..., b_n, e_1, ..., e_n])}. Pad-18's axes
+    # (after the plugin's opsets) are folded into full-rank paddings; Pad-19's wrap mode
+    # is not a PadV3 mode.
+    mode = ctx.attr_str("mode", "constant")
+    if mode not in ge.PAD_MODES:
+        raise ctx.unsupported_attr("mode", mode, f"GE's PadV3 supports {', '.join(ge.PAD_MODES)}")
+    rank = len(ctx.dims(0))
+    pads = ctx.const_ints(1, "pads")
+    paddings = ctx.x(1)
+    if ctx.has(3):
+        axes = [_norm_axis(ctx, a, rank, "axes entry") for a in ctx.const_ints(3, "axes")]
+        if len(pads) != 2 * len(axes) or len(set(axes)) != len(axes):
+            raise ctx.error(f"pads {pads} do not match axes {axes} (2 per axis, each axis once)")
+        full = [0] * (2 * rank)
+        for k, a in enumerate(axes):
+            full[a], full[rank + a] = pads[k], pads[len(axes) + k]
+        paddings = ctx.const_value(np.array(full, dtype=np.int64), _T.INT64, "paddings")
+    ins = [ctx.x(0), paddings]
+    if mode == "constant" and ctx.has(2):
+        ins.append(ctx.x(2))
+    ctx.single(ge.PadV3, ins, {"mode": StringAttr(mode), "paddings_contiguous": _FALSE})
+
+
+@converts("Slice")
+def _slice(ctx: _NodeCtx) -> None:
+    # slice_plugin.cc: ai.onnx::11/12/13::Slice -> StridedSliceV2(x, starts, ends, axes,
+    # steps), the inputs as they are (Consts: GE folds them; here they must be constants).
+    # Without axes but with steps, axes is ONNX's default [0, 1, ..., len(starts) - 1].
+    ins = [ctx.x(0), ctx.x(1), ctx.x(2)]
+    if ctx.has(3):
+        ins.append(ctx.x(3))
+    elif ctx.has(4):
+        n = len(ctx.const_ints(1, "starts"))
+        ins.append(ctx.const_value(np.arange(n, dtype=np.int64), _T.INT64, "axes"))
+    if ctx.has(4):
+        ins.append(ctx.x(4))
+    ctx.single(ge.StridedSliceV2, ins)
+
+
+@converts("Tile")
+def _tile(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ai.onnx::11::Tile -> Tile(x, multiples = repeats).
+    ctx.single(ge.Tile, [ctx.x(0), ctx.x(1)])

@@ -388,6 +388,86 @@ def _gather(
     return [np.require(ip.run_node(op, [bounds[0], *args[1:]])[0], np.float64, ["C", "W"])]
 
 
+# -- BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2 -------------------------
+
+
+def _index_inputs_exact(bounds: list[np.ndarray], first: int) -> bool:
+    return not any(np.any(b > 0) for b in bounds[first:])
+
+
+@_rule(ge.BatchNorm)
+def _batch_norm(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # y = scale * (x - mean) / sqrt(variance + epsilon) + offset, per channel: an error in x
+    # scales by |scale| / sqrt(variance + epsilon); one in the parameters is not modelled
+    assert isinstance(op, ge.BatchNorm)
+    passed = [np.require(b, np.float64, ["C", "W"]) for b in (bounds[3], bounds[4], bounds[3], bounds[4])]
+    rest = [*passed, _zeros(outs[5])]
+    if not _index_inputs_exact(bounds, 1):
+        return [np.full(outs[0].shape, INF), *rest]
+    shape = (1, -1) + (1,) * (args[0].ndim - 2)
+    with np.errstate(all="ignore"):
+        gain = np.abs(_f64(args[1])) / np.sqrt(_f64(args[4]) + op.epsilon())
+        e = bounds[0] * gain.reshape(shape)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape)), *rest]
+
+
+@_rule(ge.MaxPoolV3, ge.MaxPool)
+def _max_pool(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # |max(x + e) - max(x)| <= max(e) over the window: the bounds pooled the same way (exact)
+    return [np.require(R.pool2d(op, _f64(bounds[0]), "max"), np.float64, ["C", "W"])]
+
+
+@_rule(ge.AvgPoolV2, ge.AvgPool)
+def _avg_pool(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # a mean of the window's terms: the averaged input bounds plus a sum of k terms in any order
+    assert isinstance(op, ge.PoolBase)
+    w = op.windows()
+    assert w is not None
+    k = w[1][0] * w[1][1]
+    with np.errstate(all="ignore"):
+        e = R.pool2d(op, _f64(bounds[0]), "avg")
+        extra = 2 * _gamma(k - 1, _u_acc(args[0].dtype)) * R.pool2d(op, np.abs(_f64(args[0])), "avg")
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
+@_rule(ge.PadV3, ge.StridedSliceV2, ge.Tile)
+def _index_moves(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # data movement by constant indices (paddings, begin/end/axes/strides, multiples): the
+    # bounds move as the elements do; PadV3's constant_values carries its own bound
+    if not _index_inputs_exact(bounds[:2], 1):
+        return [np.full(outs[0].shape, INF)]
+    moved = ip.run_node(op, [_f64(bounds[0]), args[1], *[_f64(b) for b in bounds[2:]]] if isinstance(op, ge.PadV3)
+                        else [_f64(bounds[0]), *args[1:]])  # fmt: skip
+    return [np.require(moved[0], np.float64, ["C", "W"])]
+
+
+@_rule(ge.BatchMatMulV2)
+def _batch_matmul(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    a, b = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
+    ea, eb = bounds[0], bounds[1]
+    k = args[0].shape[-2 if A.get_bool(op, "adj_x1") else -1]
+
+    def mm(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
+        return R.batch_matmul_nd(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+
+    with np.errstate(all="ignore"):
+        e = mm(a, eb, eb) + mm(ea, b, ea) + mm(ea, eb, ea)
+        if len(args) == 3:
+            e = e + bounds[2]
+        extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * R.batch_matmul_nd(op, a, b)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
+
+
 @_rule(ge.Bitcast)
 def _bitcast(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]

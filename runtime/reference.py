@@ -58,14 +58,16 @@ from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
 from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl
-from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, upcast
+from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, reduce_identity, upcast
 
 __all__ = [
     "ReferenceFunctions",
+    "batch_matmul_nd",
     "conv2d_nchw",
     "dense_value",
     "matmul_nd",
     "out_dtype",
+    "pool2d",
     "reduce_axes",
     "root_graphs",
     "select_graph",
@@ -502,6 +504,143 @@ def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------
+# Structural and compute ops of real models: BatchNorm, pooling, PadV3, StridedSliceV2,
+# Tile, BatchMatMulV2 (their op protos: ge_dialect/ge.py). Index inputs (paddings, begin,
+# end, axes, strides, multiples) are read from the input arrays: in a kernel they are
+# the Consts' bytes, not attributes.
+# ---------------------------------------------------------------------------------------
+
+
+def _ints_of(a: np.ndarray) -> list[int]:
+    return [int(v) for v in np.asarray(a).reshape(-1)]
+
+
+def _batch_norm(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Inference: y = scale * (x - mean) / sqrt(variance + epsilon) + offset per channel
+    (axis 1), computed in float32 (f16 / bf16 x upcast, as the Vector kernels compute),
+    rounded once to x's dtype; the other outputs pass mean and variance on."""
+    assert isinstance(op, ge.BatchNorm)
+    if A.get_bool(op, "is_training", True):
+        raise ReferenceEvalError(
+            op, "is_training = true (batch statistics) has no reference semantics here: only inference is implemented"
+        )
+    x, scale, offset, mean, var = args
+    ct = acc_dtype(x.dtype)
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    xs = x.astype(ct)
+    inv = np.sqrt(var.astype(ct) + ct.type(op.epsilon()))
+    y = scale.astype(ct).reshape(shape) * (xs - mean.astype(ct).reshape(shape)) / inv.reshape(shape)
+    y = y + offset.astype(ct).reshape(shape)
+    f32 = np.dtype(np.float32)
+    return [y.astype(out_dtype(op)), mean.astype(f32), var.astype(f32), mean.astype(f32), var.astype(f32),
+            np.zeros((1,), f32)]  # fmt: skip
+
+
+def pool2d(op: Operation, x: np.ndarray, kind: str) -> np.ndarray:
+    """`kind` ("max" or "avg") pooling of NCHW `x` by `op`'s windows (ge.PoolBase), in
+    `x`'s dtype (the caller upcasts): a max never takes padding (an empty window gives the
+    dtype's identity); an average divides the window's sum by its elements inside x
+    (exclusive, AvgPool's SAME), inside the padded x (AvgPoolV2 exclusive = false), or by
+    divisor_override when it is > 0."""
+    assert isinstance(op, ge.PoolBase)
+    w = op.windows()
+    assert w is not None  # a verified op on a known shape
+    ((oh, pt, pb), (ow, pl, pr)), (kh, kw), (sh, sw) = w
+    n, c, h, wd = x.shape
+    out = np.empty((n, c, oh, ow), dtype=x.dtype)
+    exclusive = A.get_bool(op, "exclusive", True) or A.get_str(op, "padding") == "SAME"
+    override = A.get_int(op, "divisor_override", 0) or 0
+    for i in range(oh):
+        h0 = i * sh - pt
+        r0, r1 = max(h0, 0), min(h0 + kh, h)
+        rows_padded = min(h0 + kh, h + pb) - max(h0, -pt)
+        for j in range(ow):
+            w0 = j * sw - pl
+            c0, c1 = max(w0, 0), min(w0 + kw, wd)
+            win = x[:, :, r0 : max(r0, r1), c0 : max(c0, c1)]
+            if kind == "max":
+                out[:, :, i, j] = np.max(win, axis=(2, 3), initial=reduce_identity("max", x.dtype))
+                continue
+            if override > 0:
+                count = override
+            elif exclusive:
+                count = max(r1 - r0, 0) * max(c1 - c0, 0)
+            else:
+                count = rows_padded * (min(w0 + kw, wd + pr) - max(w0, -pl))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[:, :, i, j] = np.sum(win, axis=(2, 3), dtype=x.dtype) / x.dtype.type(count)
+    return out
+
+
+def _pool(kind: str) -> Impl:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        # max is exact in the upcast dtype; an average accumulates f16 / bf16 in float32
+        xc = upcast([x])[0] if kind == "max" else x.astype(acc_dtype(x.dtype))
+        return [pool2d(op, xc, kind).astype(out_dtype(op))]
+
+    return semantics
+
+
+def _pad_v3(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Negative pads crop first, then positive pads extend: constant (constant_values, or
+    0), reflect (mirrored without the edge) or edge (the edge repeated)."""
+    x = args[0]
+    pairs = ge.pad_pairs(_ints_of(args[1]), x.ndim, A.get_bool(op, "paddings_contiguous", True))
+    if pairs is None:
+        raise ReferenceEvalError(op, f"paddings has {args[1].size} values for a rank-{x.ndim} x")
+    crop = tuple(slice(max(0, -b), d - max(0, -e)) for d, (b, e) in zip(x.shape, pairs))
+    x = x[crop]
+    widths = [(max(0, b), max(0, e)) for b, e in pairs]
+    mode = A.get_str(op, "mode", "constant") or "constant"
+    if mode == "constant":
+        value = args[2].reshape(-1)[0] if len(args) == 3 else x.dtype.type(0)
+        return [np.pad(x, widths, mode="constant", constant_values=value).astype(out_dtype(op), copy=False)]
+    if mode not in ge.PAD_MODES:
+        raise ReferenceEvalError(op, f"PadV3 mode {mode} has no reference semantics")
+    if any(w != (0, 0) and d == 0 for w, d in zip(widths, x.shape)):
+        raise ReferenceEvalError(op, f"mode {mode} cannot extend an empty axis")
+    return [np.pad(x, widths, mode="reflect" if mode == "reflect" else "edge").astype(out_dtype(op), copy=False)]
+
+
+def _strided_slice_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = args[0]
+    lists = [_ints_of(a) for a in args[1:]]
+    try:
+        r = ge.slice_ranges(x.shape, lists[0], lists[1], lists[2] if len(lists) > 2 else None,
+                            lists[3] if len(lists) > 3 else None)  # fmt: skip
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    idx = tuple(slice(b, None if e < 0 else e, s) for b, e, s in r)
+    return [np.ascontiguousarray(x[idx])]
+
+
+def _tile(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    reps = _ints_of(args[1])
+    if len(reps) != args[0].ndim or any(k < 0 for k in reps):
+        raise ReferenceEvalError(op, f"multiples {reps} must have one entry >= 0 per axis of x")
+    return [np.tile(args[0], reps)]
+
+
+def batch_matmul_nd(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x1 @ x2 over the last two axes with numpy's batch broadcasting, after adj_x1 /
+    adj_x2, in the arrays' dtype (shared with runtime/error_bound.py)."""
+    if A.get_bool(op, "adj_x1"):
+        a = np.swapaxes(a, -1, -2)
+    if A.get_bool(op, "adj_x2"):
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
+
+
+def _batch_matmul_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    acc = acc_dtype(args[0].dtype)
+    r = batch_matmul_nd(op, args[0].astype(acc), args[1].astype(acc))
+    if len(args) == 3:
+        r = r + args[2].astype(acc)
+    return [np.asarray(r).astype(out_dtype(op))]
+
+
+# ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
 
@@ -606,3 +745,14 @@ class ReferenceFunctions(InterpreterFunctions):
     run_matmul = node_impl(ge.MatMul, _matmul)
     run_conv2d = node_impl(ge.Conv2D, _conv2d)
     run_all_gather = node_impl(ge.HcomAllGather, _all_gather)
+
+    # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2
+    run_batch_norm = node_impl(ge.BatchNorm, _batch_norm)
+    run_max_pool_v3 = node_impl(ge.MaxPoolV3, _pool("max"))
+    run_avg_pool_v2 = node_impl(ge.AvgPoolV2, _pool("avg"))
+    run_max_pool = node_impl(ge.MaxPool, _pool("max"))
+    run_avg_pool = node_impl(ge.AvgPool, _pool("avg"))
+    run_pad_v3 = node_impl(ge.PadV3, _pad_v3)
+    run_strided_slice_v2 = node_impl(ge.StridedSliceV2, _strided_slice_v2)
+    run_tile = node_impl(ge.Tile, _tile)
+    run_batch_matmul_v2 = node_impl(ge.BatchMatMulV2, _batch_matmul_v2)
