@@ -44,11 +44,13 @@ external data, an opset outside 11-21.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
-then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on two
-2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul
-by a scalar Const. The plugins of the public copy register opsets 8 to 15; the same
-mappings serve 16 to 21 where the op's semantics did not change (the converters read the
-later opsets' input forms of axes, split and shape).
+then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on
+two 2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's
+Muls as a Mul by a scalar Const, the global pools' ksize [1, 1, -1, -1] written as the
+plane's size, Pad-18's axes folded into full-rank paddings, a SAME_LOWER pool refused where
+GE's SAME would pad the other side. The plugins of the public copy register opsets 8 to 15;
+the same mappings serve 16 to 21 where the op's semantics did not change (the converters
+read the later opsets' input forms of axes, split, shape and pads).
 """
 
 from __future__ import annotations

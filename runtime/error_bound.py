@@ -408,9 +408,14 @@ def _batch_norm(
         return [np.full(outs[0].shape, INF), *rest]
     shape = (1, -1) + (1,) * (args[0].ndim - 2)
     with np.errstate(all="ignore"):
-        gain = np.abs(_f64(args[1])) / np.sqrt(_f64(args[4]) + op.epsilon())
-        e = bounds[0] * gain.reshape(shape)
-    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape)), *rest]
+        gain = (np.abs(_f64(args[1])) / np.sqrt(_f64(args[4]) + op.epsilon())).reshape(shape)
+        e = bounds[0] * gain
+        # on perturbed inputs the four roundings of the formula (in the compute dtype) differ
+        # too, each by at most u of its intermediate, all below this magnitude
+        mag = gain * (np.abs(_f64(args[0])) + bounds[0] + np.abs(_f64(args[3])).reshape(shape))
+        mag = mag + np.abs(_f64(args[2])).reshape(shape)
+        extra = np.where(e > 0, 2 * 4 * _u_acc(args[0].dtype) * mag, 0.0)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra), *rest]
 
 
 @_rule(ge.MaxPoolV3, ge.MaxPool)
