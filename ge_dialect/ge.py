@@ -1781,9 +1781,12 @@ class FusedAscBackend(GeNode):
 
 # ---------------------------------------------------------------------------------------
 # Structural and compute ops of real models (issue 11): BatchNorm, pooling, PadV3,
-# StridedSliceV2, Tile, BatchMatMulV2. All are kernels: GE's autofuse lowers none of them
-# by default (ge_fusion.md §3.4: the slice and matmul lowerings are off by default, and
-# it has no pooling, normalisation or pad lowering), so each is one library kernel task.
+# StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu.
+# Each is one library kernel task: GE's autofuse has no lowering of pooling, normalisation,
+# pad, arg-reductions, GatherElements or the triangles, and its slice and matmul lowerings
+# are off by default (ge_fusion.md §3.2, "Feature flags"). §3.2 also lists Tile among the
+# broadcast views it lowers; lowering/lower_autofuse.py has no Tile view yet, so here Tile
+# runs as a kernel too.
 # ---------------------------------------------------------------------------------------
 
 FLOAT_DTYPES: frozenset[str] = frozenset({"DT_FLOAT16", "DT_BF16", "DT_FLOAT", "DT_DOUBLE"})
@@ -2254,8 +2257,128 @@ class BatchMatMulV2(GeNode):
         return [(*batch, m, n)]
 
 
+# -- ArgMaxV2, ArgMin, GatherElements, Tril, Triu (elewise_calculation_ops.h,
+#    selection_ops.h, matrix_calculation_ops.h) -----------------------------------------
+
+# types.h: DataType numbers of the index outputs ArgMaxV2 / ArgMin take as `dtype`
+ARG_DTYPES: dict[int, str] = {3: "DT_INT32", 9: "DT_INT64"}
+
+
+class ArgBase(GeNode):
+    """`ge.ArgMaxV2(%x, %dimension)` / `ge.ArgMin(...)`: the index of the first largest /
+    smallest value along the axis `dimension` (a 0-d or 1-element int32/int64 ge.Const),
+    which is removed (elewise_calculation_ops.h: REG_OP(ArgMaxV2) / REG_OP(ArgMin): x a
+    NumberType, y int32 or int64 as `dtype` says (GE's DataType number, default DT_INT64 =
+    9); "if there are multiple maximum values, the index of the first ... is used")."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"dtype": (A.AttrKind.INT, False)}
+
+    def axis(self) -> int | None:
+        vals = _const_input(self, 1, "dimension")
+        s = self.in_shape(0)
+        if vals is None or s is None:
+            return None
+        if len(vals) != 1:
+            raise VerifyException(f"dimension must hold one value, got {len(vals)}")
+        return normalize_axis(vals[0], len(s), "dimension")
+
+    def check(self) -> None:
+        dt = self.int_attr("dtype", 9)
+        assert dt is not None
+        if dt not in ARG_DTYPES:
+            raise VerifyException(f"dtype must be DT_INT32 (3) or DT_INT64 (9), got {dt}")
+        if dtype_of(self.results[0]) != ARG_DTYPES[dt]:
+            raise VerifyException(f"y must be {ARG_DTYPES[dt]} (dtype = {dt}), got {dtype_of(self.results[0])}")
+        if dtype_of(self.operands[0]) == "DT_BOOL":
+            raise VerifyException(f"{ge_type(self)} x must be a number, got DT_BOOL")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, a = self.in_shape(0), self.axis()
+        if s is None or a is None:
+            return None
+        if s[a] == 0:
+            raise VerifyException(f"{ge_type(self)} of an empty axis {a} has no index")
+        return [s[:a] + s[a + 1 :]]
+
+
+@irdl_op_definition
+class ArgMaxV2(ArgBase):
+    name = "ge.ArgMaxV2"
+
+
+@irdl_op_definition
+class ArgMin(ArgBase):
+    name = "ge.ArgMin"
+
+
+@irdl_op_definition
+class GatherElements(GeNode):
+    """`ge.GatherElements(%x, %index)`: y[i] = x[i with i[dim] replaced by index[i]]
+    (selection_ops.h: REG_OP(GatherElements): index int32/int64 of x's rank, dims other
+    than `dim` at most x's, y of index's shape; `dim` default 0; an index outside
+    [0, x.shape[dim]) is an AI-core error, as PyTorch's gather, which it follows)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.GatherElements"
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"dim": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        if dtype_of(self.operands[1]) not in INDEX_DTYPES:
+            raise VerifyException(f"index must be int32 or int64, got {dtype_of(self.operands[1])}")
+
+    def infer(self) -> list[Dims | None] | None:
+        x, idx = self.in_shape(0), self.in_shape(1)
+        if x is None or idx is None:
+            return None
+        if len(x) != len(idx) or not x:
+            raise VerifyException(f"index {fmt_shape(idx)} must have x's rank ({fmt_shape(x)}), at least 1")
+        d = normalize_axis(self.int_attr("dim", 0) or 0, len(x), "dim")
+        for i, (a, b) in enumerate(zip(x, idx)):
+            if i != d and a >= 0 and b >= 0 and b > a:
+                raise VerifyException(f"index dim {i} ({b}) is larger than x's ({a})")
+        return [idx]
+
+
+class TriBase(GeNode):
+    """`ge.Tril(%x)` / `ge.Triu(%x)`: the lower / upper triangle of the last two axes,
+    from `diagonal` (default 0; > 0 above the main diagonal) on, the rest 0
+    (matrix_calculation_ops.h: REG_OP(Tril) / REG_OP(Triu), PyTorch's tril / triu; x 2-D
+    to 8-D)."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"diagonal": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+
+    def infer(self) -> list[Dims | None] | None:
+        s = self.in_shape(0)
+        if s is not None and not 2 <= len(s) <= 8:
+            raise VerifyException(f"{ge_type(self)} takes a 2-D to 8-D x, got {fmt_shape(s)}")
+        return [s]
+
+
+@irdl_op_definition
+class Tril(TriBase):
+    name = "ge.Tril"
+
+
+@irdl_op_definition
+class Triu(TriBase):
+    name = "ge.Triu"
+
+
 STRUCTURAL_OPS: list[type[GeNode]] = [
     BatchNorm, MaxPoolV3, AvgPoolV2, MaxPool, AvgPool, PadV3, StridedSliceV2, Tile, BatchMatMulV2,
+    ArgMaxV2, ArgMin, GatherElements, Tril, Triu,
 ]  # fmt: skip
 
 

@@ -46,7 +46,8 @@ Where this departs from GE's plugins it says so at the converter: ONNX's default
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
 then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on
 two 2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's
-Muls as a Mul by a scalar Const, the global pools' ksize [1, 1, -1, -1] written as the
+Muls as a Mul by a scalar Const, ArgMin's int32 indices cast to ONNX's int64 and the
+reduced axis as ExpandDims's axis, Trilu's constant k as the diagonal, the global pools' ksize [1, 1, -1, -1] written as the
 plane's size, Pad-18's axes folded into full-rank paddings, a SAME_LOWER pool refused where
 GE's SAME would pad the other side. The plugins of the public copy register opsets 8 to 15;
 the same mappings serve 16 to 21 where the op's semantics did not change (the converters
@@ -229,8 +230,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     Transpose | Transpose (Const perm) | transpose_plugin.cc
     Unsqueeze | Unsqueeze (opset 13+: UnsqueezeV3) | unsqueeze_plugin.cc
     And | LogicalAnd | similar_opp_plugins.cc | LogicalAnd
-    ArgMax | ArgMaxV2, ExpandDims | argmax_plugin.cc | ArgMaxV2
-    ArgMin | ArgMin, ExpandDims | argmin_plugin.cc | ArgMin
+    ArgMax | ArgMaxV2 (Const dimension), ExpandDims | argmax_plugin.cc
+    ArgMin | ArgMin (Const dimension), ExpandDims, Cast | argmin_plugin.cc
     AveragePool | AvgPoolV2 (1-D: Unsqueeze, AvgPoolV2, Squeeze) | average_pool_plugin.cc
     BatchNormalization | BatchNorm (inference) | batch_normalization_plugin.cc
     BitShift | LeftShift / RightShift | bitshift_plugin.cc | LeftShift, RightShift
@@ -248,7 +249,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Equal | Equal | similar_opp_plugins.cc | Equal
     Erf | Erf | similar_opp_plugins.cc | Erf
     Floor | Floor | similar_opp_plugins.cc | Floor
-    GatherElements | GatherElements | gather_elements_plugin.cc | GatherElements
+    GatherElements | GatherElements | gather_elements_plugin.cc
     GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
     Gelu | (no plugin in the public copy) | - | Gelu
     GlobalAveragePool | AvgPool | global_average_pool_plugin.cc
@@ -297,7 +298,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
     Tile | Tile (Const multiples) | similar_opp_plugins.cc
     TopK | TopK | topk_plugin.cc | TopK
-    Trilu | Tril / Triu | trilu_plugin.cc | Tril, Triu
+    Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc | SelectV2
     Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
     """
@@ -310,7 +311,7 @@ MAPPINGS: dict[str, Mapping] = _table(
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Reshape": {1: "shape"}, "Expand": {1: "shape"}, "Split": {1: "split"},
     "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
-    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"},
+    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Trilu": {1: "k"},
     **{op: {1: "axes"} for op in (
         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
     )},
@@ -1700,3 +1701,60 @@ def _slice(ctx: _NodeCtx) -> None:
 def _tile(ctx: _NodeCtx) -> None:
     # similar_opp_plugins.cc: ai.onnx::11::Tile -> Tile(x, multiples = repeats).
     ctx.single(ge.Tile, [ctx.x(0), ctx.x(1)])
+
+
+# -- ArgMax / ArgMin, GatherElements, Trilu ------------------------------------------------
+
+
+@converts("ArgMax", "ArgMin")
+def _arg(ctx: _NodeCtx) -> None:
+    # argmax_plugin.cc: ParseParamsArgMax / ParseOpToGraphArgMax: ArgMaxV2(x, Const
+    # dimension: 0-d int32 axis, named <name>_const_data) {dtype = DT_INT64}, then with
+    # keepdims = 1 (the default) ExpandDims; select_last_index = 1 is refused.
+    # argmin_plugin.cc: the same with ArgMin {dtype = DT_INT32}, whose int32 indices a Cast
+    # turns into the int64 ONNX's ArgMin yields. The plugins' ExpandDims axis Const holds
+    # keep_dims (1), which is the reduced axis only when axis = 1: the reduced axis is used.
+    if ctx.attr_int("select_last_index", 0):
+        raise ctx.unsupported_attr("select_last_index", 1, f"GE's {ctx.op_type} plugin supports 0 only")
+    dims = ctx.dims(0)
+    axis = ctx.attr_int("axis", 0)
+    a = _norm_axis(ctx, axis, len(dims))
+    keep = bool(ctx.attr_int("keepdims", 1))
+    is_max = ctx.op_type == "ArgMax"
+    cls, elem, dt = (ge.ArgMaxV2, _T.INT64, 9) if is_max else (ge.ArgMin, _T.INT32, 3)
+    dim = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "const_data")
+    reduced = dims[:a] + dims[a + 1 :]
+    tt = ctx.imp.tensor_type
+    last_is_node = is_max and not keep
+    arg = ctx.emit(cls, [ctx.x(0), dim], [tt(elem, reduced)], {"dtype": _int(dt)},
+                   suffix=None if last_is_node else cls.name.split(".")[1])  # fmt: skip
+    y = arg.results[0]
+    if last_is_node:
+        ctx.bind(0, y)
+        return
+    if keep:
+        if is_max:
+            ctx.single(ge.ExpandDims, [y], {"axis": _int(a)})
+            return
+        y = ctx.emit(ge.ExpandDims, [y], [tt(elem, ctx.out_dims())], {"axis": _int(a)}, suffix="ExpandDims").results[0]
+    ctx.single(ge.Cast, [y], {"dst_type": _int(_GE_DATATYPE[_T.INT64])})
+
+
+@converts("GatherElements")
+def _gather_elements(ctx: _NodeCtx) -> None:
+    # gather_elements_plugin.cc: ParseParamsGatherElements: GatherElements {dim = axis}.
+    # GE's op follows PyTorch's gather: a negative index is out of range (ONNX's counts
+    # from the end), an error when the graph runs.
+    ctx.single(ge.GatherElements, [ctx.x(0), ctx.x(1)], {"dim": _int(ctx.attr_int("axis", 0))})
+
+
+@converts("Trilu")
+def _trilu(ctx: _NodeCtx) -> None:
+    # trilu_plugin.cc: ParseParamsTrilu / ParseOpToGraphTrilu: upper (default 1) -> Triu,
+    # else Tril, {diagonal = 0}. The public copy's plugin refuses the k input ("now only
+    # support one input"); a constant k is Tril/Triu's diagonal attribute, folded here.
+    k = ctx.const_ints(1, "k") if ctx.has(1) else [0]
+    if len(k) != 1:
+        raise ctx.error(f"k must hold one value, got {len(k)}")
+    cls = ge.Triu if ctx.attr_int("upper", 1) else ge.Tril
+    ctx.single(cls, [ctx.x(0)], {"diagonal": _int(k[0])})

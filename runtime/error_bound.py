@@ -473,6 +473,31 @@ def _batch_matmul(
     return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
 
 
+@_rule(ge.ArgMaxV2, ge.ArgMin)
+def _arg(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # an index: exact on exact inputs, any index once an input may differ
+    return [np.full(outs[0].shape, INF if any(np.any(b > 0) for b in bounds) else 0.0)]
+
+
+@_rule(ge.GatherElements)
+def _gather_elements(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    if np.any(bounds[1] > 0):  # an index may differ
+        return [np.full(outs[0].shape, INF)]
+    return [np.require(ip.run_node(op, [_f64(bounds[0]), args[1]])[0], np.float64, ["C", "W"])]
+
+
+@_rule(ge.Tril, ge.Triu)
+def _tri(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # kept elements move, the others are exact zeros
+    return [np.require(ip.run_node(op, [_f64(bounds[0])])[0], np.float64, ["C", "W"])]
+
+
 @_rule(ge.Bitcast)
 def _bitcast(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]

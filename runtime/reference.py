@@ -505,7 +505,8 @@ def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 # ---------------------------------------------------------------------------------------
 # Structural and compute ops of real models: BatchNorm, pooling, PadV3, StridedSliceV2,
-# Tile, BatchMatMulV2 (their op protos: ge_dialect/ge.py). Index inputs (paddings, begin,
+# Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu (their op protos:
+# ge_dialect/ge.py). Index inputs (paddings, begin,
 # end, axes, strides, multiples) are read from the input arrays: in a kernel they are
 # the Consts' bytes, not attributes.
 # ---------------------------------------------------------------------------------------
@@ -640,6 +641,46 @@ def _batch_matmul_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarr
     return [np.asarray(r).astype(out_dtype(op))]
 
 
+def _arg(kind: str) -> Impl:
+    """ArgMaxV2 / ArgMin: the first index of the largest / smallest value along the
+    axis (numpy's argmax / argmin keep the first), in the upcast dtype (exact)."""
+
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = upcast([args[0]])[0]
+        if args[1].size != 1:
+            raise ReferenceEvalError(op, f"dimension must hold one value, got {args[1].size}")
+        axis = _norm_axis(op, int(args[1].reshape(-1)[0]), x.ndim, "dimension")
+        if x.shape[axis] == 0:
+            raise ReferenceEvalError(op, f"{ge.ge_type(op)} of an empty axis {axis} has no index")
+        r = np.argmax(x, axis=axis) if kind == "max" else np.argmin(x, axis=axis)
+        return [np.asarray(r).astype(out_dtype(op))]
+
+    return semantics
+
+
+def _gather_elements(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, idx = args[0], args[1]
+    axis = _norm_axis(op, A.get_int(op, "dim", 0) or 0, x.ndim, "dim")
+    try:
+        i = gather_indices(idx, x.shape[axis], False)
+    except IndexError as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    # index's other dims may be smaller than x's: gather from x's leading corner
+    corner = x[tuple(slice(0, d) if k != axis else slice(None) for k, d in enumerate(idx.shape))]
+    return [np.take_along_axis(corner, i, axis=axis)]
+
+
+def _tri(upper: bool) -> Impl:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        k = A.get_int(op, "diagonal", 0) or 0
+        rows, cols = x.shape[-2], x.shape[-1]
+        keep = np.triu(np.ones((rows, cols), bool), k) if upper else np.tril(np.ones((rows, cols), bool), k)
+        return [np.where(keep, x, np.zeros((), x.dtype))]
+
+    return semantics
+
+
 # ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
@@ -746,7 +787,8 @@ class ReferenceFunctions(InterpreterFunctions):
     run_conv2d = node_impl(ge.Conv2D, _conv2d)
     run_all_gather = node_impl(ge.HcomAllGather, _all_gather)
 
-    # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2
+    # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
+    # GatherElements, Tril, Triu
     run_batch_norm = node_impl(ge.BatchNorm, _batch_norm)
     run_max_pool_v3 = node_impl(ge.MaxPoolV3, _pool("max"))
     run_avg_pool_v2 = node_impl(ge.AvgPoolV2, _pool("avg"))
@@ -756,3 +798,8 @@ class ReferenceFunctions(InterpreterFunctions):
     run_strided_slice_v2 = node_impl(ge.StridedSliceV2, _strided_slice_v2)
     run_tile = node_impl(ge.Tile, _tile)
     run_batch_matmul_v2 = node_impl(ge.BatchMatMulV2, _batch_matmul_v2)
+    run_arg_max_v2 = node_impl(ge.ArgMaxV2, _arg("max"))
+    run_arg_min = node_impl(ge.ArgMin, _arg("min"))
+    run_gather_elements = node_impl(ge.GatherElements, _gather_elements)
+    run_tril = node_impl(ge.Tril, _tri(False))
+    run_triu = node_impl(ge.Triu, _tri(True))

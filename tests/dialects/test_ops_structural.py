@@ -164,6 +164,31 @@ def test_batch_matmul_v2_verifies_and_refuses() -> None:
     refused(graph("BatchMatMulV2", [((2, 3), I64), ((3, 2), I64)], [], [((2, 2), I64)]), "x1 must be one of")
 
 
+def test_arg_gather_elements_tri_verify_and_refuse() -> None:
+    ax = np.array(1, I32)
+    verify(graph("ArgMaxV2", [((3, 4, 5), F16)], [ax], [((3, 5), I64)]))
+    verify(graph("ArgMin", [((3, 4, 5), I32)], [ax], [((3, 5), I32)], " {dtype = 3}"))
+    refused(graph("ArgMin", [((3, 4, 5), F32)], [ax], [((3, 5), I64)], " {dtype = 3}"), "y must be DT_INT32")
+    refused(graph("ArgMaxV2", [((3, 4, 5), F32)], [ax], [((3, 5), I64)], " {dtype = 1}"), "dtype must be DT_INT32")
+    refused(graph("ArgMaxV2", [((3, 4, 5), F32)], [np.array(3, I32)], [((3, 4), I64)]), "out of range")
+    refused(graph("ArgMaxV2", [((3, 0, 5), F32)], [ax], [((3, 5), I64)]), "empty axis")
+    verify(graph("GatherElements", [((4, 3), F32), ((2, 3), I64)], [], [((2, 3), F32)]))
+    refused(graph("GatherElements", [((4, 3), F32), ((2, 4), I64)], [], [((2, 4), F32)]), "larger than x's")
+    refused(graph("GatherElements", [((4, 3), F32), ((2,), I64)], [], [((2,), F32)]), "x's rank")
+    refused(
+        graph("GatherElements", [((4, 3), F32), ((2, 3), F32)], [], [((2, 3), F32)]), "index must be int32 or int64"
+    )
+    verify(graph("Triu", [((2, 3, 4), F32)], [], [((2, 3, 4), F32)], " {diagonal = -2}"))
+    refused(graph("Tril", [((4,), F32)], [], [((4,), F32)]), "2-D to 8-D")
+
+
+def test_gather_elements_refuses_an_index_out_of_range() -> None:
+    m = parse_module(_CTX, graph("GatherElements", [((4, 3), F32), ((1, 3), I64)], [], [((1, 3), F32)]), "t.mlir")
+    m.verify()
+    with pytest.raises(Exception, match="index -1 is out of range"):
+        run_module(m, [np.zeros((4, 3), F32), np.array([[0, -1, 2]], I64)])
+
+
 # ---------------------------------------------------------------------------------------
 # The reference against numpy on generated shapes
 # ---------------------------------------------------------------------------------------
@@ -335,7 +360,18 @@ def test_batch_norm_matches_numpy_f16_and_size0() -> None:
 
 
 @pytest.mark.parametrize(
-    "op", ["MaxPoolV3", "AvgPoolV2", "BatchNorm", "PadV3", "StridedSliceV2", "Tile", "BatchMatMulV2"]
+    "op",
+    [
+        "MaxPoolV3",
+        "AvgPoolV2",
+        "BatchNorm",
+        "PadV3",
+        "StridedSliceV2",
+        "Tile",
+        "BatchMatMulV2",
+        "GatherElements",
+        "Triu",
+    ],
 )
 def test_bounds_hold_on_perturbed_inputs(op: str) -> None:
     """x carries a bound e = 1e-3 |x|: the op on x perturbed by up to e, in either
@@ -356,6 +392,11 @@ def test_bounds_hold_on_perturbed_inputs(op: str) -> None:
     elif op == "Tile":
         ins, outs, attrs = [(shape, F32)], [((2, 3, 5, 12), F32)], ""
         consts = [np.array([2, 1, 1, 2], I64)]
+    elif op == "GatherElements":
+        ins, outs, attrs = [(shape, F32), ((1, 3, 2, 6), I64)], [((1, 3, 2, 6), F32)], " {dim = 2}"
+        extra = [rng.integers(0, 5, (1, 3, 2, 6)).astype(I64)]
+    elif op == "Triu":
+        ins, outs, attrs = [(shape, F32)], [(shape, F32)], " {diagonal = 1}"
     elif op == "BatchMatMulV2":
         ins, outs, attrs = [(shape, F32), ((3, 6, 2), F32)], [((1, 3, 5, 2), F32)], ""
         extra = [rng.standard_normal((3, 6, 2)).astype(F32)]

@@ -1,6 +1,6 @@
 """The structural and compute ops of real models through the ONNX importer: BatchNormalization,
-MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Pad, Slice, Tile and MatMul above
-rank 2 (BatchMatMulV2).
+MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Pad, Slice, Tile, MatMul above rank 2
+(BatchMatMulV2), ArgMax, ArgMin, GatherElements and Trilu.
 
 For every case a tiny model is built with onnx.helper:
 
@@ -266,6 +266,54 @@ CASES: list[Case] = [
         [("ge.Tile", {}, [(6, 4, 15)])],
     ),
     Case("Tile-int64-zero", one("Tile", (T.INT64, [2, 3]), {"r": i64(0, 2)}), [("ge.Tile", {}, [(0, 6)])]),
+    # -- ArgMax / ArgMin (argmax_plugin.cc, argmin_plugin.cc) ----------------------------------
+    Case(
+        "ArgMax-keepdims-axis0",
+        one("ArgMax", (F, [3, 4, 5])),
+        [("ge.ArgMaxV2", {"dtype": 9}, [(4, 5)]), ("ge.ExpandDims", {"axis": 0}, [(1, 4, 5)])],
+    ),
+    Case(
+        "ArgMax-no-keepdims-negative-axis-int32",
+        one("ArgMax", (T.INT32, [3, 4, 5]), axis=-1, keepdims=0),
+        [("ge.ArgMaxV2", {"dtype": 9}, [(3, 4)])],
+    ),
+    Case(
+        "ArgMin-keepdims-axis2-f16",
+        one("ArgMin", (H, [2, 3, 5]), axis=2),
+        [
+            ("ge.ArgMin", {"dtype": 3}, [(2, 3)]),
+            ("ge.ExpandDims", {"axis": 2}, [(2, 3, 1)]),
+            ("ge.Cast", {"dst_type": 9}, [(2, 3, 1)]),
+        ],
+    ),
+    Case(
+        "ArgMin-no-keepdims",
+        one("ArgMin", (F, [4, 3]), axis=0, keepdims=0),
+        [("ge.ArgMin", {"dtype": 3}, [(3,)]), ("ge.Cast", {"dst_type": 9}, [(3,)])],
+    ),
+    # -- GatherElements (gather_elements_plugin.cc) ---------------------------------------
+    Case(
+        "GatherElements-axis1",
+        one("GatherElements", (F, [3, 4]), {"i": np.array([[0, 3, 3], [1, 0, 2], [2, 2, 1]], np.int64)}, axis=1),
+        [("ge.GatherElements", {"dim": 1}, [(3, 3)])],
+    ),
+    Case(
+        "GatherElements-axis0-smaller-index-int32",
+        one("GatherElements", (T.INT32, [4, 3, 2]), {"i": np.array([[[3], [0]], [[1], [2]]], np.int32)}),
+        [("ge.GatherElements", {"dim": 0}, [(2, 2, 1)])],
+    ),
+    # -- Trilu (trilu_plugin.cc): Triu / Tril -----------------------------------------------
+    Case("Trilu-upper", one("Trilu", (F, [3, 5])), [("ge.Triu", {"diagonal": 0}, [(3, 5)])]),
+    Case(
+        "Trilu-lower-k-batch",
+        one("Trilu", (F, [2, 4, 3]), {"k": i64(-1)}, upper=0),
+        [("ge.Tril", {"diagonal": -1}, [(2, 4, 3)])],
+    ),
+    Case(
+        "Trilu-upper-k-int64",
+        one("Trilu", (T.INT64, [5, 3]), {"k": i64(2)}),
+        [("ge.Triu", {"diagonal": 2}, [(5, 3)])],
+    ),
     # -- MatMul above rank 2 (matmul_plugin.cc): BatchMatMulV2 ------------------------------
     Case(
         "MatMul-3d-2d",
@@ -356,6 +404,10 @@ COMPILED = [
     "Slice-negative-steps-and-indices",
     "Tile-3d",
     "MatMul-4d-broadcast-f16",
+    "ArgMax-keepdims-axis0",
+    "ArgMin-keepdims-axis2-f16",
+    "GatherElements-axis1",
+    "Trilu-lower-k-batch",
 ]
 
 
@@ -399,9 +451,10 @@ def test_compiles_and_simulates(case_id: str, streams: str, tmp_path: Path) -> N
     assert code == 0, out
     assert "outputs match the reference" in out
     assert f"on {streams} stream(s)" in out
-    # each structural op is one library kernel task of its GE type (autofuse lowers none;
-    # the 1-D pools' Unsqueeze / Squeeze are no-task views)
-    assert "kernel 2)" in out or "kernel 2," in out, out
+    # each op is one kernel task per branch (autofuse lowers none of the structural ops;
+    # Unsqueeze / Squeeze / ExpandDims are no-task views)
+    kernels = 2 * sum(1 for name, _, _ in case.expect if name not in ("ge.Unsqueeze", "ge.Squeeze", "ge.ExpandDims"))
+    assert f"kernel {kernels})" in out or f"kernel {kernels}," in out, out
 
 
 def test_a_chain_of_structural_ops_compiles(tmp_path: Path) -> None:
@@ -484,6 +537,11 @@ REFUSED = [
         "attribute auto_pad = SAME_LOWER is not supported",
     ),
     ("pad-wrap", one("Pad", (F, [3, 4]), {"pads": i64(1, 1, 1, 1)}, opset=19, mode="wrap"), "mode = wrap"),
+    (
+        "argmax-last-index",
+        one("ArgMax", (F, [3, 4]), select_last_index=1),
+        "attribute select_last_index = 1 is not supported",
+    ),
     ("global-rank3", one("GlobalAveragePool", (F, [1, 2, 5])), "X has rank 3"),
     (
         "matmul-1d",

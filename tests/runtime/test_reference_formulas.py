@@ -891,7 +891,8 @@ def _fused(op: str) -> Iterator[Case]:
 
 
 # ---------------------------------------------------------------------------------------
-# BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2
+# BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
+# GatherElements, Tril, Triu
 # ---------------------------------------------------------------------------------------
 
 
@@ -1169,6 +1170,77 @@ def _batch_matmul_v2(op: str) -> Iterator[Case]:
             [build(out, dt, f)],
             ulps=1,
             tol=[2 * (k + 1) * 2.0**-24 * (k + 1) * 16],
+        )
+
+
+@formula(ge.ArgMaxV2, ge.ArgMin)
+def _arg(op: str) -> Iterator[Case]:
+    better = (lambda a, b: a > b) if op == "ArgMaxV2" else (lambda a, b: a < b)
+    for shape, axis, dt, out_dt in [((1,), 0, F32, I64), ((3, 5), 1, F32, I32), ((2, 3, 5), -3, I32, I64),
+                                    ((3, 5), 0, F16, I64)]:  # fmt: skip
+        x = rng_array(shape, dt, -3, 3, seed=5)
+        if dt == I32:
+            x[0, 0, 0] = x[1, 0, 0]  # a tie: the first index wins
+        a = axis % len(shape)
+        out = shape[:a] + shape[a + 1 :]
+
+        def f(i, x=x, a=a, n=shape[a]) -> object:
+            best = 0
+            for k in range(1, n):
+                if better(py(x, (*i[:a], k, *i[a:])), py(x, (*i[:a], best, *i[a:]))):
+                    best = k
+            return best
+
+        dcode = 3 if out_dt == I32 else 9
+        yield Case(
+            f"{op}-{shape}-{axis}-{np.dtype(dt)}-{np.dtype(out_dt)}",
+            op_with_consts(op, [x], [np.array(axis, I32)], [out], [out_dt], f" {{dtype = {dcode}}}"),
+            [x],
+            [build(out, out_dt, f)],
+        )
+
+
+@formula(ge.GatherElements)
+def _gather_elements(op: str) -> Iterator[Case]:
+    for xs, ids, dim, dt in [((1,), (1,), 0, F32), ((3, 5), (3, 2), 1, F32), ((4, 3, 2), (2, 3, 1), 0, I64),
+                             ((3, 3), (0, 3), 0, F16)]:  # fmt: skip
+        x = rng_array(xs, dt, seed=6)
+        r = np.random.default_rng(len(xs) + sum(ids))
+        idx = r.integers(0, xs[dim], ids).astype(I64)
+
+        def f(i, x=x, idx=idx, dim=dim) -> object:
+            j = list(i)
+            j[dim] = int(idx[i])
+            return py(x, tuple(j))
+
+        yield Case(
+            f"GatherElements-{xs}-{ids}-{dim}-{np.dtype(dt)}",
+            one_op(op, [x, idx], [ids], [dt], f" {{dim = {dim}}}"),
+            [x, idx],
+            [build(ids, dt, f)],
+        )
+
+
+@formula(ge.Tril, ge.Triu)
+def _tri(op: str) -> Iterator[Case]:
+    for shape, k, dt in [
+        ((1, 1), 0, F32),
+        ((3, 5), 1, F32),
+        ((2, 5, 3), -1, I32),
+        ((3, 3), 0, F16),
+        ((0, 4, 3), 2, F32),
+    ]:
+        x = rng_array(shape, dt, seed=8)
+
+        def f(i, x=x, k=k) -> object:
+            keep = i[-1] - i[-2] >= k if op == "Triu" else i[-1] - i[-2] <= k
+            return py(x, i) if keep else 0
+
+        yield Case(
+            f"{op}-{shape}-{k}-{np.dtype(dt)}",
+            one_op(op, [x], [shape], [dt], f" {{diagonal = {k}}}"),
+            [x],
+            [build(shape, dt, f)],
         )
 
 
