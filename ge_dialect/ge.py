@@ -1781,9 +1781,10 @@ class FusedAscBackend(GeNode):
 
 # ---------------------------------------------------------------------------------------
 # Structural and compute ops of real models (issue 11): BatchNorm, pooling, PadV3,
-# StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu.
+# StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu and the
+# two resizes.
 # Each is one library kernel task: GE's autofuse has no lowering of pooling, normalisation,
-# pad, arg-reductions, GatherElements or the triangles, and its slice and matmul lowerings
+# pad, arg-reductions, GatherElements, the triangles or resizing, and its slice and matmul lowerings
 # are off by default (ge_fusion.md §3.2, "Feature flags"). §3.2 also lists Tile among the
 # broadcast views it lowers; lowering/lower_autofuse.py has no Tile view yet, so here Tile
 # runs as a kernel too.
@@ -2376,9 +2377,72 @@ class Triu(TriBase):
     name = "ge.Triu"
 
 
+# -- ResizeNearestNeighborV2, ResizeBilinearV2 (image_ops.h) -------------------------------
+
+
+class ResizeBase(GeNode):
+    """`ge.ResizeNearestNeighborV2(%x, %size)` / `ge.ResizeBilinearV2(%x, %size)`: x
+    [N, C, H, W] (the ONNX plugin sets FORMAT_NCHW) resized to `size` = [new H, new W] (a
+    1-D int32 ge.Const of 2) as TensorFlow's resize kernels do, which these ops follow
+    (image_ops.h): scale = in / out, or (in - 1) / (out - 1) with `align_corners`; a
+    source coordinate is out * scale, or (out + 0.5) * scale (- 0.5 for bilinear) with
+    `half_pixel_centers`; the two are exclusive."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"align_corners": (A.AttrKind.BOOL, False), "half_pixel_centers": (A.AttrKind.BOOL, False)}
+
+    def check(self) -> None:
+        if A.get_bool(self, "align_corners") and A.get_bool(self, "half_pixel_centers"):
+            raise VerifyException("align_corners and half_pixel_centers cannot both be true")
+        if dtype_of(self.operands[1]) != "DT_INT32":
+            raise VerifyException(f"size must be int32, got {dtype_of(self.operands[1])}")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, size = self.in_shape(0), const_ints(self.operands[1])
+        if s is None or size is None:
+            return None
+        if len(s) != 4:
+            raise VerifyException(f"{ge_type(self)} takes a 4-D NCHW x, got {fmt_shape(s)}")
+        if len(size) != 2 or min(size) <= 0:
+            raise VerifyException(f"size must be [new_height, new_width] > 0, got {size}")
+        return [(s[0], s[1], size[0], size[1])]
+
+
+@irdl_op_definition
+class ResizeNearestNeighborV2(ResizeBase):
+    """The nearest source pixel: round (align_corners) or floor of the source
+    coordinate, at most in - 1 (image_ops.h: REG_OP(ResizeNearestNeighborV2): y of x's
+    type)."""
+
+    name = "ge.ResizeNearestNeighborV2"
+
+    def check(self) -> None:
+        super().check()
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+
+
+@irdl_op_definition
+class ResizeBilinearV2(ResizeBase):
+    """Bilinear interpolation of the two source rows and columns around the source
+    coordinate (clamped to the image), computed in float32 (image_ops.h:
+    REG_OP(ResizeBilinearV2): x f16/f32/bf16 here; y float32, or x's f16 / bf16)."""
+
+    name = "ge.ResizeBilinearV2"
+
+    def check(self) -> None:
+        super().check()
+        x, y = dtype_of(self.operands[0]), dtype_of(self.results[0])
+        if x not in ("DT_FLOAT16", "DT_FLOAT", "DT_BF16"):
+            raise VerifyException(f"ResizeBilinearV2 x must be DT_FLOAT16, DT_FLOAT or DT_BF16 here, got {x}")
+        if y != "DT_FLOAT" and y != x:
+            raise VerifyException(f"ResizeBilinearV2 y must be DT_FLOAT or x's {x}, got {y}")
+
+
 STRUCTURAL_OPS: list[type[GeNode]] = [
     BatchNorm, MaxPoolV3, AvgPoolV2, MaxPool, AvgPool, PadV3, StridedSliceV2, Tile, BatchMatMulV2,
-    ArgMaxV2, ArgMin, GatherElements, Tril, Triu,
+    ArgMaxV2, ArgMin, GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2,
 ]  # fmt: skip
 
 

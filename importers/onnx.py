@@ -282,7 +282,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
     ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
     ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
-    Resize | ResizeBilinearV2 / ResizeNearestNeighborV2 | resize_plugin.cc | ResizeBilinearV2, ResizeNearestNeighborV2
+    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size) | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc | Round
     ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
     ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
@@ -311,7 +311,7 @@ MAPPINGS: dict[str, Mapping] = _table(
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Reshape": {1: "shape"}, "Expand": {1: "shape"}, "Split": {1: "split"},
     "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
-    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Trilu": {1: "k"},
+    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Trilu": {1: "k"}, "Resize": {2: "scales", 3: "sizes"},
     **{op: {1: "axes"} for op in (
         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
     )},
@@ -1758,3 +1758,68 @@ def _trilu(ctx: _NodeCtx) -> None:
         raise ctx.error(f"k must hold one value, got {len(k)}")
     cls = ge.Triu if ctx.attr_int("upper", 1) else ge.Tril
     ctx.single(cls, [ctx.x(0)], {"diagonal": _int(k[0])})
+
+
+# -- Resize --------------------------------------------------------------------------------
+
+
+@converts("Resize")
+def _resize(ctx: _NodeCtx) -> None:
+    # resize_plugin.cc: ParseParamsResize / ParseOpToGraphResize: mode nearest ->
+    # ResizeNearestNeighborV2, linear -> ResizeBilinearV2, (x, size = [H, W] of sizes, or of
+    # shape * scales) {align_corners = (coordinate_transformation_mode == align_corners),
+    # half_pixel_centers = (mode == pytorch_half_pixel)}; every other coordinate mode gets
+    # both false (TensorFlow's asymmetric mapping). The size is written as the Const GE
+    # folds it into. Refused where the GE op computes other numbers than ONNX's Resize:
+    # half_pixel and the tf_* modes, a nearest_mode other than the one TensorFlow's
+    # rounding matches, an output of one pixel with pytorch_half_pixel, scales that do not
+    # give whole sizes, resizing N or C, cubic, antialias, axes, exclude_outside.
+    mode = ctx.attr_str("mode", "nearest")
+    coord = ctx.attr_str("coordinate_transformation_mode", "half_pixel")
+    if mode not in ("nearest", "linear"):
+        raise ctx.unsupported_attr("mode", mode, "GE's Resize plugin maps nearest and linear only")
+    if coord not in ("asymmetric", "align_corners", "pytorch_half_pixel"):
+        raise ctx.unsupported_attr(
+            "coordinate_transformation_mode",
+            coord,
+            "GE's plugin maps it to align_corners = half_pixel_centers = false (asymmetric), which computes "
+            "other coordinates; asymmetric, align_corners and pytorch_half_pixel are supported",
+        )
+    for a, default in (("antialias", 0), ("exclude_outside", 0)):
+        if ctx.attr_int(a, default):
+            raise ctx.unsupported_attr(a, 1, "GE's resize ops have no such option")
+    if ctx.attr("axes") is not None:
+        raise ctx.unsupported_attr("axes", ctx.attr("axes"), "GE's resize ops resize H and W of NCHW")
+    if mode == "nearest":
+        # TensorFlow's nearest: floor (asymmetric), round half up (align_corners), floor of
+        # (out + 0.5) * scale (half pixel), which is ONNX's round_prefer_ceil after the shift
+        want = {"asymmetric": "floor", "align_corners": "round_prefer_ceil", "pytorch_half_pixel": "round_prefer_ceil"}
+        nm = ctx.attr_str("nearest_mode", "round_prefer_floor")
+        if nm != want[coord]:
+            raise ctx.unsupported_attr(
+                "nearest_mode", nm, f"with {coord}, GE's ResizeNearestNeighborV2 rounds as ONNX's {want[coord]} does"
+            )
+    xd, od = ctx.dims(0), ctx.out_dims()
+    if len(xd) != 4:
+        raise ctx.error(f"X has rank {len(xd)}: GE's resize ops take 4-D NCHW")
+    if tuple(od[:2]) != tuple(xd[:2]):
+        raise ctx.error(f"resizing N or C ({list(xd)} -> {list(od)}) is not supported: GE's resize ops resize H and W")
+    if ctx.has(3):
+        ctx.const(3, "sizes")
+    elif ctx.has(2):
+        scales = ctx.const(2, "scales").astype(np.float64)
+        for i in (2, 3):
+            if xd[i] * scales[i] != od[i]:
+                raise ctx.error(
+                    f"scale {scales[i]} of axis {i} gives {xd[i] * scales[i]} pixels, not a whole size: GE's resize "
+                    "ops scale by out / in"
+                )
+    if coord == "pytorch_half_pixel" and any(od[i] == 1 and xd[i] != 1 for i in (2, 3)):
+        raise ctx.error("pytorch_half_pixel onto one pixel takes pixel 0, GE's half_pixel_centers the middle")
+    size = ctx.const_value(np.array(od[2:], dtype=np.int32), _T.INT32, "size")
+    cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
+    attrs = {
+        "align_corners": _bool(coord == "align_corners"),
+        "half_pixel_centers": _bool(coord == "pytorch_half_pixel"),
+    }
+    ctx.single(cls, [ctx.x(0), size], attrs)

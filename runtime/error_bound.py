@@ -498,6 +498,23 @@ def _tri(
     return [np.require(ip.run_node(op, [_f64(bounds[0])])[0], np.float64, ["C", "W"])]
 
 
+@_rule(ge.ResizeNearestNeighborV2, ge.ResizeBilinearV2)
+def _resize(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # nearest moves elements; bilinear is a convex combination of four (weights >= 0, sum
+    # 1): the bounds combine the same way, plus on perturbed inputs its float32 roundings
+    # (three lerps of two terms each), all below the combination of |x|
+    oh, ow = outs[0].shape[2], outs[0].shape[3]
+    with np.errstate(all="ignore"):
+        e = R.resize_nchw(op, _f64(bounds[0]), oh, ow)
+        if isinstance(op, ge.ResizeNearestNeighborV2):
+            return [np.require(e, np.float64, ["C", "W"])]
+        u = float(np.finfo(np.float32).eps) / 2
+        extra = np.where(e > 0, 2 * 6 * u * R.resize_nchw(op, np.abs(_f64(args[0])), oh, ow), 0.0)
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
 @_rule(ge.Bitcast)
 def _bitcast(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]

@@ -68,6 +68,7 @@ __all__ = [
     "matmul_nd",
     "out_dtype",
     "pool2d",
+    "resize_nchw",
     "reduce_axes",
     "root_graphs",
     "select_graph",
@@ -505,8 +506,8 @@ def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 # ---------------------------------------------------------------------------------------
 # Structural and compute ops of real models: BatchNorm, pooling, PadV3, StridedSliceV2,
-# Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu (their op protos:
-# ge_dialect/ge.py). Index inputs (paddings, begin,
+# Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the resizes (their op
+# protos: ge_dialect/ge.py). Index inputs (paddings, begin,
 # end, axes, strides, multiples) are read from the input arrays: in a kernel they are
 # the Consts' bytes, not attributes.
 # ---------------------------------------------------------------------------------------
@@ -681,6 +682,63 @@ def _tri(upper: bool) -> Impl:
     return semantics
 
 
+def _resize_scale(op: Operation, n_in: int, n_out: int) -> np.float32:
+    # image_ops.h (TensorFlow's CalculateResizeScale): (in - 1) / (out - 1) when aligning
+    # corners (and out > 1), else in / out, in float32
+    if A.get_bool(op, "align_corners") and n_out > 1:
+        return np.float32(n_in - 1) / np.float32(n_out - 1)
+    return np.float32(n_in) / np.float32(n_out)
+
+
+def resize_nearest_index(op: Operation, n_in: int, n_out: int) -> np.ndarray:
+    """The source index of each output index of one axis (TensorFlow's
+    ResizeNearestNeighbor: round (half away from zero) with align_corners, else floor, of
+    out * scale or (out + 0.5) * scale; then at most n_in - 1 and at least 0)."""
+    s = _resize_scale(op, n_in, n_out)
+    o = np.arange(n_out, dtype=np.float32)
+    f = (o + np.float32(0.5)) * s if A.get_bool(op, "half_pixel_centers") else o * s
+    i = np.floor(f + np.float32(0.5)) if A.get_bool(op, "align_corners") else np.floor(f)
+    return np.clip(i.astype(np.int64), 0, n_in - 1)
+
+
+def resize_linear_weights(op: Operation, n_in: int, n_out: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lower index, upper index, lerp) per output index of one axis (TensorFlow's
+    ResizeBilinear: in = out * scale or (out + 0.5) * scale - 0.5; lower = max(floor(in),
+    0), upper = min(ceil(in), n_in - 1), lerp = in - floor(in)), in float32."""
+    s = _resize_scale(op, n_in, n_out)
+    o = np.arange(n_out, dtype=np.float32)
+    f = (o + np.float32(0.5)) * s - np.float32(0.5) if A.get_bool(op, "half_pixel_centers") else o * s
+    lo = np.maximum(np.floor(f), 0).astype(np.int64)
+    hi = np.minimum(np.ceil(f), n_in - 1).astype(np.int64)
+    return lo, hi, (f - np.floor(f)).astype(np.float32)
+
+
+def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int) -> np.ndarray:
+    """`op`'s resize of NCHW `x` to oh x ow, in x's dtype (bilinear: the caller passes
+    float32 or float64)."""
+    h, w = x.shape[2], x.shape[3]
+    if isinstance(op, ge.ResizeNearestNeighborV2):
+        return x[:, :, resize_nearest_index(op, h, oh)][:, :, :, resize_nearest_index(op, w, ow)]
+    y0, y1, ly = resize_linear_weights(op, h, oh)
+    x0, x1, lx = resize_linear_weights(op, w, ow)
+    ly, lx = ly.astype(x.dtype).reshape(1, 1, -1, 1), lx.astype(x.dtype).reshape(1, 1, 1, -1)
+    top, bottom = x[:, :, y0], x[:, :, y1]
+    tl, tr, bl, br = top[:, :, :, x0], top[:, :, :, x1], bottom[:, :, :, x0], bottom[:, :, :, x1]
+    t = tl + (tr - tl) * lx
+    b = bl + (br - bl) * lx
+    return t + (b - t) * ly
+
+
+def _resize(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = args[0]
+    size = _ints_of(args[1])
+    if len(size) != 2 or min(size) <= 0 or x.ndim != 4:
+        raise ReferenceEvalError(op, f"size {size} must be [new_height, new_width] of a 4-D x")
+    if isinstance(op, ge.ResizeBilinearV2):
+        x = x.astype(np.float64 if x.dtype == np.float64 else np.float32)
+    return [np.ascontiguousarray(resize_nchw(op, x, size[0], size[1])).astype(out_dtype(op))]
+
+
 # ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
@@ -788,7 +846,7 @@ class ReferenceFunctions(InterpreterFunctions):
     run_all_gather = node_impl(ge.HcomAllGather, _all_gather)
 
     # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
-    # GatherElements, Tril, Triu
+    # GatherElements, Tril, Triu, the resizes
     run_batch_norm = node_impl(ge.BatchNorm, _batch_norm)
     run_max_pool_v3 = node_impl(ge.MaxPoolV3, _pool("max"))
     run_avg_pool_v2 = node_impl(ge.AvgPoolV2, _pool("avg"))
@@ -803,3 +861,5 @@ class ReferenceFunctions(InterpreterFunctions):
     run_gather_elements = node_impl(ge.GatherElements, _gather_elements)
     run_tril = node_impl(ge.Tril, _tri(False))
     run_triu = node_impl(ge.Triu, _tri(True))
+    run_resize_nearest = node_impl(ge.ResizeNearestNeighborV2, _resize)
+    run_resize_bilinear = node_impl(ge.ResizeBilinearV2, _resize)

@@ -182,6 +182,23 @@ def test_arg_gather_elements_tri_verify_and_refuse() -> None:
     refused(graph("Tril", [((4,), F32)], [], [((4,), F32)]), "2-D to 8-D")
 
 
+def test_resizes_verify_and_refuse() -> None:
+    size = np.array([6, 2], I32)
+    verify(graph("ResizeBilinearV2", [((1, 2, 3, 4), F16)], [size], [((1, 2, 6, 2), F32)]))
+    verify(graph("ResizeBilinearV2", [((1, 2, 3, 4), F16)], [size], [((1, 2, 6, 2), F16)], " {align_corners = true}"))
+    verify(graph("ResizeNearestNeighborV2", [((1, 2, 3, 4), I32)], [size], [((1, 2, 6, 2), I32)]))
+    both = " {align_corners = true, half_pixel_centers = true}"
+    refused(graph("ResizeNearestNeighborV2", [((1, 2, 3, 4), F32)], [size], [((1, 2, 6, 2), F32)], both), "cannot both")
+    refused(graph("ResizeBilinearV2", [((1, 2, 3, 4), I32)], [size], [((1, 2, 6, 2), F32)]), "x must be")
+    refused(graph("ResizeBilinearV2", [((1, 2, 3, 4), F32)], [size], [((1, 2, 6, 2), F16)]), "y must be DT_FLOAT")
+    refused(
+        graph("ResizeBilinearV2", [((1, 2, 3, 4), F32)], [size.astype(I64)], [((1, 2, 6, 2), F32)]),
+        "size must be int32",
+    )
+    refused(graph("ResizeBilinearV2", [((2, 3, 4), F32)], [size], [((2, 6, 2), F32)]), "4-D NCHW")
+    refused(graph("ResizeBilinearV2", [((1, 2, 3, 4), F32)], [size], [((1, 2, 6, 3), F32)]), "infers 1x2x6x2")
+
+
 def test_gather_elements_refuses_an_index_out_of_range() -> None:
     m = parse_module(_CTX, graph("GatherElements", [((4, 3), F32), ((1, 3), I64)], [], [((1, 3), F32)]), "t.mlir")
     m.verify()
@@ -371,6 +388,8 @@ def test_batch_norm_matches_numpy_f16_and_size0() -> None:
         "BatchMatMulV2",
         "GatherElements",
         "Triu",
+        "ResizeBilinearV2",
+        "ResizeNearestNeighborV2",
     ],
 )
 def test_bounds_hold_on_perturbed_inputs(op: str) -> None:
@@ -395,6 +414,9 @@ def test_bounds_hold_on_perturbed_inputs(op: str) -> None:
     elif op == "GatherElements":
         ins, outs, attrs = [(shape, F32), ((1, 3, 2, 6), I64)], [((1, 3, 2, 6), F32)], " {dim = 2}"
         extra = [rng.integers(0, 5, (1, 3, 2, 6)).astype(I64)]
+    elif op.startswith("Resize"):
+        ins, outs, attrs = [(shape, F32)], [((1, 3, 9, 4), F32)], " {half_pixel_centers = true}"
+        consts = [np.array([9, 4], I32)]
     elif op == "Triu":
         ins, outs, attrs = [(shape, F32)], [(shape, F32)], " {diagonal = 1}"
     elif op == "BatchMatMulV2":

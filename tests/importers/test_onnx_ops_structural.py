@@ -1,6 +1,6 @@
 """The structural and compute ops of real models through the ONNX importer: BatchNormalization,
 MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Pad, Slice, Tile, MatMul above rank 2
-(BatchMatMulV2), ArgMax, ArgMin, GatherElements and Trilu.
+(BatchMatMulV2), ArgMax, ArgMin, GatherElements, Trilu and Resize.
 
 For every case a tiny model is built with onnx.helper:
 
@@ -94,6 +94,14 @@ def bn_params(c: int, seed: int = 3) -> dict[str, np.ndarray]:
 
 def i64(*v: int) -> np.ndarray:
     return np.array(v, dtype=np.int64)
+
+
+def resize_model(mode: str, coord: str, sizes=None, scales=None, elem: int = F, opset: int = 13, **attrs):
+    """One Resize of x [1, 2, 4, 5] with its roi (empty), scales and sizes as initializers."""
+    inits = {"roi": np.array([], np.float32), "scales": np.array(scales or [], np.float32)}
+    if sizes is not None:
+        inits["sizes"] = np.array(sizes, np.int64)
+    return one("Resize", (elem, [1, 2, 4, 5]), inits, opset, mode=mode, coordinate_transformation_mode=coord, **attrs)
 
 
 @dataclass
@@ -314,6 +322,37 @@ CASES: list[Case] = [
         one("Trilu", (T.INT64, [5, 3]), {"k": i64(2)}),
         [("ge.Triu", {"diagonal": 2}, [(5, 3)])],
     ),
+    # -- Resize (resize_plugin.cc): ResizeNearestNeighborV2 / ResizeBilinearV2 ----------------
+    Case(
+        "Resize-linear-asymmetric-scales",
+        resize_model("linear", "asymmetric", scales=[1, 1, 2, 2]),
+        [("ge.ResizeBilinearV2", {"align_corners": False, "half_pixel_centers": False}, [(1, 2, 8, 10)])],
+    ),
+    Case(
+        "Resize-linear-align-corners-sizes",
+        resize_model("linear", "align_corners", sizes=[1, 2, 7, 3]),
+        [("ge.ResizeBilinearV2", {"align_corners": True, "half_pixel_centers": False}, [(1, 2, 7, 3)])],
+    ),
+    Case(
+        "Resize-linear-pytorch-half-pixel-down",
+        resize_model("linear", "pytorch_half_pixel", scales=[1, 1, 0.5, 1.0]),
+        [("ge.ResizeBilinearV2", {"align_corners": False, "half_pixel_centers": True}, [(1, 2, 2, 5)])],
+    ),
+    Case(
+        "Resize-nearest-asymmetric-floor",
+        resize_model("nearest", "asymmetric", scales=[1, 1, 2, 3], nearest_mode="floor"),
+        [("ge.ResizeNearestNeighborV2", {"align_corners": False}, [(1, 2, 8, 15)])],
+    ),
+    Case(
+        "Resize-nearest-align-corners-f16",
+        resize_model("nearest", "align_corners", sizes=[1, 2, 7, 3], nearest_mode="round_prefer_ceil", elem=H),
+        [("ge.ResizeNearestNeighborV2", {"align_corners": True}, [(1, 2, 7, 3)])],
+    ),
+    Case(
+        "Resize-nearest-pytorch-half-pixel-up",
+        resize_model("nearest", "pytorch_half_pixel", sizes=[1, 2, 9, 11], nearest_mode="round_prefer_ceil"),
+        [("ge.ResizeNearestNeighborV2", {"half_pixel_centers": True}, [(1, 2, 9, 11)])],
+    ),
     # -- MatMul above rank 2 (matmul_plugin.cc): BatchMatMulV2 ------------------------------
     Case(
         "MatMul-3d-2d",
@@ -408,6 +447,8 @@ COMPILED = [
     "ArgMin-keepdims-axis2-f16",
     "GatherElements-axis1",
     "Trilu-lower-k-batch",
+    "Resize-linear-pytorch-half-pixel-down",
+    "Resize-nearest-asymmetric-floor",
 ]
 
 
@@ -537,6 +578,36 @@ REFUSED = [
         "attribute auto_pad = SAME_LOWER is not supported",
     ),
     ("pad-wrap", one("Pad", (F, [3, 4]), {"pads": i64(1, 1, 1, 1)}, opset=19, mode="wrap"), "mode = wrap"),
+    (
+        "resize-half-pixel",
+        resize_model("linear", "half_pixel", sizes=[1, 2, 8, 10]),
+        "attribute coordinate_transformation_mode = half_pixel is not supported",
+    ),
+    (
+        "resize-cubic",
+        resize_model("cubic", "asymmetric", sizes=[1, 2, 8, 10]),
+        "attribute mode = cubic is not supported",
+    ),
+    (
+        "resize-nearest-mode",
+        resize_model("nearest", "asymmetric", sizes=[1, 2, 8, 10]),
+        "attribute nearest_mode = round_prefer_floor is not supported",
+    ),
+    (
+        "resize-scale-not-whole",
+        resize_model("linear", "asymmetric", scales=[1, 1, 1.5, 1.5]),
+        "not a whole size",
+    ),
+    (
+        "resize-channels",
+        resize_model("linear", "asymmetric", sizes=[1, 4, 8, 10]),
+        "resizing N or C",
+    ),
+    (
+        "resize-pytorch-one-pixel",
+        resize_model("linear", "pytorch_half_pixel", sizes=[1, 2, 1, 10]),
+        "onto one pixel",
+    ),
     (
         "argmax-last-index",
         one("ArgMax", (F, [3, 4]), select_last_index=1),

@@ -892,7 +892,7 @@ def _fused(op: str) -> Iterator[Case]:
 
 # ---------------------------------------------------------------------------------------
 # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
-# GatherElements, Tril, Triu
+# GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2
 # ---------------------------------------------------------------------------------------
 
 
@@ -1241,6 +1241,54 @@ def _tri(op: str) -> Iterator[Case]:
             one_op(op, [x], [shape], [dt], f" {{diagonal = {k}}}"),
             [x],
             [build(shape, dt, f)],
+        )
+
+
+@formula(ge.ResizeNearestNeighborV2, ge.ResizeBilinearV2)
+def _resize(op: str) -> Iterator[Case]:
+    # TensorFlow's resize arithmetic (image_ops.h), one element at a time in float32 scalars
+    f32 = np.float32
+    for xs, (oh, ow), align, half, dt in [
+        ((1, 1, 1, 1), (1, 1), False, False, F32),
+        ((1, 2, 4, 5), (8, 3), False, False, F32),
+        ((2, 1, 5, 3), (3, 7), True, False, F32),
+        ((1, 2, 4, 5), (7, 11), False, True, F32),
+        ((1, 1, 3, 3), (5, 1), False, True, F16),
+    ]:
+        x = rng_array(xs, dt, seed=9)
+        h, w = xs[2], xs[3]
+
+        def scale(n_in: int, n_out: int, align=align) -> np.float32:
+            return f32(n_in - 1) / f32(n_out - 1) if align and n_out > 1 else f32(n_in) / f32(n_out)
+
+        def nearest(o: int, n_in: int, n_out: int, align=align, half=half) -> int:
+            c = (f32(o) + f32(0.5)) * scale(n_in, n_out) if half else f32(o) * scale(n_in, n_out)
+            i = math.floor(c + f32(0.5)) if align else math.floor(c)
+            return min(max(int(i), 0), n_in - 1)
+
+        def linear(o: int, n_in: int, n_out: int, half=half) -> tuple[int, int, np.float32]:
+            c = (f32(o) + f32(0.5)) * scale(n_in, n_out) - f32(0.5) if half else f32(o) * scale(n_in, n_out)
+            return max(math.floor(c), 0), min(math.ceil(c), n_in - 1), f32(c - f32(math.floor(c)))
+
+        def f(i, x=x, h=h, w=w, oh=oh, ow=ow) -> object:
+            n, c, p, q = i
+            if op == "ResizeNearestNeighborV2":
+                return py(x, (n, c, nearest(p, h, oh), nearest(q, w, ow)))
+            y0, y1, ly = linear(p, h, oh)
+            x0, x1, lx = linear(q, w, ow)
+            v = [[f32(py(x, (n, c, yy, xx))) for xx in (x0, x1)] for yy in (y0, y1)]
+            top = v[0][0] + (v[0][1] - v[0][0]) * lx
+            bottom = v[1][0] + (v[1][1] - v[1][0]) * lx
+            return float(top + (bottom - top) * ly)
+
+        attrs = f" {{align_corners = {str(align).lower()}, half_pixel_centers = {str(half).lower()}}}"
+        out = (xs[0], xs[1], oh, ow)
+        yield Case(
+            f"{op}-{xs}-{oh}x{ow}-{align}-{half}-{np.dtype(dt)}",
+            op_with_consts(op, [x], [np.array([oh, ow], I32)], [out], [dt], attrs),
+            [x],
+            [build(out, dt, f)],
+            ulps=1,
         )
 
 
