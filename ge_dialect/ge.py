@@ -1781,13 +1781,13 @@ class FusedAscBackend(GeNode):
 
 # ---------------------------------------------------------------------------------------
 # Structural and compute ops of real models (issue 11): BatchNorm, pooling, PadV3,
-# StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu and the
-# two resizes.
+# StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the
+# two resizes and Conv2DTranspose.
 # Each is one library kernel task: GE's autofuse has no lowering of pooling, normalisation,
-# pad, arg-reductions, GatherElements, the triangles or resizing, and its slice and matmul lowerings
-# are off by default (ge_fusion.md §3.2, "Feature flags"). §3.2 also lists Tile among the
-# broadcast views it lowers; lowering/lower_autofuse.py has no Tile view yet, so here Tile
-# runs as a kernel too.
+# pad, arg-reductions, GatherElements, the triangles or resizing, and its slice, matmul and
+# conv lowerings are off by default (ge_fusion.md §3.2, "Feature flags"). §3.2 also lists
+# Tile among the broadcast views it lowers; lowering/lower_autofuse.py has no Tile view
+# yet, so here Tile runs as a kernel too.
 # ---------------------------------------------------------------------------------------
 
 FLOAT_DTYPES: frozenset[str] = frozenset({"DT_FLOAT16", "DT_BF16", "DT_FLOAT", "DT_DOUBLE"})
@@ -2440,9 +2440,78 @@ class ResizeBilinearV2(ResizeBase):
             raise VerifyException(f"ResizeBilinearV2 y must be DT_FLOAT or x's {x}, got {y}")
 
 
+# -- Conv2DTranspose (nn_calculation_ops.h) ------------------------------------------------
+
+
+@irdl_op_definition
+class Conv2DTranspose(GeNode):
+    """`ge.Conv2DTranspose(%input_size, %x, %filter [, %bias])`: the transpose of an NCHW
+    convolution, ONNX's ConvTranspose (nn_calculation_ops.h: REG_OP(Conv2DTranspose):
+    input_size int32/int64 [4] (a ge.Const: the output shape, or zeros for "infer it", as
+    the ONNX plugin writes it), x [N, C, H, W], filter [C, K / groups, kh, kw], bias [K];
+    strides and pads [top, bottom, left, right] required, dilations [1, 1, 1, 1],
+    groups 1, data_format NHWC (only NCHW here), output_padding [0, 0, 0, 0], offset_x 0 by
+    default). Output H = (H - 1) * stride - top - bottom + dilation * (kh - 1) +
+    output_padding + 1 (and W alike)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.Conv2DTranspose"
+    NUM_INPUTS: ClassVar = (3, 4)
+    ATTRS: ClassVar = {
+        "strides": (A.AttrKind.LIST_INT, True),
+        "pads": (A.AttrKind.LIST_INT, True),
+        "dilations": (A.AttrKind.LIST_INT, False),
+        "groups": (A.AttrKind.INT, False),
+        "data_format": (A.AttrKind.STR, False),
+        "output_padding": (A.AttrKind.LIST_INT, False),
+        "offset_x": (A.AttrKind.INT, False),
+    }
+
+    def check(self) -> None:
+        fmt = A.get_str(self, "data_format", "NHWC")
+        if fmt != "NCHW":
+            raise VerifyException(f"Conv2DTranspose supports data_format NCHW, got {fmt}")
+        _check_dtypes(self, self.operands[1], frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_BF16"}), "x")
+        self.same_dtype([*self.operands[1:], self.results[0]], "x, filter, bias and y")
+        if (self.int_attr("offset_x", 0) or 0) != 0:
+            raise VerifyException("Conv2DTranspose offset_x (quantisation) is not supported")
+
+    def infer(self) -> list[Dims | None] | None:
+        size = _const_input(self, 0, "input_size")
+        x, w = self.in_shape(1), self.in_shape(2)
+        if not _known(x) or not _known(w):
+            return None
+        assert x is not None and w is not None
+        if len(x) != 4 or len(w) != 4:
+            raise VerifyException(f"Conv2DTranspose takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
+        s = quad_attr(self, "strides", [1, 1, 1, 1])
+        p = quad_attr(self, "pads", [0, 0, 0, 0])
+        d = quad_attr(self, "dilations", [1, 1, 1, 1])
+        op_ = quad_attr(self, "output_padding", [0, 0, 0, 0])
+        g = self.int_attr("groups", 1)
+        assert g is not None
+        if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or min(op_) < 0 or g <= 0:
+            raise VerifyException("strides and dilations must be > 0, pads and output_padding >= 0, groups > 0")
+        if x[1] != w[0] or x[1] % g:
+            raise VerifyException(f"filter {fmt_shape(w)} does not match input channels {x[1]} with groups {g}")
+        k = w[1] * g
+        if len(self.operands) == 4 and self.in_shape(3) not in ((k,), None):
+            raise VerifyException(f"bias has shape {fmt_shape(self.in_shape(3))}, expected [{k}]")
+        oh = (x[2] - 1) * s[2] - p[0] - p[1] + d[2] * (w[2] - 1) + op_[2] + 1
+        ow = (x[3] - 1) * s[3] - p[2] - p[3] + d[3] * (w[3] - 1) + op_[3] + 1
+        if oh <= 0 or ow <= 0:
+            raise VerifyException(f"Conv2DTranspose output would be empty ({oh}x{ow})")
+        out = (x[0], k, oh, ow)
+        if size is not None and any(size) and tuple(size) != out:
+            raise VerifyException(f"input_size {size} is not the output shape {fmt_shape(out)}")
+        return [out]
+
+
 STRUCTURAL_OPS: list[type[GeNode]] = [
     BatchNorm, MaxPoolV3, AvgPoolV2, MaxPool, AvgPool, PadV3, StridedSliceV2, Tile, BatchMatMulV2,
     ArgMaxV2, ArgMin, GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2,
+    Conv2DTranspose,
 ]  # fmt: skip
 
 

@@ -239,7 +239,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Celu | Celu | celu_plugin.cc | Celu
     Clip | ClipByValue | clip_plugin.cc | ClipByValue
     ConstantOfShape | Fill | constantofshape_plugin.cc | Fill (or host constant folding)
-    ConvTranspose | Conv2DTranspose | conv_transpose_plugin.cc | Conv2DTranspose
+    ConvTranspose | Conv2DTranspose (1-D: Unsqueeze, Conv2DTranspose, Squeeze) | conv_transpose_plugin.cc
     Cos | Cos | similar_opp_plugins.cc | Cos
     CumSum | Cumsum | cumsum_plugin.cc | Cumsum
     DepthToSpace | DepthToSpace | depth_to_space_plugin.cc | DepthToSpace
@@ -1823,3 +1823,88 @@ def _resize(ctx: _NodeCtx) -> None:
         "half_pixel_centers": _bool(coord == "pytorch_half_pixel"),
     }
     ctx.single(cls, [ctx.x(0), size], attrs)
+
+
+# -- ConvTranspose -------------------------------------------------------------------------
+
+
+@converts("ConvTranspose")
+def _conv_transpose(ctx: _NodeCtx) -> None:
+    # conv_transpose_plugin.cc: SetAttrToOpConvTranspose / ParseOpToGraphConvTranspose: 4-D ->
+    # Conv2DTranspose(Const input_size = zeros (GE infers it), x, filter [, bias]) {strides
+    # [1, 1, sh, sw], pads from ONNX's [top, left, bottom, right] to [top, bottom, left,
+    # right], dilations [1, 1, dh, dw], groups = group, output_padding [0, 0, oh, ow],
+    # data_format NCHW}; a 1-D one (trans_2d) is Unsqueeze(axes=[2]) of x and the filter,
+    # Conv2DTranspose, Squeeze(axis=[2]). kernel_shape is required. 5-D needs
+    # Conv3DTranspose. The plugin's comment says the AI-core op "does not support auto_pad"
+    # and intercepts it; output_shape sets auto_pad: both are refused.
+    _same_dtype(ctx, (0, 1))
+    xd, wd = ctx.dims(0), ctx.dims(1)
+    rank = len(xd)
+    kernel = ctx.attr_ints("kernel_shape")
+    if not kernel:
+        raise ctx.error("kernel_shape is required (conv_transpose_plugin.cc refuses a ConvTranspose without it)")
+    if rank == 5:
+        raise ctx.error(
+            "a 3-D ConvTranspose (5-D input) needs Conv3DTranspose (conv_transpose_plugin.cc), which the ge dialect lacks"
+        )
+    if rank not in (3, 4) or len(wd) != rank or len(kernel) != rank - 2:
+        raise ctx.error(
+            f"ConvTranspose takes a 3-D or 4-D input and filter of the same rank, got {list(xd)} and {list(wd)}"
+        )
+    auto = ctx.attr_str("auto_pad", "NOTSET")
+    if auto != "NOTSET":
+        raise ctx.unsupported_attr(
+            "auto_pad", auto, "GE's Conv2DTranspose does not support auto_pad (conv_transpose_plugin.cc)"
+        )
+    if ctx.attr("output_shape") is not None:
+        raise ctx.unsupported_attr(
+            "output_shape",
+            ctx.attr("output_shape"),
+            "GE's plugin turns it into auto_pad, which Conv2DTranspose does not support",
+        )
+    n = rank - 2
+    strides = ctx.attr_ints("strides") or [1] * n
+    dilations = ctx.attr_ints("dilations") or [1] * n
+    pads = ctx.attr_ints("pads") or [0] * (2 * n)
+    out_pad = ctx.attr_ints("output_padding") or [0] * n
+    if len(pads) != 2 * n:
+        raise ctx.unsupported_attr("pads", pads, f"a {n}-D ConvTranspose takes {2 * n} pads")
+    if n == 1:
+        if ctx.attr("output_padding") is not None:
+            raise ctx.unsupported_attr(
+                "output_padding", out_pad, "GE's plugin reads two output_padding values, a 1-D ConvTranspose has one"
+            )
+        strides, dilations, pads4, out_pad = (
+            [strides[0], strides[0]],
+            [1, dilations[0]],
+            [0, 0, pads[0], pads[1]],
+            [0, 0],
+        )
+    else:
+        pads4 = [pads[0], pads[2], pads[1], pads[3]]
+    attrs = {
+        "strides": _ints([1, 1, *strides]),
+        "pads": _ints(pads4),
+        "dilations": _ints([1, 1, *dilations]),
+        "groups": _int(ctx.attr_int("group", 1)),
+        "output_padding": _ints([0, 0, *out_pad]),
+        "data_format": StringAttr("NCHW"),
+    }
+    size = ctx.const_value(np.zeros((4,), dtype=np.int64), _T.INT64, "Const")
+    x, w = ctx.x(0), ctx.x(1)
+    bias = [ctx.x(2)] if ctx.has(2) else []
+    if n == 2:
+        ctx.single(ge.Conv2DTranspose, [size, x, w, *bias], attrs)
+        return
+    elem, tt, od = ctx.elem(0), ctx.imp.tensor_type, ctx.out_dims()
+    x4 = ctx.emit(ge.Unsqueeze, [x], [tt(elem, (xd[0], xd[1], 1, xd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeX")
+    w4 = ctx.emit(ge.Unsqueeze, [w], [tt(elem, (wd[0], wd[1], 1, wd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeW")
+    conv = ctx.emit(
+        ge.Conv2DTranspose,
+        [size, x4.results[0], w4.results[0], *bias],
+        [tt(ctx.out_elem(), (od[0], od[1], 1, od[2]))],
+        attrs,
+        suffix="Conv2DTranspose",
+    )
+    ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})

@@ -515,6 +515,28 @@ def _resize(
     return [_finish(op, 0, outs[0], e, extra)]
 
 
+@_rule(ge.Conv2DTranspose)
+def _conv2d_transpose(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # Conv2D's rule: each output sums at most C / groups * kh * kw products
+    x, w = np.abs(_f64(args[1])), np.abs(_f64(args[2]))
+    ex, ew = bounds[1], bounds[2]
+    g = A.get_int(op, "groups", 1) or 1
+    _, _, kh, kw = args[2].shape
+
+    def cv(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
+        return R.conv2d_transpose_nchw(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+
+    with np.errstate(all="ignore"):
+        e = cv(x, ew, ew) + cv(ex, w, ex) + cv(ex, ew, ex)
+        if len(args) == 4:
+            e = e + bounds[3].reshape(1, -1, 1, 1)
+        terms = args[1].shape[1] // g * kh * kw
+        extra = 2 * _gamma(terms, _u_acc(args[1].dtype)) * R.conv2d_transpose_nchw(op, x, w)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
+
+
 @_rule(ge.Bitcast)
 def _bitcast(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]

@@ -64,6 +64,7 @@ __all__ = [
     "ReferenceFunctions",
     "batch_matmul_nd",
     "conv2d_nchw",
+    "conv2d_transpose_nchw",
     "dense_value",
     "matmul_nd",
     "out_dtype",
@@ -506,8 +507,8 @@ def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 # ---------------------------------------------------------------------------------------
 # Structural and compute ops of real models: BatchNorm, pooling, PadV3, StridedSliceV2,
-# Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the resizes (their op
-# protos: ge_dialect/ge.py). Index inputs (paddings, begin,
+# Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the resizes,
+# Conv2DTranspose (their op protos: ge_dialect/ge.py). Index inputs (paddings, begin,
 # end, axes, strides, multiples) are read from the input arrays: in a kernel they are
 # the Consts' bytes, not attributes.
 # ---------------------------------------------------------------------------------------
@@ -739,6 +740,42 @@ def _resize(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.ascontiguousarray(resize_nchw(op, x, size[0], size[1])).astype(out_dtype(op))]
 
 
+def conv2d_transpose_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The transposed convolution of `op` (no bias) in the arrays' dtype: input pixel
+    (i, j) adds x * w[:, :, p, q] at output (i * stride + p * dilation - top, j * stride +
+    q * dilation - left) (nn_calculation_ops.h, Conv2DTranspose; ONNX's ConvTranspose).
+    Shared with runtime/error_bound.py."""
+    sh, sw = ge.quad_attr(op, "strides", [1, 1, 1, 1])[2:]
+    dh, dw = ge.quad_attr(op, "dilations", [1, 1, 1, 1])[2:]
+    pt, pb, pl, pr = ge.quad_attr(op, "pads", [0, 0, 0, 0])
+    oph, opw = ge.quad_attr(op, "output_padding", [0, 0, 0, 0])[2:]
+    g = A.get_int(op, "groups", 1) or 1
+    n, c, h, wd = x.shape
+    _, kg, kh, kw = w.shape
+    cg = c // g
+    oh = (h - 1) * sh - pt - pb + dh * (kh - 1) + oph + 1
+    ow = (wd - 1) * sw - pl - pr + dw * (kw - 1) + opw + 1
+    # the full (unpadded) output, large enough for every contribution and the output window
+    fh, fw = max((h - 1) * sh + dh * (kh - 1) + 1, pt + oh), max((wd - 1) * sw + dw * (kw - 1) + 1, pl + ow)
+    full = np.zeros((n, g, kg, fh, fw), dtype=x.dtype)
+    xg = x.reshape(n, g, cg, h, wd)
+    wg = w.astype(x.dtype).reshape(g, cg, kg, kh, kw)
+    for p in range(kh):
+        for q in range(kw):
+            part = np.einsum("ngchw,gck->ngkhw", xg, wg[:, :, :, p, q])
+            full[:, :, :, p * dh : p * dh + sh * (h - 1) + 1 : sh, q * dw : q * dw + sw * (wd - 1) + 1 : sw] += part
+    return full[:, :, :, pt : pt + oh, pl : pl + ow].reshape(n, g * kg, oh, ow)
+
+
+def _conv2d_transpose(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # accumulates in float32 for f16 / bf16 (the Cube unit), as Conv2D does
+    acc = acc_dtype(args[1].dtype)
+    out = conv2d_transpose_nchw(op, args[1].astype(acc), args[2].astype(acc))
+    if len(args) == 4:
+        out = out + args[3].astype(acc).reshape(1, -1, 1, 1)
+    return [out.astype(out_dtype(op))]
+
+
 # ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
@@ -846,7 +883,7 @@ class ReferenceFunctions(InterpreterFunctions):
     run_all_gather = node_impl(ge.HcomAllGather, _all_gather)
 
     # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
-    # GatherElements, Tril, Triu, the resizes
+    # GatherElements, Tril, Triu, the resizes, Conv2DTranspose
     run_batch_norm = node_impl(ge.BatchNorm, _batch_norm)
     run_max_pool_v3 = node_impl(ge.MaxPoolV3, _pool("max"))
     run_avg_pool_v2 = node_impl(ge.AvgPoolV2, _pool("avg"))
@@ -863,3 +900,4 @@ class ReferenceFunctions(InterpreterFunctions):
     run_triu = node_impl(ge.Triu, _tri(True))
     run_resize_nearest = node_impl(ge.ResizeNearestNeighborV2, _resize)
     run_resize_bilinear = node_impl(ge.ResizeBilinearV2, _resize)
+    run_conv2d_transpose = node_impl(ge.Conv2DTranspose, _conv2d_transpose)

@@ -43,7 +43,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 # (test_onnx_import.py's coverage test counts them as covered there).
 STRUCTURAL_ONNX_OPS = frozenset({
     "BatchNormalization", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Pad", "Slice", "Tile",
-    "ArgMax", "ArgMin", "GatherElements", "Trilu", "Resize",
+    "ArgMax", "ArgMin", "GatherElements", "Trilu", "Resize", "ConvTranspose",
 })  # fmt: skip
 
 # ---------------------------------------------------------------------------------------

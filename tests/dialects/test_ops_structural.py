@@ -199,6 +199,27 @@ def test_resizes_verify_and_refuse() -> None:
     refused(graph("ResizeBilinearV2", [((1, 2, 3, 4), F32)], [size], [((1, 2, 6, 3), F32)]), "infers 1x2x6x2")
 
 
+def test_conv2d_transpose_verifies_and_refuses() -> None:
+    def ct(x, w, y, attrs=' {strides = [1, 1, 2, 2], pads = [1, 0, 0, 1], data_format = "NCHW"}', size=None):
+        size = np.zeros((4,), I64) if size is None else size
+        text = graph("Conv2DTranspose", [(x, F32), (w, F32)], [size], [(y, F32)], attrs)
+        # GE's input order: input_size first
+        return text.replace("ge.Conv2DTranspose(%x0, %x1, %c0)", "ge.Conv2DTranspose(%c0, %x0, %x1)").replace(
+            f"({ty(x, F32)}, {ty(w, F32)}, {ty((4,), I64)})", f"({ty((4,), I64)}, {ty(x, F32)}, {ty(w, F32)})"
+        )
+
+    verify(ct((1, 2, 3, 4), (2, 3, 3, 3), (1, 3, 6, 8)))
+    verify(ct((1, 2, 3, 4), (2, 3, 3, 3), (1, 3, 6, 8), size=np.array([1, 3, 6, 8], I64)))
+    refused(ct((1, 2, 3, 4), (2, 3, 3, 3), (1, 3, 6, 8), size=np.array([1, 3, 6, 9], I64)), "is not the output shape")
+    refused(ct((1, 2, 3, 4), (3, 3, 3, 3), (1, 3, 6, 8)), "does not match input channels")
+    refused(ct((1, 2, 3, 4), (2, 3, 3, 3), (1, 3, 6, 9)), "infers 1x3x6x8")
+    refused(ct((1, 2, 3, 4), (2, 3, 3, 3), (1, 3, 6, 8), " {strides = [1, 1, 2, 2], pads = [1, 0, 0, 1]}"), "NCHW")
+    refused(
+        ct((1, 2, 3, 4), (2, 3, 3, 3), (1, 3, 6, 8), ' {pads = [1, 0, 0, 1], data_format = "NCHW"}'),
+        "requires attribute 'strides'",
+    )
+
+
 def test_gather_elements_refuses_an_index_out_of_range() -> None:
     m = parse_module(_CTX, graph("GatherElements", [((4, 3), F32), ((1, 3), I64)], [], [((1, 3), F32)]), "t.mlir")
     m.verify()

@@ -1,6 +1,6 @@
 """The structural and compute ops of real models through the ONNX importer: BatchNormalization,
 MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Pad, Slice, Tile, MatMul above rank 2
-(BatchMatMulV2), ArgMax, ArgMin, GatherElements, Trilu and Resize.
+(BatchMatMulV2), ArgMax, ArgMin, GatherElements, Trilu, Resize and ConvTranspose.
 
 For every case a tiny model is built with onnx.helper:
 
@@ -94,6 +94,10 @@ def bn_params(c: int, seed: int = 3) -> dict[str, np.ndarray]:
 
 def i64(*v: int) -> np.ndarray:
     return np.array(v, dtype=np.int64)
+
+
+def weights(shape, dt=np.float32) -> np.ndarray:
+    return np.random.default_rng(sum(shape)).standard_normal(shape).astype(dt)
 
 
 def resize_model(mode: str, coord: str, sizes=None, scales=None, elem: int = F, opset: int = 13, **attrs):
@@ -353,6 +357,50 @@ CASES: list[Case] = [
         resize_model("nearest", "pytorch_half_pixel", sizes=[1, 2, 9, 11], nearest_mode="round_prefer_ceil"),
         [("ge.ResizeNearestNeighborV2", {"half_pixel_centers": True}, [(1, 2, 9, 11)])],
     ),
+    # -- ConvTranspose (conv_transpose_plugin.cc): Conv2DTranspose ----------------------------
+    Case(
+        "ConvTranspose-2d-all-attributes",
+        one(
+            "ConvTranspose",
+            (F, [2, 4, 5, 6]),
+            {"w": weights((4, 3, 3, 2)), "b": weights((6,))},
+            kernel_shape=[3, 2],
+            strides=[2, 3],
+            pads=[1, 0, 2, 1],
+            dilations=[1, 2],
+            group=2,
+            output_padding=[1, 2],
+        ),
+        [
+            (
+                "ge.Conv2DTranspose",
+                {
+                    "strides": [1, 1, 2, 3],
+                    "pads": [1, 2, 0, 1],
+                    "dilations": [1, 1, 1, 2],
+                    "groups": 2,
+                    "output_padding": [0, 0, 1, 2],
+                    "data_format": "NCHW",
+                },
+                [(2, 6, 9, 19)],
+            )
+        ],
+    ),
+    Case(
+        "ConvTranspose-2d-defaults-f16",
+        one("ConvTranspose", (H, [1, 3, 4, 4]), {"w": weights((3, 2, 3, 3), np.float16)}, kernel_shape=[3, 3]),
+        [("ge.Conv2DTranspose", {"strides": [1, 1, 1, 1], "pads": [0, 0, 0, 0], "groups": 1}, [(1, 2, 6, 6)])],
+    ),
+    Case(
+        "ConvTranspose-1d",
+        one("ConvTranspose", (F, [2, 3, 7]), {"w": weights((3, 2, 3))}, kernel_shape=[3], strides=[2], pads=[1, 0]),
+        [
+            ("ge.Unsqueeze", {"axes": [2]}, [(2, 3, 1, 7)]),
+            ("ge.Unsqueeze", {"axes": [2]}, [(3, 2, 1, 3)]),
+            ("ge.Conv2DTranspose", {"strides": [1, 1, 2, 2], "pads": [0, 0, 1, 0]}, [(2, 2, 1, 14)]),
+            ("ge.Squeeze", {"axis": [2]}, [(2, 2, 14)]),
+        ],
+    ),
     # -- MatMul above rank 2 (matmul_plugin.cc): BatchMatMulV2 ------------------------------
     Case(
         "MatMul-3d-2d",
@@ -449,6 +497,8 @@ COMPILED = [
     "Trilu-lower-k-batch",
     "Resize-linear-pytorch-half-pixel-down",
     "Resize-nearest-asymmetric-floor",
+    "ConvTranspose-2d-all-attributes",
+    "ConvTranspose-1d",
 ]
 
 
@@ -578,6 +628,23 @@ REFUSED = [
         "attribute auto_pad = SAME_LOWER is not supported",
     ),
     ("pad-wrap", one("Pad", (F, [3, 4]), {"pads": i64(1, 1, 1, 1)}, opset=19, mode="wrap"), "mode = wrap"),
+    (
+        "convtranspose-auto-pad",
+        one(
+            "ConvTranspose", (F, [1, 2, 4, 4]), {"w": weights((2, 2, 3, 3))}, kernel_shape=[3, 3], auto_pad="SAME_UPPER"
+        ),
+        "attribute auto_pad = SAME_UPPER is not supported",
+    ),
+    (
+        "convtranspose-output-shape",
+        one("ConvTranspose", (F, [1, 2, 4, 4]), {"w": weights((2, 2, 3, 3))}, kernel_shape=[3, 3], output_shape=[7, 7]),
+        "attribute output_shape = [7, 7] is not supported",
+    ),
+    (
+        "convtranspose-3d",
+        one("ConvTranspose", (F, [1, 2, 3, 3, 3]), {"w": weights((2, 2, 2, 2, 2))}, kernel_shape=[2, 2, 2]),
+        "needs Conv3DTranspose",
+    ),
     (
         "resize-half-pixel",
         resize_model("linear", "half_pixel", sizes=[1, 2, 8, 10]),

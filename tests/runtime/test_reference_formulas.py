@@ -892,7 +892,7 @@ def _fused(op: str) -> Iterator[Case]:
 
 # ---------------------------------------------------------------------------------------
 # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
-# GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2
+# GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2, Conv2DTranspose
 # ---------------------------------------------------------------------------------------
 
 
@@ -1289,6 +1289,62 @@ def _resize(op: str) -> Iterator[Case]:
             [x],
             [build(out, dt, f)],
             ulps=1,
+        )
+
+
+@formula(ge.Conv2DTranspose)
+def _conv2d_transpose(op: str) -> Iterator[Case]:
+    # (x NCHW, filter [C, K/g, kh, kw], strides, pads [t, b, l, r], dilations, groups, output_padding, bias)
+    specs = [
+        ((1, 1, 1, 1), (1, 1, 1, 1), 1, [0, 0, 0, 0], 1, 1, 0, False),
+        ((1, 2, 3, 5), (2, 3, 2, 3), 2, [1, 0, 0, 1], 1, 1, 1, True),
+        ((2, 4, 3, 3), (4, 1, 3, 3), 1, [1, 1, 1, 1], 2, 2, 0, False),
+        ((0, 2, 3, 3), (2, 2, 2, 2), 1, [0, 0, 0, 0], 1, 1, 0, False),
+    ]
+    for xs, ws, st, pads, dil, g, opad, bias in specs:
+        x, w = rng_array(xs, F32, seed=4), rng_array(ws, F32, seed=5)
+        n, c, h, wd = xs
+        _, kg, kh, kw = ws
+        k = kg * g
+        oh = (h - 1) * st - pads[0] - pads[1] + dil * (kh - 1) + opad + 1
+        ow = (wd - 1) * st - pads[2] - pads[3] + dil * (kw - 1) + opad + 1
+        ins = [x, w] + ([rng_array((k,), F32, seed=6)] if bias else [])
+
+        def f(i, x=x, w=w, ins=ins, st=st, pads=pads, dil=dil, g=g, kg=kg, kh=kh, kw=kw, h=h, wd=wd, c=c) -> object:
+            b_, o, y, z = i
+            grp, oc = o // kg, o % kg
+            terms = []
+            for ci in range(grp * (c // g), (grp + 1) * (c // g)):
+                for p in range(kh):
+                    for q in range(kw):
+                        ny, nz = y + pads[0] - p * dil, z + pads[2] - q * dil  # = input * stride
+                        if ny % st or nz % st:
+                            continue
+                        iy, iz = ny // st, nz // st
+                        if 0 <= iy < h and 0 <= iz < wd:
+                            terms.append(py(x, (b_, ci, iy, iz)) * py(w, (ci, oc, p, q)))
+            return math.fsum(terms) + (py(ins[2], (o,)) if len(ins) == 3 else 0.0)
+
+        attrs = (
+            f" {{strides = [1, 1, {st}, {st}], pads = [{', '.join(map(str, pads))}], dilations = [1, 1, {dil}, {dil}],"
+            f' groups = {g}, output_padding = [0, 0, {opad}, {opad}], data_format = "NCHW"}}'
+        )
+        size = np.zeros((4,), I64)
+        text = op_with_consts(op, [], [size], [(n, k, oh, ow)], [F32], attrs)
+        # inputs: %c0 (input_size) first, then the Data x, filter (and bias)
+        data_t = [tyd(a.shape, a.dtype) for a in ins]
+        args = ", ".join(f"%x{i}" for i in range(len(ins)))
+        text = text.replace("ge.Conv2DTranspose(%c0)", f"ge.Conv2DTranspose(%c0, {args})")
+        text = text.replace(f"({tyd((4,), I64)}) ->", f"({', '.join([tyd((4,), I64), *data_t])}) ->")
+        lines = "\n".join(f"  %x{i} = ge.Data {{index = {i}}} : {t}" for i, t in enumerate(data_t))
+        text = text.replace("ge.graph @main {\n", "ge.graph @main {\n" + lines + "\n", 1)
+        tol = 2 * (c * kh * kw + 1) * 2.0**-24 * 4 * c * kh * kw
+        yield Case(
+            f"Conv2DTranspose-{xs}-{ws}-{st}-{pads}-{dil}-{g}-{opad}-{bias}",
+            text,
+            ins,
+            [build((n, k, oh, ow), F32, f)],
+            tol=[tol],
         )
 
 
