@@ -1946,10 +1946,10 @@ class PoolBase(GeNode):
         if min(k) <= 0 or min(s) <= 0 or min(p) < 0:
             raise VerifyException(f"ksize and strides must be > 0 and pads >= 0, got {k}, {s}, {p}")
 
-    def windows(self) -> tuple[list[tuple[int, int, int]], list[int], list[int]] | None:
-        """Per spatial dim (output size, begin pad, end pad), the window and the stride;
-        None when x's shape is unknown."""
-        x = self.in_shape(0)
+    def windows(self, shape: Dims | None = None) -> tuple[list[tuple[int, int, int]], list[int], list[int]] | None:
+        """Per spatial dim (output size, begin pad, end pad), the window and the stride, of
+        x's shape (or of `shape`, an array's); None when it is unknown."""
+        x = self.in_shape(0) if shape is None else shape
         if not _known(x):
             return None
         assert x is not None

@@ -432,7 +432,7 @@ def _avg_pool(
 ) -> list[np.ndarray]:
     # a mean of the window's terms: the averaged input bounds plus a sum of k terms in any order
     assert isinstance(op, ge.PoolBase)
-    w = op.windows()
+    w = op.windows(args[0].shape)
     assert w is not None
     k = w[1][0] * w[1][1]
     with np.errstate(all="ignore"):

@@ -546,8 +546,11 @@ def pool2d(op: Operation, x: np.ndarray, kind: str) -> np.ndarray:
     (exclusive, AvgPool's SAME), inside the padded x (AvgPoolV2 exclusive = false), or by
     divisor_override when it is > 0."""
     assert isinstance(op, ge.PoolBase)
-    w = op.windows()
-    assert w is not None  # a verified op on a known shape
+    try:
+        w = op.windows(x.shape)
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    assert w is not None  # of an array's (known) shape
     ((oh, pt, pb), (ow, pl, pr)), (kh, kw), (sh, sw) = w
     n, c, h, wd = x.shape
     out = np.empty((n, c, oh, ow), dtype=x.dtype)

@@ -469,3 +469,58 @@ def test_bounds_hold_on_perturbed_inputs(op: str) -> None:
     for p in perturbed:
         got = ip.run_node(node, [p, *args[1:]])[0]
         assert np.all(np.abs(got.astype(np.float64) - ref[0].astype(np.float64)) <= bound), op
+
+
+def test_pools_run_on_a_dynamic_dim() -> None:
+    """A pool whose x has a `?` dim runs on the array's shape (the type gives no window)."""
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<1x2x?x5xf32>
+  %y = ge.AvgPoolV2(%x) {ksize = [1, 1, 3, 3], strides = [1, 1, 2, 2], pads = [1, 1, 1, 1]} : (tensor<1x2x?x5xf32>) -> tensor<1x2x?x3xf32>
+  ge.NetOutput %y : tensor<1x2x?x3xf32>
+}"""
+    m = parse_module(_CTX, text, "t.mlir")
+    m.verify()
+    x = np.random.default_rng(0).standard_normal((1, 2, 7, 5)).astype(F32)
+    (got,) = run_module(m, [x])
+    want = np_pool(x.astype(np.float64), (3, 3), (2, 2), [1, 1, 1, 1], "avg", False, True)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def test_conv2d_transpose_and_arg_bounds() -> None:
+    """Conv2DTranspose's bound holds on x perturbed within it; ArgMaxV2's is 0 on exact
+    inputs and unbounded once x may differ."""
+    rng = np.random.default_rng(6)
+    attrs = ' {strides = [1, 1, 2, 2], pads = [1, 0, 0, 1], groups = 2, data_format = "NCHW"}'
+    text = graph(
+        "Conv2DTranspose",
+        [((1, 4, 3, 4), F32), ((4, 2, 3, 2), F32)],
+        [np.zeros((4,), I64)],
+        [((1, 4, 6, 7), F32)],
+        attrs,
+    )
+    text = text.replace("ge.Conv2DTranspose(%x0, %x1, %c0)", "ge.Conv2DTranspose(%c0, %x0, %x1)").replace(
+        f"({ty((1, 4, 3, 4), F32)}, {ty((4, 2, 3, 2), F32)}, {ty((4,), I64)})",
+        f"({ty((4,), I64)}, {ty((1, 4, 3, 4), F32)}, {ty((4, 2, 3, 2), F32)})",
+    )
+    m = parse_module(_CTX, text, "t.mlir")
+    m.verify()
+    (g,) = [o for o in m.ops if isinstance(o, ge.GraphOp)]
+    (node,) = [o for o in g.body.block.ops if isinstance(o, ge.Conv2DTranspose)]
+    x, w = rng.standard_normal((1, 4, 3, 4)).astype(F32), rng.standard_normal((4, 2, 3, 2)).astype(F32)
+    args = [np.zeros((4,), I64), x, w]
+    ip = ge_interpreter()
+    ref = ip.run_node(node, args)[0]
+    perturbed = [(x + rng.uniform(-1, 1, x.shape) * np.abs(x) * 1e-3).astype(F32) for _ in range(3)]
+    e = np.max([np.abs(p.astype(np.float64) - x) for p in perturbed], axis=0)
+    rule = EB.bound_rule_of(ge.Conv2DTranspose)
+    assert rule is not None
+    bound = rule(ip, node, args, [np.zeros(4), e, np.zeros(w.shape)], [ref])[0]
+    assert np.all(np.isfinite(bound)) and np.any(bound > 0)
+    for p in perturbed:
+        got = ip.run_node(node, [args[0], p, w])[0]
+        assert np.all(np.abs(got.astype(np.float64) - ref.astype(np.float64)) <= bound)
+    arg = EB.bound_rule_of(ge.ArgMaxV2)
+    assert arg is not None
+    out = [np.zeros((3,), I64)]
+    assert np.all(arg(ip, node, [x], [np.zeros(x.shape)], out)[0] == 0)
+    assert np.all(np.isinf(arg(ip, node, [x], [e], out)[0]))
