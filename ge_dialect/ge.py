@@ -2283,6 +2283,742 @@ class FusedAscBackend(GeNode):
             raise VerifyException("FusedAscBackend body holds no AscBackend")
 
 
+# ---------------------------------------------------------------------------------------
+# Structural and compute ops of real models (issue 11): BatchNorm, pooling, PadV3,
+# StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the
+# two resizes and Conv2DTranspose.
+# Each is one library kernel task: GE's autofuse has no lowering of pooling, normalisation,
+# pad, arg-reductions, GatherElements, the triangles or resizing, and its slice, matmul and
+# conv lowerings are off by default (ge_fusion.md §3.2, "Feature flags"). §3.2 also lists
+# Tile among the broadcast views it lowers; lowering/lower_autofuse.py has no Tile view
+# yet, so here Tile runs as a kernel too.
+# ---------------------------------------------------------------------------------------
+
+FLOAT_DTYPES: frozenset[str] = frozenset({"DT_FLOAT16", "DT_BF16", "DT_FLOAT", "DT_DOUBLE"})
+# nn_pooling_ops.h: REG_OP(MaxPoolV3) / REG_OP(MaxPool): x of these types
+POOL_MAX_DTYPES: frozenset[str] = FLOAT_DTYPES | {
+    "DT_INT8", "DT_UINT8", "DT_INT16", "DT_UINT16", "DT_INT32", "DT_INT64",
+}  # fmt: skip
+
+
+def dtype_of(v: SSAValue) -> str:
+    return ge_dtype_name(v.type.element_type)  # type: ignore[attr-defined]
+
+
+def float_attr(op: Operation, name: str, default: float) -> float:
+    """A GE Float attribute (`epsilon = 1.0e-05 : f32`); `default` when absent."""
+    a = op.attributes.get(name)
+    if a is None:
+        return default
+    if not isinstance(a, FloatAttr):
+        raise VerifyException(f"attribute '{name}' must be a float (e.g. 1.0e-05 : f32), got {a}")
+    return float(a.value.data)
+
+
+def _check_dtypes(op: GeNode, v: SSAValue, allowed: frozenset[str], what: str) -> None:
+    dt = dtype_of(v)
+    if dt not in allowed:
+        raise VerifyException(f"{ge_type(op)} {what} must be one of {', '.join(sorted(allowed))}, got {dt}")
+
+
+def _const_input(op: GeNode, i: int, what: str) -> list[int] | None:
+    """The values of constant index input `i` (int32/int64), None when it is not a Const."""
+    if ge_dtype_name(op.operands[i].type.element_type) not in INDEX_DTYPES:  # type: ignore[attr-defined]
+        raise VerifyException(f"{what} must be int32 or int64, got {op.operands[i].type.element_type}")  # type: ignore[attr-defined]
+    return const_ints(op.operands[i])
+
+
+@irdl_op_definition
+class BatchNorm(GeNode):
+    """`ge.BatchNorm(%x, %scale, %offset, %mean, %variance)`: batch normalisation of NCHW
+    x over channel axis 1 (nn_norm_ops.h: REG_OP(BatchNorm): x f16/f32/bf16, the other
+    inputs float32 [C]; six outputs y, batch_mean, batch_variance, reserve_space_1,
+    reserve_space_2, reserve_space_3; epsilon default 1e-4, data_format NHWC, is_training
+    true). Inference (is_training = false) needs mean and variance:
+    y = scale * (x - mean) / sqrt(variance + epsilon) + offset; batch_mean and
+    reserve_space_1 are mean, batch_variance and reserve_space_2 variance, reserve_space_3
+    one float (no meaning: 0). Only NCHW (4-D) and NCDHW (5-D) are supported."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.BatchNorm"
+    NUM_INPUTS: ClassVar = (3, 5)
+    NUM_OUTPUTS: ClassVar = (6, 6)
+    ATTRS: ClassVar = {
+        "data_format": (A.AttrKind.STR, False),
+        "is_training": (A.AttrKind.BOOL, False),
+    }
+
+    def epsilon(self) -> float:
+        return float_attr(self, "epsilon", 1e-4)
+
+    def check(self) -> None:
+        fmt = A.get_str(self, "data_format", "NHWC")
+        _check_dtypes(self, self.operands[0], frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_BF16"}), "x")
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        for v in [*self.operands[1:], *self.results[1:]]:
+            if dtype_of(v) != "DT_FLOAT":
+                raise VerifyException(
+                    f"BatchNorm's scale, offset, mean, variance and outputs 1-5 are float32, got {dtype_of(v)}"
+                )
+        if self.epsilon() <= 0:
+            raise VerifyException(f"epsilon must be > 0, got {self.epsilon()}")
+        training = A.get_bool(self, "is_training", True)
+        if not training and len(self.operands) != 5:
+            raise VerifyException("BatchNorm with is_training = false needs mean and variance (5 inputs)")
+        s = self.in_shape(0)
+        if s is not None:
+            want = {4: "NCHW", 5: "NCDHW"}.get(len(s))
+            if want is None or fmt != want:
+                raise VerifyException(
+                    f"BatchNorm supports 4-D NCHW and 5-D NCDHW x, got {fmt_shape(s)} with data_format {fmt}"
+                )
+
+    def infer(self) -> list[Dims | None] | None:
+        s = self.in_shape(0)
+        if s is None:
+            return None
+        c = s[1]
+        for i in range(1, len(self.operands)):
+            p = self.in_shape(i)
+            if p is not None and p != (c,) and c >= 0:
+                raise VerifyException(f"input {i} has shape {fmt_shape(p)}, expected [{c}] (the channels of x)")
+        return [s, (c,), (c,), (c,), (c,), (1,)]
+
+
+# -- pooling (nn_pooling_ops.h) -----------------------------------------------------------
+
+
+def pool_window(in_dim: int, k: int, s: int, p0: int, p1: int, mode: str, ceil: bool) -> tuple[int, int, int]:
+    """(output size, begin pad, end pad) of one pooled dim. nn_pooling_ops.h (MaxPoolV3,
+    AvgPoolV2 output formulas): SAME: ceil(in / s) with TensorFlow's pads (the odd pad at
+    the end); VALID: (in - k + s) / s, no pads; CALCULATED: (in + p0 + p1 - k) / s + 1,
+    with ceil_mode (in + p0 + p1 - k + s - 1) / s + 1, less one when the last window
+    would start at or past in + p0."""
+    if mode == "SAME":
+        out = -(-in_dim // s)
+        total = max(0, (out - 1) * s + k - in_dim)
+        return out, total // 2, total - total // 2
+    if mode == "VALID":
+        return (in_dim - k + s) // s, 0, 0
+    span = in_dim + p0 + p1 - k
+    if not ceil:
+        return span // s + 1, p0, p1
+    out = (span + s - 1) // s + 1
+    if (out - 1) * s >= in_dim + p0:
+        out -= 1
+    return out, p0, p1
+
+
+class PoolBase(GeNode):
+    """2-D pooling of NCHW x: `ksize` and `strides` are NCHW 4-lists with 1 on N and C,
+    `pads` [top, bottom, left, right] (CALCULATED mode), `padding_mode` (V3/V2) or
+    `padding` (MaxPool/AvgPool) SAME / VALID / CALCULATED, `ceil_mode`, `global_pooling`
+    (the window is the whole plane)."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    MODE_ATTR: ClassVar[str] = "padding_mode"
+    MODES: ClassVar[tuple[str, ...]] = ("SAME", "VALID", "CALCULATED")
+    DTYPES: ClassVar[frozenset[str]] = POOL_MAX_DTYPES
+    ATTRS: ClassVar = {
+        "ksize": (A.AttrKind.LIST_INT, True),
+        "strides": (A.AttrKind.LIST_INT, True),
+        "padding_mode": (A.AttrKind.STR, False),
+        "pads": (A.AttrKind.LIST_INT, False),
+        "data_format": (A.AttrKind.STR, False),
+        "global_pooling": (A.AttrKind.BOOL, False),
+        "ceil_mode": (A.AttrKind.BOOL, False),
+    }
+
+    def mode(self) -> str:
+        return A.get_str(self, self.MODE_ATTR, "CALCULATED") or "CALCULATED"
+
+    def check(self) -> None:
+        fmt = A.get_str(self, "data_format", "NCHW")
+        if fmt != "NCHW":
+            raise VerifyException(f"{ge_type(self)} supports data_format NCHW, got {fmt}")
+        _check_dtypes(self, self.operands[0], self.DTYPES, "x")
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        if self.mode() not in self.MODES:
+            raise VerifyException(f"{self.MODE_ATTR} must be one of {', '.join(self.MODES)}, got {self.mode()}")
+        k, s = quad_attr(self, "ksize", [1, 1, 1, 1]), quad_attr(self, "strides", [1, 1, 1, 1])
+        p = quad_attr(self, "pads", [0, 0, 0, 0])
+        if k[0] != 1 or k[1] != 1 or s[0] != 1 or s[1] != 1:
+            raise VerifyException(f"ksize {k} and strides {s} must be 1 on N and C (NCHW)")
+        if min(k) <= 0 or min(s) <= 0 or min(p) < 0:
+            raise VerifyException(f"ksize and strides must be > 0 and pads >= 0, got {k}, {s}, {p}")
+
+    def windows(self, shape: Dims | None = None) -> tuple[list[tuple[int, int, int]], list[int], list[int]] | None:
+        """Per spatial dim (output size, begin pad, end pad), the window and the stride, of
+        x's shape (or of `shape`, an array's); None when it is unknown."""
+        x = self.in_shape(0) if shape is None else shape
+        if not _known(x):
+            return None
+        assert x is not None
+        if len(x) != 4:
+            raise VerifyException(f"{ge_type(self)} takes a 4-D NCHW x, got {fmt_shape(x)}")
+        k, s = quad_attr(self, "ksize", [1, 1, 1, 1])[2:], quad_attr(self, "strides", [1, 1, 1, 1])[2:]
+        p = quad_attr(self, "pads", [0, 0, 0, 0])
+        if A.get_bool(self, "global_pooling"):
+            return [(1, 0, 0), (1, 0, 0)], list(x[2:]), [1, 1]
+        ceil = A.get_bool(self, "ceil_mode")
+        dims = [pool_window(x[2 + i], k[i], s[i], p[2 * i], p[2 * i + 1], self.mode(), ceil) for i in range(2)]
+        return dims, k, s
+
+    def infer(self) -> list[Dims | None] | None:
+        w = self.windows()
+        x = self.in_shape(0)
+        if w is None or x is None:
+            return None
+        (oh, _, _), (ow, _, _) = w[0]
+        if oh <= 0 or ow <= 0:
+            raise VerifyException(
+                f"{ge_type(self)} output would be empty ({oh}x{ow}): the window is larger than the input"
+            )
+        return [(x[0], x[1], oh, ow)]
+
+
+@irdl_op_definition
+class MaxPoolV3(PoolBase):
+    """Max pooling (nn_pooling_ops.h: REG_OP(MaxPoolV3): ksize, strides required;
+    padding_mode CALCULATED, pads [0, 0, 0, 0], data_format NCHW, global_pooling and
+    ceil_mode false by default). Padding never wins the max."""
+
+    name = "ge.MaxPoolV3"
+
+
+@irdl_op_definition
+class AvgPoolV2(PoolBase):
+    """Average pooling (nn_pooling_ops.h: REG_OP(AvgPoolV2): the MaxPoolV3 attributes plus
+    `exclusive` (default true: padding is not counted) and `divisor_override` (0: none);
+    x f16/f32/bf16/double). A window's divisor is its elements inside x (exclusive) or
+    inside the padded x (not exclusive)."""
+
+    name = "ge.AvgPoolV2"
+    DTYPES: ClassVar = FLOAT_DTYPES
+    ATTRS: ClassVar = {
+        **PoolBase.ATTRS,
+        "exclusive": (A.AttrKind.BOOL, False),
+        "divisor_override": (A.AttrKind.INT, False),
+    }
+
+    def check(self) -> None:
+        super().check()
+        d = self.int_attr("divisor_override", 0)
+        if d is not None and d < 0:
+            raise VerifyException(f"divisor_override must be >= 0, got {d}")
+
+
+@irdl_op_definition
+class MaxPool(PoolBase):
+    """Max pooling, TensorFlow's form (nn_pooling_ops.h: REG_OP(MaxPool): ksize, strides,
+    padding SAME/VALID required; data_format default NHWC, only NCHW here)."""
+
+    name = "ge.MaxPool"
+    MODE_ATTR: ClassVar = "padding"
+    MODES: ClassVar = ("SAME", "VALID")
+    ATTRS: ClassVar = {
+        "ksize": (A.AttrKind.LIST_INT, True),
+        "strides": (A.AttrKind.LIST_INT, True),
+        "padding": (A.AttrKind.STR, True),
+        "data_format": (A.AttrKind.STR, False),
+    }
+
+
+@irdl_op_definition
+class AvgPool(PoolBase):
+    """Average pooling, TensorFlow's form (nn_pooling_ops.h: REG_OP(AvgPool): ksize,
+    strides, padding SAME/VALID required; data_format default NHWC, only NCHW here; SAME's
+    padding is not counted)."""
+
+    name = "ge.AvgPool"
+    MODE_ATTR: ClassVar = "padding"
+    MODES: ClassVar = ("SAME", "VALID")
+    DTYPES: ClassVar = FLOAT_DTYPES
+    ATTRS: ClassVar = MaxPool.ATTRS
+
+
+# -- PadV3, StridedSliceV2, Tile (pad_ops.h, selection_ops.h) ------------------------------
+
+PAD_MODES = ("constant", "reflect", "edge")
+
+
+def pad_pairs(paddings: Sequence[int], rank: int, contiguous: bool) -> list[tuple[int, int]] | None:
+    """PadV3's paddings as (begin, end) per axis: contiguous [[b0, e0], [b1, e1], ...] or
+    not [b0, b1, ..., e0, e1, ...] (pad_ops.h: paddings_contiguous); None: wrong length."""
+    if len(paddings) != 2 * rank:
+        return None
+    if contiguous:
+        return [(paddings[2 * i], paddings[2 * i + 1]) for i in range(rank)]
+    return [(paddings[i], paddings[rank + i]) for i in range(rank)]
+
+
+@irdl_op_definition
+class PadV3(GeNode):
+    """`ge.PadV3(%x, %paddings [, %constant_values])`: pads (a negative pad crops) each axis
+    (pad_ops.h: REG_OP(PadV3): paddings int32/int64, a ge.Const here; mode constant
+    (default), reflect or edge; paddings_contiguous default true; constant_values a
+    one-element tensor of x's dtype, 0 when absent). y.shape[i] = x.shape[i] + b_i + e_i
+    >= 0; reflect needs -dim <= pad < dim, edge and constant pad >= -dim."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.PadV3"
+    NUM_INPUTS: ClassVar = (2, 3)
+    ATTRS: ClassVar = {"mode": (A.AttrKind.STR, False), "paddings_contiguous": (A.AttrKind.BOOL, False)}
+
+    def pads(self) -> list[tuple[int, int]] | None:
+        vals = _const_input(self, 1, "paddings")
+        s = self.in_shape(0)
+        if vals is None or s is None:
+            return None
+        pairs = pad_pairs(vals, len(s), A.get_bool(self, "paddings_contiguous", True))
+        if pairs is None:
+            raise VerifyException(f"paddings has {len(vals)} values for a rank-{len(s)} x (2 per axis)")
+        return pairs
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        mode = A.get_str(self, "mode", "constant")
+        if mode not in PAD_MODES:
+            raise VerifyException(f"PadV3 mode must be one of {', '.join(PAD_MODES)}, got {mode}")
+        if len(self.operands) == 3:
+            self.same_dtype([self.operands[0], self.operands[2]], "x and constant_values")
+            cs = self.in_shape(2)
+            if _known(cs) and math.prod(cs) != 1:  # type: ignore[arg-type]
+                raise VerifyException(f"constant_values must hold one value, got shape {fmt_shape(cs)}")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, pairs = self.in_shape(0), self.pads()
+        if s is None or pairs is None:
+            return None
+        mode = A.get_str(self, "mode", "constant")
+        out = []
+        for i, (d, (b, e)) in enumerate(zip(s, pairs)):
+            if d < 0:
+                out.append(-1)
+                continue
+            lo = -d
+            if (mode == "reflect" and not (lo <= b < max(d, 1) and lo <= e < max(d, 1))) or b < lo or e < lo:
+                raise VerifyException(f"pads ({b}, {e}) of axis {i} (size {d}) are out of range for mode {mode}")
+            if mode != "constant" and (b > 0 or e > 0) and d - max(0, -b) - max(0, -e) <= 0:
+                raise VerifyException(f"mode {mode} cannot pad axis {i}: nothing of it is left to repeat")
+            if d + b + e < 0:
+                raise VerifyException(f"pads ({b}, {e}) make axis {i} of size {d} negative")
+            out.append(d + b + e)
+        return [tuple(out)]
+
+
+def slice_ranges(
+    shape: Sequence[int],
+    begin: Sequence[int],
+    end: Sequence[int],
+    axes: Sequence[int] | None,
+    steps: Sequence[int] | None,
+) -> list[tuple[int, int, int]]:
+    """(start, stop, step) per axis of ONNX Slice's semantics, which StridedSliceV2 follows
+    (selection_ops.h: "Compatible with the onnx operator Slice"): negative begin/end count
+    from the end, then begin and end are clamped to [0, dim] (step > 0) or [0, dim - 1] and
+    [-1, dim - 1] (step < 0); unlisted axes are whole. stop = -1 with step < 0 means "past
+    index 0". A VerifyException for a bad list."""
+    rank = len(shape)
+    n = len(begin)
+    axes = list(range(n)) if axes is None else list(axes)
+    steps = [1] * n if steps is None else list(steps)
+    if len(end) != n or len(axes) != n or len(steps) != n:
+        raise VerifyException(
+            f"begin, end, axes and strides have different lengths ({n}, {len(end)}, {len(axes)}, {len(steps)})"
+        )
+    out = [(0, d, 1) for d in shape]
+    seen: set[int] = set()
+    for b, e, a, st in zip(begin, end, axes, steps):
+        a = normalize_axis(a, rank, "axes entry")
+        if a in seen:
+            raise VerifyException(f"axes {list(axes)} name axis {a} twice")
+        seen.add(a)
+        if st == 0:
+            raise VerifyException("a slice step (strides entry) must not be 0")
+        d = shape[a]
+        b = b + d if b < 0 else b
+        e = e + d if e < 0 else e
+        if st > 0:
+            b, e = min(max(b, 0), d), min(max(e, 0), d)
+        else:
+            b, e = min(max(b, 0), d - 1), min(max(e, -1), d - 1)
+        out[a] = (b, e, st)
+    return out
+
+
+def slice_len(start: int, stop: int, step: int) -> int:
+    return max(0, -(-(stop - start) // step))
+
+
+@irdl_op_definition
+class StridedSliceV2(GeNode):
+    """`ge.StridedSliceV2(%x, %begin, %end [, %axes [, %strides]])`: ONNX Slice
+    (selection_ops.h: REG_OP(StridedSliceV2): begin, end, optional axes and strides
+    int32/int64, ge.Consts here; the five masks default 0, only 0 supported here)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.StridedSliceV2"
+    NUM_INPUTS: ClassVar = (3, 5)
+    MASKS: ClassVar = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+    ATTRS: ClassVar = {m: (A.AttrKind.INT, False) for m in MASKS}
+
+    def ranges(self) -> list[tuple[int, int, int]] | None:
+        s = self.in_shape(0)
+        lists = [
+            _const_input(self, i, w) for i, w in zip(range(1, len(self.operands)), ("begin", "end", "axes", "strides"))
+        ]
+        if not _known(s) or any(v is None for v in lists):
+            return None
+        assert s is not None
+        begin, end = lists[0], lists[1]
+        axes = lists[2] if len(lists) > 2 else None
+        steps = lists[3] if len(lists) > 3 else None
+        return slice_ranges(s, begin, end, axes, steps)  # type: ignore[arg-type]
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        for m in self.MASKS:
+            if (self.int_attr(m, 0) or 0) != 0:
+                raise VerifyException(f"StridedSliceV2 {m} = {self.int_attr(m)} is not supported (only 0)")
+
+    def infer(self) -> list[Dims | None] | None:
+        r = self.ranges()
+        if r is None:
+            return None
+        return [tuple(slice_len(*t) for t in r)]
+
+
+@irdl_op_definition
+class Tile(GeNode):
+    """`ge.Tile(%x, %multiples)`: x repeated multiples[i] times along axis i (selection_ops.h:
+    REG_OP(Tile): multiples int32/int64, a ge.Const here, one entry per axis, >= 0)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.Tile"
+    NUM_INPUTS: ClassVar = (2, 2)
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, m = self.in_shape(0), _const_input(self, 1, "multiples")
+        if s is None or m is None:
+            return None
+        if len(m) != len(s) or any(k < 0 for k in m):
+            raise VerifyException(f"multiples {m} must have one entry >= 0 per axis of x {fmt_shape(s)}")
+        return [tuple(d * k if d >= 0 else -1 for d, k in zip(s, m))]
+
+
+# -- BatchMatMulV2 (matrix_calculation_ops.h) ----------------------------------------------
+
+
+@irdl_op_definition
+class BatchMatMulV2(GeNode):
+    """`ge.BatchMatMulV2(%x1, %x2 [, %bias])`: x1 @ x2 over the last two axes, the batch
+    axes broadcast as numpy does (matrix_calculation_ops.h: REG_OP(BatchMatMulV2): x1, x2
+    2-D to 6-D of f16/f32/bf16/int32, optional bias [N], adj_x1 / adj_x2 (default false)
+    transpose the last two axes first; offset_w / offset_x are quantisation, not supported)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.BatchMatMulV2"
+    NUM_INPUTS: ClassVar = (2, 3)
+    ATTRS: ClassVar = {
+        "adj_x1": (A.AttrKind.BOOL, False),
+        "adj_x2": (A.AttrKind.BOOL, False),
+        "offset_x": (A.AttrKind.INT, False),
+    }
+
+    def check(self) -> None:
+        _check_dtypes(self, self.operands[0], frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_BF16", "DT_INT32"}), "x1")
+        self.same_dtype([*self.operands, self.results[0]], "inputs and output")
+        if (self.int_attr("offset_x", 0) or 0) != 0:
+            raise VerifyException("BatchMatMulV2 offset_x (quantisation) is not supported")
+
+    def infer(self) -> list[Dims | None] | None:
+        a, b = self.in_shape(0), self.in_shape(1)
+        if a is None or b is None:
+            return None
+        if not (2 <= len(a) <= 6 and 2 <= len(b) <= 6):
+            raise VerifyException(f"BatchMatMulV2 takes 2-D to 6-D inputs, got {fmt_shape(a)} and {fmt_shape(b)}")
+        m, ka = (a[-1], a[-2]) if A.get_bool(self, "adj_x1") else (a[-2], a[-1])
+        kb, n = (b[-1], b[-2]) if A.get_bool(self, "adj_x2") else (b[-2], b[-1])
+        if ka >= 0 and kb >= 0 and ka != kb:
+            raise VerifyException(f"BatchMatMulV2 inner dims differ: {fmt_shape(a)} @ {fmt_shape(b)}")
+        batch = broadcast_shapes(a[:-2], b[:-2])
+        if batch is None:
+            raise VerifyException(f"the batch dims of {fmt_shape(a)} and {fmt_shape(b)} do not broadcast")
+        if len(self.operands) == 3:
+            bias = self.in_shape(2)
+            if bias is not None and bias != (n,):
+                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected [{n}]")
+        return [(*batch, m, n)]
+
+
+# -- ArgMaxV2, ArgMin, GatherElements, Tril, Triu (elewise_calculation_ops.h,
+#    selection_ops.h, matrix_calculation_ops.h) -----------------------------------------
+
+# types.h: DataType numbers of the index outputs ArgMaxV2 / ArgMin take as `dtype`
+ARG_DTYPES: dict[int, str] = {3: "DT_INT32", 9: "DT_INT64"}
+
+
+class ArgBase(GeNode):
+    """`ge.ArgMaxV2(%x, %dimension)` / `ge.ArgMin(...)`: the index of the first largest /
+    smallest value along the axis `dimension` (a 0-d or 1-element int32/int64 ge.Const),
+    which is removed (elewise_calculation_ops.h: REG_OP(ArgMaxV2) / REG_OP(ArgMin): x a
+    NumberType, y int32 or int64 as `dtype` says (GE's DataType number, default DT_INT64 =
+    9); "if there are multiple maximum values, the index of the first ... is used")."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"dtype": (A.AttrKind.INT, False)}
+
+    def axis(self) -> int | None:
+        vals = _const_input(self, 1, "dimension")
+        s = self.in_shape(0)
+        if vals is None or s is None:
+            return None
+        if len(vals) != 1:
+            raise VerifyException(f"dimension must hold one value, got {len(vals)}")
+        return normalize_axis(vals[0], len(s), "dimension")
+
+    def check(self) -> None:
+        dt = self.int_attr("dtype", 9)
+        assert dt is not None
+        if dt not in ARG_DTYPES:
+            raise VerifyException(f"dtype must be DT_INT32 (3) or DT_INT64 (9), got {dt}")
+        if dtype_of(self.results[0]) != ARG_DTYPES[dt]:
+            raise VerifyException(f"y must be {ARG_DTYPES[dt]} (dtype = {dt}), got {dtype_of(self.results[0])}")
+        if dtype_of(self.operands[0]) == "DT_BOOL":
+            raise VerifyException(f"{ge_type(self)} x must be a number, got DT_BOOL")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, a = self.in_shape(0), self.axis()
+        if s is None or a is None:
+            return None
+        if s[a] == 0:
+            raise VerifyException(f"{ge_type(self)} of an empty axis {a} has no index")
+        return [s[:a] + s[a + 1 :]]
+
+
+@irdl_op_definition
+class ArgMaxV2(ArgBase):
+    name = "ge.ArgMaxV2"
+
+
+@irdl_op_definition
+class ArgMin(ArgBase):
+    name = "ge.ArgMin"
+
+
+@irdl_op_definition
+class GatherElements(GeNode):
+    """`ge.GatherElements(%x, %index)`: y[i] = x[i with i[dim] replaced by index[i]]
+    (selection_ops.h: REG_OP(GatherElements): index int32/int64 of x's rank, dims other
+    than `dim` at most x's, y of index's shape; `dim` default 0; an index outside
+    [0, x.shape[dim]) is an AI-core error, as PyTorch's gather, which it follows)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.GatherElements"
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"dim": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        if dtype_of(self.operands[1]) not in INDEX_DTYPES:
+            raise VerifyException(f"index must be int32 or int64, got {dtype_of(self.operands[1])}")
+
+    def infer(self) -> list[Dims | None] | None:
+        x, idx = self.in_shape(0), self.in_shape(1)
+        if x is None or idx is None:
+            return None
+        if len(x) != len(idx) or not x:
+            raise VerifyException(f"index {fmt_shape(idx)} must have x's rank ({fmt_shape(x)}), at least 1")
+        d = normalize_axis(self.int_attr("dim", 0) or 0, len(x), "dim")
+        for i, (a, b) in enumerate(zip(x, idx)):
+            if i != d and a >= 0 and b >= 0 and b > a:
+                raise VerifyException(f"index dim {i} ({b}) is larger than x's ({a})")
+        return [idx]
+
+
+class TriBase(GeNode):
+    """`ge.Tril(%x)` / `ge.Triu(%x)`: the lower / upper triangle of the last two axes,
+    from `diagonal` (default 0; > 0 above the main diagonal) on, the rest 0
+    (matrix_calculation_ops.h: REG_OP(Tril) / REG_OP(Triu), PyTorch's tril / triu; x 2-D
+    to 8-D)."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"diagonal": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+
+    def infer(self) -> list[Dims | None] | None:
+        s = self.in_shape(0)
+        if s is not None and not 2 <= len(s) <= 8:
+            raise VerifyException(f"{ge_type(self)} takes a 2-D to 8-D x, got {fmt_shape(s)}")
+        return [s]
+
+
+@irdl_op_definition
+class Tril(TriBase):
+    name = "ge.Tril"
+
+
+@irdl_op_definition
+class Triu(TriBase):
+    name = "ge.Triu"
+
+
+# -- ResizeNearestNeighborV2, ResizeBilinearV2 (image_ops.h) -------------------------------
+
+
+class ResizeBase(GeNode):
+    """`ge.ResizeNearestNeighborV2(%x, %size)` / `ge.ResizeBilinearV2(%x, %size)`: x
+    [N, C, H, W] (the ONNX plugin sets FORMAT_NCHW) resized to `size` = [new H, new W] (a
+    1-D int32 ge.Const of 2) as TensorFlow's resize kernels do, which these ops follow
+    (image_ops.h): scale = in / out, or (in - 1) / (out - 1) with `align_corners`; a
+    source coordinate is out * scale, or (out + 0.5) * scale (- 0.5 for bilinear) with
+    `half_pixel_centers`; the two are exclusive."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"align_corners": (A.AttrKind.BOOL, False), "half_pixel_centers": (A.AttrKind.BOOL, False)}
+
+    def check(self) -> None:
+        if A.get_bool(self, "align_corners") and A.get_bool(self, "half_pixel_centers"):
+            raise VerifyException("align_corners and half_pixel_centers cannot both be true")
+        if dtype_of(self.operands[1]) != "DT_INT32":
+            raise VerifyException(f"size must be int32, got {dtype_of(self.operands[1])}")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, size = self.in_shape(0), const_ints(self.operands[1])
+        if s is None or size is None:
+            return None
+        if len(s) != 4:
+            raise VerifyException(f"{ge_type(self)} takes a 4-D NCHW x, got {fmt_shape(s)}")
+        if len(size) != 2 or min(size) <= 0:
+            raise VerifyException(f"size must be [new_height, new_width] > 0, got {size}")
+        return [(s[0], s[1], size[0], size[1])]
+
+
+@irdl_op_definition
+class ResizeNearestNeighborV2(ResizeBase):
+    """The nearest source pixel: round (align_corners) or floor of the source
+    coordinate, at most in - 1 (image_ops.h: REG_OP(ResizeNearestNeighborV2): y of x's
+    type)."""
+
+    name = "ge.ResizeNearestNeighborV2"
+
+    def check(self) -> None:
+        super().check()
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+
+
+@irdl_op_definition
+class ResizeBilinearV2(ResizeBase):
+    """Bilinear interpolation of the two source rows and columns around the source
+    coordinate (clamped to the image), computed in float32 (image_ops.h:
+    REG_OP(ResizeBilinearV2): x f16/f32/bf16 here; y float32, or x's f16 / bf16)."""
+
+    name = "ge.ResizeBilinearV2"
+
+    def check(self) -> None:
+        super().check()
+        x, y = dtype_of(self.operands[0]), dtype_of(self.results[0])
+        if x not in ("DT_FLOAT16", "DT_FLOAT", "DT_BF16"):
+            raise VerifyException(f"ResizeBilinearV2 x must be DT_FLOAT16, DT_FLOAT or DT_BF16 here, got {x}")
+        if y != "DT_FLOAT" and y != x:
+            raise VerifyException(f"ResizeBilinearV2 y must be DT_FLOAT or x's {x}, got {y}")
+
+
+# -- Conv2DTranspose (nn_calculation_ops.h) ------------------------------------------------
+
+
+@irdl_op_definition
+class Conv2DTranspose(GeNode):
+    """`ge.Conv2DTranspose(%input_size, %x, %filter [, %bias])`: the transpose of an NCHW
+    convolution, ONNX's ConvTranspose (nn_calculation_ops.h: REG_OP(Conv2DTranspose):
+    input_size int32/int64 [4] (a ge.Const: the output shape, or zeros for "infer it", as
+    the ONNX plugin writes it), x [N, C, H, W], filter [C, K / groups, kh, kw], bias [K];
+    strides and pads [top, bottom, left, right] required, dilations [1, 1, 1, 1],
+    groups 1, data_format NHWC (only NCHW here), output_padding [0, 0, 0, 0], offset_x 0 by
+    default). Output H = (H - 1) * stride - top - bottom + dilation * (kh - 1) +
+    output_padding + 1 (and W alike)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.Conv2DTranspose"
+    NUM_INPUTS: ClassVar = (3, 4)
+    ATTRS: ClassVar = {
+        "strides": (A.AttrKind.LIST_INT, True),
+        "pads": (A.AttrKind.LIST_INT, True),
+        "dilations": (A.AttrKind.LIST_INT, False),
+        "groups": (A.AttrKind.INT, False),
+        "data_format": (A.AttrKind.STR, False),
+        "output_padding": (A.AttrKind.LIST_INT, False),
+        "offset_x": (A.AttrKind.INT, False),
+    }
+
+    def check(self) -> None:
+        fmt = A.get_str(self, "data_format", "NHWC")
+        if fmt != "NCHW":
+            raise VerifyException(f"Conv2DTranspose supports data_format NCHW, got {fmt}")
+        _check_dtypes(self, self.operands[1], frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_BF16"}), "x")
+        self.same_dtype([*self.operands[1:], self.results[0]], "x, filter, bias and y")
+        if (self.int_attr("offset_x", 0) or 0) != 0:
+            raise VerifyException("Conv2DTranspose offset_x (quantisation) is not supported")
+
+    def infer(self) -> list[Dims | None] | None:
+        size = _const_input(self, 0, "input_size")
+        x, w = self.in_shape(1), self.in_shape(2)
+        if not _known(x) or not _known(w):
+            return None
+        assert x is not None and w is not None
+        if len(x) != 4 or len(w) != 4:
+            raise VerifyException(f"Conv2DTranspose takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
+        s = quad_attr(self, "strides", [1, 1, 1, 1])
+        p = quad_attr(self, "pads", [0, 0, 0, 0])
+        d = quad_attr(self, "dilations", [1, 1, 1, 1])
+        op_ = quad_attr(self, "output_padding", [0, 0, 0, 0])
+        g = self.int_attr("groups", 1)
+        assert g is not None
+        if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or min(op_) < 0 or g <= 0:
+            raise VerifyException("strides and dilations must be > 0, pads and output_padding >= 0, groups > 0")
+        if x[1] != w[0] or x[1] % g:
+            raise VerifyException(f"filter {fmt_shape(w)} does not match input channels {x[1]} with groups {g}")
+        k = w[1] * g
+        if len(self.operands) == 4 and self.in_shape(3) not in ((k,), None):
+            raise VerifyException(f"bias has shape {fmt_shape(self.in_shape(3))}, expected [{k}]")
+        oh = (x[2] - 1) * s[2] - p[0] - p[1] + d[2] * (w[2] - 1) + op_[2] + 1
+        ow = (x[3] - 1) * s[3] - p[2] - p[3] + d[3] * (w[3] - 1) + op_[3] + 1
+        if oh <= 0 or ow <= 0:
+            raise VerifyException(f"Conv2DTranspose output would be empty ({oh}x{ow})")
+        out = (x[0], k, oh, ow)
+        if size is not None and any(size) and tuple(size) != out:
+            raise VerifyException(f"input_size {size} is not the output shape {fmt_shape(out)}")
+        return [out]
+
+
+STRUCTURAL_OPS: list[type[GeNode]] = [
+    BatchNorm, MaxPoolV3, AvgPoolV2, MaxPool, AvgPool, PadV3, StridedSliceV2, Tile, BatchMatMulV2,
+    ArgMaxV2, ArgMin, GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2,
+    Conv2DTranspose,
+]  # fmt: skip
+
+
 GE_NODE_OPS: list[type[GeNode]] = [
     Data, RefData, Const, Constant, Variable, NetOutput,
     Add, Sub, Mul, RealDiv, Div, Maximum, Minimum, Pow, AddN,
@@ -2297,6 +3033,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     SqueezeV2, SqueezeV3, UnsqueezeV2, UnsqueezeV3,
     TransposeD, BroadcastToD, Shape, Gather, GatherV2, MatMul, Conv2D, HcomAllGather,
     PartitionedCall, AscBackend, FusedAscBackend,
+    *STRUCTURAL_OPS,
 ]  # fmt: skip
 
 GE = Dialect("ge", [GraphOp, *GE_NODE_OPS], [GeDescAttr])

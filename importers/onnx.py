@@ -44,16 +44,19 @@ external data, an opset outside 11-21.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
-then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2
-written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul
-by a scalar Const, Clip's missing bound as the dtype's lowest/highest value (the plugin casts
-x to float32), Mod with fmod = 0 as FloorMod (the plugin ignores fmod), Softmax/LogSoftmax
-of opsets 11-12 over the coerced trailing axes, Pow with an exponent of another dtype
-through Casts; LayerNormalization, Gelu and Mish have no plugin in the public copy and
-become GE's LayerNorm, Gelu (or Erf and arithmetic for the exact Gelu) and Mish. The
-plugins of the public copy register opsets 8 to 15; the same mappings serve 16 to 21 where
-the op's semantics did not change (the converters read the later opsets' input forms of
-axes, split and shape).
+then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on
+two 2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's
+Muls as a Mul by a scalar Const, Clip's missing bound as the dtype's lowest/highest value (the
+plugin casts x to float32), Mod with fmod = 0 as FloorMod (the plugin ignores fmod),
+Softmax/LogSoftmax of opsets 11-12 over the coerced trailing axes, Pow with an exponent of
+another dtype through Casts, ArgMin's int32 indices cast to ONNX's int64 and the reduced axis
+as ExpandDims's axis, Trilu's constant k as the diagonal, the global pools' ksize
+[1, 1, -1, -1] written as the plane's size, Pad-18's axes folded into full-rank paddings, a
+SAME_LOWER pool refused where GE's SAME would pad the other side; LayerNormalization, Gelu
+and Mish have no plugin in the public copy and become GE's LayerNorm, Gelu (or Erf and
+arithmetic for the exact Gelu) and Mish. The plugins of the public copy register opsets 8 to
+15; the same mappings serve 16 to 21 where the op's semantics did not change (the converters
+read the later opsets' input forms of axes, split, shape and pads).
 """
 
 from __future__ import annotations
@@ -233,16 +236,16 @@ MAPPINGS: dict[str, Mapping] = _table(
     Transpose | Transpose (Const perm) | transpose_plugin.cc
     Unsqueeze | Unsqueeze (opset 13+: UnsqueezeV3) | unsqueeze_plugin.cc
     And | LogicalAnd | similar_opp_plugins.cc
-    ArgMax | ArgMaxV2, ExpandDims | argmax_plugin.cc | ArgMaxV2
-    ArgMin | ArgMin, ExpandDims | argmin_plugin.cc | ArgMin
-    AveragePool | AvgPool / AvgPoolV2, PadV2 | average_pool_plugin.cc | AvgPool, AvgPoolV2
-    BatchNormalization | BatchNorm | batch_normalization_plugin.cc | BatchNorm
+    ArgMax | ArgMaxV2 (Const dimension), ExpandDims | argmax_plugin.cc
+    ArgMin | ArgMin (Const dimension), ExpandDims, Cast | argmin_plugin.cc
+    AveragePool | AvgPoolV2 (1-D: Unsqueeze, AvgPoolV2, Squeeze) | average_pool_plugin.cc
+    BatchNormalization | BatchNorm (inference) | batch_normalization_plugin.cc
     BitShift | LeftShift / RightShift | bitshift_plugin.cc | LeftShift, RightShift
     Ceil | Ceil | similar_opp_plugins.cc
     Celu | Celu | celu_plugin.cc
     Clip | ClipByValue | clip_plugin.cc
     ConstantOfShape | Fill | constantofshape_plugin.cc | Fill (or host constant folding)
-    ConvTranspose | Conv2DTranspose | conv_transpose_plugin.cc | Conv2DTranspose
+    ConvTranspose | Conv2DTranspose (1-D: Unsqueeze, Conv2DTranspose, Squeeze) | conv_transpose_plugin.cc
     Cos | Cos | similar_opp_plugins.cc
     CumSum | Cumsum | cumsum_plugin.cc | Cumsum
     DepthToSpace | DepthToSpace | depth_to_space_plugin.cc | DepthToSpace
@@ -252,11 +255,11 @@ MAPPINGS: dict[str, Mapping] = _table(
     Equal | Equal | similar_opp_plugins.cc
     Erf | Erf | similar_opp_plugins.cc
     Floor | Floor | similar_opp_plugins.cc
-    GatherElements | GatherElements | gather_elements_plugin.cc | GatherElements
+    GatherElements | GatherElements | gather_elements_plugin.cc
     GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
     Gelu | Gelu (tanh); Mul, Erf, Add (none) (no plugin in the public copy) | -
-    GlobalAveragePool | GlobalAveragePool / AvgPool | global_average_pool_plugin.cc | GlobalAveragePool
-    GlobalMaxPool | MaxPool | global_max_pool_plugin.cc | MaxPool
+    GlobalAveragePool | AvgPool | global_average_pool_plugin.cc
+    GlobalMaxPool | MaxPool | global_max_pool_plugin.cc
     Greater | Greater | similar_opp_plugins.cc
     GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc
     HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc
@@ -272,20 +275,20 @@ MAPPINGS: dict[str, Mapping] = _table(
     LogSoftmax | LogSoftmaxV2 | logsoftmax_plugin.cc
     LpNormalization | LpNorm, Div | lp_normalization_plugin.cc | LpNorm
     LRN | LRN | lrn_plugin.cc | LRN
-    MaxPool | MaxPool / MaxPoolV3, PadV2 | max_pool_plugin.cc | MaxPool, MaxPoolV3
+    MaxPool | MaxPoolV3 (1-D: Unsqueeze, MaxPoolV3, Squeeze) | max_pool_plugin.cc
     MeanVarianceNormalization | MVNV2 | mean_variance_normalization_plugin.cc | MVNV2
     Mish | Mish (no plugin in the public copy) | -
     Mod | Mod (fmod = 0 on integers: FloorMod) | mod_plugin.cc
     Not | LogicalNot | similar_opp_plugins.cc
     OneHot | OneHot | onehot_plugin.cc | OneHot
     Or | LogicalOr | similar_opp_plugins.cc
-    Pad | PadV3 | pad_plugin.cc | PadV3
+    Pad | PadV3 (Const paddings) | pad_plugin.cc
     PRelu | PRelu | similar_opp_plugins.cc | PRelu
     Range | Range | similar_opp_plugins.cc | Range
     ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
     ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
     ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
-    Resize | ResizeBilinearV2 / ResizeNearestNeighborV2 | resize_plugin.cc | ResizeBilinearV2, ResizeNearestNeighborV2
+    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size) | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
     ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
     ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
@@ -293,15 +296,15 @@ MAPPINGS: dict[str, Mapping] = _table(
     Sign | Sign | similar_opp_plugins.cc
     Sin | Sin | similar_opp_plugins.cc
     Size | Size | size_plugin.cc | Size (or host constant folding)
-    Slice | StridedSliceV2 | slice_plugin.cc | StridedSliceV2
+    Slice | StridedSliceV2 (Const begin, end, axes, strides) | slice_plugin.cc
     Softmax | SoftmaxV2 | softmax_plugin.cc
     Softplus | Softplus | similar_opp_plugins.cc
     Softsign | Softsign | similar_opp_plugins.cc
     SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc | SpaceToDepth
     ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
-    Tile | Tile | similar_opp_plugins.cc | Tile
+    Tile | Tile (Const multiples) | similar_opp_plugins.cc
     TopK | TopK | topk_plugin.cc | TopK
-    Trilu | Tril / Triu | trilu_plugin.cc | Tril, Triu
+    Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc
     Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
     """
@@ -314,6 +317,7 @@ MAPPINGS: dict[str, Mapping] = _table(
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Reshape": {1: "shape"}, "Expand": {1: "shape"}, "Split": {1: "split"},
     "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
+    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Trilu": {1: "k"}, "Resize": {2: "scales", 3: "sizes"},
     **{op: {1: "axes"} for op in (
         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
     )},
@@ -1612,16 +1616,19 @@ def _gather(ctx: _NodeCtx) -> None:
 
 @converts("MatMul")
 def _matmul(ctx: _NodeCtx) -> None:
-    # matmul_plugin.cc: MatMul -> BatchMatMulV2 {adj_x1 = adj_x2 = false}. On two 2-D
-    # inputs it is the dialect's MatMul; other ranks need BatchMatMulV2.
+    # matmul_plugin.cc: MatMul -> BatchMatMulV2 {adj_x1 = adj_x2 = false}, whose batch
+    # dims broadcast as ONNX's do; on two 2-D inputs it is the dialect's MatMul. A 1-D
+    # input (numpy's vector case) is outside BatchMatMulV2's 2-D to 6-D.
     _same_dtype(ctx, (0, 1))
     ra, rb = len(ctx.dims(0)), len(ctx.dims(1))
-    if ra != 2 or rb != 2:
+    if ra == 2 and rb == 2:
+        ctx.single(ge.MatMul, [ctx.x(0), ctx.x(1)])
+        return
+    if not (2 <= ra <= 6 and 2 <= rb <= 6):
         raise ctx.error(
-            f"MatMul of a rank-{ra} and a rank-{rb} input needs BatchMatMulV2 (matmul_plugin.cc), "
-            "which the ge dialect lacks; only 2-D @ 2-D is supported"
+            f"MatMul of a rank-{ra} and a rank-{rb} input: GE's BatchMatMulV2 (matmul_plugin.cc) takes 2-D to 6-D inputs"
         )
-    ctx.single(ge.MatMul, [ctx.x(0), ctx.x(1)])
+    ctx.single(ge.BatchMatMulV2, [ctx.x(0), ctx.x(1)], {"adj_x1": _FALSE, "adj_x2": _FALSE})
 
 
 @converts("Gemm")
@@ -1755,3 +1762,403 @@ def _constant(ctx: _NodeCtx) -> None:
             key, "...", "only numeric tensors (value, value_float(s), value_int(s)) are supported"
         )
     ctx.bind_const(0, arr, elem)
+
+
+# -- BatchNorm, pooling, Pad, Slice, Tile (the structural ops of real models) --------------
+
+
+@converts("BatchNormalization")
+def _batch_norm(ctx: _NodeCtx) -> None:
+    # batch_normalization_plugin.cc: ParseParamsBatchNorm: BatchNorm {epsilon (ONNX's
+    # default 1e-5), data_format = NCHW, is_training = false}; its y is the node's output,
+    # the other five outputs (mean and variance passed on) are unused.
+    if ctx.attr_int("training_mode", 0):
+        raise ctx.unsupported_attr("training_mode", 1, "GE's BatchNorm mapping is inference only (is_training = false)")
+    if sum(1 for o in ctx.node.output if o) > 1:
+        raise ctx.error("only output Y is supported: GE's BatchNorm mapping is inference only (no running mean/var)")
+    xd = ctx.dims(0)
+    if len(xd) != 4:
+        raise ctx.error(
+            f"X has rank {len(xd)}: GE's BatchNorm mapping sets data_format NCHW (batch_normalization_plugin.cc), "
+            "so X must be 4-D"
+        )
+    for i, what in ((1, "scale"), (2, "B"), (3, "input_mean"), (4, "input_var")):
+        if ctx.elem(i) != _T.FLOAT:
+            raise ctx.error(
+                f"{what} is {_dtype_name(ctx.elem(i)).lower()}: GE's BatchNorm takes float32 scale, offset, mean and variance"
+            )
+    c = xd[1]
+    f32 = ctx.imp.tensor_type(_T.FLOAT, (c,))
+    types = [ctx.out_type(0), f32, f32, f32, f32, ctx.imp.tensor_type(_T.FLOAT, (1,))]
+    attrs = {
+        "epsilon": FloatAttr(ctx.attr_float("epsilon", 1e-5), Float32Type()),
+        "data_format": StringAttr("NCHW"),
+        "is_training": _bool(False),
+    }
+    op = ctx.emit(ge.BatchNorm, [ctx.x(i) for i in range(5)], types, attrs)
+    ctx.bind(0, op.results[0])
+
+
+def _pool_attrs(ctx: _NodeCtx, what: str) -> tuple[dict[str, Attribute], bool]:
+    """The MaxPoolV3 / AvgPoolV2 attributes of an ONNX MaxPool / AveragePool (max_pool_plugin.cc:
+    UpdateOnnxAttrFromOnnx / ParseParamsMaxPool, average_pool_plugin.cc: ParseParamsAveragePool):
+    ksize / strides as NCHW 4-lists, pads [top, bottom, left, right] from ONNX's
+    [b_1, b_2, e_1, e_2], padding_mode NOTSET -> CALCULATED, VALID -> VALID, SAME_UPPER and
+    SAME_LOWER -> SAME, ceil_mode; a 1-D pool (trans_2d) pools [N, C, L, 1]. Returns the
+    attributes and trans_2d."""
+    xd = ctx.dims(0)
+    kernel = ctx.attr_ints("kernel_shape")
+    if not kernel:
+        raise ctx.error("kernel_shape is required (GE's plugin refuses a pool without it)")
+    n = len(kernel)
+    if n == 3:
+        raise ctx.error(f"a 3-D {ctx.op_type} needs {what}3D ({what.lower()}_plugin), which the ge dialect lacks")
+    if n not in (1, 2) or len(xd) != n + 2:
+        raise ctx.error(f"{ctx.op_type} takes a 3-D or 4-D X matching kernel_shape {kernel}, got {list(xd)}")
+    strides = ctx.attr_ints("strides") or [1] * n
+    dilations = ctx.attr_ints("dilations") or [1] * n
+    if any(d != 1 for d in dilations):
+        raise ctx.unsupported_attr(
+            "dilations", dilations, f"GE's {what}V{'3' if what == 'MaxPool' else '2'} has no dilation"
+        )
+    auto = ctx.attr_str("auto_pad", "NOTSET")
+    modes = {"NOTSET": "CALCULATED", "VALID": "VALID", "SAME_UPPER": "SAME", "SAME_LOWER": "SAME"}
+    if auto not in modes:
+        raise ctx.unsupported_attr("auto_pad", auto, "ONNX defines NOTSET, VALID, SAME_UPPER and SAME_LOWER")
+    pads = (ctx.attr_ints("pads") or [0] * (2 * n)) if auto == "NOTSET" else [0] * (2 * n)
+    if len(pads) != 2 * n:
+        raise ctx.unsupported_attr("pads", pads, f"a {n}-D pool takes {2 * n} pads")
+    if auto == "SAME_LOWER":
+        for i in range(n):
+            out = -(-xd[2 + i] // strides[i])
+            if max(0, (out - 1) * strides[i] + kernel[i] - xd[2 + i]) % 2:
+                raise ctx.unsupported_attr(
+                    "auto_pad", auto, "GE maps it to SAME, which puts the odd pad at the end (SAME_UPPER's)"
+                )
+    trans = n == 1
+    if trans:
+        kernel, strides, pads4 = [kernel[0], 1], [strides[0], 1], [pads[0], pads[1], 0, 0]
+    else:
+        pads4 = [pads[0], pads[2], pads[1], pads[3]]
+    if kernel[0] * kernel[1] > 255 or strides[0] > 63 or strides[1] > 63:
+        raise ctx.error(
+            f"a window of {kernel[0]}x{kernel[1]} or strides {strides} over the TBE limits (255 elements, stride 63): "
+            "GE's plugin builds an AICPU pool in NHWC (TransposeD, PadV2) instead, which is not supported"
+        )
+    attrs: dict[str, Attribute] = {
+        "ksize": _ints([1, 1, *kernel]),
+        "strides": _ints([1, 1, *strides]),
+        "padding_mode": StringAttr(modes[auto]),
+        "pads": _ints(pads4),
+        "ceil_mode": _bool(bool(ctx.attr_int("ceil_mode", 0))),
+        "data_format": StringAttr("NCHW"),
+    }
+    return attrs, trans
+
+
+def _pool(ctx: _NodeCtx, cls: type[Operation], attrs: dict[str, Attribute], trans: bool, what: str) -> None:
+    """The pool of input 0; trans_2d: Unsqueeze(axes=[3]) first, Squeeze(axis=[3]) after
+    (max_pool_plugin.cc / average_pool_plugin.cc: ParseOpToGraph*: UnsqueezeX, Squeeze*)."""
+    if not trans:
+        ctx.single(cls, [ctx.x(0)], attrs)
+        return
+    xd, od = ctx.dims(0), ctx.out_dims()
+    tt = ctx.imp.tensor_type
+    x4 = ctx.emit(ge.Unsqueeze, [ctx.x(0)], [tt(ctx.elem(0), (*xd, 1))], {"axes": _ints([3])}, suffix="UnsqueezeX")
+    pool = ctx.emit(cls, [x4.results[0]], [tt(ctx.out_elem(), (*od, 1))], attrs, suffix=what)
+    ctx.single(ge.Squeeze, [pool.results[0]], {"axis": _ints([3])})
+
+
+@converts("MaxPool")
+def _max_pool(ctx: _NodeCtx) -> None:
+    # max_pool_plugin.cc: ParseParamsMaxPool / ParseOpToGraphMaxPool: MaxPoolV3 {ksize,
+    # strides, padding_mode, pads, ceil_mode, data_format NCHW}; the Indices output and
+    # storage_order = 1 are refused by the plugin.
+    if sum(1 for o in ctx.node.output if o) > 1:
+        raise ctx.error("the Indices output is not supported (max_pool_plugin.cc refuses it)")
+    if ctx.attr_int("storage_order", 0):
+        raise ctx.unsupported_attr("storage_order", 1, "GE's MaxPool plugin supports storage_order = 0 only")
+    attrs, trans = _pool_attrs(ctx, "MaxPool")
+    _pool(ctx, ge.MaxPoolV3, attrs, trans, "MaxPoolV3")
+
+
+@converts("AveragePool")
+def _average_pool(ctx: _NodeCtx) -> None:
+    # average_pool_plugin.cc: ParseParamsAveragePool / ParseOpToGraphAveragePool: AvgPoolV2
+    # {ksize, strides, padding_mode, pads, ceil_mode, exclusive = !count_include_pad,
+    # data_format NCHW}.
+    attrs, trans = _pool_attrs(ctx, "AvgPool")
+    attrs["exclusive"] = _bool(not ctx.attr_int("count_include_pad", 0))
+    _pool(ctx, ge.AvgPoolV2, attrs, trans, "AvgPoolV2")
+
+
+@converts("GlobalAveragePool", "GlobalMaxPool")
+def _global_pool(ctx: _NodeCtx) -> None:
+    # global_average_pool_plugin.cc / global_max_pool_plugin.cc: AvgPool / MaxPool {ksize
+    # [1, 1, -1, -1] (the whole plane), strides [1, 1, 1, 1], padding VALID, data_format
+    # NCHW}; the whole plane is written as its size, [1, 1, H, W].
+    xd = ctx.dims(0)
+    if len(xd) != 4:
+        raise ctx.error(f"X has rank {len(xd)}: GE's {ctx.op_type} mapping pools 4-D NCHW only")
+    attrs = {
+        "ksize": _ints([1, 1, xd[2], xd[3]]),
+        "strides": _ints([1, 1, 1, 1]),
+        "padding": StringAttr("VALID"),
+        "data_format": StringAttr("NCHW"),
+    }
+    ctx.single(ge.AvgPool if ctx.op_type == "GlobalAveragePool" else ge.MaxPool, [ctx.x(0)], attrs)
+
+
+@converts("Pad")
+def _pad(ctx: _NodeCtx) -> None:
+    # pad_plugin.cc: parse_params_pad_v11: PadV3(x, pads, constant_value) {mode,
+    # paddings_contiguous = false (ONNX's [b_1, ..., b_n, e_1, ..., e_n])}. Pad-18's axes
+    # (after the plugin's opsets) are folded into full-rank paddings; Pad-19's wrap mode
+    # is not a PadV3 mode.
+    mode = ctx.attr_str("mode", "constant")
+    if mode not in ge.PAD_MODES:
+        raise ctx.unsupported_attr("mode", mode, f"GE's PadV3 supports {', '.join(ge.PAD_MODES)}")
+    rank = len(ctx.dims(0))
+    pads = ctx.const_ints(1, "pads")
+    paddings = ctx.x(1)
+    if ctx.has(3):
+        axes = [_norm_axis(ctx, a, rank, "axes entry") for a in ctx.const_ints(3, "axes")]
+        if len(pads) != 2 * len(axes) or len(set(axes)) != len(axes):
+            raise ctx.error(f"pads {pads} do not match axes {axes} (2 per axis, each axis once)")
+        full = [0] * (2 * rank)
+        for k, a in enumerate(axes):
+            full[a], full[rank + a] = pads[k], pads[len(axes) + k]
+        paddings = ctx.const_value(np.array(full, dtype=np.int64), _T.INT64, "paddings")
+    ins = [ctx.x(0), paddings]
+    if mode == "constant" and ctx.has(2):
+        ins.append(ctx.x(2))
+    ctx.single(ge.PadV3, ins, {"mode": StringAttr(mode), "paddings_contiguous": _FALSE})
+
+
+@converts("Slice")
+def _slice(ctx: _NodeCtx) -> None:
+    # slice_plugin.cc: ai.onnx::11/12/13::Slice -> StridedSliceV2(x, starts, ends, axes,
+    # steps), the inputs as they are (Consts: GE folds them; here they must be constants).
+    # Without axes but with steps, axes is ONNX's default [0, 1, ..., len(starts) - 1].
+    ins = [ctx.x(0), ctx.x(1), ctx.x(2)]
+    if ctx.has(3):
+        ins.append(ctx.x(3))
+    elif ctx.has(4):
+        n = len(ctx.const_ints(1, "starts"))
+        ins.append(ctx.const_value(np.arange(n, dtype=np.int64), _T.INT64, "axes"))
+    if ctx.has(4):
+        ins.append(ctx.x(4))
+    ctx.single(ge.StridedSliceV2, ins)
+
+
+@converts("Tile")
+def _tile(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ai.onnx::11::Tile -> Tile(x, multiples = repeats).
+    ctx.single(ge.Tile, [ctx.x(0), ctx.x(1)])
+
+
+# -- ArgMax / ArgMin, GatherElements, Trilu ------------------------------------------------
+
+
+@converts("ArgMax", "ArgMin")
+def _arg(ctx: _NodeCtx) -> None:
+    # argmax_plugin.cc: ParseParamsArgMax / ParseOpToGraphArgMax: ArgMaxV2(x, Const
+    # dimension: 0-d int32 axis, named <name>_const_data) {dtype = DT_INT64}, then with
+    # keepdims = 1 (the default) ExpandDims; select_last_index = 1 is refused.
+    # argmin_plugin.cc: the same with ArgMin {dtype = DT_INT32}, whose int32 indices a Cast
+    # turns into the int64 ONNX's ArgMin yields. The plugins' ExpandDims axis Const holds
+    # keep_dims (1), which is the reduced axis only when axis = 1: the reduced axis is used.
+    if ctx.attr_int("select_last_index", 0):
+        raise ctx.unsupported_attr("select_last_index", 1, f"GE's {ctx.op_type} plugin supports 0 only")
+    dims = ctx.dims(0)
+    axis = ctx.attr_int("axis", 0)
+    a = _norm_axis(ctx, axis, len(dims))
+    keep = bool(ctx.attr_int("keepdims", 1))
+    is_max = ctx.op_type == "ArgMax"
+    cls, elem, dt = (ge.ArgMaxV2, _T.INT64, 9) if is_max else (ge.ArgMin, _T.INT32, 3)
+    dim = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "const_data")
+    reduced = dims[:a] + dims[a + 1 :]
+    tt = ctx.imp.tensor_type
+    last_is_node = is_max and not keep
+    arg = ctx.emit(cls, [ctx.x(0), dim], [tt(elem, reduced)], {"dtype": _int(dt)},
+                   suffix=None if last_is_node else cls.name.split(".")[1])  # fmt: skip
+    y = arg.results[0]
+    if last_is_node:
+        ctx.bind(0, y)
+        return
+    if keep:
+        if is_max:
+            ctx.single(ge.ExpandDims, [y], {"axis": _int(a)})
+            return
+        y = ctx.emit(ge.ExpandDims, [y], [tt(elem, ctx.out_dims())], {"axis": _int(a)}, suffix="ExpandDims").results[0]
+    ctx.single(ge.Cast, [y], {"dst_type": _int(_GE_DATATYPE[_T.INT64])})
+
+
+@converts("GatherElements")
+def _gather_elements(ctx: _NodeCtx) -> None:
+    # gather_elements_plugin.cc: ParseParamsGatherElements: GatherElements {dim = axis}.
+    # GE's op follows PyTorch's gather: a negative index is out of range (ONNX's counts
+    # from the end), an error when the graph runs.
+    ctx.single(ge.GatherElements, [ctx.x(0), ctx.x(1)], {"dim": _int(ctx.attr_int("axis", 0))})
+
+
+@converts("Trilu")
+def _trilu(ctx: _NodeCtx) -> None:
+    # trilu_plugin.cc: ParseParamsTrilu / ParseOpToGraphTrilu: upper (default 1) -> Triu,
+    # else Tril, {diagonal = 0}. The public copy's plugin refuses the k input ("now only
+    # support one input"); a constant k is Tril/Triu's diagonal attribute, folded here.
+    k = ctx.const_ints(1, "k") if ctx.has(1) else [0]
+    if len(k) != 1:
+        raise ctx.error(f"k must hold one value, got {len(k)}")
+    cls = ge.Triu if ctx.attr_int("upper", 1) else ge.Tril
+    ctx.single(cls, [ctx.x(0)], {"diagonal": _int(k[0])})
+
+
+# -- Resize --------------------------------------------------------------------------------
+
+
+@converts("Resize")
+def _resize(ctx: _NodeCtx) -> None:
+    # resize_plugin.cc: ParseParamsResize / ParseOpToGraphResize: mode nearest ->
+    # ResizeNearestNeighborV2, linear -> ResizeBilinearV2, (x, size = [H, W] of sizes, or of
+    # shape * scales) {align_corners = (coordinate_transformation_mode == align_corners),
+    # half_pixel_centers = (mode == pytorch_half_pixel)}; every other coordinate mode gets
+    # both false (TensorFlow's asymmetric mapping). The size is written as the Const GE
+    # folds it into. Refused where the GE op computes other numbers than ONNX's Resize:
+    # half_pixel and the tf_* modes, a nearest_mode other than the one TensorFlow's
+    # rounding matches, an output of one pixel with pytorch_half_pixel, scales that do not
+    # give whole sizes, resizing N or C, cubic, antialias, axes, exclude_outside.
+    mode = ctx.attr_str("mode", "nearest")
+    coord = ctx.attr_str("coordinate_transformation_mode", "half_pixel")
+    if mode not in ("nearest", "linear"):
+        raise ctx.unsupported_attr("mode", mode, "GE's Resize plugin maps nearest and linear only")
+    if coord not in ("asymmetric", "align_corners", "pytorch_half_pixel"):
+        raise ctx.unsupported_attr(
+            "coordinate_transformation_mode",
+            coord,
+            "GE's plugin maps it to align_corners = half_pixel_centers = false (asymmetric), which computes "
+            "other coordinates; asymmetric, align_corners and pytorch_half_pixel are supported",
+        )
+    for a, default in (("antialias", 0), ("exclude_outside", 0)):
+        if ctx.attr_int(a, default):
+            raise ctx.unsupported_attr(a, 1, "GE's resize ops have no such option")
+    if ctx.attr("axes") is not None:
+        raise ctx.unsupported_attr("axes", ctx.attr("axes"), "GE's resize ops resize H and W of NCHW")
+    if mode == "nearest":
+        # TensorFlow's nearest: floor (asymmetric), round half up (align_corners), floor of
+        # (out + 0.5) * scale (half pixel), which is ONNX's round_prefer_ceil after the shift
+        want = {"asymmetric": "floor", "align_corners": "round_prefer_ceil", "pytorch_half_pixel": "round_prefer_ceil"}
+        nm = ctx.attr_str("nearest_mode", "round_prefer_floor")
+        if nm != want[coord]:
+            raise ctx.unsupported_attr(
+                "nearest_mode", nm, f"with {coord}, GE's ResizeNearestNeighborV2 rounds as ONNX's {want[coord]} does"
+            )
+    xd, od = ctx.dims(0), ctx.out_dims()
+    if len(xd) != 4:
+        raise ctx.error(f"X has rank {len(xd)}: GE's resize ops take 4-D NCHW")
+    if tuple(od[:2]) != tuple(xd[:2]):
+        raise ctx.error(f"resizing N or C ({list(xd)} -> {list(od)}) is not supported: GE's resize ops resize H and W")
+    if ctx.has(3):
+        ctx.const(3, "sizes")
+    elif ctx.has(2):
+        scales = ctx.const(2, "scales").astype(np.float64)
+        for i in (2, 3):
+            if xd[i] * scales[i] != od[i]:
+                raise ctx.error(
+                    f"scale {scales[i]} of axis {i} gives {xd[i] * scales[i]} pixels, not a whole size: GE's resize "
+                    "ops scale by out / in"
+                )
+    if coord == "pytorch_half_pixel" and any(od[i] == 1 and xd[i] != 1 for i in (2, 3)):
+        raise ctx.error("pytorch_half_pixel onto one pixel takes pixel 0, GE's half_pixel_centers the middle")
+    size = ctx.const_value(np.array(od[2:], dtype=np.int32), _T.INT32, "size")
+    cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
+    attrs = {
+        "align_corners": _bool(coord == "align_corners"),
+        "half_pixel_centers": _bool(coord == "pytorch_half_pixel"),
+    }
+    ctx.single(cls, [ctx.x(0), size], attrs)
+
+
+# -- ConvTranspose -------------------------------------------------------------------------
+
+
+@converts("ConvTranspose")
+def _conv_transpose(ctx: _NodeCtx) -> None:
+    # conv_transpose_plugin.cc: SetAttrToOpConvTranspose / ParseOpToGraphConvTranspose: 4-D ->
+    # Conv2DTranspose(Const input_size = zeros (GE infers it), x, filter [, bias]) {strides
+    # [1, 1, sh, sw], pads from ONNX's [top, left, bottom, right] to [top, bottom, left,
+    # right], dilations [1, 1, dh, dw], groups = group, output_padding [0, 0, oh, ow],
+    # data_format NCHW}; a 1-D one (trans_2d) is Unsqueeze(axes=[2]) of x and the filter,
+    # Conv2DTranspose, Squeeze(axis=[2]). kernel_shape is required. 5-D needs
+    # Conv3DTranspose. The plugin's comment says the AI-core op "does not support auto_pad"
+    # and intercepts it; output_shape sets auto_pad: both are refused.
+    _same_dtype(ctx, (0, 1))
+    xd, wd = ctx.dims(0), ctx.dims(1)
+    rank = len(xd)
+    kernel = ctx.attr_ints("kernel_shape")
+    if not kernel:
+        raise ctx.error("kernel_shape is required (conv_transpose_plugin.cc refuses a ConvTranspose without it)")
+    if rank == 5:
+        raise ctx.error(
+            "a 3-D ConvTranspose (5-D input) needs Conv3DTranspose (conv_transpose_plugin.cc), which the ge dialect lacks"
+        )
+    if rank not in (3, 4) or len(wd) != rank or len(kernel) != rank - 2:
+        raise ctx.error(
+            f"ConvTranspose takes a 3-D or 4-D input and filter of the same rank, got {list(xd)} and {list(wd)}"
+        )
+    auto = ctx.attr_str("auto_pad", "NOTSET")
+    if auto != "NOTSET":
+        raise ctx.unsupported_attr(
+            "auto_pad", auto, "GE's Conv2DTranspose does not support auto_pad (conv_transpose_plugin.cc)"
+        )
+    if ctx.attr("output_shape") is not None:
+        raise ctx.unsupported_attr(
+            "output_shape",
+            ctx.attr("output_shape"),
+            "GE's plugin turns it into auto_pad, which Conv2DTranspose does not support",
+        )
+    n = rank - 2
+    strides = ctx.attr_ints("strides") or [1] * n
+    dilations = ctx.attr_ints("dilations") or [1] * n
+    pads = ctx.attr_ints("pads") or [0] * (2 * n)
+    out_pad = ctx.attr_ints("output_padding") or [0] * n
+    if len(pads) != 2 * n:
+        raise ctx.unsupported_attr("pads", pads, f"a {n}-D ConvTranspose takes {2 * n} pads")
+    if n == 1:
+        if ctx.attr("output_padding") is not None:
+            raise ctx.unsupported_attr(
+                "output_padding", out_pad, "GE's plugin reads two output_padding values, a 1-D ConvTranspose has one"
+            )
+        strides, dilations, pads4, out_pad = (
+            [strides[0], strides[0]],
+            [1, dilations[0]],
+            [0, 0, pads[0], pads[1]],
+            [0, 0],
+        )
+    else:
+        pads4 = [pads[0], pads[2], pads[1], pads[3]]
+    attrs = {
+        "strides": _ints([1, 1, *strides]),
+        "pads": _ints(pads4),
+        "dilations": _ints([1, 1, *dilations]),
+        "groups": _int(ctx.attr_int("group", 1)),
+        "output_padding": _ints([0, 0, *out_pad]),
+        "data_format": StringAttr("NCHW"),
+    }
+    size = ctx.const_value(np.zeros((4,), dtype=np.int64), _T.INT64, "Const")
+    x, w = ctx.x(0), ctx.x(1)
+    bias = [ctx.x(2)] if ctx.has(2) else []
+    if n == 2:
+        ctx.single(ge.Conv2DTranspose, [size, x, w, *bias], attrs)
+        return
+    elem, tt, od = ctx.elem(0), ctx.imp.tensor_type, ctx.out_dims()
+    x4 = ctx.emit(ge.Unsqueeze, [x], [tt(elem, (xd[0], xd[1], 1, xd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeX")
+    w4 = ctx.emit(ge.Unsqueeze, [w], [tt(elem, (wd[0], wd[1], 1, wd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeW")
+    conv = ctx.emit(
+        ge.Conv2DTranspose,
+        [size, x4.results[0], w4.results[0], *bias],
+        [tt(ctx.out_elem(), (od[0], od[1], 1, od[2]))],
+        attrs,
+        suffix="Conv2DTranspose",
+    )
+    ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})

@@ -388,6 +388,155 @@ def _gather(
     return [np.require(ip.run_node(op, [bounds[0], *args[1:]])[0], np.float64, ["C", "W"])]
 
 
+# -- BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2 -------------------------
+
+
+def _index_inputs_exact(bounds: list[np.ndarray], first: int) -> bool:
+    return not any(np.any(b > 0) for b in bounds[first:])
+
+
+@_rule(ge.BatchNorm)
+def _batch_norm(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # y = scale * (x - mean) / sqrt(variance + epsilon) + offset, per channel: an error in x
+    # scales by |scale| / sqrt(variance + epsilon); one in the parameters is not modelled
+    assert isinstance(op, ge.BatchNorm)
+    passed = [np.require(b, np.float64, ["C", "W"]) for b in (bounds[3], bounds[4], bounds[3], bounds[4])]
+    rest = [*passed, _zeros(outs[5])]
+    if not _index_inputs_exact(bounds, 1):
+        return [np.full(outs[0].shape, INF), *rest]
+    shape = (1, -1) + (1,) * (args[0].ndim - 2)
+    with np.errstate(all="ignore"):
+        gain = (np.abs(_f64(args[1])) / np.sqrt(_f64(args[4]) + op.epsilon())).reshape(shape)
+        e = bounds[0] * gain
+        # on perturbed inputs the four roundings of the formula (in the compute dtype) differ
+        # too, each by at most u of its intermediate, all below this magnitude
+        mag = gain * (np.abs(_f64(args[0])) + bounds[0] + np.abs(_f64(args[3])).reshape(shape))
+        mag = mag + np.abs(_f64(args[2])).reshape(shape)
+        extra = np.where(e > 0, 2 * 4 * _u_acc(args[0].dtype) * mag, 0.0)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra), *rest]
+
+
+@_rule(ge.MaxPoolV3, ge.MaxPool)
+def _max_pool(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # |max(x + e) - max(x)| <= max(e) over the window: the bounds pooled the same way (exact)
+    return [np.require(R.pool2d(op, _f64(bounds[0]), "max"), np.float64, ["C", "W"])]
+
+
+@_rule(ge.AvgPoolV2, ge.AvgPool)
+def _avg_pool(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # a mean of the window's terms: the averaged input bounds plus a sum of k terms in any order
+    assert isinstance(op, ge.PoolBase)
+    w = op.windows(args[0].shape)
+    assert w is not None
+    k = w[1][0] * w[1][1]
+    with np.errstate(all="ignore"):
+        e = R.pool2d(op, _f64(bounds[0]), "avg")
+        extra = 2 * _gamma(k - 1, _u_acc(args[0].dtype)) * R.pool2d(op, np.abs(_f64(args[0])), "avg")
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
+@_rule(ge.PadV3, ge.StridedSliceV2, ge.Tile)
+def _index_moves(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # data movement by constant indices (paddings, begin/end/axes/strides, multiples): the
+    # bounds move as the elements do; PadV3's constant_values carries its own bound
+    if not _index_inputs_exact(bounds[:2], 1):
+        return [np.full(outs[0].shape, INF)]
+    moved = ip.run_node(op, [_f64(bounds[0]), args[1], *[_f64(b) for b in bounds[2:]]] if isinstance(op, ge.PadV3)
+                        else [_f64(bounds[0]), *args[1:]])  # fmt: skip
+    return [np.require(moved[0], np.float64, ["C", "W"])]
+
+
+@_rule(ge.BatchMatMulV2)
+def _batch_matmul(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    a, b = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
+    ea, eb = bounds[0], bounds[1]
+    k = args[0].shape[-2 if A.get_bool(op, "adj_x1") else -1]
+
+    def mm(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
+        return R.batch_matmul_nd(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+
+    with np.errstate(all="ignore"):
+        e = mm(a, eb, eb) + mm(ea, b, ea) + mm(ea, eb, ea)
+        if len(args) == 3:
+            e = e + bounds[2]
+        extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * R.batch_matmul_nd(op, a, b)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
+
+
+@_rule(ge.ArgMaxV2, ge.ArgMin)
+def _arg(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # an index: exact on exact inputs, any index once an input may differ
+    return [np.full(outs[0].shape, INF if any(np.any(b > 0) for b in bounds) else 0.0)]
+
+
+@_rule(ge.GatherElements)
+def _gather_elements(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    if np.any(bounds[1] > 0):  # an index may differ
+        return [np.full(outs[0].shape, INF)]
+    return [np.require(ip.run_node(op, [_f64(bounds[0]), args[1]])[0], np.float64, ["C", "W"])]
+
+
+@_rule(ge.Tril, ge.Triu)
+def _tri(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # kept elements move, the others are exact zeros
+    return [np.require(ip.run_node(op, [_f64(bounds[0])])[0], np.float64, ["C", "W"])]
+
+
+@_rule(ge.ResizeNearestNeighborV2, ge.ResizeBilinearV2)
+def _resize(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # nearest moves elements; bilinear is a convex combination of four (weights >= 0, sum
+    # 1): the bounds combine the same way, plus on perturbed inputs its float32 roundings
+    # (three lerps of two terms each), all below the combination of |x|
+    oh, ow = outs[0].shape[2], outs[0].shape[3]
+    with np.errstate(all="ignore"):
+        e = R.resize_nchw(op, _f64(bounds[0]), oh, ow)
+        if isinstance(op, ge.ResizeNearestNeighborV2):
+            return [np.require(e, np.float64, ["C", "W"])]
+        u = float(np.finfo(np.float32).eps) / 2
+        extra = np.where(e > 0, 2 * 6 * u * R.resize_nchw(op, np.abs(_f64(args[0])), oh, ow), 0.0)
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
+@_rule(ge.Conv2DTranspose)
+def _conv2d_transpose(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # Conv2D's rule: each output sums at most C / groups * kh * kw products
+    x, w = np.abs(_f64(args[1])), np.abs(_f64(args[2]))
+    ex, ew = bounds[1], bounds[2]
+    g = A.get_int(op, "groups", 1) or 1
+    _, _, kh, kw = args[2].shape
+
+    def cv(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
+        return R.conv2d_transpose_nchw(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+
+    with np.errstate(all="ignore"):
+        e = cv(x, ew, ew) + cv(ex, w, ex) + cv(ex, ew, ex)
+        if len(args) == 4:
+            e = e + bounds[3].reshape(1, -1, 1, 1)
+        terms = args[1].shape[1] // g * kh * kw
+        extra = 2 * _gamma(terms, _u_acc(args[1].dtype)) * R.conv2d_transpose_nchw(op, x, w)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
+
+
 @_rule(ge.Bitcast)
 def _bitcast(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]

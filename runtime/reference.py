@@ -59,14 +59,18 @@ from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
 from runtime import activations as AF
 from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl
-from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, upcast
+from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, reduce_identity, upcast
 
 __all__ = [
     "ReferenceFunctions",
+    "batch_matmul_nd",
     "conv2d_nchw",
+    "conv2d_transpose_nchw",
     "dense_value",
     "matmul_nd",
     "out_dtype",
+    "pool2d",
+    "resize_nchw",
     "reduce_axes",
     "root_graphs",
     "select_graph",
@@ -561,6 +565,280 @@ def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------
+# Structural and compute ops of real models: BatchNorm, pooling, PadV3, StridedSliceV2,
+# Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the resizes,
+# Conv2DTranspose (their op protos: ge_dialect/ge.py). Index inputs (paddings, begin,
+# end, axes, strides, multiples) are read from the input arrays: in a kernel they are
+# the Consts' bytes, not attributes.
+# ---------------------------------------------------------------------------------------
+
+
+def _ints_of(a: np.ndarray) -> list[int]:
+    return [int(v) for v in np.asarray(a).reshape(-1)]
+
+
+def _batch_norm(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Inference: y = scale * (x - mean) / sqrt(variance + epsilon) + offset per channel
+    (axis 1), computed in float32 (f16 / bf16 x upcast, as the Vector kernels compute),
+    rounded once to x's dtype; the other outputs pass mean and variance on."""
+    assert isinstance(op, ge.BatchNorm)
+    if A.get_bool(op, "is_training", True):
+        raise ReferenceEvalError(
+            op, "is_training = true (batch statistics) has no reference semantics here: only inference is implemented"
+        )
+    x, scale, offset, mean, var = args
+    ct = acc_dtype(x.dtype)
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    xs = x.astype(ct)
+    inv = np.sqrt(var.astype(ct) + ct.type(op.epsilon()))
+    y = scale.astype(ct).reshape(shape) * (xs - mean.astype(ct).reshape(shape)) / inv.reshape(shape)
+    y = y + offset.astype(ct).reshape(shape)
+    f32 = np.dtype(np.float32)
+    return [y.astype(out_dtype(op)), mean.astype(f32), var.astype(f32), mean.astype(f32), var.astype(f32),
+            np.zeros((1,), f32)]  # fmt: skip
+
+
+def pool2d(op: Operation, x: np.ndarray, kind: str) -> np.ndarray:
+    """`kind` ("max" or "avg") pooling of NCHW `x` by `op`'s windows (ge.PoolBase), in
+    `x`'s dtype (the caller upcasts): a max never takes padding (an empty window gives the
+    dtype's identity); an average divides the window's sum by its elements inside x
+    (exclusive, AvgPool's SAME), inside the padded x (AvgPoolV2 exclusive = false), or by
+    divisor_override when it is > 0."""
+    assert isinstance(op, ge.PoolBase)
+    try:
+        w = op.windows(x.shape)
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    assert w is not None  # of an array's (known) shape
+    ((oh, pt, pb), (ow, pl, pr)), (kh, kw), (sh, sw) = w
+    n, c, h, wd = x.shape
+    out = np.empty((n, c, oh, ow), dtype=x.dtype)
+    exclusive = A.get_bool(op, "exclusive", True) or A.get_str(op, "padding") == "SAME"
+    override = A.get_int(op, "divisor_override", 0) or 0
+    for i in range(oh):
+        h0 = i * sh - pt
+        r0, r1 = max(h0, 0), min(h0 + kh, h)
+        rows_padded = min(h0 + kh, h + pb) - max(h0, -pt)
+        for j in range(ow):
+            w0 = j * sw - pl
+            c0, c1 = max(w0, 0), min(w0 + kw, wd)
+            win = x[:, :, r0 : max(r0, r1), c0 : max(c0, c1)]
+            if kind == "max":
+                out[:, :, i, j] = np.max(win, axis=(2, 3), initial=reduce_identity("max", x.dtype))
+                continue
+            if override > 0:
+                count = override
+            elif exclusive:
+                count = max(r1 - r0, 0) * max(c1 - c0, 0)
+            else:
+                count = rows_padded * (min(w0 + kw, wd + pr) - max(w0, -pl))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[:, :, i, j] = np.sum(win, axis=(2, 3), dtype=x.dtype) / x.dtype.type(count)
+    return out
+
+
+def _pool(kind: str) -> Impl:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        # max is exact in the upcast dtype; an average accumulates f16 / bf16 in float32
+        xc = upcast([x])[0] if kind == "max" else x.astype(acc_dtype(x.dtype))
+        return [pool2d(op, xc, kind).astype(out_dtype(op))]
+
+    return semantics
+
+
+def _pad_v3(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Negative pads crop first, then positive pads extend: constant (constant_values, or
+    0), reflect (mirrored without the edge) or edge (the edge repeated)."""
+    x = args[0]
+    pairs = ge.pad_pairs(_ints_of(args[1]), x.ndim, A.get_bool(op, "paddings_contiguous", True))
+    if pairs is None:
+        raise ReferenceEvalError(op, f"paddings has {args[1].size} values for a rank-{x.ndim} x")
+    crop = tuple(slice(max(0, -b), d - max(0, -e)) for d, (b, e) in zip(x.shape, pairs))
+    x = x[crop]
+    widths = [(max(0, b), max(0, e)) for b, e in pairs]
+    mode = A.get_str(op, "mode", "constant") or "constant"
+    if mode == "constant":
+        value = args[2].reshape(-1)[0] if len(args) == 3 else x.dtype.type(0)
+        return [np.pad(x, widths, mode="constant", constant_values=value).astype(out_dtype(op), copy=False)]
+    if mode not in ge.PAD_MODES:
+        raise ReferenceEvalError(op, f"PadV3 mode {mode} has no reference semantics")
+    if any(w != (0, 0) and d == 0 for w, d in zip(widths, x.shape)):
+        raise ReferenceEvalError(op, f"mode {mode} cannot extend an empty axis")
+    return [np.pad(x, widths, mode="reflect" if mode == "reflect" else "edge").astype(out_dtype(op), copy=False)]
+
+
+def _strided_slice_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = args[0]
+    lists = [_ints_of(a) for a in args[1:]]
+    try:
+        r = ge.slice_ranges(x.shape, lists[0], lists[1], lists[2] if len(lists) > 2 else None,
+                            lists[3] if len(lists) > 3 else None)  # fmt: skip
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    idx = tuple(slice(b, None if e < 0 else e, s) for b, e, s in r)
+    return [np.ascontiguousarray(x[idx])]
+
+
+def _tile(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    reps = _ints_of(args[1])
+    if len(reps) != args[0].ndim or any(k < 0 for k in reps):
+        raise ReferenceEvalError(op, f"multiples {reps} must have one entry >= 0 per axis of x")
+    return [np.tile(args[0], reps)]
+
+
+def batch_matmul_nd(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x1 @ x2 over the last two axes with numpy's batch broadcasting, after adj_x1 /
+    adj_x2, in the arrays' dtype (shared with runtime/error_bound.py)."""
+    if A.get_bool(op, "adj_x1"):
+        a = np.swapaxes(a, -1, -2)
+    if A.get_bool(op, "adj_x2"):
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
+
+
+def _batch_matmul_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    acc = acc_dtype(args[0].dtype)
+    r = batch_matmul_nd(op, args[0].astype(acc), args[1].astype(acc))
+    if len(args) == 3:
+        r = r + args[2].astype(acc)
+    return [np.asarray(r).astype(out_dtype(op))]
+
+
+def _arg(kind: str) -> Impl:
+    """ArgMaxV2 / ArgMin: the first index of the largest / smallest value along the
+    axis (numpy's argmax / argmin keep the first), in the upcast dtype (exact)."""
+
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = upcast([args[0]])[0]
+        if args[1].size != 1:
+            raise ReferenceEvalError(op, f"dimension must hold one value, got {args[1].size}")
+        axis = _norm_axis(op, int(args[1].reshape(-1)[0]), x.ndim, "dimension")
+        if x.shape[axis] == 0:
+            raise ReferenceEvalError(op, f"{ge.ge_type(op)} of an empty axis {axis} has no index")
+        r = np.argmax(x, axis=axis) if kind == "max" else np.argmin(x, axis=axis)
+        return [np.asarray(r).astype(out_dtype(op))]
+
+    return semantics
+
+
+def _gather_elements(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, idx = args[0], args[1]
+    axis = _norm_axis(op, A.get_int(op, "dim", 0) or 0, x.ndim, "dim")
+    try:
+        i = gather_indices(idx, x.shape[axis], False)
+    except IndexError as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    # index's other dims may be smaller than x's: gather from x's leading corner
+    corner = x[tuple(slice(0, d) if k != axis else slice(None) for k, d in enumerate(idx.shape))]
+    return [np.take_along_axis(corner, i, axis=axis)]
+
+
+def _tri(upper: bool) -> Impl:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        k = A.get_int(op, "diagonal", 0) or 0
+        rows, cols = x.shape[-2], x.shape[-1]
+        keep = np.triu(np.ones((rows, cols), bool), k) if upper else np.tril(np.ones((rows, cols), bool), k)
+        return [np.where(keep, x, np.zeros((), x.dtype))]
+
+    return semantics
+
+
+def _resize_scale(op: Operation, n_in: int, n_out: int) -> np.float32:
+    # image_ops.h (TensorFlow's CalculateResizeScale): (in - 1) / (out - 1) when aligning
+    # corners (and out > 1), else in / out, in float32
+    if A.get_bool(op, "align_corners") and n_out > 1:
+        return np.float32(n_in - 1) / np.float32(n_out - 1)
+    return np.float32(n_in) / np.float32(n_out)
+
+
+def resize_nearest_index(op: Operation, n_in: int, n_out: int) -> np.ndarray:
+    """The source index of each output index of one axis (TensorFlow's
+    ResizeNearestNeighbor: round (half away from zero) with align_corners, else floor, of
+    out * scale or (out + 0.5) * scale; then at most n_in - 1 and at least 0)."""
+    s = _resize_scale(op, n_in, n_out)
+    o = np.arange(n_out, dtype=np.float32)
+    f = (o + np.float32(0.5)) * s if A.get_bool(op, "half_pixel_centers") else o * s
+    i = np.floor(f + np.float32(0.5)) if A.get_bool(op, "align_corners") else np.floor(f)
+    return np.clip(i.astype(np.int64), 0, n_in - 1)
+
+
+def resize_linear_weights(op: Operation, n_in: int, n_out: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lower index, upper index, lerp) per output index of one axis (TensorFlow's
+    ResizeBilinear: in = out * scale or (out + 0.5) * scale - 0.5; lower = max(floor(in),
+    0), upper = min(ceil(in), n_in - 1), lerp = in - floor(in)), in float32."""
+    s = _resize_scale(op, n_in, n_out)
+    o = np.arange(n_out, dtype=np.float32)
+    f = (o + np.float32(0.5)) * s - np.float32(0.5) if A.get_bool(op, "half_pixel_centers") else o * s
+    lo = np.maximum(np.floor(f), 0).astype(np.int64)
+    hi = np.minimum(np.ceil(f), n_in - 1).astype(np.int64)
+    return lo, hi, (f - np.floor(f)).astype(np.float32)
+
+
+def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int) -> np.ndarray:
+    """`op`'s resize of NCHW `x` to oh x ow, in x's dtype (bilinear: the caller passes
+    float32 or float64)."""
+    h, w = x.shape[2], x.shape[3]
+    if isinstance(op, ge.ResizeNearestNeighborV2):
+        return x[:, :, resize_nearest_index(op, h, oh)][:, :, :, resize_nearest_index(op, w, ow)]
+    y0, y1, ly = resize_linear_weights(op, h, oh)
+    x0, x1, lx = resize_linear_weights(op, w, ow)
+    ly, lx = ly.astype(x.dtype).reshape(1, 1, -1, 1), lx.astype(x.dtype).reshape(1, 1, 1, -1)
+    top, bottom = x[:, :, y0], x[:, :, y1]
+    tl, tr, bl, br = top[:, :, :, x0], top[:, :, :, x1], bottom[:, :, :, x0], bottom[:, :, :, x1]
+    t = tl + (tr - tl) * lx
+    b = bl + (br - bl) * lx
+    return t + (b - t) * ly
+
+
+def _resize(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = args[0]
+    size = _ints_of(args[1])
+    if len(size) != 2 or min(size) <= 0 or x.ndim != 4:
+        raise ReferenceEvalError(op, f"size {size} must be [new_height, new_width] of a 4-D x")
+    if isinstance(op, ge.ResizeBilinearV2):
+        x = x.astype(np.float64 if x.dtype == np.float64 else np.float32)
+    return [np.ascontiguousarray(resize_nchw(op, x, size[0], size[1])).astype(out_dtype(op))]
+
+
+def conv2d_transpose_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The transposed convolution of `op` (no bias) in the arrays' dtype: input pixel
+    (i, j) adds x * w[:, :, p, q] at output (i * stride + p * dilation - top, j * stride +
+    q * dilation - left) (nn_calculation_ops.h, Conv2DTranspose; ONNX's ConvTranspose).
+    Shared with runtime/error_bound.py."""
+    sh, sw = ge.quad_attr(op, "strides", [1, 1, 1, 1])[2:]
+    dh, dw = ge.quad_attr(op, "dilations", [1, 1, 1, 1])[2:]
+    pt, pb, pl, pr = ge.quad_attr(op, "pads", [0, 0, 0, 0])
+    oph, opw = ge.quad_attr(op, "output_padding", [0, 0, 0, 0])[2:]
+    g = A.get_int(op, "groups", 1) or 1
+    n, c, h, wd = x.shape
+    _, kg, kh, kw = w.shape
+    cg = c // g
+    oh = (h - 1) * sh - pt - pb + dh * (kh - 1) + oph + 1
+    ow = (wd - 1) * sw - pl - pr + dw * (kw - 1) + opw + 1
+    # the full (unpadded) output, large enough for every contribution and the output window
+    fh, fw = max((h - 1) * sh + dh * (kh - 1) + 1, pt + oh), max((wd - 1) * sw + dw * (kw - 1) + 1, pl + ow)
+    full = np.zeros((n, g, kg, fh, fw), dtype=x.dtype)
+    xg = x.reshape(n, g, cg, h, wd)
+    wg = w.astype(x.dtype).reshape(g, cg, kg, kh, kw)
+    for p in range(kh):
+        for q in range(kw):
+            part = np.einsum("ngchw,gck->ngkhw", xg, wg[:, :, :, p, q])
+            full[:, :, :, p * dh : p * dh + sh * (h - 1) + 1 : sh, q * dw : q * dw + sw * (wd - 1) + 1 : sw] += part
+    return full[:, :, :, pt : pt + oh, pl : pl + ow].reshape(n, g * kg, oh, ow)
+
+
+def _conv2d_transpose(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # accumulates in float32 for f16 / bf16 (the Cube unit), as Conv2D does
+    acc = acc_dtype(args[1].dtype)
+    out = conv2d_transpose_nchw(op, args[1].astype(acc), args[2].astype(acc))
+    if len(args) == 4:
+        out = out + args[3].astype(acc).reshape(1, -1, 1, 1)
+    return [out.astype(out_dtype(op))]
+
+
+# ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
 
@@ -703,3 +981,23 @@ class ReferenceFunctions(InterpreterFunctions):
     run_matmul = node_impl(ge.MatMul, _matmul)
     run_conv2d = node_impl(ge.Conv2D, _conv2d)
     run_all_gather = node_impl(ge.HcomAllGather, _all_gather)
+
+    # BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
+    # GatherElements, Tril, Triu, the resizes, Conv2DTranspose
+    run_batch_norm = node_impl(ge.BatchNorm, _batch_norm)
+    run_max_pool_v3 = node_impl(ge.MaxPoolV3, _pool("max"))
+    run_avg_pool_v2 = node_impl(ge.AvgPoolV2, _pool("avg"))
+    run_max_pool = node_impl(ge.MaxPool, _pool("max"))
+    run_avg_pool = node_impl(ge.AvgPool, _pool("avg"))
+    run_pad_v3 = node_impl(ge.PadV3, _pad_v3)
+    run_strided_slice_v2 = node_impl(ge.StridedSliceV2, _strided_slice_v2)
+    run_tile = node_impl(ge.Tile, _tile)
+    run_batch_matmul_v2 = node_impl(ge.BatchMatMulV2, _batch_matmul_v2)
+    run_arg_max_v2 = node_impl(ge.ArgMaxV2, _arg("max"))
+    run_arg_min = node_impl(ge.ArgMin, _arg("min"))
+    run_gather_elements = node_impl(ge.GatherElements, _gather_elements)
+    run_tril = node_impl(ge.Tril, _tri(False))
+    run_triu = node_impl(ge.Triu, _tri(True))
+    run_resize_nearest = node_impl(ge.ResizeNearestNeighborV2, _resize)
+    run_resize_bilinear = node_impl(ge.ResizeBilinearV2, _resize)
+    run_conv2d_transpose = node_impl(ge.Conv2DTranspose, _conv2d_transpose)

@@ -1135,6 +1135,464 @@ def _layer_norm(op: str) -> Iterator[Case]:
 
 
 # ---------------------------------------------------------------------------------------
+# BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin,
+# GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2, Conv2DTranspose
+# ---------------------------------------------------------------------------------------
+
+
+def op_with_consts(
+    op: str,
+    ins: Sequence[np.ndarray],
+    consts: Sequence[np.ndarray],
+    out_shapes: Sequence[Sequence[int]],
+    out_dt: Sequence[type],
+    attrs: str = "",
+) -> str:
+    """One `op` on Data inputs `ins` then ge.Const inputs `consts` (index lists)."""
+    lines = []
+    for k, c in enumerate(consts):
+        t = tyd(c.shape, c.dtype)
+        lines.append(
+            f"  %c{k} = ge.Const {{value = dense<{_dense_literal(flat(c), c.shape, c.dtype.kind)}> : {t}}} : {t}"
+        )
+    in_t = [tyd(a.shape, a.dtype) for a in [*ins, *consts]]
+    out_t = [tyd(s, d) for s, d in zip(out_shapes, out_dt)]
+    res = ", ".join(f"%y{k}" for k in range(len(out_t)))
+    args = ", ".join([f"%x{i}" for i in range(len(ins))] + [f"%c{k}" for k in range(len(consts))])
+    rt = out_t[0] if len(out_t) == 1 else f"({', '.join(out_t)})"
+    body = "\n".join(lines) + f"\n  {res} = ge.{op}({args}){attrs} : ({', '.join(in_t)}) -> {rt}"
+    return graph([(a.shape, ELEM[a.dtype]) for a in ins], body, [(f"%y{k}", t) for k, t in enumerate(out_t)])
+
+
+@formula(ge.BatchNorm)
+def _batch_norm(op: str) -> Iterator[Case]:
+    for shape, dt, eps in [((1, 1, 1, 1), F32, 1e-3), ((2, 3, 5, 3), F32, 1e-5), ((1, 3, 3, 1), F16, 1e-3)]:
+        c = shape[1]
+        x = rng_array(shape, dt, seed=1)
+        scale, offset, mean = (rng_array((c,), F32, seed=s) for s in (2, 3, 4))
+        var = rng_array((c,), F32, 0.25, 2.0, seed=5)
+        e32 = float(np.float32(eps))
+
+        def f(i: tuple[int, ...], x=x, scale=scale, offset=offset, mean=mean, var=var, e32=e32) -> object:
+            ch = (i[1],)
+            return py(scale, ch) * (py(x, i) - py(mean, ch)) / math.sqrt(py(var, ch) + e32) + py(offset, ch)
+
+        ins = [x, scale, offset, mean, var]
+        attrs = f' {{epsilon = {eps:.6e} : f32, data_format = "NCHW", is_training = false}}'
+        outs = [shape, (c,), (c,), (c,), (c,), (1,)]
+        want = [build(shape, dt, f), mean, var, mean, var, np.zeros((1,), F32)]
+        # float32 arithmetic: x - mean rounds at the scale of |x| + |mean|, then * / + each once
+        mag = float(np.max(np.abs(scale)) * (np.max(np.abs(x)) + np.max(np.abs(mean))) / math.sqrt(np.min(var)))
+        yield Case(
+            f"BatchNorm-{shape}-{np.dtype(dt)}",
+            one_op(op, ins, outs, [dt, F32, F32, F32, F32, F32], attrs),
+            ins,
+            want,
+            ulps=2,
+            tol=[8 * 2.0**-24 * (mag + float(np.max(np.abs(offset))))],
+        )
+
+
+def _pool_out(d: int, k: int, s: int, p0: int, p1: int, mode: str, ceil: bool) -> tuple[int, int]:
+    """(output size, begin pad) as nn_pooling_ops.h's output formulas state them."""
+    if mode == "SAME":
+        out = (d + s - 1) // s
+        return out, max(0, (out - 1) * s + k - d) // 2
+    if mode == "VALID":
+        return (d + s - k) // s, 0
+    if ceil:
+        out = (d + p0 + p1 - k + s - 1) // s + 1
+        return (out - 1 if (out - 1) * s >= d + p0 else out), p0
+    return (d + p0 + p1 - k) // s + 1, p0
+
+
+@formula(ge.MaxPoolV3, ge.AvgPoolV2, ge.MaxPool, ge.AvgPool)
+def _pools(op: str) -> Iterator[Case]:
+    v3 = op in ("MaxPoolV3", "AvgPoolV2")
+    is_max = op.startswith("Max")
+    # (x, k, s, pads [t, b, l, r], mode, ceil, exclusive, divisor_override, global)
+    specs = [
+        ((1, 1, 1, 1), (1, 1), (1, 1), [0, 0, 0, 0], "VALID", False, True, 0, False),
+        ((2, 3, 5, 7), (3, 2), (2, 1), [0, 0, 0, 0], "SAME", False, True, 0, False),
+        ((1, 2, 7, 5), (3, 3), (2, 2), [0, 0, 0, 0], "VALID", False, True, 0, False),
+    ]
+    if v3:
+        specs += [
+            ((1, 2, 7, 8), (3, 3), (2, 2), [1, 1, 0, 1], "CALCULATED", False, True, 0, False),
+            ((1, 1, 7, 8), (3, 3), (2, 2), [1, 1, 1, 1], "CALCULATED", True, False, 0, False),
+            ((2, 1, 6, 5), (2, 3), (2, 2), [1, 0, 1, 1], "CALCULATED", True, True, 0, False),
+            ((1, 2, 3, 5), (1, 1), (1, 1), [0, 0, 0, 0], "CALCULATED", False, True, 0, True),
+            ((0, 2, 5, 5), (3, 3), (1, 1), [1, 1, 1, 1], "CALCULATED", False, True, 0, False),
+        ]
+        if not is_max:
+            specs.append(((1, 1, 5, 5), (3, 3), (2, 2), [1, 1, 1, 1], "CALCULATED", False, True, 7, False))
+    for dt in (F32, F16):
+        for xs, (kh, kw), (sh, sw), pads, mode, ceil, excl, override, glob in specs:
+            if dt == F16 and xs[0] == 0:
+                continue
+            x = rng_array(xs, dt, seed=7)
+            n, c, h, w = xs
+            if glob:
+                (oh, pt), (ow, pl), kh, kw = (1, 0), (1, 0), h, w
+            else:
+                oh, pt = _pool_out(h, kh, sh, pads[0], pads[1], mode, ceil)
+                ow, pl = _pool_out(w, kw, sw, pads[2], pads[3], mode, ceil)
+            pb = pads[1] if mode == "CALCULATED" and not glob else 0
+            pr = pads[3] if mode == "CALCULATED" and not glob else 0
+
+            def f(i, x=x, kh=kh, kw=kw, sh=sh, sw=sw, pt=pt, pl=pl, pb=pb, pr=pr, h=h, w=w, excl=excl, ov=override):
+                b_, ch, oi, oj = i
+                vals = []
+                padded = 0
+                for p in range(kh):
+                    for q in range(kw):
+                        yy, zz = oi * sh - pt + p, oj * sw - pl + q
+                        if -pt <= yy < h + pb and -pl <= zz < w + pr:
+                            padded += 1
+                        if 0 <= yy < h and 0 <= zz < w:
+                            vals.append(py(x, (b_, ch, yy, zz)))
+                if is_max:
+                    return max(vals)
+                return math.fsum(vals) / (ov if ov else len(vals) if excl else padded)
+
+            if v3:
+                attrs = (
+                    f" {{ksize = [1, 1, {kh if not glob else 1}, {kw if not glob else 1}], strides = [1, 1, {sh}, {sw}],"
+                    f' padding_mode = "{mode}", pads = [{", ".join(map(str, pads))}], ceil_mode = {str(ceil).lower()},'
+                    f" global_pooling = {str(glob).lower()}"
+                    + ("" if is_max else f", exclusive = {str(excl).lower()}, divisor_override = {override}")
+                    + ', data_format = "NCHW"}'
+                )
+            else:
+                attrs = f' {{ksize = [1, 1, {kh}, {kw}], strides = [1, 1, {sh}, {sw}], padding = "{mode}", data_format = "NCHW"}}'
+            yield Case(
+                f"{op}-{xs}-{kh}x{kw}-{mode}-{ceil}-{excl}-{override}-{glob}-{np.dtype(dt)}",
+                one_op(op, [x], [(n, c, oh, ow)], [dt], attrs),
+                [x],
+                [build((n, c, oh, ow), dt, f)],
+                ulps=2,
+                tol=[4 * kh * kw * 2.0**-24 * 2.0],
+            )
+
+
+@formula(ge.PadV3)
+def _pad_v3(op: str) -> Iterator[Case]:
+    # (x shape, dtype, paddings as ONNX orders them [b..., e...], mode, constant value)
+    specs = [
+        ((1,), F32, [2, 1], "constant", 1.5),
+        ((3, 5), F32, [1, -1, 0, 2], "constant", None),
+        ((2, 3, 5), I32, [0, 1, 2, 1, 0, -2], "constant", 7),
+        ((3, 5), F32, [2, 1, 1, 4], "reflect", None),
+        ((3, 5), F16, [0, 2, 2, 3], "edge", None),
+        ((4, 3), F32, [-1, 2, 1, 0], "edge", None),
+        ((0, 3), F32, [1, 0, 0, 1], "constant", 2.0),
+    ]
+    for shape, dt, pads, mode, value in specs:
+        x = rng_array(shape, dt, seed=3)
+        r = len(shape)
+        pairs = [(pads[i], pads[r + i]) for i in range(r)]
+        out = tuple(d + b + e for d, (b, e) in zip(shape, pairs))
+        cval = 0 if value is None else value
+
+        def f(i, x=x, pairs=pairs, shape=shape, mode=mode, cval=cval):
+            src = []
+            for t, d, (b, e) in zip(i, shape, pairs):
+                lo, hi = max(0, -b), d - max(0, -e)
+                s = t - b
+                if mode == "edge":
+                    s = min(max(s, lo), hi - 1)
+                elif mode == "reflect":
+                    s = 2 * lo - s if s < lo else (2 * (hi - 1) - s if s > hi - 1 else s)
+                elif not lo <= s < hi:
+                    return cval
+                src.append(s)
+            return py(x, tuple(src))
+
+        ins = [x] + ([np.array([value], dtype=dt)] if value is not None else [])
+        consts = [np.array(pads, dtype=I64)]
+        attrs = f' {{mode = "{mode}", paddings_contiguous = false}}'
+        # the Data inputs first, then the paddings Const: input order x, paddings, value
+        text = op_with_consts(op, ins[:1], consts, [out], [dt], attrs)
+        if value is not None:
+            vt = tyd((1,), dt)
+            text = text.replace("%x0, %c0)", "%x0, %c0, %x1)").replace(
+                f"{tyd(shape, dt)}, {tyd((2 * r,), I64)})", f"{tyd(shape, dt)}, {tyd((2 * r,), I64)}, {vt})"
+            )
+            text = text.replace("\n  %c0 =", f"\n  %x1 = ge.Data {{index = 1}} : {vt}\n  %c0 =", 1)
+        yield Case(f"PadV3-{shape}-{pads}-{mode}-{np.dtype(dt)}", text, ins, [build(out, dt, f)])
+
+
+@formula(ge.StridedSliceV2)
+def _strided_slice_v2(op: str) -> Iterator[Case]:
+    # (x shape, begin, end, axes, strides): ONNX Slice's semantics
+    specs = [
+        ((1,), [0], [1], None, None),
+        ((3, 5), [1], [100], None, None),
+        ((3, 5), [-1, 4], [-100, 0], [0, 1], [-1, -2]),
+        ((2, 3, 5), [0, 1], [2**62, -1], [2, -2], [2, 1]),
+        ((4, 3), [3], [1], [0], [1]),
+        ((5,), [4], [-7], [0], [-3]),
+    ]
+    for shape, begin, end, axes, steps in specs:
+        x = rng_array(shape, F32, seed=2)
+        n = len(begin)
+        ax = [a % len(shape) for a in (axes if axes is not None else list(range(n)))]
+        st = steps if steps is not None else [1] * n
+        picks = [list(range(d)) for d in shape]
+        for b, e, a, s in zip(begin, end, ax, st):
+            d = shape[a]
+            b, e = (b + d if b < 0 else b), (e + d if e < 0 else e)
+            if s > 0:
+                b, e = min(max(b, 0), d), min(max(e, 0), d)
+            else:
+                b, e = min(max(b, 0), d - 1), min(max(e, -1), d - 1)
+            picks[a] = []
+            t = b
+            while (s > 0 and t < e) or (s < 0 and t > e):
+                picks[a].append(t)
+                t += s
+        out = tuple(len(p) for p in picks)
+        consts = [np.array(begin, I64), np.array(end, I64)]
+        if axes is not None or steps is not None:
+            consts.append(np.array(axes if axes is not None else list(range(n)), I64))
+        if steps is not None:
+            consts.append(np.array(steps, I64))
+        yield Case(
+            f"StridedSliceV2-{shape}-{begin}-{end}-{axes}-{steps}",
+            op_with_consts(op, [x], consts, [out], [F32]),
+            [x],
+            [build(out, F32, lambda i, x=x, picks=picks: py(x, tuple(p[k] for p, k in zip(picks, i))))],
+        )
+
+
+@formula(ge.Tile)
+def _tile(op: str) -> Iterator[Case]:
+    for shape, reps, dt in [((1,), [3], F32), ((3, 5), [2, 1], F32), ((2, 3), [0, 2], I64), ((), [], F16)]:
+        x = rng_array(shape, dt, seed=4)
+        out = tuple(d * k for d, k in zip(shape, reps))
+        yield Case(
+            f"Tile-{shape}-{reps}-{np.dtype(dt)}",
+            op_with_consts(op, [x], [np.array(reps, I64)], [out], [dt]),
+            [x],
+            [build(out, dt, lambda i, x=x, shape=shape: py(x, tuple(k % d for k, d in zip(i, shape))))],
+        )
+
+
+@formula(ge.BatchMatMulV2)
+def _batch_matmul_v2(op: str) -> Iterator[Case]:
+    # (x1 shape, x2 shape, adj_x1, adj_x2, bias, dtype)
+    specs = [
+        ((1, 1), (1, 1), False, False, False, F32),
+        ((2, 3, 5), (5, 4), False, False, True, F32),
+        ((2, 1, 5, 3), (3, 5, 2), True, False, False, F32),
+        ((3, 2, 4), (1, 3, 4), False, True, False, F16),
+        ((0, 3, 2), (2, 3), False, False, False, F32),
+    ]
+    for sa, sb, t1, t2, bias, dt in specs:
+        a, b = rng_array(sa, dt, seed=1), rng_array(sb, dt, seed=2)
+        m = sa[-1] if t1 else sa[-2]
+        k = sa[-2] if t1 else sa[-1]
+        n = sb[-2] if t2 else sb[-1]
+        batch = bcast_shape(sa[:-2], sb[:-2])
+        out = (*batch, m, n)
+        ins = [a, b] + ([rng_array((n,), dt, seed=3)] if bias else [])
+
+        def f(i, a=a, b=b, ins=ins, t1=t1, t2=t2, k=k, sa=sa, sb=sb):
+            bi = i[:-2]
+            ia, ib = bcast_index(bi, sa[:-2]), bcast_index(bi, sb[:-2])
+            s = math.fsum(
+                py(a, (*ia, *((j, i[-2]) if t1 else (i[-2], j)))) * py(b, (*ib, *((i[-1], j) if t2 else (j, i[-1]))))
+                for j in range(k)
+            )
+            return s + (py(ins[2], (i[-1],)) if len(ins) == 3 else 0.0)
+
+        attrs = f" {{adj_x1 = {str(t1).lower()}, adj_x2 = {str(t2).lower()}}}"
+        yield Case(
+            f"BatchMatMulV2-{sa}-{sb}-{t1}-{t2}-{bias}-{np.dtype(dt)}",
+            one_op(op, ins, [out], [dt], attrs),
+            ins,
+            [build(out, dt, f)],
+            ulps=1,
+            tol=[2 * (k + 1) * 2.0**-24 * (k + 1) * 16],
+        )
+
+
+@formula(ge.ArgMaxV2, ge.ArgMin)
+def _arg(op: str) -> Iterator[Case]:
+    better = (lambda a, b: a > b) if op == "ArgMaxV2" else (lambda a, b: a < b)
+    for shape, axis, dt, out_dt in [((1,), 0, F32, I64), ((3, 5), 1, F32, I32), ((2, 3, 5), -3, I32, I64),
+                                    ((3, 5), 0, F16, I64)]:  # fmt: skip
+        x = rng_array(shape, dt, -3, 3, seed=5)
+        if dt == I32:
+            x[0, 0, 0] = x[1, 0, 0]  # a tie: the first index wins
+        a = axis % len(shape)
+        out = shape[:a] + shape[a + 1 :]
+
+        def f(i, x=x, a=a, n=shape[a]) -> object:
+            best = 0
+            for k in range(1, n):
+                if better(py(x, (*i[:a], k, *i[a:])), py(x, (*i[:a], best, *i[a:]))):
+                    best = k
+            return best
+
+        dcode = 3 if out_dt == I32 else 9
+        yield Case(
+            f"{op}-{shape}-{axis}-{np.dtype(dt)}-{np.dtype(out_dt)}",
+            op_with_consts(op, [x], [np.array(axis, I32)], [out], [out_dt], f" {{dtype = {dcode}}}"),
+            [x],
+            [build(out, out_dt, f)],
+        )
+
+
+@formula(ge.GatherElements)
+def _gather_elements(op: str) -> Iterator[Case]:
+    for xs, ids, dim, dt in [((1,), (1,), 0, F32), ((3, 5), (3, 2), 1, F32), ((4, 3, 2), (2, 3, 1), 0, I64),
+                             ((3, 3), (0, 3), 0, F16)]:  # fmt: skip
+        x = rng_array(xs, dt, seed=6)
+        r = np.random.default_rng(len(xs) + sum(ids))
+        idx = r.integers(0, xs[dim], ids).astype(I64)
+
+        def f(i, x=x, idx=idx, dim=dim) -> object:
+            j = list(i)
+            j[dim] = int(idx[i])
+            return py(x, tuple(j))
+
+        yield Case(
+            f"GatherElements-{xs}-{ids}-{dim}-{np.dtype(dt)}",
+            one_op(op, [x, idx], [ids], [dt], f" {{dim = {dim}}}"),
+            [x, idx],
+            [build(ids, dt, f)],
+        )
+
+
+@formula(ge.Tril, ge.Triu)
+def _tri(op: str) -> Iterator[Case]:
+    for shape, k, dt in [
+        ((1, 1), 0, F32),
+        ((3, 5), 1, F32),
+        ((2, 5, 3), -1, I32),
+        ((3, 3), 0, F16),
+        ((0, 4, 3), 2, F32),
+    ]:
+        x = rng_array(shape, dt, seed=8)
+
+        def f(i, x=x, k=k) -> object:
+            keep = i[-1] - i[-2] >= k if op == "Triu" else i[-1] - i[-2] <= k
+            return py(x, i) if keep else 0
+
+        yield Case(
+            f"{op}-{shape}-{k}-{np.dtype(dt)}",
+            one_op(op, [x], [shape], [dt], f" {{diagonal = {k}}}"),
+            [x],
+            [build(shape, dt, f)],
+        )
+
+
+@formula(ge.ResizeNearestNeighborV2, ge.ResizeBilinearV2)
+def _resize(op: str) -> Iterator[Case]:
+    # TensorFlow's resize arithmetic (image_ops.h), one element at a time in float32 scalars
+    f32 = np.float32
+    for xs, (oh, ow), align, half, dt in [
+        ((1, 1, 1, 1), (1, 1), False, False, F32),
+        ((1, 2, 4, 5), (8, 3), False, False, F32),
+        ((2, 1, 5, 3), (3, 7), True, False, F32),
+        ((1, 2, 4, 5), (7, 11), False, True, F32),
+        ((1, 1, 3, 3), (5, 1), False, True, F16),
+    ]:
+        x = rng_array(xs, dt, seed=9)
+        h, w = xs[2], xs[3]
+
+        def scale(n_in: int, n_out: int, align=align) -> np.float32:
+            return f32(n_in - 1) / f32(n_out - 1) if align and n_out > 1 else f32(n_in) / f32(n_out)
+
+        def nearest(o: int, n_in: int, n_out: int, align=align, half=half) -> int:
+            c = (f32(o) + f32(0.5)) * scale(n_in, n_out) if half else f32(o) * scale(n_in, n_out)
+            i = math.floor(c + f32(0.5)) if align else math.floor(c)
+            return min(max(int(i), 0), n_in - 1)
+
+        def linear(o: int, n_in: int, n_out: int, half=half) -> tuple[int, int, np.float32]:
+            c = (f32(o) + f32(0.5)) * scale(n_in, n_out) - f32(0.5) if half else f32(o) * scale(n_in, n_out)
+            return max(math.floor(c), 0), min(math.ceil(c), n_in - 1), f32(c - f32(math.floor(c)))
+
+        def f(i, x=x, h=h, w=w, oh=oh, ow=ow) -> object:
+            n, c, p, q = i
+            if op == "ResizeNearestNeighborV2":
+                return py(x, (n, c, nearest(p, h, oh), nearest(q, w, ow)))
+            y0, y1, ly = linear(p, h, oh)
+            x0, x1, lx = linear(q, w, ow)
+            v = [[f32(py(x, (n, c, yy, xx))) for xx in (x0, x1)] for yy in (y0, y1)]
+            top = v[0][0] + (v[0][1] - v[0][0]) * lx
+            bottom = v[1][0] + (v[1][1] - v[1][0]) * lx
+            return float(top + (bottom - top) * ly)
+
+        attrs = f" {{align_corners = {str(align).lower()}, half_pixel_centers = {str(half).lower()}}}"
+        out = (xs[0], xs[1], oh, ow)
+        yield Case(
+            f"{op}-{xs}-{oh}x{ow}-{align}-{half}-{np.dtype(dt)}",
+            op_with_consts(op, [x], [np.array([oh, ow], I32)], [out], [dt], attrs),
+            [x],
+            [build(out, dt, f)],
+            ulps=1,
+        )
+
+
+@formula(ge.Conv2DTranspose)
+def _conv2d_transpose(op: str) -> Iterator[Case]:
+    # (x NCHW, filter [C, K/g, kh, kw], strides, pads [t, b, l, r], dilations, groups, output_padding, bias)
+    specs = [
+        ((1, 1, 1, 1), (1, 1, 1, 1), 1, [0, 0, 0, 0], 1, 1, 0, False),
+        ((1, 2, 3, 5), (2, 3, 2, 3), 2, [1, 0, 0, 1], 1, 1, 1, True),
+        ((2, 4, 3, 3), (4, 1, 3, 3), 1, [1, 1, 1, 1], 2, 2, 0, False),
+        ((0, 2, 3, 3), (2, 2, 2, 2), 1, [0, 0, 0, 0], 1, 1, 0, False),
+    ]
+    for xs, ws, st, pads, dil, g, opad, bias in specs:
+        x, w = rng_array(xs, F32, seed=4), rng_array(ws, F32, seed=5)
+        n, c, h, wd = xs
+        _, kg, kh, kw = ws
+        k = kg * g
+        oh = (h - 1) * st - pads[0] - pads[1] + dil * (kh - 1) + opad + 1
+        ow = (wd - 1) * st - pads[2] - pads[3] + dil * (kw - 1) + opad + 1
+        ins = [x, w] + ([rng_array((k,), F32, seed=6)] if bias else [])
+
+        def f(i, x=x, w=w, ins=ins, st=st, pads=pads, dil=dil, g=g, kg=kg, kh=kh, kw=kw, h=h, wd=wd, c=c) -> object:
+            b_, o, y, z = i
+            grp, oc = o // kg, o % kg
+            terms = []
+            for ci in range(grp * (c // g), (grp + 1) * (c // g)):
+                for p in range(kh):
+                    for q in range(kw):
+                        ny, nz = y + pads[0] - p * dil, z + pads[2] - q * dil  # = input * stride
+                        if ny % st or nz % st:
+                            continue
+                        iy, iz = ny // st, nz // st
+                        if 0 <= iy < h and 0 <= iz < wd:
+                            terms.append(py(x, (b_, ci, iy, iz)) * py(w, (ci, oc, p, q)))
+            return math.fsum(terms) + (py(ins[2], (o,)) if len(ins) == 3 else 0.0)
+
+        attrs = (
+            f" {{strides = [1, 1, {st}, {st}], pads = [{', '.join(map(str, pads))}], dilations = [1, 1, {dil}, {dil}],"
+            f' groups = {g}, output_padding = [0, 0, {opad}, {opad}], data_format = "NCHW"}}'
+        )
+        size = np.zeros((4,), I64)
+        text = op_with_consts(op, [], [size], [(n, k, oh, ow)], [F32], attrs)
+        # inputs: %c0 (input_size) first, then the Data x, filter (and bias)
+        data_t = [tyd(a.shape, a.dtype) for a in ins]
+        args = ", ".join(f"%x{i}" for i in range(len(ins)))
+        text = text.replace("ge.Conv2DTranspose(%c0)", f"ge.Conv2DTranspose(%c0, {args})")
+        text = text.replace(f"({tyd((4,), I64)}) ->", f"({', '.join([tyd((4,), I64), *data_t])}) ->")
+        lines = "\n".join(f"  %x{i} = ge.Data {{index = {i}}} : {t}" for i, t in enumerate(data_t))
+        text = text.replace("ge.graph @main {\n", "ge.graph @main {\n" + lines + "\n", 1)
+        tol = 2 * (c * kh * kw + 1) * 2.0**-24 * 4 * c * kh * kw
+        yield Case(
+            f"Conv2DTranspose-{xs}-{ws}-{st}-{pads}-{dil}-{g}-{opad}-{bias}",
+            text,
+            ins,
+            [build((n, k, oh, ow), F32, f)],
+            tol=[tol],
+        )
+
+
+# ---------------------------------------------------------------------------------------
 # The tests
 # ---------------------------------------------------------------------------------------
 
