@@ -42,17 +42,8 @@ from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shapes import fmt_shape
-from ge_tools.opt import (
-    INT64_MAX,
-    PipelineCallback,
-    UserError,
-    context,
-    host_memory_bytes,
-    one_line_arg_errors,
-    parse_module,
-    run_tool,
-    verify_module,
-)
+from ge_tools.opt import PipelineCallback, context, one_line_arg_errors, run_tool, verify_module
+from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module
 from ge_tools.pipeline import GeCompilePass, expand
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
