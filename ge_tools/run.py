@@ -445,7 +445,7 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     return PassPipeline(passes, PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir))
 
 
-def _model_figures(model: npu.ModelOp) -> dict[str, object]:
+def model_figures(model: npu.ModelOp) -> dict[str, object]:
     tasks = [t for s in model.stream_ops() for t in s.tasks]
     no_task: dict[str, str] = {}
     for e in model.table():
@@ -560,7 +560,7 @@ def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
 class Simulation:
     """A model loaded once and executed N times (runtime/simulator.py)."""
 
-    figures: dict[str, object]  # _model_figures
+    figures: dict[str, object]  # model_figures
     runs: list[list[Output]]
     refreshed: list[int]  # per execution: tasks whose I/O addresses were refreshed
     stats: SimulatorStats
@@ -571,10 +571,27 @@ def simulate_model(
 ) -> Simulation:
     """DavinciModel: load `model` (frozen inputs refreshed once), execute it `executions`
     times on fresh input buffers. A SimulatorFault propagates."""
-    figures = _model_figures(model)
+    figures = model_figures(model)
     loaded = load(model, frozen)
     runs, refreshed = _simulate(loaded, inputs, names, executions)
     return Simulation(figures, runs, refreshed, loaded.stats)
+
+
+def simulation_stats(sim: Simulation, executions: int) -> dict[str, object]:
+    """The simulator's figures for --stats-json (per execution) and the Python API."""
+    fig, st = sim.figures, sim.stats
+    n = st.executions
+    return {
+        **fig,
+        "executions": executions,
+        "refreshed_tasks": sim.refreshed,
+        "bytes_moved": (st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes) // n,
+        "tasks_by_kind": {k: v // n for k, v in st.tasks_by_kind.items()},
+        "kernel_bytes_read": st.kernel_bytes_read // n,
+        "kernel_bytes_written": st.kernel_bytes_written // n,
+        "memcpy_bytes": st.memcpy_bytes // n,
+        "peak_live_fm_bytes": st.peak_live_fm_bytes,
+    }
 
 
 def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
@@ -597,17 +614,7 @@ def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     )
     print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
     print(f"executions: {executions}, args refreshed per execution: {sim.refreshed}")
-    return {
-        **fig,
-        "executions": executions,
-        "refreshed_tasks": sim.refreshed,
-        "bytes_moved": moved // n,
-        "tasks_by_kind": {k: v // n for k, v in st.tasks_by_kind.items()},
-        "kernel_bytes_read": st.kernel_bytes_read // n,
-        "kernel_bytes_written": st.kernel_bytes_written // n,
-        "memcpy_bytes": st.memcpy_bytes // n,
-        "peak_live_fm_bytes": st.peak_live_fm_bytes,
-    }
+    return simulation_stats(sim, executions)
 
 
 @dataclass
