@@ -5,6 +5,7 @@ ge_tools/parse.py, which the CLIs use."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -18,6 +19,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.diagnostics import remark, remark_sink
 from ge_tools import api
+from ge_tools import run as ge_run
 from ge_tools.parse import UserError
 from ge_tools.pipeline import GeCompilePass
 from runtime.graph_interpreter import ReferenceEvalError
@@ -213,6 +215,18 @@ def test_compile_returns_remarks_as_objects_naming_built_nodes(capsys):
     assert result.stats["kernels"] == 2 and result.stats["graph"] == "main"
     assert [p for p in result.stats["passes"]] == [p.name for p in GeCompilePass().passes()]
     assert api.compile(g.module).stats["kernels"] == 4  # without the reduce class
+
+
+def test_compile_stats_are_ge_runs_and_remarks_its_lines(tmp_path, capsys):
+    stats = tmp_path / "stats.json"
+    assert ge_run.run([str(SOFTMAX), "--enable-pass", "reduce", "--remarks", "--stats-json", str(stats)]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    written = json.loads(stats.read_text())
+    result = api.compile(api.load(str(SOFTMAX)), "ge-compile", enable_pass=["reduce"])
+    for k, v in result.stats.items():
+        assert written[k] == v, k
+    assert set(result.stats) >= {"tasks", "kernels", "memory_size", "memory_lower_bound", "no_task_nodes"}
+    assert [r.line() for r in result.remarks] == lines
 
 
 def test_compile_pipeline_errors_are_the_command_lines():
