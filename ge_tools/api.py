@@ -1,5 +1,6 @@
 """The Python API of ge-xdsl: what ge-opt and ge-run do, without the command line.
 
+    import numpy as np
     from xdsl.dialects.builtin import f32
     from ge_dialect import ge
     from ge_tools import api
@@ -41,7 +42,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Self
+from typing import Self, cast
 
 import numpy as np
 from xdsl.builder import ImplicitBuilder
@@ -161,7 +162,9 @@ class GraphBuilder:
             g.output(ge.Exp.build(x))
         module = g.module
 
-    `module`: the module to add the graph to (default: a new one, `g.module`)."""
+    `module`: the module to add the graph to (default: a new one, `g.module`). Every op
+    created inside the block goes into the graph (ImplicitBuilder sees them all): compile
+    or parse after the block, not inside it."""
 
     def __init__(self, name: str = "main", module: ModuleOp | None = None):
         self.name = name
@@ -224,8 +227,8 @@ class CompileResult:
     remarks: list[Remark]
     """Every remark the passes made, in order (what `--remarks` prints, as objects)."""
     stats: dict[str, object]
-    """The figures ge-run --stats-json writes about the compiled program: graph, passes
-    and, when the pipeline built an npu.model, tasks, kernels, streams, events,
+    """The figures ge-run --stats-json writes about the compiled program: graph, passes,
+    outputs (index, name, shape, dtype) and, when the pipeline built an npu.model, tasks, kernels, streams, events,
     no_task_nodes, memory_size, memory_lower_bound, memory_proven_bound, memory_gap."""
 
     def model(self, graph: str | None = None) -> npu.ModelOp | None:
@@ -309,8 +312,21 @@ def compile(module: ModuleOp, pipeline: str = "ge-compile", **options: object) -
 
         roots = root_graphs(module)
         if len(roots) == 1:
-            stats["graph"] = roots[0].sym_name.data
-            if (model := _find_model(compiled, roots[0].sym_name.data)) is not None:
+            from ge_tools.run import output_names
+
+            root = roots[0]
+            stats["graph"] = root.sym_name.data
+            types = [cast(TensorType[Attribute], v.type) for v in root.net_output.operands]
+            stats["outputs"] = [
+                {
+                    "index": i,
+                    "name": n,
+                    "shape": list(t.get_shape()) if isinstance(t, TensorType) else None,  # None: unranked
+                    "dtype": str(numpy_dtype(t.element_type)),
+                }
+                for i, (n, t) in enumerate(zip(output_names(root), types))
+            ]
+            if (model := _find_model(compiled, root.sym_name.data)) is not None:
                 stats.update(model_figures(model))
     return CompileResult(compiled, remarks, stats)
 

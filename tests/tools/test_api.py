@@ -225,7 +225,8 @@ def test_compile_stats_are_ge_runs_and_remarks_its_lines(tmp_path, capsys):
     result = api.compile(api.load(str(SOFTMAX)), "ge-compile", enable_pass=["reduce"])
     for k, v in result.stats.items():
         assert written[k] == v, k
-    assert set(result.stats) >= {"tasks", "kernels", "memory_size", "memory_lower_bound", "no_task_nodes"}
+    assert set(result.stats) >= {"outputs", "tasks", "kernels", "memory_size", "memory_lower_bound", "no_task_nodes"}
+    assert result.stats["outputs"] == [{"index": 0, "name": "y:0", "shape": [8, 64], "dtype": "float32"}]
     assert [r.line() for r in result.remarks] == lines
 
 
