@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE.parent))
 import numpy as np  # noqa: E402
 
 from ge_dialect import ge  # noqa: E402
-from ge_tools.opt import parse_module  # noqa: E402
+from ge_tools.parse import parse_module  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from runtime.ascgraph_interp import run_asc_backend  # noqa: E402
 from runtime.interpreter import ge_interpreter  # noqa: E402

@@ -25,7 +25,7 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 
 from ge_dialect import attrs as A  # noqa: E402
-from ge_tools.opt import LocatedParser  # noqa: E402
+from ge_tools.parse import LocatedParser  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from passes.notask.concat import ConcatNotaskPass  # noqa: E402
 

@@ -47,7 +47,7 @@ import passes.memory.assign_memory as assign_memory  # noqa: E402
 from ge_dialect import attrs as A  # noqa: E402
 from ge_dialect.attrs import MEMORY_LOWER_BOUND, MEMORY_PROVEN_BOUND, MEMORY_SIZE  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
-from ge_tools.opt import LocatedParser  # noqa: E402
+from ge_tools.parse import LocatedParser  # noqa: E402
 from ge_tools.pipeline import GeCompilePass  # noqa: E402
 from ge_tools.registry import get_all_passes, make_context  # noqa: E402
 from passes.memory.allocator import (  # noqa: E402

@@ -22,7 +22,8 @@ import time
 import numpy as np
 
 from ge_dialect import npu
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from ge_tools.pipeline import GeCompilePass
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph

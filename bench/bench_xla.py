@@ -426,7 +426,8 @@ def translate_graph(graph) -> JaxProgram:
 
 def parse_verified(text: str, name: str):
     """The module of `text`, parsed and verified as ge-opt does (a UserError when bad)."""
-    from ge_tools.opt import parse_module, verify_module
+    from ge_tools.opt import verify_module
+    from ge_tools.parse import parse_module
     from ge_tools.registry import make_context
 
     module = parse_module(make_context(), text, name)

@@ -186,7 +186,8 @@ def known_case(kind: str, message: str, text: str) -> str | None:
 def mismatch_stage(path: str, seed: int) -> str:
     """ "graph passes" when the reference interpreter already gives other numbers on the
     graph after lowering and fusion, else "simulator" (memory, offsets, tasks)."""
-    from ge_tools.opt import GeOptMain, parse_module
+    from ge_tools.opt import GeOptMain
+    from ge_tools.parse import parse_module
     from ge_tools.run import _evaluate, compare, random_input
     from runtime.reference import select_graph
 

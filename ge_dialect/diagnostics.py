@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
+from ge_dialect.names import given_name
 from ge_dialect.reason import Reason
 
 
@@ -79,6 +80,16 @@ class Remark:
 
 RemarkSink = Callable[[Remark], None]
 
+
+def _node_names(op: Operation | None) -> tuple[str, ...]:
+    """(`op`'s GE node name,) when `op` is a named GE node, else () (the name as given:
+    making a remark names no node)."""
+    if op is None or not op.name.startswith("ge.") or op.name == "ge.graph":
+        return ()
+    name = given_name(op)
+    return (name,) if name is not None else ()
+
+
 _SINK: ContextVar[RemarkSink | None] = ContextVar("remark_sink", default=None)
 
 
@@ -111,7 +122,9 @@ def remark(
     """Make a `Remark` about `op` and send it to the current sink (by default: print
     `FILE:LINE:COL: remark: <message>` on stderr). `what` is the message, or a `Reason`
     printed as `message (Rule)`; `reason` attaches the reason behind a message the caller
-    formatted itself. `location` overrides `op`'s (for a node erased since)."""
+    formatted itself. `location` overrides `op`'s (for a node erased since). `nodes`
+    defaults to `op`'s GE node name when `op` is a node: a remark names its node even
+    where the node has no file location (a graph built in Python)."""
     if isinstance(what, Reason):
         reason = reason or what
         what = str(what)
@@ -122,7 +135,7 @@ def remark(
         stage=stage,
         verdict=verdict,
         reason=reason,
-        nodes=tuple(nodes),
+        nodes=tuple(nodes) or _node_names(op),
     )
     (_SINK.get() or print_remark)(r)
     return r

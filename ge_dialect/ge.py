@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar, overload
+from typing import ClassVar, Self, cast, overload
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -134,6 +134,14 @@ class AtModuleLevel(HasParent):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, GraphOp)
         _verify_graph_placement(op)
+
+
+def _discard(op: Operation) -> None:
+    """Drop a node `GeNode.build` made and does not return: out of its block (xDSL's
+    ImplicitBuilder appends every op it sees created) and off its inputs' uses."""
+    if op.parent is not None:
+        op.detach()
+    op.erase()
 
 
 class GeNode(IRDLOperation):
@@ -335,6 +343,133 @@ class GeNode(IRDLOperation):
 
     def int_list(self, name: str) -> list[int] | None:
         return A.get_int_list(self, name)
+
+    # -- building from Python ----------------------------------------------------------------
+
+    # The output dtype is input 0's (the families whose check() ties them); False where
+    # the dtype is the op's own (Cast, Shape, Bitcast): `build` then needs `dtype=`.
+    SAME_DTYPE_OUT: ClassVar[bool] = True
+
+    @classmethod
+    def build(  # pyright: ignore[reportIncompatibleMethodOverride]
+        cls,
+        *inputs: SSAValue | Operation | Sequence[SSAValue | Operation],
+        name: str | None = None,
+        shape: Sequence[int] | None = None,
+        dtype: Attribute | None = None,
+        result_types: Sequence[Attribute] | None = None,
+        **attrs: object,
+    ) -> Self:
+        """A node of this type on `inputs` (values, single-result nodes, or lists of them,
+        flattened in order), its result types inferred by the op's own shape inference
+        (`infer()`, the verifier's) and dtype rule (input 0's dtype, see SAME_DTYPE_OUT),
+        then verified as the verifier does, except the checks that need the enclosing graph.
+
+            x = ge.Data.build(shape=(4, 16), dtype=f16, index=0)
+            r = ge.Relu.build(x, name="r")
+            c = ge.ConcatD.build([r, x], concat_dim=0)    # tensor<8x16xf16>
+
+        Keyword arguments are GE attributes, converted by their kind (ATTRS, or the node
+        attributes any GE node takes; else by their Python type: bool, int, str, list of
+        ints or bools, or an xDSL Attribute). `shape` / `dtype` give what the op does not
+        infer (a Data's type, a Reshape's shape, a Cast's dtype); `result_types` gives
+        every result type. `name` is the node's name (its first result's SSA name, or the
+        `name` attribute when that is not a valid SSA name). A ConstLike's type is its
+        `value`'s (a DenseIntOrFPElementsAttr). Raises ValueError, naming the op type,
+        when the node does not verify. (It replaces xDSL's IRDLOperation.build, which
+        takes operand groups and result types and checks nothing: `create` does that.)"""
+        operands = [
+            SSAValue.get(v) for arg in inputs for v in ((arg,) if isinstance(arg, SSAValue | Operation) else arg)
+        ]
+        attributes = {k: cls._build_attr(k, v) for k, v in attrs.items()}
+        op: Self | None = None
+        try:
+            types = (
+                list(result_types) if result_types is not None else cls._build_types(operands, attributes, shape, dtype)
+            )
+            op = cls.create(operands=operands, result_types=types, attributes=attributes)
+            if name is not None:
+                if op.results and SSAValue.is_valid_name(name):
+                    op.results[0].name_hint = name
+                else:
+                    op.attributes[A.NODE_NAME] = StringAttr(name)
+            op.verify_()
+        except VerifyException as e:
+            if op is not None:
+                _discard(op)
+            raise ValueError(f"{cls.name}.build: {e}") from None
+        return op
+
+    @classmethod
+    def _build_attr(cls, key: str, value: object) -> Attribute:
+        """A Python value as the GE attribute `key` (see `build`)."""
+        if isinstance(value, Attribute):
+            return value
+        kind = cls.ATTRS[key][0] if key in cls.ATTRS else A.NODE_ATTR_KINDS.get(key)
+        seq = isinstance(value, Sequence) and not isinstance(value, str)
+        if kind is None:
+            kind = (
+                A.AttrKind.BOOL if isinstance(value, bool) else
+                A.AttrKind.INT if isinstance(value, int) else
+                A.AttrKind.STR if isinstance(value, str) else
+                A.AttrKind.LIST_BOOL if seq and value and all(isinstance(v, bool) for v in value) else  # type: ignore[union-attr]
+                A.AttrKind.LIST_INT if seq else None
+            )  # fmt: skip
+        if kind is A.AttrKind.BOOL and isinstance(value, bool):
+            return A.bool_attr(value)
+        if kind is A.AttrKind.INT and isinstance(value, int) and not isinstance(value, bool):
+            return A.make_int(value)
+        if kind is A.AttrKind.STR and isinstance(value, str):
+            return StringAttr(value)
+        if kind is A.AttrKind.LIST_INT and seq and all(isinstance(v, int) and not isinstance(v, bool) for v in value):  # type: ignore[union-attr]
+            return A.int_list_attr(value)  # type: ignore[arg-type]
+        if kind is A.AttrKind.LIST_BOOL and seq and all(isinstance(v, bool) for v in value):  # type: ignore[union-attr]
+            return ArrayAttr([A.bool_attr(v) for v in value])  # type: ignore[union-attr]
+        want = kind.value if kind is not None else "an xDSL Attribute, a bool, an int, a str or a list"
+        raise ValueError(f"{cls.name}.build: attribute '{key}' must be {want}, got {value!r}")
+
+    @classmethod
+    def _build_num_outputs(cls, attributes: dict[str, Attribute]) -> int | None:
+        """How many outputs `build` makes, when the op type and attributes say it."""
+        lo, hi = cls.NUM_OUTPUTS
+        return lo if lo == hi else None
+
+    @classmethod
+    def _build_types(
+        cls,
+        operands: Sequence[SSAValue],
+        attributes: dict[str, Attribute],
+        shape: Sequence[int] | None,
+        dtype: Attribute | None,
+    ) -> list[Attribute]:
+        """The result types `build` infers: the count from `_build_num_outputs`, the
+        shapes from `infer()` on a probe node (infer reads inputs and attributes only),
+        the dtype from `dtype`, else input 0's."""
+        what = cls.name.removeprefix("ge.")
+        n = cls._build_num_outputs(attributes)
+        if n is None:
+            raise VerifyException(f"give result_types= (the number of outputs of {what} is not fixed)")
+        if n == 0:
+            return []
+        elem: Attribute | None = dtype
+        if elem is None:
+            if not operands or not cls.SAME_DTYPE_OUT:
+                raise VerifyException(f"give dtype= ({what}'s output dtype is not its input's)")
+            elem = cast(Attribute, operands[0].type.element_type)  # type: ignore[attr-defined]
+        if shape is not None:
+            return [TensorType(elem, list(shape))] * n
+        # (inside xDSL's ImplicitBuilder the probe is appended to the block like any op:
+        # erased below, it leaves no trace)
+        probe = cls.create(operands=list(operands), result_types=[TensorType(elem, [])] * n, attributes=attributes)
+        try:
+            probe._verify_arity()
+            probe._verify_attributes()
+            inferred = probe.infer()
+        finally:
+            _discard(probe)
+        if inferred is None or any(s is None for s in inferred):
+            raise VerifyException(f"give shape= ({what} infers no output shape from these inputs)")
+        return [TensorType(elem, list(s)) for s in inferred if s is not None]
 
 
 # ---------------------------------------------------------------------------------------
@@ -604,6 +739,19 @@ class ConstLike(GeNode):
     NUM_INPUTS: ClassVar = (0, 0)
     VALUE_REQUIRED: ClassVar[bool] = True
 
+    @classmethod
+    def _build_types(
+        cls,
+        operands: Sequence[SSAValue],
+        attributes: dict[str, Attribute],
+        shape: Sequence[int] | None,
+        dtype: Attribute | None,
+    ) -> list[Attribute]:
+        v = attributes.get("value")
+        if isinstance(v, DenseIntOrFPElementsAttr) and shape is None and dtype is None:
+            return [v.get_type()]  # the output is the value's type (check())
+        return super()._build_types(operands, attributes, shape, dtype)
+
     def check(self) -> None:
         v = self.attributes.get("value")
         if v is None:
@@ -685,7 +833,6 @@ class Elementwise(GeNode):
     traits = traits_def(Pure())
 
     NUM_INPUTS: ClassVar = (1, 1)
-    SAME_DTYPE_OUT: ClassVar[bool] = True
 
     def check(self) -> None:
         self.same_dtype(self.operands, "inputs")
@@ -1555,6 +1702,11 @@ class SplitBase(GeNode):
         if n is not None and n != len(self.results):
             raise VerifyException(f"num_split = {n} but {ge_type(self)} has {len(self.results)} outputs")
 
+    @classmethod
+    def _build_num_outputs(cls, attributes: dict[str, Attribute]) -> int | None:
+        n = attributes.get("num_split")
+        return n.value.data if isinstance(n, IntegerAttr) and n.value.data > 0 else None
+
     def sizes(self, dim_size: int) -> list[int]:
         n = len(self.results)
         if dim_size >= 0 and dim_size % n:
@@ -1860,6 +2012,7 @@ class Bitcast(GeNode):
 
     name = "ge.Bitcast"
     NUM_INPUTS: ClassVar = (1, 1)
+    SAME_DTYPE_OUT: ClassVar = False
 
     def check(self) -> None:
         a, b = self.operands[0].type, self.results[0].type
@@ -1924,6 +2077,7 @@ class Shape(GeNode):
 
     name = "ge.Shape"
     NUM_INPUTS: ClassVar = (1, 1)
+    SAME_DTYPE_OUT: ClassVar = False
 
     def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)

@@ -18,7 +18,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from ge_tools.opt import UserError, one_line_arg_errors, parse_module, run_tool
+from ge_tools.opt import one_line_arg_errors, run_tool
+from ge_tools.parse import UserError, parse_module
 from ge_tools.registry import make_context
 from importers import onnx as onnx_importer
 

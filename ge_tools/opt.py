@@ -8,7 +8,8 @@ The passes run in xDSL's PassPipeline: `-p` is parsed here (one message per mist
 `build_pipeline`), each PipelinePass (`ge-compile`) is spliced in as its constituent
 passes, and `PipelineCallback` verifies (op by op, located), times, prints and dumps
 between them. The driver patches nothing of xDSL (the parser and the lexer are
-subclasses); ge_dialect/names.py still replaces SSAValue.extract_valid_name.
+subclasses, in ge_tools/parse.py); ge_dialect/names.py still replaces
+SSAValue.extract_valid_name.
 """
 
 from __future__ import annotations
@@ -16,260 +17,33 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
-import math
 import os
 import re
-import string
 import sys
 import textwrap
 import time
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import IO, NoReturn, get_type_hints
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
-from xdsl.parser.generic_parser import ParserState
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_spec
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, VerifyException
 from xdsl.utils.hints import type_repr
-from xdsl.utils.lexer import Input, Span, Token
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.pass_options import PassOptionError
+from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module
 from ge_tools.pipeline import PipelinePass, expand
 from ge_tools.registry import get_all_dialects, get_all_passes
 from report.dot import node_types
 from report.stages import write_stage
-
-
-class GeLexer(MLIRLexer):
-    """xDSL's MLIR lexer with a string-literal rule that runs in linear time.
-
-    xDSL 0.74 matches a string literal with one regex whose repeated group holds a
-    repeated character class: when the closing quote is missing, the regex engine tries
-    every way to split the characters among the repetitions, exponentially many
-    (`{group = "hccl_world_group}` and 40 more characters never finish). Here the body
-    is matched possessively (nothing is ever re-tried), then the character it stopped at
-    says what is wrong: a line end or the end of the file (not closed) or a backslash
-    (an unknown escape).
-    """
-
-    # Python >= 3.11 possessive quantifiers: no backtracking into the body.
-    _string_body = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+')
-
-    def _lex_string_literal(self, start_pos: int) -> MLIRToken:
-        content = self.input.content
-        m = self._string_body.match(content, start_pos)
-        assert m is not None  # the body may be empty; the opening quote is there
-        end = m.end()
-        stop = content[end] if end < len(content) else ""
-        if stop != '"':
-            after = content[end + 1 : end + 2]
-            if stop == "\\" and after not in ("", "\n", "\v", "\f"):
-                bad = content[end : end + (3 if after in string.hexdigits else 2)]
-                raise ParseError(
-                    Span(end, end + len(bad), self.input),
-                    f"unknown escape '{bad}' in string literal (valid: \\n \\t \\\\ \\\" and two hex digits)",
-                )
-            where = "the end of the file" if end >= len(content) - (stop == "\\") else "the end of its line"
-            raise ParseError(
-                Span(start_pos, start_pos + 1, self.input),
-                f"string literal is not closed: no '\"' before {where}",
-            )
-        self.pos = end + 1
-        lit = StringLiteral(start_pos, self.pos, self.input)
-        if "\\" not in lit.text or lit.bytes_contents.isascii():
-            return Token(MLIRTokenKind.STRING_LIT, lit)
-        return Token(MLIRTokenKind.BYTES_LIT, lit)
-
-    def _lex_prefixed_ident(self, start_pos: int) -> MLIRToken:
-        # xDSL's message misses its f-string ("Expected suffix identifier after {first_char}").
-        try:
-            return super()._lex_prefixed_ident(start_pos)
-        except ParseError as e:
-            prefix = self.input.content[start_pos]
-            raise ParseError(e.span, f"expected a name after '{prefix}' (digits, or a letter or $._- first)") from None
-
-
-# How deep brackets ( [ { < may nest. xDSL's parser, verifier and printer recurse once per
-# level (about ten Python frames each), so far deeper input would end in a RecursionError;
-# real GE IR nests fewer than twenty levels (module, graph, fused kernel, attribute, type).
-MAX_NESTING = 64
-
-# What the nesting check skips: string literals (closed or not), comments and `->`.
-_NOT_BRACKETS = re.compile(r'"(?:[^"\\\n]++|\\.)*+"?|//[^\n]*+|->|[^\[\](){}<>"/-]++|[/-]')
-_BRACKET_DEPTH = {"(": 1, "[": 1, "{": 1, "<": 1, ")": -1, "]": -1, "}": -1, ">": -1}
-
-
-def _nesting_error(text: str) -> int | None:
-    """Position of the first bracket nested deeper than MAX_NESTING, or None. Linear: the
-    brackets outside strings and comments are extracted by one regex, their running depth
-    summed in C; the position is searched for only when the limit is exceeded."""
-    brackets = _NOT_BRACKETS.sub("", text)
-    if len(brackets) <= MAX_NESTING:
-        return None
-    depths = accumulate(map(_BRACKET_DEPTH.__getitem__, brackets), lambda a, d: max(a + d, 0))
-    if max(depths) <= MAX_NESTING:
-        return None
-    depth, pos = 0, 0
-    while True:
-        m = _NOT_BRACKETS.match(text, pos)
-        if m is not None:
-            pos = m.end()
-            continue
-        depth = max(depth + _BRACKET_DEPTH[text[pos]], 0)
-        if depth > MAX_NESTING:
-            return pos
-        pos += 1
-
-
-# Byte-order marks of encodings that are not UTF-8 (longest first: UTF-32 LE starts as UTF-16 LE).
-_BOMS = (
-    (b"\xff\xfe\x00\x00", "UTF-32 little-endian"),
-    (b"\x00\x00\xfe\xff", "UTF-32 big-endian"),
-    (b"\xff\xfe", "UTF-16 little-endian"),
-    (b"\xfe\xff", "UTF-16 big-endian"),
-)
-
-
-def decode_input(data: str | bytes, name: str, line_offset: int = 0) -> str:
-    """The input as text: UTF-8, else a UserError located at the first byte that is not
-    UTF-8 (MLIR source is UTF-8). A UTF-8 byte-order mark is read as a blank, so that
-    columns stay those of the file."""
-    if isinstance(data, str):
-        return data
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            raise UserError(
-                f"{name}:{1 + line_offset}:1: error: the file is {encoding} text (byte-order mark "
-                f"{bom.hex(' ').upper()}); MLIR input must be UTF-8"
-            )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        line = data.count(b"\n", 0, e.start) + 1 + line_offset
-        col = len(data[line_start : e.start].decode("utf-8")) + 1
-        hint = "; this file looks binary" if b"\x00" in data[:4096] else ""
-        if name.lower().endswith(".onnx"):
-            hint += " (an ONNX model? the tools read ge-dialect IR text)"
-        raise UserError(
-            f"{name}:{line}:{col}: error: byte 0x{data[e.start]:02X} is not valid UTF-8 ({e.reason}): "
-            f"the input must be UTF-8 text{hint}"
-        ) from None
-    return " " + text[1:] if text.startswith("\ufeff") else text
-
-
-INT64_MAX = 2**63 - 1
-
-
-def host_memory_bytes() -> int | None:
-    """The host's physical memory, or None when the OS does not say."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _one_line(msg: str) -> str:
-    """A message as one printable line (the character of "Unexpected character: X" may be
-    a control character)."""
-    if msg.isprintable():
-        return msg
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in msg)
-
-
-def _line_starts(text: str) -> list[int]:
-    """The position where each line starts (one find per line, no quadratic counting)."""
-    starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos >= 0:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
-    return starts
-
-
-def _location(line_starts: list[int], line_offset: int, pos: int) -> tuple[int, int]:
-    line = bisect_right(line_starts, pos) - 1
-    return line + 1 + line_offset, pos - line_starts[line] + 1
-
-
-class LocatedParser(Parser):
-    """A Parser that gives each op a FileLineColLoc (line table built once: no
-    quadratic newline counting, see xdsl_guide.md §6.3), lexes with GeLexer, and reads
-    bytes as UTF-8 with a located error. Constructing it may raise ParseError (the first
-    token is lexed at once) or UserError (not UTF-8): parse_module reports both."""
-
-    def __init__(
-        self, ctx: Context, input: str | bytes, name: str, line_offset: int = 0, line_starts: list[int] | None = None
-    ):
-        text = decode_input(input, name, line_offset)
-        self._line_starts = line_starts if line_starts is not None else _line_starts(text)
-        self._line_offset = line_offset
-        self._file = StringAttr(name)
-        super().__init__(ctx, "", name)
-        self._parser_state = ParserState(GeLexer(Input(text, name)))
-
-    def location_of(self, pos: int) -> tuple[int, int]:
-        return _location(self._line_starts, self._line_offset, pos)
-
-    def current_location(self) -> str:
-        line, col = self.location_of(self._current_token.span.start)
-        return f"{self._file.data}:{line}:{col}"
-
-    def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
-        op = super().parse_operation()
-        if isinstance(op.location, UnknownLoc):
-            line, col = self.location_of(start)
-            op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
-        return op
-
-    def _parse_dense_literal_type(self):  # type: ignore[no-untyped-def]
-        # xDSL expands a splat `dense<v> : tensor<N...>` into a Python list of N values
-        # before packing it: a huge N is a MemoryError (or an OOM kill) inside the parser.
-        start = self._current_token.span.start
-        t = super()._parse_dense_literal_type()
-        count = math.prod(t.get_shape())
-        size = getattr(t.element_type, "compile_time_size", 8)
-        # tensor_utils.cc: CalcTensorMemSize / types.cc: GetSizeInBytes (int64 sizes)
-        if count * size > INT64_MAX:
-            self.raise_error(
-                f"dense literal of {count} elements is larger than GE's int64 tensor size", start, self.pos
-            )
-        limit = host_memory_bytes()
-        if limit is not None and count * (8 + size) > limit:
-            self.raise_error(
-                f"dense literal of {count} elements needs about {count * (8 + size)} bytes to build, "
-                f"more than this host's {limit}",
-                start,
-                self.pos,
-            )
-        return t
-
-    def _get_op_by_name(self, name: str) -> type[Operation]:
-        # xDSL reports an unknown op at the token after its name; point at the name.
-        if (op_type := self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)) is not None:
-            return op_type
-        end = self._current_token.span.start
-        start = self.lexer.input.content.rfind(name, 0, end)
-        self.raise_error(f"Operation {name} is not registered", start if start >= 0 else end, end)
-
-
-class UserError(Exception):
-    """An error about the command line or the input, printed as one line."""
 
 
 def one_line_arg_errors(arg_parser: argparse.ArgumentParser) -> None:
@@ -280,50 +54,6 @@ def one_line_arg_errors(arg_parser: argparse.ArgumentParser) -> None:
         raise UserError(f"{arg_parser.prog}: error: {message}")
 
     arg_parser.error = error  # type: ignore[method-assign]
-
-
-def parse_module(ctx: Context, data: str | bytes, name: str, offset: int = 0, implicit_module: bool = True) -> ModuleOp:
-    """Parse IR text with located ops (not verified); every bad input is a one-line
-    UserError `NAME:LINE:COL: error: ...`: bytes that are not UTF-8, brackets nested deeper
-    than MAX_NESTING, a syntax error (in time linear in the input: GeLexer), an attribute
-    or type that fails its own checks. Shared by ge-opt and ge-run."""
-    text = decode_input(data, name, offset)
-    starts = _line_starts(text)
-
-    def at(pos: int) -> str:
-        line, col = _location(starts, offset, pos)
-        return f"{name}:{line}:{col}"
-
-    if (deep := _nesting_error(text)) is not None:
-        raise UserError(
-            f"{at(deep)}: error: brackets nested more than {MAX_NESTING} levels deep "
-            "(the parser's limit; GE IR nests attributes, types and regions far less)"
-        )
-    parser: LocatedParser | None = None
-    try:
-        parser = LocatedParser(ctx, text, name, offset, starts)
-        module = parser.parse_module(implicit_module)
-        if isinstance(module.location, UnknownLoc):
-            # The implicit module: errors about the whole module point at the chunk's start.
-            line, col = parser.location_of(0)
-            module.location = FileLineColLoc(StringAttr(name), IntAttr(line), IntAttr(col))
-        return module
-    except ParseError as e:
-        msg = e.msg
-        if msg == "Could not parse entire input!":  # xDSL's word for "no operation here"
-            got = text[e.span.start : max(e.span.end, e.span.start + 1)][:40]
-            msg = f"expected an operation, got '{got}'" if got else "expected an operation, got the end of the input"
-        raise UserError(f"{at(e.span.start)}: error: {_one_line(msg)}") from None
-    except LocatedError:
-        raise
-    except RecursionError:
-        # A backstop: MAX_NESTING keeps the parser far from Python's recursion limit.
-        where = parser.current_location() if parser is not None else at(0)
-        raise UserError(f"{where}: error: input nested too deeply to parse") from None
-    except (VerifyException, ValueError, AssertionError, KeyError, TypeError, IndexError) as e:
-        # An attribute or type that failed its own checks while being built.
-        where = parser.current_location() if parser is not None else at(0)
-        raise UserError(f"{where}: error: {_one_line(str(e))}") from None
 
 
 class PipelineError(Exception):
@@ -418,7 +148,7 @@ def _make_pass(cls: type[ModulePass], spec: ArgSpec) -> ModulePass:
     except PassOptionError:
         raise
     except (ValueError, TypeError) as e:  # a backstop: each option was built alone above
-        raise PipelineError(f"pass {cls.name}: {_one_line(str(e))}") from None
+        raise PipelineError(f"pass {cls.name}: {one_line(str(e))}") from None
 
 
 def _parse_element(name: str, element: str, column: int) -> ArgSpec:
@@ -504,7 +234,7 @@ def verify_module(module: ModuleOp) -> None:
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
-            raise LocatedError(op, _one_line(str(e))) from None
+            raise LocatedError(op, one_line(str(e))) from None
         # Block.verify's rule, which verify_nested_ops=False skips
         for region in op.regions:
             if len(region.blocks) == 1 and region.block.first_op is None and not op.has_trait(NoTerminator):

@@ -3,12 +3,14 @@ device simulator and check its numbers against the reference interpreter.
 
     ge-run FILE [--graph NAME] [--input X.npy ... | --seed N] [--reference]
                 [--print-values] [--save-dir DIR] [--stats-json PATH] [--dump-dir DIR]
-                [--dot-dir DIR] [--executions N] [--streams 1|2] [--frozen-input K ...]
+                [--dot-dir DIR] [--executions N] [--frozen-input K ...]
+                [-p PIPELINE] [--streams 1|2] [--enable-pass P,...] [--remarks] [--version]
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
-interpreter (runtime/reference.py) runs. Otherwise the passes of `ge-compile`
-(ge_tools/pipeline.py: GeCompilePass, with --streams) run on a copy of the module; when
+interpreter (runtime/reference.py) runs. Otherwise the passes of `-p` (default
+`ge-compile`, ge_tools/pipeline.py: GeCompilePass; its options as flags: --streams,
+--enable-pass, one per GeCompilePass field) run on a copy of the module; when
 they end in an npu.model (ge-to-npu) the model is loaded once on runtime/simulator.py
 and executed N times with fresh input buffers, else the compiled graph is evaluated by
 the reference interpreter; the outputs are compared with the reference's on the
@@ -19,20 +21,24 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
+import inspect
 import json
 import math
 import os
 import sys
+import textwrap
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, get_origin, get_type_hints
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation, OpResult
 from xdsl.passes import PassPipeline
+from xdsl.utils.hints import type_repr
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
@@ -43,17 +49,18 @@ from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shapes import fmt_shape
 from ge_tools.opt import (
-    INT64_MAX,
     PipelineCallback,
-    UserError,
+    PipelineError,
+    build_pipeline,
     context,
-    host_memory_bytes,
     one_line_arg_errors,
-    parse_module,
     run_tool,
     verify_module,
+    with_remarks,
 )
-from ge_tools.pipeline import GeCompilePass, expand
+from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module
+from ge_tools.pipeline import GeCompilePass
+from ge_tools.registry import get_all_passes
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
@@ -91,6 +98,13 @@ Modes:
                and exit 1.
                When the pipeline does not produce an npu.model, the compiled graph is
                evaluated by the reference interpreter instead.
+  -p PIPELINE  the passes to run instead of ge-compile, in ge-opt's -p syntax
+               (`-p 'ge-lower-autofuse{enable-pass=reduce},ge-autofuse'`). The options
+               of ge-compile are flags too (--streams 2, --enable-pass reduce,concat;
+               one per GeCompilePass option), added to -p's single pass.
+  --remarks    what each pass decided, node by node, on stderr as ge-opt --remarks
+               prints it (`ge-run examples/softmax_like.mlir --enable-pass reduce
+               --remarks` shows the reduce fusions and simulates them).
   --reference  only evaluate the graph on the reference interpreter and print outputs.
 
 The memory line, in bytes ("memory: feature map F bytes, lower bound L (F/L x), peak
@@ -420,13 +434,90 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="execute the loaded model N times, each with fresh input buffers (default 1)",
     )  # fmt: skip
     p.add_argument(
-        "--streams", type=int, default=1, metavar="S", help="ge-compile's streams option: 1 or 2 (default 1)"
-    )
-    p.add_argument(
         "--frozen-input", type=int, action="append", default=[], metavar="K",
         help="input K is frozen (ge.exec.frozenInputIndexes): its address is refreshed on the first execution only",
     )  # fmt: skip
+    add_pipeline_arguments(p)
     return p
+
+
+def compile_option_fields() -> list[dataclasses.Field[object]]:
+    """GeCompilePass's options, each of which ge-run takes as a flag (`--enable-pass`)."""
+    return [f for f in dataclasses.fields(GeCompilePass) if f.init and f.name not in ("name", "remarks")]
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each dataclass field of `cls` and its bases (`x: int = 1`
+    followed by a string), read from their source."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for a, b in zip(body, body[1:]):
+            if (
+                isinstance(a, ast.AnnAssign)
+                and isinstance(a.target, ast.Name)
+                and isinstance(b, ast.Expr)
+                and isinstance(b.value, ast.Constant)
+                and isinstance(b.value.value, str)
+            ):
+                docs[a.target.id] = " ".join(b.value.value.split())
+    return docs
+
+
+def add_pipeline_arguments(p: argparse.ArgumentParser) -> None:
+    """-p, ge-compile's options as flags (from GeCompilePass's fields), --remarks, --version."""
+    p.add_argument(
+        "-p", "--passes", metavar="PIPELINE", default=None,
+        help="the passes to compile with, as ge-opt -p takes them (default: ge-compile); "
+        "the flags below set the options of its single pass",
+    )  # fmt: skip
+    docs, hints = _field_docs(GeCompilePass), get_type_hints(GeCompilePass)
+    for f in compile_option_fields():
+        name = f.name.replace("_", "-")
+        hint = hints.get(f.name, str)
+        listed = get_origin(hint) is tuple
+        default = f.default if f.default is not dataclasses.MISSING else None
+        shown = _spec_text(default) if default not in (None, ()) else "none"
+        doc = docs.get(f.name, type_repr(hint)).rstrip(".")
+        text = f"{doc} (ge-compile's {name}; default {shown}{'; a list is a,b,c' if listed else ''})"
+        if hint is bool:
+            p.add_argument("--" + name, nargs="?", const="true", default=None, metavar="true|false", help=text)
+        else:
+            word = f.name.rsplit("_", 1)[-1].upper()
+            metavar = f"{word}[,{word}...]" if listed else ("N" if hint is int else word)
+            p.add_argument("--" + name, default=None, metavar=metavar, help=text)
+    p.add_argument(
+        "--remarks", action="store_true",
+        help="each pass that supports it says, node by node, what it decided and why "
+        "(FILE:LINE:COL: remark: ... on stderr, as ge-opt --remarks prints them)",
+    )  # fmt: skip
+    p.add_argument("--version", action="version", version=version_string())
+
+
+def _spec_text(v: object) -> str:
+    """An option value as -p writes it: true/false, a,b,c."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, tuple):
+        return ",".join(map(_spec_text, v))
+    return str(v)
+
+
+def version_string() -> str:
+    """`ge-run VERSION (xdsl VERSION)` from the installed packages' metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def of(package: str) -> str:
+        try:
+            return version(package)
+        except PackageNotFoundError:
+            return "unknown"
+
+    return f"ge-run {of('ge-xdsl')} (xdsl {of('xdsl')})"
 
 
 def _save(dir_: str, prefix: str, outs: Sequence[Output]) -> None:
@@ -443,18 +534,41 @@ def _evaluate(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[Output]:
     return [Output(i, n, a) for i, (n, a) in enumerate(zip(names, run_graph(graph, inputs)))]
 
 
+def pipeline_spec(args: argparse.Namespace) -> str:
+    """The -p pipeline with the option flags given (--enable-pass reduce) appended to its
+    single pass: `ge-compile{enable-pass=reduce}`; the pipeline parser checks them."""
+    spec = args.passes if args.passes is not None else "ge-compile"
+    given = {f.name.replace("_", "-"): v for f in compile_option_fields() if (v := getattr(args, f.name)) is not None}
+    if not given:
+        return spec
+    flags = ", ".join(f"--{k}" for k in given)
+    if "{" in spec or "," in spec:
+        raise UserError(
+            f"ge-run: error: the option flags ({flags}) apply to a -p of one pass without options, "
+            f"not '{spec}': write the options in -p"
+        )
+    return spec + "{" + " ".join(f"{k}={v}" for k, v in given.items()) + "}"
+
+
 def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
-    """ge-compile's passes (none with --reference), verified after each, dumped with
-    --dump-dir: what ge-opt -p ge-compile runs."""
+    """The -p passes (default ge-compile; none run with --reference, but their options are
+    checked), each PipelinePass spliced in as its constituent passes, with remarks on
+    with --remarks, verified after each, dumped with --dump-dir: what ge-opt -p runs."""
+    spec = pipeline_spec(args)
     try:
-        compile = GeCompilePass(streams=args.streams)  # its options checked in any mode
+        passes = build_pipeline(spec, get_all_passes())
+    except PipelineError as e:
+        raise UserError(f"ge-run: error: bad pass pipeline '{spec}': {e}") from None
     except PassOptionError as e:
         raise UserError(f"ge-run: error: {e}") from None
-    passes = () if args.reference else expand((compile,))
-    return PassPipeline(passes, PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir))
+    if args.remarks:
+        passes = with_remarks(passes)
+    return PassPipeline(
+        () if args.reference else passes, PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir)
+    )
 
 
-def _model_figures(model: npu.ModelOp) -> dict[str, object]:
+def model_figures(model: npu.ModelOp) -> dict[str, object]:
     tasks = [t for s in model.stream_ops() for t in s.tasks]
     no_task: dict[str, str] = {}
     for e in model.table():
@@ -569,7 +683,7 @@ def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
 class Simulation:
     """A model loaded once and executed N times (runtime/simulator.py)."""
 
-    figures: dict[str, object]  # _model_figures
+    figures: dict[str, object]  # model_figures
     runs: list[list[Output]]
     refreshed: list[int]  # per execution: tasks whose I/O addresses were refreshed
     stats: SimulatorStats
@@ -580,10 +694,27 @@ def simulate_model(
 ) -> Simulation:
     """DavinciModel: load `model` (frozen inputs refreshed once), execute it `executions`
     times on fresh input buffers. A SimulatorFault propagates."""
-    figures = _model_figures(model)
+    figures = model_figures(model)
     loaded = load(model, frozen)
     runs, refreshed = _simulate(loaded, inputs, names, executions)
     return Simulation(figures, runs, refreshed, loaded.stats)
+
+
+def simulation_stats(sim: Simulation, executions: int) -> dict[str, object]:
+    """The simulator's figures for --stats-json (per execution) and the Python API."""
+    fig, st = sim.figures, sim.stats
+    n = st.executions
+    return {
+        **fig,
+        "executions": executions,
+        "refreshed_tasks": sim.refreshed,
+        "bytes_moved": (st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes) // n,
+        "tasks_by_kind": {k: v // n for k, v in st.tasks_by_kind.items()},
+        "kernel_bytes_read": st.kernel_bytes_read // n,
+        "kernel_bytes_written": st.kernel_bytes_written // n,
+        "memcpy_bytes": st.memcpy_bytes // n,
+        "peak_live_fm_bytes": st.peak_live_fm_bytes,
+    }
 
 
 def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
@@ -606,17 +737,7 @@ def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     )
     print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
     print(f"executions: {executions}, args refreshed per execution: {sim.refreshed}")
-    return {
-        **fig,
-        "executions": executions,
-        "refreshed_tasks": sim.refreshed,
-        "bytes_moved": moved // n,
-        "tasks_by_kind": {k: v // n for k, v in st.tasks_by_kind.items()},
-        "kernel_bytes_read": st.kernel_bytes_read // n,
-        "kernel_bytes_written": st.kernel_bytes_written // n,
-        "memcpy_bytes": st.memcpy_bytes // n,
-        "peak_live_fm_bytes": st.peak_live_fm_bytes,
-    }
+    return simulation_stats(sim, executions)
 
 
 @dataclass

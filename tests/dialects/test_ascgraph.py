@@ -20,7 +20,7 @@ from xdsl.context import Context
 
 from conftest import ROOT
 from ge_dialect import ascgraph as ag
-from ge_tools.opt import parse_module
+from ge_tools.parse import parse_module
 from ge_tools.registry import make_context
 from runtime import ascgraph_interp
 from runtime.graph_interpreter import ReferenceEvalError

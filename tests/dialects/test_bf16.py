@@ -35,7 +35,8 @@ from bench import differential as D
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge, npu
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name, numpy_dtype, size_in_bytes
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.run import random_input
 from runtime import error_bound as EB

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ge_dialect.diagnostics import Remark, remark, remark_sink
 from ge_dialect.ge import node_name
 from ge_dialect.reason import Reason
-from ge_tools.opt import LocatedParser
+from ge_tools.parse import LocatedParser
 from ge_tools.registry import make_context
 
 TEXT = """ge.graph @g {

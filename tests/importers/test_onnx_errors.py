@@ -469,7 +469,7 @@ def test_checker_errors_are_located(tmp_path: Path, node, pattern: str) -> None:
 
 
 def test_load_model_or_text_errors(tmp_path: Path) -> None:
-    from ge_tools.opt import UserError
+    from ge_tools.parse import UserError
 
     text = tmp_path / "g.mlir"
     text.write_text("ge.graph @main {\n  ge.NetOutput\n}\n")

@@ -547,7 +547,7 @@ def test_names_are_valid_unique_and_keep_the_original() -> None:
     assert kept == {"_layer1_Relu": "/layer1/Relu", "dup_1": "dup", "n1st": "1st", "___1": "卷积 1", "dup_2": "dup"}
     assert "onnx_name" not in ops[1].attributes  # Relu_0 is already its name
     # the printed module parses back with the same names
-    from ge_tools.opt import parse_module
+    from ge_tools.parse import parse_module
     from ge_tools.registry import make_context
 
     back = parse_module(make_context(), str(module), "m.mlir")

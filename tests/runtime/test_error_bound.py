@@ -12,7 +12,8 @@ import pytest
 
 from conftest import ROOT
 from ge_dialect import ge
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from ge_tools.run import Output, compare, run, within_tolerance
 from runtime import error_bound as EB
 from runtime.interpreter import run_graph

@@ -15,7 +15,8 @@ from xdsl.interpreter import InterpreterFunctions, OpCounter, register_impls
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from runtime.graph_interpreter import ReferenceEvalError, node_impl
 from runtime.interpreter import ge_interpreter, run_module
 from runtime.reference import select_graph

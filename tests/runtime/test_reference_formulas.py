@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 from ge_dialect import ge
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from runtime.interpreter import run_module
 
 _CTX = GeOptMain([]).ctx

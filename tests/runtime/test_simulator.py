@@ -13,7 +13,8 @@ from xdsl.dialects.builtin import ModuleOp
 from conftest import EXAMPLES, PHONY_GE_SHAPES
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from ge_tools.run import random_input
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph

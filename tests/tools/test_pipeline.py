@@ -89,7 +89,8 @@ def test_verification_locates_the_op_without_patching_xdsl(tmp_path, capsys):
     from xdsl.ir import Operation
     from xdsl.parser import Parser
 
-    from ge_tools.opt import LocatedParser, main
+    from ge_tools.opt import main
+    from ge_tools.parse import LocatedParser
 
     before = Operation.emit_error
     f = tmp_path / "bad.mlir"

@@ -811,7 +811,7 @@ def test_violation_detector() -> None:
 # ---------------------------------------------------------------------------------------
 # Classes of bad input: each input gets exactly one error line at the line and column
 # given here (worked out by hand from how each input is built), exit 1, from ge-opt and
-# from ge-run alike (both read files through ge_tools/opt.py: parse_module).
+# from ge-run alike (both read files through ge_tools/parse.py: parse_module).
 # ---------------------------------------------------------------------------------------
 
 

@@ -12,7 +12,8 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 from ge_dialect import ascgraph as ag
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from runtime.graph_interpreter import ReferenceEvalError
 from runtime.interpreter import ge_interpreter, run_module
 from runtime.reference import select_graph

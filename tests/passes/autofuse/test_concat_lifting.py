@@ -19,7 +19,7 @@ from xdsl.printer import Printer
 
 from ge_dialect.ge import FusedAscBackend
 from ge_dialect.reason import Reason
-from ge_tools.opt import parse_module
+from ge_tools.parse import parse_module
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse.autofuse import AutofusePass

@@ -12,7 +12,7 @@ import pytest
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_dialect.ge import node_name
-from ge_tools.opt import parse_module
+from ge_tools.parse import parse_module
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse.autofuse import AutofusePass

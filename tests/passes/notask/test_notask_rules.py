@@ -19,7 +19,7 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import Remark, remark_sink
 from ge_dialect.ge import ConcatD, GraphOp, node_name
 from ge_dialect.reason import Reason
-from ge_tools.opt import LocatedParser
+from ge_tools.parse import LocatedParser
 from ge_tools.registry import get_all_passes, make_context
 from passes.notask import base as N
 from passes.notask.concat import ConcatNotaskPass, check_concat_dim

@@ -37,7 +37,8 @@ from conftest import COMPILE_ORDER, check_plan
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.ge import GraphOp, node_name
-from ge_tools.opt import GeOptMain, LocatedParser, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import LocatedParser, parse_module
 from ge_tools.registry import get_all_passes, make_context
 from ge_tools.run import random_input
 from passes.notask import split as S

@@ -152,7 +152,8 @@ PLAN_ONLY = "ge-phony-notask,ge-concat-notask,ge-pack-notask,ge-assign-memory"
 
 
 def _planned(text: str) -> ModuleOp:
-    from ge_tools.opt import GeOptMain, parse_module
+    from ge_tools.opt import GeOptMain
+    from ge_tools.parse import parse_module
 
     opt = GeOptMain(["-p", PLAN_ONLY])
     m = parse_module(opt.ctx, text, "id.mlir")

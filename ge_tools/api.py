@@ -1,0 +1,448 @@
+"""The Python API of ge-xdsl: what ge-opt and ge-run do, without the command line.
+
+    import numpy as np
+    from xdsl.dialects.builtin import f32
+    from ge_dialect import ge
+    from ge_tools import api
+
+    with api.GraphBuilder("main") as g:
+        x = g.data((4, 16), f32, name="x")
+        r = ge.Relu.build(x, name="r")
+        g.output(ge.ConcatD.build([r, x], concat_dim=0, name="c"))
+    result = api.compile(g.module, enable_pass=("concat",))
+    for remark in result.remarks:
+        print(remark.pass_name, remark.rule, remark.nodes, remark.message)
+    outputs = api.simulate(result.module, [np.ones((4, 16), np.float32)]).outputs
+
+- `parse_module(text)` / `load(path)`: ge IR text (or an ONNX model, by its `.onnx`
+  suffix) into a verified module whose nodes are all named (ge_dialect/names.py), as
+  the tools read their input; every bad input raises the tools' one-line error.
+- Op builders: `ge.<Type>.build(inputs..., attr=value)` (ge_dialect/ge.py:
+  GeNode.build) infers the result types with the verifier's own shape inference;
+  `GraphBuilder` collects the nodes built inside its `with` block into a `ge.graph`
+  with Data inputs (`data`, indexed in order) and a NetOutput (`output`).
+- `compile(module, pipeline="ge-compile", **options)`: the passes ge-opt runs for that
+  `-p` (ge_tools/opt.py: build_pipeline), each verified, on a copy; returns the
+  compiled module, every remark as a `Remark` object (ge_dialect/diagnostics.py:
+  pass, GE rule, nodes, message, location) and the model's figures as ge-run
+  --stats-json writes them.
+- `simulate(model_or_module, inputs, executions=N, streams=S)`: the device simulator
+  (runtime/simulator.py) on the npu.model (compiling first when there is none).
+- `reference(module, inputs)`: the reference interpreter (runtime/reference.py).
+
+Errors are the tools' exceptions: `UserError` (bad text, bad pipeline or option: the
+one line ge-opt prints), `LocatedError` (a node that fails to verify or to compile),
+`ReferenceEvalError` (bad inputs), `SimulatorFault`; a node `build` refuses is a
+ValueError.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Self, cast
+
+import numpy as np
+from xdsl.builder import ImplicitBuilder
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.passes import ModulePass, PassPipeline
+
+from ge_dialect import ge, npu
+from ge_dialect.diagnostics import Remark, remark_sink
+from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.names import name_all_nodes
+from ge_dialect.pass_options import PassOptionError
+from ge_tools import parse
+from ge_tools.parse import UserError
+from ge_tools.registry import get_all_passes, make_context
+
+__all__ = [
+    "CompileResult",
+    "GraphBuilder",
+    "Remark",
+    "SimulationResult",
+    "UserError",
+    "compile",
+    "const",
+    "load",
+    "parse_module",
+    "reference",
+    "simulate",
+]
+
+
+def _prepare(module: ModuleOp) -> ModuleOp:
+    """`module` verified as the tools verify it (one LocatedError at the failing op) and
+    every nameless node named (ge_dialect/names.py), as ge-run reads its input."""
+    from ge_tools.opt import verify_module  # the CLI module, imported when first needed
+
+    verify_module(module)
+    name_all_nodes(module)
+    return module
+
+
+def parse_module(
+    text: str | bytes, name: str = "<string>", *, ctx: Context | None = None, verify: bool = True
+) -> ModuleOp:
+    """ge IR text (str, or UTF-8 bytes) as a module; ops are located at `name`:LINE:COL.
+    With `verify` (the default) the module is verified and its nameless nodes named.
+    A syntax error, bad bytes or too deep nesting raise UserError, one line
+    `NAME:LINE:COL: error: ...` (ge_tools/parse.py: parse_module)."""
+    module = parse.parse_module(ctx or make_context(), text, name)
+    return _prepare(module) if verify else module
+
+
+def load(path: str, *, input_shapes: Mapping[str, Sequence[int]] | None = None, ctx: Context | None = None) -> ModuleOp:
+    """The module in file `path`: an ONNX model (`.onnx`, imported by importers/onnx.py
+    with `input_shapes` for its symbolic dims) or ge IR text; verified, nodes named."""
+    from ge_tools.import_onnx import load_model_or_text
+
+    return _prepare(load_model_or_text(path, ctx, input_shapes))
+
+
+# ---------------------------------------------------------------------------------------
+# Building graphs
+# ---------------------------------------------------------------------------------------
+
+
+def _element_type(dt: np.dtype) -> Attribute:
+    """The builtin element type whose numpy dtype (ge_dialect/dtypes.py: numpy_dtype) is `dt`."""
+    candidates: list[Attribute] = [
+        Float16Type(),
+        BFloat16Type(),
+        Float32Type(),
+        Float64Type(),
+        IntegerType(1),
+        *(IntegerType(w) for w in (8, 16, 32, 64)),
+        *(IntegerType(w, Signedness.UNSIGNED) for w in (8, 16, 32, 64)),
+    ]
+    for t in candidates:
+        if numpy_dtype(t) == dt:
+            return t
+    raise ValueError(f"no ge dtype for numpy dtype {dt}; give dtype= (an xDSL element type)")
+
+
+def const(value: object, dtype: Attribute | None = None, *, name: str | None = None) -> ge.Const:
+    """A ge.Const holding `value` (a numpy array or anything np.asarray takes), of
+    element type `dtype` (default: the array's dtype's, e.g. float32 -> f32)."""
+    arr = np.asarray(value)
+    elem = dtype if dtype is not None else _element_type(arr.dtype)
+    t = TensorType(elem, list(arr.shape))
+    want = numpy_dtype(elem)
+    if want == np.bool_:  # i1 `true` is the signless byte -1, as xDSL stores it
+        data = np.where(arr.astype(bool), -1, 0).astype(np.int8).tobytes()
+    else:
+        data = np.ascontiguousarray(arr.astype(want)).tobytes()
+    return ge.Const.build(value=DenseIntOrFPElementsAttr(t, BytesAttr(data)), name=name)  # type: ignore[arg-type]
+
+
+class GraphBuilder:
+    """A `ge.graph` built in Python: every node built inside the `with` block (by
+    `ge.<Type>.build`, `data`, `const`, `output`) is appended to the graph in order
+    (xDSL's ImplicitBuilder); on leaving the block the graph is verified and its
+    nameless nodes named (`Relu_1`, as GE's parser names them).
+
+        with GraphBuilder("main") as g:
+            x = g.data((2, 3), f32)
+            g.output(ge.Exp.build(x))
+        module = g.module
+
+    `module`: the module to add the graph to (default: a new one, `g.module`). Every op
+    created inside the block goes into the graph (ImplicitBuilder sees them all): compile
+    or parse after the block, not inside it."""
+
+    def __init__(self, name: str = "main", module: ModuleOp | None = None):
+        self.name = name
+        self.module = module if module is not None else ModuleOp([])
+        self.block = Block()
+        self.graph: ge.GraphOp | None = None
+        self._datas = 0
+        self._builder = ImplicitBuilder(self.block)
+
+    def __enter__(self) -> Self:
+        self._builder.__enter__()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._builder.__exit__(exc_type, exc, tb)
+        if exc_type is not None:
+            return
+        if not isinstance(self.block.last_op, ge.NetOutput):
+            raise ValueError(f"graph @{self.name}: no NetOutput; call output(...) in the with block")
+        self.graph = ge.GraphOp(self.name, Region(self.block))
+        self.module.body.block.add_op(self.graph)
+        _prepare(self.module)
+
+    def data(
+        self, shape: Sequence[int], dtype: Attribute, *, name: str | None = None, index: int | None = None
+    ) -> SSAValue:
+        """A ge.Data input of type tensor<shape x dtype>; its index is the next one
+        (0, 1, ...) unless given."""
+        i = self._datas if index is None else index
+        self._datas = max(self._datas, i + 1)
+        return ge.Data.build(shape=shape, dtype=dtype, index=i, name=name).results[0]
+
+    def const(self, value: object, dtype: Attribute | None = None, *, name: str | None = None) -> SSAValue:
+        """`const(value, dtype)` in this graph: its value."""
+        return const(value, dtype, name=name).results[0]
+
+    def output(self, *values: SSAValue | ge.GeNode | Sequence[SSAValue | ge.GeNode]) -> ge.NetOutput:
+        """The graph's NetOutput, returning `values` in order (a multi-output node
+        given alone returns all its outputs)."""
+        flat: list[SSAValue] = []
+        for v in values:
+            for x in (v,) if isinstance(v, SSAValue | ge.GeNode) else v:
+                flat.extend(x.results if isinstance(x, ge.GeNode) else (x,))
+        return ge.NetOutput.build(flat)
+
+
+# ---------------------------------------------------------------------------------------
+# Compiling
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class CompileResult:
+    """What `compile` returns."""
+
+    module: ModuleOp
+    """The compiled copy (the input module is left as it was)."""
+    remarks: list[Remark]
+    """Every remark the passes made, in order (what `--remarks` prints, as objects)."""
+    stats: dict[str, object]
+    """The figures ge-run --stats-json writes about the compiled program: graph, passes,
+    outputs (index, name, shape, dtype) and, when the pipeline built an npu.model, tasks, kernels, streams, events,
+    no_task_nodes, memory_size, memory_lower_bound, memory_proven_bound, memory_gap."""
+
+    def model(self, graph: str | None = None) -> npu.ModelOp | None:
+        """The npu.model of `graph` (default: the root graph), or None."""
+        return _find_model(self.module, graph)
+
+
+def _find_model(module: ModuleOp, graph: str | None) -> npu.ModelOp | None:
+    models = [m for m in module.ops if isinstance(m, npu.ModelOp)]
+    if graph is None:
+        graphs = [g for g in module.ops if isinstance(g, ge.GraphOp)]
+        if len(models) == 1 and not graphs:
+            return models[0]
+        if not graphs:
+            return None
+        from runtime.reference import select_graph
+
+        graph = select_graph(module, None).sym_name.data
+    return next((m for m in models if m.sym_name.data == graph), None)
+
+
+def _spec_value(v: object) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, list | tuple):
+        return ",".join(_spec_value(x) for x in v)
+    return str(v)
+
+
+def _passes(pipeline: str, options: Mapping[str, object]) -> tuple[ModulePass, ...]:
+    """The passes of `-p pipeline`, `options` given to its single pass (as
+    `name{option=value ...}`: the command line's checks and messages); remarks on."""
+    from ge_tools.opt import PipelineError, build_pipeline, with_remarks
+
+    spec = pipeline
+    if options:
+        if "," in pipeline or "{" in pipeline:
+            raise UserError(
+                f"compile: options {sorted(options)} apply to a pipeline of one pass without options, "
+                f"not '{pipeline}'; write them in the pipeline"
+            )
+        spec += "{" + " ".join(f"{k.replace('_', '-')}={_spec_value(v)}" for k, v in options.items()) + "}"
+    try:
+        passes = build_pipeline(spec, get_all_passes())
+    except PipelineError as e:
+        raise UserError(f"compile: error: bad pass pipeline '{spec}': {e}") from None
+    except PassOptionError as e:
+        raise UserError(f"compile: error: {e}") from None
+    return with_remarks(passes)
+
+
+def compile(module: ModuleOp, pipeline: str = "ge-compile", **options: object) -> CompileResult:
+    """Run `pipeline` (ge-opt's -p syntax; default the whole compile path) on a copy of
+    `module`, verifying after each pass; `options` are its single pass's options with
+    Python values (`enable_pass=("reduce",)`, `streams=2`). The remarks go to the
+    result, not to stderr."""
+    from ge_tools.opt import PipelineCallback
+    from ge_tools.run import model_figures
+
+    passes = _passes(pipeline, options)
+    _prepare(module)
+    compiled = module.clone()
+    remarks: list[Remark] = []
+    verify = PipelineCallback()
+    running: list[str | None] = [None]
+
+    def between(previous: ModulePass | None, m: ModuleOp, next: ModulePass | None) -> None:
+        verify(previous, m, next)
+        running[0] = next.name if next is not None else None
+
+    def collect(r: Remark) -> None:
+        # a remark whose pass did not say its name is the running pass's
+        remarks.append(r if r.pass_name is not None else dataclasses.replace(r, pass_name=running[0]))
+
+    with remark_sink(collect):
+        PassPipeline(passes, between).apply(make_context(), compiled)
+    stats: dict[str, object] = {"passes": [p.name for p in passes]}
+    graphs = [g for g in module.ops if isinstance(g, ge.GraphOp)]
+    if graphs:
+        from runtime.reference import root_graphs
+
+        roots = root_graphs(module)
+        if len(roots) == 1:
+            from ge_tools.run import output_names
+
+            root = roots[0]
+            stats["graph"] = root.sym_name.data
+            types = [cast(TensorType[Attribute], v.type) for v in root.net_output.operands]
+            stats["outputs"] = [
+                {
+                    "index": i,
+                    "name": n,
+                    "shape": list(t.get_shape()) if isinstance(t, TensorType) else None,  # None: unranked
+                    "dtype": str(numpy_dtype(t.element_type)),
+                }
+                for i, (n, t) in enumerate(zip(output_names(root), types))
+            ]
+            if (model := _find_model(compiled, root.sym_name.data)) is not None:
+                stats.update(model_figures(model))
+    return CompileResult(compiled, remarks, stats)
+
+
+# ---------------------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------------------
+
+
+def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] | None, seed: int) -> list[np.ndarray]:
+    """The graph's inputs in Data index order, checked as ge-run checks its --input files:
+    a sequence, a mapping from Data node names, or None for ge-run's seeded random ones."""
+    from runtime.graph_interpreter import check_value
+
+    datas = graph.data_nodes
+    if inputs is None:
+        from ge_tools.run import random_input
+
+        rng = np.random.default_rng(seed)
+        return [random_input(d, rng) for d in datas]
+    if isinstance(inputs, Mapping):
+        names = [ge.node_name(d) for d in datas]
+        unknown = sorted(set(inputs) - set(names))
+        missing = [n for n in names if n not in inputs]
+        if unknown or missing:
+            raise ValueError(f"graph @{graph.sym_name.data} takes inputs {names}; unknown {unknown}, missing {missing}")
+        values = [inputs[n] for n in names]
+    else:
+        values = list(inputs)
+        if len(values) != len(datas):
+            raise ValueError(f"graph @{graph.sym_name.data} takes {len(datas)} inputs, {len(values)} given")
+    out = []
+    for i, (d, v) in enumerate(zip(datas, values)):
+        want = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
+        a = np.asarray(v)
+        if a.dtype != want and a.dtype.kind in "fiub" and want.kind in "fiub":
+            a = a.astype(want)  # Python floats / ints to the Data's dtype
+        check_value(d, d.results[0], a, f"input {i}")
+        out.append(a)
+    return out
+
+
+def reference(
+    module: ModuleOp,
+    inputs: Sequence[object] | Mapping[str, object] | None = None,
+    *,
+    graph: str | None = None,
+    seed: int = 0,
+) -> list[np.ndarray]:
+    """The outputs of `graph` (default: the root graph) on the reference interpreter
+    (runtime/reference.py), in NetOutput order. `inputs` as for `simulate`."""
+    from runtime.interpreter import run_graph
+    from runtime.reference import select_graph
+
+    g = select_graph(module, graph)
+    return run_graph(g, _inputs(g, inputs, seed))
+
+
+@dataclass
+class SimulationResult:
+    """What `simulate` returns."""
+
+    outputs: list[np.ndarray]
+    """The last execution's outputs, in NetOutput order."""
+    runs: list[list[np.ndarray]]
+    """Every execution's outputs."""
+    stats: dict[str, object] = field(default_factory=dict)
+    """ge-run --stats-json's simulator figures: tasks, tasks_by_kind, kernels, streams,
+    no_task_nodes, bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size,
+    memory_lower_bound, memory_proven_bound, memory_gap, peak_live_fm_bytes, executions,
+    refreshed_tasks."""
+
+
+def simulate(
+    model_or_module: ModuleOp | npu.ModelOp,
+    inputs: Sequence[object] | Mapping[str, object] | None = None,
+    *,
+    executions: int = 1,
+    streams: int | None = None,
+    graph: str | None = None,
+    frozen_inputs: Sequence[int] = (),
+    seed: int = 0,
+) -> SimulationResult:
+    """Load the npu.model on the device simulator once and execute it `executions` times
+    on fresh input buffers (as ge-run does). A module without an npu.model is compiled
+    first (`ge-compile{streams=S}`, S default 1); a given model must have `streams`
+    streams when it is given. `inputs`: arrays in Data index order, a mapping from Data
+    node names, or None for ge-run's random inputs of `seed` (a bare npu.model takes
+    arrays only). A SimulatorFault propagates."""
+    from ge_tools.run import simulate_model, simulation_stats
+    from runtime.reference import select_graph
+
+    if executions < 1:
+        raise ValueError(f"executions must be >= 1, got {executions}")
+    g: ge.GraphOp | None = None
+    if isinstance(model_or_module, npu.ModelOp):
+        model = model_or_module
+    else:
+        module = model_or_module
+        if any(isinstance(op, ge.GraphOp) for op in module.ops):
+            g = select_graph(module, graph)
+        found = _find_model(module, graph)
+        if found is None:
+            if g is None:
+                raise ValueError("the module holds neither an npu.model nor a ge.graph")
+            found = compile(module, f"ge-compile{{streams={streams or 1}}}").model(g.sym_name.data)
+            assert found is not None  # ge-compile ends with ge-to-npu
+        model = found
+    if streams is not None and model.streams.data != streams:
+        raise ValueError(f"the model runs on {model.streams.data} stream(s), not {streams}")
+    if g is not None:
+        arrays = _inputs(g, inputs, seed)
+    elif inputs is None or isinstance(inputs, Mapping):
+        raise ValueError("a bare npu.model takes its inputs as a sequence of arrays, in Data index order")
+    else:
+        arrays = [np.asarray(a) for a in inputs]
+    sim = simulate_model(model, arrays, [str(i) for i in range(len(arrays))], executions, frozen_inputs)
+    runs = [[o.array for o in run] for run in sim.runs]
+    return SimulationResult(runs[-1], runs, simulation_stats(sim, executions))
