@@ -528,6 +528,7 @@ class PipelineCallback:
     print_ir_after_all: bool = False
     dump_dir: str | None = None
     dot_dir: str | None = None
+    print_generic: bool = False  # --print-op-generic: the prints and dumps in generic form too
     origin_types: dict[str, str] = field(default_factory=dict)  # node -> GE type, at the input
     modules: int = 0
     index: int = 0
@@ -546,11 +547,11 @@ class PipelineCallback:
             if self.print_between_passes and next is not None:
                 # xdsl_opt_main.py: xDSLOptMain.setup_pipeline's callback
                 print(f"IR after {previous.name}:")
-                Printer(stream=sys.stdout).print_op(module)
+                Printer(stream=sys.stdout, print_generic_format=self.print_generic).print_op(module)
                 print("\n\n\n")
             if self.print_ir_after_all:
                 print(f"// -----// IR Dump After {previous.name} ({previous}) //----- //", file=sys.stderr)
-                Printer(stream=sys.stderr).print_op(module)
+                Printer(stream=sys.stderr, print_generic_format=self.print_generic).print_op(module)
                 print(file=sys.stderr)
         if self.dump_dir:
             self._dump("input" if previous is None else previous.name, module)
@@ -563,7 +564,7 @@ class PipelineCallback:
         os.makedirs(self.dump_dir, exist_ok=True)
         prefix = "" if self.modules <= 1 else f"chunk{self.modules}_"
         with open(os.path.join(self.dump_dir, f"{prefix}{self.index:02d}_{name}.mlir"), "w") as f:
-            Printer(stream=f).print_op(module)
+            Printer(stream=f, print_generic_format=self.print_generic).print_op(module)
             f.write("\n")
 
     def _draw(self, name: str, module: ModuleOp) -> None:
@@ -719,6 +720,7 @@ class GeOptMain(xDSLOptMain):
             print_ir_after_all=self.args.print_ir_after_all,
             dump_dir=self.args.dump_dir,
             dot_dir=self.args.dot_dir,
+            print_generic=self.args.print_op_generic,
         )
         self.pipeline = PassPipeline(passes, callback)
 

@@ -467,8 +467,8 @@ def _model_figures(model: npu.ModelOp) -> dict[str, object]:
     return {
         "tasks": len(tasks),
         "kernels": sum(isinstance(t, npu.KernelOp) for t in tasks),
-        "streams": model.streams.data,
-        "events": model.events.data,
+        "streams": model.streams.value.data,
+        "events": model.events.value.data,
         "no_task_nodes": [f"{n} ({t})" for n, t in no_task.items()],
         "memory_size": model.regions_table().get("fm", 0),
         "memory_lower_bound": A.get_int(model, "memory_lower_bound", 0),
