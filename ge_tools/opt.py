@@ -31,7 +31,7 @@ from typing import IO, NoReturn, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.passes import ModulePass, PassPipeline
@@ -46,11 +46,10 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLit
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.diagnostics import LocatedError
+from ge_dialect.names import adopt_parsed_name, names_as_attributes
 from ge_dialect.pass_options import PassOptionError
 from ge_tools.pipeline import PipelinePass, expand
 from ge_tools.registry import get_all_dialects, get_all_passes
-from report.dot import node_types
-from report.stages import write_stage
 
 
 class GeLexer(MLIRLexer):
@@ -258,6 +257,10 @@ class LocatedParser(Parser):
                 self.pos,
             )
         return t
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        adopt_parsed_name(values)  # a `name` attribute read back (generic form, mlir-opt)
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # xDSL reports an unknown op at the token after its name; point at the name.
@@ -547,11 +550,11 @@ class PipelineCallback:
             if self.print_between_passes and next is not None:
                 # xdsl_opt_main.py: xDSLOptMain.setup_pipeline's callback
                 print(f"IR after {previous.name}:")
-                Printer(stream=sys.stdout, print_generic_format=self.print_generic).print_op(module)
+                self._print(module, sys.stdout)
                 print("\n\n\n")
             if self.print_ir_after_all:
                 print(f"// -----// IR Dump After {previous.name} ({previous}) //----- //", file=sys.stderr)
-                Printer(stream=sys.stderr, print_generic_format=self.print_generic).print_op(module)
+                self._print(module, sys.stderr)
                 print(file=sys.stderr)
         if self.dump_dir:
             self._dump("input" if previous is None else previous.name, module)
@@ -559,15 +562,25 @@ class PipelineCallback:
             self._draw("input" if previous is None else previous.name, module)
         self.started = time.perf_counter()
 
+    def _print(self, module: ModuleOp, stream: IO[str]) -> None:
+        if not self.print_generic:
+            Printer(stream=stream).print_op(module)
+            return
+        with names_as_attributes(module):  # node names that upstream tools keep
+            Printer(stream=stream, print_generic_format=True).print_op(module)
+
     def _dump(self, name: str, module: ModuleOp) -> None:
         assert self.dump_dir
         os.makedirs(self.dump_dir, exist_ok=True)
         prefix = "" if self.modules <= 1 else f"chunk{self.modules}_"
         with open(os.path.join(self.dump_dir, f"{prefix}{self.index:02d}_{name}.mlir"), "w") as f:
-            Printer(stream=f, print_generic_format=self.print_generic).print_op(module)
+            self._print(module, f)
             f.write("\n")
 
     def _draw(self, name: str, module: ModuleOp) -> None:
+        from report.dot import node_types  # report/ only for --dot-dir (start-up time)
+        from report.stages import write_stage
+
         assert self.dot_dir
         prefix = "" if self.modules <= 1 else f"chunk{self.modules}_"
         if self.index == 0:  # the input's node types name the ops each kernel holds later
@@ -660,7 +673,14 @@ class GeOptMain(xDSLOptMain):
         arg_parser.prog = "ge-opt"
         one_line_arg_errors(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        arg_parser.epilog = pass_help()
+        # The epilog builds every project pass: only when the help is printed (start-up time).
+        format_help = arg_parser.format_help
+
+        def format_help_with_passes() -> str:
+            arg_parser.epilog = pass_help()
+            return format_help()
+
+        arg_parser.format_help = format_help_with_passes  # type: ignore[method-assign]
         arg_parser.add_argument(
             "--print-ir-after-all",
             action="store_true",
@@ -725,6 +745,12 @@ class GeOptMain(xDSLOptMain):
         self.pipeline = PassPipeline(passes, callback)
 
     # -- running --------------------------------------------------------------------------
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if not self.args.print_op_generic:
+            return super().output_resulting_program(prog)
+        with names_as_attributes(prog):  # node names that upstream tools keep
+            return super().output_resulting_program(prog)
 
     def run(self) -> None:
         chunks, file_extension = self.prepare_input()

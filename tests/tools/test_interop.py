@@ -14,26 +14,30 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from contextlib import redirect_stderr, redirect_stdout
 from io import StringIO
 from pathlib import Path
 
 import pytest
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 from ge_dialect.npu import NPU
 from ge_tools.opt import main as ge_opt_main
 from ge_tools.pipeline import GeCompilePass
+from ge_tools.registry import make_context
 from random_graphs import graph_text
 
 _STAGE = re.compile(r"^// -----// IR Dump After (\S+) .*$", re.M)
 
 
 def find_mlir_opt() -> str | None:
-    """$MLIR_OPT, else `mlir-opt` on PATH, else the newest `mlir-opt-<N>` on PATH, else
-    the newest /usr/lib/llvm-<N>/bin/mlir-opt."""
+    """$MLIR_OPT (`none`: as if absent), else `mlir-opt` on PATH, else the newest
+    `mlir-opt-<N>` on PATH, else the newest /usr/lib/llvm-<N>/bin/mlir-opt."""
     if os.environ.get("MLIR_OPT"):
-        return os.environ["MLIR_OPT"]
+        return None if os.environ["MLIR_OPT"] == "none" else os.environ["MLIR_OPT"]
     if (path := shutil.which("mlir-opt")) is not None:
         return path
     found: list[tuple[int, str]] = []
@@ -130,3 +134,108 @@ def test_two_stream_models_parse_with_mlir_opt():
     seen = {m for c in chunks for m in re.findall(r'"(npu\.\w+)"', c)}
     assert seen == {op.name for op in NPU.operations}
     mlir_opt_parses(mlir_opt, chunks)
+
+
+# -- node names through upstream tools ---------------------------------------------------
+
+COMPILE_SPECS = [str(p.pipeline_pass_spec(include_default=False)).replace('"', "") for p in GeCompilePass().passes()]
+
+
+def strip_ssa_names(generic: str) -> str:
+    """What an upstream tool does to the names, where mlir-opt is absent: it reads the
+    generic form and writes it back with every SSA name numeric (`%0`, `%1`, ...),
+    attributes kept (xDSL's plain parser and generic printer, every name hint cleared)."""
+    module = Parser(make_context(), generic, "<generic>").parse_module()
+    for op in module.walk():
+        for v in op.results:
+            v.name_hint = None
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.args:
+                    a.name_hint = None
+    out = StringIO()
+    Printer(stream=out, print_generic_format=True).print_op(module)
+    assert "%0" in out.getvalue()
+    return out.getvalue()
+
+
+def upstream_round_trip(generic: str) -> str:
+    if MLIR_OPT is None:
+        return strip_ssa_names(generic)
+    r = subprocess.run(
+        [MLIR_OPT, "--allow-unregistered-dialect", "-"], input=generic, capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert "%0" in r.stdout
+    return r.stdout
+
+
+def remarks_and_names(path: Path, spec: str) -> tuple[list[str], list[str]]:
+    """The remarks (without their locations) of running `spec` on `path`, and the node
+    names the compiled model's tasks and tensors carry (`node = "..."`)."""
+    out, err = run_ge_opt([str(path), "-p", spec, "--remarks"])
+    remarks = [re.sub(r"^\S+: remark: ", "", line) for line in err.splitlines()]
+    assert remarks and all(": remark: " not in r for r in remarks)
+    return remarks, re.findall(r'node = "([^"]*)"', out)
+
+
+def check_names_survive(path: Path, cut: int, tmp_path: Path) -> None:
+    """ge-compile's first `cut` passes, printed in generic form and through an upstream
+    tool, then the rest with --remarks: the same remarks, naming the same nodes, and the
+    same node names in the model, as when the custom form goes straight on."""
+    head, tail = ",".join(COMPILE_SPECS[:cut]), ",".join(COMPILE_SPECS[cut:])
+    custom, generic = tmp_path / "custom.mlir", tmp_path / "upstream.mlir"
+    custom.write_text(run_ge_opt([str(path), "-p", head])[0])
+    generic.write_text(upstream_round_trip(run_ge_opt([str(path), "-p", head, "--print-op-generic"])[0]))
+    expected = remarks_and_names(custom, tail)
+    assert expected[1], "the model names its nodes"
+    assert remarks_and_names(generic, tail) == expected
+
+
+NAME_EXAMPLES = ["allgather_concat", "split_compute_merge", "softmax_like", "subgraph_call", "embedding_gather"]
+
+
+@pytest.mark.parametrize("cut", [0, 4, 8])
+@pytest.mark.parametrize("name", NAME_EXAMPLES)
+def test_node_names_survive_upstream_tools(name: str, cut: int, tmp_path: Path):
+    check_names_survive(ROOT / "examples" / f"{name}.mlir", cut, tmp_path)
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29, 47])
+def test_generated_node_names_survive_upstream_tools(seed: int, tmp_path: Path):
+    """Generated graphs name values `%Add_1`, `%Data_0`, `%3:2` and numerically (nodes
+    GE's parser names): every name, given or generated, survives."""
+    path = tmp_path / "g.mlir"
+    path.write_text(graph_text(seed))
+    for cut in (0, 5):
+        check_names_survive(path, cut, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["allgather_concat", "split_compute_merge"])
+def test_custom_syntax_after_an_upstream_round_trip_reads_as_before(name: str, tmp_path: Path):
+    """Every value's SSA name comes back (a SplitD's three too) and the generic form's
+    `ge.ssa_names` attributes are gone (the attributes' order is the upstream tool's)."""
+    path = ROOT / "examples" / f"{name}.mlir"
+    generic = run_ge_opt([str(path), "--print-op-generic"])[0]
+    nodes = len(re.findall(r'^\s*%.* = "ge\.', generic, re.M))
+    assert len(re.findall(r"ge\.ssa_names = ", generic)) == nodes > 5
+    back = tmp_path / "back.mlir"
+    back.write_text(upstream_round_trip(generic))
+    before, after = run_ge_opt([str(path)])[0], run_ge_opt([str(back)])[0]
+    defs = re.compile(r"^\s*(%\w+(?:, %\w+)*) = (\S+)", re.M)
+    assert defs.findall(after) == defs.findall(before)
+    assert "ge.ssa_names" not in after
+
+
+def test_stock_xdsl_opt_names_nodes_from_the_generic_attribute(tmp_path: Path):
+    """Stock xdsl-opt (the plugin, not the tools' parser) reads an upstream tool's output
+    and still names the nodes by their `ge.ssa_names` in its remarks."""
+    path = ROOT / "examples" / "allgather_concat.mlir"
+    back = tmp_path / "back.mlir"
+    back.write_text(upstream_round_trip(run_ge_opt([str(path), "--print-op-generic"])[0]))
+    xdsl_opt = Path(sys.executable).parent / "xdsl-opt"
+    r = subprocess.run(
+        [str(xdsl_opt), str(back), "-p", "ge-concat-notask{remarks=true}"], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr
+    assert "ConcatD 'batch' marked no-task; locked producers: ga:0, gb:0" in r.stderr
