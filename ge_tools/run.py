@@ -51,6 +51,7 @@ from ge_tools.opt import (
     one_line_arg_errors,
     parse_module,
     run_tool,
+    tune_gc,
     verify_module,
 )
 from ge_tools.pipeline import GeCompilePass, expand
@@ -725,6 +726,7 @@ def _run_graph(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    tune_gc()
     status = 0
 
     def go() -> None:
