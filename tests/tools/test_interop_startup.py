@@ -100,3 +100,19 @@ def test_the_tools_collect_garbage_rarely(tmp_path: Path):
     tuned, default = collections("main"), collections("default")
     assert default >= 20
     assert tuned * 10 < default
+
+
+def test_the_plugin_loads_no_dialect_and_no_pass_until_used():
+    """Stock xdsl-opt reads every plugin's Universe at start-up (Universe.get_multiverse):
+    the project's (ge_tools/universe.py) holds registry.py's lazy factories only."""
+    code = (
+        "import sys\n"
+        "from xdsl.universe import Universe\n"
+        "u = Universe.get_multiverse()\n"
+        "assert {'ge', 'ascgraph', 'npu'} <= set(u.all_dialects), sorted(u.all_dialects)\n"
+        "assert {'ge-concat-notask', 'ge-compile'} <= set(u.all_passes)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ge_dialect', 'passes', 'lowering')))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "[]"
