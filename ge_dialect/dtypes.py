@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
-import ml_dtypes
-import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float4E2M1FNType,
@@ -40,6 +40,9 @@ from xdsl.dialects.builtin import (
     Signedness,
 )
 from xdsl.ir import Attribute
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "M0",
@@ -67,7 +70,20 @@ class GeDtype:
     name: str
     bits: int
     c0: int
-    numpy: np.dtype
+    # The name of its numpy dtype, or ("ml_dtypes", name) for bf16 and the float8 types:
+    # numpy and ml_dtypes are imported the first time a dtype is asked for (a ge-opt run
+    # that computes no data loads neither: start-up time, bench/bench_startup.py).
+    numpy_spec: str | tuple[str, str]
+
+    @cached_property
+    def numpy(self) -> np.dtype:
+        import numpy as np
+
+        if isinstance(self.numpy_spec, tuple):
+            import ml_dtypes
+
+            return np.dtype(getattr(ml_dtypes, self.numpy_spec[1]))
+        return np.dtype(self.numpy_spec)
 
 
 # Platform DtypeMKN table: "Default=16,16,16" (M0,K0,N0); the shipped platform ini files
@@ -77,17 +93,17 @@ DEFAULT_C0 = 16
 M0 = 16
 N0 = 16
 
-_F16 = GeDtype("DT_FLOAT16", 16, DEFAULT_C0, np.dtype(np.float16))
-_BF16 = GeDtype("DT_BF16", 16, DEFAULT_C0, np.dtype(ml_dtypes.bfloat16))
-_F32 = GeDtype("DT_FLOAT", 32, DEFAULT_C0, np.dtype(np.float32))
-_F64 = GeDtype("DT_DOUBLE", 64, DEFAULT_C0, np.dtype(np.float64))
+_F16 = GeDtype("DT_FLOAT16", 16, DEFAULT_C0, "float16")
+_BF16 = GeDtype("DT_BF16", 16, DEFAULT_C0, ("ml_dtypes", "bfloat16"))
+_F32 = GeDtype("DT_FLOAT", 32, DEFAULT_C0, "float32")
+_F64 = GeDtype("DT_DOUBLE", 64, DEFAULT_C0, "float64")
 # GE's float8 types, one byte each (types.h: GetSizeByDataType), with the MLIR builtin type
 # and the ml_dtypes dtype of the same encoding. The shipped platform ini files have no
 # DtypeMKN entry for them, so K0 is the Default one.
 _FLOAT8: dict[type[Attribute], GeDtype] = {
-    Float8E5M2Type: GeDtype("DT_FLOAT8_E5M2", 8, DEFAULT_C0, np.dtype(ml_dtypes.float8_e5m2)),
-    Float8E4M3FNType: GeDtype("DT_FLOAT8_E4M3FN", 8, DEFAULT_C0, np.dtype(ml_dtypes.float8_e4m3fn)),
-    Float8E8M0FNUType: GeDtype("DT_FLOAT8_E8M0", 8, DEFAULT_C0, np.dtype(ml_dtypes.float8_e8m0fnu)),
+    Float8E5M2Type: GeDtype("DT_FLOAT8_E5M2", 8, DEFAULT_C0, ("ml_dtypes", "float8_e5m2")),
+    Float8E4M3FNType: GeDtype("DT_FLOAT8_E4M3FN", 8, DEFAULT_C0, ("ml_dtypes", "float8_e4m3fn")),
+    Float8E8M0FNUType: GeDtype("DT_FLOAT8_E8M0", 8, DEFAULT_C0, ("ml_dtypes", "float8_e8m0fnu")),
 }
 # GE types the project does not hold, with why (types.h: DT_HIFLOAT8 has no MLIR builtin
 # type and no ml_dtypes dtype, so no element type names it; the packed sub-byte floats
@@ -97,25 +113,30 @@ _REFUSED: dict[type[Attribute], str] = {
     Float6E2M3FNType: "GE's DT_FLOAT6_E2M3, a packed 6-bit float the simulator cannot hold at its own width",
     Float4E2M1FNType: "GE's DT_FLOAT4_E2M1, a packed 4-bit float the simulator cannot hold at its own width",
 }
-# The numpy dtypes of ml_dtypes that stand for GE floats (their numpy kind is not "f").
-_ML_FLOATS: frozenset[np.dtype] = frozenset({_BF16.numpy, *(d.numpy for d in _FLOAT8.values())})
+
+
+@cache
+def _ml_floats() -> frozenset[np.dtype]:
+    """The numpy dtypes of ml_dtypes that stand for GE floats (their numpy kind is not "f")."""
+    return frozenset({_BF16.numpy, *(d.numpy for d in _FLOAT8.values())})
+
 
 # Integer types by (width, unsigned). GE stores bool in one byte (GetSizeByDataType(DT_BOOL)=1).
 # Sub-byte integers are held one per int8/uint8 element in the reference interpreter.
 _INTEGERS: dict[tuple[int, bool], GeDtype] = {
-    (1, False): GeDtype("DT_BOOL", 8, DEFAULT_C0, np.dtype(np.bool_)),
-    (1, True): GeDtype("DT_UINT1", 1, 256, np.dtype(np.uint8)),
-    (2, False): GeDtype("DT_INT2", 2, 128, np.dtype(np.int8)),
-    (2, True): GeDtype("DT_UINT2", 2, 128, np.dtype(np.uint8)),
-    (4, False): GeDtype("DT_INT4", 4, 64, np.dtype(np.int8)),
-    (8, False): GeDtype("DT_INT8", 8, 32, np.dtype(np.int8)),
-    (8, True): GeDtype("DT_UINT8", 8, 32, np.dtype(np.uint8)),
-    (16, False): GeDtype("DT_INT16", 16, DEFAULT_C0, np.dtype(np.int16)),
-    (16, True): GeDtype("DT_UINT16", 16, DEFAULT_C0, np.dtype(np.uint16)),
-    (32, False): GeDtype("DT_INT32", 32, DEFAULT_C0, np.dtype(np.int32)),
-    (32, True): GeDtype("DT_UINT32", 32, DEFAULT_C0, np.dtype(np.uint32)),
-    (64, False): GeDtype("DT_INT64", 64, DEFAULT_C0, np.dtype(np.int64)),
-    (64, True): GeDtype("DT_UINT64", 64, DEFAULT_C0, np.dtype(np.uint64)),
+    (1, False): GeDtype("DT_BOOL", 8, DEFAULT_C0, "bool"),
+    (1, True): GeDtype("DT_UINT1", 1, 256, "uint8"),
+    (2, False): GeDtype("DT_INT2", 2, 128, "int8"),
+    (2, True): GeDtype("DT_UINT2", 2, 128, "uint8"),
+    (4, False): GeDtype("DT_INT4", 4, 64, "int8"),
+    (8, False): GeDtype("DT_INT8", 8, 32, "int8"),
+    (8, True): GeDtype("DT_UINT8", 8, 32, "uint8"),
+    (16, False): GeDtype("DT_INT16", 16, DEFAULT_C0, "int16"),
+    (16, True): GeDtype("DT_UINT16", 16, DEFAULT_C0, "uint16"),
+    (32, False): GeDtype("DT_INT32", 32, DEFAULT_C0, "int32"),
+    (32, True): GeDtype("DT_UINT32", 32, DEFAULT_C0, "uint32"),
+    (64, False): GeDtype("DT_INT64", 64, DEFAULT_C0, "int64"),
+    (64, True): GeDtype("DT_UINT64", 64, DEFAULT_C0, "uint64"),
 }
 # Not mapped: ui4 (GE's public DataType enum has DT_INT4 but no 4-bit unsigned type),
 # si1 (a signed 1-bit integer is not a GE type; i1 is DT_BOOL).
@@ -205,15 +226,19 @@ def numpy_dtype(elem: Attribute) -> np.dtype:
 def is_float_dtype(dt: np.dtype) -> bool:
     """Whether numpy dtype `dt` is a float: numpy's own, or bf16 / float8 of ml_dtypes
     (whose numpy kind is "V" or "f")."""
-    return dt.kind == "f" or dt in _ML_FLOATS
+    return dt.kind == "f" or dt in _ml_floats()
 
 
 def compute_dtype(dt: np.dtype) -> np.dtype:
     """The dtype an op computes in for inputs of `dt`: float32 for bf16 and the float8 types
     (each op casts them up and rounds its result once; module docstring), `dt` otherwise."""
-    return np.dtype(np.float32) if dt in _ML_FLOATS else dt
+    import numpy as np
+
+    return np.dtype(np.float32) if dt in _ml_floats() else dt
 
 
 def float_info(dt: np.dtype) -> np.finfo:
     """numpy's finfo of a float dtype, ml_dtypes' for bf16 and the float8 types."""
+    import ml_dtypes
+
     return ml_dtypes.finfo(dt)

@@ -9,32 +9,105 @@ the graph is made unique the way GE's TensorFlow parser does it, `<name>_0`, `<n
 ... (`name_nodes`). Names are unique per graph (per block: a FusedAscBackend body is its
 own scope); the assigned name is stored as the first result's SSA name, so the printed IR
 shows it and a later pass or tool sees the same name.
+
+Upstream tools keep no SSA names (mlir-opt prints `%0`, `%1`, ...), so the generic form the
+tools write carries each node's SSA names as its `ge.ssa_names` attribute too
+(`names_as_attributes`), which mlir-opt keeps; the tools' parser reads it back into the SSA
+names and drops it (`adopt_parsed_name`), so that the custom syntax reads as before the
+round trip. A `name` attribute is left as it is (it is part of the node: xDSL's cse keeps
+two nodes apart that differ in it).
+
+xDSL strips a `_<digits>` suffix from every SSA name hint it is given (so `%data_1` and
+`%data_2` would both become node `data`). GE node names are identities (remarks, the
+`lxslice` rule, offset lists name producers), so the project keeps SSA names exactly, by
+replacing SSAValue.extract_valid_name (below: why it is still global).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
-from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from ge_dialect.attrs import NODE_NAME
 
 
 def _keep_exact_ssa_name(cls: type, name: str | None) -> str | None:
-    """SSA names are GE node names here: keep them exactly.
-
-    xDSL strips a `_<digits>` suffix from every SSA name hint (so `%data_1` and `%data_2`
-    would both become node `data`, printed `%data` and `%data_1`). GE node names are
-    identities (remarks, the `lxslice` rule, offset lists name producers), so the
-    project's tools keep the name as written; the printer still adds `_<n>` on a clash.
-    """
+    """SSA names are GE node names here: keep them exactly (module docstring)."""
     if name is not None and not SSAValue.is_valid_name(name):
         raise ValueError(f"invalid SSA value name '{name}'")
     return name
 
 
+# A global patch of xDSL, kept on purpose: xDSL copies name hints through this setter
+# wherever it clones or rewrites (ir/core.py: Operation.clone, replace_all_uses_with;
+# rewriter.py: Rewriter.replace_op), so without it a generated name such as `Add_2` would
+# lose its suffix on the first clone. Removing it needs every node's name kept as its
+# `name` attribute through every pass instead.
 SSAValue.extract_valid_name = classmethod(_keep_exact_ssa_name)  # type: ignore[method-assign, assignment]
+
+
+def is_node(op: Operation) -> bool:
+    """A GE node: an op of the ge dialect other than the graph itself."""
+    return op.name.startswith("ge.") and op.name != "ge.graph"
+
+
+# The generic form's copy of a node's SSA names (`names_as_attributes`): one string, or
+# one per result for a node of several results ("" for a result without a name).
+SSA_NAMES = "ge.ssa_names"
+
+
+def _ssa_names_attr(op: Operation) -> Attribute:
+    hints = [r.name_hint or "" for r in op.results]
+    return StringAttr(hints[0]) if len(hints) == 1 else ArrayAttr([StringAttr(h) for h in hints])
+
+
+def _ssa_names_of(attr: Attribute) -> list[str] | None:
+    if isinstance(attr, StringAttr):
+        return [attr.data]
+    if isinstance(attr, ArrayAttr) and all(isinstance(a, StringAttr) for a in attr.data):
+        return [a.data for a in attr.data]  # type: ignore[attr-defined]
+    return None
+
+
+@contextmanager
+def names_as_attributes(root: Operation) -> Iterator[None]:
+    """While the block runs, every GE node with results under `root` carries its results'
+    SSA names as its `ge.ssa_names` attribute (the generic form the tools print: upstream
+    tools keep attributes, not SSA names; a nameless node is named first, `name_nodes`);
+    the attributes are removed afterwards."""
+    added: list[Operation] = []
+    for op in root.walk():
+        if op.results and is_node(op) and SSA_NAMES not in op.attributes:
+            node_name(op)
+            op.attributes[SSA_NAMES] = _ssa_names_attr(op)
+            added.append(op)
+    try:
+        yield
+    finally:
+        for op in added:
+            del op.attributes[SSA_NAMES]
+
+
+def adopt_parsed_name(values: Sequence[SSAValue]) -> None:
+    """What the tools' parser does with each SSA definition (`%a = ...`, `%0:2 = ...`) of a
+    node's first result: a `ge.ssa_names` attribute (the generic form, read back after an
+    upstream tool renumbered the values) gives the node's results their SSA names again,
+    and goes, so that the custom syntax reads as before the round trip."""
+    first = values[0] if values else None
+    if not isinstance(first, OpResult) or first.index != 0 or not is_node(first.owner):
+        return
+    op = first.owner
+    attr = op.attributes.get(SSA_NAMES)
+    names = _ssa_names_of(attr) if attr is not None else None
+    if names is None or len(names) != len(op.results):
+        return  # not the tools' attribute: left for the verifier to see
+    for r, n in zip(op.results, names):
+        if n and SSAValue.is_valid_name(n):
+            r.name_hint = n
+    del op.attributes[SSA_NAMES]
 
 
 def ge_type(op: Operation) -> str:
@@ -44,12 +117,17 @@ def ge_type(op: Operation) -> str:
 
 def given_name(op: Operation) -> str | None:
     """The name the IR gives the node: its `name` attribute, else its first result's SSA
-    name, else its type for a node without results; None for a nameless node."""
+    name (or, read by a parser that did not take them in, the first of its `ge.ssa_names`),
+    else its type for a node without results; None for a nameless node."""
     n = op.attributes.get(NODE_NAME)
     if isinstance(n, StringAttr):
         return n.data
     if not op.results:
         return ge_type(op)
+    if op.results[0].name_hint is None and (ssa := op.attributes.get(SSA_NAMES)) is not None:
+        names = _ssa_names_of(ssa)
+        if names and names[0]:
+            return names[0]
     return op.results[0].name_hint
 
 
@@ -141,5 +219,5 @@ def name_all_nodes(root: Operation) -> None:
     for op in root.walk():
         for region in op.regions:
             for block in region.blocks:
-                if any(o.name.startswith("ge.") and o.name != "ge.graph" for o in block.ops):
+                if any(is_node(o) for o in block.ops):
                     name_nodes(block)

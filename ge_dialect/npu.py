@@ -55,13 +55,16 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I64,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     FunctionType,
     IntAttr,
+    IntegerAttr,
     StringAttr,
     SymbolRefAttr,
     TensorType,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region
 from xdsl.irdl import (
@@ -170,24 +173,26 @@ def raw_bytes(t: Attribute) -> int:
 # ---------------------------------------------------------------------------------------
 # Assembly format directives
 # ---------------------------------------------------------------------------------------
-# The declarative format prints an IntAttr property as `#builtin.int<3>` and an AddrAttr
-# one without its `#npu.addr` prefix (xdsl_guide.md §2.2); these keep today's syntax.
+# The declarative format prints an AddrAttr property without its `#npu.addr` prefix
+# (xdsl_guide.md §2.2) and an integer property with its `: i64`; these keep the short
+# syntax. Integer properties are builtin IntegerAttr (i64), not xDSL's IntAttr, so that
+# the generic form (`size = 64 : i64`) parses with upstream mlir-opt too.
 
 
 @irdl_custom_directive
 class Count(CustomDirective):
-    """A non-negative IntAttr property as a bare integer: `npu.event_record 3`."""
+    """A non-negative integer property as a bare integer: `npu.event_record 3`."""
 
     value: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        self.value.set(state, IntAttr(parser.parse_integer(allow_negative=False)))
+        self.value.set(state, IntegerAttr(parser.parse_integer(allow_negative=False), i64))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         v = self.value.get(op)
-        assert isinstance(v, IntAttr)
+        assert isinstance(v, IntegerAttr)
         state.print_whitespace(printer)
-        printer.print_string(str(v.data))
+        printer.print_string(str(v.value.data))
 
 
 @irdl_custom_directive
@@ -328,13 +333,13 @@ class RegionOp(IRDLOperation):
 
     name = "npu.region"
     region = prop_def(StringAttr)
-    size = prop_def(IntAttr)
+    size = prop_def(IntegerAttr[I64])
     traits = lazy_traits_def(lambda: (HasParent(ModelOp),))
     custom_directives = (RegionId, Count)
     assembly_format = "custom<RegionId>($region) `size` `=` custom<Count>($size) attr-dict"
 
     def __init__(self, region: str, size: int):
-        super().__init__(properties={"region": StringAttr(region), "size": IntAttr(size)})
+        super().__init__(properties={"region": StringAttr(region), "size": IntegerAttr(size, i64)})
 
 
 class _TableEntry(IRDLOperation):
@@ -628,7 +633,7 @@ class _IdTask(TaskOp):
 
     @property
     def id(self) -> int:
-        return self.properties[self.KEY].data  # type: ignore[attr-defined]
+        return self.properties[self.KEY].value.data  # type: ignore[attr-defined]
 
 
 @irdl_op_definition
@@ -637,11 +642,11 @@ class EventRecordOp(_IdTask):
 
     name = "npu.event_record"
     KEY: ClassVar = "event"
-    event = prop_def(IntAttr)
+    event = prop_def(IntegerAttr[I64])
     assembly_format = "custom<Count>($event) attr-dict"
 
     def __init__(self, event: int):
-        super().__init__(properties={"event": IntAttr(event)})
+        super().__init__(properties={"event": IntegerAttr(event, i64)})
 
 
 @irdl_op_definition
@@ -650,11 +655,11 @@ class EventWaitOp(_IdTask):
 
     name = "npu.event_wait"
     KEY: ClassVar = "event"
-    event = prop_def(IntAttr)
+    event = prop_def(IntegerAttr[I64])
     assembly_format = "custom<Count>($event) attr-dict"
 
     def __init__(self, event: int):
-        super().__init__(properties={"event": IntAttr(event)})
+        super().__init__(properties={"event": IntegerAttr(event, i64)})
 
 
 @irdl_op_definition
@@ -663,11 +668,11 @@ class StreamActiveOp(_IdTask):
 
     name = "npu.stream_active"
     KEY: ClassVar = "target"
-    target = prop_def(IntAttr)
+    target = prop_def(IntegerAttr[I64])
     assembly_format = "custom<Count>($target) attr-dict"
 
     def __init__(self, target: int):
-        super().__init__(properties={"target": IntAttr(target)})
+        super().__init__(properties={"target": IntegerAttr(target, i64)})
 
 
 @irdl_op_definition
@@ -686,7 +691,7 @@ class StreamOp(IRDLOperation):
     """`npu.stream <id> { tasks }`: one stream's task list in program order."""
 
     name = "npu.stream"
-    stream = prop_def(IntAttr)
+    stream = prop_def(IntegerAttr[I64])
     body = region_def("single_block")
     traits = lazy_traits_def(lambda: (NoTerminator(), HasParent(ModelOp)))
     # Custom syntax, not assembly_format: an empty body `{}` parses to a region with no
@@ -694,7 +699,7 @@ class StreamOp(IRDLOperation):
     # to verify); this parser adds the empty block, as builtin.module's does.
 
     def __init__(self, stream: int, tasks: Sequence[Operation] = ()):
-        super().__init__(properties={"stream": IntAttr(stream)}, regions=[Region(Block(tasks))])
+        super().__init__(properties={"stream": IntegerAttr(stream, i64)}, regions=[Region(Block(tasks))])
 
     @classmethod
     def parse(cls, parser: Parser) -> StreamOp:
@@ -704,11 +709,11 @@ class StreamOp(IRDLOperation):
         if not body.blocks:
             body.add_block(Block())
         return StreamOp.create(
-            properties={"stream": IntAttr(n)}, regions=[body], attributes=attributes.data if attributes else {}
+            properties={"stream": IntegerAttr(n, i64)}, regions=[body], attributes=attributes.data if attributes else {}
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.stream.data}")
+        printer.print_string(f" {self.stream.value.data}")
         if self.attributes:
             printer.print_string(" attributes ")
             printer.print_attr_dict(self.attributes)
@@ -757,8 +762,8 @@ class ModelOp(IRDLOperation):
 
     name = "npu.model"
     sym_name = prop_def(StringAttr)
-    streams = prop_def(IntAttr)
-    events = prop_def(IntAttr)
+    streams = prop_def(IntegerAttr[I64])
+    events = prop_def(IntegerAttr[I64])
     body = region_def("single_block")
     traits = traits_def(SymbolOpInterface(), NoTerminator())
     # Custom syntax, not assembly_format: an empty body, as for npu.stream.
@@ -772,7 +777,11 @@ class ModelOp(IRDLOperation):
         attributes: dict[str, Attribute] | None = None,
     ):
         super().__init__(
-            properties={"sym_name": StringAttr(name), "streams": IntAttr(streams), "events": IntAttr(events)},
+            properties={
+                "sym_name": StringAttr(name),
+                "streams": IntegerAttr(streams, i64),
+                "events": IntegerAttr(events, i64),
+            },
             regions=[Region(Block(ops))],
             attributes=attributes or {},
         )
@@ -791,7 +800,11 @@ class ModelOp(IRDLOperation):
         if not body.blocks:
             body.add_block(Block())
         return ModelOp.create(
-            properties={"sym_name": StringAttr(name), "streams": IntAttr(streams), "events": IntAttr(events)},
+            properties={
+                "sym_name": StringAttr(name),
+                "streams": IntegerAttr(streams, i64),
+                "events": IntegerAttr(events, i64),
+            },
             regions=[body],
             attributes=attrs.data if attrs is not None else {},
         )
@@ -799,7 +812,7 @@ class ModelOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
-        printer.print_string(f" streams = {self.streams.data} events = {self.events.data}")
+        printer.print_string(f" streams = {self.streams.value.data} events = {self.events.value.data}")
         if self.attributes:
             printer.print_string(" attributes ")
             printer.print_attr_dict(self.attributes)
@@ -809,7 +822,7 @@ class ModelOp(IRDLOperation):
     # -- queries ------------------------------------------------------------------------
 
     def regions_table(self) -> dict[str, int]:
-        return {op.region.data: op.size.data for op in self.body.block.ops if isinstance(op, RegionOp)}
+        return {op.region.data: op.size.value.data for op in self.body.block.ops if isinstance(op, RegionOp)}
 
     def table(self) -> Iterator[_TableEntry]:
         for op in self.body.block.ops:
@@ -820,7 +833,7 @@ class ModelOp(IRDLOperation):
         return {op.sym_name.data: op for op in self.body.block.ops if isinstance(op, KernelDefOp)}
 
     def stream_ops(self) -> list[StreamOp]:
-        return sorted((op for op in self.body.block.ops if isinstance(op, StreamOp)), key=lambda s: s.stream.data)
+        return sorted((op for op in self.body.block.ops if isinstance(op, StreamOp)), key=lambda s: s.stream.value.data)
 
     # -- verification ---------------------------------------------------------------------
     # One function per rule, in the order GE's loader meets them (ge_executor.md §2.1,
@@ -835,8 +848,8 @@ class ModelOp(IRDLOperation):
         kernels = self.kernel_defs()
         for s in streams:
             for pos, t in enumerate(s.tasks):
-                what = f"stream {s.stream.data} task {pos} ({t.name})"
-                self._init_task_info(t, s.stream.data, pos, what, regions, names, kernels, walk)
+                what = f"stream {s.stream.value.data} task {pos} ({t.name})"
+                self._init_task_info(t, s.stream.value.data, pos, what, regions, names, kernels, walk)
         self._verify_event_pairs(walk)
         self._bind_model_stream(walk)
         self._verify_end_graph(streams, walk)
@@ -849,7 +862,7 @@ class ModelOp(IRDLOperation):
             if isinstance(op, RegionOp):
                 if op.region.data in regions:
                     raise VerifyException(f"region {op.region.data} is declared twice")
-                regions[op.region.data] = op.size.data
+                regions[op.region.data] = op.size.value.data
             elif not isinstance(op, _TableEntry | KernelDefOp | StreamOp):
                 raise VerifyException(f"an npu.model holds regions, tensors, kernels and streams, got {op.name}")
         return regions
@@ -875,8 +888,8 @@ class ModelOp(IRDLOperation):
         """InitRuntimeResource creates `stream_num` streams: the npu.stream ids are
         0..streams-1, each once. Returns the streams by id."""
         streams = self.stream_ops()
-        n_streams = self.streams.data
-        ids = [s.stream.data for s in streams]
+        n_streams = self.streams.value.data
+        ids = [s.stream.value.data for s in streams]
         if ids != list(range(n_streams)):
             raise VerifyException(
                 f"the model declares {n_streams} streams, its npu.stream ids are {ids} (expected 0..{n_streams - 1})"
@@ -915,7 +928,7 @@ class ModelOp(IRDLOperation):
         """EventRecordTaskInfo / EventWaitTaskInfo::Init: the event id is below `events`
         (GE fails `event_id >= eventList.size()`). Here events are one-shot (each wait
         resets its event), so each is recorded once and waited once."""
-        e, n_events = t.event.data, self.events.data
+        e, n_events = t.event.value.data, self.events.value.data
         if e >= n_events:
             raise VerifyException(f"{what}: event {e} is not below the model's {n_events} events")
         table = walk.records if isinstance(t, EventRecordOp) else walk.waits
@@ -930,7 +943,7 @@ class ModelOp(IRDLOperation):
         """StreamActiveTaskInfo::Init: the target is below `streams` (GE fails
         `active_stream_index >= stream size`); here also another stream than its own, and
         not the head stream 0 (see _bind_model_stream)."""
-        tgt, n_streams = t.target.data, self.streams.data
+        tgt, n_streams = t.target.value.data, self.streams.value.data
         if tgt >= n_streams or tgt == sid or tgt == 0:
             raise VerifyException(
                 f"{what}: stream_active targets stream {tgt}; it must name another non-head stream below {n_streams}"
@@ -941,7 +954,7 @@ class ModelOp(IRDLOperation):
         """EventRecordTaskInfo / EventWaitTaskInfo: each wait consumes (resets) the event, so
         every recorded event is waited, on another stream, and every waited one recorded."""
         records, waits = walk.records, walk.waits
-        for e in range(self.events.data):
+        for e in range(self.events.value.data):
             if e in records and e not in waits:
                 raise VerifyException(f"event {e} is recorded on stream {records[e]} but never waited")
             if e in waits and e not in records:
@@ -954,7 +967,7 @@ class ModelOp(IRDLOperation):
     def _bind_model_stream(self, walk: _TaskWalk) -> None:
         """DavinciModel::BindModelStream: streams not targeted by an activation are HEAD
         streams; only stream 0 is a head stream here, every other one is activated."""
-        for sid in range(1, self.streams.data):
+        for sid in range(1, self.streams.value.data):
             if sid not in walk.activated:
                 raise VerifyException(f"stream {sid} is never activated by a stream_active: its tasks would never run")
 

@@ -14,11 +14,12 @@ import os
 import re
 import string
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import accumulate
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -26,6 +27,7 @@ from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
 from ge_dialect.diagnostics import LocatedError
+from ge_dialect.names import adopt_parsed_name
 
 
 class GeLexer(MLIRLexer):
@@ -233,6 +235,10 @@ class LocatedParser(Parser):
                 self.pos,
             )
         return t
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        adopt_parsed_name(values)  # a `name` attribute read back (generic form, mlir-opt)
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # xDSL reports an unknown op at the token after its name; point at the name.

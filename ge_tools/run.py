@@ -55,6 +55,7 @@ from ge_tools.opt import (
     context,
     one_line_arg_errors,
     run_tool,
+    tune_gc,
     verify_module,
     with_remarks,
 )
@@ -581,8 +582,8 @@ def model_figures(model: npu.ModelOp) -> dict[str, object]:
     return {
         "tasks": len(tasks),
         "kernels": sum(isinstance(t, npu.KernelOp) for t in tasks),
-        "streams": model.streams.data,
-        "events": model.events.data,
+        "streams": model.streams.value.data,
+        "events": model.events.value.data,
         "no_task_nodes": [f"{n} ({t})" for n, t in no_task.items()],
         "memory_size": model.regions_table().get("fm", 0),
         "memory_lower_bound": A.get_int(model, "memory_lower_bound", 0),
@@ -846,6 +847,7 @@ def _run_graph(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    tune_gc()
     status = 0
 
     def go() -> None:

@@ -516,7 +516,7 @@ class _Lowering:
         # region's size, memory_lower_bound the root's bound plus each call arena's (while
         # a call runs its blocks live in its own arena, appended after the root's)
         if A.MEMORY_SIZE in attrs:
-            attrs[A.MEMORY_SIZE] = IntegerAttr(regions[0].size.data, i64)
+            attrs[A.MEMORY_SIZE] = IntegerAttr(regions[0].size.value.data, i64)
         if A.MEMORY_LOWER_BOUND in attrs:
             attrs[A.MEMORY_LOWER_BOUND] = IntegerAttr(self.lower_bound, i64)
         body: list[Operation] = [*regions, *self.table, *self.kernels.values(), *self.views.values(), *stream_ops]

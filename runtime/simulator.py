@@ -250,7 +250,7 @@ class LoadedModel:
             for r, t in self.io_types.items()
             if storage_index(t) is not None
         }
-        self.n_streams = model.streams.data
+        self.n_streams = model.streams.value.data
         self.tasks: list[_Task] = []
         self.streams: list[list[_Task]] = []
         kernels = model.kernel_defs()
@@ -259,10 +259,10 @@ class LoadedModel:
             lst = []
             for pos, op in enumerate(s.tasks):
                 node = op.attributes.get("node")
-                label = f"stream {s.stream.data} task {pos} ({op.name}" + (
+                label = f"stream {s.stream.value.data} task {pos} ({op.name}" + (
                     f" '{node.data}')" if isinstance(node, StringAttr) else ")"
                 )
-                t = _Task(len(self.tasks), s.stream.data, pos, op, label)
+                t = _Task(len(self.tasks), s.stream.value.data, pos, op, label)
                 if isinstance(op, npu.KernelOp | npu.MemcpyOp):
                     ins, outs = op.footprint()
                     t.ins = [_Operand(n, a) for n, a in ins]
@@ -793,25 +793,25 @@ class _Execution:
             self.stats.kernel_bytes_read += sum(o.nbytes for o in t.ins)
             self.count_node_bytes(t, sum(o.nbytes for o in (*t.ins, *t.outs)))
         elif isinstance(op, npu.EventRecordOp):
-            e = op.event.data
+            e = op.event.value.data
             if self.events.get(e) is not None:
                 raise self.fault(t, f"event {e} is recorded again before its wait consumed it", "", 0, 0)
             self.events[e] = list(self.vc[s])
         elif isinstance(op, npu.EventWaitOp):
-            e = op.event.data
+            e = op.event.value.data
             rec = self.events[e]
             assert rec is not None
             self.vc[s] = [max(a, b) for a, b in zip(self.vc[s], rec)]
             self.events[e] = None  # EventWaitTaskInfo: wait, then reset
         elif isinstance(op, npu.StreamActiveOp):
-            tgt = op.target.data
+            tgt = op.target.value.data
             self.active[tgt] = True
             self.vc[tgt] = [max(a, b) for a, b in zip(self.vc[tgt], self.vc[s])]
         elif isinstance(op, npu.EndGraphOp):
             self.end_vc = list(self.vc[s])
 
     def blocked(self, t: _Task) -> bool:
-        return isinstance(t.op, npu.EventWaitOp) and self.events.get(t.op.event.data) is None
+        return isinstance(t.op, npu.EventWaitOp) and self.events.get(t.op.event.value.data) is None
 
     def go(self) -> None:
         streams = self.m.streams
@@ -831,8 +831,8 @@ class _Execution:
         stuck = [streams[s][self.pc[s]] for s in range(len(streams)) if self.active[s] and self.pc[s] < len(streams[s])]
         if stuck:
             t = stuck[0]
-            e = t.op.event.data  # type: ignore[attr-defined]
-            recs = [x for x in self.m.tasks if isinstance(x.op, npu.EventRecordOp) and x.op.event.data == e]
+            e = t.op.event.value.data  # type: ignore[attr-defined]
+            recs = [x for x in self.m.tasks if isinstance(x.op, npu.EventRecordOp) and x.op.event.value.data == e]
             why = "which no task records" if not recs else f"whose record ({recs[0].label}) is never reached"
             raise self.fault(t, f"deadlock: waits for event {e}, {why}", "", 0, 0)
         assert self.end_vc is not None

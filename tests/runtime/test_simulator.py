@@ -255,16 +255,16 @@ def test_missing_event_between_streams_is_a_race() -> None:
     model = to_npu(c, streams=2)
     s0, s1 = model.stream_ops()
     wait = next(t for t in s1.tasks if isinstance(t, npu.EventWaitOp))
-    e = wait.event.data
-    rec = next(t for t in s0.tasks if isinstance(t, npu.EventRecordOp) and t.event.data == e)
+    e = wait.event.value.data
+    rec = next(t for t in s0.tasks if isinstance(t, npu.EventRecordOp) and t.event.value.data == e)
     wait.detach()
     rec.detach()
     # renumber the remaining events densely so the model still verifies
     for s in (s0, s1):
         for t in s.tasks:
-            if isinstance(t, npu.EventRecordOp | npu.EventWaitOp) and t.event.data > e:
-                t.properties["event"] = npu.IntAttr(t.event.data - 1)
-    model.properties["events"] = npu.IntAttr(model.events.data - 1)
+            if isinstance(t, npu.EventRecordOp | npu.EventWaitOp) and t.event.value.data > e:
+                t.properties["event"] = npu.IntegerAttr(t.event.value.data - 1, npu.i64)
+    model.properties["events"] = npu.IntegerAttr(model.events.value.data - 1, npu.i64)
     with pytest.raises(SimulatorFault) as err:
         load(model).execute(inputs_for(m))
     msg = str(err.value)
@@ -305,10 +305,10 @@ def test_unjoined_stream_at_end_graph() -> None:
     # b1 on stream 1 feeds the output memcpy on stream 0; drop that join and keep the
     # memcpy reading: the race is the memcpy's read of b1's bytes
     wait = [t for t in s0.tasks if isinstance(t, npu.EventWaitOp)][-1]
-    rec = next(t for t in s1.tasks if isinstance(t, npu.EventRecordOp) and t.event.data == wait.event.data)
+    rec = next(t for t in s1.tasks if isinstance(t, npu.EventRecordOp) and t.event.value.data == wait.event.value.data)
     wait.detach()
     rec.detach()
-    model.properties["events"] = npu.IntAttr(model.events.data - 1)
+    model.properties["events"] = npu.IntegerAttr(model.events.value.data - 1, npu.i64)
     with pytest.raises(SimulatorFault) as e:
         load(model).execute(inputs_for(m))
     assert "race:" in str(e.value) or "read of uninitialised memory" in str(e.value)

@@ -33,7 +33,7 @@ def test_the_steps_compile_simulate_and_compare(streams, capsys):
     compiled = R.compile_module(ctx, pipeline, module)
     assert not any(isinstance(o, npu.ModelOp) for o in module.ops)  # the original is kept
     model = R.find_model(compiled, "main")
-    assert model is not None and model.streams.data == streams
+    assert model is not None and model.streams.value.data == streams
     sim = R.simulate_model(model, inputs, R.output_names(graph), 2, ())
     assert len(sim.runs) == 2 and len(sim.refreshed) == 2
     ref = R._evaluate(graph, inputs)

@@ -1,0 +1,118 @@
+"""Start-up (issue 14, point 7): ge-opt imports what a run needs and nothing more, so that
+on the smallest example it costs about what xdsl-opt costs (bench/bench_startup.py
+measures the ratio). The tests count imported modules (`python -X importtime` on the
+real ge-opt script, in a fresh process), never seconds."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import EXAMPLES
+
+GE_OPT = Path(sys.executable).parent / "ge-opt"
+SMALLEST = min(EXAMPLES, key=lambda p: p.stat().st_size)
+
+# What a parse-and-print run does not need: the data and solver libraries, the drawing
+# and the simulator, the importer, and every pass (the registry builds a pass only when
+# the pipeline names it).
+LAZY = frozenset(
+    {"numpy", "ml_dtypes", "ortools", "onnx", "networkx", "matplotlib", "report", "runtime", "importers"}
+    | {"passes", "lowering"}
+)
+
+_IMPORT = re.compile(r"^import time:\s+\d+ \|\s+\d+ \| *(\S+)$", re.M)
+
+
+def imported(*args: str) -> set[str]:
+    """Every module a ge-opt run imports (importtime's list), the run's output checked."""
+    r = subprocess.run(
+        [sys.executable, "-X", "importtime", str(GE_OPT), *args], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "ge.graph" in r.stdout or "usage:" in r.stdout
+    modules = set(_IMPORT.findall(r.stderr))
+    assert "ge_dialect.ge" in modules or "usage:" in r.stdout  # the list is the real one
+    return modules
+
+
+def roots(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def test_parse_and_print_imports_no_pass_and_no_data_library():
+    assert roots(imported(str(SMALLEST))) & LAZY == set()
+
+
+def test_one_pass_imports_that_pass_and_what_it_needs_only():
+    modules = imported(str(SMALLEST), "-p", "ge-concat-notask")
+    assert roots(modules) & LAZY == {"passes"}
+    assert "passes.notask.concat" in modules
+    assert all(m == "passes" or m.startswith("passes.notask") for m in modules if roots({m}) == {"passes"})
+
+
+def test_generic_output_imports_no_data_library():
+    assert roots(imported(str(SMALLEST), "--print-op-generic")) & LAZY == set()
+
+
+def test_help_still_lists_every_pass():
+    """The epilog is built when the help is printed (it imports every pass to read its
+    doc), not on every run."""
+    r = subprocess.run([str(GE_OPT), "--help"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0
+    assert all(name in r.stdout for name in ("ge-concat-notask", "ge-compile", "ge-assign-memory", "ge-to-npu"))
+
+
+_COUNT_COLLECTIONS = """
+import gc, sys
+n = [0]
+gc.callbacks.append(lambda phase, info: n.__setitem__(0, n[0] + (phase == "start")))
+from ge_tools import opt
+n[0] = 0  # the run's collections, not the imports'
+if sys.argv[1] == "main":
+    opt.main(sys.argv[2:])
+else:  # the same run without main's tune_gc: CPython's default thresholds
+    opt.run_tool(lambda: opt.GeOptMain(sys.argv[2:]).run(), "ge-opt")
+print(n[0], file=sys.stderr)
+"""
+
+
+def test_the_tools_collect_garbage_rarely(tmp_path: Path):
+    """ge-opt's main sets GC_THRESHOLDS: on a 1,000-node graph the collector runs at least
+    ten times less often than with CPython's defaults (counted by gc.callbacks)."""
+    from bench.gen_graphs import generate
+
+    path = tmp_path / "g.mlir"
+    path.write_text(generate("mixed", 1000, 0))
+
+    def collections(entry: str) -> int:
+        r = subprocess.run(
+            [sys.executable, "-c", _COUNT_COLLECTIONS, entry, str(path), "-o", str(tmp_path / "out.mlir")],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        return int(r.stderr.split()[-1])
+
+    tuned, default = collections("main"), collections("default")
+    assert default >= 20
+    assert tuned * 10 < default
+
+
+def test_the_plugin_loads_no_dialect_and_no_pass_until_used():
+    """Stock xdsl-opt reads every plugin's Universe at start-up (Universe.get_multiverse):
+    the project's (ge_tools/universe.py) holds registry.py's lazy factories only."""
+    code = (
+        "import sys\n"
+        "from xdsl.universe import Universe\n"
+        "u = Universe.get_multiverse()\n"
+        "assert {'ge', 'ascgraph', 'npu'} <= set(u.all_dialects), sorted(u.all_dialects)\n"
+        "assert {'ge-concat-notask', 'ge-compile'} <= set(u.all_passes)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ge_dialect', 'passes', 'lowering')))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "[]"
