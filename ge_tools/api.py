@@ -435,8 +435,8 @@ def simulate(
             found = compile(module, f"ge-compile{{streams={streams or 1}}}").model(g.sym_name.data)
             assert found is not None  # ge-compile ends with ge-to-npu
         model = found
-    if streams is not None and model.streams.data != streams:
-        raise ValueError(f"the model runs on {model.streams.data} stream(s), not {streams}")
+    if streams is not None and model.streams.value.data != streams:
+        raise ValueError(f"the model runs on {model.streams.value.data} stream(s), not {streams}")
     if g is not None:
         arrays = _inputs(g, inputs, seed)
     elif inputs is None or isinstance(inputs, Mapping):
