@@ -12,7 +12,7 @@ elsewhere (a collector for a JSON or HTML report) for the duration of a `with` b
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -63,6 +63,13 @@ class Remark:
     reason: Reason | None = None
     nodes: tuple[str, ...] = ()
     """The names of the nodes concerned."""
+    data: tuple[tuple[str, int | float | str | bool], ...] = ()
+    """The figures behind the decision, as (key, value) pairs in the pass's order (a fusion's
+    priority and shared bytes, ...); `facts` gives them as a dict."""
+
+    @property
+    def facts(self) -> dict[str, int | float | str | bool]:
+        return dict(self.data)
 
     @property
     def rule(self) -> str | None:
@@ -107,11 +114,13 @@ def remark(
     verdict: str | None = None,
     nodes: Iterable[str] = (),
     location: str | None = None,
+    data: Mapping[str, int | float | str | bool] | None = None,
 ) -> Remark:
     """Make a `Remark` about `op` and send it to the current sink (by default: print
     `FILE:LINE:COL: remark: <message>` on stderr). `what` is the message, or a `Reason`
     printed as `message (Rule)`; `reason` attaches the reason behind a message the caller
-    formatted itself. `location` overrides `op`'s (for a node erased since)."""
+    formatted itself. `location` overrides `op`'s (for a node erased since); `data` holds
+    the decision's figures (Remark.data)."""
     if isinstance(what, Reason):
         reason = reason or what
         what = str(what)
@@ -123,6 +132,7 @@ def remark(
         verdict=verdict,
         reason=reason,
         nodes=tuple(nodes),
+        data=tuple(data.items()) if data else (),
     )
     (_SINK.get() or print_remark)(r)
     return r

@@ -50,6 +50,7 @@ from ge_dialect.pass_options import PassOptionError
 from ge_tools.pipeline import PipelinePass, expand
 from ge_tools.registry import get_all_dialects, get_all_passes
 from report.dot import node_types
+from report.remarks import RemarkCollector, write_remarks_json
 from report.stages import write_stage
 
 
@@ -683,6 +684,13 @@ class GeOptMain(xDSLOptMain):
             help="each pass that supports it says, node by node, what it decided and why "
             "(FILE:LINE:COL: remark: ... on stderr)",
         )
+        arg_parser.add_argument(
+            "--remarks-json",
+            metavar="FILE",
+            help="write every remark as a JSON object to FILE (pass, stage, verdict, GE rule, "
+            "NF code, nodes, message, location, data: report/remarks.py); the remarks are "
+            "printed on stderr only with --remarks too",
+        )
 
     # -- parsing ------------------------------------------------------------------------
 
@@ -710,9 +718,9 @@ class GeOptMain(xDSLOptMain):
             raise UserError(f"ge-opt: error: bad pass pipeline '{self.args.passes}': {e}") from None
         except PassOptionError as e:
             raise UserError(f"ge-opt: error: {e}") from None
-        if self.args.remarks:
+        if self.args.remarks or self.args.remarks_json:
             passes = with_remarks(passes)
-        callback = PipelineCallback(
+        callback: Callable[..., None] = PipelineCallback(
             verify=not self.args.disable_verify,
             time_passes=self.args.time_passes,
             print_between_passes=self.args.print_between_passes,
@@ -720,11 +728,23 @@ class GeOptMain(xDSLOptMain):
             dump_dir=self.args.dump_dir,
             dot_dir=self.args.dot_dir,
         )
+        self.collector = RemarkCollector(echo=self.args.remarks) if self.args.remarks_json else None
+        if self.collector is not None:
+            callback = self.collector.callback(callback)
         self.pipeline = PassPipeline(passes, callback)
 
     # -- running --------------------------------------------------------------------------
 
     def run(self) -> None:
+        if self.collector is None:
+            return self._run()
+        try:
+            with self.collector.collecting():
+                self._run()
+        finally:
+            write_remarks_json(self.args.remarks_json, self.collector.remarks)
+
+    def _run(self) -> None:
         chunks, file_extension = self.prepare_input()
         diagnostics = self.args.verify_diagnostics or self.args.parsing_diagnostics
         out = self.prepare_output()
