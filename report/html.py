@@ -11,8 +11,9 @@ tables (without it every row is shown). Sections, in order:
   priority, ScoreFusionMemory bytes; lifting);
 * no-task decisions: node, pass, verdict, the first GE rule that refused;
 * graph pictures: before fusion (the input), after fusion, after the no-task passes and
-  memory planning (report/dot.py, report/svg_render.py: summarised by kernel or by kernel
-  type when large; the full DOT is written beside the page and linked);
+  memory planning (report/dot.py, report/svg_render.py: above PICTURE_FULL_LIMIT nodes
+  summarised by kernel, above PICTURE_KERNEL_LIMIT kernels by kernel type; the full DOT
+  is written beside the page and linked);
 * memory: the feature-map plan (report/memory_svg.py) and its blocks as a table, pieces
   and aliases inside their block (a zero-copy concat's inputs are its pieces);
 * the task program, one table per stream (the npu.model);
@@ -31,6 +32,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -59,6 +61,12 @@ NO_TASK_VERDICTS = ("marked", "not marked")
 
 PAGE_ROWS = 100
 """Rows per page of a long table (the inline script's pagination)."""
+
+PICTURE_FULL_LIMIT = 400
+PICTURE_KERNEL_LIMIT = 300
+"""A page's pictures: drawn in full up to 400 nodes, by kernel up to 300 kernels, else by
+kernel type (report/svg_render.py's limits are for pictures of their own: a layout's time
+grows faster than the nodes it places, and a page of several pictures stays light)."""
 
 
 @dataclass
@@ -106,7 +114,8 @@ class RunRecorder:
     def remarks(self) -> list[Remark]:
         return self.collector.remarks
 
-    def collecting(self):  # noqa: ANN201 (a context manager)
+    def collecting(self) -> AbstractContextManager[RemarkCollector]:
+        """Collect the remarks made inside the `with` block."""
         return self.collector.collecting()
 
     def __call__(self, previous: Any, module: ModuleOp, next: Any) -> None:
@@ -388,8 +397,8 @@ def notask_section(remarks: Sequence[Remark], source: str) -> str:
 
 
 def _picture_block(stage: Stage, index: int) -> str:
-    shown = picture_to_show(stage.picture)
-    svg = inline_svg(render_svg(stage.picture), f"g{index}")
+    shown = picture_to_show(stage.picture, PICTURE_FULL_LIMIT, PICTURE_KERNEL_LIMIT)
+    svg = inline_svg(render_svg(shown.picture, None, PICTURE_FULL_LIMIT, PICTURE_KERNEL_LIMIT), f"g{index}")
     note = shown.note or f"the full picture: {len(stage.picture.nodes)} nodes, {len(stage.picture.edges)} edges"
     link = f'<a href="{_e(stage.stem)}.dot">{_e(stage.stem)}.dot</a>'
     return (

@@ -217,6 +217,12 @@ def test_generated_graph_paginated(tmp_path):
     body = t.find("tbody")
     assert body is not None and len(body) > PAGE_ROWS
     assert t.get("data-page") == str(PAGE_ROWS)
+    # the pictures are summarised (by kernel or kernel type), the DOT beside has every node
+    notes = ["".join(p.itertext()) for d in root.iter("div") if d.get("class") == "stage" for p in d.iter("p")]
+    assert len(notes) == 3 and all("summarised by kernel" in n for n in notes[1:]), notes
+    dot = (tmp_path / "rep" / "02_planned.dot").read_text()
+    drawn = len(re.findall(r"^ *n[0-9]+ \[", dot, re.M))
+    assert f" of {drawn} nodes" in notes[2]
     # every kernel of the graph after planning is a row, each holding at least one op
     assert all(int(r[4]) >= 1 for r in rows(root, "kernel-list"))
     json_out = tmp_path / "r.json"
