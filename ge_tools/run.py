@@ -3,7 +3,8 @@ device simulator and check its numbers against the reference interpreter.
 
     ge-run FILE [--graph NAME] [--input X.npy ... | --seed N] [--reference]
                 [--print-values] [--save-dir DIR] [--stats-json PATH] [--dump-dir DIR]
-                [--dot-dir DIR] [--remarks-json FILE] [--report DIR] [--executions N] [--streams 1|2] [--frozen-input K ...]
+                [--dot-dir DIR] [--remarks-json FILE] [--report DIR] [--executions N]
+                [--streams 1|2] [--frozen-input K ...]
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
