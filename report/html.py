@@ -342,7 +342,7 @@ def kernels_section(kernels: Sequence[Kernel], remarks: Sequence[Remark], source
         _p(
             "Each candidate pair the solver fused or refused, the GE rule (NotFuseReason) and NF code "
             "of a refusal, the priority bucket it was tried in, and ScoreFusionMemory: the bytes of the "
-            "buffers both read or write, the global-memory traffic fusing saves. Lifting puts a kernel "
+            "buffers both read or write, GE's measure of the global-memory traffic fusing saves. Lifting puts a kernel "
             "with too little work back as its ops."
         )
     )
@@ -364,7 +364,10 @@ def kernels_section(kernels: Sequence[Kernel], remarks: Sequence[Remark], source
                 )
                 for r in fusion
             ],
-            ("fused" if r.verdict == "fused" else "refused" if r.verdict.startswith("not") else "" for r in fusion),  # type: ignore[union-attr]
+            (
+                "fused" if r.verdict == "fused" else "refused" if (r.verdict or "").startswith("not") else ""
+                for r in fusion
+            ),
         )
     )
     return _section("kernels", "Kernels and fusion decisions", "\n".join(parts))
