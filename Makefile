@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup example test lint typecheck lit pytest bench clean
+.PHONY: setup example test lint typecheck lit pytest bench pictures clean
 
 setup: $(STAMP)
 
@@ -43,6 +43,10 @@ test: lint typecheck lit pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py
+
+# The README's pictures (docs/*.svg), regenerated from examples/split_compute_merge.mlir.
+pictures: $(STAMP)
+	$(BIN)/python docs/make_pictures.py
 
 clean:
 	rm -rf $(VENV) .lit_test_times.txt

@@ -12,7 +12,7 @@ elsewhere (a collector for a JSON or HTML report) for the duration of a `with` b
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -64,6 +64,13 @@ class Remark:
     reason: Reason | None = None
     nodes: tuple[str, ...] = ()
     """The names of the nodes concerned."""
+    data: tuple[tuple[str, int | float | str | bool], ...] = ()
+    """The figures behind the decision, as (key, value) pairs in the pass's order (a fusion's
+    priority and shared bytes, ...); `facts` gives them as a dict."""
+
+    @property
+    def facts(self) -> dict[str, int | float | str | bool]:
+        return dict(self.data)
 
     @property
     def rule(self) -> str | None:
@@ -118,13 +125,15 @@ def remark(
     verdict: str | None = None,
     nodes: Iterable[str] = (),
     location: str | None = None,
+    data: Mapping[str, int | float | str | bool] | None = None,
 ) -> Remark:
     """Make a `Remark` about `op` and send it to the current sink (by default: print
     `FILE:LINE:COL: remark: <message>` on stderr). `what` is the message, or a `Reason`
     printed as `message (Rule)`; `reason` attaches the reason behind a message the caller
-    formatted itself. `location` overrides `op`'s (for a node erased since). `nodes`
-    defaults to `op`'s GE node name when `op` is a node: a remark names its node even
-    where the node has no file location (a graph built in Python)."""
+    formatted itself. `location` overrides `op`'s (for a node erased since); `data` holds
+    the decision's figures (Remark.data). `nodes` defaults to `op`'s GE node name when `op`
+    is a node: a remark names its node even where the node has no file location (a graph
+    built in Python)."""
     if isinstance(what, Reason):
         reason = reason or what
         what = str(what)
@@ -136,6 +145,7 @@ def remark(
         verdict=verdict,
         reason=reason,
         nodes=tuple(nodes) or _node_names(op),
+        data=tuple(data.items()) if data else (),
     )
     (_SINK.get() or print_remark)(r)
     return r

@@ -2459,16 +2459,6 @@ def dtype_of(v: SSAValue) -> str:
     return ge_dtype_name(v.type.element_type)  # type: ignore[attr-defined]
 
 
-def float_attr(op: Operation, name: str, default: float) -> float:
-    """A GE Float attribute (`epsilon = 1.0e-05 : f32`); `default` when absent."""
-    a = op.attributes.get(name)
-    if a is None:
-        return default
-    if not isinstance(a, FloatAttr):
-        raise VerifyException(f"attribute '{name}' must be a float (e.g. 1.0e-05 : f32), got {a}")
-    return float(a.value.data)
-
-
 def _check_dtypes(op: GeNode, v: SSAValue, allowed: frozenset[str], what: str) -> None:
     dt = dtype_of(v)
     if dt not in allowed:

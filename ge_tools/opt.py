@@ -431,6 +431,13 @@ class GeOptMain(xDSLOptMain):
             help="each pass that supports it says, node by node, what it decided and why "
             "(FILE:LINE:COL: remark: ... on stderr)",
         )
+        arg_parser.add_argument(
+            "--remarks-json",
+            metavar="FILE",
+            help="write every remark as a JSON object to FILE (pass, stage, verdict, GE rule, "
+            "NF code, nodes, message, location, data: report/remarks.py); the remarks are "
+            "printed on stderr only with --remarks too",
+        )
 
     # -- parsing ------------------------------------------------------------------------
 
@@ -458,9 +465,9 @@ class GeOptMain(xDSLOptMain):
             raise UserError(f"ge-opt: error: bad pass pipeline '{self.args.passes}': {e}") from None
         except PassOptionError as e:
             raise UserError(f"ge-opt: error: {e}") from None
-        if self.args.remarks:
+        if self.args.remarks or self.args.remarks_json:
             passes = with_remarks(passes)
-        callback = PipelineCallback(
+        callback: Callable[..., None] = PipelineCallback(
             verify=not self.args.disable_verify,
             time_passes=self.args.time_passes,
             print_between_passes=self.args.print_between_passes,
@@ -469,6 +476,13 @@ class GeOptMain(xDSLOptMain):
             dot_dir=self.args.dot_dir,
             print_generic=self.args.print_op_generic,
         )
+        self.collector = None
+        if self.args.remarks_json:
+            from report.remarks import RemarkCollector  # report/ only when asked (start-up time)
+
+            self.collector = RemarkCollector(echo=self.args.remarks)
+        if self.collector is not None:
+            callback = self.collector.callback(callback)
         self.pipeline = PassPipeline(passes, callback)
 
     # -- running --------------------------------------------------------------------------
@@ -480,6 +494,17 @@ class GeOptMain(xDSLOptMain):
             return super().output_resulting_program(prog)
 
     def run(self) -> None:
+        if self.collector is None:
+            return self._run()
+        try:
+            with self.collector.collecting():
+                self._run()
+        finally:
+            from report.remarks import write_remarks_json
+
+            write_remarks_json(self.args.remarks_json, self.collector.remarks)
+
+    def _run(self) -> None:
         chunks, file_extension = self.prepare_input()
         diagnostics = self.args.verify_diagnostics or self.args.parsing_diagnostics
         out = self.prepare_output()

@@ -3,8 +3,9 @@ device simulator and check its numbers against the reference interpreter.
 
     ge-run FILE [--graph NAME] [--input X.npy ... | --seed N] [--reference]
                 [--print-values] [--save-dir DIR] [--stats-json PATH] [--dump-dir DIR]
-                [--dot-dir DIR] [--executions N] [--frozen-input K ...]
-                [-p PIPELINE] [--streams 1|2] [--enable-pass P,...] [--remarks] [--version]
+                [--dot-dir DIR] [--remarks-json FILE] [--report DIR] [--executions N]
+                [--frozen-input K ...] [-p PIPELINE] [--streams 1|2] [--enable-pass P,...]
+                [--remarks] [--version]
 
 The file is parsed and verified as ge-opt does (located one-line errors, exit 1). Inputs
 come from .npy files or from a seeded generator. With --reference only the reference
@@ -30,6 +31,7 @@ import sys
 import textwrap
 import zlib
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import BinaryIO, get_origin, get_type_hints
 
@@ -62,6 +64,8 @@ from ge_tools.opt import (
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import get_all_passes
+from report.html import Check, RunRecorder, write_report
+from report.remarks import write_remarks_json
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
@@ -431,6 +435,17 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
     )
     p.add_argument(
+        "--remarks-json", metavar="FILE",
+        help="write every remark of the compile as a JSON object to FILE (pass, stage, verdict, GE rule, "
+        "NF code, nodes, message, location, data), as ge-opt --remarks-json does",
+    )  # fmt: skip
+    p.add_argument(
+        "--report", metavar="DIR",
+        help="write DIR/index.html, one self-contained page: the summary, the kernels and every fusion "
+        "and no-task decision, the graph before and after fusion, the memory plan, the task program per "
+        "stream and the comparison (report/html.py), with the full DOT of each picture beside it",
+    )  # fmt: skip
+    p.add_argument(
         "--executions", type=int, default=1, metavar="N",
         help="execute the loaded model N times, each with fresh input buffers (default 1)",
     )  # fmt: skip
@@ -562,11 +577,13 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
         raise UserError(f"ge-run: error: bad pass pipeline '{spec}': {e}") from None
     except PassOptionError as e:
         raise UserError(f"ge-run: error: {e}") from None
-    if args.remarks:
+    if args.remarks or args.remarks_json or args.report:
         passes = with_remarks(passes)
-    return PassPipeline(
-        () if args.reference else passes, PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir)
-    )
+    passes = () if args.reference else passes
+    callback = PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir)
+    if args.remarks_json or args.report:  # the remarks collected, with what the report draws
+        return PassPipeline(passes, RunRecorder(callback, echo=args.remarks))
+    return PassPipeline(passes, callback)
 
 
 def model_figures(model: npu.ModelOp) -> dict[str, object]:
@@ -778,6 +795,22 @@ def report_comparison(c: Comparison, got: Sequence[Output], print_values: bool) 
     return 1
 
 
+def write_reports(
+    args: argparse.Namespace,
+    pipeline: PassPipeline,
+    module: ModuleOp,
+    compiled: ModuleOp | None,
+    stats: dict[str, object],
+    checks: Sequence[Check],
+) -> None:
+    """--remarks-json and --report, from the remarks and stages the pipeline's RunRecorder gathered."""
+    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
+    if args.remarks_json:
+        write_remarks_json(args.remarks_json, rec.remarks if rec is not None else [])
+    if args.report:
+        write_report(args.report, args.file, stats, module, rec, compiled, checks)
+
+
 def write_stats(path: str | None, stats: dict[str, object]) -> None:
     if path:
         with open(path, "w") as f:
@@ -823,9 +856,12 @@ def _run_graph(
         if args.save_dir:
             _save(args.save_dir, "output_", ref)
         write_stats(args.stats_json, stats)
+        write_reports(args, pipeline, module, None, stats, [])
         return 0
 
-    compiled = compile_module(ctx, pipeline, module)
+    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
+    with rec.collecting() if rec is not None else nullcontext():
+        compiled = compile_module(ctx, pipeline, module)
     if (model := find_model(compiled, name)) is not None:
         try:
             sim = simulate_model(model, inputs, output_names(graph), args.executions, args.frozen_input)
@@ -843,6 +879,13 @@ def _run_graph(
         _save(args.save_dir, "output_", runs[-1])
         _save(args.save_dir, "reference_output_", ref)
     write_stats(args.stats_json, stats)
+    figures: dict[str, object] = {
+        "mismatch_count": c.mismatches,
+        "max_error": c.max_error,
+        "unbounded_elements": c.unbounded,
+    }
+    checks = [Check("the reference interpreter", not c.mismatches, figures, c.report)]
+    write_reports(args, pipeline, module, compiled, stats, checks)
     return status
 
 

@@ -383,7 +383,10 @@ class LowerAutofusePass(ModulePass):
                 continue
             head = f"{t} '{node_name(n)}'"
             if n in st.not_lowered:
-                remark(n, f"{head}: not lowered ({st.not_lowered[n]}); its inputs are realized")
+                remark(
+                    n, f"{head}: not lowered ({st.not_lowered[n]}); its inputs are realized",
+                    pass_name=self.name, verdict="not lowered", nodes=(node_name(n),),
+                )  # fmt: skip
                 continue
             into = ", ".join(dict.fromkeys(made.get(n, [])))
             why = "; ".join(
@@ -391,7 +394,10 @@ class LowerAutofusePass(ModulePass):
                 f"output {list[SSAValue](n.results).index(b.value)} inlined into its reader"
                 for b in own.get(n, [])
             )  # fmt: skip
-            remark(n, f"{head}: lowered into {into}; {why}")
+            remark(
+                n, f"{head}: lowered into {into}; {why}",
+                pass_name=self.name, verdict="lowered", nodes=(node_name(n), *dict.fromkeys(made.get(n, []))),
+            )  # fmt: skip
 
 
 def build_backends(

@@ -50,12 +50,13 @@ class Shown:
     note: str  # what the title says about the summary ("" for the full picture)
 
 
-def picture_to_show(pic: Picture) -> Shown:
-    """The picture as the SVG shows it: full, by kernel, or by kernel type (see module doc)."""
-    if len(pic.nodes) <= FULL_LIMIT:
+def picture_to_show(pic: Picture, full_limit: int = FULL_LIMIT, kernel_limit: int = KERNEL_LIMIT) -> Shown:
+    """The picture as the SVG shows it: full, by kernel, or by kernel type (see module doc;
+    the HTML report passes lower limits)."""
+    if len(pic.nodes) <= full_limit:
         return Shown(pic, "full", "")
     kernels = kernel_count(pic)
-    if kernels <= KERNEL_LIMIT:
+    if kernels <= kernel_limit:
         s = summarise_by_kernel(pic)
         note = f"summarised by kernel: {kernels} kernels of {len(pic.nodes)} nodes (the DOT file has them all)"
         return Shown(_titled(s, note), "by kernel", note)
@@ -77,10 +78,13 @@ def graphviz() -> str | None:
     return shutil.which("dot")
 
 
-def render_svg(pic: Picture, use_graphviz: bool | None = None) -> str:
-    """The SVG text of `pic` (summarised when large). `use_graphviz`: None picks dot when it
-    is on PATH; False forces the networkx + matplotlib layout."""
-    shown = picture_to_show(pic)
+def render_svg(
+    pic: Picture, use_graphviz: bool | None = None, full_limit: int = FULL_LIMIT, kernel_limit: int = KERNEL_LIMIT
+) -> str:
+    """The SVG text of `pic` (summarised when large: `picture_to_show` with the limits).
+    `use_graphviz`: None picks dot when it is on PATH; False forces the networkx +
+    matplotlib layout."""
+    shown = picture_to_show(pic, full_limit, kernel_limit)
     dot = graphviz() if use_graphviz is not False else None
     if dot is not None:
         done = subprocess.run([dot, "-Tsvg"], input=to_dot(shown.picture).encode(), capture_output=True, check=False)

@@ -137,6 +137,18 @@ class AutofusePass(ModulePass):
             decider = AscBackendFusionDecider(**kw)
             stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
             if self.remarks:
+                for f in stats.fused:
+                    remark(
+                        None,
+                        f"ge-autofuse: '{f.first_name}' and '{f.second_name}' fused into '{f.fused_name}' "
+                        f"(priority {f.priority.name}, ScoreFusionMemory {f.shared_bytes} bytes)",
+                        pass_name=self.name,
+                        stage="fuse",
+                        verdict="fused",
+                        nodes=(f.first_name, f.second_name, f.fused_name),
+                        location=f.location,
+                        data={"priority": f.priority.name, "shared_bytes": f.shared_bytes},
+                    )
                 for r in stats.not_fused():
                     remark(
                         None,
@@ -147,6 +159,7 @@ class AutofusePass(ModulePass):
                         verdict="not fused",
                         nodes=(r.first_name, r.second_name),
                         location=r.location,
+                        data={"shared_bytes": r.shared_bytes},
                     )
             unfolded: list[str] = []
             lifted: list[str] = []

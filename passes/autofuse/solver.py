@@ -141,6 +141,20 @@ class Rejection:
     first_name: str
     second_name: str
     reason: Reason
+    shared_bytes: int = 0  # ScoreFusionMemory of the pair when it was refused
+
+
+@dataclass
+class Fusion:
+    """One pair the solver fused (for remarks): the candidate's priority bucket and
+    ScoreFusionMemory, the bytes of the buffers both nodes read or write."""
+
+    location: str
+    first_name: str
+    second_name: str
+    fused_name: str
+    priority: FusionPriority
+    shared_bytes: int
 
 
 @dataclass
@@ -149,6 +163,7 @@ class FuseStats:
     rounds: int = 0
     candidate_pairs: int = 0
     rejections: list[Rejection] = field(default_factory=list)
+    fused: list[Fusion] = field(default_factory=list)
 
     def not_fused(self) -> list[Rejection]:
         """Rejected pairs whose nodes did not end up in one node, each pair once."""
@@ -259,6 +274,8 @@ class FusionStrategySolver:
         self.stats = FuseStats()
         # can_not_fuse: cached negative results (pairs of ops), kept across rounds.
         self.can_not_fuse: dict[tuple[Operation, Operation], Reason] = {}
+        # the priority bucket of each candidate pair of the current round (for remarks)
+        self.priority: dict[tuple[FusingNode, FusingNode], FusionPriority] = {}
 
     # -- FusingNode --------------------------------------------------------------------
 
@@ -286,14 +303,15 @@ class FusionStrategySolver:
 
     # -- solver-level CanFuse (§4.6) ------------------------------------------------------
 
-    def can_fuse(self, n1: FusingNode, n2: FusingNode) -> Reason | None:
-        """# fusion_strategy_solver.cpp: FusionStrategySolver::CanFuse, in GE's order."""
+    def can_fuse(self, n1: FusingNode, n2: FusingNode, score: int | None = None) -> Reason | None:
+        """# fusion_strategy_solver.cpp: FusionStrategySolver::CanFuse, in GE's order.
+        `score`: the pair's memory_score when the caller has it."""
         if n1 is n2:
             return Reason(SAME_NODE, "same node")
         cached = self.can_not_fuse.get((n1.op, n2.op)) or self.can_not_fuse.get((n2.op, n1.op))
         if cached is not None:
             return cached
-        if self.memory_score(n1, n2) == 0:
+        if (self.memory_score(n1, n2) if score is None else score) == 0:
             # no shared data: fusing would not save a memory transfer (kNoSharedData)
             r = not_fuse("NoSharedData", "no shared data (neither a producer->consumer buffer nor a common input)")
             self.can_not_fuse[(n1.op, n2.op)] = r
@@ -375,22 +393,27 @@ class FusionStrategySolver:
                 continue
             seen.add(key)
             self.stats.candidate_pairs += 1
-            r = self.can_fuse(a, b)
+            score = self.memory_score(a, b)
+            r = self.can_fuse(a, b, score)
             if r is not None:
-                self._reject(a, b, r)
+                self._reject(a, b, r, score)
                 continue
             prio = FusionPriority(self.decider.get_fusion_pair_priority(a.op, b.op))
-            sort_key = (-self.memory_score(a, b), self.proximity(a, b), a.min_order, b.min_order, a.name, b.name)
+            sort_key = (-score, self.proximity(a, b), a.min_order, b.min_order, a.name, b.name)
             buckets.setdefault(prio, []).append((sort_key, a, b))
         out: list[tuple[FusingNode, FusingNode]] = []
         for prio in sorted(buckets):
-            out.extend((a, b) for _, a, b in sorted(buckets[prio], key=lambda t: t[0]))
+            for _, a, b in sorted(buckets[prio], key=lambda t: t[0]):
+                self.priority[(a, b)] = prio
+                out.append((a, b))
         return out
 
-    def _reject(self, a: FusingNode, b: FusingNode, r: Reason) -> None:
+    def _reject(self, a: FusingNode, b: FusingNode, r: Reason, score: int | None = None) -> None:
         if r.rule == SAME_NODE:
             return
-        self.stats.rejections.append(Rejection(op_location(a.op), a, b, a.name, b.name, r))
+        if score is None:
+            score = self.memory_score(a, b)
+        self.stats.rejections.append(Rejection(op_location(a.op), a, b, a.name, b.name, r, score))
 
     # -- rounds (§4.4) ---------------------------------------------------------------------
 
@@ -425,6 +448,7 @@ class FusionStrategySolver:
             if recorded_pairs is not None:
                 recorded = [(fnodes[a], fnodes[b]) for a, b in recorded_pairs if a in fnodes and b in fnodes]
             fused_any = False
+            self.priority = {}
             for p1, p2 in self.possible_fusions(nodes, recorded):
                 if self._fuse_pair(block, order, fnodes, p1, p2):
                     fused_any = True
@@ -452,7 +476,10 @@ class FusionStrategySolver:
             return False
         order.sink_after(between, f2.op)
         a_op, b_op = f1.op, f2.op
+        where, shared = op_location(a_op), self.memory_score(f1, f2)
         new_op = self.decider.fuse(a_op, b_op)
+        prio = self.priority.get((p1, p2), FusionPriority.DEFAULT)
+        self.stats.fused.append(Fusion(where, f1.name, f2.name, node_name(new_op), prio, shared))
         order.replace(a_op, b_op, new_op)
         new = self._make_node(new_op, min(f1.min_order, f2.min_order), f1.size + f2.size)
         new.max_order = max(f1.max_order, f2.max_order)
@@ -499,4 +526,5 @@ def fuse_block(
         stats.fusions += inner.stats.fusions
         stats.candidate_pairs += inner.stats.candidate_pairs
         stats.rejections.extend(inner.stats.rejections)
+        stats.fused.extend(inner.stats.fused)
     return stats

@@ -677,7 +677,13 @@ class NotaskPassBase(ModulePass):
             return
         head = f"{ge_type(op)} '{node_name(op)}'"
         if isinstance(outcome, Reason):
-            remark(op, f"{head} not marked: {outcome}", reason=outcome, pass_name=self.name, verdict="not marked")
+            remark(
+                op, f"{head} not marked: {outcome}", reason=outcome, pass_name=self.name, verdict="not marked",
+                nodes=(node_name(op),),
+            )  # fmt: skip
         else:
             locks = ", ".join(f"{node_name(p)}:{i}" for p, i in outcome)
-            remark(op, f"{head} marked no-task; locked producers: {locks}", pass_name=self.name, verdict="marked")
+            remark(
+                op, f"{head} marked no-task; locked producers: {locks}", pass_name=self.name, verdict="marked",
+                nodes=(node_name(op), *(node_name(p) for p, _ in outcome)),
+            )  # fmt: skip

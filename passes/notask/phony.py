@@ -534,7 +534,9 @@ class PhonyNotaskPass(ModulePass):
                 if t in REUSE_INPUT_OP_TYPES:
                     remark(node, f"{head} not marked: {why}", reason=why, pass_name=self.name, verdict="not marked")
                 else:
-                    remark(node, f"{marked}offsets not computed: {why}", reason=why, pass_name=self.name)
+                    remark(
+                        node, f"{marked}offsets not computed: {why}", reason=why, pass_name=self.name, verdict="marked"
+                    )
             return
         if t in (PHONY_CONCAT, PHONY_SPLIT):
             if t == PHONY_CONCAT:
@@ -542,13 +544,19 @@ class PhonyNotaskPass(ModulePass):
             else:
                 written, note = calc_phony_split_node_offset(node, order, slots)
             if self.remarks:
-                remark(node, marked + note)
+                remark(node, marked + note, pass_name=self.name, verdict="marked", nodes=(node_name(node),))
             # Ours, not GE's: GE builds this graph and its kernels clobber each other.
             if written and (msg := check_phony_layout(node)) is not None:
                 warning(node, msg)
         elif calc_node_offset_by_reuse_input(node):
             if self.remarks:
-                remark(node, f"{head} marked output 0 reuses input 0")
+                remark(
+                    node,
+                    f"{head} marked output 0 reuses input 0",
+                    pass_name=self.name,
+                    verdict="marked",
+                    nodes=(node_name(node),),
+                )
         elif self.remarks:
             why = Reason("CalcNodeOffsetByReuseInput", "owner graph is unknown")
             remark(node, f"{head} not marked: {why}", reason=why, pass_name=self.name, verdict="not marked")

@@ -1,0 +1,629 @@
+"""`ge-run FILE --report DIR`: one self-contained HTML page, DIR/index.html, about one run.
+
+Inline CSS and SVG only: no network, no external file loaded (the page links, relatively,
+to the full DOT files written beside it), one small inline script that paginates the long
+tables (without it every row is shown). Sections, in order:
+
+* summary: the figures ge-run prints (its --stats-json dictionary);
+* kernels: which original ops each AscBackend / FusedAscBackend holds (read from the IR
+  after fusion), then the lowering decisions (ge-lower-autofuse: lowered into which kernel,
+  or why not) and the fusion decisions (ge-autofuse: pair, verdict, GE rule and NF code,
+  priority, ScoreFusionMemory bytes; lifting);
+* no-task decisions: node, pass, verdict, the first GE rule that refused;
+* graph pictures: before fusion (the input), after fusion, after the no-task passes and
+  memory planning (report/dot.py, report/svg_render.py: above PICTURE_FULL_LIMIT nodes
+  summarised by kernel, above PICTURE_KERNEL_LIMIT kernels by kernel type; the full DOT
+  is written beside the page and linked);
+* memory: the feature-map plan (report/memory_svg.py) and its blocks as a table, pieces
+  and aliases inside their block (a zero-copy concat's inputs are its pieces);
+* the task program, one table per stream (the npu.model);
+* the comparisons ge-run computed (`Check`: against the reference interpreter, and any
+  other a tool adds, e.g. onnxruntime);
+* the other remarks (memory placement, inserted copies, the passes' summaries).
+
+Every decision shown comes from the `Remark` objects of the run (report/remarks.py, the data
+`--remarks-json` writes), never from parsing remark text. The page is also well-formed XML
+(script and style in CDATA sections), so XML tools read it. Building it is linear in the
+run's nodes, tasks and remarks; the same run gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+
+from ge_dialect import attrs as A
+from ge_dialect import npu
+from ge_dialect.asc_backend import FUSE_TYPE_ATTR
+from ge_dialect.diagnostics import Remark
+from ge_dialect.ge import AscBackend, FusedAscBackend
+from ge_dialect.graph import graphs_in_pass_order
+from ge_dialect.names import ge_type, node_name
+from report.dot import Picture, build_picture, named, node_types, to_dot
+from report.memory_svg import ALIAS, PIECE, GraphPlan, graph_plan, plans_svg
+from report.remarks import RemarkCollector, parse_location
+from report.stages import stage_file_stem
+from report.svg_render import picture_to_show, render_svg
+
+# The passes whose remarks fill the kernel tables (GeCompilePass's, ge_tools/pipeline.py).
+LOWERING_PASS = "ge-lower-autofuse"
+FUSION_PASS = "ge-autofuse"
+NO_TASK_VERDICTS = ("marked", "not marked")
+
+PAGE_ROWS = 100
+"""Rows per page of a long table (the inline script's pagination)."""
+
+PICTURE_FULL_LIMIT = 400
+PICTURE_KERNEL_LIMIT = 300
+"""A page's pictures: drawn in full up to 400 nodes, by kernel up to 300 kernels, else by
+kernel type (report/svg_render.py's limits are for pictures of their own: a layout's time
+grows faster than the nodes it places, and a page of several pictures stays light)."""
+
+
+@dataclass
+class Check:
+    """One comparison of the run's outputs: against whom, whether they matched, its
+    figures (name -> value) and one line per difference."""
+
+    against: str
+    matched: bool
+    figures: dict[str, object] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Kernel:
+    graph: str
+    name: str
+    type: str
+    fuse_type: str
+    ops: list[str]  # origin nodes, `name (Type)` when the input named the type
+
+
+@dataclass
+class Stage:
+    title: str
+    stem: str
+    picture: Picture
+
+
+class RunRecorder:
+    """A PassPipeline callback (wrapping the tool's own) that gathers what the report
+    shows: every remark (a RemarkCollector), the graph after fusion, and the graph, its
+    kernels and its memory plans at the stage where the graphs carry a plan."""
+
+    def __init__(self, inner: Any = None, echo: bool = False):
+        self.collector = RemarkCollector(echo=echo)
+        self._callback = self.collector.callback(inner)
+        self.types: dict[str, str] = {}
+        self.after_fusion: Picture | None = None
+        self.planned: Picture | None = None
+        self.kernels: list[Kernel] = []
+        self.plans: list[GraphPlan] = []
+
+    @property
+    def remarks(self) -> list[Remark]:
+        return self.collector.remarks
+
+    def collecting(self) -> AbstractContextManager[RemarkCollector]:
+        """Collect the remarks made inside the `with` block."""
+        return self.collector.collecting()
+
+    def __call__(self, previous: Any, module: ModuleOp, next: Any) -> None:
+        self._callback(previous, module, next)
+        if previous is None:
+            self.types = node_types(module)
+            return
+        has_plan = any(A.get_int(g, A.MEMORY_SIZE) is not None for g in graphs_in_pass_order(module))
+        if previous.name != FUSION_PASS and not has_plan:
+            return
+        m = named(module)
+        pic = build_picture(m, "", self.types)
+        if previous.name == FUSION_PASS:
+            self.after_fusion = pic
+            self.kernels = module_kernels(m, self.types)
+        if has_plan:
+            self.planned = pic
+            self.kernels = module_kernels(m, self.types)
+            self.plans = [p for g in graphs_in_pass_order(m) if (p := graph_plan(g)) is not None]
+
+
+def module_kernels(module: ModuleOp, types: Mapping[str, str]) -> list[Kernel]:
+    """Every AscBackend / FusedAscBackend of the module's graphs with the ops it holds."""
+    out = []
+    for g in graphs_in_pass_order(module):
+        for op in g.body.block.ops:
+            if isinstance(op, AscBackend | FusedAscBackend):
+                origin = op.attributes.get("origin_nodes")
+                names = (
+                    [s.data for s in origin.data if isinstance(s, StringAttr)] if isinstance(origin, ArrayAttr) else []
+                )
+                ops = [f"{n} ({types[n]})" if n in types else n for n in names]
+                out.append(
+                    Kernel(g.sym_name.data, node_name(op), ge_type(op), A.get_str(op, FUSE_TYPE_ATTR) or "", ops)
+                )
+    return out
+
+
+# -- HTML pieces ------------------------------------------------------------------------------------
+
+_CSS = """
+body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
+th { background: #eee; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.fused td, tr.marked td, tr.lowered td { background: #eef7ee; }
+tr.refused td { background: #fbeeee; }
+.picture { overflow: auto; max-height: 85vh; border: 1px solid #ddd; margin: 0.5em 0; }
+.note { color: #555; font-size: 0.9em; }
+nav.pages { font-size: 0.85em; margin: 0.3em 0; }
+nav.pages button { margin-right: 0.5em; }
+code { font-size: 0.95em; }
+"""
+
+# Paginates every table with data-page (the rows of one page shown, Prev / Next); marks the
+# body with data-script="ok" once it ran, so a headless browser can tell the script worked.
+_SCRIPT = """
+(function () {
+  function paginate(table) {
+    var size = parseInt(table.getAttribute('data-page'), 10);
+    var rows = table.tBodies[0].rows;
+    var pages = Math.ceil(rows.length / size);
+    if (pages <= 1) { return; }
+    var page = 0;
+    var nav = document.createElement('nav');
+    nav.className = 'pages';
+    var prev = document.createElement('button');
+    var next = document.createElement('button');
+    var label = document.createElement('span');
+    prev.textContent = 'previous';
+    next.textContent = 'next';
+    function show() {
+      var lo = page * size, hi = Math.min(lo + size, rows.length);
+      for (var i = 0; i !== rows.length; i++) {
+        rows[i].style.display = (i >= lo) === (i >= hi) ? 'none' : '';
+      }
+      label.textContent = 'rows ' + (lo + 1) + '-' + hi + ' of ' + rows.length + ' (page ' + (page + 1) + ' of ' + pages + ')';
+      prev.disabled = page === 0;
+      next.disabled = page === pages - 1;
+    }
+    prev.onclick = function () { page = Math.max(page - 1, 0); show(); };
+    next.onclick = function () { page = Math.min(page + 1, pages - 1); show(); };
+    nav.appendChild(prev); nav.appendChild(next); nav.appendChild(label);
+    table.parentNode.insertBefore(nav, table);
+    show();
+  }
+  var tables = document.querySelectorAll('table[data-page]');
+  for (var i = 0; i !== tables.length; i++) { paginate(tables[i]); }
+  document.body.setAttribute('data-script', 'ok');
+})();
+"""
+
+
+def _e(x: object) -> str:
+    return escape("" if x is None else str(x))
+
+
+def _cell(x: object) -> str:
+    if isinstance(x, bool) or x is None:
+        return f"<td>{_e('' if x is None else x)}</td>"
+    if isinstance(x, int | float):
+        return f'<td class="num">{_e(_num(x))}</td>'
+    return f"<td>{_e(x)}</td>"
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}" if isinstance(x, float) else str(x)
+
+
+def table(
+    tid: str, headers: Sequence[str], rows: Iterable[Sequence[object]], classes: Iterable[str] | None = None
+) -> str:
+    """An HTML table (cells escaped); more than PAGE_ROWS rows: paginated by the script."""
+    body: list[str] = []
+    cls = iter(classes) if classes is not None else None
+    for row in rows:
+        c = next(cls, "") if cls is not None else ""
+        attr = f' class="{_e(c)}"' if c else ""
+        body.append(f"<tr{attr}>" + "".join(_cell(x) for x in row) + "</tr>")
+    page = f' data-page="{PAGE_ROWS}"' if len(body) > PAGE_ROWS else ""
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    return (
+        f'<table id="{_e(tid)}"{page}><thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(body) + "\n</tbody></table>"
+    )
+
+
+_XML_DECL = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->|<metadata>.*?</metadata>", re.S)
+_XMLNS = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
+_ID = re.compile(r'\bid="([^"]*)"')
+_HREF = re.compile(r'((?:xlink:)?href)="#([^"]*)"')
+_URL = re.compile(r"url\(#([^)]*)\)")
+
+
+def inline_svg(svg: str, prefix: str) -> str:
+    """An SVG document as an element of the page: no XML declaration, doctype, comments
+    or metadata, no namespace declarations (HTML puts <svg> in the SVG namespace), every
+    id and internal reference prefixed so that several pictures' ids cannot clash."""
+    s = _XMLNS.sub("", _XML_DECL.sub("", svg)).strip()
+    s = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', s)
+    s = _HREF.sub(lambda m: f'{m.group(1)}="#{prefix}-{m.group(2)}"', s)
+    return _URL.sub(lambda m: f"url(#{prefix}-{m.group(1)})", s)
+
+
+def _section(sid: str, title: str, body: str) -> str:
+    return f'<section id="{sid}"><h2>{_e(title)}</h2>\n{body}\n</section>'
+
+
+def _p(text: str) -> str:
+    return f'<p class="note">{_e(text)}</p>'
+
+
+def _figure_value(v: object) -> object:
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) if all(not isinstance(x, dict) for x in v) else f"{len(v)} entries"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {x}" for k, x in sorted(v.items()))
+    return v
+
+
+# -- sections -------------------------------------------------------------------------------------
+
+
+def summary_section(source: str, stats: Mapping[str, object]) -> str:
+    rows = [("input (locations below are LINE:COL in it)", source)] + [
+        (k, _figure_value(v)) for k, v in sorted(stats.items()) if k != "outputs"
+    ]
+    outs = stats.get("outputs")
+    body = table("summary-figures", ("figure", "value"), rows)
+    if isinstance(outs, list):
+        body += table(
+            "outputs",
+            ("index", "name", "shape", "dtype"),
+            [
+                (o.get("index"), o.get("name"), "x".join(map(str, o.get("shape", []))) or "scalar", o.get("dtype"))
+                for o in outs
+            ],
+        )
+    return _section("summary", "Summary", body)
+
+
+def _where(loc: str, source: str) -> str:
+    """`LINE:COL` of a location in the input file, else the whole location."""
+    d = parse_location(loc)
+    return f"{d['line']}:{d['col']}" if d["file"] == source else loc
+
+
+def _pair(r: Remark) -> str:
+    return " + ".join(f"'{n}'" for n in r.nodes[:2])
+
+
+def kernels_section(kernels: Sequence[Kernel], remarks: Sequence[Remark], source: str) -> str:
+    parts = [_p("Which original ops each kernel holds (the IR after fusion).")]
+    parts.append(
+        table(
+            "kernel-list",
+            ("graph", "kernel", "type", "fuse type", "ops", "holds"),
+            [(k.graph, k.name, k.type, k.fuse_type, len(k.ops), ", ".join(k.ops)) for k in kernels],
+        )
+    )
+    lowering = [r for r in remarks if r.pass_name == LOWERING_PASS and r.verdict is not None]
+    parts.append("<h3>Lowering into AscBackends (ge-lower-autofuse)</h3>")
+    parts.append(
+        table(
+            "lowering",
+            ("node", "verdict", "into", "why", "location"),
+            [
+                (
+                    r.nodes[0] if r.nodes else "",
+                    r.verdict,
+                    ", ".join(r.nodes[1:]),
+                    r.message.split(": ", 1)[-1],
+                    _where(r.location, source),
+                )
+                for r in lowering
+            ],
+            ("lowered" if r.verdict == "lowered" else "refused" for r in lowering),
+        )
+    )
+    fusion = [r for r in remarks if r.pass_name == FUSION_PASS and r.verdict is not None]
+    parts.append("<h3>Fusion decisions (ge-autofuse)</h3>")
+    parts.append(
+        _p(
+            "Each candidate pair the solver fused or refused, the GE rule (NotFuseReason) and NF code "
+            "of a refusal, the priority bucket it was tried in, and ScoreFusionMemory: the bytes of the "
+            "buffers both read or write, GE's measure of the global-memory traffic fusing saves. Lifting puts a kernel "
+            "with too little work back as its ops."
+        )
+    )
+    parts.append(
+        table(
+            "fusion",
+            ("pair", "verdict", "into", "GE rule", "NF code", "priority", "shared bytes", "why", "location"),
+            [
+                (
+                    _pair(r) if r.stage == "fuse" else ", ".join(r.nodes),
+                    r.verdict,
+                    r.nodes[2] if r.verdict == "fused" and len(r.nodes) > 2 else "",
+                    r.rule,
+                    r.nf_code,
+                    r.facts.get("priority"),
+                    r.facts.get("shared_bytes"),
+                    r.reason.message if r.reason is not None else "" if r.verdict == "fused" else r.message,
+                    _where(r.location, source),
+                )
+                for r in fusion
+            ],
+            (
+                "fused" if r.verdict == "fused" else "refused" if (r.verdict or "").startswith("not") else ""
+                for r in fusion
+            ),
+        )
+    )
+    return _section("kernels", "Kernels and fusion decisions", "\n".join(parts))
+
+
+def notask_section(remarks: Sequence[Remark], source: str) -> str:
+    rows = [r for r in remarks if r.verdict in NO_TASK_VERDICTS]
+    body = _p(
+        "A no-task node gets no task: its outputs are views of memory other nodes write (a zero-copy "
+        "concat's inputs are written side by side into its output). A refusal names the first GE rule "
+        "that failed."
+    ) + table(
+        "notask-decisions",
+        ("node", "pass", "verdict", "first failing rule", "NF code", "message", "location"),
+        [
+            (
+                r.nodes[0] if r.nodes else "",
+                r.pass_name,
+                r.verdict,
+                r.rule,
+                r.nf_code,
+                r.message,
+                _where(r.location, source),
+            )
+            for r in rows
+        ],
+        ("marked" if r.verdict == "marked" else "refused" for r in rows),
+    )
+    return _section("notask", "No-task decisions", body)
+
+
+def _picture_block(stage: Stage, index: int) -> str:
+    shown = picture_to_show(stage.picture, PICTURE_FULL_LIMIT, PICTURE_KERNEL_LIMIT)
+    svg = inline_svg(render_svg(shown.picture, None, PICTURE_FULL_LIMIT, PICTURE_KERNEL_LIMIT), f"g{index}")
+    note = shown.note or f"the full picture: {len(stage.picture.nodes)} nodes, {len(stage.picture.edges)} edges"
+    link = f'<a href="{_e(stage.stem)}.dot">{_e(stage.stem)}.dot</a>'
+    return (
+        f'<div class="stage" id="stage-{index}"><h3>{_e(stage.title)}</h3>'
+        f'<p class="note">{_e(note)}; the full DOT: {link}</p>'
+        f'<div class="picture">{svg}</div></div>'
+    )
+
+
+def graphs_section(stages: Sequence[Stage]) -> str:
+    if not stages:
+        return _section("graphs", "Graph pictures", _p("no graph to draw"))
+    body = _p(
+        "Kernels are boxes, AscBackend / FusedAscBackend clusters list the ops they hold, no-task nodes "
+        "are dashed; edges carry shape, dtype and bytes: solid through global memory, dotted on chip."
+    )
+    return _section("graphs", "Graph pictures", body + "\n".join(_picture_block(s, i) for i, s in enumerate(stages)))
+
+
+def memory_section(plans: Sequence[GraphPlan]) -> str:
+    if not plans:
+        return _section("memory", "Memory plan", _p("no memory plan (the run did not reach ge-assign-memory)"))
+    parts = [f'<div class="picture">{inline_svg(plans_svg(list(plans)), "mem")}</div>']
+    for k, p in enumerate(plans):
+        parts.append(
+            f"<p>graph @{_e(p.graph)}: feature map {p.memory_size} bytes, lower bound {p.lower_bound}"
+            + (f", proven bound {p.proven_bound}" if p.proven_bound is not None else "")
+            + f"; {len(p.blocks)} blocks for {p.tensors} tensors (one row per block)</p>"
+        )
+
+        def kinds(b: Any) -> str:
+            return ", ".join(
+                f"{t.name} [{t.offset}, {t.offset + t.size}) {t.kind}" if t.kind in (ALIAS, PIECE) else f"{t.name}"
+                for t in b.tensors
+            )
+
+        pos = p.positions
+        parts.append(
+            table(
+                f"memory-blocks-{k}",
+                ("offset", "size", "first", "last", "tensors", "tensors (pieces and aliases inside the block)"),
+                [
+                    (
+                        b.offset,
+                        b.size,
+                        pos[b.begin] if b.begin < len(pos) else b.begin,
+                        pos[b.end] if b.end < len(pos) else b.end,
+                        len(b.tensors),
+                        kinds(b),
+                    )
+                    for b in p.blocks
+                ],
+            )
+        )
+    return _section("memory", "Memory plan", "\n".join(parts))
+
+
+def _task_row(i: int, t: Operation, defs: Mapping[str, npu.KernelDefOp]) -> tuple[object, ...]:
+    kind = t.name.removeprefix("npu.")
+    what = ""
+    ins = outs = ""
+    if isinstance(t, npu.KernelOp):
+        what = t.kernel.root_reference.data
+        d = defs.get(what)
+        if d is not None:
+            what += f" ({d.kind.data}{' ' + d.ge_type.data if d.ge_type is not None else ''})"
+    elif isinstance(t, npu.EventRecordOp | npu.EventWaitOp):
+        what = f"event {t.id}"
+    elif isinstance(t, npu.StreamActiveOp):
+        what = f"stream {t.id}"
+    if isinstance(t, npu.KernelOp | npu.MemcpyOp):
+        fi, fo = t.footprint()
+        ins = ", ".join(f"{n} @ {a}" for n, a in fi)
+        outs = ", ".join(f"{n} @ {a}" for n, a in fo)
+    return (i, kind, what, ins, outs)
+
+
+def tasks_section(compiled: ModuleOp | None) -> str:
+    models = [op for op in compiled.ops if isinstance(op, npu.ModelOp)] if compiled is not None else []
+    if not models:
+        return _section("tasks", "Task program", _p("no task program (the run did not reach ge-to-npu)"))
+    parts = []
+    for m in models:
+        defs = m.kernel_defs()
+        for s in m.stream_ops():
+            tasks = s.tasks
+            parts.append(f"<h3>model @{_e(m.sym_name.data)}, stream {s.stream.data}: {len(tasks)} tasks</h3>")
+            parts.append(
+                table(
+                    f"stream-{_e(m.sym_name.data)}-{s.stream.data}",
+                    ("#", "task", "kernel / target", "reads", "writes"),
+                    [_task_row(i, t, defs) for i, t in enumerate(tasks)],
+                )
+            )
+    return _section("tasks", "Task program", "\n".join(parts))
+
+
+def comparison_section(checks: Sequence[Check]) -> str:
+    if not checks:
+        return _section("comparison", "Comparison", _p("no comparison (--reference runs the reference only)"))
+    parts = []
+    for k, c in enumerate(checks):
+        verdict = "match" if c.matched else "do not match"
+        parts.append(f"<h3>against {_e(c.against)}: outputs {verdict}</h3>")
+        parts.append(
+            table(f"comparison-{k}", ("figure", "value"), [(n, _figure_value(v)) for n, v in c.figures.items()])
+        )
+        if c.lines:
+            parts.append(table(f"comparison-{k}-lines", ("difference",), [(ln,) for ln in c.lines]))
+    return _section("comparison", "Comparison", "\n".join(parts))
+
+
+def in_tables(r: Remark) -> bool:
+    """Whether the kernel, fusion or no-task table shows the remark."""
+    return (r.pass_name in (LOWERING_PASS, FUSION_PASS) and r.verdict is not None) or r.verdict in NO_TASK_VERDICTS
+
+
+def remarks_section(remarks: Sequence[Remark]) -> str:
+    rows = []
+    for r in remarks:
+        if in_tables(r):
+            continue
+        loc = parse_location(r.location)
+        rows.append(
+            (loc["line"], loc["col"], r.pass_name, r.stage, r.verdict, r.rule, r.nf_code, ", ".join(r.nodes), r.message)
+        )
+    body = _p(
+        "The remarks the tables above do not show (memory placement, inserted copies, summaries), in "
+        "the order the passes made them; --remarks-json writes every remark."
+    )
+    return _section(
+        "remarks",
+        "Other remarks",
+        body
+        + table(
+            "remark-list", ("line", "col", "pass", "stage", "verdict", "GE rule", "NF code", "nodes", "message"), rows
+        ),
+    )
+
+
+# -- the page ---------------------------------------------------------------------------------------
+
+
+def report_html(
+    source: str,
+    stats: Mapping[str, object],
+    stages: Sequence[Stage],
+    kernels: Sequence[Kernel],
+    remarks: Sequence[Remark],
+    plans: Sequence[GraphPlan],
+    compiled: ModuleOp | None,
+    checks: Sequence[Check],
+) -> str:
+    title = f"ge-run report: {source}" + (f" @{stats['graph']}" if "graph" in stats else "")
+    toc = "".join(
+        f'<li><a href="#{sid}">{_e(t)}</a></li>'
+        for sid, t in (
+            ("summary", "Summary"),
+            ("kernels", "Kernels and fusion decisions"),
+            ("notask", "No-task decisions"),
+            ("graphs", "Graph pictures"),
+            ("memory", "Memory plan"),
+            ("tasks", "Task program"),
+            ("comparison", "Comparison"),
+            ("remarks", "Other remarks"),
+        )
+    )
+    sections = [
+        summary_section(source, stats),
+        kernels_section(kernels, remarks, source),
+        notask_section(remarks, source),
+        graphs_section(stages),
+        memory_section(plans),
+        tasks_section(compiled),
+        comparison_section(checks),
+        remarks_section(remarks),
+    ]
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8"/>'
+        f"<title>{_e(title)}</title>\n"
+        f'<style type="text/css">/*<![CDATA[*/{_CSS}/*]]>*/</style></head>\n'
+        f"<body><h1>{_e(title)}</h1>\n<ul>{toc}</ul>\n" + "\n".join(sections) + "\n"
+        f"<script>//<![CDATA[{_SCRIPT}//]]></script>\n</body></html>\n"
+    )
+
+
+def write_report(
+    out_dir: str | os.PathLike[str],
+    source: str,
+    stats: Mapping[str, object],
+    module: ModuleOp,
+    recorder: RunRecorder | None,
+    compiled: ModuleOp | None,
+    checks: Sequence[Check],
+) -> Path:
+    """Write DIR/index.html and the full DOT of each picture beside it; returns the page's path.
+    `module` is the input (the picture before fusion), `recorder` what the compile gathered
+    (None when nothing was compiled), `compiled` the module after the passes."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    m = named(module)
+    types = node_types(m)
+    stages = [Stage("before fusion: the input graph", "00_input", build_picture(m, "", types))]
+    rec = recorder
+    if rec is not None and rec.after_fusion is not None:
+        stages.append(Stage("after fusion (ge-autofuse)", f"01_{stage_file_stem(FUSION_PASS)}", rec.after_fusion))
+    if rec is not None and rec.planned is not None:
+        stages.append(Stage("after the no-task passes and memory planning", "02_planned", rec.planned))
+    stages = [s for s in stages if s.picture.nodes]
+    for s in stages:
+        (out / f"{s.stem}.dot").write_text(to_dot(s.picture), encoding="utf-8")
+    page = report_html(
+        source,
+        stats,
+        stages,
+        rec.kernels if rec is not None else [],
+        rec.remarks if rec is not None else [],
+        rec.plans if rec is not None else [],
+        compiled,
+        checks,
+    )
+    path = out / "index.html"
+    path.write_text(page, encoding="utf-8")
+    return path

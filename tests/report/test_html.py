@@ -1,0 +1,247 @@
+"""ge-run --report DIR: DIR/index.html is one well-formed, self-contained page whose tables say
+which ops fused into which kernel, why the others did not, which nodes are no-task and
+where each tensor lives; built from the run's Remark objects."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+from report_helpers import EX
+
+from bench.gen_graphs import generate
+from ge_tools.run import run as ge_run
+from report.html import PAGE_ROWS, inline_svg
+
+SECTIONS = ("summary", "kernels", "notask", "graphs", "memory", "tasks", "comparison", "remarks")
+VOID = {"meta", "br", "hr", "img", "input", "link"}
+
+
+class _Tags(HTMLParser):
+    """Checks that every element is closed in order; collects attributes that load or link."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.links: list[tuple[str, str, str]] = []  # (tag, attribute, value)
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        for k, v in attrs:
+            if k in ("src", "href", "xlink:href", "action", "data", "poster") and v is not None:
+                self.links.append((tag, k, v))
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.add(tag)
+        for k, v in attrs:
+            if k in ("src", "href", "xlink:href") and v is not None:
+                self.links.append((tag, k, v))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes <{self.stack[-1] if self.stack else None}>")
+            return
+        self.stack.pop()
+
+
+def report(tmp_path, example: str, *extra: str) -> tuple[str, ET.Element]:
+    out = tmp_path / "rep"
+    src = example if "/" in example else str(EX / f"{example}.mlir")
+    assert ge_run([src, "--report", str(out), *extra]) == 0
+    page = (out / "index.html").read_text()
+    return page, ET.fromstring(page)
+
+
+def rows(root: ET.Element, tid: str) -> list[list[str]]:
+    [t] = [t for t in root.iter("table") if t.get("id") == tid]
+    body = t.find("tbody")
+    assert body is not None
+    return [["".join(td.itertext()) for td in tr] for tr in body.findall("tr")]
+
+
+def column(root: ET.Element, tid: str, name: str) -> list[str]:
+    [t] = [t for t in root.iter("table") if t.get("id") == tid]
+    heads = ["".join(th.itertext()) for th in t.iter("th")]
+    k = heads.index(name)
+    return [r[k] for r in rows(root, tid)]
+
+
+def check_page(page: str, root: ET.Element) -> _Tags:
+    tags = _Tags()
+    tags.feed(page)
+    tags.close()
+    assert tags.errors == [] and tags.stack == []
+    assert {s.get("id") for s in root.iter("section")} == set(SECTIONS)
+    # self-contained: nothing loaded from anywhere; the only links are to this page's
+    # anchors and to the DOT files written beside it
+    assert not tags.tags & {"link", "img", "iframe", "object", "embed"}
+    assert all(s.get("src") is None for s in root.iter("script"))
+    for tag, attr, value in tags.links:
+        assert value.startswith("#") or re.fullmatch(r"[\w.-]+\.dot", value), (tag, attr, value)
+    assert "http://" not in page and "https://" not in page and "url(http" not in page
+    # the pictures' ids are unique on the page, and every internal reference resolves
+    ids = [e.get("id") for e in root.iter() if e.get("id") is not None]
+    assert len(ids) == len(set(ids))
+    for _, _, value in tags.links:
+        if value.startswith("#"):
+            assert value[1:] in ids, value
+    return tags
+
+
+def test_softmax_like(tmp_path):
+    page, root = report(tmp_path, "softmax_like")
+    check_page(page, root)
+    # ge-lower-autofuse puts Sub and Exp into one kernel; the reductions stay out
+    kernels = {r[1]: r[5] for r in rows(root, "kernel-list")}
+    assert kernels == {"autofuse_pointwise_0_Sub_Exp": "d (Sub), e (Exp)"}
+    lowering = {r[0]: (r[1], r[2]) for r in rows(root, "lowering")}
+    assert lowering["d"] == lowering["e"] == ("lowered", "autofuse_pointwise_0_Sub_Exp")
+    assert lowering["m"][0] == lowering["s"][0] == "not lowered"
+    # why the two kernels did not fuse: RealDiv reads the Sub+Exp kernel and ReduceSumD's
+    # output, which reads the kernel too: a cycle
+    [fusion, lifted] = rows(root, "fusion")
+    assert fusion[:5] == [
+        "'autofuse_pointwise_0_Sub_Exp' + 'autofuse_pointwise_1_RealDiv'",
+        "not fused",
+        "",
+        "WillCreateCycle",
+        "NF1002",
+    ]
+    assert fusion[6] == str(8 * 64 * 4)
+    assert lifted[1] == "lifted"
+    assert rows(root, "notask-decisions") == []
+    # the fm blocks: m and s (one 64-byte block each at the same offset, not alive together),
+    # the kernel's 8x64 f32 output; one rect per block in the memory picture
+    blocks = rows(root, "memory-blocks-0")
+    assert len(blocks) == 3
+    assert [r[5] for r in blocks] == ["m:0", "autofuse_pointwise_0_Sub_Exp:0", "s:0"]
+    rects = [e for e in root.iter("rect") if e.get("class") == "block"]
+    assert len(rects) == 3
+    # one stream: four kernels and the end of the graph
+    tasks = rows(root, "stream-main-0")
+    assert [r[1] for r in tasks] == ["kernel"] * 4 + ["end_graph"]
+    assert [t.text for t in root.iter("h3") if t.text and t.text.startswith("against")] == [
+        "against the reference interpreter: outputs match"
+    ]
+
+
+def test_split_compute_merge(tmp_path):
+    page, root = report(tmp_path, "split_compute_merge")
+    check_page(page, root)
+    kernels = {r[1]: r[5] for r in rows(root, "kernel-list")}
+    assert kernels == {
+        "autofuse_pointwise_0_Mul_Relu": "a (Mul), r (Relu)",
+        "autofuse_0_Exp_Mul": "e0 (Exp), b0 (Mul)",
+        "autofuse_1_Exp_Mul": "e1 (Exp), b1 (Mul)",
+        "autofuse_2_Exp_Mul": "e2 (Exp), b2 (Mul)",
+    }
+    fused = [r for r in rows(root, "fusion") if r[1] == "fused"]
+    assert [(r[0], r[2], r[6]) for r in fused] == [
+        (
+            f"'autofuse_pointwise_{2 * k + 1}_Exp' + 'autofuse_pointwise_{2 * k + 2}_Mul'",
+            f"autofuse_{k}_Exp_Mul",
+            "2048",
+        )
+        for k in range(3)
+    ]
+    # the split and the concat are no-task: zero-copy
+    notask = {r[0]: (r[1], r[2]) for r in rows(root, "notask-decisions")}
+    assert notask == {"s0": ("ge-split-notask", "marked"), "c": ("ge-concat-notask", "marked")}
+    # the concat's block holds its three inputs as pieces and its output as the alias
+    blocks = rows(root, "memory-blocks-0")
+    assert len(blocks) == 3
+    [concat] = [r for r in blocks if "c:0" in r[5]]
+    assert concat[0] == "3584" and concat[4] == "4"
+    pieces = re.findall(r"(\S+) \[(\d+), (\d+)\) (piece|alias)", concat[5])
+    assert pieces == [
+        ("autofuse_0_Exp_Mul:0", "3584", "4640", "piece"),
+        ("autofuse_1_Exp_Mul:0", "4608", "5664", "piece"),
+        ("autofuse_2_Exp_Mul:0", "5632", "6688", "piece"),
+        ("c:0", "3584", "6688", "alias"),
+    ]
+    assert len([e for e in root.iter("rect") if e.get("class") == "block"]) == 3
+    # no task for the split or the concat: six kernels
+    tasks = rows(root, "stream-main-0")
+    assert [r[1] for r in tasks].count("kernel") == 6
+    # the pictures: before fusion, after fusion, after the no-task passes; their DOT beside
+    stages = [d for d in root.iter("div") if d.get("class") == "stage"]
+    assert len(stages) == 3
+    assert sorted(p.name for p in (tmp_path / "rep").iterdir()) == [
+        "00_input.dot",
+        "01_ge-autofuse.dot",
+        "02_planned.dot",
+        "index.html",
+    ]
+    # the remarks no table shows: the memory placements and the two summaries
+    other = rows(root, "remark-list")
+    assert [r[2] for r in other].count("ge-assign-memory") == 14
+    assert [r[4] for r in other] == [""] * len(other)
+
+
+def test_report_is_deterministic(tmp_path):
+    a, _ = report(tmp_path / "a", "split_relu_concat")
+    b, _ = report(tmp_path / "b", "split_relu_concat")
+    assert a.replace(str(tmp_path / "a"), "") == b.replace(str(tmp_path / "b"), "")
+
+
+def test_reference_only_report(tmp_path):
+    page, root = report(tmp_path, "softmax_like", "--reference")
+    check_page(page, root)
+    assert rows(root, "fusion") == [] and rows(root, "remark-list") == []
+    assert "no task program" in page
+
+
+def test_two_streams_each_get_a_table(tmp_path):
+    page, root = report(tmp_path, "split_compute_merge", "--streams", "2")
+    check_page(page, root)
+    tables = sorted(t.get("id") or "" for t in root.iter("table") if (t.get("id") or "").startswith("stream-"))
+    assert tables == ["stream-main-0", "stream-main-1"]
+
+
+def test_generated_graph_paginated(tmp_path):
+    # a graph of other shapes and types, with more remarks than one page
+    src = tmp_path / "g.mlir"
+    src.write_text(generate("mixed", 400, 5, 30))
+    page, root = report(tmp_path, str(src))
+    check_page(page, root)
+    [t] = [t for t in root.iter("table") if t.get("id") == "lowering"]
+    body = t.find("tbody")
+    assert body is not None and len(body) > PAGE_ROWS
+    assert t.get("data-page") == str(PAGE_ROWS)
+    # the pictures are summarised (by kernel or kernel type), the DOT beside has every node
+    notes = ["".join(p.itertext()) for d in root.iter("div") if d.get("class") == "stage" for p in d.iter("p")]
+    assert len(notes) == 3 and all("summarised by kernel" in n for n in notes[1:]), notes
+    dot = (tmp_path / "rep" / "02_planned.dot").read_text()
+    drawn = len(re.findall(r"^ *n[0-9]+ \[", dot, re.M))
+    assert f" of {drawn} nodes" in notes[2]
+    # every kernel of the graph after planning is a row, each holding at least one op
+    assert all(int(r[4]) >= 1 for r in rows(root, "kernel-list"))
+    json_out = tmp_path / "r.json"
+    assert ge_run([str(src), "--remarks-json", str(json_out)]) == 0
+    # every remark is a row of one table
+    shown = sum(len(rows(root, t)) for t in ("lowering", "fusion", "notask-decisions", "remark-list"))
+    assert len(json.loads(json_out.read_text())["remarks"]) == shown
+
+
+@pytest.mark.parametrize(
+    "svg",
+    [
+        '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/x.dtd">'
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><!-- c -->'
+        '<metadata><rdf>http://x</rdf></metadata><defs><path id="p"/></defs><use xlink:href="#p"/>'
+        '<g clip-path="url(#p)"/></svg>',
+    ],
+)
+def test_inline_svg_prefixes_ids(svg):
+    s = inline_svg(svg, "k")
+    assert "http" not in s and "<?xml" not in s and "<!--" not in s
+    assert 'id="k-p"' in s and 'xlink:href="#k-p"' in s and "url(#k-p)" in s
