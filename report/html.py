@@ -488,10 +488,10 @@ def tasks_section(compiled: ModuleOp | None) -> str:
         defs = m.kernel_defs()
         for s in m.stream_ops():
             tasks = s.tasks
-            parts.append(f"<h3>model @{_e(m.sym_name.data)}, stream {s.stream.data}: {len(tasks)} tasks</h3>")
+            parts.append(f"<h3>model @{_e(m.sym_name.data)}, stream {s.stream.value.data}: {len(tasks)} tasks</h3>")
             parts.append(
                 table(
-                    f"stream-{_e(m.sym_name.data)}-{s.stream.data}",
+                    f"stream-{_e(m.sym_name.data)}-{s.stream.value.data}",
                     ("#", "task", "kernel / target", "reads", "writes"),
                     [_task_row(i, t, defs) for i, t in enumerate(tasks)],
                 )
