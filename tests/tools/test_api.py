@@ -207,7 +207,9 @@ def test_compile_returns_remarks_as_objects_naming_built_nodes(capsys):
     assert capsys.readouterr().err == ""  # remarks go to the result, not to stderr
     assert all(r.pass_name is not None for r in result.remarks)
     lowered = [r for r in result.remarks if r.pass_name == "ge-lower-autofuse"]
-    assert [r.nodes for r in lowered] == [("m",), ("d",), ("e",), ("s",), ("y",)]
+    # each lowering remark names the built node first, then the AscBackend it became
+    assert [r.nodes[0] for r in lowered] == ["m", "d", "e", "s", "y"]
+    assert lowered[0].nodes == ("m", "autofuse_reduce_0_ReduceMaxD")
     assert lowered[0].message.startswith("ReduceMaxD 'm': lowered into autofuse_reduce_0_ReduceMaxD")
     refused = [r for r in result.remarks if r.rule == "ReduceCanNotFuseHorizontal"]
     assert refused and all(r.pass_name == "ge-autofuse" and r.nf_code == "NF1021" for r in refused)
