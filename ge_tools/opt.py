@@ -1,8 +1,11 @@
 """ge-opt: xdsl-opt with the project's dialects and passes, and located diagnostics.
 
 Every parse, verify and pass error is one line `FILE:LINE:COL: error: <op>: <message>` on
-stderr and exit code 1 (with --verify-diagnostics or --parsing-diagnostics: on stdout,
-exit 0, for negative lit tests). Never a traceback, never a dump of the whole module.
+stderr and exit code 1 (--split-input-file: one per failing chunk; --verify-diagnostics:
+checked against the input's expected-* comments, ge_tools/expected.py; --parsing-diagnostics:
+on stdout, exit 0). A command-line mistake is one line `ge-opt: error: ...`. Never a
+traceback, never a dump of the whole module. --help is the manual of the project's passes,
+built from each pass's OPTIONS table (ge_dialect/pass_options.py).
 
 The passes run in xDSL's PassPipeline: `-p` is parsed here (one message per mistake,
 `build_pipeline`), each PipelinePass (`ge-compile`) is spliced in as its constituent
@@ -577,6 +580,8 @@ class Progress:
         """A Progress on `stream` (stderr) when it is a terminal, else None: never in
         pipes, files or tests."""
         stream = stream if stream is not None else sys.stderr
+        if stream is None:  # no stderr at all (pythonw)
+            return None
         try:
             tty = stream.isatty()
         except (AttributeError, ValueError):
@@ -921,6 +926,7 @@ class GeOptMain(xDSLOptMain):
         if progress is None:
             self.pipeline.apply(self.ctx, prog)
             return
+
         # A remark or an error starts on a clean line, not after the progress text.
         def sink(r: Remark) -> None:
             progress.clear()
@@ -980,7 +986,9 @@ class GeOptMain(xDSLOptMain):
             self.apply_passes(module)
             out.write(self.output_resulting_program(module))
 
-    def _diagnostics_of(self, chunk: IO[bytes], file_extension: str, offset: int, out: IO[str]) -> list[str | Diagnostic]:
+    def _diagnostics_of(
+        self, chunk: IO[bytes], file_extension: str, offset: int, out: IO[str]
+    ) -> list[str | Diagnostic]:
         """Run one chunk and return its diagnostics instead of printing them: the error that
         ended it, the remarks, the warnings (written to stderr: taken from it; what else the
         run writes there is passed on)."""

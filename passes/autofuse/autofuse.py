@@ -122,7 +122,9 @@ class AutofusePass(ModulePass):
             "next nodes only (passes/autofuse/solver.py)",
             AtLeast(1),
         ),
-        "lifting": Option("after fusion, unfold poor concat kernels and lift tiny unfused ones (false: GE's disable_lifting)", Flag()),
+        "lifting": Option(
+            "after fusion, unfold poor concat kernels and lift tiny unfused ones (false: GE's disable_lifting)", Flag()
+        ),
         "remarks": REMARKS,
     }
 

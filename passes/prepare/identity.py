@@ -44,10 +44,10 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import remark
-from ge_dialect.pass_options import REMARKS, Flag, Option
 from ge_dialect.ge import Data, GraphOp, NetOutput, PartitionedCall
 from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
 from ge_dialect.names import ge_type, name_nodes, node_name
+from ge_dialect.pass_options import REMARKS, Flag, Option
 
 # identity_pass.cc: IdentityPass::Run (IDENTITY, IDENTITYN, READVARIABLEOP after GetOriginalType)
 IDENTITY_TYPES = frozenset({"Identity", "IdentityN", "ReadVariableOp"})

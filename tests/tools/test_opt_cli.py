@@ -186,4 +186,6 @@ def test_check_matches_each_diagnostic_once():
     # a diagnostic of another kind, another file, or without a location is unexpected
     assert expected.check("", "f", ["f:1:1: remark: r"]) == ["f:1:1: error: unexpected remark: r"]
     assert expected.check(text, "f", ["g:1:1: error: bad", *two]) == ["g:1:1: error: unexpected error: bad"]
-    assert expected.check("", "f", ["ge-opt: error: x"]) == ["ge-opt: error: x (unexpected: a diagnostic without a location)"]
+    assert expected.check("", "f", ["ge-opt: error: x"]) == [
+        "ge-opt: error: x (unexpected: a diagnostic without a location)"
+    ]
