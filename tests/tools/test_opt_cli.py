@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -189,3 +190,24 @@ def test_check_matches_each_diagnostic_once():
     assert expected.check("", "f", ["ge-opt: error: x"]) == [
         "ge-opt: error: x (unexpected: a diagnostic without a location)"
     ]
+
+
+def test_verify_diagnostics_on_a_terminal_still_collects_the_remarks(monkeypatch, tmp_path):
+    """The progress line's remark printer does not take the remarks --verify-diagnostics
+    matches: the expected remark is matched (exit 0), nothing but progress reaches stderr."""
+    src = tmp_path / "r.mlir"
+    src.write_text(
+        "ge.graph @g {\n"
+        "  %a = ge.Data {index = 0} : tensor<2x16xf16>\n"
+        "  %pk = ge.PhonyConcat(%a, %a) {concat_dim = [0], N = [2]} : (tensor<2x16xf16>, tensor<2x16xf16>) -> tensor<4x16xf16>\n"
+        "  // expected-remark @-1 {{PhonyConcat 'pk' marked no-task}}\n"
+        "  ge.NetOutput %pk : tensor<4x16xf16>\n"
+        "}\n"
+    )
+    err = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    argv = [str(src), "-p", "ge-phony-notask", "--remarks", "--verify-diagnostics", "-o", str(tmp_path / "o")]
+    GeOptMain(argv).run()  # no SystemExit: every expectation matched
+    visible = [u for u in err.getvalue().split("\r\x1b[K") if u]
+    assert len(visible) == 1 and re.fullmatch(r"ge-opt: \[1/1\] ge-phony-notask\{remarks=true\}: 5 ops, [0-9.]+ s", visible[0])
+    assert err.getvalue().endswith("\r\x1b[K")
