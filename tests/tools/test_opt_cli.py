@@ -209,5 +209,7 @@ def test_verify_diagnostics_on_a_terminal_still_collects_the_remarks(monkeypatch
     argv = [str(src), "-p", "ge-phony-notask", "--remarks", "--verify-diagnostics", "-o", str(tmp_path / "o")]
     GeOptMain(argv).run()  # no SystemExit: every expectation matched
     visible = [u for u in err.getvalue().split("\r\x1b[K") if u]
-    assert len(visible) == 1 and re.fullmatch(r"ge-opt: \[1/1\] ge-phony-notask\{remarks=true\}: 5 ops, [0-9.]+ s", visible[0])
+    assert len(visible) == 1 and re.fullmatch(
+        r"ge-opt: \[1/1\] ge-phony-notask\{remarks=true\}: 5 ops, [0-9.]+ s", visible[0]
+    )
     assert err.getvalue().endswith("\r\x1b[K")
