@@ -499,12 +499,16 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def run_timed(cmd: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, float, int, str]:
-    """(wall s, CPU s of the child, its peak RSS KiB, its stdout) of one fresh process."""
+def run_timed(
+    cmd: list[str], stdout: int | None = subprocess.DEVNULL, stderr_too: bool = False
+) -> tuple[float, float, int, str]:
+    """(wall s, CPU s of the child, its peak RSS KiB, its stdout; with `stderr_too`, its
+    stdout and stderr in one stream) of one fresh process."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, env=_child_env(), cwd=ROOT)
+    err_to = subprocess.STDOUT if stderr_too else subprocess.PIPE
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=err_to, env=_child_env(), cwd=ROOT)
     out = p.stdout.read().decode() if p.stdout else ""
-    err = p.stderr.read().decode() if p.stderr else ""
+    err = p.stderr.read().decode() if p.stderr else out
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -564,7 +568,8 @@ def prepare(kind: str, nodes: int, seed: int, out_dir: Path) -> Case:
 
 
 def pass_times(out: str) -> dict[str, float]:
-    """`ge-opt --time-passes`'s lines ("Pass NAME took S seconds"), summed per pass name."""
+    """`ge-opt --time-passes`'s lines ("Pass NAME took S seconds", on stderr; NAME as in -p,
+    `ge-phony-notask{stage=mark}`), summed per pass name."""
     times: dict[str, float] = {}
     for line in out.splitlines():
         words = line.split()
@@ -575,7 +580,7 @@ def pass_times(out: str) -> dict[str, float]:
 
 def measure(case: Case) -> None:
     cmd = [ge_opt_exe(), "-p", "ge-compile", "--time-passes", str(case.mlir), "-o", os.devnull]
-    wall, cpu, rss, out = run_timed(cmd, stdout=subprocess.PIPE)
+    wall, cpu, rss, out = run_timed(cmd, stdout=subprocess.PIPE, stderr_too=True)  # --time-passes: stderr
     case.ours.append((wall, cpu, rss))
     case.ours_passes.append(pass_times(out))
     wall, cpu, rss, out = run_timed([sys.executable, "-c", XLA_WORKER, str(case.jaxpy)], stdout=subprocess.PIPE)

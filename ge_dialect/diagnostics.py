@@ -105,6 +105,11 @@ def print_remark(r: Remark) -> None:
     print(r.line(), file=sys.stderr)
 
 
+def current_remark_sink() -> RemarkSink:
+    """Where a remark made now goes: the innermost `remark_sink`'s sink, else stderr."""
+    return _SINK.get() or print_remark
+
+
 @contextmanager
 def remark_sink(sink: RemarkSink) -> Iterator[None]:
     """Send every remark made inside the `with` block to `sink` (instead of stderr)."""

@@ -1,8 +1,11 @@
 """ge-opt: xdsl-opt with the project's dialects and passes, and located diagnostics.
 
 Every parse, verify and pass error is one line `FILE:LINE:COL: error: <op>: <message>` on
-stderr and exit code 1 (with --verify-diagnostics or --parsing-diagnostics: on stdout,
-exit 0, for negative lit tests). Never a traceback, never a dump of the whole module.
+stderr and exit code 1 (--split-input-file: one per failing chunk; --verify-diagnostics:
+checked against the input's expected-* comments, ge_tools/expected.py; --parsing-diagnostics:
+on stdout, exit 0). A command-line mistake is one line `ge-opt: error: ...`. Never a
+traceback, never a dump of the whole module. --help is the manual of the project's passes,
+built from each pass's OPTIONS table (ge_dialect/pass_options.py).
 
 The passes run in xDSL's PassPipeline: `-p` is parsed here (one message per mistake,
 `build_pipeline`), each PipelinePass (`ge-compile`) is spliced in as its constituent
@@ -15,9 +18,11 @@ SSAValue.extract_valid_name.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
 import gc
+import io
 import os
 import re
 import sys
@@ -25,7 +30,9 @@ import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO, NoReturn, get_type_hints
+from io import BytesIO
+from itertools import accumulate
+from typing import IO, NoReturn, get_args, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -38,20 +45,24 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, Verify
 from xdsl.utils.hints import type_repr
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from ge_dialect.diagnostics import LocatedError
+from ge_dialect.diagnostics import LocatedError, Remark, current_remark_sink, remark_sink
 from ge_dialect.names import names_as_attributes
-from ge_dialect.pass_options import PassOptionError
+from ge_dialect.pass_options import Option, PassOptionError, option_table
+from ge_tools.expected import Diagnostic
+from ge_tools.expected import check as check_expected
 from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module
 from ge_tools.pipeline import PipelinePass, expand
 from ge_tools.registry import get_all_dialects, get_all_passes
 
 
-def one_line_arg_errors(arg_parser: argparse.ArgumentParser) -> None:
+def one_line_arg_errors(arg_parser: argparse.ArgumentParser, hint: Callable[[], str | None] | None = None) -> None:
     """A bad command-line option is one line `<prog>: error: ...` and exit 1, as every
-    other error (argparse would print the usage and exit 2)."""
+    other error (argparse would print the usage and exit 2); `hint` may add a word to
+    "unrecognized arguments" (shell_split_hint)."""
 
     def error(message: str) -> NoReturn:
-        raise UserError(f"{arg_parser.prog}: error: {message}")
+        extra = hint() if hint is not None and message.startswith("unrecognized arguments") else None
+        raise UserError(f"{arg_parser.prog}: error: {message}" + (f"; {extra}" if extra else ""))
 
     arg_parser.error = error  # type: ignore[method-assign]
 
@@ -128,6 +139,9 @@ def _make_pass(cls: type[ModulePass], spec: ArgSpec) -> ModulePass:
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "name"}
     hints = get_type_hints(cls)
     args = spec.normalize_parameter_names().parameters
+    # `name=none` unsets an `X | None` option, as `name` alone does in xDSL's syntax.
+    args = {k: () if v == ("none",) and type(None) in get_args(hints.get(k)) else v for k, v in args.items()}
+    spec = ArgSpec(spec.name, args)
     for key, values in args.items():
         shown = key.replace("_", "-")
         if key not in fields:
@@ -141,6 +155,8 @@ def _make_pass(cls: type[ModulePass], spec: ArgSpec) -> ModulePass:
             raise  # a value of the right type the pass refuses: the caller reports it
         except (ValueError, TypeError):
             want = type_repr(hints.get(key, object))
+            if key in (table := option_table(cls)):
+                want = table[key].allowed.describe(want)
             got = "no value" if not values else f"'{_spec_value(values)}'"
             raise PipelineError(f"pass {cls.name}: option {shown} takes {want}, got {got}") from None
     try:
@@ -208,9 +224,45 @@ def build_pipeline(spec: str, available: dict[str, Callable[[], type[ModulePass]
         if name not in available:
             close = difflib.get_close_matches(name, list(available), 1)
             maybe = f"; did you mean '{close[0]}'?" if close else ""
-            raise PipelineError(f"unknown pass '{name}'{maybe} (ge-opt --help lists them)")
+            ours = [n for n in project_pass_order() if n in available]
+            raise PipelineError(
+                f"unknown pass '{name}'{maybe} (the project's passes: {', '.join(ours)}; "
+                "ge-opt --help lists xDSL's too)"
+            )
         passes.append(_make_pass(available[name](), _parse_element(name, element, column)))
     return expand(passes)
+
+
+def _open_braces(text: str) -> int:
+    return text.count("{") - text.count("}")
+
+
+def shell_split_hint(argv: Sequence[str]) -> str | None:
+    """When the shell split the -p value at unquoted spaces (`-p ge-autofuse{a=1 b=2}`,
+    `-p 'a, b'` without quotes): a hint with the pipeline as it was probably meant. The
+    value is followed by the next arguments while a `{` is open, the value ends with a
+    comma or the next argument starts with a comma or a `}`; none that starts with '-'."""
+    for i, a in enumerate(argv):
+        if a in ("-p", "--passes") and i + 1 < len(argv):
+            value, rest = argv[i + 1], argv[i + 2 :]
+        elif a.startswith("--passes="):
+            value, rest = a[len("--passes=") :], argv[i + 1 :]
+        elif a.startswith("-p") and not a.startswith("--") and len(a) > 2:
+            value, rest = a[2:], argv[i + 1 :]
+        else:
+            continue
+        pieces = [value]
+        for tok in rest:
+            joined = " ".join(pieces)
+            if tok.startswith("-") or not (
+                _open_braces(joined) > 0 or joined.rstrip().endswith(",") or tok.startswith((",", "}"))
+            ):
+                break
+            pieces.append(tok)
+        if len(pieces) == 1:
+            return None
+        return f"the shell split the -p value at a space: quote the whole pipeline, -p '{' '.join(pieces)}'"
+    return None
 
 
 def with_remarks(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
@@ -245,6 +297,43 @@ def verify_module(module: ModuleOp) -> None:
 
 
 @dataclass
+class Progress:
+    """A status line on a terminal, `ge-opt: [k/n] <pass>: <ops> ops, <elapsed> s`, written
+    in place (carriage return, erase line) as each pass starts, erased at the end."""
+
+    stream: IO[str]
+    total: int
+    start: float = field(default_factory=time.perf_counter)
+    shown: bool = False
+
+    @staticmethod
+    def on_terminal(total: int, stream: IO[str] | None = None) -> Progress | None:
+        """A Progress on `stream` (stderr) when it is a terminal, else None: never in
+        pipes, files or tests."""
+        stream = stream if stream is not None else sys.stderr
+        if stream is None:  # no stderr at all (pythonw)
+            return None
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        return Progress(stream, total) if tty else None
+
+    def show(self, index: int, p: ModulePass, module: ModuleOp) -> None:
+        ops = sum(1 for _ in module.walk())
+        elapsed = time.perf_counter() - self.start
+        self.stream.write(f"\r\x1b[Kge-opt: [{index}/{self.total}] {pass_spec(p)}: {ops} ops, {elapsed:.1f} s")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+@dataclass
 class PipelineCallback:
     """What runs between two passes (xDSL's PassPipeline callback: previous pass or None,
     the module, next pass or None): verification with located errors, then, as asked,
@@ -259,24 +348,27 @@ class PipelineCallback:
     dump_dir: str | None = None
     dot_dir: str | None = None
     print_generic: bool = False  # --print-op-generic: the prints and dumps in generic form too
+    progress: Progress | None = None
     origin_types: dict[str, str] = field(default_factory=dict)  # node -> GE type, at the input
     modules: int = 0
     index: int = 0
     started: float = 0.0
 
     def __call__(self, previous: ModulePass | None, module: ModuleOp, next: ModulePass | None) -> None:
+        if self.progress is not None:
+            self.progress.clear()  # what is printed below starts on a clean line
         if previous is None:
             self.modules += 1
             self.index = 0
         elif self.time_passes:
-            print(f"Pass {previous.name} took {time.perf_counter() - self.started} seconds")
+            print(f"Pass {pass_spec(previous)} took {time.perf_counter() - self.started:.6f} seconds", file=sys.stderr)
         if self.verify:
             verify_module(module)
         if previous is not None:
             self.index += 1
             if self.print_between_passes and next is not None:
                 # xdsl_opt_main.py: xDSLOptMain.setup_pipeline's callback
-                print(f"IR after {previous.name}:")
+                print(f"IR after {pass_spec(previous)}:")
                 self._print(module, sys.stdout)
                 print("\n\n\n")
             if self.print_ir_after_all:
@@ -287,6 +379,8 @@ class PipelineCallback:
             self._dump("input" if previous is None else previous.name, module)
         if self.dot_dir:
             self._draw("input" if previous is None else previous.name, module)
+        if self.progress is not None and next is not None:
+            self.progress.show(self.index + 1, next, module)
         self.started = time.perf_counter()
 
     def _print(self, module: ModuleOp, stream: IO[str]) -> None:
@@ -343,40 +437,101 @@ def pass_spec(p: ModulePass) -> str:
     return f"{p.name}{{{' '.join(opts)}}}" if opts else p.name
 
 
-def pass_help() -> str:
-    """The --help epilog: each project pass with its first doc paragraph and its options;
-    a pipeline pass (ge-compile) also with the passes it runs."""
-    lines = ["project passes (-p 'name{option=value ...}'):"]
-    for name, factory in sorted(get_all_passes().items()):
-        cls = factory()
+def _default_shown(v: object) -> str:
+    if v is None:
+        return "none"
+    return _spec_value(v if isinstance(v, tuple) else (v,)) if v != () else "empty"
+
+
+def _wrap(text: str, indent: int, width: int = 80) -> list[str]:
+    pad = " " * indent
+    return textwrap.wrap(
+        " ".join(text.split()), width, initial_indent=pad, subsequent_indent=pad, break_on_hyphens=False
+    )
+
+
+def project_pass_order() -> list[str]:
+    """The project's pass names for --help: ge-compile first, then the passes in the order
+    it runs them, then any other."""
+    passes = get_all_passes()
+    order = ["ge-compile"] if "ge-compile" in passes else []
+    for p in expand([passes["ge-compile"]()()]) if order else ():
+        if p.name not in order:
+            order.append(p.name)
+    return order + [n for n in passes if n not in order]
+
+
+def option_help(cls: type[ModulePass]) -> list[str]:
+    """Each option of `cls` as --help shows it: `name: allowed values (default D)`, then
+    what it means, both from the pass's OPTIONS table (the one its __post_init__ checks)."""
+    lines: list[str] = []
+    table = option_table(cls)
+    hints = get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        opt = table.get(f.name, Option(""))
+        allowed = opt.allowed.describe(type_repr(hints.get(f.name, object)))
+        lines.append(f"        {f.name.replace('_', '-')}: {allowed} (default {_default_shown(f.default)})")
+        if opt.doc:
+            lines.extend(_wrap(opt.doc, 12))
+    return lines
+
+
+def pass_help(inherited: Sequence[str] = ()) -> str:
+    """The --help epilog: each project pass with its first doc paragraph and its options
+    (allowed values and meaning); a pipeline pass (ge-compile) also with the passes it
+    runs; then the names of `inherited` (xDSL's passes), compact."""
+    lines = ["project passes (-p 'name{option=value ...}'; a list value is a,b,c):"]
+    passes = get_all_passes()
+    for name in project_pass_order():
+        cls = passes[name]()
         doc = (cls.__doc__ or "").strip().split("\n\n")[0]
+        lines.append("")
         lines.append(f"  {name}")
-        lines.extend(textwrap.wrap(" ".join(doc.split()), 76, initial_indent="      ", subsequent_indent="      "))
-        for f in dataclasses.fields(cls):
-            lines.append(f"      option {f.name.replace('_', '-')}: {f.type} = {f.default!r}")
+        lines.extend(_wrap(doc, 6))
         if issubclass(cls, PipelinePass):
-            runs = ", ".join(pass_spec(p) for p in cls().passes())
-            lines.extend(
-                textwrap.wrap(
-                    f"runs: {runs}", 76, initial_indent="      ", subsequent_indent="        ", break_on_hyphens=False
-                )
-            )
-    if len(lines) == 1:
-        lines.append("  (none yet)")
-    lines.append("")
-    lines.append("xDSL's own passes (canonicalize, cse, dce, ...) are available too.")
+            lines.extend(_wrap(f"runs: {', '.join(pass_spec(p) for p in cls().passes())}", 6))
+        opts = option_help(cls)
+        if opts:
+            lines.append("      options:")
+            lines.extend(opts)
+    if inherited:
+        lines.append("")
+        lines.append("xDSL's passes (inherited; they work on xDSL's dialects, not on ge IR):")
+        lines.extend(_wrap(", ".join(sorted(inherited)), 2))
     lines.append("")
     lines.append("-p takes comma-separated passes, each optionally followed by one {option=value ...}")
-    lines.append("(space-separated; a list value is a,b,c). MLIR's nested 'builtin.module(...)' is not")
-    lines.append("supported. Input files are UTF-8 IR text, whatever their extension; brackets nest at")
-    lines.append(f"most {MAX_NESTING} levels. Every error is one line, exit 1.")
+    lines.append("(space-separated, so quote the whole -p value). MLIR's nested 'builtin.module(...)' is")
+    lines.append("not supported. Input files are UTF-8 IR text, whatever their extension ('-' or none:")
+    lines.append(f"standard input); brackets nest at most {MAX_NESTING} levels. Every error is one line, exit 1.")
     return "\n".join(lines)
+
+
+# The -t targets that print ge IR (see GeOptMain.register_all_targets).
+GE_TARGETS = ("mlir",)
+
+# ge-opt's words for xDSL's options whose behaviour it changes or whose help lists ~150 names.
+OWN_HELP = {
+    "passes": "the pass pipeline: 'pass1,pass2{option=value ...}' (the passes are listed below)",
+    "target": f"output format: {', '.join(GE_TARGETS)} (xDSL's other targets do not read ge IR)",
+    "input_file": "the input IR file; '-' or none: standard input",
+    "verify_diagnostics": "check the diagnostics against the input's '// expected-error {{...}}', "
+    "expected-warning and expected-remark comments (@+N, @-N, @above, @below) as mlir-opt does: "
+    "exit 1 when one is missing or unexpected",
+    "parsing_diagnostics": "print a parse or verify error on stdout and exit 0 (xDSL's negative tests)",
+    "split_input_file": "process each '// -----' chunk of the input alone; every chunk's error is "
+    "reported (line numbers of the whole file), exit 1 if any",
+    "print_between_passes": "print the IR on stdout after each pass but the last",
+    "time_passes": "print each pass's time to stderr, named as in -p (ge-phony-notask{stage=mark})",
+}
 
 
 class GeOptMain(xDSLOptMain):
     version_format = "ge-opt 0.1.0 (xdsl {xdsl_version})"
 
     def __init__(self, args: Sequence[str] | None = None):
+        self.argv = list(sys.argv[1:] if args is None else args)
         super().__init__(description="ge-opt: run GE's graph passes on ge-dialect IR", args=args)
 
     # -- registration -----------------------------------------------------------------
@@ -389,6 +544,12 @@ class GeOptMain(xDSLOptMain):
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 
+    def register_all_targets(self) -> None:
+        # xDSL's other targets read other dialects: on ge IR, llvm, arm-asm, riscv-asm,
+        # x86-asm and mps fail with internal errors and csl, wat and wgsl print nothing.
+        super().register_all_targets()
+        self.available_targets = {name: t for name, t in self.available_targets.items() if name in GE_TARGETS}
+
     def register_all_frontends(self) -> None:
         def parse_mlir(io: IO[bytes]) -> ModuleOp:  # used without --split-input-file offsets
             return self._parse(io.read(), 0)
@@ -398,13 +559,17 @@ class GeOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.prog = "ge-opt"
-        one_line_arg_errors(arg_parser)
+        one_line_arg_errors(arg_parser, lambda: shell_split_hint(self.argv))
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        for action in arg_parser._actions:
+            if action.dest in OWN_HELP:
+                action.help = OWN_HELP[action.dest]
         # The epilog builds every project pass: only when the help is printed (start-up time).
         format_help = arg_parser.format_help
 
         def format_help_with_passes() -> str:
-            arg_parser.epilog = pass_help()
+            project = get_all_passes()
+            arg_parser.epilog = pass_help([n for n in self.available_passes if n not in project])
             return format_help()
 
         arg_parser.format_help = format_help_with_passes  # type: ignore[method-assign]
@@ -445,8 +610,37 @@ class GeOptMain(xDSLOptMain):
         # Every file is IR text whatever its name (xDSL picks a frontend by extension and
         # fails on `.txt` or `.onnx` with an unlocated ValueError); bytes that are not
         # UTF-8 text get parse_module's located error.
-        f, extension = super().get_input_stream()
+        # `-` is standard input, as none is.
+        if self.args.input_file == "-":
+            return sys.stdin.buffer, "mlir"
+        try:
+            f, extension = super().get_input_stream()
+        except OSError as e:
+            hint = shell_split_hint(self.argv)
+            if hint is None:
+                raise
+            raise UserError(f"ge-opt: error: {e.filename}: {e.strerror or e}; {hint}") from None
         return f, extension if extension in self.available_frontends else "mlir"
+
+    def get_input_name(self) -> str:
+        return "<stdin>" if self.args.input_file in (None, "-") else self.args.input_file
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        # xDSL's, with the whole input kept (--verify-diagnostics reads its expectations).
+        f, file_extension = self.get_input_stream()
+        try:
+            self.input_data = f.read()
+        finally:
+            if f is not sys.stdin.buffer:
+                f.close()
+        if self.args.split_input_file:
+            # xdsl_opt_main.py: xDSLOptMain.prepare_input (chunks at `// -----`, line offsets)
+            pieces = self.input_data.split(b"// -----")
+            offsets = accumulate([0, *[piece.count(b"\n") for piece in pieces[:-1]]])
+            chunks: list[tuple[IO[bytes], int]] = [(BytesIO(c), o) for c, o in zip(pieces, offsets, strict=True)]
+        else:
+            chunks = [(BytesIO(self.input_data), 0)]
+        return chunks, self.args.frontend or file_extension
 
     def _parse(self, data: bytes, offset: int) -> ModuleOp:
         return parse_module(self.ctx, data, self.get_input_name(), offset, not self.args.no_implicit_module)
@@ -462,7 +656,10 @@ class GeOptMain(xDSLOptMain):
         try:
             passes = build_pipeline(self.args.passes, self.available_passes)
         except PipelineError as e:
-            raise UserError(f"ge-opt: error: bad pass pipeline '{self.args.passes}': {e}") from None
+            hint = shell_split_hint(self.argv)
+            raise UserError(
+                f"ge-opt: error: bad pass pipeline '{self.args.passes}': {e}" + (f"; {hint}" if hint else "")
+            ) from None
         except PassOptionError as e:
             raise UserError(f"ge-opt: error: {e}") from None
         if self.args.remarks or self.args.remarks_json:
@@ -475,6 +672,7 @@ class GeOptMain(xDSLOptMain):
             dump_dir=self.args.dump_dir,
             dot_dir=self.args.dot_dir,
             print_generic=self.args.print_op_generic,
+            progress=Progress.on_terminal(len(passes)),
         )
         self.collector = None
         if self.args.remarks_json:
@@ -493,7 +691,30 @@ class GeOptMain(xDSLOptMain):
         with names_as_attributes(prog):  # node names that upstream tools keep
             return super().output_resulting_program(prog)
 
+    def apply_passes(self, prog: ModuleOp) -> None:
+        progress = self.pipeline.callback.progress if isinstance(self.pipeline.callback, PipelineCallback) else None
+        if progress is None:
+            self.pipeline.apply(self.ctx, prog)
+            return
+        outer = current_remark_sink()  # --remarks-json's collector, --verify-diagnostics', or stderr
+
+        # A remark or an error starts on a clean line, not after the progress text.
+        def sink(r: Remark) -> None:
+            progress.clear()
+            outer(r)
+
+        try:
+            with remark_sink(sink):
+                self.pipeline.apply(self.ctx, prog)
+        finally:
+            progress.clear()
+
     def run(self) -> None:
+        """Each chunk parsed, run and printed. An error ends the run (exit 1), except with
+        --split-input-file (every chunk's error on stderr, then exit 1), --verify-diagnostics
+        (the diagnostics checked against the input's expectations: ge_tools/expected.py) and
+        --parsing-diagnostics (the error on stdout, exit 0). With --remarks-json every remark
+        is collected and written, whatever the outcome."""
         if self.collector is None:
             return self._run()
         try:
@@ -506,27 +727,68 @@ class GeOptMain(xDSLOptMain):
 
     def _run(self) -> None:
         chunks, file_extension = self.prepare_input()
-        diagnostics = self.args.verify_diagnostics or self.args.parsing_diagnostics
+        verify = self.args.verify_diagnostics
+        produced: list[str | Diagnostic] = []
+        failed = False
         out = self.prepare_output()
         try:
             for i, (chunk, offset) in enumerate(chunks):
                 try:
                     if i > 0:
                         out.write("// -----\n")
-                    module = self.parse_chunk(chunk, file_extension, offset)
-                    if module is not None:
-                        self.apply_passes(module)
-                        out.write(self.output_resulting_program(module))
+                    if verify:
+                        produced.extend(self._diagnostics_of(chunk, file_extension, offset, out))
+                    else:
+                        self._run_chunk(chunk, file_extension, offset, out)
                     out.flush()
                 except (UserError, DiagnosticException) as e:
-                    if not diagnostics:
+                    if self.args.parsing_diagnostics:
+                        print(str(e))
+                    elif self.args.split_input_file:
+                        print(str(e), file=sys.stderr)
+                        failed = True
+                    else:
                         raise
-                    print(str(e))
                 finally:
                     chunk.close()
         finally:
             if out is not sys.stdout:
                 out.close()
+        if verify:
+            text = self.input_data.decode("utf-8", errors="replace")  # a bad byte: its own error
+            failures = check_expected(text, self.get_input_name(), produced)
+            for line in failures:
+                print(line, file=sys.stderr)
+            failed = bool(failures)
+        if failed:
+            raise SystemExit(1)
+
+    def _run_chunk(self, chunk: IO[bytes], file_extension: str, offset: int, out: IO[str]) -> None:
+        module = self.parse_chunk(chunk, file_extension, offset)
+        if module is not None:
+            self.apply_passes(module)
+            out.write(self.output_resulting_program(module))
+
+    def _diagnostics_of(
+        self, chunk: IO[bytes], file_extension: str, offset: int, out: IO[str]
+    ) -> list[str | Diagnostic]:
+        """Run one chunk and return its diagnostics instead of printing them: the error that
+        ended it, the remarks, the warnings (written to stderr: taken from it; what else the
+        run writes there is passed on)."""
+        found: list[str | Diagnostic] = []
+        err = io.StringIO()
+        try:
+            with remark_sink(lambda r: found.append(r.line())), contextlib.redirect_stderr(err):
+                self._run_chunk(chunk, file_extension, offset, out)
+        except (UserError, DiagnosticException) as e:
+            found.append(str(e))
+        for line in err.getvalue().splitlines():
+            d = Diagnostic.parse(line)
+            if d is not None and d.kind == "warning":
+                found.append(d)
+            else:
+                print(line, file=sys.stderr)
+        return found
 
 
 def run_tool(make: Callable[[], object], tool: str) -> None:

@@ -20,7 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
-from ge_dialect.pass_options import PassOptionError, one_of
+from ge_dialect.pass_options import LazyOptions, Option, PassOptionError, check_options
 
 
 @dataclass(frozen=True)
@@ -51,12 +51,12 @@ class GeCompilePass(PipelinePass):
     name = "ge-compile"
 
     streams: int = 1
-    """ge-to-npu's streams: 1 or 2."""
     enable_pass: tuple[str, ...] = ()
-    """ge-lower-autofuse's optional lowering classes (reduce, concat, split, transpose, gather)."""
+
+    OPTIONS = LazyOptions(lambda: _compile_options())
 
     def __post_init__(self) -> None:
-        one_of(self, "streams", (1, 2))
+        check_options(self)
         try:
             self.passes()  # each constituent checks the options it receives
         except PassOptionError as e:
@@ -88,6 +88,19 @@ class GeCompilePass(PipelinePass):
             AssignMemoryPass(),
             GeToNpuPass(streams=self.streams),
         )
+
+
+def _compile_options() -> dict[str, Option]:
+    """ge-compile's options: the constituents' own (their meaning and values), passed on."""
+    from lowering.ge_to_npu import GeToNpuPass
+    from lowering.lower_autofuse import LowerAutofusePass
+
+    streams = GeToNpuPass.OPTIONS["streams"]
+    enable = LowerAutofusePass.OPTIONS["enable_pass"]
+    return {
+        "streams": Option(f"ge-to-npu's streams: {streams.doc}", streams.allowed),
+        "enable_pass": Option(f"ge-lower-autofuse's enable-pass: {enable.doc}", enable.allowed),
+    }
 
 
 def expand(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:

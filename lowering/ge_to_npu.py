@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -37,7 +38,7 @@ from ge_dialect.interval_map import IntervalMap
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
-from ge_dialect.pass_options import one_of
+from ge_dialect.pass_options import OneOf, Option, check_options
 
 # An Identity that reaches task generation (IdentityPass kept it, or memory assignment
 # inserted it) is placed on the rts engine, not the GE-local one: both list it
@@ -552,8 +553,16 @@ class GeToNpuPass(ModulePass):
 
     streams: int = 1
 
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "streams": Option(
+            "1: every task on stream 0; 2: tasks of independent branches on stream 1, with events "
+            "at each cross-stream dependency",
+            OneOf((1, 2)),
+        ),
+    }
+
     def __post_init__(self) -> None:
-        one_of(self, "streams", (1, 2))
+        check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         graphs = graphs_in_pass_order(op)

@@ -46,7 +46,7 @@ from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import graph_nodes, graphs_in_pass_order
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
-from ge_dialect.pass_options import at_least, each_one_of, in_range, one_of
+from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, ListOf, OneOf, Option, check_options
 from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
 
@@ -55,6 +55,8 @@ from lowering import loop_ir as L
 OPTIONAL_CLASSES: tuple[str, ...] = ("reduce", "concat", "split", "transpose", "gather")
 # GE's other flags name op classes this op set has no lowering for.
 UNSUPPORTED_CLASSES: tuple[str, ...] = ("slice", "matmul", "conv")
+# backend_spec.h: SliceSplitSpec::split_lowered_to_split false (slice) / true (split)
+SPLIT_LOWERINGS: tuple[str, ...] = ("slice", "split")
 
 # lowering_impl.cpp: REGISTER_POINTWISE_LOWER (GE type -> AscIR type); Log is AscIR Ln.
 POINTWISE: dict[str, str] = {
@@ -226,16 +228,38 @@ class LowerAutofusePass(ModulePass):
 
     CLASSES: ClassVar[tuple[str, ...]] = OPTIONAL_CLASSES
 
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "enable_pass": Option(
+            "the optional op classes to lower (GE's --autofuse_enable_pass, none by default); "
+            "pointwise ops, BroadcastToD and the reshape family always lower",
+            ListOf(
+                OPTIONAL_CLASSES,
+                tuple((c, "GE's flag exists, but this op set has no such lowering") for c in UNSUPPORTED_CLASSES),
+            ),
+        ),
+        "max_loop_ops": Option("a fusion with more loop ops than this is realized (KernelBox::IsOversize)", AtLeast(1)),
+        "max_loop_loads": Option("a fusion of several nodes with more loads than this is realized", AtLeast(1)),
+        "max_buffer_readers": Option(
+            "the output of a multi-output node read more times than this is realized", AnyValue("an integer")
+        ),
+        "recomputation_threshold": Option(
+            "the output of a single-output node read more times than this is realized, "
+            "else it is recomputed in each reader",
+            InRange(0, 255),
+        ),
+        "cse": Option("merge identical loop expressions in a kernel (GE's AscOverrides CSE)", Flag()),
+        "split_lowering": Option(
+            "how SplitD/SplitVD lower: slice (A2/A3: StridedSlice views) or split (A5: StoreSplit boxes)",
+            OneOf(SPLIT_LOWERINGS),
+        ),
+        "remarks": REMARKS,
+    }
+
     def enabled(self, cls: str) -> bool:
         return cls in self.enable_pass
 
     def __post_init__(self) -> None:
-        unsupported = "GE's flag exists, but this op set has no such lowering"
-        each_one_of(self, "enable_pass", OPTIONAL_CLASSES, {c: unsupported for c in UNSUPPORTED_CLASSES})
-        at_least(self, "max_loop_ops", 1)
-        at_least(self, "max_loop_loads", 1)
-        one_of(self, "split_lowering", SPLIT_LOWERINGS)
-        in_range(self, "recomputation_threshold", 0, 255)
+        check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         counter = [0]
@@ -687,8 +711,6 @@ def _lower_concat(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) ->
 # kSplitCanLowerEndDimMaxOutput
 SPLIT_CAN_FUSE_MAX_OUTPUT = 512
 SPLIT_CAN_LOWER_END_DIM_MAX_OUTPUT = 48
-# backend_spec.h: SliceSplitSpec::split_lowered_to_split false (slice) / true (split)
-SPLIT_LOWERINGS: tuple[str, ...] = ("slice", "split")
 
 
 def _lower_split(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:

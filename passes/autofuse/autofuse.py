@@ -11,7 +11,7 @@ LiftingManager::LiftingGraph (passes/autofuse/lifting.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -23,7 +23,7 @@ from ge_dialect.diagnostics import remark
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.node_types import SOURCE_TYPES
-from ge_dialect.pass_options import at_least
+from ge_dialect.pass_options import REMARKS, AtLeast, Flag, Option, check_options
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
 from passes.autofuse.lifting import lift_graph
@@ -107,17 +107,29 @@ class AutofusePass(ModulePass):
     lifting: bool = True
     remarks: bool = False
 
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "max_fusion_size": Option("the most AscIR nodes one fused kernel may hold (0: never fuse)", AtLeast(0)),
+        "max_fuse_rounds": Option("the greedy solver's rounds on a graph", AtLeast(0)),
+        "max_input_nums_after_fuse": Option("the most inputs a fused kernel may have (GE: 8 on A2/A3)", AtLeast(1)),
+        "max_proximity": Option(
+            "horizontal fusion is refused when the two nodes are further apart than this in topological order",
+            AtLeast(0, or_none="no limit, GE's INT64_MAX"),
+        ),
+        "max_output_bytes": Option("the output bytes a horizontal fusion may have (GE: 13 GiB)", AtLeast(0)),
+        "max_reduce_fused_elementwise": Option("the compute nodes a reduction may absorb after it", AtLeast(0)),
+        "buffer_group_window": Option(
+            "not GE's: in a group of nodes that share a buffer, each node is paired with this many "
+            "next nodes only (passes/autofuse/solver.py)",
+            AtLeast(1),
+        ),
+        "lifting": Option(
+            "after fusion, unfold poor concat kernels and lift tiny unfused ones (false: GE's disable_lifting)", Flag()
+        ),
+        "remarks": REMARKS,
+    }
+
     def __post_init__(self) -> None:
-        for field, lo in (
-            ("max_fusion_size", 0),
-            ("max_fuse_rounds", 0),
-            ("max_input_nums_after_fuse", 1),
-            ("max_proximity", 0),
-            ("max_output_bytes", 0),
-            ("max_reduce_fused_elementwise", 0),
-            ("buffer_group_window", 1),
-        ):
-            at_least(self, field, lo)
+        check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kw: dict[str, Any] = dict(

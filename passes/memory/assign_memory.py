@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
@@ -29,7 +30,7 @@ from ge_dialect.dtypes import tensor_size_in_bytes
 from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
 from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
-from ge_dialect.pass_options import at_least, one_of
+from ge_dialect.pass_options import REMARKS, AtLeast, OneOf, Option, check_options
 from ge_dialect.shapes import fmt_dims
 from passes.memory.allocator import SWEEP_ABOVE_BOUND, FmBlock, Symbols, align, assign_offsets, live_lower_bound
 from passes.memory.conflicts import (
@@ -549,10 +550,25 @@ class AssignMemoryPass(ModulePass):
     solver_work_limit: float = 0.5
     build_graph_mode: str = "online"
 
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "remarks": REMARKS,
+        "solver": Option(
+            "heuristic: the interval allocator only; exact: then CP-SAT improves the plan when it is "
+            "above the lower bound (passes/memory/exact.py)",
+            OneOf(("heuristic", "exact")),
+        ),
+        "solver_work_limit": Option(
+            "with solver=exact, at most this much of CP-SAT's deterministic time per graph", AtLeast(0.0, "a number")
+        ),
+        "build_graph_mode": Option(
+            "online (GE's default) keeps a no-padding split of a graph input in the input's memory; "
+            "offline (GE's ATC build) copies the input first (an Identity)",
+            OneOf(BUILD_GRAPH_MODES),
+        ),
+    }
+
     def __post_init__(self) -> None:
-        one_of(self, "solver", ("heuristic", "exact"))
-        at_least(self, "solver_work_limit", 0.0, "a number")
-        one_of(self, "build_graph_mode", BUILD_GRAPH_MODES)
+        check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         exact = ExactOptions(work_limit=self.solver_work_limit) if self.solver == "exact" else None

@@ -44,6 +44,7 @@ from ge_dialect.mem_types import (
     memory_type_name,
 )
 from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
+from ge_dialect.pass_options import REMARKS, Option
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_dims
 
@@ -623,6 +624,8 @@ class NotaskPassBase(ModulePass):
     """Base of the no-task passes (GE's NotaskPassBase); not registered itself."""
 
     remarks: bool = False
+
+    OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
 
     # notask_pass_base.h: IsTargetOp (overridden per pass)
     TARGET_TYPES: ClassVar[frozenset[str]] = frozenset()

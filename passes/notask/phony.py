@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -26,7 +27,7 @@ from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import consumers, graphs_in_pass_order, has_unknown_shape, owner_graph
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
-from ge_dialect.pass_options import one_of
+from ge_dialect.pass_options import REMARKS, OneOf, Option, check_options
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_dims
 
@@ -501,8 +502,18 @@ class PhonyNotaskPass(ModulePass):
     AscBackend that replaced a PhonyConcat producer gets the offset list."""
     remarks: bool = False
 
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "stage": Option(
+            "mark: the no-task marks (GeLocalGraphOptimizer, on the original graph); calc: the offset "
+            "lists (CalcOpRunningParam, at build time, after fusion); all: both. ge-compile runs mark "
+            "first and calc before memory assignment",
+            OneOf(("mark", "calc", "all")),
+        ),
+        "remarks": REMARKS,
+    }
+
     def __post_init__(self) -> None:
-        one_of(self, "stage", ("mark", "calc", "all"))
+        check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         graphs = graphs_in_pass_order(op)

@@ -34,6 +34,7 @@ task (lowering/ge_to_npu.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -46,6 +47,7 @@ from ge_dialect.diagnostics import remark
 from ge_dialect.ge import Data, GraphOp, NetOutput, PartitionedCall
 from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
 from ge_dialect.names import ge_type, name_nodes, node_name
+from ge_dialect.pass_options import REMARKS, Flag, Option
 
 # identity_pass.cc: IdentityPass::Run (IDENTITY, IDENTITYN, READVARIABLEOP after GetOriginalType)
 IDENTITY_TYPES = frozenset({"Identity", "IdentityN", "ReadVariableOp"})
@@ -167,6 +169,11 @@ class IdentityPass(ModulePass):
 
     force: bool = False
     remarks: bool = False
+
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "force": Option("delete every Identity, skipping CheckIdentityUsable (GE's IdentityPass(force))", Flag()),
+        "remarks": REMARKS,
+    }
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         callers = subgraph_callers(op)
