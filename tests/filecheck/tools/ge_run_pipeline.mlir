@@ -40,7 +40,7 @@ ge.graph @main {
 
 // UNKNOWN:     ge-run: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'?
 // VALUE:       ge-run: error: ge-compile: option enable-pass: expected a list of reduce, concat, split, transpose, gather, got 'bogus'
-// TYPE:        ge-run: error: bad pass pipeline 'ge-compile{streams=two}': pass ge-compile: option streams takes int, got 'two'
+// TYPE:        ge-run: error: bad pass pipeline 'ge-compile{streams=two}': pass ge-compile: option streams takes 1 | 2, got 'two'
 // BOTH:        ge-run: error: the option flags (--enable-pass) apply to a -p of one pass without options, not 'ge-compile{streams=2}': write the options in -p
 // NOOPT:       ge-run: error: bad pass pipeline 'ge-assign-memory{enable-pass=reduce}': pass ge-assign-memory: unknown option 'enable-pass'
 // VERSION:     ge-run 0.1.0 (xdsl {{[0-9.]+}})
