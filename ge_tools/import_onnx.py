@@ -3,7 +3,9 @@
     ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...]
 
 `load_model_or_text(path)` is the one entry the other tools use to read their input: an
-`.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text.
+`.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text
+(`ge-opt MODEL.onnx ...` and `ge-run MODEL.onnx ...` read a model this way, with
+`--input-shape` as here).
 Errors are one line and exit 1 (`MODEL.onnx: node 'NAME' (OpType): error: ...`).
 """
 
@@ -47,18 +49,31 @@ def load_model_or_text(
     return parse_module(ctx or make_context(), data, path)
 
 
-def input_shapes_arg(specs: Sequence[str] | None) -> dict[str, tuple[int, ...]]:
+def input_shapes_arg(specs: Sequence[str] | None, tool: str = "ge-import") -> dict[str, tuple[int, ...]]:
     """The --input-shape options as {name: dims}; a bad one is a UserError."""
     out: dict[str, tuple[int, ...]] = {}
     for spec in specs or []:
         try:
             name, dims = onnx_importer.parse_input_shape(spec)
         except ValueError as e:
-            raise UserError(f"ge-import: error: --input-shape {e}") from None
+            raise UserError(f"{tool}: error: --input-shape {e}") from None
         if name in out:
-            raise UserError(f"ge-import: error: --input-shape gives '{name}' twice")
+            raise UserError(f"{tool}: error: --input-shape gives '{name}' twice")
         out[name] = dims
     return out
+
+
+INPUT_SHAPE_HELP = (
+    "fix the shape of graph input NAME, e.g. x=1x3x224x224 (x- or comma-separated; "
+    "NAME= for a 0-d input); repeat for several inputs. Needed for every input whose "
+    "shape has a dynamic (named or unknown) dimension"
+)
+
+
+def add_input_shape_argument(p: argparse.ArgumentParser, only_onnx: bool = False) -> None:
+    """--input-shape NAME=DIMS, as ge-import, ge-opt and ge-run take it."""
+    extra = " (an ONNX model input only)" if only_onnx else ""
+    p.add_argument("--input-shape", action="append", metavar="NAME=DIMS", help=INPUT_SHAPE_HELP + extra)
 
 
 def _epilog() -> str:
@@ -103,14 +118,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         one_line_arg_errors(p)
         p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model file")
         p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the module here (default: stdout)")
-        p.add_argument(
-            "--input-shape",
-            action="append",
-            metavar="NAME=DIMS",
-            help="fix the shape of graph input NAME, e.g. x=1x3x224x224 (x- or comma-separated; "
-            "NAME= for a 0-d input); repeat for several inputs. Needed for every input whose "
-            "shape has a dynamic (named or unknown) dimension",
-        )
+        add_input_shape_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
         module = onnx_importer.load_model(args.model, shapes)

@@ -677,6 +677,9 @@ class GeOptMain(xDSLOptMain):
             "(Graphviz's dot when on PATH, else networkx + matplotlib; large graphs summarised "
             "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
         )
+        from ge_tools.import_onnx import add_input_shape_argument
+
+        add_input_shape_argument(arg_parser, only_onnx=True)  # issue 11: ge-opt MODEL.onnx
         arg_parser.add_argument(
             "--remarks",
             action="store_true",
@@ -697,6 +700,12 @@ class GeOptMain(xDSLOptMain):
         return parse_module(self.ctx, data, self.get_input_name(), offset, not self.args.no_implicit_module)
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
+        # issue 11: an ONNX model (.onnx) is imported (ge_tools/import_onnx.py), with --input-shape
+        from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, load_model_or_text
+
+        shapes = input_shapes_arg(self.args.input_shape, "ge-opt")
+        if is_onnx_path(self.get_input_name()) or shapes:
+            return load_model_or_text(self.get_input_name(), self.ctx, shapes)
         if file_extension != "mlir":
             return self.available_frontends[file_extension](chunk)
         return self._parse(chunk.read(), start_offset)
