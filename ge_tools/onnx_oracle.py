@@ -134,7 +134,9 @@ def print_oracle(result: OracleResult) -> int:
     """Print one line per output and the verdict; the exit status (0: match)."""
     for o in result.outputs:
         verdict = "" if not o.bad else f" ({o.bad} of {o.size} elements outside the tolerance)"
-        print(f"onnxruntime: output '{o.name}' {o.dtype}: max abs error {o.max_abs:.3g}, max rel error {o.max_rel:.3g}{verdict}")
+        print(
+            f"onnxruntime: output '{o.name}' {o.dtype}: max abs error {o.max_abs:.3g}, max rel error {o.max_rel:.3g}{verdict}"
+        )
     for line in result.shape_errors:
         print(f"onnxruntime: {line}")
     if result.ok:

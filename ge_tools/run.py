@@ -42,6 +42,8 @@ from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shapes import fmt_shape
+from ge_tools.import_onnx import add_input_shape_argument
+from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
     INT64_MAX,
     PipelineCallback,
@@ -53,8 +55,6 @@ from ge_tools.opt import (
     run_tool,
     verify_module,
 )
-from ge_tools.import_onnx import add_input_shape_argument
-from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.pipeline import GeCompilePass, expand
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value

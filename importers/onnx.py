@@ -1283,7 +1283,9 @@ def _reshape(ctx: _NodeCtx) -> None:
         ctx.single(ge.Reshape, [ctx.x(0), shape])
         return
     if ctx.elem(1) not in (_T.INT64, _T.INT32) or len(ctx.dims(1)) != 1:
-        raise ctx.error(f"input 1 ('shape') must be a 1-D integer tensor, got {_dtype_name(ctx.elem(1)).lower()} {list(ctx.dims(1))}")
+        raise ctx.error(
+            f"input 1 ('shape') must be a 1-D integer tensor, got {_dtype_name(ctx.elem(1)).lower()} {list(ctx.dims(1))}"
+        )
     ctx.single(ge.Reshape, [ctx.x(0), ctx.x(1)])
 
 
@@ -1491,7 +1493,9 @@ def _dropout(ctx: _NodeCtx) -> None:
     if ctx.has(2):
         tm = ctx.const(2, "training_mode")
         if tm.size != 1 or bool(tm.reshape(-1)[0]):
-            raise ctx.unsupported_attr("training_mode", "true", "only inference is compiled (DropOutPass removes Dropout)")
+            raise ctx.unsupported_attr(
+                "training_mode", "true", "only inference is compiled (DropOutPass removes Dropout)"
+            )
     ctx.single(ge.Dropout, [ctx.x(0)])
     if len(ctx.node.output) > 1 and ctx.node.output[1]:
         ctx.bind_const(1, np.ones(ctx.out_dims(1), dtype=bool), ctx.out_elem(1))
@@ -1513,7 +1517,9 @@ def _constant_of_shape(ctx: _NodeCtx) -> None:
         elem = _T.FLOAT
     else:
         if a.t.data_type not in _ELEM:
-            raise ctx.unsupported_attr("value", f"a {_dtype_name(a.t.data_type).lower()} tensor", f"supported dtypes: {_supported_dtypes()}")
+            raise ctx.unsupported_attr(
+                "value", f"a {_dtype_name(a.t.data_type).lower()} tensor", f"supported dtypes: {_supported_dtypes()}"
+            )
         arr = numpy_helper.to_array(a.t).reshape(())
         elem = a.t.data_type
     if ctx.elem(0) not in (_T.INT64, _T.INT32):

@@ -88,9 +88,13 @@ def mlp_classifier() -> onnx.ModelProto:
         _const("/Constant_output_0", np.array(0, dtype=np.int64)),
         h.make_node("Gather", ["/Shape_output_0", "/Constant_output_0"], ["/Gather_output_0"], name="/Gather", axis=0),
         _const("/Constant_1_output_0", np.array([0], dtype=np.int64)),
-        h.make_node("Unsqueeze", ["/Gather_output_0", "/Constant_1_output_0"], ["/Unsqueeze_output_0"], name="/Unsqueeze"),
+        h.make_node(
+            "Unsqueeze", ["/Gather_output_0", "/Constant_1_output_0"], ["/Unsqueeze_output_0"], name="/Unsqueeze"
+        ),
         _const("/Constant_2_output_0", np.array([-1], dtype=np.int64)),
-        h.make_node("Concat", ["/Unsqueeze_output_0", "/Constant_2_output_0"], ["/Concat_output_0"], name="/Concat", axis=0),
+        h.make_node(
+            "Concat", ["/Unsqueeze_output_0", "/Constant_2_output_0"], ["/Concat_output_0"], name="/Concat", axis=0
+        ),
         h.make_node("Reshape", ["image", "/Concat_output_0"], ["flat"], name="/Reshape"),
     ]
     x = "flat"
@@ -187,7 +191,13 @@ def _batchnorm(rng: np.random.Generator, inits: dict[str, np.ndarray], name: str
 
 
 def _conv_bn(
-    rng: np.random.Generator, inits: dict[str, np.ndarray], name: str, x: str, c_out: int, c_in: int, k: int,
+    rng: np.random.Generator,
+    inits: dict[str, np.ndarray],
+    name: str,
+    x: str,
+    c_out: int,
+    c_in: int,
+    k: int,
     group: int = 1,
 ) -> tuple[list[onnx.NodeProto], str]:
     """Conv (no bias, as before a BatchNorm) then BatchNormalization: the output's name."""

@@ -26,8 +26,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of
-from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.diagnostics import op_location, remark
+from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.ge import Const, Constant, DataLike, GeNode
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
@@ -133,8 +133,6 @@ def fmt_value(arr: np.ndarray) -> str:
         vals = ", ".join(str(v) for v in np.asarray(arr).reshape(-1).tolist())
         return f"[{vals}]" if arr.ndim else vals
     return f"{math.prod(arr.shape)} values of shape {list(arr.shape)}"
-
-
 
 
 def run_folding(

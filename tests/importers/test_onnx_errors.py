@@ -197,7 +197,9 @@ def test_reshape_to_a_shape_only_known_at_run_time(tmp_path: Path) -> None:
         [("x", T.FLOAT, [2, 3]), ("s", T.INT64, [2])],
         [("y", T.FLOAT, None)],
     )
-    expect_error(save(m, tmp_path), pattern=r"node 'rs' \(Reshape\): error: output 0 'y' has a dynamic or unknown dimension")
+    expect_error(
+        save(m, tmp_path), pattern=r"node 'rs' \(Reshape\): error: output 0 'y' has a dynamic or unknown dimension"
+    )
 
 
 def test_dropout_in_training_mode_is_refused(tmp_path: Path) -> None:
@@ -207,7 +209,10 @@ def test_dropout_in_training_mode_is_refused(tmp_path: Path) -> None:
         [("y", T.FLOAT, None)],
         inits={"r": np.array(0.5, np.float32), "t": np.array(True)},
     )
-    expect_error(save(m, tmp_path), pattern=r"node 'drop' \(Dropout\): error: attribute training_mode = true is not supported: only inference")
+    expect_error(
+        save(m, tmp_path),
+        pattern=r"node 'drop' \(Dropout\): error: attribute training_mode = true is not supported: only inference",
+    )
 
 
 def test_nodes_out_of_topological_order(tmp_path: Path) -> None:

@@ -307,8 +307,12 @@ CASES: list[Case] = [
     Case("Size", one("Size", [("x", T.INT32, [2, 3, 4])]), [("ge.Size", {}, [()])]),
     Case(
         "ConstantOfShape-int32",
-        one("ConstantOfShape", [], inits={"shape": np.array([2, 3], np.int64)},
-            value=numpy_helper.from_array(np.array([7], np.int32))),
+        one(
+            "ConstantOfShape",
+            [],
+            inits={"shape": np.array([2, 3], np.int64)},
+            value=numpy_helper.from_array(np.array([7], np.int32)),
+        ),
         [("ge.Fill", {}, [(2, 3)])],
     ),  # fmt: skip
     Case(
@@ -323,8 +327,11 @@ CASES: list[Case] = [
     ),
     Case(
         "Range-float-down",
-        one("Range", [], inits={"a": np.array(2.0, np.float32), "b": np.array(-1.0, np.float32),
-                                "c": np.array(-0.5, np.float32)}),
+        one(
+            "Range",
+            [],
+            inits={"a": np.array(2.0, np.float32), "b": np.array(-1.0, np.float32), "c": np.array(-0.5, np.float32)},
+        ),
         [("ge.Range", {}, [(6,)])],
     ),  # fmt: skip
     Case("Flatten-axis2", one("Flatten", [("x", F, [2, 3, 4, 5])], axis=2), [("ge.Flatten", {"axis": 2}, [(6, 20)])]),

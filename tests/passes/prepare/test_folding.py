@@ -131,8 +131,15 @@ def test_shape_chains_fold_to_the_values_numpy_gives():
             "  %t = ge.TransposeD(%p) {perm = [1, 0]} : (tensor<2x2xi32>) -> tensor<2x2xi32>",
             "  %y = ge.Reshape(%x, %c) : (tensor<2x3x4x5xf16>, tensor<3xi64>) -> tensor<2x5x12xf16>",
         ],
-        [("y", "tensor<2x5x12xf16>"), ("c", "tensor<3xi64>"), ("n", "tensor<i32>"), ("rg", "tensor<60xi32>"),
-         ("k", "tensor<i32>"), ("fl", "tensor<2x2xf32>"), ("t", "tensor<2x2xi32>")],  # fmt: skip
+        [
+            ("y", "tensor<2x5x12xf16>"),
+            ("c", "tensor<3xi64>"),
+            ("n", "tensor<i32>"),
+            ("rg", "tensor<60xi32>"),
+            ("k", "tensor<i32>"),
+            ("fl", "tensor<2x2xf32>"),
+            ("t", "tensor<2x2xi32>"),
+        ],  # fmt: skip
         [
             "  %x = ge.Data {index = 0} : tensor<2x3x4x5xf16>",
             "  %z = ge.Data {index = 1} : tensor<0x3xi32>",
@@ -141,10 +148,18 @@ def test_shape_chains_fold_to_the_values_numpy_gives():
     )
     m = parse(text)
     rng = np.random.default_rng(3)
-    inputs = [rng.standard_normal((2, 3, 4, 5)).astype(np.float16), np.zeros((0, 3), np.int32), np.array(1.5, np.float32)]
+    inputs = [
+        rng.standard_normal((2, 3, 4, 5)).astype(np.float16),
+        np.zeros((0, 3), np.int32),
+        np.array(1.5, np.float32),
+    ]
     want = run_module(m, inputs)
     fold_both(m)
-    left = sorted(op.name for op in m.walk() if isinstance(op, ge.GeNode) and not isinstance(op, ge.Const | ge.Data | ge.NetOutput))
+    left = sorted(
+        op.name
+        for op in m.walk()
+        if isinstance(op, ge.GeNode) and not isinstance(op, ge.Const | ge.Data | ge.NetOutput)
+    )
     assert left == ["ge.Reshape"]
     got = run_module(m, inputs)
     same_bits(want, got)
