@@ -101,8 +101,8 @@ def check_output(name: str, got: np.ndarray, want: np.ndarray) -> OutputCheck:
         with np.errstate(invalid="ignore"):
             err = np.where(both_nan | same_inf, 0.0, np.abs(a - b))
         err = np.where(np.isnan(err), np.inf, err)
-        rel = err / np.maximum(np.abs(b), np.finfo(np.float64).tiny)
-        rel = np.where(err == 0, 0.0, rel)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rel = np.where(err == 0, 0.0, err / np.maximum(np.abs(b), np.finfo(np.float64).tiny))
         bad = int(np.count_nonzero(err > atol + rtol * np.abs(np.where(np.isfinite(b), b, 0.0))))
         return OutputCheck(name, dt, float(err.max()), float(rel.max()), bad, want.size)
     diff = got.astype(np.int64) != want.astype(np.int64) if want.dtype.kind in "biu" else got != want

@@ -71,7 +71,10 @@ DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
 
 Modes:
-  default      run the passes of ge-compile (ge_tools/pipeline.py: ge-identity-pass,
+  default      run the passes of ge-compile (ge_tools/pipeline.py: graph preparation,
+               ge-dimension-compute-pass, ge-constant-folding-pass, ge-dropout-pass,
+               ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass,
+               ge-identity-pass, the two folding passes again; then
                ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
                ge-split-notask, ge-concat-notask, ge-pack-notask,
                ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}) on a copy of

@@ -9,7 +9,10 @@
 // CHECK-NEXT: The whole compile path
 // CHECK: option streams: int = 1
 // CHECK-NEXT: option enable-pass: tuple[str, ...] = ()
-// CHECK-NEXT: runs: ge-identity-pass, ge-phony-notask{stage=mark},
+// CHECK-NEXT: runs: ge-dimension-compute-pass, ge-constant-folding-pass,
+// CHECK-NEXT: ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass,
+// CHECK-NEXT: ge-snapshot-pass, ge-identity-pass, ge-dimension-compute-pass,
+// CHECK-NEXT: ge-constant-folding-pass, ge-phony-notask{stage=mark},
 // CHECK: {{^}}  ge-phony-notask{{$}}
 // CHECK-NEXT: Mark PhonyConcat/PhonySplit no-task
 // CHECK: option remarks: bool = False
