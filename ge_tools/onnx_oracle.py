@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import onnx
 
 from ge_tools.opt import UserError
 
@@ -77,7 +78,11 @@ def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str],
         sess = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime's Fail / InvalidGraph / NotImplemented
         raise UserError(f"{path}: error: onnxruntime cannot load the model: {' '.join(str(e).split())}") from None
-    names = [i.name for i in sess.get_inputs()]
+    # the graph inputs without an initializer, in order (the importer's ge.Data indices);
+    # onnxruntime also lists an initializer that is a graph input as an (optional) input
+    proto = onnx.load(path, load_external_data=False)
+    inits = {t.name for t in proto.graph.initializer}
+    names = [vi.name for vi in proto.graph.input if vi.name not in inits]
     if len(names) != len(inputs):
         raise UserError(f"{path}: error: onnxruntime sees {len(names)} inputs, the imported graph {len(inputs)}")
     feed = {n: np.ascontiguousarray(a) for n, a in zip(names, inputs)}

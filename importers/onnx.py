@@ -33,8 +33,11 @@ Shapes are static: every graph input needs a full shape (`input_shapes` fixes dy
 missing ones) and ONNX's shape inference (strict mode) gives every other value its type;
 a value whose shape stays dynamic is a located error at the node that makes it. Inputs
 that are attributes in GE (and in older opsets), such as Split's `split`, Reduce*'s `axes`,
-Reshape's and Expand's `shape`, Squeeze's and Unsqueeze's `axes`, must be initializers or
-`Constant` outputs: they are folded in; one computed at run time is a located error.
+Expand's `shape`, Squeeze's and Unsqueeze's `axes`, must be initializers or `Constant`
+outputs: they are folded in; one computed at run time is a located error. A Reshape's
+shape may be computed (PyTorch's flatten: Shape -> Gather -> Unsqueeze -> Concat): it stays
+the Reshape's input 1 and GE's graph preparation folds it (passes/prepare/, first in
+ge-compile).
 
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from ge_dialect.ge import Const, Constant
 from ge_dialect.names import ge_type
 from passes.prepare.folding import const_array, run_folding
 from passes.prepare.host_kernels import AICPU_KERNELS, BUILTIN_KERNELS
@@ -44,10 +45,12 @@ def compute_potential_weight(op: Operation) -> tuple[list[np.ndarray], str] | No
     """constant_folding_pass.cc: ConstantFoldingPass::ComputePotentialWeight."""
     if not op.operands:
         return None  # input_nodes_2_out_anchors.empty()
+    # OpDescUtils::GetConstInputNodeAndAnchor (every input a Const), then GetWeightsFromNodes
+    if not all(isinstance(v.owner, Const | Constant) for v in op.operands):
+        return None
     inputs = []
     for v in op.operands:
-        # OpDescUtils::GetConstInputNodeAndAnchor / GetWeightsFromNodes
-        arr = const_array(v.owner) if isinstance(v.owner, Operation) else None
+        arr = const_array(v.owner)  # type: ignore[arg-type]
         if arr is None:
             return None
         inputs.append(arr)

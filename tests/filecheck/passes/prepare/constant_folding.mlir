@@ -10,7 +10,10 @@
 //  * cast_kernel.cc: a pair outside datatype_transfer.cc's trans_mode_map (f32 -> i64);
 //  * add_kernel.cc: an int32 overflow (OverflowCheck);
 //  * a node with a non-Const input, with no_need_constant_folding, or of a type without
-//    a kernel (Relu).
+//    a kernel (Relu);
+//  * a node whose outputs are all empty (NeedIgnorePass: AreAllOutputsEmptyShape), even
+//    with a kernel (reshape_kernel.cc).
+// ConcatV2D of int32 folds through the AICPU host kernel tried first (ComputeWithHostCpuKernel).
 
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<4xf32>
@@ -33,7 +36,10 @@ ge.graph @main {
   %xr = ge.Add(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %keep = ge.Mul(%one, %one) {no_need_constant_folding = true} : (tensor<i32>, tensor<i32>) -> tensor<i32>
   %re = ge.Relu(%f) : (tensor<3xf32>) -> tensor<3xf32>
-  ge.NetOutput %g, %gf, %rs, %c64, %c32, %ovf, %xr, %keep, %re : tensor<2xi64>, tensor<2xf32>, tensor<3xf32>, tensor<3xi64>, tensor<3xi32>, tensor<i32>, tensor<4xf32>, tensor<i32>, tensor<3xf32>
+  %e0 = ge.Const {value = dense<> : tensor<0x2xi32>} : tensor<0x2xi32>
+  %er = ge.Reshape(%e0) : (tensor<0x2xi32>) -> tensor<2x0xi32>
+  %cv = ge.ConcatV2D(%c32, %c32) {concat_dim = -1, N = 2} : (tensor<3xi32>, tensor<3xi32>) -> tensor<6xi32>
+  ge.NetOutput %g, %gf, %rs, %c64, %c32, %ovf, %xr, %keep, %re, %er, %cv : tensor<2xi64>, tensor<2xf32>, tensor<3xf32>, tensor<3xi64>, tensor<3xi32>, tensor<i32>, tensor<4xf32>, tensor<i32>, tensor<3xf32>, tensor<2x0xi32>, tensor<6xi32>
 }
 
 // CHECK:      ge.graph @main {
@@ -52,10 +58,14 @@ ge.graph @main {
 // CHECK-NEXT:   %xr = ge.Add(%x, %x)
 // CHECK-NEXT:   %keep = ge.Mul(%one, %one) {no_need_constant_folding = true}
 // CHECK-NEXT:   %re = ge.Relu(%f)
-// CHECK-NEXT:   ge.NetOutput %dynamic_const_2, %gf, %rs, %c64, %dynamic_const_3, %ovf, %xr, %keep, %re :
+// CHECK-NEXT:   %e0 = ge.Const
+// CHECK-NEXT:   %er = ge.Reshape(%e0)
+// CHECK-NEXT:   %dynamic_const_4 = ge.Const {value = dense<[1, 4, -1, 1, 4, -1]> : tensor<6xi32>, _is_from_constant_folding = true} : tensor<6xi32>
+// CHECK-NEXT:   ge.NetOutput %dynamic_const_2, %gf, %rs, %c64, %dynamic_const_3, %ovf, %xr, %keep, %re, %er, %dynamic_const_4 :
 
-// REMARK:      constant_folding.mlir:19:3: remark: ge-constant-folding-pass: Add 'sum' folded to Const 'dynamic_const_0' = [11, 22, 33] (add_kernel.cc); its producers 'a', 'b' removed
-// REMARK-NEXT: constant_folding.mlir:21:3: remark: ge-constant-folding-pass: Mul 'prod' folded to Const 'dynamic_const_1' = [22, 44, 66] (mul_kernel.cc); its producers 'dynamic_const_0', 'two' removed
-// REMARK-NEXT: constant_folding.mlir:24:3: remark: ge-constant-folding-pass: GatherV2 'g' folded to Const 'dynamic_const_2' = [66, 22] (gather_v2_kernel.cc); its producers 'dynamic_const_1' removed
-// REMARK-NEXT: constant_folding.mlir:29:3: remark: ge-constant-folding-pass: Cast 'c32' folded to Const 'dynamic_const_3' = [1, 4, -1] (cast_kernel.cc)
+// REMARK:      constant_folding.mlir:22:3: remark: ge-constant-folding-pass: Add 'sum' folded to Const 'dynamic_const_0' = [11, 22, 33] (add_kernel.cc); its producers 'a', 'b' removed
+// REMARK-NEXT: constant_folding.mlir:24:3: remark: ge-constant-folding-pass: Mul 'prod' folded to Const 'dynamic_const_1' = [22, 44, 66] (mul_kernel.cc); its producers 'dynamic_const_0', 'two' removed
+// REMARK-NEXT: constant_folding.mlir:27:3: remark: ge-constant-folding-pass: GatherV2 'g' folded to Const 'dynamic_const_2' = [66, 22] (gather_v2_kernel.cc); its producers 'dynamic_const_1' removed
+// REMARK-NEXT: constant_folding.mlir:32:3: remark: ge-constant-folding-pass: Cast 'c32' folded to Const 'dynamic_const_3' = [1, 4, -1] (cast_kernel.cc)
+// REMARK-NEXT: constant_folding.mlir:41:3: remark: ge-constant-folding-pass: ConcatV2D 'cv' folded to Const 'dynamic_const_4' = [1, 4, -1, 1, 4, -1] (AICPU host kernel ConcatV2D)
 // REMARK-NOT:  remark
