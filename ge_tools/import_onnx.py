@@ -20,15 +20,17 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from ge_tools.opt import UserError, one_line_arg_errors, parse_module, run_tool
+from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
+    UserError,
+    add_input_shape_argument,
+    input_shapes_arg,
+    is_onnx_path,
+    one_line_arg_errors,
+    parse_module,
+    run_tool,
+)
 from ge_tools.registry import make_context
 from importers import onnx as onnx_importer
-
-ONNX_SUFFIX = ".onnx"
-
-
-def is_onnx_path(path: str) -> bool:
-    return path.lower().endswith(ONNX_SUFFIX)
 
 
 def load_model_or_text(
@@ -47,33 +49,6 @@ def load_model_or_text(
     with open(path, "rb") as f:
         data = f.read()
     return parse_module(ctx or make_context(), data, path)
-
-
-def input_shapes_arg(specs: Sequence[str] | None, tool: str = "ge-import") -> dict[str, tuple[int, ...]]:
-    """The --input-shape options as {name: dims}; a bad one is a UserError."""
-    out: dict[str, tuple[int, ...]] = {}
-    for spec in specs or []:
-        try:
-            name, dims = onnx_importer.parse_input_shape(spec)
-        except ValueError as e:
-            raise UserError(f"{tool}: error: --input-shape {e}") from None
-        if name in out:
-            raise UserError(f"{tool}: error: --input-shape gives '{name}' twice")
-        out[name] = dims
-    return out
-
-
-INPUT_SHAPE_HELP = (
-    "fix the shape of graph input NAME, e.g. x=1x3x224x224 (x- or comma-separated; "
-    "NAME= for a 0-d input); repeat for several inputs. Needed for every input whose "
-    "shape has a dynamic (named or unknown) dimension"
-)
-
-
-def add_input_shape_argument(p: argparse.ArgumentParser, only_onnx: bool = False) -> None:
-    """--input-shape NAME=DIMS, as ge-import, ge-opt and ge-run take it."""
-    extra = " (an ONNX model input only)" if only_onnx else ""
-    p.add_argument("--input-shape", action="append", metavar="NAME=DIMS", help=INPUT_SHAPE_HELP + extra)
 
 
 def _epilog() -> str:
