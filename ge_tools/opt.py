@@ -780,6 +780,8 @@ def add_input_shape_argument(p: argparse.ArgumentParser, only_onnx: bool = False
 
 def input_shapes_arg(specs: Sequence[str] | None, tool: str = "ge-import") -> dict[str, tuple[int, ...]]:
     """The --input-shape options as {name: dims}; a bad one is a UserError."""
+    if not specs:
+        return {}  # without the importer (and onnx) loaded: ge-opt on IR text never needs it
     from importers.onnx import parse_input_shape
 
     out: dict[str, tuple[int, ...]] = {}
