@@ -3163,6 +3163,147 @@ STRUCTURAL_OPS: list[type[GeNode]] = [
 ]  # fmt: skip
 
 
+# ---------------------------------------------------------------------------------------
+# Graph preparation: nodes GE's prepare passes remove (DropOutPass, StopGradientPass,
+# PreventGradientPass, SnapshotPass) or fold on the host (DimensionComputePass,
+# ConstantFoldingPass: Size, Rank, Fill, Range); passes/prepare/ holds the passes
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class Dropout(Unary):
+    """x in inference (GE's DropOutPass deletes it: dropout_pass.cc); `dropout_ratio` kept."""
+
+    name = "ge.Dropout"
+
+
+@irdl_op_definition
+class StopGradient(Unary):
+    """x (a training-only marker; StopGradientPass deletes it)."""
+
+    name = "ge.StopGradient"
+
+
+@irdl_op_definition
+class PreventGradient(Unary):
+    """x (a training-only marker with a `message`; PreventGradientPass deletes it)."""
+
+    name = "ge.PreventGradient"
+    ATTRS: ClassVar = {"message": (A.AttrKind.STR, False)}
+
+
+@irdl_op_definition
+class Snapshot(Unary):
+    """A copy of x (SnapshotPass deletes it)."""
+
+    name = "ge.Snapshot"
+
+
+class ShapeInfo(GeNode):
+    """A value computed from the input's shape alone, an int32/int64 tensor (GE folds it:
+    DimensionComputePass with the host kernels size_kernel.cc, rank_kernel.cc)."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (1, 1)
+
+    def check(self) -> None:
+        et = self.results[0].type.element_type  # type: ignore[attr-defined]
+        if ge_dtype_name(et) not in INDEX_DTYPES:
+            raise VerifyException(f"{ge_type(self)}'s output must be int32 or int64, got {et}")
+
+    def infer(self) -> list[Dims | None] | None:
+        return [()]
+
+
+@irdl_op_definition
+class Size(ShapeInfo):
+    """The input's element count, 0-d (GE's Size, attribute `dtype`: DT_INT32 default)."""
+
+    name = "ge.Size"
+    ATTRS: ClassVar = {"dtype": (A.AttrKind.INT, False)}
+
+
+@irdl_op_definition
+class Rank(ShapeInfo):
+    """The input's rank, 0-d int32 (GE's Rank)."""
+
+    name = "ge.Rank"
+
+
+@irdl_op_definition
+class Fill(GeNode):
+    """`ge.Fill(%dims, %value)`: a tensor of shape `dims` (1-D int32/int64) filled with
+    the 0-d `value` (GE's Fill; ONNX's ConstantOfShape maps to it, constantofshape_plugin.cc)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.Fill"
+    NUM_INPUTS: ClassVar = (2, 2)
+
+    def check(self) -> None:
+        dt = self.operands[0].type.element_type  # type: ignore[attr-defined]
+        if ge_dtype_name(dt) not in INDEX_DTYPES:
+            raise VerifyException(f"dims must be int32 or int64, got {dt}")
+        ds, vs = self.in_shape(0), self.in_shape(1)
+        if ds is not None and len(ds) != 1:
+            raise VerifyException(f"dims must be 1-D, got shape {fmt_shape(ds)}")
+        if vs is not None and _known(vs) and math.prod(vs) != 1:
+            raise VerifyException(f"value must hold one element, got shape {fmt_shape(vs)}")
+        self.same_dtype([self.operands[1], self.results[0]], "value and output")
+
+    def infer(self) -> list[Dims | None] | None:
+        dims = const_ints(self.operands[0])
+        if dims is None:
+            return None
+        if any(d < 0 for d in dims):
+            raise VerifyException(f"dims {dims} has a negative entry")
+        return [tuple(dims)]
+
+
+def range_length(start: float, limit: float, delta: float) -> int:
+    """range_kernel.cc: GetRange: ceil((limit - start) / delta) elements (0 when negative)."""
+    if delta == 0:
+        raise VerifyException("Range's delta must not be 0")
+    return max(0, math.ceil((limit - start) / delta))
+
+
+@irdl_op_definition
+class Range(GeNode):
+    """`ge.Range(%start, %limit, %delta)`: [start, start + delta, ...) up to `limit`
+    (exclusive), 1-D; three 0-d inputs of the output's dtype (GE's Range)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.Range"
+    NUM_INPUTS: ClassVar = (3, 3)
+
+    def check(self) -> None:
+        self.same_dtype([*self.operands, self.results[0]], "start, limit, delta and output")
+        for i, what in enumerate(("start", "limit", "delta")):
+            s = self.in_shape(i)
+            if s is not None and s != ():
+                raise VerifyException(f"{what} must be 0-d, got shape {fmt_shape(s)}")
+
+    def infer(self) -> list[Dims | None] | None:
+        vals = [const_scalar(v) for v in self.operands]
+        if any(v is None for v in vals):
+            return [(-1,)]
+        return [(range_length(*vals),)]  # type: ignore[arg-type]
+
+
+def const_scalar(v: SSAValue) -> float | None:
+    """The one value of a one-element ge.Const/ge.Constant producing `v`, else None."""
+    owner = v.owner
+    if not isinstance(owner, Const | Constant):
+        return None
+    val = owner.attributes.get("value")
+    if not isinstance(val, DenseIntOrFPElementsAttr):
+        return None
+    vals = val.get_values()
+    return float(vals[0]) if len(vals) == 1 else None
+
+
 GE_NODE_OPS: list[type[GeNode]] = [
     Data, RefData, Const, Constant, Variable, NetOutput,
     Add, Sub, Mul, RealDiv, Div, Maximum, Minimum, Pow, AddN,
@@ -3178,6 +3319,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     TransposeD, BroadcastToD, Shape, Gather, GatherV2, MatMul, Conv2D, HcomAllGather,
     PartitionedCall, AscBackend, FusedAscBackend,
     *STRUCTURAL_OPS,
+    Dropout, StopGradient, PreventGradient, Snapshot, Size, Rank, Fill, Range,
 ]  # fmt: skip
 
 GE = Dialect("ge", [GraphOp, *GE_NODE_OPS], [GeDescAttr])

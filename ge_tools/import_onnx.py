@@ -3,7 +3,9 @@
     ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...]
 
 `load_model_or_text(path)` is the one entry the other tools use to read their input: an
-`.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text.
+`.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text
+(`ge-opt MODEL.onnx ...` and `ge-run MODEL.onnx ...` read a model this way, with
+`--input-shape` as here).
 Errors are one line and exit 1 (`MODEL.onnx: node 'NAME' (OpType): error: ...`).
 """
 
@@ -18,16 +20,16 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from ge_tools.opt import one_line_arg_errors, run_tool
+from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
+    add_input_shape_argument,
+    input_shapes_arg,
+    is_onnx_path,
+    one_line_arg_errors,
+    run_tool,
+)
 from ge_tools.parse import UserError, parse_module
 from ge_tools.registry import make_context
 from importers import onnx as onnx_importer
-
-ONNX_SUFFIX = ".onnx"
-
-
-def is_onnx_path(path: str) -> bool:
-    return path.lower().endswith(ONNX_SUFFIX)
 
 
 def load_model_or_text(
@@ -46,20 +48,6 @@ def load_model_or_text(
     with open(path, "rb") as f:
         data = f.read()
     return parse_module(ctx or make_context(), data, path)
-
-
-def input_shapes_arg(specs: Sequence[str] | None) -> dict[str, tuple[int, ...]]:
-    """The --input-shape options as {name: dims}; a bad one is a UserError."""
-    out: dict[str, tuple[int, ...]] = {}
-    for spec in specs or []:
-        try:
-            name, dims = onnx_importer.parse_input_shape(spec)
-        except ValueError as e:
-            raise UserError(f"ge-import: error: --input-shape {e}") from None
-        if name in out:
-            raise UserError(f"ge-import: error: --input-shape gives '{name}' twice")
-        out[name] = dims
-    return out
 
 
 def _epilog() -> str:
@@ -104,14 +92,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         one_line_arg_errors(p)
         p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model file")
         p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the module here (default: stdout)")
-        p.add_argument(
-            "--input-shape",
-            action="append",
-            metavar="NAME=DIMS",
-            help="fix the shape of graph input NAME, e.g. x=1x3x224x224 (x- or comma-separated; "
-            "NAME= for a 0-d input); repeat for several inputs. Needed for every input whose "
-            "shape has a dynamic (named or unknown) dimension",
-        )
+        add_input_shape_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
         module = onnx_importer.load_model(args.model, shapes)

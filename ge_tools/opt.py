@@ -590,6 +590,7 @@ class GeOptMain(xDSLOptMain):
             "(Graphviz's dot when on PATH, else networkx + matplotlib; large graphs summarised "
             "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
         )
+        add_input_shape_argument(arg_parser, only_onnx=True)  # issue 11: ge-opt MODEL.onnx
         arg_parser.add_argument(
             "--remarks",
             action="store_true",
@@ -646,6 +647,14 @@ class GeOptMain(xDSLOptMain):
         return parse_module(self.ctx, data, self.get_input_name(), offset, not self.args.no_implicit_module)
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
+        # issue 11: an ONNX model (.onnx) is imported (importers/onnx.py), with --input-shape
+        shapes = input_shapes_arg(self.args.input_shape, "ge-opt")
+        if is_onnx_path(self.get_input_name()):
+            from importers import onnx as onnx_importer
+
+            return onnx_importer.load_model(self.get_input_name(), shapes)
+        if shapes:
+            raise UserError(f"{self.get_input_name()}: error: --input-shape applies to an ONNX model (.onnx) only")
         if file_extension != "mlir":
             return self.available_frontends[file_extension](chunk)
         return self._parse(chunk.read(), start_offset)
@@ -789,6 +798,44 @@ class GeOptMain(xDSLOptMain):
             else:
                 print(line, file=sys.stderr)
         return found
+
+
+# -- ONNX models as input (issue 11; ge_tools/import_onnx.py is ge-import) -----------------
+
+ONNX_SUFFIX = ".onnx"
+INPUT_SHAPE_HELP = (
+    "fix the shape of graph input NAME, e.g. x=1x3x224x224 (x- or comma-separated; "
+    "NAME= for a 0-d input); repeat for several inputs. Needed for every input whose "
+    "shape has a dynamic (named or unknown) dimension"
+)
+
+
+def is_onnx_path(path: str) -> bool:
+    return path.lower().endswith(ONNX_SUFFIX)
+
+
+def add_input_shape_argument(p: argparse.ArgumentParser, only_onnx: bool = False) -> None:
+    """--input-shape NAME=DIMS, as ge-import, ge-opt and ge-run take it."""
+    extra = " (an ONNX model input only)" if only_onnx else ""
+    p.add_argument("--input-shape", action="append", metavar="NAME=DIMS", help=INPUT_SHAPE_HELP + extra)
+
+
+def input_shapes_arg(specs: Sequence[str] | None, tool: str = "ge-import") -> dict[str, tuple[int, ...]]:
+    """The --input-shape options as {name: dims}; a bad one is a UserError."""
+    if not specs:
+        return {}  # without the importer (and onnx) loaded: ge-opt on IR text never needs it
+    from importers.onnx import parse_input_shape
+
+    out: dict[str, tuple[int, ...]] = {}
+    for spec in specs or []:
+        try:
+            name, dims = parse_input_shape(spec)
+        except ValueError as e:
+            raise UserError(f"{tool}: error: --input-shape {e}") from None
+        if name in out:
+            raise UserError(f"{tool}: error: --input-shape gives '{name}' twice")
+        out[name] = dims
+    return out
 
 
 def run_tool(make: Callable[[], object], tool: str) -> None:

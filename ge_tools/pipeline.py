@@ -42,7 +42,12 @@ class GeCompilePass(PipelinePass):
     with its default options, except that `enable-pass` goes to ge-lower-autofuse and
     `streams` to ge-to-npu.
 
-    ge-identity-pass, ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
+    Graph preparation first (GE's GraphPrepare, then OptimizeStage1's folding):
+    ge-dimension-compute-pass, ge-constant-folding-pass (graph_prepare.cc:
+    InferShapeForPreprocess), ge-dropout-pass, ge-stop-gradient-pass,
+    ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass (PrepareOptimize's order),
+    ge-dimension-compute-pass, ge-constant-folding-pass again (graph_manager.cc:
+    OptimizeStage1: what the removals exposed); then ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
     ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask,
     ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
     time) each of them as its own pass.
@@ -73,10 +78,27 @@ class GeCompilePass(PipelinePass):
         from passes.notask.pack import PackNotaskPass
         from passes.notask.phony import PhonyNotaskPass
         from passes.notask.split import SplitNotaskPass
+        from passes.prepare.constant_folding import ConstantFoldingPass
+        from passes.prepare.dimension_compute import DimensionComputePass
+        from passes.prepare.dropout import DropOutPass
         from passes.prepare.identity import IdentityPass
+        from passes.prepare.prevent_gradient import PreventGradientPass
+        from passes.prepare.snapshot import SnapshotPass
+        from passes.prepare.stop_gradient import StopGradientPass
 
         return (
+            # graph_prepare.cc: InferShapeForPreprocess (DimensionComputePass, ConstantFoldingPass)
+            DimensionComputePass(),
+            ConstantFoldingPass(),
+            # graph_prepare.cc: PrepareOptimize (names_to_passes, inference: DropOutPass first)
+            DropOutPass(),
+            StopGradientPass(),
+            PreventGradientPass(),
+            SnapshotPass(),
             IdentityPass(),
+            # graph_manager.cc: OptimizeStage1 (DimensionComputePass, ConstantFoldingPass again)
+            DimensionComputePass(),
+            ConstantFoldingPass(),
             PhonyNotaskPass(stage="mark"),
             LowerAutofusePass(enable_pass=self.enable_pass),
             AutofusePass(),

@@ -51,6 +51,36 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return IdentityPass
 
+    def get_dimension_compute() -> type[ModulePass]:
+        from passes.prepare.dimension_compute import DimensionComputePass
+
+        return DimensionComputePass
+
+    def get_constant_folding() -> type[ModulePass]:
+        from passes.prepare.constant_folding import ConstantFoldingPass
+
+        return ConstantFoldingPass
+
+    def get_dropout() -> type[ModulePass]:
+        from passes.prepare.dropout import DropOutPass
+
+        return DropOutPass
+
+    def get_stop_gradient() -> type[ModulePass]:
+        from passes.prepare.stop_gradient import StopGradientPass
+
+        return StopGradientPass
+
+    def get_prevent_gradient() -> type[ModulePass]:
+        from passes.prepare.prevent_gradient import PreventGradientPass
+
+        return PreventGradientPass
+
+    def get_snapshot() -> type[ModulePass]:
+        from passes.prepare.snapshot import SnapshotPass
+
+        return SnapshotPass
+
     def get_phony_notask() -> type[ModulePass]:
         from passes.notask.phony import PhonyNotaskPass
 
@@ -97,6 +127,12 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return GeCompilePass
 
     return {
+        "ge-dimension-compute-pass": get_dimension_compute,
+        "ge-constant-folding-pass": get_constant_folding,
+        "ge-dropout-pass": get_dropout,
+        "ge-stop-gradient-pass": get_stop_gradient,
+        "ge-prevent-gradient-pass": get_prevent_gradient,
+        "ge-snapshot-pass": get_snapshot,
         "ge-identity-pass": get_identity,
         "ge-phony-notask": get_phony_notask,
         "ge-split-notask": get_split_notask,

@@ -50,6 +50,8 @@ from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shapes import fmt_shape
+from ge_tools.import_onnx import add_input_shape_argument
+from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
     PipelineCallback,
     PipelineError,
@@ -81,7 +83,10 @@ DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
 
 Modes:
-  default      run the passes of ge-compile (ge_tools/pipeline.py: ge-identity-pass,
+  default      run the passes of ge-compile (ge_tools/pipeline.py: graph preparation,
+               ge-dimension-compute-pass, ge-constant-folding-pass, ge-dropout-pass,
+               ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass,
+               ge-identity-pass, the two folding passes again; then
                ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
                ge-split-notask, ge-concat-notask, ge-pack-notask,
                ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}) on a copy of
@@ -159,16 +164,24 @@ infinite (a singularity, a domain edge or overflow within reach) matches any val
 then prints "tolerance: N output elements depend on rounding without bound" and
 --stats-json counts them as unbounded_elements.
 
+ONNX models: FILE.onnx is imported as ge-import imports it (--input-shape fixes dynamic
+input dims; errors as ge-import's). After the comparison with the reference, the
+simulator's outputs are compared with onnxruntime's (CPU provider, optimisations off,
+the same inputs): one line per output with its largest absolute and relative error, then
+"outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b|
+per dtype: {ORT_TOLERANCES}.
+
 Output: one summary line per NetOutput value (index, producer node:output, shape, dtype,
 min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.
 
 Errors (syntax, verifier, bad input files, ops without reference semantics) are one
 line FILE:LINE:COL: error: ... and exit 1. The file is read as ge-opt reads it (UTF-8 IR
-text whatever its extension). Before allocating anything, ge-run refuses a graph whose
+text whatever its extension, an .onnx model imported). Before allocating anything, ge-run refuses a graph whose
 tensors need more host memory than the machine has (twice the sum of every node's
 output bytes, as numpy arrays: the reference's values and the compiled run's), located
 at the node with the largest output.
 """
+DESCRIPTION = DESCRIPTION.replace("{ORT_TOLERANCES}", tolerance_text())
 
 
 @dataclass
@@ -403,7 +416,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
         prog="ge-run", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     one_line_arg_errors(p)
-    p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir)")
+    p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir), or an ONNX model (.onnx)")
+    add_input_shape_argument(p, only_onnx=True)  # issue 11
     p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
     p.add_argument(
         "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"
@@ -672,6 +686,32 @@ def read_module(ctx: Context, path: str) -> ModuleOp:
     return module
 
 
+def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
+    """issue 11: FILE as read_module reads it, or an ONNX model (.onnx) imported with
+    --input-shape (ge_tools/import_onnx.py; errors as ge-import gives them)."""
+    from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, load_model_or_text
+
+    shapes = input_shapes_arg(args.input_shape, "ge-run")
+    if not is_onnx_path(args.file) and not shapes:
+        return read_module(ctx, args.file)
+    module = load_model_or_text(args.file, ctx, shapes)
+    verify_module(module)
+    name_all_nodes(module)
+    return module
+
+
+def compare_with_onnx_model(args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output]) -> int:
+    """issue 11: for an ONNX model, the compiled outputs against onnxruntime's
+    (ge_tools/onnx_oracle.py); 0 for anything else."""
+    from ge_tools.import_onnx import is_onnx_path
+
+    if not is_onnx_path(args.file):
+        return 0
+    from ge_tools.onnx_oracle import oracle_status
+
+    return oracle_status(args.file, inputs, [o.array for o in got])
+
+
 def make_inputs(args: argparse.Namespace, graph: ge.GraphOp) -> list[np.ndarray]:
     """The graph's inputs in ge.Data index order: --input files, else --seed's random ones."""
     name = graph.sym_name.data
@@ -825,7 +865,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 1
     pipeline = compile_pipeline(args)
     ctx = context()  # ge-opt's: every dialect
-    module = read_module(ctx, args.file)
+    module = read_input(ctx, args)
     graph = select_graph(module, args.graph)
     check_host_memory(module, host_memory_bytes())
     try:
@@ -874,6 +914,7 @@ def _run_graph(
         runs = [_evaluate(select_graph(compiled, name), inputs)]
     c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
     status = report_comparison(c, runs[-1], args.print_values)
+    status = max(status, compare_with_onnx_model(args, inputs, runs[-1]))
     stats.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
     if args.save_dir:
         _save(args.save_dir, "output_", runs[-1])

@@ -33,8 +33,11 @@ Shapes are static: every graph input needs a full shape (`input_shapes` fixes dy
 missing ones) and ONNX's shape inference (strict mode) gives every other value its type;
 a value whose shape stays dynamic is a located error at the node that makes it. Inputs
 that are attributes in GE (and in older opsets), such as Split's `split`, Reduce*'s `axes`,
-Reshape's and Expand's `shape`, Squeeze's and Unsqueeze's `axes`, must be initializers or
-`Constant` outputs: they are folded in; one computed at run time is a located error.
+Expand's `shape`, Squeeze's and Unsqueeze's `axes`, must be initializers or `Constant`
+outputs: they are folded in; one computed at run time is a located error. A Reshape's
+shape may be computed (PyTorch's flatten: Shape -> Gather -> Unsqueeze -> Concat): it stays
+the Reshape's input 1 and GE's graph preparation folds it (passes/prepare/, first in
+ge-compile).
 
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
@@ -244,12 +247,12 @@ MAPPINGS: dict[str, Mapping] = _table(
     Ceil | Ceil | similar_opp_plugins.cc
     Celu | Celu | celu_plugin.cc
     Clip | ClipByValue | clip_plugin.cc
-    ConstantOfShape | Fill | constantofshape_plugin.cc | Fill (or host constant folding)
+    ConstantOfShape | Fill (dims, Const value) | constantofshape_plugin.cc
     ConvTranspose | Conv2DTranspose (1-D: Unsqueeze, Conv2DTranspose, Squeeze) | conv_transpose_plugin.cc
     Cos | Cos | similar_opp_plugins.cc
     CumSum | Cumsum | cumsum_plugin.cc | Cumsum
     DepthToSpace | DepthToSpace | depth_to_space_plugin.cc | DepthToSpace
-    Dropout | Dropout | similar_opp_plugins.cc | Dropout (and its removal pass)
+    Dropout | Dropout (inference; mask: a Const of ones) | similar_opp_plugins.cc
     Einsum | Einsum | einsum_plugin.cc | Einsum
     Elu | Elu | elu_plugin.cc
     Equal | Equal | similar_opp_plugins.cc
@@ -284,7 +287,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Or | LogicalOr | similar_opp_plugins.cc
     Pad | PadV3 (Const paddings) | pad_plugin.cc
     PRelu | PRelu | similar_opp_plugins.cc | PRelu
-    Range | Range | similar_opp_plugins.cc | Range
+    Range | Range | similar_opp_plugins.cc
     ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
     ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
     ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
@@ -295,7 +298,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Selu | Selu | selu_plugin.cc
     Sign | Sign | similar_opp_plugins.cc
     Sin | Sin | similar_opp_plugins.cc
-    Size | Size | size_plugin.cc | Size (or host constant folding)
+    Size | Size | size_plugin.cc
     Slice | StridedSliceV2 (Const begin, end, axes, strides) | slice_plugin.cc
     Softmax | SoftmaxV2 | softmax_plugin.cc
     Softplus | Softplus | similar_opp_plugins.cc
@@ -315,7 +318,7 @@ MAPPINGS: dict[str, Mapping] = _table(
 # positions. They must be initializers or Constant outputs (the plugins read them as
 # attributes in the opsets before they became inputs).
 STATIC_INPUTS: dict[str, dict[int, str]] = {
-    "Reshape": {1: "shape"}, "Expand": {1: "shape"}, "Split": {1: "split"},
+    "Expand": {1: "shape"}, "Split": {1: "split"},
     "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
     "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Trilu": {1: "k"}, "Resize": {2: "scales", 3: "sizes"},
     **{op: {1: "axes"} for op in (
@@ -1529,13 +1532,23 @@ def _split(ctx: _NodeCtx) -> None:
 
 @converts("Reshape")
 def _reshape(ctx: _NodeCtx) -> None:
-    # reshape_plugin.cc: Reshape {allowzero} with its shape input. The shape must be static;
-    # the Const GE keeps as input 1 holds the resolved shape (ONNX's 0 = "copy" and -1
-    # resolved), so the two readings of 0 cannot differ.
-    ctx.const_ints(1, "shape")
-    out = ctx.out_dims()
-    shape = ctx.const_value(np.array(out, dtype=np.int64), _T.INT64, "shape")
-    ctx.single(ge.Reshape, [ctx.x(0), shape])
+    # reshape_plugin.cc: Reshape {allowzero} with its shape input. A constant shape becomes
+    # the Const GE keeps as input 1, holding the resolved shape (ONNX's 0 = "copy" and -1
+    # resolved), so the two readings of 0 cannot differ. A computed shape (PyTorch's
+    # flatten: Shape -> Gather -> Unsqueeze -> Concat) stays input 1, for GE's
+    # DimensionComputePass and ConstantFoldingPass to fold (passes/prepare/); the output's
+    # static shape is ONNX's inference (data propagation) of it.
+    if ctx.value(1).const is not None:
+        ctx.const_ints(1, "shape")
+        out = ctx.out_dims()
+        shape = ctx.const_value(np.array(out, dtype=np.int64), _T.INT64, "shape")
+        ctx.single(ge.Reshape, [ctx.x(0), shape])
+        return
+    if ctx.elem(1) not in (_T.INT64, _T.INT32) or len(ctx.dims(1)) != 1:
+        raise ctx.error(
+            f"input 1 ('shape') must be a 1-D integer tensor, got {_dtype_name(ctx.elem(1)).lower()} {list(ctx.dims(1))}"
+        )
+    ctx.single(ge.Reshape, [ctx.x(0), ctx.x(1)])
 
 
 @converts("Flatten")
@@ -1731,6 +1744,60 @@ def _conv(ctx: _NodeCtx) -> None:
         suffix="Conv2D",
     )
     ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
+
+
+# -- graph preparation: nodes GE removes or folds (passes/prepare/) --------------------------
+
+
+@converts("Dropout")
+def _dropout(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ai.onnx::11::Dropout -> Dropout, which GE's DropOutPass deletes
+    # in inference (dropout_pass.cc). In inference ONNX's output is the input and the mask
+    # (output 1) all true: a Const of ones. training_mode (input 2, opset 12+) must be a
+    # constant false: training is not compiled here.
+    if ctx.has(2):
+        tm = ctx.const(2, "training_mode")
+        if tm.size != 1 or bool(tm.reshape(-1)[0]):
+            raise ctx.unsupported_attr(
+                "training_mode", "true", "only inference is compiled (DropOutPass removes Dropout)"
+            )
+    ctx.single(ge.Dropout, [ctx.x(0)])
+    if len(ctx.node.output) > 1 and ctx.node.output[1]:
+        ctx.bind_const(1, np.ones(ctx.out_dims(1), dtype=bool), ctx.out_elem(1))
+
+
+@converts("Size")
+def _size(ctx: _NodeCtx) -> None:
+    ctx.single(ge.Size, [ctx.x(0)])  # size_plugin.cc: Size (int64 out); DimensionComputePass folds it
+
+
+@converts("ConstantOfShape")
+def _constant_of_shape(ctx: _NodeCtx) -> None:
+    # constantofshape_plugin.cc: ConstantOfShape(shape) {value} -> Fill(dims = shape,
+    # value = a 0-d Const of `value`, default float 0); ConstantFoldingPass folds a constant
+    # or computed-then-folded shape (fill_kernel.cc).
+    a = ctx.attrs.get("value")
+    if a is None:
+        arr = np.zeros((), dtype=np.float32)
+        elem = _T.FLOAT
+    else:
+        if a.t.data_type not in _ELEM:
+            raise ctx.unsupported_attr(
+                "value", f"a {_dtype_name(a.t.data_type).lower()} tensor", f"supported dtypes: {_supported_dtypes()}"
+            )
+        arr = numpy_helper.to_array(a.t).reshape(())
+        elem = a.t.data_type
+    if ctx.elem(0) not in (_T.INT64, _T.INT32):
+        raise ctx.error(f"input 0 ('shape') must be int64, got {_dtype_name(ctx.elem(0)).lower()}")
+    value = ctx.const_value(arr, elem, "value")
+    ctx.single(ge.Fill, [ctx.x(0), value])
+
+
+@converts("Range")
+def _range(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ai.onnx::11::Range -> Range(start, limit, delta)
+    _same_dtype(ctx, (0, 1, 2))
+    ctx.single(ge.Range, [ctx.x(i) for i in range(3)])
 
 
 # -- constants -----------------------------------------------------------------------------

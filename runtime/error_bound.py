@@ -156,6 +156,11 @@ UNARY_F64: dict[str, tuple[Callable[[np.ndarray], np.ndarray], bool]] = {
     "Square": (lambda x: x * x, False),
     "Reciprocal": (lambda x: 1.0 / x, True),
     "Identity": (lambda x: x, False),
+    # graph preparation removes them (passes/prepare/): each is its input
+    "Dropout": (lambda x: x, False),
+    "StopGradient": (lambda x: x, False),
+    "PreventGradient": (lambda x: x, False),
+    "Snapshot": (lambda x: x, False),
 }
 
 
@@ -257,11 +262,19 @@ def bound_rule_of(op_class: type[Operation]) -> BoundRule | None:
     return _RULES.get(op_class)
 
 
-@_rule(ge.Const, ge.Constant, ge.Variable, ge.Shape)
+@_rule(ge.Const, ge.Constant, ge.Variable, ge.Shape, ge.Size, ge.Rank, ge.Range)
 def _exact_source(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     return [_zeros(o) for o in outs]
+
+
+@_rule(ge.Fill)
+def _fill(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # every element is the value: its bound everywhere
+    return [np.full(outs[0].shape, float(bounds[1].reshape(-1)[0]) if bounds[1].size else 0.0)]
 
 
 @_rule(ge.Data, ge.RefData, ge.NetOutput)

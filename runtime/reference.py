@@ -839,6 +839,37 @@ def _conv2d_transpose(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndar
 
 
 # ---------------------------------------------------------------------------------------
+# Graph preparation: Dropout (inference), StopGradient, PreventGradient, Snapshot, Size,
+# Rank, Fill, Range (GE removes or folds them before execution: passes/prepare/)
+# ---------------------------------------------------------------------------------------
+
+
+def _size(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [np.array(args[0].size, dtype=out_dtype(op))]
+
+
+def _rank(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [np.array(args[0].ndim, dtype=out_dtype(op))]
+
+
+def _fill(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    dims = tuple(int(d) for d in args[0].reshape(-1))
+    if any(d < 0 for d in dims):
+        raise ReferenceEvalError(op, f"Fill's dims {list(dims)} has a negative entry")
+    return [np.full(dims, args[1].reshape(-1)[0], dtype=out_dtype(op))]
+
+
+def _range(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # range_kernel.cc: GetRange: start + i * delta for i < ceil((limit - start) / delta)
+    start, limit, delta = (a.reshape(-1)[0] for a in args)
+    if delta == 0:
+        raise ReferenceEvalError(op, "Range's delta is 0")
+    n = max(0, math.ceil((float(limit) - float(start)) / float(delta)))
+    dt = out_dtype(op)
+    return [(np.asarray(start, dtype=dt) + np.arange(n, dtype=dt) * np.asarray(delta, dtype=dt)).astype(dt)]
+
+
+# ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
 
@@ -1001,3 +1032,13 @@ class ReferenceFunctions(InterpreterFunctions):
     run_resize_nearest = node_impl(ge.ResizeNearestNeighborV2, _resize)
     run_resize_bilinear = node_impl(ge.ResizeBilinearV2, _resize)
     run_conv2d_transpose = node_impl(ge.Conv2DTranspose, _conv2d_transpose)
+    # Graph preparation (GE removes Dropout in inference, StopGradient, PreventGradient and
+    # Snapshot, io_map 0 -> 0: each is its input; it folds Size, Rank, Fill, Range)
+    run_dropout = node_impl(ge.Dropout, _pointwise(lambda x: x))
+    run_stop_gradient = node_impl(ge.StopGradient, _pointwise(lambda x: x))
+    run_prevent_gradient = node_impl(ge.PreventGradient, _pointwise(lambda x: x))
+    run_snapshot = node_impl(ge.Snapshot, _pointwise(lambda x: x))
+    run_size = node_impl(ge.Size, _size)
+    run_rank = node_impl(ge.Rank, _rank)
+    run_fill = node_impl(ge.Fill, _fill)
+    run_range = node_impl(ge.Range, _range)

@@ -8,23 +8,20 @@ producer, no timestamps). `--check` writes nothing and exits 1 when a file in DI
 from what the script makes (the tests run it so the committed copies stay current).
 Nothing is downloaded: the zoo is generated.
 
-Generated now (their ops all import today):
+Generated:
 
 | model | what it is | ops |
 |---|---|---|
-| mlp_classifier | 1x8x8 images -> Flatten -> 3 Linear (Gemm, transB) with Relu -> 10 logits | Flatten, Gemm, Relu |
+| mlp_classifier | 2x1x8x8 images -> PyTorch's exported flatten (`x.view(x.size(0), -1)`: Shape -> Gather -> Unsqueeze -> Concat -> Reshape, folded by GE's DimensionComputePass / ConstantFoldingPass) -> 3 Linear (Gemm, transB) with Relu and a Dropout (removed by DropOutPass) -> 10 logits | Shape, Gather, Unsqueeze, Concat, Reshape, Gemm, Relu, Dropout |
 | unet_block | a UNet-style block at one resolution: two Conv+Relu encoder stages, the skip Concat of both on channels, a Conv+Relu decoder, a 1x1 Conv head, a residual Add of the input | Conv, Relu, Concat, Add |
 | embedding_bag | token ids -> Gather from an embedding table -> ReduceMean over the sequence -> 2 Linear (Gemm) | Gather, ReduceMean, Gemm, Relu |
+| resnet_basic_block | ResNet's basic block: Conv3x3-BatchNorm-Relu, Conv3x3-BatchNorm, residual Add, Relu | Conv, BatchNormalization, Relu, Add |
+| mobilenetv2_inverted_residual | 1x1 expand Conv-BatchNorm-Relu6, 3x3 depthwise Conv (group = channels)-BatchNorm-Relu6, 1x1 project Conv-BatchNorm, residual Add | Conv, BatchNormalization, Clip, Add |
+| transformer_encoder_layer | a post-LN BERT layer: Q/K/V MatMuls (+bias), heads split by Reshape+Transpose, scaled scores, Softmax, context MatMul, output projection, residual Add + LayerNormalization, exact-GELU MLP (Erf), residual Add + LayerNormalization (`transformer_encoder_layer(hidden, heads, seq)` builds it at any size: bench/bench_import.py compiles BERT-base's) | MatMul (3-D and 4-D), Add, Reshape, Transpose, Div, Softmax, LayerNormalization, Mul, Erf |
 
-The other models of issue 11's zoo, for the next step (each needs the op(s) named, by the
-GE op type GE's ONNX plugin makes):
-
-| model | needs |
-|---|---|
-| resnet_basic_block (Conv-BatchNorm-Relu twice, residual Add) | BatchNormalization (GE BatchNorm) |
-| mobilenetv2_inverted_residual (1x1 expand, 3x3 depthwise Conv, 1x1 project, residual) | BatchNormalization (BatchNorm); Clip as Relu6 (ClipByValue) and the depthwise Conv (groups) import |
-| transformer_encoder_layer (LayerNorm, QKV MatMuls, softmax attention, GELU MLP, residuals) | MatMul above rank 2 (BatchMatMulV2); LayerNormalization (LayerNorm), Softmax (SoftmaxV2) and Erf / Gelu import |
-| unet_block with its down and up sampling | MaxPool (MaxPool / MaxPoolV3), Resize (ResizeNearestNeighborV2) or ConvTranspose (Conv2DTranspose) |
+The last three use ops of the ge dialect's issue-11 sections: BatchNormalization
+(BatchNorm), Clip as Relu6 (ClipByValue), Softmax (SoftmaxV2), LayerNormalization (LayerNorm),
+Erf (Erf), MatMul above rank 2 (BatchMatMulV2).
 """
 
 from __future__ import annotations
@@ -76,11 +73,29 @@ def _conv(rng: np.random.Generator, c_out: int, c_in: int, k: int) -> tuple[np.n
     return w, b
 
 
+def _const(name: str, arr: np.ndarray) -> onnx.NodeProto:
+    return h.make_node("Constant", [], [name], name=name, value=numpy_helper.from_array(arr, name))
+
+
 def mlp_classifier() -> onnx.ModelProto:
     rng = np.random.default_rng(11)
     sizes = [64, 48, 32, 10]
     inits: dict[str, np.ndarray] = {}
-    nodes = [h.make_node("Flatten", ["image"], ["flat"], name="/flatten/Flatten", axis=1)]
+    # torch.onnx.export of `x.view(x.size(0), -1)`: the batch dim read from the shape
+    nodes = [
+        h.make_node("Shape", ["image"], ["/Shape_output_0"], name="/Shape"),
+        _const("/Constant_output_0", np.array(0, dtype=np.int64)),
+        h.make_node("Gather", ["/Shape_output_0", "/Constant_output_0"], ["/Gather_output_0"], name="/Gather", axis=0),
+        _const("/Constant_1_output_0", np.array([0], dtype=np.int64)),
+        h.make_node(
+            "Unsqueeze", ["/Gather_output_0", "/Constant_1_output_0"], ["/Unsqueeze_output_0"], name="/Unsqueeze"
+        ),
+        _const("/Constant_2_output_0", np.array([-1], dtype=np.int64)),
+        h.make_node(
+            "Concat", ["/Unsqueeze_output_0", "/Constant_2_output_0"], ["/Concat_output_0"], name="/Concat", axis=0
+        ),
+        h.make_node("Reshape", ["image", "/Concat_output_0"], ["flat"], name="/Reshape"),
+    ]
     x = "flat"
     for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
         w, bias = _linear(rng, a, b)
@@ -90,6 +105,10 @@ def mlp_classifier() -> onnx.ModelProto:
         if i < len(sizes) - 2:
             nodes.append(h.make_node("Relu", [y], [f"act{i}"], name=f"/act{i}/Relu"))
             x = f"act{i}"
+        if i == 0:  # nn.Dropout(0.1) exported in inference: y and its (unused) mask
+            inits["drop.ratio"] = np.array(0.1, dtype=np.float32)
+            nodes.append(h.make_node("Dropout", [x, "drop.ratio"], ["drop0", "drop0_mask"], name="/drop0/Dropout"))
+            x = "drop0"
     return _model(
         "mlp_classifier",
         nodes,
@@ -161,10 +180,159 @@ def embedding_bag() -> onnx.ModelProto:
     )
 
 
+def _batchnorm(rng: np.random.Generator, inits: dict[str, np.ndarray], name: str, c: int) -> list[str]:
+    """nn.BatchNorm2d(c) in eval mode with trained-looking statistics."""
+    inits[f"{name}.weight"] = rng.uniform(0.5, 1.5, c).astype(np.float32)
+    inits[f"{name}.bias"] = rng.uniform(-0.2, 0.2, c).astype(np.float32)
+    inits[f"{name}.running_mean"] = rng.uniform(-0.3, 0.3, c).astype(np.float32)
+    inits[f"{name}.running_var"] = rng.uniform(0.5, 2.0, c).astype(np.float32)
+    return [f"{name}.{p}" for p in ("weight", "bias", "running_mean", "running_var")]
+
+
+def _conv_bn(
+    rng: np.random.Generator,
+    inits: dict[str, np.ndarray],
+    name: str,
+    x: str,
+    c_out: int,
+    c_in: int,
+    k: int,
+    group: int = 1,
+) -> tuple[list[onnx.NodeProto], str]:
+    """Conv (no bias, as before a BatchNorm) then BatchNormalization: the output's name."""
+    bound = 1.0 / np.sqrt(c_in // group * k * k)
+    inits[f"{name}.conv.weight"] = rng.uniform(-bound, bound, (c_out, c_in // group, k, k)).astype(np.float32)
+    p = k // 2
+    conv = h.make_node(
+        "Conv", [x, f"{name}.conv.weight"], [f"{name}_conv"], name=f"/{name}/conv/Conv",
+        kernel_shape=[k, k], pads=[p, p, p, p], group=group,
+    )  # fmt: skip
+    bn = h.make_node(
+        "BatchNormalization", [f"{name}_conv", *_batchnorm(rng, inits, f"{name}.bn", c_out)], [f"{name}_bn"],
+        name=f"/{name}/bn/BatchNormalization", epsilon=1e-5,
+    )  # fmt: skip
+    return [conv, bn], f"{name}_bn"
+
+
+def resnet_basic_block() -> onnx.ModelProto:
+    rng = np.random.default_rng(14)
+    inits: dict[str, np.ndarray] = {}
+    c = 8
+    a, ya = _conv_bn(rng, inits, "conv1", "x", c, c, 3)
+    b, yb = _conv_bn(rng, inits, "conv2", "r1", c, c, 3)
+    nodes = [
+        *a,
+        h.make_node("Relu", [ya], ["r1"], name="/relu1/Relu"),
+        *b,
+        h.make_node("Add", [yb, "x"], ["sum"], name="/residual/Add"),
+        h.make_node("Relu", ["sum"], ["y"], name="/relu2/Relu"),
+    ]
+    return _model(
+        "resnet_basic_block",
+        nodes,
+        [h.make_tensor_value_info("x", T.FLOAT, [1, c, 8, 8])],
+        [h.make_tensor_value_info("y", T.FLOAT, [1, c, 8, 8])],
+        inits,
+    )
+
+
+def mobilenetv2_inverted_residual() -> onnx.ModelProto:
+    rng = np.random.default_rng(15)
+    inits: dict[str, np.ndarray] = {"relu6.min": np.array(0.0, np.float32), "relu6.max": np.array(6.0, np.float32)}
+    c, t = 8, 4
+    e, ye = _conv_bn(rng, inits, "expand", "x", c * t, c, 1)
+    d, yd = _conv_bn(rng, inits, "depthwise", "a1", c * t, c * t, 3, group=c * t)
+    p, yp = _conv_bn(rng, inits, "project", "a2", c, c * t, 1)
+    nodes = [
+        *e,
+        h.make_node("Clip", [ye, "relu6.min", "relu6.max"], ["a1"], name="/expand/Clip"),
+        *d,
+        h.make_node("Clip", [yd, "relu6.min", "relu6.max"], ["a2"], name="/depthwise/Clip"),
+        *p,
+        h.make_node("Add", ["x", yp], ["y"], name="/residual/Add"),
+    ]
+    return _model(
+        "mobilenetv2_inverted_residual",
+        nodes,
+        [h.make_tensor_value_info("x", T.FLOAT, [1, c, 8, 8])],
+        [h.make_tensor_value_info("y", T.FLOAT, [1, c, 8, 8])],
+        inits,
+    )
+
+
+def transformer_encoder_layer(hidden: int = 16, heads: int = 2, seq: int = 8, batch: int = 1) -> onnx.ModelProto:
+    """A post-LN BERT encoder layer (PyTorch's export pattern) at the given sizes; seeded."""
+    rng = np.random.default_rng(16)
+    inits: dict[str, np.ndarray] = {}
+    dh, ffn = hidden // heads, 4 * hidden
+    nodes: list[onnx.NodeProto] = []
+
+    def linear(name: str, x: str, n_in: int, n_out: int, y: str) -> None:
+        w, b = _linear(rng, n_in, n_out)
+        inits[f"{name}.weight"], inits[f"{name}.bias"] = np.ascontiguousarray(w.T), b  # [in, out] for MatMul
+        nodes.append(h.make_node("MatMul", [x, f"{name}.weight"], [f"{name}_mm"], name=f"/{name}/MatMul"))
+        nodes.append(h.make_node("Add", [f"{name}_mm", f"{name}.bias"], [y], name=f"/{name}/Add"))
+
+    def layernorm(name: str, x: str, y: str) -> None:
+        inits[f"{name}.weight"] = rng.uniform(0.8, 1.2, hidden).astype(np.float32)
+        inits[f"{name}.bias"] = rng.uniform(-0.1, 0.1, hidden).astype(np.float32)
+        nodes.append(
+            h.make_node(
+                "LayerNormalization", [x, f"{name}.weight", f"{name}.bias"], [y], name=f"/{name}/LayerNormalization",
+                axis=-1, epsilon=1e-12,
+            )
+        )  # fmt: skip
+
+    inits["heads_shape"] = np.array([batch, seq, heads, dh], dtype=np.int64)
+    inits["hidden_shape"] = np.array([batch, seq, hidden], dtype=np.int64)
+    inits["scale"] = np.array(np.sqrt(dh), dtype=np.float32)
+    for n in ("query", "key", "value"):
+        linear(f"attn.{n}", "x", hidden, hidden, f"{n}_lin")
+        nodes.append(h.make_node("Reshape", [f"{n}_lin", "heads_shape"], [f"{n}_heads"], name=f"/attn/{n}/Reshape"))
+        perm = [0, 2, 3, 1] if n == "key" else [0, 2, 1, 3]
+        nodes.append(h.make_node("Transpose", [f"{n}_heads"], [f"{n}_t"], name=f"/attn/{n}/Transpose", perm=perm))
+    nodes += [
+        h.make_node("MatMul", ["query_t", "key_t"], ["scores_raw"], name="/attn/scores/MatMul"),
+        h.make_node("Div", ["scores_raw", "scale"], ["scores"], name="/attn/scores/Div"),
+        h.make_node("Softmax", ["scores"], ["probs"], name="/attn/Softmax", axis=-1),
+        h.make_node("MatMul", ["probs", "value_t"], ["context"], name="/attn/context/MatMul"),
+        h.make_node("Transpose", ["context"], ["context_t"], name="/attn/context/Transpose", perm=[0, 2, 1, 3]),
+        h.make_node("Reshape", ["context_t", "hidden_shape"], ["context_m"], name="/attn/context/Reshape"),
+    ]
+    linear("attn.output", "context_m", hidden, hidden, "attn_out")
+    nodes.append(h.make_node("Add", ["attn_out", "x"], ["res1"], name="/attn/residual/Add"))
+    layernorm("attn.norm", "res1", "h1")
+    # the MLP with exact GELU: x * 0.5 * (1 + erf(x / sqrt(2)))
+    linear("mlp.fc1", "h1", hidden, ffn, "f1")
+    inits["sqrt2"] = np.array(np.sqrt(2.0), dtype=np.float32)
+    inits["one"] = np.array(1.0, dtype=np.float32)
+    inits["half"] = np.array(0.5, dtype=np.float32)
+    nodes += [
+        h.make_node("Div", ["f1", "sqrt2"], ["g0"], name="/mlp/gelu/Div"),
+        h.make_node("Erf", ["g0"], ["g1"], name="/mlp/gelu/Erf"),
+        h.make_node("Add", ["g1", "one"], ["g2"], name="/mlp/gelu/Add"),
+        h.make_node("Mul", ["f1", "g2"], ["g3"], name="/mlp/gelu/Mul"),
+        h.make_node("Mul", ["g3", "half"], ["gelu"], name="/mlp/gelu/Mul_1"),
+    ]
+    linear("mlp.fc2", "gelu", ffn, hidden, "f2")
+    nodes.append(h.make_node("Add", ["f2", "h1"], ["res2"], name="/mlp/residual/Add"))
+    layernorm("mlp.norm", "res2", "y")
+    return _model(
+        "transformer_encoder_layer",
+        nodes,
+        [h.make_tensor_value_info("x", T.FLOAT, [batch, seq, hidden])],
+        [h.make_tensor_value_info("y", T.FLOAT, [batch, seq, hidden])],
+        inits,
+    )
+
+
 MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
     "mlp_classifier": mlp_classifier,
     "unet_block": unet_block,
     "embedding_bag": embedding_bag,
+    "resnet_basic_block": resnet_basic_block,
+    "mobilenetv2_inverted_residual": mobilenetv2_inverted_residual,
+    "transformer_encoder_layer": transformer_encoder_layer,
 }
 
 

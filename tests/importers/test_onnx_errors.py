@@ -170,23 +170,49 @@ def test_unsupported_attribute_value(tmp_path: Path, node, inputs, pattern: str)
 
 def test_static_input_must_be_constant(tmp_path: Path) -> None:
     m = model(
-        [h.make_node("Reshape", ["x", "s"], ["y"], name="rs")],
+        [h.make_node("Expand", ["x", "s"], ["y"], name="ex")],
         [("x", T.FLOAT, [2, 3]), ("s", T.INT64, [2])],
         [("y", T.FLOAT, None)],
     )
     expect_error(
         save(m, tmp_path),
-        pattern=r"node 'rs' \(Reshape\): error: input 1 \('shape'\) must be a constant \(an initializer or a Constant node\) .* it is input 's'",
+        pattern=r"node 'ex' \(Expand\): error: input 1 \('shape'\) must be a constant \(an initializer or a Constant node\) .* it is input 's'",
     )
 
 
 def test_static_input_made_by_a_node_names_that_node(tmp_path: Path) -> None:
     m = model(
-        [h.make_node("Shape", ["x"], ["s"], name="shape_of_x"), h.make_node("Reshape", ["x", "s"], ["y"], name="rs")],
+        [h.make_node("Shape", ["x"], ["s"], name="shape_of_x"), h.make_node("Expand", ["x", "s"], ["y"], name="ex")],
         [("x", T.FLOAT, [2, 3])],
         [("y", T.FLOAT, None)],
     )
     expect_error(save(m, tmp_path), pattern=r"it is output 0 of node 'shape_of_x' \(Shape\)")
+
+
+def test_reshape_to_a_shape_only_known_at_run_time(tmp_path: Path) -> None:
+    # a computed shape may stay a Reshape input (the prepare passes fold it), but one read
+    # from a graph input leaves the output's shape dynamic: a static-shape error
+    m = model(
+        [h.make_node("Reshape", ["x", "s"], ["y"], name="rs")],
+        [("x", T.FLOAT, [2, 3]), ("s", T.INT64, [2])],
+        [("y", T.FLOAT, None)],
+    )
+    expect_error(
+        save(m, tmp_path), pattern=r"node 'rs' \(Reshape\): error: output 0 'y' has a dynamic or unknown dimension"
+    )
+
+
+def test_dropout_in_training_mode_is_refused(tmp_path: Path) -> None:
+    m = model(
+        [h.make_node("Dropout", ["x", "r", "t"], ["y"], name="drop")],
+        [("x", T.FLOAT, [2, 3])],
+        [("y", T.FLOAT, None)],
+        inits={"r": np.array(0.5, np.float32), "t": np.array(True)},
+    )
+    expect_error(
+        save(m, tmp_path),
+        pattern=r"node 'drop' \(Dropout\): error: attribute training_mode = true is not supported: only inference",
+    )
 
 
 def test_nodes_out_of_topological_order(tmp_path: Path) -> None:

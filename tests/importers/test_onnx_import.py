@@ -275,6 +275,66 @@ CASES: list[Case] = [
         one("Reshape", [("x", F, [2, 3, 4])], inits={"shape": np.array([0, -1], np.int64)}),
         [("ge.Reshape", {}, [(2, 12)])],
     ),
+    Case(
+        # PyTorch's flatten: the shape stays Reshape's input 1, for the prepare passes to fold
+        "Reshape-computed-shape",
+        make_model(
+            [
+                h.make_node("Shape", ["x"], ["s"], name="shape"),
+                h.make_node("Gather", ["s", "zero"], ["b"], name="gather", axis=0),
+                h.make_node("Unsqueeze", ["b", "axes"], ["bu"], name="unsqueeze"),
+                h.make_node("Concat", ["bu", "minus1"], ["c"], name="concat", axis=0),
+                h.make_node("Reshape", ["x", "c"], ["y"], name="reshape"),
+            ],
+            [("x", F, [3, 4, 5])],
+            ["y"],
+            {"zero": np.array(0, np.int64), "axes": np.array([0], np.int64), "minus1": np.array([-1], np.int64)},
+        ),
+        [
+            ("ge.Shape", {}, [(3,)]),
+            ("ge.GatherV2", {}, [()]),
+            ("ge.UnsqueezeV3", {"axes": [0]}, [(1,)]),
+            ("ge.ConcatD", {"concat_dim": 0, "N": 2}, [(2,)]),
+            ("ge.Reshape", {}, [(3, 20)]),
+        ],
+    ),
+    # -- graph preparation: Dropout (its mask a Const of ones), Size, ConstantOfShape, Range
+    Case("Dropout-with-mask", one("Dropout", [("x", F, [2, 3])], n_out=2), [("ge.Dropout", {}, [(2, 3)])]),
+    Case(
+        "Dropout-12-ratio-training-false",
+        one("Dropout", [("x", F, [4])], inits={"r": np.array(0.3, np.float32), "t": np.array(False)}),
+        [("ge.Dropout", {}, [(4,)])],
+    ),
+    Case("Size", one("Size", [("x", T.INT32, [2, 3, 4])]), [("ge.Size", {}, [()])]),
+    Case(
+        "ConstantOfShape-int32",
+        one(
+            "ConstantOfShape",
+            [],
+            inits={"shape": np.array([2, 3], np.int64)},
+            value=numpy_helper.from_array(np.array([7], np.int32)),
+        ),
+        [("ge.Fill", {}, [(2, 3)])],
+    ),  # fmt: skip
+    Case(
+        "ConstantOfShape-default-zero",
+        one("ConstantOfShape", [], inits={"shape": np.array([4], np.int64)}),
+        [("ge.Fill", {}, [(4,)])],
+    ),
+    Case(
+        "Range-int64",
+        one("Range", [], inits={"a": np.array(1, np.int64), "b": np.array(10, np.int64), "c": np.array(3, np.int64)}),
+        [("ge.Range", {}, [(3,)])],
+    ),
+    Case(
+        "Range-float-down",
+        one(
+            "Range",
+            [],
+            inits={"a": np.array(2.0, np.float32), "b": np.array(-1.0, np.float32), "c": np.array(-0.5, np.float32)},
+        ),
+        [("ge.Range", {}, [(6,)])],
+    ),  # fmt: skip
     Case("Flatten-axis2", one("Flatten", [("x", F, [2, 3, 4, 5])], axis=2), [("ge.Flatten", {"axis": 2}, [(6, 20)])]),
     Case("Flatten-axis0", one("Flatten", [("x", F, [2, 3])], axis=0), [("ge.Flatten", {"axis": 0}, [(1, 6)])]),
     Case(

@@ -1,9 +1,12 @@
-"""The generated model zoo (examples/zoo/gen_zoo.py): deterministic, current, small; each
-model imports and its reference outputs match onnxruntime's; the imported module compiles
-(ge-compile) and runs on the simulator, on 1 and 2 streams, matching the reference, with
-the UNet block's skip Concat made zero-copy.
+"""The generated model zoo (examples/zoo/gen_zoo.py): deterministic, current, small; per
+model: import, the reference's outputs against onnxruntime's, and `ge-run MODEL.onnx`
+(import, ge-compile, simulate on 1 and 2 streams, compare with the reference and with
+onnxruntime, ge_tools/onnx_oracle.py). The UNet block's skip Concat is zero-copy; the
+MLP's PyTorch flatten (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) and Dropout are
+folded and removed by the prepare passes.
 
-Tolerances are test_onnx_import.py's (float32: rtol 1e-5, atol 1e-6 x max(1, max|ort|)).
+Tolerances of the reference check are test_onnx_import.py's (float32: rtol 1e-5, atol
+1e-6 x max(1, max|ort|)); ge-run's onnxruntime check uses onnx_oracle.TOLERANCES.
 """
 
 from __future__ import annotations
@@ -16,11 +19,15 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 import pytest
-from xdsl.printer import Printer
+from xdsl.context import Context
 
 from conftest import ROOT
+from ge_dialect import ge
 from ge_tools import run as ge_run
 from importers.onnx import import_model
+from passes.prepare.constant_folding import ConstantFoldingPass
+from passes.prepare.dimension_compute import DimensionComputePass
+from passes.prepare.dropout import DropOutPass
 from runtime.interpreter import run_module
 
 ZOO = ROOT / "examples" / "zoo"
@@ -30,16 +37,16 @@ import gen_zoo  # noqa: E402  (examples/zoo is not a package: on sys.path just a
 
 MAX_BYTES = 200_000
 
+MODEL_PARAMS = list(gen_zoo.MODELS)
+
 
 def inputs_for(name: str) -> list[np.ndarray]:
     rng = np.random.default_rng(7)
-    if name == "mlp_classifier":
-        return [rng.standard_normal((2, 1, 8, 8)).astype(np.float32)]
-    if name == "unet_block":
-        return [rng.standard_normal((1, 4, 16, 16)).astype(np.float32)]
     if name == "embedding_bag":
         return [rng.integers(0, 50, (2, 6)).astype(np.int64)]
-    raise AssertionError(name)
+    model = gen_zoo.MODELS[name]()
+    shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
+    return [rng.standard_normal(shape).astype(np.float32)]
 
 
 def test_generator_is_deterministic_current_and_small(tmp_path: Path) -> None:
@@ -53,7 +60,7 @@ def test_generator_is_deterministic_current_and_small(tmp_path: Path) -> None:
     assert gen_zoo.main(["--check"]) == 0
 
 
-@pytest.mark.parametrize("name", list(gen_zoo.MODELS))
+@pytest.mark.parametrize("name", MODEL_PARAMS)
 def test_reference_matches_onnxruntime(name: str) -> None:
     path = ZOO / f"{name}.onnx"
     model = gen_zoo.MODELS[name]()
@@ -67,13 +74,10 @@ def test_reference_matches_onnxruntime(name: str) -> None:
 
 
 def ge_run_on(name: str, tmp_path: Path, *args: str) -> tuple[int, str]:
-    """ge-run (compile, simulate, compare with the reference) on the imported module's text."""
-    module = import_model(gen_zoo.MODELS[name](), f"{name}.onnx")
-    text = tmp_path / f"{name}.mlir"
-    with open(text, "w") as f:
-        Printer(stream=f).print_op(module)
-    argv = [str(text), *args]
-    if name == "embedding_bag":
+    """`ge-run examples/zoo/NAME.onnx ARGS` (import, compile, simulate, compare with the
+    reference and onnxruntime)."""
+    argv = [str(ZOO / f"{name}.onnx"), *args]
+    if name == "embedding_bag":  # ids within the vocabulary
         np.save(tmp_path / "ids.npy", inputs_for(name)[0])
         argv += ["--input", str(tmp_path / "ids.npy")]
     out, err = io.StringIO(), io.StringIO()
@@ -87,18 +91,36 @@ def ge_run_on(name: str, tmp_path: Path, *args: str) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("streams", ["1", "2"])
-@pytest.mark.parametrize(
-    "name",
-    [
-        "mlp_classifier",
-        "unet_block",
-        "embedding_bag",
-    ],
-)
-def test_compiles_and_simulates(name: str, streams: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", MODEL_PARAMS)
+def test_compiles_simulates_and_matches_onnxruntime(name: str, streams: str, tmp_path: Path) -> None:
     code, out = ge_run_on(name, tmp_path, "--streams", streams)
     assert code == 0, out
     assert "outputs match the reference" in out
+    assert "outputs match onnxruntime" in out
+    assert out.count("onnxruntime: output '") == len(gen_zoo.MODELS[name]().graph.output)
     if name == "unet_block":
         # the zero-copy concat on a real model: the skip connection's ConcatD has no task
         assert "no-task nodes: 1 (_skip_Concat (ConcatD))" in out
+
+
+def test_mlp_flatten_and_dropout_are_prepared_away() -> None:
+    # the PyTorch flatten's Shape folds (DimensionComputePass), the Gather / Unsqueeze /
+    # Concat chain on it folds (ConstantFoldingPass), the Reshape reads a Const [2, -1]
+    # (checked by hand: the batch dim of 2x1x8x8, then -1), the Dropout goes (DropOutPass)
+    module = import_model(gen_zoo.mlp_classifier(), "mlp_classifier.onnx")
+    kinds = {type(op) for op in module.walk()}
+    assert {ge.Shape, ge.GatherV2, ge.UnsqueezeV3, ge.ConcatD, ge.Dropout} <= kinds
+    ctx = Context()
+    for p in (DimensionComputePass(), ConstantFoldingPass(), DropOutPass()):
+        p.apply(ctx, module)
+    module.verify()
+    left = {type(op) for op in module.walk()}
+    assert not left & {ge.Shape, ge.GatherV2, ge.UnsqueezeV3, ge.ConcatD, ge.Dropout}
+    (reshape,) = [op for op in module.walk() if isinstance(op, ge.Reshape)]
+    shape_op = reshape.operands[1].owner
+    assert isinstance(shape_op, ge.Const) and ge.const_ints(reshape.operands[1]) == [2, -1]
+    x = inputs_for("mlp_classifier")
+    want = ort.InferenceSession(str(ZOO / "mlp_classifier.onnx"), providers=["CPUExecutionProvider"]).run(
+        None, {"image": x[0]}
+    )
+    np.testing.assert_allclose(run_module(module, x)[0], want[0], rtol=1e-5, atol=1e-6)

@@ -286,6 +286,10 @@ UNARY: dict[str, tuple[type, Callable[[object], object], tuple[type, ...], tuple
     "Square": (ge.Square, lambda x: x * x, (F32, F16, I32), (-3, 3), 0),
     "Reciprocal": (ge.Reciprocal, lambda x: 1 / x, (F32, F16), (0.25, 4), 0),
     "Identity": (ge.Identity, lambda x: x, (F32, F16, I32, np.bool_), (-3, 3), 0),
+    "Dropout": (ge.Dropout, lambda x: x, (F32, F16), (-3, 3), 0),
+    "StopGradient": (ge.StopGradient, lambda x: x, (F32, I32), (-3, 3), 0),
+    "PreventGradient": (ge.PreventGradient, lambda x: x, (F32, I32), (-3, 3), 0),
+    "Snapshot": (ge.Snapshot, lambda x: x, (F32, F16, I32, np.bool_), (-3, 3), 0),
 }
 UNARY_SHAPES = [(), (1,), (3, 5), (2, 3, 5), (0,)]
 
@@ -639,6 +643,33 @@ def _shape(op: str) -> Iterator[Case]:
         x = rng_array(shape, F32)
         want = build((len(shape),), dt, lambda i, shape=shape: shape[i[0]])
         yield Case(f"Shape-{shape}", one_op("Shape", [x], [(len(shape),)], [dt]), [x], [want])
+
+
+@formula(ge.Size, ge.Rank)
+def _size_rank(op: str) -> Iterator[Case]:
+    for shape, dt in [((), I32), ((1,), I64), ((3, 5), I32), ((2, 0, 7), I64)]:
+        x = rng_array(shape, F32)
+        v = math.prod(shape) if op == "Size" else len(shape)
+        want = build((), dt, lambda i, v=v: v)
+        yield Case(f"{op}-{shape}", one_op(op, [x], [()], [dt]), [x], [want])
+
+
+@formula(ge.Fill)
+def _fill(op: str) -> Iterator[Case]:
+    for dims, dt in [((2, 3), F32), ((0, 4), I32), ((5,), F16)]:
+        d = np.array(dims, dtype=I64)
+        v = np.array(1.25 if dt != I32 else 7, dtype=dt)
+        want = build(dims, dt, lambda i, v=v: py(v, ()))
+        yield Case(f"Fill-{dims}-{np.dtype(dt)}", one_op("Fill", [d, v], [dims], [dt]), [d, v], [want])
+
+
+@formula(ge.Range)
+def _range(op: str) -> Iterator[Case]:
+    for start, limit, delta, dt in [(1, 10, 3, I32), (2.0, -1.0, -0.5, F32), (0, 0, 1, I64)]:
+        n = max(0, math.ceil((limit - start) / delta))
+        ins = [np.array(v, dtype=dt) for v in (start, limit, delta)]
+        want = build((n,), dt, lambda i, s=start, d=delta: s + i[0] * d)
+        yield Case(f"Range-{start}-{limit}-{delta}", one_op("Range", ins, [(n,)], [dt]), ins, [want])
 
 
 # ---------------------------------------------------------------------------------------

@@ -14,7 +14,15 @@ from ge_tools.registry import make_context
 
 # README.md, "The pipeline": the order of the passes ge-compile stands for.
 ORDER = [
+    "ge-dimension-compute-pass",
+    "ge-constant-folding-pass",
+    "ge-dropout-pass",
+    "ge-stop-gradient-pass",
+    "ge-prevent-gradient-pass",
+    "ge-snapshot-pass",
     "ge-identity-pass",
+    "ge-dimension-compute-pass",
+    "ge-constant-folding-pass",
     "ge-phony-notask{stage=mark}",
     "ge-lower-autofuse",
     "ge-autofuse",

@@ -1,0 +1,168 @@
+"""onnxruntime as the numeric oracle of an ONNX model (`ge-run MODEL.onnx`).
+
+    result = compare_with_onnxruntime("model.onnx", inputs, outputs)
+    print_oracle(result)          # per output: largest abs and rel error, then the verdict
+
+onnxruntime is imported here only, lazily (only an `.onnx` input needs it; it is in the
+test extra). The model runs on onnxruntime's CPU provider with the same input arrays
+ge-run gave the simulator (ge.Data index k = the model's k-th graph input without an
+initializer), all optimisations off, so that onnxruntime computes each node as ONNX
+defines it. The outputs are compared element by element with a tolerance per dtype
+(TOLERANCES): |got - want| <= atol + rtol * |want|, NaN equal to NaN, integers and bools
+exactly. The tolerances cover two implementations of one model computing in different
+orders (onnxruntime's MLAS kernels block and vectorise their sums, and compute f16 in
+f32 or f16 by kernel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import onnx
+
+from ge_tools.opt import UserError
+
+# dtype name -> (atol, rtol) of a float output; integers and bools compare exactly
+TOLERANCES: dict[str, tuple[float, float]] = {
+    "float64": (1e-9, 1e-9),
+    "float32": (1e-4, 1e-4),
+    "float16": (1e-2, 1e-2),
+    "bfloat16": (2e-2, 2e-2),
+}
+
+
+def tolerance_text() -> str:
+    """The TOLERANCES as the help and README state them."""
+    parts = [f"{dt} atol {a:g} rtol {r:g}" for dt, (a, r) in TOLERANCES.items()]
+    return "; ".join(parts) + "; integers and bools exactly"
+
+
+@dataclass
+class OutputCheck:
+    """One model output: its name, the largest absolute and relative error, and the
+    elements outside the tolerance."""
+
+    name: str
+    dtype: str
+    max_abs: float
+    max_rel: float
+    bad: int
+    size: int
+
+
+@dataclass
+class OracleResult:
+    outputs: list[OutputCheck]
+    shape_errors: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.shape_errors and all(o.bad == 0 for o in self.outputs)
+
+
+def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str], list[np.ndarray]]:
+    """The model's output names and values on onnxruntime's CPU provider."""
+    try:
+        import onnxruntime as ort  # lazily: only an ONNX model needs it
+    except ImportError:
+        raise UserError(
+            f"{path}: error: comparing with onnxruntime needs the onnxruntime package "
+            "(pip install onnxruntime, or the project's test extra)"
+        ) from None
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    opts.log_severity_level = 3
+    try:
+        sess = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime's Fail / InvalidGraph / NotImplemented
+        raise UserError(f"{path}: error: onnxruntime cannot load the model: {' '.join(str(e).split())}") from None
+    # the graph inputs without an initializer, in order (the importer's ge.Data indices);
+    # onnxruntime also lists an initializer that is a graph input as an (optional) input
+    proto = onnx.load(path, load_external_data=False)
+    inits = {t.name for t in proto.graph.initializer}
+    names = [vi.name for vi in proto.graph.input if vi.name not in inits]
+    if len(names) != len(inputs):
+        raise UserError(f"{path}: error: onnxruntime sees {len(names)} inputs, the imported graph {len(inputs)}")
+    feed = {n: np.ascontiguousarray(a) for n, a in zip(names, inputs)}
+    try:
+        got = sess.run(None, feed)
+    except Exception as e:
+        raise UserError(f"{path}: error: onnxruntime fails to run the model: {' '.join(str(e).split())}") from None
+    return [o.name for o in sess.get_outputs()], [np.asarray(g) for g in got]
+
+
+def check_output(name: str, got: np.ndarray, want: np.ndarray) -> OutputCheck:
+    """`got` (ours) against `want` (onnxruntime's) with TOLERANCES."""
+    dt = str(want.dtype)
+    if want.size == 0:
+        return OutputCheck(name, dt, 0.0, 0.0, 0, 0)
+    if dt in TOLERANCES:
+        atol, rtol = TOLERANCES[dt]
+        a, b = got.astype(np.float64), want.astype(np.float64)
+        both_nan = np.isnan(a) & np.isnan(b)
+        same_inf = np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b))
+        with np.errstate(invalid="ignore"):
+            err = np.where(both_nan | same_inf, 0.0, np.abs(a - b))
+        err = np.where(np.isnan(err), np.inf, err)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rel = np.where(err == 0, 0.0, err / np.maximum(np.abs(b), np.finfo(np.float64).tiny))
+        bad = int(np.count_nonzero(err > atol + rtol * np.abs(np.where(np.isfinite(b), b, 0.0))))
+        return OutputCheck(name, dt, float(err.max()), float(rel.max()), bad, want.size)
+    diff = got.astype(np.int64) != want.astype(np.int64) if want.dtype.kind in "biu" else got != want
+    e = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    rel = np.where(e == 0, 0.0, e / np.maximum(np.abs(want.astype(np.float64)), 1.0))
+    return OutputCheck(name, dt, float(e.max()), float(rel.max()), int(np.count_nonzero(diff)), want.size)
+
+
+def compare_with_onnxruntime(
+    path: str, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray], names: Sequence[str] | None = None
+) -> OracleResult:
+    """Run the ONNX model at `path` on onnxruntime with `inputs` and compare `outputs`
+    (ours, in the model's output order) with its outputs. The function other tools
+    call (ge-run prints it with print_oracle)."""
+    ort_names, want = run_onnxruntime(path, inputs)
+    checks, shape_errors = [], []
+    if len(want) != len(outputs):
+        shape_errors.append(f"onnxruntime gives {len(want)} outputs, the compiled graph {len(outputs)}")
+    for i, (w, g) in enumerate(zip(want, outputs)):
+        name = ort_names[i]
+        if tuple(w.shape) != tuple(g.shape):
+            shape_errors.append(f"output {i} '{name}': shape {list(g.shape)}, onnxruntime's {list(w.shape)}")
+            continue
+        checks.append(check_output(name, g, w))
+    return OracleResult(checks, shape_errors)
+
+
+def print_oracle(result: OracleResult) -> int:
+    """Print one line per output and the verdict; the exit status (0: match)."""
+    for o in result.outputs:
+        verdict = "" if not o.bad else f" ({o.bad} of {o.size} elements outside the tolerance)"
+        print(
+            f"onnxruntime: output '{o.name}' {o.dtype}: max abs error {o.max_abs:.3g}, max rel error {o.max_rel:.3g}{verdict}"
+        )
+    for line in result.shape_errors:
+        print(f"onnxruntime: {line}")
+    if result.ok:
+        print("outputs match onnxruntime")
+        return 0
+    bad = sum(o.bad for o in result.outputs)
+    print(f"outputs do not match onnxruntime ({bad} elements differ, {len(result.shape_errors)} shape mismatches)")
+    return 1
+
+
+def oracle_status(path: str, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> int:
+    """ge-run's one call: compare and print; the exit status."""
+    return print_oracle(compare_with_onnxruntime(path, inputs, outputs))
+
+
+__all__ = [
+    "TOLERANCES",
+    "OracleResult",
+    "OutputCheck",
+    "compare_with_onnxruntime",
+    "oracle_status",
+    "print_oracle",
+    "tolerance_text",
+]

@@ -1,0 +1,81 @@
+"""ge-constant-folding-pass: GE's ConstantFoldingPass (a node whose inputs are all Consts
+is computed on the host and replaced by Consts).
+
+Port of ``compiler/graph/passes/standard_optimize/constant_folding/constant_folding_pass.cc``
+(hicann/ge), which GraphPrepare runs after DimensionComputePass (graph_prepare.cc:
+InferShapeForPreprocess) and GraphManager again in its optimize stages:
+
+* ComputePotentialWeight: every input must come from a Const/Constant
+  (OpDescUtils::GetConstInputNodeAndAnchor covers all inputs; a node without inputs is
+  not folded), then the AICPU engine's host kernel is tried (ComputeWithHostCpuKernel)
+  and else GE's built-in one (ComputeWithBuiltInKernel, GetKernelByType); a kernel that
+  refuses (NOT_CHANGED) leaves the node. passes/prepare/host_kernels.py holds the
+  kernels: the built-in ones of `compiler/host_kernels/` for the ge dialect's types (Add,
+  Sub, Mul, Maximum, Rsqrt, Cast, the reshape family, Identity, TransposeD, GatherV2,
+  Pack, Fill, Range, ConcatV2D) with their dtype tables, and of the AICPU ones (CANN's,
+  not in hicann/ge) ConcatD, ConcatV2D, RealDiv, Div and Minimum;
+* NeedIgnorePass: `no_need_constant_folding` (IsNoNeedConstantFolding) and nodes whose
+  outputs are all empty (AreAllOutputsEmptyShape) are left;
+* FoldingPass::Folding replaces the node by Consts and deletes producers left unused
+  (passes/prepare/folding.py).
+
+Not ported: the MEMORY_OPTIMIZATION_POLICY = MemoryPriority rule (a Const of more than 8
+elements read twice is not folded; the option is not set by default) and potential
+Consts (ConstantUtils::IsPotentialConst: no ge op marks one). `remarks` prints one line
+per node folded, with its value and kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from ge_dialect.ge import Const, Constant
+from ge_dialect.names import ge_type
+from passes.prepare.folding import const_array, run_folding
+from passes.prepare.host_kernels import AICPU_KERNELS, BUILTIN_KERNELS
+
+
+def compute_potential_weight(op: Operation) -> tuple[list[np.ndarray], str] | None:
+    """constant_folding_pass.cc: ConstantFoldingPass::ComputePotentialWeight."""
+    if not op.operands:
+        return None  # input_nodes_2_out_anchors.empty()
+    # OpDescUtils::GetConstInputNodeAndAnchor (every input a Const), then GetWeightsFromNodes
+    if not all(isinstance(v.owner, Const | Constant) for v in op.operands):
+        return None
+    inputs = []
+    for v in op.operands:
+        arr = const_array(v.owner)  # type: ignore[arg-type]
+        if arr is None:
+            return None
+        inputs.append(arr)
+    t = ge_type(op)
+    # ComputeWithHostCpuKernel first, then ComputeWithBuiltInKernel
+    for table in (AICPU_KERNELS, BUILTIN_KERNELS):
+        entry = table.get(t)
+        if entry is None:
+            continue
+        kernel, source = entry
+        out = kernel(op, inputs)
+        if out is not None:
+            return out, source
+    return None
+
+
+@dataclass(frozen=True)
+class ConstantFoldingPass(ModulePass):
+    """Computes nodes whose inputs are all Consts with GE's host kernels and replaces them
+    by Consts (named `dynamic_const_<k>`, `_is_from_constant_folding`); producers left
+    unused go too. Chains fold in one run (nodes are visited in graph order)."""
+
+    name = "ge-constant-folding-pass"
+
+    remarks: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_folding(op, self.name, compute_potential_weight, self.remarks)

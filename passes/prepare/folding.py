@@ -1,0 +1,190 @@
+"""GE's FoldingPass::Folding (folding_pass.cc), shared by ge-dimension-compute-pass and
+ge-constant-folding-pass: a node whose outputs a host kernel computed is replaced by one
+new Const per used output, and its producers left without consumers are deleted. Not a
+pass itself.
+
+* folding_pass.cc: AddConstNodeToGraph: each Const is made by OpDescUtils::CreateConstOpZeroCopy
+  (named `dynamic_const_<k>`, op_desc_utils.cc: GetConstantOpName with k counting every
+  Const made, one counter per run here) and carries `_is_from_constant_folding = true`;
+  GE adds it at the graph's front (AddNodeFront), here it goes just before the folded node
+  (the same graph, the order only changes the printed position);
+* folding_pass.cc: Folding: the folded node goes (IsolateAndDeleteNode(node, {})), then
+  every producer of it without other consumers, except a Data (OpTypeUtils::IsDataNode).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType, ModuleOp, TensorType
+from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import shape_of
+from ge_dialect.diagnostics import op_location, remark
+from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.ge import Const, Constant, DataLike, GeNode
+from ge_dialect.graph import graphs_in_pass_order
+from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
+
+# folding_pass.cc: AddConstNodeToGraph (SetBool "_is_from_constant_folding")
+IS_FROM_CONSTANT_FOLDING = "_is_from_constant_folding"
+# ge_attr_define.cc: ATTR_NO_NEED_CONSTANT_FOLDING
+NO_NEED_CONSTANT_FOLDING = "no_need_constant_folding"
+_DYNAMIC_CONST = re.compile(r"dynamic_const_(\d+)")
+
+
+def const_array(op: Operation) -> np.ndarray | None:
+    """The value of a Const/Constant as an array of its output's numpy dtype (GE's
+    OpDescUtils::GetWeightsFromNodes), or None for anything else."""
+    if not isinstance(op, Const | Constant):
+        return None
+    v = op.attributes.get("value")
+    if not isinstance(v, DenseIntOrFPElementsAttr):
+        return None
+    t = op.results[0].type
+    s = shape_of(t)
+    assert s is not None  # the verifier checks the value's type is the output's
+    et = t.element_type  # type: ignore[attr-defined]
+    fmt = getattr(et, "format", None)
+    if fmt is None:
+        # bf16 / float8: their dense bytes have no numpy format here, so they are not read
+        # and the node stays. A departure: GE's byte-copying kernels (reshape_kernel.cc,
+        # identity_kernel.cc, ...) fold them; its arithmetic kernels take no bf16 either way.
+        return None
+    raw = np.frombuffer(v.data.data, dtype=np.dtype(fmt))
+    want = numpy_dtype(et)
+    arr = raw.astype(want) if raw.dtype != want else raw.copy()
+    return arr.reshape(s)
+
+
+def static_type(t: Any) -> bool:
+    s = shape_of(t)
+    return s is not None and all(d >= 0 for d in s)
+
+
+def all_outputs_empty(op: Operation) -> bool:
+    """AreAllOutputsEmptyShape: every output holds no element (ReplaceWithEmptyConstPass's
+    case, which both folding passes leave alone)."""
+    shapes = [shape_of(r.type) for r in op.results]
+    return bool(shapes) and all(s is not None and 0 in s for s in shapes)
+
+
+def dense_attr(arr: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
+    """`arr` as the `value` of a Const of type `t` (raw bytes; i1 `true` is the byte -1)."""
+    et = t.element_type
+    if isinstance(et, IntegerType) and et.width.data == 1:
+        data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
+    else:
+        fmt = et.format  # type: ignore[attr-defined]
+        data = np.ascontiguousarray(arr).astype(np.dtype(fmt), copy=False).tobytes()
+    return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
+
+
+class Folder:
+    """One run of a folding pass: names the Consts it makes and replaces folded nodes."""
+
+    def __init__(self, taken: Sequence[str], count: int):
+        self.names = UniqueNames(taken)
+        # op_desc_utils.cc: GetConstantOpName (const_count, one counter for the process:
+        # here it continues after the highest dynamic_const_<k> the module has)
+        self.count = count
+
+    def fold(self, op: Operation, outputs: Sequence[np.ndarray]) -> tuple[list[str], list[str]]:
+        """Replace `op` by Consts holding `outputs`; returns (the Consts' names, the
+        producers deleted with it)."""
+        made: list[str] = []
+        for r, arr in zip(op.results, outputs):
+            if not r.uses:
+                continue  # folding_pass.cc: GetIndexAndPeerInDataAnchors (used outputs only)
+            t = r.type
+            assert isinstance(t, TensorType) and tuple(arr.shape) == shape_of(t), (arr.shape, t)
+            # op_desc_utils.cc: GetConstantOpName (MULTI_THREAD_COMPILE = 0: dynamic_const_<k>)
+            name = self.names.get(f"dynamic_const_{self.count}")
+            self.count += 1
+            c = Const.create(
+                result_types=[t],
+                attributes={"value": dense_attr(arr, t), IS_FROM_CONSTANT_FOLDING: A.bool_attr(True)},
+            )
+            c.location = op.location
+            c.results[0].name_hint = name
+            Rewriter.insert_op(c, InsertPoint.before(op))
+            r.replace_all_uses_with(c.results[0])
+            made.append(name)
+        producers: list[Operation] = []
+        for v in op.operands:
+            p = v.owner
+            if isinstance(p, Operation) and p not in producers:
+                producers.append(p)
+        Rewriter.erase_op(op)
+        # folding_pass.cc: Folding (an in-data node left without out-data nodes goes,
+        # unless it is a Data: OpTypeUtils::IsDataNode)
+        gone: list[str] = []
+        for p in producers:
+            if isinstance(p, DataLike) or any(r.uses for r in p.results):
+                continue
+            gone.append(node_name(p))
+            Rewriter.erase_op(p)
+        return made, gone
+
+
+def fmt_value(arr: np.ndarray) -> str:
+    """A short text of a folded value for remarks: the values of a small one, else the shape."""
+    if arr.size <= 8:
+        vals = ", ".join(str(v) for v in np.asarray(arr).reshape(-1).tolist())
+        return f"[{vals}]" if arr.ndim else vals
+    return f"{math.prod(arr.shape)} values of shape {list(arr.shape)}"
+
+
+def run_folding(
+    module: ModuleOp,
+    pass_name: str,
+    try_fold: Callable[[Operation], tuple[list[np.ndarray], str] | None],
+    remarks: bool,
+) -> None:
+    """The GEPass walk of a folding pass: root graphs, then subgraphs; in each, nodes in
+    graph order, each tried once (a Const made before a later node's turn is what it
+    sees, as GE's re-pass of a folded node's consumers gives); `try_fold` gives the
+    outputs and the kernel's name, or None (GE's NOT_CHANGED)."""
+    graphs = graphs_in_pass_order(module)
+    count = 0
+    for graph in graphs:
+        name_nodes(graph.body.block)  # names follow the input graph
+        for n in graph.body.block.ops:
+            m = _DYNAMIC_CONST.fullmatch(node_name(n))
+            if m:
+                count = max(count, int(m.group(1)) + 1)
+    for graph in graphs:
+        block = graph.body.block
+        folder = Folder([node_name(n) for n in block.ops], count)
+        for op in list(block.ops):
+            if op.parent is not block or not isinstance(op, GeNode) or not op.results:
+                continue
+            if NO_NEED_CONSTANT_FOLDING in op.attributes or all_outputs_empty(op):
+                continue  # folding_pass::IsNoNeedConstantFolding; NeedIgnorePass
+            if not all(static_type(r.type) for r in op.results):
+                continue  # a Const has a static shape
+            got = try_fold(op)
+            if got is None:
+                continue
+            outputs, kernel = got
+            what, name = ge_type(op), node_name(op)
+            loc = op_location(op)
+            used = [a for a, r in zip(outputs, op.results) if r.uses]
+            made, gone = folder.fold(op, outputs)
+            if remarks:
+                vals = ", ".join(fmt_value(a) for a in used)
+                tail = f"; its producers {', '.join(repr(g) for g in gone)} removed" if gone else ""
+                remark(
+                    None,
+                    f"{pass_name}: {what} '{name}' folded to Const {', '.join(repr(m) for m in made)} = {vals} "
+                    f"({kernel}){tail}",
+                    pass_name=pass_name,
+                    location=loc,
+                )
+        count = folder.count

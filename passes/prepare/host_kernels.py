@@ -1,0 +1,343 @@
+"""GE's host kernels: what ge-dimension-compute-pass and ge-constant-folding-pass compute.
+
+GE folds a node on the host in two tiers (constant_folding_pass.cc:
+ConstantFoldingPass::ComputePotentialWeight): first the AICPU engine's host CPU kernels
+(ComputeWithHostCpuKernel, CANN's libcpu_kernels, which are not in hicann/ge), then its
+built-in kernels (ComputeWithBuiltInKernel, `compiler/host_kernels/*`, registered with
+REGISTER_COMPUTE_NODE_KERNEL). Here:
+
+* NODE_KERNELS: the built-in kernels that compute from the node alone (its input shapes),
+  DimensionComputePass's (kernel.h: Compute(const NodePtr &, ...)): Shape, Size, Rank;
+* BUILTIN_KERNELS: the built-in kernels on Const inputs for the op types the ge dialect
+  has, each with its kernel's dtype table and refusals (a refusal is GE's NOT_CHANGED:
+  the node stays);
+* AICPU_KERNELS: the few AICPU host kernels the ONNX shape patterns need and the built-in
+  set lacks (ConcatD, RealDiv, Div, Minimum, and ConcatV2D of another dtype than int32 /
+  float32), computed as their reference semantics; every other AICPU kernel is not
+  modelled, so those nodes stay, as they would in a GE without the AICPU engine.
+
+A kernel takes the node and its input arrays and returns the output arrays, or None.
+numpy only (passes/ imports ge_dialect and passes/ only).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.ir import Operation
+
+from ge_dialect import attrs as A
+from ge_dialect.desc import shape_of
+from ge_dialect.dtypes import ge_dtype_name, numpy_dtype
+
+Arrays = Sequence[np.ndarray]
+Kernel = Callable[[Operation, Arrays], "list[np.ndarray] | None"]
+NodeKernel = Callable[[Operation], "list[np.ndarray] | None"]
+
+_INTS = frozenset({"DT_INT8", "DT_INT16", "DT_INT32", "DT_INT64", "DT_UINT8", "DT_UINT16", "DT_UINT32", "DT_UINT64"})
+_FLOATS = frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE"})
+# add_kernel.cc / sub_kernel.cc / mul_kernel.cc (kMulSupportedType) / maximum_kernel.cc
+# (kMaximumSupportedType): the real types (complex ones have no MLIR element type here)
+ARITH_DTYPES = _INTS | _FLOATS
+
+
+def in_dtype(op: Operation, i: int) -> str:
+    return ge_dtype_name(op.operands[i].type.element_type)  # type: ignore[attr-defined]
+
+
+def out_dtype(op: Operation, i: int = 0) -> str:
+    return ge_dtype_name(op.results[i].type.element_type)  # type: ignore[attr-defined]
+
+
+def _np_out(op: Operation, i: int = 0) -> np.dtype:
+    return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
+
+
+def _out_shape(op: Operation, i: int = 0) -> tuple[int, ...] | None:
+    s = shape_of(op.results[i].type)
+    return s if s is not None and all(d >= 0 for d in s) else None
+
+
+# -- DimensionComputePass's kernels (node -> outputs) -----------------------------------
+
+
+def _static_in_shape(op: Operation) -> tuple[int, ...] | None:
+    # kernel_utils.cc: KernelUtils::IsUnknownShape (a -1 or -2 dim: NOT_CHANGED)
+    s = shape_of(op.operands[0].type)
+    return s if s is not None and all(d >= 0 for d in s) else None
+
+
+def _shape_data(op: Operation, data: Sequence[int], scalar: bool) -> list[np.ndarray] | None:
+    # kernel_utils.cc: KernelUtils::ConstructTensorDescWithData (DT_INT32 or DT_INT64 only)
+    if out_dtype(op) not in ("DT_INT32", "DT_INT64"):
+        return None
+    arr = np.array(data[0] if scalar else list(data), dtype=_np_out(op))
+    if out_dtype(op) == "DT_INT32" and any(d > np.iinfo(np.int32).max for d in data):
+        return None
+    return [arr]
+
+
+def shape_kernel(op: Operation) -> list[np.ndarray] | None:
+    # shape_kernel.cc: ShapeKernel::Compute (the input's dims)
+    s = _static_in_shape(op)
+    return None if s is None else _shape_data(op, s, scalar=False)
+
+
+def size_kernel(op: Operation) -> list[np.ndarray] | None:
+    # size_kernel.cc: SizeKernel::Compute (product of the dims, int64 overflow checked; 0-d)
+    s = _static_in_shape(op)
+    if s is None:
+        return None
+    n = math.prod(s)
+    if n > np.iinfo(np.int64).max:
+        return None
+    return _shape_data(op, [n], scalar=True)
+
+
+def rank_kernel(op: Operation) -> list[np.ndarray] | None:
+    # rank_kernel.cc: RankKernel::Compute (GetDimNum, DT_INT32 0-d)
+    s = shape_of(op.operands[0].type)
+    if s is None:
+        return None
+    return _shape_data(op, [len(s)], scalar=True)
+
+
+NODE_KERNELS: dict[str, tuple[NodeKernel, str]] = {
+    "Shape": (shape_kernel, "shape_kernel.cc"),
+    "Size": (size_kernel, "size_kernel.cc"),
+    "Rank": (rank_kernel, "rank_kernel.cc"),
+}
+
+
+# -- ConstantFoldingPass's built-in kernels (node, Const inputs -> outputs) ---------------
+
+
+def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
+    """add_kernel.cc / sub_kernel.cc / mul_kernel.cc / maximum_kernel.cc: two inputs of one
+    supported dtype, neither empty, broadcast (BCast); an integer overflow is NOT_CHANGED
+    (OverflowCheck), as is a float one (an infinite result of finite inputs)."""
+
+    def kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+        if len(args) != 2 or in_dtype(op, 0) != in_dtype(op, 1) or in_dtype(op, 0) not in ARITH_DTYPES:
+            return None
+        a, b = args
+        if a.size == 0 or b.size == 0:
+            return None
+        if a.dtype.kind in "iu":
+            exact = fn(a.astype(object), b.astype(object))
+            info = np.iinfo(a.dtype)
+            flat = np.asarray(exact).reshape(-1)
+            if flat.size and (min(flat) < info.min or max(flat) > info.max):
+                return None
+            return [np.asarray(exact).astype(_np_out(op))]
+        with np.errstate(all="ignore"):
+            r = np.asarray(fn(a, b))
+        if not np.all(np.isfinite(r)) and np.all(np.isfinite(a)) and np.all(np.isfinite(b)):
+            return None
+        return [r.astype(_np_out(op))]
+
+    return kernel
+
+
+def rsqrt_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # rsqrt_kernel.cc: RsqrtKernel::Compute (f16/f32/f64; an input <= 0 is NOT_CHANGED, ZeroCheck)
+    if in_dtype(op, 0) not in _FLOATS or np.any(args[0] <= 0):
+        return None
+    x = args[0].astype(np.float64) if in_dtype(op, 0) == "DT_FLOAT16" else args[0]
+    return [(1 / np.sqrt(x)).astype(_np_out(op))]
+
+
+# datatype_transfer.cc: trans_mode_map (the casts formats::TransTensorDataType supports)
+CAST_PAIRS = frozenset(
+    {
+        ("DT_FLOAT", "DT_FLOAT16"), ("DT_FLOAT", "DT_INT32"), ("DT_FLOAT16", "DT_FLOAT"),
+        ("DT_FLOAT16", "DT_INT32"), ("DT_INT32", "DT_FLOAT"), ("DT_INT32", "DT_FLOAT16"),
+        ("DT_INT32", "DT_UINT8"), ("DT_INT32", "DT_INT8"), ("DT_UINT8", "DT_FLOAT"),
+        ("DT_UINT8", "DT_INT32"), ("DT_INT8", "DT_FLOAT"), ("DT_INT8", "DT_INT32"),
+        ("DT_INT64", "DT_INT32"), ("DT_INT32", "DT_INT64"), ("DT_INT32", "DT_DOUBLE"),
+        ("DT_DOUBLE", "DT_INT32"),
+    }
+)  # fmt: skip
+
+
+def cast_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # cast_kernel.cc: CastKernel::Compute (formats::IsTransDataTypeSupport; float -> int
+    # truncates toward zero)
+    if (in_dtype(op, 0), out_dtype(op)) not in CAST_PAIRS:
+        return None
+    return [args[0].astype(_np_out(op))]
+
+
+def _view(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    """reshape_kernel.cc / squeeze_kernel.cc / squeezev3_kernel.cc / unsqueeze_kernel.cc /
+    unsqueezev3_kernel.cc / expanddims_kernel.cc / flattenv2_kernel.cc / reformat_kernel.cc /
+    identity_kernel.cc: the output is input 0's data with the output's shape (Reshape: the
+    element counts must agree)."""
+    s = _out_shape(op)
+    if s is None or math.prod(s) != args[0].size:
+        return None
+    return [np.asarray(args[0]).reshape(s).astype(_np_out(op))]
+
+
+def permute_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # permute_kernel.cc: PermuteKernel::Compute (REGISTER for TRANSPOSED: one input, attr
+    # perm, a non-empty output shape of the input's dtype)
+    perm = A.get_int_list(op, "perm")
+    if perm is None or _out_shape(op) in (None, ()) or in_dtype(op, 0) != out_dtype(op):
+        return None
+    return [np.transpose(args[0], perm).copy()]
+
+
+# gather_v2_kernel.cc: supported_type (no DT_FLOAT: its GatherV2 of f32 is not folded)
+GATHER_DTYPES = frozenset(
+    {"DT_FLOAT16", "DT_DOUBLE", "DT_INT8", "DT_INT16", "DT_INT32", "DT_INT64", "DT_UINT8", "DT_UINT16",
+     "DT_UINT32", "DT_UINT64"}
+)  # fmt: skip
+
+
+def gather_v2_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # gather_v2_kernel.cc: GatherV2Kernel::Compute / Check: three non-empty inputs, a 0-d
+    # axis, x of rank <= 4, int32/int64 indices in [0, dim), a supported dtype
+    if len(args) != 3:
+        return None
+    x, idx, ax = args
+    if x.size == 0 or idx.size == 0 or ax.ndim != 0 or in_dtype(op, 0) not in GATHER_DTYPES:
+        return None
+    if A.get_int(op, "batch_dims", 0):
+        return None
+    axis = int(ax)
+    if axis < 0:
+        axis += x.ndim
+    if not 0 <= axis < x.ndim or x.ndim > 4:
+        return None
+    if np.any(idx < 0) or np.any(idx >= x.shape[axis]):
+        return None
+    return [np.take(x, idx.astype(np.int64), axis=axis).astype(_np_out(op))]
+
+
+def pack_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # pack_kernel.cc: PackKernel::Compute (N inputs of one dtype and shape, axis in [-(R+1), R])
+    if not args or any(a.shape != args[0].shape or a.dtype != args[0].dtype for a in args):
+        return None
+    rank = args[0].ndim
+    axis = A.get_int(op, "axis", 0) or 0
+    if not -(rank + 1) <= axis <= rank:
+        return None
+    return [np.stack(args, axis=axis if axis >= 0 else axis + rank + 1).astype(_np_out(op))]
+
+
+# fill_kernel.cc: FillKernel::Compute (its CASE list)
+FILL_DTYPES = _INTS | _FLOATS | {"DT_BOOL"}
+
+
+def fill_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # fill_kernel.cc: FillKernel::Compute (dims int32/int64, value a scalar of a listed dtype)
+    dims, value = args
+    if value.size != 1 or in_dtype(op, 0) not in ("DT_INT32", "DT_INT64"):
+        return None
+    if out_dtype(op) not in FILL_DTYPES:
+        return None
+    shape = tuple(int(d) for d in dims.reshape(-1))
+    if any(d < 0 for d in shape):
+        return None
+    return [np.full(shape, value.reshape(-1)[0], dtype=_np_out(op))]
+
+
+def range_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # range_kernel.cc: RangeKernel::Compute (three 0-d inputs of one dtype: int32, int64,
+    # float, double; GetRange: start + i * delta, i < ceil((limit - start) / delta))
+    if any(a.ndim != 0 for a in args) or len({in_dtype(op, i) for i in range(3)}) != 1:
+        return None
+    if in_dtype(op, 0) not in ("DT_INT32", "DT_INT64", "DT_FLOAT", "DT_DOUBLE"):
+        return None
+    start, limit, delta = (a.item() for a in args)
+    if delta == 0 or (start > limit and delta > 0) or (start < limit and delta < 0):
+        return None
+    n = math.ceil(abs((limit - start) / delta))
+    dt = _np_out(op)
+    return [(np.asarray(start, dtype=dt) + np.arange(n, dtype=dt) * np.asarray(delta, dtype=dt)).astype(dt)]
+
+
+def concat_v2_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # concat_v2_kernel.cc: ConcatV2Kernel::Compute / ConcatV2PreCompute (one dtype, int32 or
+    # float; concat_dim in [0, rank) after normalisation; an empty input only at rank 1).
+    # ConcatV2D's axis is its concat_dim attribute (ConcatV2's is a Const input).
+    if len({a.dtype for a in args}) != 1 or in_dtype(op, 0) not in ("DT_INT32", "DT_FLOAT"):
+        return None
+    return _concat(op, args, allow_empty_rank=1)
+
+
+def _concat(op: Operation, args: Arrays, allow_empty_rank: int | None) -> list[np.ndarray] | None:
+    if any(a.ndim == 0 for a in args):
+        return None
+    rank = args[0].ndim
+    axis = A.get_int(op, "concat_dim", 0) or 0
+    axis = axis + rank if axis < 0 else axis
+    if not 0 <= axis < rank:
+        return None
+    if allow_empty_rank is not None and any(a.size == 0 for a in args) and rank > allow_empty_rank:
+        return None
+    return [np.concatenate(args, axis=axis).astype(_np_out(op))]
+
+
+BUILTIN_KERNELS: dict[str, tuple[Kernel, str]] = {
+    "Add": (_binary(lambda a, b: a + b), "add_kernel.cc"),
+    "Sub": (_binary(lambda a, b: a - b), "sub_kernel.cc"),
+    "Mul": (_binary(lambda a, b: a * b), "mul_kernel.cc"),
+    "Maximum": (_binary(np.maximum), "maximum_kernel.cc"),
+    "Rsqrt": (rsqrt_kernel, "rsqrt_kernel.cc"),
+    "Cast": (cast_kernel, "cast_kernel.cc"),
+    "Reshape": (_view, "reshape_kernel.cc"),
+    "Squeeze": (_view, "squeeze_kernel.cc"),
+    "SqueezeV2": (_view, "squeeze_kernel.cc"),
+    "SqueezeV3": (_view, "squeezev3_kernel.cc"),
+    "Unsqueeze": (_view, "unsqueeze_kernel.cc"),
+    "UnsqueezeV2": (_view, "unsqueeze_kernel.cc"),
+    "UnsqueezeV3": (_view, "unsqueezev3_kernel.cc"),
+    "ExpandDims": (_view, "expanddims_kernel.cc"),
+    "FlattenV2": (_view, "flattenv2_kernel.cc"),
+    "ReFormat": (_view, "reformat_kernel.cc"),
+    "Identity": (_view, "identity_kernel.cc"),
+    "TransposeD": (permute_kernel, "permute_kernel.cc"),
+    "GatherV2": (gather_v2_kernel, "gather_v2_kernel.cc"),
+    "Pack": (pack_kernel, "pack_kernel.cc"),
+    "Fill": (fill_kernel, "fill_kernel.cc"),
+    "Range": (range_kernel, "range_kernel.cc"),
+    "ConcatV2D": (concat_v2_kernel, "concat_v2_kernel.cc"),
+}
+
+
+# -- the AICPU host kernels modelled (tried first: ComputeWithHostCpuKernel) ---------------
+
+
+def _aicpu_concat(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    if len({a.dtype for a in args}) != 1:
+        return None
+    return _concat(op, args, allow_empty_rank=None)
+
+
+def _aicpu_divide(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    a, b = args
+    if in_dtype(op, 0) != in_dtype(op, 1) or a.size == 0 or b.size == 0:
+        return None
+    if a.dtype.kind in "iu":
+        if np.any(b == 0):
+            return None  # the kernel's division by zero: not folded
+        q = np.abs(a.astype(object)) // np.abs(b.astype(object))  # toward zero (GE's Div)
+        r = np.where((a < 0) ^ (b < 0), -q, q)
+        return [np.asarray(r).astype(_np_out(op))]
+    if in_dtype(op, 0) not in _FLOATS:
+        return None
+    with np.errstate(all="ignore"):
+        return [np.asarray(a / b).astype(_np_out(op))]
+
+
+AICPU_KERNELS: dict[str, tuple[Kernel, str]] = {
+    "ConcatD": (_aicpu_concat, "AICPU host kernel ConcatD"),
+    "ConcatV2D": (_aicpu_concat, "AICPU host kernel ConcatV2D"),
+    "RealDiv": (_aicpu_divide, "AICPU host kernel RealDiv"),
+    "Div": (_aicpu_divide, "AICPU host kernel Div"),
+    "Minimum": (_binary(np.minimum), "AICPU host kernel Minimum"),
+}
