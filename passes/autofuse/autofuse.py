@@ -23,9 +23,10 @@ from ge_dialect.diagnostics import remark
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.node_types import SOURCE_TYPES
-from ge_dialect.pass_options import at_least
+from ge_dialect.pass_options import at_least, one_of
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
+from passes.autofuse.global_solver import MAX_NODES_EXPLORED, MAX_REGION_NODES, GlobalConfig, GlobalSolver
 from passes.autofuse.lifting import lift_graph
 from passes.autofuse.solver import (
     BUFFER_GROUP_WINDOW,
@@ -90,6 +91,13 @@ class AutofusePass(ModulePass):
     fuse go back to their GE ops (`lifting=false` skips both, GE's disable_lifting).
     `remarks` prints why each candidate pair was not fused, each lifting decision and a
     per-graph summary of kernels and bytes.
+
+    `solver=global` (not GE's; passes/autofuse/global_solver.py) keeps every rule above and
+    searches, region by region (windows of at most `max-region-nodes` nodes), the plans
+    CanFuse accepts for the one moving the fewest global-memory bytes, started from
+    greedy's plan, at most `max-nodes-explored` states per window; it never moves more
+    bytes than greedy, and `remarks` says per window by how much it beat greedy, or that
+    greedy was already optimal or the work limit was hit.
     """
 
     name = "ge-autofuse"
@@ -106,6 +114,9 @@ class AutofusePass(ModulePass):
     buffer_group_window: int = BUFFER_GROUP_WINDOW
     lifting: bool = True
     remarks: bool = False
+    solver: str = "greedy"
+    max_nodes_explored: int = MAX_NODES_EXPLORED
+    max_region_nodes: int = MAX_REGION_NODES
 
     def __post_init__(self) -> None:
         for field, lo in (
@@ -116,8 +127,11 @@ class AutofusePass(ModulePass):
             ("max_output_bytes", 0),
             ("max_reduce_fused_elementwise", 0),
             ("buffer_group_window", 1),
+            ("max_nodes_explored", 1),
+            ("max_region_nodes", 1),
         ):
             at_least(self, field, lo)
+        one_of(self, "solver", ("greedy", "global"))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kw: dict[str, Any] = dict(
@@ -134,8 +148,12 @@ class AutofusePass(ModulePass):
         for graph in graphs_in_pass_order(op):
             block = graph.body.block
             before = kernel_traffic(block)
-            decider = AscBackendFusionDecider(**kw)
-            stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
+            if self.solver == "global":
+                stats = self._fuse_global(graph, cfg, kw)
+                block = graph.body.block
+            else:
+                decider = AscBackendFusionDecider(**kw)
+                stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
             if self.remarks:
                 for r in stats.not_fused():
                     remark(
@@ -156,6 +174,35 @@ class AutofusePass(ModulePass):
                 lifted = lift_graph(block, remarks=self.remarks)
             if self.remarks:
                 self._summary(graph, stats, before, kernel_traffic(block), lifted, unfolded)
+
+    def _fuse_global(self, graph: GraphOp, cfg: SolverConfig, kw: dict[str, Any]):
+        """solver=global: greedy and the global search each on a clone of the graph's body;
+        the body kept is the one moving fewer bytes (greedy's on a tie)."""
+        solver = GlobalSolver(
+            lambda: AscBackendFusionDecider(**kw),
+            cfg,
+            GlobalConfig(self.max_nodes_explored, self.max_region_nodes),
+            inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw),
+        )
+        kept, stats = solver.fuse(graph.body.block, lambda: graph.clone().body.block)
+        old = graph.body.block
+        kept.parent.detach_block(kept)  # type: ignore[union-attr]
+        graph.body.detach_block(old)
+        old.erase(safe_erase=False)
+        graph.body.add_block(kept)
+        if self.remarks:
+            rep = solver.report
+            for w in rep.windows:
+                remark(graph, f"ge-autofuse @{graph.sym_name.data} solver=global: {w.describe()}", pass_name=self.name, stage="global")
+            why = f", {rep.aborted}" if rep.aborted else ""
+            remark(
+                graph,
+                f"ge-autofuse @{graph.sym_name.data} solver=global: fused-kernel bytes {rep.global_bytes} "
+                f"(greedy {rep.greedy_bytes}, {rep.greedy_bytes - rep.global_bytes} fewer), kept {rep.kept}'s plan{why}",
+                pass_name=self.name,
+                stage="global",
+            )
+        return stats
 
     def _summary(
         self,
