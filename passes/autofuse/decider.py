@@ -333,16 +333,19 @@ class AscBackendFusionDecider:
 
     def build_fused(
         self, n1: Operation, n2: Operation, keep_groups: bool = False
-    ) -> tuple[Operation, list[SSAValue], Operation, Operation]:
+    ) -> tuple[Operation, list[SSAValue], Operation, Operation] | Reason:
         """The fused node of `fuse`, not inserted: (new, the old value each of its results
-        replaces, node1, node2 as ordered). `keep_groups` keeps both axis groups cached (the
-        global solver builds candidates it may undo; passes/autofuse/global_solver.py)."""
+        replaces, node1, node2 as ordered), or the Reason Fuse's axis map (need_flash)
+        refuses the pair. `keep_groups` keeps both axis groups cached (the global solver
+        builds candidates it may undo; passes/autofuse/global_solver.py)."""
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)
-        assert not isinstance(p, Reason), p
+        if isinstance(p, Reason):
+            return p
         merge = self._merges_loops(p)
         u = create_axis_map(p.info, need_flash=True, loop_merge=merge, memo=self._queries)
-        assert not isinstance(u, Reason), u
+        if isinstance(u, Reason):
+            return u
         if keep_groups:
             g1, g2 = self._axis_group(n1), self._axis_group(n2)
         else:
@@ -360,7 +363,9 @@ class AscBackendFusionDecider:
 
     def fuse(self, n1: Operation, n2: Operation) -> Operation:
         """AscBackendFusionDecider::Fuse (ge_fusion.md §8.1)."""
-        new, olds, n1, n2 = self.build_fused(n1, n2)
+        built = self.build_fused(n1, n2)
+        assert not isinstance(built, Reason), built
+        new, olds, n1, n2 = built
         block = n2.parent_block()
         assert block is not None
         block.insert_op_before(new, n2)

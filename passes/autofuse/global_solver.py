@@ -65,8 +65,8 @@ from passes.autofuse.solver import (
     fuse_inner_rounds,
 )
 
-MAX_NODES_EXPLORED = 2000
-MAX_REGION_NODES = 16
+MAX_NODES_EXPLORED = 300
+MAX_REGION_NODES = 12
 
 Merge = tuple[frozenset[int], frozenset[int]]
 
@@ -296,7 +296,8 @@ class GlobalSolver:
         # rejected pairs) serve every window
         self.sdecider = self.make_decider()
         self.ssolver = FusionStrategySolver(self.sdecider, self.config)
-        self._memo: dict[tuple[Operation, Operation], tuple] = {}
+        self._memo: dict[tuple[Operation, Operation], tuple | None] = {}
+        self._verdict: dict[tuple[Operation, Operation], bool] = {}
         group_of = {i: g for g in greedy_groups for i in g}
         for r, region in enumerate(_regions(ops, fusable)):
             gs = sorted({group_of[i] for i in region}, key=min)
@@ -329,9 +330,17 @@ class GlobalSolver:
             fa, fb = _find(self.orig[min(a)]), _find(self.orig[min(b)])
             if fa is fb:
                 return Reason("GlobalReplay", "the two groups are already one node")
+            if self.order.label[fa.op] > self.order.label[fb.op]:
+                fa, fb = fb, fa
             if (r := self.replay.can_fuse(fa, fb)) is not None:
                 return r
-            if not self.replay._fuse_pair(self.block, self.order, self.fnodes, fa, fb):
+            # the search built this fused node in this order; Fuse asserts what CanFuse
+            # does not check (need_flash), so a refusal here is caught, not a traceback
+            try:
+                fused = self.replay._fuse_pair(self.block, self.order, self.fnodes, fa, fb)
+            except AssertionError as e:
+                return Reason("GlobalReplay", f"Fuse refused the pair: {e}")
+            if not fused:
                 return Reason("GlobalReplay", "the fusion would create a cycle")
         return None
 
@@ -429,12 +438,40 @@ class GlobalSolver:
     # -- legality: the solver's CanFuse on the actual nodes, and the cycle check ---------------
 
     def _legal(self, ga: frozenset[int], gb: frozenset[int]) -> bool:
+        ga, gb = self._oriented(ga, gb)
         fa, fb = self.fn[ga], self.fn[gb]
-        if fa.min_order > fb.min_order:
-            fa, fb = fb, fa
-        if self.ssolver.can_fuse(fa, fb) is not None:
-            return False
-        return not self._cycle(ga, gb)
+        key = (fa.op, fb.op)
+        ok = self._verdict.get(key)
+        if ok is None:
+            # a pair of nodes gets one verdict per solve, as GE's can_not_fuse cache keeps
+            # the negative ones; the replay asks CanFuse again in the real context. A pair
+            # CanFuse accepts but Fuse's axis map (need_flash) refuses is not legal.
+            ok = self.ssolver.can_fuse(fa, fb) is None and self._build(fa.op, fb.op) is not None
+            self._verdict[key] = ok
+        return ok and not self._cycle(ga, gb)
+
+    def _oriented(self, ga: frozenset[int], gb: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+        """The pair in the solver's order (FusionStrategySolver._fuse_pair: the node placed
+        first goes first; a fused node takes its later member's place)."""
+        return (ga, gb) if self._place(ga) < self._place(gb) else (gb, ga)
+
+    def _place(self, g: frozenset[int]) -> int:
+        label = self.order.label
+        return max(label[self.win.ops[i]] for i in g)
+
+    def _build(self, na: Operation, nb: Operation) -> tuple | None:
+        key = (na, nb)
+        if key in self._memo:
+            return self._memo[key]
+        built = self.sdecider.build_fused(na, nb, keep_groups=True)  # type: ignore[attr-defined]
+        if isinstance(built, Reason):
+            self._memo[key] = None
+            return None
+        new, olds, n1, n2 = built
+        saved = list(new.operands)
+        new.operands = ()
+        hit = self._memo[key] = (new, olds, n1, n2, saved)
+        return hit
 
     def _external_reach(self, nodes: list[int], ops: list[Operation]) -> dict[int, set[int]]:
         """Per window node, the window nodes it reaches through a path that leaves the
@@ -486,14 +523,9 @@ class GlobalSolver:
     # -- in-place merge and undo -------------------------------------------------------------
 
     def _apply(self, ga: frozenset[int], gb: frozenset[int]) -> _Applied:
-        na, nb = self.cur[ga], self.cur[gb]
-        key = (na, nb)
-        hit = self._memo.get(key)
-        if hit is None:
-            new, olds, n1, n2 = self.sdecider.build_fused(na, nb, keep_groups=True)  # type: ignore[attr-defined]
-            saved = list(new.operands)
-            new.operands = ()
-            hit = self._memo[key] = (new, olds, n1, n2, saved)
+        ga, gb = self._oriented(ga, gb)
+        hit = self._build(self.cur[ga], self.cur[gb])
+        assert hit is not None
         new, olds, n1, n2, saved = hit
         block = self.block
         block.insert_op_before(new, n2)
