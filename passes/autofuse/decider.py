@@ -331,6 +331,15 @@ class AscBackendFusionDecider:
 
     # -- Fuse ------------------------------------------------------------------------------
 
+    def can_build(self, n1: Operation, n2: Operation) -> Reason | None:
+        """Why `build_fused` would refuse the pair (Fuse's axis map, need_flash), else None:
+        the global solver's check before it builds (passes/autofuse/global_solver.py)."""
+        p = self._pair(*ordered_pair(n1, n2))
+        if isinstance(p, Reason):
+            return p
+        u = create_axis_map(p.info, need_flash=True, loop_merge=self._merges_loops(p), memo=self._queries)
+        return u if isinstance(u, Reason) else None
+
     def build_fused(
         self, n1: Operation, n2: Operation, keep_groups: bool = False
     ) -> tuple[Operation, list[SSAValue], Operation, Operation] | Reason:

@@ -298,6 +298,8 @@ class GlobalSolver:
         self.ssolver = FusionStrategySolver(self.sdecider, self.config)
         self._memo: dict[tuple[Operation, Operation], tuple | None] = {}
         self._verdict: dict[tuple[Operation, Operation], bool] = {}
+        self._root: dict[SSAValue, SSAValue] = {}  # a fused node's result -> the value it replaced first
+        self._alias: dict[SSAValue, SSAValue] = {}  # a replaced value -> its replacement now
         group_of = {i: g for g in greedy_groups for i in g}
         for r, region in enumerate(_regions(ops, fusable)):
             gs = sorted({group_of[i] for i in region}, key=min)
@@ -446,7 +448,7 @@ class GlobalSolver:
             # a pair of nodes gets one verdict per solve, as GE's can_not_fuse cache keeps
             # the negative ones; the replay asks CanFuse again in the real context. A pair
             # CanFuse accepts but Fuse's axis map (need_flash) refuses is not legal.
-            ok = self.ssolver.can_fuse(fa, fb) is None and self._build(fa.op, fb.op) is not None
+            ok = self.ssolver.can_fuse(fa, fb) is None and self._can_build(fa.op, fb.op)
             self._verdict[key] = ok
         return ok and not self._cycle(ga, gb)
 
@@ -459,6 +461,18 @@ class GlobalSolver:
         label = self.order.label
         return max(label[self.win.ops[i]] for i in g)
 
+    def _resolve(self, v: SSAValue) -> SSAValue:
+        """The value that stands for `v` in the current state (its producer's fused node)."""
+        while v in self._alias:
+            v = self._alias[v]
+        return v
+
+    def _can_build(self, na: Operation, nb: Operation) -> bool:
+        check = getattr(self.sdecider, "can_build", None)
+        if check is None:
+            return self._build(na, nb) is not None
+        return check(na, nb) is None
+
     def _build(self, na: Operation, nb: Operation) -> tuple | None:
         key = (na, nb)
         if key in self._memo:
@@ -468,8 +482,12 @@ class GlobalSolver:
             self._memo[key] = None
             return None
         new, olds, n1, n2 = built
-        saved = list(new.operands)
+        # the operands as the values of the unfused graph they stand for: a later state
+        # may have their producers fused differently (`_resolve` maps them back)
+        saved = [self._root.get(v, v) for v in new.operands]
         new.operands = ()
+        for old, r in zip(olds, new.results):
+            self._root[r] = self._root.get(old, old)
         hit = self._memo[key] = (new, olds, n1, n2, saved)
         return hit
 
@@ -532,9 +550,10 @@ class GlobalSolver:
         ops1, ops2 = list(n1.operands), list(n2.operands)
         n1.operands = ()
         n2.operands = ()
-        new.operands = saved
+        new.operands = [self._resolve(v) for v in saved]
         for old, r in zip(olds, new.results):
             old.replace_all_uses_with(r)
+            self._alias[old] = r
         prev1 = n1.prev_op
         n1.detach()
         prev2 = n2.prev_op
@@ -568,6 +587,7 @@ class GlobalSolver:
         block = self.block
         for old, r in zip(x.olds, x.new.results):
             r.replace_all_uses_with(old)
+            del self._alias[old]
         if x.prev2 is None:
             block.insert_op_before(x.n2, block.first_op) if block.first_op else block.add_op(x.n2)
         else:

@@ -156,79 +156,76 @@ def lowered(seed: int):
     return m
 
 
-def enumerate_optimum(graph_text_module, graph_index: int) -> int:
-    """Every plan reachable by legal merges (solver CanFuse + the solver's own cycle check,
-    on a fresh copy of the graph per plan), breadth first, one copy per partition: the
-    least bytes moved by the fusable kernels."""
-    best = None
-    seen: set[frozenset[frozenset[int]]] = set()
-    frontier: list[list[tuple[int, int]]] = [[]]
-    while frontier:
-        nxt = []
-        for seq in frontier:
-            g = graph_text_module.clone()
-            graph = [op for op in g.ops][graph_index]
-            block = graph.body.block
-            dec = AscBackendFusionDecider()
-            sol = FusionStrategySolver(dec)
-            order = _Order(block)
-            ops = list(block.ops)
-            fn = {op: sol._make_node(op, i) for i, op in enumerate(ops) if dec.is_fusable_node(op)}
-            orig = {i: fn[op] for i, op in enumerate(ops) if op in fn}
-            for a, b in seq:
-                fa, fb = _find(orig[a]), _find(orig[b])
-                if order.label[fa.op] > order.label[fb.op]:
-                    fa, fb = fb, fa
-                assert sol.can_fuse(fa, fb) is None and sol._fuse_pair(block, order, fn, fa, fb)
-            cost = plan_traffic(block, dec)
-            best = cost if best is None else min(best, cost)
-            # the partition after seq, by original index
-            part = {}
-            for i, f in orig.items():
-                part.setdefault(id(_find(f)), set()).add(i)
-            idx = list(orig)
-            for x in range(len(idx)):
-                for y in range(x + 1, len(idx)):
-                    fa, fb = _find(orig[idx[x]]), _find(orig[idx[y]])
-                    if fa is fb or not (fa.buffers & fb.buffers):
-                        continue
-                    if order.label[fa.op] > order.label[fb.op]:
-                        fa, fb = fb, fa  # the solver's order: the node placed first goes first
-                    if sol.can_fuse(fa, fb) is not None:
-                        continue
-                    ga = next(s for s in part.values() if idx[x] in s)
-                    gb = next(s for s in part.values() if idx[y] in s)
-                    key = frozenset(
-                        [frozenset(s) for s in part.values() if s is not ga and s is not gb] + [frozenset(ga | gb)]
-                    )
-                    if key in seen:
-                        continue
-                    # legal only if the solver's cycle check accepts it (checked on a copy)
-                    if will_cycle(graph_text_module, graph_index, seq + [(idx[x], idx[y])]):
-                        continue
-                    seen.add(key)
-                    nxt.append(seq + [(idx[x], idx[y])])
-        frontier = nxt
-    assert best is not None
+class _State:
+    """One plan of the enumerator: a copy of the graph with its merges made by the solver's
+    own CanFuse and fusion, and the original nodes (block positions) of each fused node."""
+
+    def __init__(self, module, graph_index: int, members: list[frozenset[int]] | None):
+        self.module = module
+        self.block = list(module.ops)[graph_index].body.block
+        self.dec = AscBackendFusionDecider()
+        self.sol = FusionStrategySolver(self.dec)
+        self.order = _Order(self.block)
+        ops = list(self.block.ops)
+        self.fn = {op: self.sol._make_node(op, i) for i, op in enumerate(ops) if self.dec.is_fusable_node(op)}
+        if members is None:
+            members = [frozenset((i,)) for i, op in enumerate(ops)]
+        self.members = {op: members[i] for i, op in enumerate(ops)}
+
+    def partition(self) -> frozenset[frozenset[int]]:
+        return frozenset(self.members[op] for op in self.fn)
+
+    def child(self, a: Operation, b: Operation, graph_index: int) -> _State | None:
+        """The plan with a and b fused, or None when the solver refuses (CanFuse, cycle)."""
+        fa, fb = self.fn[a], self.fn[b]
+        if self.order.label[a] > self.order.label[b]:
+            fa, fb = fb, fa  # the solver's order: the node placed first goes first
+        if self.sol.can_fuse(fa, fb) is not None or self.dec.can_build(fa.op, fb.op) is not None:
+            return None
+        from passes.autofuse.solver import will_fusion_create_cycle
+
+        if isinstance(will_fusion_create_cycle(self.order, fa.op, fb.op), Reason):
+            return None
+        pos = {op: i for i, op in enumerate(self.block.ops)}
+        ia, ib = pos[fa.op], pos[fb.op]
+        m = self.module.clone()
+        st = _State(m, graph_index, [self.members[op] for op in self.block.ops])
+        ops = list(st.block.ops)
+        na, nb = st.fn[ops[ia]], st.fn[ops[ib]]
+        mem = st.members[na.op] | st.members[nb.op]
+        assert st.sol._fuse_pair(st.block, st.order, st.fn, na, nb)
+        new = next(op for op in st.block.ops if op in st.fn and op not in st.members)
+        st.members[new] = mem
+        return st
+
+
+def enumerate_optimum(module, graph_index: int) -> int:
+    """Every plan reachable by legal merges, depth first, one per partition (the first merge
+    order reaching it): the least bytes moved by the fusable kernels."""
+    root = _State(module.clone(), graph_index, None)
+    seen = {root.partition()}
+    best = plan_traffic(root.block, root.dec)
+    stack = [root]
+    while stack:
+        st = stack.pop()
+        best = min(best, plan_traffic(st.block, st.dec))
+        nodes = [op for op in st.block.ops if op in st.fn]
+        for x in range(len(nodes)):
+            for y in range(x + 1, len(nodes)):
+                a, b = nodes[x], nodes[y]
+                if not (st.fn[a].buffers & st.fn[b].buffers):
+                    continue
+                key = frozenset(
+                    [st.members[op] for op in nodes if op is not a and op is not b] + [st.members[a] | st.members[b]]
+                )
+                if key in seen:
+                    continue
+                child = st.child(a, b, graph_index)
+                if child is None:
+                    continue
+                seen.add(key)
+                stack.append(child)
     return best
-
-
-def will_cycle(module, graph_index: int, seq) -> bool:
-    g = module.clone()
-    block = [op for op in g.ops][graph_index].body.block
-    dec = AscBackendFusionDecider()
-    sol = FusionStrategySolver(dec)
-    order = _Order(block)
-    ops = list(block.ops)
-    fn = {op: sol._make_node(op, i) for i, op in enumerate(ops) if dec.is_fusable_node(op)}
-    orig = {i: fn[op] for i, op in enumerate(ops) if op in fn}
-    for a, b in seq:
-        fa, fb = _find(orig[a]), _find(orig[b])
-        if order.label[fa.op] > order.label[fb.op]:
-            fa, fb = fb, fa
-        if sol.can_fuse(fa, fb) is not None or not sol._fuse_pair(block, order, fn, fa, fb):
-            return True
-    return False
 
 
 def small_seeds(limit: int = 12, count: int = 30) -> list[int]:
