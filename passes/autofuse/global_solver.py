@@ -82,6 +82,7 @@ class WindowResult:
     """One searched window: its nodes, greedy's and the chosen plan's bytes."""
 
     region: int
+    window: int
     names: list[str]
     greedy_bytes: int | None  # None: greedy's merges are not legal after the windows before
     global_bytes: int
@@ -94,7 +95,7 @@ class WindowResult:
         return 0 if self.greedy_bytes is None else self.greedy_bytes - self.global_bytes
 
     def describe(self) -> str:
-        where = f"region {self.region} ({len(self.names)} nodes: {self.names[0]} .. {self.names[-1]})"
+        where = f"region {self.region} window {self.window} ({len(self.names)} nodes: {self.names[0]} .. {self.names[-1]})"
         if self.greedy_bytes is None:
             return f"{where}: greedy's merges not legal here; best found {self.global_bytes} bytes ({self.explored} states)"
         if self.saved > 0:
@@ -105,7 +106,9 @@ class WindowResult:
             )
         if self.limit_hit:
             return f"{where}: work limit hit after {self.explored} states, greedy's plan kept ({self.greedy_bytes} bytes)"
-        return f"{where}: greedy already optimal ({self.greedy_bytes} bytes, {self.explored} states)"
+        if self.explored == 0:
+            return f"{where}: greedy already optimal ({self.greedy_bytes} bytes, the window's lower bound)"
+        return f"{where}: greedy already optimal ({self.greedy_bytes} bytes, proven in {self.explored} states)"
 
 
 @dataclass
@@ -312,12 +315,12 @@ class GlobalSolver:
                 cur.extend(g)
             if cur:
                 windows.append(cur)
-            for w in windows:
+            for wi, w in enumerate(windows):
                 w.sort()
                 wset = set(w)
                 seq = [m for m in merges if min(m[0]) in wset]
                 if len(w) > 1:
-                    seq = self._solve(r, w, ops, [g for g in gs if min(g) in wset], seq)
+                    seq = self._solve((r, wi), w, ops, [g for g in gs if min(g) in wset], seq)
                 if (why := self._replay(seq)) is not None:
                     self.report.aborted = f"replay of region {r} failed: {why.message}"
                     return None
@@ -349,14 +352,14 @@ class GlobalSolver:
     # -- one window ------------------------------------------------------------------------
 
     def _solve(
-        self, region: int, nodes: list[int], ops: list[Operation], greedy: list[frozenset[int]], greedy_seq: list[Merge]
+        self, where: tuple[int, int], nodes: list[int], ops: list[Operation], greedy: list[frozenset[int]], greedy_seq: list[Merge]
     ) -> list[Merge]:
         win = _Window(nodes, ops)
         self.win = win
         lb = win.lower_bound()
         greedy_bytes = sum(win.group_bytes(g) for g in greedy)
         names = [node_name(ops[i]) for i in nodes]
-        res = WindowResult(region, names, greedy_bytes, greedy_bytes, lb, 0, False)
+        res = WindowResult(where[0], where[1], names, greedy_bytes, greedy_bytes, lb, 0, False)
         self.report.windows.append(res)
         if greedy_bytes <= lb:
             return greedy_seq  # nothing can move fewer bytes
