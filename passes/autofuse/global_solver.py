@@ -527,7 +527,11 @@ class GlobalSolver:
 
     def _cycle(self, ga: frozenset[int], gb: frozenset[int]) -> bool:
         """# fusion_strategy_solver.cpp: WillFusionCreateCycle -- fusing ga and gb closes a
-        cycle iff a successor of either, other than the two, reaches one of them."""
+        cycle iff a successor of either, other than the two, reaches one of them; a path
+        through nodes outside the window between the two is such a successor."""
+        ext = self._ext
+        if any(j in gb for i in ga for j in ext[i]) or any(j in ga for i in gb for j in ext[i]):
+            return True
         stack = [g for g in (self._succ(ga) | self._succ(gb)) if g is not ga and g is not gb]
         seen: set[frozenset[int]] = set()
         while stack:

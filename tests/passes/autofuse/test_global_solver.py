@@ -382,3 +382,35 @@ def test_remarks_say_where_and_by_how_much_global_beat_greedy():
     assert saved == moved["greedy"] - moved["global"] > 0
     assert any(f", {saved} fewer), kept global's plan" in s for s in msgs)
     assert any("greedy already optimal" in s for s in msgs)
+
+
+def detour_block() -> Block:
+    """B -> C directly and through X, a node that never fuses: fusing B and C closes the
+    cycle B+C -> X -> B+C, whatever else is fused (mixed-1000 had this in a chain)."""
+    b = Block()
+
+    def node(name: str, ins: list[SSAValue], n: int, kind: str = "asc") -> Operation:
+        op = Node.create(
+            operands=ins,
+            result_types=[TensorType(f32, [n])] if n else [],
+            attributes={"name": StringAttr(name), "kind": StringAttr(kind)},
+        )
+        b.add_op(op)
+        return op
+
+    inp = node("in", [], 8, "data")
+    a = node("A", [inp.results[0]], 64)
+    bb = node("B", [a.results[0]], 64)
+    x = node("X", [bb.results[0]], 64, "op")
+    c = node("C", [bb.results[0], x.results[0]], 64)
+    node("NetOutput", [c.results[0]], 0, "netoutput")
+    return b
+
+
+def test_a_path_through_unfused_nodes_is_a_cycle():
+    s = GlobalSolver(MockDecider, SolverConfig(), GlobalConfig())  # type: ignore[arg-type]
+    kept, _ = s.fuse(detour_block(), detour_block)
+    assert s.report.aborted is None
+    assert groups(kept) == [{"A", "B"}, {"C"}]
+    (w,) = s.report.windows
+    assert w.global_bytes == w.greedy_bytes and not w.limit_hit
