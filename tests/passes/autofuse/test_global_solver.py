@@ -414,3 +414,43 @@ def test_a_path_through_unfused_nodes_is_a_cycle():
     assert groups(kept) == [{"A", "B"}, {"C"}]
     (w,) = s.report.windows
     assert w.global_bytes == w.greedy_bytes and not w.limit_hit
+
+
+@pytest.mark.parametrize("seed", range(1000, 1012))
+def test_global_on_differential_graphs_matches_the_reference_in_the_simulator(seed: int):
+    """The differential-test graphs (tests/random_graphs.py, the masked feature set of
+    tests/tools/test_random_differential.py): compiled with solver=global, the simulator's
+    outputs are within ge-run's tolerance of the reference interpreter's, and global's
+    kernels move no more bytes than greedy's."""
+    import numpy as np
+    from xdsl.passes import PassPipeline
+
+    from conftest import inputs_for
+    from ge_dialect import npu
+    from ge_tools.pipeline import GeCompilePass
+    from ge_tools.run import within_tolerance
+    from random_graphs import Options, graph_text
+    from runtime.interpreter import run_module
+    from runtime.reference import root_graphs
+    from runtime.simulator import load
+
+    masked = Options(
+        without=frozenset({"numeric_names", "mixed_names", "identity", "zero_d", "phony", "padded_formats"})
+    )
+    text = graph_text(seed, masked)
+    ref = parse(text)
+    ins = inputs_for(ref, seed)
+    want = run_module(ref, ins)
+    moved = {}
+    for solver in ("greedy", "global"):
+        m = parse(text)
+        ps = [AutofusePass(solver=solver) if isinstance(p, AutofusePass) else p for p in GeCompilePass().passes()]
+        PassPipeline(tuple(ps[:-1])).apply(make_context(), m)
+        moved[solver] = sum(kernel_traffic(g.body.block)[1] for g in root_graphs(m))
+        if solver == "global":
+            PassPipeline((ps[-1],)).apply(make_context(), m)
+            got = load(next(o for o in m.ops if isinstance(o, npu.ModelOp))).execute(ins)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                assert g.shape == w.shape and bool(np.all(within_tolerance(np.asarray(g), np.asarray(w))))
+    assert moved["global"] <= moved["greedy"]
