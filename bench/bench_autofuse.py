@@ -203,9 +203,9 @@ def enumeration_check() -> dict:
     """global's plan against the exhaustive enumerator on the small generated graphs."""
     sys.path.insert(0, str(HERE.parent / "tests"))
     sys.path.insert(0, str(HERE.parent / "tests" / "passes" / "autofuse"))
-    from lowering_graphs import pass_for, random_graph  # noqa: PLC0415
     from test_global_solver import enumerate_optimum  # noqa: PLC0415
 
+    from lowering_graphs import pass_for, random_graph  # noqa: PLC0415
     from passes.autofuse.decider import AscBackendFusionDecider  # noqa: PLC0415
     from passes.autofuse.global_solver import GlobalConfig, GlobalSolver, plan_traffic  # noqa: PLC0415
     from passes.autofuse.solver import SolverConfig  # noqa: PLC0415

@@ -193,7 +193,12 @@ class AutofusePass(ModulePass):
         if self.remarks:
             rep = solver.report
             for w in rep.windows:
-                remark(graph, f"ge-autofuse @{graph.sym_name.data} solver=global: {w.describe()}", pass_name=self.name, stage="global")
+                remark(
+                    graph,
+                    f"ge-autofuse @{graph.sym_name.data} solver=global: {w.describe()}",
+                    pass_name=self.name,
+                    stage="global",
+                )
             why = f", {rep.aborted}" if rep.aborted else ""
             remark(
                 graph,

@@ -367,7 +367,8 @@ class AscBackendFusionDecider:
             new = self._merge_to_fused(p.info, u)
         if merged is not None:
             new.attributes[AXIS_GROUP_ATTR] = StringAttr(merged.to_text())
-        olds = [n1.results[i] for i in p.info.node1_outputs] + list(n2.results)
+        olds: list[SSAValue] = [n1.results[i] for i in p.info.node1_outputs]
+        olds += n2.results
         return new, olds, n1, n2
 
     def fuse(self, n1: Operation, n2: Operation) -> Operation:

@@ -95,7 +95,9 @@ class WindowResult:
         return 0 if self.greedy_bytes is None else self.greedy_bytes - self.global_bytes
 
     def describe(self) -> str:
-        where = f"region {self.region} window {self.window} ({len(self.names)} nodes: {self.names[0]} .. {self.names[-1]})"
+        where = (
+            f"region {self.region} window {self.window} ({len(self.names)} nodes: {self.names[0]} .. {self.names[-1]})"
+        )
         if self.greedy_bytes is None:
             return f"{where}: greedy's merges not legal here; best found {self.global_bytes} bytes ({self.explored} states)"
         if self.saved > 0:
@@ -105,7 +107,9 @@ class WindowResult:
                 f"saves {self.saved} ({how}, {self.explored} states)"
             )
         if self.limit_hit:
-            return f"{where}: work limit hit after {self.explored} states, greedy's plan kept ({self.greedy_bytes} bytes)"
+            return (
+                f"{where}: work limit hit after {self.explored} states, greedy's plan kept ({self.greedy_bytes} bytes)"
+            )
         if self.explored == 0:
             return f"{where}: greedy already optimal ({self.greedy_bytes} bytes, the window's lower bound)"
         return f"{where}: greedy already optimal ({self.greedy_bytes} bytes, proven in {self.explored} states)"
@@ -352,7 +356,12 @@ class GlobalSolver:
     # -- one window ------------------------------------------------------------------------
 
     def _solve(
-        self, where: tuple[int, int], nodes: list[int], ops: list[Operation], greedy: list[frozenset[int]], greedy_seq: list[Merge]
+        self,
+        where: tuple[int, int],
+        nodes: list[int],
+        ops: list[Operation],
+        greedy: list[frozenset[int]],
+        greedy_seq: list[Merge],
     ) -> list[Merge]:
         win = _Window(nodes, ops)
         self.win = win
@@ -414,7 +423,7 @@ class GlobalSolver:
             return
         win = self.win
         pairs: set[tuple[frozenset[int], frozenset[int]]] = set()
-        for v, idx in win.touch.items():
+        for idx in win.touch.values():
             gs = sorted({self.group_of[i] for i in idx}, key=min)
             for x in range(len(gs)):
                 for y in range(x + 1, len(gs)):
@@ -490,7 +499,8 @@ class GlobalSolver:
         saved = [self._root.get(v, v) for v in new.operands]
         new.operands = ()
         for old, r in zip(olds, new.results):
-            self._root[r] = self._root.get(old, old)
+            first = self._root.get(old)
+            self._root[r] = old if first is None else first
         hit = self._memo[key] = (new, olds, n1, n2, saved)
         return hit
 
@@ -587,7 +597,18 @@ class GlobalSolver:
         for i in g:
             self.group_of[i] = g
         return _Applied(
-            a=ga, b=gb, g=g, new=new, n1=n1, n2=n2, ops1=ops1, ops2=ops2, olds=olds, prev1=prev1, prev2=prev2, saved=(saved_fn, fa, fb)
+            a=ga,
+            b=gb,
+            g=g,
+            new=new,
+            n1=n1,
+            n2=n2,
+            ops1=ops1,
+            ops2=ops2,
+            olds=olds,
+            prev1=prev1,
+            prev2=prev2,
+            saved=(saved_fn, fa, fb),
         )
 
     def _undo(self, x: _Applied) -> None:

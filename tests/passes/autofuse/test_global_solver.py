@@ -7,6 +7,7 @@ and the reference's numbers on random graphs, determinism, and option validation
 from __future__ import annotations
 
 import pytest
+from test_autofuse_differential import check_fused
 from xdsl.dialects.builtin import StringAttr, TensorType, f32
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
@@ -21,8 +22,7 @@ from lowering_graphs import pass_for, random_graph
 from passes.autofuse.autofuse import AutofusePass, kernel_traffic
 from passes.autofuse.decider import AscBackendFusionDecider
 from passes.autofuse.global_solver import GlobalConfig, GlobalSolver, plan_traffic
-from passes.autofuse.solver import FusionPriority, FusionStrategySolver, SolverConfig, _find, _Order
-from test_autofuse_differential import check_fused
+from passes.autofuse.solver import FusionPriority, FusionStrategySolver, SolverConfig, _Order
 
 
 @irdl_op_definition
@@ -250,7 +250,9 @@ def test_global_finds_the_enumerated_optimum(seed: int):
     graph = next(op for op in m.ops if hasattr(op, "body"))
     want = enumerate_optimum(m, list(m.ops).index(graph))
     dec = AscBackendFusionDecider()
-    s = GlobalSolver(AscBackendFusionDecider, SolverConfig(), GlobalConfig(max_nodes_explored=10**6, max_region_nodes=64))
+    s = GlobalSolver(
+        AscBackendFusionDecider, SolverConfig(), GlobalConfig(max_nodes_explored=10**6, max_region_nodes=64)
+    )
     kept, _ = s.fuse(graph.body.block, lambda: graph.clone().body.block)
     assert plan_traffic(kept, dec) == want
     assert s.report.global_bytes == want <= s.report.greedy_bytes
