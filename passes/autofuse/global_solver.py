@@ -7,8 +7,10 @@ and D cannot fuse, fusing CD first may prevent ABC". This module keeps every rul
 GE's and changes only which legal fusions are made, and in which order.
 
 Objective. The global-memory bytes moved of a plan: each kernel reads each distinct input
-tensor once and writes each of its outputs once (autofuse.kernel_traffic; the simulator's
-kernel_bytes_read + kernel_bytes_written, runtime/simulator.py, count the same tensors).
+tensor once and writes each of its outputs once (autofuse.kernel_traffic). The simulator's
+kernel_bytes_read + kernel_bytes_written (runtime/simulator.py) count the same tensors, per
+operand and at storage size: equal, except where a kernel reads one tensor through two
+operands or a format pads (tests/passes/autofuse/test_global_solver.py checks both).
 A fused group G of original nodes reads every tensor a member reads that no member
 produces, and writes every output of a member that some node outside G reads or that
 nothing reads (the decider keeps exactly those outputs: NodeFuseInfo's node1_output_map
@@ -26,9 +28,14 @@ it already hold their chosen plan): a state is a partition of the window's nodes
 by legal merges; a merge of two groups that share a tensor is legal when the solver's
 CanFuse (shared data, the horizontal peak-memory checks, then the decider: strategies,
 caps, axis mapping, axis groups) accepts the two groups' actual fused nodes and the merge
-closes no cycle in the whole graph; each merge is made in place (the decider's
+closes no cycle in the whole graph (window-internal edges plus, per node, the window
+nodes it reaches through nodes outside the window, computed once per window: such a path
+between the two groups is a cycle too); each merge is made in place (the decider's
 `build_fused`, so the decider's per-node memos, NodeQueries and axis groups, are shared
-by every state) and undone on backtracking. Children are tried in order of bytes saved,
+by every state; a fused node built once is reused, rewired to the current producers of
+the values it reads) and undone on backtracking; a pair of nodes gets one CanFuse verdict
+per solve (GE's can_not_fuse cache keeps the negative ones), and a pair CanFuse accepts but
+Fuse's axis map (need_flash) refuses is not legal. Children are tried in order of bytes saved,
 then node order; a partition already visited is not expanded again (the first merge
 order that reached it stands for all); the bound is the window's least possible traffic
 (every tensor produced outside read once, every tensor leaving the window written once),
@@ -41,7 +48,11 @@ of load and time: the output is byte-identical run to run.
 
 Guarantee. After every window, the inner loop-merge rounds run as for greedy; the global
 graph is kept only when it moves strictly fewer bytes than greedy's (else greedy's graph,
-unchanged, is the result), so global never moves more bytes than greedy.
+unchanged, is the result), so global never moves more bytes than greedy. The comparison
+is of the fused kernels before lifting (lifting puts a kernel's GE ops back with the same
+inputs and outputs; the concat unfolding may change bytes on either plan). A replay that
+CanFuse refuses (a context the search did not see) abandons the global plan for greedy's,
+and the remark says where.
 """
 
 from __future__ import annotations
