@@ -318,6 +318,7 @@ class GlobalSolver:
         self._verdict: dict[tuple[Operation, Operation], bool] = {}
         self._root: dict[SSAValue, SSAValue] = {}  # a fused node's result -> the value it replaced first
         self._alias: dict[SSAValue, SSAValue] = {}  # a replaced value -> its replacement now
+        self._shapes: dict[Operation, tuple] = {}
         group_of = {i: g for g in greedy_groups for i in g}
         for r, region in enumerate(_regions(ops, fusable)):
             gs = sorted({group_of[i] for i in region}, key=min)
@@ -412,7 +413,7 @@ class GlobalSolver:
         self.lb = lb
         self.explored = 0
         self.limit_hit = False
-        self.visited: set[frozenset[frozenset[int]]] = {frozenset(self.cur)}
+        self.visited: set[frozenset] = {frozenset((h, self._shape(op)) for h, op in self.cur.items())}
         self.path: list[Merge] = []
         self._dfs(start)
         res.explored, res.limit_hit = self.explored, self.limit_hit
@@ -448,12 +449,21 @@ class GlobalSolver:
         for neg, _, _, ga, gb in children:
             if self.best <= self.lb or self.limit_hit:
                 return
-            part = frozenset((set(self.cur) - {ga, gb}) | {ga | gb})
-            if part in self.visited:
-                continue
             if not self._legal(ga, gb):
                 continue
-            self.visited.add(part)
+            a, b = self._oriented(ga, gb)
+            built = self._build(self.cur[a], self.cur[b])
+            assert built is not None
+            # a state is its partition and the shape of each fused node: two merge orders
+            # reaching one partition may build different nodes (a loop merge or a
+            # FusedAscBackend), whose later CanFuse answers differ
+            key = frozenset(
+                [(h, self._shape(op)) for h, op in self.cur.items() if h is not ga and h is not gb]
+                + [(ga | gb, self._shape(built[0]))]
+            )
+            if key in self.visited:
+                continue
+            self.visited.add(key)
             x = self._apply(ga, gb)
             self.path.append((ga, gb))
             self._dfs(cost + neg)
@@ -477,12 +487,36 @@ class GlobalSolver:
 
     def _oriented(self, ga: frozenset[int], gb: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
         """The pair in the solver's order (FusionStrategySolver._fuse_pair: the node placed
-        first goes first; a fused node takes its later member's place)."""
+        first goes first). The solver keeps a topological order, so a group that reaches
+        the other goes first; otherwise a fused node has its later member's place."""
+        if self._reaches(ga, gb):
+            return ga, gb
+        if self._reaches(gb, ga):
+            return gb, ga
         return (ga, gb) if self._place(ga) < self._place(gb) else (gb, ga)
+
+    def _reaches(self, src: frozenset[int], dst: frozenset[int]) -> bool:
+        stack, seen = [src], {src}
+        while stack:
+            for h in self._succ(stack.pop()):
+                if h == dst:
+                    return True
+                if h not in seen:
+                    seen.add(h)
+                    stack.append(h)
+        return False
 
     def _place(self, g: frozenset[int]) -> int:
         label = self.order.label
         return max(label[self.win.ops[i]] for i in g)
+
+    def _shape(self, op: Operation) -> tuple:
+        """What a fused node is, for telling states apart: its type, port counts and the
+        number of operations it holds."""
+        hit = self._shapes.get(op)
+        if hit is None:
+            hit = self._shapes[op] = (op.name, len(op.operands), len(op.results), sum(1 for _ in op.walk()))
+        return hit
 
     def _resolve(self, v: SSAValue) -> SSAValue:
         """The value that stands for `v` in the current state (its producer's fused node)."""

@@ -172,8 +172,13 @@ class _State:
             members = [frozenset((i,)) for i, op in enumerate(ops)]
         self.members = {op: members[i] for i, op in enumerate(ops)}
 
-    def partition(self) -> frozenset[frozenset[int]]:
-        return frozenset(self.members[op] for op in self.fn)
+    def partition(self) -> frozenset:
+        """The plan's groups, each with the shape of its fused node (two merge orders may
+        build different nodes for one group)."""
+        return frozenset(
+            (self.members[op], (op.name, len(op.operands), len(op.results), sum(1 for _ in op.walk())))
+            for op in self.fn
+        )
 
     def child(self, a: Operation, b: Operation, graph_index: int) -> _State | None:
         """The plan with a and b fused, or None when the solver refuses (CanFuse, cycle)."""
@@ -215,13 +220,8 @@ def enumerate_optimum(module, graph_index: int) -> int:
                 a, b = nodes[x], nodes[y]
                 if not (st.fn[a].buffers & st.fn[b].buffers):
                     continue
-                key = frozenset(
-                    [st.members[op] for op in nodes if op is not a and op is not b] + [st.members[a] | st.members[b]]
-                )
-                if key in seen:
-                    continue
                 child = st.child(a, b, graph_index)
-                if child is None:
+                if child is None or (key := child.partition()) in seen:
                     continue
                 seen.add(key)
                 stack.append(child)
@@ -244,7 +244,9 @@ def small_seeds(limit: int = 12, count: int = 30) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("seed", small_seeds())
+# 39, 53, 58, 61, 114: a fused node whose members' descendants the solver moved after it
+# must still go first against them (the pair's orientation); global missed these optima
+@pytest.mark.parametrize("seed", sorted(set(small_seeds()) | {39, 53, 58, 61, 114}))
 def test_global_finds_the_enumerated_optimum(seed: int):
     m = lowered(seed)
     graph = next(op for op in m.ops if hasattr(op, "body"))
