@@ -1,6 +1,7 @@
 """ge-autofuse: time against parsing on generated graphs, its growth, and fusion quality.
 
     python bench/bench_autofuse.py [--sizes 1000,4000,16000] [--seed 0] [--json PATH]
+                                   [--global-sizes 1000,4000] [--global-kinds chain,...]
 
 For each generated mixed graph (bench/gen_graphs.py) of 1k, 4k and 16k nodes, in one run:
 parse time (xDSL Parser, ge + ascgraph dialects) and ge-autofuse time on a module already
@@ -11,6 +12,15 @@ and after ge-autofuse, and global-memory bytes moved by kernels (each kernel rea
 input once and writes each output once) divided by the ideal (graph inputs read once +
 graph outputs written once), before and after. A benchmark reports; it never fails the
 exit code on a missed target.
+
+solver=global against greedy (passes/autofuse/global_solver.py), in the same run: for
+every generated kind at each of --global-sizes, the fused-kernel bytes moved (each kernel
+reads each distinct input once and writes each output once, after ge-autofuse) of global
+divided by greedy's (at most 1.0 by construction), the windows where global won, and both
+times; and the enumeration check: on every small generated graph (tests/lowering_graphs.py
+seeds and bench/gen_graphs.py kinds with 3 to 12 AscBackends), global's plan against the
+optimum of the test suite's independent exhaustive enumerator
+(tests/passes/autofuse/test_global_solver.py).
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
 
-from bench.gen_graphs import generate  # noqa: E402
+from bench.gen_graphs import KINDS, generate  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass  # noqa: E402
@@ -96,6 +106,8 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,4000,16000")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--global-sizes", default="1000,4000", help="graph sizes of the global-vs-greedy figures")
+    ap.add_argument("--global-kinds", default=",".join(KINDS), help="generated kinds of the global-vs-greedy figures")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     results: list[dict] = []
@@ -121,8 +133,120 @@ def main() -> None:
         exponent = math.log(timing[16000]["autofuse_s"] / timing[4000]["autofuse_s"]) / math.log(4)
         verdict = "PASS" if exponent <= TARGET_EXPONENT else "FAIL"
         print(f"  growth exponent 4k -> 16k: {exponent:.2f} (target <= {TARGET_EXPONENT}: {verdict})")
+    glob = global_vs_greedy(
+        [int(x) for x in args.global_sizes.split(",") if x], args.global_kinds.split(","), args.seed
+    )
+    enum = enumeration_check()
     if args.json:
-        Path(args.json).write_text(json.dumps({"results": results, "exponent": exponent}, indent=1))
+        Path(args.json).write_text(
+            json.dumps({"results": results, "exponent": exponent, "global": glob, "enumeration": enum}, indent=1)
+        )
+
+
+def fused_bytes(text: str, solver: str, name: str) -> tuple[int, float, list]:
+    """(fused-kernel bytes over every graph, ge-autofuse seconds, global's window results)."""
+    from passes.autofuse import global_solver as gs
+
+    m = parse(text, name)
+    LOWER.apply(context(), m)
+    windows: list = []
+    orig = gs.GlobalSolver.fuse
+
+    def keep(self, *a):  # noqa: ANN001, ANN202
+        r = orig(self, *a)
+        windows.extend(self.report.windows)
+        return r
+
+    gs.GlobalSolver.fuse = keep  # type: ignore[method-assign]
+    try:
+        t0 = time.perf_counter()
+        AutofusePass(solver=solver).apply(context(), m)
+        dt = time.perf_counter() - t0
+    finally:
+        gs.GlobalSolver.fuse = orig  # type: ignore[method-assign]
+    moved = sum(kernel_traffic(g.body.block)[1] for g in m.ops if isinstance(g, GraphOp))
+    return moved, dt, windows
+
+
+def global_vs_greedy(sizes: list[int], kinds: list[str], seed: int) -> list[dict]:
+    print("solver=global vs greedy (fused-kernel bytes moved, one run each):")
+    out = []
+    for n in sizes:
+        for kind in kinds:
+            text = generate(kind, n, seed)
+            b0, t0, _ = fused_bytes(text, "greedy", f"{kind}-{n}")
+            b1, t1, ws = fused_bytes(text, "global", f"{kind}-{n}")
+            won = [w for w in ws if w.saved > 0]
+            limit = sum(1 for w in ws if w.limit_hit)
+            r = {
+                "kind": kind,
+                "nodes": n,
+                "greedy_bytes": b0,
+                "global_bytes": b1,
+                "ratio": b1 / b0 if b0 else 1.0,
+                "windows": len(ws),
+                "windows_won": len(won),
+                "windows_limit": limit,
+                "greedy_s": t0,
+                "global_s": t1,
+            }
+            out.append(r)
+            print(
+                f"  {kind:<12} {n:>6}: global/greedy bytes {r['ratio']:.4f} ({b0} -> {b1}); "
+                f"windows {len(ws)}, won {len(won)}, work limit {limit}; time greedy {t0:.1f}s, global {t1:.1f}s "
+                f"({t1 / t0 if t0 else 0:.1f}x)"
+            )
+    return out
+
+
+def enumeration_check() -> dict:
+    """global's plan against the exhaustive enumerator on the small generated graphs."""
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    sys.path.insert(0, str(HERE.parent / "tests" / "passes" / "autofuse"))
+    from test_global_solver import enumerate_optimum  # noqa: PLC0415
+
+    from lowering_graphs import pass_for, random_graph  # noqa: PLC0415
+    from passes.autofuse.decider import AscBackendFusionDecider  # noqa: PLC0415
+    from passes.autofuse.global_solver import GlobalConfig, GlobalSolver, plan_traffic  # noqa: PLC0415
+    from passes.autofuse.solver import SolverConfig  # noqa: PLC0415
+
+    cases: list[tuple[str, ModuleOp]] = []
+    for seed in range(120):
+        m = parse(random_graph(seed), f"random-{seed}")
+        pass_for(seed).apply(context(), m)
+        cases.append((f"lowering_graphs seed {seed}", m))
+    for kind, n in (("chain", 60), ("chain", 80), ("diamond", 20), ("mixed", 20), ("concat_tree", 20)):
+        for seed in range(4):
+            m = parse(generate(kind, n, seed), f"{kind}-{n}")
+            LOWER.apply(context(), m)
+            cases.append((f"{kind} {n} seed {seed}", m))
+    total = same = better = biggest = 0
+    misses = []
+    for label, m in cases:
+        graphs = [g for g in m.ops if isinstance(g, GraphOp)]
+        if len(graphs) != 1:
+            continue
+        g = graphs[0]
+        k = sum(1 for op in g.body.block.ops if AscBackendFusionDecider().is_fusable_node(op))
+        if not 3 <= k <= 12:
+            continue
+        want = enumerate_optimum(m, list(m.ops).index(g))
+        s = GlobalSolver(AscBackendFusionDecider, SolverConfig(), GlobalConfig(10**6, 64))
+        kept, _ = s.fuse(g.body.block, lambda g=g: g.clone().body.block)
+        got = plan_traffic(kept, AscBackendFusionDecider())
+        total += 1
+        biggest = max(biggest, k)
+        same += got == want
+        better += want < s.report.greedy_bytes
+        if got != want:
+            misses.append(f"{label}: global {got}, optimum {want}")
+    print(
+        f"enumeration check: global equals the enumerated optimum on {same} of {total} graphs "
+        f"(3 to {biggest} AscBackends; greedy misses the optimum on {better} of them)"
+    )
+    for x in misses:
+        print("  MISS " + x)
+    return {"graphs": total, "optimal": same, "greedy_suboptimal": better, "max_asc_backends": biggest}
 
 
 if __name__ == "__main__":

@@ -23,9 +23,10 @@ from ge_dialect.diagnostics import remark
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.node_types import SOURCE_TYPES
-from ge_dialect.pass_options import REMARKS, AtLeast, Flag, Option, check_options
+from ge_dialect.pass_options import REMARKS, AtLeast, Flag, OneOf, Option, check_options
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
+from passes.autofuse.global_solver import MAX_NODES_EXPLORED, MAX_REGION_NODES, GlobalConfig, GlobalSolver
 from passes.autofuse.lifting import lift_graph
 from passes.autofuse.solver import (
     BUFFER_GROUP_WINDOW,
@@ -90,6 +91,13 @@ class AutofusePass(ModulePass):
     fuse go back to their GE ops (`lifting=false` skips both, GE's disable_lifting).
     `remarks` prints why each candidate pair was not fused, each lifting decision and a
     per-graph summary of kernels and bytes.
+
+    `solver=global` (not GE's; passes/autofuse/global_solver.py) keeps every rule above and
+    searches, region by region (windows of at most `max-region-nodes` nodes), the plans
+    CanFuse accepts for the one moving the fewest global-memory bytes, started from
+    greedy's plan, at most `max-nodes-explored` states per window; it never moves more
+    bytes than greedy, and `remarks` says per window by how much it beat greedy, or that
+    greedy was already optimal or the work limit was hit.
     """
 
     name = "ge-autofuse"
@@ -106,6 +114,9 @@ class AutofusePass(ModulePass):
     buffer_group_window: int = BUFFER_GROUP_WINDOW
     lifting: bool = True
     remarks: bool = False
+    solver: str = "greedy"
+    max_nodes_explored: int = MAX_NODES_EXPLORED
+    max_region_nodes: int = MAX_REGION_NODES
 
     OPTIONS: ClassVar[dict[str, Option]] = {
         "max_fusion_size": Option("the most AscIR nodes one fused kernel may hold (0: never fuse)", AtLeast(0)),
@@ -126,6 +137,17 @@ class AutofusePass(ModulePass):
             "after fusion, unfold poor concat kernels and lift tiny unfused ones (false: GE's disable_lifting)", Flag()
         ),
         "remarks": REMARKS,
+        "solver": Option(
+            "greedy: GE's FusionStrategySolver, unchanged; global (not GE's): after greedy, an exact "
+            "branch and bound per window of max-region-nodes nodes over the plans CanFuse accepts, for "
+            "the fewest global-memory bytes, kept only where it moves fewer bytes than greedy "
+            "(passes/autofuse/global_solver.py)",
+            OneOf(("greedy", "global")),
+        ),
+        "max_nodes_explored": Option(
+            "solver=global: the search states per window (a deterministic work limit)", AtLeast(1)
+        ),
+        "max_region_nodes": Option("solver=global: the most nodes of one searched window", AtLeast(1)),
     }
 
     def __post_init__(self) -> None:
@@ -146,8 +168,12 @@ class AutofusePass(ModulePass):
         for graph in graphs_in_pass_order(op):
             block = graph.body.block
             before = kernel_traffic(block)
-            decider = AscBackendFusionDecider(**kw)
-            stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
+            if self.solver == "global":
+                stats = self._fuse_global(graph, cfg, kw)
+                block = graph.body.block
+            else:
+                decider = AscBackendFusionDecider(**kw)
+                stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
             if self.remarks:
                 for f in stats.fused:
                     remark(
@@ -181,6 +207,40 @@ class AutofusePass(ModulePass):
                 lifted = lift_graph(block, remarks=self.remarks)
             if self.remarks:
                 self._summary(graph, stats, before, kernel_traffic(block), lifted, unfolded)
+
+    def _fuse_global(self, graph: GraphOp, cfg: SolverConfig, kw: dict[str, Any]):
+        """solver=global: greedy and the global search each on a clone of the graph's body;
+        the body kept is the one moving fewer bytes (greedy's on a tie)."""
+        solver = GlobalSolver(
+            lambda: AscBackendFusionDecider(**kw),
+            cfg,
+            GlobalConfig(self.max_nodes_explored, self.max_region_nodes),
+            inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw),
+        )
+        kept, stats = solver.fuse(graph.body.block, lambda: graph.clone().body.block)
+        old = graph.body.block
+        kept.parent.detach_block(kept)  # type: ignore[union-attr]
+        graph.body.detach_block(old)
+        old.erase(safe_erase=False)
+        graph.body.add_block(kept)
+        if self.remarks:
+            rep = solver.report
+            for w in rep.windows:
+                remark(
+                    graph,
+                    f"ge-autofuse @{graph.sym_name.data} solver=global: {w.describe()}",
+                    pass_name=self.name,
+                    stage="global",
+                )
+            why = f", {rep.aborted}" if rep.aborted else ""
+            remark(
+                graph,
+                f"ge-autofuse @{graph.sym_name.data} solver=global: fused-kernel bytes {rep.global_bytes} "
+                f"(greedy {rep.greedy_bytes}, {rep.greedy_bytes - rep.global_bytes} fewer), kept {rep.kept}'s plan{why}",
+                pass_name=self.name,
+                stage="global",
+            )
+        return stats
 
     def _summary(
         self,

@@ -331,15 +331,34 @@ class AscBackendFusionDecider:
 
     # -- Fuse ------------------------------------------------------------------------------
 
-    def fuse(self, n1: Operation, n2: Operation) -> Operation:
-        """AscBackendFusionDecider::Fuse (ge_fusion.md §8.1)."""
+    def can_build(self, n1: Operation, n2: Operation) -> Reason | None:
+        """Why `build_fused` would refuse the pair (Fuse's axis map, need_flash), else None:
+        the global solver's check before it builds (passes/autofuse/global_solver.py)."""
+        p = self._pair(*ordered_pair(n1, n2))
+        if isinstance(p, Reason):
+            return p
+        u = create_axis_map(p.info, need_flash=True, loop_merge=self._merges_loops(p), memo=self._queries)
+        return u if isinstance(u, Reason) else None
+
+    def build_fused(
+        self, n1: Operation, n2: Operation, keep_groups: bool = False
+    ) -> tuple[Operation, list[SSAValue], Operation, Operation] | Reason:
+        """The fused node of `fuse`, not inserted: (new, the old value each of its results
+        replaces, node1, node2 as ordered), or the Reason Fuse's axis map (need_flash)
+        refuses the pair. `keep_groups` keeps both axis groups cached (the global solver
+        builds candidates it may undo; passes/autofuse/global_solver.py)."""
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)
-        assert not isinstance(p, Reason), p
+        if isinstance(p, Reason):
+            return p
         merge = self._merges_loops(p)
         u = create_axis_map(p.info, need_flash=True, loop_merge=merge, memo=self._queries)
-        assert not isinstance(u, Reason), u
-        g1, g2 = self._groups.pop(n1, None) or axis_group_of(n1), self._groups.pop(n2, None) or axis_group_of(n2)
+        if isinstance(u, Reason):
+            return u
+        if keep_groups:
+            g1, g2 = self._axis_group(n1), self._axis_group(n2)
+        else:
+            g1, g2 = self._groups.pop(n1, None) or axis_group_of(n1), self._groups.pop(n2, None) or axis_group_of(n2)
         r1, r2 = (g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else (None, None)
         merged = can_merge_axis_group(r1, r2) if r1 and r2 else None
         if merge:
@@ -348,16 +367,20 @@ class AscBackendFusionDecider:
             new = self._merge_to_fused(p.info, u)
         if merged is not None:
             new.attributes[AXIS_GROUP_ATTR] = StringAttr(merged.to_text())
+        olds: list[SSAValue] = [n1.results[i] for i in p.info.node1_outputs]
+        olds += n2.results
+        return new, olds, n1, n2
+
+    def fuse(self, n1: Operation, n2: Operation) -> Operation:
+        """AscBackendFusionDecider::Fuse (ge_fusion.md §8.1)."""
+        built = self.build_fused(n1, n2)
+        assert not isinstance(built, Reason), built
+        new, olds, n1, n2 = built
         block = n2.parent_block()
         assert block is not None
         block.insert_op_before(new, n2)
-        k = 0
-        for i in p.info.node1_outputs:
-            n1.results[i].replace_all_uses_with(new.results[k])
-            k += 1
-        for r in n2.results:
-            r.replace_all_uses_with(new.results[k])
-            k += 1
+        for old, r in zip(olds, new.results):
+            old.replace_all_uses_with(r)
         n2.detach()
         n2.erase()
         for r in n1.results:  # outputs read only by n2 (now erased) have no uses left

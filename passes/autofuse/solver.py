@@ -513,8 +513,20 @@ def fuse_block(
     solver = FusionStrategySolver(decider, config)
     solver.fuse_graph(block)
     stats = solver.stats
-    if inner_decider is None:
-        return stats
+    if inner_decider is not None:
+        fuse_inner_rounds(block, decider, stats, config, inner_decider)
+    return stats
+
+
+def fuse_inner_rounds(
+    block: Block,
+    decider: FusionDecider,
+    stats: FuseStats,
+    config: SolverConfig | None,
+    inner_decider: Callable[[], FusionDecider],
+) -> None:
+    """# fusion_strategy_solver.cpp: Fuse -- the one loop-merge round inside each
+    FusedAscBackend of `block` that recorded candidate pairs (§4.7), counted in `stats`."""
     for op in list(block.ops):
         if not op.regions or not decider.is_fusable_node(op):
             continue
@@ -527,4 +539,3 @@ def fuse_block(
         stats.candidate_pairs += inner.stats.candidate_pairs
         stats.rejections.extend(inner.stats.rejections)
         stats.fused.extend(inner.stats.fused)
-    return stats
