@@ -28,6 +28,7 @@ per node folded, with its value and kernel.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -37,6 +38,7 @@ from xdsl.passes import ModulePass
 
 from ge_dialect.ge import Const, Constant
 from ge_dialect.names import ge_type
+from ge_dialect.pass_options import REMARKS, Option
 from passes.prepare.folding import const_array, run_folding
 from passes.prepare.host_kernels import AICPU_KERNELS, BUILTIN_KERNELS
 
@@ -76,6 +78,8 @@ class ConstantFoldingPass(ModulePass):
     name = "ge-constant-folding-pass"
 
     remarks: bool = False
+
+    OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_folding(op, self.name, compute_potential_weight, self.remarks)

@@ -21,6 +21,7 @@ per node folded, with its value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -29,6 +30,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from ge_dialect.names import ge_type
+from ge_dialect.pass_options import REMARKS, Option
 from passes.prepare.folding import run_folding
 from passes.prepare.host_kernels import NODE_KERNELS
 
@@ -52,6 +54,8 @@ class DimensionComputePass(ModulePass):
     name = "ge-dimension-compute-pass"
 
     remarks: bool = False
+
+    OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_folding(op, self.name, compute_dimension, self.remarks)

@@ -26,6 +26,7 @@ from ge_dialect.diagnostics import remark
 from ge_dialect.ge import GraphOp
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import ge_type, name_nodes, node_name
+from ge_dialect.pass_options import REMARKS, Option
 
 
 @dataclass
@@ -63,6 +64,8 @@ class RemoveTypePass(ModulePass):
     GE_PASS: ClassVar[str]
 
     remarks: bool = False
+
+    OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for graph in graphs_in_pass_order(op):
