@@ -305,9 +305,10 @@ class Progress:
     total: int
     start: float = field(default_factory=time.perf_counter)
     shown: bool = False
+    tool: str = "ge-opt"
 
     @staticmethod
-    def on_terminal(total: int, stream: IO[str] | None = None) -> Progress | None:
+    def on_terminal(total: int, stream: IO[str] | None = None, tool: str = "ge-opt") -> Progress | None:
         """A Progress on `stream` (stderr) when it is a terminal, else None: never in
         pipes, files or tests."""
         stream = stream if stream is not None else sys.stderr
@@ -317,12 +318,12 @@ class Progress:
             tty = stream.isatty()
         except (AttributeError, ValueError):
             tty = False
-        return Progress(stream, total) if tty else None
+        return Progress(stream, total, tool=tool) if tty else None
 
     def show(self, index: int, p: ModulePass, module: ModuleOp) -> None:
         ops = sum(1 for _ in module.walk())
         elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\r\x1b[Kge-opt: [{index}/{self.total}] {pass_spec(p)}: {ops} ops, {elapsed:.1f} s")
+        self.stream.write(f"\r\x1b[K{self.tool}: [{index}/{self.total}] {pass_spec(p)}: {ops} ops, {elapsed:.1f} s")
         self.stream.flush()
         self.shown = True
 

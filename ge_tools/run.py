@@ -45,7 +45,7 @@ from xdsl.utils.hints import type_repr
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
-from ge_dialect.diagnostics import op_location
+from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark_sink
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
@@ -55,6 +55,7 @@ from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
     PipelineCallback,
     PipelineError,
+    Progress,
     build_pipeline,
     context,
     one_line_arg_errors,
@@ -594,7 +595,9 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     if args.remarks or args.remarks_json or args.report:
         passes = with_remarks(passes)
     passes = () if args.reference else passes
-    callback = PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir)
+    # a status line per pass when stderr is a terminal (never in pipes or tests)
+    progress = Progress.on_terminal(len(passes), tool="ge-run") if passes else None
+    callback = PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir, progress=progress)
     if args.remarks_json or args.report:  # the remarks collected, with what the report draws
         return PassPipeline(passes, RunRecorder(callback, echo=args.remarks))
     return PassPipeline(passes, callback)
@@ -700,16 +703,26 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
     return module
 
 
-def compare_with_onnx_model(args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output]) -> int:
+def compare_with_onnx_model(
+    args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output]
+) -> tuple[int, Check | None]:
     """issue 11: for an ONNX model, the compiled outputs against onnxruntime's
-    (ge_tools/onnx_oracle.py); 0 for anything else."""
+    (ge_tools/onnx_oracle.py), printed; the exit status and the check the report shows.
+    (0, None) for anything else."""
     from ge_tools.import_onnx import is_onnx_path
 
     if not is_onnx_path(args.file):
-        return 0
-    from ge_tools.onnx_oracle import oracle_status
+        return 0, None
+    from ge_tools.onnx_oracle import compare_with_onnxruntime, print_oracle
 
-    return oracle_status(args.file, inputs, [o.array for o in got])
+    result = compare_with_onnxruntime(args.file, inputs, [o.array for o in got])
+    status = print_oracle(result)
+    figures: dict[str, object] = {}
+    for o in result.outputs:
+        figures[f"{o.name}: max abs error"] = o.max_abs
+        figures[f"{o.name}: max rel error"] = o.max_rel
+    lines = [f"output '{o.name}': {o.bad} of {o.size} elements outside the tolerance" for o in result.outputs if o.bad]
+    return status, Check("onnxruntime", result.ok, figures, lines + result.shape_errors)
 
 
 def make_inputs(args: argparse.Namespace, graph: ge.GraphOp) -> list[np.ndarray]:
@@ -726,9 +739,27 @@ def make_inputs(args: argparse.Namespace, graph: ge.GraphOp) -> list[np.ndarray]
 
 
 def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> ModuleOp:
-    """A copy of `module` through `pipeline` (the original stays for the reference)."""
+    """A copy of `module` through `pipeline` (the original stays for the reference). With
+    a progress line (stderr is a terminal) each remark starts on a clean line and the line
+    is erased at the end."""
     compiled = module.clone()
-    pipeline.apply(ctx, compiled)
+    cb = pipeline.callback
+    inner = cb.inner if isinstance(cb, RunRecorder) else cb
+    progress = inner.progress if isinstance(inner, PipelineCallback) else None
+    if progress is None:
+        pipeline.apply(ctx, compiled)
+        return compiled
+    outer = current_remark_sink()
+
+    def sink(r: Remark) -> None:
+        progress.clear()
+        outer(r)
+
+    try:
+        with remark_sink(sink):
+            pipeline.apply(ctx, compiled)
+    finally:
+        progress.clear()
     return compiled
 
 
@@ -914,7 +945,8 @@ def _run_graph(
         runs = [_evaluate(select_graph(compiled, name), inputs)]
     c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
     status = report_comparison(c, runs[-1], args.print_values)
-    status = max(status, compare_with_onnx_model(args, inputs, runs[-1]))
+    oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1])
+    status = max(status, oracle_status)
     stats.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
     if args.save_dir:
         _save(args.save_dir, "output_", runs[-1])
@@ -926,6 +958,8 @@ def _run_graph(
         "unbounded_elements": c.unbounded,
     }
     checks = [Check("the reference interpreter", not c.mismatches, figures, c.report)]
+    if oracle_check is not None:
+        checks.append(oracle_check)
     write_reports(args, pipeline, module, compiled, stats, checks)
     return status
 

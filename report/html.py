@@ -103,6 +103,7 @@ class RunRecorder:
 
     def __init__(self, inner: Any = None, echo: bool = False):
         self.collector = RemarkCollector(echo=echo)
+        self.inner = inner  # the tool's own callback
         self._callback = self.collector.callback(inner)
         self.types: dict[str, str] = {}
         self.after_fusion: Picture | None = None

@@ -245,3 +245,17 @@ def test_inline_svg_prefixes_ids(svg):
     s = inline_svg(svg, "k")
     assert "http" not in s and "<?xml" not in s and "<!--" not in s
     assert 'id="k-p"' in s and 'xlink:href="#k-p"' in s and "url(#k-p)" in s
+
+
+def test_onnx_model_report_shows_the_onnxruntime_comparison(tmp_path):
+    """A zoo model's report compares with onnxruntime too (the same figures ge-run prints);
+    the UNet block's skip Concat is zero-copy on the page."""
+    page, root = report(tmp_path, str(EX / "zoo" / "unet_block.onnx"))
+    check_page(page, root)
+    heads = ["".join(h.itertext()) for h in root.iter("h3")]
+    assert "against the reference interpreter: outputs match" in heads
+    assert "against onnxruntime: outputs match" in heads
+    figures = dict((r[0], r[1]) for r in rows(root, "comparison-1"))
+    assert set(figures) == {"y: max abs error", "y: max rel error"}
+    assert float(figures["y: max abs error"]) < 1e-4
+    assert "_skip_Concat" in page

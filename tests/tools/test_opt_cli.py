@@ -221,3 +221,31 @@ def test_verify_diagnostics_on_a_terminal_still_collects_the_remarks(monkeypatch
         r"ge-opt: \[1/1\] ge-phony-notask\{remarks=true\}: 5 ops, [0-9.]+ s", visible[0]
     )
     assert err.getvalue().endswith("\r\x1b[K")
+
+
+def test_ge_run_progress_on_a_terminal_and_remarks_on_clean_lines(monkeypatch):
+    """ge-run shows the same status line as ge-opt (prefixed ge-run), erases it at the end,
+    and each remark starts on a clean line."""
+    from ge_tools.run import run as ge_run
+
+    err = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert ge_run([str(EXAMPLES / "allgather_concat.mlir"), "--remarks"]) == 0
+    text = err.getvalue()
+    # each pass as configured (with --remarks: remarks=true where the pass has the option)
+    assert "\r\x1b[Kge-run: [1/18] ge-dimension-compute-pass{remarks=true}: " in text
+    assert "\r\x1b[Kge-run: [18/18] ge-to-npu: " in text
+    assert text.count("ge-run: [") == 18
+    for line in text.split("\n"):
+        if "remark:" in line:  # the status line was erased before the remark
+            assert line.split("\r\x1b[K")[-1].startswith(str(EXAMPLES / "allgather_concat.mlir"))
+    assert text.endswith("\r\x1b[K")  # erased at the end
+
+
+def test_ge_run_no_progress_when_not_a_terminal(monkeypatch):
+    from ge_tools.run import run as ge_run
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert ge_run([str(EXAMPLES / "allgather_concat.mlir")]) == 0
+    assert "ge-run: [" not in err.getvalue() and "\x1b[K" not in err.getvalue()
