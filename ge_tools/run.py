@@ -48,7 +48,7 @@ from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark_sink
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.names import name_all_nodes
-from ge_dialect.pass_options import PassOptionError
+from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
 from ge_tools.import_onnx import add_input_shape_argument
 from ge_tools.onnx_oracle import tolerance_text
@@ -513,8 +513,12 @@ def add_pipeline_arguments(p: argparse.ArgumentParser) -> None:
         listed = get_origin(hint) is tuple
         default = f.default if f.default is not dataclasses.MISSING else None
         shown = _spec_text(default) if default not in (None, ()) else "none"
-        doc = docs.get(f.name, type_repr(hint)).rstrip(".")
-        text = f"{doc} (ge-compile's {name}; default {shown}{'; a list is a,b,c' if listed else ''})"
+        opt = option_table(GeCompilePass).get(f.name)  # the table --help and the checks read
+        if opt is not None:
+            doc, takes = opt.doc.rstrip("."), f"takes {opt.allowed.describe(type_repr(hint))}; "
+        else:
+            doc, takes = docs.get(f.name, type_repr(hint)).rstrip("."), ""
+        text = f"{doc} ({takes}ge-compile's {name}; default {shown}{'; a list is a,b,c' if listed else ''})"
         if hint is bool:
             p.add_argument("--" + name, nargs="?", const="true", default=None, metavar="true|false", help=text)
         else:

@@ -32,7 +32,7 @@ from onnx import defs, numpy_helper
 from importers.onnx import MAX_OPSET, MIN_OPSET, STATIC_INPUTS, OnnxImportError, import_model, supported_ops
 from runtime.interpreter import run_module
 
-RECORDED_PASSES = 463
+RECORDED_PASSES = 483
 
 
 def _collect():

@@ -41,7 +41,9 @@ def test_a_new_option_gets_its_flag_and_help(monkeypatch, capsys):
         "the most AscIR nodes one fused kernel may hold (ge-compile's max-fusion-size; default 64)"
     )
     assert helps["--keep-going"] == "bool (ge-compile's keep-going; default false)"
-    assert helps["--enable-pass"].endswith("(ge-compile's enable-pass; default none; a list is a,b,c)")
+    assert helps["--enable-pass"].endswith(
+        "(takes a list of reduce, concat, split, transpose, gather; ge-compile's enable-pass; default none; a list is a,b,c)"
+    )
     with pytest.raises(SystemExit):
         parser.parse_args(["--help"])
     assert "--keep-going [true|false]" in capsys.readouterr().out
@@ -61,4 +63,6 @@ def test_flags_reach_the_pipeline():
 def test_the_help_of_inherited_options_keeps_their_docstrings(monkeypatch):
     monkeypatch.setattr(R, "GeCompilePass", _WithMoreOptions)
     helps = {a.option_strings[-1]: a.help for a in R.build_arg_parser()._actions if a.option_strings}
-    assert helps["--streams"] == "ge-to-npu's streams: 1 or 2 (ge-compile's streams; default 1)"
+    # an option of ge-compile's OPTIONS table: its doc and allowed values, as ge-opt --help
+    assert helps["--streams"].startswith("ge-to-npu's streams: 1: every task on stream 0; 2: tasks of")
+    assert helps["--streams"].endswith("(takes 1 | 2; ge-compile's streams; default 1)")
