@@ -10,6 +10,8 @@ from io import StringIO
 from pathlib import Path
 
 import numpy as np
+import onnx
+import onnx.numpy_helper
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
@@ -483,3 +485,28 @@ def check_plan(module: ModuleOp) -> tuple[int, int]:
                         assert a1 <= b0 or b1 <= a0, "two live tensors share bytes"
         total += sum(out_size(v.owner, v.index) for v in values if out_region(v.owner, v.index) == "fm")  # type: ignore[arg-type, attr-defined]
     return total, peak_seen
+
+
+def make_onnx_model(
+    nodes: list[onnx.NodeProto],
+    inputs: list[tuple[str, int, list[int]]],
+    outputs: list[str],
+    inits: dict[str, np.ndarray] | None = None,
+    opset: int = 17,
+) -> onnx.ModelProto:
+    """An ONNX model of `nodes` (inputs: name, TensorProto element type, shape; `inits`:
+    initializers), opset `opset`; output types come from ONNX's strict shape inference."""
+    g = onnx.helper.make_graph(
+        nodes,
+        "g",
+        [onnx.helper.make_tensor_value_info(n, e, s) for n, e, s in inputs],
+        [onnx.ValueInfoProto(name=o) for o in outputs],
+        initializer=[onnx.numpy_helper.from_array(a, n) for n, a in (inits or {}).items()],
+    )
+    m = onnx.helper.make_model(g, opset_imports=[onnx.helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    inferred = onnx.shape_inference.infer_shapes(m, strict_mode=True)
+    types = {vi.name: vi for vi in [*inferred.graph.value_info, *inferred.graph.output]}
+    for o in m.graph.output:
+        o.CopyFrom(types[o.name])
+    return m

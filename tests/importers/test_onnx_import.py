@@ -30,6 +30,7 @@ from onnx import numpy_helper
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntegerAttr, StringAttr
 
 from conftest import ONNX_POINTWISE_OPS, STRUCTURAL_ONNX_OPS
+from conftest import make_onnx_model as make_model
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from importers.onnx import MAPPINGS, import_model, supported_ops
@@ -45,30 +46,6 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 # ---------------------------------------------------------------------------------------
 # Building models
 # ---------------------------------------------------------------------------------------
-
-
-def make_model(
-    nodes: list[onnx.NodeProto],
-    inputs: list[tuple[str, int, list[int]]],
-    outputs: list[str],
-    inits: dict[str, np.ndarray] | None = None,
-    opset: int = 17,
-) -> onnx.ModelProto:
-    """A model of `nodes`; output types come from ONNX's shape inference."""
-    g = h.make_graph(
-        nodes,
-        "g",
-        [h.make_tensor_value_info(n, e, s) for n, e, s in inputs],
-        [onnx.ValueInfoProto(name=o) for o in outputs],
-        initializer=[numpy_helper.from_array(a, n) for n, a in (inits or {}).items()],
-    )
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-    m.ir_version = 8
-    inferred = onnx.shape_inference.infer_shapes(m, strict_mode=True)
-    types = {vi.name: vi for vi in [*inferred.graph.value_info, *inferred.graph.output]}
-    for o in m.graph.output:
-        o.CopyFrom(types[o.name])
-    return m
 
 
 _NP = {

@@ -23,10 +23,10 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
-from onnx import numpy_helper
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, StringAttr
 
 from conftest import ONNX_POINTWISE_OPS
+from conftest import make_onnx_model as make_model
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from importers.onnx import MAPPINGS, OnnxImportError, import_model, supported_ops
@@ -35,23 +35,6 @@ from runtime.interpreter import run_module
 TOLERANCES: dict[str, tuple[float, float]] = {"float32": (1e-5, 1e-5), "float16": (4e-3, 4e-3)}
 F, H, B, I32, I64 = T.FLOAT, T.FLOAT16, T.BOOL, T.INT32, T.INT64
 _NP = {F: np.float32, H: np.float16, B: np.bool_, I32: np.int32, I64: np.int64, T.DOUBLE: np.float64}
-
-
-def make_model(nodes, inputs, outputs, inits=None, opset: int = 17) -> onnx.ModelProto:
-    g = h.make_graph(
-        nodes,
-        "g",
-        [h.make_tensor_value_info(n, e, s) for n, e, s in inputs],
-        [onnx.ValueInfoProto(name=o) for o in outputs],
-        initializer=[numpy_helper.from_array(a, n) for n, a in (inits or {}).items()],
-    )
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-    m.ir_version = 8
-    inferred = onnx.shape_inference.infer_shapes(m, strict_mode=True)
-    types = {vi.name: vi for vi in [*inferred.graph.value_info, *inferred.graph.output]}
-    for o in m.graph.output:
-        o.CopyFrom(types[o.name])
-    return m
 
 
 def one(op: str, ins, opset: int = 17, n_out: int = 1, inputs: list[str] | None = None, inits=None, **attrs):

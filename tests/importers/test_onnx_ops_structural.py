@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, StringAttr
 from xdsl.printer import Printer
 
 from conftest import STRUCTURAL_ONNX_OPS
+from conftest import make_onnx_model as make_model
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_tools import run as ge_run
@@ -41,24 +42,6 @@ from runtime.interpreter import run_module
 TOLERANCES: dict[str, tuple[float, float]] = {"float32": (1e-5, 1e-6), "float16": (1e-3, 1e-3)}
 F, H = T.FLOAT, T.FLOAT16
 _NP = {T.FLOAT: np.float32, T.FLOAT16: np.float16, T.INT32: np.int32, T.INT64: np.int64}
-
-
-def make_model(nodes, inputs, outputs, inits=None, opset: int = 17) -> onnx.ModelProto:
-    """A model of `nodes`; output types come from ONNX's shape inference."""
-    g = h.make_graph(
-        nodes,
-        "g",
-        [h.make_tensor_value_info(n, e, s) for n, e, s in inputs],
-        [onnx.ValueInfoProto(name=o) for o in outputs],
-        initializer=[numpy_helper.from_array(a, n) for n, a in (inits or {}).items()],
-    )
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-    m.ir_version = 8
-    inferred = onnx.shape_inference.infer_shapes(m, strict_mode=True)
-    types = {vi.name: vi for vi in [*inferred.graph.value_info, *inferred.graph.output]}
-    for o in m.graph.output:
-        o.CopyFrom(types[o.name])
-    return m
 
 
 def one(op: str, x: tuple[int, list[int]], inits=None, opset: int = 17, names=None, **attrs) -> onnx.ModelProto:
