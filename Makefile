@@ -14,11 +14,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-# The main job on the flagship example (the seed's split-compute-merge pipeline): what
+# The main job on a real model, then on the flagship example. The zoo's UNet block
+# (examples/zoo/unet_block.onnx, ONNX): imported, compiled (its skip Concat zero-copy, its
+# residual Add and output Relu one fused kernel), simulated, compared with the reference
+# and with onnxruntime. Then the seed's split-compute-merge pipeline: what
 # ge-compile decides (the fusions, the zero-copy split and concat, the reused memory
 # block), then compile it, execute it on the device simulator and compare with the
 # reference (both no-task nodes move no bytes).
 example: $(STAMP)
+	$(BIN)/ge-opt examples/zoo/unet_block.onnx -p ge-compile --remarks 2>&1 > /dev/null \
+		| grep -E 'lowered into autofuse_pointwise_[0-9]+_Add_Relu|marked no-task'
+	$(BIN)/ge-run examples/zoo/unet_block.onnx
 	$(BIN)/ge-opt examples/split_compute_merge.mlir -p ge-compile --remarks 2>&1 > /dev/null \
 		| grep -E 'ge-autofuse @|marked no-task|reused block'
 	$(BIN)/ge-run examples/split_compute_merge.mlir

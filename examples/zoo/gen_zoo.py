@@ -13,7 +13,7 @@ Generated:
 | model | what it is | ops |
 |---|---|---|
 | mlp_classifier | 2x1x8x8 images -> PyTorch's exported flatten (`x.view(x.size(0), -1)`: Shape -> Gather -> Unsqueeze -> Concat -> Reshape, folded by GE's DimensionComputePass / ConstantFoldingPass) -> 3 Linear (Gemm, transB) with Relu and a Dropout (removed by DropOutPass) -> 10 logits | Shape, Gather, Unsqueeze, Concat, Reshape, Gemm, Relu, Dropout |
-| unet_block | a UNet-style block at one resolution: two Conv+Relu encoder stages, the skip Concat of both on channels, a Conv+Relu decoder, a 1x1 Conv head, a residual Add of the input | Conv, Relu, Concat, Add |
+| unet_block | a UNet-style block at one resolution: two Conv+Relu encoder stages, the skip Concat of both on channels, a Conv+Relu decoder, a 1x1 Conv head, a residual Add of the input, a Relu (the Add and the Relu fuse) | Conv, Relu, Concat, Add, Relu |
 | embedding_bag | token ids -> Gather from an embedding table -> ReduceMean over the sequence -> 2 Linear (Gemm) | Gather, ReduceMean, Gemm, Relu |
 | resnet_basic_block | ResNet's basic block: Conv3x3-BatchNorm-Relu, Conv3x3-BatchNorm, residual Add, Relu | Conv, BatchNormalization, Relu, Add |
 | mobilenetv2_inverted_residual | 1x1 expand Conv-BatchNorm-Relu6, 3x3 depthwise Conv (group = channels)-BatchNorm-Relu6, 1x1 project Conv-BatchNorm, residual Add | Conv, BatchNormalization, Clip, Add |
@@ -147,7 +147,8 @@ def unet_block() -> onnx.ModelProto:
         h.make_node("Concat", ["e2", "e1"], ["skip"], name="/skip/Concat", axis=1),
         *conv("dec", "skip", 8, 16, 3, True, "d"),
         *conv("head", "d", 4, 8, 1, False, "h"),
-        h.make_node("Add", ["h", "x"], ["y"], name="/residual/Add"),
+        h.make_node("Add", ["h", "x"], ["r"], name="/residual/Add"),
+        h.make_node("Relu", ["r"], ["y"], name="/out/Relu"),  # fuses with the Add (one kernel)
     ]
     return _model(
         "unet_block",

@@ -124,3 +124,17 @@ def test_mlp_flatten_and_dropout_are_prepared_away() -> None:
         None, {"image": x[0]}
     )
     np.testing.assert_allclose(run_module(module, x)[0], want[0], rtol=1e-5, atol=1e-6)
+
+
+def test_unet_block_shows_a_zero_copy_concat_and_a_fusion() -> None:
+    """The README's first command (make example) on a real model: the skip Concat is
+    no-task and the residual Add and the output Relu become one kernel (GE's first-stage
+    fusion: ge-lower-autofuse lowers both into one AscBackend)."""
+    from ge_tools import api
+
+    result = api.compile(api.load(str(ZOO / "unet_block.onnx")))
+    into = {r.nodes[0]: r.nodes[1] for r in result.remarks if r.verdict == "lowered"}
+    assert into["_residual_Add"] == into["_out_Relu"] == "autofuse_pointwise_3_Add_Relu"
+    marked = [r.nodes for r in result.remarks if r.pass_name == "ge-concat-notask" and r.verdict == "marked"]
+    assert marked == [("_skip_Concat", "_enc2_Relu", "_enc1_Relu")]
+    assert result.stats["no_task_nodes"] == ["_skip_Concat (ConcatD)"]
