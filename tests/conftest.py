@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnx.numpy_helper
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -510,3 +510,46 @@ def make_onnx_model(
     for o in m.graph.output:
         o.CopyFrom(types[o.name])
     return m
+
+
+# README.md, "The pipeline": the passes ge-compile stands for, in order, as -p names them
+# (written by hand, not read from GeCompilePass: the tests check the pass against it)
+README_PIPELINE: list[str] = [
+    "ge-dimension-compute-pass",
+    "ge-constant-folding-pass",
+    "ge-dropout-pass",
+    "ge-stop-gradient-pass",
+    "ge-prevent-gradient-pass",
+    "ge-snapshot-pass",
+    "ge-identity-pass",
+    "ge-dimension-compute-pass",
+    "ge-constant-folding-pass",
+    "ge-phony-notask{stage=mark}",
+    "ge-lower-autofuse",
+    "ge-autofuse",
+    "ge-split-notask",
+    "ge-concat-notask",
+    "ge-pack-notask",
+    "ge-phony-notask{stage=calc}",
+    "ge-assign-memory",
+    "ge-to-npu",
+]
+
+
+def onnx_attr_value(a: object) -> object:
+    """An imported ge attribute as the Python value an ONNX-import test expects."""
+    if isinstance(a, IntegerAttr):
+        return bool(a.value.data) if a.type.width.data == 1 else a.value.data
+    if isinstance(a, FloatAttr):
+        return a.value.data
+    if isinstance(a, ArrayAttr):
+        return [onnx_attr_value(e) for e in a.data]
+    if isinstance(a, StringAttr):
+        return a.data
+    return a
+
+
+def imported_compute_ops(module: ModuleOp) -> list[Operation]:
+    """The ops of an imported model's one graph, without its Data, Consts and NetOutput."""
+    (g,) = [op for op in module.ops if isinstance(op, ge.GraphOp)]
+    return [op for op in g.body.block.ops if not isinstance(op, ge.Data | ge.Const | ge.NetOutput)]

@@ -23,11 +23,9 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
-from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, StringAttr
 
-from conftest import ONNX_POINTWISE_OPS
+from conftest import ONNX_POINTWISE_OPS, imported_compute_ops, onnx_attr_value
 from conftest import make_onnx_model as make_model
-from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from importers.onnx import MAPPINGS, OnnxImportError, import_model, supported_ops
 from runtime.interpreter import run_module
@@ -260,31 +258,14 @@ def _inputs(m: onnx.ModelProto, seed: int, values: str) -> list[np.ndarray]:
     return out
 
 
-def _attr_value(a) -> object:
-    if isinstance(a, IntegerAttr):
-        return bool(a.value.data) if a.type.width.data == 1 else a.value.data
-    if isinstance(a, FloatAttr):
-        return a.value.data
-    if isinstance(a, ArrayAttr):
-        return [_attr_value(e) for e in a.data]
-    if isinstance(a, StringAttr):
-        return a.data
-    return a
-
-
-def _ops(module) -> list:
-    (g,) = [op for op in module.ops if isinstance(op, ge.GraphOp)]
-    return [op for op in g.body.block.ops if not isinstance(op, ge.Data | ge.Const | ge.NetOutput)]
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_import(case: Case) -> None:
-    got = _ops(import_model(case.model, f"{case.id}.onnx"))
+    got = imported_compute_ops(import_model(case.model, f"{case.id}.onnx"))
     assert [op.name for op in got] == [e[0] for e in case.expect]
     for op, (_, attrs, shapes) in zip(got, case.expect):
         for k, v in attrs.items():
             assert k in op.attributes, f"{op.name} lacks {k}"
-            assert _attr_value(op.attributes[k]) == v, f"{op.name}.{k}"
+            assert onnx_attr_value(op.attributes[k]) == v, f"{op.name}.{k}"
         assert [shape_of(r.type) for r in op.results] == shapes
 
 

@@ -28,12 +28,10 @@ import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
-from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, StringAttr
 from xdsl.printer import Printer
 
-from conftest import STRUCTURAL_ONNX_OPS
+from conftest import STRUCTURAL_ONNX_OPS, imported_compute_ops, onnx_attr_value
 from conftest import make_onnx_model as make_model
-from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_tools import run as ge_run
 from importers.onnx import MAPPINGS, OnnxImportError, import_model
@@ -398,31 +396,14 @@ CASES: list[Case] = [
 ]
 
 
-def _attr_value(a) -> object:
-    if isinstance(a, IntegerAttr):
-        return bool(a.value.data) if a.type.width.data == 1 else a.value.data
-    if isinstance(a, FloatAttr):
-        return a.value.data
-    if isinstance(a, ArrayAttr):
-        return [_attr_value(e) for e in a.data]
-    if isinstance(a, StringAttr):
-        return a.data
-    return a
-
-
-def _ops(module) -> list:
-    (g,) = [op for op in module.ops if isinstance(op, ge.GraphOp)]
-    return [op for op in g.body.block.ops if not isinstance(op, ge.Data | ge.Const | ge.NetOutput)]
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_import(case: Case) -> None:
-    got = _ops(import_model(case.model, f"{case.id}.onnx"))
+    got = imported_compute_ops(import_model(case.model, f"{case.id}.onnx"))
     assert [op.name for op in got] == [e[0] for e in case.expect]
     for op, (_, attrs, shapes) in zip(got, case.expect):
         for k, v in attrs.items():
             assert k in op.attributes, f"{op.name} lacks {k}"
-            got_v = _attr_value(op.attributes[k])
+            got_v = onnx_attr_value(op.attributes[k])
             if isinstance(v, float):
                 assert got_v == pytest.approx(v, rel=1e-7), f"{op.name}.{k}"
             else:

@@ -7,32 +7,11 @@ import pytest
 from xdsl.passes import PassPipeline
 
 from conftest import EXAMPLES, parse, print_module
+from conftest import README_PIPELINE as ORDER
 from ge_dialect.diagnostics import LocatedError
 from ge_tools.opt import GeOptMain, PipelineCallback, build_pipeline, pass_spec, verify_module
 from ge_tools.pipeline import GeCompilePass, PipelinePass, expand
 from ge_tools.registry import make_context
-
-# README.md, "The pipeline": the order of the passes ge-compile stands for.
-ORDER = [
-    "ge-dimension-compute-pass",
-    "ge-constant-folding-pass",
-    "ge-dropout-pass",
-    "ge-stop-gradient-pass",
-    "ge-prevent-gradient-pass",
-    "ge-snapshot-pass",
-    "ge-identity-pass",
-    "ge-dimension-compute-pass",
-    "ge-constant-folding-pass",
-    "ge-phony-notask{stage=mark}",
-    "ge-lower-autofuse",
-    "ge-autofuse",
-    "ge-split-notask",
-    "ge-concat-notask",
-    "ge-pack-notask",
-    "ge-phony-notask{stage=calc}",
-    "ge-assign-memory",
-    "ge-to-npu",
-]
 
 
 def test_ge_compile_stands_for_the_readme_pipeline():
