@@ -121,6 +121,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GeToNpuPass
 
+    def get_partition_dynamic() -> type[ModulePass]:
+        from passes.partition.dynamic_shape_partition import DynamicShapePartitionPass
+
+        return DynamicShapePartitionPass
+
     def get_compile() -> type[ModulePass]:
         from ge_tools.pipeline import GeCompilePass
 
@@ -134,6 +139,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "ge-prevent-gradient-pass": get_prevent_gradient,
         "ge-snapshot-pass": get_snapshot,
         "ge-identity-pass": get_identity,
+        "ge-partition-dynamic": get_partition_dynamic,
         "ge-phony-notask": get_phony_notask,
         "ge-split-notask": get_split_notask,
         "ge-concat-notask": get_concat_notask,

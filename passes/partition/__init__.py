@@ -1,0 +1,1 @@
+"""Graph partitioners: GE's compiler/graph/partition/ (the dynamic-shape partitioner)."""
