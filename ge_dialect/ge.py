@@ -2343,9 +2343,32 @@ class PartitionedCall(GeNode):
         if not isinstance(f, SymbolRefAttr):
             raise VerifyException("PartitionedCall requires attribute 'f' = @subgraph")
         callee = SymbolTable.lookup_symbol(self, f)
-        if not isinstance(callee, GraphOp):
-            raise VerifyException(f"subgraph {f} is not a ge.graph in this module")
-        _check_body_against(callee.data_nodes, callee.net_output, self, f"subgraph {f}")
+        if isinstance(callee, GraphOp):
+            _check_body_against(callee.data_nodes, callee.net_output, self, f"subgraph {f}")
+            return
+        from ge_dialect.npu import ModelOp, RegionOp
+
+        # after ge-compile of a dynamic-shape module, a known-shape subgraph is a known-node
+        # model (davinci_model.h: known_node_) of the same name: its input:i / output:i
+        # regions are the call's operands / results
+        if isinstance(callee, ModelOp) and A.get_bool(callee, "known_node"):
+            io: dict[str, Attribute | None] = {
+                r.region.data: r.attributes.get("type")
+                for r in callee.body.block.ops
+                if isinstance(r, RegionOp) and r.region.data.startswith(("input:", "output:"))
+            }
+            for what, values in (("input", self.operands), ("output", self.results)):
+                n = sum(1 for k in io if k.startswith(what + ":"))
+                if n != len(values):
+                    raise VerifyException(f"known-node model {f} has {n} {what} regions for {len(values)} {what}s")
+                for i, v in enumerate(values):
+                    t = io.get(f"{what}:{i}")
+                    if t != v.type:
+                        raise VerifyException(
+                            f"known-node model {f}: region {what}:{i} has type {t}, but {what} {i} is {v.type}"
+                        )
+            return
+        raise VerifyException(f"subgraph {f} is not a ge.graph (or a known-node npu.model) in this module")
 
     def callee(self) -> GraphOp:
         f = self.attributes["f"]

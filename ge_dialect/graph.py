@@ -14,6 +14,10 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import GeNode, GraphOp, PartitionedCall
 
+# ge_attr_define.cc: ATTR_NAME_IS_UNKNOWN_SHAPE (a node forced unknown; the partitioner's
+# PartitionedCall and subgraph mark)
+IS_UNKNOWN_SHAPE = "_is_unknown_shape"
+
 
 def graphs_in_pass_order(module: ModuleOp) -> list[GraphOp]:
     """Root graphs first, then subgraphs, each once, in module order.
@@ -115,3 +119,53 @@ def subgraph_callers(module: ModuleOp) -> dict[str, list[PartitionedCall]]:
                 if isinstance(f, SymbolRefAttr):
                     callers.setdefault(f.root_reference.data, []).append(op)
     return callers
+
+
+def dynamic_graphs(module: ModuleOp) -> set[str]:
+    """The graphs of a dynamic-shape module that stay ge graphs through ge-compile, run op by
+    op by the host: the unknown graphs (is_graph_unknown: a root ge-partition-dynamic
+    partitioned, its unknown-shape subgraphs, a root GE leaves whole and unknown) and,
+    transitively, the graphs they call other than through a known-shape call
+    (`_is_unknown_shape = false`, whose callee is compiled into a known-node model).
+    Empty for a static module: the compile passes then see every graph, as before.
+
+    # dynamic_shape_partition.cc: SetUnknownAttr / SetRootGraphUnknown (the unknown flags)
+    """
+    graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+    todo = [n for n, g in graphs.items() if is_graph_unknown(g)]
+    out: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in out or name not in graphs:
+            continue
+        out.add(name)
+        for op in graphs[name].body.block.ops:
+            if isinstance(op, PartitionedCall) and not (
+                IS_UNKNOWN_SHAPE in op.attributes and not A.get_bool(op, IS_UNKNOWN_SHAPE)
+            ):
+                f = op.attributes.get("f")
+                if isinstance(f, SymbolRefAttr):
+                    todo.append(f.root_reference.data)
+    return out
+
+
+def graphs_to_compile(module: ModuleOp, pass_name: str, remarks: bool, what: str) -> list[GraphOp]:
+    """graphs_in_pass_order without the dynamic graphs (dynamic_graphs), which a compile pass
+    (fusion, memory assignment, task generation) leaves as they are; with `remarks`, one
+    remark per graph skipped, saying what it does not get (`what`)."""
+    dynamic = dynamic_graphs(module)
+    out: list[GraphOp] = []
+    for g in graphs_in_pass_order(module):
+        if g.sym_name.data not in dynamic:
+            out.append(g)
+        elif remarks:
+            from ge_dialect.diagnostics import remark
+
+            remark(
+                g,
+                f"{pass_name}: graph @{g.sym_name.data} skipped: an unknown-shape graph runs op by op on the host "
+                f"({what})",
+                pass_name=pass_name,
+                verdict="skipped",
+            )
+    return out

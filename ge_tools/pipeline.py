@@ -47,7 +47,10 @@ class GeCompilePass(PipelinePass):
     InferShapeForPreprocess), ge-dropout-pass, ge-stop-gradient-pass,
     ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass (PrepareOptimize's order),
     ge-dimension-compute-pass, ge-constant-folding-pass again (graph_manager.cc:
-    OptimizeStage1: what the removals exposed); then ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
+    OptimizeStage1: what the removals exposed); ge-partition-dynamic (graph_manager.cc:
+    DoDynamicShapePartition: a graph with an unknown-shape node becomes known and unknown
+    subgraphs; the passes below compile the known ones into known-node models and leave the
+    root and the unknown ones as ge graphs); then ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
     ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask,
     ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
     time) each of them as its own pass.
@@ -78,6 +81,7 @@ class GeCompilePass(PipelinePass):
         from passes.notask.pack import PackNotaskPass
         from passes.notask.phony import PhonyNotaskPass
         from passes.notask.split import SplitNotaskPass
+        from passes.partition.dynamic_shape_partition import DynamicShapePartitionPass
         from passes.prepare.constant_folding import ConstantFoldingPass
         from passes.prepare.dimension_compute import DimensionComputePass
         from passes.prepare.dropout import DropOutPass
@@ -99,6 +103,9 @@ class GeCompilePass(PipelinePass):
             # graph_manager.cc: OptimizeStage1 (DimensionComputePass, ConstantFoldingPass again)
             DimensionComputePass(),
             ConstantFoldingPass(),
+            # graph_manager.cc: OptimizeSubgraph -> DoDynamicShapePartition (after
+            # PreRunOptimizeOriginalGraph, before the subgraphs are optimized and built)
+            DynamicShapePartitionPass(),
             PhonyNotaskPass(stage="mark"),
             LowerAutofusePass(enable_pass=self.enable_pass),
             AutofusePass(),

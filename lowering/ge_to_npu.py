@@ -33,7 +33,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, numpy_dtype
-from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
+from ge_dialect.graph import graphs_to_compile
 from ge_dialect.interval_map import IntervalMap
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import UniqueNames, name_nodes
@@ -524,6 +524,10 @@ class _Lowering:
         return npu.ModelOp(self.graph.sym_name.data, n_streams, events, body, attrs)
 
 
+# davinci_model.h: known_node_ (a model run as a kernel of a dynamic graph: DavinciModelExecute)
+KNOWN_NODE = "known_node"
+
+
 @dataclass(frozen=True)
 class GeToNpuPass(ModulePass):
     """Generate the task program of each root graph: an npu.model replaces the ge graphs.
@@ -546,7 +550,11 @@ class GeToNpuPass(ModulePass):
     cross-stream dependency: data, and reuse of the same bytes (the planner reused memory
     in the single-stream order), and a join before end_graph.
     The ge graphs are dropped: the module holds only the npu models (ge-run keeps the
-    original module for the reference interpreter).
+    original module for the reference interpreter). In a module ge-partition-dynamic
+    partitioned, the root and its unknown-shape subgraphs stay ge graphs (run op by op by
+    the dynamic executor), and each known-shape subgraph they call becomes an npu.model of
+    the same name with `known_node = true` (GE's DavinciModel known_node_), in the graph's
+    place.
     """
 
     name = "ge-to-npu"
@@ -565,19 +573,40 @@ class GeToNpuPass(ModulePass):
         check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        graphs = graphs_in_pass_order(op)
-        called = set(subgraph_callers(op))
-        models = []
+        # A dynamic-shape module (ge-partition-dynamic): the root and the unknown-shape
+        # subgraphs stay ge graphs (dynamic_graphs); each known-shape subgraph becomes a
+        # model of its own, a known-node model (davinci_model.h: known_node_).
+        graphs = graphs_to_compile(op, self.name, False, "")
+        compiled = {g.sym_name.data for g in graphs}
+        inlined: set[str] = set()
+        known_callees: set[str] = set()
+        for g in op.ops:
+            if not isinstance(g, ge.GraphOp):
+                continue
+            for n in g.body.block.ops:
+                f = n.attributes.get("f") if isinstance(n, ge.PartitionedCall) else None
+                if not isinstance(f, SymbolRefAttr):
+                    continue
+                if g.sym_name.data in compiled:
+                    inlined.add(f.root_reference.data)  # run inside its caller's model
+                elif f.root_reference.data in compiled:
+                    known_callees.add(f.root_reference.data)  # a known call of a dynamic graph
+        models: dict[str, npu.ModelOp] = {}
         for g in graphs:
-            if g.sym_name.data in called:
+            name = g.sym_name.data
+            if name in inlined:
                 continue
             if A.get_int(g, A.MEMORY_SIZE) is None:
-                raise LocatedError(
-                    g, f"graph @{g.sym_name.data} has no memory plan (memory_size): run ge-assign-memory first"
-                )
-            models.append(_Lowering(op, g, self.streams).build())
+                raise LocatedError(g, f"graph @{name} has no memory plan (memory_size): run ge-assign-memory first")
+            m = _Lowering(op, g, self.streams).build()
+            if name in known_callees:
+                # davinci_model.cc: SetKnownNode (known_node_ = true: its inputs and outputs are
+                # the caller's addresses, refreshed per execution, not user zero-copy buffers)
+                m.attributes = {KNOWN_NODE: A.bool_attr(True), **m.attributes}
+            models[name] = m
         for g in graphs:
+            m = models.get(g.sym_name.data)
+            if m is not None:
+                op.body.block.insert_op_before(m, g)
             g.detach()
             g.erase()
-        for m in models:
-            op.body.block.add_op(m)

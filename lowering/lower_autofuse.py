@@ -44,7 +44,7 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
-from ge_dialect.graph import graph_nodes, graphs_in_pass_order
+from ge_dialect.graph import graph_nodes, graphs_to_compile
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, ListOf, OneOf, Option, check_options
 from ge_dialect.shapes import normalize_axis
@@ -264,7 +264,7 @@ class LowerAutofusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         counter = [0]
         split_gid = [0]
-        for g in graphs_in_pass_order(op):
+        for g in graphs_to_compile(op, self.name, self.remarks, "no lowering to AscBackends"):
             self.lower_graph(g, counter, split_gid)
 
     # -- one graph ----------------------------------------------------------------------

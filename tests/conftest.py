@@ -524,6 +524,7 @@ README_PIPELINE: list[str] = [
     "ge-identity-pass",
     "ge-dimension-compute-pass",
     "ge-constant-folding-pass",
+    "ge-partition-dynamic",
     "ge-phony-notask{stage=mark}",
     "ge-lower-autofuse",
     "ge-autofuse",

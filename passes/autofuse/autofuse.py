@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import remark
 from ge_dialect.ge import GraphOp, NetOutput, ge_type
-from ge_dialect.graph import graphs_in_pass_order
+from ge_dialect.graph import graphs_to_compile
 from ge_dialect.node_types import SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AtLeast, Flag, OneOf, Option, check_options
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
@@ -165,7 +165,7 @@ class AutofusePass(ModulePass):
             max_output_bytes=self.max_output_bytes,
             buffer_group_window=self.buffer_group_window,
         )
-        for graph in graphs_in_pass_order(op):
+        for graph in graphs_to_compile(op, self.name, self.remarks, "no fusion"):
             block = graph.body.block
             before = kernel_traffic(block)
             if self.solver == "global":

@@ -28,7 +28,7 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
 from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
-from ge_dialect.graph import consumers, graph_nodes, graphs_in_pass_order, node_order
+from ge_dialect.graph import consumers, graph_nodes, graphs_to_compile, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
 from ge_dialect.pass_options import REMARKS, AtLeast, OneOf, Option, check_options
 from ge_dialect.shapes import fmt_dims
@@ -572,7 +572,7 @@ class AssignMemoryPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         exact = ExactOptions(work_limit=self.solver_work_limit) if self.solver == "exact" else None
-        for graph in graphs_in_pass_order(op):
+        for graph in graphs_to_compile(op, self.name, self.remarks, "no memory plan: memory is allocated at run time"):
             check_static(graph)
             made = solve_user_input_nopadding_output(graph, self.build_graph_mode, self.remarks)
             solve_mem_layout_conflicts(graph, self.remarks, first_index=made)

@@ -82,7 +82,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import remark
 from ge_dialect.ge import Const, Constant, Data, GraphOp, NetOutput, PartitionedCall, RefData
-from ge_dialect.graph import graphs_in_pass_order, subgraph_callers
+from ge_dialect.graph import IS_UNKNOWN_SHAPE, graphs_in_pass_order, subgraph_callers
 from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
 from ge_dialect.pass_options import REMARKS, AtLeast, Flag, Option, check_options
 from ge_dialect.reason import Reason
@@ -103,7 +103,6 @@ TYPE_NAMES = {
 }
 
 # ge_attr_define.cc
-IS_UNKNOWN_SHAPE = "_is_unknown_shape"  # ATTR_NAME_IS_UNKNOWN_SHAPE
 FORCE_UNKNOWN_SHAPE = "_force_unknown_shape"  # ATTR_NAME_FORCE_UNKNOWN_SHAPE
 DYNAMIC_TILING_DEPEND_OP = "_dynamic_tiling_depend_op"  # ATTR_NAME_DYNAMIC_TILING_DEPEND_OP
 NO_NEED_DYNAMIC_SHAPE_PARTITION = "_no_need_dynamic_shape_partition"
@@ -622,7 +621,6 @@ class DynamicShapePartitioner:
     def partition(self) -> list[GraphOp]:
         """dynamic_shape_partition.cc: Partition. Returns the subgraphs made."""
         block = self.graph.body.block
-        name_nodes(block)
         self.nodes = list(block.ops)
         self.pos = {op: i for i, op in enumerate(self.nodes)}
         # Partition: IsUnknownGraphOnlyContainDataNetOutput / kThresholdForMergeAllToUnknownGraph
@@ -637,18 +635,12 @@ class DynamicShapePartitioner:
             return []
         self.mark_unknown_shape_nodes()
         if not self.unknown and (self.has_no_tiling or not self.no_tiling):
-            if self.remarks:
-                remark(
-                    self.graph,
-                    f"{PASS}: graph @{self.graph.sym_name.data} has no unknown-shape node: not partitioned",
-                    pass_name=PASS,
-                    verdict="not partitioned",
-                )
-            return []
+            return []  # a static graph: unchanged, and no remark (its compile says the same as before)
         # IsSingleOpGraph
         if A.get_bool(self.graph, A.SINGLE_OP_SCENE):
             self.mark_root_unknown("single op scene (IsSingleOpGraph)")
             return []
+        name_nodes(block)  # the names the subgraphs keep (only once the graph is partitioned)
         self.init_clusters()
         self.merge_clusters()
         clusters = sorted(self.unique_clusters(), key=lambda c: c.id)  # PruneUniqueClusters

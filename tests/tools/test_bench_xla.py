@@ -94,6 +94,7 @@ def test_pass_times_sums_ge_opt_lines(tmp_path) -> None:
         "ge-prevent-gradient-pass",
         "ge-snapshot-pass",
         "ge-identity-pass",
+        "ge-partition-dynamic",
         "ge-phony-notask{stage=mark}",
         "ge-lower-autofuse",
         "ge-autofuse",

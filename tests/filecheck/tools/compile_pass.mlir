@@ -6,14 +6,14 @@
 // RUN: ge-opt %s -p 'ge-compile' | filecheck %s --check-prefix=ONE
 // The same module as the passes listed one by one:
 // RUN: ge-opt %s -p 'ge-compile{streams=2}' > %t.spliced
-// RUN: ge-opt %s -p 'ge-dimension-compute-pass,ge-constant-folding-pass,ge-dropout-pass,ge-stop-gradient-pass,ge-prevent-gradient-pass,ge-snapshot-pass,ge-identity-pass,ge-dimension-compute-pass,ge-constant-folding-pass,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-split-notask,ge-concat-notask,ge-pack-notask,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
+// RUN: ge-opt %s -p 'ge-dimension-compute-pass,ge-constant-folding-pass,ge-dropout-pass,ge-stop-gradient-pass,ge-prevent-gradient-pass,ge-snapshot-pass,ge-identity-pass,ge-dimension-compute-pass,ge-constant-folding-pass,ge-partition-dynamic,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-split-notask,ge-concat-notask,ge-pack-notask,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
 // RUN: diff %t.spliced %t.listed
 // --time-passes reports on stderr (stdout keeps only the module), each pass named as in -p:
 // RUN: ge-opt %s -p 'ge-compile,dce' --time-passes 2>&1 >/dev/null | filecheck %s --check-prefix=TIME
 // RUN: ge-opt %s -p 'ge-compile,dce' --time-passes 2>/dev/null | filecheck %s --check-prefix=TIMEOUT
 // RUN: rm -rf %t.d && ge-opt %s -p 'ge-compile{streams=2},dce' --dump-dir %t.d > /dev/null
 // RUN: ls %t.d | filecheck %s --check-prefix=LS
-// RUN: cat %t.d/18_ge-to-npu.mlir | filecheck %s --check-prefix=TWO
+// RUN: cat %t.d/19_ge-to-npu.mlir | filecheck %s --check-prefix=TWO
 // RUN: ge-opt %s -p ge-compile --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
 // xDSL's --print-between-passes (stdout, between two passes: not after the last one)
 // RUN: ge-opt %s -p ge-compile --print-between-passes | grep '^IR after' | filecheck %s --check-prefix=BETWEEN
@@ -44,6 +44,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // TIME-NEXT: {{^}}Pass ge-identity-pass took
 // TIME-NEXT: {{^}}Pass ge-dimension-compute-pass took
 // TIME-NEXT: {{^}}Pass ge-constant-folding-pass took
+// TIME-NEXT: {{^}}Pass ge-partition-dynamic took
 // TIME-NEXT: {{^}}Pass ge-phony-notask{stage=mark} took {{[0-9.]+}} seconds{{$}}
 // TIME-NEXT: {{^}}Pass ge-lower-autofuse took
 // TIME-NEXT: {{^}}Pass ge-autofuse took
@@ -68,16 +69,17 @@ ge.graph @main attributes {_single_op_scene = false} {
 // LS-NEXT: {{^}}07_ge-identity-pass.mlir{{$}}
 // LS-NEXT: {{^}}08_ge-dimension-compute-pass.mlir{{$}}
 // LS-NEXT: {{^}}09_ge-constant-folding-pass.mlir{{$}}
-// LS-NEXT: {{^}}10_ge-phony-notask.mlir{{$}}
-// LS-NEXT: {{^}}11_ge-lower-autofuse.mlir{{$}}
-// LS-NEXT: {{^}}12_ge-autofuse.mlir{{$}}
-// LS-NEXT: {{^}}13_ge-split-notask.mlir{{$}}
-// LS-NEXT: {{^}}14_ge-concat-notask.mlir{{$}}
-// LS-NEXT: {{^}}15_ge-pack-notask.mlir{{$}}
-// LS-NEXT: {{^}}16_ge-phony-notask.mlir{{$}}
-// LS-NEXT: {{^}}17_ge-assign-memory.mlir{{$}}
-// LS-NEXT: {{^}}18_ge-to-npu.mlir{{$}}
-// LS-NEXT: {{^}}19_dce.mlir{{$}}
+// LS-NEXT: {{^}}10_ge-partition-dynamic.mlir{{$}}
+// LS-NEXT: {{^}}11_ge-phony-notask.mlir{{$}}
+// LS-NEXT: {{^}}12_ge-lower-autofuse.mlir{{$}}
+// LS-NEXT: {{^}}13_ge-autofuse.mlir{{$}}
+// LS-NEXT: {{^}}14_ge-split-notask.mlir{{$}}
+// LS-NEXT: {{^}}15_ge-concat-notask.mlir{{$}}
+// LS-NEXT: {{^}}16_ge-pack-notask.mlir{{$}}
+// LS-NEXT: {{^}}17_ge-phony-notask.mlir{{$}}
+// LS-NEXT: {{^}}18_ge-assign-memory.mlir{{$}}
+// LS-NEXT: {{^}}19_ge-to-npu.mlir{{$}}
+// LS-NEXT: {{^}}20_dce.mlir{{$}}
 // LS-NOT: {{.}}
 
 // AFTER: // -----// IR Dump After ge-dimension-compute-pass (ge-dimension-compute-pass) //----- //
@@ -89,6 +91,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // AFTER: // -----// IR Dump After ge-identity-pass (ge-identity-pass) //----- //
 // AFTER: // -----// IR Dump After ge-dimension-compute-pass (ge-dimension-compute-pass) //----- //
 // AFTER: // -----// IR Dump After ge-constant-folding-pass (ge-constant-folding-pass) //----- //
+// AFTER: // -----// IR Dump After ge-partition-dynamic (ge-partition-dynamic) //----- //
 // AFTER: // -----// IR Dump After ge-phony-notask (ge-phony-notask{stage="mark"}) //----- //
 // AFTER: // -----// IR Dump After ge-lower-autofuse (ge-lower-autofuse) //----- //
 // AFTER: // -----// IR Dump After ge-autofuse (ge-autofuse) //----- //
@@ -112,6 +115,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // BETWEEN-NEXT: IR after ge-identity-pass:
 // BETWEEN-NEXT: IR after ge-dimension-compute-pass:
 // BETWEEN-NEXT: IR after ge-constant-folding-pass:
+// BETWEEN-NEXT: IR after ge-partition-dynamic:
 // BETWEEN-NEXT: IR after ge-phony-notask{stage=mark}:
 // BETWEEN-NEXT: IR after ge-lower-autofuse:
 // BETWEEN-NEXT: IR after ge-autofuse:
