@@ -421,3 +421,61 @@ def test_shape_size_rank_of_an_unranked_input() -> None:
     assert shape_of(ge.Shape.build(x, dtype=i64).results[0].type) == (Q,)
     assert shape_of(ge.Size.build(x, dtype=i32).results[0].type) == ()
     assert isinstance(ge.Relu.build(x).results[0].type, UnrankedTensorType)
+
+
+# ---------------------------------------------------------------------------------------
+# The passes on unknown shapes: what GE skips, with the rule that says why
+# ---------------------------------------------------------------------------------------
+
+_MIXED = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<?x16xf32>
+  %s = ge.Data {index = 1} : tensor<4x16xf32>
+  %r = ge.Relu(%x) : (tensor<?x16xf32>) -> tensor<?x16xf32>
+  %e = ge.Exp(%s) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = ge.Mul(%e, %e) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  ge.NetOutput %r, %m : tensor<?x16xf32>, tensor<4x16xf32>
+}"""
+
+
+def test_autofuse_does_not_lower_an_unknown_shape_node_and_says_why() -> None:
+    from ge_tools import api
+
+    m = api.parse_module(_MIXED)
+    result = api.compile(m, pipeline="ge-lower-autofuse")
+    relu = [r for r in result.remarks if r.nodes == ("r",)]
+    assert len(relu) == 1 and relu[0].verdict == "not lowered"
+    assert relu[0].rule == "AreDescriptorsStatic"
+    assert "input 0 has unknown shape ?x16 (a -1 dim)" in relu[0].message
+    graph = next(op for op in result.module.ops if isinstance(op, ge.GraphOp))
+    kinds = [op.name for op in graph.body.block.ops]
+    assert "ge.Relu" in kinds  # stays a ge node
+    assert "ge.Exp" not in kinds and "ge.Mul" not in kinds  # the static part is lowered
+    # the compiled module runs on any batch, as the source does
+    for n in (1, 3):
+        x, s = np.ones((n, 16), np.float32), np.full((4, 16), 0.5, np.float32)
+        want = run_module(m, [x, s])
+        got = run_module(result.module, [x, s])
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def test_notask_skips_unknown_shapes_with_ge_rule_and_a_readable_shape() -> None:
+    from ge_tools import api
+
+    text = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<?x4xf16>
+  %y = ge.Data {index = 1} : tensor<*xf16>
+  %a = ge.Relu(%x) : (tensor<?x4xf16>) -> tensor<?x4xf16>
+  %b = ge.Relu(%x) : (tensor<?x4xf16>) -> tensor<?x4xf16>
+  %c = ge.ConcatD(%a, %b) {concat_dim = 1} : (tensor<?x4xf16>, tensor<?x4xf16>) -> tensor<?x8xf16>
+  %u = ge.Relu(%y) : (tensor<*xf16>) -> tensor<*xf16>
+  %v = ge.Relu(%y) : (tensor<*xf16>) -> tensor<*xf16>
+  %d = ge.ConcatD(%u, %v) {concat_dim = 0} : (tensor<*xf16>, tensor<*xf16>) -> tensor<*xf16>
+  ge.NetOutput %c, %d : tensor<?x8xf16>, tensor<*xf16>
+}"""
+    result = api.compile(api.parse_module(text), pipeline="ge-concat-notask")
+    by_node = {r.nodes: r for r in result.remarks}
+    assert by_node[("c",)].rule == "IsUnknownShapeOp"
+    assert "input 0 has unknown shape ?x4 (a -1 dim)" in by_node[("c",)].message
+    assert by_node[("d",)].rule == "IsUnknownShapeOp"
+    assert "input 0 has unknown shape * (unknown rank, GE's -2)" in by_node[("d",)].message
