@@ -76,7 +76,7 @@ def run_time_node(op: Operation, args: Sequence[np.ndarray]) -> Iterator[Operati
 
     # runtime/v2: each node's InferShape runs on the run-time shapes before its kernel
     """
-    if not isinstance(op, ge.GeNode) or is_static(op):
+    if not isinstance(op, ge.GeNode) or op.regions or is_static(op):
         yield op
         return
     made: list[Operation] = []
@@ -206,7 +206,13 @@ class GeInterpreter(Interpreter):
             if isinstance(op, ge.NetOutput):
                 return [np.array(env[v]) for v in op.operands]  # copies: callers own their outputs
             args = [env[v] for v in op.operands]
-            if isinstance(op, ge.GeNode) and not isinstance(op, ge.PartitionedCall) and not is_static(op):
+            # (a node with a body, PartitionedCall or a fused kernel, is checked by its body's nodes)
+            if (
+                isinstance(op, ge.GeNode)
+                and not op.regions
+                and not isinstance(op, ge.PartitionedCall)
+                and not is_static(op)
+            ):
                 _check_run_time_shapes(op, args)
             outs = self.run_node(op, args)
             _check_outputs(op, outs)
