@@ -86,7 +86,7 @@ from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.names import ge_type, node_name  # noqa: F401  (re-exported: the one naming function)
-from ge_dialect.shapes import fmt_shape, normalize_axis
+from ge_dialect.shapes import dims_agree, fmt_shape, merge_shapes, normalize_axis
 
 Dims = tuple[int, ...]  # a tensor shape, as GE's GeShape::GetDims
 
@@ -95,20 +95,35 @@ def _known(s: Dims | None) -> bool:
     return s is not None and all(d >= 0 for d in s)
 
 
+def broadcast_dim(x: int, y: int) -> int | None:
+    """One dim of a broadcast (numpy's rule on known dims); None when x and y do not
+    broadcast. An unknown dim (-1) against a known n is GE's TwoBroadcastShape rule: n when
+    n != 1 (the unknown one must then be 1 or n: either way the result is n, and 0 against
+    0 or 1 is 0), unknown against 1 (the result is the unknown dim).
+
+    # op_proto/util/util.cpp: TwoBroadcastShape (InferShapeAndTypeTwoInOneOutBroadcast's
+    # dynamic case: dimsX == -1 && dimsY > 1 -> dimsY; dimsY == 1 -> -1; dimsY == 0 -> 0)
+    """
+    if x == y or y == 1:
+        return x
+    if x == 1:
+        return y
+    if x < 0:
+        return y
+    if y < 0:
+        return x
+    return None
+
+
 def broadcast_shapes(a: Dims, b: Dims) -> Dims | None:
-    """numpy broadcasting of two shapes; None when they do not broadcast."""
+    """numpy broadcasting of two shapes, an unknown dim by GE's rule (broadcast_dim); None
+    when they do not broadcast."""
     out: list[int] = []
     for i in range(1, max(len(a), len(b)) + 1):
-        x = a[-i] if i <= len(a) else 1
-        y = b[-i] if i <= len(b) else 1
-        if x == y or y == 1:
-            out.append(x)
-        elif x == 1:
-            out.append(y)
-        elif x < 0 or y < 0:
-            out.append(-1)
-        else:
+        d = broadcast_dim(a[-i] if i <= len(a) else 1, b[-i] if i <= len(b) else 1)
+        if d is None:
             return None
+        out.append(d)
     return tuple(reversed(out))
 
 
@@ -467,9 +482,11 @@ class GeNode(IRDLOperation):
             inferred = probe.infer()
         finally:
             _discard(probe)
-        if inferred is None or any(s is None for s in inferred):
+        unknown_in = any(tensor_desc(v.type).is_unknown_shape for v in operands)
+        if inferred is None or any(s is None for s in inferred) and not unknown_in:
             raise VerifyException(f"give shape= ({what} infers no output shape from these inputs)")
-        return [TensorType(elem, list(s)) for s in inferred if s is not None]
+        # an output of unknown rank (GE's -2) is unranked, from inputs of unknown shape
+        return [UnrankedTensorType(elem) if s is None else TensorType(elem, list(s)) for s in inferred]
 
 
 # ---------------------------------------------------------------------------------------
@@ -845,7 +862,9 @@ class Elementwise(GeNode):
     def infer(self) -> list[Dims | None] | None:
         shapes = [self.in_shape(i) for i in range(len(self.operands))]
         if any(s is None for s in shapes):
-            return None
+            # util.cpp: InferShapeAndTypeTwoInOneOutBroadcast: an UNKNOWN_RANK input gives
+            # an UNKNOWN_RANK output
+            return [None]
         out: Dims = shapes[0]  # type: ignore[assignment]
         for i, s in enumerate(shapes[1:], 1):
             b = broadcast_shapes(out, s)  # type: ignore[arg-type]
@@ -1417,12 +1436,14 @@ class ClipByValue(_Checked):
     def infer(self) -> list[Dims | None] | None:
         out = super().infer()
         x = self.in_shape(0)
-        if out is not None and x is not None and out[0] != x:
+        if out is None or out[0] is None or x is None:
+            return out
+        if not dims_agree(out[0], x):
             raise VerifyException(
                 f"clip_value_min {fmt_shape(self.in_shape(1))} and clip_value_max {fmt_shape(self.in_shape(2))} "
                 f"must broadcast to x's shape {fmt_shape(x)} (the output is x's shape)"
             )
-        return out
+        return [merge_shapes(out[0], x)]
 
 
 # -- softmax and layer norm (nn_norm_ops.h) ----------------------------------------------------
@@ -1520,11 +1541,13 @@ class LayerNorm(GeNode):
         n, p = ax
         for i, what in ((1, "gamma"), (2, "beta")):
             g = self.in_shape(i)
-            if g is not None and g != s[p:]:
+            if not dims_agree(g, s[p:]):
                 raise VerifyException(
                     f"{what} has shape {fmt_shape(g)}, but x {fmt_shape(s)} with begin_params_axis {p} needs "
                     f"{fmt_shape(s[p:])}"
                 )
+        # gamma and beta are x's trailing dims: a dim x leaves unknown they may know
+        s = s[:p] + (merge_shapes(s[p:], self.in_shape(1), self.in_shape(2)) or ())
         stat = tuple(1 if i >= n else d for i, d in enumerate(s))
         return [s, stat, stat]
 
@@ -1620,31 +1643,46 @@ class ConcatBase(GeNode):
 
     def infer(self) -> list[Dims | None] | None:
         # concatv2d.cc: InferShape4ConcatV2Common (GE's ConcatD/ConcatV2D infer; ops-math
-        # concat_infershape.cpp: ConcatInferShapeCommon): one input is the output; else a
-        # scalar input 0 becomes shape [1], a scalar input i adds 1 to a rank-1 output, and
-        # every other input has the output's rank and dims except on concat_dim.
+        # concat_infershape.cpp: ConcatInferShapeCommon): one input is the output; else the
+        # first input of known rank is the base (none: unknown rank), a scalar base becomes
+        # shape [1], a scalar input adds 1 to a rank-1 output, every other ranked input has
+        # the base's rank and, off concat_dim, its dims (an unknown dim is a wildcard and a
+        # known one fills it in); concat_dim is the sum, unknown when an input's is or an
+        # input has unknown rank.
         shapes = [self.in_shape(i) for i in range(len(self.operands))]
         if len(shapes) == 1:
             return [shapes[0]]
-        axis = self.axis()
-        if axis is None or any(s is None for s in shapes):
-            return None
-        first: Dims = shapes[0] or (1,)  # type: ignore[assignment]
-        total = 0
-        for i, s in enumerate(shapes):
-            assert s is not None
-            if not s and len(first) == 1:
-                s = (1,)
-            if len(s) != len(first) or any(
-                a != b and a >= 0 and b >= 0 for k, (a, b) in enumerate(zip(s, first)) if k != axis
+        ranked = [i for i, t in enumerate(shapes) if t is not None]
+        if not ranked:
+            return [None]
+        base_i = ranked[0]
+        out = list(shapes[base_i] or (1,))
+        axis = normalize_axis(self.int_attr("concat_dim", 0) or 0, len(out), "concat_dim")
+        unknown = len(ranked) < len(shapes) or out[axis] < 0
+        total = 0 if unknown else out[axis]
+        for i in ranked:
+            if i == base_i:
+                continue
+            t = shapes[i]
+            assert t is not None
+            if not t and len(out) == 1:
+                total += 1
+                continue
+            if len(t) != len(out) or any(
+                a != b and a >= 0 and b >= 0 for k, (a, b) in enumerate(zip(t, out)) if k != axis
             ):
-                shown = fmt_shape(first) if shapes[0] else "scalar, counted as shape 1"
+                shown = fmt_shape(tuple(out)) if shapes[base_i] else "scalar, counted as shape 1"
                 raise VerifyException(
-                    f"input {i} has shape {fmt_shape(shapes[i])}; all inputs must match input 0 "
+                    f"input {i} has shape {fmt_shape(t)}; all inputs must match input {base_i} "
                     f"({shown}) except on concat_dim {axis}"
                 )
-            total = -1 if total < 0 or s[axis] < 0 else total + s[axis]
-        return [tuple(total if k == axis else d for k, d in enumerate(first))]
+            out = [b if b >= 0 or k == axis else a for k, (a, b) in enumerate(zip(t, out))]
+            if t[axis] < 0:
+                unknown = True
+            else:
+                total += t[axis]
+        out[axis] = -1 if unknown else total
+        return [tuple(out)]
 
 
 @irdl_op_definition
@@ -1679,10 +1717,11 @@ class Pack(GeNode):
             return None
         first: Dims = shapes[0]  # type: ignore[assignment]
         for i, s in enumerate(shapes):
-            if s != first:
+            if not dims_agree(s, first):
                 raise VerifyException(
                     f"input {i} has shape {fmt_shape(s)}; Pack needs all inputs equal to input 0 ({fmt_shape(first)})"
                 )
+        first = merge_shapes(*shapes) or first
         axis = normalize_axis(self.int_attr("axis", 0) or 0, len(first) + 1, "axis")
         return [first[:axis] + (len(self.operands),) + first[axis:]]
 
@@ -1810,10 +1849,11 @@ class PhonyConcat(GeNode):
         if s0 is None:
             return None
         for i in range(len(self.operands)):
-            if self.in_shape(i) != s0:
+            if not dims_agree(self.in_shape(i), s0):
                 raise VerifyException(
                     f"input {i} has shape {fmt_shape(self.in_shape(i))}; PhonyConcat needs all inputs equal to input 0 ({fmt_shape(s0)})"
                 )
+        s0 = merge_shapes(*(self.in_shape(i) for i in range(len(self.operands)))) or s0
         dims = check_phony_dim_attrs(
             self.int_list("concat_dim") or [],
             self.int_list("N") or [],
@@ -1847,7 +1887,7 @@ class PhonySplit(GeNode):
         self.same_dtype([self.operands[0], *self.results], "input and outputs")
         s0 = self.out_shape(0)
         for i in range(len(self.results)):
-            if self.out_shape(i) != s0:
+            if not dims_agree(self.out_shape(i), s0):
                 raise VerifyException(
                     f"output {i} has shape {fmt_shape(self.out_shape(i))}; PhonySplit needs all outputs equal to output 0 ({fmt_shape(s0)})"
                 )
@@ -1863,7 +1903,7 @@ class PhonySplit(GeNode):
         )
         want = phony_block_shape(s0, dims, self.int_list("num_split") or [])
         got = self.in_shape(0)
-        if got is not None and got != want:
+        if not dims_agree(got, want):
             raise VerifyException(
                 f"input has shape {fmt_shape(got)}, but {len(self.results)} outputs of {fmt_shape(s0)} split by split_dim {dims} make {fmt_shape(want)}"
             )
@@ -1897,6 +1937,27 @@ class Reshape(ReshapeLike):
 
     name = "ge.Reshape"
     NUM_INPUTS: ClassVar = (1, 2)
+
+    def infer(self) -> list[Dims | None] | None:
+        # A constant shape input is the output shape, TensorFlow's Reshape (REG_OP(Reshape),
+        # array_ops.h: "Compatible with the TensorFlow operator Reshape"): one -1 is the
+        # element count over the other dims, unknown when x's count is; a computed shape
+        # (no ge.Const) infers nothing here, its values are the run's.
+        if len(self.operands) < 2:
+            return None
+        dims = const_ints(self.operands[1])
+        if dims is None:
+            return None
+        if sum(1 for d in dims if d == -1) > 1 or any(d < -1 for d in dims):
+            raise VerifyException(f"shape {dims} may hold one -1 and no other negative entry")
+        x = self.in_shape(0)
+        if -1 in dims and _known(x):
+            rest = math.prod(d for d in dims if d != -1)
+            total = math.prod(x)  # type: ignore[arg-type]
+            if rest == 0 or total % rest:
+                raise VerifyException(f"cannot reshape {fmt_shape(x)} ({total} elements) to {dims}")
+            dims = [total // rest if d == -1 else d for d in dims]
+        return [tuple(dims)]
 
 
 @irdl_op_definition
@@ -1961,7 +2022,8 @@ class Squeeze(ReshapeLike):
             return None
         axes = self.int_list("axis") or []
         if not axes:
-            return [tuple(d for d in s if d != 1)]
+            # which dims go depends on which are 1: an unknown dim leaves the rank unknown
+            return [None] if any(d < 0 for d in s) else [tuple(d for d in s if d != 1)]
         norm = {normalize_axis(a, len(s), "axis") for a in axes}
         for a in norm:
             if s[a] not in (1, -1):
@@ -2064,7 +2126,7 @@ class BroadcastToD(GeNode):
         target = tuple(self.int_list("shape") or [])
         if s is None:
             return [target]
-        if len(s) > len(target) or broadcast_shapes(s, target) != target:
+        if len(s) > len(target) or any(d >= 0 and d != 1 and d != t for d, t in zip(s[::-1], target[::-1])):
             raise VerifyException(f"input shape {fmt_shape(s)} cannot broadcast to {fmt_shape(target)}")
         return [target]
 
@@ -2081,7 +2143,7 @@ class Shape(GeNode):
 
     def infer(self) -> list[Dims | None] | None:
         s = self.in_shape(0)
-        return [None if s is None else (len(s),)]
+        return [(-1,) if s is None else (len(s),)]  # 1-D whatever the rank
 
 
 # ---------------------------------------------------------------------------------------
@@ -2153,11 +2215,13 @@ class GatherBase(GeNode):
             raise VerifyException(
                 f"batch_dims {self.batch_dims()} is out of range: 0 <= batch_dims <= min(axis {axis}, indices rank {len(idx)})"
             )
-        if any(xd >= 0 and id_ >= 0 and xd != id_ for xd, id_ in zip(x[:b], idx[:b])):
+        if not dims_agree(x[:b], idx[:b]):
             raise VerifyException(
                 f"the first {b} dims of x {fmt_shape(x)} and indices {fmt_shape(idx)} must agree (batch_dims)"
             )
-        return [tuple(x[:axis]) + tuple(idx[b:]) + tuple(x[axis + 1 :])]
+        # the batch dims are x's and indices' both: known where either knows them
+        lead = merge_shapes(x[:b], idx[:b]) or ()
+        return [lead + tuple(x[b:axis]) + tuple(idx[b:]) + tuple(x[axis + 1 :])]
 
 
 @irdl_op_definition
@@ -2220,11 +2284,14 @@ class MatMul(GeNode):
             b = b[::-1]
         if a[1] >= 0 and b[0] >= 0 and a[1] != b[0]:
             raise VerifyException(f"MatMul inner dims differ: {fmt_shape(a)} @ {fmt_shape(b)}")
+        n = b[1]
         if len(self.operands) == 3:
             bias = self.in_shape(2)
-            if bias is not None and bias not in ((b[1],), (1, b[1])):
-                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected {b[1]}")
-        return [(a[0], b[1])]
+            if bias is not None and not (dims_agree(bias, (n,)) or dims_agree(bias, (1, n))):
+                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected {fmt_shape((n,))}")
+            if n < 0 and bias:
+                n = bias[-1]  # the bias is [N]: it knows N when x2 does not
+        return [(a[0], n)]
 
 
 def quad_attr(op: Operation, name: str, default: list[int]) -> list[int]:
@@ -2265,9 +2332,8 @@ class Conv2D(GeNode):
 
     def infer(self) -> list[Dims | None] | None:
         x, w = self.in_shape(0), self.in_shape(1)
-        if not _known(x) or not _known(w):
-            return None
-        assert x is not None and w is not None
+        if x is None or w is None:
+            return [None]
         if len(x) != 4 or len(w) != 4:
             raise VerifyException(f"Conv2D takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
         s = quad_attr(self, "strides", [1, 1, 1, 1])
@@ -2277,15 +2343,20 @@ class Conv2D(GeNode):
         assert g is not None  # groups = 0 must be rejected below, not read as 1
         if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or g <= 0:
             raise VerifyException("strides and dilations must be > 0, pads >= 0, groups > 0")
-        if x[1] % g or w[0] % g or w[1] * g != x[1]:
+        # an unknown dim is checked where it is known, and leaves unknown what it determines
+        if (x[1] >= 0 and x[1] % g) or (w[0] >= 0 and w[0] % g) or (x[1] >= 0 and w[1] >= 0 and w[1] * g != x[1]):
             raise VerifyException(f"filter {fmt_shape(w)} does not match input channels {x[1]} with groups {g}")
-        if len(self.operands) == 3 and self.in_shape(2) not in ((w[0],), None):
-            raise VerifyException(f"bias has shape {fmt_shape(self.in_shape(2))}, expected {w[0]}")
-        oh = (x[2] + p[0] + p[1] - d[2] * (w[2] - 1) - 1) // s[2] + 1
-        ow = (x[3] + p[2] + p[3] - d[3] * (w[3] - 1) - 1) // s[3] + 1
-        if oh <= 0 or ow <= 0:
+        k = w[0]
+        if len(self.operands) == 3:
+            bias = self.in_shape(2)
+            if not dims_agree(bias, (k,)):
+                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected {fmt_shape((k,))}")
+            k = (merge_shapes((k,), bias) or (k,))[0]
+        oh = (x[2] + p[0] + p[1] - d[2] * (w[2] - 1) - 1) // s[2] + 1 if x[2] >= 0 and w[2] >= 0 else -1
+        ow = (x[3] + p[2] + p[3] - d[3] * (w[3] - 1) - 1) // s[3] + 1 if x[3] >= 0 and w[3] >= 0 else -1
+        if (x[2] >= 0 and w[2] >= 0 and oh <= 0) or (x[3] >= 0 and w[3] >= 0 and ow <= 0):
             raise VerifyException(f"Conv2D output would be empty ({oh}x{ow})")
-        return [(x[0], w[0], oh, ow)]
+        return [(x[0], k, oh, ow)]
 
 
 @irdl_op_definition
@@ -2548,9 +2619,11 @@ class BatchNorm(GeNode):
         c = s[1]
         for i in range(1, len(self.operands)):
             p = self.in_shape(i)
-            if p is not None and p != (c,) and c >= 0:
+            if not dims_agree(p, (c,)):
                 raise VerifyException(f"input {i} has shape {fmt_shape(p)}, expected [{c}] (the channels of x)")
-        return [s, (c,), (c,), (c,), (c,), (1,)]
+        # the channel count is known when x or any of the per-channel inputs knows it
+        c = (merge_shapes((c,), *(self.in_shape(i) for i in range(1, len(self.operands)))) or (c,))[0]
+        return [s[:1] + (c,) + s[2:], (c,), (c,), (c,), (c,), (1,)]
 
 
 # -- pooling (nn_pooling_ops.h) -----------------------------------------------------------
@@ -2635,16 +2708,24 @@ class PoolBase(GeNode):
         return dims, k, s
 
     def infer(self) -> list[Dims | None] | None:
-        w = self.windows()
         x = self.in_shape(0)
-        if w is None or x is None:
-            return None
-        (oh, _, _), (ow, _, _) = w[0]
-        if oh <= 0 or ow <= 0:
+        if x is None:
+            return [None]
+        if len(x) != 4:
+            raise VerifyException(f"{ge_type(self)} takes a 4-D NCHW x, got {fmt_shape(x)}")
+        # each spatial dim from its own input dim: an unknown one pools to an unknown one
+        # (global pooling to 1 either way); the windows of a known shape as windows() has them
+        probe = tuple(d if d >= 0 else 1 for d in x)
+        w = self.windows(probe)
+        assert w is not None
+        glob = A.get_bool(self, "global_pooling")
+        known = [x[2 + i] >= 0 or glob for i in range(2)]
+        if any(k and w[0][i][0] <= 0 for i, k in enumerate(known)):
+            shown = "x".join(str(w[0][i][0]) if k else "?" for i, k in enumerate(known))
             raise VerifyException(
-                f"{ge_type(self)} output would be empty ({oh}x{ow}): the window is larger than the input"
+                f"{ge_type(self)} output would be empty ({shown}): the window is larger than the input"
             )
-        return [(x[0], x[1], oh, ow)]
+        return [(x[0], x[1], *(w[0][i][0] if k else -1 for i, k in enumerate(known)))]
 
 
 @irdl_op_definition
@@ -2840,9 +2921,11 @@ class StridedSliceV2(GeNode):
         lists = [
             _const_input(self, i, w) for i, w in zip(range(1, len(self.operands)), ("begin", "end", "axes", "strides"))
         ]
-        if not _known(s) or any(v is None for v in lists):
+        if s is None or any(v is None for v in lists):
             return None
-        assert s is not None
+        # an unknown dim is sliced as a size-0 one here (the lists are checked all the same);
+        # infer() leaves it unknown
+        s = tuple(max(d, 0) for d in s)
         begin, end = lists[0], lists[1]
         axes = lists[2] if len(lists) > 2 else None
         steps = lists[3] if len(lists) > 3 else None
@@ -2855,10 +2938,21 @@ class StridedSliceV2(GeNode):
                 raise VerifyException(f"StridedSliceV2 {m} = {self.int_attr(m)} is not supported (only 0)")
 
     def infer(self) -> list[Dims | None] | None:
-        r = self.ranges()
-        if r is None:
-            return None
-        return [tuple(slice_len(*t) for t in r)]
+        r, x = self.ranges(), self.in_shape(0)
+        if r is None or x is None:
+            return None if x is not None else [None]
+        # a slice of an unknown dim is unknown (begin/end clamp to the run-time extent),
+        # unless it is empty at every extent: begin at or past end, both counted from the
+        # same side (the clamps keep their order)
+        lists = [_const_input(self, i, w) or [] for i, w in zip(range(1, len(self.operands)), ("b", "e", "a", "s"))]
+        n = len(lists[0])
+        axes = lists[2] if len(lists) > 2 else list(range(n))
+        steps = lists[3] if len(lists) > 3 else [1] * n
+        empty: set[int] = set()
+        for b, e, a, st in zip(lists[0], lists[1], axes, steps):
+            if (b >= 0) == (e >= 0) and ((st > 0 and b >= e) or (st < 0 and b <= e)):
+                empty.add(a + len(x) if a < 0 else a)
+        return [tuple(slice_len(*t) if d >= 0 else (0 if k in empty else -1) for k, (t, d) in enumerate(zip(r, x)))]
 
 
 @irdl_op_definition
@@ -2880,7 +2974,8 @@ class Tile(GeNode):
             return None
         if len(m) != len(s) or any(k < 0 for k in m):
             raise VerifyException(f"multiples {m} must have one entry >= 0 per axis of x {fmt_shape(s)}")
-        return [tuple(d * k if d >= 0 else -1 for d, k in zip(s, m))]
+        # an unknown dim tiled 0 times is 0, else unknown
+        return [tuple(d * k if d >= 0 or k == 0 else -1 for d, k in zip(s, m))]
 
 
 # -- BatchMatMulV2 (matrix_calculation_ops.h) ----------------------------------------------
@@ -2924,8 +3019,9 @@ class BatchMatMulV2(GeNode):
             raise VerifyException(f"the batch dims of {fmt_shape(a)} and {fmt_shape(b)} do not broadcast")
         if len(self.operands) == 3:
             bias = self.in_shape(2)
-            if bias is not None and bias != (n,):
-                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected [{n}]")
+            if not dims_agree(bias, (n,)):
+                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected {fmt_shape((n,))}")
+            n = (merge_shapes((n,), bias) or (n,))[0]
         return [(*batch, m, n)]
 
 
@@ -3151,9 +3247,8 @@ class Conv2DTranspose(GeNode):
     def infer(self) -> list[Dims | None] | None:
         size = _const_input(self, 0, "input_size")
         x, w = self.in_shape(1), self.in_shape(2)
-        if not _known(x) or not _known(w):
-            return None
-        assert x is not None and w is not None
+        if x is None or w is None:
+            return [tuple(size) if size is not None and any(size) else None]
         if len(x) != 4 or len(w) != 4:
             raise VerifyException(f"Conv2DTranspose takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
         s = quad_attr(self, "strides", [1, 1, 1, 1])
@@ -3164,18 +3259,24 @@ class Conv2DTranspose(GeNode):
         assert g is not None
         if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or min(op_) < 0 or g <= 0:
             raise VerifyException("strides and dilations must be > 0, pads and output_padding >= 0, groups > 0")
-        if x[1] != w[0] or x[1] % g:
+        # an unknown dim is checked where it is known, and leaves unknown what it determines
+        if not dims_agree((x[1],), (w[0],)) or (x[1] >= 0 and x[1] % g):
             raise VerifyException(f"filter {fmt_shape(w)} does not match input channels {x[1]} with groups {g}")
-        k = w[1] * g
-        if len(self.operands) == 4 and self.in_shape(3) not in ((k,), None):
-            raise VerifyException(f"bias has shape {fmt_shape(self.in_shape(3))}, expected [{k}]")
-        oh = (x[2] - 1) * s[2] - p[0] - p[1] + d[2] * (w[2] - 1) + op_[2] + 1
-        ow = (x[3] - 1) * s[3] - p[2] - p[3] + d[3] * (w[3] - 1) + op_[3] + 1
-        if oh <= 0 or ow <= 0:
+        k = w[1] * g if w[1] >= 0 else -1
+        if len(self.operands) == 4:
+            bias = self.in_shape(3)
+            if not dims_agree(bias, (k,)):
+                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected [{fmt_shape((k,))}]")
+            k = (merge_shapes((k,), bias) or (k,))[0]
+        oh = (x[2] - 1) * s[2] - p[0] - p[1] + d[2] * (w[2] - 1) + op_[2] + 1 if x[2] >= 0 and w[2] >= 0 else -1
+        ow = (x[3] - 1) * s[3] - p[2] - p[3] + d[3] * (w[3] - 1) + op_[3] + 1 if x[3] >= 0 and w[3] >= 0 else -1
+        if (x[2] >= 0 and w[2] >= 0 and oh <= 0) or (x[3] >= 0 and w[3] >= 0 and ow <= 0):
             raise VerifyException(f"Conv2DTranspose output would be empty ({oh}x{ow})")
         out = (x[0], k, oh, ow)
-        if size is not None and any(size) and tuple(size) != out:
-            raise VerifyException(f"input_size {size} is not the output shape {fmt_shape(out)}")
+        if size is not None and any(size):
+            if not dims_agree(tuple(size), out):
+                raise VerifyException(f"input_size {size} is not the output shape {fmt_shape(out)}")
+            out = tuple(size)  # input_size is the output shape: it knows what x leaves unknown
         return [out]
 
 

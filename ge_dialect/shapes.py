@@ -29,3 +29,27 @@ def normalize_axis(axis: int, rank: int, what: str) -> int:
     if not -rank <= axis < rank:
         raise VerifyException(f"{what} {axis} is out of range for rank {rank} (valid: [{-rank}, {rank - 1}])")
     return axis + rank if axis < 0 else axis
+
+
+def dims_agree(a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
+    """Whether two descriptions of one tensor's shape can both hold: an unranked side (None)
+    agrees with any shape, an unknown dim (-1, `?`) with any dim, known dims must be equal.
+    (GE's infershape treats -1 as "any extent" and -2 as "any rank": the rule every
+    verifier applies when it compares two shapes that must be the same.)"""
+    if a is None or b is None:
+        return True
+    return len(a) == len(b) and all(x < 0 or y < 0 or x == y for x, y in zip(a, b))
+
+
+def merge_shapes(*shapes: Sequence[int] | None) -> tuple[int, ...] | None:
+    """The one shape that agreeing descriptions (dims_agree) give: each dim the known one
+    where any side knows it, -1 where none does; None when every side is unranked."""
+    out: list[int] | None = None
+    for s in shapes:
+        if s is None:
+            continue
+        if out is None:
+            out = list(s)
+            continue
+        out = [x if x >= 0 else y for x, y in zip(out, s)]
+    return None if out is None else tuple(out)

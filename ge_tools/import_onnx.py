@@ -1,6 +1,6 @@
 """ge-import: an ONNX model to ge-dialect IR.
 
-    ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...]
+    ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...] [--dynamic-dims]
 
 `load_model_or_text(path)` is the one entry the other tools use to read their input: an
 `.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text
@@ -36,15 +36,17 @@ def load_model_or_text(
     path: str,
     ctx: Context | None = None,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
+    dynamic_dims: bool = False,
 ) -> ModuleOp:
     """The module in `path`: an ONNX model (by its `.onnx` suffix) imported with
-    `input_shapes`, else ge IR text parsed with `ctx` (not verified; an imported module
-    is). Errors are one-line exceptions (OnnxImportError, UserError) that `run_tool`
-    prints."""
+    `input_shapes` and `dynamic_dims` (importers/onnx.py: import_model), else ge IR text
+    parsed with `ctx` (not verified; an imported module is). Errors are one-line exceptions
+    (OnnxImportError, UserError) that `run_tool` prints."""
     if is_onnx_path(path):
-        return onnx_importer.load_model(path, input_shapes)
-    if input_shapes:
-        raise UserError(f"{path}: error: --input-shape applies to an ONNX model (.onnx) only")
+        return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims)
+    if input_shapes or dynamic_dims:
+        flag = "--input-shape" if input_shapes else "--dynamic-dims"
+        raise UserError(f"{path}: error: {flag} applies to an ONNX model (.onnx) only")
     with open(path, "rb") as f:
         data = f.read()
     return parse_module(ctx or make_context(), data, path)
@@ -75,8 +77,8 @@ def _epilog() -> str:
             "",
             "Errors (one line, exit 1): MODEL.onnx: node 'NAME' (OpType): error: ... for an",
             "unsupported op (with the list above) or attribute value, a dynamic or missing",
-            "dimension (fix it with --input-shape), a truncated or non-ONNX file, missing",
-            "external data, an opset outside the range.",
+            "dimension (fix it with --input-shape, or keep it as ? with --dynamic-dims), a",
+            "truncated or non-ONNX file, missing external data, an opset outside the range.",
         ]
     )
 
@@ -95,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         add_input_shape_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
-        module = onnx_importer.load_model(args.model, shapes)
+        module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims)
         if args.output:
             with open(args.output, "w") as f:
                 Printer(stream=f).print_op(module)

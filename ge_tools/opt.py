@@ -653,9 +653,10 @@ class GeOptMain(xDSLOptMain):
         if is_onnx_path(self.get_input_name()):
             from importers import onnx as onnx_importer
 
-            return onnx_importer.load_model(self.get_input_name(), shapes)
-        if shapes:
-            raise UserError(f"{self.get_input_name()}: error: --input-shape applies to an ONNX model (.onnx) only")
+            return onnx_importer.load_model(self.get_input_name(), shapes, dynamic_dims=self.args.dynamic_dims)
+        if shapes or self.args.dynamic_dims:
+            flag = "--input-shape" if shapes else "--dynamic-dims"
+            raise UserError(f"{self.get_input_name()}: error: {flag} applies to an ONNX model (.onnx) only")
         if file_extension != "mlir":
             return self.available_frontends[file_extension](chunk)
         return self._parse(chunk.read(), start_offset)
@@ -815,10 +816,19 @@ def is_onnx_path(path: str) -> bool:
     return path.lower().endswith(ONNX_SUFFIX)
 
 
+DYNAMIC_DIMS_HELP = (
+    "keep a named (e.g. batch 'N') or unknown dim of an ONNX graph input that --input-shape "
+    "does not fix as an unknown dim, ? (GE's -1; ATC's --input_shape with -1, onnxruntime's "
+    "free dimensions), carried through the graph by ONNX's shape inference; without it such "
+    "a dim is an error"
+)
+
+
 def add_input_shape_argument(p: argparse.ArgumentParser, only_onnx: bool = False) -> None:
-    """--input-shape NAME=DIMS, as ge-import, ge-opt and ge-run take it."""
+    """--input-shape NAME=DIMS and --dynamic-dims, as ge-import, ge-opt and ge-run take them."""
     extra = " (an ONNX model input only)" if only_onnx else ""
     p.add_argument("--input-shape", action="append", metavar="NAME=DIMS", help=INPUT_SHAPE_HELP + extra)
+    p.add_argument("--dynamic-dims", action="store_true", help=DYNAMIC_DIMS_HELP + extra)
 
 
 def input_shapes_arg(specs: Sequence[str] | None, tool: str = "ge-import") -> dict[str, tuple[int, ...]]:

@@ -699,9 +699,9 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
     from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, load_model_or_text
 
     shapes = input_shapes_arg(args.input_shape, "ge-run")
-    if not is_onnx_path(args.file) and not shapes:
+    if not is_onnx_path(args.file) and not shapes and not args.dynamic_dims:
         return read_module(ctx, args.file)
-    module = load_model_or_text(args.file, ctx, shapes)
+    module = load_model_or_text(args.file, ctx, shapes, dynamic_dims=args.dynamic_dims)
     verify_module(module)
     name_all_nodes(module)
     return module

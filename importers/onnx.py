@@ -31,7 +31,9 @@ node.
 
 Shapes are static: every graph input needs a full shape (`input_shapes` fixes dynamic or
 missing ones) and ONNX's shape inference (strict mode) gives every other value its type;
-a value whose shape stays dynamic is a located error at the node that makes it. Inputs
+a value whose shape stays dynamic is a located error at the node that makes it. With
+`dynamic_dims` (ge-import/ge-opt/ge-run --dynamic-dims) a named or unknown dim stays
+unknown instead, `?` (GE's -1), through the inputs and every value inference gives it to. Inputs
 that are attributes in GE (and in older opsets), such as Split's `split`, Reduce*'s `axes`,
 Expand's `shape`, Squeeze's and Unsqueeze's `axes`, must be initializers or `Constant`
 outputs: they are folded in; one computed at run time is a located error. A Reshape's
@@ -78,6 +80,7 @@ import numpy as np
 import onnx
 from onnx import external_data_helper, numpy_helper
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BFloat16Type,
     BytesAttr,
@@ -333,9 +336,13 @@ STATIC_INPUTS: dict[str, dict[int, str]] = {
 
 
 def load_model(
-    path: str, input_shapes: collections.abc.Mapping[str, Sequence[int]] | None = None, name: str | None = None
+    path: str,
+    input_shapes: collections.abc.Mapping[str, Sequence[int]] | None = None,
+    name: str | None = None,
+    dynamic_dims: bool = False,
 ) -> ModuleOp:
-    """Read the ONNX file at `path` (with its external data, next to it) and import it."""
+    """Read the ONNX file at `path` (with its external data, next to it) and import it
+    (`dynamic_dims`: see import_model)."""
     name = name or path
     try:
         with open(path, "rb") as f:
@@ -344,7 +351,7 @@ def load_model(
         raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
     model = parse_model_bytes(data, name)
     load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
-    return _import(model, name, input_shapes)
+    return _import(model, name, input_shapes, dynamic_dims)
 
 
 def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
@@ -461,9 +468,14 @@ def import_model(
     model: onnx.ModelProto,
     name: str = "model.onnx",
     input_shapes: collections.abc.Mapping[str, Sequence[int]] | None = None,
+    dynamic_dims: bool = False,
 ) -> ModuleOp:
     """The ge module of `model` (not modified); `name` is the model's name in errors and
-    locations. External data must already be loaded (`load_model` does it)."""
+    locations. External data must already be loaded (`load_model` does it).
+    `dynamic_dims`: a named (dim_param, e.g. batch 'N') or unknown dim of a graph input
+    that `input_shapes` does not fix stays unknown, `?` (GE's -1, as ATC's --input_shape
+    with -1 and onnxruntime's free dimensions), and ONNX's shape inference carries it
+    through the graph; without it such a dim is an error naming --input-shape."""
     own = onnx.ModelProto()
     own.CopyFrom(model)
     for what, t in _all_tensors(own):
@@ -471,7 +483,7 @@ def import_model(
             raise OnnxImportError(
                 f"{name}: {what}: error: its data is external and was not loaded (use load_model with the model's path)"
             )
-    return _import(own, name, input_shapes)
+    return _import(own, name, input_shapes, dynamic_dims)
 
 
 def default_opset(model: onnx.ModelProto, name: str) -> int:
@@ -489,16 +501,19 @@ def default_opset(model: onnx.ModelProto, name: str) -> int:
 
 
 def _import(
-    model: onnx.ModelProto, name: str, input_shapes: collections.abc.Mapping[str, Sequence[int]] | None
+    model: onnx.ModelProto,
+    name: str,
+    input_shapes: collections.abc.Mapping[str, Sequence[int]] | None,
+    dynamic_dims: bool = False,
 ) -> ModuleOp:
     opset = default_opset(model, name)
     graph = model.graph
     _name_unnamed_nodes(graph)
     init_names = {t.name for t in graph.initializer}
     _check_graph_structure(graph, init_names, name)
-    _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name)
+    _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
     inferred = _infer_types(model, name)
-    imp = _Importer(name, opset, inferred)
+    imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims)
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
     return imp.run(graph)
@@ -557,8 +572,11 @@ def _fmt_dims(dims: Sequence[int | str | None]) -> str:
     return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
 
 
-def _fix_input_shapes(graph: onnx.GraphProto, init_names: set[str], given: dict[str, Sequence[int]], name: str) -> None:
-    """Apply `given` to the graph inputs; every input must end with a full static shape."""
+def _fix_input_shapes(
+    graph: onnx.GraphProto, init_names: set[str], given: dict[str, Sequence[int]], name: str, dynamic: bool = False
+) -> None:
+    """Apply `given` to the graph inputs; every input must end with a full static shape,
+    or (`dynamic`) a shape whose named or unknown dims stay unknown."""
     inputs = [vi for vi in graph.input if vi.name not in init_names]
     known = {vi.name for vi in inputs}
     for n in given:
@@ -599,11 +617,12 @@ def _fix_input_shapes(graph: onnx.GraphProto, init_names: set[str], given: dict[
         if dims is None:
             raise OnnxImportError(f"{where} the model gives no shape for it; {hint}")
         bad = [i for i, d in enumerate(dims) if not isinstance(d, int)]
-        if bad:
+        if bad and not dynamic:
             i = bad[0]
             what = f"'{dims[i]}'" if isinstance(dims[i], str) else "unknown"
             raise OnnxImportError(
-                f"{where} dim {i} is dynamic ({what}) in shape {_fmt_dims(dims)}: static shapes only; {hint}"
+                f"{where} dim {i} is dynamic ({what}) in shape {_fmt_dims(dims)}: static shapes only; {hint} "
+                "(or import it as ? with --dynamic-dims)"
             )
 
 
@@ -686,6 +705,8 @@ class _Importer:
     model_name: str
     opset: int
     inferred: dict[str, tuple[int, list[int | str | None] | None]]
+    # --dynamic-dims: a named or unknown ONNX dim is an unknown dim (-1, `?`)
+    dynamic_dims: bool = False
     values: dict[str, _Value] = field(default_factory=dict)
     ops: list[Operation] = field(default_factory=list)
     used_names: set[str] = field(default_factory=set)
@@ -712,7 +733,7 @@ class _Importer:
         key = (elem, tuple(dims))
         t = self._types.get(key)
         if t is None:
-            t = TensorType(_ELEM[elem], list(dims))
+            t = TensorType(_ELEM[elem], [DYNAMIC_INDEX if d < 0 else d for d in dims])
             self._types[key] = t
         return t
 
@@ -778,7 +799,7 @@ class _Importer:
             if vi.name in inits:
                 continue  # onnx_parser.cc: ParseInput: an input with an initializer is a Const
             elem = vi.type.tensor_type.elem_type
-            dims = tuple(d.dim_value for d in vi.type.tensor_type.shape.dim)
+            dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in vi.type.tensor_type.shape.dim)
             t = self.tensor_type(elem, dims)
             op = self.add_op(ge.Data, [], [t], {"index": _int(index)}, vi.name, 0, None, vi.name)
             self.values[vi.name] = _Value(elem, dims, ssa=op.results[0], producer=f"input '{vi.name}'")
@@ -895,7 +916,7 @@ class _NodeCtx:
             raise self.error(
                 f"output {i} '{out}' has dtype {_dtype_name(elem).lower()}, which is not supported (supported: {_supported_dtypes()})"
             )
-        if dims is None or any(not isinstance(d, int) for d in dims):
+        if dims is None or (not self.imp.dynamic_dims and any(not isinstance(d, int) for d in dims)):
             shown = "no shape" if dims is None else f"shape {_fmt_dims(dims)}"
             raise self.error(
                 f"output {i} '{out}' has a dynamic or unknown dimension ({shown}): static shapes only "
@@ -977,7 +998,8 @@ class _NodeCtx:
         return self.imp.inferred[self.node.output[i]][0]
 
     def out_dims(self, i: int = 0) -> tuple[int, ...]:
-        return tuple(self.imp.inferred[self.node.output[i]][1])  # type: ignore[arg-type]
+        """Output i's dims by ONNX's inference; a named or unknown one (--dynamic-dims) is -1."""
+        return tuple(d if isinstance(d, int) else -1 for d in self.imp.inferred[self.node.output[i]][1] or ())
 
     def out_type(self, i: int = 0) -> TensorType:
         return self.imp.tensor_type(self.out_elem(i), self.out_dims(i))

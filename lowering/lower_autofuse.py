@@ -40,14 +40,15 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
-from ge_dialect.desc import tensor_desc
+from ge_dialect.desc import shape_of, tensor_desc
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
 from ge_dialect.graph import graph_nodes, graphs_to_compile
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, ListOf, OneOf, Option, check_options
-from ge_dialect.shapes import normalize_axis
+from ge_dialect.reason import Reason
+from ge_dialect.shapes import fmt_shape, normalize_axis
 from lowering import loop_ir as L
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
@@ -89,7 +90,12 @@ REDUCE_SMALL_LAST_DIM_BYTES = 64
 
 
 class Extern(Exception):
-    """A node GE does not lower (fallback lowering: inputs realized, outputs extern)."""
+    """A node GE does not lower (fallback lowering: inputs realized, outputs extern); `reason`
+    is the GE rule that decided, where one did."""
+
+    def __init__(self, message: str, reason: Reason | None = None):
+        super().__init__(message)
+        self.reason = reason
 
 
 @dataclass(eq=False)
@@ -144,15 +150,33 @@ class _Reads:
         return L.Load(_shape(v), _dtype(v), v)
 
 
+def unknown_shape_reason(node: Operation) -> Reason | None:
+    """Why a node with an unknown dim (GE's -1) or rank (-2) on an input or output is not
+    lowered. GE lowers most ops on symbolic dims (graph/symbolizer) and the cube ops only on
+    static descs (loop_api.cpp: AreDescriptorsStatic, in IsStaticShape); this port's loops
+    have static extents only, so every unknown-shape node falls back
+    (lowerings.cpp: FallbackLowering) and runs as its own kernel.
+
+    # asc_lowerer/loop_api.cpp: AreDescriptorsStatic
+    """
+    for what, values in (("input", node.operands), ("output", node.results)):
+        for i, v in enumerate(values):
+            if tensor_desc(v.type).is_unknown_shape:
+                s = shape_of(v.type)
+                kind = "unknown rank, GE's -2" if s is None else "a -1 dim"
+                return Reason(
+                    "AreDescriptorsStatic",
+                    f"{what} {i} has unknown shape {fmt_shape(s)} ({kind}): the loops lowering builds need static extents",
+                )
+    return None
+
+
 @functools.lru_cache(maxsize=4096)
 def _type_error(t: Attribute) -> str | None:
-    """Why a value of type `t` cannot be lowered, if it cannot (cached per type)."""
-    if not isinstance(t, TensorType):
-        return "unranked tensor"
+    """Why a value of type `t` cannot be lowered, if it cannot (cached per type; an unknown
+    shape is unknown_shape_reason's, checked first)."""
+    assert isinstance(t, TensorType)
     d = tensor_desc(t)
-    if d.is_unknown_shape:
-        # lowerings.cpp: lowering needs (symbolic) shapes; here static ones.
-        return "unknown shape"
     if 0 in t.get_shape():
         # autofuser.cpp: an empty tensor becomes AscBackendNoKernelOp, never fused.
         return "empty tensor"
@@ -178,6 +202,7 @@ class _State:
     boxes: dict[SSAValue, KernelBox] = field(default_factory=dict)
     order: list[KernelBox] = field(default_factory=list)
     not_lowered: dict[Operation, str] = field(default_factory=dict)
+    not_lowered_reason: dict[Operation, Reason] = field(default_factory=dict)
     # loop_ops.h: StoreSplitDesc::id_ -- the global id of the last lowered Split, shared by
     # every graph of the module (GE's is process-wide; the first Split gets 1)
     split_gid: list[int] = field(default_factory=lambda: [0])
@@ -300,6 +325,8 @@ class LowerAutofusePass(ModulePass):
         except Extern as e:
             # lowerings.cpp: FallbackLowering -- realize every input, outputs stay extern.
             st.not_lowered[node] = str(e)
+            if e.reason is not None:
+                st.not_lowered_reason[node] = e.reason
             st.realize_inputs(node, f"read by {ge_type(node)} '{node_name(node)}', which is not lowered")
             return
         for b in outs:
@@ -374,6 +401,8 @@ class LowerAutofusePass(ModulePass):
         for attr in (SUPER_KERNEL_SCOPE, DISABLE_AUTOFUSE_SCOPE):
             if attr in node.attributes:
                 raise Extern(f"{attr} is set")
+        if (why := unknown_shape_reason(node)) is not None:
+            raise Extern(why.message, why)
         for v in (*node.operands, *node.results):
             if (err := _type_error(v.type)) is not None:
                 raise Extern(err)
@@ -407,9 +436,11 @@ class LowerAutofusePass(ModulePass):
                 continue
             head = f"{t} '{node_name(n)}'"
             if n in st.not_lowered:
+                why = st.not_lowered_reason.get(n)
+                rule = f" ({why.rule})" if why is not None else ""
                 remark(
-                    n, f"{head}: not lowered ({st.not_lowered[n]}); its inputs are realized",
-                    pass_name=self.name, verdict="not lowered", nodes=(node_name(n),),
+                    n, f"{head}: not lowered ({st.not_lowered[n]}){rule}; its inputs are realized",
+                    reason=why, pass_name=self.name, verdict="not lowered", nodes=(node_name(n),),
                 )  # fmt: skip
                 continue
             into = ", ".join(dict.fromkeys(made.get(n, [])))

@@ -14,22 +14,25 @@ the other; runtime/interpreter.py (the composition root) registers both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType, UnrankedTensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImpl, PythonValues, impl
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
-from ge_dialect.desc import shape_of
+from ge_dialect.desc import shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.shapes import fmt_shape
 
-__all__ = ["GeInterpreter", "Impl", "ReferenceEvalError", "check_value", "node_impl"]
+__all__ = ["GeInterpreter", "Impl", "ReferenceEvalError", "check_value", "node_impl", "run_time_node"]
 
 # The semantics of one node: (op, input arrays) -> output arrays.
 Impl = Callable[[Operation, Sequence[np.ndarray]], Sequence[np.ndarray]]
@@ -56,6 +59,70 @@ def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> N
             f"{what} is an array of shape {fmt_shape(arr.shape)} and dtype {arr.dtype}, but the "
             f"graph expects {value.type} (numpy dtype {want_dt})",
         )
+
+
+def is_static(op: Operation) -> bool:
+    """Whether every input and output type of `op` has a known shape."""
+    return not any(tensor_desc(v.type).is_unknown_shape for v in (*op.operands, *op.results))
+
+
+@contextmanager
+def run_time_node(op: Operation, args: Sequence[np.ndarray]) -> Iterator[Operation]:
+    """`op` as GE's run-time infershape sees it: a copy whose inputs have the arrays' shapes
+    (its attributes and constant inputs its own, its outputs unranked), so the node's own
+    rules (infer(), axes(), norm_axes(), ...) read the shapes the graph runs with; `op`
+    itself when its types are static. The copy is taken apart on exit. A rule the run-time
+    shapes break (a broadcast of 3 against 5 behind a `?`) is a located error.
+
+    # runtime/v2: each node's InferShape runs on the run-time shapes before its kernel
+    """
+    if not isinstance(op, ge.GeNode) or op.regions or is_static(op):
+        yield op
+        return
+    made: list[Operation] = []
+    operands = []
+    for v, a in zip(op.operands, args):
+        if isinstance(v.owner, ge.Const | ge.Constant):
+            operands.append(v)  # a constant input is read for its values (const_ints)
+            continue
+        d = ge.Data.create(result_types=[TensorType(v.type.element_type, list(a.shape))])  # type: ignore[attr-defined]
+        made.append(d)
+        operands.append(d.results[0])
+    probe = type(op).create(
+        operands=operands,
+        result_types=[UnrankedTensorType(r.type.element_type) for r in op.results],  # type: ignore[attr-defined]
+        attributes=dict(op.attributes),
+    )
+    try:
+        try:
+            probe.check()
+            probe.infer()
+        except VerifyException as e:
+            shapes = ", ".join(fmt_shape(a.shape) for a in args)
+            raise ReferenceEvalError(op, f"the run-time input shapes ({shapes}) break {op.name}'s rules: {e}") from None
+        yield probe
+    finally:
+        probe.erase()
+        for d in made:
+            d.erase()
+
+
+def _check_run_time_shapes(op: ge.GeNode, args: Sequence[np.ndarray]) -> None:
+    """A node with unknown dims, before it runs: its rules hold on the run-time input
+    shapes and the output shapes they give fit its declared output types (`?` any extent,
+    a known dim that one), else a located error naming both."""
+    with run_time_node(op, args) as node:
+        assert isinstance(node, ge.GeNode)
+        inferred = node.infer()
+    if inferred is None:
+        return
+    for i, (s, r) in enumerate(zip(inferred, op.results)):
+        if s is not None and all(d >= 0 for d in s) and not _shape_matches(shape_of(r.type), s):
+            shapes = ", ".join(fmt_shape(a.shape) for a in args)
+            raise ReferenceEvalError(
+                op,
+                f"the run-time input shapes ({shapes}) give output {i} shape {fmt_shape(s)}, but its type is {r.type}",
+            )
 
 
 def _check_outputs(op: Operation, outs: Sequence[np.ndarray]) -> None:
@@ -138,7 +205,16 @@ class GeInterpreter(Interpreter):
                 continue
             if isinstance(op, ge.NetOutput):
                 return [np.array(env[v]) for v in op.operands]  # copies: callers own their outputs
-            outs = self.run_node(op, [env[v] for v in op.operands])
+            args = [env[v] for v in op.operands]
+            # (a node with a body, PartitionedCall or a fused kernel, is checked by its body's nodes)
+            if (
+                isinstance(op, ge.GeNode)
+                and not op.regions
+                and not isinstance(op, ge.PartitionedCall)
+                and not is_static(op)
+            ):
+                _check_run_time_shapes(op, args)
+            outs = self.run_node(op, args)
             _check_outputs(op, outs)
             env.update(zip(op.results, outs))
         raise ReferenceEvalError(owner, f"{what} does not end with ge.NetOutput")

@@ -58,7 +58,7 @@ from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.shapes import fmt_shape, normalize_axis
 from runtime import activations as AF
-from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl
+from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl, run_time_node
 from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, reduce_identity, upcast
 
 __all__ = [
@@ -85,10 +85,25 @@ def out_dtype(op: Operation, i: int = 0) -> np.dtype:
     return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
 
 
-def _target_shape(op: Operation, i: int, size: int) -> tuple[int, ...]:
-    """The output type's shape; one unknown dim is derived from the element count."""
+def run_time_shape(op: Operation, i: int, args: Sequence[np.ndarray]) -> tuple[int, ...] | None:
+    """Output i's shape as the node's inference gives it on the run-time input shapes (None
+    when it infers none)."""
+    with run_time_node(op, args) as node:
+        assert isinstance(node, ge.GeNode)
+        got = node.infer()
+    s = None if got is None else got[i]
+    return s if s is not None and all(d >= 0 for d in s) else None
+
+
+def _target_shape(op: Operation, i: int, size: int, args: Sequence[np.ndarray] = ()) -> tuple[int, ...]:
+    """The output type's shape; when it has unknown dims, the node's inference on the
+    run-time shapes (`args`), else one unknown dim derived from the element count."""
     t = op.results[i].type
     s = shape_of(t)
+    if s is not None and all(d >= 0 for d in s):
+        return s
+    if args and (rt := run_time_shape(op, i, args)) is not None:
+        return rt
     if s is None:
         raise ReferenceEvalError(op, f"output {i} has unranked type {t}: the reference cannot know its shape")
     unknown = [k for k, d in enumerate(s) if d < 0]
@@ -277,7 +292,9 @@ def _softmax_kind(fn: Callable[[np.ndarray, Sequence[int]], np.ndarray]) -> Impl
     def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         assert isinstance(op, ge.SoftmaxBase)
         x = args[0]
-        axes = op.norm_axes() or []
+        with run_time_node(op, args) as node:
+            assert isinstance(node, ge.SoftmaxBase)
+            axes = node.norm_axes() or []
         if x.ndim == 0:  # one element: softmax 1, log-softmax 0
             return [fn(x.reshape(1), [0]).reshape(()).astype(out_dtype(op))]
         return [fn(upcast([x])[0], axes).astype(out_dtype(op))]
@@ -287,8 +304,10 @@ def _softmax_kind(fn: Callable[[np.ndarray, Sequence[int]], np.ndarray]) -> Impl
 
 def _layer_norm(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, ge.LayerNorm)
-    ax = op.axes()
-    assert ax is not None  # a verified LayerNorm has a ranked x
+    with run_time_node(op, args) as node:
+        assert isinstance(node, ge.LayerNorm)
+        ax = node.axes()
+    assert ax is not None  # of the run-time (ranked) x
     x, g, b = upcast(args)
     outs = AF.layer_norm(x, g, b, ax[0], ax[1], op.epsilon())
     return [o.astype(out_dtype(op, i)) for i, o in enumerate(outs)]
@@ -433,10 +452,30 @@ def _reshape(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # The reshape family keeps the elements in row-major order: the output is the input
     # reshaped to the output type's shape (a Reshape's optional shape input is redundant).
     x = args[0]
-    shape = _target_shape(op, 0, x.size)
+    if isinstance(op, ge.Reshape) and len(args) == 2 and any(d < 0 for d in (shape_of(op.results[0].type) or (-1,))):
+        # the output type leaves dims unknown: the shape input's run-time values say them
+        # (one -1 is derived from the element count, as GE's Reshape kernel does)
+        shape = _reshape_target(op, x, [int(v) for v in np.asarray(args[1]).reshape(-1)])
+    else:
+        shape = _target_shape(op, 0, x.size, args)
     if math.prod(shape) != x.size:
         raise ReferenceEvalError(op, f"cannot reshape {fmt_shape(x.shape)} to {fmt_shape(shape)}")
     return [x.reshape(shape)]
+
+
+def _reshape_target(op: Operation, x: np.ndarray, dims: list[int]) -> tuple[int, ...]:
+    if sum(1 for d in dims if d == -1) > 1 or any(d < -1 for d in dims):
+        raise ReferenceEvalError(op, f"shape {dims} may hold one -1 and no other negative entry")
+    known = math.prod(d for d in dims if d >= 0)
+    if -1 in dims:
+        if known == 0 or x.size % known:
+            raise ReferenceEvalError(op, f"cannot reshape {fmt_shape(x.shape)} to {dims}")
+        dims = [x.size // known if d == -1 else d for d in dims]
+    out = tuple(dims)
+    want = shape_of(op.results[0].type)
+    if want is not None and (len(want) != len(out) or any(w >= 0 and w != d for w, d in zip(want, out))):
+        raise ReferenceEvalError(op, f"shape {dims} at run time is not the output type {op.results[0].type}")
+    return out
 
 
 def _bitcast(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:

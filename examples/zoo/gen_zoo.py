@@ -19,7 +19,9 @@ Generated:
 | mobilenetv2_inverted_residual | 1x1 expand Conv-BatchNorm-Relu6, 3x3 depthwise Conv (group = channels)-BatchNorm-Relu6, 1x1 project Conv-BatchNorm, residual Add | Conv, BatchNormalization, Clip, Add |
 | transformer_encoder_layer | a post-LN BERT layer: Q/K/V MatMuls (+bias), heads split by Reshape+Transpose, scaled scores, Softmax, context MatMul, output projection, residual Add + LayerNormalization, exact-GELU MLP (Erf), residual Add + LayerNormalization (`transformer_encoder_layer(hidden, heads, seq)` builds it at any size: bench/bench_import.py compiles BERT-base's) | MatMul (3-D and 4-D), Add, Reshape, Transpose, Div, Softmax, LayerNormalization, Mul, Erf |
 
-The last three use ops of the ge dialect's issue-11 sections: BatchNormalization
+| mlp_dynamic_batch | x [N, 16] with a named batch 'N' (`DYNAMIC_MODELS`: import with `--dynamic-dims`, the batch is `?`) -> MatMul + Add + Relu -> MatMul + Add -> Softmax: y [N, 10] | MatMul, Add, Relu, Softmax |
+
+The last three of `MODELS` use ops of the ge dialect's issue-11 sections: BatchNormalization
 (BatchNorm), Clip as Relu6 (ClipByValue), Softmax (SoftmaxV2), LayerNormalization (LayerNorm),
 Erf (Erf), MatMul above rank 2 (BatchMatMulV2).
 """
@@ -327,6 +329,34 @@ def transformer_encoder_layer(hidden: int = 16, heads: int = 2, seq: int = 8, ba
     )
 
 
+def mlp_dynamic_batch() -> onnx.ModelProto:
+    """x [N, 16] with a named batch dim 'N' -> MatMul + Add + Relu -> MatMul + Add ->
+    Softmax over the classes: y [N, 10]. Imported with --dynamic-dims the batch is `?`."""
+    rng = np.random.default_rng(23)
+    inits: dict[str, np.ndarray] = {}
+    nodes = []
+    x = "x"
+    for k, (n_in, n_out) in enumerate([(16, 32), (32, 10)]):
+        w, b = _linear(rng, n_in, n_out)
+        inits[f"w{k}"], inits[f"b{k}"] = np.ascontiguousarray(w.T), b  # MatMul takes [in, out]
+        nodes += [
+            h.make_node("MatMul", [x, f"w{k}"], [f"mm{k}"], name=f"matmul{k}"),
+            h.make_node("Add", [f"mm{k}", f"b{k}"], [f"add{k}"], name=f"add{k}"),
+        ]
+        x = f"add{k}"
+        if k == 0:
+            nodes.append(h.make_node("Relu", [x], ["relu0"], name="relu0"))
+            x = "relu0"
+    nodes.append(h.make_node("Softmax", [x], ["y"], name="softmax", axis=-1))
+    return _model(
+        "mlp_dynamic_batch",
+        nodes,
+        [h.make_tensor_value_info("x", T.FLOAT, ["N", 16])],
+        [h.make_tensor_value_info("y", T.FLOAT, ["N", 10])],
+        inits,
+    )
+
+
 MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
     "mlp_classifier": mlp_classifier,
     "unet_block": unet_block,
@@ -336,9 +366,15 @@ MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
     "transformer_encoder_layer": transformer_encoder_layer,
 }
 
+# Models with a dynamic (named) dim: imported with --dynamic-dims, run through the
+# reference at any batch; ge-compile needs the dynamic-shape partition for them (issue 16)
+DYNAMIC_MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
+    "mlp_dynamic_batch": mlp_dynamic_batch,
+}
+
 
 def model_bytes(name: str) -> bytes:
-    return MODELS[name]().SerializeToString(deterministic=True)
+    return {**MODELS, **DYNAMIC_MODELS}[name]().SerializeToString(deterministic=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -348,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = Path(args.output_dir)
     stale = []
-    for name in MODELS:
+    for name in [*MODELS, *DYNAMIC_MODELS]:
         data = model_bytes(name)
         path = out / f"{name}.onnx"
         if args.check:

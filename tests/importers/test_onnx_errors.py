@@ -249,7 +249,7 @@ def test_dynamic_dimension_suggests_input_shape(tmp_path: Path) -> None:
     expect_error(
         p,
         pattern=r"m\.onnx: input 'x': error: dim 0 is dynamic \('batch'\) in shape \[batch, 3\]: static shapes only; "
-        r"give it with --input-shape, e.g. --input-shape x=1x3$",
+        r"give it with --input-shape, e.g. --input-shape x=1x3 \(or import it as \? with --dynamic-dims\)$",
     )
     code, out, err = run_cli(str(p), "--input-shape", "x=4x3")
     assert code == 0, err

@@ -109,7 +109,7 @@ ge.graph @unknown_shape {
 }
 // CHECK-LABEL: ge.graph @unknown_shape
 // CHECK: %unknown = ge.ConcatD(%a, %b) {concat_dim = 0} :
-// REMARK: remark: ConcatD 'unknown' not marked: input 0 has an unknown shape (tensor<4x?xf16>) (IsUnknownShapeOp)
+// REMARK: remark: ConcatD 'unknown' not marked: input 0 has unknown shape 4x? (a -1 dim): its offsets are known only at run time (IsUnknownShapeOp)
 
 // -----
 

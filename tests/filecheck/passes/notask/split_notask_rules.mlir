@@ -58,7 +58,7 @@ ge.graph @unknown_shape {
 }
 // CHECK-LABEL: ge.graph @unknown_shape
 // CHECK: %unknown, %unknown_1 = ge.SplitD(%r) {split_dim = 0, num_split = 2} :
-// REMARK: remark: SplitD 'unknown' not marked: input 0 has an unknown shape (tensor<4x?xf16>) (IsUnknownShapeOp)
+// REMARK: remark: SplitD 'unknown' not marked: input 0 has unknown shape 4x? (a -1 dim): its offsets are known only at run time (IsUnknownShapeOp)
 
 // -----
 
