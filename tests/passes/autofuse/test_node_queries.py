@@ -17,12 +17,16 @@ import pytest
 
 from bench.gen_graphs import generate
 from conftest import lowered, parse, print_module
+from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import axis_mapping as M
+from passes.autofuse import decider as D
+from passes.autofuse import solver as SOL
+from passes.autofuse import strategies as S
 from passes.autofuse.autofuse import AutofusePass
 
 FAN = """
@@ -120,10 +124,6 @@ def test_canfuse_nodes_size_reads_the_attribute_without_counting(monkeypatch):
 
 # -- the decider's per-pair and per-node caches (issue 12, compile time) ------------------
 
-from passes.autofuse import decider as D  # noqa: E402
-from passes.autofuse import solver as SOL  # noqa: E402
-from passes.autofuse import strategies as S  # noqa: E402
-
 
 @pytest.mark.parametrize("kind", ["fanout", "diamond", "mixed"])
 def test_each_candidate_pair_builds_its_fuse_pair_once_per_round(monkeypatch, kind):
@@ -165,13 +165,7 @@ def test_strategies_are_listed_once_per_pair():
     first = S.strategies_for(p)
     assert S.strategies_for(p) is first  # kept on the pair, not rebuilt
     mask = U.all_fuse_types(a) | U.all_fuse_types(b)
-    assert first == [s for s in S.STRATEGIES if mask & ag_bit(s.fuse_type)] + [S.DEFAULT_STRATEGY]
-
-
-def ag_bit(t: str) -> int:
-    from ge_dialect import ascgraph as ag
-
-    return ag.fuse_type_bit(t)
+    assert first == [s for s in S.STRATEGIES if mask & ag.fuse_type_bit(s.fuse_type)] + [S.DEFAULT_STRATEGY]
 
 
 @pytest.mark.parametrize("kind", ["fanout", "diamond"])
@@ -196,7 +190,9 @@ def test_the_caches_do_not_change_the_fused_module(monkeypatch, kind):
     for keep in (True, False):
         if not keep:  # every pair and count built afresh
             monkeypatch.setattr(D.AscBackendFusionDecider, "pair_cache", None)
-            monkeypatch.setattr(D.AscBackendFusionDecider, "fusion_nodes_size", lambda self, op: U.canfuse_nodes_size(op))
+            monkeypatch.setattr(
+                D.AscBackendFusionDecider, "fusion_nodes_size", lambda self, op: U.canfuse_nodes_size(op)
+            )
             monkeypatch.setattr(S, "strategies_for", _fresh_strategies)
         m = parse(text)
         LowerAutofusePass().apply(make_context(), m)
@@ -208,7 +204,7 @@ def test_the_caches_do_not_change_the_fused_module(monkeypatch, kind):
 
 def _fresh_strategies(p):
     mask = U.all_fuse_types(p.n1) | U.all_fuse_types(p.n2)
-    return [s for s in S.STRATEGIES if mask & ag_bit(s.fuse_type)] + [S.DEFAULT_STRATEGY]
+    return [s for s in S.STRATEGIES if mask & ag.fuse_type_bit(s.fuse_type)] + [S.DEFAULT_STRATEGY]
 
 
 def _in_possible_fusions(monkeypatch) -> list:
@@ -267,7 +263,7 @@ def test_each_graph_lists_its_data_nodes_once_per_solve_in_the_input_plan(monkey
     inside = _in_possible_fusions(monkeypatch)
     planning = [False]
     calls: Counter = Counter()
-    real, real_plan = ag_graph_cls().data_nodes, D.plan_fused_inputs
+    real, real_plan = ag.AscGraphOp.data_nodes, D.plan_fused_inputs
 
     def counted(self):
         if inside[-1] and planning[-1]:
@@ -281,15 +277,9 @@ def test_each_graph_lists_its_data_nodes_once_per_solve_in_the_input_plan(monkey
         finally:
             planning.pop()
 
-    monkeypatch.setattr(ag_graph_cls(), "data_nodes", counted)
+    monkeypatch.setattr(ag.AscGraphOp, "data_nodes", counted)
     monkeypatch.setattr(D, "plan_fused_inputs", plan)
     AutofusePass().apply(make_context(), m)
     m.verify()
     assert calls, "no Data node was looked up: the test would prove nothing"
     assert max(calls.values()) == 1
-
-
-def ag_graph_cls():
-    from ge_dialect import ascgraph as ag
-
-    return ag.AscGraphOp
