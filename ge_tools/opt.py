@@ -10,7 +10,9 @@ built from each pass's OPTIONS table (ge_dialect/pass_options.py).
 The passes run in xDSL's PassPipeline: `-p` is parsed here (one message per mistake,
 `build_pipeline`), each PipelinePass (`ge-compile`) is spliced in as its constituent
 passes, and `PipelineCallback` verifies (op by op, located), times, prints and dumps
-between them. The driver patches nothing of xDSL (the parser and the lexer are
+between them. Verification: the input and the pipeline's result, or after every pass with
+--verify-each; a failure after an unverified pass reruns the input with --verify-each's
+checks to name the pass that broke the IR (GeOptMain.apply_passes). The driver patches nothing of xDSL (the parser and the lexer are
 subclasses, in ge_tools/parse.py); ge_dialect/names.py still replaces
 SSAValue.extract_valid_name.
 """
@@ -36,6 +38,7 @@ from typing import IO, NoReturn, get_args, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
@@ -275,6 +278,15 @@ def with_remarks(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
     )
 
 
+class InvalidAfterPass(LocatedError):
+    """The IR a pass produced does not verify: the verifier's error at the op that fails,
+    with the pass named (`... (after pass ge-foo)`)."""
+
+    def __init__(self, op: Operation, message: str, pass_name: str):
+        super().__init__(op, f"{message} (after pass {pass_name})")
+        self.pass_name = pass_name
+
+
 def verify_module(module: ModuleOp) -> None:
     """`module.verify()` with each failure one LocatedError at the op that fails.
 
@@ -337,12 +349,15 @@ class Progress:
 @dataclass
 class PipelineCallback:
     """What runs between two passes (xDSL's PassPipeline callback: previous pass or None,
-    the module, next pass or None): verification with located errors, then, as asked,
+    the module, next pass or None): verification with located errors (after every pass,
+    or with `verify_each=False` only of the input and of the pipeline's result; an error
+    after a pass names it: InvalidAfterPass), then, as asked,
     --time-passes, --print-between-passes, --print-ir-after-all (stderr) and --dump-dir
     (DIR/NN_<pass>.mlir, 00_input.mlir first; chunk<K>_ before each name from the second
     module on, as --split-input-file gives) and --dot-dir (the same stages drawn, report/stages.py)."""
 
     verify: bool = True
+    verify_each: bool = True
     time_passes: bool = False
     print_between_passes: bool = False
     print_ir_after_all: bool = False
@@ -363,8 +378,8 @@ class PipelineCallback:
             self.index = 0
         elif self.time_passes:
             print(f"Pass {pass_spec(previous)} took {time.perf_counter() - self.started:.6f} seconds", file=sys.stderr)
-        if self.verify:
-            verify_module(module)
+        if self.verify and (self.verify_each or previous is None or next is None):
+            self._verify(previous, module)
         if previous is not None:
             self.index += 1
             if self.print_between_passes and next is not None:
@@ -383,6 +398,18 @@ class PipelineCallback:
         if self.progress is not None and next is not None:
             self.progress.show(self.index + 1, next, module)
         self.started = time.perf_counter()
+
+    @staticmethod
+    def _verify(previous: ModulePass | None, module: ModuleOp) -> None:
+        if previous is None:
+            verify_module(module)
+            return
+        try:
+            verify_module(module)
+        except InvalidAfterPass:
+            raise
+        except LocatedError as e:
+            raise InvalidAfterPass(e.op, e.message, pass_spec(previous)) from None
 
     def _print(self, module: ModuleOp, stream: IO[str]) -> None:
         if not self.print_generic:
@@ -525,6 +552,7 @@ OWN_HELP = {
     "reported (line numbers of the whole file), exit 1 if any",
     "print_between_passes": "print the IR on stdout after each pass but the last",
     "time_passes": "print each pass's time to stderr, named as in -p (ge-phony-notask{stage=mark})",
+    "disable_verify": "verify nothing: neither the input, nor the IR after a pass (see --verify-each)",
 }
 
 
@@ -574,6 +602,16 @@ class GeOptMain(xDSLOptMain):
             return format_help()
 
         arg_parser.format_help = format_help_with_passes  # type: ignore[method-assign]
+        arg_parser.add_argument(
+            "--verify-each",
+            action="store_true",
+            help="verify the IR after every pass (mlir-opt's and xdsl-opt's default). Without it "
+            "ge-opt verifies the input and the pipeline's result only; when the result does not "
+            "verify or a pass fails, it runs the pipeline again on the input with a verify after "
+            "every pass, so the error still names the first pass whose IR is invalid "
+            "(`... (after pass NAME)`). Only IR that a pass breaks and a later pass repairs or "
+            "removes goes unreported without --verify-each",
+        )
         arg_parser.add_argument(
             "--print-ir-after-all",
             action="store_true",
@@ -675,8 +713,9 @@ class GeOptMain(xDSLOptMain):
             raise UserError(f"ge-opt: error: {e}") from None
         if self.args.remarks or self.args.remarks_json:
             passes = with_remarks(passes)
-        callback: Callable[..., None] = PipelineCallback(
+        self.verifier = PipelineCallback(
             verify=not self.args.disable_verify,
+            verify_each=self.args.verify_each,
             time_passes=self.args.time_passes,
             print_between_passes=self.args.print_between_passes,
             print_ir_after_all=self.args.print_ir_after_all,
@@ -685,6 +724,7 @@ class GeOptMain(xDSLOptMain):
             print_generic=self.args.print_op_generic,
             progress=Progress.on_terminal(len(passes)),
         )
+        callback: Callable[..., None] = self.verifier
         self.collector = None
         if self.args.remarks_json:
             from report.remarks import RemarkCollector  # report/ only when asked (start-up time)
@@ -702,7 +742,39 @@ class GeOptMain(xDSLOptMain):
         with names_as_attributes(prog):  # node names that upstream tools keep
             return super().output_resulting_program(prog)
 
-    def apply_passes(self, prog: ModuleOp) -> None:
+    def apply_passes(self, prog: ModuleOp, reparse: Callable[[], ModuleOp | None] | None = None) -> None:
+        """The pipeline on `prog`. Verified at the ends only (no --verify-each), a failure
+        after at least one pass is looked into: `reparse` (the same input again) is run with
+        a verify after every pass and, when that shows a pass whose IR is invalid, that
+        error (InvalidAfterPass) is raised instead of the one the run ended with."""
+        try:
+            self._apply_passes(prog)
+        except Exception as e:
+            v = self.verifier
+            if reparse is None or not v.verify or v.verify_each or v.index == 0 or isinstance(e, PipelineError):
+                raise  # no pass whose result went unverified ran before the failure
+            found = self._first_invalid_pass(reparse)
+            if found is None:
+                raise
+            raise found from None
+
+    def _first_invalid_pass(self, reparse: Callable[[], ModuleOp | None]) -> InvalidAfterPass | None:
+        """The error of the first pass whose IR does not verify, when the pipeline is run on
+        `reparse()` with a verify after every pass (remarks and stderr of that run dropped);
+        None when every pass's IR verifies up to the failure."""
+        pipeline = PassPipeline(self.pipeline.passes, PipelineCallback(verify=True, verify_each=True))
+        try:
+            with remark_sink(lambda r: None), contextlib.redirect_stderr(io.StringIO()):
+                module = reparse()
+                if module is not None:
+                    pipeline.apply(self.ctx, module)
+        except InvalidAfterPass as e:
+            return e
+        except Exception:
+            return None
+        return None
+
+    def _apply_passes(self, prog: ModuleOp) -> None:
         progress = self.pipeline.callback.progress if isinstance(self.pipeline.callback, PipelineCallback) else None
         if progress is None:
             self.pipeline.apply(self.ctx, prog)
@@ -775,9 +847,14 @@ class GeOptMain(xDSLOptMain):
             raise SystemExit(1)
 
     def _run_chunk(self, chunk: IO[bytes], file_extension: str, offset: int, out: IO[str]) -> None:
-        module = self.parse_chunk(chunk, file_extension, offset)
+        data = chunk.read()
+
+        def parse() -> ModuleOp | None:
+            return self.parse_chunk(BytesIO(data), file_extension, offset)
+
+        module = parse()
         if module is not None:
-            self.apply_passes(module)
+            self.apply_passes(module, parse)
             out.write(self.output_resulting_program(module))
 
     def _diagnostics_of(

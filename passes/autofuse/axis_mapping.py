@@ -310,6 +310,8 @@ class NodeQueries:
 
     def __init__(self) -> None:
         self._d: dict[tuple, object] = {}
+        # the last successful check-mode create_axis_map: (info, loop_merge, result)
+        self.checked: tuple[NodeFuseInfo, bool, AxisUnification] | None = None
 
     def _get(self, key: tuple, compute):
         d = self._d
@@ -333,6 +335,11 @@ class NodeQueries:
             ("bcast", backend, data), lambda: _input_broadcast_infos(backend, U.loads_of(data), lambda a: a)
         )  # type: ignore[misc]
         return simplest, [[conv(a) for a in info] for info in raw]
+
+    def data_by_index(self, graph: ag.AscGraphOp) -> dict[int, ag.Data]:
+        """A node's AscGraph's Data nodes by index (CanFuse's input plan reads the shared
+        inputs' Data nodes of both graphs for every candidate pair)."""
+        return self._get(("data_by_index", graph), lambda: {d.index: d for d in graph.data_nodes()})  # type: ignore[return-value]
 
     def cur_node_input_is_simplest_load(self, op: Operation, j: int) -> bool:
         """`cur_node_input_is_simplest_load(op, j)` over the kept answers."""
@@ -494,6 +501,22 @@ def create_axis_map(
     every paired loop axis has one size (see `sizes_agree`); otherwise the next of
     GE's steps is tried. `memo` keeps the per-node answers across the pairs of a solve
     (`NodeQueries`)."""
+    if memo is not None and need_flash and (c := memo.checked) is not None and c[0] is info and c[1] == loop_merge:
+        # The check mode's unification of this pair succeeded: Fuse's is the same. need_flash
+        # only lets FindAxisIndex fall back to a unit repeat where no equal repeat is left,
+        # and a check that succeeded found an equal repeat for every axis (so the fallback
+        # never runs); every other step is the same. CanFuse asks both in a row
+        # (AscBackendFusionDecider._plan_fused_inputs).
+        return c[2]
+    u = _create_axis_map(info, need_flash, loop_merge, memo)
+    if memo is not None:
+        memo.checked = (info, loop_merge, u) if not need_flash and isinstance(u, AxisUnification) else None
+    return u
+
+
+def _create_axis_map(
+    info: NodeFuseInfo, need_flash: bool, loop_merge: bool, memo: NodeQueries | None
+) -> AxisUnification | Reason:
     am = _AxisMapping(info, need_flash, loop_merge, q=memo if memo is not None else NodeQueries())
     m = am.maps
     if (why := process_sub_graph_vertical_map_info(am)) is not None:

@@ -49,7 +49,9 @@ Deviations, each kept numerically exact:
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
@@ -175,6 +177,22 @@ class AscBackendFusionDecider:
     _split_ratio: dict[Operation, bool] = field(default_factory=dict)
     # create_axis_map's per-node answers (axis_mapping.NodeQueries), on the same premise
     _queries: NodeQueries = field(default_factory=NodeQueries)
+    # _pair's answers while pair_cache is open (the solver's GetPossibleFusions: no node
+    # changes there, and CanFuse, its split-ratio peers and the priority ask for one pair)
+    _pair_memo: dict[tuple[Operation, Operation, bool], S.FusePair | Reason] | None = None
+    # canfuse_nodes_size per node, on _groups' premise: a lowered node carries no count
+    # attribute and CanFuse's size cap would walk both AscGraphs for every candidate pair
+    _sizes: dict[Operation, int] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def pair_cache(self) -> Iterator[None]:
+        """Each pair's FusePair (NodeFuseInfo, strategies) built once inside the block; the
+        caller changes no node inside it (Fuse and build_fused run outside)."""
+        self._pair_memo = {}
+        try:
+            yield
+        finally:
+            self._pair_memo = None
 
     def _axis_group(self, op: Operation) -> AxisGroup | None:
         if op not in self._groups:
@@ -187,17 +205,29 @@ class AscBackendFusionDecider:
         return bool(U.inner_backends(op)) and ge_type(op) not in BLACKLIST
 
     def fusion_nodes_size(self, op: Operation) -> int:
-        return U.canfuse_nodes_size(op)
+        if (n := self._sizes.get(op)) is None:
+            n = self._sizes[op] = U.canfuse_nodes_size(op)
+        return n
 
     def possible_fusion_pairs(self, op: Operation) -> list[tuple[Operation, Operation]]:
         """The pairs recorded by MergeGraphToFusedAscBackendNode; cleared after use."""
         return self._pairs.pop(id(op), [])
 
     def _pair(self, n1: Operation, n2: Operation) -> S.FusePair | Reason:
+        split = self._split_ratio.get(n1) is True
+        memo = self._pair_memo
+        if memo is not None and (hit := memo.get((n1, n2, split))) is not None:
+            return hit
+        made = self._make_pair(n1, n2, split)
+        if memo is not None:
+            memo[(n1, n2, split)] = made
+        return made
+
+    def _make_pair(self, n1: Operation, n2: Operation, split: bool) -> S.FusePair | Reason:
         info = node_fuse_info(n1, n2)
         if isinstance(info, Reason):
             return info
-        p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise, self._split_ratio.get(n1) is True)
+        p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise, split)
         # asc_graph_axis_mapping.cpp: CreateSubGraphAxisMapInfo: a strategy's
         # OnlyVerticalMapping skips only the horizontal axis mapping; NodeFuseInfo's
         # CanDoHorizontalMapping stays on, so an input both nodes read is still shared.
@@ -237,7 +267,7 @@ class AscBackendFusionDecider:
             return not_fuse("VectorCoreNumNotEqual", f"vector core numbers differ: {c1} and {c2}")
         # size1 + size2 > max_fusion_nodes_size rejects
         cap = S.max_fusion_nodes_size(p, self.max_fusion_size)
-        size = U.canfuse_nodes_size(p.n1) + U.canfuse_nodes_size(p.n2)
+        size = self.fusion_nodes_size(p.n1) + self.fusion_nodes_size(p.n2)
         if size > cap:
             return not_fuse("MaxFusionNodesSizeExceedThreshold", f"fused size {size} > {cap}")
         return None
@@ -322,7 +352,7 @@ class AscBackendFusionDecider:
         u = create_axis_map(info, need_flash=True, loop_merge=True, memo=self._queries)
         if isinstance(u, Reason):
             return u.prefixed("loop axes cannot be unified: ")
-        plan_fused_inputs(info, u)
+        plan_fused_inputs(info, u, self._queries)
         return None
 
     def _merges_loops(self, p: S.FusePair) -> bool:
@@ -411,7 +441,7 @@ class AscBackendFusionDecider:
             attrs[U.REDUCE_FUSED_ELEMENTWISE_ATTR] = A.make_int(absorbed)
         if U.VECTOR_CORE_NUM_ATTR in n1.attributes:
             attrs[U.VECTOR_CORE_NUM_ATTR] = n1.attributes[U.VECTOR_CORE_NUM_ATTR]
-        attrs[U.CANFUSE_NODES_SIZE_ATTR] = A.make_int(U.canfuse_nodes_size(n1) + U.canfuse_nodes_size(n2))
+        attrs[U.CANFUSE_NODES_SIZE_ATTR] = A.make_int(self.fusion_nodes_size(n1) + self.fusion_nodes_size(n2))
         return attrs
 
     def _result_types(self, info: NodeFuseInfo) -> list[Attribute]:
@@ -617,7 +647,7 @@ def split_origin(info: NodeFuseInfo) -> Region | None:
     return Region(block)
 
 
-def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification) -> set[int]:
+def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification, memo: NodeQueries | None = None) -> set[int]:
     """The fused node's input list of a loop merge (MergeAscGraphByLoop), written into
     `info`: each shared input's two Data nodes merge when their views, completed to the
     merged loop, agree (BackendUtils::TryAscDataNodeMerge); otherwise node2's Data stays
@@ -629,8 +659,8 @@ def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification) -> set[int]:
         gr1, gr2 = U.asc_graph(info.n1), U.asc_graph(info.n2)
         assert gr1 is not None and gr2 is not None
         full = sorted(u.sizes)
-        datas1 = {d.index: d for d in gr1.data_nodes()}
-        datas2 = {d.index: d for d in gr2.data_nodes()}
+        q = memo if memo is not None else NodeQueries()  # `memo`: the decider's, kept for a solve
+        datas1, datas2 = q.data_by_index(gr1), q.data_by_index(gr2)
         for i1, i2 in info.same_input_map:
             d1, d2 = datas1.get(i1), datas2.get(i2)
             if d1 is None or d2 is None:

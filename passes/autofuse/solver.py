@@ -33,6 +33,7 @@ Where this port differs from GE, on purpose:
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -378,6 +379,20 @@ class FusionStrategySolver:
         decider's priority; all buckets are kept, in ascending priority value, each sorted
         by (memory score desc, proximity asc, first.min_order, second.min_order, names).
         """
+        # the decider's pair cache (AscBackendFusionDecider.pair_cache): nothing changes here
+        cache = getattr(self.decider, "pair_cache", None)
+        with cache() if cache is not None else contextlib.nullcontext():
+            buckets = self._bucketed_pairs(nodes, recorded)
+        out: list[tuple[FusingNode, FusingNode]] = []
+        for prio in sorted(buckets):
+            for _, a, b in sorted(buckets[prio], key=lambda t: t[0]):
+                self.priority[(a, b)] = prio
+                out.append((a, b))
+        return out
+
+    def _bucketed_pairs(
+        self, nodes: Sequence[FusingNode], recorded: list[tuple[FusingNode, FusingNode]] | None
+    ) -> dict[FusionPriority, list[tuple[tuple, FusingNode, FusingNode]]]:
         seen: set[tuple[int, int]] = set()
         buckets: dict[FusionPriority, list[tuple[tuple, FusingNode, FusingNode]]] = {}
         pair_source: Iterable[tuple[FusingNode, FusingNode]]
@@ -401,12 +416,7 @@ class FusionStrategySolver:
             prio = FusionPriority(self.decider.get_fusion_pair_priority(a.op, b.op))
             sort_key = (-score, self.proximity(a, b), a.min_order, b.min_order, a.name, b.name)
             buckets.setdefault(prio, []).append((sort_key, a, b))
-        out: list[tuple[FusingNode, FusingNode]] = []
-        for prio in sorted(buckets):
-            for _, a, b in sorted(buckets[prio], key=lambda t: t[0]):
-                self.priority[(a, b)] = prio
-                out.append((a, b))
-        return out
+        return buckets
 
     def _reject(self, a: FusingNode, b: FusingNode, r: Reason, score: int | None = None) -> None:
         if r.rule == SAME_NODE:

@@ -25,7 +25,7 @@ handed over in `FusePair.split_ratio_unsatisfied`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
@@ -52,6 +52,9 @@ class FusePair:
     max_reduce_fused_elementwise: int = MAX_REDUCE_FUSED_ELEMENTWISE
     # autofuse_attrs.h: node1's SplitFusionRatioRequirementState is NOT_SATISFIED
     split_ratio_unsatisfied: bool = False
+    # strategies_for's answer: it depends on the two nodes' fuse types only, which do not
+    # change while the pair exists (Fuse makes a new node); CanFuse asks about 7 times
+    strategies: list[FusionStrategy] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def vertical(self) -> bool:
@@ -563,9 +566,15 @@ STRATEGIES: tuple[FusionStrategy, ...] = tuple(
 
 
 def strategies_for(p: FusePair) -> list[FusionStrategy]:
-    """The strategies matching mask1 | mask2, then the default one."""
-    mask = U.all_fuse_types(p.n1) | U.all_fuse_types(p.n2)
-    return [s for s in STRATEGIES if mask & ag.fuse_type_bit(s.fuse_type)] + [DEFAULT_STRATEGY]
+    """The strategies matching mask1 | mask2, then the default one (computed once per pair:
+    FusePair.strategies)."""
+    if p.strategies is None:
+        mask = U.all_fuse_types(p.n1) | U.all_fuse_types(p.n2)
+        p.strategies = [s for s in STRATEGIES if mask & _STRATEGY_BITS[s]] + [DEFAULT_STRATEGY]
+    return p.strategies
+
+
+_STRATEGY_BITS = {s: ag.fuse_type_bit(s.fuse_type) for s in STRATEGIES}
 
 
 def can_fuse_by_strategy(p: FusePair) -> Reason | None:

@@ -10,11 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from xdsl.passes import ModulePass
 
 from conftest import README_PIPELINE
 from ge_dialect.pass_options import Flag, OneOf, option_table
 from ge_tools import expected
-from ge_tools.opt import GeOptMain, main, option_help, shell_split_hint
+from ge_tools.opt import GeOptMain, main, option_help, run_tool, shell_split_hint
 from ge_tools.registry import get_all_passes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -231,3 +232,116 @@ def test_ge_run_no_progress_when_not_a_terminal(monkeypatch):
     monkeypatch.setattr(sys, "stderr", err)
     assert ge_run([str(EXAMPLES / "allgather_concat.mlir")]) == 0
     assert "ge-run: [" not in err.getvalue() and "\x1b[K" not in err.getvalue()
+
+
+# -- verification policy: the input and the result, or after every pass (--verify-each) ---
+
+SOFTMAX = EXAMPLES / "softmax_like.mlir"
+
+
+@dataclasses.dataclass(frozen=True)
+class _BreakIR(ModulePass):
+    """Removes ReduceMaxD's required `axes`: IR that does not verify."""
+
+    name = "test-break-ir"
+
+    def apply(self, ctx, op):
+        for o in op.walk():
+            if o.name == "ge.ReduceMaxD":
+                del o.attributes["axes"]
+
+
+@dataclasses.dataclass(frozen=True)
+class _NeedAxes(ModulePass):
+    """Reads ReduceMaxD's `axes`: an internal error (KeyError) on _BreakIR's IR."""
+
+    name = "test-need-axes"
+
+    def apply(self, ctx, op):
+        for o in op.walk():
+            if o.name == "ge.ReduceMaxD":
+                o.attributes["axes"]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Noop(ModulePass):
+    name = "test-noop"
+
+    def apply(self, ctx, op):
+        pass
+
+
+class _TestMain(GeOptMain):
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for cls in (_BreakIR, _NeedAxes, _Noop):
+            self.register_pass(cls.name, lambda cls=cls: cls)
+
+
+def _run_opt(argv, capsys) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as e:
+        run_tool(lambda: _TestMain(argv).run(), "ge-opt")
+    return e.value.code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("each", [[], ["--verify-each"]])
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "test-break-ir",
+        "test-noop,test-break-ir,test-noop,test-noop",  # not the last pass: the one that broke it
+        "test-break-ir,test-need-axes,test-noop",  # a later pass crashes on the invalid IR
+    ],
+)
+def test_a_pass_producing_invalid_ir_is_reported_with_its_name(pipeline, each, tmp_path, capsys):
+    """With or without --verify-each, the error is the verifier's, at the op, naming the
+    pass that produced the invalid IR (not the last pass, nor a later pass's crash)."""
+    code, err = _run_opt([str(SOFTMAX), "-p", pipeline, "-o", str(tmp_path / "o"), *each], capsys)
+    assert code == 1
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert re.fullmatch(
+        rf"{re.escape(str(SOFTMAX))}:7:\d+: error: ge\.ReduceMaxD: ReduceMaxD requires attribute 'axes' "
+        r".*\(after pass test-break-ir\)",
+        lines[0],
+    ), lines[0]
+
+
+def test_a_pass_error_after_valid_ir_is_the_pass_error(tmp_path, capsys):
+    """The rerun finds every pass's IR valid: the crash of the pass itself is reported."""
+    src = tmp_path / "in.mlir"
+    src.write_text(SOFTMAX.read_text().replace(" {axes = [-1], keep_dims = true}", " {keep_dims = true}", 1))
+    code, err = _run_opt([str(src), "-p", "test-noop,test-need-axes", "--disable-verify"], capsys)
+    assert code == 1 and "internal error: KeyError" in err
+    code, err = _run_opt([str(src), "-p", "test-noop,test-need-axes"], capsys)
+    assert code == 1 and "error: ge.ReduceMaxD: ReduceMaxD requires attribute 'axes'" in err
+    assert "after pass" not in err  # the input is invalid, no pass broke it
+
+
+@pytest.mark.parametrize(
+    "extra,verifies",
+    [([], 2), (["--verify-each"], 5), (["--disable-verify"], 0)],
+)
+def test_verification_runs_at_the_ends_unless_verify_each(extra, verifies, monkeypatch, tmp_path, capsys):
+    """Four passes: the input and the result are verified (2 whole-module verifies), every
+    pass's result with --verify-each (1 + 4), nothing with --disable-verify; the output is
+    the same."""
+    import ge_tools.opt as opt
+
+    calls = []
+    real = opt.verify_module
+    monkeypatch.setattr(opt, "verify_module", lambda m: (calls.append(1), real(m)))
+    out = tmp_path / "o.mlir"
+    argv = [str(SOFTMAX), "-p", "ge-identity-pass,ge-dimension-compute-pass,ge-lower-autofuse,ge-autofuse"]
+    GeOptMain([*argv, "-o", str(out), *extra]).run()
+    assert len(calls) == verifies
+    monkeypatch.setattr(opt, "verify_module", real)
+    GeOptMain([*argv, "-o", str(tmp_path / "ref.mlir"), "--verify-each"]).run()
+    assert out.read_text() == (tmp_path / "ref.mlir").read_text()
+
+
+def test_help_documents_the_verification_policy(capsys):
+    with pytest.raises(SystemExit):
+        GeOptMain(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--verify-each" in text and "verifies the input and the pipeline's result only" in text

@@ -17,12 +17,16 @@ import pytest
 
 from bench.gen_graphs import generate
 from conftest import lowered, parse, print_module
+from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import axis_mapping as M
+from passes.autofuse import decider as D
+from passes.autofuse import solver as SOL
+from passes.autofuse import strategies as S
 from passes.autofuse.autofuse import AutofusePass
 
 FAN = """
@@ -116,3 +120,166 @@ def test_canfuse_nodes_size_reads_the_attribute_without_counting(monkeypatch):
 
     monkeypatch.setattr(U, "node_count", no_walk)
     assert U.canfuse_nodes_size(op) == want + 7
+
+
+# -- the decider's per-pair and per-node caches (issue 12, compile time) ------------------
+
+
+@pytest.mark.parametrize("kind", ["fanout", "diamond", "mixed"])
+def test_each_candidate_pair_builds_its_fuse_pair_once_per_round(monkeypatch, kind):
+    """GetPossibleFusions asks CanFuse, then the priority, of each accepted pair (and the
+    split ratio asks a split's peers): node_fuse_info ran two to three times per pair; with
+    the decider's pair cache, once per pair and round."""
+    m = parse(generate(kind, 160, 3))
+    LowerAutofusePass().apply(make_context(), m)
+    rounds: list[Counter] = []
+    real_info, real_possible = D.node_fuse_info, SOL.FusionStrategySolver.possible_fusions
+
+    def counted_info(n1, n2):
+        if rounds and rounds[-1] is not None:
+            rounds[-1][(n1, n2)] += 1
+        return real_info(n1, n2)
+
+    def possible(self, nodes, recorded):
+        rounds.append(Counter())
+        try:
+            return real_possible(self, nodes, recorded)
+        finally:
+            rounds.append(None)  # calls outside GetPossibleFusions are not counted
+
+    monkeypatch.setattr(D, "node_fuse_info", counted_info)
+    monkeypatch.setattr(SOL.FusionStrategySolver, "possible_fusions", possible)
+    AutofusePass().apply(make_context(), m)
+    m.verify()
+    counts = [c for c in rounds if c]
+    assert counts, "no candidate pair was examined: the test would prove nothing"
+    again = {k: n for c in counts for k, n in c.items() if n > 1}
+    assert not again, f"{len(again)} pairs built their NodeFuseInfo more than once in one round"
+
+
+def test_strategies_are_listed_once_per_pair():
+    _, nodes = lowered(FAN)
+    a, b = (next(o for n, o in nodes.items() if t in n) for t in ("Relu", "Abs"))
+    p = D.AscBackendFusionDecider()._pair(a, b)
+    assert isinstance(p, S.FusePair)
+    first = S.strategies_for(p)
+    assert S.strategies_for(p) is first  # kept on the pair, not rebuilt
+    mask = U.all_fuse_types(a) | U.all_fuse_types(b)
+    assert first == [s for s in S.STRATEGIES if mask & ag.fuse_type_bit(s.fuse_type)] + [S.DEFAULT_STRATEGY]
+
+
+@pytest.mark.parametrize("kind", ["fanout", "diamond"])
+def test_each_node_is_counted_once_per_solve(monkeypatch, kind):
+    """CanFuse's size cap counted both AscGraphs of every candidate pair (lowered nodes
+    carry no count attribute); the decider keeps each node's count."""
+    m = parse(generate(kind, 160, 4))
+    LowerAutofusePass().apply(make_context(), m)
+    calls: Counter = Counter()
+    real = U.node_count
+    monkeypatch.setattr(U, "node_count", lambda op: (calls.update([op]), real(op))[1])
+    AutofusePass().apply(make_context(), m)
+    m.verify()
+    assert calls, "no node was counted: the test would prove nothing"
+    assert max(calls.values()) == 1, f"{sum(n > 1 for n in calls.values())} nodes counted more than once"
+
+
+@pytest.mark.parametrize("kind", ["fanout", "diamond", "mixed", "concat_tree"])
+def test_the_caches_do_not_change_the_fused_module(monkeypatch, kind):
+    text = generate(kind, 200, 6)
+    outs = []
+    for keep in (True, False):
+        if not keep:  # every pair and count built afresh
+            monkeypatch.setattr(D.AscBackendFusionDecider, "pair_cache", None)
+            monkeypatch.setattr(
+                D.AscBackendFusionDecider, "fusion_nodes_size", lambda self, op: U.canfuse_nodes_size(op)
+            )
+            monkeypatch.setattr(S, "strategies_for", _fresh_strategies)
+        m = parse(text)
+        LowerAutofusePass().apply(make_context(), m)
+        AutofusePass().apply(make_context(), m)
+        outs.append(print_module(m))
+    assert outs[0] == outs[1]
+    assert "ge.AscBackend" in outs[0]
+
+
+def _fresh_strategies(p):
+    mask = U.all_fuse_types(p.n1) | U.all_fuse_types(p.n2)
+    return [s for s in S.STRATEGIES if mask & ag.fuse_type_bit(s.fuse_type)] + [S.DEFAULT_STRATEGY]
+
+
+def _in_possible_fusions(monkeypatch) -> list:
+    """A list whose last item is True while the solver is in GetPossibleFusions."""
+    inside = [False]
+    real = SOL.FusionStrategySolver.possible_fusions
+
+    def possible(self, nodes, recorded):
+        inside.append(True)
+        try:
+            return real(self, nodes, recorded)
+        finally:
+            inside.append(False)
+
+    monkeypatch.setattr(SOL.FusionStrategySolver, "possible_fusions", possible)
+    return inside
+
+
+@pytest.mark.parametrize("kind", ["fanout", "diamond", "mixed"])
+def test_fuse_axis_map_after_a_successful_check_is_not_recomputed(monkeypatch, kind):
+    """CanFuse unifies the axes in check mode, then (a loop merge with shared inputs) in
+    Fuse's mode for the input plan: each pair's unification is computed once there, and the
+    kept answer is the one a fresh Fuse-mode computation gives."""
+    m = parse(generate(kind, 160, 5))
+    LowerAutofusePass().apply(make_context(), m)
+    inside = _in_possible_fusions(monkeypatch)
+    computed: Counter = Counter()
+    answers: list = []
+    real_inner, real_outer = M._create_axis_map, M.create_axis_map
+
+    def inner(info, need_flash, loop_merge, memo):
+        if inside[-1]:
+            computed[id(info)] += 1
+        return real_inner(info, need_flash, loop_merge, memo)
+
+    def outer(info, need_flash, loop_merge=False, memo=None):
+        u = real_outer(info, need_flash, loop_merge, memo)
+        if inside[-1] and need_flash:
+            answers.append((u, real_inner(info, True, loop_merge, None)))  # fresh, not counted
+        return u
+
+    monkeypatch.setattr(M, "_create_axis_map", inner)
+    monkeypatch.setattr(D, "create_axis_map", outer)
+    AutofusePass().apply(make_context(), m)
+    assert answers, "no Fuse-mode unification was asked: the test would prove nothing"
+    assert all(kept == fresh for kept, fresh in answers)
+    assert max(computed.values()) == 1
+
+
+@pytest.mark.parametrize("kind", ["fanout", "mixed"])
+def test_each_graph_lists_its_data_nodes_once_per_solve_in_the_input_plan(monkeypatch, kind):
+    """CanFuse's input plan looked up the shared inputs' Data nodes by listing (and sorting)
+    both AscGraphs' Data nodes for every candidate pair."""
+    m = parse(generate(kind, 160, 6))
+    LowerAutofusePass().apply(make_context(), m)
+    inside = _in_possible_fusions(monkeypatch)
+    planning = [False]
+    calls: Counter = Counter()
+    real, real_plan = ag.AscGraphOp.data_nodes, D.plan_fused_inputs
+
+    def counted(self):
+        if inside[-1] and planning[-1]:
+            calls[self] += 1
+        return real(self)
+
+    def plan(info, u, *memo):
+        planning.append(True)
+        try:
+            return real_plan(info, u, *memo)
+        finally:
+            planning.pop()
+
+    monkeypatch.setattr(ag.AscGraphOp, "data_nodes", counted)
+    monkeypatch.setattr(D, "plan_fused_inputs", plan)
+    AutofusePass().apply(make_context(), m)
+    m.verify()
+    assert calls, "no Data node was looked up: the test would prove nothing"
+    assert max(calls.values()) == 1
