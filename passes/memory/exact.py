@@ -61,6 +61,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from passes.memory.search import FEASIBLE, INFEASIBLE, UNKNOWN, dive, skyline
+
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
@@ -80,20 +82,29 @@ class Lifetime(Protocol):
 
 # The search's sizes and work shares (module docstring, step 3).
 MODEL_BLOCKS = 256
+SKYLINE_BLOCKS = 128
+SKYLINE_NODES = 4
+DIVE_NODES = 4
+ASCENT_STEPS = 8
+DESCENT_STEPS = 4
 WINDOW_BLOCKS = 48
 REPAIR_BLOCKS = 192
 CHUNK_BLOCKS = 64
 MERGE_BLOCKS = 512
 CALL_SHARE = 0.5
 WINDOW_WORK = 0.004
+CLIQUE_MODEL = True
+CLIQUE_ENTRIES = 8
 
 
 @dataclass(frozen=True)
 class ExactOptions:
     """work_limit: CP-SAT deterministic time for the whole instance (all its models);
-    seed: CP-SAT's random seed; align: the unit of sizes and offsets, in bytes."""
+    node_limit: nodes of the own searches (search.py) for the whole instance; seed:
+    CP-SAT's random seed; align: the unit of sizes and offsets, in bytes."""
 
     work_limit: float = 0.5
+    node_limit: int = 100_000
     seed: int = 0
     align: int = 512
 
@@ -109,6 +120,8 @@ class ExactPlan:
     proven_bound: int
     work: float  # deterministic time spent
     models: int  # CP-SAT models solved
+    nodes: int = 0  # nodes of the own searches
+    searches: int = 0  # own searches run
 
     @property
     def optimal(self) -> bool:
@@ -121,8 +134,6 @@ class ExactPlan:
 
 
 # -- one CP-SAT model ---------------------------------------------------------------------------
-
-FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 
 
 @dataclass
@@ -139,9 +150,42 @@ class _Budget:
         self.used = 0.0
         self.models = 0
         self.seed = options.seed
+        self.node_total = options.node_limit
+        self.nodes = 0
+        self.searches = 0
 
     def left(self) -> float:
         return max(0.0, self.total - self.used)
+
+    def nodes_left(self) -> int:
+        return max(0, self.node_total - self.nodes)
+
+
+def _search(
+    free: Sequence[tuple[int, int, int]],
+    fixed: Sequence[tuple[int, int, int, int]],
+    target: int,
+    budget: _Budget,
+    proof: bool = True,
+) -> tuple[str, list[int] | None]:
+    """The own searches on a decision, before any model (module docstring, step 3): the
+    skyline branch and bound when nothing is fixed and the items are few (`proof`: it may
+    run), then the dive. (status, offsets); UNKNOWN when neither answered."""
+    if proof and not fixed and len(free) <= SKYLINE_BLOCKS:
+        limit = min(budget.nodes_left(), SKYLINE_NODES * len(free))
+        if limit > 0:
+            status, offsets, used = skyline(free, target, limit)
+            budget.nodes += used
+            budget.searches += 1
+            if status != UNKNOWN:
+                return status, offsets
+    limit = min(budget.nodes_left(), DIVE_NODES * len(free))
+    if limit <= 0:
+        return UNKNOWN, None
+    offsets, used = dive(free, fixed, target, limit)
+    budget.nodes += used
+    budget.searches += 1
+    return (FEASIBLE, offsets) if offsets is not None else (UNKNOWN, None)
 
 
 def _solve(
@@ -154,13 +198,16 @@ def _solve(
     limit: float,
     minimise: bool,
     prove: bool = False,
+    cliques: bool = False,
 ) -> _Result:
     """Offsets (units) for the `free` items (time from, time to exclusive, units) beside the
     `fixed` boxes (time from, to, units, offset), every item under `hi`. With `minimise`,
     the lowest top in [lo, hi]; else the decision "every item under hi" (lo unused).
     `hint`: a starting offset per free item (None: no hint); `limit`: the most work this
     model may take (less when the budget has less left); `prove`: a model whose answer is
-    more often a proof than a plan (a whole component, a relaxation, a minimisation)."""
+    more often a proof than a plan (a whole component, a relaxation, a minimisation);
+    `cliques`: one no-overlap in address per maximal clique of the lifetimes instead of the
+    no-overlap in time x address, and no presolve (`CLIQUE_MODEL`)."""
     from ortools.sat.python import cp_model
 
     limit = min(budget.left(), limit)
@@ -184,7 +231,13 @@ def _solve(
     for t0, t1, s, o in fixed:
         times.append(m.new_fixed_size_interval_var(t0, t1 - t0, ""))
         addrs.append(m.new_fixed_size_interval_var(o, s, ""))
-    m.add_no_overlap_2d(times, addrs)
+    groups = _maximal_cliques([(t0, t1) for t0, t1, _ in free] + [(t0, t1) for t0, t1, _, _ in fixed]) if cliques else None
+    if groups is None:
+        m.add_no_overlap_2d(times, addrs)
+        cliques = False
+    else:
+        for g in groups:
+            m.add_no_overlap([addrs[k] for k in g])
     if top is not None:
         m.minimize(top)
     solver = cp_model.CpSolver()
@@ -192,6 +245,9 @@ def _solve(
     p.num_workers = 1
     p.random_seed = budget.seed
     p.max_deterministic_time = limit
+    if cliques:
+        # CLIQUE_MODEL: the constraints are already the cliques CP-SAT's presolve derives
+        p.cp_model_presolve = False
     if prove:
         # CP-SAT's automatic search without the LP relaxation: its proofs of infeasibility
         # and of the minimum took 5 to 60 x less work than the fixed search's here
@@ -214,6 +270,31 @@ def _solve(
     if status == cp_model.INFEASIBLE:
         return _Result(INFEASIBLE, None, 0, hi + 1)
     return _Result(UNKNOWN, None, 0, lo if minimise else 0)
+
+
+def _maximal_cliques(lives: Sequence[tuple[int, int]]) -> list[list[int]] | None:
+    """The maximal sets of lifetimes ([from, to) each) alive at one position: the set alive
+    at a begin is maximal when one of them ends before the next begin. None when they hold
+    more than CLIQUE_ENTRIES entries per lifetime (many alive at once: the 2-D constraint
+    is then smaller)."""
+    order = sorted(range(len(lives)), key=lambda k: (lives[k][0], k))
+    out: list[list[int]] = []
+    alive: dict[int, None] = {}
+    entries = 0
+    for n, k in enumerate(order):
+        t = lives[k][0]
+        for j in [j for j in alive if lives[j][1] <= t]:
+            del alive[j]
+        alive[k] = None
+        nxt = lives[order[n + 1]][0] if n + 1 < len(order) else None
+        if nxt == t:
+            continue  # the same begin: the set is not complete yet
+        if nxt is None or any(lives[j][1] <= nxt for j in alive):
+            out.append(list(alive))
+            entries += len(alive)
+            if entries > CLIQUE_ENTRIES * len(lives):
+                return None
+    return out
 
 
 # -- the instance ------------------------------------------------------------------------------
@@ -333,17 +414,26 @@ class _Component:
         """Blocks alive in [a, b] that are not wholly inside it."""
         return self.alive_before(a) + [i for i in self.inside(a, b) if self.inst.end[i] > b]
 
-    def decide(self, free_idx: list[int], fixed_idx: list[int], target: int, limit: float, prove: bool = False) -> str:
-        """Place `free_idx` under `target` beside `fixed_idx` where the plan has them; applies
-        a plan found."""
+    def decide(
+        self, free_idx: list[int], fixed_idx: list[int], target: int, limit: float, prove: bool = False,
+        search: bool = True, model: bool = True, proof: bool = True,
+    ) -> str:  # fmt: skip
+        """Place `free_idx` under `target` beside `fixed_idx` where the plan has them: the own
+        searches first (`search`), then a CP-SAT model (`model`); applies a plan found."""
         inst = self.inst
         free = [(inst.begin[i], inst.end[i] + 1, inst.units[i]) for i in free_idx]
         fixed = [(inst.begin[i], inst.end[i] + 1, inst.units[i], inst.x[i]) for i in fixed_idx]
-        hint = [inst.x[i] if inst.hint_ok else None for i in free_idx]
-        r = _solve(free, fixed, target, target, hint, inst.budget, limit, minimise=False, prove=prove)
-        if r.status == FEASIBLE:
-            self.apply(free_idx, r.offsets)
-        return r.status
+        status, offsets = _search(free, fixed, target, inst.budget, proof) if search else (UNKNOWN, None)
+        if status == UNKNOWN and model:
+            # a whole-component decision: the clique model, no hint (a plan above the
+            # target misled its proofs: bench/README.md)
+            whole = not fixed and CLIQUE_MODEL
+            hint = [inst.x[i] if inst.hint_ok and not whole else None for i in free_idx]
+            r = _solve(free, fixed, target, target, hint, inst.budget, limit, minimise=False, prove=prove, cliques=whole)
+            status, offsets = r.status, r.offsets
+        if status == FEASIBLE:
+            self.apply(free_idx, offsets)
+        return status
 
     # -- the whole component in one model --
 
@@ -357,6 +447,54 @@ class _Component:
         if r.status == FEASIBLE:
             self.apply(self.idx, r.offsets)
         return r.bound
+
+    def whole(self, t: int, bound: int) -> int | None:
+        """The whole component at target `t` (`bound` <= t proven), module docstring step
+        3b; returns the bound proven, or None when nothing was decided at t."""
+        inst = self.inst
+        everything = list(self.idx)
+        share = inst.budget.total * CALL_SHARE
+        status = self.decide(everything, [], t, share, model=False)
+        if status == FEASIBLE:
+            return bound
+        if status == INFEASIBLE:  # the skyline search's proof
+            return self.descend(t + 1, t + 1)
+        # the ascent: dives at t + 1, t + 2, ... for a plan close above t
+        for s in range(t + 1, min(self.peak(), t + 1 + ASCENT_STEPS)):
+            if self.decide(everything, [], s, share, model=False, proof=False) == FEASIBLE:
+                return self.descend(t, bound)
+        # no plan close above: decision models upward from t, each infeasible answer
+        # proving the next target, then the minimisation
+        for s in range(t, min(self.peak(), t + DESCENT_STEPS)):
+            status = self.decide(everything, [], s, share, prove=True, search=False)
+            if status == FEASIBLE:
+                return bound
+            if status == UNKNOWN:
+                return None if s == t else bound
+            bound = s + 1
+        if self.peak() <= bound:
+            return bound
+        return max(bound, self.minimise_whole(bound, self.peak() - 1))
+
+    def descend(self, lo: int, bound: int) -> int:
+        """From the plan down to `lo` (`bound` <= lo proven), one decision model below the
+        plan at a time: a plan lowers the peak, an infeasible answer at s proves s + 1;
+        after DESCENT_STEPS models, the minimisation. Returns the bound proven."""
+        inst = self.inst
+        everything = list(self.idx)
+        share = inst.budget.total * CALL_SHARE
+        for _ in range(DESCENT_STEPS):
+            s = self.peak() - 1
+            if s < lo or inst.budget.left() <= 0.0:
+                return bound
+            status = self.decide(everything, [], s, share, prove=True, search=False)
+            if status == INFEASIBLE:
+                return s + 1
+            if status == UNKNOWN:
+                break
+        if self.peak() - 1 < lo:
+            return bound
+        return max(bound, self.minimise_whole(bound, self.peak() - 1))
 
     # -- repair: windows around the blocks above the target --
 
@@ -445,12 +583,9 @@ class _Component:
                 return bound
             proven = False
             if len(self.idx) <= MODEL_BLOCKS:
-                status = self.decide(list(self.idx), [], t, inst.budget.total * CALL_SHARE, prove=True)
-                if status == FEASIBLE:
-                    return bound
-                if status == INFEASIBLE:
-                    # the whole component does not fit under t: minimise it above t
-                    return max(t + 1, self.minimise_whole(t + 1, self.peak() - 1))
+                got = self.whole(t, bound)
+                if got is not None:
+                    return got
             else:
                 failed = self.rebuild(t)
                 if failed is None:
@@ -497,4 +632,6 @@ def exact_offsets(blocks: Sequence[Lifetime], hint: Sequence[int], options: Exac
         proven_bound=min(bound * a, peak),
         work=inst.budget.used,
         models=inst.budget.models,
+        nodes=inst.budget.nodes,
+        searches=inst.budget.searches,
     )

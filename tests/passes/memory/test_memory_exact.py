@@ -323,20 +323,21 @@ print(json.dumps(det_plan()))
 
 def det_plan() -> dict[str, object]:
     """concat_tree 200 seed 3's blocks from best fit's plan, under a work limit that stops
-    the minimisation in the middle (peak above the bound proven so far)."""
+    the search in the middle (peak above the bound proven so far; with the default limit
+    it ends at 74 units, proven)."""
     m = run(generate("concat_tree", 200, 3, concats=20), NOTASK)
     planner = GraphPlanner(graph_named(m), False)
     planner.plan()
     blocks = planner.blocks
-    plan = exact_offsets(blocks, _greedy(blocks), ExactOptions(work_limit=0.03))
+    plan = exact_offsets(blocks, _greedy(blocks), ExactOptions(work_limit=0.005))
     return {"offsets": plan.offsets, "peak": plan.peak, "bound": plan.proven_bound, "work": plan.work,
-            "heuristic": plan.heuristic_peak, "models": plan.models}  # fmt: skip
+            "heuristic": plan.heuristic_peak, "models": plan.models, "nodes": plan.nodes}  # fmt: skip
 
 
 def test_same_plan_twice_and_under_load() -> None:
     first = det_plan()
     # the limit binds: the search stopped with a plan better than the hint, not optimal
-    assert first["work"] >= 0.9 * 0.03  # type: ignore[operator]
+    assert first["work"] >= 0.9 * 0.005  # type: ignore[operator]
     assert first["heuristic"] > first["peak"] > first["bound"]  # type: ignore[operator]
     assert det_plan() == first
     # another process while two others keep both cores busy
