@@ -160,6 +160,10 @@ class _Budget:
     def nodes_left(self) -> int:
         return max(0, self.node_total - self.nodes)
 
+    def any_left(self) -> bool:
+        """CP-SAT work or own-search nodes left."""
+        return self.left() > 0.0 or self.nodes_left() > 0
+
 
 def _search(
     free: Sequence[tuple[int, int, int]],
@@ -459,16 +463,20 @@ class _Component:
         3b; returns the bound proven."""
         everything = list(self.idx)
         share = self.inst.budget.total * CALL_SHARE
-        status = self.decide(everything, [], t, share, model=False)
-        if status == FEASIBLE:
-            return bound
-        if status == INFEASIBLE:  # the skyline search's proof
-            bound = t + 1
-        else:
-            # the ascent: dives at t + 1, t + 2, ... for a plan close above t
-            for s in range(t + 1, min(self.peak(), t + 1 + ASCENT_STEPS)):
-                if self.decide(everything, [], s, share, model=False, proof=False) == FEASIBLE:
-                    break
+        while True:
+            status = self.decide(everything, [], t, share, model=False)
+            if status == FEASIBLE:
+                return bound
+            if status == UNKNOWN:
+                break
+            # the skyline search's proof: the next target
+            bound = t = t + 1
+            if t >= self.peak():
+                return bound
+        # the ascent: dives at t + 1, t + 2, ... for a plan close above t
+        for s in range(t + 1, min(self.peak(), t + 1 + ASCENT_STEPS)):
+            if self.decide(everything, [], s, share, model=False, proof=False) == FEASIBLE:
+                break
         return self.bisect(bound)
 
     def bisect(self, bound: int) -> int:
@@ -574,7 +582,7 @@ class _Component:
         bound = t = target
         step = 1
         small = len(self.idx) <= 2 * WINDOW_BLOCKS  # a window would be most of it
-        while t < self.peak() and inst.budget.left() > 0.0:
+        while t < self.peak() and inst.budget.any_left():
             if not small and self.repair(t):
                 return bound
             proven = False
@@ -610,7 +618,7 @@ def exact_offsets(blocks: Sequence[Lifetime], hint: Sequence[int], options: Exac
             peak = inst.top_of(comp.idx)
             if peak <= bound:
                 continue
-            if inst.budget.left() <= 0.0:
+            if not inst.budget.any_left():
                 break
             bound = max(bound, comp.solve(bound))
     peak_units = inst.top_of(range(inst.n))

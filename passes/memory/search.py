@@ -21,6 +21,12 @@ from collections.abc import Sequence
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 
 
+# The pruning rules of `skyline` (3 and 5), on unless a test or a study turns one off: the
+# answers are the same without them, the searches longer.
+RULE_FIRST_AT_HEIGHT = True
+RULE_SPACE = True
+
+
 class _Cut(Exception):
     """The node limit was reached."""
 
@@ -60,9 +66,9 @@ class _Skyline:
     def run(self, h: list[int]) -> bool:
         """Whether the unplaced items fit above the heights `h` (every unplaced item lies
         above h in every solution this node stands for)."""
-        self.nodes += 1
-        if self.nodes > self.limit:
+        if self.nodes >= self.limit:
             raise _Cut
+        self.nodes += 1
         if self.left == 0:
             return True
         target, rem, units = self.target, self.rem, self.units
@@ -87,10 +93,10 @@ class _Skyline:
                     nh[s2] = m + u
                 # Rule 3: k is the first item at height m in the run, so nothing rests at
                 # m in [lo, a): those slots rise to the lower of their neighbours
-                if a > lo:
+                if a > lo and RULE_FIRST_AT_HEIGHT:
                     level = m + u if left_h is None else min(left_h, m + u)
                     # Rule 5: the items alive in a slot fit between its height and the target
-                    if any(level + rem[s2] > target for s2 in range(lo, a)):
+                    if RULE_SPACE and any(level + rem[s2] > target for s2 in range(lo, a)):
                         continue
                     for s2 in range(lo, a):
                         nh[s2] = level
@@ -111,7 +117,7 @@ class _Skyline:
         if left_h is None and right_h is None:
             return False
         level = min(x for x in (left_h, right_h) if x is not None)
-        if any(level + rem[s] > target for s in range(lo, hi + 1)):
+        if RULE_SPACE and any(level + rem[s] > target for s in range(lo, hi + 1)):
             return False
         nh = h[:]
         for s in range(lo, hi + 1):
@@ -136,7 +142,7 @@ def skyline(items: Sequence[tuple[int, int, int]], target: int, limit: int) -> t
     if not items:
         return FEASIBLE, [], 0
     state = _Skyline(items, target, limit)
-    if any(r > target for r in state.rem):
+    if RULE_SPACE and any(r > target for r in state.rem):
         return INFEASIBLE, None, 0
     try:
         found = state.run([0] * state.slots)
@@ -207,9 +213,9 @@ def dive(
             p += 1
             if p == n:
                 return offset, nodes
-            nodes += 1
-            if nodes > limit:
+            if nodes >= limit:
                 return None, nodes
+            nodes += 1
             if p == len(choices):
                 choices.append(gaps(p))
                 at.append(0)
