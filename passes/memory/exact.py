@@ -1,4 +1,5 @@
-"""The exact feature-map placement: CP-SAT on the blocks a heuristic already placed.
+"""The exact feature-map placement: own searches and CP-SAT on the blocks a heuristic
+already placed.
 
 A block is a number of bytes alive over an inclusive range of node positions [begin, end];
 a plan gives every block an offset so that no two blocks alive at a common position share
@@ -9,12 +10,19 @@ GetBlockSize rounds every block up to MEM_ALIGN_SIZE, and the arena starts align
 bounds proven here are bounds over plans whose offsets are multiples of the alignment, as
 every plan of ge-assign-memory is.
 
-One model (`_solve`) is one interval per block in time (fixed) and one in address (its
-start the offset variable), with one AddNoOverlap2D over all of them; OR-tools CP-SAT on
-one worker, a fixed seed and a deterministic work limit (CP-SAT's deterministic time, a
-count of its own work, not seconds), so the same blocks give the same offsets on any
-machine under any load. A model is a decision ("every free block under T") or a
-minimisation of the top.
+A decision ("every free block under T", beside fixed blocks) is asked first of the own
+searches (search.py, no model to build, `_search`): the skyline branch and bound when
+nothing is fixed and at most SKYLINE_BLOCKS blocks are free (complete: a plan, or a proof
+that none exists; cut after SKYLINE_NODES nodes per block), then the dive (a plan or
+nothing; DIVE_NODES nodes per block). Unanswered, it goes to one CP-SAT model (`_solve`):
+one interval per block in time (fixed) and one in address (its start the offset
+variable), with one AddNoOverlap2D over all of them, or, for a whole component (nothing
+fixed), one AddNoOverlap per maximal clique of the lifetimes without presolve and one of
+the largest blocks kept in the lower half (the mirror image of a plan is a plan);
+OR-tools CP-SAT on one worker, a fixed seed and a deterministic work limit (CP-SAT's
+deterministic time, a count of its own work, not seconds). Both limits are counts of work
+(nodes, deterministic time), so the same blocks give the same offsets on any machine
+under any load. A model is a decision or a minimisation of the top.
 
 The search:
 1. Components. Where no block is alive on both sides of a position, the blocks before
@@ -28,12 +36,15 @@ The search:
       block above T in begin order, a window of the WINDOW_BLOCKS blocks beginning around
       it (widened once to take in the blocks above T that cross its ends); the blocks
       wholly inside it are free, the blocks crossing its ends stay where the plan has them,
-      and the decision at T is solved. Every block alive in the window is in the model, so
-      a solution keeps the whole plan valid. A failing window doubles, up to REPAIR_BLOCKS;
-   b. a component of at most MODEL_BLOCKS blocks: one model, the decision at T; when it is
-      infeasible, T + 1 is proven and the component's top is minimised between T + 1 and
-      its current peak - 1 with the plan as the hint (the solver's objective bound is then
-      the component's bound);
+      and the decision at T is asked. Every block alive in the window is in the decision,
+      so a plan keeps the whole plan valid. A failing window doubles, up to REPAIR_BLOCKS;
+   b. a component of at most MODEL_BLOCKS blocks: the own searches at T (a skyline proof
+      moves on to T + 1, proven); unanswered, dives at T + 1, T + 2, T + 4, ...
+      (ASCENT_STEPS) for a plan close above; then decision models bisect between the proven bound and
+      the plan's peak (a plan lowers the peak, an infeasible answer at s proves s + 1), at
+      most BISECT_MODELS of them, after which the top is minimised between the bound and
+      the peak - 1 with the plan as the hint (the solver's objective bound is then the
+      component's bound);
    c. a larger component: a rebuild in time, CHUNK_BLOCKS blocks at a time in begin order,
       each chunk decided at T beside the placed blocks still alive at its first begin
       (the plan's offsets are the hint); a failing chunk is merged with the chunks before
@@ -45,12 +56,14 @@ The search:
    When T fails, the next target is T + 1, or, after unproven failures in a row, a step
    that doubles each time (the search keeps what it repaired and only loses tightness).
 The bound proven for the combination is the largest of LB, the components' minimisation
-bounds and the T + 1 of every infeasible decision or relaxation; the plan is optimal when
-its peak equals it, else the gap is peak / bound - 1. The work limit is shared by all
-models of one instance, in order: each model gets what is left, at most CALL_SHARE of the
-limit for a whole component and WINDOW_WORK for a window or a chunk (a window that needs
-more is widened instead). The constants were chosen on bench/bench_memory.py's graphs
-(bench/README.md).
+bounds and the T + 1 of every infeasible decision or relaxation (a skyline search that
+finished, or a model); the plan is optimal when its peak equals it, else the gap is
+peak / bound - 1. A search cut by its node limit, or a model by its work limit, proves
+nothing. The limits are shared by all decisions of one instance, in order: each gets what
+is left, a model at most CALL_SHARE of the work limit for a whole component and
+WINDOW_WORK for a window or a chunk (a window that needs more is widened instead), a
+search at most its nodes per block. The constants were chosen on bench/bench_memory.py's
+graphs (bench/README.md).
 """
 
 from __future__ import annotations
@@ -80,12 +93,12 @@ class Lifetime(Protocol):
     def size(self) -> int: ...
 
 
-# The search's sizes and work shares (module docstring, step 3).
+# The search's sizes and work shares (module docstring).
 MODEL_BLOCKS = 256
 SKYLINE_BLOCKS = 128
 SKYLINE_NODES = 4
 DIVE_NODES = 4
-ASCENT_STEPS = 8
+ASCENT_STEPS = 4
 BISECT_MODELS = 4
 WINDOW_BLOCKS = 48
 REPAIR_BLOCKS = 192
@@ -93,7 +106,6 @@ CHUNK_BLOCKS = 64
 MERGE_BLOCKS = 512
 CALL_SHARE = 0.5
 WINDOW_WORK = 0.004
-CLIQUE_MODEL = True
 CLIQUE_ENTRIES = 8
 
 
@@ -211,7 +223,8 @@ def _solve(
     model may take (less when the budget has less left); `prove`: a model whose answer is
     more often a proof than a plan (a whole component, a relaxation, a minimisation);
     `cliques`: one no-overlap in address per maximal clique of the lifetimes instead of the
-    no-overlap in time x address, and no presolve (`CLIQUE_MODEL`)."""
+    no-overlap in time x address, and no presolve (the cliques are what the presolve
+    derives; without it a whole component's decisions took 10 to 50 % less time)."""
     from ortools.sat.python import cp_model
 
     limit = min(budget.left(), limit)
@@ -256,7 +269,7 @@ def _solve(
     p.random_seed = budget.seed
     p.max_deterministic_time = limit
     if cliques:
-        # CLIQUE_MODEL: the constraints are already the cliques CP-SAT's presolve derives
+        # the constraints are already the cliques CP-SAT's presolve derives
         p.cp_model_presolve = False
     if prove:
         # CP-SAT's automatic search without the LP relaxation: its proofs of infeasibility
@@ -437,7 +450,7 @@ class _Component:
         if status == UNKNOWN and model:
             # a whole-component decision: the clique model, no hint (a plan above the
             # target misled its proofs: bench/README.md)
-            whole = not fixed and CLIQUE_MODEL
+            whole = not fixed
             hint = [inst.x[i] if inst.hint_ok and not whole else None for i in free_idx]
             r = _solve(free, fixed, target, target, hint, inst.budget, limit, minimise=False, prove=prove, cliques=whole)
             status, offsets = r.status, r.offsets
@@ -473,10 +486,14 @@ class _Component:
             bound = t = t + 1
             if t >= self.peak():
                 return bound
-        # the ascent: dives at t + 1, t + 2, ... for a plan close above t
-        for s in range(t + 1, min(self.peak(), t + 1 + ASCENT_STEPS)):
-            if self.decide(everything, [], s, share, model=False, proof=False) == FEASIBLE:
+        # the ascent: dives at t + 1, t + 2, t + 4, ... for a plan close above t
+        step = 1
+        for _ in range(ASCENT_STEPS):
+            if t + step >= self.peak():
                 break
+            if self.decide(everything, [], t + step, share, model=False, proof=False) == FEASIBLE:
+                break
+            step *= 2
         return self.bisect(bound)
 
     def bisect(self, bound: int) -> int:
