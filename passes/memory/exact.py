@@ -69,6 +69,7 @@ graphs (bench/README.md).
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -248,7 +249,8 @@ def _solve(
     for t0, t1, s, o in fixed:
         times.append(m.new_fixed_size_interval_var(t0, t1 - t0, ""))
         addrs.append(m.new_fixed_size_interval_var(o, s, ""))
-    groups = _maximal_cliques([(t0, t1) for t0, t1, _ in free] + [(t0, t1) for t0, t1, _, _ in fixed]) if cliques else None
+    lives = [(t0, t1) for t0, t1, _ in free] + [(t0, t1) for t0, t1, _, _ in fixed]
+    groups = _maximal_cliques(lives) if cliques else None
     if groups is None:
         m.add_no_overlap_2d(times, addrs)
         cliques = False
@@ -303,16 +305,18 @@ def _maximal_cliques(lives: Sequence[tuple[int, int]]) -> list[list[int]] | None
     order = sorted(range(len(lives)), key=lambda k: (lives[k][0], k))
     out: list[list[int]] = []
     alive: dict[int, None] = {}
+    ends: list[tuple[int, int]] = []  # (end, lifetime) of the alive ones
     entries = 0
     for n, k in enumerate(order):
         t = lives[k][0]
-        for j in [j for j in alive if lives[j][1] <= t]:
-            del alive[j]
+        while ends and ends[0][0] <= t:
+            del alive[heapq.heappop(ends)[1]]
         alive[k] = None
+        heapq.heappush(ends, (lives[k][1], k))
         nxt = lives[order[n + 1]][0] if n + 1 < len(order) else None
         if nxt == t:
             continue  # the same begin: the set is not complete yet
-        if nxt is None or any(lives[j][1] <= nxt for j in alive):
+        if nxt is None or ends[0][0] <= nxt:
             out.append(list(alive))
             entries += len(alive)
             if entries > CLIQUE_ENTRIES * len(lives):
@@ -450,9 +454,11 @@ class _Component:
         if status == UNKNOWN and model:
             # a whole-component decision: the clique model, no hint (a plan above the
             # target misled its proofs: bench/README.md)
-            whole = not fixed
-            hint = [inst.x[i] if inst.hint_ok and not whole else None for i in free_idx]
-            r = _solve(free, fixed, target, target, hint, inst.budget, limit, minimise=False, prove=prove, cliques=whole)
+            component = not fixed
+            hint = [inst.x[i] if inst.hint_ok and not component else None for i in free_idx]
+            r = _solve(
+                free, fixed, target, target, hint, inst.budget, limit, minimise=False, prove=prove, cliques=component
+            )
             status, offsets = r.status, r.offsets
         if status == FEASIBLE:
             self.apply(free_idx, offsets)

@@ -164,7 +164,6 @@ def dive(
     if n == 0:
         return [], 0
     order = sorted(range(n), key=lambda k: (free[k][0], -free[k][2], k))
-    begins = [free[k][0] for k in order]
     # running max of the ends in order: the items before q all end by reach[q]
     reach: list[int] = []
     top = -(10**18)

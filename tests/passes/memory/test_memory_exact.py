@@ -323,7 +323,13 @@ def test_skyline_agrees_with_cp_sat_on_random_instances(seed: int) -> None:
             spec = [(u, b + shift, e + shift) for u, b, e in ABOVE]
         for _ in range(rng.randrange(5, 13) if k % 2 == 0 else rng.randrange(6)):
             b = rng.randrange(8)
-            spec.append((rng.choice((1, 2, 3, 4, 5, 8)) if k % 2 == 0 else rng.choice((1, 2, 3)), b, min(8, b + rng.choice((0, 1, 2, 3, 5)))))
+            spec.append(
+                (
+                    rng.choice((1, 2, 3, 4, 5, 8)) if k % 2 == 0 else rng.choice((1, 2, 3)),
+                    b,
+                    min(8, b + rng.choice((0, 1, 2, 3, 5))),
+                )
+            )
         blocks = fm_blocks(spec)
         lb = live_lower_bound(blocks) // U
         for target in (lb, lb + 1):
