@@ -13,8 +13,10 @@ ge-concat-notask, ge-pack-notask) and `compile` (ge-compile's passes before
 ge-assign-memory, fusion included). Then ge-assign-memory runs twice on copies of the same
 module, `solver=heuristic` and `solver=exact`, and the bench prints per graph: the
 heuristic peak, the exact peak, the lower bound (the most bytes alive at one node), the
-proven bound (`memory_proven_bound`), the gap (exact peak / proven bound - 1), and the
-time of each (the whole pass, best of --repeat) with their ratio exact / heuristic. OR-tools
+proven bound (`memory_proven_bound`), the gap (exact peak / proven bound - 1), the
+time of each (the whole pass, best of --repeat) with their ratio exact / heuristic, and
+what the solver used (CP-SAT models and deterministic work; own searches and their
+nodes, passes/memory/search.py). OR-tools
 is imported before the first timing (its import, printed once, is a cost per process).
 
 The issue's targets (issue 12, part 1), judged at the end: the exact peak equals the
@@ -158,6 +160,8 @@ def measure(ctx: Context, label: str, module: ModuleOp, large: bool, args: argpa
     (heur, th, _), (exact, te, plans) = timed(ctx, module, passes, args.repeat)
     work = sum(p.work for p in plans)
     models = sum(p.models for p in plans)
+    searches = sum(p.searches for p in plans)
+    nodes = sum(p.nodes for p in plans)
     rows = []
     hs = {g.sym_name.data: g for g in heur.ops if isinstance(g, GraphOp)}
     for g in exact.ops:
@@ -178,7 +182,7 @@ def measure(ctx: Context, label: str, module: ModuleOp, large: bool, args: argpa
         print(
             f"{row.label:<40} heur {row.heuristic:>9} exact {row.exact:>9} lower {row.lower:>9} "
             f"proven {row.bound:>9} {proof:<12} {th * 1000:>7.0f} ms {te * 1000:>7.0f} ms x{row.ratio:.2f}"
-            + (f"  ({models} models, work {work:.3f})" if models else ""),
+            + (f"  ({models} models, work {work:.3f}; {searches} searches, {nodes} nodes)" if plans else ""),
             flush=True,
         )
         rows.append(row)

@@ -418,7 +418,8 @@ class GraphPlanner:
                 for b, o in zip(blocks, got.offsets):
                     b.offset = o
             self.exact_note = (
-                f"; exact solver: heuristic {got.heuristic_peak} B, {got.models} models, work {got.work:.3f}"
+                f"; exact solver: heuristic {got.heuristic_peak} B, {got.models} models, work {got.work:.3f}, "
+                f"{got.searches} searches, {got.nodes} nodes"
             )
         self.weight_size = weight_top
         self.var_size = var_top
@@ -533,10 +534,12 @@ class AssignMemoryPass(ModulePass):
     Writes `output_offset`, `output_region`, `output_size` on every node with outputs,
     `input_offset` on every node with inputs, and `memory_size` (the arena's peak),
     `memory_lower_bound` (the most bytes alive at one node), `weight_size` on the graph.
-    5. `solver=exact` (the default): when the arena is above the lower bound, CP-SAT
-       improves the plan on the same blocks (passes/memory/exact.py: the heuristic plan as
-       the hint, a fixed seed, at most `solver-work-limit` of CP-SAT's deterministic time
-       per graph, the better plan kept); `solver=heuristic` stops after step 4.
+    5. `solver=exact` (the default): when the arena is above the lower bound, the
+       planner's own searches (passes/memory/search.py: a skyline branch and bound and a
+       dive, under a node limit) and CP-SAT improve the plan on the same blocks
+       (passes/memory/exact.py: the heuristic plan as the start, a fixed seed, at most
+       `solver-work-limit` of CP-SAT's deterministic time per graph, the better plan
+       kept); `solver=heuristic` stops after step 4.
        `memory_proven_bound` is a proven lower bound on any 512-aligned plan of the
        blocks (the lower bound, or what the solver proved); the plan is optimal when
        memory_size equals it.
@@ -553,8 +556,8 @@ class AssignMemoryPass(ModulePass):
     OPTIONS: ClassVar[dict[str, Option]] = {
         "remarks": REMARKS,
         "solver": Option(
-            "heuristic: the interval allocator only; exact: then CP-SAT improves the plan when it is "
-            "above the lower bound (passes/memory/exact.py)",
+            "heuristic: the interval allocator only; exact: then the own searches and CP-SAT improve "
+            "the plan when it is above the lower bound (passes/memory/exact.py)",
             OneOf(("heuristic", "exact")),
         ),
         "solver_work_limit": Option(

@@ -1,4 +1,5 @@
-"""The exact feature-map placement: CP-SAT on the blocks a heuristic already placed.
+"""The exact feature-map placement: own searches and CP-SAT on the blocks a heuristic
+already placed.
 
 A block is a number of bytes alive over an inclusive range of node positions [begin, end];
 a plan gives every block an offset so that no two blocks alive at a common position share
@@ -9,12 +10,19 @@ GetBlockSize rounds every block up to MEM_ALIGN_SIZE, and the arena starts align
 bounds proven here are bounds over plans whose offsets are multiples of the alignment, as
 every plan of ge-assign-memory is.
 
-One model (`_solve`) is one interval per block in time (fixed) and one in address (its
-start the offset variable), with one AddNoOverlap2D over all of them; OR-tools CP-SAT on
-one worker, a fixed seed and a deterministic work limit (CP-SAT's deterministic time, a
-count of its own work, not seconds), so the same blocks give the same offsets on any
-machine under any load. A model is a decision ("every free block under T") or a
-minimisation of the top.
+A decision ("every free block under T", beside fixed blocks) is asked first of the own
+searches (search.py, no model to build, `_search`): the skyline branch and bound when
+nothing is fixed and at most SKYLINE_BLOCKS blocks are free (complete: a plan, or a proof
+that none exists; cut after SKYLINE_NODES nodes per block), then the dive (a plan or
+nothing; DIVE_NODES nodes per block). Unanswered, it goes to one CP-SAT model (`_solve`):
+one interval per block in time (fixed) and one in address (its start the offset
+variable), with one AddNoOverlap2D over all of them, or, for a whole component (nothing
+fixed), one AddNoOverlap per maximal clique of the lifetimes without presolve and one of
+the largest blocks kept in the lower half (the mirror image of a plan is a plan);
+OR-tools CP-SAT on one worker, a fixed seed and a deterministic work limit (CP-SAT's
+deterministic time, a count of its own work, not seconds). Both limits are counts of work
+(nodes, deterministic time), so the same blocks give the same offsets on any machine
+under any load. A model is a decision or a minimisation of the top.
 
 The search:
 1. Components. Where no block is alive on both sides of a position, the blocks before
@@ -28,12 +36,15 @@ The search:
       block above T in begin order, a window of the WINDOW_BLOCKS blocks beginning around
       it (widened once to take in the blocks above T that cross its ends); the blocks
       wholly inside it are free, the blocks crossing its ends stay where the plan has them,
-      and the decision at T is solved. Every block alive in the window is in the model, so
-      a solution keeps the whole plan valid. A failing window doubles, up to REPAIR_BLOCKS;
-   b. a component of at most MODEL_BLOCKS blocks: one model, the decision at T; when it is
-      infeasible, T + 1 is proven and the component's top is minimised between T + 1 and
-      its current peak - 1 with the plan as the hint (the solver's objective bound is then
-      the component's bound);
+      and the decision at T is asked. Every block alive in the window is in the decision,
+      so a plan keeps the whole plan valid. A failing window doubles, up to REPAIR_BLOCKS;
+   b. a component of at most MODEL_BLOCKS blocks: the own searches at T (a skyline proof
+      moves on to T + 1, proven); unanswered, dives at T + 1, T + 2, T + 4, ...
+      (ASCENT_STEPS) for a plan close above; then decision models bisect between the proven bound and
+      the plan's peak (a plan lowers the peak, an infeasible answer at s proves s + 1), at
+      most BISECT_MODELS of them, after which the top is minimised between the bound and
+      the peak - 1 with the plan as the hint (the solver's objective bound is then the
+      component's bound);
    c. a larger component: a rebuild in time, CHUNK_BLOCKS blocks at a time in begin order,
       each chunk decided at T beside the placed blocks still alive at its first begin
       (the plan's offsets are the hint); a failing chunk is merged with the chunks before
@@ -45,21 +56,26 @@ The search:
    When T fails, the next target is T + 1, or, after unproven failures in a row, a step
    that doubles each time (the search keeps what it repaired and only loses tightness).
 The bound proven for the combination is the largest of LB, the components' minimisation
-bounds and the T + 1 of every infeasible decision or relaxation; the plan is optimal when
-its peak equals it, else the gap is peak / bound - 1. The work limit is shared by all
-models of one instance, in order: each model gets what is left, at most CALL_SHARE of the
-limit for a whole component and WINDOW_WORK for a window or a chunk (a window that needs
-more is widened instead). The constants were chosen on bench/bench_memory.py's graphs
-(bench/README.md).
+bounds and the T + 1 of every infeasible decision or relaxation (a skyline search that
+finished, or a model); the plan is optimal when its peak equals it, else the gap is
+peak / bound - 1. A search cut by its node limit, or a model by its work limit, proves
+nothing. The limits are shared by all decisions of one instance, in order: each gets what
+is left, a model at most CALL_SHARE of the work limit for a whole component and
+WINDOW_WORK for a window or a chunk (a window that needs more is widened instead), a
+search at most its nodes per block. The constants were chosen on bench/bench_memory.py's
+graphs (bench/README.md).
 """
 
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+
+from passes.memory.search import FEASIBLE, INFEASIBLE, UNKNOWN, dive, skyline
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -78,22 +94,30 @@ class Lifetime(Protocol):
     def size(self) -> int: ...
 
 
-# The search's sizes and work shares (module docstring, step 3).
+# The search's sizes and work shares (module docstring).
 MODEL_BLOCKS = 256
+SKYLINE_BLOCKS = 128
+SKYLINE_NODES = 4
+DIVE_NODES = 4
+ASCENT_STEPS = 4
+BISECT_MODELS = 4
 WINDOW_BLOCKS = 48
 REPAIR_BLOCKS = 192
 CHUNK_BLOCKS = 64
 MERGE_BLOCKS = 512
 CALL_SHARE = 0.5
 WINDOW_WORK = 0.004
+CLIQUE_ENTRIES = 8
 
 
 @dataclass(frozen=True)
 class ExactOptions:
     """work_limit: CP-SAT deterministic time for the whole instance (all its models);
-    seed: CP-SAT's random seed; align: the unit of sizes and offsets, in bytes."""
+    node_limit: nodes of the own searches (search.py) for the whole instance; seed:
+    CP-SAT's random seed; align: the unit of sizes and offsets, in bytes."""
 
     work_limit: float = 0.5
+    node_limit: int = 100_000
     seed: int = 0
     align: int = 512
 
@@ -109,6 +133,8 @@ class ExactPlan:
     proven_bound: int
     work: float  # deterministic time spent
     models: int  # CP-SAT models solved
+    nodes: int = 0  # nodes of the own searches
+    searches: int = 0  # own searches run
 
     @property
     def optimal(self) -> bool:
@@ -121,8 +147,6 @@ class ExactPlan:
 
 
 # -- one CP-SAT model ---------------------------------------------------------------------------
-
-FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 
 
 @dataclass
@@ -139,9 +163,46 @@ class _Budget:
         self.used = 0.0
         self.models = 0
         self.seed = options.seed
+        self.node_total = options.node_limit
+        self.nodes = 0
+        self.searches = 0
 
     def left(self) -> float:
         return max(0.0, self.total - self.used)
+
+    def nodes_left(self) -> int:
+        return max(0, self.node_total - self.nodes)
+
+    def any_left(self) -> bool:
+        """CP-SAT work or own-search nodes left."""
+        return self.left() > 0.0 or self.nodes_left() > 0
+
+
+def _search(
+    free: Sequence[tuple[int, int, int]],
+    fixed: Sequence[tuple[int, int, int, int]],
+    target: int,
+    budget: _Budget,
+    proof: bool = True,
+) -> tuple[str, list[int] | None]:
+    """The own searches on a decision, before any model (module docstring, step 3): the
+    skyline branch and bound when nothing is fixed and the items are few (`proof`: it may
+    run), then the dive. (status, offsets); UNKNOWN when neither answered."""
+    if proof and not fixed and len(free) <= SKYLINE_BLOCKS:
+        limit = min(budget.nodes_left(), SKYLINE_NODES * len(free))
+        if limit > 0:
+            status, offsets, used = skyline(free, target, limit)
+            budget.nodes += used
+            budget.searches += 1
+            if status != UNKNOWN:
+                return status, offsets
+    limit = min(budget.nodes_left(), DIVE_NODES * len(free))
+    if limit <= 0:
+        return UNKNOWN, None
+    offsets, used = dive(free, fixed, target, limit)
+    budget.nodes += used
+    budget.searches += 1
+    return (FEASIBLE, offsets) if offsets is not None else (UNKNOWN, None)
 
 
 def _solve(
@@ -154,13 +215,17 @@ def _solve(
     limit: float,
     minimise: bool,
     prove: bool = False,
+    cliques: bool = False,
 ) -> _Result:
     """Offsets (units) for the `free` items (time from, time to exclusive, units) beside the
     `fixed` boxes (time from, to, units, offset), every item under `hi`. With `minimise`,
     the lowest top in [lo, hi]; else the decision "every item under hi" (lo unused).
     `hint`: a starting offset per free item (None: no hint); `limit`: the most work this
     model may take (less when the budget has less left); `prove`: a model whose answer is
-    more often a proof than a plan (a whole component, a relaxation, a minimisation)."""
+    more often a proof than a plan (a whole component, a relaxation, a minimisation);
+    `cliques`: one no-overlap in address per maximal clique of the lifetimes instead of the
+    no-overlap in time x address, and no presolve (the cliques are what the presolve
+    derives; without it a whole component's decisions took 10 to 50 % less time)."""
     from ortools.sat.python import cp_model
 
     limit = min(budget.left(), limit)
@@ -184,7 +249,20 @@ def _solve(
     for t0, t1, s, o in fixed:
         times.append(m.new_fixed_size_interval_var(t0, t1 - t0, ""))
         addrs.append(m.new_fixed_size_interval_var(o, s, ""))
-    m.add_no_overlap_2d(times, addrs)
+    lives = [(t0, t1) for t0, t1, _ in free] + [(t0, t1) for t0, t1, _, _ in fixed]
+    groups = _maximal_cliques(lives) if cliques else None
+    if groups is None:
+        m.add_no_overlap_2d(times, addrs)
+        cliques = False
+    else:
+        for g in groups:
+            m.add_no_overlap([addrs[k] for k in g])
+    if free and not fixed and top is None:
+        # mirrored (offset -> hi - units - offset) a plan under hi is one too: one of the
+        # largest items (the first) may be kept in the lower half; it halved the proofs of
+        # bench/bench_memory.py's small fused graphs
+        k = max(range(len(free)), key=lambda k: (free[k][2], -k))
+        m.add(2 * xs[k] + free[k][2] <= hi)
     if top is not None:
         m.minimize(top)
     solver = cp_model.CpSolver()
@@ -192,6 +270,9 @@ def _solve(
     p.num_workers = 1
     p.random_seed = budget.seed
     p.max_deterministic_time = limit
+    if cliques:
+        # the constraints are already the cliques CP-SAT's presolve derives
+        p.cp_model_presolve = False
     if prove:
         # CP-SAT's automatic search without the LP relaxation: its proofs of infeasibility
         # and of the minimum took 5 to 60 x less work than the fixed search's here
@@ -214,6 +295,33 @@ def _solve(
     if status == cp_model.INFEASIBLE:
         return _Result(INFEASIBLE, None, 0, hi + 1)
     return _Result(UNKNOWN, None, 0, lo if minimise else 0)
+
+
+def _maximal_cliques(lives: Sequence[tuple[int, int]]) -> list[list[int]] | None:
+    """The maximal sets of lifetimes ([from, to) each) alive at one position: the set alive
+    at a begin is maximal when one of them ends before the next begin. None when they hold
+    more than CLIQUE_ENTRIES entries per lifetime (many alive at once: the 2-D constraint
+    is then smaller)."""
+    order = sorted(range(len(lives)), key=lambda k: (lives[k][0], k))
+    out: list[list[int]] = []
+    alive: dict[int, None] = {}
+    ends: list[tuple[int, int]] = []  # (end, lifetime) of the alive ones
+    entries = 0
+    for n, k in enumerate(order):
+        t = lives[k][0]
+        while ends and ends[0][0] <= t:
+            del alive[heapq.heappop(ends)[1]]
+        alive[k] = None
+        heapq.heappush(ends, (lives[k][1], k))
+        nxt = lives[order[n + 1]][0] if n + 1 < len(order) else None
+        if nxt == t:
+            continue  # the same begin: the set is not complete yet
+        if nxt is None or ends[0][0] <= nxt:
+            out.append(list(alive))
+            entries += len(alive)
+            if entries > CLIQUE_ENTRIES * len(lives):
+                return None
+    return out
 
 
 # -- the instance ------------------------------------------------------------------------------
@@ -333,17 +441,28 @@ class _Component:
         """Blocks alive in [a, b] that are not wholly inside it."""
         return self.alive_before(a) + [i for i in self.inside(a, b) if self.inst.end[i] > b]
 
-    def decide(self, free_idx: list[int], fixed_idx: list[int], target: int, limit: float, prove: bool = False) -> str:
-        """Place `free_idx` under `target` beside `fixed_idx` where the plan has them; applies
-        a plan found."""
+    def decide(
+        self, free_idx: list[int], fixed_idx: list[int], target: int, limit: float, prove: bool = False,
+        search: bool = True, model: bool = True, proof: bool = True,
+    ) -> str:  # fmt: skip
+        """Place `free_idx` under `target` beside `fixed_idx` where the plan has them: the own
+        searches first (`search`), then a CP-SAT model (`model`); applies a plan found."""
         inst = self.inst
         free = [(inst.begin[i], inst.end[i] + 1, inst.units[i]) for i in free_idx]
         fixed = [(inst.begin[i], inst.end[i] + 1, inst.units[i], inst.x[i]) for i in fixed_idx]
-        hint = [inst.x[i] if inst.hint_ok else None for i in free_idx]
-        r = _solve(free, fixed, target, target, hint, inst.budget, limit, minimise=False, prove=prove)
-        if r.status == FEASIBLE:
-            self.apply(free_idx, r.offsets)
-        return r.status
+        status, offsets = _search(free, fixed, target, inst.budget, proof) if search else (UNKNOWN, None)
+        if status == UNKNOWN and model:
+            # a whole-component decision: the clique model, no hint (a plan above the
+            # target misled its proofs: bench/README.md)
+            component = not fixed
+            hint = [inst.x[i] if inst.hint_ok and not component else None for i in free_idx]
+            r = _solve(
+                free, fixed, target, target, hint, inst.budget, limit, minimise=False, prove=prove, cliques=component
+            )
+            status, offsets = r.status, r.offsets
+        if status == FEASIBLE:
+            self.apply(free_idx, offsets)
+        return status
 
     # -- the whole component in one model --
 
@@ -357,6 +476,52 @@ class _Component:
         if r.status == FEASIBLE:
             self.apply(self.idx, r.offsets)
         return r.bound
+
+    def whole(self, t: int, bound: int) -> int:
+        """The whole component at target `t` (`bound` <= t proven), module docstring step
+        3b; returns the bound proven."""
+        everything = list(self.idx)
+        share = self.inst.budget.total * CALL_SHARE
+        while True:
+            status = self.decide(everything, [], t, share, model=False)
+            if status == FEASIBLE:
+                return bound
+            if status == UNKNOWN:
+                break
+            # the skyline search's proof: the next target
+            bound = t = t + 1
+            if t >= self.peak():
+                return bound
+        # the ascent: dives at t + 1, t + 2, t + 4, ... for a plan close above t
+        step = 1
+        for _ in range(ASCENT_STEPS):
+            if t + step >= self.peak():
+                break
+            if self.decide(everything, [], t + step, share, model=False, proof=False) == FEASIBLE:
+                break
+            step *= 2
+        return self.bisect(bound)
+
+    def bisect(self, bound: int) -> int:
+        """Decision models between the proven `bound` and the plan's peak, each at the
+        middle: a plan lowers the peak, an infeasible answer at s proves s + 1; after
+        BISECT_MODELS models, the minimisation. Returns the bound proven."""
+        inst = self.inst
+        everything = list(self.idx)
+        share = inst.budget.total * CALL_SHARE
+        for _ in range(BISECT_MODELS):
+            peak = self.peak()
+            if peak <= bound or inst.budget.left() <= 0.0:
+                return bound
+            mid = (bound + peak - 1) // 2
+            status = self.decide(everything, [], mid, share, prove=True, search=False)
+            if status == INFEASIBLE:
+                bound = mid + 1
+            elif status == UNKNOWN:
+                return bound
+        if self.peak() <= bound:
+            return bound
+        return max(bound, self.minimise_whole(bound, self.peak() - 1))
 
     # -- repair: windows around the blocks above the target --
 
@@ -440,17 +605,12 @@ class _Component:
         bound = t = target
         step = 1
         small = len(self.idx) <= 2 * WINDOW_BLOCKS  # a window would be most of it
-        while t < self.peak() and inst.budget.left() > 0.0:
+        while t < self.peak() and inst.budget.any_left():
             if not small and self.repair(t):
                 return bound
             proven = False
             if len(self.idx) <= MODEL_BLOCKS:
-                status = self.decide(list(self.idx), [], t, inst.budget.total * CALL_SHARE, prove=True)
-                if status == FEASIBLE:
-                    return bound
-                if status == INFEASIBLE:
-                    # the whole component does not fit under t: minimise it above t
-                    return max(t + 1, self.minimise_whole(t + 1, self.peak() - 1))
+                return self.whole(t, bound)
             else:
                 failed = self.rebuild(t)
                 if failed is None:
@@ -481,7 +641,7 @@ def exact_offsets(blocks: Sequence[Lifetime], hint: Sequence[int], options: Exac
             peak = inst.top_of(comp.idx)
             if peak <= bound:
                 continue
-            if inst.budget.left() <= 0.0:
+            if not inst.budget.any_left():
                 break
             bound = max(bound, comp.solve(bound))
     peak_units = inst.top_of(range(inst.n))
@@ -497,4 +657,6 @@ def exact_offsets(blocks: Sequence[Lifetime], hint: Sequence[int], options: Exac
         proven_bound=min(bound * a, peak),
         work=inst.budget.used,
         models=inst.budget.models,
+        nodes=inst.budget.nodes,
+        searches=inst.budget.searches,
     )
