@@ -30,14 +30,14 @@ import os
 import sys
 import textwrap
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import BinaryIO, get_origin, get_type_hints
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import BoolAttr, ModuleOp, StringAttr, i1
 from xdsl.ir import Operation, OpResult
 from xdsl.passes import PassPipeline
 from xdsl.utils.hints import type_repr
@@ -770,6 +770,47 @@ def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> Mo
 def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
     """The npu.model ge-to-npu built for graph @name, or None (a pipeline that stops earlier)."""
     return next((m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name), None)
+
+
+def known_subgraphs(module: ModuleOp) -> list[ge.GraphOp]:
+    """The known-shape subgraphs of a partitioned module (DYN_CONTRACT.md §2): the ge.graphs
+    a PartitionedCall with `_is_unknown_shape = false` calls."""
+    syms = {op.sym_name.data: op for op in module.ops if isinstance(op, ge.GraphOp)}
+    out: dict[str, ge.GraphOp] = {}
+    for op in module.walk():
+        if (
+            isinstance(op, ge.PartitionedCall)
+            and "_is_unknown_shape" in op.attributes
+            and not A.get_bool(op, "_is_unknown_shape", True)
+        ):
+            f = op.attributes["f"]
+            g = syms.get(f.root_reference.data)  # type: ignore[attr-defined]
+            if g is not None:
+                out.setdefault(g.sym_name.data, g)
+    return list(out.values())
+
+
+def compile_partitioned(module: ModuleOp, compile_one: Callable[[ModuleOp], ModuleOp]) -> ModuleOp:
+    """DYN_CONTRACT.md §3 for a module already partitioned (§2's format): a copy in which
+    each known-shape subgraph is compiled on its own (`compile_one` on a module holding
+    just that graph: ge-compile) into the npu.model of the same name, marked
+    `known_node = true` (GE's BuildForKnownShapeGraph, then DavinciModelCreate's
+    SetKnownNode); the root and the unknown-shape subgraphs stay ge.graph."""
+    out = module.clone()
+    for g in known_subgraphs(out):
+        name = g.sym_name.data
+        compiled = compile_one(ModuleOp([g.clone()]))
+        model = find_model(compiled, name)
+        if model is None:
+            raise ReferenceEvalError(g, f"compiling known-shape subgraph @{name} gave no npu.model")
+        model.detach()
+        model.attributes["known_node"] = BoolAttr(True, i1)
+        block = g.parent_block()
+        assert block is not None
+        block.insert_op_before(model, g)
+        g.detach()
+        g.erase()
+    return out
 
 
 @dataclass
