@@ -59,7 +59,7 @@ from ge_dialect.shapes import fmt_shape
 from runtime.device_memory import Allocation, DeviceMemory, PoolStats
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import ge_interpreter
-from runtime.simulator import ARGS_SLOT_BYTES, FM_REGIONS, LoadedModel, SimulatorFault, load
+from runtime.simulator import ARGS_SLOT_BYTES, FM_REGIONS, UPDATE_POLICY_NAMES, LoadedModel, SimulatorFault, load
 
 __all__ = [
     "DynamicExecutor",
@@ -227,6 +227,7 @@ class ExecutionStats:
                     "call": m.call,
                     "model": m.model,
                     "update_policy": m.ret_up,
+                    "update_policy_name": UPDATE_POLICY_NAMES.get(m.ret_up, "unknown"),
                     "refreshed_slots": m.refreshed_slots,
                     "refreshed_bytes": m.refreshed_bytes,
                     "refreshed_tasks": m.refreshed_tasks,

@@ -87,6 +87,8 @@ __all__ = ["LoadedModel", "SimulatorFault", "load"]
 
 # ModelArgsManager::UpdatePolicy
 K_NO_NEED_UPDATE, K_UPDATE_MODEL_IO, K_UPDATE_FM_AND_MODEL_IO, K_INIT_ONE_TIME = 0, 2, 3, 4
+# model_args_manager.cc: kUpdatePolicyStr
+UPDATE_POLICY_NAMES = {0: "no_need_update", 1: "host_input", 2: "model-io", 3: "fm-and-model-io", 4: "all-one-time"}
 # model_args_manager.cc: UpdateHostArgs writes each slot as a whole 64-bit address
 ARGS_SLOT_BYTES = 8
 # a known node's refreshable feature-map ids (refreshable_fm_index_and_allocation_ids_)
