@@ -87,6 +87,7 @@ from runtime.simulator import Stats as SimulatorStats
 RTOL = 1e-5
 ATOL = 1e-6
 DEFAULT_DIM = 1  # the size of an unknown dim without --dim (a free dimension's usual 1)
+PARTITION_PASS = "ge-partition-dynamic"  # GE's DynamicShapePartitioner (passes/partition/)
 NPY_MAGIC = b"\x93NUMPY"
 
 DESCRIPTION = """\
@@ -1116,7 +1117,8 @@ def _run_graph(
         return _run_dynamic(args, ctx, pipeline, module, graph)
     name = graph.sym_name.data
     inputs = make_inputs(args, graph)
-    sets = make_input_sets(args, graph)
+    named = bool(args.input) and _named_inputs(args.input)
+    sets = make_input_sets(args, graph) if named else [inputs] * execution_count(args, graph)
     executions = len(sets)
     distinct = len({id(x) for x in sets}) > 1  # --input NAME=A.npy,B.npy: other values per execution
     ref = _evaluate(graph, inputs)
@@ -1158,7 +1160,7 @@ def _run_graph(
     else:
         refs = [ref]
         c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
-    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], inputs)
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
 
 
 def _finish(
@@ -1172,8 +1174,9 @@ def _finish(
     ref: Sequence[Output],
     inputs: Sequence[np.ndarray],
 ) -> int:
-    """Print the comparison and the last execution's outputs, compare with onnxruntime,
-    save, write --stats-json and the reports; the exit status."""
+    """Print the comparison and the last execution's outputs, compare them with
+    onnxruntime's on that execution's `inputs`, save, write --stats-json and the reports;
+    the exit status."""
     status = report_comparison(c, runs[-1], args.print_values)
     oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1])
     status = max(status, oracle_status)
@@ -1246,14 +1249,24 @@ def is_dynamic_graph(module: ModuleOp, graph: ge.GraphOp) -> bool:
     return any(tensor_desc(d.results[0].type).is_unknown_shape for d in graph.data_nodes)
 
 
-def compile_dynamic(ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp) -> ModuleOp:
+def compile_dynamic(
+    ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp, remarks: bool = False
+) -> ModuleOp:
     """DYN_CONTRACT.md §3's module: ge-compile's, when it partitions the graph itself
     (ge-partition-dynamic inside ge-compile); for a module already partitioned (§2), each
-    known-shape subgraph compiled by the pipeline on its own (compile_partitioned)."""
+    known-shape subgraph compiled by the pipeline on its own (compile_partitioned); when
+    the partition pass exists but the pipeline does not run it, that pass first, then the
+    same."""
     if is_dynamic_module(module):
         return module.clone()  # already compiled: the known subgraphs are npu.models
     if PARTITIONED_ATTR in graph.attributes:
         return compile_partitioned(module, lambda m: compile_module(ctx, pipeline, m))
+    available = get_all_passes()
+    if PARTITION_PASS in available and all(p.name != PARTITION_PASS for p in pipeline.passes):
+        passes = build_pipeline(PARTITION_PASS, available)
+        partitioned = module.clone()
+        PassPipeline(with_remarks(passes) if remarks else passes).apply(ctx, partitioned)
+        return compile_partitioned(partitioned, lambda m: compile_module(ctx, pipeline, m))
     compiled = compile_module(ctx, pipeline, module)
     if is_dynamic_module(compiled):
         return compiled
@@ -1302,7 +1315,7 @@ def _run_dynamic(
     """Issue 16: each execution's inputs (their shapes may differ) on the reference and on
     the dynamic executor (runtime/dynamic_executor.py), compared execution by execution."""
     name = graph.sym_name.data
-    inputs = make_inputs(args, graph)
+    make_inputs(args, graph)  # checks --frozen-input
     sets = make_input_sets(args, graph)
     refs = _references(graph, sets) if not is_dynamic_module(module) else []
     stats: dict[str, object] = {
@@ -1326,7 +1339,7 @@ def _run_dynamic(
         return 0
     rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
     with rec.collecting() if rec is not None else nullcontext():
-        compiled = compile_dynamic(ctx, pipeline, module, graph)
+        compiled = compile_dynamic(ctx, pipeline, module, graph, args.remarks or bool(args.remarks_json or args.report))
     names = output_names(graph)
     try:
         ex = DynamicExecutor(compiled, args.frozen_input)
@@ -1344,7 +1357,7 @@ def _run_dynamic(
         write_stats(args.stats_json, stats)
         return 0
     c = compare_each(refs, runs, _bounds(graph, sets))
-    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], inputs)
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
 
 
 def main(argv: Sequence[str] | None = None) -> None:

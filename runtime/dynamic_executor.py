@@ -126,6 +126,7 @@ class PartitionSummary:
     """The clusters of a partitioned root graph (DynamicShapePartitioner's kinds)."""
 
     data: int = 0
+    input_nodes: int = 0  # Consts left in the root (GE's INPUT_NODE clusters)
     netoutput: int = 0
     unknown_shape: list[str] = field(default_factory=list)  # the subgraphs (callee names)
     known_shape: list[str] = field(default_factory=list)
@@ -135,6 +136,7 @@ class PartitionSummary:
     def as_dict(self) -> dict[str, object]:
         return {
             "data": self.data,
+            "input_nodes": self.input_nodes,
             "netoutput": self.netoutput,
             "unknown_shape": list(self.unknown_shape),
             "known_shape": list(self.known_shape),
@@ -147,7 +149,8 @@ class PartitionSummary:
         return (
             f"clusters: {len(self.unknown_shape)} unknown-shape, {len(self.known_shape)} known-shape "
             f"({len(self.static_models)} run as static models: {models}), {self.data} data, "
-            f"{self.netoutput} netoutput"
+            + (f"{self.input_nodes} input nodes (Const), " if self.input_nodes else "")
+            + f"{self.netoutput} netoutput"
         )
 
 
@@ -160,6 +163,8 @@ def partition_summary(module: ModuleOp) -> PartitionSummary:
             s.data += 1
         elif isinstance(op, ge.NetOutput):
             s.netoutput += 1
+        elif isinstance(op, ge.Const):
+            s.input_nodes += 1
         elif isinstance(op, ge.PartitionedCall):
             name = _callee_name(op)
             callee = syms.get(name)
@@ -245,6 +250,12 @@ class ExecutionStats:
                 "reserved_bytes": self.pool.reserved_bytes,
             },
         }
+
+
+def _c_order(arr: np.ndarray) -> np.ndarray:
+    """`arr` C-contiguous, its shape kept (np.ascontiguousarray makes a 0-d array 1-d)."""
+    arr = np.asarray(arr)
+    return arr if arr.flags.c_contiguous else arr.copy(order="C")
 
 
 class _Value:
@@ -333,7 +344,7 @@ class DynamicExecutor:
         return a
 
     def _store(self, arr: np.ndarray, tag: str, refs: int, persistent: bool = False) -> _Value:
-        arr = np.ascontiguousarray(arr)
+        arr = _c_order(arr)
         a = self.device.malloc(arr.nbytes, tag)
         self.device.view(a.ptr, arr.nbytes)[...] = arr.reshape(-1).view(np.uint8)
         return _Value(a, tuple(arr.shape), arr.dtype, refs, persistent)
@@ -399,7 +410,7 @@ class DynamicExecutor:
         if k not in self.frozen_inputs:
             return self._store(arr, f"{name}:0", uses)
         # a frozen input keeps its block while the data fits it
-        arr = np.ascontiguousarray(arr)
+        arr = _c_order(arr)
         old = self.frozen_blocks.get(k)
         if old is not None and old.alloc.size >= arr.nbytes:
             self.device.view(old.alloc.ptr, arr.nbytes)[...] = arr.reshape(-1).view(np.uint8)

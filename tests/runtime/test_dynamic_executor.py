@@ -252,3 +252,49 @@ def test_run_time_shape_against_the_declared_type() -> None:
         ReferenceEvalError, match=r"^<string>:11:3: error: ge.ReduceSumD: output 0 is an array of shape 16"
     ):
         ex.execute([_rand((4, 16), 0), _rand((32,), 1)])
+
+
+SCALAR_AND_EMPTY = """
+ge.graph @main attributes {_dynamic_shape_partitioned = true} {
+  %x = ge.Data {index = 0} : tensor<?x?xf16>
+  %s = ge.PartitionedCall(%x) {f = @main_sub_1_unknow, _is_unknown_shape = true} : (tensor<?x?xf16>) -> tensor<f16>
+  %k:2 = ge.PartitionedCall(%s) {f = @main_sub_2_know, _is_unknown_shape = false} : (tensor<f16>) -> (tensor<f16>, tensor<3xf16>)
+  %t = ge.PartitionedCall(%x, %k#0) {f = @main_sub_3_unknow, _is_unknown_shape = true} : (tensor<?x?xf16>, tensor<f16>) -> tensor<?x?xf16>
+  ge.NetOutput %t, %k#1 : tensor<?x?xf16>, tensor<3xf16>
+}
+ge.graph @main_sub_1_unknow attributes {_is_unknown_shape = true} {
+  %x = ge.Data {index = 0} : tensor<?x?xf16>
+  %s = ge.ReduceSumD(%x) {axes = [0, 1], keep_dims = false} : (tensor<?x?xf16>) -> tensor<f16>
+  ge.NetOutput %s : tensor<f16>
+}
+ge.graph @main_sub_2_know attributes {_is_unknown_shape = false} {
+  %a = ge.Data {index = 0} : tensor<f16>
+  %n = ge.Neg(%a) : (tensor<f16>) -> tensor<f16>
+  %c = ge.Const {value = dense<[1.0, 2.0, 3.0]> : tensor<3xf16>} : tensor<3xf16>
+  %m = ge.Mul(%c, %a) : (tensor<3xf16>, tensor<f16>) -> tensor<3xf16>
+  ge.NetOutput %n, %m : tensor<f16>, tensor<3xf16>
+}
+ge.graph @main_sub_3_unknow attributes {_is_unknown_shape = true} {
+  %x = ge.Data {index = 0} : tensor<?x?xf16>
+  %n = ge.Data {index = 1} : tensor<f16>
+  %t = ge.Add(%x, %n) : (tensor<?x?xf16>, tensor<f16>) -> tensor<?x?xf16>
+  ge.NetOutput %t : tensor<?x?xf16>
+}
+"""
+
+
+def test_scalar_empty_and_two_outputs_f16() -> None:
+    """A 0-d tensor into a known model with two outputs (one read by a later unknown-shape
+    subgraph, one by NetOutput), f16, and an empty (0x5) input."""
+    _, compiled = _compiled(SCALAR_AND_EMPTY)
+    ex = DynamicExecutor(compiled)
+    for k, shape in enumerate(((2, 3), (0, 5), (4, 3))):
+        x = np.random.default_rng(k).integers(-3, 4, shape).astype(np.float16)  # exact sums in f16
+        t, m = ex.execute([x])
+        s = x.astype(np.float32).sum()
+        assert t.shape == shape and t.dtype == np.float16
+        np.testing.assert_array_equal(t, (x.astype(np.float32) - s).astype(np.float16))
+        np.testing.assert_array_equal(m, (np.array([1, 2, 3], np.float32) * s).astype(np.float16))
+    # the model's two kernels: Neg (1 input, 1 output), Mul (the constant, the input, 1 output)
+    assert ex.history[0].refreshed_slots == 5
+    assert all(h.pool.in_use_bytes == ex.history[0].pool.in_use_bytes for h in ex.history)  # no leak

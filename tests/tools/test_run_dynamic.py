@@ -13,6 +13,7 @@ import pytest
 from conftest import DYNAMIC_EXAMPLES, ROOT
 from ge_tools import api
 from ge_tools import run as R
+from ge_tools.registry import get_all_passes
 from ge_tools.run import compile_partitioned, main
 from ge_tools.run import run as ge_run
 from runtime.dynamic_executor import DynamicExecutor
@@ -115,25 +116,43 @@ def test_an_already_compiled_module_runs(tmp_path, capsys) -> None:
     ("argv", "message"),
     [
         (["--dim", "0=a"], "ge-run: error: --dim 0=a: expected [NAME:]AXIS=SIZE[,SIZE...] (AXIS, SIZE >= 0)"),
+        (["--dim", "0=-1"], "ge-run: error: --dim 0=-1: expected [NAME:]AXIS=SIZE[,SIZE...] (AXIS, SIZE >= 0)"),
         (["--input", "y=a.npy"], "error: ge.graph: --input y=a.npy: give NAME=FILE.npy[,FILE.npy...] for each Data node (x)"),
-        (["-p", "ge-dropout-pass"], "error: ge.graph: graph @main has inputs of unknown shape and the pipeline did not partition it"),
+        (["--executions", "0"], "ge-run: error: --executions must be >= 1, got 0"),
     ],
 )  # fmt: skip
-def test_bad_arguments_are_one_line(tmp_path, capsys, argv, message) -> None:
-    src = EXAMPLE
-    if argv[0] == "-p":  # an unpartitioned dynamic graph: the example's nodes in one graph
-        src = str(tmp_path / "flat.mlir")
-        Path(src).write_text(
-            "ge.graph @main {\n"
-            "  %x = ge.Data {index = 0} : tensor<?x32xf32>\n"
-            "  %r = ge.Relu(%x) : (tensor<?x32xf32>) -> tensor<?x32xf32>\n"
-            "  ge.NetOutput %r : tensor<?x32xf32>\n"
-            "}\n"
-        )
+def test_bad_arguments_are_one_line(capsys, argv, message) -> None:
     with pytest.raises(SystemExit):
-        main([src, *argv])
+        main([EXAMPLE, *argv])
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+FLAT = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<?x32xf32>
+  %r = ge.Relu(%x) : (tensor<?x32xf32>) -> tensor<?x32xf32>
+  %s = ge.ReduceSumD(%r) {axes = [0], keep_dims = false} : (tensor<?x32xf32>) -> tensor<32xf32>
+  %e = ge.Exp(%s) : (tensor<32xf32>) -> tensor<32xf32>
+  ge.NetOutput %e : tensor<32xf32>
+}
+"""
+
+
+def test_an_unpartitioned_dynamic_graph(tmp_path, capsys) -> None:
+    """A graph with ? dims, not partitioned: ge-partition-dynamic partitions it when the pass
+    exists (then its known part, the Exp, runs as a static model); without the pass it is
+    a located error, not a traceback."""
+    src = tmp_path / "flat.mlir"
+    src.write_text(FLAT)
+    if R.PARTITION_PASS in get_all_passes():
+        assert ge_run([str(src), "--dim", "0=3,5"]) == 0
+        out = capsys.readouterr().out
+        assert "run as static models" in out and "outputs match the reference" in out
+        return
+    with pytest.raises(SystemExit):
+        main([str(src), "-p", "ge-dropout-pass"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{src}:1:1: error: ge.graph: graph @main has inputs of unknown shape")
 
 
 def test_static_graph_takes_a_file_per_execution(tmp_path, capsys) -> None:
