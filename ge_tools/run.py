@@ -44,9 +44,10 @@ from xdsl.utils.hints import type_repr
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
-from ge_dialect.desc import shape_of, tensor_desc
+from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark_sink
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
+from ge_dialect.graph import has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
@@ -127,7 +128,7 @@ Modes:
                prints it (`ge-run examples/softmax_like.mlir --enable-pass reduce
                --remarks` shows the reduce fusions and simulates them).
   --reference  only evaluate the graph on the reference interpreter and print outputs.
-  dynamic      a graph with inputs of unknown shape (`?` dims), partitioned into known-
+  dynamic      a graph with nodes of unknown shape (`?` dims), partitioned into known-
                and unknown-shape subgraphs (ge.PartitionedCall with _is_unknown_shape; a
                module already in that form has its known subgraphs compiled by the -p
                pipeline one by one into npu.models marked known_node), runs on the dynamic
@@ -1242,11 +1243,11 @@ def simulate_sets(
 
 
 def is_dynamic_graph(module: ModuleOp, graph: ge.GraphOp) -> bool:
-    """A graph the dynamic executor runs: partitioned (DYN_CONTRACT.md §2/§3), or with an
-    input of unknown shape."""
+    """A graph the dynamic executor runs: partitioned (DYN_CONTRACT.md §2/§3), or with a
+    node of unknown shape (GE's IsUnknownShapeOp on any node of the root graph)."""
     if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
         return True
-    return any(tensor_desc(d.results[0].type).is_unknown_shape for d in graph.data_nodes)
+    return any(has_unknown_shape(op) for op in graph.body.block.ops)
 
 
 def compile_dynamic(

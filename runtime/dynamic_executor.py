@@ -344,13 +344,16 @@ class DynamicExecutor:
         return a
 
     def _store(self, arr: np.ndarray, tag: str, refs: int, persistent: bool = False) -> _Value:
+        # memory_kernel.cc: AllocMemory (a node's outputs from the caching allocator)
         arr = _c_order(arr)
         a = self.device.malloc(arr.nbytes, tag)
         self.device.view(a.ptr, arr.nbytes)[...] = arr.reshape(-1).view(np.uint8)
         return _Value(a, tuple(arr.shape), arr.dtype, refs, persistent)
 
     def _release(self, v: _Value) -> None:
-        """One read of `v` is done; the block is freed after its last read."""
+        """One read of `v` is done; the block is freed after its last read (the FreeMemory
+        kernel guarding each output runs once all its users ran: generate_exe_graph.cc /
+        ValueHolder::CreateVoidGuarder("FreeMemory"), memory_kernel.cc: FreeMemory)."""
         v.refs -= 1
         if v.refs <= 0 and not v.persistent and v.alloc.live:
             self.device.free(v.alloc)
@@ -381,8 +384,8 @@ class DynamicExecutor:
             env[d.results[0]] = self._h2d(k, d, arr)
         outs = self._run_block(self.root.body.block, env, top=True)
         result = []
-        for v in outs:
-            result.append(np.array(self._array(v)))  # D2H
+        for v in outs:  # the NetOutput values back to the host (D2H)
+            result.append(np.array(self._array(v)))
         for v in outs:
             self._release(v)
         for d in self.datas:  # inputs nobody read
@@ -407,7 +410,7 @@ class DynamicExecutor:
     def _h2d(self, k: int, d: Operation, arr: np.ndarray) -> _Value:
         uses = d.results[0].uses.get_length()
         name = ge.node_name(d)
-        if k not in self.frozen_inputs:
+        if k not in self.frozen_inputs:  # memory_copy.cc: CopyH2D into a fresh block
             return self._store(arr, f"{name}:0", uses)
         # a frozen input keeps its block while the data fits it
         arr = _c_order(arr)
