@@ -33,7 +33,8 @@ def test_three_batch_sizes_through_ge_run(tmp_path, capsys) -> None:
     assert ge_run([EXAMPLE, "--dim", "0=2,8,5", "--stats-json", str(stats)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
-        "clusters: 1 unknown-shape, 1 known-shape (1 run as static models: @main_sub_2_know), 1 data, 1 netoutput"
+        "clusters: 1 unknown-shape, 1 known-shape (1 run as static models: @main_sub_2_know), 1 data, "
+        "5 input nodes (Const), 1 netoutput"
     )
     assert [ln.split(";")[0] for ln in out[1:4]] == [
         "execution 0: inputs 2x32",
@@ -43,11 +44,11 @@ def test_three_batch_sizes_through_ge_run(tmp_path, capsys) -> None:
     assert "outputs match the reference" in out
     d = json.loads(stats.read_text())
     # hand-worked in tests/filecheck/runtime/dynamic_batch.mlir: all 12 slots, then input and
-    # output moved (2), then the same blocks again (0)
-    assert d["args_bytes_refreshed"] == [96, 16, 0] and d["executions"] == 3 and d["mismatch_count"] == 0
+    # output and feature map moved (8), then the same blocks again (0)
+    assert d["args_bytes_refreshed"] == [96, 64, 0] and d["executions"] == 3 and d["mismatch_count"] == 0
     assert d["dynamic"]["clusters"]["static_models"] == ["main_sub_2_know"]
     assert [e["models"][0]["update_policy_name"] for e in d["dynamic"]["executions"]] == [
-        "all-one-time", "model-io", "no_need_update",
+        "all-one-time", "fm-and-model-io", "no_need_update",
     ]  # fmt: skip
 
 
@@ -93,7 +94,7 @@ def test_report_has_the_dynamic_section(tmp_path) -> None:
     page = (rep / "index.html").read_text()
     assert '<section id="dynamic"><h2>Dynamic shapes</h2>' in page
     assert '<table id="dynamic-clusters"' in page and '<table id="dynamic-executions"' in page
-    assert "<td>4 (all-one-time)</td>" in page and "<td>2 (model-io)</td>" in page
+    assert "<td>4 (all-one-time)</td>" in page and "<td>3 (fm-and-model-io)</td>" in page
     for sid in ("summary", "kernels", "notask", "graphs", "memory", "tasks", "comparison", "remarks"):
         assert f'<section id="{sid}">' in page  # the existing sections stay
     static = tmp_path / "static"
