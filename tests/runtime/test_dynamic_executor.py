@@ -78,6 +78,8 @@ def test_caching_allocator_rounds_splits_merges_and_reuses() -> None:
     a = dev.malloc(1000, "a")  # a fresh 512 KiB segment, split: a at its start
     b = dev.malloc(100, "b")
     assert (a.ptr, a.size, b.ptr, b.size) == (B, 1024, B + 1024, 512)
+    assert dev.describe(B + 1100) == "inside live allocation #2 ('b', 512 bytes at 0x100000400)"
+    assert dev.describe(B + (512 << 10)) == "not device memory"
     assert dev.stats.segments == 1 and dev.stats.reserved_bytes == 512 * 1024
     dev.free(a)
     c = dev.malloc(600, "c")  # 1024 fits the freed block, more than half of it: not split
