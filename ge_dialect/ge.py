@@ -2331,23 +2331,6 @@ def _check_body_against(datas: Sequence[DataLike], net_output: NetOutput, op: Ge
             raise VerifyException(f"{what}: output {i} has type {r.type}, but the body returns {a.type}")
 
 
-def _check_known_model_against(model: Operation, op: GeNode, what: str) -> None:
-    """A call of a compiled known-shape subgraph (an npu.model with known_node): its
-    operands and results have the types of the model's input:k / output:k regions."""
-    types: dict[str, Attribute] = {}
-    for o in model.regions[0].block.ops:
-        r, t = o.properties.get("region"), o.attributes.get("type")
-        if o.name == "npu.region" and isinstance(r, StringAttr) and t is not None:
-            types[r.data] = t
-    for kind, values in (("input", op.operands), ("output", op.results)):
-        n = sum(1 for r in types if r.startswith(kind + ":"))
-        if n != len(values):
-            raise VerifyException(f"{what} has {n} {kind}s for the call's {len(values)}")
-        for k, v in enumerate(values):
-            if types[f"{kind}:{k}"] != v.type:
-                raise VerifyException(f"{what}: {kind} {k} has type {types[f'{kind}:{k}']}, but the call's is {v.type}")
-
-
 @irdl_op_definition
 class PartitionedCall(GeNode):
     """Calls subgraph `f` (a ge.graph symbol): inputs map to its Data nodes by index."""
@@ -2360,12 +2343,32 @@ class PartitionedCall(GeNode):
         if not isinstance(f, SymbolRefAttr):
             raise VerifyException("PartitionedCall requires attribute 'f' = @subgraph")
         callee = SymbolTable.lookup_symbol(self, f)
-        if callee is not None and callee.name == "npu.model" and "known_node" in callee.attributes:
-            _check_known_model_against(callee, self, f"known-shape model {f}")  # issue 16, DYN_CONTRACT.md §3
+        if isinstance(callee, GraphOp):
+            _check_body_against(callee.data_nodes, callee.net_output, self, f"subgraph {f}")
             return
-        if not isinstance(callee, GraphOp):
-            raise VerifyException(f"subgraph {f} is not a ge.graph in this module")
-        _check_body_against(callee.data_nodes, callee.net_output, self, f"subgraph {f}")
+        from ge_dialect.npu import ModelOp, RegionOp
+
+        # after ge-compile of a dynamic-shape module, a known-shape subgraph is a known-node
+        # model (davinci_model.h: known_node_) of the same name: its input:i / output:i
+        # regions are the call's operands / results
+        if isinstance(callee, ModelOp) and A.get_bool(callee, "known_node"):
+            io: dict[str, Attribute | None] = {
+                r.region.data: r.attributes.get("type")
+                for r in callee.body.block.ops
+                if isinstance(r, RegionOp) and r.region.data.startswith(("input:", "output:"))
+            }
+            for what, values in (("input", self.operands), ("output", self.results)):
+                n = sum(1 for k in io if k.startswith(what + ":"))
+                if n != len(values):
+                    raise VerifyException(f"known-node model {f} has {n} {what} regions for {len(values)} {what}s")
+                for i, v in enumerate(values):
+                    t = io.get(f"{what}:{i}")
+                    if t != v.type:
+                        raise VerifyException(
+                            f"known-node model {f}: region {what}:{i} has type {t}, but {what} {i} is {v.type}"
+                        )
+            return
+        raise VerifyException(f"subgraph {f} is not a ge.graph (or a known-node npu.model) in this module")
 
     def callee(self) -> GraphOp:
         f = self.attributes["f"]
