@@ -26,7 +26,7 @@ ge.graph @sub {
 
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<4xf16>
-  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.PartitionedCall: subgraph @nope is not a ge.graph in this module
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.PartitionedCall: subgraph @nope is not a ge.graph (or a known-node npu.model) in this module
   %y = ge.PartitionedCall(%x) {f = @nope} : (tensor<4xf16>) -> tensor<4xf16>
   ge.NetOutput %y : tensor<4xf16>
 }
@@ -35,7 +35,7 @@ ge.graph @main {
 
 ge.graph @main {
   %x = ge.Data {index = 0} : tensor<4xf16>
-  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.PartitionedCall: subgraph @f is not a ge.graph in this module
+  // CHECK: {{.*}}.mlir:[[# @LINE + 1]]:3: error: ge.PartitionedCall: subgraph @f is not a ge.graph (or a known-node npu.model) in this module
   %y = ge.PartitionedCall(%x) {f = @f} : (tensor<4xf16>) -> tensor<4xf16>
   ge.NetOutput %y : tensor<4xf16>
 }
