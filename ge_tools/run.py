@@ -30,14 +30,14 @@ import os
 import sys
 import textwrap
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import BinaryIO, get_origin, get_type_hints
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import BoolAttr, ModuleOp, StringAttr, i1
 from xdsl.ir import Operation, OpResult
 from xdsl.passes import PassPipeline
 from xdsl.utils.hints import type_repr
@@ -47,6 +47,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark_sink
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
+from ge_dialect.graph import has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
@@ -69,15 +70,25 @@ from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import get_all_passes
 from report.html import Check, RunRecorder, write_report
 from report.remarks import write_remarks_json
+from runtime.dynamic_executor import (
+    PARTITIONED_ATTR,
+    DynamicExecutor,
+    ExecutionStats,
+    PartitionSummary,
+    is_dynamic_module,
+    partition_summary,
+)
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph
-from runtime.simulator import LoadedModel, SimulatorFault, load
+from runtime.simulator import ARGS_SLOT_BYTES, UPDATE_POLICY_NAMES, LoadedModel, SimulatorFault, load
 from runtime.simulator import Stats as SimulatorStats
 
 RTOL = 1e-5
 ATOL = 1e-6
+DEFAULT_DIM = 1  # the size of an unknown dim without --dim (a free dimension's usual 1)
+PARTITION_PASS = "ge-partition-dynamic"  # GE's DynamicShapePartitioner (passes/partition/)
 NPY_MAGIC = b"\x93NUMPY"
 
 DESCRIPTION = """\
@@ -117,6 +128,27 @@ Modes:
                prints it (`ge-run examples/softmax_like.mlir --enable-pass reduce
                --remarks` shows the reduce fusions and simulates them).
   --reference  only evaluate the graph on the reference interpreter and print outputs.
+  dynamic      a graph with nodes of unknown shape (`?` dims), partitioned into known-
+               and unknown-shape subgraphs (ge.PartitionedCall with _is_unknown_shape; a
+               module already in that form has its known subgraphs compiled by the -p
+               pipeline one by one into npu.models marked known_node), runs on the dynamic
+               executor (runtime/dynamic_executor.py): unknown-shape nodes on the host with
+               the reference semantics over a simulated device memory pool (GE's caching
+               allocator), each known-shape model created once and, every execution, given
+               its feature-map arena and the addresses of its inputs and outputs (GE's
+               DavinciModelUpdateWorkspaces / UpdateArgs / Execute: only the args slots
+               whose allocation's address changed are rewritten, frozen inputs on the first
+               execution only). Each execution may have other input shapes (--input
+               NAME=A.npy,B.npy, --dim) and is compared with the reference on its own
+               inputs. Prints the clusters of each kind and which ran as static models,
+               then per execution: input shapes, host nodes, per static model GE's update
+               policy (all-one-time, model-io, fm-and-model-io, no_need_update) and the
+               args slots refreshed, in bytes (8 per slot: 64-bit device addresses), and
+               the pool's mallocs and peak; --stats-json adds "dynamic" and
+               "args_bytes_refreshed", --report a "Dynamic shapes" section. A slot left
+               pointing at a moved block is a simulator fault "stale address in execution
+               K". An already compiled module (its known parts npu.models) runs without a
+               reference.
 
 The memory line, in bytes ("memory: feature map F bytes, lower bound L (F/L x), peak
 live P"):
@@ -144,7 +176,12 @@ float8_e4m3fn / float8_e8m0fnu, GE's bytes; numpy.save writes those with a dtype
 alone cannot read back (|V2, <f1, |V1), so for such a Data a file whose dtype is a void
 of the same width, or the dtype's own descriptor, is taken as the Data's bytes, and
 --save-dir writes them as void arrays of their bytes: `np.load(f).view(ml_dtypes.bfloat16)`),
-or random inputs from --seed: floats uniform in [-1, 1) rounded to the input
+or, with --input NAME=A.npy,B.npy,..., one file per execution for Data NAME (one file:
+every execution; --executions defaults to the number of files),
+or random inputs from --seed: an unknown dim takes --dim [NAME:]AXIS=S1,S2,...'s size for
+the execution (the list repeats; --executions defaults to its length), else 1, the size
+of a free dimension with no override; each execution of a graph with unknown dims draws
+its own values, a static graph's executions share one draw; floats uniform in [-1, 1) rounded to the input
 dtype (to nearest, ties to even: representable values; f8E8M0FNU, which holds only
 powers of two, 2^k for k uniform in [-4, 4]), signed ints in [-4, 4], unsigned ints in
 [0, 8] (narrower for sub-byte types), bools uniform.
@@ -208,9 +245,11 @@ def output_names(graph: ge.GraphOp) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def random_input(data: ge.DataLike, rng: np.random.Generator) -> np.ndarray:
+def random_input(data: ge.DataLike, rng: np.random.Generator, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """A random array for `data` (of `shape`, its concrete shape, when its type has unknown dims)."""
     t = data.results[0].type
-    shape = shape_of(t)
+    if shape is None:
+        shape = shape_of(t)
     if shape is None or any(d < 0 for d in shape):
         raise ReferenceEvalError(data, f"random inputs need a known shape, got {t}; give --input files")
     elem = t.element_type  # type: ignore[attr-defined]
@@ -425,8 +464,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     src = p.add_mutually_exclusive_group()
     src.add_argument(
-        "--input", metavar="PATH.npy", action="append", default=[],
-        help="an input array, one per ge.Data in index order (repeat the option)",
+        "--input", metavar="PATH.npy | NAME=A.npy[,B.npy...]", action="append", default=[],
+        help="an input array, one per ge.Data in index order (repeat the option); or, per Data node "
+        "NAME, one file per execution (shapes may differ between executions where its type has "
+        "unknown dims; one file is used in every execution)",
     )  # fmt: skip
     src.add_argument("--seed", type=int, default=None, help="seed of the random inputs (default 0)")
     p.add_argument("--print-values", action="store_true", help="print every output array in full after its summary")
@@ -461,8 +502,15 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "stream and the comparison (report/html.py), with the full DOT of each picture beside it",
     )  # fmt: skip
     p.add_argument(
-        "--executions", type=int, default=1, metavar="N",
-        help="execute the loaded model N times, each with fresh input buffers (default 1)",
+        "--executions", type=int, default=None, metavar="N",
+        help="execute the loaded model N times, each with fresh input buffers (default 1, or the "
+        "number of files per --input NAME=... or of sizes per --dim)",
+    )  # fmt: skip
+    p.add_argument(
+        "--dim", action="append", default=[], metavar="[NAME:]AXIS=SIZE[,SIZE...]",
+        help="random inputs: an unknown dim (?) at AXIS (of Data NAME, or of every Data) has SIZE "
+        "in execution 0, the next SIZE in execution 1, ... (the list repeats); default 1, as a "
+        "free dimension without an override",
     )  # fmt: skip
     p.add_argument(
         "--frozen-input", type=int, action="append", default=[], metavar="K",
@@ -675,7 +723,7 @@ def _max_error(ref: Sequence[Output], got: Sequence[Output]) -> float:
 
 def check_arguments(args: argparse.Namespace) -> str | None:
     """The error line of an argument argparse cannot check alone, or None."""
-    if args.executions < 1:
+    if args.executions is not None and args.executions < 1:
         return f"ge-run: error: --executions must be >= 1, got {args.executions}"
     if args.seed is not None and args.seed < 0:  # numpy's default_rng takes non-negative seeds only
         return f"ge-run: error: --seed must be >= 0, got {args.seed}"
@@ -730,16 +778,126 @@ def compare_with_onnx_model(
 
 
 def make_inputs(args: argparse.Namespace, graph: ge.GraphOp) -> list[np.ndarray]:
-    """The graph's inputs in ge.Data index order: --input files, else --seed's random ones."""
+    """The graph's inputs in ge.Data index order: --input files, else --seed's random ones
+    (the first execution's, see make_input_sets)."""
     name = graph.sym_name.data
     n = len(graph.data_nodes)
     for k in args.frozen_input:
         if not 0 <= k < n:
             raise ReferenceEvalError(graph, f"--frozen-input {k}: graph @{name} has {n} inputs (indices 0..{n - 1})")
-    if args.input:
+    if args.input and not _named_inputs(args.input):
         return load_inputs(graph, args.input)
+    return make_input_sets(args, graph)[0]
+
+
+def _named_inputs(specs: Sequence[str]) -> bool:
+    return any("=" in sp for sp in specs)
+
+
+def input_files_per_execution(args: argparse.Namespace, graph: ge.GraphOp) -> list[list[str]]:
+    """--input NAME=A.npy,B.npy,...: per execution, one file per Data (index order). A
+    Data given one file uses it in every execution; the others must give the same number
+    of files."""
+    datas = graph.data_nodes
+    by_name = {ge.node_name(d): i for i, d in enumerate(datas)}
+    files: dict[int, list[str]] = {}
+    for sp in args.input:
+        nm, eq, paths = sp.partition("=")
+        if not eq or nm not in by_name or not paths:
+            names = ", ".join(by_name) or "none"
+            raise ReferenceEvalError(
+                graph,
+                f"--input {sp}: give NAME=FILE.npy[,FILE.npy...] for each Data node ({names}), or one path per Data",
+            )
+        if by_name[nm] in files:
+            raise ReferenceEvalError(graph, f"--input {sp}: Data '{nm}' is given twice")
+        files[by_name[nm]] = paths.split(",")
+    missing = [ge.node_name(d) for i, d in enumerate(datas) if i not in files]
+    if missing:
+        raise ReferenceEvalError(graph, f"--input: no file for Data {', '.join(repr(m) for m in missing)}")
+    counts = sorted({len(v) for v in files.values()} - {1})
+    if len(counts) > 1:
+        raise ReferenceEvalError(
+            graph, f"--input: the inputs give different numbers of files ({counts}), one per execution"
+        )
+    n = counts[0] if counts else 1
+    return [[files[i][k % len(files[i])] for i in range(len(datas))] for k in range(n)]
+
+
+def dim_sizes(args: argparse.Namespace) -> dict[tuple[str | None, int], list[int]]:
+    """--dim [NAME:]AXIS=S1,S2,...: the sizes an unknown dim at AXIS takes in executions 0, 1, ..."""
+    out: dict[tuple[str | None, int], list[int]] = {}
+    for sp in args.dim:
+        key, eq, sizes = sp.partition("=")
+        nm, colon, axis = key.rpartition(":")
+        try:
+            ax = int(axis)
+            vals = [int(v) for v in sizes.split(",")]
+        except ValueError:
+            vals, ax = [], -1
+        if not eq or ax < 0 or not vals or any(v < 0 for v in vals):
+            raise UserError(f"ge-run: error: --dim {sp}: expected [NAME:]AXIS=SIZE[,SIZE...] (AXIS, SIZE >= 0)")
+        out[(nm if colon else None, ax)] = vals
+    return out
+
+
+def execution_count(args: argparse.Namespace, graph: ge.GraphOp) -> int:
+    """--executions, else as many executions as the longest --input / --dim list gives."""
+    if args.executions is not None:
+        return args.executions
+    n = 1
+    if args.input and _named_inputs(args.input):
+        n = max(n, len(input_files_per_execution(args, graph)))
+    for sizes in dim_sizes(args).values():
+        n = max(n, len(sizes))
+    return n
+
+
+def make_input_sets(args: argparse.Namespace, graph: ge.GraphOp) -> list[list[np.ndarray]]:
+    """Each execution's inputs. Files (--input), or --seed's random inputs: a graph whose
+    shapes are all known draws one set for every execution (the same values, fresh
+    buffers); an unknown dim (`?`) takes --dim's size for that execution (the list
+    repeats), by default 1, and each execution draws its own values."""
+    n = execution_count(args, graph)
+    if args.input:
+        if not _named_inputs(args.input):
+            one = load_inputs(graph, args.input)
+            return [one] * n
+        per = input_files_per_execution(args, graph)
+        loaded: dict[tuple[str, ...], list[np.ndarray]] = {}
+        sets = []
+        for k in range(n):
+            paths = tuple(per[k % len(per)])
+            if paths not in loaded:
+                loaded[paths] = load_inputs(graph, list(paths))
+            sets.append(loaded[paths])
+        return sets
     rng = np.random.default_rng(0 if args.seed is None else args.seed)
-    return [random_input(d, rng) for d in graph.data_nodes]
+    datas = graph.data_nodes
+    shapes = [shape_of(d.results[0].type) for d in datas]
+    if all(sh is not None and all(x >= 0 for x in sh) for sh in shapes):
+        one = [random_input(d, rng) for d in datas]
+        return [one] * n
+    dims = dim_sizes(args)
+    sets = []
+    for k in range(n):
+        ins = []
+        for d, sh in zip(datas, shapes):
+            if sh is None:
+                raise ReferenceEvalError(
+                    d, f"random inputs need a known rank, got {d.results[0].type}; give --input files"
+                )
+            nm = ge.node_name(d)
+            concrete = []
+            for ax, x in enumerate(sh):
+                if x >= 0:
+                    concrete.append(x)
+                    continue
+                sizes = dims.get((nm, ax)) or dims.get((None, ax)) or [DEFAULT_DIM]
+                concrete.append(sizes[k % len(sizes)])
+            ins.append(random_input(d, rng, tuple(concrete)))
+        sets.append(ins)
+    return sets
 
 
 def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> ModuleOp:
@@ -770,6 +928,47 @@ def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> Mo
 def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
     """The npu.model ge-to-npu built for graph @name, or None (a pipeline that stops earlier)."""
     return next((m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name), None)
+
+
+def known_subgraphs(module: ModuleOp) -> list[ge.GraphOp]:
+    """The known-shape subgraphs of a partitioned module (DYN_CONTRACT.md §2): the ge.graphs
+    a PartitionedCall with `_is_unknown_shape = false` calls."""
+    syms = {op.sym_name.data: op for op in module.ops if isinstance(op, ge.GraphOp)}
+    out: dict[str, ge.GraphOp] = {}
+    for op in module.walk():
+        if (
+            isinstance(op, ge.PartitionedCall)
+            and "_is_unknown_shape" in op.attributes
+            and not A.get_bool(op, "_is_unknown_shape", True)
+        ):
+            f = op.attributes["f"]
+            g = syms.get(f.root_reference.data)  # type: ignore[attr-defined]
+            if g is not None:
+                out.setdefault(g.sym_name.data, g)
+    return list(out.values())
+
+
+def compile_partitioned(module: ModuleOp, compile_one: Callable[[ModuleOp], ModuleOp]) -> ModuleOp:
+    """DYN_CONTRACT.md §3 for a module already partitioned (§2's format): a copy in which
+    each known-shape subgraph is compiled on its own (`compile_one` on a module holding
+    just that graph: ge-compile) into the npu.model of the same name, marked
+    `known_node = true` (GE's BuildForKnownShapeGraph, then DavinciModelCreate's
+    SetKnownNode); the root and the unknown-shape subgraphs stay ge.graph."""
+    out = module.clone()
+    for g in known_subgraphs(out):
+        name = g.sym_name.data
+        compiled = compile_one(ModuleOp([g.clone()]))
+        model = find_model(compiled, name)
+        if model is None:
+            raise ReferenceEvalError(g, f"compiling known-shape subgraph @{name} gave no npu.model")
+        model.detach()
+        model.attributes["known_node"] = BoolAttr(True, i1)
+        block = g.parent_block()
+        assert block is not None
+        block.insert_op_before(model, g)
+        g.detach()
+        g.erase()
+    return out
 
 
 @dataclass
@@ -915,8 +1114,14 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _run_graph(
     args: argparse.Namespace, ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp
 ) -> int:
+    if is_dynamic_graph(module, graph):
+        return _run_dynamic(args, ctx, pipeline, module, graph)
     name = graph.sym_name.data
     inputs = make_inputs(args, graph)
+    named = bool(args.input) and _named_inputs(args.input)
+    sets = make_input_sets(args, graph) if named else [inputs] * execution_count(args, graph)
+    executions = len(sets)
+    distinct = len({id(x) for x in sets}) > 1  # --input NAME=A.npy,B.npy: other values per execution
     ref = _evaluate(graph, inputs)
     stats: dict[str, object] = {
         "graph": name,
@@ -939,15 +1144,40 @@ def _run_graph(
         compiled = compile_module(ctx, pipeline, module)
     if (model := find_model(compiled, name)) is not None:
         try:
-            sim = simulate_model(model, inputs, output_names(graph), args.executions, args.frozen_input)
+            if distinct:
+                sim = simulate_sets(model, sets, output_names(graph), args.frozen_input)
+            else:
+                sim = simulate_model(model, inputs, output_names(graph), executions, args.frozen_input)
         except SimulatorFault as e:
             print(f"{op_location(fault_node(graph, e))}: error: simulator: {e}", file=sys.stderr)
             return 1
-        stats.update(report_simulation(sim, args.executions))
+        stats.update(report_simulation(sim, executions))
         runs = sim.runs
     else:
-        runs = [_evaluate(select_graph(compiled, name), inputs)]
-    c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
+        runs = [_evaluate(select_graph(compiled, name), s) for s in (sets if distinct else [inputs])]
+    if distinct:
+        refs = _references(graph, sets)
+        c = compare_each(refs, runs, _bounds(graph, sets))
+    else:
+        refs = [ref]
+        c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
+
+
+def _finish(
+    args: argparse.Namespace,
+    pipeline: PassPipeline,
+    module: ModuleOp,
+    compiled: ModuleOp,
+    stats: dict[str, object],
+    c: Comparison,
+    runs: Sequence[Sequence[Output]],
+    ref: Sequence[Output],
+    inputs: Sequence[np.ndarray],
+) -> int:
+    """Print the comparison and the last execution's outputs, compare them with
+    onnxruntime's on that execution's `inputs`, save, write --stats-json and the reports;
+    the exit status."""
     status = report_comparison(c, runs[-1], args.print_values)
     oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1])
     status = max(status, oracle_status)
@@ -966,6 +1196,169 @@ def _run_graph(
         checks.append(oracle_check)
     write_reports(args, pipeline, module, compiled, stats, checks)
     return status
+
+
+def _references(graph: ge.GraphOp, sets: Sequence[Sequence[np.ndarray]]) -> list[list[Output]]:
+    """The reference's outputs for each execution's inputs (once per distinct set)."""
+    done: dict[int, list[Output]] = {}
+    return [done.setdefault(id(s), _evaluate(graph, s)) for s in sets]
+
+
+def _bounds(graph: ge.GraphOp, sets: Sequence[Sequence[np.ndarray]]) -> list[list[np.ndarray]]:
+    done: dict[int, list[np.ndarray]] = {}
+    return [done.setdefault(id(s), output_error_bounds(graph, s)) for s in sets]
+
+
+def compare_each(
+    refs: Sequence[Sequence[Output]], runs: Sequence[Sequence[Output]], bounds: Sequence[Sequence[np.ndarray]]
+) -> Comparison:
+    """Execution k's outputs against the reference's on execution k's inputs."""
+    mismatches, report, err, unbounded = 0, [], 0.0, 0
+    for k, (ref, r, b) in enumerate(zip(refs, runs, bounds)):
+        bad, lines = compare(ref, r, b)
+        mismatches += bad
+        report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
+        err = max(err, _max_error(ref, r))
+        unbounded += sum(int(np.isinf(x).sum()) for x in b)
+    return Comparison(mismatches, report, err, unbounded)
+
+
+def simulate_sets(
+    model: npu.ModelOp, sets: Sequence[Sequence[np.ndarray]], names: Sequence[str], frozen: Sequence[int]
+) -> Simulation:
+    """DavinciModel: load `model` once, execute it once per input set (fresh buffers)."""
+    figures = model_figures(model)
+    loaded = load(model, frozen)
+    runs, refreshed = [], []
+    for ins in sets:
+        outs = loaded.execute([np.array(a, copy=True) for a in ins])
+        runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
+        refreshed.append(len(loaded.refreshed))
+    return Simulation(figures, runs, refreshed, loaded.stats)
+
+
+# ---------------------------------------------------------------------------------------
+# Dynamic shapes (issue 16): partitioned graphs on runtime/dynamic_executor.py
+# ---------------------------------------------------------------------------------------
+
+
+def is_dynamic_graph(module: ModuleOp, graph: ge.GraphOp) -> bool:
+    """A graph the dynamic executor runs: partitioned (DYN_CONTRACT.md §2/§3), or with a
+    node of unknown shape (GE's IsUnknownShapeOp on any node of the root graph)."""
+    if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
+        return True
+    return any(has_unknown_shape(op) for op in graph.body.block.ops)
+
+
+def compile_dynamic(
+    ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp, remarks: bool = False
+) -> ModuleOp:
+    """DYN_CONTRACT.md §3's module: ge-compile's, when it partitions the graph itself
+    (ge-partition-dynamic inside ge-compile); for a module already partitioned (§2), each
+    known-shape subgraph compiled by the pipeline on its own (compile_partitioned); when
+    the partition pass exists but the pipeline does not run it, that pass first, then the
+    same."""
+    if is_dynamic_module(module):
+        return module.clone()  # already compiled: the known subgraphs are npu.models
+    if PARTITIONED_ATTR in graph.attributes:
+        return compile_partitioned(module, lambda m: compile_module(ctx, pipeline, m))
+    available = get_all_passes()
+    if PARTITION_PASS in available and all(p.name != PARTITION_PASS for p in pipeline.passes):
+        passes = build_pipeline(PARTITION_PASS, available)
+        partitioned = module.clone()
+        PassPipeline(with_remarks(passes) if remarks else passes).apply(ctx, partitioned)
+        return compile_partitioned(partitioned, lambda m: compile_module(ctx, pipeline, m))
+    compiled = compile_module(ctx, pipeline, module)
+    if is_dynamic_module(compiled):
+        return compiled
+    name = graph.sym_name.data
+    root = next((g for g in compiled.ops if isinstance(g, ge.GraphOp) and g.sym_name.data == name), None)
+    if root is not None and PARTITIONED_ATTR in root.attributes:
+        return compile_partitioned(compiled, lambda m: compile_module(ctx, pipeline, m))
+    raise ReferenceEvalError(
+        graph,
+        f"graph @{name} has inputs of unknown shape and the pipeline did not partition it into "
+        "known- and unknown-shape subgraphs (ge-partition-dynamic); give the partitioned module "
+        "(DYN_CONTRACT.md §2: PartitionedCalls marked _is_unknown_shape)",
+    )
+
+
+def _policy(p: int) -> str:
+    return UPDATE_POLICY_NAMES.get(p, "unknown")
+
+
+def report_dynamic(summary: PartitionSummary, history: Sequence[ExecutionStats]) -> dict[str, object]:
+    """Print the partition and each execution's refresh cost; return them for --stats-json."""
+    print(summary.line())
+    for h in history:
+        shapes = ", ".join(fmt_shape(s) for s in h.input_shapes)
+        models = "; ".join(
+            f"@{m.model} {_policy(m.ret_up)}, {m.refreshed_slots} args slots refreshed ({m.refreshed_bytes} bytes)"
+            for m in h.known_models
+        )
+        print(
+            f"execution {h.execution}: inputs {shapes}; {h.host_nodes} host nodes, "
+            f"static model runs: {h.known_models_executed}" + (f" ({models})" if models else "")
+            + f"; pool: {h.pool.mallocs} mallocs ({h.pool.reused_blocks} reused), peak {h.pool.peak_in_use_bytes} bytes"
+        )  # fmt: skip
+    refreshed = [h.args_bytes_refreshed for h in history]
+    print(f"executions: {len(history)}, args bytes refreshed per execution ({ARGS_SLOT_BYTES} per slot): {refreshed}")
+    return {
+        "executions": len(history),
+        "args_bytes_refreshed": refreshed,
+        "dynamic": {"clusters": summary.as_dict(), "executions": [h.as_dict() for h in history]},
+    }
+
+
+def _run_dynamic(
+    args: argparse.Namespace, ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp
+) -> int:
+    """Issue 16: each execution's inputs (their shapes may differ) on the reference and on
+    the dynamic executor (runtime/dynamic_executor.py), compared execution by execution."""
+    name = graph.sym_name.data
+    make_inputs(args, graph)  # checks --frozen-input
+    sets = make_input_sets(args, graph)
+    refs = _references(graph, sets) if not is_dynamic_module(module) else []
+    stats: dict[str, object] = {
+        "graph": name,
+        "mode": "reference" if args.reference else "compare",
+        "passes": [p.name for p in pipeline.passes],
+        "outputs": [
+            {"index": o.index, "name": o.name, "shape": list(o.array.shape), "dtype": str(o.array.dtype)}
+            for o in (refs[-1] if refs else [])
+        ],
+    }
+    if args.reference:
+        for k, ref in enumerate(refs):
+            if len(refs) > 1:
+                print(f"execution {k}:")
+            print_outputs(ref, args.print_values)
+        if args.save_dir and refs:
+            _save(args.save_dir, "output_", refs[-1])
+        write_stats(args.stats_json, stats)
+        write_reports(args, pipeline, module, None, stats, [])
+        return 0
+    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
+    with rec.collecting() if rec is not None else nullcontext():
+        compiled = compile_dynamic(ctx, pipeline, module, graph, args.remarks or bool(args.remarks_json or args.report))
+    names = output_names(graph)
+    try:
+        ex = DynamicExecutor(compiled, args.frozen_input)
+        runs = []
+        for ins in sets:
+            outs = ex.execute([np.array(a, copy=True) for a in ins])
+            runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
+    except SimulatorFault as e:
+        print(f"{op_location(fault_node(graph, e))}: error: simulator: {e}", file=sys.stderr)
+        return 1
+    stats.update(report_dynamic(partition_summary(compiled), ex.history))
+    if not refs:  # a compiled module: no graph to take a reference from
+        print("no reference: the module is already compiled (its known-shape subgraphs are npu.models)")
+        print_outputs(runs[-1], args.print_values)
+        write_stats(args.stats_json, stats)
+        return 0
+    c = compare_each(refs, runs, _bounds(graph, sets))
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
 
 
 def main(argv: Sequence[str] | None = None) -> None:

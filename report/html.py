@@ -283,7 +283,7 @@ def _figure_value(v: object) -> object:
 
 def summary_section(source: str, stats: Mapping[str, object]) -> str:
     rows = [("input (locations below are LINE:COL in it)", source)] + [
-        (k, _figure_value(v)) for k, v in sorted(stats.items()) if k != "outputs"
+        (k, _figure_value(v)) for k, v in sorted(stats.items()) if k not in ("outputs", "dynamic")
     ]
     outs = stats.get("outputs")
     body = table("summary-figures", ("figure", "value"), rows)
@@ -515,6 +515,48 @@ def comparison_section(checks: Sequence[Check]) -> str:
     return _section("comparison", "Comparison", "\n".join(parts))
 
 
+def dynamic_section(stats: Mapping[str, object]) -> str:
+    """Issue 16: the clusters of a partitioned graph, which ran as static models, and each
+    execution's address refresh (ge-run's stats["dynamic"], runtime/dynamic_executor.py)."""
+    dyn = stats.get("dynamic")
+    assert isinstance(dyn, dict)
+    cl = dyn.get("clusters", {})
+    rows = [
+        ("unknown-shape clusters (run on the host)", len(cl.get("unknown_shape", []))),
+        ("known-shape clusters", len(cl.get("known_shape", []))),
+        (
+            "run as static models (npu.model, known_node)",
+            ", ".join(f"@{m}" for m in cl.get("static_models", [])) or "none",
+        ),
+        ("unknown-shape subgraphs", ", ".join(f"@{m}" for m in cl.get("unknown_shape", [])) or "none"),
+        ("data / netoutput", f"{cl.get('data', 0)} / {cl.get('netoutput', 0)}"),
+    ]
+    body = table("dynamic-clusters", ("cluster", "value"), rows)
+    body += _p(
+        "Per execution: the input shapes, the nodes run on the host, and per static model GE's update "
+        "policy (ret_up) and the args slots its refresh rewrote, 8 bytes each (64-bit device addresses)."
+    )
+    runs = []
+    for h in dyn.get("executions", []):
+        shapes = ", ".join("x".join(map(str, s)) or "scalar" for s in h.get("input_shapes", []))
+        for m in h.get("models", []) or [{}]:
+            runs.append(
+                (
+                    h.get("execution"), shapes, h.get("host_nodes"), m.get("model"),
+                    f"{m.get('update_policy')} ({m.get('update_policy_name')})" if m else None,
+                    m.get("refreshed_slots"), m.get("refreshed_bytes"), ", ".join(m.get("input_addresses", [])),
+                    ", ".join(m.get("output_addresses", [])), m.get("fm_address"),
+                )
+            )  # fmt: skip
+    body += table(
+        "dynamic-executions",
+        ("execution", "input shapes", "host nodes", "static model", "update policy", "args slots refreshed",
+         "bytes refreshed", "input addresses", "output addresses", "feature map"),
+        runs,
+    )  # fmt: skip
+    return _section("dynamic", "Dynamic shapes", body)
+
+
 def in_tables(r: Remark) -> bool:
     """Whether the kernel, fusion or no-task table shows the remark."""
     return (r.pass_name in (LOWERING_PASS, FUSION_PASS) and r.verdict is not None) or r.verdict in NO_TASK_VERDICTS
@@ -567,6 +609,7 @@ def report_html(
             ("memory", "Memory plan"),
             ("tasks", "Task program"),
             ("comparison", "Comparison"),
+            *((("dynamic", "Dynamic shapes"),) if "dynamic" in stats else ()),
             ("remarks", "Other remarks"),
         )
     )
@@ -578,6 +621,7 @@ def report_html(
         memory_section(plans),
         tasks_section(compiled),
         comparison_section(checks),
+        *((dynamic_section(stats),) if "dynamic" in stats else ()),
         remarks_section(remarks),
     ]
     return (

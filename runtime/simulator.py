@@ -40,6 +40,27 @@ happens-before between them (vector clocks: program order, event record -> wait,
 stream_active, ge_executor.md §4.3); a wait for an event never recorded (deadlock), an
 event recorded twice before its wait; a task of another stream not joined before
 end_graph. Streams run round robin, one task at a time.
+
+Known-shape subgraphs of a dynamic graph (issue 16; runtime/dynamic_executor.py): `load(model,
+frozen, device=DeviceMemory)` loads the model as GE's DavinciModelCreate does for a known
+node (SetKnownNode(true), davinci_model_kernel.cc): its weights and variables are copied into
+blocks of the simulated device memory (runtime/device_memory.py) once, its feature map and
+workspace are the dynamic side's blocks given before each execution (`update_workspaces`:
+DavinciModelUpdateWorkspaces -> UpdateHbmFmMemBases), and `execute_known_node(inputs,
+outputs)` takes the device blocks of its inputs and outputs (DavinciModelExecute, which first
+runs DavinciModelUpdateArgs -> UpdateKnownNodeArgs). Every kernel / memcpy operand is an args
+slot holding a 64-bit device address, `active_base[allocation id] + offset`; the allocation
+ids are the regions: input:k and output:k (policy kUpdateModelIo), fm and workspace
+(refreshable feature map, kUpdateFmAndModelIo), weight and var (fixed: the ABSOLUTE id,
+kInitOneTime). Per execution the active bases are rebuilt as
+ConstructActiveMemBaseAddrsForKnownNode does (fm first, then inputs: all on the first
+execution, later the non-frozen ones only, then outputs, then ABSOLUTE forced to 0; `ret_up`
+the highest policy of a changed id), and ModelArgsManager::UpdateHostArgs rewrites every
+slot registered under an id whose base changed (`refreshed_slots`; the bytes refreshed are
+8 per slot). Before a task runs, each slot's address must lie in the block its region was
+given in this execution: an address the refresh left behind (a frozen input whose block
+moved) is a SimulatorFault "stale address" naming the task, the region, the address, what
+the device holds there now (free memory, or another allocation) and the execution.
 """
 
 from __future__ import annotations
@@ -57,6 +78,7 @@ from ge_dialect import ge, npu
 from ge_dialect.dtypes import is_float_dtype, numpy_dtype
 from ge_dialect.interval_map import IntervalMap
 from runtime.ascgraph_interp import run_asc_graph
+from runtime.device_memory import Allocation, DeviceMemory
 from runtime.graph_interpreter import ReferenceEvalError
 from runtime.interpreter import ge_interpreter
 from runtime.layouts import gather, scatter, storage_elements, storage_index
@@ -64,7 +86,13 @@ from runtime.layouts import gather, scatter, storage_elements, storage_index
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
 
 # ModelArgsManager::UpdatePolicy
-K_NO_NEED_UPDATE, K_UPDATE_MODEL_IO, K_INIT_ONE_TIME = 0, 2, 4
+K_NO_NEED_UPDATE, K_UPDATE_MODEL_IO, K_UPDATE_FM_AND_MODEL_IO, K_INIT_ONE_TIME = 0, 2, 3, 4
+# model_args_manager.cc: kUpdatePolicyStr
+UPDATE_POLICY_NAMES = {0: "no_need_update", 1: "host_input", 2: "model-io", 3: "fm-and-model-io", 4: "all-one-time"}
+# model_args_manager.cc: UpdateHostArgs writes each slot as a whole 64-bit address
+ARGS_SLOT_BYTES = 8
+# a known node's refreshable feature-map ids (refreshable_fm_index_and_allocation_ids_)
+FM_REGIONS = ("fm", "workspace")
 HOST_REGIONS = ("weight", "var")
 
 
@@ -118,6 +146,8 @@ class _Task:
     outs: list[_Operand] = field(default_factory=list)
     run: object = None  # the kernel callable
     bindings: list[tuple[np.ndarray, int]] | None = None
+    # known node: the device address each args slot holds (active_base[id] + offset)
+    slots: list[int] | None = None
 
     @property
     def kind(self) -> str:
@@ -133,6 +163,8 @@ class Stats:
     memcpy_bytes: int = 0
     peak_live_fm_bytes: int = 0
     refreshed_tasks: int = 0
+    # args slots rewritten (ModelArgsManager::UpdateHostArgs: update_addr_num); 8 bytes each
+    refreshed_slots: int = 0
     # bytes read + written by the kernel and memcpy tasks of each GE node (the tasks'
     # `node`): a no-task node has none, so it is absent
     bytes_by_node: dict[str, int] = field(default_factory=dict)
@@ -210,19 +242,22 @@ class _Tensors:
         return r in HOST_REGIONS or r.startswith("input:") or r.startswith("output:")
 
 
-def load(model: npu.ModelOp, frozen_inputs: Sequence[int] = ()) -> LoadedModel:
-    """DavinciModel::Init: validate, allocate regions, copy weights, build the task lists."""
+def load(model: npu.ModelOp, frozen_inputs: Sequence[int] = (), device: DeviceMemory | None = None) -> LoadedModel:
+    """DavinciModel::Init: validate, allocate regions, copy weights, build the task lists.
+    With `device`, the model is a known node of a dynamic graph (DavinciModelCreate: see the
+    module doc): its memory is blocks of `device`."""
     try:
         model.verify()
     except VerifyException as e:
         raise SimulatorFault(f"the model does not verify: {e}") from None
-    return LoadedModel(model, frozenset(frozen_inputs))
+    return LoadedModel(model, frozenset(frozen_inputs), device)
 
 
 class LoadedModel:
-    def __init__(self, model: npu.ModelOp, frozen: frozenset[int]):
+    def __init__(self, model: npu.ModelOp, frozen: frozenset[int], device: DeviceMemory | None = None):
         self.model = model
         self.frozen = frozen
+        self.device = device  # a known node's device memory (None: a standalone static model)
         # the kernels' semantics: the reference interpreter's for library kernels, the
         # AscGraph interpreter's for AscGraph kernels
         self.interpreter = ge_interpreter()
@@ -288,8 +323,11 @@ class LoadedModel:
         self.active_base: dict[str, int] = {}
         self.first = True
         self.refreshed: list[str] = []
+        self.refreshed_slots = 0
         self.stats = Stats()
         self.last_stats = Stats()
+        if device is not None:
+            self._create_known_node(device)
 
     # -- load-time checks of the addresses ----------------------------------------------------
 
@@ -477,10 +515,19 @@ class LoadedModel:
                 ret_up = max(ret_up, K_UPDATE_MODEL_IO)
         if self.first:
             ret_up = K_INIT_ONE_TIME  # the ABSOLUTE base is forced from all-ones to 0
+        self._update_host_args(ret_up, changed, {**self.memory, **bound})
+
+    def _update_host_args(
+        self, ret_up: int, changed: set[str], memory: dict[str, np.ndarray], bases: dict[str, int] | None = None
+    ) -> None:
+        """ModelArgsManager::UpdateForExecute / UpdateHostArgs: with `ret_up` above
+        kNoNeedUpdate, rewrite every args slot registered under a changed allocation id
+        (all of them on kInitOneTime), binding it to `memory[region]` at its offset (and,
+        for a known node, recording its device address `bases[region] + offset`)."""
         self.refreshed = []
+        self.refreshed_slots = 0
         if ret_up == K_NO_NEED_UPDATE:
             return
-        memory = {**self.memory, **bound}
         for t in self.tasks:
             ops = [*t.ins, *t.outs]
             if not ops:
@@ -489,11 +536,20 @@ class LoadedModel:
                 continue
             if t.bindings is None or ret_up == K_INIT_ONE_TIME:
                 t.bindings = [(memory[o.region], o.addr.offset.data) for o in ops]
+                self.refreshed_slots += len(ops)
+                if bases is not None:
+                    t.slots = [bases[o.region] + o.addr.offset.data for o in ops]
             else:  # only the slots registered under a changed allocation id are rewritten
                 t.bindings = [
                     (memory[o.region], o.addr.offset.data) if o.region in changed else b
                     for o, b in zip(ops, t.bindings)
                 ]
+                self.refreshed_slots += sum(o.region in changed for o in ops)
+                if bases is not None:
+                    assert t.slots is not None
+                    t.slots = [
+                        bases[o.region] + o.addr.offset.data if o.region in changed else a for o, a in zip(ops, t.slots)
+                    ]
             self.refreshed.append(t.label)
 
     def execute(self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
@@ -508,9 +564,15 @@ class LoadedModel:
             if dev is not None:  # the host reads the storage layout back
                 t = self.io_types[f"output:{k}"]
                 a[...] = gather(t, dev[: storage_elements(t) * a.dtype.itemsize].view(a.dtype))
+        self._record(run)
+        return outs
+
+    def _record(self, run: _Execution) -> None:
+        """This execution's figures (`last_stats`), added to the totals (`stats`)."""
         st = run.stats
         st.executions = 1
         st.refreshed_tasks = len(self.refreshed)
+        st.refreshed_slots = self.refreshed_slots
         self.last_stats = st
         total = self.stats
         total.executions += 1
@@ -521,9 +583,152 @@ class LoadedModel:
         total.memcpy_bytes += st.memcpy_bytes
         total.peak_live_fm_bytes = max(total.peak_live_fm_bytes, st.peak_live_fm_bytes)
         total.refreshed_tasks += st.refreshed_tasks
+        total.refreshed_slots += st.refreshed_slots
         for k, v in st.bytes_by_node.items():
             total.bytes_by_node[k] = total.bytes_by_node.get(k, 0) + v
-        return outs
+
+    # -- a known node of a dynamic graph (davinci_model_kernel.cc) ------------------------------
+
+    def _create_known_node(self, device: DeviceMemory) -> None:
+        """DavinciModelCreate: the weights and variables go to device blocks the model keeps
+        (InitParam: weight_base); the feature map and workspace come per execution."""
+        if self.staged:
+            r = sorted(self.staged)[0]
+            raise SimulatorFault(
+                f"{r}: a known-node model's input or output must be row-major ND (its storage "
+                f"layout is {self.io_types[r]}); the dynamic executor hands it row-major device blocks",
+                region=r,
+            )
+        name = self.model.sym_name.data
+        self.current: dict[str, Allocation] = {}  # the block of each region in this execution
+        self.base: dict[str, int] = {}  # the device address of each region's view
+        for r in ("weight", "var"):
+            if r in self.memory:
+                a = device.malloc(len(self.memory[r]), f"@{name} {r}")
+                view = device.view(a.ptr, len(self.memory[r]))
+                view[...] = self.memory[r]
+                self.memory[r] = view
+                self.current[r], self.base[r] = a, a.ptr
+        for r in FM_REGIONS:
+            self.memory.pop(r, None)
+        self.n_inputs = sum(1 for r in self.region_sizes if r.startswith("input:"))
+        self.n_outputs = sum(1 for r in self.region_sizes if r.startswith("output:"))
+
+    def region_size(self, region: str) -> int:
+        return self.region_sizes.get(region, 0)
+
+    def update_workspaces(self, blocks: dict[str, Allocation]) -> None:
+        """DavinciModelUpdateWorkspaces -> UpdateHbmFmMemBases: this execution's feature-map
+        (and workspace) blocks, each at least its region's size."""
+        assert self.device is not None
+        for r in FM_REGIONS:
+            size = self.region_sizes.get(r, 0)
+            a = blocks.get(r)
+            if a is None:
+                if size:
+                    raise SimulatorFault(f"{r}: no block given for the model's {size}-byte {r}", region=r)
+                continue
+            if a.size < size:
+                raise SimulatorFault(f"{r}: {a.describe()} is smaller than the model's {size}-byte {r}", region=r)
+            self.current[r] = a
+
+    def update_known_node_args(self, inputs: Sequence[Allocation], outputs: Sequence[Allocation]) -> int:
+        """DavinciModelUpdateArgs -> DavinciModel::UpdateKnownNodeArgs: rebuild the active
+        base table (ConstructActiveMemBaseAddrsForKnownNode) and rewrite the slots of every
+        id whose base changed (ModelArgsManager::UpdateForExecute); returns `ret_up`."""
+        assert self.device is not None
+        if len(inputs) != self.n_inputs or len(outputs) != self.n_outputs:
+            raise SimulatorFault(
+                f"the model takes {self.n_inputs} inputs and {self.n_outputs} outputs, "
+                f"{len(inputs)} and {len(outputs)} given"
+            )
+        for kind, blocks in (("input", inputs), ("output", outputs)):
+            for k, a in enumerate(blocks):
+                r = f"{kind}:{k}"
+                if a.size < self.region_sizes[r]:
+                    raise SimulatorFault(
+                        f"{r}: {a.describe()} is smaller than the model's {self.region_sizes[r]}-byte {r}", region=r
+                    )
+                self.current[r] = a  # what UpdateArgs was given (frozen or not)
+        ret_up = K_NO_NEED_UPDATE
+        changed: set[str] = set()
+
+        def offer(r: str, addr: int, policy: int) -> None:
+            nonlocal ret_up
+            if self.active_base.get(r) != addr:
+                self.active_base[r] = addr
+                changed.add(r)
+                ret_up = max(ret_up, policy)
+
+        # refreshable_fm_index_and_allocation_ids_: policy kUpdateFmAndModelIo (InitForUpdate)
+        for r in FM_REGIONS:
+            if r in self.current:
+                offer(r, self.current[r].ptr, K_UPDATE_FM_AND_MODEL_IO)
+        # refreshable_input_index_and_allocation_ids_ on the first execution, the non-frozen
+        # ones later; the switch happens only when some input is not frozen
+        # (ConstructActiveMemBaseAddrsForKnownNode: is_first_time_model_execute_)
+        frozen = self.frozen if not self.first else frozenset()
+        for k in range(self.n_inputs):
+            if k not in frozen:
+                offer(f"input:{k}", self.current[f"input:{k}"].ptr, K_UPDATE_MODEL_IO)
+        if self.first and any(k not in self.frozen for k in range(self.n_inputs)):
+            self.first = False
+        for k in range(self.n_outputs):
+            offer(f"output:{k}", self.current[f"output:{k}"].ptr, K_UPDATE_MODEL_IO)
+        # the ABSOLUTE id (weights, variables: fixed addresses) starts at all-ones and is
+        # forced to 0 once: kInitOneTime, so every slot is written on the first execution
+        if self.active_base.get("ABSOLUTE") != 0:
+            self.active_base["ABSOLUTE"] = 0
+            ret_up = max(ret_up, K_INIT_ONE_TIME)
+            changed |= {"weight", "var"}
+        memory: dict[str, np.ndarray] = dict(self.memory)
+        for r in changed:
+            if r in self.current and r not in ("weight", "var"):
+                a = self.current[r]
+                self.base[r] = a.ptr
+                memory[r] = self.device.view(a.ptr, self.region_sizes.get(r, 0))
+                self.memory[r] = memory[r]
+        self._update_host_args(ret_up, changed, memory, self.base)
+        self.ret_up = ret_up
+        return ret_up
+
+    def execute_known_node(self, inputs: Sequence[Allocation], outputs: Sequence[Allocation]) -> None:
+        """DavinciModelExecute: DavinciModelUpdateArgs, then run the streams on the device
+        blocks (the outputs are written into `outputs`' blocks)."""
+        assert self.device is not None
+        self.update_known_node_args(inputs, outputs)
+        bound = {
+            r: self.device.view(a.ptr, self.region_sizes[r])
+            for r, a in self.current.items()
+            if r.startswith("input:") or r.startswith("output:")
+        }
+        run = _Execution(self, bound)
+        run.go()
+        self._record(run)
+
+    def get_run_address(self, k: int) -> int:
+        """DavinciModelGetRunAddress: the device address output k's value is at after the
+        execution: the output block this execution was given (GetRunMemory maps a weight
+        or file-constant output to weight_base + offset; ge-to-npu copies such an output
+        into output:k, so the output block is where it is)."""
+        return self.current[f"output:{k}"].ptr
+
+    def check_slots(self, t: _Task, execution: int) -> None:
+        """Each args slot of `t` holds an address inside the block its region has in this
+        execution: else the refresh left a stale address behind."""
+        assert self.device is not None and t.slots is not None
+        for o, addr in zip((*t.ins, *t.outs), t.slots):
+            n = o.addr.length.data
+            cur = self.current.get(o.region)
+            if cur is not None and cur.live and cur.ptr <= addr and addr + n <= cur.ptr + cur.size:
+                continue
+            now = f"{cur.describe()}" if cur is not None else "no block"
+            raise SimulatorFault(
+                f"{t.label}: stale address in execution {execution}: the args slot of tensor \"{o.tensor}\" "
+                f"({o.region} [{o.addr.offset.data}, {o.addr.end})) holds device address {addr:#x}, but this "
+                f"execution's {o.region} is {now}; {addr:#x} is {self.device.describe(addr)}",
+                t.label, o.region, o.addr.offset.data, o.addr.end, t.op,
+            )  # fmt: skip
 
 
 class _Execution:
@@ -755,6 +960,8 @@ class _Execution:
             ops = [*t.ins, *t.outs]
             for o, (buf, off) in zip(ops, t.bindings):
                 self.check_bounds(t, o, buf, off)
+            if self.m.device is not None:
+                self.m.check_slots(t, self.m.device.epoch)
             nin = len(t.ins)
             for o in t.ins:
                 self.read(t, o)
