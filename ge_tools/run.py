@@ -98,7 +98,7 @@ Modes:
   default      run the passes of ge-compile (ge_tools/pipeline.py: graph preparation,
                ge-dimension-compute-pass, ge-constant-folding-pass, ge-dropout-pass,
                ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass,
-               ge-identity-pass, the two folding passes again; then
+               ge-identity-pass, the two folding passes again, ge-partition-dynamic; then
                ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
                ge-split-notask, ge-concat-notask, ge-pack-notask,
                ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}) on a copy of

@@ -22,7 +22,7 @@ EXAMPLE = str(ROOT / "examples" / "dynamic_batch.mlir")
 
 
 def test_the_dynamic_example_exists_and_has_a_header() -> None:
-    assert [p.name for p in DYNAMIC_EXAMPLES] == ["dynamic_batch.mlir"]
+    assert [p.name for p in DYNAMIC_EXAMPLES] == ["dynamic_batch.mlir", "dynamic_mlp.mlir"]
     assert Path(EXAMPLE).read_text().startswith("//")
     module = api.load(EXAMPLE)
     assert api.parse_module(str(module)).is_structurally_equivalent(module)
