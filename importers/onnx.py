@@ -83,6 +83,8 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -101,6 +103,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.diagnostics import LocatedError
+from ge_dialect.dtypes import numpy_dtype
 
 __all__ = [
     "MAPPINGS",
@@ -143,6 +146,10 @@ _ELEM: dict[int, Attribute] = {
     _T.FLOAT16: Float16Type(),
     _T.DOUBLE: Float64Type(),
     _T.BFLOAT16: BFloat16Type(),
+    # GE's float8 types (types.h: DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2); ONNX's FNUZ variants
+    # have no GE type
+    _T.FLOAT8E4M3FN: Float8E4M3FNType(),
+    _T.FLOAT8E5M2: Float8E5M2Type(),
     _T.BOOL: IntegerType(1),
     _T.INT8: IntegerType(8),
     _T.INT16: IntegerType(16),
@@ -153,7 +160,7 @@ _ELEM: dict[int, Attribute] = {
     _T.UINT32: IntegerType(32, Signedness.UNSIGNED),
     _T.UINT64: IntegerType(64, Signedness.UNSIGNED),
 }
-_FLOATS = frozenset({_T.FLOAT, _T.FLOAT16, _T.DOUBLE, _T.BFLOAT16})
+_FLOATS = frozenset({_T.FLOAT, _T.FLOAT16, _T.DOUBLE, _T.BFLOAT16, _T.FLOAT8E4M3FN, _T.FLOAT8E5M2})
 # GE's DataType numbers of the ONNX types Cast may target.
 # cast_plugin.cc: g_data_type_dic / TransDataTypeFromOnnxToOm (no bf16, string is refused here)
 _GE_DATATYPE: dict[int, int] = {
@@ -760,11 +767,6 @@ class _Importer:
         """The ge value of ONNX value `vname`; a constant becomes a ge.Const on first use."""
         if v.ssa is None:
             assert v.const is not None
-            if v.elem == _T.BFLOAT16:
-                raise OnnxImportError(
-                    f"{self.model_name}: {v.producer}: error: a bf16 constant is not supported yet "
-                    "(the ge dialect's dense attributes cannot hold bf16)"
-                )
             v.ssa = self.const_op(v.const, v.elem, v.const_name or vname)
         return v.ssa
 
@@ -857,12 +859,12 @@ class _Importer:
 
 def dense_attr(arr: np.ndarray, elem: int, t: TensorType) -> DenseIntOrFPElementsAttr:
     """`arr` as the `value` of a ge.Const of type `t` (raw little-endian bytes, as xDSL
-    stores dense attributes; i1 `true` is the signless byte -1)."""
+    stores dense attributes; i1 `true` is the signless byte -1; bf16 and float8 as their
+    own bytes, ml_dtypes' encoding, which xDSL's dense attribute prints and parses)."""
     if elem == _T.BOOL:
         data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
     else:
-        fmt = t.element_type.format  # type: ignore[attr-defined]
-        data = np.ascontiguousarray(arr).astype(np.dtype(fmt), copy=False).tobytes()
+        data = np.ascontiguousarray(arr).astype(numpy_dtype(t.element_type), copy=False).tobytes()
     # `t`'s element type is one of _ELEM's, all dense element types (the cast says so)
     return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
 
@@ -1217,11 +1219,6 @@ _SAME_NAME_OPS: dict[str, type[Operation]] = {
 
 def _made_const(ctx: _NodeCtx, arr: np.ndarray, elem: int, suffix: str) -> SSAValue:
     """A Const the converter makes (a default bound, a zero bias, a formula's constant)."""
-    if elem == _T.BFLOAT16:
-        raise ctx.error(
-            f"needs a bf16 constant ({suffix}), which is not supported yet (the ge dialect's dense attributes "
-            "cannot hold bf16)"
-        )
     return ctx.const_value(arr, elem, suffix)
 
 
