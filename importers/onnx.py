@@ -298,7 +298,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
     ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
     ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
-    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size) | resize_plugin.cc
+    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
     ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
     ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
@@ -2081,66 +2081,121 @@ def _trilu(ctx: _NodeCtx) -> None:
 # -- Resize --------------------------------------------------------------------------------
 
 
+def _resize_matches(mode: str, nm: str, coord: str, flags: tuple[bool, bool], n: int, m: int, scale: float) -> bool:
+    """Whether GE's ResizeNearestNeighborV2 / ResizeBilinearV2 with (align_corners,
+    half_pixel_centers) = `flags` computes ONNX's Resize on one axis of n -> m pixels:
+    the same source pixel of each output (nearest) or the same interpolation matrix
+    (linear)."""
+    from runtime import reference as R  # the ops' semantics, ONNX's and GE's
+
+    if mode == "nearest":
+        return bool(np.array_equal(R.onnx_resize_index(coord, nm, n, m, scale), R.tf_nearest_index(*flags, n, m)))
+    want = R.resize_matrix(*R.onnx_resize_weights(coord, n, m, scale), n)
+    return bool(np.allclose(want, R.resize_matrix(*R.tf_linear_weights(*flags, n, m), n), rtol=0, atol=1e-5))
+
+
 @converts("Resize")
 def _resize(ctx: _NodeCtx) -> None:
     # resize_plugin.cc: ParseParamsResize / ParseOpToGraphResize: mode nearest ->
-    # ResizeNearestNeighborV2, linear -> ResizeBilinearV2, (x, size = [H, W] of sizes, or of
+    # ResizeNearestNeighborV2, linear -> ResizeBilinearV2, any other mode fails
+    # ("Unsupported interpolation mode": no cubic), (x, size = [H, W] of sizes, or of
     # shape * scales) {align_corners = (coordinate_transformation_mode == align_corners),
     # half_pixel_centers = (mode == pytorch_half_pixel)}; every other coordinate mode gets
-    # both false (TensorFlow's asymmetric mapping). The size is written as the Const GE
-    # folds it into. Refused where the GE op computes other numbers than ONNX's Resize:
-    # half_pixel and the tf_* modes, a nearest_mode other than the one TensorFlow's
-    # rounding matches, an output of one pixel with pytorch_half_pixel, scales that do not
-    # give whole sizes, resizing N or C, cubic, antialias, axes, exclude_outside.
+    # both false (TensorFlow's asymmetric mapping); nearest_mode is not read. The size is
+    # written as the Const GE folds it into.
+    # Departures where those attributes compute other numbers than ONNX's Resize (the
+    # plugin computes half_pixel, ONNX's default, as asymmetric and ignores nearest_mode):
+    # the same GE op gets the setting, of the three, that computes ONNX's source pixels
+    # (nearest) or interpolation weights (linear) for this node's static sizes on both
+    # axes, the plugin's own first (half_pixel linear is exactly half_pixel_centers;
+    # tf_half_pixel_for_nn floor and half_pixel round_prefer_ceil nearest are
+    # half_pixel_centers; asymmetric floor is both false, ...). A node no setting computes
+    # becomes GE's Resize op (image_ops.h: REG_OP(Resize), whose attributes are ONNX's,
+    # with the node's scales or sizes). Refused: cubic (the plugin's error),
+    # tf_crop_and_resize (a roi crop), antialias when linear downscales, resizing N or C.
+    from runtime.reference import ONNX_NEAREST_ROUNDING, ONNX_RESIZE_COORDINATES
+
     mode = ctx.attr_str("mode", "nearest")
     coord = ctx.attr_str("coordinate_transformation_mode", "half_pixel")
+    nm = ctx.attr_str("nearest_mode", "round_prefer_floor")
+    policy = ctx.attr_str("keep_aspect_ratio_policy", "stretch")
     if mode not in ("nearest", "linear"):
         raise ctx.unsupported_attr("mode", mode, "GE's Resize plugin maps nearest and linear only")
-    if coord not in ("asymmetric", "align_corners", "pytorch_half_pixel"):
+    if coord not in ONNX_RESIZE_COORDINATES:
         raise ctx.unsupported_attr(
             "coordinate_transformation_mode",
             coord,
-            "GE's plugin maps it to align_corners = half_pixel_centers = false (asymmetric), which computes "
-            "other coordinates; asymmetric, align_corners and pytorch_half_pixel are supported",
+            "GE's resize ops take no roi crop; supported: " + ", ".join(ONNX_RESIZE_COORDINATES),
         )
-    for a, default in (("antialias", 0), ("exclude_outside", 0)):
-        if ctx.attr_int(a, default):
-            raise ctx.unsupported_attr(a, 1, "GE's resize ops have no such option")
-    if ctx.attr("axes") is not None:
-        raise ctx.unsupported_attr("axes", ctx.attr("axes"), "GE's resize ops resize H and W of NCHW")
-    if mode == "nearest":
-        # TensorFlow's nearest: floor (asymmetric), round half up (align_corners), floor of
-        # (out + 0.5) * scale (half pixel), which is ONNX's round_prefer_ceil after the shift
-        want = {"asymmetric": "floor", "align_corners": "round_prefer_ceil", "pytorch_half_pixel": "round_prefer_ceil"}
-        nm = ctx.attr_str("nearest_mode", "round_prefer_floor")
-        if nm != want[coord]:
+    # Resize-11 has tf_half_pixel_for_nn, Resize-19 adds half_pixel_symmetric (ONNX's schemas)
+    for m, ok in (("tf_half_pixel_for_nn", ctx.imp.opset < 13), ("half_pixel_symmetric", ctx.imp.opset >= 19)):
+        if coord == m and not ok:
             raise ctx.unsupported_attr(
-                "nearest_mode", nm, f"with {coord}, GE's ResizeNearestNeighborV2 rounds as ONNX's {want[coord]} does"
+                "coordinate_transformation_mode", coord, f"not a mode of Resize at opset {ctx.imp.opset}"
             )
+    if mode == "nearest" and nm not in ONNX_NEAREST_ROUNDING:
+        raise ctx.unsupported_attr("nearest_mode", nm, "ONNX's are " + ", ".join(ONNX_NEAREST_ROUNDING))
     xd, od = ctx.dims(0), ctx.out_dims()
     if len(xd) != 4:
         raise ctx.error(f"X has rank {len(xd)}: GE's resize ops take 4-D NCHW")
+    axes = [a + 4 if -4 <= a < 0 else a for a in (ctx.attr_ints("axes") or [0, 1, 2, 3])]
+    if len(set(axes)) != len(axes) or not all(0 <= a < 4 for a in axes):
+        raise ctx.unsupported_attr("axes", axes, "axes must be distinct axes of the 4-D X")
     if tuple(od[:2]) != tuple(xd[:2]):
         raise ctx.error(f"resizing N or C ({list(xd)} -> {list(od)}) is not supported: GE's resize ops resize H and W")
-    if ctx.has(3):
-        ctx.const(3, "sizes")
+    # ONNX's scale per axis: the scales input, or out / in of the sizes (one scale for all
+    # the axes with keep_aspect_ratio_policy not_larger / not_smaller)
+    scale = [1.0] * 4
+    by_sizes = ctx.has(3)
+    if by_sizes:
+        sizes = ctx.const(3, "sizes").astype(np.float64).reshape(-1)
+        if sizes.size != len(axes):
+            raise ctx.error(f"sizes holds {sizes.size} values for {len(axes)} axes")
+        ratios = [float(np.float32(sizes[k]) / np.float32(xd[a])) for k, a in enumerate(axes)]
+        if policy in ("not_larger", "not_smaller"):
+            ratios = [min(ratios) if policy == "not_larger" else max(ratios)] * len(axes)
+            by_sizes = False  # the coordinates use that one scale, not out / in
+        for k, a in enumerate(axes):
+            scale[a] = ratios[k]
     elif ctx.has(2):
-        scales = ctx.const(2, "scales").astype(np.float64)
-        for i in (2, 3):
-            if xd[i] * scales[i] != od[i]:
-                raise ctx.error(
-                    f"scale {scales[i]} of axis {i} gives {xd[i] * scales[i]} pixels, not a whole size: GE's resize "
-                    "ops scale by out / in"
-                )
-    if coord == "pytorch_half_pixel" and any(od[i] == 1 and xd[i] != 1 for i in (2, 3)):
-        raise ctx.error("pytorch_half_pixel onto one pixel takes pixel 0, GE's half_pixel_centers the middle")
-    size = ctx.const_value(np.array(od[2:], dtype=np.int32), _T.INT32, "size")
-    cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
+        scales = ctx.const(2, "scales").astype(np.float32).reshape(-1)
+        if scales.size != len(axes):
+            raise ctx.error(f"scales holds {scales.size} values for {len(axes)} axes")
+        for k, a in enumerate(axes):
+            scale[a] = float(scales[k])
+    else:
+        raise ctx.error("neither scales nor sizes is given")
+    if ctx.attr_int("antialias", 0) and mode == "linear" and min(scale[2:]) < 1:
+        raise ctx.unsupported_attr("antialias", 1, "GE's resize ops have no antialiasing filter for downscaling")
+    plugin = (coord == "align_corners", coord == "pytorch_half_pixel")
+    candidates = [plugin] + [f for f in ((False, True), (False, False), (True, False)) if f != plugin]
+    flags = next(
+        (f for f in candidates if all(_resize_matches(mode, nm, coord, f, xd[a], od[a], scale[a]) for a in (2, 3))),
+        None,
+    )
+    if flags is not None:
+        size = ctx.const_value(np.array(od[2:], dtype=np.int32), _T.INT32, "size")
+        cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
+        ctx.single(cls, [ctx.x(0), size], {"align_corners": _bool(flags[0]), "half_pixel_centers": _bool(flags[1])})
+        return
+    if not by_sizes and policy != "stretch":
+        floor = [math.floor(float(np.float32(xd[a]) * np.float32(scale[a]))) for a in (2, 3)]
+        if floor != list(od[2:]):
+            raise ctx.unsupported_attr(
+                "keep_aspect_ratio_policy",
+                policy,
+                f"its output {list(od[2:])} rounds in * {scale[2]}, GE's Resize floors it to {floor}",
+            )
+    roi = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "roi")
+    operands = [ctx.x(0), roi, ctx.const_value(np.array(scale, np.float32), _T.FLOAT, "scales")]
+    if by_sizes:
+        operands.append(ctx.const_value(np.array(od, np.int64), _T.INT64, "sizes"))
     attrs = {
-        "align_corners": _bool(coord == "align_corners"),
-        "half_pixel_centers": _bool(coord == "pytorch_half_pixel"),
+        "coordinate_transformation_mode": StringAttr(coord),
+        "mode": StringAttr(mode),
+        "nearest_mode": StringAttr(nm),
     }
-    ctx.single(cls, [ctx.x(0), size], attrs)
+    ctx.single(ge.Resize, operands, attrs)
 
 
 # -- ConvTranspose -------------------------------------------------------------------------
