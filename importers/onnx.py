@@ -2086,7 +2086,7 @@ def _resize_matches(mode: str, nm: str, coord: str, flags: tuple[bool, bool], n:
     half_pixel_centers) = `flags` computes ONNX's Resize on one axis of n -> m pixels:
     the same source pixel of each output (nearest) or the same interpolation matrix
     (linear)."""
-    from runtime import reference as R  # the ops' semantics, ONNX's and GE's
+    from ge_dialect import resize as R  # the ops' semantics, ONNX's and GE's (loads numpy: here only)
 
     if mode == "nearest":
         return bool(np.array_equal(R.onnx_resize_index(coord, nm, n, m, scale), R.tf_nearest_index(*flags, n, m)))
@@ -2113,7 +2113,7 @@ def _resize(ctx: _NodeCtx) -> None:
     # becomes GE's Resize op (image_ops.h: REG_OP(Resize), whose attributes are ONNX's,
     # with the node's scales or sizes). Refused: cubic (the plugin's error),
     # tf_crop_and_resize (a roi crop), antialias when linear downscales, resizing N or C.
-    from runtime.reference import ONNX_NEAREST_ROUNDING, ONNX_RESIZE_COORDINATES
+    from ge_dialect.resize import ONNX_NEAREST_ROUNDING, ONNX_RESIZE_COORDINATES
 
     mode = ctx.attr_str("mode", "nearest")
     coord = ctx.attr_str("coordinate_transformation_mode", "half_pixel")
