@@ -3207,6 +3207,108 @@ class ResizeBilinearV2(ResizeBase):
             raise VerifyException(f"ResizeBilinearV2 y must be DT_FLOAT or x's {x}, got {y}")
 
 
+# ONNX's Resize attribute values that GE's Resize op (image_ops.h: REG_OP(Resize)) lists
+RESIZE_COORDINATE_MODES: tuple[str, ...] = (
+    "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
+)  # fmt: skip
+RESIZE_NEAREST_MODES: tuple[str, ...] = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+@irdl_op_definition
+class Resize(GeNode):
+    """`ge.Resize(%x, %roi, %scales [, %sizes])`: ONNX's Resize as GE's op of that name
+    (image_ops.h: REG_OP(Resize), "compatible with" ONNX's attributes: x 4-D of int8 ..
+    double, roi f16/f32/f64, scales f32, sizes int32/int64; attrs
+    coordinate_transformation_mode "half_pixel", cubic_coeff_a -0.75, exclude_outside 0,
+    extrapolation_value 0.0, mode "nearest", nearest_mode "round_prefer_floor"). scales,
+    roi and sizes are ge.Consts; sizes, when not empty, is the output shape (and each
+    axis's scale is sizes / in), else the output is floor(in * scales). Here: mode nearest
+    or linear, the coordinate modes without a roi (RESIZE_COORDINATE_MODES), N and C not
+    resized (scale 1). The semantics are ONNX's (runtime/reference.py: onnx_resize_index /
+    onnx_resize_weights)."""
+
+    name = "ge.Resize"
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (3, 4)
+    ATTRS: ClassVar = {
+        "coordinate_transformation_mode": (A.AttrKind.STR, False),
+        "mode": (A.AttrKind.STR, False),
+        "nearest_mode": (A.AttrKind.STR, False),
+        "exclude_outside": (A.AttrKind.INT, False),
+    }
+
+    def check(self) -> None:
+        mode = A.get_str(self, "mode") or "nearest"
+        coord = A.get_str(self, "coordinate_transformation_mode") or "half_pixel"
+        nm = A.get_str(self, "nearest_mode") or "round_prefer_floor"
+        if mode not in ("nearest", "linear"):
+            raise VerifyException(f"mode must be nearest or linear here, got '{mode}'")
+        if coord not in RESIZE_COORDINATE_MODES:
+            raise VerifyException(
+                f"coordinate_transformation_mode must be one of {', '.join(RESIZE_COORDINATE_MODES)} here, got '{coord}'"
+            )
+        if nm not in RESIZE_NEAREST_MODES:
+            raise VerifyException(f"nearest_mode must be one of {', '.join(RESIZE_NEAREST_MODES)}, got '{nm}'")
+        float_attr(self, "cubic_coeff_a", -0.75)
+        float_attr(self, "extrapolation_value", 0.0)
+        x = dtype_of(self.operands[0])
+        if x not in {"DT_INT8", "DT_UINT8", "DT_INT16", "DT_UINT16", "DT_INT32", "DT_INT64"} | FLOATING_TYPES - {
+            "DT_BF16"
+        }:
+            raise VerifyException(f"Resize x must be an int8 .. int64, float16, float32 or double tensor, got {x}")
+        if mode == "linear" and x not in FLOATING_TYPES:
+            raise VerifyException(f"linear Resize takes a float x here, got {x}")
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        if dtype_of(self.operands[2]) != "DT_FLOAT":
+            raise VerifyException(f"scales must be float32, got {dtype_of(self.operands[2])}")
+        if len(self.operands) == 4 and dtype_of(self.operands[3]) not in INDEX_DTYPES:
+            raise VerifyException(f"sizes must be int32 or int64, got {dtype_of(self.operands[3])}")
+
+    def scales_and_shape(self) -> tuple[list[float], Dims] | None:
+        """Each axis's scale and the output shape, from the Const scales / sizes."""
+        s = self.in_shape(0)
+        sizes = const_ints(self.operands[3]) if len(self.operands) == 4 else []
+        owner = self.operands[2].owner
+        val = owner.attributes.get("value") if isinstance(owner, Const | Constant) else None
+        if s is None or sizes is None or not isinstance(val, DenseIntOrFPElementsAttr):
+            return None
+        return resize_scales_and_shape(s, [float(v) for v in val.get_values()], sizes)
+
+    def infer(self) -> list[Dims | None] | None:
+        got = self.scales_and_shape()
+        return None if got is None else [got[1]]
+
+
+def resize_scales_and_shape(s: Sequence[int], scales: list[float], sizes: list[int]) -> tuple[list[float], Dims]:
+    """ge.Resize's scale per axis and output shape for x of shape `s` and the values of its
+    scales and sizes (sizes, when not empty, is the shape and the scales are sizes / in;
+    else the shape is floor(in * scales)); a VerifyException for values it refuses."""
+    if len(s) != 4:
+        raise VerifyException(f"Resize takes a 4-D x, got {fmt_shape(tuple(s))}")
+    if sizes:
+        if len(sizes) != 4 or min(sizes) <= 0:
+            raise VerifyException(f"sizes must hold 4 sizes > 0, got {sizes}")
+        out = tuple(sizes)
+        scales = [_f32(_f32(o) / _f32(i)) for o, i in zip(out, s)]
+    else:
+        if len(scales) != 4 or min(scales) <= 0:
+            raise VerifyException(f"scales must hold 4 scales > 0 (or sizes be given), got {scales}")
+        out = tuple(math.floor(i * _f32(f)) for i, f in zip(s, scales))  # as ONNX's shape inference
+    if out[:2] != tuple(s[:2]) or scales[0] != 1.0 or scales[1] != 1.0:
+        raise VerifyException(f"Resize resizes H and W here, not N or C ({fmt_shape(tuple(s))} -> {fmt_shape(out)})")
+    if min(out) <= 0:
+        raise VerifyException(f"Resize output {fmt_shape(out)} would be empty")
+    return scales, out
+
+
+def _f32(v: float) -> float:
+    """`v` rounded to float32 (as GE's float32 scales compute)."""
+    import struct
+
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
 # -- Conv2DTranspose (nn_calculation_ops.h) ------------------------------------------------
 
 
@@ -3283,7 +3385,7 @@ class Conv2DTranspose(GeNode):
 STRUCTURAL_OPS: list[type[GeNode]] = [
     BatchNorm, MaxPoolV3, AvgPoolV2, MaxPool, AvgPool, PadV3, StridedSliceV2, Tile, BatchMatMulV2,
     ArgMaxV2, ArgMin, GatherElements, Tril, Triu, ResizeNearestNeighborV2, ResizeBilinearV2,
-    Conv2DTranspose,
+    Resize, Conv2DTranspose,
 ]  # fmt: skip
 
 

@@ -443,6 +443,14 @@ def simulate(
         raise ValueError("a bare npu.model takes its inputs as a sequence of arrays, in Data index order")
     else:
         arrays = [np.asarray(a) for a in inputs]
-    sim = simulate_model(model, arrays, [str(i) for i in range(len(arrays))], executions, frozen_inputs)
+    # one name per model output (the graph's `node:index` names; by index for a bare model)
+    if g is not None:
+        from ge_tools.run import output_names
+
+        names = output_names(g)
+    else:
+        regions = [r for r in model.body.block.ops if isinstance(r, npu.RegionOp)]
+        names = [str(i) for i in range(sum(1 for r in regions if r.region.data.startswith("output:")))]
+    sim = simulate_model(model, arrays, names, executions, frozen_inputs)
     runs = [[o.array for o in run] for run in sim.runs]
     return SimulationResult(runs[-1], runs, simulation_stats(sim, executions))

@@ -18,7 +18,16 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -27,6 +36,7 @@ from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
 from ge_dialect.diagnostics import LocatedError
+from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.names import adopt_parsed_name
 
 
@@ -235,6 +245,45 @@ class LocatedParser(Parser):
                 self.pos,
             )
         return t
+
+    # A float element written as a hex integer is its bit pattern (MLIR's
+    # TensorLiteralParser::getFloatAttrElements: a hex integer literal is a float's bits);
+    # xDSL's printer writes NaN and infinities so in a dense list (`dense<[0x7fc00000,
+    # 1.0]>`) but its parser reads them as integer values (2.14e9): each hex element's
+    # position is recorded while the literal is parsed and its bits put back after.
+    _dense_hex: list[tuple[int, int]] | None = None
+    _dense_count = 0
+
+    def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[no-untyped-def]
+        outer = (self._dense_hex, self._dense_count)
+        self._dense_hex, self._dense_count = [], 0
+        try:
+            attr = super().parse_dense_int_or_fp_elements_attr(type)
+            hexes, count = self._dense_hex, self._dense_count
+        finally:
+            self._dense_hex, self._dense_count = outer
+        et = attr.get_element_type()
+        if not hexes or not isinstance(et, AnyFloat):
+            return attr
+        import numpy as np  # here only: a ge-opt run without such a literal loads no numpy
+
+        arr = np.frombuffer(attr.data.data, dtype=numpy_dtype(et)).copy()
+        bits = arr.view(np.dtype(f"<u{arr.dtype.itemsize}"))
+        for i, b in hexes:
+            if count == 1:  # a splat
+                bits[:] = b
+            else:
+                bits[i] = b
+        return DenseIntOrFPElementsAttr(attr.type, BytesAttr(arr.tobytes()))
+
+    def _parse_tensor_literal_element(self):  # type: ignore[no-untyped-def]
+        tok = self._current_token
+        element = super()._parse_tensor_literal_element()
+        if self._dense_hex is not None:
+            if tok.kind == MLIRTokenKind.INTEGER_LIT and tok.text[:2].lower() == "0x":
+                self._dense_hex.append((self._dense_count, int(tok.text, 16)))
+            self._dense_count += 1
+        return element
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         super()._register_ssa_definition(name, values, span)

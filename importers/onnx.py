@@ -86,6 +86,8 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -104,6 +106,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.diagnostics import LocatedError
+from ge_dialect.dtypes import numpy_dtype
 
 __all__ = [
     "MAPPINGS",
@@ -146,6 +149,10 @@ _ELEM: dict[int, Attribute] = {
     _T.FLOAT16: Float16Type(),
     _T.DOUBLE: Float64Type(),
     _T.BFLOAT16: BFloat16Type(),
+    # GE's float8 types (types.h: DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2); ONNX's FNUZ variants
+    # have no GE type
+    _T.FLOAT8E4M3FN: Float8E4M3FNType(),
+    _T.FLOAT8E5M2: Float8E5M2Type(),
     _T.BOOL: IntegerType(1),
     _T.INT8: IntegerType(8),
     _T.INT16: IntegerType(16),
@@ -156,7 +163,7 @@ _ELEM: dict[int, Attribute] = {
     _T.UINT32: IntegerType(32, Signedness.UNSIGNED),
     _T.UINT64: IntegerType(64, Signedness.UNSIGNED),
 }
-_FLOATS = frozenset({_T.FLOAT, _T.FLOAT16, _T.DOUBLE, _T.BFLOAT16})
+_FLOATS = frozenset({_T.FLOAT, _T.FLOAT16, _T.DOUBLE, _T.BFLOAT16, _T.FLOAT8E4M3FN, _T.FLOAT8E5M2})
 # GE's DataType numbers of the ONNX types Cast may target.
 # cast_plugin.cc: g_data_type_dic / TransDataTypeFromOnnxToOm (no bf16, string is refused here)
 _GE_DATATYPE: dict[int, int] = {
@@ -294,7 +301,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
     ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
     ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
-    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size) | resize_plugin.cc
+    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
     ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
     ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
@@ -781,11 +788,6 @@ class _Importer:
         """The ge value of ONNX value `vname`; a constant becomes a ge.Const on first use."""
         if v.ssa is None:
             assert v.const is not None
-            if v.elem == _T.BFLOAT16:
-                raise OnnxImportError(
-                    f"{self.model_name}: {v.producer}: error: a bf16 constant is not supported yet "
-                    "(the ge dialect's dense attributes cannot hold bf16)"
-                )
             v.ssa = self.const_op(v.const, v.elem, v.const_name or vname)
         return v.ssa
 
@@ -878,12 +880,12 @@ class _Importer:
 
 def dense_attr(arr: np.ndarray, elem: int, t: TensorType) -> DenseIntOrFPElementsAttr:
     """`arr` as the `value` of a ge.Const of type `t` (raw little-endian bytes, as xDSL
-    stores dense attributes; i1 `true` is the signless byte -1)."""
+    stores dense attributes; i1 `true` is the signless byte -1; bf16 and float8 as their
+    own bytes, ml_dtypes' encoding, which xDSL's dense attribute prints and parses)."""
     if elem == _T.BOOL:
         data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
     else:
-        fmt = t.element_type.format  # type: ignore[attr-defined]
-        data = np.ascontiguousarray(arr).astype(np.dtype(fmt), copy=False).tobytes()
+        data = np.ascontiguousarray(arr).astype(numpy_dtype(t.element_type), copy=False).tobytes()
     # `t`'s element type is one of _ELEM's, all dense element types (the cast says so)
     return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
 
@@ -1239,11 +1241,6 @@ _SAME_NAME_OPS: dict[str, type[Operation]] = {
 
 def _made_const(ctx: _NodeCtx, arr: np.ndarray, elem: int, suffix: str) -> SSAValue:
     """A Const the converter makes (a default bound, a zero bias, a formula's constant)."""
-    if elem == _T.BFLOAT16:
-        raise ctx.error(
-            f"needs a bf16 constant ({suffix}), which is not supported yet (the ge dialect's dense attributes "
-            "cannot hold bf16)"
-        )
     return ctx.const_value(arr, elem, suffix)
 
 
@@ -2106,66 +2103,121 @@ def _trilu(ctx: _NodeCtx) -> None:
 # -- Resize --------------------------------------------------------------------------------
 
 
+def _resize_matches(mode: str, nm: str, coord: str, flags: tuple[bool, bool], n: int, m: int, scale: float) -> bool:
+    """Whether GE's ResizeNearestNeighborV2 / ResizeBilinearV2 with (align_corners,
+    half_pixel_centers) = `flags` computes ONNX's Resize on one axis of n -> m pixels:
+    the same source pixel of each output (nearest) or the same interpolation matrix
+    (linear)."""
+    from ge_dialect import resize as R  # the ops' semantics, ONNX's and GE's (loads numpy: here only)
+
+    if mode == "nearest":
+        return bool(np.array_equal(R.onnx_resize_index(coord, nm, n, m, scale), R.tf_nearest_index(*flags, n, m)))
+    want = R.resize_matrix(*R.onnx_resize_weights(coord, n, m, scale), n)
+    return bool(np.allclose(want, R.resize_matrix(*R.tf_linear_weights(*flags, n, m), n), rtol=0, atol=1e-5))
+
+
 @converts("Resize")
 def _resize(ctx: _NodeCtx) -> None:
     # resize_plugin.cc: ParseParamsResize / ParseOpToGraphResize: mode nearest ->
-    # ResizeNearestNeighborV2, linear -> ResizeBilinearV2, (x, size = [H, W] of sizes, or of
+    # ResizeNearestNeighborV2, linear -> ResizeBilinearV2, any other mode fails
+    # ("Unsupported interpolation mode": no cubic), (x, size = [H, W] of sizes, or of
     # shape * scales) {align_corners = (coordinate_transformation_mode == align_corners),
     # half_pixel_centers = (mode == pytorch_half_pixel)}; every other coordinate mode gets
-    # both false (TensorFlow's asymmetric mapping). The size is written as the Const GE
-    # folds it into. Refused where the GE op computes other numbers than ONNX's Resize:
-    # half_pixel and the tf_* modes, a nearest_mode other than the one TensorFlow's
-    # rounding matches, an output of one pixel with pytorch_half_pixel, scales that do not
-    # give whole sizes, resizing N or C, cubic, antialias, axes, exclude_outside.
+    # both false (TensorFlow's asymmetric mapping); nearest_mode is not read. The size is
+    # written as the Const GE folds it into.
+    # Departures where those attributes compute other numbers than ONNX's Resize (the
+    # plugin computes half_pixel, ONNX's default, as asymmetric and ignores nearest_mode):
+    # the same GE op gets the setting, of the three, that computes ONNX's source pixels
+    # (nearest) or interpolation weights (linear) for this node's static sizes on both
+    # axes, the plugin's own first (half_pixel linear is exactly half_pixel_centers;
+    # tf_half_pixel_for_nn floor and half_pixel round_prefer_ceil nearest are
+    # half_pixel_centers; asymmetric floor is both false, ...). A node no setting computes
+    # becomes GE's Resize op (image_ops.h: REG_OP(Resize), whose attributes are ONNX's,
+    # with the node's scales or sizes). Refused: cubic (the plugin's error),
+    # tf_crop_and_resize (a roi crop), antialias when linear downscales, resizing N or C.
+    from ge_dialect.resize import ONNX_NEAREST_ROUNDING, ONNX_RESIZE_COORDINATES
+
     mode = ctx.attr_str("mode", "nearest")
     coord = ctx.attr_str("coordinate_transformation_mode", "half_pixel")
+    nm = ctx.attr_str("nearest_mode", "round_prefer_floor")
+    policy = ctx.attr_str("keep_aspect_ratio_policy", "stretch")
     if mode not in ("nearest", "linear"):
         raise ctx.unsupported_attr("mode", mode, "GE's Resize plugin maps nearest and linear only")
-    if coord not in ("asymmetric", "align_corners", "pytorch_half_pixel"):
+    if coord not in ONNX_RESIZE_COORDINATES:
         raise ctx.unsupported_attr(
             "coordinate_transformation_mode",
             coord,
-            "GE's plugin maps it to align_corners = half_pixel_centers = false (asymmetric), which computes "
-            "other coordinates; asymmetric, align_corners and pytorch_half_pixel are supported",
+            "GE's resize ops take no roi crop; supported: " + ", ".join(ONNX_RESIZE_COORDINATES),
         )
-    for a, default in (("antialias", 0), ("exclude_outside", 0)):
-        if ctx.attr_int(a, default):
-            raise ctx.unsupported_attr(a, 1, "GE's resize ops have no such option")
-    if ctx.attr("axes") is not None:
-        raise ctx.unsupported_attr("axes", ctx.attr("axes"), "GE's resize ops resize H and W of NCHW")
-    if mode == "nearest":
-        # TensorFlow's nearest: floor (asymmetric), round half up (align_corners), floor of
-        # (out + 0.5) * scale (half pixel), which is ONNX's round_prefer_ceil after the shift
-        want = {"asymmetric": "floor", "align_corners": "round_prefer_ceil", "pytorch_half_pixel": "round_prefer_ceil"}
-        nm = ctx.attr_str("nearest_mode", "round_prefer_floor")
-        if nm != want[coord]:
+    # Resize-11 has tf_half_pixel_for_nn, Resize-19 adds half_pixel_symmetric (ONNX's schemas)
+    for m, ok in (("tf_half_pixel_for_nn", ctx.imp.opset < 13), ("half_pixel_symmetric", ctx.imp.opset >= 19)):
+        if coord == m and not ok:
             raise ctx.unsupported_attr(
-                "nearest_mode", nm, f"with {coord}, GE's ResizeNearestNeighborV2 rounds as ONNX's {want[coord]} does"
+                "coordinate_transformation_mode", coord, f"not a mode of Resize at opset {ctx.imp.opset}"
             )
+    if mode == "nearest" and nm not in ONNX_NEAREST_ROUNDING:
+        raise ctx.unsupported_attr("nearest_mode", nm, "ONNX's are " + ", ".join(ONNX_NEAREST_ROUNDING))
     xd, od = ctx.dims(0), ctx.out_dims()
     if len(xd) != 4:
         raise ctx.error(f"X has rank {len(xd)}: GE's resize ops take 4-D NCHW")
+    axes = [a + 4 if -4 <= a < 0 else a for a in (ctx.attr_ints("axes") or [0, 1, 2, 3])]
+    if len(set(axes)) != len(axes) or not all(0 <= a < 4 for a in axes):
+        raise ctx.unsupported_attr("axes", axes, "axes must be distinct axes of the 4-D X")
     if tuple(od[:2]) != tuple(xd[:2]):
         raise ctx.error(f"resizing N or C ({list(xd)} -> {list(od)}) is not supported: GE's resize ops resize H and W")
-    if ctx.has(3):
-        ctx.const(3, "sizes")
+    # ONNX's scale per axis: the scales input, or out / in of the sizes (one scale for all
+    # the axes with keep_aspect_ratio_policy not_larger / not_smaller)
+    scale = [1.0] * 4
+    by_sizes = ctx.has(3)
+    if by_sizes:
+        sizes = ctx.const(3, "sizes").astype(np.float64).reshape(-1)
+        if sizes.size != len(axes):
+            raise ctx.error(f"sizes holds {sizes.size} values for {len(axes)} axes")
+        ratios = [float(np.float32(sizes[k]) / np.float32(xd[a])) for k, a in enumerate(axes)]
+        if policy in ("not_larger", "not_smaller"):
+            ratios = [min(ratios) if policy == "not_larger" else max(ratios)] * len(axes)
+            by_sizes = False  # the coordinates use that one scale, not out / in
+        for k, a in enumerate(axes):
+            scale[a] = ratios[k]
     elif ctx.has(2):
-        scales = ctx.const(2, "scales").astype(np.float64)
-        for i in (2, 3):
-            if xd[i] * scales[i] != od[i]:
-                raise ctx.error(
-                    f"scale {scales[i]} of axis {i} gives {xd[i] * scales[i]} pixels, not a whole size: GE's resize "
-                    "ops scale by out / in"
-                )
-    if coord == "pytorch_half_pixel" and any(od[i] == 1 and xd[i] != 1 for i in (2, 3)):
-        raise ctx.error("pytorch_half_pixel onto one pixel takes pixel 0, GE's half_pixel_centers the middle")
-    size = ctx.const_value(np.array(od[2:], dtype=np.int32), _T.INT32, "size")
-    cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
+        scales = ctx.const(2, "scales").astype(np.float32).reshape(-1)
+        if scales.size != len(axes):
+            raise ctx.error(f"scales holds {scales.size} values for {len(axes)} axes")
+        for k, a in enumerate(axes):
+            scale[a] = float(scales[k])
+    else:
+        raise ctx.error("neither scales nor sizes is given")
+    if ctx.attr_int("antialias", 0) and mode == "linear" and min(scale[2:]) < 1:
+        raise ctx.unsupported_attr("antialias", 1, "GE's resize ops have no antialiasing filter for downscaling")
+    plugin = (coord == "align_corners", coord == "pytorch_half_pixel")
+    candidates = [plugin] + [f for f in ((False, True), (False, False), (True, False)) if f != plugin]
+    flags = next(
+        (f for f in candidates if all(_resize_matches(mode, nm, coord, f, xd[a], od[a], scale[a]) for a in (2, 3))),
+        None,
+    )
+    if flags is not None:
+        size = ctx.const_value(np.array(od[2:], dtype=np.int32), _T.INT32, "size")
+        cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
+        ctx.single(cls, [ctx.x(0), size], {"align_corners": _bool(flags[0]), "half_pixel_centers": _bool(flags[1])})
+        return
+    if not by_sizes and policy != "stretch":
+        floor = [math.floor(float(np.float32(xd[a]) * np.float32(scale[a]))) for a in (2, 3)]
+        if floor != list(od[2:]):
+            raise ctx.unsupported_attr(
+                "keep_aspect_ratio_policy",
+                policy,
+                f"its output {list(od[2:])} rounds in * {scale[2]}, GE's Resize floors it to {floor}",
+            )
+    roi = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "roi")
+    operands = [ctx.x(0), roi, ctx.const_value(np.array(scale, np.float32), _T.FLOAT, "scales")]
+    if by_sizes:
+        operands.append(ctx.const_value(np.array(od, np.int64), _T.INT64, "sizes"))
     attrs = {
-        "align_corners": _bool(coord == "align_corners"),
-        "half_pixel_centers": _bool(coord == "pytorch_half_pixel"),
+        "coordinate_transformation_mode": StringAttr(coord),
+        "mode": StringAttr(mode),
+        "nearest_mode": StringAttr(nm),
     }
-    ctx.single(cls, [ctx.x(0), size], attrs)
+    ctx.single(ge.Resize, operands, attrs)
 
 
 # -- ConvTranspose -------------------------------------------------------------------------

@@ -511,7 +511,7 @@ def _tri(
     return [np.require(ip.run_node(op, [_f64(bounds[0])])[0], np.float64, ["C", "W"])]
 
 
-@_rule(ge.ResizeNearestNeighborV2, ge.ResizeBilinearV2)
+@_rule(ge.ResizeNearestNeighborV2, ge.ResizeBilinearV2, ge.Resize)
 def _resize(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
@@ -521,7 +521,9 @@ def _resize(
     oh, ow = outs[0].shape[2], outs[0].shape[3]
     with np.errstate(all="ignore"):
         e = R.resize_nchw(op, _f64(bounds[0]), oh, ow)
-        if isinstance(op, ge.ResizeNearestNeighborV2):
+        if isinstance(op, ge.ResizeNearestNeighborV2) or (
+            isinstance(op, ge.Resize) and (A.get_str(op, "mode") or "nearest") == "nearest"
+        ):
             return [np.require(e, np.float64, ["C", "W"])]
         u = float(np.finfo(np.float32).eps) / 2
         extra = np.where(e > 0, 2 * 6 * u * R.resize_nchw(op, np.abs(_f64(args[0])), oh, ow), 0.0)

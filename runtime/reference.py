@@ -56,6 +56,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
+from ge_dialect.resize import onnx_resize_index, onnx_resize_weights, tf_linear_weights, tf_nearest_index
 from ge_dialect.shapes import fmt_shape, normalize_axis
 from runtime import activations as AF
 from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl, run_time_node
@@ -784,41 +785,63 @@ def _tri(upper: bool) -> Impl:
     return semantics
 
 
-def _resize_scale(op: Operation, n_in: int, n_out: int) -> np.float32:
-    # image_ops.h (TensorFlow's CalculateResizeScale): (in - 1) / (out - 1) when aligning
-    # corners (and out > 1), else in / out, in float32
-    if A.get_bool(op, "align_corners") and n_out > 1:
-        return np.float32(n_in - 1) / np.float32(n_out - 1)
-    return np.float32(n_in) / np.float32(n_out)
+def _flags(op: Operation) -> tuple[bool, bool]:
+    return bool(A.get_bool(op, "align_corners")), bool(A.get_bool(op, "half_pixel_centers"))
 
 
 def resize_nearest_index(op: Operation, n_in: int, n_out: int) -> np.ndarray:
-    """The source index of each output index of one axis (TensorFlow's
-    ResizeNearestNeighbor: round (half away from zero) with align_corners, else floor, of
-    out * scale or (out + 0.5) * scale; then at most n_in - 1 and at least 0)."""
-    s = _resize_scale(op, n_in, n_out)
-    o = np.arange(n_out, dtype=np.float32)
-    f = (o + np.float32(0.5)) * s if A.get_bool(op, "half_pixel_centers") else o * s
-    i = np.floor(f + np.float32(0.5)) if A.get_bool(op, "align_corners") else np.floor(f)
-    return np.clip(i.astype(np.int64), 0, n_in - 1)
+    """tf_nearest_index for `op`'s attributes."""
+    return tf_nearest_index(*_flags(op), n_in, n_out)
 
 
 def resize_linear_weights(op: Operation, n_in: int, n_out: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(lower index, upper index, lerp) per output index of one axis (TensorFlow's
-    ResizeBilinear: in = out * scale or (out + 0.5) * scale - 0.5; lower = max(floor(in),
-    0), upper = min(ceil(in), n_in - 1), lerp = in - floor(in)), in float32."""
-    s = _resize_scale(op, n_in, n_out)
-    o = np.arange(n_out, dtype=np.float32)
-    f = (o + np.float32(0.5)) * s - np.float32(0.5) if A.get_bool(op, "half_pixel_centers") else o * s
-    lo = np.maximum(np.floor(f), 0).astype(np.int64)
-    hi = np.minimum(np.ceil(f), n_in - 1).astype(np.int64)
-    return lo, hi, (f - np.floor(f)).astype(np.float32)
+    """tf_linear_weights for `op`'s attributes."""
+    return tf_linear_weights(*_flags(op), n_in, n_out)
+
+
+def _onnx_resize_nchw(op: ge.Resize, x: np.ndarray, scales: list[float], out: Sequence[int]) -> np.ndarray:
+    coord = A.get_str(op, "coordinate_transformation_mode") or "half_pixel"
+    h, w = x.shape[2], x.shape[3]
+    if (A.get_str(op, "mode") or "nearest") == "nearest":
+        nm = A.get_str(op, "nearest_mode") or "round_prefer_floor"
+        iy = onnx_resize_index(coord, nm, h, out[2], scales[2])
+        ix = onnx_resize_index(coord, nm, w, out[3], scales[3])
+        return x[:, :, iy][:, :, :, ix]
+    y0, y1, ly = onnx_resize_weights(coord, h, out[2], scales[2])
+    x0, x1, lx = onnx_resize_weights(coord, w, out[3], scales[3])
+    ly, lx = ly.astype(x.dtype).reshape(1, 1, -1, 1), lx.astype(x.dtype).reshape(1, 1, 1, -1)
+    top, bottom = x[:, :, y0], x[:, :, y1]
+    t = top[:, :, :, x0] + (top[:, :, :, x1] - top[:, :, :, x0]) * lx
+    b = bottom[:, :, :, x0] + (bottom[:, :, :, x1] - bottom[:, :, :, x0]) * lx
+    return t + (b - t) * ly
+
+
+def _resize_onnx(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    assert isinstance(op, ge.Resize)
+    x = args[0]
+    scales, out = onnx_resize_shape(op, args)
+    if (A.get_str(op, "mode") or "nearest") == "linear" and x.dtype != np.float64:
+        x = x.astype(np.float32)  # computed in float32, rounded once to x's dtype
+    return [np.ascontiguousarray(_onnx_resize_nchw(op, x, scales, out)).astype(out_dtype(op))]
+
+
+def onnx_resize_shape(op: Operation, args: Sequence[np.ndarray]) -> tuple[list[float], tuple[int, ...]]:
+    """ge.Resize's scales and output shape from its input values (x, roi, scales [, sizes])."""
+    sizes = _ints_of(args[3]) if len(args) == 4 else []
+    try:
+        return ge.resize_scales_and_shape(args[0].shape, [float(v) for v in np.asarray(args[2]).reshape(-1)], sizes)
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
 
 
 def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int) -> np.ndarray:
     """`op`'s resize of NCHW `x` to oh x ow, in x's dtype (bilinear: the caller passes
     float32 or float64)."""
     h, w = x.shape[2], x.shape[3]
+    if isinstance(op, ge.Resize):
+        got = op.scales_and_shape()
+        assert got is not None  # the error bound: a verified op with Const scales / sizes
+        return _onnx_resize_nchw(op, x, *got)
     if isinstance(op, ge.ResizeNearestNeighborV2):
         return x[:, :, resize_nearest_index(op, h, oh)][:, :, :, resize_nearest_index(op, w, ow)]
     y0, y1, ly = resize_linear_weights(op, h, oh)
@@ -1070,6 +1093,7 @@ class ReferenceFunctions(InterpreterFunctions):
     run_triu = node_impl(ge.Triu, _tri(True))
     run_resize_nearest = node_impl(ge.ResizeNearestNeighborV2, _resize)
     run_resize_bilinear = node_impl(ge.ResizeBilinearV2, _resize)
+    run_resize = node_impl(ge.Resize, _resize_onnx)
     run_conv2d_transpose = node_impl(ge.Conv2DTranspose, _conv2d_transpose)
     # Graph preparation (GE removes Dropout in inference, StopGradient, PreventGradient and
     # Snapshot, io_map 0 -> 0: each is its input; it folds Size, Rank, Fill, Range)

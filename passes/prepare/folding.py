@@ -51,16 +51,13 @@ def const_array(op: Operation) -> np.ndarray | None:
     s = shape_of(t)
     assert s is not None  # the verifier checks the value's type is the output's
     et = t.element_type  # type: ignore[attr-defined]
-    fmt = getattr(et, "format", None)
-    if fmt is None:
-        # bf16 / float8: their dense bytes have no numpy format here, so they are not read
-        # and the node stays. A departure: GE's byte-copying kernels (reshape_kernel.cc,
-        # identity_kernel.cc, ...) fold them; its arithmetic kernels take no bf16 either way.
-        return None
-    raw = np.frombuffer(v.data.data, dtype=np.dtype(fmt))
     want = numpy_dtype(et)
-    arr = raw.astype(want) if raw.dtype != want else raw.copy()
-    return arr.reshape(s)
+    if isinstance(et, IntegerType) and et.width.data == 1:
+        return np.frombuffer(v.data.data, dtype=np.int8).astype(want).reshape(s)  # i1: bytes 0 / -1
+    # the dense bytes are the dtype's own (bf16 and float8 as ml_dtypes' encoding): GE's
+    # byte-copying kernels (reshape_kernel.cc, identity_kernel.cc, ...) fold them; its
+    # arithmetic kernels' dtype tables (host_kernels.py) take no bf16 or float8
+    return np.frombuffer(v.data.data, dtype=want).copy().reshape(s)
 
 
 def static_type(t: Any) -> bool:
@@ -81,8 +78,7 @@ def dense_attr(arr: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     if isinstance(et, IntegerType) and et.width.data == 1:
         data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
     else:
-        fmt = et.format  # type: ignore[attr-defined]
-        data = np.ascontiguousarray(arr).astype(np.dtype(fmt), copy=False).tobytes()
+        data = np.ascontiguousarray(arr).astype(numpy_dtype(et), copy=False).tobytes()
     return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
 
 

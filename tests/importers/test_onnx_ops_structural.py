@@ -338,6 +338,26 @@ CASES: list[Case] = [
         resize_model("nearest", "pytorch_half_pixel", sizes=[1, 2, 9, 11], nearest_mode="round_prefer_ceil"),
         [("ge.ResizeNearestNeighborV2", {"half_pixel_centers": True}, [(1, 2, 9, 11)])],
     ),
+    Case(
+        "Resize-linear-half-pixel-default",
+        resize_model("linear", "half_pixel", sizes=[1, 2, 3, 7]),
+        [("ge.ResizeBilinearV2", {"align_corners": False, "half_pixel_centers": True}, [(1, 2, 3, 7)])],
+    ),
+    Case(
+        "Resize-nearest-half-pixel-ceil",
+        resize_model("nearest", "half_pixel", sizes=[1, 2, 8, 10], nearest_mode="ceil"),
+        [("ge.Resize", {"coordinate_transformation_mode": "half_pixel", "nearest_mode": "ceil"}, [(1, 2, 8, 10)])],
+    ),
+    Case(
+        "Resize-linear-scale-not-whole",
+        resize_model("linear", "asymmetric", scales=[1, 1, 1.5, 1.5]),
+        [("ge.Resize", {"mode": "linear", "coordinate_transformation_mode": "asymmetric"}, [(1, 2, 6, 7)])],
+    ),
+    Case(
+        "Resize-linear-pytorch-one-pixel",
+        resize_model("linear", "pytorch_half_pixel", sizes=[1, 2, 1, 10]),
+        [("ge.Resize", {"mode": "linear", "coordinate_transformation_mode": "pytorch_half_pixel"}, [(1, 2, 1, 10)])],
+    ),
     # -- ConvTranspose (conv_transpose_plugin.cc): Conv2DTranspose ----------------------------
     Case(
         "ConvTranspose-2d-all-attributes",
@@ -461,6 +481,8 @@ COMPILED = [
     "Trilu-lower-k-batch",
     "Resize-linear-pytorch-half-pixel-down",
     "Resize-nearest-asymmetric-floor",
+    "Resize-nearest-half-pixel-ceil",
+    "Resize-linear-scale-not-whole",
     "ConvTranspose-2d-all-attributes",
     "ConvTranspose-1d",
 ]
@@ -610,34 +632,24 @@ REFUSED = [
         "needs Conv3DTranspose",
     ),
     (
-        "resize-half-pixel",
-        resize_model("linear", "half_pixel", sizes=[1, 2, 8, 10]),
-        "attribute coordinate_transformation_mode = half_pixel is not supported",
-    ),
-    (
         "resize-cubic",
         resize_model("cubic", "asymmetric", sizes=[1, 2, 8, 10]),
         "attribute mode = cubic is not supported",
     ),
     (
-        "resize-nearest-mode",
-        resize_model("nearest", "asymmetric", sizes=[1, 2, 8, 10]),
-        "attribute nearest_mode = round_prefer_floor is not supported",
+        "resize-tf-crop-and-resize",
+        resize_model("linear", "tf_crop_and_resize", sizes=[1, 2, 8, 10]),
+        "attribute coordinate_transformation_mode = tf_crop_and_resize is not supported",
     ),
     (
-        "resize-scale-not-whole",
-        resize_model("linear", "asymmetric", scales=[1, 1, 1.5, 1.5]),
-        "not a whole size",
+        "resize-antialias-down",
+        resize_model("linear", "half_pixel", sizes=[1, 2, 2, 3], opset=18, antialias=1),
+        "attribute antialias = 1 is not supported",
     ),
     (
         "resize-channels",
         resize_model("linear", "asymmetric", sizes=[1, 4, 8, 10]),
         "resizing N or C",
-    ),
-    (
-        "resize-pytorch-one-pixel",
-        resize_model("linear", "pytorch_half_pixel", sizes=[1, 2, 1, 10]),
-        "onto one pixel",
     ),
     (
         "argmax-last-index",

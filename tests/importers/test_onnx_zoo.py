@@ -1,7 +1,8 @@
 """The generated model zoo (examples/zoo/gen_zoo.py): deterministic, current, small; per
 model: import, the reference's outputs against onnxruntime's, and `ge-run MODEL.onnx`
 (import, ge-compile, simulate on 1 and 2 streams, compare with the reference and with
-onnxruntime, ge_tools/onnx_oracle.py). The UNet block's skip Concat is zero-copy; the
+onnxruntime, ge_tools/onnx_oracle.py), and what its remarks show fused and no-task
+(FUSED_GROUPS, NO_TASK). The UNet block's skip Concat is zero-copy; the
 MLP's PyTorch flatten (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) and Dropout are
 folded and removed by the prepare passes.
 
@@ -138,3 +139,45 @@ def test_unet_block_shows_a_zero_copy_concat_and_a_fusion() -> None:
     marked = [r.nodes for r in result.remarks if r.pass_name == "ge-concat-notask" and r.verdict == "marked"]
     assert marked == [("_skip_Concat", "_enc2_Relu", "_enc1_Relu")]
     assert result.stats["no_task_nodes"] == ["_skip_Concat (ConcatD)"]
+
+
+# Per zoo model, what the remarks show (checked by hand against each model's graph in
+# gen_zoo.py): the pointwise groups that fuse into one kernel (a chain whose inner values
+# have one consumer each; every other pointwise node is a kernel of its own) and the
+# no-task nodes (a zero-copy concat, reshapes that are views).
+FUSED_GROUPS: dict[str, list[list[str]]] = {
+    "embedding_bag": [],
+    "mlp_classifier": [],
+    "mobilenetv2_inverted_residual": [],
+    "resnet_basic_block": [["_residual_Add", "_relu2_Relu"]],
+    "transformer_encoder_layer": [
+        ["_attn.output_Add", "_attn_residual_Add"],
+        ["_mlp_gelu_Div", "_mlp_gelu_Erf", "_mlp_gelu_Add", "_mlp_gelu_Mul"],
+        ["_mlp.fc2_Add", "_mlp_residual_Add"],
+    ],
+    "unet_block": [["_residual_Add", "_out_Relu"]],
+}
+NO_TASK: dict[str, list[str]] = {
+    "embedding_bag": [],
+    "mlp_classifier": ["_Reshape (Reshape)"],
+    "mobilenetv2_inverted_residual": [],
+    "resnet_basic_block": [],
+    "transformer_encoder_layer": [f"_attn_{v}_Reshape (Reshape)" for v in ("query", "key", "value", "context")],
+    "unet_block": ["_skip_Concat (ConcatD)"],
+}
+
+
+@pytest.mark.parametrize("name", MODEL_PARAMS)
+def test_remarks_show_what_fused_and_what_went_zero_copy(name: str) -> None:
+    from ge_tools import api
+
+    result = api.compile(api.load(str(ZOO / f"{name}.onnx")))
+    into: dict[str, list[str]] = {}
+    for r in result.remarks:
+        if r.verdict == "lowered":
+            into.setdefault(r.nodes[1], []).append(r.nodes[0])
+    groups = sorted(sorted(v) for v in into.values() if len(v) > 1)
+    assert groups == sorted(sorted(g) for g in FUSED_GROUPS[name])
+    assert result.stats["no_task_nodes"] == NO_TASK[name]
+    zero_copy = [r.nodes[0] for r in result.remarks if r.pass_name == "ge-concat-notask" and r.verdict == "marked"]
+    assert zero_copy == [n.split(" ")[0] for n in NO_TASK[name] if "Concat" in n]

@@ -1568,6 +1568,99 @@ def _resize(op: str) -> Iterator[Case]:
         )
 
 
+@formula(ge.Resize)
+def _resize_onnx(op: str) -> Iterator[Case]:
+    # ONNX's Resize (GE's Resize op takes ONNX's attributes), one element at a time from the
+    # ONNX operator text, in float32 scalars: x_original of each output index by the
+    # coordinate mode (length_resized = in * scale), nearest by nearest_mode then clamped,
+    # linear on the coordinate clamped to [0, in - 1]; an axis of scale 1 keeps its index
+    f32 = np.float32
+
+    def coordinate(mode: str, o: int, n: int, m: int, s: np.float32) -> np.float32:
+        if n == m and s == 1:
+            return f32(o)
+        length = f32(n) * s
+        if mode == "half_pixel":
+            return (f32(o) + f32(0.5)) / s - f32(0.5)
+        if mode == "pytorch_half_pixel":
+            return (f32(o) + f32(0.5)) / s - f32(0.5) if length > 1 else f32(0)
+        if mode == "align_corners":
+            return f32(o) * f32(n - 1) / (length - f32(1)) if length > 1 else f32(0)
+        if mode == "asymmetric":
+            return f32(o) / s
+        if mode == "half_pixel_symmetric":
+            adjustment = f32(m) / length
+            return f32(n / 2) * (f32(1) - adjustment) + (f32(o) + f32(0.5)) / s - f32(0.5)
+        assert mode == "tf_half_pixel_for_nn"
+        return (f32(o) + f32(0.5)) / s
+
+    def rounded(nm: str, c: np.float32) -> int:
+        if nm == "floor":
+            return math.floor(c)
+        if nm == "ceil":
+            return math.ceil(c)
+        frac = c - math.floor(c)
+        if frac == 0.5:
+            return math.floor(c) if nm == "round_prefer_floor" else math.ceil(c)
+        return math.floor(c + f32(0.5))
+
+    specs = [
+        # x shape, sizes (or None: scales), scales [h, w], mode, coordinate mode, nearest_mode, dtype
+        ((1, 1, 1, 1), (1, 1), None, "nearest", "half_pixel", "round_prefer_floor", F32),
+        ((1, 1, 1, 1), (3, 2), None, "linear", "half_pixel", "round_prefer_floor", F32),
+        ((1, 2, 4, 5), (8, 10), None, "nearest", "asymmetric", "round_prefer_floor", F32),
+        ((1, 2, 4, 5), (8, 10), None, "nearest", "asymmetric", "round_prefer_ceil", F32),
+        ((1, 1, 4, 5), (8, 10), None, "nearest", "half_pixel", "ceil", F32),
+        ((2, 1, 5, 3), (3, 7), None, "nearest", "align_corners", "floor", I32),
+        ((1, 1, 4, 4), (1, 4), None, "nearest", "pytorch_half_pixel", "round_prefer_floor", F16),
+        ((1, 2, 4, 5), None, (1.5, 0.6), "linear", "half_pixel", "round_prefer_floor", F32),
+        ((1, 1, 4, 5), None, (1.5, 0.6), "linear", "half_pixel_symmetric", "round_prefer_floor", F32),
+        ((1, 1, 4, 5), (7, 1), None, "linear", "align_corners", "round_prefer_floor", F32),
+        ((1, 1, 3, 3), None, (2.0, 1.0), "linear", "tf_half_pixel_for_nn", "round_prefer_floor", F16),
+    ]
+    for xs, sizes, scales, mode, coord, nm, dt in specs:
+        x = rng_array(xs, dt, seed=11)
+        h, w = xs[2], xs[3]
+        if sizes is not None:
+            oh, ow = sizes
+            sh, sw = f32(f32(oh) / f32(h)), f32(f32(ow) / f32(w))
+        else:
+            sh, sw = f32(scales[0]), f32(scales[1])
+            oh, ow = math.floor(h * float(sh)), math.floor(w * float(sw))
+
+        def nearest(o: int, n: int, m: int, s: np.float32, coord=coord, nm=nm) -> int:
+            return min(max(rounded(nm, coordinate(coord, o, n, m, s)), 0), n - 1)
+
+        def linear(o: int, n: int, m: int, s: np.float32, coord=coord) -> tuple[int, int, np.float32]:
+            c = f32(min(max(coordinate(coord, o, n, m, s), f32(0)), f32(n - 1)))
+            lo = math.floor(c)
+            return lo, min(lo + 1, n - 1), f32(c - f32(lo))
+
+        def f(i, x=x, h=h, w=w, oh=oh, ow=ow, sh=sh, sw=sw, mode=mode, nearest=nearest, linear=linear) -> object:
+            n, c, p, q = i
+            if mode == "nearest":
+                return py(x, (n, c, nearest(p, h, oh, sh), nearest(q, w, ow, sw)))
+            y0, y1, ly = linear(p, h, oh, sh)
+            x0, x1, lx = linear(q, w, ow, sw)
+            v = [[f32(py(x, (n, c, yy, xx))) for xx in (x0, x1)] for yy in (y0, y1)]
+            top = v[0][0] + (v[0][1] - v[0][0]) * lx
+            bottom = v[1][0] + (v[1][1] - v[1][0]) * lx
+            return float(top + (bottom - top) * ly)
+
+        consts = [np.zeros((0,), F32), np.array([1, 1, 1, 1] if sizes else [1, 1, *scales], F32)]
+        if sizes is not None:
+            consts.append(np.array([xs[0], xs[1], oh, ow], I64))
+        attrs = f' {{coordinate_transformation_mode = "{coord}", mode = "{mode}", nearest_mode = "{nm}"}}'
+        out = (xs[0], xs[1], oh, ow)
+        yield Case(
+            f"{op}-{xs}-{oh}x{ow}-{mode}-{coord}-{nm}-{np.dtype(dt)}",
+            op_with_consts(op, [x], consts, [out], [dt], attrs),
+            [x],
+            [build(out, dt, f)],
+            ulps=1,
+        )
+
+
 @formula(ge.Conv2DTranspose)
 def _conv2d_transpose(op: str) -> Iterator[Case]:
     # (x NCHW, filter [C, K/g, kh, kw], strides, pads [t, b, l, r], dilations, groups, output_padding, bias)

@@ -266,6 +266,23 @@ def test_simulate_and_reference_agree_with_numpy(streams):
         api.simulate(model, [x], streams=3 - streams)
 
 
+@pytest.mark.parametrize("parts", [2, 3, 5])
+def test_simulate_returns_every_output_not_one_per_input(parts):
+    # a graph with fewer inputs than outputs: simulate returned only as many outputs as
+    # there were inputs (it named the outputs by the inputs' count)
+    with api.GraphBuilder("main") as g:
+        x = g.data((parts * 2, 3), f32, name="x")
+        g.output(ge.SplitD.build(x, split_dim=0, num_split=parts, name="s"))
+    x = np.arange(parts * 6, dtype=np.float32).reshape(parts * 2, 3)
+    want = np.split(x, parts)
+    compiled = api.compile(g.module)
+    model = compiled.model()
+    assert model is not None
+    for run in (api.simulate(g.module, [x]), api.simulate(compiled.module, [x]), api.simulate(model, [x])):
+        assert len(run.outputs) == parts
+        assert all(np.array_equal(o, w) for o, w in zip(run.outputs, want))
+
+
 def test_inputs_are_checked():
     g = softmax_graph()
     with pytest.raises(ValueError, match=r"takes inputs \['x'\]; unknown \['y'\], missing \['x'\]"):

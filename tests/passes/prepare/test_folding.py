@@ -210,19 +210,23 @@ def test_folding_is_deterministic():
     assert outs[0] == outs[1] and "dense<[9, 4]>" in outs[0]
 
 
-def test_bf16_constants_are_left_alone():
-    # a bf16 Const is not read (folding.py: const_array; a departure for GE's byte-copying
-    # kernels): the bf16 Reshape of a Const stays, and nothing crashes
+@pytest.mark.parametrize("elem", ["bf16", "f8E4M3FN", "f8E5M2"])
+def test_bf16_and_float8_constants_fold_on_byte_copying_kernels(elem):
+    # GE's reshape_kernel.cc copies the Const's bytes whatever its dtype: the Reshape of a
+    # bf16 / float8 Const folds to a Const of the same bytes (they were not read before);
+    # Add's kernel (add_kernel.cc) has no DT_BF16 or float8: that node stays
     m = parse(
         graph(
             [
-                "  %c = ge.Const {value = dense<[1.5, 2.0]> : tensor<2xbf16>} : tensor<2xbf16>",
-                "  %r = ge.Reshape(%c) : (tensor<2xbf16>) -> tensor<1x2xbf16>",
+                f"  %c = ge.Const {{value = dense<[1.5, -2.0, 0x7f]> : tensor<3x{elem}>}} : tensor<3x{elem}>",
+                f"  %r = ge.Reshape(%c) : (tensor<3x{elem}>) -> tensor<1x3x{elem}>",
+                f"  %a = ge.Add(%r, %r) : (tensor<1x3x{elem}>, tensor<1x3x{elem}>) -> tensor<1x3x{elem}>",
             ],
-            [("r", "tensor<1x2xbf16>")],
+            [("a", f"tensor<1x3x{elem}>"), ("r", f"tensor<1x3x{elem}>")],
         )
     )
     want = run_module(m, [])
     fold_both(m)
-    assert [op.name for op in m.walk() if isinstance(op, ge.Reshape)] == ["ge.Reshape"]
+    assert not [op for op in m.walk() if isinstance(op, ge.Reshape)]
+    assert [op.name for op in m.walk() if isinstance(op, ge.Add)] == ["ge.Add"]
     same_bits(want, run_module(m, []))
