@@ -61,7 +61,7 @@ def _shape(op: Operation) -> tuple:
 
 
 class PlanEnumerator:
-    def __init__(self, block: Block, decider=None, max_groups: int = 200_000):
+    def __init__(self, block: Block, decider=None, max_groups: int = 200_000, max_pairs: int = 10**7):
         self.block = block  # a scratch copy: fused nodes are put in and taken out again
         self.dec = AscBackendFusionDecider() if decider is None else decider
         self.sol = FusionStrategySolver(self.dec)
@@ -87,6 +87,7 @@ class PlanEnumerator:
         self.alias: dict[SSAValue, SSAValue] = {}
         self.groups: dict[int, dict[tuple, Variant]] = {}
         self.max_groups = max_groups
+        self.max_pairs = max_pairs
         self.pairs_tried = 0
         self._closed: dict[int, bool] = {}
 
@@ -152,6 +153,8 @@ class PlanEnumerator:
     def _merge(self, v1: Variant, v2: Variant) -> Variant | None:
         """The fused node of v1 and v2 if the solver's CanFuse accepts them, else None."""
         self.pairs_tried += 1
+        if self.pairs_tried > self.max_pairs:
+            raise RuntimeError("too many pairs to enumerate")
         m1, m2 = v1.mask, v2.mask
         if self._reaches(m2, m1):
             v1, v2 = v2, v1
