@@ -229,7 +229,8 @@ class _Window:
             prod = index.get(v.owner) if isinstance(v.owner, Operation) else None  # type: ignore[arg-type]
             readers = [i for i in idx if i != prod and v in self.reads[i]]
             always = prod is not None and any(
-                r is v and inside is None for r, inside in self.outs[prod]  # type: ignore[index]
+                r is v and inside is None
+                for r, inside in self.outs[prod]  # type: ignore[index]
             )
             if readers:
                 self.tensors.append((buffer_bytes(v), prod, readers, always))

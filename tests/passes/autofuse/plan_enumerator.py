@@ -34,7 +34,7 @@ each output once (autofuse.kernel_traffic's objective, global_solver.plan_traffi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -251,7 +251,7 @@ class PlanEnumerator:
             by_low.setdefault(m & -m, []).append(m)
         full = (1 << len(self.fusable)) - 1
 
-        @lru_cache(maxsize=None)
+        @cache
         def bound(rest: int) -> int:
             if rest == 0:
                 return 0
