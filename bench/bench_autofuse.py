@@ -17,10 +17,10 @@ solver=global against greedy (passes/autofuse/global_solver.py), in the same run
 every generated kind at each of --global-sizes, the fused-kernel bytes moved (each kernel
 reads each distinct input once and writes each output once, after ge-autofuse) of global
 divided by greedy's (at most 1.0 by construction), the windows where global won, and both
-times; and the enumeration check: on every small generated graph (tests/lowering_graphs.py
-seeds and bench/gen_graphs.py kinds with 3 to 12 AscBackends), global's plan against the
-optimum of the test suite's independent exhaustive enumerator
-(tests/passes/autofuse/test_global_solver.py).
+times; and the enumeration check: on every generated graph of 3 to 22 AscBackends
+(tests/lowering_graphs.py seeds 0 to 599 and bench/gen_graphs.py kinds of 20 to 60 nodes),
+global's plan against the optimum of the test suite's independent exhaustive enumerator
+(tests/passes/autofuse/plan_enumerator.py); `--enumerate-only` runs just that.
 """
 
 from __future__ import annotations
@@ -108,7 +108,12 @@ def main() -> None:
     ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("--global-sizes", default="1000,4000", help="graph sizes of the global-vs-greedy figures")
     ap.add_argument("--global-kinds", default=",".join(KINDS), help="generated kinds of the global-vs-greedy figures")
+    ap.add_argument("--enumerate-only", action="store_true", help="only the enumeration check")
+    ap.add_argument("--no-enumerate", action="store_true", help="skip the enumeration check")
     args = ap.parse_args()
+    if args.enumerate_only:
+        enumeration_check()
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     results: list[dict] = []
     print("fusion quality (ge-lower-autofuse with every class on, then ge-autofuse):")
@@ -136,7 +141,7 @@ def main() -> None:
     glob = global_vs_greedy(
         [int(x) for x in args.global_sizes.split(",") if x], args.global_kinds.split(","), args.seed
     )
-    enum = enumeration_check()
+    enum = None if args.no_enumerate else enumeration_check()
     if args.json:
         Path(args.json).write_text(
             json.dumps({"results": results, "exponent": exponent, "global": glob, "enumeration": enum}, indent=1)
@@ -199,54 +204,76 @@ def global_vs_greedy(sizes: list[int], kinds: list[str], seed: int) -> list[dict
     return out
 
 
-def enumeration_check() -> dict:
-    """global's plan against the exhaustive enumerator on the small generated graphs."""
+def enumeration_check(max_nodes: int = 22) -> dict:
+    """global's plan against the exhaustive enumerator (tests/passes/autofuse/plan_enumerator.py)
+    on the generated graphs of 3 to `max_nodes` AscBackends; a graph whose groups are too
+    many to enumerate (over 1,500 groups or 20,000 pairs asked) is counted and skipped."""
     sys.path.insert(0, str(HERE.parent / "tests"))
     sys.path.insert(0, str(HERE.parent / "tests" / "passes" / "autofuse"))
-    from test_global_solver import enumerate_optimum  # noqa: PLC0415
+    from plan_enumerator import PlanEnumerator  # noqa: PLC0415
 
     from lowering_graphs import pass_for, random_graph  # noqa: PLC0415
     from passes.autofuse.decider import AscBackendFusionDecider  # noqa: PLC0415
     from passes.autofuse.global_solver import GlobalConfig, GlobalSolver, plan_traffic  # noqa: PLC0415
     from passes.autofuse.solver import SolverConfig  # noqa: PLC0415
 
-    cases: list[tuple[str, ModuleOp]] = []
-    for seed in range(120):
-        m = parse(random_graph(seed), f"random-{seed}")
-        pass_for(seed).apply(context(), m)
-        cases.append((f"lowering_graphs seed {seed}", m))
-    for kind, n in (("chain", 60), ("chain", 80), ("diamond", 20), ("mixed", 20), ("concat_tree", 20)):
-        for seed in range(4):
-            m = parse(generate(kind, n, seed), f"{kind}-{n}")
-            LOWER.apply(context(), m)
-            cases.append((f"{kind} {n} seed {seed}", m))
-    total = same = better = biggest = 0
+    def cases():
+        for seed in range(600):
+            m = parse(random_graph(seed), f"random-{seed}")
+            pass_for(seed).apply(context(), m)
+            yield f"lowering_graphs seed {seed}", m
+        for kind in KINDS:
+            for n in (20, 30, 40, 50, 60):
+                for seed in range(3):
+                    m = parse(generate(kind, n, seed), f"{kind}-{n}")
+                    LOWER.apply(context(), m)
+                    yield f"{kind} {n} seed {seed}", m
+
+    total = same = better = biggest = skipped = limit = 0
+    sizes: dict[int, int] = {}
     misses = []
-    for label, m in cases:
+    t0 = time.process_time()
+    for label, m in cases():
         graphs = [g for g in m.ops if isinstance(g, GraphOp)]
         if len(graphs) != 1:
             continue
         g = graphs[0]
         k = sum(1 for op in g.body.block.ops if AscBackendFusionDecider().is_fusable_node(op))
-        if not 3 <= k <= 12:
+        if not 3 <= k <= max_nodes:
             continue
-        want = enumerate_optimum(m, list(m.ops).index(g))
-        s = GlobalSolver(AscBackendFusionDecider, SolverConfig(), GlobalConfig(10**6, 64))
+        try:
+            want = PlanEnumerator(g.clone().body.block, max_groups=1500, max_pairs=20_000).best()[0]
+        except RuntimeError:
+            skipped += 1
+            continue
+        s = GlobalSolver(AscBackendFusionDecider, SolverConfig(), GlobalConfig(10**5, 64))
         kept, _ = s.fuse(g.body.block, lambda g=g: g.clone().body.block)
         got = plan_traffic(kept, AscBackendFusionDecider())
         total += 1
+        sizes[k] = sizes.get(k, 0) + 1
         biggest = max(biggest, k)
         same += got == want
         better += want < s.report.greedy_bytes
+        limit += any(w.limit_hit for w in s.report.windows)
         if got != want:
-            misses.append(f"{label}: global {got}, optimum {want}")
+            misses.append(f"{label} ({k} AscBackends): global {got}, optimum {want}")
     print(
         f"enumeration check: global equals the enumerated optimum on {same} of {total} graphs "
-        f"(3 to {biggest} AscBackends; greedy misses the optimum on {better} of them)"
+        f"(3 to {biggest} AscBackends, {sum(v for k, v in sizes.items() if k > 12)} of them over 12; "
+        f"greedy misses the optimum on {better}; global's work limit hit on {limit}); "
+        f"{skipped} graphs with too many groups to enumerate skipped; {time.process_time() - t0:.0f} s CPU"
     )
     for x in misses:
         print("  MISS " + x)
-    return {"graphs": total, "optimal": same, "greedy_suboptimal": better, "max_asc_backends": biggest}
+    return {
+        "graphs": total,
+        "optimal": same,
+        "greedy_suboptimal": better,
+        "max_asc_backends": biggest,
+        "over_12": sum(v for k, v in sizes.items() if k > 12),
+        "skipped": skipped,
+        "limit_hit": limit,
+    }
 
 
 if __name__ == "__main__":

@@ -93,6 +93,11 @@ class NodeFuseInfo:
     def linked_inputs(self) -> set[int]:
         return {j for _, j in self.links}
 
+    def has_mul_reference(self) -> bool:
+        """# asc_graph_axis_mapping.h: NodeFuseInfo::HasMulReference -- some output node1
+        links to node2 has more than one reader (for the whole pair, not per link)."""
+        return not all(self.single_reference.values())
+
 
 def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
     """NodeFuseInfo::UpdateNodeFuseInfo; a Reason says why it failed (NoSharedData when
@@ -439,7 +444,10 @@ def process_sub_graph_vertical_map_info(am: _AxisMapping) -> Reason | None:
         # §6.3 per-link loop-merge checks: CurNodeInputIsSimplestLoad, CanLoopMerge
         cur_view = not am.q.cur_node_input_is_simplest_load(n2, j)
         can_merge = _loop_merge(am.ax1, am.ax2, m.pairs)
-        single = info.single_reference.get(k, False)
+        # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: a view link needs
+        # !fuse_info.HasMulReference(), a property of the pair: every linked output of
+        # node1 single-referenced, not only this link's
+        single = not info.has_mul_reference()
         if reduction1 and not can_merge:
             return unify_subgraph_axis_failed("a reduction's loop axes must merge with its consumer's")
         if not can_merge:
@@ -452,7 +460,7 @@ def process_sub_graph_vertical_map_info(am: _AxisMapping) -> Reason | None:
                 )
         elif cur_view and not single:
             return unify_subgraph_axis_failed(
-                f"node2 reads output {k} through a view, but node1's output is multi-referenced"
+                f"node2 reads output {k} through a view, but an output of node1 it reads is multi-referenced"
             )
         elif cur_view and U.is_fused_asc_backend(n2) and len(U.input_datas(n2, j)) > 1:
             return unify_subgraph_axis_failed(f"input {j} of the FusedAscBackend feeds several nodes through a view")

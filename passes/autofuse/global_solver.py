@@ -39,7 +39,10 @@ Fuse's axis map (need_flash) refuses is not legal. Children are tried in order o
 then node order; a partition already visited is not expanded again (the first merge
 order that reached it stands for all); the bound is the window's least possible traffic
 (every tensor produced outside read once, every tensor leaving the window written once),
-so the search stops early when the incumbent reaches it. `max_nodes_explored` states per
+so the search stops early when the incumbent reaches it; below a state, what two groups
+that can never be one (their summed size over every strategy's node cap) must still move
+is added to that bound (`_Window.state_bound`), and a state whose bound reaches the
+incumbent is not expanded. `max_nodes_explored` states per
 window is the deterministic work limit. The window's plan is the best found when it moves
 strictly fewer bytes than greedy's, else greedy's own merges; it is then replayed in the
 graph through the solver's own CanFuse and fusion (FusionStrategySolver._fuse_pair), so
@@ -218,6 +221,19 @@ class _Window:
             for v in dict.fromkeys((*op.operands, *op.results)):
                 self.touch.setdefault(v, []).append(i)
         self._bytes: dict[frozenset[int], int] = {}
+        self._lb: int | None = None
+        # per tensor the window touches: (bytes, producing window node or None, reading
+        # window nodes, whether it is written whatever the plan) -- for `state_bound`
+        self.tensors: list[tuple[int, int | None, list[int], bool]] = []
+        for v, idx in self.touch.items():
+            prod = index.get(v.owner) if isinstance(v.owner, Operation) else None  # type: ignore[arg-type]
+            readers = [i for i in idx if i != prod and v in self.reads[i]]
+            always = prod is not None and any(
+                r is v and inside is None
+                for r, inside in self.outs[prod]  # type: ignore[index]
+            )
+            if readers:
+                self.tensors.append((buffer_bytes(v), prod, readers, always))
 
     def group_bytes(self, g: frozenset[int]) -> int:
         hit = self._bytes.get(g)
@@ -232,12 +248,34 @@ class _Window:
         self._bytes[g] = moved
         return moved
 
+    def state_bound(self, group_of: dict[int, frozenset[int]], never) -> int:
+        """A lower bound on the bytes of every plan reachable from a state (`group_of`: each
+        node's group) by more merges: the window's `lower_bound`, plus, per tensor, what no
+        later merge can save because two of the groups touching it can never be one
+        (`never(ga, gb)`, a monotone refusal: the summed size cap): a tensor read by two
+        such groups is read twice; one whose producer's group can never join a reader's
+        is written and read again."""
+        extra = 0
+        for nbytes, prod, readers, always in self.tensors:
+            gs = list(dict.fromkeys(group_of[i] for i in readers))
+            if prod is None:
+                if any(never(gs[x], gs[y]) for x in range(len(gs)) for y in range(x + 1, len(gs))):
+                    extra += nbytes
+                continue
+            gp = group_of[prod]
+            if any(g != gp and never(gp, g) for g in gs):
+                extra += nbytes if always else 2 * nbytes
+        return self.lower_bound() + extra
+
     def lower_bound(self) -> int:
         """Every tensor produced outside the window read once, every tensor leaving it (or
         read by nothing) written once."""
+        if self._lb is not None:
+            return self._lb
         produced = {r for i in self.nodes for r, _ in self.outs[i]}
         lb = sum(buffer_bytes(v) for v in set().union(*self.reads.values()) - produced)
         lb += sum(buffer_bytes(r) for i in self.nodes for r, inside in self.outs[i] if inside is None)
+        self._lb = lb
         return lb
 
 
@@ -411,6 +449,8 @@ class GlobalSolver:
         self.best = greedy_bytes if legal else start
         self.best_seq: list[Merge] | None = list(greedy_seq) if legal else []
         self.lb = lb
+        self._never = self._size_cap(nodes, ops)
+        self.pruned = 0
         self.explored = 0
         self.limit_hit = False
         self.visited: set[frozenset] = {frozenset((h, self._shape(op)) for h, op in self.cur.items())}
@@ -430,6 +470,9 @@ class GlobalSolver:
             self.best, self.best_seq = cost, list(self.path)
         if self.best <= self.lb:
             return
+        if self._never is not None and self.win.state_bound(self.group_of, self._never) >= self.best:
+            self.pruned += 1
+            return  # no plan below this state moves fewer bytes than the best found
         if self.explored >= self.gconfig.max_nodes_explored:
             self.limit_hit = True
             return
@@ -469,6 +512,28 @@ class GlobalSolver:
             self._dfs(cost + neg)
             self.path.pop()
             self._undo(x)
+
+    def _size_cap(self, nodes: list[int], ops: list[Operation]):
+        """`never(ga, gb)` for the state bound: the two groups' summed CanFuse size exceeds
+        every strategy's node cap (backend_utils.cpp CanFuseByStrategyPro: size1 + size2 >
+        max_fusion_nodes_size; the largest cap is the cube strategy's max_fusion_size + 1),
+        so no later merge joins them (sizes only grow). None when a strategy lifts the cap
+        (a concat or split in the window) or the decider has none (no bound)."""
+        from passes.autofuse import ascgraph_queries as U
+
+        cap = getattr(self.sdecider, "max_fusion_size", None)
+        if not isinstance(cap, int) or any(U.has_fuse_type(ops[i], t) for i in nodes for t in ("concat", "split")):
+            return None
+        size = {i: U.canfuse_nodes_size(ops[i]) for i in nodes}
+        total: dict[frozenset[int], int] = {}
+
+        def gsize(g: frozenset[int]) -> int:
+            n = total.get(g)
+            if n is None:
+                n = total[g] = sum(size[i] for i in g)
+            return n
+
+        return lambda ga, gb: gsize(ga) + gsize(gb) > cap + 1
 
     # -- legality: the solver's CanFuse on the actual nodes, and the cycle check ---------------
 

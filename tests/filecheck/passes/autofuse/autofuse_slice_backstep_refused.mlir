@@ -62,5 +62,5 @@ ge.graph @reduction {
 // CHECK:         %r = ge.AscBackend(%x)
 // CHECK:         %b = ge.AscBackend(%r)
 
-// REMARK: remark: ge-autofuse: 'autofuse_slice_0_StridedSlice' and 'autofuse_slice_1_StridedSlice' not fused: loop axes cannot be unified: node2 reads output 0 through a view, but node1's output is multi-referenced [NF1006] [UnifySubgraphAxisFailed]
+// REMARK: remark: ge-autofuse: 'autofuse_slice_0_StridedSlice' and 'autofuse_slice_1_StridedSlice' not fused: loop axes cannot be unified: node2 reads output 0 through a view, but an output of node1 it reads is multi-referenced [NF1006] [UnifySubgraphAxisFailed]
 // REMARK: remark: ge-autofuse: 'autofuse_reduce_0_StridedSlice_ReduceSumD' and 'autofuse_pointwise_1_Abs' not fused: node2 reads a slice of a reduction's output, which DeleteInvalidLoad does not back-step onto the reduction's Loads [{{NF[0-9]+}}] [CanNotMergeAscGraph]

@@ -34,6 +34,6 @@ ge.graph @main {
 // CHECK-NOT:  ge.AscBackend
 // CHECK:      ge.NetOutput %cat
 
-// REMARK-DAG: 'autofuse_pointwise_0_Exp' and 'autofuse_pointwise_1_Add_Exp' not fused: loop axes cannot be unified: node2 reads output 0 through a view, but node1's output is multi-referenced [NF1006] [UnifySubgraphAxisFailed]
+// REMARK-DAG: 'autofuse_pointwise_0_Exp' and 'autofuse_pointwise_1_Add_Exp' not fused: loop axes cannot be unified: node2 reads output 0 through a view, but an output of node1 it reads is multi-referenced [NF1006] [UnifySubgraphAxisFailed]
 // REMARK-DAG: 'autofuse_pointwise_0_Exp' and 'autofuse_fused_1_Exp_Add_Exp_BroadcastToD_ConcatD' not fused: loop axes cannot be unified: input 2 of the FusedAscBackend feeds several nodes through a view [NF1006] [UnifySubgraphAxisFailed]
 // REMARK:     remark: ge-autofuse @main: kernels 4 -> 2,
