@@ -3286,18 +3286,22 @@ def resize_scales_and_shape(s: Sequence[int], scales: list[float], sizes: list[i
     else the shape is floor(in * scales)); a VerifyException for values it refuses."""
     if len(s) != 4:
         raise VerifyException(f"Resize takes a 4-D x, got {fmt_shape(tuple(s))}")
+    # an unknown input dim (-1) leaves its scale (sizes given) or its output dim (scales
+    # given) unknown until run time, where the reference infers again on the real shape
     if sizes:
         if len(sizes) != 4 or min(sizes) <= 0:
             raise VerifyException(f"sizes must hold 4 sizes > 0, got {sizes}")
         out = tuple(sizes)
-        scales = [_f32(_f32(o) / _f32(i)) for o, i in zip(out, s)]
+        scales = [_f32(_f32(o) / _f32(i)) if i > 0 else math.nan for o, i in zip(out, s)]
     else:
         if len(scales) != 4 or min(scales) <= 0:
             raise VerifyException(f"scales must hold 4 scales > 0 (or sizes be given), got {scales}")
-        out = tuple(math.floor(i * _f32(f)) for i, f in zip(s, scales))  # as ONNX's shape inference
-    if out[:2] != tuple(s[:2]) or scales[0] != 1.0 or scales[1] != 1.0:
+        out = tuple(-1 if i < 0 else math.floor(i * _f32(f)) for i, f in zip(s, scales))  # as ONNX's shape inference
+    if any(i >= 0 and o != i for i, o in zip(s[:2], out[:2])) or any(
+        not math.isnan(f) and f != 1.0 for f in scales[:2]
+    ):
         raise VerifyException(f"Resize resizes H and W here, not N or C ({fmt_shape(tuple(s))} -> {fmt_shape(out)})")
-    if min(out) <= 0:
+    if 0 in out:
         raise VerifyException(f"Resize output {fmt_shape(out)} would be empty")
     return scales, out
 
