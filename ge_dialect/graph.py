@@ -11,8 +11,10 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import attrs as A
-from ge_dialect.desc import tensor_desc
+from ge_dialect.desc import shape_of, tensor_desc
 from ge_dialect.ge import GeNode, GraphOp, PartitionedCall
+from ge_dialect.reason import Reason
+from ge_dialect.shapes import fmt_shape
 
 # ge_attr_define.cc: ATTR_NAME_IS_UNKNOWN_SHAPE (a node forced unknown; the partitioner's
 # PartitionedCall and subgraph mark)
@@ -74,6 +76,18 @@ def is_single_op_scene(graph: GraphOp) -> bool:
 def has_unknown_shape(op: Operation) -> bool:
     """GE's IsUnknownShapeOp: a negative dim (-1/-2) on any input or output desc."""
     return any(tensor_desc(v.type).is_unknown_shape for v in (*op.operands, *op.results))
+
+
+def unknown_desc_reason(op: Operation, rule: str, why: str) -> Reason | None:
+    """The first input, then output, of unknown shape as a Reason under GE's `rule`
+    (IsUnknownShapeOp, AreDescriptorsStatic, ...), `why` saying what that stops."""
+    for what, values in (("input", op.operands), ("output", op.results)):
+        for i, v in enumerate(values):
+            if tensor_desc(v.type).is_unknown_shape:
+                s = shape_of(v.type)
+                kind = "unknown rank, GE's -2" if s is None else "a -1 dim"
+                return Reason(rule, f"{what} {i} has unknown shape {fmt_shape(s)} ({kind}): {why}")
+    return None
 
 
 def node_order(graph: GraphOp) -> dict[Operation, int]:

@@ -40,15 +40,15 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
-from ge_dialect.desc import shape_of, tensor_desc
+from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
-from ge_dialect.graph import graph_nodes, graphs_to_compile
+from ge_dialect.graph import graph_nodes, graphs_to_compile, unknown_desc_reason
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, ListOf, OneOf, Option, check_options
 from ge_dialect.reason import Reason
-from ge_dialect.shapes import fmt_shape, normalize_axis
+from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
@@ -159,16 +159,7 @@ def unknown_shape_reason(node: Operation) -> Reason | None:
 
     # asc_lowerer/loop_api.cpp: AreDescriptorsStatic
     """
-    for what, values in (("input", node.operands), ("output", node.results)):
-        for i, v in enumerate(values):
-            if tensor_desc(v.type).is_unknown_shape:
-                s = shape_of(v.type)
-                kind = "unknown rank, GE's -2" if s is None else "a -1 dim"
-                return Reason(
-                    "AreDescriptorsStatic",
-                    f"{what} {i} has unknown shape {fmt_shape(s)} ({kind}): the loops lowering builds need static extents",
-                )
-    return None
+    return unknown_desc_reason(node, "AreDescriptorsStatic", "the loops lowering builds need static extents")
 
 
 @functools.lru_cache(maxsize=4096)

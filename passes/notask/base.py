@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
 from ge_dialect import graph as G
-from ge_dialect.desc import TensorDesc, shape_of, tensor_desc
+from ge_dialect.desc import TensorDesc, tensor_desc
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import ge_dtype_name, size_in_bytes
 from ge_dialect.formats import aligned_shape, transfer_dims
@@ -46,7 +46,7 @@ from ge_dialect.mem_types import (
 from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
 from ge_dialect.pass_options import REMARKS, Option
 from ge_dialect.reason import Reason
-from ge_dialect.shapes import fmt_dims, fmt_shape
+from ge_dialect.shapes import fmt_dims
 
 # notask_pass_base.cc: kNotaskDeepth (maximum depth of GetFirstOutAnchorNotInRefNode)
 NOTASK_DEPTH = 100
@@ -206,16 +206,7 @@ def is_unknown_shape_op(op: Operation) -> Reason | None:
     # notask_pass_base.cc: NotaskPassBase::IsUnknownShapeOp ("notask input tensor is
     # unknown shape": GetShape().IsUnknownShape() on every input, then every output desc)
     """
-    for what, values in (("input", op.operands), ("output", op.results)):
-        for i, v in enumerate(values):
-            if tensor_desc(v.type).is_unknown_shape:
-                s = shape_of(v.type)
-                kind = "unknown rank, GE's -2" if s is None else "a -1 dim"
-                return Reason(
-                    "IsUnknownShapeOp",
-                    f"{what} {i} has unknown shape {fmt_shape(s)} ({kind}): its offsets are known only at run time",
-                )
-    return None
+    return G.unknown_desc_reason(op, "IsUnknownShapeOp", "its offsets are known only at run time")
 
 
 def is_owner_graph_unknown(graph: GraphOp) -> Reason | None:
