@@ -510,7 +510,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--dim", action="append", default=[], metavar="[NAME:]AXIS=SIZE[,SIZE...]",
         help="random inputs: an unknown dim (?) at AXIS (of Data NAME, or of every Data) has SIZE "
         "in execution 0, the next SIZE in execution 1, ... (the list repeats); default 1, as a "
-        "free dimension without an override",
+        "free dimension without an override; a --dim that matches no unknown dim is an error",
     )  # fmt: skip
     p.add_argument(
         "--frozen-input", type=int, action="append", default=[], metavar="K",
@@ -853,12 +853,37 @@ def execution_count(args: argparse.Namespace, graph: ge.GraphOp) -> int:
     return n
 
 
+def check_dims_apply(args: argparse.Namespace, graph: ge.GraphOp) -> None:
+    """Each --dim names an unknown dim of a random input: one that matches none (a static
+    axis, no such input, or --input files giving the shapes) is an error, not ignored."""
+    if not args.dim:
+        return
+    if args.input:
+        raise UserError(
+            f"ge-run: error: --dim {args.dim[0]}: the --input files give the shapes; --dim sizes random inputs"
+        )
+    unknown = [
+        (ge.node_name(d), ax)
+        for d in graph.data_nodes
+        if (sh := shape_of(d.results[0].type)) is not None
+        for ax, x in enumerate(sh)
+        if x < 0
+    ]
+    names = {f"{nm}:{ax}" for nm, ax in unknown}
+    for nm, ax in dim_sizes(args):
+        if not any(ax == a and nm in (None, m) for m, a in unknown):
+            where = f"unknown dims: {', '.join(sorted(names))}" if names else "the graph's inputs have no unknown dim"
+            at = f"{nm}:{ax}" if nm is not None else f"axis {ax}"
+            raise UserError(f"ge-run: error: --dim {at}: no graph input has an unknown dim there ({where})")
+
+
 def make_input_sets(args: argparse.Namespace, graph: ge.GraphOp) -> list[list[np.ndarray]]:
     """Each execution's inputs. Files (--input), or --seed's random inputs: a graph whose
     shapes are all known draws one set for every execution (the same values, fresh
     buffers); an unknown dim (`?`) takes --dim's size for that execution (the list
     repeats), by default 1, and each execution draws its own values."""
     n = execution_count(args, graph)
+    check_dims_apply(args, graph)
     if args.input:
         if not _named_inputs(args.input):
             one = load_inputs(graph, args.input)

@@ -5,6 +5,8 @@ reference, the partition and the refresh cost printed, in --stats-json and in --
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -171,3 +173,20 @@ def test_static_graph_takes_a_file_per_execution(tmp_path, capsys) -> None:
         R.build_arg_parser().parse_args([str(src), "--input", "x=" + ",".join(paths)]), api.load(str(src)).ops.first
     )  # type: ignore[arg-type]
     assert [float(s[0][0, 0]) for s in sets] == [float(np.load(p)[0, 0]) for p in paths]
+
+
+@pytest.mark.parametrize(
+    ("extra", "msg"),
+    [
+        (["--dim", "5=2"], "--dim axis 5: no graph input has an unknown dim there (unknown dims: x:0)"),
+        (["--dim", "y:0=2"], "--dim y:0: no graph input has an unknown dim there (unknown dims: x:0)"),
+    ],
+)
+def test_a_dim_that_matches_no_unknown_dim_is_an_error(extra, msg) -> None:
+    # a --dim naming a static axis or another input was ignored (the default size used)
+    p = subprocess.run(
+        [sys.executable, "-m", "ge_tools.run", str(ROOT / "examples" / "dynamic_mlp.mlir"), *extra],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 1 and p.stderr.strip().splitlines() == [f"ge-run: error: {msg}"]
