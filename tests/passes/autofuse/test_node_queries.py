@@ -232,11 +232,14 @@ def test_fuse_axis_map_after_a_successful_check_is_not_recomputed(monkeypatch, k
     LowerAutofusePass().apply(make_context(), m)
     inside = _in_possible_fusions(monkeypatch)
     computed: Counter = Counter()
+    alive: list = []  # each counted info is held, so no freed info's id is reused by a new one
     answers: list = []
     real_inner, real_outer = M._create_axis_map, M.create_axis_map
 
     def inner(info, need_flash, loop_merge, memo):
         if inside[-1]:
+            if not computed[id(info)]:
+                alive.append(info)
             computed[id(info)] += 1
         return real_inner(info, need_flash, loop_merge, memo)
 
