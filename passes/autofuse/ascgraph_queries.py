@@ -162,7 +162,7 @@ def load_view(load: ag.Load) -> LoadView:
     broadcast = any(ri == 1 and ro > 1 for ri, ro in zip(d.repeat_list, out.repeat_list))
     live = [(r, s) for r, s in zip(d.repeat_list, d.stride_list) if r > 1]
     order = sorted(live, key=lambda rs: -rs[1])
-    transpose = order != live
+    transpose = order != live  # load_transposed
     acc, dense = 1, True
     for r, s in reversed(order):
         dense &= s == acc
@@ -171,6 +171,13 @@ def load_view(load: ag.Load) -> LoadView:
     # a part of a larger tensor: an offset, skipped elements, or a dense prefix
     slice_ = load.offset != 0 or not dense or (n is not None and acc < n)
     return LoadView(broadcast, slice_, transpose)
+
+
+def load_transposed(load: ag.Load) -> bool:
+    """`load_view(load).transpose` alone (without the slice test's operand size)."""
+    d = load.in_type()
+    live = [(r, s) for r, s in zip(d.repeat_list, d.stride_list) if r > 1]
+    return sorted(live, key=lambda rs: -rs[1]) != live
 
 
 def load_broadcast_info(load: ag.Load) -> list[int]:
@@ -185,8 +192,9 @@ def load_broadcast_info(load: ag.Load) -> list[int]:
     g = load.graph()
     sizes = g.axis_sizes() if g is not None else {}
     info: list[int] = []
+    d_reps = d.repeat_list  # (read once: each read builds the tuple)
     for i, (a, ro) in enumerate(zip(out.axis_ids, out.repeat_list)):
-        folded = i < len(d.repeat_list) and d.repeat_list[i] == 1 and ro > 1
+        folded = i < len(d_reps) and d_reps[i] == 1 and ro > 1
         if (ro == 1 and sizes.get(a, 1) != 1) or folded:
             if a not in info:
                 info.append(a)
@@ -236,7 +244,7 @@ def is_simplest_load(
         return False, None
     # backend_utils.cpp IsSimplestLoad: FusedBackSteppingViewOp's broadcast/slice/transpose info
     info = load_broadcast_info(load)
-    return not (info or load_view(load).transpose or _is_slice(load)), info
+    return not (info or load_transposed(load) or _is_slice(load)), info
 
 
 def _is_slice(load: ag.Load) -> bool:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascgraph as ag
+from ge_dialect import ge
 from ge_dialect.reason import Reason, not_fuse
 from passes.autofuse import ascgraph_queries as U
 
@@ -76,6 +77,9 @@ class NodeFuseInfo:
     # a strategy's OnlyVerticalMapping: CreateSubGraphAxisMapInfo skips the horizontal
     # axis mapping (ProcessSubGraphHorizontalMapInfo) but the shared inputs still merge
     only_vertical_mapping: bool = False
+    # the rollback update_input_maps last applied (None: never run); the maps depend on it
+    # and on the two nodes' operands and flags, which do not change while the info lives
+    applied_rollback: frozenset[int] | None = None
 
     @property
     def is_vertical(self) -> bool:
@@ -108,16 +112,22 @@ def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
             return unify_subgraph_axis_failed("the link goes from node2 to node1: the caller must order the pair")
     # asc_graph_axis_mapping.cpp: can_do_horizontal_mapping is false if either is cube.
     info.can_do_horizontal_mapping_flag = not (U.has_fuse_type(n1, "cube") or U.has_fuse_type(n2, "cube"))
+    links, single, outputs = info.links, info.single_reference, info.node1_outputs
     for k, v in enumerate(n1.results):
-        uses = list(v.uses)
-        in_n2 = sorted({u.index for u in uses if u.operation is n2})
-        for j in in_n2:
-            info.links.append((k, j))
+        in_n2: set[int] = set()
+        n_uses, only_n2 = 0, True
+        for u in v.uses:
+            n_uses += 1
+            if u.operation is n2:
+                in_n2.add(u.index)
+            else:
+                only_n2 = False
         if in_n2:
-            info.single_reference[k] = len(uses) == 1
+            links.extend((k, j) for j in sorted(in_n2))
+            single[k] = n_uses == 1
         # node1_output_map: an n1 output is dropped iff all its peers are in n2
-        if not (uses and all(u.operation is n2 for u in uses)):
-            info.node1_outputs.append(k)
+        if not (n_uses and only_n2):
+            outputs.append(k)
     first_read: dict[SSAValue, int] = {}
     for i, v in enumerate(n1.operands):
         first_read.setdefault(v, i)
@@ -142,6 +152,7 @@ def update_input_maps(info: NodeFuseInfo, rollback: set[int] | None = None) -> N
     n1 (only when horizontal mapping is allowed) nor produced by n1. `rollback` names n2
     inputs whose Data could not merge (NodeFuseInfo::RollbackNode2InputMap)."""
     rollback = rollback or set()
+    info.applied_rollback = frozenset(rollback)
     info.fused_inputs = list(info.n1.operands)
     info.node2_input_pos = {}
     shared = {j: i for i, j in info.same_input_map} if info.can_do_horizontal_mapping() else {}
@@ -260,6 +271,8 @@ class AxisUnification:
     # links node2 reads through a slice of node1's output (see `slice_box`): (k, j) ->
     # {node1 axis id: (start, extent)}; a loop merge runs node1 on the sliced extents
     slices: dict[tuple[int, int], dict[int, tuple[int, int]]] = field(default_factory=dict)
+    # NodeQueries.axis_map_key of a kept answer (equal keys, equal unifications), else None
+    key: tuple | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -300,6 +313,35 @@ def _partial_axes(op: Operation) -> set[int]:
     return set().union(*(g.partial_axes() for g in U.asc_graphs(op)))
 
 
+def _datas_by_index(op: Operation, g: ag.AscGraphOp) -> dict[int, list[tuple[Operation, ag.Data]]]:
+    out: dict[int, list[tuple[Operation, ag.Data]]] = {}
+    for d in g.data_nodes():
+        out.setdefault(d.index, []).append((op, d))
+    return out
+
+
+def _loads_by_value(block) -> dict:
+    """Every Load of a graph block by the value it reads, in graph order (U.loads_of)."""
+    out: dict = {}
+    for n in block.ops:
+        if isinstance(n, ag.Load):
+            out.setdefault(n.operands[0], []).append(n)
+    return out
+
+
+class _Tables:
+    """One node's integer tables (NodeQueries.tables): numbers from NodeQueries.intern."""
+
+    __slots__ = ("op", "axes", "inputs", "outputs", "data_views")
+
+    def __init__(self, op: Operation, axes: int) -> None:
+        self.op = op  # held: the entry's id(op) cannot be reused while it lives
+        self.axes = axes
+        self.inputs: dict[int, int] = {}
+        self.outputs: dict[int, int] = {}
+        self.data_views: dict[int, int | None] = {}
+
+
 class NodeQueries:
     """One node's answers to the queries `create_axis_map` asks of each side, kept for
     the pairs of one solve. Not GE's (GE reads them off its node objects): the solver
@@ -309,20 +351,40 @@ class NodeQueries:
     node and erases both old ones; the same premise as the decider's axis groups). The
     answers are the functions' own: `node_axes`, `_partial_axes`, `U.input_datas`, and
     `_input_broadcast_infos` of a Data's Loads before the axis-id conversion (which
-    `cur_node_input_is_simplest_load` reads too). Entries
+    `cur_node_input_is_simplest_load` reads too).
+
+    On top of them, each node's integer tables (`tables`: its loop axes, each input and
+    output as the axis mapping reads them, interned to small numbers) and, keyed by those
+    numbers, the answers of whole steps: a pair's axis unification (`create_axis_map`) and
+    input plan (`decider.plan_fused_inputs`). Pairs of nodes with equal tables share one
+    answer; a key holds only numbers naming contents, so no entry can go stale. Entries
     hold their op, so no id is reused while the memo lives; a caller without a memo gets
-    a fresh one (nothing kept)."""
+    a fresh one (nothing kept). `keep = False` keeps nothing (every answer afresh)."""
+
+    keep = True
 
     def __init__(self) -> None:
         self._d: dict[tuple, object] = {}
+        self._ids: dict[tuple, int] = {}  # intern's numbers
+        self._tables: dict[int, _Tables] = {}  # id(op) -> the op's tables (holding the op)
         # the last successful check-mode create_axis_map: (info, loop_merge, result)
         self.checked: tuple[NodeFuseInfo, bool, AxisUnification] | None = None
 
     def _get(self, key: tuple, compute):
+        if not self.keep:
+            return compute()
         d = self._d
         if key not in d:
             d[key] = compute()
         return d[key]
+
+    def kept(self, key: tuple) -> object | None:
+        """A whole step's kept answer (None when there is none)."""
+        return self._d.get(key)
+
+    def keep_answer(self, key: tuple, value: object) -> None:
+        if self.keep:
+            self._d[key] = value
 
     def node_axes(self, op: Operation) -> tuple[list[int], dict[int, int]]:
         return self._get(("axes", op), lambda: node_axes(op))  # type: ignore[return-value]
@@ -331,13 +393,32 @@ class NodeQueries:
         return self._get(("partial", op), lambda: _partial_axes(op))  # type: ignore[return-value]
 
     def input_datas(self, op: Operation, j: int) -> list[tuple[Operation, ag.Data]]:
-        return self._get(("datas", op, j), lambda: U.input_datas(op, j))  # type: ignore[return-value]
+        return self._get(("datas", op, j), lambda: self._input_datas(op, j))  # type: ignore[return-value]
+
+    def _input_datas(self, op: Operation, j: int) -> list[tuple[Operation, ag.Data]]:
+        """`U.input_datas(op, j)`; an AscBackend's Data nodes grouped by index once (in
+        `data_nodes` order), not listed and sorted again for every input."""
+        if not isinstance(op, ge.AscBackend):
+            return U.input_datas(op, j)
+        g = U.asc_graph(op)
+        if g is None:
+            return []
+        by_index: dict[int, list[tuple[Operation, ag.Data]]] = self._get(("datas_of", g), lambda: _datas_by_index(op, g))  # type: ignore[assignment]
+        return by_index.get(j, [])
+
+    def loads_of(self, data: ag.Data) -> list[ag.Load]:
+        """`U.loads_of(data)`: one walk of the Data's graph lists every Data's Loads."""
+        block = data.parent_block()
+        if block is None:
+            return U.loads_of(data)
+        by_value: dict = self._get(("loads_of", block), lambda: _loads_by_value(block))  # type: ignore[assignment]
+        return by_value.get(data.results[0], [])
 
     def broadcast_infos(self, backend: Operation, data: ag.Data, conv) -> tuple[bool, list[list]]:
         """`_input_broadcast_infos(backend, U.loads_of(data), conv)`, conv applied to the
         kept unconverted infos."""
         simplest, raw = self._get(
-            ("bcast", backend, data), lambda: _input_broadcast_infos(backend, U.loads_of(data), lambda a: a)
+            ("bcast", backend, data), lambda: _input_broadcast_infos(backend, self.loads_of(data), lambda a: a)
         )  # type: ignore[misc]
         return simplest, [[conv(a) for a in info] for info in raw]
 
@@ -354,6 +435,95 @@ class NodeQueries:
         backend, data = _first_input_data(datas)
         return self.broadcast_infos(backend, data, lambda a: a)[0]
 
+    # -- integer tables of what create_axis_map reads (one per node, input and output) ----
+
+    def intern(self, value: tuple) -> int:
+        """A small integer naming `value` (a tuple of ints, strings and bools): equal tables
+        get one number, so a pair's key is a few integers. Keyed by content, never reused."""
+        ids = self._ids
+        if (i := ids.get(value)) is None:
+            i = ids[value] = len(ids)
+        return i
+
+    def tables(self, op: Operation) -> _Tables:
+        """The node's tables; its loop axes and sizes (`node_axes`, in their order), partial
+        axes (`_partial_axes`), fuse-type bits and kind (AscBackend / FusedAscBackend) as
+        `axes`; inputs, outputs and Data views filled in when first asked."""
+        t = self._tables.get(id(op))
+        if t is None or t.op is not op:
+            ax, sz = self.node_axes(op)
+            kind = (U.is_asc_backend(op), U.is_fused_asc_backend(op), U.has_fuse_type(op, "reduce"))
+            t = _Tables(op, self.intern((tuple(ax), tuple(sz.items()), tuple(sorted(self.partial_axes(op))), kind)))
+            if self.keep:
+                self._tables[id(op)] = t
+        return t
+
+    def input_table(self, t: _Tables, j: int) -> int:
+        """Input j as the vertical and horizontal mappings read it: the number of Data nodes
+        behind it; the first one's view and its Loads' offsets and repeats (the link's
+        pairing and `slice_box`); the simplest-load answer and broadcast infos of the
+        earliest reader's Data (`_first_input_data`)."""
+        if (n := t.inputs.get(j)) is not None:
+            return n
+        datas = self.input_datas(t.op, j)
+        if not datas:
+            n = self.intern((0,))
+        else:
+            d0 = datas[0][1]
+            v = d0.out_type()
+            loads = tuple((ld.offset, ld.out_type().repeat_list) for ld in self.loads_of(d0))
+            backend, data = _first_input_data(datas)
+            simplest, infos = self.broadcast_infos(backend, data, lambda a: a)
+            raw = tuple(tuple(i) for i in infos)
+            n = self.intern((len(datas), v.axis_ids, v.repeat_list, v.stride_list, loads, simplest, raw))
+        t.inputs[j] = n
+        return n
+
+    def output_table(self, t: _Tables, k: int) -> int:
+        """Output k as the vertical mapping reads it: the Store's view and offset
+        (`U.output_store`). Not `pre_node_input_is_simplest_load` (a walk of node1's graph
+        that few pairs need): an answer that read it is not kept (`_create_axis_map`)."""
+        if (n := t.outputs.get(k)) is not None:
+            return n
+        ps = U.output_store(t.op, k)
+        if ps is None:
+            n = self.intern((None,))
+        else:
+            st = ps[1].out_type()
+            n = self.intern((st.axis_ids, st.repeat_list, st.stride_list, ps[1].offset))
+        t.outputs[k] = n
+        return n
+
+    def data_view(self, t: _Tables, graph: ag.AscGraphOp, i: int) -> int | None:
+        """The view (element type, axis ids, repeats, strides) of the AscGraph's Data of
+        index i (`data_by_index`), or None without one: what the input plan compares."""
+        if i in t.data_views:
+            return t.data_views[i]
+        d = self.data_by_index(graph).get(i)
+        n = None
+        if d is not None:
+            v = d.out_type()
+            n = self.intern((str(v.element_type), v.axis_ids, v.repeat_list, v.stride_list))
+        t.data_views[i] = n
+        return n
+
+    def axis_map_key(self, info: NodeFuseInfo, need_flash: bool, loop_merge: bool) -> tuple:
+        """Everything `_compute_axis_map` reads of a pair, as integers: equal keys give
+        equal answers (the unification, or the same Reason)."""
+        t1, t2 = self.tables(info.n1), self.tables(info.n2)
+        i, o = self.input_table, self.output_table
+        return (
+            need_flash,
+            loop_merge,
+            info.can_do_horizontal_mapping(),
+            info.only_vertical_mapping,
+            info.has_mul_reference(),
+            t1.axes,
+            t2.axes,
+            tuple((k, j, o(t1, k), i(t2, j)) for k, j in info.links),
+            tuple((i1, i2, i(t1, i1), i(t2, i2)) for i1, i2 in info.same_input_map),
+        )
+
 
 @dataclass
 class _AxisMapping:
@@ -369,6 +539,8 @@ class _AxisMapping:
     sz2: dict[int, int] = field(init=False)
     maps: _Maps = field(default_factory=_Maps)
     q: NodeQueries = field(default_factory=NodeQueries)  # per-node answers, kept for a solve
+    # the mapping asked pre_node_input_is_simplest_load (not in NodeQueries.axis_map_key)
+    read_pre_node: bool = False
 
     def __post_init__(self) -> None:
         q = self.q
@@ -453,6 +625,7 @@ def process_sub_graph_vertical_map_info(am: _AxisMapping) -> Reason | None:
         if not can_merge:
             # asc_graph_axis_mapping.cpp ProcessSubGraphVerticalMapInfo: PreNodeInputIsSimplestLoad
             pre_simplest = pre_node_input_is_simplest_load(n1, k)
+            am.read_pre_node = True
             both_asc = U.is_asc_backend(n1) and U.is_asc_backend(n2)
             if not ((pre_simplest and not cur_view) or (pre_simplest and cur_view and single and both_asc)):
                 return unify_subgraph_axis_failed(
@@ -525,7 +698,25 @@ def create_axis_map(
 def _create_axis_map(
     info: NodeFuseInfo, need_flash: bool, loop_merge: bool, memo: NodeQueries | None
 ) -> AxisUnification | Reason:
-    am = _AxisMapping(info, need_flash, loop_merge, q=memo if memo is not None else NodeQueries())
+    if memo is None:
+        return _compute_axis_map(_AxisMapping(info, need_flash, loop_merge))
+    # Pairs whose nodes have equal tables (NodeQueries.axis_map_key) share one answer: the
+    # candidate pairs of one shared input are mostly alike. The answer is never changed
+    # after it is made (its users read it).
+    key = ("axis_map", memo.axis_map_key(info, need_flash, loop_merge))
+    if (hit := memo.kept(key)) is not None:
+        return hit  # type: ignore[return-value]
+    am = _AxisMapping(info, need_flash, loop_merge, q=memo)
+    u = _compute_axis_map(am)
+    if not am.read_pre_node:  # an answer that read what the key lacks is not kept
+        if isinstance(u, AxisUnification):
+            u.key = key  # names the answer for the input plan's memo (decider.plan_fused_inputs)
+        memo.keep_answer(key, u)
+    return u
+
+
+def _compute_axis_map(am: _AxisMapping) -> AxisUnification | Reason:
+    info = am.info
     m = am.maps
     if (why := process_sub_graph_vertical_map_info(am)) is not None:
         return why

@@ -183,6 +183,9 @@ class AscBackendFusionDecider:
     # canfuse_nodes_size per node, on _groups' premise: a lowered node carries no count
     # attribute and CanFuse's size cap would walk both AscGraphs for every candidate pair
     _sizes: dict[Operation, int] = field(default_factory=dict)
+    # _group_key per node (on _groups' premise) and _merge_axis_groups' answers by content
+    _group_keys: dict[Operation, int | None] = field(default_factory=dict)
+    _merge_memo: dict[tuple, Reason | None] = field(default_factory=dict)
 
     @contextlib.contextmanager
     def pair_cache(self) -> Iterator[None]:
@@ -328,26 +331,50 @@ class AscBackendFusionDecider:
                 "InputNumsExceedThreshold", f"fused node would have {len(info.fused_inputs)} inputs > {cap_in}"
             )
         # 9. axis-group merge (BackendUtils::IsCanMergeAxisGroup)
-        g1, g2 = self._axis_group(n1), self._axis_group(n2)
-        if g1 is None or g2 is None:
-            return not_fuse("GetAscgraphAxisGroupFailed", "an AscGraph's axis group cannot be generated")
-        g1, g2 = g1.remapped(u.map1), g2.remapped(u.map2)
-        if g1 is None or g2 is None:
-            return not_fuse("GetAscgraphAxisGroupFailed", "an axis group has an axis the axis map does not convert")
-        if can_merge_axis_group(g1, g2, is_ge_call=True) is None:
-            return not_fuse("MergeAxisGroupFailed", f"axis groups {g1.label()} and {g2.label()} cannot merge")
+        if (why := self._merge_axis_groups(n1, n2, u)) is not None:
+            return why
         # Ours: a loop merge reads node1's on-chip value only where node2 loaded exactly
         # what node1 stored (a slice or regrouping reshape cannot be bypassed).
         if merge and (why := link_views_disagree(info, u)) is not None:
             return why
         return None
 
+    def _merge_axis_groups(self, n1: Operation, n2: Operation, u: AxisUnification) -> Reason | None:
+        """CanFuse's step 9 (BackendUtils::IsCanMergeAxisGroup on both groups converted by
+        the axis map). The answer depends on the two groups' contents and the maps only:
+        kept by those (NodeQueries.intern numbers), so pairs of equal nodes ask it once."""
+        k1, k2 = self._group_key(n1), self._group_key(n2)
+        key = ("axis_groups", k1, k2, tuple(u.map1.items()), tuple(u.map2.items()))
+        memo = self._merge_memo
+        if key in memo:
+            return memo[key]
+        why = None
+        g1, g2 = self._axis_group(n1), self._axis_group(n2)
+        if g1 is None or g2 is None:
+            why = not_fuse("GetAscgraphAxisGroupFailed", "an AscGraph's axis group cannot be generated")
+        elif (r1 := g1.remapped(u.map1)) is None or (r2 := g2.remapped(u.map2)) is None:
+            why = not_fuse("GetAscgraphAxisGroupFailed", "an axis group has an axis the axis map does not convert")
+        elif can_merge_axis_group(r1, r2, is_ge_call=True) is None:
+            why = not_fuse("MergeAxisGroupFailed", f"axis groups {r1.label()} and {r2.label()} cannot merge")
+        if self._queries.keep:
+            memo[key] = why
+        return why
+
+    def _group_key(self, op: Operation) -> int | None:
+        """The number naming the node's axis group's contents (None: no group)."""
+        if (k := self._group_keys.get(op, -1)) == -1:
+            g = self._axis_group(op)
+            k = None if g is None else self._queries.intern((tuple(g.x), tuple(g.y), tuple(g.r), tuple(g.n), tuple(g.axes_order)))
+            self._group_keys[op] = k
+        return k
+
     def _plan_fused_inputs(self, info: NodeFuseInfo, merge: bool) -> Reason | None:
         """node2_input_map exactly as Fuse builds it, for CanFuse's input cap and for Fuse
         itself: a loop merge unifies the axes with need_flash (Fuse's map) and rolls back
         the shared inputs whose Data nodes cannot merge (plan_fused_inputs)."""
         if not (merge and info.can_do_horizontal_mapping() and info.same_input_map):
-            update_input_maps(info)
+            if info.applied_rollback != frozenset():  # (node_fuse_info applied none)
+                update_input_maps(info)
             return None
         u = create_axis_map(info, need_flash=True, loop_merge=True, memo=self._queries)
         if isinstance(u, Reason):
@@ -658,8 +685,19 @@ def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification, memo: NodeQueries 
     if info.can_do_horizontal_mapping() and info.same_input_map:
         gr1, gr2 = U.asc_graph(info.n1), U.asc_graph(info.n2)
         assert gr1 is not None and gr2 is not None
-        full = sorted(u.sizes)
         q = memo if memo is not None else NodeQueries()  # `memo`: the decider's, kept for a solve
+        key = None
+        if u.key is not None:
+            # the rollback depends on the unification (named by its key) and the shared
+            # inputs' Data views only: pairs with equal keys share it (NodeQueries)
+            t1, t2 = q.tables(info.n1), q.tables(info.n2)
+            views = tuple((q.data_view(t1, gr1, i1), q.data_view(t2, gr2, i2)) for i1, i2 in info.same_input_map)
+            key = ("plan", u.key, views)
+            if (hit := q.kept(key)) is not None:
+                if info.applied_rollback != hit:
+                    update_input_maps(info, hit)  # type: ignore[arg-type]
+                return set(hit)  # type: ignore[arg-type]
+        full = sorted(u.sizes)
         datas1, datas2 = q.data_by_index(gr1), q.data_by_index(gr2)
         for i1, i2 in info.same_input_map:
             d1, d2 = datas1.get(i1), datas2.get(i2)
@@ -674,7 +712,10 @@ def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification, memo: NodeQueries 
             v2 = (t2.element_type, *_completed(t2, u.map2, full, True))
             if v1 != v2:
                 rollback.add(i2)
-    update_input_maps(info, rollback)
+        if key is not None:
+            q.keep_answer(key, frozenset(rollback))
+    if info.applied_rollback != rollback:  # (node_fuse_info applied none)
+        update_input_maps(info, rollback)
     return rollback
 
 

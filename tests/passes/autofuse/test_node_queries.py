@@ -97,6 +97,7 @@ def test_memo_does_not_change_the_fused_module(monkeypatch, kind):
     for keep in (True, False):
         if not keep:  # every query answered afresh (the functions' own answers)
             monkeypatch.setattr(M.NodeQueries, "_get", lambda self, key, compute: compute())
+            monkeypatch.setattr(M.NodeQueries, "keep", False)  # no table or step answer kept
         m = parse(text)
         LowerAutofusePass().apply(make_context(), m)
         AutofusePass().apply(make_context(), m)
