@@ -180,17 +180,19 @@ def load_transposed(load: ag.Load) -> bool:
     return sorted(live, key=lambda rs: -rs[1]) != live
 
 
-def load_broadcast_info(load: ag.Load) -> list[int]:
+def load_broadcast_info(load: ag.Load, sizes: dict[int, int] | None = None) -> list[int]:
     """The axis ids along which a Load broadcasts (GE's ViewOpAttrInfo::broadcast_info).
 
     backend_utils.cpp FusedBackSteppingViewOpBroadcast: a Load repeat of 1 on an axis
     whose loop size in the Load's AscGraph is not 1 (GE's fused form: UpdateBroadcastInfoToLoad
     folds a Broadcast into its Load as repeat 1). This IR also folds a broadcast into the
     Load view as a Data repeat of 1 under a Load repeat > 1 (BackSteppingViewOpBroadcast's
-    rule), which counts too. Ids in the Load's axis order, each once."""
+    rule), which counts too. Ids in the Load's axis order, each once. `sizes`: the Load's
+    graph's axis sizes, when the caller has them."""
     d, out = load.in_type(), load.out_type()
-    g = load.graph()
-    sizes = g.axis_sizes() if g is not None else {}
+    if sizes is None:
+        g = load.graph()
+        sizes = g.axis_sizes() if g is not None else {}
     info: list[int] = []
     d_reps = d.repeat_list  # (read once: each read builds the tuple)
     for i, (a, ro) in enumerate(zip(out.axis_ids, out.repeat_list)):
@@ -228,14 +230,14 @@ def _first_reader(op: Operation) -> Operation | None:
 
 
 def is_simplest_load(
-    backend: Operation, load: ag.Load, condition_with_node_type: bool = True
+    backend: Operation, load: ag.Load, condition_with_node_type: bool = True, sizes: dict[int, int] | None = None
 ) -> tuple[bool, list[int] | None]:
     """backend_utils.cpp BackendUtils::IsSimplestLoad for a Load of the AscBackend
     `backend`: (simplest, broadcast info GE appends to attr_infos, or None when it appends
     none). A concat-typed node reads every input simply; a Load whose first-reader chain
     reaches a Broadcast is a view without info (with `condition_with_node_type`); otherwise
     the Load's back-stepped view (broadcast per `load_broadcast_info`, slice, transpose)
-    decides."""
+    decides. `sizes`: the Load's graph's axis sizes, when the caller has them."""
     # backend_utils.cpp IsSimplestLoad: HasFuseType(kConcat) -> simplest, no info
     if has_fuse_type(backend, "concat"):
         return True, None
@@ -243,7 +245,7 @@ def is_simplest_load(
     if condition_with_node_type and view_op_next_broadcast(load):
         return False, None
     # backend_utils.cpp IsSimplestLoad: FusedBackSteppingViewOp's broadcast/slice/transpose info
-    info = load_broadcast_info(load)
+    info = load_broadcast_info(load, sizes)
     return not (info or load_transposed(load) or _is_slice(load)), info
 
 

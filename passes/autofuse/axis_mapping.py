@@ -103,6 +103,9 @@ class NodeFuseInfo:
         return not all(self.single_reference.values())
 
 
+_CUBE_BIT, _SLICE_BIT = ag.fuse_type_bit("cube"), ag.fuse_type_bit("slice")  # U.has_fuse_type's bits
+
+
 def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
     """NodeFuseInfo::UpdateNodeFuseInfo; a Reason says why it failed (NoSharedData when
     the nodes neither link nor share an input)."""
@@ -111,7 +114,8 @@ def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
         if any(u.operation is n1 for u in v.uses):
             return unify_subgraph_axis_failed("the link goes from node2 to node1: the caller must order the pair")
     # asc_graph_axis_mapping.cpp: can_do_horizontal_mapping is false if either is cube.
-    info.can_do_horizontal_mapping_flag = not (U.has_fuse_type(n1, "cube") or U.has_fuse_type(n2, "cube"))
+    bits = U.all_fuse_types(n1), U.all_fuse_types(n2)
+    info.can_do_horizontal_mapping_flag = not ((bits[0] | bits[1]) & _CUBE_BIT)
     links, single, outputs = info.links, info.single_reference, info.node1_outputs
     for k, v in enumerate(n1.results):
         in_n2: set[int] = set()
@@ -128,21 +132,21 @@ def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
         # node1_output_map: an n1 output is dropped iff all its peers are in n2
         if not (n_uses and only_n2):
             outputs.append(k)
-    first_read: dict[SSAValue, int] = {}
+    # keyed by id(): the values are the operands of n1 and n2, alive during this call
+    first_read: dict[int, int] = {}
     for i, v in enumerate(n1.operands):
-        first_read.setdefault(v, i)
-    seen2: set[SSAValue] = set()
+        first_read.setdefault(id(v), i)
+    seen2: set[int] = set()
+    same = info.same_input_map
     for j, v in enumerate(n2.operands):
-        if v in first_read and v not in seen2:
-            info.same_input_map.append((first_read[v], j))  # duplicates on the n2 side dropped
-            seen2.add(v)
+        if (i := first_read.get(id(v))) is not None and id(v) not in seen2:
+            same.append((i, j))  # duplicates on the n2 side dropped
+            seen2.add(id(v))
     if not info.links and not info.same_input_map:
         return not_fuse("NoSharedData", "the nodes share no input and have no link")
     # has_slice_vertical: a slice pair linked vertically that also shares a load is treated
     # as vertical only (asc_graph_axis_mapping.cpp, UpdateNodeFuseInfo)
-    info.has_slice_vertical = bool(info.links and info.same_input_map) and (
-        U.has_fuse_type(n1, "slice") or U.has_fuse_type(n2, "slice")
-    )
+    info.has_slice_vertical = bool(info.links and info.same_input_map) and bool((bits[0] | bits[1]) & _SLICE_BIT)
     update_input_maps(info)
     return info
 
@@ -153,18 +157,19 @@ def update_input_maps(info: NodeFuseInfo, rollback: set[int] | None = None) -> N
     inputs whose Data could not merge (NodeFuseInfo::RollbackNode2InputMap)."""
     rollback = rollback or set()
     info.applied_rollback = frozenset(rollback)
-    info.fused_inputs = list(info.n1.operands)
-    info.node2_input_pos = {}
+    fused = info.fused_inputs = list(info.n1.operands)
+    pos: dict[int, int] = {}
+    info.node2_input_pos = pos
     shared = {j: i for i, j in info.same_input_map} if info.can_do_horizontal_mapping() else {}
-    linked = info.linked_inputs()
+    linked = {j for _, j in info.links}
     for j, v in enumerate(info.n2.operands):
         if j in linked:
             continue
         if j in shared and j not in rollback:
-            info.node2_input_pos[j] = shared[j]
+            pos[j] = shared[j]
             continue
-        info.node2_input_pos[j] = len(info.fused_inputs)
-        info.fused_inputs.append(v)
+        pos[j] = len(fused)
+        fused.append(v)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,30 +318,37 @@ def _partial_axes(op: Operation) -> set[int]:
     return set().union(*(g.partial_axes() for g in U.asc_graphs(op)))
 
 
-def _datas_by_index(op: Operation, g: ag.AscGraphOp) -> dict[int, list[tuple[Operation, ag.Data]]]:
-    out: dict[int, list[tuple[Operation, ag.Data]]] = {}
-    for d in g.data_nodes():
-        out.setdefault(d.index, []).append((op, d))
-    return out
+class _GraphScan:
+    """One walk of an AscGraph's nodes: what several NodeQueries answers read (the Data
+    nodes in `data_nodes` order, each value's Loads in graph order as `U.loads_of` lists
+    them, the partial axes as `AscGraphOp.partial_axes` finds them)."""
 
+    __slots__ = ("datas", "by_index", "loads", "partial")
 
-def _loads_by_value(block) -> dict:
-    """Every Load of a graph block by the value it reads, in graph order (U.loads_of)."""
-    out: dict = {}
-    for n in block.ops:
-        if isinstance(n, ag.Load):
-            out.setdefault(n.operands[0], []).append(n)
-    return out
+    def __init__(self, graph: ag.AscGraphOp) -> None:
+        loads: dict[SSAValue, list[ag.Load]] = {}
+        partial: set[int] = set()
+        for n in graph.body.block.ops:
+            if isinstance(n, ag.Load):
+                loads.setdefault(n.operands[0], []).append(n)
+            elif isinstance(n, ag.Concat | ag.Split) and (a := n.moving_axis()) is not None:
+                partial.add(a)
+        self.datas = graph.data_nodes()
+        self.by_index: dict[int, list[ag.Data]] = {}
+        for d in self.datas:
+            self.by_index.setdefault(d.index, []).append(d)
+        self.loads, self.partial = loads, partial
 
 
 class _Tables:
     """One node's integer tables (NodeQueries.tables): numbers from NodeQueries.intern."""
 
-    __slots__ = ("op", "axes", "inputs", "outputs", "data_views")
+    __slots__ = ("op", "axes", "graph", "inputs", "outputs", "data_views")
 
     def __init__(self, op: Operation, axes: int) -> None:
         self.op = op  # held: the entry's id(op) cannot be reused while it lives
         self.axes = axes
+        self.graph = U.asc_graph(op)  # an AscBackend's AscGraph, else None
         self.inputs: dict[int, int] = {}
         self.outputs: dict[int, int] = {}
         self.data_views: dict[int, int | None] = {}
@@ -389,8 +401,12 @@ class NodeQueries:
     def node_axes(self, op: Operation) -> tuple[list[int], dict[int, int]]:
         return self._get(("axes", op), lambda: node_axes(op))  # type: ignore[return-value]
 
+    def scan(self, graph: ag.AscGraphOp) -> _GraphScan:
+        return self._get(("scan", graph), lambda: _GraphScan(graph))  # type: ignore[return-value]
+
     def partial_axes(self, op: Operation) -> set[int]:
-        return self._get(("partial", op), lambda: _partial_axes(op))  # type: ignore[return-value]
+        """`_partial_axes(op)` from the graphs' scans."""
+        return self._get(("partial", op), lambda: set().union(*(self.scan(g).partial for g in U.asc_graphs(op))))  # type: ignore[return-value]
 
     def input_datas(self, op: Operation, j: int) -> list[tuple[Operation, ag.Data]]:
         return self._get(("datas", op, j), lambda: self._input_datas(op, j))  # type: ignore[return-value]
@@ -403,16 +419,14 @@ class NodeQueries:
         g = U.asc_graph(op)
         if g is None:
             return []
-        by_index: dict[int, list[tuple[Operation, ag.Data]]] = self._get(("datas_of", g), lambda: _datas_by_index(op, g))  # type: ignore[assignment]
-        return by_index.get(j, [])
+        return [(op, d) for d in self.scan(g).by_index.get(j, ())]
 
     def loads_of(self, data: ag.Data) -> list[ag.Load]:
-        """`U.loads_of(data)`: one walk of the Data's graph lists every Data's Loads."""
-        block = data.parent_block()
-        if block is None:
+        """`U.loads_of(data)` from the scan of the Data's graph."""
+        g = data.graph()
+        if g is None:
             return U.loads_of(data)
-        by_value: dict = self._get(("loads_of", block), lambda: _loads_by_value(block))  # type: ignore[assignment]
-        return by_value.get(data.results[0], [])
+        return self.scan(g).loads.get(data.results[0], [])
 
     def broadcast_infos(self, backend: Operation, data: ag.Data, conv) -> tuple[bool, list[list]]:
         """`_input_broadcast_infos(backend, U.loads_of(data), conv)`, conv applied to the
@@ -425,7 +439,7 @@ class NodeQueries:
     def data_by_index(self, graph: ag.AscGraphOp) -> dict[int, ag.Data]:
         """A node's AscGraph's Data nodes by index (CanFuse's input plan reads the shared
         inputs' Data nodes of both graphs for every candidate pair)."""
-        return self._get(("data_by_index", graph), lambda: {d.index: d for d in graph.data_nodes()})  # type: ignore[return-value]
+        return self._get(("data_by_index", graph), lambda: {i: ds[-1] for i, ds in self.scan(graph).by_index.items()})  # type: ignore[return-value]
 
     def cur_node_input_is_simplest_load(self, op: Operation, j: int) -> bool:
         """`cur_node_input_is_simplest_load(op, j)` over the kept answers."""
@@ -438,8 +452,8 @@ class NodeQueries:
     # -- integer tables of what create_axis_map reads (one per node, input and output) ----
 
     def intern(self, value: tuple) -> int:
-        """A small integer naming `value` (a tuple of ints, strings and bools): equal tables
-        get one number, so a pair's key is a few integers. Keyed by content, never reused."""
+        """A small integer naming `value` (a tuple of ints, bools and attributes, which
+        compare by content): equal tables get one number, so a pair's key is a few integers. Keyed by content, never reused."""
         ids = self._ids
         if (i := ids.get(value)) is None:
             i = ids[value] = len(ids)
@@ -503,7 +517,7 @@ class NodeQueries:
         n = None
         if d is not None:
             v = d.out_type()
-            n = self.intern((str(v.element_type), v.axis_ids, v.repeat_list, v.stride_list))
+            n = self.intern((v.element_type, v.axis_ids, v.repeat_list, v.stride_list))
         t.data_views[i] = n
         return n
 
@@ -865,7 +879,7 @@ def _view(t: ag.AscTensorType, m: dict[int, int]) -> dict[int, tuple[int, int]]:
     return {m[a]: (r, s) for a, r, s in zip(t.axis_ids, t.repeat_list, t.stride_list) if r != 1}
 
 
-def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> Reason | None:
+def link_views_disagree(info: NodeFuseInfo, u: AxisUnification, memo: NodeQueries | None = None) -> Reason | None:
     """Why a loop merge cannot read node1's on-chip value where node2 loaded node1's
     output, or None. Not GE's check (GE's DeleteInvalidLoad moves the view up to
     node1's Loads; this port turns a broadcast or axis permutation into an explicit
@@ -874,7 +888,7 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> Reason | None
     Store's and the Data's views have the same offset and the same (repeat, stride) on
     every merged axis. A reshape that regroups axes fails this. A slice link
     (`u.slices`, paired by `slice_box`) passes when DeleteInvalidLoad would back-step the
-    slice onto node1's Loads (`slice_back_step_refusal`)."""
+    slice onto node1's Loads (`slice_back_step_refusal`). `memo`: the decider's NodeQueries."""
     for k, j in info.links:
         if (k, j) in u.slices:
             # DeleteInvalidLoad -> ProcessViewOps moves the slice up to node1's Loads
@@ -886,13 +900,13 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification) -> Reason | None
             return can_not_merge_asc_graph(f"output {k} of node1 has no Store")
         store = ps[1]
         want = _view(store.out_type(), u.map1)
-        for _, d in U.input_datas(info.n2, j):
+        for _, d in U.input_datas(info.n2, j) if memo is None else memo.input_datas(info.n2, j):
             if _view(d.out_type(), u.map2) != want:
                 return can_not_merge_asc_graph(
                     f"node2 input {j} reads node1's output {k} through a view ({list(d.out_type().repeat_list)}) "
                     f"that is not the layout node1 stores ({list(store.out_type().repeat_list)}): a slice or a regrouping reshape"
                 )
-            for ld in U.loads_of(d):
+            for ld in U.loads_of(d) if memo is None else memo.loads_of(d):
                 if ld.offset != store.offset:
                     return can_not_merge_asc_graph(
                         f"node2 input {j} reads node1's output {k} at offset {ld.offset}, node1 stores it at {store.offset}"
@@ -906,8 +920,10 @@ def _input_broadcast_infos(backend: Operation, loads: list[ag.Load], conv) -> tu
     (ids converted by `conv`), up to the first Load that is not a simplest load. Returns
     (every Load simplest, the collected infos)."""
     infos: list[list] = []
+    g = loads[0].graph() if loads else None
+    sizes = g.axis_sizes() if g is not None else {}  # (the Loads' one graph's, read once)
     for ld in loads:
-        simplest, info = U.is_simplest_load(backend, ld)
+        simplest, info = U.is_simplest_load(backend, ld, sizes=sizes)
         if info is not None:
             infos.append([conv(a) for a in info])
         if not simplest:

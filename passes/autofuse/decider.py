@@ -160,6 +160,16 @@ def ordered_pair(n1: Operation, n2: Operation) -> tuple[Operation, Operation]:
     return n1, n2
 
 
+@dataclass(frozen=True, slots=True)
+class _NodeFacts:
+    """CanFuse's per-node answers (AscBackendFusionDecider._node_checks)."""
+
+    black: Reason | None  # step 1, IsCanFuseBlackList
+    no_graph: Reason | None  # step 2, GetSubgraphFailed
+    core_num: int  # AutoFuseAttrs::vector_core_num (0 when unset)
+    split: bool  # the primary fuse type is split
+
+
 @dataclass
 class AscBackendFusionDecider:
     """asc_backend_fusion_decider.cpp: AscBackendFusionDecider (a FusionDecider)."""
@@ -186,6 +196,7 @@ class AscBackendFusionDecider:
     # _group_key per node (on _groups' premise) and _merge_axis_groups' answers by content
     _group_keys: dict[Operation, int | None] = field(default_factory=dict)
     _merge_memo: dict[tuple, Reason | None] = field(default_factory=dict)
+    _checks: dict[Operation, _NodeFacts] = field(default_factory=dict)
 
     @contextlib.contextmanager
     def pair_cache(self) -> Iterator[None]:
@@ -246,17 +257,33 @@ class AscBackendFusionDecider:
     def can_fuse(self, n1: Operation, n2: Operation) -> Reason | None:
         """AscBackendFusionDecider::CanFuse, in GE's order (ge_fusion.md §5)."""
         # 1. asc_backend_fusion_decider.cpp: blacklisted types never fuse
-        for n in (n1, n2):
-            if (why := is_can_fuse_black_list(n)) is not None:
-                return why
+        k1, k2 = self._node_checks(n1), self._node_checks(n2)
+        for k in (k1, k2):
+            if k.black is not None:
+                return k.black
         # 2. both must hold an AscGraph or a fuse compute graph
-        for n in (n1, n2):
-            if not self.is_fusable_node(n):
-                return not_fuse("GetSubgraphFailed", f"'{node_name(n)}' ({ge_type(n)}) holds no AscGraph")
+        for k in (k1, k2):
+            if k.no_graph is not None:
+                return k.no_graph
         p = self._pair(n1, n2)
         if isinstance(p, Reason):
             return p
         return self._can_fuse_pair(p)
+
+    def _node_checks(self, op: Operation) -> _NodeFacts:
+        """What CanFuse reads of one node alone, kept per node: a node's type, body and
+        attributes do not change while it lives (on _groups' premise)."""
+        if (k := self._checks.get(op)) is None:
+            fusable = None
+            if not self.is_fusable_node(op):
+                fusable = not_fuse("GetSubgraphFailed", f"'{node_name(op)}' ({ge_type(op)}) holds no AscGraph")
+            k = self._checks[op] = _NodeFacts(
+                is_can_fuse_black_list(op),
+                fusable,
+                U.int_attr(op, U.VECTOR_CORE_NUM_ATTR, 0),
+                U.primary_fuse_type(op) == "split",
+            )
+        return k
 
     def _can_fuse_by_strategy_pro(self, p: S.FusePair) -> Reason | None:
         """backend_utils.cpp CanFuseByStrategyPro: the strategies, the vector core number
@@ -264,8 +291,7 @@ class AscBackendFusionDecider:
         # every matching strategy and the default must agree
         if (r := S.can_fuse_by_strategy(p)) is not None:
             return r
-        c1 = U.int_attr(p.n1, U.VECTOR_CORE_NUM_ATTR, 0)
-        c2 = U.int_attr(p.n2, U.VECTOR_CORE_NUM_ATTR, 0)
+        c1, c2 = self._node_checks(p.n1).core_num, self._node_checks(p.n2).core_num
         if c1 != c2:
             return not_fuse("VectorCoreNumNotEqual", f"vector core numbers differ: {c1} and {c2}")
         # size1 + size2 > max_fusion_nodes_size rejects
@@ -310,7 +336,7 @@ class AscBackendFusionDecider:
         # split with a low fusion ratio is refused
         if (r := self._can_fuse_by_strategy_pro(p)) is not None:
             return r
-        if U.primary_fuse_type(n1) == "split" and split_complete(n1):
+        if self._node_checks(n1).split and split_complete(n1):
             if (why := self._split_low_fusion_ratio(n1)) is not None:
                 return why
         # 5-6. axis unification in check mode (need_flash = false)
@@ -335,7 +361,7 @@ class AscBackendFusionDecider:
             return why
         # Ours: a loop merge reads node1's on-chip value only where node2 loaded exactly
         # what node1 stored (a slice or regrouping reshape cannot be bypassed).
-        if merge and (why := link_views_disagree(info, u)) is not None:
+        if merge and (why := link_views_disagree(info, u, self._queries)) is not None:
             return why
         return None
 
@@ -683,14 +709,14 @@ def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification, memo: NodeQueries 
     inputs Fuse produces."""
     rollback: set[int] = set()
     if info.can_do_horizontal_mapping() and info.same_input_map:
-        gr1, gr2 = U.asc_graph(info.n1), U.asc_graph(info.n2)
-        assert gr1 is not None and gr2 is not None
         q = memo if memo is not None else NodeQueries()  # `memo`: the decider's, kept for a solve
+        t1, t2 = q.tables(info.n1), q.tables(info.n2)
+        gr1, gr2 = t1.graph, t2.graph
+        assert gr1 is not None and gr2 is not None
         key = None
         if u.key is not None:
             # the rollback depends on the unification (named by its key) and the shared
             # inputs' Data views only: pairs with equal keys share it (NodeQueries)
-            t1, t2 = q.tables(info.n1), q.tables(info.n2)
             views = tuple((q.data_view(t1, gr1, i1), q.data_view(t2, gr2, i2)) for i1, i2 in info.same_input_map)
             key = ("plan", u.key, views)
             if (hit := q.kept(key)) is not None:

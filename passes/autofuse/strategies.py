@@ -55,6 +55,9 @@ class FusePair:
     # strategies_for's answer: it depends on the two nodes' fuse types only, which do not
     # change while the pair exists (Fuse makes a new node); CanFuse asks about 7 times
     strategies: list[FusionStrategy] | None = field(default=None, init=False, repr=False, compare=False)
+    # can_merge_loop_by_strategy's and fusion_pair_priority's answers, on the same premise
+    merges_loops: bool | None = field(default=None, init=False, repr=False, compare=False)
+    priority: FusionPriority | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def vertical(self) -> bool:
@@ -585,15 +588,19 @@ def can_fuse_by_strategy(p: FusePair) -> Reason | None:
 
 
 def can_merge_loop_by_strategy(p: FusePair) -> bool:
-    return all(s.can_merge_loop(p) for s in strategies_for(p))
+    if p.merges_loops is None:  # (kept on the pair)
+        p.merges_loops = all(s.can_merge_loop(p) for s in strategies_for(p))
+    return p.merges_loops
 
 
 def fusion_pair_priority(p: FusePair) -> FusionPriority:
-    """The first non-DEFAULT answer, strategies in ascending FuseType-bit order."""
-    for s in strategies_for(p):
-        if (pr := s.priority(p)) != FusionPriority.DEFAULT:
-            return pr
-    return FusionPriority.DEFAULT
+    """The first non-DEFAULT answer, strategies in ascending FuseType-bit order (kept on
+    the pair)."""
+    if p.priority is None:
+        p.priority = next(
+            (pr for s in strategies_for(p) if (pr := s.priority(p)) != FusionPriority.DEFAULT), FusionPriority.DEFAULT
+        )
+    return p.priority
 
 
 def max_fusion_nodes_size(p: FusePair, configured: int) -> int:

@@ -274,8 +274,11 @@ def test_each_graph_lists_its_data_nodes_once_per_solve_in_the_input_plan(monkey
             calls[self] += 1
         return real(self)
 
+    planned = [0]
+
     def plan(info, u, *memo):
         planning.append(True)
+        planned[0] += inside[-1] and bool(info.same_input_map)
         try:
             return real_plan(info, u, *memo)
         finally:
@@ -285,5 +288,7 @@ def test_each_graph_lists_its_data_nodes_once_per_solve_in_the_input_plan(monkey
     monkeypatch.setattr(D, "plan_fused_inputs", plan)
     AutofusePass().apply(make_context(), m)
     m.verify()
-    assert calls, "no Data node was looked up: the test would prove nothing"
-    assert max(calls.values()) == 1
+    assert planned[0], "no input plan of a shared input was made: the test would prove nothing"
+    # the plan reads the per-node tables (NodeQueries.data_view), filled from one scan per
+    # graph, which may come before the plan: at most once, possibly never, while planning
+    assert max(calls.values(), default=0) <= 1
