@@ -246,7 +246,21 @@ def is_simplest_load(
         return False, None
     # backend_utils.cpp IsSimplestLoad: FusedBackSteppingViewOp's broadcast/slice/transpose info
     info = load_broadcast_info(load, sizes)
-    return not (info or load_transposed(load) or _is_slice(load)), info
+    return not (info or _transposed_or_slice(load)), info
+
+
+def _transposed_or_slice(load: ag.Load) -> bool:
+    """`load_transposed(load) or _is_slice(load)`, the Data view read once."""
+    d = load.in_type()
+    live = [(r, s) for r, s in zip(d.repeat_list, d.stride_list) if r > 1]
+    if sorted(live, key=lambda rs: -rs[1]) != live:
+        return True
+    acc = 1
+    for r, s in reversed(live):
+        if s != acc:
+            return True
+        acc *= r
+    return load.offset != 0
 
 
 def _is_slice(load: ag.Load) -> bool:

@@ -91,6 +91,9 @@ def node_axis_group(node: ag.AscNode, loop_axes: list[int]) -> AxisGroup | None:
     if node.MEMORY:
         return None
     order = list(range(len(loop_axes)))
+    if _plain(type(node)):
+        # tiling_group.cpp: Elewise, Broadcast, Gather, Load, Store, Cube: y = all loop axes
+        return AxisGroup(y=list(loop_axes), axes_order=order)
     if isinstance(node, ag.Reduction):
         # tiling_group.cpp: r = axes whose input stride differs from the output stride and
         # whose output stride is 0; y = the rest; order = y positions, then r positions.
@@ -135,6 +138,18 @@ def node_axis_group(node: ag.AscNode, loop_axes: list[int]) -> AxisGroup | None:
     return AxisGroup(y=list(loop_axes), axes_order=order)
 
 
+_PLAIN: dict[type, bool] = {}
+
+
+def _plain(cls: type) -> bool:
+    """A node class whose group is y = all loop axes (none of the classes node_axis_group
+    treats apart), decided once per class: isinstance against the AscIR classes is an ABC
+    check, and graph_axis_group asks it of every node of every lowered graph."""
+    if (k := _PLAIN.get(cls)) is None:
+        k = _PLAIN[cls] = not issubclass(cls, ag.Reduction | ag.Concat | ag.Split | ag.Transpose)
+    return k
+
+
 def transpose_axis_group(src: list[int], dst: list[int], loop_axes: list[int]) -> AxisGroup:
     """tiling_group.cpp (Transpose): from the tail, equal input/output axes go to n; then
     walking left, an input axis not in y goes to x and an output axis not in x goes to y,
@@ -173,8 +188,8 @@ def graph_axis_group(graph: ag.AscGraphOp) -> AxisGroup | None:
         for a in g.n:
             if a not in target.n:
                 target.n.append(a)
-    for g in groups:
-        if not merge_axes_group(target, g.copy(), is_canfuse_call=False, is_ge_call=True):
+    for g in groups:  # (each g is this call's own: merged without a copy)
+        if not merge_axes_group(target, g, is_canfuse_call=False, is_ge_call=True):
             return None
     return target
 
@@ -221,7 +236,8 @@ def _ordered(y: list[int], order: list[int]) -> list[int] | None:
 def merge_axes_group(target: AxisGroup, src: AxisGroup, is_canfuse_call: bool, is_ge_call: bool) -> bool:
     """TilingGroup::MergeAxesGroup: merge `src` into `target` (mutated); False when the
     pair is none of the 8 implemented cases (ge_fusion.md §7.3)."""
-    merge_n_group(target, src)
+    if target.n or src.n:  # (with no n axis on either side MergeNGroup changes nothing)
+        merge_n_group(target, src)
     if not target.x and not target.y and not target.r:
         _assign(target, src)  # tiling_group.cpp: an empty target takes src
         return True

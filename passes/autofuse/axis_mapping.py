@@ -323,16 +323,24 @@ class _GraphScan:
     nodes in `data_nodes` order, each value's Loads in graph order as `U.loads_of` lists
     them, the partial axes as `AscGraphOp.partial_axes` finds them)."""
 
-    __slots__ = ("datas", "by_index", "loads", "partial")
+    __slots__ = ("datas", "by_index", "loads", "partial", "outputs")
 
     def __init__(self, graph: ag.AscGraphOp) -> None:
         loads: dict[SSAValue, list[ag.Load]] = {}
         partial: set[int] = set()
+        outputs: list[ag.Output] = []
         for n in graph.body.block.ops:
-            if isinstance(n, ag.Load):
-                loads.setdefault(n.operands[0], []).append(n)
-            elif isinstance(n, ag.Concat | ag.Split) and (a := n.moving_axis()) is not None:
+            t = type(n)  # (these AscIR classes have no subclasses: an exact type test)
+            if t is ag.Load:
+                loads.setdefault(n.operands[0], []).append(n)  # type: ignore[arg-type]
+            elif t is ag.Output:
+                outputs.append(n)  # type: ignore[arg-type]
+            elif (t is ag.Concat or t is ag.Split) and (a := n.moving_axis()) is not None:  # type: ignore[attr-defined]
                 partial.add(a)
+        outputs.sort(key=lambda o: o.index)  # AscGraphOp.output_nodes: stable, by index
+        self.outputs: dict[int, ag.Output] = {}
+        for o in outputs:
+            self.outputs.setdefault(o.index, o)  # U.output_store takes the first
         self.datas = graph.data_nodes()
         self.by_index: dict[int, list[ag.Data]] = {}
         for d in self.datas:
@@ -415,11 +423,25 @@ class NodeQueries:
         """`U.input_datas(op, j)`; an AscBackend's Data nodes grouped by index once (in
         `data_nodes` order), not listed and sorted again for every input."""
         if not isinstance(op, ge.AscBackend):
-            return U.input_datas(op, j)
+            return list[tuple[Operation, ag.Data]](U.input_datas(op, j))
         g = U.asc_graph(op)
         if g is None:
             return []
         return [(op, d) for d in self.scan(g).by_index.get(j, ())]
+
+    def output_store(self, op: Operation, k: int) -> tuple[ge.AscBackend, ag.Store] | None:
+        """`U.output_store(op, k)`; an AscBackend's Outputs from its graph's scan."""
+        return self._get(("store", op, k), lambda: self._output_store(op, k))  # type: ignore[return-value]
+
+    def _output_store(self, op: Operation, k: int) -> tuple[ge.AscBackend, ag.Store] | None:
+        if not isinstance(op, ge.AscBackend):
+            return U.output_store(op, k)
+        g = U.asc_graph(op)
+        o = self.scan(g).outputs.get(k) if g is not None else None
+        if o is None:
+            return None
+        st = o.operands[0].owner
+        return (op, st) if isinstance(st, ag.Store) else None
 
     def loads_of(self, data: ag.Data) -> list[ag.Load]:
         """`U.loads_of(data)` from the scan of the Data's graph."""
@@ -499,7 +521,7 @@ class NodeQueries:
         that few pairs need): an answer that read it is not kept (`_create_axis_map`)."""
         if (n := t.outputs.get(k)) is not None:
             return n
-        ps = U.output_store(t.op, k)
+        ps = self.output_store(t.op, k)
         if ps is None:
             n = self.intern((None,))
         else:
@@ -574,7 +596,7 @@ def get_vertical_axis_map_info(am: _AxisMapping, k: int, j: int) -> AxisPairing 
     """The pairing of one link, node1's output k -> node2's input j, by GE's steps (§6.3
     step 1..4). # asc_graph_axis_mapping.cpp: AscGraphAxisMapping::GetVerticalAxisMapInfo"""
     n1, n2, ax1, sz1, ax2, sz2 = am.info.n1, am.info.n2, am.ax1, am.sz1, am.ax2, am.sz2
-    ps = U.output_store(n1, k)
+    ps = am.q.output_store(n1, k)
     datas = am.q.input_datas(n2, j)
     if ps is None or not datas:
         return unify_subgraph_axis_failed(f"output {k} of node1 or input {j} of node2 has no AscGraph node")
@@ -895,7 +917,7 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification, memo: NodeQuerie
             if (why := slice_back_step_refusal(info)) is not None:
                 return why
             continue
-        ps = U.output_store(info.n1, k)
+        ps = U.output_store(info.n1, k) if memo is None else memo.output_store(info.n1, k)
         if ps is None:
             return can_not_merge_asc_graph(f"output {k} of node1 has no Store")
         store = ps[1]

@@ -390,7 +390,11 @@ class AscBackendFusionDecider:
         """The number naming the node's axis group's contents (None: no group)."""
         if (k := self._group_keys.get(op, -1)) == -1:
             g = self._axis_group(op)
-            k = None if g is None else self._queries.intern((tuple(g.x), tuple(g.y), tuple(g.r), tuple(g.n), tuple(g.axes_order)))
+            k = (
+                None
+                if g is None
+                else self._queries.intern((tuple(g.x), tuple(g.y), tuple(g.r), tuple(g.n), tuple(g.axes_order)))
+            )
             self._group_keys[op] = k
         return k
 
