@@ -573,11 +573,14 @@ def strategies_for(p: FusePair) -> list[FusionStrategy]:
     FusePair.strategies)."""
     if p.strategies is None:
         mask = U.all_fuse_types(p.n1) | U.all_fuse_types(p.n2)
-        p.strategies = [s for s in STRATEGIES if mask & _STRATEGY_BITS[s]] + [DEFAULT_STRATEGY]
+        if (listed := _BY_MASK.get(mask)) is None:  # (a function of the mask: one list per mask)
+            listed = _BY_MASK[mask] = [s for s in STRATEGIES if mask & _STRATEGY_BITS[s]] + [DEFAULT_STRATEGY]
+        p.strategies = listed
     return p.strategies
 
 
 _STRATEGY_BITS = {s: ag.fuse_type_bit(s.fuse_type) for s in STRATEGIES}
+_BY_MASK: dict[int, list[FusionStrategy]] = {}  # strategies_for's lists (never changed by a caller)
 
 
 def can_fuse_by_strategy(p: FusePair) -> Reason | None:
