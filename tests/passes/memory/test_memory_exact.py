@@ -352,6 +352,104 @@ def test_precedence_branching_shortens_the_clique_proof(monkeypatch: pytest.Monk
         check_layout(blocks, [o * U for o in r.offsets], 32 * U)
 
 
+def _cp_model_reference(
+    free: Sequence[tuple[int, int, int]],
+    fixed: Sequence[tuple[int, int, int, int]],
+    lo: int,
+    hi: int,
+    hint: Sequence[int | None],
+    minimise: bool,
+    cliques: bool,
+) -> str:
+    """The model exact.py built with OR-tools' Python CpModel before `_model` (the same
+    calls in the same order), as proto text."""
+    from ortools.sat.python import cp_model
+
+    m = cp_model.CpModel()
+    times, addrs, xs = [], [], []
+    top = m.new_int_var(lo, hi, "top") if minimise else None
+    for k, (t0, t1, s) in enumerate(free):
+        x = m.new_int_var(0, hi - s, "")
+        xs.append(x)
+        times.append(m.new_fixed_size_interval_var(t0, t1 - t0, ""))
+        addrs.append(m.new_fixed_size_interval_var(x, s, ""))
+        if top is not None:
+            m.add(x + s <= top)
+        h = hint[k]
+        if h is not None and 0 <= h <= hi - s:
+            m.add_hint(x, h)
+    for t0, t1, s, o in fixed:
+        times.append(m.new_fixed_size_interval_var(t0, t1 - t0, ""))
+        addrs.append(m.new_fixed_size_interval_var(o, s, ""))
+    lives = [(t0, t1) for t0, t1, _ in free] + [(t0, t1) for t0, t1, _, _ in fixed]
+    groups = E._maximal_cliques(lives) if cliques else None
+    if groups is None:
+        m.add_no_overlap_2d(times, addrs)
+    else:
+        for g in groups:
+            m.add_no_overlap([addrs[k] for k in g])
+    if free and not fixed and top is None:
+        k = max(range(len(free)), key=lambda k: (free[k][2], -k))
+        m.add(2 * xs[k] + free[k][2] <= hi)
+    if top is not None:
+        m.minimize(top)
+    return str(m.proto)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_direct_model_is_the_cp_model_one(seed: int) -> None:
+    """`_model` writes the CpModelProto itself (OR-tools' Python CpModel costs 0.3 s of
+    imports): on random decisions and minimisations, with and without fixed boxes, hints
+    inside and outside the range, cliques and the 2-D constraint (a clique-heavy instance
+    falls back to it), its proto text is the CpModel one, so CP-SAT gets the same model and
+    the plans stay byte-identical."""
+    rng = random.Random(4100 + seed)
+    fallback = 0
+    for k in range(40):
+        n = rng.randrange(0, 12)
+        free = []
+        for _ in range(n):
+            t0 = rng.randrange(10)
+            free.append((t0, t0 + rng.randrange(1, 6), rng.randrange(1, 9)))
+        fixed = []
+        if k % 3 == 1:
+            for _ in range(rng.randrange(1, 4)):
+                t0 = rng.randrange(10)
+                fixed.append((t0, t0 + rng.randrange(1, 4), rng.randrange(1, 5), rng.randrange(0, 20)))
+        hi = max((u for _, _, u in free), default=1) + rng.randrange(0, 20)
+        lo = rng.randrange(0, hi + 1)
+        hint = [rng.choice((None, rng.randrange(-2, hi + 2))) for _ in free]
+        minimise, cliques = bool(k % 2), k % 4 >= 2
+        if k == 39:  # 40 long lives under 20 short ones apart: 20 cliques of 41, more
+            # entries than CLIQUE_ENTRIES per lifetime allows (820 > 8 x 60)
+            free = [(0, 40, 1)] * 40 + [(2 * t, 2 * t + 1, 1) for t in range(20)]
+            hint = [None] * len(free)
+            hi = 50
+        model, xs, used = E._model(free, fixed, lo, hi, hint, minimise, cliques)
+        assert str(model) == _cp_model_reference(free, fixed, lo, hi, hint, minimise, cliques), (free, fixed)
+        assert len(xs) == len(free)
+        fallback += cliques and not used
+    assert fallback >= 1
+
+
+def test_the_pass_does_not_import_cp_model() -> None:
+    """ge-assign-memory's solver runs CP-SAT (`diamond` 1k seed 0 after ge-compile needs two
+    models) without importing OR-tools' Python CpModel, and so without pandas."""
+    script = (
+        "import sys\n"
+        "sys.path.insert(0, 'bench')\n"
+        "import bench_memory as bm\n"
+        "from passes.memory.assign_memory import AssignMemoryPass\n"
+        "ctx = bm.context()\n"
+        "m = bm.prepare(ctx, bm.generate('diamond', 1000, 0), 'd.mlir', 'compile')\n"
+        "AssignMemoryPass().apply(ctx, m)\n"
+        "assert sum(p.models for p in bm.PLANS) >= 1, bm.PLANS\n"
+        "print(sorted(m for m in ('ortools.sat.python.cp_model', 'pandas') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_skyline_agrees_with_cp_sat_on_random_instances(seed: int) -> None:
     """Exhausted, the skyline search answers what CP-SAT answers (feasible or infeasible) at
