@@ -19,6 +19,8 @@ one interval per block in time (fixed) and one in address (its start the offset
 variable), with one AddNoOverlap2D over all of them, or, for a whole component (nothing
 fixed), one AddNoOverlap per maximal clique of the lifetimes without presolve and one of
 the largest blocks kept in the lower half (the mirror image of a plan is a plan);
+a whole component's models branch on precedences ("block a below block b" between two
+blocks of one clique, CP-SAT's precedence search on no-overlaps) rather than on offsets;
 OR-tools CP-SAT on one worker, a fixed seed and a deterministic work limit (CP-SAT's
 deterministic time, a count of its own work, not seconds). Both limits are counts of work
 (nodes, deterministic time), so the same blocks give the same offsets on any machine
@@ -78,7 +80,7 @@ from typing import TYPE_CHECKING, Protocol
 from passes.memory.search import FEASIBLE, INFEASIBLE, UNKNOWN, dive, skyline
 
 if TYPE_CHECKING:
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model_helper as cmh
 
 
 class Lifetime(Protocol):
@@ -108,6 +110,9 @@ MERGE_BLOCKS = 512
 CALL_SHARE = 0.5
 WINDOW_WORK = 0.004
 CLIQUE_ENTRIES = 8
+# A whole component's models branch on "block a below block b" (module docstring); on
+# unless a test or a study turns it off: the answers are the same, the proofs longer
+PRECEDENCE_BRANCHING = True
 
 
 @dataclass(frozen=True)
@@ -162,6 +167,7 @@ class _Budget:
         self.total = options.work_limit
         self.used = 0.0
         self.models = 0
+        self.branches = 0  # CP-SAT's search branches over all its models
         self.seed = options.seed
         self.node_total = options.node_limit
         self.nodes = 0
@@ -205,6 +211,104 @@ def _search(
     return (FEASIBLE, offsets) if offsets is not None else (UNKNOWN, None)
 
 
+INT64_MIN = -(2**63)
+
+
+def _interval(model: cmh.CpModelProto, start: int | None, offset: int, size: int) -> int:
+    """A fixed-size interval [var `start` + offset, + size) (`start` None: a constant
+    interval at `offset`); returns its constraint index. The proto CpModel's
+    new_fixed_size_interval_var writes (tests/passes/memory/test_memory_exact.py compares)."""
+    c = model.constraints.add().interval
+    if start is not None:
+        c.start.vars.append(start)
+        c.start.coeffs.append(1)
+        c.end.vars.append(start)
+        c.end.coeffs.append(1)
+        c.end.offset = offset + size
+    else:
+        c.start.offset = offset
+        c.end.offset = offset + size
+    c.size.offset = size
+    return len(model.constraints) - 1
+
+
+def _linear_le(model: cmh.CpModelProto, terms: Sequence[tuple[int, int]], rhs: int) -> None:
+    """sum(coeff x var) <= rhs over distinct vars, as CpModel.add writes it (vars in index
+    order)."""
+    c = model.constraints.add().linear
+    for v, a in sorted(terms):
+        c.vars.append(v)
+        c.coeffs.append(a)
+    c.domain.extend((INT64_MIN, rhs))
+
+
+def _model(
+    free: Sequence[tuple[int, int, int]],
+    fixed: Sequence[tuple[int, int, int, int]],
+    lo: int,
+    hi: int,
+    hint: Sequence[int | None],
+    minimise: bool,
+    cliques: bool,
+) -> tuple[cmh.CpModelProto, list[int], bool]:
+    """`_solve`'s model as a CpModelProto, built directly (OR-tools' Python CpModel imports
+    pandas and numpy: 0.3 s of CPU once per process, more than the pass on most graphs):
+    (model, the offset variables, whether the cliques were used)."""
+    # OR-tools' C++ model and solver bindings only, imported when a model is first built
+    from ortools.sat.python import cp_model_helper as cmh
+
+    model = cmh.CpModelProto()
+
+    def var(a: int, b: int, name: str = "") -> int:
+        v = model.variables.add()
+        if name:
+            v.name = name
+        v.domain.extend((a, b))
+        return len(model.variables) - 1
+
+    times: list[int] = []
+    addrs: list[int] = []
+    xs: list[int] = []
+    top = var(lo, hi, "top") if minimise else None
+    hints: list[tuple[int, int]] = []
+    for k, (t0, t1, s) in enumerate(free):
+        x = var(0, hi - s)
+        xs.append(x)
+        times.append(_interval(model, None, t0, t1 - t0))
+        addrs.append(_interval(model, x, 0, s))
+        if top is not None:
+            _linear_le(model, ((x, 1), (top, -1)), -s)
+        h = hint[k]
+        if h is not None and 0 <= h <= hi - s:
+            hints.append((x, h))
+    for t0, t1, s, o in fixed:
+        times.append(_interval(model, None, t0, t1 - t0))
+        addrs.append(_interval(model, None, o, s))
+    lives = [(t0, t1) for t0, t1, _ in free] + [(t0, t1) for t0, t1, _, _ in fixed]
+    groups = _maximal_cliques(lives) if cliques else None
+    if groups is None:
+        c2 = model.constraints.add().no_overlap_2d
+        c2.x_intervals.extend(times)
+        c2.y_intervals.extend(addrs)
+    else:
+        for g in groups:
+            model.constraints.add().no_overlap.intervals.extend([addrs[k] for k in g])
+    if free and not fixed and top is None:
+        # mirrored (offset -> hi - units - offset) a plan under hi is one too: one of the
+        # largest items (the first) may be kept in the lower half; it halved the proofs of
+        # bench/bench_memory.py's small fused graphs
+        k = max(range(len(free)), key=lambda k: (free[k][2], -k))
+        _linear_le(model, ((xs[k], 2),), hi - free[k][2])
+    if top is not None:
+        model.objective.vars.append(top)
+        model.objective.coeffs.append(1)
+        model.objective.scaling_factor = 1
+    for x, h in hints:
+        model.solution_hint.vars.append(x)
+        model.solution_hint.values.append(h)
+    return model, xs, groups is not None
+
+
 def _solve(
     free: Sequence[tuple[int, int, int]],
     fixed: Sequence[tuple[int, int, int, int]],
@@ -226,53 +330,25 @@ def _solve(
     `cliques`: one no-overlap in address per maximal clique of the lifetimes instead of the
     no-overlap in time x address, and no presolve (the cliques are what the presolve
     derives; without it a whole component's decisions took 10 to 50 % less time)."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model_helper as cmh
 
     limit = min(budget.left(), limit)
     if limit <= 0.0:
         return _Result(UNKNOWN, None, 0, lo if minimise else 0)
-    m = cp_model.CpModel()
-    times: list[cp_model.IntervalVar] = []
-    addrs: list[cp_model.IntervalVar] = []
-    xs: list[cp_model.IntVar] = []
-    top = m.new_int_var(lo, hi, "top") if minimise else None
-    for k, (t0, t1, s) in enumerate(free):
-        x = m.new_int_var(0, hi - s, "")
-        xs.append(x)
-        times.append(m.new_fixed_size_interval_var(t0, t1 - t0, ""))
-        addrs.append(m.new_fixed_size_interval_var(x, s, ""))
-        if top is not None:
-            m.add(x + s <= top)
-        h = hint[k]
-        if h is not None and 0 <= h <= hi - s:
-            m.add_hint(x, h)
-    for t0, t1, s, o in fixed:
-        times.append(m.new_fixed_size_interval_var(t0, t1 - t0, ""))
-        addrs.append(m.new_fixed_size_interval_var(o, s, ""))
-    lives = [(t0, t1) for t0, t1, _ in free] + [(t0, t1) for t0, t1, _, _ in fixed]
-    groups = _maximal_cliques(lives) if cliques else None
-    if groups is None:
-        m.add_no_overlap_2d(times, addrs)
-        cliques = False
-    else:
-        for g in groups:
-            m.add_no_overlap([addrs[k] for k in g])
-    if free and not fixed and top is None:
-        # mirrored (offset -> hi - units - offset) a plan under hi is one too: one of the
-        # largest items (the first) may be kept in the lower half; it halved the proofs of
-        # bench/bench_memory.py's small fused graphs
-        k = max(range(len(free)), key=lambda k: (free[k][2], -k))
-        m.add(2 * xs[k] + free[k][2] <= hi)
-    if top is not None:
-        m.minimize(top)
-    solver = cp_model.CpSolver()
-    p = solver.parameters
+    model, xs, cliques = _model(free, fixed, lo, hi, hint, minimise, cliques)
+    p = cmh.SatParameters()
     p.num_workers = 1
     p.random_seed = budget.seed
     p.max_deterministic_time = limit
     if cliques:
         # the constraints are already the cliques CP-SAT's presolve derives
         p.cp_model_presolve = False
+        if PRECEDENCE_BRANCHING:
+            # decisions "a below b" between two blocks of one clique instead of bounds on
+            # one offset (CP-SAT's precedence search on no-overlaps): the proof that 31
+            # units hold no plan of diamond 1k seed 0 after ge-compile took 6 instead of 86
+            # branches, 2 instead of 7 ms (bench/README.md)
+            p.use_dynamic_precedence_in_disjunctive = True
     if prove:
         # CP-SAT's automatic search without the LP relaxation: its proofs of infeasibility
         # and of the minimum took 5 to 60 x less work than the fixed search's here
@@ -281,18 +357,26 @@ def _solve(
         # a window beside fixed blocks is nearly always feasible: the fixed search (no
         # strategy given: CP-SAT's default decisions, one subsolver) found those plans with
         # about 10 x less work than the automatic search (bench/README.md)
-        p.search_branching = cp_model.FIXED_SEARCH
-    status = solver.solve(m)
-    budget.used += solver.deterministic_time
+        p.search_branching = cmh.SatParameters.SearchBranching.FIXED_SEARCH
+    solver = cmh.SolveWrapper()
+    solver.set_parameters(p)
+    response = solver.solve(model)
+    status = response.status
+    budget.used += response.deterministic_time
     budget.models += 1
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        offsets = [solver.value(x) for x in xs]
+    budget.branches += response.num_branches
+    if status in (cmh.CpSolverStatus.OPTIMAL, cmh.CpSolverStatus.FEASIBLE):
+        values = response.solution
+        offsets = [values[x] for x in xs]
         got = max((o + s for o, (_, _, s) in zip(offsets, free)), default=0)
         if not minimise:
             return _Result(FEASIBLE, offsets, got, 0)
-        bound = got if status == cp_model.OPTIMAL else max(lo, math.ceil(solver.best_objective_bound - 1e-6))
+        if status == cmh.CpSolverStatus.OPTIMAL:
+            bound = got
+        else:
+            bound = max(lo, math.ceil(response.best_objective_bound - 1e-6))
         return _Result(FEASIBLE, offsets, got, min(bound, got))
-    if status == cp_model.INFEASIBLE:
+    if status == cmh.CpSolverStatus.INFEASIBLE:
         return _Result(INFEASIBLE, None, 0, hi + 1)
     return _Result(UNKNOWN, None, 0, lo if minimise else 0)
 
