@@ -424,12 +424,14 @@ class GlobalSolver:
             return greedy_seq  # nothing can move fewer bytes
         self._ext = self._external_reach(nodes, ops)
         # the state: group of each node, each group's current op and FusingNode
+        # one object per group: `group_of`'s values are `cur`'s and `fn`'s keys (the state
+        # key below and `_apply` tell groups apart by identity)
         self.group_of = {i: frozenset((i,)) for i in nodes}
-        self.cur = {frozenset((i,)): ops[i] for i in nodes}
+        self.cur = {self.group_of[i]: ops[i] for i in nodes}
         self.fn: dict[frozenset[int], FusingNode] = {}
         for i in nodes:
             o = self.orig[i]
-            self.fn[frozenset((i,))] = FusingNode(
+            self.fn[self.group_of[i]] = FusingNode(
                 o.op, o.min_order, o.max_order, o.reads, o.writes, o.size, set(o.ancestors)
             )
         # the incumbent: greedy's own merges, if they are still legal here
