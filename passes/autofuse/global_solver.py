@@ -42,7 +42,9 @@ order that reached it stands for all); the bound is the window's least possible 
 so the search stops early when the incumbent reaches it; below a state, what two groups
 that can never be one (their summed size over every strategy's node cap) must still move
 is added to that bound (`_Window.state_bound`), and a state whose bound reaches the
-incumbent is not expanded. `max_nodes_explored` states per
+incumbent is not expanded (the bound is the partition's, so a pruned child is counted as a
+state but its fused node is never built nor merged into the graph, and a partition pruned
+once is not counted again). `max_nodes_explored` states per
 window is the deterministic work limit. The window's plan is the best found when it moves
 strictly fewer bytes than greedy's, else greedy's own merges; it is then replayed in the
 graph through the solver's own CanFuse and fusion (FusionStrategySolver._fuse_pair), so
@@ -424,12 +426,14 @@ class GlobalSolver:
             return greedy_seq  # nothing can move fewer bytes
         self._ext = self._external_reach(nodes, ops)
         # the state: group of each node, each group's current op and FusingNode
+        # one object per group: `group_of`'s values are `cur`'s and `fn`'s keys (the state
+        # key below and `_apply` tell groups apart by identity)
         self.group_of = {i: frozenset((i,)) for i in nodes}
-        self.cur = {frozenset((i,)): ops[i] for i in nodes}
+        self.cur = {self.group_of[i]: ops[i] for i in nodes}
         self.fn: dict[frozenset[int], FusingNode] = {}
         for i in nodes:
             o = self.orig[i]
-            self.fn[frozenset((i,))] = FusingNode(
+            self.fn[self.group_of[i]] = FusingNode(
                 o.op, o.min_order, o.max_order, o.reads, o.writes, o.size, set(o.ancestors)
             )
         # the incumbent: greedy's own merges, if they are still legal here
@@ -454,6 +458,10 @@ class GlobalSolver:
         self.explored = 0
         self.limit_hit = False
         self.visited: set[frozenset] = {frozenset((h, self._shape(op)) for h, op in self.cur.items())}
+        # the partitions of the states in `visited` and of the pruned ones, which are
+        # never built (a pruned state's bound is its partition's: whatever its fused
+        # nodes, a state of that partition is pruned again)
+        self.partitions: set[frozenset[frozenset[int]]] = {frozenset(self.cur)}
         self.path: list[Merge] = []
         self._dfs(start)
         res.explored, res.limit_hit = self.explored, self.limit_hit
@@ -494,6 +502,20 @@ class GlobalSolver:
                 return
             if not self._legal(ga, gb):
                 continue
+            g = ga | gb
+            if self._never is not None:
+                child = dict(self.group_of)
+                for i in g:
+                    child[i] = g
+                if win.state_bound(child, self._never) >= self.best:
+                    # the child's state is pruned (its bound depends on the partition
+                    # alone): counted as a state, never built
+                    part = frozenset([h for h in self.cur if h is not ga and h is not gb] + [g])
+                    if part not in self.partitions:
+                        self.partitions.add(part)
+                        self.explored += 1
+                        self.pruned += 1
+                    continue
             a, b = self._oriented(ga, gb)
             built = self._build(self.cur[a], self.cur[b])
             assert built is not None
@@ -507,6 +529,7 @@ class GlobalSolver:
             if key in self.visited:
                 continue
             self.visited.add(key)
+            self.partitions.add(frozenset(h for h, _ in key))
             x = self._apply(ga, gb)
             self.path.append((ga, gb))
             self._dfs(cost + neg)

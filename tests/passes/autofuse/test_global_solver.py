@@ -346,6 +346,85 @@ def test_global_beats_greedy_on_a_generated_fanout_and_is_deterministic():
     assert outs[1] == outs[2]
 
 
+def _searched_states(kind: str, n: int, seed: int, gconfig: GlobalConfig | None = None):
+    """(window nodes, the window's state keys, states explored) of every searched window of
+    a generated graph (bench/gen_graphs.py), solved by GlobalSolver on its lowered graph."""
+    from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass
+
+    found = []
+
+    class Keeping(GlobalSolver):
+        def _solve(self, where, nodes, *a):  # noqa: ANN001, ANN202
+            self.visited = set()
+            self.explored = 0
+            seq = super()._solve(where, nodes, *a)
+            found.append((list(nodes), set(self.visited), self.explored))
+            return seq
+
+    m = parse(generate(kind, n, seed))
+    LowerAutofusePass(enable_pass=OPTIONAL_CLASSES).apply(make_context(), m)
+    graph = next(op for op in m.ops if hasattr(op, "body"))
+    s = Keeping(AscBackendFusionDecider, SolverConfig(), gconfig or GlobalConfig())
+    s.fuse(graph.body.block, lambda: graph.clone().body.block)
+    return found, s
+
+
+def test_every_state_key_is_a_partition_of_its_window():
+    """A state is its partition (and its fused nodes' shapes): the groups of every visited
+    state's key are disjoint and cover the window. The search's singleton groups once were
+    other objects than `cur`'s keys, and the key dropped the merged groups by identity, so
+    a merged singleton stayed in the key beside its new group (fanout-100, one window): a
+    partition could get two keys and be expanded twice."""
+    found, _ = _searched_states("fanout", 100, 0)
+    assert any(keys for _, keys, _ in found)
+    for nodes, keys, _ in found:
+        for key in keys:
+            groups = [g for g, _ in key]
+            assert sorted(i for g in groups for i in g) == sorted(nodes)
+
+
+def test_a_pruned_state_is_counted_but_never_built():
+    """A child whose state bound (`_Window.state_bound`: a function of the partition alone)
+    reaches the incumbent is pruned before its fused node is built or merged into the
+    graph: every merge the search makes leads to a state below the incumbent's bytes, and
+    the pruned states still count against the work limit (fanout-200 and diamond-200)."""
+    from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass
+
+    below: list[bool] = []
+    pruned = 0
+
+    class Checking(GlobalSolver):
+        depth = 0
+
+        def _dfs(self, cost: int) -> None:
+            self.depth += 1
+            try:
+                super()._dfs(cost)
+            finally:
+                self.depth -= 1
+
+        def _apply(self, ga, gb):  # noqa: ANN001, ANN202
+            x = super()._apply(ga, gb)
+            if self.depth and self._never is not None:
+                below.append(self.win.state_bound(self.group_of, self._never) < self.best)
+            return x
+
+        def _solve(self, *a):  # noqa: ANN002, ANN202
+            nonlocal pruned
+            self.pruned = 0
+            seq = super()._solve(*a)
+            pruned += self.pruned
+            return seq
+
+    for kind in ("fanout", "diamond"):
+        m = parse(generate(kind, 200, 0))
+        LowerAutofusePass(enable_pass=OPTIONAL_CLASSES).apply(make_context(), m)
+        graph = next(op for op in m.ops if hasattr(op, "body"))
+        s = Checking(AscBackendFusionDecider, SolverConfig(), GlobalConfig())
+        s.fuse(graph.body.block, lambda graph=graph: graph.clone().body.block)
+    assert pruned > 0 and below and all(below)
+
+
 @pytest.mark.parametrize(
     "opts, field",
     [
