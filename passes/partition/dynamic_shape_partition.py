@@ -17,6 +17,11 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   (IsNodeSupportAddrRefresh). The Consts feeding an unknown node join the unknown set.
   A known PartitionedCall of unknown shape (no tiling) becomes unknown when unknown nodes
   exist too (MarkUnknownShapeNodes: the mixed case is not supported).
+* No partition when the root already carries ``_dynamic_shape_partitioned = true`` (a
+  module written or dumped after the partition, examples/dynamic_batch.mlir): GE runs
+  DoDynamicShapePartition once per root graph (graph_manager.cc: OptimizeSubgraph) and
+  builds what it made as it is (graph_builder.cc: Build -> BuildForDynamicShapeGraph); the
+  root and its subgraphs are left unchanged, with a remark.
 * No partition when no node is unknown (IsGraphNeedUnknownShapePartition: the graph is
   left unchanged), or when the root's ``_no_need_dynamic_shape_partition`` or
   ``_single_op_scene`` is set, or the root holds only Data and NetOutput, or
@@ -607,6 +612,24 @@ class DynamicShapePartitioner:
 
     # -- the whole partition ---------------------------------------------------------------
 
+    def remark_already_partitioned(self) -> None:
+        if not self.remarks:
+            return
+        subs: dict[str, None] = {}  # the callees, in the root's order
+        for c in self.graph.body.block.ops:
+            f = c.attributes.get("f") if isinstance(c, PartitionedCall) else None
+            if isinstance(f, SymbolRefAttr):
+                subs.setdefault(f.root_reference.data, None)
+        kept = f"; its subgraphs {', '.join('@' + s for s in subs)} stay as they are" if subs else ""
+        remark(
+            self.graph,
+            f"{PASS}: graph @{self.graph.sym_name.data} not partitioned again: it carries "
+            f"{A.DYNAMIC_SHAPE_PARTITIONED} = true, it is already partitioned (DoDynamicShapePartition "
+            f"runs once per root graph){kept}",
+            pass_name=PASS,
+            verdict="already partitioned",
+        )
+
     def mark_root_unknown(self, why: str) -> None:
         """dynamic_shape_partition.cc: SetRootGraphUnknown."""
         self.graph.attributes[A.GRAPH_UNKNOWN_FLAG] = TRUE
@@ -621,6 +644,14 @@ class DynamicShapePartitioner:
     def partition(self) -> list[GraphOp]:
         """dynamic_shape_partition.cc: Partition. Returns the subgraphs made."""
         block = self.graph.body.block
+        # graph_manager.cc: OptimizeSubgraph -> DoDynamicShapePartition runs once per root
+        # graph, and what it made is built as it is (graph_builder.cc: Build reads
+        # _dynamic_shape_partitioned -> BuildForDynamicShapeGraph): a root that already
+        # carries it (a module written or dumped after the partition) is not partitioned
+        # again, and its subgraphs stay the known / unknown parts they are.
+        if A.get_bool(self.graph, A.DYNAMIC_SHAPE_PARTITIONED):
+            self.remark_already_partitioned()
+            return []
         self.nodes = list(block.ops)
         self.pos = {op: i for i, op in enumerate(self.nodes)}
         # Partition: IsUnknownGraphOnlyContainDataNetOutput / kThresholdForMergeAllToUnknownGraph
@@ -807,8 +838,10 @@ class DynamicShapePartitioner:
 class DynamicShapePartitionPass(ModulePass):
     """Partitions each root graph with an unknown-shape node into known-shape and
     unknown-shape subgraphs called by ge.PartitionedCall (GE's DynamicShapePartitioner);
-    a graph without an unknown-shape node is left unchanged. `remarks` prints, for each
-    node, the cluster it landed in and why."""
+    a graph without an unknown-shape node, or one already partitioned
+    (`_dynamic_shape_partitioned = true`), is left unchanged. `remarks` prints, for each
+    node, the cluster it landed in and why (for a graph already partitioned: one remark
+    saying so)."""
 
     name = PASS
 

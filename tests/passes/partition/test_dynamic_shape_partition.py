@@ -641,3 +641,47 @@ def test_random_graphs_with_unknown_dims(seed):
     assert A.get_bool(graphs(m)["main"], A.DYNAMIC_SHAPE_PARTITIONED)
     check_invariants(parse(text), m)
     check_same_result(base, m, seed)
+
+
+# -- a module already partitioned (graph_manager.cc: DoDynamicShapePartition runs once) ----
+
+
+def test_an_already_partitioned_module_is_left_as_it_is():
+    """examples/dynamic_batch.mlir is the graph as GE's partitioner leaves it: its root's
+    calls are not clustered again (on main they became a third subgraph @main_sub_1_unknow_0,
+    the known call made unknown as a 1-node cluster), with one remark on the root."""
+    from conftest import ROOT
+
+    text = (ROOT / "examples" / "dynamic_batch.mlir").read_text()
+    before = print_module(parse(text))
+    m, rem = partition(text)
+    assert print_module(m) == before
+    assert [r.message for r in rem] == [
+        "ge-partition-dynamic: graph @main not partitioned again: it carries _dynamic_shape_partitioned = true, "
+        "it is already partitioned (DoDynamicShapePartition runs once per root graph); its subgraphs "
+        "@main_sub_1_unknow, @main_sub_2_know stay as they are"
+    ]
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 4))
+def test_partitioning_twice_is_partitioning_once(seed):
+    """Generated graphs (random ops, a `?` dim or forced-unknown nodes): the partition of a
+    partitioned module is that module, whatever its subgraphs hold."""
+    rng = random.Random(seed)
+    base = graph_text(seed, Options(min_ops=8, max_ops=40, without=frozenset({"library"})))
+    text = force_unknown(base, rng, 0.2)
+    once, _ = partition(text)
+    if not A.get_bool(graphs(once)["main"], A.DYNAMIC_SHAPE_PARTITIONED):
+        pytest.skip("nothing unknown was forced")
+    printed = print_module(once)
+    twice, rem = partition(printed)
+    assert print_module(twice) == printed
+    assert len(rem) == 1 and "not partitioned again" in rem[0].message and rem[0].verdict == "already partitioned"
+
+
+def test_a_root_marked_not_partitioned_is_partitioned():
+    """GE writes _dynamic_shape_partitioned = false on a root it did not partition
+    (IsGraphNeedUnknownShapePartition): false is no reason to skip."""
+    text = MULTI.replace("ge.graph @main {", "ge.graph @main attributes {_dynamic_shape_partitioned = false} {")
+    m, _ = partition(text)
+    assert A.get_bool(graphs(m)["main"], A.DYNAMIC_SHAPE_PARTITIONED) and len(graphs(m)) > 1
