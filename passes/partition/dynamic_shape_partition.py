@@ -52,6 +52,10 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   (SetUnknownAttr), an unknown callee also ``_graph_unknown_flag`` and
   ``_memory_discontiguous_allocation``; the root gets ``_dynamic_shape_partitioned`` and
   ``_graph_unknown_flag`` (IsGraphNeedUnknownShapePartition).
+  The generated ops carry the source locations of the nodes they come from (for the
+  remarks of the later passes): a subgraph and its call the cluster's first node's, a
+  subgraph Data the node producing the value it receives, a subgraph NetOutput its first
+  operand's producer.
 
 Where this differs from GE, by DYN_CONTRACT.md (/work/wt/briefs): GE also builds a frame
 for the INPUT_NODE cluster (``<root>_sub_<k>_input``); here its Consts stay in the root
@@ -343,6 +347,7 @@ class DynamicShapePartitioner:
         self.first_cluster: dict[Operation, Cluster] = {}
         self.why: dict[Operation, Reason] = {}  # why a node ended where it is (remarks)
         self.int_attrs: dict[int, IntegerAttr] = {}
+        self.produced_by: dict[SSAValue, SSAValue] = {}  # a call's result -> its subgraph's value
 
     # -- MarkUnknownShapeNodes -------------------------------------------------------------
 
@@ -765,10 +770,14 @@ class DynamicShapePartitioner:
         unknown = c.is_unknown
         # BuildPartitionSubgraph: one Data per frame input (parent node index i)
         datas = []
-        for i, (_, _, v) in enumerate(frame_inputs):
+        for i, (op, _, v) in enumerate(frame_inputs):
             if i not in self.int_attrs:
                 self.int_attrs[i] = A.make_int(i)
             d = Data.create(result_types=[v.type], attributes={"index": self.int_attrs[i]})
+            # the frame input's location: its producer's (the value it stands for), else
+            # the reader's; so remarks on the subgraph name the source lines
+            src = self.produced_by.get(v, v).owner  # through a call built before: the node inside
+            d.location = src.location if isinstance(src, Operation) else op.location
             d.results[0].name_hint = f"{sub}_Data_{i}"
             datas.append(d)
         call = PartitionedCall.create(
@@ -776,12 +785,14 @@ class DynamicShapePartitioner:
             result_types=[r.type for r in frame_outputs],
             attributes={"f": SymbolRefAttr(sub), IS_UNKNOWN_SHAPE: (TRUE if unknown else FALSE)},
         )
+        call.location = members[0].location  # the cluster's first node (in graph order)
         if call.results:
             call.results[0].name_hint = call_name
         else:
             call.attributes[A.NODE_NAME] = StringAttr(call_name)
         # CombinePartitionFrame: the outside readers read the call's results
         for r, cr in zip(frame_outputs, call.results):
+            self.produced_by[cr] = self.produced_by.get(r, r)
             for u in list(r.uses):
                 if u.operation not in inside:
                     u.operation.operands = [cr if (j == u.index) else o for j, o in enumerate(u.operation.operands)]
@@ -792,13 +803,17 @@ class DynamicShapePartitioner:
         for op in members:
             op.detach()
             body.add_op(op)
-        body.add_op(NetOutput.create(operands=frame_outputs))
+        net = NetOutput.create(operands=frame_outputs)
+        # the NetOutput's location: the producer of its first operand, else the last node
+        net.location = (frame_outputs[0].owner if frame_outputs else members[-1]).location  # type: ignore[union-attr]
+        body.add_op(net)
         attrs: dict[str, Attribute] = {IS_UNKNOWN_SHAPE: (TRUE if unknown else FALSE)}
         if unknown:
             # dynamic_shape_partition.cc: SetUnknownAttr
             attrs[A.GRAPH_UNKNOWN_FLAG] = TRUE
             attrs[A.MEMORY_DISCONTIGUOUS_ALLOCATION] = TRUE
         g = GraphOp(sub, Region(body), attrs)
+        g.location = members[0].location  # graph-level remarks name the cluster's first node
         # the subgraph goes after the root graph (root_graph->AddSubgraph)
         return g, call
 
