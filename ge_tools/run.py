@@ -30,14 +30,14 @@ import os
 import sys
 import textwrap
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import BinaryIO, get_origin, get_type_hints
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import BoolAttr, ModuleOp, StringAttr, i1
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation, OpResult
 from xdsl.passes import PassPipeline
 from xdsl.utils.hints import type_repr
@@ -47,7 +47,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark_sink
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
-from ge_dialect.graph import has_unknown_shape
+from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
@@ -129,9 +129,10 @@ Modes:
                --remarks` shows the reduce fusions and simulates them).
   --reference  only evaluate the graph on the reference interpreter and print outputs.
   dynamic      a graph with nodes of unknown shape (`?` dims), partitioned into known-
-               and unknown-shape subgraphs (ge.PartitionedCall with _is_unknown_shape; a
-               module already in that form has its known subgraphs compiled by the -p
-               pipeline one by one into npu.models marked known_node), runs on the dynamic
+               and unknown-shape subgraphs (ge.PartitionedCall with _is_unknown_shape) by
+               the -p pipeline's ge-partition-dynamic (a module already in that form keeps
+               its partition), whose later passes compile each known subgraph into an
+               npu.model marked known_node (ge-opt -p ge-compile's module), runs on the dynamic
                executor (runtime/dynamic_executor.py): unknown-shape nodes on the host with
                the reference semantics over a simulated device memory pool (GE's caching
                allocator), each known-shape model created once and, every execution, given
@@ -955,47 +956,6 @@ def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
     return next((m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name), None)
 
 
-def known_subgraphs(module: ModuleOp) -> list[ge.GraphOp]:
-    """The known-shape subgraphs of a partitioned module (DYN_CONTRACT.md §2): the ge.graphs
-    a PartitionedCall with `_is_unknown_shape = false` calls."""
-    syms = {op.sym_name.data: op for op in module.ops if isinstance(op, ge.GraphOp)}
-    out: dict[str, ge.GraphOp] = {}
-    for op in module.walk():
-        if (
-            isinstance(op, ge.PartitionedCall)
-            and "_is_unknown_shape" in op.attributes
-            and not A.get_bool(op, "_is_unknown_shape", True)
-        ):
-            f = op.attributes["f"]
-            g = syms.get(f.root_reference.data)  # type: ignore[attr-defined]
-            if g is not None:
-                out.setdefault(g.sym_name.data, g)
-    return list(out.values())
-
-
-def compile_partitioned(module: ModuleOp, compile_one: Callable[[ModuleOp], ModuleOp]) -> ModuleOp:
-    """DYN_CONTRACT.md §3 for a module already partitioned (§2's format): a copy in which
-    each known-shape subgraph is compiled on its own (`compile_one` on a module holding
-    just that graph: ge-compile) into the npu.model of the same name, marked
-    `known_node = true` (GE's BuildForKnownShapeGraph, then DavinciModelCreate's
-    SetKnownNode); the root and the unknown-shape subgraphs stay ge.graph."""
-    out = module.clone()
-    for g in known_subgraphs(out):
-        name = g.sym_name.data
-        compiled = compile_one(ModuleOp([g.clone()]))
-        model = find_model(compiled, name)
-        if model is None:
-            raise ReferenceEvalError(g, f"compiling known-shape subgraph @{name} gave no npu.model")
-        model.detach()
-        model.attributes["known_node"] = BoolAttr(True, i1)
-        block = g.parent_block()
-        assert block is not None
-        block.insert_op_before(model, g)
-        g.detach()
-        g.erase()
-    return out
-
-
 @dataclass
 class Simulation:
     """A model loaded once and executed N times (runtime/simulator.py)."""
@@ -1275,31 +1235,54 @@ def is_dynamic_graph(module: ModuleOp, graph: ge.GraphOp) -> bool:
     return any(has_unknown_shape(op) for op in graph.body.block.ops)
 
 
+def uncompiled_known_subgraphs(module: ModuleOp) -> list[str]:
+    """The callees of known-shape calls (`_is_unknown_shape = false`, DYN_CONTRACT.md §2)
+    that are still ge.graphs, not known-node models, in call order."""
+    graphs = {g.sym_name.data for g in module.ops if isinstance(g, ge.GraphOp)}
+    out: dict[str, None] = {}
+    for op in module.walk():
+        if isinstance(op, ge.PartitionedCall) and not A.get_bool(op, IS_UNKNOWN_SHAPE, True):
+            f = op.attributes.get("f")
+            if isinstance(f, SymbolRefAttr) and f.root_reference.data in graphs:
+                out.setdefault(f.root_reference.data, None)
+    return list(out)
+
+
 def compile_dynamic(
     ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp, remarks: bool = False
 ) -> ModuleOp:
-    """DYN_CONTRACT.md §3's module: ge-compile's, when it partitions the graph itself
-    (ge-partition-dynamic inside ge-compile); for a module already partitioned (§2), each
-    known-shape subgraph compiled by the pipeline on its own (compile_partitioned); when
-    the partition pass exists but the pipeline does not run it, that pass first, then the
-    same."""
+    """DYN_CONTRACT.md §3's module, made by the pipeline itself on the whole module, flat or
+    already partitioned (§2): in ge-compile, ge-partition-dynamic partitions a flat root and
+    leaves a partitioned one as it is, and the passes after it compile each known-shape
+    subgraph into a known-node model (ge-to-npu) and skip the root and the unknown ones;
+    there is no second list of passes for a partitioned module. A -p pipeline without the
+    partition pass gets it first on a flat root (what ge-compile would have run)."""
     if is_dynamic_module(module):
         return module.clone()  # already compiled: the known subgraphs are npu.models
-    if PARTITIONED_ATTR in graph.attributes:
-        return compile_partitioned(module, lambda m: compile_module(ctx, pipeline, m))
     available = get_all_passes()
-    if PARTITION_PASS in available and all(p.name != PARTITION_PASS for p in pipeline.passes):
+    if (
+        PARTITIONED_ATTR not in graph.attributes
+        and PARTITION_PASS in available
+        and all(p.name != PARTITION_PASS for p in pipeline.passes)
+    ):
         passes = build_pipeline(PARTITION_PASS, available)
-        partitioned = module.clone()
-        PassPipeline(with_remarks(passes) if remarks else passes).apply(ctx, partitioned)
-        return compile_partitioned(partitioned, lambda m: compile_module(ctx, pipeline, m))
+        module = module.clone()
+        PassPipeline(with_remarks(passes) if remarks else passes).apply(ctx, module)
     compiled = compile_module(ctx, pipeline, module)
     if is_dynamic_module(compiled):
         return compiled
     name = graph.sym_name.data
     root = next((g for g in compiled.ops if isinstance(g, ge.GraphOp) and g.sym_name.data == name), None)
     if root is not None and PARTITIONED_ATTR in root.attributes:
-        return compile_partitioned(compiled, lambda m: compile_module(ctx, pipeline, m))
+        left = uncompiled_known_subgraphs(compiled)
+        if left:
+            raise ReferenceEvalError(
+                graph,
+                f"graph @{name} is partitioned, but the pipeline did not compile its known-shape subgraph"
+                f"{'s' if len(left) > 1 else ''} {', '.join('@' + n for n in left)} into known-node models "
+                "(npu.model known_node = true: ge-assign-memory, ge-to-npu)",
+            )
+        return compiled  # every cluster unknown: the host runs the whole graph op by op
     raise ReferenceEvalError(
         graph,
         f"graph @{name} has inputs of unknown shape and the pipeline did not partition it into "

@@ -28,7 +28,7 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
 from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
-from ge_dialect.graph import consumers, graph_nodes, graphs_to_compile, node_order
+from ge_dialect.graph import IS_UNKNOWN_SHAPE, consumers, graph_nodes, graphs_to_compile, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
 from ge_dialect.pass_options import REMARKS, AtLeast, OneOf, Option, check_options
 from ge_dialect.shapes import fmt_dims
@@ -339,6 +339,11 @@ class GraphPlanner:
             for k, v in enumerate(net.operands):
                 out_uses.setdefault(v, []).append(k)
         self.placement: dict[SSAValue, _Placement] = {}
+        # known_node_executor.cc: KnownNodeTask::UpdateArgs: a known-shape subgraph's inputs
+        # and outputs are its known node's (the calling PartitionedCall's), refreshed every
+        # execution (UpdateKnownNodeArgs), not zero-copy user buffers
+        known = IS_UNKNOWN_SHAPE in self.graph.attributes and not A.get_bool(self.graph, IS_UNKNOWN_SHAPE)
+        io = "of the calling PartitionedCall, its address refreshed per execution (not a zero-copy user buffer)"
         blocks: list[FmBlock] = []
         block_of: dict[SSAValue, FmBlock] = {}
         weight_top = var_top = 0
@@ -361,7 +366,8 @@ class GraphPlanner:
                 if t in DATA_NODE_TYPES:
                     region = f"input:{A.get_int(op, 'index', 0)}"
                     start = 0
-                    why = f"graph input {A.get_int(op, 'index', 0)} (zero-copy)"
+                    k = A.get_int(op, "index", 0)
+                    why = f"known-node input {k}: operand {k} {io}" if known else f"graph input {k} (zero-copy)"
                 elif t in CONST_TYPES:
                     # weights one after another, each 512-aligned (our layout of the weight region)
                     region, start, weight_top = REGION_WEIGHT, weight_top, weight_top + align(extent)
@@ -381,7 +387,8 @@ class GraphPlanner:
                 continue
             if len(ms) == 1 and self.zero_copy_output(ms[0], out_uses):
                 k = out_uses[ms[0]][0]
-                self.placement[ms[0]] = _Placement(f"output:{k}", 0, f"zero-copy graph output {k}")
+                why = f"known-node output {k}: result {k} {io}" if known else f"zero-copy graph output {k}"
+                self.placement[ms[0]] = _Placement(f"output:{k}", 0, why)
                 continue
             lo = min(rels.values())
             extent = max(rels[m] - lo + self.size[m] for m in ms)

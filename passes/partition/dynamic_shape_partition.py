@@ -17,6 +17,11 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   (IsNodeSupportAddrRefresh). The Consts feeding an unknown node join the unknown set.
   A known PartitionedCall of unknown shape (no tiling) becomes unknown when unknown nodes
   exist too (MarkUnknownShapeNodes: the mixed case is not supported).
+* No partition when the root already carries ``_dynamic_shape_partitioned = true`` (a
+  module written or dumped after the partition, examples/dynamic_batch.mlir): GE runs
+  DoDynamicShapePartition once per root graph (graph_manager.cc: OptimizeSubgraph) and
+  builds what it made as it is (graph_builder.cc: Build -> BuildForDynamicShapeGraph); the
+  root and its subgraphs are left unchanged, with a remark.
 * No partition when no node is unknown (IsGraphNeedUnknownShapePartition: the graph is
   left unchanged), or when the root's ``_no_need_dynamic_shape_partition`` or
   ``_single_op_scene`` is set, or the root holds only Data and NetOutput, or
@@ -47,6 +52,10 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   (SetUnknownAttr), an unknown callee also ``_graph_unknown_flag`` and
   ``_memory_discontiguous_allocation``; the root gets ``_dynamic_shape_partitioned`` and
   ``_graph_unknown_flag`` (IsGraphNeedUnknownShapePartition).
+  The generated ops carry the source locations of the nodes they come from (for the
+  remarks of the later passes): a subgraph and its call the cluster's first node's, a
+  subgraph Data the node producing the value it receives, a subgraph NetOutput its first
+  operand's producer.
 
 Where this differs from GE, by DYN_CONTRACT.md (/work/wt/briefs): GE also builds a frame
 for the INPUT_NODE cluster (``<root>_sub_<k>_input``); here its Consts stay in the root
@@ -338,6 +347,7 @@ class DynamicShapePartitioner:
         self.first_cluster: dict[Operation, Cluster] = {}
         self.why: dict[Operation, Reason] = {}  # why a node ended where it is (remarks)
         self.int_attrs: dict[int, IntegerAttr] = {}
+        self.produced_by: dict[SSAValue, SSAValue] = {}  # a call's result -> its subgraph's value
 
     # -- MarkUnknownShapeNodes -------------------------------------------------------------
 
@@ -607,6 +617,24 @@ class DynamicShapePartitioner:
 
     # -- the whole partition ---------------------------------------------------------------
 
+    def remark_already_partitioned(self) -> None:
+        if not self.remarks:
+            return
+        subs: dict[str, None] = {}  # the callees, in the root's order
+        for c in self.graph.body.block.ops:
+            f = c.attributes.get("f") if isinstance(c, PartitionedCall) else None
+            if isinstance(f, SymbolRefAttr):
+                subs.setdefault(f.root_reference.data, None)
+        kept = f"; its subgraphs {', '.join('@' + s for s in subs)} stay as they are" if subs else ""
+        remark(
+            self.graph,
+            f"{PASS}: graph @{self.graph.sym_name.data} not partitioned again: it carries "
+            f"{A.DYNAMIC_SHAPE_PARTITIONED} = true, it is already partitioned (DoDynamicShapePartition "
+            f"runs once per root graph){kept}",
+            pass_name=PASS,
+            verdict="already partitioned",
+        )
+
     def mark_root_unknown(self, why: str) -> None:
         """dynamic_shape_partition.cc: SetRootGraphUnknown."""
         self.graph.attributes[A.GRAPH_UNKNOWN_FLAG] = TRUE
@@ -621,6 +649,14 @@ class DynamicShapePartitioner:
     def partition(self) -> list[GraphOp]:
         """dynamic_shape_partition.cc: Partition. Returns the subgraphs made."""
         block = self.graph.body.block
+        # graph_manager.cc: OptimizeSubgraph -> DoDynamicShapePartition runs once per root
+        # graph, and what it made is built as it is (graph_builder.cc: Build reads
+        # _dynamic_shape_partitioned -> BuildForDynamicShapeGraph): a root that already
+        # carries it (a module written or dumped after the partition) is not partitioned
+        # again, and its subgraphs stay the known / unknown parts they are.
+        if A.get_bool(self.graph, A.DYNAMIC_SHAPE_PARTITIONED):
+            self.remark_already_partitioned()
+            return []
         self.nodes = list(block.ops)
         self.pos = {op: i for i, op in enumerate(self.nodes)}
         # Partition: IsUnknownGraphOnlyContainDataNetOutput / kThresholdForMergeAllToUnknownGraph
@@ -734,10 +770,14 @@ class DynamicShapePartitioner:
         unknown = c.is_unknown
         # BuildPartitionSubgraph: one Data per frame input (parent node index i)
         datas = []
-        for i, (_, _, v) in enumerate(frame_inputs):
+        for i, (op, _, v) in enumerate(frame_inputs):
             if i not in self.int_attrs:
                 self.int_attrs[i] = A.make_int(i)
             d = Data.create(result_types=[v.type], attributes={"index": self.int_attrs[i]})
+            # the frame input's location: its producer's (the value it stands for), else
+            # the reader's; so remarks on the subgraph name the source lines
+            src = self.produced_by.get(v, v).owner  # through a call built before: the node inside
+            d.location = src.location if isinstance(src, Operation) else op.location
             d.results[0].name_hint = f"{sub}_Data_{i}"
             datas.append(d)
         call = PartitionedCall.create(
@@ -745,12 +785,14 @@ class DynamicShapePartitioner:
             result_types=[r.type for r in frame_outputs],
             attributes={"f": SymbolRefAttr(sub), IS_UNKNOWN_SHAPE: (TRUE if unknown else FALSE)},
         )
+        call.location = members[0].location  # the cluster's first node (in graph order)
         if call.results:
             call.results[0].name_hint = call_name
         else:
             call.attributes[A.NODE_NAME] = StringAttr(call_name)
         # CombinePartitionFrame: the outside readers read the call's results
         for r, cr in zip(frame_outputs, call.results):
+            self.produced_by[cr] = self.produced_by.get(r, r)
             for u in list(r.uses):
                 if u.operation not in inside:
                     u.operation.operands = [cr if (j == u.index) else o for j, o in enumerate(u.operation.operands)]
@@ -761,13 +803,17 @@ class DynamicShapePartitioner:
         for op in members:
             op.detach()
             body.add_op(op)
-        body.add_op(NetOutput.create(operands=frame_outputs))
+        net = NetOutput.create(operands=frame_outputs)
+        # the NetOutput's location: the producer of its first operand, else the last node
+        net.location = (frame_outputs[0].owner if frame_outputs else members[-1]).location  # type: ignore[union-attr]
+        body.add_op(net)
         attrs: dict[str, Attribute] = {IS_UNKNOWN_SHAPE: (TRUE if unknown else FALSE)}
         if unknown:
             # dynamic_shape_partition.cc: SetUnknownAttr
             attrs[A.GRAPH_UNKNOWN_FLAG] = TRUE
             attrs[A.MEMORY_DISCONTIGUOUS_ALLOCATION] = TRUE
         g = GraphOp(sub, Region(body), attrs)
+        g.location = members[0].location  # graph-level remarks name the cluster's first node
         # the subgraph goes after the root graph (root_graph->AddSubgraph)
         return g, call
 
@@ -807,8 +853,10 @@ class DynamicShapePartitioner:
 class DynamicShapePartitionPass(ModulePass):
     """Partitions each root graph with an unknown-shape node into known-shape and
     unknown-shape subgraphs called by ge.PartitionedCall (GE's DynamicShapePartitioner);
-    a graph without an unknown-shape node is left unchanged. `remarks` prints, for each
-    node, the cluster it landed in and why."""
+    a graph without an unknown-shape node, or one already partitioned
+    (`_dynamic_shape_partitioned = true`), is left unchanged. `remarks` prints, for each
+    node, the cluster it landed in and why (for a graph already partitioned: one remark
+    saying so)."""
 
     name = PASS
 

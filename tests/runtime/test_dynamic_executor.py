@@ -3,8 +3,9 @@ partitioned graph, its known-shape part a static model whose args are refreshed 
 execution (GE's davinci_model_kernel.cc / UpdateKnownNodeArgs), on the caching allocator
 of runtime/device_memory.py.
 
-Until the partition pass lands, the modules are built by hand in DYN_CONTRACT.md §2's form
-and their known subgraphs compiled with ge-compile (ge_tools/run.py: compile_partitioned).
+The modules are built by hand in DYN_CONTRACT.md §2's form (already partitioned) and
+compiled with ge-compile, which leaves their partition as it is and compiles the known
+subgraphs into known-node models.
 Every address and refresh count below is worked out by hand from the allocator's rules
 (512-byte blocks, lowest fitting free block, split at half, merge on free).
 """
@@ -15,7 +16,6 @@ import numpy as np
 import pytest
 
 from ge_tools import api
-from ge_tools.run import compile_partitioned
 from runtime import dynamic_executor as dx
 from runtime.device_memory import DeviceMemory, block_size
 from runtime.dynamic_executor import DynamicExecutor, partition_summary
@@ -57,12 +57,12 @@ ge.graph @main_sub_2_know attributes {_is_unknown_shape = false} {
 
 def _compiled(text: str):  # noqa: ANN202
     module = api.parse_module(text)
-    return module, compile_partitioned(module, lambda m: api.compile(m).module)
+    return module, api.compile(module).module
 
 
 def _example():  # noqa: ANN202
     module = api.load("examples/dynamic_batch.mlir")
-    return module, compile_partitioned(module, lambda m: api.compile(m).module)
+    return module, api.compile(module).module
 
 
 def _rand(shape: tuple[int, ...], seed: int) -> np.ndarray:

@@ -16,7 +16,7 @@ from conftest import DYNAMIC_EXAMPLES, ROOT
 from ge_tools import api
 from ge_tools import run as R
 from ge_tools.registry import get_all_passes
-from ge_tools.run import compile_partitioned, main
+from ge_tools.run import main
 from ge_tools.run import run as ge_run
 from runtime.dynamic_executor import DynamicExecutor
 
@@ -107,7 +107,7 @@ def test_report_has_the_dynamic_section(tmp_path) -> None:
 def test_an_already_compiled_module_runs(tmp_path, capsys) -> None:
     """ge-run accepts DYN_CONTRACT.md §3's module (the known part already an npu.model)."""
     module = api.load(EXAMPLE)
-    compiled = compile_partitioned(module, lambda m: api.compile(m).module)
+    compiled = api.compile(module).module
     f = tmp_path / "compiled.mlir"
     f.write_text(str(compiled))
     assert ge_run([str(f), "--dim", "0=3,9"]) == 0
@@ -190,3 +190,79 @@ def test_a_dim_that_matches_no_unknown_dim_is_an_error(extra, msg) -> None:
         text=True,
     )
     assert p.returncode == 1 and p.stderr.strip().splitlines() == [f"ge-run: error: {msg}"]
+
+
+def test_ge_run_compiles_a_partitioned_module_as_ge_compile_does(monkeypatch) -> None:
+    """One compile path: ge-run on an already-partitioned module runs ge-compile's passes on
+    the whole module (ge-partition-dynamic leaves the partition as it is), so the module the
+    dynamic executor gets and the remarks are ge-compile's (api.compile, ge-opt -p
+    ge-compile), not those of each known subgraph compiled on its own."""
+    from ge_dialect.diagnostics import remark_sink
+
+    ran: list[str] = []
+
+    class Recording(DynamicExecutor):
+        def __init__(self, module, *a, **k) -> None:  # noqa: ANN001, ANN002, ANN003
+            ran.append(str(module))
+            super().__init__(module, *a, **k)
+
+    monkeypatch.setattr(R, "DynamicExecutor", Recording)
+    got = []
+    with remark_sink(got.append):
+        assert ge_run([EXAMPLE, "--dim", "0=2,3", "--remarks"]) == 0
+    want = api.compile(api.load(EXAMPLE))
+    assert ran == [str(want.module)]
+    assert [(r.location, r.message) for r in got] == [(r.location, r.message) for r in want.remarks]
+    assert any("not partitioned again" in r.message for r in got)
+
+
+NESTED = """
+ge.graph @main attributes {_dynamic_shape_partitioned = true} {
+  %x = ge.Data {index = 0} : tensor<?x8xf32>
+  %s = ge.PartitionedCall(%x) {f = @main_sub_1_unknow, _is_unknown_shape = true} : (tensor<?x8xf32>) -> tensor<8xf32>
+  %k = ge.PartitionedCall(%s) {f = @main_sub_2_know, _is_unknown_shape = false} : (tensor<8xf32>) -> tensor<8xf32>
+  ge.NetOutput %k : tensor<8xf32>
+}
+ge.graph @main_sub_1_unknow attributes {_is_unknown_shape = true} {
+  %x = ge.Data {index = 0} : tensor<?x8xf32>
+  %s = ge.ReduceSumD(%x) {axes = [0], keep_dims = false} : (tensor<?x8xf32>) -> tensor<8xf32>
+  ge.NetOutput %s : tensor<8xf32>
+}
+ge.graph @main_sub_2_know attributes {_is_unknown_shape = false} {
+  %a = ge.Data {index = 0} : tensor<8xf32>
+  %e = ge.Exp(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  %h = ge.PartitionedCall(%e) {f = @helper} : (tensor<8xf32>) -> tensor<8xf32>
+  %n = ge.Neg(%h) : (tensor<8xf32>) -> tensor<8xf32>
+  ge.NetOutput %n : tensor<8xf32>
+}
+ge.graph @helper {
+  %a = ge.Data {index = 0} : tensor<8xf32>
+  %r = ge.Relu(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  %m = ge.Mul(%r, %r) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  ge.NetOutput %m : tensor<8xf32>
+}
+"""
+
+
+def test_a_known_subgraph_that_calls_a_graph(tmp_path, capsys) -> None:
+    """DYN_CONTRACT.md §3: a graph a known subgraph calls is inlined into its known-node
+    model. Compiled on its own (the known subgraph alone in a module) the call's callee
+    was missing: ge-run failed with "subgraph @helper is not a ge.graph"."""
+    src = tmp_path / "nested.mlir"
+    src.write_text(NESTED)
+    assert ge_run([str(src), "--dim", "0=3,5"]) == 0
+    out = capsys.readouterr().out
+    assert "(1 run as static models: @main_sub_2_know)" in out and "outputs match the reference" in out
+
+
+def test_a_pipeline_that_does_not_compile_the_known_subgraph(tmp_path, capsys) -> None:
+    """-p stopping before ge-to-npu on a partitioned module: one located error line naming
+    the known subgraph left a ge.graph."""
+    with pytest.raises(SystemExit):
+        main([EXAMPLE, "-p", "ge-partition-dynamic"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"{EXAMPLE}:12:1: error: ge.graph: graph @main is partitioned, but the pipeline did not compile its "
+        "known-shape subgraph @main_sub_2_know into known-node models (npu.model known_node = true: "
+        "ge-assign-memory, ge-to-npu)"
+    ]

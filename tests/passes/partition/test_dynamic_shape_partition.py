@@ -641,3 +641,99 @@ def test_random_graphs_with_unknown_dims(seed):
     assert A.get_bool(graphs(m)["main"], A.DYNAMIC_SHAPE_PARTITIONED)
     check_invariants(parse(text), m)
     check_same_result(base, m, seed)
+
+
+# -- a module already partitioned (graph_manager.cc: DoDynamicShapePartition runs once) ----
+
+
+def test_an_already_partitioned_module_is_left_as_it_is():
+    """examples/dynamic_batch.mlir is the graph as GE's partitioner leaves it: its root's
+    calls are not clustered again (on main they became a third subgraph @main_sub_1_unknow_0,
+    the known call made unknown as a 1-node cluster), with one remark on the root."""
+    from conftest import ROOT
+
+    text = (ROOT / "examples" / "dynamic_batch.mlir").read_text()
+    before = print_module(parse(text))
+    m, rem = partition(text)
+    assert print_module(m) == before
+    assert [r.message for r in rem] == [
+        "ge-partition-dynamic: graph @main not partitioned again: it carries _dynamic_shape_partitioned = true, "
+        "it is already partitioned (DoDynamicShapePartition runs once per root graph); its subgraphs "
+        "@main_sub_1_unknow, @main_sub_2_know stay as they are"
+    ]
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 4))
+def test_partitioning_twice_is_partitioning_once(seed):
+    """Generated graphs (random ops, a `?` dim or forced-unknown nodes): the partition of a
+    partitioned module is that module, whatever its subgraphs hold."""
+    rng = random.Random(seed)
+    base = graph_text(seed, Options(min_ops=8, max_ops=40, without=frozenset({"library"})))
+    text = force_unknown(base, rng, 0.2)
+    once, _ = partition(text)
+    if not A.get_bool(graphs(once)["main"], A.DYNAMIC_SHAPE_PARTITIONED):
+        pytest.skip("nothing unknown was forced")
+    printed = print_module(once)
+    twice, rem = partition(printed)
+    assert print_module(twice) == printed
+    assert len(rem) == 1 and "not partitioned again" in rem[0].message and rem[0].verdict == "already partitioned"
+
+
+def test_a_root_marked_not_partitioned_is_partitioned():
+    """GE writes _dynamic_shape_partitioned = false on a root it did not partition
+    (IsGraphNeedUnknownShapePartition): false is no reason to skip."""
+    text = MULTI.replace("ge.graph @main {", "ge.graph @main attributes {_dynamic_shape_partitioned = false} {")
+    m, _ = partition(text)
+    assert A.get_bool(graphs(m)["main"], A.DYNAMIC_SHAPE_PARTITIONED) and len(graphs(m)) > 1
+
+
+# -- the generated ops' locations (remarks on subgraphs name source lines, not FILE:1:1) ----
+
+
+def _line(op) -> int:  # noqa: ANN001
+    from xdsl.ir import Operation
+
+    while isinstance(op, Operation):
+        loc = op.location
+        if hasattr(loc, "line"):
+            return loc.line.data
+        op = op.parent_op()
+    return 0  # no location: the module's
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 4))
+def test_generated_ops_carry_the_locations_of_their_nodes(seed):
+    """Every subgraph Data is located at the node that produces the value it stands for
+    (the call operand it receives; inside another subgraph when that is a call's result,
+    named by the NetOutput operand), the call and the subgraph at the cluster's first node, the
+    subgraph's NetOutput at its first operand's producer; no op of a subgraph falls back to
+    the module's location (FILE:1:1, what every remark on a subgraph said before)."""
+    from ge_tools import api
+
+    rng = random.Random(seed)
+    base = graph_text(seed, Options(min_ops=8, max_ops=40, without=frozenset({"library"})))
+    text = force_unknown(base, rng, 0.3)
+    m = api.parse_module(text, "gen.mlir")
+    lines = {node_name(op): _line(op) for op in graphs(m)["main"].body.block.ops}
+    DynamicShapePartitionPass().apply(make_context(), m)
+    gs = graphs(m)
+    calls = [op for op in gs["main"].body.block.ops if isinstance(op, PartitionedCall) and "main_sub_" in str(op.attributes["f"])]  # fmt: skip
+    if not calls:
+        pytest.skip("nothing unknown was forced")
+    for call in calls:
+        sub = gs[call.attributes["f"].root_reference.data]
+        ops = list(sub.body.block.ops)
+        members = [op for op in ops if not isinstance(op, Data | NetOutput)]
+        assert _line(sub) == _line(call) == lines[node_name(members[0])] > 1
+        datas = [op for op in ops if isinstance(op, Data)]
+        for d in datas:
+            v = call.operands[A.get_int(d, "index")]
+            if isinstance(v.owner, PartitionedCall) and v.owner in calls:  # the producer inside it
+                other = gs[v.owner.attributes["f"].root_reference.data].body.block.last_op
+                v = other.operands[v.index]
+            assert _line(d) == lines[node_name(v.owner)]
+        net = sub.body.block.last_op
+        assert isinstance(net, NetOutput)
+        want = net.operands[0].owner if net.operands else members[-1]
+        assert _line(net) == lines[node_name(want)]
+        assert all(_line(op) > 1 for op in ops)
