@@ -473,28 +473,47 @@ class AscBackendFusionDecider:
         ops1, ops2 = list(gr1.body.block.ops), list(gr2.body.block.ops)
         # the Data/Output indices and node1's stored values as they were (a moved node's
         # index and operands are rewritten while the later nodes still ask for them)
-        index = {op: op.index for op in (*ops1, *ops2) if isinstance(op, ag.Data | ag.Output)}
-        stored = {index[o]: o.operands[0].owner.operands[0] for o in ops1 if isinstance(o, ag.Output)}  # type: ignore[union-attr]
+        index: dict[Operation, int] = {}
+        datas1: dict[int, ag.Data] = {}
+        stored: dict[int, SSAValue] = {}
+        for op in ops1:
+            if isinstance(op, ag.Data):
+                index[op] = k = op.index
+                datas1[k] = op
+            elif isinstance(op, ag.Output):
+                index[op] = k = op.index
+                stored[k] = op.operands[0].owner.operands[0]  # type: ignore[union-attr]
+        for op in ops2:
+            if isinstance(op, (ag.Data, ag.Output)):
+                index[op] = op.index
         full = sorted(u.sizes)
         # a slice link (DeleteInvalidLoad -> ProcessViewOps): node1 runs on the slice's box
         box = next(iter(u.slices.values()), None)
         rollback = plan_fused_inputs(info, u, self._queries)  # reads both graphs as they are
-        # a graph a merge of this decider built over this very loop, with a map that
-        # renumbers nothing: converting its nodes again would give each the type and
-        # sched.axis it has (see _normal), so graph1 is kept as it is (its block becomes the
-        # fused graph's) and graph2's nodes move as they are
-        keep1 = as_is2 = False
+        # as_is1/2: the side's graph was built by a merge of this decider over this very
+        # loop and its map renumbers nothing, so converting its nodes again would give each
+        # the type and sched.axis it has (see _normal): its nodes move as they are. The
+        # larger such graph is kept (`keep`: its block becomes the fused graph's, the other
+        # side's nodes go in around them), so a growing group is not moved at every step.
+        as_is1 = as_is2 = False
+        keep = 0
         if take:
             loop = tuple(full)
-            keep1 = self._normal.pop(gr1, None) == loop and box is None and all(k == v for k, v in u.map1.items())
+            as_is1 = self._normal.pop(gr1, None) == loop and box is None and all(k == v for k, v in u.map1.items())
             as_is2 = self._normal.pop(gr2, None) == loop and box is None and all(k == v for k, v in u.map2.items())
-        if keep1:
-            block = gr1.body.block
-            gr1.body.detach_block(block)
+            if as_is1 and (not as_is2 or len(ops1) >= len(ops2)):
+                keep = 1
+            elif as_is2:
+                keep = 2
+        if keep:
+            kept = gr1 if keep == 1 else gr2
+            block = kept.body.block
+            kept.body.detach_block(block)
             b = _Builder(full, None, take, block)
+            if keep == 2:
+                b.anchor = block.first_op  # graph1's nodes go before graph2's
         else:
             b = _Builder(full, u.sizes if box else None, take)
-        datas1 = {index[d]: d for d in ops1 if isinstance(d, ag.Data)}
         # backend_utils.cpp FusedApplyViewOpSlice / ApplyViewOpSliceLoad: each of node1's
         # Data views takes the box, its Loads the box's start as extra offset
         load_shift: dict[SSAValue, int] = {}
@@ -512,16 +531,20 @@ class AscBackendFusionDecider:
             if isinstance(op, ag.Output):
                 if index[op] not in kept1:
                     dropped.append(op)
-                elif keep1:
-                    b.keep(op, index=out_index[(1, index[op])])
+                elif keep == 1:
+                    b.stay(op, index=out_index[(1, index[op])])
+                elif as_is1:
+                    b.move_as_is(op, index=out_index[(1, index[op])])
                 else:
                     b.clone(op, u.map1, index=out_index[(1, index[op])])
             elif isinstance(op, ag.Store) and all(
                 isinstance(x.operation, ag.Output) and index[x.operation] not in kept1 for x in op.results[0].uses
             ):
                 dropped.append(op)
-            elif keep1:
+            elif keep == 1:
                 continue  # b.value() is the node's own value
+            elif as_is1:
+                b.move_as_is(op)
             elif box and isinstance(op, ag.Data):
                 view, load_shift[op.results[0]] = sliced_view(op.out_type(), box)
                 b.clone(op, u.map1, view=view)
@@ -530,33 +553,47 @@ class AscBackendFusionDecider:
                 new.attributes["offset"] = _int(op.offset + load_shift[op.operands[0]])
             else:
                 b.clone(op, u.map1)
-        if keep1:
-            for op in reversed(dropped):  # an Output before the Store it reads
-                b.block.erase_op(op)
+        b.anchor = None
         # the stored value P of each n1 output (LinkAscSubGraphNode)
         produced = {k: b.value(v) for k, v in stored.items()}
+
+        def put2(op: ag.AscNode, index: int | None = None) -> None:
+            if keep == 2:
+                b.stay(op, index)
+            elif as_is2:
+                b.move_as_is(op, index)
+            else:
+                b.clone(op, u.map2, index=index)
+
         # graph2: linked Data nodes and their Loads are bypassed; merged Datas reused
         for op in ops2:
             assert isinstance(op, ag.AscNode)
             if isinstance(op, ag.Data):
                 if index[op] in linked:
+                    dropped.append(op)
                     continue
                 pos = info.node2_input_pos[index[op]]
                 if pos < len(n1.operands) and index[op] not in rollback and pos in datas1:
                     b.vmap[op.results[0]] = b.value(datas1[pos].results[0])
+                    dropped.append(op)
                     continue
-                b.move_as_is(op, pos) if as_is2 else b.clone(op, u.map2, index=pos)
+                put2(op, pos)
             elif isinstance(op, ag.Load) and isinstance(src := op.operands[0].owner, ag.Data) and index[src] in linked:
                 # DeleteInvalidLoad: consumers read the producer's value directly
                 want = b.tensor(op.out_type(), u.map2, memory=False)
+                if keep == 2:
+                    b.anchor = op  # in the Load's place
                 b.vmap[op.results[0]] = b.adapt(produced[linked[index[src]]], want)
+                b.anchor = None
+                dropped.append(op)
             elif isinstance(op, ag.Output):
-                pos = out_index[(2, index[op])]
-                b.move_as_is(op, pos) if as_is2 else b.clone(op, u.map2, index=pos)
-            elif as_is2:
-                b.move_as_is(op)
+                put2(op, out_index[(2, index[op])])
             else:
-                b.clone(op, u.map2)
+                put2(op)
+        if keep:  # the nodes the merge drops from the kept block, each reader before its value
+            for op in reversed(dropped):
+                if op.parent is b.block:
+                    b.block.erase_op(op)
         name = attrs[A.NODE_NAME].data  # type: ignore[attr-defined]
         # AscGraphOp(...)'s own arguments, given to Operation.create (IRDL's __init__ checks
         # its arguments again: 40 us of each merge)
@@ -850,8 +887,9 @@ class _Builder:
         # a loop merge through a slice: on-chip tensors are cut to the merged loop's extents
         self.sizes = sizes
         self.take = take
-        # `block`: a taken graph's own block, whose nodes stay (keep) and the rest follow
+        # `block`: a taken graph's own block, whose nodes stay (stay) and the others' go in
         self.block = Block() if block is None else block
+        self.anchor: Operation | None = None  # where a node goes in: before it, else at the end
         self.vmap: dict[SSAValue, SSAValue] = {}
         self._sched = _int_list(full) if full is not None else None
         # converted type per (type, map, memory), None where the conversion leaves it as it
@@ -901,30 +939,36 @@ class _Builder:
         for r, nr in zip(op.results, new.results):
             nr.name_hint = r.name_hint
             self.vmap[r] = nr
-        self.block.add_op(new)
+        self._insert(new)
         return new
 
     def value(self, v: SSAValue) -> SSAValue:
         """The new block's value for `v` (a kept node's value is its own)."""
         return self.vmap.get(v, v)
 
-    def keep(self, op: ag.AscNode, index: int | None = None) -> None:
-        """A node of the taken block left where it is, only its index renumbered."""
-        if index is not None and U.int_attr(op, "index", -1) != index:
-            op.attributes["index"] = _int(index)
-
-    def move_as_is(self, op: ag.AscNode, index: int | None = None) -> None:
-        """A node of a graph built over this very loop (_normal) moved with its types and
-        sched.axis: only the operands the merge redirects are set, one by one, so every
-        other use stays where it is in its value's (block-ordered) use list."""
-        op.detach()
+    def stay(self, op: ag.AscNode, index: int | None = None) -> None:
+        """A node of a graph built over this very loop (_normal) with its types and
+        sched.axis, left where it is: its index renumbered, and only the operands the merge
+        redirects set, one by one, so every other use keeps its place in its value's
+        (block-ordered) use list."""
         if index is not None and U.int_attr(op, "index", -1) != index:
             op.attributes["index"] = _int(index)
         vmap = self.vmap
         for i, v in enumerate(op.operands):
             if (nv := vmap.get(v)) is not None and nv is not v:
                 op.operands[i] = nv
-        self.block.add_op(op)
+
+    def move_as_is(self, op: ag.AscNode, index: int | None = None) -> None:
+        """`stay`, the node moved into the block."""
+        op.detach()
+        self.stay(op, index)
+        self._insert(op)
+
+    def _insert(self, op: Operation) -> None:
+        if self.anchor is None:
+            self.block.add_op(op)
+        else:
+            self.block.insert_op_before(op, self.anchor)
 
     def _move(self, op: ag.AscNode, sched: Attribute | None, index: int | None) -> Operation:
         op.detach()
@@ -936,7 +980,7 @@ class _Builder:
         op.operands = [self.vmap[v] for v in op.operands]
         for r in op.results:
             self.vmap[r] = r
-        self.block.add_op(op)
+        self._insert(op)
         return op
 
     def adapt(self, v: SSAValue, want: ag.AscTensorType) -> SSAValue:
@@ -950,7 +994,7 @@ class _Builder:
             tt = ag.AscTensorType(t.element_type, want.axis_ids, reps, ag.contiguous_strides(reps))
             op = ag.Transpose.create(operands=[v], result_types=[tt], attributes=dict(sched))
             op.results[0].name_hint = "transpose"
-            self.block.add_op(op)
+            self._insert(op)
             v, t = op.results[0], tt
         if t.repeat_list != want.repeat_list:
             assert all(a == b or a == 1 for a, b in zip(t.repeat_list, want.repeat_list)), (
@@ -958,7 +1002,7 @@ class _Builder:
             )
             op = ag.Broadcast.create(operands=[v], result_types=[want], attributes=dict(sched))
             op.results[0].name_hint = "broadcast"
-            self.block.add_op(op)
+            self._insert(op)
             v = op.results[0]
         return v
 
