@@ -476,16 +476,17 @@ class AscBackendFusionDecider:
         index: dict[Operation, int] = {}
         datas1: dict[int, ag.Data] = {}
         stored: dict[int, SSAValue] = {}
-        for op in ops1:
-            if isinstance(op, ag.Data):
-                index[op] = k = op.index
-                datas1[k] = op
-            elif isinstance(op, ag.Output):
-                index[op] = k = op.index
+        kinds1, kinds2 = [_kind(type(op)) for op in ops1], [_kind(type(op)) for op in ops2]
+        for op, kind in zip(ops1, kinds1):
+            if kind is _DATA:
+                index[op] = k = op.index  # type: ignore[attr-defined]
+                datas1[k] = op  # type: ignore[assignment]
+            elif kind is _OUTPUT:
+                index[op] = k = op.index  # type: ignore[attr-defined]
                 stored[k] = op.operands[0].owner.operands[0]  # type: ignore[union-attr]
-        for op in ops2:
-            if isinstance(op, (ag.Data, ag.Output)):
-                index[op] = op.index
+        for op, kind in zip(ops2, kinds2):
+            if kind is _DATA or kind is _OUTPUT:
+                index[op] = op.index  # type: ignore[attr-defined]
         full = sorted(u.sizes)
         # a slice link (DeleteInvalidLoad -> ProcessViewOps): node1 runs on the slice's box
         box = next(iter(u.slices.values()), None)
@@ -526,9 +527,9 @@ class AscBackendFusionDecider:
         linked = {j: k for k, j in info.links}
         # graph1: every node; Store/Output of outputs only n2 reads are dropped
         dropped: list[Operation] = []
-        for op in ops1:
+        for op, kind in zip(ops1, kinds1):
             assert isinstance(op, ag.AscNode)
-            if isinstance(op, ag.Output):
+            if kind is _OUTPUT:
                 if index[op] not in kept1:
                     dropped.append(op)
                 elif keep == 1:
@@ -537,7 +538,7 @@ class AscBackendFusionDecider:
                     b.move_as_is(op, index=out_index[(1, index[op])])
                 else:
                     b.clone(op, u.map1, index=out_index[(1, index[op])])
-            elif isinstance(op, ag.Store) and all(
+            elif kind is _STORE and all(
                 isinstance(x.operation, ag.Output) and index[x.operation] not in kept1 for x in op.results[0].uses
             ):
                 dropped.append(op)
@@ -545,7 +546,7 @@ class AscBackendFusionDecider:
                 continue  # b.value() is the node's own value
             elif as_is1:
                 b.move_as_is(op)
-            elif box and isinstance(op, ag.Data):
+            elif box and kind is _DATA:
                 view, load_shift[op.results[0]] = sliced_view(op.out_type(), box)
                 b.clone(op, u.map1, view=view)
             elif box and isinstance(op, ag.Load) and op.operands[0] in load_shift:
@@ -566,9 +567,9 @@ class AscBackendFusionDecider:
                 b.clone(op, u.map2, index=index)
 
         # graph2: linked Data nodes and their Loads are bypassed; merged Datas reused
-        for op in ops2:
+        for op, kind in zip(ops2, kinds2):
             assert isinstance(op, ag.AscNode)
-            if isinstance(op, ag.Data):
+            if kind is _DATA:
                 if index[op] in linked:
                     dropped.append(op)
                     continue
@@ -578,7 +579,7 @@ class AscBackendFusionDecider:
                     dropped.append(op)
                     continue
                 put2(op, pos)
-            elif isinstance(op, ag.Load) and isinstance(src := op.operands[0].owner, ag.Data) and index[src] in linked:
+            elif kind is _LOAD and isinstance(src := op.operands[0].owner, ag.Data) and index[src] in linked:
                 # DeleteInvalidLoad: consumers read the producer's value directly
                 want = b.tensor(op.out_type(), u.map2, memory=False)
                 if keep == 2:
@@ -586,7 +587,7 @@ class AscBackendFusionDecider:
                 b.vmap[op.results[0]] = b.adapt(produced[linked[index[src]]], want)
                 b.anchor = None
                 dropped.append(op)
-            elif isinstance(op, ag.Output):
+            elif kind is _OUTPUT:
                 put2(op, out_index[(2, index[op])])
             else:
                 put2(op)
@@ -598,7 +599,10 @@ class AscBackendFusionDecider:
         # AscGraphOp(...)'s own arguments, given to Operation.create (IRDL's __init__ checks
         # its arguments again: 40 us of each merge)
         graph = ag.AscGraphOp.create(
-            properties={"sym_name": StringAttr(f"{name}_graph"), "axis": ArrayAttr([_axis(a, u.sizes[a]) for a in full])},
+            properties={
+                "sym_name": StringAttr(f"{name}_graph"),
+                "axis": ArrayAttr([_axis(a, u.sizes[a]) for a in full]),
+            },
             regions=[Region(b.block)],
         )
         attrs["fusion_nodes_size"] = _int(ag.node_count(graph))
@@ -671,6 +675,26 @@ class AscBackendFusionDecider:
         if uniq:
             self._pairs[id(new)] = uniq
         return new
+
+
+_DATA, _OUTPUT, _STORE, _LOAD, _OTHER = "Data", "Output", "Store", "Load", ""
+_KINDS: dict[type, str] = {}
+
+
+def _kind(cls: type) -> str:
+    """Which of Data/Output/Store/Load an AscIR node class is (isinstance, asked once per
+    class: a loop merge asks it of every node of both graphs, and AscIR classes are ABCs,
+    whose isinstance is slow)."""
+    if (k := _KINDS.get(cls)) is None:
+        k = _KINDS[cls] = next(
+            (
+                n
+                for t, n in ((ag.Data, _DATA), (ag.Output, _OUTPUT), (ag.Store, _STORE), (ag.Load, _LOAD))
+                if issubclass(cls, t)
+            ),
+            _OTHER,
+        )
+    return k
 
 
 # Attributes are immutable values, so the loop merges' few distinct integers, sched.axis
@@ -881,7 +905,11 @@ class _Builder:
     order), so what is printed and every later walk of the uses is the same as a clone's."""
 
     def __init__(
-        self, full: list[int] | None, sizes: dict[int, int] | None = None, take: bool = False, block: Block | None = None
+        self,
+        full: list[int] | None,
+        sizes: dict[int, int] | None = None,
+        take: bool = False,
+        block: Block | None = None,
     ):
         self.full = full
         # a loop merge through a slice: on-chip tensors are cut to the merged loop's extents
@@ -893,13 +921,17 @@ class _Builder:
         self.vmap: dict[SSAValue, SSAValue] = {}
         self._sched = _int_list(full) if full is not None else None
         # converted type per (type, map, memory), None where the conversion leaves it as it
-        # is; lives for one merge (one block), over types of nodes that outlive it
-        self._tensors: dict[tuple[ag.AscTensorType, int, bool], ag.AscTensorType | None] = {}
+        # is; lives for one merge. Keyed by the type's id (lowering shares a few type
+        # objects among all nodes; hashing a type walks its parameters), the entry holding
+        # the type so that no id is reused while the entry lives
+        self._tensors: dict[tuple[int, int, bool], tuple[ag.AscTensorType, ag.AscTensorType | None]] = {}
 
     def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
         """`t` converted; `t` itself when the conversion does not change it."""
-        key = (t, id(m), memory)  # most nodes of a graph share a few types
-        if (hit := self._tensors.get(key, t)) is t:
+        key = (id(t), id(m), memory)
+        if (entry := self._tensors.get(key)) is not None and entry[0] is t:
+            hit = entry[1]
+        else:
             ids, reps, strides = _completed(t, m, self.full, memory)
             if self.sizes is not None and not memory:
                 reps = [min(r, self.sizes[a]) for a, r in zip(ids, reps)]
@@ -908,7 +940,7 @@ class _Builder:
                 hit = None  # built only where the conversion changes the type
             else:
                 hit = ag.AscTensorType(t.element_type, ids, reps, strides)
-            self._tensors[key] = hit
+            self._tensors[key] = (t, hit)
         return t if hit is None else hit
 
     def clone(

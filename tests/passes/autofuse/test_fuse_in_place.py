@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from test_autofuse_differential import _slice_lowering, prune_dead_kernels, random_slice_graph
 from xdsl.ir import Operation
 
 from bench.gen_graphs import generate
@@ -31,7 +32,6 @@ from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, rand
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import decider as D
 from passes.autofuse.autofuse import AutofusePass
-from test_autofuse_differential import _slice_lowering, prune_dead_kernels, random_slice_graph
 
 _CREATE = Operation.create.__func__  # type: ignore[attr-defined]
 
@@ -131,7 +131,9 @@ def test_moving_prints_what_cloning_prints_generated(monkeypatch, kind, seed):
 def test_moving_prints_what_cloning_prints_random(monkeypatch, seed):
     a, b = _fused_both_ways(monkeypatch, random_graph(seed), pass_for(seed))
     assert a == b
-    a, b = _fused_both_ways(monkeypatch, random_graph(seed), dataclasses.replace(pass_for(seed), split_lowering="split"))
+    a, b = _fused_both_ways(
+        monkeypatch, random_graph(seed), dataclasses.replace(pass_for(seed), split_lowering="split")
+    )
     assert a == b
 
 
