@@ -54,7 +54,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ge_dialect import ascgraph as ag
@@ -197,6 +197,13 @@ class AscBackendFusionDecider:
     _group_keys: dict[Operation, int | None] = field(default_factory=dict)
     _merge_memo: dict[tuple, Reason | None] = field(default_factory=dict)
     _checks: dict[Operation, _NodeFacts] = field(default_factory=dict)
+    # the AscGraphs a loop merge with `take` built, each with the loop it was built over:
+    # every node's types and sched.axis come out unchanged when converted again to that
+    # loop with no renumbering (complete_tensor is idempotent there), and each value's uses
+    # are in block order (_Builder). Such a graph is part of a live node of the solve; the
+    # merge that takes the node (the only change of its graph while the decider lives,
+    # the premise of _groups) removes the entry.
+    _normal: dict[ag.AscGraphOp, tuple[int, ...]] = field(default_factory=dict)
 
     @contextlib.contextmanager
     def pair_cache(self) -> Iterator[None]:
@@ -428,12 +435,15 @@ class AscBackendFusionDecider:
         return u if isinstance(u, Reason) else None
 
     def build_fused(
-        self, n1: Operation, n2: Operation, keep_groups: bool = False
+        self, n1: Operation, n2: Operation, keep_groups: bool = False, take: bool = False
     ) -> tuple[Operation, list[SSAValue], Operation, Operation] | Reason:
         """The fused node of `fuse`, not inserted: (new, the old value each of its results
         replaces, node1, node2 as ordered), or the Reason Fuse's axis map (need_flash)
         refuses the pair. `keep_groups` keeps both axis groups cached (the global solver
-        builds candidates it may undo; passes/autofuse/global_solver.py)."""
+        builds candidates it may undo; passes/autofuse/global_solver.py). `take`: the
+        caller erases both nodes right after (fuse does), so a loop merge moves their AscIR
+        nodes into the new AscGraph instead of cloning them (_Builder); n1 and n2 are then
+        left with only the nodes the merge drops. Without it both stay as they were."""
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)
         if isinstance(p, Reason):
@@ -449,7 +459,7 @@ class AscBackendFusionDecider:
         r1, r2 = (g1.remapped(u.map1), g2.remapped(u.map2)) if g1 and g2 else (None, None)
         merged = can_merge_axis_group(r1, r2) if r1 and r2 else None
         if merge:
-            new = self._merge_by_loop(p.info, u)
+            new = self._merge_by_loop(p.info, u, take)
         else:
             new = self._merge_to_fused(p.info, u)
         if merged is not None:
@@ -460,7 +470,7 @@ class AscBackendFusionDecider:
 
     def fuse(self, n1: Operation, n2: Operation) -> Operation:
         """AscBackendFusionDecider::Fuse (ge_fusion.md §8.1)."""
-        built = self.build_fused(n1, n2)
+        built = self.build_fused(n1, n2, take=True)  # both are erased below
         assert not isinstance(built, Reason), built
         new, olds, n1, n2 = built
         block = n2.parent_block()
@@ -488,17 +498,17 @@ class AscBackendFusionDecider:
         attrs: dict[str, Attribute] = {
             A.NODE_NAME: StringAttr(name),
             FUSE_TYPE_ATTR: StringAttr(U.primary_fuse_type(n1)),
-            FUSE_TYPE_MASK_ATTR: A.make_int(U.all_fuse_types(n1) | U.all_fuse_types(n2)),
+            FUSE_TYPE_MASK_ATTR: _int(U.all_fuse_types(n1) | U.all_fuse_types(n2)),
             "origin_nodes": ArrayAttr(origin),
         }
         absorbed = U.int_attr(n1, U.REDUCE_FUSED_ELEMENTWISE_ATTR, 0)
         if U.has_fuse_type(n1, "reduce") and U.is_only_pointwise(n2):
             absorbed += U.compute_node_num(n2)  # FuseNode: reduce_fused_elementwise_node_num
         if absorbed:
-            attrs[U.REDUCE_FUSED_ELEMENTWISE_ATTR] = A.make_int(absorbed)
+            attrs[U.REDUCE_FUSED_ELEMENTWISE_ATTR] = _int(absorbed)
         if U.VECTOR_CORE_NUM_ATTR in n1.attributes:
             attrs[U.VECTOR_CORE_NUM_ATTR] = n1.attributes[U.VECTOR_CORE_NUM_ATTR]
-        attrs[U.CANFUSE_NODES_SIZE_ATTR] = A.make_int(self.fusion_nodes_size(n1) + self.fusion_nodes_size(n2))
+        attrs[U.CANFUSE_NODES_SIZE_ATTR] = _int(self.fusion_nodes_size(n1) + self.fusion_nodes_size(n2))
         return attrs
 
     def _result_types(self, info: NodeFuseInfo) -> list[Attribute]:
@@ -511,16 +521,57 @@ class AscBackendFusionDecider:
 
     # -- MergeAscGraphByLoop (§8.2) ---------------------------------------------------------
 
-    def _merge_by_loop(self, info: NodeFuseInfo, u: AxisUnification) -> ge.AscBackend:
+    def _merge_by_loop(self, info: NodeFuseInfo, u: AxisUnification, take: bool = False) -> ge.AscBackend:
         n1, n2 = info.n1, info.n2
         gr1, gr2 = U.asc_graph(n1), U.asc_graph(n2)
         assert gr1 is not None and gr2 is not None
+        # both nodes as they are, before `take` moves their AscIR nodes out
+        attrs = self._attrs(n1, n2, fused=False)
+        ops1, ops2 = list(gr1.body.block.ops), list(gr2.body.block.ops)
+        # the Data/Output indices and node1's stored values as they were (a moved node's
+        # index and operands are rewritten while the later nodes still ask for them)
+        index: dict[Operation, int] = {}
+        datas1: dict[int, ag.Data] = {}
+        stored: dict[int, SSAValue] = {}
+        kinds1, kinds2 = [_kind(type(op)) for op in ops1], [_kind(type(op)) for op in ops2]
+        for op, kind in zip(ops1, kinds1):
+            if kind is _DATA:
+                index[op] = k = op.index  # type: ignore[attr-defined]
+                datas1[k] = op  # type: ignore[assignment]
+            elif kind is _OUTPUT:
+                index[op] = k = op.index  # type: ignore[attr-defined]
+                stored[k] = op.operands[0].owner.operands[0]  # type: ignore[union-attr]
+        for op, kind in zip(ops2, kinds2):
+            if kind is _DATA or kind is _OUTPUT:
+                index[op] = op.index  # type: ignore[attr-defined]
         full = sorted(u.sizes)
         # a slice link (DeleteInvalidLoad -> ProcessViewOps): node1 runs on the slice's box
         box = next(iter(u.slices.values()), None)
-        b = _Builder(full, u.sizes if box else None)
-        datas1 = {d.index: d for d in gr1.data_nodes()}
-        rollback = plan_fused_inputs(info, u)
+        rollback = plan_fused_inputs(info, u, self._queries)  # reads both graphs as they are
+        # as_is1/2: the side's graph was built by a merge of this decider over this very
+        # loop and its map renumbers nothing, so converting its nodes again would give each
+        # the type and sched.axis it has (see _normal): its nodes move as they are. The
+        # larger such graph is kept (`keep`: its block becomes the fused graph's, the other
+        # side's nodes go in around them), so a growing group is not moved at every step.
+        as_is1 = as_is2 = False
+        keep = 0
+        if take:
+            loop = tuple(full)
+            as_is1 = self._normal.pop(gr1, None) == loop and box is None and all(k == v for k, v in u.map1.items())
+            as_is2 = self._normal.pop(gr2, None) == loop and box is None and all(k == v for k, v in u.map2.items())
+            if as_is1 and (not as_is2 or len(ops1) >= len(ops2)):
+                keep = 1
+            elif as_is2:
+                keep = 2
+        if keep:
+            kept = gr1 if keep == 1 else gr2
+            block = kept.body.block
+            kept.body.detach_block(block)
+            b = _Builder(full, None, take, block)
+            if keep == 2:
+                b.anchor = block.first_op  # graph1's nodes go before graph2's
+        else:
+            b = _Builder(full, u.sizes if box else None, take)
         # backend_utils.cpp FusedApplyViewOpSlice / ApplyViewOpSliceLoad: each of node1's
         # Data views takes the box, its Loads the box's start as extra offset
         load_shift: dict[SSAValue, int] = {}
@@ -532,56 +583,86 @@ class AscBackendFusionDecider:
             out_index[(2, k)] = len(info.node1_outputs) + k
         linked = {j: k for k, j in info.links}
         # graph1: every node; Store/Output of outputs only n2 reads are dropped
-        dropped_stores: dict[int, SSAValue] = {}
-        for op in gr1.body.block.ops:
+        dropped: list[Operation] = []
+        for op, kind in zip(ops1, kinds1):
             assert isinstance(op, ag.AscNode)
-            if isinstance(op, ag.Output):
-                st = op.operands[0].owner
-                if op.index not in kept1:
-                    dropped_stores[op.index] = st.operands[0]  # type: ignore[union-attr]
-                    continue
-                b.clone(op, u.map1, index=out_index[(1, op.index)])
-            elif isinstance(op, ag.Store) and all(
-                isinstance(x.operation, ag.Output) and x.operation.index not in kept1 for x in op.results[0].uses
+            if kind is _OUTPUT:
+                if index[op] not in kept1:
+                    dropped.append(op)
+                elif keep == 1:
+                    b.stay(op, index=out_index[(1, index[op])])
+                elif as_is1:
+                    b.move_as_is(op, index=out_index[(1, index[op])])
+                else:
+                    b.clone(op, u.map1, index=out_index[(1, index[op])])
+            elif kind is _STORE and all(
+                isinstance(x.operation, ag.Output) and index[x.operation] not in kept1 for x in op.results[0].uses
             ):
-                continue
-            elif box and isinstance(op, ag.Data):
+                dropped.append(op)
+            elif keep == 1:
+                continue  # b.value() is the node's own value
+            elif as_is1:
+                b.move_as_is(op)
+            elif box and kind is _DATA:
                 view, load_shift[op.results[0]] = sliced_view(op.out_type(), box)
                 b.clone(op, u.map1, view=view)
             elif box and isinstance(op, ag.Load) and op.operands[0] in load_shift:
                 new = b.clone(op, u.map1)
-                new.attributes["offset"] = A.make_int(op.offset + load_shift[op.operands[0]])
+                new.attributes["offset"] = _int(op.offset + load_shift[op.operands[0]])
             else:
                 b.clone(op, u.map1)
+        b.anchor = None
         # the stored value P of each n1 output (LinkAscSubGraphNode)
-        produced: dict[int, SSAValue] = {}
-        for o in gr1.output_nodes():
-            st = o.operands[0].owner
-            assert isinstance(st, ag.Store)
-            produced[o.index] = b.vmap[st.operands[0]]
+        produced = {k: b.value(v) for k, v in stored.items()}
+
+        def put2(op: ag.AscNode, index: int | None = None) -> None:
+            if keep == 2:
+                b.stay(op, index)
+            elif as_is2:
+                b.move_as_is(op, index)
+            else:
+                b.clone(op, u.map2, index=index)
+
         # graph2: linked Data nodes and their Loads are bypassed; merged Datas reused
-        for op in gr2.body.block.ops:
+        for op, kind in zip(ops2, kinds2):
             assert isinstance(op, ag.AscNode)
-            if isinstance(op, ag.Data):
-                if op.index in linked:
+            if kind is _DATA:
+                if index[op] in linked:
+                    dropped.append(op)
                     continue
-                pos = info.node2_input_pos[op.index]
-                if pos < len(n1.operands) and op.index not in rollback and pos in datas1:
-                    b.vmap[op.results[0]] = b.vmap[datas1[pos].results[0]]
+                pos = info.node2_input_pos[index[op]]
+                if pos < len(n1.operands) and index[op] not in rollback and pos in datas1:
+                    b.vmap[op.results[0]] = b.value(datas1[pos].results[0])
+                    dropped.append(op)
                     continue
-                b.clone(op, u.map2, index=pos)
-            elif isinstance(op, ag.Load) and isinstance(src := op.operands[0].owner, ag.Data) and src.index in linked:
+                put2(op, pos)
+            elif kind is _LOAD and isinstance(src := op.operands[0].owner, ag.Data) and index[src] in linked:
                 # DeleteInvalidLoad: consumers read the producer's value directly
                 want = b.tensor(op.out_type(), u.map2, memory=False)
-                b.vmap[op.results[0]] = b.adapt(produced[linked[src.index]], want)
-            elif isinstance(op, ag.Output):
-                b.clone(op, u.map2, index=out_index[(2, op.index)])
+                if keep == 2:
+                    b.anchor = op  # in the Load's place
+                b.vmap[op.results[0]] = b.adapt(produced[linked[index[src]]], want)
+                b.anchor = None
+                dropped.append(op)
+            elif kind is _OUTPUT:
+                put2(op, out_index[(2, index[op])])
             else:
-                b.clone(op, u.map2)
-        attrs = self._attrs(n1, n2, fused=False)
+                put2(op)
+        if keep:  # the nodes the merge drops from the kept block, each reader before its value
+            for op in reversed(dropped):
+                if op.parent is b.block:
+                    b.block.erase_op(op)
         name = attrs[A.NODE_NAME].data  # type: ignore[attr-defined]
-        graph = ag.AscGraphOp(f"{name}_graph", [(a, f"z{a}", u.sizes[a]) for a in full], Region(b.block))
-        attrs["fusion_nodes_size"] = A.make_int(ag.node_count(graph))
+        # AscGraphOp(...)'s own arguments, given to Operation.create (IRDL's __init__ checks
+        # its arguments again: 40 us of each merge)
+        graph = ag.AscGraphOp.create(
+            properties={
+                "sym_name": StringAttr(f"{name}_graph"),
+                "axis": ArrayAttr([_axis(a, u.sizes[a]) for a in full]),
+            },
+            regions=[Region(b.block)],
+        )
+        attrs["fusion_nodes_size"] = _int(ag.node_count(graph))
         new = ge.AscBackend.create(
             operands=list(info.fused_inputs),
             result_types=self._result_types(info),
@@ -592,6 +673,8 @@ class AscBackendFusionDecider:
         self._result_names(new, info)
         if (origin := split_origin(info)) is not None:
             new.add_region(origin)
+        if take:
+            self._normal[graph] = tuple(full)
         return new
 
     # -- MergeGraphToFusedAscBackendNode (§8.3) ---------------------------------------------
@@ -649,6 +732,54 @@ class AscBackendFusionDecider:
         if uniq:
             self._pairs[id(new)] = uniq
         return new
+
+
+_DATA, _OUTPUT, _STORE, _LOAD, _OTHER = "Data", "Output", "Store", "Load", ""
+_KINDS: dict[type, str] = {}
+
+
+def _kind(cls: type) -> str:
+    """Which of Data/Output/Store/Load an AscIR node class is (isinstance, asked once per
+    class: a loop merge asks it of every node of both graphs, and AscIR classes are ABCs,
+    whose isinstance is slow)."""
+    if (k := _KINDS.get(cls)) is None:
+        k = _KINDS[cls] = next(
+            (
+                n
+                for t, n in ((ag.Data, _DATA), (ag.Output, _OUTPUT), (ag.Store, _STORE), (ag.Load, _LOAD))
+                if issubclass(cls, t)
+            ),
+            _OTHER,
+        )
+    return k
+
+
+# Attributes are immutable values, so the loop merges' few distinct integers, sched.axis
+# lists and loop axes are each built once and shared (IntegerAttr's constructor checks
+# the range: about 17 us of the merge per integer); no entry can become stale.
+_INTS: dict[int, IntegerAttr] = {}
+_INT_LISTS: dict[tuple[int, ...], ArrayAttr] = {}
+_AXES: dict[tuple[int, int], ag.AxisAttr] = {}
+
+
+def _int(v: int) -> IntegerAttr:
+    if (a := _INTS.get(v)) is None:
+        a = _INTS[v] = A.make_int(v)
+    return a
+
+
+def _int_list(vs: list[int]) -> ArrayAttr:
+    key = tuple(vs)
+    if (a := _INT_LISTS.get(key)) is None:
+        a = _INT_LISTS[key] = ArrayAttr([_int(v) for v in vs])
+    return a
+
+
+def _axis(a: int, size: int) -> ag.AxisAttr:
+    """A merged loop's axis `a`, named z<a> as every merged AscGraph's axes are."""
+    if (x := _AXES.get((a, size))) is None:
+        x = _AXES[(a, size)] = ag.AxisAttr(a, f"z{a}", size)
+    return x
 
 
 def _lone_split(op: Operation) -> tuple[Operation, ge.NetOutput] | None:
@@ -832,37 +963,62 @@ def _renumbered_backend(op: ge.AscBackend, operands: list[SSAValue], axis_map: d
 
 
 class _Builder:
-    """Clones AscIR nodes into a new block with axis ids converted through a map and, for
+    """Puts AscIR nodes into a new block with axis ids converted through a map and, for
     a loop merge, every tensor completed to the full loop (CompleteNodeAttrsOnAscGraph:
-    missing axes get repeat 1, stride 0; sched.axis is the whole loop, as HintGraphs do)."""
+    missing axes get repeat 1, stride 0; sched.axis is the whole loop, as HintGraphs do).
 
-    def __init__(self, full: list[int] | None, sizes: dict[int, int] | None = None):
+    `take`: the caller owns the nodes' graphs and erases them right after (Fuse erases
+    node1 and node2): a node whose result types the conversion leaves unchanged is moved
+    into the new block, its sched.axis / index rewritten in place, instead of cloned; a
+    node whose types change is cloned (SSA value types are not rewritten in place). Either
+    way the new block holds the same nodes, attributes, types and name hints, and every
+    value's uses come in the new block's order (operands are set node by node in that
+    order), so what is printed and every later walk of the uses is the same as a clone's."""
+
+    def __init__(
+        self,
+        full: list[int] | None,
+        sizes: dict[int, int] | None = None,
+        take: bool = False,
+        block: Block | None = None,
+    ):
         self.full = full
         # a loop merge through a slice: on-chip tensors are cut to the merged loop's extents
         self.sizes = sizes
-        self.block = Block()
+        self.take = take
+        # `block`: a taken graph's own block, whose nodes stay (stay) and the others' go in
+        self.block = Block() if block is None else block
+        self.anchor: Operation | None = None  # where a node goes in: before it, else at the end
         self.vmap: dict[SSAValue, SSAValue] = {}
-        self._sched = A.int_list_attr(full) if full is not None else None
-        self._tensors: dict[tuple[ag.AscTensorType, int, bool], ag.AscTensorType] = {}
+        self._sched = _int_list(full) if full is not None else None
+        # converted type per (type, map, memory), None where the conversion leaves it as it
+        # is; lives for one merge. Keyed by the type's id (lowering shares a few type
+        # objects among all nodes; hashing a type walks its parameters), the entry holding
+        # the type so that no id is reused while the entry lives
+        self._tensors: dict[tuple[int, int, bool], tuple[ag.AscTensorType, ag.AscTensorType | None]] = {}
 
     def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
-        key = (t, id(m), memory)  # most nodes of a graph share a few types
-        if (hit := self._tensors.get(key)) is None:
-            hit = complete_tensor(t, m, self.full, memory)
+        """`t` converted; `t` itself when the conversion does not change it."""
+        key = (id(t), id(m), memory)
+        if (entry := self._tensors.get(key)) is not None and entry[0] is t:
+            hit = entry[1]
+        else:
+            ids, reps, strides = _completed(t, m, self.full, memory)
             if self.sizes is not None and not memory:
-                reps = [min(r, self.sizes[a]) for a, r in zip(hit.axis_ids, hit.repeat_list)]
-                hit = ag.AscTensorType(hit.element_type, hit.axis_ids, reps, ag.contiguous_strides(reps))
-            self._tensors[key] = hit
-        return hit
+                reps = [min(r, self.sizes[a]) for a, r in zip(ids, reps)]
+                strides = list(ag.contiguous_strides(reps))
+            if tuple(ids) == t.axis_ids and tuple(reps) == t.repeat_list and tuple(strides) == t.stride_list:
+                hit = None  # built only where the conversion changes the type
+            else:
+                hit = ag.AscTensorType(t.element_type, ids, reps, strides)
+            self._tensors[key] = (t, hit)
+        return t if hit is None else hit
 
     def clone(
         self, op: ag.AscNode, m: dict[int, int], index: int | None = None, view: ag.AscTensorType | None = None
     ) -> Operation:
-        attrs = dict(op.attributes)
-        if ag.SCHED_AXIS in attrs:
-            attrs[ag.SCHED_AXIS] = self._sched or A.int_list_attr([m[a] for a in op.sched_axis()])
-        if index is not None:
-            attrs["index"] = A.make_int(index)
+        """`op` converted into the block: `op` itself moved (with `take`, when its types do
+        not change), else a clone. Returns the node in the block."""
         memory = op.MEMORY or isinstance(op, ag.Store)
         if ag.gather_operand(op):
             # asc_overrides.h GatherLoad: a Gather's Data view is its whole tensor with
@@ -872,25 +1028,76 @@ class _Builder:
             types = [complete_tensor(view, m, self.full, memory=True)]
         else:
             types = [self.tensor(r.type, m, memory) for r in op.results]  # type: ignore[arg-type]
+        sched = None
+        if ag.SCHED_AXIS in op.attributes:
+            sched = self._sched or _int_list([m[a] for a in op.sched_axis()])
+        if self.take and all(t is r.type for t, r in zip(types, op.results)):
+            return self._move(op, sched, index)
+        attrs = dict(op.attributes)
+        if sched is not None:
+            attrs[ag.SCHED_AXIS] = sched
+        if index is not None:
+            attrs["index"] = _int(index)
         new = type(op).create(operands=[self.vmap[v] for v in op.operands], result_types=types, attributes=attrs)
         for r, nr in zip(op.results, new.results):
             nr.name_hint = r.name_hint
             self.vmap[r] = nr
-        self.block.add_op(new)
+        self._insert(new)
         return new
+
+    def value(self, v: SSAValue) -> SSAValue:
+        """The new block's value for `v` (a kept node's value is its own)."""
+        return self.vmap.get(v, v)
+
+    def stay(self, op: ag.AscNode, index: int | None = None) -> None:
+        """A node of a graph built over this very loop (_normal) with its types and
+        sched.axis, left where it is: its index renumbered, and only the operands the merge
+        redirects set, one by one, so every other use keeps its place in its value's
+        (block-ordered) use list."""
+        if index is not None and U.int_attr(op, "index", -1) != index:
+            op.attributes["index"] = _int(index)
+        vmap = self.vmap
+        for i, v in enumerate(op.operands):
+            if (nv := vmap.get(v)) is not None and nv is not v:
+                op.operands[i] = nv
+
+    def move_as_is(self, op: ag.AscNode, index: int | None = None) -> None:
+        """`stay`, the node moved into the block."""
+        op.detach()
+        self.stay(op, index)
+        self._insert(op)
+
+    def _insert(self, op: Operation) -> None:
+        if self.anchor is None:
+            self.block.add_op(op)
+        else:
+            self.block.insert_op_before(op, self.anchor)
+
+    def _move(self, op: ag.AscNode, sched: Attribute | None, index: int | None) -> Operation:
+        op.detach()
+        if sched is not None:
+            op.attributes[ag.SCHED_AXIS] = sched
+        if index is not None and U.int_attr(op, "index", -1) != index:
+            op.attributes["index"] = _int(index)
+        # set even when unchanged: re-adds each use in the new block's order (see the class)
+        op.operands = [self.vmap[v] for v in op.operands]
+        for r in op.results:
+            self.vmap[r] = r
+        self._insert(op)
+        return op
 
     def adapt(self, v: SSAValue, want: ag.AscTensorType) -> SSAValue:
         """The producer's on-chip value as the bypassed Load saw it: an explicit Transpose
         when the axis order differs, a Broadcast where the Load expanded repeat-1 axes."""
         t = v.type
         assert isinstance(t, ag.AscTensorType)
-        sched = {ag.SCHED_AXIS: A.int_list_attr(self.full or list(want.axis_ids))}
+        sched = {ag.SCHED_AXIS: _int_list(self.full or list(want.axis_ids))}
         if t.axis_ids != want.axis_ids:
             reps = [t.repeat_of(a) for a in want.axis_ids]
             tt = ag.AscTensorType(t.element_type, want.axis_ids, reps, ag.contiguous_strides(reps))
             op = ag.Transpose.create(operands=[v], result_types=[tt], attributes=dict(sched))
             op.results[0].name_hint = "transpose"
-            self.block.add_op(op)
+            self._insert(op)
             v, t = op.results[0], tt
         if t.repeat_list != want.repeat_list:
             assert all(a == b or a == 1 for a, b in zip(t.repeat_list, want.repeat_list)), (
@@ -898,7 +1105,7 @@ class _Builder:
             )
             op = ag.Broadcast.create(operands=[v], result_types=[want], attributes=dict(sched))
             op.results[0].name_hint = "broadcast"
-            self.block.add_op(op)
+            self._insert(op)
             v = op.results[0]
         return v
 

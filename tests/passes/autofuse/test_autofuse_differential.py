@@ -202,9 +202,9 @@ def test_random_slice_graphs_push_slices_up(monkeypatch: pytest.MonkeyPatch):
     pushed = [0]
     merge = AscBackendFusionDecider._merge_by_loop
 
-    def counting(self, info, u):  # type: ignore[no-untyped-def]
+    def counting(self, info, u, *take):  # type: ignore[no-untyped-def]
         pushed[0] += bool(u.slices)
-        return merge(self, info, u)
+        return merge(self, info, u, *take)
 
     monkeypatch.setattr(AscBackendFusionDecider, "_merge_by_loop", counting)
     seeds = 0
