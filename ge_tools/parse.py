@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -208,6 +208,7 @@ class LocatedParser(Parser):
         self._file = StringAttr(name)
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(GeLexer(Input(text, name)))
+        self._tensor_types: dict[str, Attribute] = {}  # _parse_optional_builtin_parametrized_type
 
     def location_of(self, pos: int) -> tuple[int, int]:
         return _location(self._line_starts, self._line_offset, pos)
@@ -223,6 +224,42 @@ class LocatedParser(Parser):
             line, col = self.location_of(start)
             op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
         return op
+
+    # A plain ranked tensor type, `tensor<8x128xf16>` (dims, then a builtin element type
+    # spelled as one identifier): the bulk of an op's text (every input and output is
+    # written with its type). Each distinct spelling is parsed once by xDSL's parser and
+    # its (immutable) TensorType reused for every later occurrence of the same text; any
+    # other spelling (an encoding, blanks, `!dialect` types, a bad dim) takes xDSL's path.
+    # The key is the text itself, so nothing can go stale; the memo lives as long as the
+    # parser (one input).
+    _PLAIN_TENSOR = re.compile(r"tensor<(?:(?:[0-9]+|\?)x)*[a-z][a-z0-9]*>")
+
+    def _parse_optional_builtin_parametrized_type(self):  # type: ignore[no-untyped-def]
+        tok = self._current_token
+        if tok.kind != MLIRTokenKind.BARE_IDENT or tok.text != "tensor":
+            return super()._parse_optional_builtin_parametrized_type()
+        m = self._PLAIN_TENSOR.match(self.lexer.input.content, tok.span.start)
+        if m is None:
+            return super()._parse_optional_builtin_parametrized_type()
+        key = m.group()
+        t = self._tensor_types.get(key)
+        if t is not None:
+            self._resume_from(m.end())
+            return t
+        t = super()._parse_optional_builtin_parametrized_type()
+        # the token after `>` starts past the match when xDSL read exactly the matched text
+        if t is not None and self._current_token.span.start >= m.end() and self._last_end() == m.end():
+            self._tensor_types[key] = t
+        return t
+
+    def _last_end(self) -> int:
+        """Where the text xDSL's parser has consumed ends: the current token's start, less
+        the blanks before it (after a comment it is past the type: not memoised)."""
+        content = self.lexer.input.content
+        end = self._current_token.span.start
+        while end > 0 and content[end - 1] in " \t\r\n":
+            end -= 1
+        return end
 
     def _parse_dense_literal_type(self):  # type: ignore[no-untyped-def]
         # xDSL expands a splat `dense<v> : tensor<N...>` into a Python list of N values

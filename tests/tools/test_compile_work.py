@@ -1,0 +1,97 @@
+"""Work counts of ge-compile's paths outside ge-autofuse's solver (issue 12, part 3): the
+parse, the verifiers, the lowerings. Each test counts calls (never seconds) and checks that
+the faster path gives the same result as the plain one.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from xdsl.parser import Parser
+from xdsl.parser.attribute_parser import AttrParser
+
+from bench.gen_graphs import generate
+from conftest import parse, print_module
+from ge_tools.parse import LocatedParser, UserError, parse_module
+from ge_tools.registry import make_context
+from random_graphs import graph_text
+
+# -- parse: a plain tensor type is parsed once per spelling --------------------------------
+
+
+def _count_tensor_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    plain = AttrParser._parse_tensor_attrs
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return plain(self)
+
+    monkeypatch.setattr(AttrParser, "_parse_tensor_attrs", counted)
+    return calls
+
+
+@pytest.mark.parametrize("kind", ["diamond", "fanout", "mixed"])
+def test_each_plain_tensor_type_spelling_is_parsed_once(monkeypatch, kind):
+    text = generate(kind, 300, 1)
+    spellings = re.findall(r"tensor<[^<>]*>", text)
+    calls = _count_tensor_parses(monkeypatch)
+    m = parse_module(make_context(), text, "g.mlir")
+    # every spelling once; each other occurrence reuses its type (main parsed every one)
+    assert calls[0] == len(set(spellings)) < len(spellings) // 4
+    monkeypatch.undo()
+    assert print_module(m) == print_module(parse(text))  # xDSL's own parser, every type read
+
+
+# Spellings the memo must read as xDSL does: 0-d, size-0, unknown dims, every dtype,
+# hex-looking dims, an encoding, blanks, a comment after the type, a nested type.
+ODD_TYPES = [
+    "tensor<f32>",
+    "tensor<0x4xf16>",
+    "tensor<4x0xi1>",
+    "tensor<?x4xf32>",
+    "tensor<1x1x1x1xbf16>",
+    "tensor<3xi64>",
+    "tensor<2x3xui8>",
+    "tensor<2xf64>",
+]
+
+
+def test_memoised_tensor_types_equal_xdsl_parse():
+    lines = []
+    for i, t in enumerate(ODD_TYPES * 2):  # each twice: the second is a memo hit
+        lines.append(f"  %d{i} = ge.Data {{index = {i}}} : {t}")
+    lines.append(f"  %v = ge.Data {{index = {len(lines)}}} : tensor< 4xf32>  // blank inside")
+    lines.append(f"  %w = ge.Data {{index = {len(lines)}}} : tensor<4xf32> // a comment")
+    lines.append(f"  %x = ge.Data {{index = {len(lines)}}} : tensor<4xf32>")
+    lines.append(f"  %y = ge.Data {{index = {len(lines)}}} : tensor<0x10xf32>")
+    lines.append(f"  %z = ge.Data {{index = {len(lines)}}} : tensor<0x10xf32>")
+    text = "ge.graph @g {\n" + "\n".join(lines) + "\n  ge.NetOutput %x : tensor<4xf32>\n}\n"
+    ours = parse_module(make_context(), text, "g.mlir")
+    theirs = Parser(make_context(), text, "<test>").parse_module()
+    assert print_module(ours) == print_module(theirs)
+    got = [op.results[0].type for op in ours.walk() if op.name == "ge.Data"]
+    want = [op.results[0].type for op in theirs.walk() if op.name == "ge.Data"]
+    assert got == want and len(got) == 2 * len(ODD_TYPES) + 5
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_graphs_parse_as_xdsl_parses(seed):
+    text = graph_text(seed)
+    assert print_module(parse_module(make_context(), text, "g.mlir")) == print_module(parse(text))
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["tensor<4xfoo>", "tensor<4xf32", "tensor<-1xf32>", "tensor<4xf32>>", "tensor<4x?>", "tensor<0x1fxf32>"],
+)
+def test_a_bad_tensor_type_after_a_memoised_one_is_the_same_error(monkeypatch, bad):
+    text = f"ge.graph @g {{\n  %a = ge.Data {{index = 0}} : tensor<4xf32>\n  %b = ge.Data {{index = 1}} : {bad}\n}}\n"
+    with pytest.raises(UserError) as ours:
+        parse_module(make_context(), text, "g.mlir")
+    monkeypatch.setattr(LocatedParser, "_PLAIN_TENSOR", re.compile("(?!)"))  # no memo: xDSL's path
+    with pytest.raises(UserError) as plain:
+        parse_module(make_context(), text, "g.mlir")
+    assert str(ours.value) == str(plain.value)
+    assert re.match(r"g.mlir:[34]:[0-9]+: error: ", str(ours.value))
