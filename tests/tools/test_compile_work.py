@@ -5,15 +5,21 @@ the faster path gives the same result as the plain one.
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from xdsl.dialects.builtin import StringAttr
 from xdsl.parser import Parser
 from xdsl.parser.attribute_parser import AttrParser
+from xdsl.printer import Printer
 
 from bench.gen_graphs import generate
-from conftest import parse, print_module
+from conftest import ROOT, parse, print_module
+from ge_tools.opt import GeOptMain
 from ge_tools.parse import LocatedParser, UserError, parse_module
+from ge_tools.pipeline import GeCompilePass
+from ge_tools.printer import GePrinter
 from ge_tools.registry import make_context
 from random_graphs import graph_text
 
@@ -95,3 +101,64 @@ def test_a_bad_tensor_type_after_a_memoised_one_is_the_same_error(monkeypatch, b
         parse_module(make_context(), text, "g.mlir")
     assert str(ours.value) == str(plain.value)
     assert re.match(r"g.mlir:[34]:[0-9]+: error: ", str(ours.value))
+
+
+# -- print: GePrinter writes the text xDSL's Printer writes, a literal at a time ------------
+
+ODD_STRINGS = ["", "plain", 'a "quoted" word', "back\\slash", "new\nline", "tab\tand\x01", "é ü 中", "\x7f~ "]
+
+
+def _odd_string_module():
+    text = "ge.graph @main {\n  %x = ge.Data {index = 0} : tensor<4xf32>\n  ge.NetOutput %x : tensor<4xf32>\n}\n"
+    m = parse_module(make_context(), text, "g.mlir")
+    data = next(op for op in m.walk() if op.name == "ge.Data")
+    for i, s in enumerate(ODD_STRINGS):
+        data.attributes[f"s{i}"] = StringAttr(s)
+    return m
+
+
+def _printed(printer_type: type, module, generic: bool = False) -> tuple[str, int, int]:
+    out = io.StringIO()
+    p = printer_type(stream=out, print_generic_format=generic)
+    p.print_op(module)
+    return out.getvalue(), p._current_line, p._current_column
+
+
+@pytest.mark.parametrize("generic", [False, True])
+@pytest.mark.parametrize("source", ["odd", "softmax_like", "residual_conv", "subgraph_call", "random3", "random4"])
+def test_ge_printer_prints_what_xdsl_prints(source, generic):
+    if source == "odd":
+        m = _odd_string_module()
+    else:
+        text = (
+            graph_text(int(source[-1]))
+            if source.startswith("random")
+            else (ROOT / "examples" / f"{source}.mlir").read_text()
+        )
+        m = parse_module(make_context(), text, "g.mlir")
+        GeCompilePass().apply(make_context(), m)  # a compiled module: AscGraphs, npu ops
+    want = _printed(Printer, m, generic)
+    assert _printed(GePrinter, m, generic) == want  # the text, and the line and column kept
+    if source == "odd":
+        assert '"a \\22quoted\\22 word"' in want[0] and '"new\\0Aline"' in want[0]
+
+
+class _CountingStream(io.StringIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    def write(self, s: str) -> int:
+        self.writes += bool(s)
+        return super().write(s)
+
+
+def test_ge_opt_writes_a_string_literal_at_once():
+    name = "n" * 400
+    text = f'ge.graph @main {{\n  %x = ge.Data {{index = 0, name = "{name}"}} : tensor<4xf32>\n  ge.NetOutput %x : tensor<4xf32>\n}}\n'
+    main = GeOptMain(["-p", "ge-identity-pass", "-o", "/dev/null"])
+    target = main.available_targets["mlir"]()()
+    out = _CountingStream()
+    target.emit(main.ctx, parse_module(make_context(), text, "g.mlir"), out)
+    assert f'"{name}"' in out.getvalue()
+    assert out.writes < 100  # xDSL's Printer: one write per character of the name (400+)
