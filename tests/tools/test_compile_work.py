@@ -9,14 +9,17 @@ import io
 import re
 
 import pytest
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.parser import Parser
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from bench.gen_graphs import generate
-from conftest import ROOT, parse, print_module
-from ge_tools.opt import GeOptMain
+from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, parse, print_module
+from ge_dialect import ascgraph as ag
+from ge_dialect.diagnostics import LocatedError
+from ge_tools.opt import GeOptMain, verify_module
 from ge_tools.parse import LocatedParser, UserError, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.printer import GePrinter
@@ -162,3 +165,77 @@ def test_ge_opt_writes_a_string_literal_at_once():
     target.emit(main.ctx, parse_module(make_context(), text, "g.mlir"), out)
     assert f'"{name}"' in out.getvalue()
     assert out.writes < 100  # xDSL's Printer: one write per character of the name (400+)
+
+
+# -- verify: each AscGraph's axis table is read once, not once per node --------------------
+
+
+def _compiled(text: str):
+    m = parse_module(make_context(), text, "g.mlir")
+    GeCompilePass().apply(make_context(), m)
+    return m
+
+
+def test_each_axis_table_is_read_once_per_verify(monkeypatch):
+    m = _compiled(generate("diamond", 300, 2))
+    graphs = [op for op in m.walk() if isinstance(op, ag.AscGraphOp)]
+    nodes = [op for op in m.walk() if isinstance(op, ag.AscNode)]
+    calls = [0]
+    plain = ag.AscGraphOp.axis_table_error
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return plain(self)
+
+    monkeypatch.setattr(ag.AscGraphOp, "axis_table_error", counted)
+    verify_module(m)
+    # one read per graph (its nodes, then the graph itself); main read it for every node too
+    assert len(nodes) > 3 * len(graphs) > 0
+    assert calls[0] == len(graphs)
+
+
+def _two_backends() -> str:
+    five = add_backend("a", FIVE, "%x, %y")
+    six = add_backend("b", SIX, "%u, %v")
+    return (
+        f"ge.graph @main {{\n  %x = ge.Data {{index = 0}} : {T5}\n  %y = ge.Data {{index = 1}} : {T5}\n"
+        f"  %u = ge.Data {{index = 2}} : {T6}\n  %v = ge.Data {{index = 3}} : {T6}\n"
+        f"{five}\n{six}\n  ge.NetOutput %a, %b : {T5}, {T6}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "which, change, message",
+    [
+        (0, lambda axes: axes[:-1] + [ag.AxisAttr(9, "A", 6)], "axis name A is used twice"),
+        (1, lambda axes: axes[:-1] + [ag.AxisAttr(5, "F", 0)], "sizes must be >= 1"),
+        (1, lambda axes: [ag.AxisAttr(0, "A", 1), *axes[1:]], "repeats lie in 1..1"),
+        (0, lambda axes: axes[:-1], "which is not a graph axis"),
+    ],
+)
+def test_a_changed_axis_table_is_read_again(which, change, message):
+    m = parse_module(make_context(), _two_backends(), "g.mlir")
+    verify_module(m)  # both tables read (and the last one kept)
+    verify_module(m)
+    g = [op for op in m.walk() if isinstance(op, ag.AscGraphOp)][which]
+    g.axis = ArrayAttr(change(list(g.axis.data)))  # a new table on the same graph
+    with pytest.raises(LocatedError) as e:
+        verify_module(m)
+    assert message in e.value.message
+    g2 = [op for op in m.walk() if isinstance(op, ag.AscGraphOp)][1 - which]
+    assert ag.axis_table(g2).error is None and ag.axis_table(g).error == ag.AscGraphOp.axis_table_error(g)
+
+
+def test_graphs_verified_in_turn_each_use_their_own_table():
+    m = parse_module(make_context(), _two_backends(), "g.mlir")
+    a, b = [op for op in m.walk() if isinstance(op, ag.AscGraphOp)]
+    for g in (a, b, a, b):
+        assert ag.axis_table(g).sizes == g.axis_sizes() and ag.axis_table(g).names == g.axis_names()
+    for op in [*a.body.block.ops, a, *b.body.block.ops, b, *a.body.block.ops]:
+        op.verify(verify_nested_ops=False)
+    # a node of `a` with `b`'s axis 5 (size 7): checked against a's table, which has no axis 5
+    node = next(op for op in a.body.block.ops if op.name == "ascgraph.Add")
+    node.attributes["sched.axis"] = ArrayAttr([IntegerAttr(x, 64) for x in range(6)])
+    b.verify(verify_nested_ops=False)  # the memo now holds b's table
+    with pytest.raises(VerifyException, match="names axis id 5, which is not a graph axis"):
+        node.verify(verify_nested_ops=False)
