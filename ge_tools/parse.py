@@ -16,6 +16,7 @@ import string
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -41,7 +42,8 @@ from ge_dialect.names import adopt_parsed_name
 
 
 class GeLexer(MLIRLexer):
-    """xDSL's MLIR lexer with a string-literal rule that runs in linear time.
+    """xDSL's MLIR lexer with a string-literal rule that runs in linear time, and the
+    common tokens (identifiers, `%` names, punctuation) lexed by one regex (`lex`).
 
     xDSL 0.74 matches a string literal with one regex whose repeated group holds a
     repeated character class: when the closing quote is missing, the regex engine tries
@@ -51,6 +53,53 @@ class GeLexer(MLIRLexer):
     says what is wrong: a line end or the end of the file (not closed) or a backslash
     (an unknown escape).
     """
+
+    # The tokens that make up most of ge IR, lexed by one regex: blanks and comments
+    # (MLIRLexer._whitespace_regex, possessive: never re-tried), then a bare identifier
+    # (_lex_bare_identifier: an ASCII letter or `_` first), a `%` identifier
+    # (_lex_prefixed_ident's suffix-id: digits, or a letter or $._- first), `->` or a
+    # single-character punctuation of MLIRLexer.lex's table (`/` and `{` are not: `//`
+    # is a comment, `{-#` a token of its own). Anything else (numbers, strings, `@`, `#`,
+    # `!`, `^`, `-`, `.`, non-ASCII, the end) is lexed by xDSL's MLIRLexer.lex from the
+    # same position: the same tokens either way (tests/tools/test_compile_work.py).
+    _fast_token = re.compile(
+        r"(?:(?://[^\n]*+\n?)|\s++)*+"
+        r"(?:(?P<bare>[A-Za-z_][A-Za-z0-9_$.]*+)|(?P<pct>%(?:[0-9]++|[A-Za-z$._-][A-Za-z0-9$._-]*+))"
+        r"|(?P<arrow>->)|(?P<punct>[:,()}\[\]<>=+*?|]))",
+        re.ASCII,
+    )
+    _punctuation: ClassVar[dict[str, MLIRTokenKind]] = {
+        ":": MLIRTokenKind.COLON,
+        ",": MLIRTokenKind.COMMA,
+        "(": MLIRTokenKind.L_PAREN,
+        ")": MLIRTokenKind.R_PAREN,
+        "}": MLIRTokenKind.R_BRACE,
+        "[": MLIRTokenKind.L_SQUARE,
+        "]": MLIRTokenKind.R_SQUARE,
+        "<": MLIRTokenKind.LESS,
+        ">": MLIRTokenKind.GREATER,
+        "=": MLIRTokenKind.EQUAL,
+        "+": MLIRTokenKind.PLUS,
+        "*": MLIRTokenKind.STAR,
+        "?": MLIRTokenKind.QUESTION,
+        "|": MLIRTokenKind.VERTICAL_BAR,
+    }
+
+    def lex(self) -> MLIRToken:
+        m = self._fast_token.match(self.input.content, self.pos)
+        if m is None:
+            return super().lex()
+        group = m.lastgroup
+        if group == "bare":
+            kind = MLIRTokenKind.BARE_IDENT
+        elif group == "pct":
+            kind = MLIRTokenKind.PERCENT_IDENT
+        elif group == "arrow":
+            kind = MLIRTokenKind.ARROW
+        else:
+            kind = self._punctuation[m.group("punct")]
+        self.pos = m.end()
+        return Token(kind, Span(m.start(group), self.pos, self.input))
 
     # Python >= 3.11 possessive quantifiers: no backtracking into the body.
     _string_body = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+')

@@ -6,21 +6,25 @@ the faster path gives the same result as the plain one.
 from __future__ import annotations
 
 import io
+import random
 import re
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.parser import Parser
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from bench.gen_graphs import generate
 from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, parse, print_module
 from ge_dialect import ascgraph as ag
 from ge_dialect.diagnostics import LocatedError
 from ge_tools.opt import GeOptMain, verify_module
-from ge_tools.parse import LocatedParser, UserError, parse_module
+from ge_tools.parse import GeLexer, LocatedParser, UserError, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.printer import GePrinter
 from ge_tools.registry import make_context
@@ -239,3 +243,62 @@ def test_graphs_verified_in_turn_each_use_their_own_table():
     b.verify(verify_nested_ops=False)  # the memo now holds b's table
     with pytest.raises(VerifyException, match="names axis id 5, which is not a graph axis"):
         node.verify(verify_nested_ops=False)
+
+
+# -- lex: GeLexer's one-regex path gives xDSL's tokens -------------------------------------
+
+
+class _SlowLexer(GeLexer):
+    lex = MLIRLexer.lex  # xDSL's lexer (with GeLexer's string and prefix rules)
+
+
+def _tokens(lexer_type: type, text: str) -> list[tuple[object, ...]]:
+    lexer = lexer_type(Input(text, "t"))
+    out: list[tuple[object, ...]] = []
+    while True:
+        try:
+            t = lexer.lex()
+        except ParseError as e:
+            return [*out, ("error", e.msg, e.span.start, e.span.end)]
+        out.append((t.kind, t.span.start, t.span.end))
+        if t.kind == MLIRTokenKind.EOF or len(out) > 20000:
+            return out
+
+
+def _lit_inputs() -> list[Path]:
+    return sorted((ROOT / "tests" / "filecheck").rglob("*.mlir")) + sorted((ROOT / "examples").glob("*.mlir"))
+
+
+def test_fast_lexer_gives_xdsl_tokens_on_every_lit_input_and_example():
+    files = _lit_inputs()
+    assert len(files) > 100
+    for f in files:
+        text = f.read_text(errors="replace")
+        assert _tokens(GeLexer, text) == _tokens(_SlowLexer, text), f
+
+
+FUZZ_ALPHABET = ["a", "Z", "_", "x", "1", "0", "%", "-", ">", "<", "/", "//", "\n", " ", "\t", "{", "}", "(", ")", ",",
+                 ":", "=", "?", "*", "+", "|", "[", "]", ".", "$", "#", "!", "^", "@", '"', "é", "-#", "#-", "..."]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_lexer_gives_xdsl_tokens_on_random_text(seed):
+    rng = random.Random(seed)
+    for _ in range(300):
+        text = "".join(rng.choice(FUZZ_ALPHABET) for _ in range(rng.randint(0, 40)))
+        assert _tokens(GeLexer, text) == _tokens(_SlowLexer, text), repr(text)
+
+
+def test_fast_lexer_lexes_most_tokens_of_a_graph_itself(monkeypatch):
+    text = generate("diamond", 200, 0)
+    slow = [0]
+    plain = MLIRLexer.lex
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        slow[0] += 1
+        return plain(self)
+
+    monkeypatch.setattr(MLIRLexer, "lex", counted)
+    tokens = _tokens(GeLexer, text)
+    # xDSL's lexer only for the numbers (index = 0, dims), `{` and the end
+    assert slow[0] < len(tokens) // 3
