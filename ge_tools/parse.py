@@ -89,7 +89,7 @@ class GeLexer(MLIRLexer):
         m = self._fast_token.match(self.input.content, self.pos)
         if m is None:
             return super().lex()
-        group = m.lastgroup
+        group = m.lastgroup or "punct"  # one of the four groups matched
         if group == "bare":
             kind = MLIRTokenKind.BARE_IDENT
         elif group == "pct":

@@ -164,7 +164,7 @@ def test_ge_opt_writes_a_string_literal_at_once():
     name = "n" * 400
     text = f'ge.graph @main {{\n  %x = ge.Data {{index = 0, name = "{name}"}} : tensor<4xf32>\n  ge.NetOutput %x : tensor<4xf32>\n}}\n'
     main = GeOptMain(["-p", "ge-identity-pass", "-o", "/dev/null"])
-    target = main.available_targets["mlir"]()()
+    target = main.available_targets["mlir"]()()  # pyright: ignore[reportCallIssue]
     out = _CountingStream()
     target.emit(main.ctx, parse_module(make_context(), text, "g.mlir"), out)
     assert f'"{name}"' in out.getvalue()
