@@ -22,12 +22,15 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from bench.gen_graphs import generate
 from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, parse, print_module
 from ge_dialect import ascgraph as ag
+from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_tools.opt import GeOptMain, verify_module
 from ge_tools.parse import GeLexer, LocatedParser, UserError, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.printer import GePrinter
 from ge_tools.registry import make_context
+from lowering import loop_ir as L
+from lowering.lower_autofuse import LowerAutofusePass
 from random_graphs import graph_text
 
 # -- parse: a plain tensor type is parsed once per spelling --------------------------------
@@ -302,3 +305,26 @@ def test_fast_lexer_lexes_most_tokens_of_a_graph_itself(monkeypatch):
     tokens = _tokens(GeLexer, text)
     # xDSL's lexer only for the numbers (index = 0, dims), `{` and the end
     assert slow[0] < len(tokens) // 3
+
+
+# -- ge-lower-autofuse: equal integer attributes are built once -----------------------------
+
+
+def test_lowering_builds_each_integer_attribute_once(monkeypatch):
+    m = parse_module(make_context(), generate("diamond", 300, 3), "g.mlir")
+    want = print_module(m)
+    built: list[int] = []
+    plain = A.make_int
+
+    def counted(v: int):  # type: ignore[no-untyped-def]
+        built.append(v)
+        return plain(v)
+
+    monkeypatch.setattr(A, "make_int", counted)
+    L.int_attr.cache_clear()
+    LowerAutofusePass().apply(make_context(), m)
+    backends = [op for op in m.walk() if op.name == "ge.AscBackend"]
+    # masks, node counts, indices and offsets: a few distinct values, each built once
+    # (main built the mask and the node count of every AscBackend again)
+    assert len(backends) > 20 and len(built) == len(set(built)) < len(backends)
+    assert want != print_module(m)
