@@ -53,6 +53,7 @@ Verifier rules (each message names the node and the rule):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -325,12 +326,13 @@ class AscGraphOp(IRDLOperation):
         return None
 
     def verify_(self) -> None:
-        if (err := self.axis_table_error()) is not None:
-            raise VerifyException(err)
+        table = axis_table(self)
+        if table.error is not None:
+            raise VerifyException(table.error)
         if self.body.block.args:
             raise VerifyException("an AscGraph takes its inputs through ascgraph.Data nodes, not block arguments")
         defined: set[SSAValue] = set()
-        sizes = self.axis_sizes()
+        sizes = table.sizes
         partial = self.partial_axes()
         for op in self.body.block.ops:
             if not isinstance(op, AscNode):
@@ -350,6 +352,34 @@ class AscGraphOp(IRDLOperation):
                     if k > 0 and nodes[k - 1].index == n.index:
                         raise VerifyException(f"two {kind} nodes have index {n.index}")
                     raise VerifyException(f"{kind} indices must be 0..{len(nodes) - 1}; index {k} is missing")
+
+
+@dataclass(frozen=True)
+class AxisTable:
+    """What the verifiers read of a graph's axis table: its error (axis_table_error), the
+    sizes and the names by axis id. Read only, shared by the verifiers of one graph."""
+
+    axis: ArrayAttr[AxisAttr]  # the table read: held, so no other object takes its id
+    error: str | None
+    sizes: dict[int, int]
+    names: dict[int, str]
+
+
+_last_table: AxisTable | None = None
+
+
+def axis_table(g: AscGraphOp) -> AxisTable:
+    """`g`'s AxisTable. Each AscIR node's verifier needs its graph's table, and the nodes
+    of a graph verify one after another: a one-entry memo keyed by the identity of the
+    graph's `axis` ArrayAttr, which it holds (so the id is never another object's). An
+    ArrayAttr is immutable, so the same object always reads the same; what invalidates
+    the entry is a different object: another graph, or this graph's table replaced."""
+    global _last_table
+    axis = g.axis
+    t = _last_table
+    if t is None or t.axis is not axis:
+        t = _last_table = AxisTable(axis, g.axis_table_error(), g.axis_sizes(), g.axis_names())
+    return t
 
 
 def _check_partial(op: Operation, k: int, t: AscTensorType, sizes: dict[int, int], partial: set[int]) -> None:
@@ -469,8 +499,9 @@ class AscNode(IRDLOperation):
     def verify_(self) -> None:
         g = self.graph()
         assert g is not None  # the InAscGraph trait, verified just before this
-        if (err := g.axis_table_error()) is not None:
-            raise LocatedError(g, err)  # nodes verify before their graph: report it there
+        table = axis_table(g)
+        if table.error is not None:
+            raise LocatedError(g, table.error)  # nodes verify before their graph: report it there
         for what, n, (lo, hi) in (
             ("inputs", len(self.operands), self.NUM_INPUTS),
             ("outputs", len(self.results), self.NUM_OUTPUTS),
@@ -488,8 +519,8 @@ class AscNode(IRDLOperation):
                     raise VerifyException(f"{self.asc_type} requires attribute '{name}' ({kind.value})")
             elif (err := A.kind_error(name, a, kind)) is not None:
                 raise VerifyException(err)
-        sizes = g.axis_sizes()
-        names = g.axis_names()
+        sizes = table.sizes
+        names = table.names
         sched = self.attributes.get(SCHED_AXIS)
         if sched is None:
             if self.SCHED_REQUIRED:
@@ -502,9 +533,10 @@ class AscNode(IRDLOperation):
         loop = set(self.sched_axis())
         for k, r in enumerate(self.results):
             t = tensor_type(r)
+            ids, reps, strides = t.axis_ids, t.repeat_list, t.stride_list  # each read once
             what = f"output {k}"
-            _check_axis_ids(t.axis_ids, sizes, f"{what} axis")
-            for a, rep, st in zip(t.axis_ids, t.repeat_list, t.stride_list):
+            _check_axis_ids(ids, sizes, f"{what} axis")
+            for a, rep, st in zip(ids, reps, strides):
                 if rep < 1 or (rep > sizes[a] and not gather_operand(self)):
                     raise VerifyException(
                         f"{what} has repeat {rep} on axis {names[a]} (id {a}) of size {sizes[a]}; "
@@ -518,16 +550,16 @@ class AscNode(IRDLOperation):
                         f"{what} has repeat {rep} and stride {st} on axis {names[a]}; "
                         f"the stride is 0 exactly where the repeat is 1"
                     )
-            if not set(t.axis_ids) <= loop:
-                extra = sorted(set(t.axis_ids) - loop)
+            if not loop.issuperset(ids):
+                extra = sorted(set(ids) - loop)
                 raise VerifyException(f"{what} has axis {extra} outside the node's {SCHED_AXIS} {sorted(loop)}")
             # UB tensors are contiguous (asc_overrides.cpp: compute outputs get contiguous strides).
             if not self.MEMORY and not isinstance(self, Store):
-                want = contiguous_strides(t.repeat_list)
-                if t.stride_list != want:
+                want = contiguous_strides(reps)
+                if strides != want:
                     raise VerifyException(
-                        f"{what} has strides {list(t.stride_list)}, but an on-chip tensor with repeats "
-                        f"{list(t.repeat_list)} is contiguous: strides {list(want)}"
+                        f"{what} has strides {list(strides)}, but an on-chip tensor with repeats "
+                        f"{list(reps)} is contiguous: strides {list(want)}"
                     )
         self.check()
 
@@ -711,13 +743,19 @@ class Pointwise(AscNode):
 
     def check(self) -> None:
         out = self.out_type()
+        out_ids = out.axis_ids
         data_inputs = self.data_inputs()
+        # each input's repeats on the output's axes: its own when it has the output's axis
+        # list (the output's ids are distinct: AscNode.verify_ checked them), else 1 (0-d)
+        in_reps: list[tuple[int, ...] | None] = []
         for i in data_inputs:
             t = self.in_type(i)
-            if t.axis_ids and t.axis_ids != out.axis_ids:
-                raise VerifyException(f"input {i} has axis {list(t.axis_ids)}, but the output has {list(out.axis_ids)}")
-        for ax, r in zip(out.axis_ids, out.repeat_list):
-            ins = [self.in_type(i).repeat_of(ax) for i in data_inputs]
+            ids = t.axis_ids
+            if ids and ids != out_ids:
+                raise VerifyException(f"input {i} has axis {list(ids)}, but the output has {list(out_ids)}")
+            in_reps.append(t.repeat_list if ids else None)
+        for k, (ax, r) in enumerate(zip(out_ids, out.repeat_list)):
+            ins = [1 if reps is None else reps[k] for reps in in_reps]
             for i, ri in zip(data_inputs, ins):
                 if ri != r and ri != 1:
                     raise VerifyException(
@@ -735,9 +773,11 @@ class Pointwise(AscNode):
         return list(range(len(self.operands)))
 
     def check_dtypes(self) -> None:
-        dts = {str(self.in_type(i).element_type) for i in self.data_inputs()}
-        if len(dts) > 1:
-            raise VerifyException(f"inputs must share one dtype, got {', '.join(sorted(dts))}")
+        # the dtypes compared as attributes first (str() of one runs the printer)
+        if len({self.in_type(i).element_type for i in self.data_inputs()}) > 1:
+            dts = {str(self.in_type(i).element_type) for i in self.data_inputs()}
+            if len(dts) > 1:
+                raise VerifyException(f"inputs must share one dtype, got {', '.join(sorted(dts))}")
         out = self.out_type().element_type
         if self.OUT_DTYPE is not None:
             if ge_dtype_name(out) != self.OUT_DTYPE:

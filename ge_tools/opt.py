@@ -40,7 +40,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_spec
@@ -55,6 +54,7 @@ from ge_tools.expected import Diagnostic
 from ge_tools.expected import check as check_expected
 from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module
 from ge_tools.pipeline import PipelinePass, expand
+from ge_tools.printer import GeMLIRTarget, GePrinter
 from ge_tools.registry import get_all_dialects, get_all_passes
 
 
@@ -413,10 +413,10 @@ class PipelineCallback:
 
     def _print(self, module: ModuleOp, stream: IO[str]) -> None:
         if not self.print_generic:
-            Printer(stream=stream).print_op(module)
+            GePrinter(stream=stream).print_op(module)
             return
         with names_as_attributes(module):  # node names that upstream tools keep
-            Printer(stream=stream, print_generic_format=True).print_op(module)
+            GePrinter(stream=stream, print_generic_format=True).print_op(module)
 
     def _dump(self, name: str, module: ModuleOp) -> None:
         assert self.dump_dir
@@ -578,6 +578,7 @@ class GeOptMain(xDSLOptMain):
         # x86-asm and mps fail with internal errors and csl, wat and wgsl print nothing.
         super().register_all_targets()
         self.available_targets = {name: t for name, t in self.available_targets.items() if name in GE_TARGETS}
+        self.available_targets["mlir"] = lambda: GeMLIRTarget  # the same text, fewer writes
 
     def register_all_frontends(self) -> None:
         def parse_mlir(io: IO[bytes]) -> ModuleOp:  # used without --split-input-file offsets

@@ -230,6 +230,9 @@ def _int(v: int) -> Attribute:
     return A.make_int(v)
 
 
+int_attr = _int  # for the lowering's other integer attributes (lower_autofuse: masks, counts, indices)
+
+
 @functools.lru_cache(maxsize=65536)
 def _ttype(
     dtype: Attribute, axis: tuple[int, ...], reps: tuple[int, ...], strides: tuple[int, ...]

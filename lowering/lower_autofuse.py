@@ -488,9 +488,9 @@ def _asc_backend(b: KernelBox, name: str, fuse: str, covered: list[KernelBox], c
     attrs: dict[str, Attribute] = {
         A.NODE_NAME: StringAttr(name),
         FUSE_TYPE_ATTR: StringAttr(fuse),
-        FUSE_TYPE_MASK_ATTR: A.make_int(mask),
+        FUSE_TYPE_MASK_ATTR: L.int_attr(mask),
         "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
-        "fusion_nodes_size": A.make_int(ag.node_count(graph)),
+        "fusion_nodes_size": L.int_attr(ag.node_count(graph)),
     }
     backend = ge.AscBackend.create(
         operands=list(builder.buffers), result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
@@ -541,7 +541,7 @@ def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValu
     block = Block()
     vmap: dict[SSAValue, SSAValue] = {}
     for i, v in enumerate(buffers):
-        d = ge.Data.create(result_types=[v.type], attributes={"index": A.make_int(i)})
+        d = ge.Data.create(result_types=[v.type], attributes={"index": L.int_attr(i)})
         d.results[0].name_hint = v.name_hint
         block.add_op(d)
         vmap[v] = d.results[0]
