@@ -277,8 +277,8 @@ class FusionStrategySolver:
         self.can_not_fuse: dict[tuple[Operation, Operation], Reason] = {}
         # the priority bucket of each candidate pair of the current round (for remarks)
         self.priority: dict[tuple[FusingNode, FusingNode], FusionPriority] = {}
-        # buffer_bytes per value: a value's type does not change; the scores and the write
-        # cap ask it of the same buffers for every candidate pair. Keyed by id(value), the
+        # buffer_bytes per value: a value's type does not change; the write cap asks it of
+        # the same buffers for every candidate pair. Keyed by id(value), the
         # entry holding the value (so the id cannot be reused while the entry lives).
         self._bytes: dict[int, tuple[SSAValue, int]] = {}
 
@@ -299,11 +299,12 @@ class FusionStrategySolver:
 
     # -- scores (ScoreFusion, NodePair::operator<) ---------------------------------------
 
-    def memory_score(self, n1: FusingNode, n2: FusingNode) -> int:
+    @staticmethod
+    def memory_score(n1: FusingNode, n2: FusingNode) -> int:
         """# fusion_strategy_solver.cpp: ScoreFusionMemory -- bytes of the buffers both
         read or write (producer->consumer links and shared reads), each anchor once."""
         a, b = (n1.buffers, n2.buffers) if len(n1.buffers) <= len(n2.buffers) else (n2.buffers, n1.buffers)
-        return sum(self._buffer_bytes(v) for v in a if v in b)
+        return sum(buffer_bytes(v) for v in a if v in b)
 
     @staticmethod
     def proximity(n1: FusingNode, n2: FusingNode) -> int:
