@@ -12,6 +12,14 @@ removed, outputs only the partner read dropped), or, when a concat is involved o
 is already a FusedAscBackend, wraps them in a ge.FusedAscBackend and records the pairs
 its inner round may still loop-merge.
 
+Fuse erases both nodes right after building the fused one, so a loop merge moves their
+AscIR nodes into the new AscGraph instead of cloning them (`build_fused(take=True)`): a
+node is cloned only where the axis conversion changes its type, and of two graphs this
+decider built over the same loop the larger is kept whole (its block becomes the fused
+graph's), so a group growing node by node is not copied at every step; the printed result
+is the cloning path's (tests/passes/autofuse/test_fuse_in_place.py). The global solver's
+`build_fused(keep_groups=True)`, whose candidates it may undo, clones.
+
 A slice view on a link is back-stepped as GE's DeleteInvalidLoad -> ProcessViewOps does:
 when node2's Data reads a sub-box of node1's stored output (axis_mapping.slice_box: same
 rank and axis order, unit element step, an offset that splits per axis by node1's output
