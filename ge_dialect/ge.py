@@ -40,7 +40,7 @@ semantics go in the reference interpreter
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Self, cast, overload
 
 from xdsl.dialects.builtin import (
@@ -2305,6 +2305,56 @@ def quad_attr(op: Operation, name: str, default: list[int]) -> list[int]:
     return v
 
 
+# -- what Conv2D, Conv2DTranspose and the pooling ops check alike -------------------------
+
+
+def check_nchw(op: GeNode, default: str) -> None:
+    """`data_format` (default `default`, GE's REG_OP default) must be NCHW, the layout the
+    shape rules, the interpreters and the kernels know."""
+    fmt = A.get_str(op, "data_format", default)
+    if fmt != "NCHW":
+        raise VerifyException(f"{ge_type(op)} supports data_format NCHW, got {fmt}")
+
+
+def conv_window(op: GeNode, x: Dims, w: Dims, *more_pads: str) -> tuple[list[int], list[int], list[int], list[list[int]], int]:  # fmt: skip
+    """A convolution's 4-D x and filter, and its window attributes: `strides`, `pads`,
+    `dilations` and the 4-lists `more_pads` (Conv2DTranspose's output_padding), then
+    `groups`; strides and dilations > 0, the pads >= 0, groups > 0."""
+    if len(x) != 4 or len(w) != 4:
+        raise VerifyException(f"{ge_type(op)} takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
+    s = quad_attr(op, "strides", [1, 1, 1, 1])
+    p = quad_attr(op, "pads", [0, 0, 0, 0])
+    d = quad_attr(op, "dilations", [1, 1, 1, 1])
+    more = [quad_attr(op, n, [0, 0, 0, 0]) for n in more_pads]
+    g = op.int_attr("groups", 1)
+    assert g is not None  # groups = 0 must be rejected below, not read as 1
+    if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or any(min(q) < 0 for q in more) or g <= 0:
+        pads = " and ".join(("pads", *more_pads))
+        raise VerifyException(f"strides and dilations must be > 0, {pads} >= 0, groups > 0")
+    return s, p, d, more, g
+
+
+def conv_bias_channels(op: GeNode, index: int, k: int) -> int:
+    """The output channels `k`, checked against the optional bias [K] at operand `index`
+    (which knows K when the filter does not)."""
+    if len(op.operands) <= index:
+        return k
+    bias = op.in_shape(index)
+    if not dims_agree(bias, (k,)):
+        raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected {fmt_shape((k,))}")
+    return (merge_shapes((k,), bias) or (k,))[0]
+
+
+def conv_output_hw(op: GeNode, x: Dims, w: Dims, size: Callable[[int], int]) -> tuple[int, int]:
+    """The output H and W: `size(i)` for the spatial axis i (2, 3) where x's and the
+    filter's dims are known (an unknown one leaves it unknown); an empty output is an error."""
+    known = [x[i] >= 0 and w[i] >= 0 for i in (2, 3)]
+    oh, ow = (size(i) if k else -1 for i, k in zip((2, 3), known))
+    if (known[0] and oh <= 0) or (known[1] and ow <= 0):
+        raise VerifyException(f"{ge_type(op)} output would be empty ({oh}x{ow})")
+    return oh, ow
+
+
 @irdl_op_definition
 class Conv2D(GeNode):
     """NCHW convolution: x [N,C,H,W], filter [K,C/groups,kh,kw] (NCHW), optional bias [K].
@@ -2325,37 +2375,22 @@ class Conv2D(GeNode):
     }
 
     def check(self) -> None:
-        fmt = A.get_str(self, "data_format", "NCHW")
-        if fmt != "NCHW":
-            raise VerifyException(f"Conv2D supports data_format NCHW, got {fmt}")
+        check_nchw(self, "NCHW")
         self.same_dtype([self.operands[0], self.operands[1]], "x and filter")
 
     def infer(self) -> list[Dims | None] | None:
         x, w = self.in_shape(0), self.in_shape(1)
         if x is None or w is None:
             return [None]
-        if len(x) != 4 or len(w) != 4:
-            raise VerifyException(f"Conv2D takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
-        s = quad_attr(self, "strides", [1, 1, 1, 1])
-        p = quad_attr(self, "pads", [0, 0, 0, 0])
-        d = quad_attr(self, "dilations", [1, 1, 1, 1])
-        g = self.int_attr("groups", 1)
-        assert g is not None  # groups = 0 must be rejected below, not read as 1
-        if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or g <= 0:
-            raise VerifyException("strides and dilations must be > 0, pads >= 0, groups > 0")
+        s, p, d, _, g = conv_window(self, x, w)
         # an unknown dim is checked where it is known, and leaves unknown what it determines
         if (x[1] >= 0 and x[1] % g) or (w[0] >= 0 and w[0] % g) or (x[1] >= 0 and w[1] >= 0 and w[1] * g != x[1]):
             raise VerifyException(f"filter {fmt_shape(w)} does not match input channels {x[1]} with groups {g}")
-        k = w[0]
-        if len(self.operands) == 3:
-            bias = self.in_shape(2)
-            if not dims_agree(bias, (k,)):
-                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected {fmt_shape((k,))}")
-            k = (merge_shapes((k,), bias) or (k,))[0]
-        oh = (x[2] + p[0] + p[1] - d[2] * (w[2] - 1) - 1) // s[2] + 1 if x[2] >= 0 and w[2] >= 0 else -1
-        ow = (x[3] + p[2] + p[3] - d[3] * (w[3] - 1) - 1) // s[3] + 1 if x[3] >= 0 and w[3] >= 0 else -1
-        if (x[2] >= 0 and w[2] >= 0 and oh <= 0) or (x[3] >= 0 and w[3] >= 0 and ow <= 0):
-            raise VerifyException(f"Conv2D output would be empty ({oh}x{ow})")
+        k = conv_bias_channels(self, 2, w[0])
+        # pads [top, bottom, left, right]: axis i's are p[2 * (i - 2)] and the one after
+        oh, ow = conv_output_hw(
+            self, x, w, lambda i: (x[i] + p[2 * i - 4] + p[2 * i - 3] - d[i] * (w[i] - 1) - 1) // s[i] + 1
+        )
         return [(x[0], k, oh, ow)]
 
 
@@ -2676,9 +2711,7 @@ class PoolBase(GeNode):
         return A.get_str(self, self.MODE_ATTR, "CALCULATED") or "CALCULATED"
 
     def check(self) -> None:
-        fmt = A.get_str(self, "data_format", "NCHW")
-        if fmt != "NCHW":
-            raise VerifyException(f"{ge_type(self)} supports data_format NCHW, got {fmt}")
+        check_nchw(self, "NCHW")
         _check_dtypes(self, self.operands[0], self.DTYPES, "x")
         self.same_dtype([self.operands[0], self.results[0]], "x and y")
         if self.mode() not in self.MODES:
@@ -3342,9 +3375,7 @@ class Conv2DTranspose(GeNode):
     }
 
     def check(self) -> None:
-        fmt = A.get_str(self, "data_format", "NHWC")
-        if fmt != "NCHW":
-            raise VerifyException(f"Conv2DTranspose supports data_format NCHW, got {fmt}")
+        check_nchw(self, "NHWC")
         _check_dtypes(self, self.operands[1], frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_BF16"}), "x")
         self.same_dtype([*self.operands[1:], self.results[0]], "x, filter, bias and y")
         if (self.int_attr("offset_x", 0) or 0) != 0:
@@ -3355,29 +3386,14 @@ class Conv2DTranspose(GeNode):
         x, w = self.in_shape(1), self.in_shape(2)
         if x is None or w is None:
             return [tuple(size) if size is not None and any(size) else None]
-        if len(x) != 4 or len(w) != 4:
-            raise VerifyException(f"Conv2DTranspose takes 4-D x and filter, got {fmt_shape(x)} and {fmt_shape(w)}")
-        s = quad_attr(self, "strides", [1, 1, 1, 1])
-        p = quad_attr(self, "pads", [0, 0, 0, 0])
-        d = quad_attr(self, "dilations", [1, 1, 1, 1])
-        op_ = quad_attr(self, "output_padding", [0, 0, 0, 0])
-        g = self.int_attr("groups", 1)
-        assert g is not None
-        if min(s) <= 0 or min(d) <= 0 or min(p) < 0 or min(op_) < 0 or g <= 0:
-            raise VerifyException("strides and dilations must be > 0, pads and output_padding >= 0, groups > 0")
+        s, p, d, (op_,), g = conv_window(self, x, w, "output_padding")
         # an unknown dim is checked where it is known, and leaves unknown what it determines
         if not dims_agree((x[1],), (w[0],)) or (x[1] >= 0 and x[1] % g):
             raise VerifyException(f"filter {fmt_shape(w)} does not match input channels {x[1]} with groups {g}")
-        k = w[1] * g if w[1] >= 0 else -1
-        if len(self.operands) == 4:
-            bias = self.in_shape(3)
-            if not dims_agree(bias, (k,)):
-                raise VerifyException(f"bias has shape {fmt_shape(bias)}, expected [{fmt_shape((k,))}]")
-            k = (merge_shapes((k,), bias) or (k,))[0]
-        oh = (x[2] - 1) * s[2] - p[0] - p[1] + d[2] * (w[2] - 1) + op_[2] + 1 if x[2] >= 0 and w[2] >= 0 else -1
-        ow = (x[3] - 1) * s[3] - p[2] - p[3] + d[3] * (w[3] - 1) + op_[3] + 1 if x[3] >= 0 and w[3] >= 0 else -1
-        if (x[2] >= 0 and w[2] >= 0 and oh <= 0) or (x[3] >= 0 and w[3] >= 0 and ow <= 0):
-            raise VerifyException(f"Conv2DTranspose output would be empty ({oh}x{ow})")
+        k = conv_bias_channels(self, 3, w[1] * g if w[1] >= 0 else -1)
+        oh, ow = conv_output_hw(
+            self, x, w, lambda i: (x[i] - 1) * s[i] - p[2 * i - 4] - p[2 * i - 3] + d[i] * (w[i] - 1) + op_[i] + 1
+        )
         out = (x[0], k, oh, ow)
         if size is not None and any(size):
             if not dims_agree(tuple(size), out):

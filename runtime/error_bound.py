@@ -360,23 +360,39 @@ def _matmul(
     return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
 
 
+def _conv_like(
+    op: Operation,
+    conv: Callable[[Operation, np.ndarray, np.ndarray], np.ndarray],
+    args: list[np.ndarray],
+    bounds: list[np.ndarray],
+    outs: list[np.ndarray],
+    xi: int,
+    terms: int,
+) -> list[np.ndarray]:
+    """Conv2D's and Conv2DTranspose's rule (x at operand `xi`, the filter after it, an
+    optional bias [K] after that): |x| * e_w + e_x * |w| + e_x * e_w through the
+    convolution itself, plus the bias's bound per channel, plus the rounding of a sum of
+    `terms` products (2 * gamma(terms) * conv(|x|, |w|))."""
+    x, w = np.abs(_f64(args[xi])), np.abs(_f64(args[xi + 1]))
+    ex, ew = bounds[xi], bounds[xi + 1]
+
+    def cv(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
+        return conv(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+
+    with np.errstate(all="ignore"):
+        e = cv(x, ew, ew) + cv(ex, w, ex) + cv(ex, ew, ex)
+        if len(args) == xi + 3:
+            e = e + bounds[xi + 2].reshape(1, -1, 1, 1)
+        extra = 2 * _gamma(terms, _u_acc(args[xi].dtype)) * conv(op, x, w)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
+
+
 @_rule(ge.Conv2D)
 def _conv2d(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    x, w = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
-    ex, ew = bounds[0], bounds[1]
-    _, cg, kh, kw = args[1].shape
-
-    def cv(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return R.conv2d_nchw(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
-
-    with np.errstate(all="ignore"):
-        e = cv(x, ew, ew) + cv(ex, w, ex) + cv(ex, ew, ex)
-        if len(args) == 3:
-            e = e + bounds[2].reshape(1, -1, 1, 1)
-        extra = 2 * _gamma(cg * kh * kw, _u_acc(args[0].dtype)) * R.conv2d_nchw(op, x, w)
-    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
+    _, cg, kh, kw = args[1].shape  # each output sums C / groups * kh * kw products
+    return _conv_like(op, R.conv2d_nchw, args, bounds, outs, 0, cg * kh * kw)
 
 
 @_rule(
@@ -535,21 +551,9 @@ def _conv2d_transpose(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     # Conv2D's rule: each output sums at most C / groups * kh * kw products
-    x, w = np.abs(_f64(args[1])), np.abs(_f64(args[2]))
-    ex, ew = bounds[1], bounds[2]
     g = A.get_int(op, "groups", 1) or 1
     _, _, kh, kw = args[2].shape
-
-    def cv(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return R.conv2d_transpose_nchw(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
-
-    with np.errstate(all="ignore"):
-        e = cv(x, ew, ew) + cv(ex, w, ex) + cv(ex, ew, ex)
-        if len(args) == 4:
-            e = e + bounds[3].reshape(1, -1, 1, 1)
-        terms = args[1].shape[1] // g * kh * kw
-        extra = 2 * _gamma(terms, _u_acc(args[1].dtype)) * R.conv2d_transpose_nchw(op, x, w)
-    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
+    return _conv_like(op, R.conv2d_transpose_nchw, args, bounds, outs, 1, args[1].shape[1] // g * kh * kw)
 
 
 @_rule(ge.Bitcast)

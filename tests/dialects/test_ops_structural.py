@@ -524,3 +524,45 @@ def test_conv2d_transpose_and_arg_bounds() -> None:
     out = [np.zeros((3,), I64)]
     assert np.all(arg(ip, node, [x], [np.zeros(x.shape)], out)[0] == 0)
     assert np.all(np.isinf(arg(ip, node, [x], [e], out)[0]))
+
+
+def _conv(attrs: str, x: str = "1x2x5x5", bias: int = 3) -> str:
+    return f"""ge.graph @main {{
+  %x = ge.Data {{index = 0}} : tensor<{x}xf32>
+  %w = ge.Data {{index = 1}} : tensor<3x2x3x3xf32>
+  %b = ge.Data {{index = 2}} : tensor<{bias}xf32>
+  %y = ge.Conv2D(%x, %w, %b) {{{attrs}}} : (tensor<{x}xf32>, tensor<3x2x3x3xf32>, tensor<{bias}xf32>) -> tensor<1x3x3x3xf32>
+  ge.NetOutput %y : tensor<1x3x3x3xf32>
+}}"""
+
+
+def _conv_t(attrs: str, x: str = "1x2x3x4", bias: int = 3) -> str:
+    return f"""ge.graph @main {{
+  %s = ge.Const {{value = dense<0> : tensor<4xi64>}} : tensor<4xi64>
+  %x = ge.Data {{index = 0}} : tensor<{x}xf32>
+  %w = ge.Data {{index = 1}} : tensor<2x3x3x3xf32>
+  %b = ge.Data {{index = 2}} : tensor<{bias}xf32>
+  %y = ge.Conv2DTranspose(%s, %x, %w, %b) {{strides = [1, 1, 2, 2], {attrs}}} : (tensor<4xi64>, tensor<{x}xf32>, tensor<2x3x3x3xf32>, tensor<{bias}xf32>) -> tensor<1x3x6x8xf32>
+  ge.NetOutput %y : tensor<1x3x6x8xf32>
+}}"""
+
+
+@pytest.mark.parametrize(
+    ("make", "op"), [(_conv, "Conv2D"), (_conv_t, "Conv2DTranspose")], ids=["Conv2D", "Conv2DTranspose"]
+)
+def test_convolutions_refuse_alike(make, op) -> None:
+    """Conv2D and Conv2DTranspose share one checker (ge.py: check_nchw, conv_window,
+    conv_bias_channels, conv_output_hw): the same fault, the same message, whichever op
+    (Conv2DTranspose's bias message read "expected [3]" where Conv2D's and MatMul's read
+    "expected 3")."""
+    ok = 'pads = [1, 0, 0, 1], data_format = "NCHW"' if op == "Conv2DTranspose" else 'data_format = "NCHW"'
+    verify(make(ok))
+    refused(make(ok.replace('"NCHW"', '"NHWC"')), f"{op} supports data_format NCHW, got NHWC")
+    refused(make(ok, x="2x5x5"), f"{op} takes 4-D x and filter, got 2x5x5 and ")
+    refused(make(ok, bias=4), r"bias has shape 4, expected 3\n")
+    refused(
+        make(ok + ", groups = 0"), r"strides and dilations must be > 0, pads( and output_padding)? >= 0, groups > 0"
+    )
+    refused(make(ok + ", dilations = [1, 1, 1]"), r"'dilations' must have 4 entries, got \[1, 1, 1\]")
+    big = "pads = [0, 0, 0, 0], dilations = [1, 1, 9, 1]" if op == "Conv2D" else "pads = [9, 9, 0, 1]"
+    refused(make(big + ', data_format = "NCHW"'), rf"{op} output would be empty \(-?\d+x-?\d+\)")
