@@ -16,6 +16,7 @@ import itertools
 from collections import Counter
 
 import pytest
+from test_node_queries import _in_possible_fusions  # the solver's GetPossibleFusions flag
 
 from bench.gen_graphs import generate
 from conftest import lowered, parse, print_module
@@ -85,21 +86,6 @@ def test_each_node_is_checked_against_the_blacklist_once(monkeypatch):
     monkeypatch.setattr(D, "is_can_fuse_black_list", lambda op: (calls.update([op]), real(op))[1])
     ops, _ = _all_pairs(fan(6))
     assert set(calls) == set(ops) and max(calls.values()) == 1  # main: 5 per node
-
-
-def _in_possible_fusions(monkeypatch) -> list:
-    inside = [False]
-    real = SOL.FusionStrategySolver.possible_fusions
-
-    def possible(self, nodes, recorded):
-        inside.append(True)
-        try:
-            return real(self, nodes, recorded)
-        finally:
-            inside.append(False)
-
-    monkeypatch.setattr(SOL.FusionStrategySolver, "possible_fusions", possible)
-    return inside
 
 
 @pytest.mark.parametrize("kind", ["fanout", "mixed"])  # (horizontal pairs: the write cap)
