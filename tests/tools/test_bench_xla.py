@@ -15,6 +15,7 @@ import ast
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -73,6 +74,29 @@ def test_untranslatable_node_is_one_located_error() -> None:
         X.translate_text(text, "g.mlir")
     msg = str(e.value)
     assert msg.startswith("g.mlir:3:3: error: ") and "Shape has no jax.numpy translation" in msg
+
+
+def test_precompile_writes_each_stale_module_once(tmp_path, monkeypatch) -> None:
+    """Both sides of the benchmark import from bytecode: precompile_project writes a .pyc
+    for every project module that has none or an outdated one (also under
+    PYTHONDONTWRITEBYTECODE, which the test sets), and nothing for a fresh one."""
+    import importlib.util
+    import os
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(X, "ROOT", tmp_path)
+    monkeypatch.setattr(X, "PACKAGES", ("pkg_a", "pkg_b"))
+    for rel in ("pkg_a/__init__.py", "pkg_a/sub/mod.py", "pkg_b/__init__.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("X = 1\n")
+    assert X.precompile_project() == 3
+    assert Path(importlib.util.cache_from_source(str(tmp_path / "pkg_a/sub/mod.py"))).exists()
+    assert X.precompile_project() == 0  # all fresh
+    src = tmp_path / "pkg_b/__init__.py"
+    src.write_text("X = 2\n")
+    st = src.stat()
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # an edit, seconds later
+    assert X.precompile_project() == 1
 
 
 def test_pass_times_sums_ge_opt_lines(tmp_path) -> None:
