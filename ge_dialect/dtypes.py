@@ -20,6 +20,7 @@ This module imports nothing of the project.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -57,6 +58,7 @@ __all__ = [
     "is_float_dtype",
     "m0_of",
     "n0_of",
+    "held_bits",
     "numpy_dtype",
     "size_in_bytes",
     "tensor_size_in_bytes",
@@ -84,6 +86,19 @@ class GeDtype:
 
             return np.dtype(getattr(ml_dtypes, self.numpy_spec[1]))
         return np.dtype(self.numpy_spec)
+
+    @cached_property
+    def held_bits(self) -> int:
+        """The width in bits of the numpy dtype `numpy` is (its itemsize * 8), read from
+        the dtype's name ("bool" is one byte; "int8", "float16", "bfloat16",
+        "float8_e4m3fn": the first number) so that the memory and task passes can ask it
+        without importing numpy (tests/dialects/test_dtypes.py checks it against numpy)."""
+        spec = self.numpy_spec[1] if isinstance(self.numpy_spec, tuple) else self.numpy_spec
+        if spec == "bool":
+            return 8
+        m = re.match(r"[a-z]+?(\d+)", spec)
+        assert m is not None, spec
+        return int(m.group(1))
 
 
 # Platform DtypeMKN table: "Default=16,16,16" (M0,K0,N0); the shipped platform ini files
@@ -221,6 +236,11 @@ def numpy_dtype(elem: Attribute) -> np.dtype:
     (each GE's width), sub-byte integers -> int8/uint8, i1 -> bool.
     """
     return ge_dtype(elem).numpy
+
+
+def held_bits(elem: Attribute) -> int:
+    """The width in bits of `numpy_dtype(elem)`, without importing numpy."""
+    return ge_dtype(elem).held_bits
 
 
 def is_float_dtype(dt: np.dtype) -> bool:

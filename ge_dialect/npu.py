@@ -90,7 +90,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator, SymbolOpInte
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ascgraph import AscGraphOp
-from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.dtypes import held_bits
 
 FIXED_REGIONS = ("fm", "weight", "var", "workspace")
 IO_KINDS = ("input", "output")
@@ -167,7 +167,7 @@ class AddrAttr(ParametrizedAttribute):
 def raw_bytes(t: Attribute) -> int:
     """Bytes of a tensor type's elements in origin row-major order (the view a kernel makes)."""
     assert isinstance(t, TensorType)
-    return math.prod(t.get_shape()) * numpy_dtype(t.element_type).itemsize
+    return math.prod(t.get_shape()) * (held_bits(t.element_type) // 8)
 
 
 # ---------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
-from ge_dialect.dtypes import dtype_bits, numpy_dtype
+from ge_dialect.dtypes import dtype_bits, held_bits, numpy_dtype
 from ge_dialect.graph import graphs_to_compile
 from ge_dialect.interval_map import IntervalMap
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
@@ -133,7 +133,8 @@ class _Lowering:
         layout (NC1HWC0 with C not a multiple of C0, FRACTAL_NZ, ...) is bigger."""
         t = v.type
         elem = t.element_type  # type: ignore[attr-defined]
-        if numpy_dtype(elem).itemsize * 8 != dtype_bits(elem):
+        held = held_bits(elem)  # numpy_dtype(elem).itemsize * 8, without importing numpy
+        if held != dtype_bits(elem):
             raise LocatedError(
                 op,
                 f"{t}: the simulator keeps {elem} in {numpy_dtype(elem)}, so its addresses cannot follow GE's byte sizes",
@@ -141,7 +142,7 @@ class _Lowering:
         shape = tensor_desc(t).storage_shape
         if shape is None:
             return npu.raw_bytes(t)
-        return max(math.prod(shape) * numpy_dtype(elem).itemsize, npu.raw_bytes(t))
+        return max(math.prod(shape) * (held // 8), npu.raw_bytes(t))
 
     @staticmethod
     def _list(op: Operation, name: str, n: int) -> list[Attribute]:

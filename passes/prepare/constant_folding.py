@@ -28,9 +28,8 @@ per node folded, with its value and kernel.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -40,7 +39,9 @@ from ge_dialect.ge import Const, Constant
 from ge_dialect.names import ge_type
 from ge_dialect.pass_options import REMARKS, Option
 from passes.prepare.folding import const_array, run_folding
-from passes.prepare.host_kernels import AICPU_KERNELS, BUILTIN_KERNELS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def compute_potential_weight(op: Operation) -> tuple[list[np.ndarray], str] | None:
@@ -50,6 +51,9 @@ def compute_potential_weight(op: Operation) -> tuple[list[np.ndarray], str] | No
     # OpDescUtils::GetConstInputNodeAndAnchor (every input a Const), then GetWeightsFromNodes
     if not all(isinstance(v.owner, Const | Constant) for v in op.operands):
         return None
+    # the kernels (and numpy) are loaded when the first node with all-Const inputs is met
+    from passes.prepare.host_kernels import AICPU_KERNELS, BUILTIN_KERNELS
+
     inputs = []
     for v in op.operands:
         arr = const_array(v.owner)  # type: ignore[arg-type]

@@ -21,9 +21,8 @@ per node folded, with its value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -31,8 +30,11 @@ from xdsl.passes import ModulePass
 
 from ge_dialect.names import ge_type
 from ge_dialect.pass_options import REMARKS, Option
+from passes.prepare.dimension_kernels import NODE_KERNELS
 from passes.prepare.folding import run_folding
-from passes.prepare.host_kernels import NODE_KERNELS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def compute_dimension(op: Operation) -> tuple[list[np.ndarray], str] | None:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -32,6 +31,9 @@ from ge_dialect.ge import Const, Constant, DataLike, GeNode
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
 
+if TYPE_CHECKING:  # numpy is imported where an array is made (passes/prepare/dimension_kernels.py)
+    import numpy as np
+
 # folding_pass.cc: AddConstNodeToGraph (SetBool "_is_from_constant_folding")
 IS_FROM_CONSTANT_FOLDING = "_is_from_constant_folding"
 # ge_attr_define.cc: ATTR_NO_NEED_CONSTANT_FOLDING
@@ -42,6 +44,8 @@ _DYNAMIC_CONST = re.compile(r"dynamic_const_(\d+)")
 def const_array(op: Operation) -> np.ndarray | None:
     """The value of a Const/Constant as an array of its output's numpy dtype (GE's
     OpDescUtils::GetWeightsFromNodes), or None for anything else."""
+    import numpy as np
+
     if not isinstance(op, Const | Constant):
         return None
     v = op.attributes.get("value")
@@ -74,6 +78,8 @@ def all_outputs_empty(op: Operation) -> bool:
 
 def dense_attr(arr: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     """`arr` as the `value` of a Const of type `t` (raw bytes; i1 `true` is the byte -1)."""
+    import numpy as np
+
     et = t.element_type
     if isinstance(et, IntegerType) and et.width.data == 1:
         data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
@@ -131,6 +137,8 @@ class Folder:
 
 def fmt_value(arr: np.ndarray) -> str:
     """A short text of a folded value for remarks: the values of a small one, else the shape."""
+    import numpy as np
+
     if arr.size <= 8:
         vals = ", ".join(str(v) for v in np.asarray(arr).reshape(-1).tolist())
         return f"[{vals}]" if arr.ndim else vals

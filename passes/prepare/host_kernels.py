@@ -6,7 +6,8 @@ ConstantFoldingPass::ComputePotentialWeight): first the AICPU engine's host CPU 
 built-in kernels (ComputeWithBuiltInKernel, `compiler/host_kernels/*`, registered with
 REGISTER_COMPUTE_NODE_KERNEL). Here:
 
-* NODE_KERNELS: the built-in kernels that compute from the node alone (its input shapes),
+* NODE_KERNELS (passes/prepare/dimension_kernels.py, which needs numpy only when a kernel
+  runs): the built-in kernels that compute from the node alone (its input shapes),
   DimensionComputePass's (kernel.h: Compute(const NodePtr &, ...)): Shape, Size, Rank;
 * BUILTIN_KERNELS: the built-in kernels on Const inputs for the op types the ge dialect
   has, each with its kernel's dtype table and refusals (a refusal is GE's NOT_CHANGED:
@@ -30,11 +31,12 @@ from xdsl.ir import Operation
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of
-from ge_dialect.dtypes import ge_dtype_name, numpy_dtype
+from ge_dialect.dtypes import ge_dtype_name
+from passes.prepare.dimension_kernels import np_out_dtype as _np_out
+from passes.prepare.dimension_kernels import out_dtype
 
 Arrays = Sequence[np.ndarray]
 Kernel = Callable[[Operation, Arrays], "list[np.ndarray] | None"]
-NodeKernel = Callable[[Operation], "list[np.ndarray] | None"]
 
 _INTS = frozenset({"DT_INT8", "DT_INT16", "DT_INT32", "DT_INT64", "DT_UINT8", "DT_UINT16", "DT_UINT32", "DT_UINT64"})
 _FLOATS = frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE"})
@@ -47,68 +49,9 @@ def in_dtype(op: Operation, i: int) -> str:
     return ge_dtype_name(op.operands[i].type.element_type)  # type: ignore[attr-defined]
 
 
-def out_dtype(op: Operation, i: int = 0) -> str:
-    return ge_dtype_name(op.results[i].type.element_type)  # type: ignore[attr-defined]
-
-
-def _np_out(op: Operation, i: int = 0) -> np.dtype:
-    return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
-
-
 def _out_shape(op: Operation, i: int = 0) -> tuple[int, ...] | None:
     s = shape_of(op.results[i].type)
     return s if s is not None and all(d >= 0 for d in s) else None
-
-
-# -- DimensionComputePass's kernels (node -> outputs) -----------------------------------
-
-
-def _static_in_shape(op: Operation) -> tuple[int, ...] | None:
-    # kernel_utils.cc: KernelUtils::IsUnknownShape (a -1 or -2 dim: NOT_CHANGED)
-    s = shape_of(op.operands[0].type)
-    return s if s is not None and all(d >= 0 for d in s) else None
-
-
-def _shape_data(op: Operation, data: Sequence[int], scalar: bool) -> list[np.ndarray] | None:
-    # kernel_utils.cc: KernelUtils::ConstructTensorDescWithData (DT_INT32 or DT_INT64 only)
-    if out_dtype(op) not in ("DT_INT32", "DT_INT64"):
-        return None
-    arr = np.array(data[0] if scalar else list(data), dtype=_np_out(op))
-    if out_dtype(op) == "DT_INT32" and any(d > np.iinfo(np.int32).max for d in data):
-        return None
-    return [arr]
-
-
-def shape_kernel(op: Operation) -> list[np.ndarray] | None:
-    # shape_kernel.cc: ShapeKernel::Compute (the input's dims)
-    s = _static_in_shape(op)
-    return None if s is None else _shape_data(op, s, scalar=False)
-
-
-def size_kernel(op: Operation) -> list[np.ndarray] | None:
-    # size_kernel.cc: SizeKernel::Compute (product of the dims, int64 overflow checked; 0-d)
-    s = _static_in_shape(op)
-    if s is None:
-        return None
-    n = math.prod(s)
-    if n > np.iinfo(np.int64).max:
-        return None
-    return _shape_data(op, [n], scalar=True)
-
-
-def rank_kernel(op: Operation) -> list[np.ndarray] | None:
-    # rank_kernel.cc: RankKernel::Compute (GetDimNum, DT_INT32 0-d)
-    s = shape_of(op.operands[0].type)
-    if s is None:
-        return None
-    return _shape_data(op, [len(s)], scalar=True)
-
-
-NODE_KERNELS: dict[str, tuple[NodeKernel, str]] = {
-    "Shape": (shape_kernel, "shape_kernel.cc"),
-    "Size": (size_kernel, "size_kernel.cc"),
-    "Rank": (rank_kernel, "rank_kernel.cc"),
-}
 
 
 # -- ConstantFoldingPass's built-in kernels (node, Const inputs -> outputs) ---------------
