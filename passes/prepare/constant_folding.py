@@ -44,13 +44,19 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+def all_const_inputs(op: Operation) -> bool:
+    """ComputePotentialWeight's first check: a node with inputs, every one from a Const."""
+    if not op.operands:
+        return False  # input_nodes_2_out_anchors.empty()
+    # OpDescUtils::GetConstInputNodeAndAnchor (every input a Const)
+    return all(isinstance(v.owner, Const | Constant) for v in op.operands)
+
+
 def compute_potential_weight(op: Operation) -> tuple[list[np.ndarray], str] | None:
     """constant_folding_pass.cc: ConstantFoldingPass::ComputePotentialWeight."""
-    if not op.operands:
-        return None  # input_nodes_2_out_anchors.empty()
-    # OpDescUtils::GetConstInputNodeAndAnchor (every input a Const), then GetWeightsFromNodes
-    if not all(isinstance(v.owner, Const | Constant) for v in op.operands):
+    if not all_const_inputs(op):
         return None
+    # then GetWeightsFromNodes
     # the kernels (and numpy) are loaded when the first node with all-Const inputs is met
     from passes.prepare.host_kernels import AICPU_KERNELS, BUILTIN_KERNELS
 
@@ -86,4 +92,4 @@ class ConstantFoldingPass(ModulePass):
     OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_folding(op, self.name, compute_potential_weight, self.remarks)
+        run_folding(op, self.name, compute_potential_weight, self.remarks, may_fold=all_const_inputs)

@@ -60,4 +60,4 @@ class DimensionComputePass(ModulePass):
     OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_folding(op, self.name, compute_dimension, self.remarks)
+        run_folding(op, self.name, compute_dimension, self.remarks, may_fold=lambda n: ge_type(n) in NODE_KERNELS)

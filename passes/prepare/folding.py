@@ -27,7 +27,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location, remark
 from ge_dialect.dtypes import numpy_dtype
-from ge_dialect.ge import Const, Constant, DataLike, GeNode
+from ge_dialect.ge import Const, Constant, DataLike, GeNode, GraphOp
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
 
@@ -150,24 +150,23 @@ def run_folding(
     pass_name: str,
     try_fold: Callable[[Operation], tuple[list[np.ndarray], str] | None],
     remarks: bool,
+    may_fold: Callable[[Operation], bool] = lambda op: True,
 ) -> None:
     """The GEPass walk of a folding pass: root graphs, then subgraphs; in each, nodes in
     graph order, each tried once (a Const made before a later node's turn is what it
     sees, as GE's re-pass of a folded node's consumers gives); `try_fold` gives the
-    outputs and the kernel's name, or None (GE's NOT_CHANGED)."""
+    outputs and the kernel's name, or None (GE's NOT_CHANGED). `may_fold` is a cheap
+    necessary condition of `try_fold`'s success (its pass's first check), asked before
+    the shape checks; the names the Consts must avoid are read at a graph's first fold."""
     graphs = graphs_in_pass_order(module)
-    count = 0
     for graph in graphs:
         name_nodes(graph.body.block)  # names follow the input graph
-        for n in graph.body.block.ops:
-            m = _DYNAMIC_CONST.fullmatch(node_name(n))
-            if m:
-                count = max(count, int(m.group(1)) + 1)
+    count: int | None = None  # the next dynamic_const_<k>: read at the first fold
     for graph in graphs:
         block = graph.body.block
-        folder = Folder([node_name(n) for n in block.ops], count)
+        folder: Folder | None = None
         for op in list(block.ops):
-            if op.parent is not block or not isinstance(op, GeNode) or not op.results:
+            if op.parent is not block or not isinstance(op, GeNode) or not op.results or not may_fold(op):
                 continue
             if NO_NEED_CONSTANT_FOLDING in op.attributes or all_outputs_empty(op):
                 continue  # folding_pass::IsNoNeedConstantFolding; NeedIgnorePass
@@ -177,6 +176,10 @@ def run_folding(
             if got is None:
                 continue
             outputs, kernel = got
+            if count is None:  # no node was folded yet: every name is the input's
+                count = _next_dynamic_const(graphs)
+            if folder is None:  # nothing of this graph was folded yet: its names as they came
+                folder = Folder([node_name(n) for n in block.ops], count)
             what, name = ge_type(op), node_name(op)
             loc = op_location(op)
             used = [a for a, r in zip(outputs, op.results) if r.uses]
@@ -191,4 +194,16 @@ def run_folding(
                     pass_name=pass_name,
                     location=loc,
                 )
-        count = folder.count
+        if folder is not None:
+            count = folder.count
+
+
+def _next_dynamic_const(graphs: Sequence[GraphOp]) -> int:
+    """One past the largest k of the module's `dynamic_const_<k>` nodes (0 without one)."""
+    count = 0
+    for graph in graphs:
+        for n in graph.body.block.ops:
+            m = _DYNAMIC_CONST.fullmatch(node_name(n))
+            if m:
+                count = max(count, int(m.group(1)) + 1)
+    return count

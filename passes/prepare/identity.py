@@ -176,11 +176,15 @@ class IdentityPass(ModulePass):
     }
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        callers = subgraph_callers(op)
+        callers: dict[str, list[PartitionedCall]] | None = None  # the module's scan, when needed
         for graph in graphs_in_pass_order(op):
             block = graph.body.block
             # names follow the input graph: fixed before any node is deleted
             name_nodes(block)
+            if not any(ge_type(n) in IDENTITY_TYPES for n in block.ops):
+                continue  # no Identity-like node: the sweep would match nothing
+            if callers is None:
+                callers = subgraph_callers(op)
             pos = {n: i for i, n in enumerate(block.ops)}
             pattern = DeleteIdentity(callers, pos, self.force, self.remarks)
             PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(graph.body)

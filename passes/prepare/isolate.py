@@ -70,5 +70,7 @@ class RemoveTypePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for graph in graphs_in_pass_order(op):
             name_nodes(graph.body.block)  # names follow the input graph
+            if not any(ge_type(n) == self.GE_TYPE for b in graph.body.blocks for n in b.ops):
+                continue  # nothing to delete here: the walk would match nothing
             pattern = IsolateAndDelete(self.GE_TYPE, self.name, self.GE_PASS, self.remarks)
             PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(graph.body)

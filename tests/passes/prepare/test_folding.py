@@ -230,3 +230,46 @@ def test_bf16_and_float8_constants_fold_on_byte_copying_kernels(elem):
     assert not [op for op in m.walk() if isinstance(op, ge.Reshape)]
     assert [op.name for op in m.walk() if isinstance(op, ge.Add)] == ["ge.Add"]
     same_bits(want, run_module(m, []))
+
+
+def test_shape_checks_and_names_are_read_only_for_folding_candidates(monkeypatch):
+    """run_folding asks its pass's cheap first check (`may_fold`: all inputs Const, or a
+    Shape/Size/Rank node) before NeedIgnorePass's output-shape checks, and reads a graph's
+    names (for the new Consts' unique names) only when it folds a node of that graph:
+    on 20 Relus and one foldable Add, the shape check runs once per pass and one
+    Folder is built, by constant folding."""
+    from passes.prepare import folding
+
+    calls = {"empty": 0, "folder": 0}
+    real_empty, real_init = folding.all_outputs_empty, folding.Folder.__init__
+
+    def empty(op):
+        calls["empty"] += 1
+        return real_empty(op)
+
+    def init(self, *a, **k):
+        calls["folder"] += 1
+        real_init(self, *a, **k)
+
+    monkeypatch.setattr(folding, "all_outputs_empty", empty)
+    monkeypatch.setattr(folding.Folder, "__init__", init)
+    relus = [f"  %r{i} = ge.Relu(%r{i - 1}) : (tensor<2xi32>) -> tensor<2xi32>" for i in range(1, 21)]
+    m = parse(
+        graph(
+            [
+                "  %r0 = ge.Relu(%x) : (tensor<2xi32>) -> tensor<2xi32>",
+                *relus,
+                "  %w = ge.Const {value = dense<[1, 2]> : tensor<2xi32>} : tensor<2xi32>",
+                "  %s = ge.Add(%w, %w) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>",
+                "  %o = ge.Add(%r20, %s) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>",
+            ],
+            [("o", "tensor<2xi32>")],
+            ["  %x = ge.Data {index = 0} : tensor<2xi32>"],
+        )
+    )
+    ctx = make_context()
+    DimensionComputePass().apply(ctx, m)
+    assert calls == {"empty": 0, "folder": 0}  # no Shape, Size or Rank node
+    ConstantFoldingPass().apply(ctx, m)
+    assert calls == {"empty": 1, "folder": 1}  # only the Add of two Consts
+    assert [c.results[0].name_hint for c in m.walk() if isinstance(c, ge.Const)] == ["dynamic_const_0"]
