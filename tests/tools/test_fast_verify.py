@@ -19,6 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from bench.gen_graphs import generate
 from conftest import ROOT
+from ge_dialect import ascgraph as ag
 from ge_dialect.diagnostics import LocatedError
 from ge_tools import opt as O
 from ge_tools.parse import parse_module
@@ -182,3 +183,23 @@ def test_every_example_verifies_the_same(monkeypatch):
         module = parse_module(make_context(), path.read_text(), str(path))
         for op in module.walk():
             _check_same(op)
+
+
+def test_ascgraph_nodes_sharing_views_check_them_once(monkeypatch):
+    """AscNode.verify_ checks a `sched.axis` and an output view once per graph table and
+    attribute (ascgraph.AxisTable.passed_*): the lowered graph's nodes share them (main
+    checked both on every node)."""
+    lowered = _stages(generate("fanout", 200, 0))[1]
+    nodes = [op for op in lowered.walk() if isinstance(op, ag.AscNode)]
+    calls = [0]
+    plain = ag._check_axis_ids  # pyright: ignore[reportPrivateUsage]
+
+    def counted(ids, sizes, what) -> None:  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        plain(ids, sizes, what)
+
+    monkeypatch.setattr(ag, "_check_axis_ids", counted)
+    ag._last_table = None  # pyright: ignore[reportPrivateUsage]
+    O.verify_module(lowered)
+    # main: one call per output of every node, and one per sched.axis
+    assert len(nodes) > 400 and calls[0] * 2 < len(nodes)
