@@ -53,7 +53,7 @@ Verifier rules (each message names the node and the rule):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -363,6 +363,16 @@ class AxisTable:
     error: str | None
     sizes: dict[int, int]
     names: dict[int, str]
+    # AscNode.verify_'s checks of a `sched.axis` attribute and of an output view that
+    # passed against this table: the same immutable attribute passes again, so the nodes
+    # of a graph that share one check it once. Keyed by the attribute's identity, with the
+    # attribute held in the entry (so no other object takes its id while it is here):
+    # hashing an attribute's content cost more than the checks. Only passes are kept: a
+    # failing check runs again and raises its own message.
+    passed_sched: dict[int, tuple[Attribute, frozenset[int]]] = field(default_factory=dict, compare=False)
+    passed_views: dict[int, tuple[AscTensorType, set[tuple[frozenset[int], bool, bool]]]] = field(
+        default_factory=dict, compare=False
+    )
 
 
 _last_table: AxisTable | None = None
@@ -525,19 +535,29 @@ class AscNode(IRDLOperation):
         if sched is None:
             if self.SCHED_REQUIRED:
                 raise VerifyException(f"{self.asc_type} requires attribute '{SCHED_AXIS}' (its loop axis ids)")
+            loop = frozenset(self.sched_axis())
+        elif (known := table.passed_sched.get(id(sched))) is not None and known[0] is sched:
+            loop = known[1]  # sched_axis() reads the same attribute
         else:
             if (err := A.kind_error(SCHED_AXIS, sched, A.AttrKind.LIST_INT)) is not None:
                 raise VerifyException(err)
             ids = A.get_int_list(self, SCHED_AXIS) or []
             _check_axis_ids(ids, sizes, SCHED_AXIS)
-        loop = set(self.sched_axis())
+            loop = frozenset(self.sched_axis())
+            table.passed_sched[id(sched)] = (sched, loop)
+        on_chip = not self.MEMORY and not isinstance(self, Store)
+        gather = isinstance(self, Data) and gather_operand(self)
         for k, r in enumerate(self.results):
             t = tensor_type(r)
+            rules = (loop, on_chip, gather)
+            views = table.passed_views.get(id(t))
+            if views is not None and views[0] is t and rules in views[1]:
+                continue
             ids, reps, strides = t.axis_ids, t.repeat_list, t.stride_list  # each read once
             what = f"output {k}"
             _check_axis_ids(ids, sizes, f"{what} axis")
             for a, rep, st in zip(ids, reps, strides):
-                if rep < 1 or (rep > sizes[a] and not gather_operand(self)):
+                if rep < 1 or (rep > sizes[a] and not gather):
                     raise VerifyException(
                         f"{what} has repeat {rep} on axis {names[a]} (id {a}) of size {sizes[a]}; "
                         f"repeats lie in 1..{sizes[a]}"
@@ -554,13 +574,16 @@ class AscNode(IRDLOperation):
                 extra = sorted(set(ids) - loop)
                 raise VerifyException(f"{what} has axis {extra} outside the node's {SCHED_AXIS} {sorted(loop)}")
             # UB tensors are contiguous (asc_overrides.cpp: compute outputs get contiguous strides).
-            if not self.MEMORY and not isinstance(self, Store):
+            if on_chip:
                 want = contiguous_strides(reps)
                 if strides != want:
                     raise VerifyException(
                         f"{what} has strides {list(strides)}, but an on-chip tensor with repeats "
                         f"{list(reps)} is contiguous: strides {list(want)}"
                     )
+            if views is None or views[0] is not t:
+                views = table.passed_views[id(t)] = (t, set())
+            views[1].add(rules)
         self.check()
 
     def check(self) -> None:

@@ -34,11 +34,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
 from itertools import accumulate
-from typing import IO, NoReturn, get_args, get_type_hints
+from typing import IO, NoReturn, cast, get_args, get_type_hints
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ArrayAttr, ArrayOfConstraint, ModuleOp
+from xdsl.ir import Attribute, ErasedSSAValue, Operation, ParametrizedAttribute, SSAValue
+from xdsl.irdl.constraints import AnyAttr, AttrConstraint, BaseAttr, EqAttrConstraint, ParamAttrConstraint, RangeOf
+from xdsl.irdl.operations import (
+    AttributeDef,
+    IRDLOperation,
+    OpDef,
+    OperandDef,
+    OptAttributeDef,
+    OptionalDef,
+    OptPropertyDef,
+    PropertyDef,
+    ResultDef,
+    VarOperandDef,
+    VarResultDef,
+)
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.traits import NoTerminator
 from xdsl.universe import Universe
@@ -287,16 +301,186 @@ class InvalidAfterPass(LocatedError):
         self.pass_name = pass_name
 
 
-def verify_module(module: ModuleOp) -> None:
+# -- verification -----------------------------------------------------------------------
+#
+# xDSL's IRDL verifier (OpDef.verify) is generic: per op it looks up the variadic options,
+# builds a VerificationContext and walks every constraint object. Most ge, npu and
+# ascgraph ops are one variadic operand and result list of any type (or of
+# !ascgraph.tensor) and a few properties of a base attribute type, so `_fast_plan`
+# compiles each op class's definition once into plain isinstance / equality tests that
+# accept exactly what OpDef.verify accepts. An op the plan accepts then runs the class's
+# own verifier (and its traits) as xDSL would; anything the plan cannot decide (regions,
+# successors, the last op of a block, constraints other than the ones below) or rejects
+# goes through xDSL's own Operation.verify, so a failing op gets xDSL's message.
+
+
+class _Undecidable(Exception):
+    """A constraint `_attr_test` does not compile: the class is verified by xDSL."""
+
+
+def _attr_test(c: AttrConstraint) -> Callable[[Attribute], bool] | None:
+    """A test that holds exactly when `c.verify(attr)` does not raise (None: every
+    attribute passes). Only the constraint classes themselves, by exact type: a subclass
+    may verify differently."""
+    kind = type(c)
+    if kind is AnyAttr:
+        return None
+    if kind is BaseAttr:
+        base = cast(BaseAttr[Attribute], c).attr
+        return lambda a: isinstance(a, base)
+    if kind is EqAttrConstraint:
+        want = cast(EqAttrConstraint[Attribute], c).attr
+        return lambda a: not (a != want)  # EqAttrConstraint.verify's test
+    if kind is ParamAttrConstraint:
+        p = cast(ParamAttrConstraint[ParametrizedAttribute], c)
+        base, tests = p.base_attr, tuple(_attr_test(q) for q in p.param_constrs)
+
+        def params(a: Attribute) -> bool:
+            if not isinstance(a, base) or len(a.parameters) != len(tests):
+                return False
+            return all(t is None or t(x) for t, x in zip(tests, a.parameters))
+
+        return params
+    if kind is ArrayOfConstraint:
+        elems = cast(ArrayOfConstraint[Attribute], c).elem_range_constraint
+        if type(elems) is not RangeOf:
+            raise _Undecidable
+        elem = _attr_test(elems.constr)
+        return lambda a: isinstance(a, ArrayAttr) and (elem is None or all(elem(e) for e in a.data))
+    raise _Undecidable
+
+
+def _values_test(defs: Sequence[tuple[str, OperandDef | ResultDef]]) -> Callable[[Sequence[SSAValue]], bool]:
+    """irdl_op_verify_arg_list's outcome for a definition of no values (their count must
+    be 0) or of one variadic list (any count) of a compiled constraint."""
+    if not defs:
+        return lambda values: not values
+    if len(defs) != 1 or type(defs[0][1]) not in (VarOperandDef, VarResultDef):
+        raise _Undecidable
+    constr = defs[0][1].constr
+    if type(constr) is not RangeOf:
+        raise _Undecidable
+    test = _attr_test(constr.constr)
+    if test is None:
+        return lambda values: True
+    return lambda values: all(test(v.type) for v in values)
+
+
+def _fields_test(
+    defs: dict[str, AttributeDef] | dict[str, PropertyDef], optional: type[OptionalDef], closed: bool
+) -> Callable[[dict[str, Attribute]], bool]:
+    """OpDef.verify's property (`closed`: no other key) or attribute checks."""
+    tests = tuple((name, _attr_test(d.constr), isinstance(d, optional)) for name, d in defs.items())
+
+    def check(fields: dict[str, Attribute]) -> bool:
+        for name, test, opt in tests:
+            a = fields.get(name)
+            if a is None:
+                if not opt:
+                    return False
+            elif test is not None and not test(a):
+                return False
+        return not closed or all(k in defs for k in fields)
+
+    return check
+
+
+def _fast_plan(cls: type[Operation]) -> Callable[[Operation], bool] | None:
+    """For an IRDL op class: a check of one op that returns True when the op passes what
+    `op.verify(verify_nested_ops=False)` checks, and False (or raises) when it cannot say;
+    None when the class is not one it can check (then xDSL verifies every op of it)."""
+    verify_ = getattr(cls, "verify_", None)  # what op.verify_() calls, inherited or not
+    code = getattr(verify_, "__code__", None)
+    closure = getattr(verify_, "__closure__", None) or ()
+    # irdl_op_definition's generated verify_ (xdsl/irdl/operations.py,
+    # get_accessors_from_op_def): `op_def.verify(self)` then the class's own verify_
+    if (
+        code is None
+        or code.co_qualname != "get_accessors_from_op_def.<locals>.verify_"
+        or cls.verify is not Operation.verify
+        or not issubclass(cls, IRDLOperation)
+    ):
+        return None
+    cells = dict(zip(code.co_freevars, (c.cell_contents for c in closure)))
+    op_def = cells.get("op_def")
+    custom: Callable[[Operation], None] | None = cells.get("custom_verify")
+    if not isinstance(op_def, OpDef) or set(cells) - {"op_def", "custom_verify"}:
+        return None
+    if op_def.options or op_def.regions or op_def.successors:
+        return None
+    try:
+        operands = _values_test(op_def.operands)
+        results = _values_test(op_def.results)
+        properties = _fields_test(op_def.properties, OptPropertyDef, closed=True)
+        attributes = _fields_test(op_def.attributes, OptAttributeDef, closed=False)
+    except _Undecidable:
+        return None
+    traits = tuple(op_def.traits)
+
+    def check(op: Operation) -> bool:
+        if op.successors or op.regions:
+            return False
+        block = op.parent
+        if block is not None and block.last_op is op:  # Operation.verify's terminator rules
+            return False
+        values = op.operands
+        if any(isinstance(v, ErasedSSAValue) for v in values):
+            return False
+        if not (operands(values) and results(op.results) and properties(op.properties) and attributes(op.attributes)):
+            return False
+        for trait in traits:
+            trait.verify(op)
+        if custom is not None:
+            custom(op)
+        return True
+
+    return check
+
+
+_FAST_PLANS: dict[type[Operation], Callable[[Operation], bool] | None] = {}
+
+
+@dataclass
+class VerifyCounts:
+    """How verify_module decided its ops (tests/tools/test_fast_verify.py counts them)."""
+
+    fast: int = 0  # by the compiled plan and the class's own verifier
+    xdsl: int = 0  # by xDSL's Operation.verify
+
+
+VERIFY_COUNTS = VerifyCounts()
+
+
+def _verify_op(op: Operation, fast: bool) -> None:
+    if fast:
+        cls = type(op)
+        if cls in _FAST_PLANS:
+            plan = _FAST_PLANS[cls]
+        else:
+            plan = _FAST_PLANS[cls] = _fast_plan(cls)
+        if plan is not None:
+            try:
+                if plan(op):
+                    VERIFY_COUNTS.fast += 1
+                    return
+            except Exception:  # xDSL's verify below raises it again, with its own wording
+                pass
+    VERIFY_COUNTS.xdsl += 1
+    op.verify(verify_nested_ops=False)
+
+
+def verify_module(module: ModuleOp, fast: bool = True) -> None:
     """`module.verify()` with each failure one LocatedError at the op that fails.
 
     xDSL's Operation.verify runs an op's own verifier after its regions' and reports a
     failure through Operation.emit_error, which prints the whole module. Here each op is
     verified alone in the same order (nested ops first), so that the op that failed is
-    known; a LocatedError a verifier raises about another op passes through."""
+    known; a LocatedError a verifier raises about another op passes through. `fast`:
+    the ops a compiled plan can decide skip xDSL's generic IRDL checks (see _fast_plan;
+    the same outcome and message either way)."""
     for op in module.walk(region_first=True):
         try:
-            op.verify(verify_nested_ops=False)
+            _verify_op(op, fast)
         except VerifyException as e:
             raise LocatedError(op, one_line(str(e))) from None
         # Block.verify's rule, which verify_nested_ops=False skips
