@@ -5,13 +5,19 @@ faster path gives the same printed IR as the plain one."""
 from __future__ import annotations
 
 import pytest
-from xdsl.ir import Region
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import PassPipeline
 
+from bench.gen_graphs import generate
 from conftest import parse, print_module
+from ge_dialect import ascgraph as ag
+from ge_dialect import ge
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import make_context
 from lowering import ge_to_npu
+from lowering import loop_ir as L
+from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass
+from lowering.op_builder import clone_op, new_op
 
 # @block is inlined twice into @main's model; @main has a three-node AscBackend of its own.
 TWO_CALLS = """
@@ -81,3 +87,115 @@ def test_ge_to_npu_moves_the_asc_graphs_of_graphs_lowered_once(monkeypatch: pyte
     assert moved == copied
     assert moved.count("= ascgraph :") == 4  # @main's, @once's and @block's twice
     assert (moved_clones, copied_clones) == (2, 4)
+
+
+# -- ge-lower-autofuse: ops built field for field as xDSL builds them ----------------------
+
+
+def _state(op: Operation) -> dict[str, object]:
+    """Every field of `op` as a comparable value (uses by owner and index, results by
+    type, index and name, regions by their ops' states)."""
+    d = dict(vars(op))
+    d["_operand_uses"] = [(u.operation is op, u.index) for u in op._operand_uses]  # pyright: ignore[reportPrivateUsage]
+    d["results"] = [
+        (type(r), vars(r).keys(), r.type, r.index, r.op is op, r.name_hint, r.first_use) for r in op.results
+    ]
+    d["regions"] = [(r.parent is op, [[_state(o) for o in b.ops] for b in r.blocks]) for r in op.regions]
+    return d
+
+
+def test_new_op_and_clone_op_build_what_xdsl_builds() -> None:
+    """op_builder.new_op is Operation.create and clone_op is Operation.clone, field for
+    field, on every op class ge-lower-autofuse builds (its AscIR nodes, AscGraph, AscBackend
+    and origin graph's ops)."""
+    m = parse(generate("mixed", 120, 3))
+    LowerAutofusePass(enable_pass=OPTIONAL_CLASSES).apply(make_context(), m)
+    seen = 0
+    for op in m.walk():
+        if not isinstance(op, ag.AscNode | ag.AscGraphOp | ge.GeNode) or op.successors:
+            continue
+        regions = [Region() for _ in op.regions]
+        a = type(op).create(
+            operands=list(op.operands),
+            result_types=[r.type for r in op.results],
+            attributes=op.attributes,
+            properties=op.properties,
+            regions=regions,
+        )
+        b = new_op(
+            type(op),
+            op.operands,
+            [r.type for r in op.results],
+            op.attributes,
+            op.properties,
+            [Region() for _ in op.regions],
+        )
+        for x, y in zip(a._operand_uses, b._operand_uses):  # pyright: ignore[reportPrivateUsage]
+            assert (x._next_use is None) == (y._next_use is None)  # pyright: ignore[reportPrivateUsage]
+        sa, sb = _state(a), _state(b)
+        sa.pop("_operand_uses"), sb.pop("_operand_uses")
+        assert sa.keys() == sb.keys() and all(sa[k] == sb[k] for k in sa if k != "_operands")
+        assert list(a.operands) == list(b.operands)
+        if not op.regions:
+            va: dict[SSAValue, SSAValue] = {}
+            vb: dict[SSAValue, SSAValue] = {}
+            ca, cb = op.clone(value_mapper=va), clone_op(op, vb)
+            assert _state(ca).keys() == _state(cb).keys() and list(va) == list(vb)
+            assert [r.name_hint for r in ca.results] == [r.name_hint for r in cb.results]
+        for o in (a, b):
+            o.erase(safe_erase=False)
+        seen += 1
+    assert seen > 100
+
+
+# -- ge-lower-autofuse: each distinct box structure realized once --------------------------
+
+
+def _lowered(text: str, monkeypatch: pytest.MonkeyPatch, reuse: bool, **options: object) -> tuple[str, int, int]:
+    """`text` through ge-lower-autofuse: the printed IR, the AscGraphBuilder.realize calls
+    and the AscGraphs made; without `reuse` every box is realized (the plain path)."""
+    calls = [0]
+    plain = L.AscGraphBuilder.realize
+
+    def counted(self: L.AscGraphBuilder, *args: object) -> ag.AscGraphOp:
+        calls[0] += 1
+        return plain(self, *args)  # pyright: ignore[reportArgumentType]
+
+    def every_time(self: L.AscGraphCache, dims, root, out_dtype, name, cse=True):  # noqa: ANN001, ANN202
+        b = L.AscGraphBuilder(dims, cse=cse)
+        return b.realize(root, out_dtype, name), b.buffers
+
+    with monkeypatch.context() as mp:
+        mp.setattr(L.AscGraphBuilder, "realize", counted)
+        if not reuse:
+            mp.setattr(L.AscGraphCache, "realize", every_time)
+        m = parse(text)
+        LowerAutofusePass(**options).apply(make_context(), m)  # pyright: ignore[reportArgumentType]
+    m.verify()
+    graphs = sum(isinstance(o, ag.AscGraphOp) for o in m.walk())
+    return print_module(m), calls[0], graphs
+
+
+def test_lower_autofuse_realizes_each_distinct_box_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box whose expression has the structure of one realized before (structure_key)
+    gets a copy of that AscGraph's nodes, not a realization: fanout 1k makes 977
+    AscGraphs from 57 realizations, and the IR is the one realizing every box gives."""
+    text = generate("fanout", 1000, 0)
+    fast, realized, graphs = _lowered(text, monkeypatch, reuse=True)
+    plain, realized_plain, graphs_plain = _lowered(text, monkeypatch, reuse=False)
+    assert fast == plain
+    assert (graphs, graphs_plain, realized_plain) == (977, 977, 977)
+    assert realized == 57
+
+
+@pytest.mark.parametrize("kind", ["chain", "diamond", "concat_tree", "mixed"])
+@pytest.mark.parametrize("split", ["slice", "split"])
+def test_reused_asc_graphs_are_the_realized_ones(kind: str, split: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every optional class on (reductions, concats, splits, transposes, gathers),
+    either split lowering and without CSE, reusing gives the IR realizing every box gives."""
+    text = generate(kind, 400, 5)
+    for cse in (True, False):
+        opts = {"enable_pass": OPTIONAL_CLASSES, "split_lowering": split, "cse": cse}
+        fast, realized, graphs = _lowered(text, monkeypatch, True, **opts)
+        plain, _, _ = _lowered(text, monkeypatch, False, **opts)
+        assert fast == plain and realized <= graphs
