@@ -25,13 +25,14 @@ import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
-from lowering.op_builder import new_op
+from lowering.op_builder import new_block, new_op
 
 Shape = tuple[int, ...]
 
@@ -41,9 +42,9 @@ Shape = tuple[int, ...]
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Affine:
-    """sum(coefs[i] * z_i) + const over the loop variables z0..z{n-1}."""
+class Affine(NamedTuple):
+    """sum(coefs[i] * z_i) + const over the loop variables z0..z{n-1} (a tuple: realize
+    keys its memo by indices, and a tuple hashes without a Python call)."""
 
     coefs: tuple[int, ...]
     const: int = 0
@@ -243,8 +244,20 @@ def _ttype(
 
 
 @functools.lru_cache(maxsize=65536)
+def _contiguous_ttype(dtype: Attribute, n: int, reps: tuple[int, ...]) -> ag.AscTensorType:
+    """The view over axes 0..n-1 with `reps` and GE's contiguous strides."""
+    return _ttype(dtype, tuple(range(n)), reps, ag.contiguous_strides(reps))
+
+
+@functools.lru_cache(maxsize=65536)
 def _axis(i: int, size: int) -> ag.AxisAttr:
     return ag.AxisAttr(i, f"z{i}", size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _axes(dims: Shape) -> ArrayAttr:
+    """An AscGraph's axis table z0..z{n-1} over `dims`."""
+    return ArrayAttr([_axis(i, d) for i, d in enumerate(dims)])
 
 
 @functools.cache
@@ -267,17 +280,17 @@ class AscGraphBuilder:
     buffers: list[SSAValue] = field(default_factory=list)
     _keys: dict = field(default_factory=dict)
     _memo: dict = field(default_factory=dict)
+    n: int = field(init=False)  # the loop axes
 
-    @property
-    def n(self) -> int:
-        return len(self.dims)
+    def __post_init__(self) -> None:
+        self.n = len(self.dims)
 
     def _tensor(
         self, dtype: Attribute, repeats: Sequence[int], strides: Sequence[int] | None = None
     ) -> ag.AscTensorType:
-        reps = tuple(repeats)
-        st = ag.contiguous_strides(reps) if strides is None else tuple(strides)
-        return _ttype(dtype, tuple(range(self.n)), reps, st)
+        if strides is None:
+            return _contiguous_ttype(dtype, self.n, tuple(repeats))
+        return _ttype(dtype, tuple(range(self.n)), tuple(repeats), tuple(strides))
 
     def _add(
         self, cls: type[ag.AscNode], operands: Sequence[SSAValue], t: ag.AscTensorType, attrs: dict, key: object | None
@@ -285,8 +298,7 @@ class AscGraphBuilder:
         # asc_lowerer/asc_overrides.cpp: AscOverrides CSE by textual key (`Type(args)`)
         if self.cse and key is not None and key in self._keys:
             return self._keys[key]
-        op = new_op(cls, operands, (t,), attrs)
-        op.results[0].name_hint = _hint(cls)
+        op = new_op(cls, operands, (t,), attrs, hints=(_hint(cls),))
         self.ops.append(op)
         if key is not None:
             self._keys[key] = op.results[0]
@@ -306,7 +318,8 @@ class AscGraphBuilder:
         d_reps = [reps[a] if coefs[a] != 0 and reps[a] > 1 else 1 for a in range(self.n)]
         d_strides = [coefs[a] if d_reps[a] > 1 else 0 for a in range(self.n)]
         d_type = self._tensor(e.dtype, d_reps, d_strides)
-        data_key = ("Data", e.buffer, d_type)
+        # the view's parts (its axes are 0..n-1 in every view of this builder)
+        data_key = ("Data", e.buffer, e.dtype, tuple(d_reps), tuple(d_strides))
         data = self._keys.get(data_key) if self.cse else None
         if data is None:
             attrs = {"index": _int(len(self.buffers))}
@@ -393,9 +406,7 @@ class AscGraphBuilder:
         src = self.emit(e.src, idx, reps)
         types = [self._tensor(e.dtype, tuple(s if a == e.dim else r for a, r in enumerate(reps))) for s in e.sizes]
         attrs = {**self._compute_attrs(), "gid": _int(e.gid)}
-        op = new_op(ag.Split, (src,), types, attrs)
-        for k, r in enumerate(op.results):
-            r.name_hint = f"split{k}" if k else "split"
+        op = new_op(ag.Split, (src,), types, attrs, hints=[f"split{k}" if k else "split" for k in range(len(types))])
         self.ops.append(op)
         return op.results[e.index]
 
@@ -441,11 +452,10 @@ class AscGraphBuilder:
         st = t
         store = self._add(ag.Store, [v], st, {"offset": _int(0), ag.SCHED_AXIS: _sched(n)}, None)
         self._add(ag.Output, [store], st, {"index": _int(0)}, None)
-        axes = [_axis(i, d) for i, d in enumerate(self.dims)]
         return new_op(
             ag.AscGraphOp,
-            properties={"sym_name": StringAttr(name), "axis": ArrayAttr(axes)},
-            regions=(Region(Block(self.ops)),),
+            properties={"sym_name": StringAttr(name), "axis": _axes(self.dims)},
+            regions=(Region(new_block(self.ops)),),
         )
 
 
@@ -454,9 +464,16 @@ class AscGraphBuilder:
 # ---------------------------------------------------------------------------------------
 
 
+_EXPR, _EXPRS, _BUFFER, _VALUE = range(4)
+# a field's kind by its annotation (the module's annotations are strings)
+_FIELD_KINDS = {"LoopExpr": _EXPR, "Load": _EXPR, "tuple[LoopExpr, ...]": _EXPRS, "SSAValue": _BUFFER}
+
+
 @functools.cache
-def _expr_fields(cls: type[LoopExpr]) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+def _expr_fields(cls: type[LoopExpr]) -> tuple[tuple[str, int], ...]:
+    """Each field of an expression class with its kind: a sub-expression, a tuple of
+    them, a buffer, or a plain value."""
+    return tuple((f.name, _FIELD_KINDS.get(str(f.type), _VALUE)) for f in dataclasses.fields(cls))
 
 
 def structure_key(root: LoopExpr, dims: Shape, out_dtype: Attribute, cse: bool) -> tuple[tuple, list[SSAValue]]:
@@ -475,16 +492,16 @@ def structure_key(root: LoopExpr, dims: Shape, out_dtype: Attribute, cse: bool) 
         if n is not None:
             return n
         rec: list[object] = [type(e)]
-        for f in _expr_fields(type(e)):
+        for f, kind in _expr_fields(type(e)):
             v = getattr(e, f)
-            if isinstance(v, LoopExpr):
-                rec.append(visit(v))
-            elif isinstance(v, SSAValue):
-                rec.append(bufnum.setdefault(v, len(bufnum)))
-            elif isinstance(v, tuple) and v and isinstance(v[0], LoopExpr):
-                rec.append(tuple(visit(x) for x in v))  # pyright: ignore[reportUnknownArgumentType]
-            else:
+            if kind == _VALUE:
                 rec.append(v)
+            elif kind == _EXPR:
+                rec.append(visit(v))
+            elif kind == _EXPRS:
+                rec.append(tuple([visit(x) for x in v]))
+            else:
+                rec.append(bufnum.setdefault(v, len(bufnum)))
         recs.append(tuple(rec))
         num[e] = n = len(recs) - 1
         return n
@@ -510,7 +527,9 @@ class AscGraphCache:
     recorded spec (fanout 4k: 3,686 AscGraphs of 145 distinct structures). `realized`
     and `copied` count the two paths."""
 
-    specs: dict[tuple, _GraphSpec] = field(default_factory=dict)
+    # a key's spec, or the builder and graph of its first realization until a second box
+    # asks for it (nothing changes those between two boxes of one build_backends)
+    specs: dict[tuple, _GraphSpec | tuple[AscGraphBuilder, ag.AscGraphOp, list[SSAValue]]] = field(default_factory=dict)
     realized: int = 0
     copied: int = 0
 
@@ -525,19 +544,18 @@ class AscGraphCache:
             self.realized += 1
             builder = AscGraphBuilder(dims, cse=cse)
             graph = builder.realize(root, out_dtype, name)
-            self.specs[key] = _record(builder, graph, bufs)
+            self.specs[key] = (builder, graph, bufs)
             return graph, builder.buffers
+        if isinstance(spec, tuple):
+            self.specs[key] = spec = _record(*spec)
         self.copied += 1
         made: list[Operation] = []
         for cls, operands, types, attrs, names in spec.nodes:
-            op = new_op(cls, [made[i].results[r] for i, r in operands], types, attrs)
-            for res, hint in zip(op.results, names):
-                res.name_hint = hint
-            made.append(op)
+            made.append(new_op(cls, [made[i].results[r] for i, r in operands], types, attrs, hints=names))
         graph = new_op(
             ag.AscGraphOp,
             properties={"sym_name": StringAttr(name), "axis": spec.axis},
-            regions=(Region(Block(made)),),
+            regions=(Region(new_block(made)),),
         )
         return graph, [bufs[k] for k in spec.buffers]
 

@@ -48,7 +48,7 @@ from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, L
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
-from lowering.op_builder import clone_op, new_op
+from lowering.op_builder import clone_op, new_block, new_op
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).
@@ -486,12 +486,12 @@ def _asc_backend(
         mask |= ag.fuse_type_bit(x.bit)
     attrs: dict[str, Attribute] = {
         A.NODE_NAME: StringAttr(name),
-        FUSE_TYPE_ATTR: StringAttr(fuse),
+        FUSE_TYPE_ATTR: _string_attr(fuse),
         FUSE_TYPE_MASK_ATTR: L.int_attr(mask),
         "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
         "fusion_nodes_size": L.int_attr(ag.node_count(graph)),
     }
-    backend = new_op(ge.AscBackend, buffers, (b.value.type,), attrs, regions=(Region(Block([graph])),))
+    backend = new_op(ge.AscBackend, buffers, (b.value.type,), attrs, regions=(Region(new_block([graph])),))
     backend.results[0].name_hint = b.value.name_hint
     backend.location = b.node.location
     nodes = list(dict.fromkeys(x.node for x in covered))
@@ -531,12 +531,12 @@ def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValu
     """The AscBackend's origin nodes as a ge graph body: Data per input (by index), copies
     of the GE ops it covers, NetOutput of the value it computes (ge.AscBackend.origin); None when an op reads a
     value that is neither an input nor computed inside (then it is not lifted)."""
-    block = Block()
+    ops: list[Operation] = []
     vmap: dict[SSAValue, SSAValue] = {}
     for i, v in enumerate(buffers):
         d = new_op(ge.Data, (), (v.type,), {"index": L.int_attr(i)})
         d.results[0].name_hint = v.name_hint
-        block.add_op(d)
+        ops.append(d)
         vmap[v] = d.results[0]
     for n in nodes:
         for v in n.operands:
@@ -544,15 +544,18 @@ def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValu
             # lifting can restore the node reading it (passes/autofuse/lifting.py maps it back)
             if v not in vmap and isinstance(v.owner, Operation) and ge_type(v.owner) in CONST_TYPES:
                 c = v.owner.clone()
-                block.add_op(c)
+                ops.append(c)
                 vmap.update(zip(v.owner.results, c.results))
         if any(v not in vmap for v in n.operands):
             return None  # reads a value the box reaches through a view of another node
-        block.add_op(clone_op(n, vmap))
+        ops.append(clone_op(n, vmap))
     if out not in vmap:
         return None
-    block.add_op(new_op(ge.NetOutput, (vmap[out],)))
-    return Region(block)
+    ops.append(new_op(ge.NetOutput, (vmap[out],)))
+    return Region(new_block(ops))
+
+
+_string_attr = functools.lru_cache(maxsize=256)(StringAttr)  # fuse types: a few distinct strings
 
 
 def _topo(pos: dict[int, int], boxes: list[KernelBox]) -> list[KernelBox]:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, LocationAttr
-from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue, SSAValues, Use
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.operations import OptionalDef
 
@@ -57,9 +57,11 @@ def new_op(
     properties: Mapping[str, Attribute] = _NO_ATTRS,
     regions: Sequence[Region] = (),
     location: LocationAttr | None = None,
+    hints: Sequence[str] = (),
 ) -> OpT:
     """`cls.create(operands=..., result_types=..., attributes=..., properties=...,
-    regions=..., location=...)`, field for field."""
+    regions=..., location=...)`, field for field; `hints` are the results' name hints
+    (`result.name_hint = hint`, each distinct hint checked once)."""
     op = cls.__new__(cls)
     if operands:
         ops = SSAValues(operands)
@@ -72,6 +74,8 @@ def new_op(
         op._operands = _NO_VALUES  # pyright: ignore[reportPrivateUsage]
         op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
     op.results = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)]) if result_types else _NO_VALUES
+    for r, h in zip(op.results, hints):
+        r._name = _checked_name(h)  # pyright: ignore[reportPrivateUsage]
     op.properties = dict(properties)
     op.attributes = dict(attributes)
     op.location = UNKNOWN_LOC if location is None else location
@@ -108,3 +112,30 @@ def clone_op(op: OpT, value_mapper: dict[SSAValue, SSAValue]) -> OpT:
         value_mapper[old] = r
         r.name_hint = old.name_hint
     return new
+
+
+@functools.cache
+def _checked_name(name: str) -> str:
+    """What the name_hint setter stores for `name` (SSAValue.extract_valid_name, which
+    ge_dialect/names.py replaces when it is imported, before any op is built)."""
+    return SSAValue.extract_valid_name(name)
+
+
+def new_block(ops: Sequence[Operation]) -> Block:
+    """`Block(ops)`: Block.add_op's links, op by op (a new block has no parent, so
+    _attach_op's ancestor check cannot fail)."""
+    block = Block()
+    prev: Operation | None = None
+    for op in ops:
+        if op.parent is not None:
+            raise ValueError("Can't add to a block an operation already attached to a block.")
+        op.parent = block
+        if prev is None:
+            block._first_op = op  # pyright: ignore[reportPrivateUsage]
+        else:
+            op._prev_op = prev  # pyright: ignore[reportPrivateUsage]
+            op._next_op = None  # pyright: ignore[reportPrivateUsage]
+            prev._next_op = op  # pyright: ignore[reportPrivateUsage]
+        prev = op
+    block._last_op = prev  # pyright: ignore[reportPrivateUsage]
+    return block

@@ -5,7 +5,8 @@ faster path gives the same printed IR as the plain one."""
 from __future__ import annotations
 
 import pytest
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.dialects.builtin import Float32Type, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import PassPipeline
 
 from bench.gen_graphs import generate
@@ -17,7 +18,9 @@ from ge_tools.registry import make_context
 from lowering import ge_to_npu
 from lowering import loop_ir as L
 from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass
-from lowering.op_builder import clone_op, new_op
+from lowering.op_builder import clone_op, new_block, new_op
+
+T = TensorType(Float32Type(), [4, 8])
 
 # @block is inlined twice into @main's model; @main has a three-node AscBackend of its own.
 TWO_CALLS = """
@@ -199,3 +202,26 @@ def test_reused_asc_graphs_are_the_realized_ones(kind: str, split: str, monkeypa
         fast, realized, graphs = _lowered(text, monkeypatch, True, **opts)
         plain, _, _ = _lowered(text, monkeypatch, False, **opts)
         assert fast == plain and realized <= graphs
+
+
+def test_new_block_links_as_block_does() -> None:
+    """op_builder.new_block(ops) is Block(ops): the same parent, first/last and per-op links."""
+
+    def made() -> list[Operation]:
+        d = new_op(ge.Data, (), (T,), {"index": L.int_attr(0)})
+        r = new_op(ge.Relu, d.results, (T,))
+        return [d, r, new_op(ge.NetOutput, r.results)]
+
+    def links(b: Block) -> list[object]:
+        """Each op's parent and its instance's link fields, ops by position."""
+        ops = list(b.ops)
+        pos = {o: i for i, o in enumerate(ops)} | {None: None}
+        return [(b.first_op is ops[0], b.last_op is ops[-1])] + [
+            (o.parent is b, sorted(vars(o)), pos[o.prev_op], pos[o.next_op]) for o in ops
+        ]
+
+    a, b = Block(made()), new_block(made())
+    assert [type(o) for o in a.ops] == [type(o) for o in b.ops]
+    assert links(a) == links(b)
+    with pytest.raises(ValueError, match="already attached"):
+        new_block(list(a.ops)[:1])
