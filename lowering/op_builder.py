@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, LocationAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue, SSAValues, Use
@@ -27,7 +27,7 @@ from xdsl.irdl.operations import OptionalDef
 OpT = TypeVar("OpT", bound=Operation)
 
 _NO_ATTRS: Mapping[str, Attribute] = {}
-_NO_VALUES: SSAValues = SSAValues()  # an immutable empty tuple, as Operation's own default
+_NO_VALUES: SSAValues[Any] = SSAValues()  # an immutable empty tuple, as Operation's own default
 
 
 @functools.cache

@@ -4,6 +4,8 @@ faster path gives the same printed IR as the plain one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from xdsl.dialects.builtin import Float32Type, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -136,7 +138,7 @@ def test_new_op_and_clone_op_build_what_xdsl_builds() -> None:
         for x, y in zip(a._operand_uses, b._operand_uses):  # pyright: ignore[reportPrivateUsage]
             assert (x._next_use is None) == (y._next_use is None)  # pyright: ignore[reportPrivateUsage]
         sa, sb = _state(a), _state(b)
-        sa.pop("_operand_uses"), sb.pop("_operand_uses")
+        del sa["_operand_uses"], sb["_operand_uses"]
         assert sa.keys() == sb.keys() and all(sa[k] == sb[k] for k in sa if k != "_operands")
         assert list(a.operands) == list(b.operands)
         if not op.regions:
@@ -212,7 +214,7 @@ def test_new_block_links_as_block_does() -> None:
         r = new_op(ge.Relu, d.results, (T,))
         return [d, r, new_op(ge.NetOutput, r.results)]
 
-    def links(b: Block) -> list[object]:
+    def links(b: Block) -> Sequence[object]:
         """Each op's parent and its instance's link fields, ops by position."""
         ops = list(b.ops)
         pos = {o: i for i, o in enumerate(ops)} | {None: None}
