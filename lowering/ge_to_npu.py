@@ -119,6 +119,10 @@ class _Lowering:
         # call prefix of an inlined subgraph they are made unique across the model too
         # (`call/x` could also be a root node's `name`), so no tensor is declared twice.
         self.node_names = UniqueNames(())
+        # how many times lower_graph runs each graph for this model (a subgraph called from
+        # two places is inlined twice): a graph lowered once gives its kernels' AscGraphs
+        # away (the ge graphs are erased after ge-to-npu), one lowered again copies them
+        self.lowerings = _lowering_counts(module, graph)
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -239,6 +243,7 @@ class _Lowering:
     ) -> list[tuple[str, npu.AddrAttr]]:
         """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
         outputs: list[tuple[str, npu.AddrAttr]] = []
+        move = self.lowerings.get(graph.sym_name.data, 0) <= 1
         name_nodes(graph.body.block)
         for op in graph.body.block.ops:
             if not isinstance(op, ge.GeNode):
@@ -303,10 +308,10 @@ class _Lowering:
             for i in range(len(op.results)):
                 self.table.append(npu.TensorOp(tnames[i], outs[i], info))
             if isinstance(op, ge.FusedAscBackend):
-                self.lower_fused(op, name, in_tensors, list(zip(tnames, outs)))
+                self.lower_fused(op, name, in_tensors, list(zip(tnames, outs)), move)
                 continue
             if isinstance(op, ge.AscBackend):
-                body = op.regions[0].clone()
+                body = _kernel_body(op, move)
                 sym = self.kernel_def(op, "ascgraph", [v.type for v in op.operands], [r.type for r in op.results], body)
             else:
                 sym = self.kernel_def(op, "library", [v.type for v in op.operands], [r.type for r in op.results], None)
@@ -373,9 +378,10 @@ class _Lowering:
         name: str,
         ins: list[tuple[str, npu.AddrAttr]],
         outs: list[tuple[str, npu.AddrAttr]],
+        move: bool,
     ) -> None:
         """A FusedAscBackend is its AscBackends, one kernel each, with workspace buffers for
-        the values passed between them (GE: the node's workspace)."""
+        the values passed between them (GE: the node's workspace); `move` as _kernel_body's."""
         where: dict[SSAValue, tuple[str, npu.AddrAttr]] = {}
         block_ops = list(op.body.block.ops)
         net = block_ops[-1]
@@ -410,7 +416,7 @@ class _Lowering:
                     "ascgraph",
                     [v.type for v in inner.operands],
                     [r.type for r in inner.results],
-                    inner.regions[0].clone(),
+                    _kernel_body(inner, move),
                 )
                 self.emit(npu.KernelOp(sym, [where[v] for v in inner.operands], res, {"node": StringAttr(iname)}))
         for k, v in enumerate(net.operands):
@@ -523,6 +529,45 @@ class _Lowering:
             attrs[A.MEMORY_LOWER_BOUND] = IntegerAttr(self.lower_bound, i64)
         body: list[Operation] = [*regions, *self.table, *self.kernels.values(), *self.views.values(), *stream_ops]
         return npu.ModelOp(self.graph.sym_name.data, n_streams, events, body, attrs)
+
+
+def _kernel_body(op: ge.AscBackend, move: bool) -> Region:
+    """The AscBackend's AscGraph region for its kernel_def: moved out of `op` (which keeps an
+    empty region) when its graph is lowered only once, else a copy."""
+    if not move:
+        return op.regions[0].clone()
+    body = Region()
+    op.regions[0].move_blocks(body)
+    return body
+
+
+def _lowering_counts(module: ModuleOp, root: ge.GraphOp) -> dict[str, int]:
+    """How many times building `root`'s model lowers each graph: once the root, and each
+    subgraph once per call path to it (PartitionedCalls are inlined). A path that calls
+    back into a graph on it stops there (lower_call reports the recursion)."""
+    graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, ge.GraphOp)}
+    callees: dict[str, list[str]] = {}
+    counts: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(name: str) -> None:
+        counts[name] = counts.get(name, 0) + 1
+        g = graphs.get(name)
+        if g is None or name in stack:
+            return
+        if name not in callees:
+            callees[name] = [
+                f.root_reference.data
+                for n in g.body.block.ops
+                if isinstance(n, ge.PartitionedCall) and isinstance(f := n.attributes.get("f"), SymbolRefAttr)
+            ]
+        stack.append(name)
+        for c in callees[name]:
+            visit(c)
+        stack.pop()
+
+    visit(root.sym_name.data)
+    return counts
 
 
 # davinci_model.h: known_node_ (a model run as a kernel of a dynamic graph: DavinciModelExecute)

@@ -8,7 +8,7 @@ lowering/loop_ir.py); a producer whose box is not realized is inlined into its r
 after each node GE's realize rules decide which boxes become fusion boundaries. Every
 realized box holding a compute op becomes one `ge.AscBackend` named
 `autofuse_<fusetype>_<n>_<GETypes>` whose AscGraph loads the buffers the box reads: once
-the whole graph is analysed, a RewritePattern (FusedLoopToAscBackend) replaces each
+the whole graph is analysed, `fused_loop_to_asc_backend` replaces each
 lowered node by the AscBackends of its realized outputs.
 Nodes GE does not lower (or whose class is off) stay as GE ops and realize their inputs.
 """
@@ -33,8 +33,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
-from xdsl.rewriter import InsertPoint
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
@@ -50,6 +48,7 @@ from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, L
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
+from lowering.op_builder import clone_op, new_block, new_op
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).
@@ -298,9 +297,7 @@ class LowerAutofusePass(ModulePass):
         lowered = [n for n in nodes if n not in st.not_lowered and ge_type(n) not in SOURCE_TYPES]
         if not lowered:
             return
-        pattern = FusedLoopToAscBackend({n: backends.get(n, []) for n in lowered})
-        # readers first: a lowered node goes once every node reading it has gone
-        PatternRewriteWalker(pattern, apply_recursively=False, walk_reverse=True).rewrite_region(graph.body)
+        fused_loop_to_asc_backend(graph.body.block, {n: backends.get(n, []) for n in lowered})
 
     def lower_node(self, st: _State, node: GeNode) -> None:
         """# asc_ir_lowerer.cpp: LoweringManager::LowerNode + PostPrecessAfterLoweringNode"""
@@ -456,11 +453,12 @@ def build_backends(
     # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp
     A whole-graph analysis: a box's name counts the realized boxes before it. An
     AscBackend's operands are the values its box loads, as the graph has them now; the
-    rewrite (FusedLoopToAscBackend) rewires those another AscBackend replaces.
+    rewrite (fused_loop_to_asc_backend) rewires those another AscBackend replaces.
     """
     backends: dict[Operation, list[tuple[SSAValue, ge.AscBackend]]] = {}
     made: dict[Operation, list[str]] = {}
     pos = {id(b): i for i, b in enumerate(st.order)}
+    graphs = L.AscGraphCache()
     for b in st.order:
         if not b.realized:
             continue
@@ -469,81 +467,76 @@ def build_backends(
         types = "_".join(ge_type(x.node) for x in covered)
         name = f"autofuse_{fuse}_{counter[0]}_{types}"
         counter[0] += 1
-        backends.setdefault(b.node, []).append((b.value, _asc_backend(b, name, fuse, covered, cse)))
+        backends.setdefault(b.node, []).append((b.value, _asc_backend(b, name, fuse, covered, cse, graphs)))
         for x in covered:
             made.setdefault(x.node, []).append(name)
     return backends, made
 
 
-def _asc_backend(b: KernelBox, name: str, fuse: str, covered: list[KernelBox], cse: bool) -> ge.AscBackend:
+def _asc_backend(
+    b: KernelBox, name: str, fuse: str, covered: list[KernelBox], cse: bool, graphs: L.AscGraphCache
+) -> ge.AscBackend:
     """The AscBackend of realized box `b`: its AscGraph, fuse type attributes and, when
     lifting may restore it, the GE ops it covers."""
     dims = b.expr.src.shape if b.root in ("reduce", "split") else b.expr.shape  # type: ignore[attr-defined]
-    builder = L.AscGraphBuilder(dims, cse=cse)
     k = list[SSAValue](b.node.results).index(b.value)
-    graph = builder.realize(b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph")
+    graph, buffers = graphs.realize(dims, b.expr, _dtype(b.value), f"{node_name(b.node)}_out{k}_graph", cse)
     mask = ag.fuse_type_bit(fuse)
     for x in covered:
         mask |= ag.fuse_type_bit(x.bit)
     attrs: dict[str, Attribute] = {
         A.NODE_NAME: StringAttr(name),
-        FUSE_TYPE_ATTR: StringAttr(fuse),
+        FUSE_TYPE_ATTR: _string_attr(fuse),
         FUSE_TYPE_MASK_ATTR: L.int_attr(mask),
         "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
         "fusion_nodes_size": L.int_attr(ag.node_count(graph)),
     }
-    backend = ge.AscBackend.create(
-        operands=list(builder.buffers), result_types=[b.value.type], attributes=attrs, regions=[Region(Block([graph]))]
-    )
+    backend = new_op(ge.AscBackend, buffers, (b.value.type,), attrs, regions=(Region(new_block([graph])),))
     backend.results[0].name_hint = b.value.name_hint
     backend.location = b.node.location
     nodes = list(dict.fromkeys(x.node for x in covered))
     if sum(ge_type(n) not in NON_COMPUTE_VIEW_TYPES for n in nodes) < LIFTING_MIN_COMPUTE_NODES:
         # is_fuse_from_lowering: keep the GE ops lifting may restore (ge-autofuse)
-        origin = _origin_region(nodes, builder.buffers, b.value)
+        origin = _origin_region(nodes, buffers, b.value)
         if origin is not None:
             backend.add_region(origin)
     return backend
 
 
-@dataclass
-class FusedLoopToAscBackend(RewritePattern):
-    """A lowered GE node becomes the AscBackends of its realized outputs (every reader
+def fused_loop_to_asc_backend(block: Block, backends: dict[Operation, list[tuple[SSAValue, ge.AscBackend]]]) -> None:
+    """Each lowered GE node becomes the AscBackends of its realized outputs (every reader
     of such an output reads the AscBackend instead); the node goes.
 
     # lowerings.cpp: LoweringManager::FusedLoopToAscBackendOp
     Not local by itself: which outputs are realized and what their loops hold is
     lowering's analysis of the whole graph (LowerAutofusePass.lower_node in topological
     order, then build_backends), given here as `backends`: every lowered node, with its
-    realized outputs and their AscBackends. Applied in reverse node order, so an output
-    that is not realized has lost its readers (lowered nodes, inlined) when its node
-    goes, and an AscBackend reading a realized output is in the graph when that output
-    is replaced.
+    realized outputs and their AscBackends. Done in reverse node order (readers first),
+    so an output that is not realized has lost its readers (lowered nodes, inlined) when
+    its node goes, and an AscBackend reading a realized output is in the graph when that
+    output is replaced. (What a PatternRewriteWalker over the block in reverse, applying
+    this once per op, does, without its worklist.)
     """
-
-    backends: dict[Operation, list[tuple[SSAValue, ge.AscBackend]]]
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        outs = self.backends.get(op)
+    for op in reversed(list(block.ops)):
+        outs = backends.get(op)
         if outs is None:
-            return
-        for _, backend in outs:
-            rewriter.insert(backend, InsertPoint.before(op))
+            continue
+        block.insert_ops_before([backend for _, backend in outs], op)
         for value, backend in outs:
-            rewriter.replace_all_uses_with(value, backend.results[0])
-        rewriter.erase(op)
+            value.replace_all_uses_with(backend.results[0])
+        block.erase_op(op)
 
 
 def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValue) -> Region | None:
     """The AscBackend's origin nodes as a ge graph body: Data per input (by index), copies
     of the GE ops it covers, NetOutput of the value it computes (ge.AscBackend.origin); None when an op reads a
     value that is neither an input nor computed inside (then it is not lifted)."""
-    block = Block()
+    ops: list[Operation] = []
     vmap: dict[SSAValue, SSAValue] = {}
     for i, v in enumerate(buffers):
-        d = ge.Data.create(result_types=[v.type], attributes={"index": L.int_attr(i)})
+        d = new_op(ge.Data, (), (v.type,), {"index": L.int_attr(i)})
         d.results[0].name_hint = v.name_hint
-        block.add_op(d)
+        ops.append(d)
         vmap[v] = d.results[0]
     for n in nodes:
         for v in n.operands:
@@ -551,15 +544,18 @@ def _origin_region(nodes: list[Operation], buffers: list[SSAValue], out: SSAValu
             # lifting can restore the node reading it (passes/autofuse/lifting.py maps it back)
             if v not in vmap and isinstance(v.owner, Operation) and ge_type(v.owner) in CONST_TYPES:
                 c = v.owner.clone()
-                block.add_op(c)
+                ops.append(c)
                 vmap.update(zip(v.owner.results, c.results))
         if any(v not in vmap for v in n.operands):
             return None  # reads a value the box reaches through a view of another node
-        block.add_op(n.clone(value_mapper=vmap))
+        ops.append(clone_op(n, vmap))
     if out not in vmap:
         return None
-    block.add_op(ge.NetOutput.create(operands=[vmap[out]]))
-    return Region(block)
+    ops.append(new_op(ge.NetOutput, (vmap[out],)))
+    return Region(new_block(ops))
+
+
+_string_attr = functools.lru_cache(maxsize=256)(StringAttr)  # fuse types: a few distinct strings
 
 
 def _topo(pos: dict[int, int], boxes: list[KernelBox]) -> list[KernelBox]:
