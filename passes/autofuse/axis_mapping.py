@@ -106,42 +106,90 @@ class NodeFuseInfo:
 _CUBE_BIT, _SLICE_BIT = ag.fuse_type_bit("cube"), ag.fuse_type_bit("slice")  # U.has_fuse_type's bits
 
 
-def node_fuse_info(n1: Operation, n2: Operation) -> NodeFuseInfo | Reason:
-    """NodeFuseInfo::UpdateNodeFuseInfo; a Reason says why it failed (NoSharedData when
-    the nodes neither link nor share an input)."""
+class NodeLinks:
+    """One node's operands and result readers as `node_fuse_info` reads them, built once
+    for the candidate pairs of one GetPossibleFusions (the decider's pair_cache: no node,
+    operand or use changes there), instead of walking xDSL's use lists and operand views
+    again for every pair the node is in. Holds the node, its operands and readers, so the
+    ids it keys by cannot be reused while it lives."""
+
+    __slots__ = ("op", "operands", "first_read", "uses", "readers")
+
+    def __init__(self, op: Operation) -> None:
+        self.op = op
+        self.operands: tuple[SSAValue, ...] = tuple(op.operands)
+        # each operand's first position, by id (the values are held in `operands`)
+        self.first_read: dict[int, int] = {}
+        for i, v in enumerate(self.operands):
+            self.first_read.setdefault(id(v), i)
+        # per result, its uses as (reader, operand index), in use-list order
+        self.uses: tuple[tuple[tuple[Operation, int], ...], ...] = tuple(
+            tuple((u.operation, u.index) for u in r.uses) for r in op.results
+        )
+        self.readers: frozenset[int] = frozenset(id(o) for us in self.uses for o, _ in us)  # (held in `uses`)
+
+    def shared_inputs(self, other: NodeLinks) -> list[tuple[int, int]]:
+        """same_input_map of (self, other): (self input, other input) reading one producer
+        anchor, each value once on other's side (node_fuse_info's rule)."""
+        first, same, seen2 = self.first_read, [], set()
+        for j, v in enumerate(other.operands):
+            if (i := first.get(id(v))) is not None and id(v) not in seen2:
+                same.append((i, j))
+                seen2.add(id(v))
+        return same
+
+
+def node_fuse_info(a: Operation | NodeLinks, b: Operation | NodeLinks) -> NodeFuseInfo | Reason:
+    """NodeFuseInfo::UpdateNodeFuseInfo of nodes a, b (or of their NodeLinks, when the
+    caller keeps them: the same info, read from them); a Reason says why it failed
+    (NoSharedData when the nodes neither link nor share an input)."""
+    l1, n1 = (a, a.op) if isinstance(a, NodeLinks) else (None, a)
+    l2, n2 = (b, b.op) if isinstance(b, NodeLinks) else (None, b)
     info = NodeFuseInfo(n1, n2)
-    for v in n2.results:
-        if any(u.operation is n1 for u in v.uses):
+    if l2 is not None:
+        if id(n1) in l2.readers:
             return unify_subgraph_axis_failed("the link goes from node2 to node1: the caller must order the pair")
+    else:
+        for v in n2.results:
+            if any(u.operation is n1 for u in v.uses):
+                return unify_subgraph_axis_failed("the link goes from node2 to node1: the caller must order the pair")
     # asc_graph_axis_mapping.cpp: can_do_horizontal_mapping is false if either is cube.
     bits = U.all_fuse_types(n1), U.all_fuse_types(n2)
     info.can_do_horizontal_mapping_flag = not ((bits[0] | bits[1]) & _CUBE_BIT)
     links, single, outputs = info.links, info.single_reference, info.node1_outputs
-    for k, v in enumerate(n1.results):
-        in_n2: set[int] = set()
-        n_uses, only_n2 = 0, True
-        for u in v.uses:
-            n_uses += 1
-            if u.operation is n2:
-                in_n2.add(u.index)
-            else:
-                only_n2 = False
-        if in_n2:
-            links.extend((k, j) for j in sorted(in_n2))
-            single[k] = n_uses == 1
-        # node1_output_map: an n1 output is dropped iff all its peers are in n2
-        if not (n_uses and only_n2):
-            outputs.append(k)
-    # keyed by id(): the values are the operands of n1 and n2, alive during this call
-    first_read: dict[int, int] = {}
-    for i, v in enumerate(n1.operands):
-        first_read.setdefault(id(v), i)
-    seen2: set[int] = set()
-    same = info.same_input_map
-    for j, v in enumerate(n2.operands):
-        if (i := first_read.get(id(v))) is not None and id(v) not in seen2:
-            same.append((i, j))  # duplicates on the n2 side dropped
-            seen2.add(id(v))
+    if l1 is not None and id(n2) not in l1.readers:
+        # no link: every output of n1 has a peer outside n2, or none (node1_output_map keeps all)
+        outputs.extend(range(len(l1.uses)))
+    else:
+        uses_of = l1.uses if l1 is not None else [[(u.operation, u.index) for u in v.uses] for v in n1.results]
+        for k, us in enumerate(uses_of):
+            in_n2: set[int] = set()
+            n_uses, only_n2 = 0, True
+            for o, index in us:
+                n_uses += 1
+                if o is n2:
+                    in_n2.add(index)
+                else:
+                    only_n2 = False
+            if in_n2:
+                links.extend((k, j) for j in sorted(in_n2))
+                single[k] = n_uses == 1
+            # node1_output_map: an n1 output is dropped iff all its peers are in n2
+            if not (n_uses and only_n2):
+                outputs.append(k)
+    if l1 is not None and l2 is not None:
+        info.same_input_map = l1.shared_inputs(l2)
+    else:
+        # keyed by id(): the values are the operands of n1 and n2, alive during this call
+        first_read: dict[int, int] = {}
+        for i, v in enumerate(n1.operands):
+            first_read.setdefault(id(v), i)
+        seen2: set[int] = set()
+        same = info.same_input_map
+        for j, v in enumerate(n2.operands):
+            if (i := first_read.get(id(v))) is not None and id(v) not in seen2:
+                same.append((i, j))  # duplicates on the n2 side dropped
+                seen2.add(id(v))
     if not info.links and not info.same_input_map:
         return not_fuse("NoSharedData", "the nodes share no input and have no link")
     # has_slice_vertical: a slice pair linked vertically that also shares a load is treated

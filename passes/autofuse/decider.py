@@ -78,6 +78,7 @@ from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, graph_ax
 from passes.autofuse.axis_mapping import (
     AxisUnification,
     NodeFuseInfo,
+    NodeLinks,
     NodeQueries,
     create_axis_map,
     link_views_disagree,
@@ -205,6 +206,12 @@ class AscBackendFusionDecider:
     _group_keys: dict[Operation, int | None] = field(default_factory=dict)
     _merge_memo: dict[tuple, Reason | None] = field(default_factory=dict)
     _checks: dict[Operation, _NodeFacts] = field(default_factory=dict)
+    # each node's NodeLinks while pair_cache is open (node_fuse_info reads them there)
+    _links: dict[Operation, NodeLinks] | None = None
+    # CanFuse's verdicts of the unlinked pairs of plain nodes, by content (_alike_key), and
+    # each node's content number for it (None: not such a node), on _groups' premise
+    _alike: dict[tuple, Reason | None] = field(default_factory=dict)
+    _alike_class: dict[Operation, int | None] = field(default_factory=dict)
     # the AscGraphs a loop merge with `take` built, each with the loop it was built over:
     # every node's types and sched.axis come out unchanged when converted again to that
     # loop with no renumbering (complete_tensor is idempotent there), and each value's uses
@@ -218,10 +225,12 @@ class AscBackendFusionDecider:
         """Each pair's FusePair (NodeFuseInfo, strategies) built once inside the block; the
         caller changes no node inside it (Fuse and build_fused run outside)."""
         self._pair_memo = {}
+        self._links = {}
         try:
             yield
         finally:
             self._pair_memo = None
+            self._links = None
 
     def _axis_group(self, op: Operation) -> AxisGroup | None:
         if op not in self._groups:
@@ -252,8 +261,17 @@ class AscBackendFusionDecider:
             memo[(n1, n2, split)] = made
         return made
 
+    def _node_links(self, op: Operation) -> NodeLinks:
+        assert self._links is not None
+        if (t := self._links.get(op)) is None:
+            t = self._links[op] = NodeLinks(op)
+        return t
+
     def _make_pair(self, n1: Operation, n2: Operation, split: bool) -> S.FusePair | Reason:
-        info = node_fuse_info(n1, n2)
+        if self._links is not None:
+            info = node_fuse_info(self._node_links(n1), self._node_links(n2))
+        else:
+            info = node_fuse_info(n1, n2)
         if isinstance(info, Reason):
             return info
         p = S.FusePair(n1, n2, info, self.max_reduce_fused_elementwise, split)
@@ -265,6 +283,9 @@ class AscBackendFusionDecider:
         return p
 
     def get_fusion_pair_priority(self, n1: Operation, n2: Operation) -> FusionPriority:
+        if not ((U.all_fuse_types(n1) | U.all_fuse_types(n2)) & S.STRATEGY_MASK):
+            # only the default strategy matches (strategies_for): its priority is DEFAULT
+            return FusionPriority.DEFAULT
         n1, n2 = ordered_pair(n1, n2)
         p = self._pair(n1, n2)
         return FusionPriority.DEFAULT if isinstance(p, Reason) else S.fusion_pair_priority(p)
@@ -280,10 +301,61 @@ class AscBackendFusionDecider:
         for k in (k1, k2):
             if k.no_graph is not None:
                 return k.no_graph
+        if self._links is not None and (key := self._alike_key(n1, n2)) is not None:
+            # an unlinked pair of plain nodes: the verdict of an earlier pair of equal content
+            memo = self._alike
+            if key in memo:
+                return memo[key]
+            p = self._pair(n1, n2)
+            r = memo[key] = p if isinstance(p, Reason) else self._can_fuse_pair(p)
+            return r
         p = self._pair(n1, n2)
         if isinstance(p, Reason):
             return p
         return self._can_fuse_pair(p)
+
+    def _alike_key(self, n1: Operation, n2: Operation) -> tuple | None:
+        """The content CanFuse reads of an unlinked pair of plain AscBackends (neither
+        reads the other; only the default strategy matches, `_alike_class`), as numbers:
+        both nodes' classes and, per shared input (same_input_map), its position on
+        each side and both sides' input tables and Data views (NodeQueries). Without a
+        link, node_fuse_info's maps are functions of the shared positions and the operand
+        counts; the axis mapping reads the loop tables and the shared inputs' tables
+        (NodeQueries.axis_map_key); the input plan the unification and the shared Data
+        views; the caps the sizes; the axis-group merge the groups; the default strategy
+        nothing of a node. So pairs with equal keys (the alike readers of one tensor) get
+        one verdict, its Reason included. None: not such a pair."""
+        l1, l2 = self._node_links(n1), self._node_links(n2)
+        if id(n2) in l1.readers or id(n1) in l2.readers:
+            return None
+        c1, c2 = self._alike_of(n1), self._alike_of(n2)
+        if c1 is None or c2 is None:
+            return None
+        same = l1.shared_inputs(l2)
+        if not same:
+            return None
+        q = self._queries
+        t1, t2 = q.tables(n1), q.tables(n2)
+        g1, g2 = t1.graph, t2.graph
+        assert g1 is not None and g2 is not None
+        it, dv = q.input_table, q.data_view
+        return (c1, c2, *((i, j, it(t1, i), it(t2, j), dv(t1, g1, i), dv(t2, g2, j)) for i, j in same))
+
+    def _alike_of(self, op: Operation) -> int | None:
+        """The number naming what CanFuse reads of a plain node alone (its loop tables, size,
+        vector core number, axis group, operand count and fuse types), or None when the
+        node is not plain: not an AscBackend, or a fuse type with a strategy of its own."""
+        if (c := self._alike_class.get(op, -1)) != -1:
+            return c
+        c = None
+        mask = U.all_fuse_types(op)
+        if self._queries.keep and isinstance(op, ge.AscBackend) and not mask & S.STRATEGY_MASK:
+            t = self._queries.tables(op)
+            if t.graph is not None:
+                facts = (t.axes, self.fusion_nodes_size(op), self._node_checks(op).core_num, self._group_key(op))
+                c = self._queries.intern(("alike", *facts, len(op.operands), mask))
+        self._alike_class[op] = c
+        return c
 
     def _node_checks(self, op: Operation) -> _NodeFacts:
         """What CanFuse reads of one node alone, kept per node: a node's type, body and

@@ -580,6 +580,9 @@ def strategies_for(p: FusePair) -> list[FusionStrategy]:
 
 
 _STRATEGY_BITS = {s: ag.fuse_type_bit(s.fuse_type) for s in STRATEGIES}
+# the fuse-type bits that have a strategy: a pair whose masks hold none of them has only
+# DEFAULT_STRATEGY (strategies_for)
+STRATEGY_MASK = sum(_STRATEGY_BITS.values())
 _BY_MASK: dict[int, list[FusionStrategy]] = {}  # strategies_for's lists (never changed by a caller)
 
 
