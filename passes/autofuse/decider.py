@@ -505,12 +505,15 @@ class AscBackendFusionDecider:
         block.insert_op_before(new, n2)
         for old, r in zip(olds, new.results):
             old.replace_all_uses_with(r)
+        # Operation.erase but for its last step, which replaces each result, used by nothing
+        # now, by an ErasedSSAValue (a fused node has an output per member: 8 per fusion)
         n2.detach()
-        n2.erase()
-        for r in n1.results:  # outputs read only by n2 (now erased) have no uses left
-            assert not r.uses, f"output {r.index} of '{node_name(n1)}' still used"
+        n2.drop_all_references()
+        for n in (n2, n1):  # outputs read only by n2 (now erased) have no uses left
+            for r in n.results:
+                assert r.first_use is None, f"output {r.index} of '{node_name(n)}' still used"
         n1.detach()
-        n1.erase()
+        n1.drop_all_references()
         return new
 
     def _attrs(self, n1: Operation, n2: Operation, fused: bool) -> dict[str, Attribute]:
