@@ -179,6 +179,22 @@ class _NodeFacts:
     split: bool  # the primary fuse type is split
 
 
+class _Made:
+    """What a loop merge with `take` records of the AscGraph it built (_normal): the loop
+    it was built over, its node count and its Data and Output nodes in block order, so
+    that the merge keeping the graph whole reads these instead of walking every node. A
+    graph is recorded only when it has no Store without a reader (the one node besides
+    them that merge would drop)."""
+
+    __slots__ = ("loop", "count", "datas", "outputs")
+
+    def __init__(self, loop: tuple[int, ...], count: int, datas: list[ag.Data], outputs: list[ag.Output]):
+        self.loop = loop
+        self.count = count
+        self.datas = datas
+        self.outputs = outputs
+
+
 @dataclass
 class AscBackendFusionDecider:
     """asc_backend_fusion_decider.cpp: AscBackendFusionDecider (a FusionDecider)."""
@@ -212,13 +228,16 @@ class AscBackendFusionDecider:
     # each node's content number for it (None: not such a node), on _groups' premise
     _alike: dict[tuple, Reason | None] = field(default_factory=dict)
     _alike_class: dict[Operation, int | None] = field(default_factory=dict)
-    # the AscGraphs a loop merge with `take` built, each with the loop it was built over:
-    # every node's types and sched.axis come out unchanged when converted again to that
-    # loop with no renumbering (complete_tensor is idempotent there), and each value's uses
-    # are in block order (_Builder). Such a graph is part of a live node of the solve; the
-    # merge that takes the node (the only change of its graph while the decider lives,
-    # the premise of _groups) removes the entry.
-    _normal: dict[ag.AscGraphOp, tuple[int, ...]] = field(default_factory=dict)
+    # the AscGraphs a loop merge with `take` built, each with the loop it was built over
+    # and its node count, Data and Output nodes (_Made): every node's types and sched.axis
+    # come out unchanged when converted again to that loop with no renumbering
+    # (complete_tensor is idempotent there), and each value's uses are in block order
+    # (_Builder). Such a graph is part of a live node of the solve; the merge that takes
+    # the node (the only change of its graph while the decider lives, the premise of
+    # _groups) removes the entry.
+    _normal: dict[ag.AscGraphOp, _Made] = field(default_factory=dict)
+    # _Builder.tensor's conversions, kept across the merges of the decider (_Builder)
+    _tensor_memo: dict[tuple, tuple[ag.AscTensorType, ag.AscTensorType | None]] = field(default_factory=dict)
 
     @contextlib.contextmanager
     def pair_cache(self) -> Iterator[None]:
@@ -558,12 +577,15 @@ class AscBackendFusionDecider:
         block.insert_op_before(new, n2)
         for old, r in zip(olds, new.results):
             old.replace_all_uses_with(r)
+        # Operation.erase but for its last step, which replaces each result, used by nothing
+        # now, by an ErasedSSAValue (a fused node has an output per member: 8 per fusion)
         n2.detach()
-        n2.erase()
-        for r in n1.results:  # outputs read only by n2 (now erased) have no uses left
-            assert not r.uses, f"output {r.index} of '{node_name(n1)}' still used"
+        n2.drop_all_references()
+        for n in (n2, n1):  # outputs read only by n2 (now erased) have no uses left
+            for r in n.results:
+                assert r.first_use is None, f"output {r.index} of '{node_name(n)}' still used"
         n1.detach()
-        n1.erase()
+        n1.drop_all_references()
         return new
 
     def _attrs(self, n1: Operation, n2: Operation, fused: bool) -> dict[str, Attribute]:
@@ -607,13 +629,42 @@ class AscBackendFusionDecider:
         assert gr1 is not None and gr2 is not None
         # both nodes as they are, before `take` moves their AscIR nodes out
         attrs = self._attrs(n1, n2, fused=False)
-        ops1, ops2 = list(gr1.body.block.ops), list(gr2.body.block.ops)
+        full = sorted(u.sizes)
+        # a slice link (DeleteInvalidLoad -> ProcessViewOps): node1 runs on the slice's box
+        box = next(iter(u.slices.values()), None)
+        rollback = plan_fused_inputs(info, u, self._queries)  # reads both graphs as they are
+        # as_is1/2: the side's graph was built by a merge of this decider over this very
+        # loop and its map renumbers nothing, so converting its nodes again would give each
+        # the type and sched.axis it has (see _normal): its nodes move as they are. The
+        # larger such graph is kept (`keep`: its block becomes the fused graph's, the other
+        # side's nodes go in around them), so a growing group is not moved at every step.
+        made1 = self._normal.pop(gr1, None) if take else None
+        made2 = self._normal.pop(gr2, None) if take else None
+        loop = tuple(full)
+        as_is1 = made1 is not None and made1.loop == loop and box is None and all(k == v for k, v in u.map1.items())
+        as_is2 = made2 is not None and made2.loop == loop and box is None and all(k == v for k, v in u.map2.items())
+        keep = 0
+        if as_is1 and (not as_is2 or made1.count >= made2.count):  # type: ignore[union-attr]
+            keep = 1
+        elif as_is2:
+            keep = 2
+        # graph1 kept: its Data and Output nodes come from its record (_Made), the block
+        # is not walked (its other nodes stay as they are)
+        ops1 = [] if keep == 1 else list(gr1.body.block.ops)
+        ops2 = list(gr2.body.block.ops)
         # the Data/Output indices and node1's stored values as they were (a moved node's
         # index and operands are rewritten while the later nodes still ask for them)
         index: dict[Operation, int] = {}
         datas1: dict[int, ag.Data] = {}
         stored: dict[int, SSAValue] = {}
         kinds1, kinds2 = [_kind(type(op)) for op in ops1], [_kind(type(op)) for op in ops2]
+        if keep == 1:
+            assert made1 is not None
+            for op in made1.datas:
+                datas1[op.index] = op
+            for op in made1.outputs:
+                index[op] = k = op.index
+                stored[k] = op.operands[0].owner.operands[0]  # type: ignore[union-attr]
         for op, kind in zip(ops1, kinds1):
             if kind is _DATA:
                 index[op] = k = op.index  # type: ignore[attr-defined]
@@ -624,34 +675,20 @@ class AscBackendFusionDecider:
         for op, kind in zip(ops2, kinds2):
             if kind is _DATA or kind is _OUTPUT:
                 index[op] = op.index  # type: ignore[attr-defined]
-        full = sorted(u.sizes)
-        # a slice link (DeleteInvalidLoad -> ProcessViewOps): node1 runs on the slice's box
-        box = next(iter(u.slices.values()), None)
-        rollback = plan_fused_inputs(info, u, self._queries)  # reads both graphs as they are
-        # as_is1/2: the side's graph was built by a merge of this decider over this very
-        # loop and its map renumbers nothing, so converting its nodes again would give each
-        # the type and sched.axis it has (see _normal): its nodes move as they are. The
-        # larger such graph is kept (`keep`: its block becomes the fused graph's, the other
-        # side's nodes go in around them), so a growing group is not moved at every step.
-        as_is1 = as_is2 = False
-        keep = 0
-        if take:
-            loop = tuple(full)
-            as_is1 = self._normal.pop(gr1, None) == loop and box is None and all(k == v for k, v in u.map1.items())
-            as_is2 = self._normal.pop(gr2, None) == loop and box is None and all(k == v for k, v in u.map2.items())
-            if as_is1 and (not as_is2 or len(ops1) >= len(ops2)):
-                keep = 1
-            elif as_is2:
-                keep = 2
         if keep:
             kept = gr1 if keep == 1 else gr2
             block = kept.body.block
             kept.body.detach_block(block)
-            b = _Builder(full, None, take, block)
+            count = (made1 if keep == 1 else made2).count  # type: ignore[union-attr]
+            b = _Builder(full, None, take, block, count, self._tensor_memo)
             if keep == 2:
                 b.anchor = block.first_op  # graph1's nodes go before graph2's
         else:
-            b = _Builder(full, u.sizes if box else None, take)
+            b = _Builder(full, u.sizes if box else None, take, memo=self._tensor_memo)
+        # the new graph's Data and Output nodes in block order (its _Made record)
+        new_datas: list[ag.Data] = []
+        new_outputs: list[ag.Output] = []
+        recordable = True  # no Store without a reader (what the record leaves unwalked)
         # backend_utils.cpp FusedApplyViewOpSlice / ApplyViewOpSliceLoad: each of node1's
         # Data views takes the box, its Loads the box's start as extra offset
         load_shift: dict[SSAValue, int] = {}
@@ -664,44 +701,66 @@ class AscBackendFusionDecider:
         linked = {j: k for k, j in info.links}
         # graph1: every node; Store/Output of outputs only n2 reads are dropped
         dropped: list[Operation] = []
+        if keep == 1:
+            assert made1 is not None
+            # only the Outputs change (renumbered, or dropped with the Stores only they read:
+            # a recorded graph has no Store without a reader); Stores go before Outputs in
+            # `dropped`, erased in reverse below
+            gone: list[Operation] = []
+            stores: dict[Operation, None] = {}
+            for op in made1.outputs:
+                if index[op] not in kept1:
+                    gone.append(op)
+                    store = op.operands[0].owner
+                    if isinstance(store, ag.Store) and all(
+                        isinstance(x.operation, ag.Output) and index[x.operation] not in kept1
+                        for x in store.results[0].uses
+                    ):
+                        stores[store] = None
+                else:
+                    b.stay(op, index=out_index[(1, index[op])])
+                    new_outputs.append(op)
+            dropped += stores
+            dropped += gone
+            new_datas += made1.datas
         for op, kind in zip(ops1, kinds1):
             assert isinstance(op, ag.AscNode)
             if kind is _OUTPUT:
                 if index[op] not in kept1:
                     dropped.append(op)
-                elif keep == 1:
-                    b.stay(op, index=out_index[(1, index[op])])
                 elif as_is1:
-                    b.move_as_is(op, index=out_index[(1, index[op])])
+                    new_outputs.append(b.move_as_is(op, index=out_index[(1, index[op])]))  # type: ignore[arg-type]
                 else:
-                    b.clone(op, u.map1, index=out_index[(1, index[op])])
+                    new_outputs.append(b.clone(op, u.map1, index=out_index[(1, index[op])]))  # type: ignore[arg-type]
             elif kind is _STORE and all(
                 isinstance(x.operation, ag.Output) and index[x.operation] not in kept1 for x in op.results[0].uses
             ):
                 dropped.append(op)
-            elif keep == 1:
-                continue  # b.value() is the node's own value
             elif as_is1:
-                b.move_as_is(op)
+                new = b.move_as_is(op)
+                if kind is _DATA:
+                    new_datas.append(new)  # type: ignore[arg-type]
             elif box and kind is _DATA:
                 view, load_shift[op.results[0]] = sliced_view(op.out_type(), box)
-                b.clone(op, u.map1, view=view)
+                new_datas.append(b.clone(op, u.map1, view=view))  # type: ignore[arg-type]
             elif box and isinstance(op, ag.Load) and op.operands[0] in load_shift:
                 new = b.clone(op, u.map1)
                 new.attributes["offset"] = _int(op.offset + load_shift[op.operands[0]])
             else:
-                b.clone(op, u.map1)
+                new = b.clone(op, u.map1)
+                if kind is _DATA:
+                    new_datas.append(new)  # type: ignore[arg-type]
         b.anchor = None
         # the stored value P of each n1 output (LinkAscSubGraphNode)
         produced = {k: b.value(v) for k, v in stored.items()}
 
-        def put2(op: ag.AscNode, index: int | None = None) -> None:
+        def put2(op: ag.AscNode, index: int | None = None) -> Operation:
             if keep == 2:
                 b.stay(op, index)
-            elif as_is2:
-                b.move_as_is(op, index)
-            else:
-                b.clone(op, u.map2, index=index)
+                return op
+            if as_is2:
+                return b.move_as_is(op, index)
+            return b.clone(op, u.map2, index=index)
 
         # graph2: linked Data nodes and their Loads are bypassed; merged Datas reused
         for op, kind in zip(ops2, kinds2):
@@ -715,7 +774,7 @@ class AscBackendFusionDecider:
                     b.vmap[op.results[0]] = b.value(datas1[pos].results[0])
                     dropped.append(op)
                     continue
-                put2(op, pos)
+                new_datas.append(put2(op, pos))  # type: ignore[arg-type]
             elif kind is _LOAD and isinstance(src := op.operands[0].owner, ag.Data) and index[src] in linked:
                 # DeleteInvalidLoad: consumers read the producer's value directly
                 want = b.tensor(op.out_type(), u.map2, memory=False)
@@ -725,13 +784,15 @@ class AscBackendFusionDecider:
                 b.anchor = None
                 dropped.append(op)
             elif kind is _OUTPUT:
-                put2(op, out_index[(2, index[op])])
+                new_outputs.append(put2(op, out_index[(2, index[op])]))  # type: ignore[arg-type]
             else:
+                if kind is _STORE and op.results[0].first_use is None:
+                    recordable = False
                 put2(op)
         if keep:  # the nodes the merge drops from the kept block, each reader before its value
             for op in reversed(dropped):
                 if op.parent is b.block:
-                    b.block.erase_op(op)
+                    b.erase(op)
         name = attrs[A.NODE_NAME].data  # type: ignore[attr-defined]
         # AscGraphOp(...)'s own arguments, given to Operation.create (IRDL's __init__ checks
         # its arguments again: 40 us of each merge)
@@ -742,7 +803,7 @@ class AscBackendFusionDecider:
             },
             regions=[Region(b.block)],
         )
-        attrs["fusion_nodes_size"] = _int(ag.node_count(graph))
+        attrs["fusion_nodes_size"] = _int(b.count)  # ag.node_count(graph), counted as built
         new = ge.AscBackend.create(
             operands=list(info.fused_inputs),
             result_types=self._result_types(info),
@@ -753,8 +814,8 @@ class AscBackendFusionDecider:
         self._result_names(new, info)
         if (origin := split_origin(info)) is not None:
             new.add_region(origin)
-        if take:
-            self._normal[graph] = tuple(full)
+        if take and recordable:
+            self._normal[graph] = _Made(loop, b.count, new_datas, new_outputs)
         return new
 
     # -- MergeGraphToFusedAscBackendNode (§8.3) ---------------------------------------------
@@ -882,10 +943,9 @@ def split_origin(info: NodeFuseInfo) -> Region | None:
     Split's, kept here so lifting can put the Split back. Not a GE data structure: GE keeps
     origin nodes by pointer on every node; here only lowering's AscBackends carry them.
     """
-    sides = [_lone_split(n) for n in (info.n1, info.n2)]
-    if sides[0] is None or sides[1] is None:
-        return None
-    (s1, net1), (s2, net2) = sides  # type: ignore[misc]
+    if (side1 := _lone_split(info.n1)) is None or (side2 := _lone_split(info.n2)) is None:
+        return None  # (node2's origin is not walked when node1 has none)
+    (s1, net1), (s2, net2) = side1, side2
     if node_name(s1) != node_name(s2):
         return None
     block = Block()
@@ -1061,6 +1121,8 @@ class _Builder:
         sizes: dict[int, int] | None = None,
         take: bool = False,
         block: Block | None = None,
+        count: int = 0,
+        memo: dict[tuple, tuple[ag.AscTensorType, ag.AscTensorType | None]] | None = None,
     ):
         self.full = full
         # a loop merge through a slice: on-chip tensors are cut to the merged loop's extents
@@ -1068,18 +1130,26 @@ class _Builder:
         self.take = take
         # `block`: a taken graph's own block, whose nodes stay (stay) and the others' go in
         self.block = Block() if block is None else block
+        self.count = count  # the nodes in `block` (`count`: a given block's), kept as built
         self.anchor: Operation | None = None  # where a node goes in: before it, else at the end
         self.vmap: dict[SSAValue, SSAValue] = {}
         self._sched = _int_list(full) if full is not None else None
-        # converted type per (type, map, memory), None where the conversion leaves it as it
-        # is; lives for one merge. Keyed by the type's id (lowering shares a few type
-        # objects among all nodes; hashing a type walks its parameters), the entry holding
-        # the type so that no id is reused while the entry lives
-        self._tensors: dict[tuple[int, int, bool], tuple[ag.AscTensorType, ag.AscTensorType | None]] = {}
+        # converted type per (type, map, loop, memory), None where the conversion leaves it
+        # as it is; `memo`: the decider's, kept across its merges (the same few types meet
+        # the same maps and loops at every step of a growing group), else one merge's. Keyed
+        # by the type's id (lowering shares a few type objects among all nodes; hashing a
+        # type walks its parameters), the entry holding the type so that no id is reused
+        # while the entry lives; the map and loop by their contents (`_maps`: per map of
+        # this merge, holding it)
+        self._tensors = {} if memo is None else memo
+        self._where = (tuple(full) if full is not None else None, tuple(sizes.items()) if sizes is not None else None)
+        self._maps: dict[int, tuple[dict[int, int], tuple]] = {}
 
     def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
         """`t` converted; `t` itself when the conversion does not change it."""
-        key = (id(t), id(m), memory)
+        if (mk := self._maps.get(id(m))) is None or mk[0] is not m:
+            mk = self._maps[id(m)] = (m, tuple(m.items()))
+        key = (id(t), mk[1], self._where, memory)
         if (entry := self._tensors.get(key)) is not None and entry[0] is t:
             hit = entry[1]
         else:
@@ -1141,13 +1211,20 @@ class _Builder:
             if (nv := vmap.get(v)) is not None and nv is not v:
                 op.operands[i] = nv
 
-    def move_as_is(self, op: ag.AscNode, index: int | None = None) -> None:
+    def move_as_is(self, op: ag.AscNode, index: int | None = None) -> Operation:
         """`stay`, the node moved into the block."""
         op.detach()
         self.stay(op, index)
         self._insert(op)
+        return op
+
+    def erase(self, op: Operation) -> None:
+        """Erase a node of the block."""
+        self.block.erase_op(op)
+        self.count -= 1
 
     def _insert(self, op: Operation) -> None:
+        self.count += 1
         if self.anchor is None:
             self.block.add_op(op)
         else:
