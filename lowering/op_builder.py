@@ -8,8 +8,7 @@ properties) without the generic steps that cannot apply to a new op: no old oper
 uses to remove, no successors, the unknown location bound once, each class's defaults
 looked up once. `clone_op(op, mapper)` is `op.clone(mapper)` for an op without regions or
 successors (Operation.clone_without_regions: mapped operands, copied attribute and
-property dicts, the location, results' name hints) for an op without regions or
-successors. tests/lowering/test_lowering_work.py
+property dicts, the location, results' name hints). tests/lowering/test_lowering_work.py
 compares every field of what these build with what xDSL's own calls build.
 """
 
