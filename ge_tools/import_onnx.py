@@ -15,6 +15,7 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Mapping, Sequence
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -22,6 +23,7 @@ from xdsl.printer import Printer
 
 from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
     add_input_shape_argument,
+    exit_without_teardown,
     input_shapes_arg,
     is_onnx_path,
     one_line_arg_errors,
@@ -109,5 +111,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     run_tool(run, "ge-import")
 
 
+def cli() -> NoReturn:
+    """The ge-import console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    exit_without_teardown(main)
+
+
 if __name__ == "__main__":
-    main()
+    cli()

@@ -33,7 +33,7 @@ import zlib
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import BinaryIO, get_origin, get_type_hints
+from typing import BinaryIO, NoReturn, get_origin, get_type_hints
 
 import numpy as np
 from xdsl.context import Context
@@ -59,6 +59,7 @@ from ge_tools.opt import (
     Progress,
     build_pipeline,
     context,
+    exit_without_teardown,
     one_line_arg_errors,
     run_tool,
     tune_gc,
@@ -1382,5 +1383,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(status)
 
 
+def cli() -> NoReturn:
+    """The ge-run console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    exit_without_teardown(main)
+
+
 if __name__ == "__main__":
-    main()
+    cli()
