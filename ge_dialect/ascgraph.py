@@ -244,6 +244,10 @@ def tensor_type(v: SSAValue) -> AscTensorType:
 class AscGraphOp(IRDLOperation):
     """`ascgraph.graph @name axis = [0: z0 = 4, ...] { nodes }`: one AscGraph (HintGraph)."""
 
+    # identity hashing in C: IRDLOperation.__hash__ computes the same id(self) in Python,
+    # and the passes key dicts and sets by nodes (tests/dialects/test_node_hash.py)
+    __hash__ = object.__hash__
+
     name = "ascgraph.graph"
     sym_name = prop_def(StringAttr)
     axis = prop_def(ArrayAttr[AxisAttr])
@@ -442,6 +446,10 @@ class AscNode(IRDLOperation):
     AscBackend's `fusion_nodes_size` counts the AscGraph's nodes (GE AutoFuseAttrs, checked
     by asc_backend.verify_asc_backend), so a stock `dce`/`cse` that removed or merged one
     would leave the count wrong; loop_ir's builder already shares equal nodes."""
+
+    # identity hashing in C: IRDLOperation.__hash__ computes the same id(self) in Python,
+    # and the passes key dicts and sets by nodes (tests/dialects/test_node_hash.py)
+    __hash__ = object.__hash__
 
     inputs = var_operand_def()
     outputs = var_result_def(AscTensorType)

@@ -169,6 +169,10 @@ class GeNode(IRDLOperation):
     persists across runs), NetOutput (the terminator), HcomAllGather (a collective every
     rank takes part in) and PartitionedCall (its subgraph may hold any of these)."""
 
+    # identity hashing in C: IRDLOperation.__hash__ computes the same id(self) in Python,
+    # and the passes key dicts and sets by nodes (tests/dialects/test_node_hash.py)
+    __hash__ = object.__hash__
+
     inputs = var_operand_def()
     outputs = var_result_def()
     traits = lazy_traits_def(lambda: (InGeGraph(),))
@@ -544,6 +548,10 @@ def _graph_data_nodes(block_ops: Sequence[Operation], what: str) -> list[DataLik
 @irdl_op_definition
 class GraphOp(IRDLOperation):
     """`ge.graph @name attributes {...} { nodes }`: one GE (sub)graph."""
+
+    # identity hashing in C: IRDLOperation.__hash__ computes the same id(self) in Python,
+    # and the passes key dicts and sets by nodes (tests/dialects/test_node_hash.py)
+    __hash__ = object.__hash__
 
     name = "ge.graph"
     sym_name = prop_def(StringAttr)

@@ -1137,12 +1137,14 @@ def run_tool(make: Callable[[], object], tool: str) -> None:
 
 
 # CPython's default gen-0 threshold (700 allocations) has the collector run about 900 times
-# while a 2,000-node graph goes through ge-compile, 12 % of the CPU time; the IR is made of
-# long-lived objects and a run leaves little cyclic garbage, so the tools collect the young
-# objects once per million net allocations and never the older generations in practice
-# (bench/README.md: "Start-up": fanout 16k, 100 collections and 2.7 s at (50000, 20, 20),
-# 3 and 1.1 s here; peak RSS within 7 %).
-GC_THRESHOLDS = (1_000_000, 1000, 1000)
+# while a 2,000-node graph goes through ge-compile, 12 % of the CPU time. The IR is made of
+# long-lived objects and a run leaves little cyclic garbage, while each collection walks
+# every object allocated since the last one (about 0.4 us each: a collection per million
+# objects cost fanout 4k 0.5 s and 16k 1.4 s). So the tools collect once per ten million
+# net allocations: a graph up to about 40k nodes is compiled without a collection, a larger
+# one pays what it did at a lower threshold, and the garbage left is bounded
+# (bench/README.md: "Start-up": fanout 16k peak RSS 512 -> 562 MB).
+GC_THRESHOLDS = (10_000_000, 1000, 1000)
 
 
 def tune_gc() -> None:

@@ -18,7 +18,8 @@ GetSizeByDataType would return its bit-offset code.
 NeedLifting answers with a Reason (ge_dialect/reason.py) naming the LowerConcatHelper
 function that decided, and whether to unfold; the per-node step
 (LiftingPoorPerfFusedAscBackendOp) is a `RewritePattern` that
-`lifting_poor_perf_fused_asc_backends` drives with xDSL's `PatternRewriteWalker`.
+`lifting_poor_perf_fused_asc_backends` drives once over the graph's nodes
+(lifting.py `rewrite_block_once`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from ge_dialect import ascgraph as ag
@@ -36,6 +37,7 @@ from ge_dialect.ge import AscBackend, Data, FusedAscBackend, NetOutput, RefData,
 from ge_dialect.node_types import INVALID_PRE_NODE_TYPES
 from ge_dialect.reason import Reason
 from passes.autofuse.ascgraph_queries import asc_graph, primary_fuse_type
+from passes.autofuse.lifting import rewrite_block_once
 
 # lower_concat_helper.cpp: kAlignment (bytes)
 ALIGNMENT = 32
@@ -301,7 +303,5 @@ def lifting_poor_perf_fused_asc_backends(block: Block, remarks: bool = False) ->
     forward walk of `block`'s graph with LiftingPoorPerfFusedAscBackendOp; returns the names
     of the unfolded FusedAscBackends."""
     pattern = LiftingPoorPerfFusedAscBackendOp(block, remarks)
-    region = block.parent
-    assert region is not None
-    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(region)
+    rewrite_block_once(pattern, block)
     return pattern.unfolded

@@ -18,8 +18,9 @@ left without a reader (Data nodes stay): an output of a SplitD/SplitVD that nobo
 keeps no kernel, while the node's other outputs keep theirs.
 
 The per-node decision and lifting is a `RewritePattern` (`LiftingAscBackendOp`) that
-`lift_graph` drives with xDSL's `PatternRewriteWalker` over the graph, once, in node
-order; the pruning after it stays a seeded walk (it removes only what lifting freed).
+`lift_graph` drives over the graph's nodes, once, in node order (`rewrite_block_once`:
+what xDSL's `PatternRewriteWalker` without apply_recursively does, over the graph's own
+nodes only); the pruning after it stays a seeded walk (it removes only what lifting freed).
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from collections import deque
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits
@@ -275,6 +277,37 @@ class LiftingAscBackendOp(RewritePattern):
         self.lifted.extend(names)
 
 
+def rewrite_block_once(pattern: RewritePattern, block: Block) -> None:
+    """`PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(block.parent)`
+    for a pattern that matches only ops of `block` itself (LiftingAscBackendOp,
+    LiftingPoorPerfFusedAscBackendOp): the same ops in the same order (the walk's
+    pre-order, restricted to the block), an op a rewrite took out of the block skipped
+    and the ops a rewrite inserts not matched, as in the walk without apply_recursively;
+    without queueing every nested node (each AscBackend's AscGraph) only to skip it."""
+    for op in list(block.ops):
+        if op.parent is block:
+            pattern.match_and_rewrite(op, PatternRewriter(op))
+
+
+def _backends_with_origin(block: Block) -> list[AscBackend]:
+    """`[o for o in block.walk() if isinstance(o, AscBackend) and o.origin is not None]`,
+    in the same order, not walking into AscGraphs (their AscIR nodes are no AscBackends)."""
+    out: list[AscBackend] = []
+
+    def visit(b: Block) -> None:
+        for o in b.ops:
+            if isinstance(o, AscBackend) and o.origin is not None:
+                out.append(o)
+            if isinstance(o, ag.AscGraphOp):
+                continue
+            for r in o.regions:
+                for inner in r.blocks:
+                    visit(inner)
+
+    visit(block)
+    return out
+
+
 def lift_graph(block: Block, remarks: bool = False) -> list[str]:
     """# liftings.cpp: LiftingManager::LiftingGraph -- returns the names of lifted AscBackends.
 
@@ -282,11 +315,9 @@ def lift_graph(block: Block, remarks: bool = False) -> list[str]:
     restores are not matched again), then every origin region is dropped and the nodes
     nobody reads are pruned."""
     pattern = LiftingAscBackendOp(block, remarks)
-    region = block.parent
-    assert region is not None
-    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(region)
+    rewrite_block_once(pattern, block)
     # the rest keep their kernels (also those CanFuse moved into a FusedAscBackend)
-    for op in [o for o in block.walk() if isinstance(o, AscBackend) and o.origin is not None]:
+    for op in _backends_with_origin(block):
         drop_origin(op)
     prune_unused_after_lifting(block, pattern.lifted_ops, remarks)
     return pattern.lifted

@@ -281,6 +281,13 @@ class FusionStrategySolver:
         # the same buffers for every candidate pair. Keyed by id(value), the
         # entry holding the value (so the id cannot be reused while the entry lives).
         self._bytes: dict[int, tuple[SSAValue, int]] = {}
+        self._writes_bytes: dict[FusingNode, int] = {}  # _written, per node (identity-keyed)
+
+    def _written(self, n: FusingNode) -> int:
+        """The bytes of the node's writes (its results: fixed while the node lives)."""
+        if (b := self._writes_bytes.get(n)) is None:
+            b = self._writes_bytes[n] = sum(self._buffer_bytes(v) for v in dict.fromkeys(n.writes))
+        return b
 
     def _buffer_bytes(self, v: SSAValue) -> int:
         if (e := self._bytes.get(id(v))) is None:
@@ -306,6 +313,13 @@ class FusionStrategySolver:
         a, b = (n1.buffers, n2.buffers) if len(n1.buffers) <= len(n2.buffers) else (n2.buffers, n1.buffers)
         return sum(buffer_bytes(v) for v in a if v in b)
 
+    def _score(self, n1: FusingNode, n2: FusingNode) -> int:
+        """memory_score, each buffer's bytes from _buffer_bytes (the same sum: the solver
+        scores every candidate pair, and a buffer is in many)."""
+        a, b = (n1.buffers, n2.buffers) if len(n1.buffers) <= len(n2.buffers) else (n2.buffers, n1.buffers)
+        bb = self._buffer_bytes
+        return sum(bb(v) for v in a if v in b)
+
     @staticmethod
     def proximity(n1: FusingNode, n2: FusingNode) -> int:
         """# fusion_strategy_solver.cpp: ScoreFusion -- topo distance of the two ranges"""
@@ -321,7 +335,7 @@ class FusionStrategySolver:
         cached = self.can_not_fuse.get((n1.op, n2.op)) or self.can_not_fuse.get((n2.op, n1.op))
         if cached is not None:
             return cached
-        if (self.memory_score(n1, n2) if score is None else score) == 0:
+        if (self._score(n1, n2) if score is None else score) == 0:
             # no shared data: fusing would not save a memory transfer (kNoSharedData)
             r = not_fuse("NoSharedData", "no shared data (neither a producer->consumer buffer nor a common input)")
             self.can_not_fuse[(n1.op, n2.op)] = r
@@ -352,7 +366,8 @@ class FusionStrategySolver:
         """# fusion_strategy_solver.cpp: FusionStrategySolver::CheckWriteMemoryAfterFusion
         (logged as kIncreasePeakMemory): the union of both nodes' writes exceeds
         max_output_memory_size_after_fusion."""
-        out = sum(self._buffer_bytes(v) for v in dict.fromkeys((*n1.writes, *n2.writes)))
+        # the union of both nodes' writes: their own results, two disjoint sets (n1 is not n2)
+        out = self._written(n1) + self._written(n2)
         if out > self.config.max_output_bytes:
             return not_fuse(
                 "CheckWriteMemoryAfterFusion",
@@ -417,7 +432,7 @@ class FusionStrategySolver:
                 continue
             seen.add(key)
             self.stats.candidate_pairs += 1
-            score = self.memory_score(a, b)
+            score = self._score(a, b)
             r = self.can_fuse(a, b, score)
             if r is not None:
                 self._reject(a, b, r, score)
@@ -431,7 +446,7 @@ class FusionStrategySolver:
         if r.rule == SAME_NODE:
             return
         if score is None:
-            score = self.memory_score(a, b)
+            score = self._score(a, b)
         self.stats.rejections.append(Rejection(op_location(a.op), a, b, a.name, b.name, r, score))
 
     # -- rounds (§4.4) ---------------------------------------------------------------------
@@ -495,7 +510,7 @@ class FusionStrategySolver:
             return False
         order.sink_after(between, f2.op)
         a_op, b_op = f1.op, f2.op
-        where, shared = op_location(a_op), self.memory_score(f1, f2)
+        where, shared = op_location(a_op), self._score(f1, f2)
         new_op = self.decider.fuse(a_op, b_op)
         prio = self.priority.get((p1, p2), FusionPriority.DEFAULT)
         self.stats.fused.append(Fusion(where, f1.name, f2.name, node_name(new_op), prio, shared))

@@ -452,19 +452,19 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter:
     scores computed (each costs the two nodes' buffers), whatever the decider does."""
     counts: Counter = Counter()
     pairs_of_group = FusionStrategySolver._pairs_of_group
-    memory_score = FusionStrategySolver.memory_score
+    score = FusionStrategySolver._score  # (memory_score, with each buffer sized once)
 
     def counting_pairs(self, group):
         for p in pairs_of_group(self, group):
             counts["pairs"] += 1
             yield p
 
-    def counting_score(n1, n2):
+    def counting_score(self, n1, n2):
         counts["scores"] += 1
-        return memory_score(n1, n2)
+        return score(self, n1, n2)
 
     monkeypatch.setattr(FusionStrategySolver, "_pairs_of_group", counting_pairs)
-    monkeypatch.setattr(FusionStrategySolver, "memory_score", staticmethod(counting_score))
+    monkeypatch.setattr(FusionStrategySolver, "_score", counting_score)
     return counts
 
 

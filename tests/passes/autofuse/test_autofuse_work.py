@@ -1,0 +1,174 @@
+"""ge-autofuse's work around the solve (issue 12, compile time): counted, never timed.
+
+* the lifting walks (LiftingAscBackendOp, LiftingPoorPerfFusedAscBackendOp) offer the
+  pattern the graph's own nodes only, not every AscIR node of every AscGraph, and give
+  the IR xDSL's PatternRewriteWalker gives;
+* Fuse's erase of the two fused nodes does not walk their origin regions (the
+  regions are their own and isolated, and die with them).
+(test_canfuse_tables.py: the solver sizes each buffer once per solve.)
+"""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.ir import Block
+from xdsl.pattern_rewriter import PatternRewriteWalker
+
+from bench.gen_graphs import generate
+from conftest import parse
+from ge_dialect import ascgraph as ag
+from ge_dialect import ge
+from ge_tools.registry import make_context
+from lowering.lower_autofuse import LowerAutofusePass
+from passes.autofuse import concat_lifting as CL
+from passes.autofuse import decider as D
+from passes.autofuse import lifting as L
+from passes.autofuse.autofuse import AutofusePass
+
+
+def _lowered(kind: str, nodes: int, seed: int):  # type: ignore[no-untyped-def]
+    m = parse(generate(kind, nodes, seed))
+    LowerAutofusePass().apply(make_context(), m)
+    return m
+
+
+def _graph_block(m) -> Block:  # type: ignore[no-untyped-def]
+    g = next(op for op in m.ops if isinstance(op, ge.GraphOp))
+    return g.body.block
+
+
+def _walker_once(pattern, block: Block) -> None:  # type: ignore[no-untyped-def]
+    """What rewrite_block_once replaces: xDSL's walk over the whole region."""
+    assert block.parent is not None
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(block.parent)
+
+
+@pytest.mark.parametrize("kind,seed", [("mixed", 0), ("mixed", 3), ("concat_tree", 1), ("diamond", 2), ("chain", 0)])
+def test_lifting_offers_the_pattern_the_graph_nodes_only(monkeypatch, kind, seed):
+    """lift_graph after a greedy solve: match_and_rewrite is called once per node of the
+    graph (not once per nested AscIR node), and the result is the walker's, printed."""
+    results = []
+    for drive in (L.rewrite_block_once, _walker_once):
+        m = _lowered(kind, 150, seed)
+        AutofusePass(lifting=False).apply(make_context(), m)
+        block = _graph_block(m)
+        top = len(block.ops)
+        nested = sum(1 for op in m.walk() if isinstance(op, ag.AscNode))
+        calls = [0]
+        real = L.LiftingAscBackendOp.match_and_rewrite
+
+        def counted(self, op, rewriter, real=real, calls=calls):  # type: ignore[no-untyped-def]
+            calls[0] += 1
+            return real(self, op, rewriter)
+
+        monkeypatch.setattr(L.LiftingAscBackendOp, "match_and_rewrite", counted)
+        monkeypatch.setattr(L, "rewrite_block_once", drive)
+        lifted = L.lift_graph(block, remarks=False)
+        monkeypatch.undo()
+        if drive is L.rewrite_block_once:
+            assert calls[0] == top, (calls[0], top)
+            assert nested > top  # (the walk would have offered every AscIR node too)
+        else:  # (the walker offers nested AscIR nodes too, but those of lifted nodes)
+            assert calls[0] > top
+        m.verify()
+        results.append((lifted, str(m)))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_concat_lifting_gives_the_walkers_ir(monkeypatch, seed):
+    """lifting_poor_perf_fused_asc_backends (FusedAscBackends that hold a concat): the
+    same unfolded nodes and IR as xDSL's walker, one call per graph node."""
+    results = []
+    for drive in (L.rewrite_block_once, _walker_once):
+        m = _lowered("concat_tree", 200, seed)
+        AutofusePass(lifting=False).apply(make_context(), m)
+        block = _graph_block(m)
+        top = len(block.ops)
+        calls = [0]
+        real = CL.LiftingPoorPerfFusedAscBackendOp.match_and_rewrite
+
+        def counted(self, op, rewriter, real=real, calls=calls):  # type: ignore[no-untyped-def]
+            calls[0] += 1
+            return real(self, op, rewriter)
+
+        monkeypatch.setattr(CL.LiftingPoorPerfFusedAscBackendOp, "match_and_rewrite", counted)
+        monkeypatch.setattr(CL, "rewrite_block_once", drive)
+        unfolded = CL.lifting_poor_perf_fused_asc_backends(block, remarks=False)
+        monkeypatch.undo()
+        if drive is L.rewrite_block_once:
+            assert calls[0] == top
+        m.verify()
+        results.append((unfolded, str(m)))
+    assert results[0] == results[1]
+
+
+def test_rewrite_block_once_skips_what_a_rewrite_removed():
+    """A node a rewrite takes out of the block before its turn is not offered (the walker
+    drops it from its worklist), and nodes a rewrite inserts are not offered."""
+    from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+    m = parse(
+        "ge.graph @main {\n"
+        "  %x = ge.Data {index = 0} : tensor<8x128xf16>\n"
+        "  %a = ge.Relu(%x) : (tensor<8x128xf16>) -> tensor<8x128xf16>\n"
+        "  %b = ge.Relu(%a) : (tensor<8x128xf16>) -> tensor<8x128xf16>\n"
+        "  %c = ge.Exp(%b) : (tensor<8x128xf16>) -> tensor<8x128xf16>\n"
+        "  ge.NetOutput %c : tensor<8x128xf16>\n"
+        "}\n"
+    )
+    block = _graph_block(m)
+    relus = [op for op in block.ops if ge.ge_type(op) == "Relu"]
+    assert len(relus) == 2
+    seen: list[str] = []
+
+    class EraseNextAndInsert(RewritePattern):
+        def match_and_rewrite(self, op, rewriter: PatternRewriter) -> None:  # type: ignore[no-untyped-def]
+            seen.append(ge.node_name(op))
+            if op is relus[0]:
+                nxt = relus[1]
+                nxt.results[0].replace_all_uses_with(nxt.operands[0])
+                rewriter.erase(nxt)
+                rewriter.insert(ge.Data.create(result_types=[op.results[0].type]))
+
+    L.rewrite_block_once(EraseNextAndInsert(), block)
+    names = [ge.node_name(o) for o in relus]
+    assert names[0] in seen and names[1] not in seen
+    assert len(seen) == len(block.ops) - 1  # every node but the inserted Data
+
+
+@pytest.mark.parametrize("kind,seed", [("fanout", 0), ("mixed", 1), ("diamond", 2), ("concat_tree", 0)])
+def test_fuse_does_not_walk_the_erased_nodes_origins(monkeypatch, kind, seed):
+    """The nodes of lowering's origin regions are not visited when Fuse erases their
+    AscBackend, and no live value is left with a use by an erased node."""
+    from xdsl.ir import Operation
+
+    m = _lowered(kind, 200, seed)
+    in_origins = {
+        id(o): o for op in m.walk() if isinstance(op, ge.AscBackend) and op.origin is not None for o in op.origin.walk()
+    }
+    assert in_origins
+    visited = [0]
+    real = Operation.drop_all_references
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        if id(self) in in_origins:
+            visited[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(Operation, "drop_all_references", counted)
+    fusions = [0]
+    real_fuse = D.AscBackendFusionDecider.fuse
+
+    def fuse(self, n1, n2):  # type: ignore[no-untyped-def]
+        fusions[0] += 1
+        return real_fuse(self, n1, n2)
+
+    monkeypatch.setattr(D.AscBackendFusionDecider, "fuse", fuse)
+    AutofusePass(lifting=False).apply(make_context(), m)
+    assert fusions[0] > 0 and visited[0] == 0
+    live = {id(op) for op in m.walk()}
+    for op in m.walk():
+        for r in op.results:
+            assert all(id(u.operation) in live for u in r.uses)
+    m.verify()
