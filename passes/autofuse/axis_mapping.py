@@ -377,10 +377,13 @@ class _GraphScan:
         loads: dict[SSAValue, list[ag.Load]] = {}
         partial: set[int] = set()
         outputs: list[ag.Output] = []
+        datas: list[ag.Data] = []
         for n in graph.body.block.ops:
             t = type(n)  # (these AscIR classes have no subclasses: an exact type test)
             if t is ag.Load:
                 loads.setdefault(n.operands[0], []).append(n)  # type: ignore[arg-type]
+            elif t is ag.Data:
+                datas.append(n)  # type: ignore[arg-type]
             elif t is ag.Output:
                 outputs.append(n)  # type: ignore[arg-type]
             elif (t is ag.Concat or t is ag.Split) and (a := n.moving_axis()) is not None:  # type: ignore[attr-defined]
@@ -389,7 +392,8 @@ class _GraphScan:
         self.outputs: dict[int, ag.Output] = {}
         for o in outputs:
             self.outputs.setdefault(o.index, o)  # U.output_store takes the first
-        self.datas = graph.data_nodes()
+        datas.sort(key=lambda d: d.index)  # AscGraphOp.data_nodes: stable, by index
+        self.datas = datas
         self.by_index: dict[int, list[ag.Data]] = {}
         for d in self.datas:
             self.by_index.setdefault(d.index, []).append(d)

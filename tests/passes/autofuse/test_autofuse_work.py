@@ -172,3 +172,30 @@ def test_fuse_does_not_walk_the_erased_nodes_origins(monkeypatch, kind, seed):
         for r in op.results:
             assert all(id(u.operation) in live for u in r.uses)
     m.verify()
+
+
+@pytest.mark.parametrize("kind", ["fanout", "mixed"])
+def test_a_graph_scan_walks_the_graph_once(monkeypatch, kind):
+    """NodeQueries' scan of an AscGraph (its Loads, Data, Output and partial axes) is one
+    walk of its nodes: AscGraphOp.data_nodes, a second walk, is not asked by the scans."""
+    from passes.autofuse import axis_mapping as AM
+
+    m = _lowered(kind, 200, 0)
+    scans, datas = [0], [0]
+    real_scan, real_datas = AM._GraphScan.__init__, ag.AscGraphOp.data_nodes
+
+    def scan(self, graph):  # type: ignore[no-untyped-def]
+        scans[0] += 1
+        before = datas[0]
+        real_scan(self, graph)
+        assert datas[0] == before, "the scan listed the Data nodes with a second walk"
+        assert self.datas == real_datas(graph)  # (AscGraphOp.data_nodes' order)
+
+    def data_nodes(self):  # type: ignore[no-untyped-def]
+        datas[0] += 1
+        return real_datas(self)
+
+    monkeypatch.setattr(AM._GraphScan, "__init__", scan)
+    monkeypatch.setattr(ag.AscGraphOp, "data_nodes", data_nodes)
+    AutofusePass(lifting=False).apply(make_context(), m)
+    assert scans[0] > 50
