@@ -180,25 +180,25 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
 
     # The three lists as tuples, built once per attribute: it is immutable, and the passes
     # read them hundreds of thousands of times on a large graph. Kept in the instance's
-    # __dict__ (written directly: the dataclass is frozen), which the dataclass's eq and
+    # __dict__ (written through vars(): the dataclass is frozen), which the dataclass's eq and
     # hash, IRDL's parameters and the printer never read.
     @property
     def axis_ids(self) -> tuple[int, ...]:
-        d = self.__dict__
+        d = vars(self)
         if (t := d.get("_axis_ids")) is None:
             t = d["_axis_ids"] = tuple(a.data for a in self.axis.data)
         return t
 
     @property
     def repeat_list(self) -> tuple[int, ...]:
-        d = self.__dict__
+        d = vars(self)
         if (t := d.get("_repeat_list")) is None:
             t = d["_repeat_list"] = tuple(a.data for a in self.repeats.data)
         return t
 
     @property
     def stride_list(self) -> tuple[int, ...]:
-        d = self.__dict__
+        d = vars(self)
         if (t := d.get("_stride_list")) is None:
             t = d["_stride_list"] = tuple(a.data for a in self.strides.data)
         return t
