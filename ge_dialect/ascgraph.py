@@ -242,6 +242,9 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
         )
 
 
+_item = tuple.__getitem__  # (SSAValues is a tuple)
+
+
 def tensor_type(v: SSAValue) -> AscTensorType:
     t = v.type
     assert isinstance(t, AscTensorType)
@@ -519,11 +522,19 @@ class AscNode(IRDLOperation):
         g = self.graph()
         return g.axis_ids() if g is not None else []
 
+    # The two most read accessors of AscIR (the fusion queries, lowering and the verifier
+    # ask them about a million times on a 4k-node graph): the operand and result tuples
+    # indexed as tuples, not through Operation.operands' per-read view and SSAValues'
+    # Python __getitem__ (xDSL 0.74's Operation._operands; tests/dialects/test_asc_tensor_lists.py)
     def in_type(self, i: int = 0) -> AscTensorType:
-        return tensor_type(self.operands[i])
+        t = _item(self._operands, i).type  # pyright: ignore[reportPrivateUsage]
+        assert isinstance(t, AscTensorType)
+        return t
 
     def out_type(self, i: int = 0) -> AscTensorType:
-        return tensor_type(self.results[i])
+        t = _item(self.results, i).type
+        assert isinstance(t, AscTensorType)
+        return t
 
     # -- verification -------------------------------------------------------------------
 

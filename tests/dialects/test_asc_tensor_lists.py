@@ -38,3 +38,30 @@ def test_the_kept_lists_change_no_comparison_or_text():
     )
     d = next(op for op in m.walk() if op.name == "ascgraph.Data")
     assert d.results[0].type == a and d.results[0].type.repeat_list == (4, 8)  # type: ignore[attr-defined]
+
+
+def test_in_and_out_type_read_what_operands_and_results_hold():
+    """AscNode.in_type/out_type index xDSL's operand and result tuples directly
+    (Operation._operands, an xDSL 0.74 internal): the same types as through the public
+    views, on every node of lowered graphs, and the same IndexError past the end."""
+    import pytest
+
+    from bench.gen_graphs import generate
+    from ge_dialect import ascgraph as ag
+    from ge_tools.registry import make_context
+    from lowering.lower_autofuse import LowerAutofusePass
+
+    seen = 0
+    for kind in ("mixed", "concat_tree"):
+        m = parse(generate(kind, 150, 1))
+        LowerAutofusePass().apply(make_context(), m)
+        for op in m.walk():
+            if isinstance(op, ag.AscNode):
+                for i, v in enumerate(op.operands):
+                    assert op.in_type(i) is v.type and op.in_type(i - len(op.operands)) is v.type
+                for i, r in enumerate(op.results):
+                    assert op.out_type(i) is r.type
+                seen += 1
+                with pytest.raises(IndexError):
+                    op.in_type(len(op.operands))
+    assert seen > 500
