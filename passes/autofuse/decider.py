@@ -215,6 +215,12 @@ class AscBackendFusionDecider:
     # _pair's answers while pair_cache is open (the solver's GetPossibleFusions: no node
     # changes there, and CanFuse, its split-ratio peers and the priority ask for one pair)
     _pair_memo: dict[tuple[Operation, Operation, bool], S.FusePair | Reason] | None = None
+    # the FusePair of the last CanFuse outside pair_cache that accepted its pair, handed to
+    # the Fuse of that pair when nothing ran between them but the solver's cycle check (the
+    # solver's FuseNodesOnce asks CanFuse of the current nodes right before Fuse); any
+    # other call of can_fuse, build_fused or fuse drops it. Fuse then reads the same
+    # NodeFuseInfo, and its axis map the check's (create_axis_map's `checked`).
+    _handoff: tuple[Operation, Operation, bool, S.FusePair] | None = None
     # canfuse_nodes_size per node, on _groups' premise: a lowered node carries no count
     # attribute and CanFuse's size cap would walk both AscGraphs for every candidate pair
     _sizes: dict[Operation, int] = field(default_factory=dict)
@@ -328,10 +334,14 @@ class AscBackendFusionDecider:
             p = self._pair(n1, n2)
             r = memo[key] = p if isinstance(p, Reason) else self._can_fuse_pair(p)
             return r
+        self._handoff = None
         p = self._pair(n1, n2)
         if isinstance(p, Reason):
             return p
-        return self._can_fuse_pair(p)
+        r = self._can_fuse_pair(p)
+        if r is None and self._links is None:
+            self._handoff = (n1, n2, p.split_ratio_unsatisfied, p)
+        return r
 
     def _alike_key(self, n1: Operation, n2: Operation) -> tuple | None:
         """The content CanFuse reads of an unlinked pair of plain AscBackends (neither
@@ -544,7 +554,11 @@ class AscBackendFusionDecider:
         nodes into the new AscGraph instead of cloning them (_Builder); n1 and n2 are then
         left with only the nodes the merge drops. Without it both stay as they were."""
         n1, n2 = ordered_pair(n1, n2)
-        p = self._pair(n1, n2)
+        hand, self._handoff = self._handoff, None
+        if hand is not None and take and hand[:3] == (n1, n2, self._split_ratio.get(n1) is True):
+            p: S.FusePair | Reason = hand[3]  # (fuse: CanFuse's pair, right before)
+        else:
+            p = self._pair(n1, n2)
         if isinstance(p, Reason):
             return p
         merge = self._merges_loops(p)

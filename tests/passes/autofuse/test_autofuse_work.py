@@ -199,3 +199,82 @@ def test_a_graph_scan_walks_the_graph_once(monkeypatch, kind):
     monkeypatch.setattr(ag.AscGraphOp, "data_nodes", data_nodes)
     AutofusePass(lifting=False).apply(make_context(), m)
     assert scans[0] > 50
+
+
+def _solve(kind: str, seed: int, monkeypatch=None, no_handoff: bool = False):  # type: ignore[no-untyped-def]
+    m = _lowered(kind, 200, seed)
+    if no_handoff:
+        real = D.AscBackendFusionDecider.build_fused
+
+        def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
+            self._handoff = None
+            return real(self, *a, **k)
+
+        monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
+    AutofusePass(lifting=False).apply(make_context(), m)
+    if no_handoff:
+        monkeypatch.undo()
+    return str(m)
+
+
+@pytest.mark.parametrize("kind,seed", [("fanout", 0), ("diamond", 1), ("mixed", 2), ("concat_tree", 3)])
+def test_fuse_reads_the_pair_canfuse_just_accepted(monkeypatch, kind, seed):
+    """Fuse right after CanFuse accepted the same pair (the solver's FuseNodesOnce) builds
+    no second NodeFuseInfo; every other Fuse builds its own; the IR is the same as when
+    every Fuse builds its own."""
+    assert _solve(kind, seed) == _solve(kind, seed, monkeypatch, no_handoff=True)
+    m = _lowered(kind, 200, seed)
+    events: list[tuple[str, object]] = []
+    real_can, real_fuse, real_info = (
+        D.AscBackendFusionDecider.can_fuse,
+        D.AscBackendFusionDecider.fuse,
+        D.node_fuse_info,
+    )
+    inside = [False]
+
+    def can_fuse(self, n1, n2):  # type: ignore[no-untyped-def]
+        r = real_can(self, n1, n2)
+        events.append(("can", (n1, n2) if r is None and self._links is None else None))
+        return r
+
+    def fuse(self, n1, n2):  # type: ignore[no-untyped-def]
+        prev = events[-1] if events else None
+        events.append(("fuse", prev is not None and prev[0] == "can" and prev[1] == D.ordered_pair(n1, n2)))
+        inside[0] = True
+        try:
+            return real_fuse(self, n1, n2)
+        finally:
+            inside[0] = False
+
+    infos = [0, 0]  # node_fuse_info inside Fuse: after an accepted CanFuse, after anything else
+
+    def info(a, b):  # type: ignore[no-untyped-def]
+        if inside[0]:
+            infos[0 if events[-1][1] else 1] += 1
+        return real_info(a, b)
+
+    monkeypatch.setattr(D.AscBackendFusionDecider, "can_fuse", can_fuse)
+    monkeypatch.setattr(D.AscBackendFusionDecider, "fuse", fuse)
+    monkeypatch.setattr(D, "node_fuse_info", info)
+    AutofusePass(lifting=False).apply(make_context(), m)
+    handed = sum(1 for e in events if e[0] == "fuse" and e[1])
+    others = sum(1 for e in events if e[0] == "fuse" and not e[1])
+    assert handed > 0
+    assert infos[0] == 0  # (main: one per such Fuse)
+    assert infos[1] >= others  # each other Fuse builds its pair
+
+
+def test_a_call_between_canfuse_and_fuse_drops_the_handoff():
+    """CanFuse(a, b) accepted, then CanFuse of another pair: Fuse(a, b) builds its own pair."""
+    m = _lowered("fanout", 60, 0)
+    block = _graph_block(m)
+    d = D.AscBackendFusionDecider()
+    backends = [op for op in block.ops if isinstance(op, ge.AscBackend)]
+    pairs = [(a, b) for i, a in enumerate(backends) for b in backends[i + 1 :] if set(a.operands) & set(b.operands)]
+    ok = [p for p in pairs if d.can_fuse(*p) is None]
+    assert len(ok) >= 2
+    (a, b), (c, e) = ok[0], ok[1]
+    assert d.can_fuse(a, b) is None and d._handoff is not None and d._handoff[:2] == (a, b)
+    assert d.can_fuse(c, e) is None and d._handoff[:2] == (c, e)  # type: ignore[index]
+    d.build_fused(a, b)  # (not inserted: the pair's own FusePair, and the handoff dropped)
+    assert d._handoff is None
