@@ -204,6 +204,7 @@ def test_a_graph_scan_walks_the_graph_once(monkeypatch, kind):
 def _solve(kind: str, seed: int, monkeypatch=None, no_handoff: bool = False):  # type: ignore[no-untyped-def]
     m = _lowered(kind, 200, seed)
     if no_handoff:
+        assert monkeypatch is not None
         real = D.AscBackendFusionDecider.build_fused
 
         def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
@@ -213,6 +214,7 @@ def _solve(kind: str, seed: int, monkeypatch=None, no_handoff: bool = False):  #
         monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
     AutofusePass(lifting=False).apply(make_context(), m)
     if no_handoff:
+        assert monkeypatch is not None
         monkeypatch.undo()
     return str(m)
 
