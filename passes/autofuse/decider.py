@@ -317,6 +317,7 @@ class AscBackendFusionDecider:
 
     def can_fuse(self, n1: Operation, n2: Operation) -> Reason | None:
         """AscBackendFusionDecider::CanFuse, in GE's order (ge_fusion.md §5)."""
+        self._handoff = None
         # 1. asc_backend_fusion_decider.cpp: blacklisted types never fuse
         k1, k2 = self._node_checks(n1), self._node_checks(n2)
         for k in (k1, k2):
@@ -334,7 +335,6 @@ class AscBackendFusionDecider:
             p = self._pair(n1, n2)
             r = memo[key] = p if isinstance(p, Reason) else self._can_fuse_pair(p)
             return r
-        self._handoff = None
         p = self._pair(n1, n2)
         if isinstance(p, Reason):
             return p
