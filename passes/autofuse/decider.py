@@ -1302,6 +1302,7 @@ class AscBackendSubGraphFusionDecider(AscBackendFusionDecider):
         return FusionPriority.HIGH
 
     def can_fuse(self, n1: Operation, n2: Operation) -> Reason | None:
+        self._handoff = None
         for n in (n1, n2):
             if not isinstance(n, ge.AscBackend):
                 return not_fuse("CanNotMergeAscGraph", f"'{node_name(n)}' is not an AscBackend")
@@ -1310,5 +1311,6 @@ class AscBackendSubGraphFusionDecider(AscBackendFusionDecider):
         p = self._pair(*ordered_pair(n1, n2))
         assert not isinstance(p, Reason)
         if not self._merges_loops(p):
+            self._handoff = None  # (the base accepted the pair; this round does not)
             return not_fuse("CanNotMergeAscGraph", "the two AscGraphs' loops cannot merge (a concat is involved)")
         return None
