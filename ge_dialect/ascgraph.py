@@ -473,6 +473,14 @@ class AscNode(IRDLOperation):
             printer.print_string("(")
             printer.print_list(self.operands, printer.print_operand)
             printer.print_string(")")
+        keep = A.keeping(printer)
+        if keep is not None:
+            # the rest of the line as one string, from kept texts (the same text as below)
+            attrs = A.ge_attr_dict_text(keep, self.attributes) if self.attributes else ""
+            types = A.types_text(keep, (r.type for r in self.results))
+            if attrs is not None and types is not None:
+                printer.print_string(f" {attrs} : {types}" if attrs else f" : {types}")
+                return
         if self.attributes:
             printer.print_string(" ")
             A.print_ge_attr_dict(printer, self.attributes)
