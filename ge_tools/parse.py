@@ -257,7 +257,9 @@ class LocatedParser(Parser):
         self._file = StringAttr(name)
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(GeLexer(Input(text, name)))
-        self._tensor_types: dict[str, Attribute] = {}  # _parse_optional_builtin_parametrized_type
+        # _parse_optional_builtin_parametrized_type's memo, also read by GeNode.parse's
+        # common form (ge_dialect/ge.py: _parse_common)
+        self.plain_tensor_types: dict[str, Attribute] = {}
 
     def location_of(self, pos: int) -> tuple[int, int]:
         return _location(self._line_starts, self._line_offset, pos)
@@ -291,14 +293,14 @@ class LocatedParser(Parser):
         if m is None:
             return super()._parse_optional_builtin_parametrized_type()
         key = m.group()
-        t = self._tensor_types.get(key)
+        t = self.plain_tensor_types.get(key)
         if t is not None:
             self._resume_from(m.end())
             return t
         t = super()._parse_optional_builtin_parametrized_type()
         # the token after `>` starts past the match when xDSL read exactly the matched text
         if t is not None and self._current_token.span.start >= m.end() and self._last_end() == m.end():
-            self._tensor_types[key] = t
+            self.plain_tensor_types[key] = t
         return t
 
     def _last_end(self) -> int:

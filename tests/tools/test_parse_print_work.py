@@ -7,7 +7,9 @@ the parsed module, the located errors.
 from __future__ import annotations
 
 import io
+import random
 from functools import cache
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import (
@@ -26,11 +28,13 @@ from bench.gen_graphs import generate
 from conftest import ROOT
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
+from ge_dialect import ge
 from ge_dialect.npu import AddrAttr
-from ge_tools.parse import parse_module
+from ge_tools.parse import GeLexer, UserError, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.printer import GePrinter
 from ge_tools.registry import make_context
+from random_graphs import graph_text
 
 # -- print: kept attribute texts and the hot ops' lines written at once ---------------------
 
@@ -192,3 +196,79 @@ def test_examples_compiled_print_what_xdsl_prints(name):
     except Exception:  # an example the static pipeline refuses (dynamic shapes): its input
         m = parse_module(make_context(), (ROOT / "examples" / name).read_text(), name)
     assert _printed(GePrinter, m) == _printed(Printer, m)
+
+
+# -- parse: a node's common form read from the text, the token path for the rest ------------
+
+
+def _parsed(text: str, fast: bool, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The module as generic text with locations, or the one-line error."""
+    monkeypatch.setattr(ge, "FAST_NODE_PARSE", fast)
+    try:
+        m = parse_module(make_context(), text, "g.mlir")
+    except UserError as e:
+        return f"error: {e}"
+    return _printed(Printer, m, print_generic_format=True, print_debuginfo=True)[0]
+
+
+def _lit_inputs() -> list[Path]:
+    return sorted((ROOT / "tests" / "filecheck").rglob("*.mlir")) + sorted((ROOT / "examples").glob("*.mlir"))
+
+
+def test_common_form_parses_as_the_token_path_on_every_lit_input(monkeypatch):
+    files = _lit_inputs()
+    assert len(files) > 100
+    for f in files:
+        # a lit file holds several inputs (`// -----`) and expected errors: each chunk alone
+        for chunk in f.read_text(errors="replace").split("// -----"):
+            assert _parsed(chunk, True, monkeypatch) == _parsed(chunk, False, monkeypatch), f
+
+
+@pytest.mark.parametrize("kind", ["fanout", "diamond", "concat_tree", "mixed", "chain"])
+def test_common_form_parses_as_the_token_path_on_generated_graphs(monkeypatch, kind):
+    text = generate(kind, 300, 2)
+    assert _parsed(text, True, monkeypatch) == _parsed(text, False, monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_common_form_parses_as_the_token_path_on_random_graphs(monkeypatch, seed):
+    text = graph_text(seed)
+    assert _parsed(text, True, monkeypatch) == _parsed(text, False, monkeypatch)
+
+
+# What a one-character edit may put into a node's line: blanks, other brackets, a comment,
+# an index, a bad type, a wrong name, nothing.
+EDITS = ["", " ", "  ", "\n", "\t", "(", ")", "{", "}", ",", ":", "->", "%", "#0", "#1", "x", "?", "f7", "<", ">",
+         "// c\n", "tensor", "%n1", "%zz", "1", "-", '"', "=", "[", "]"]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_broken_node_line_is_the_same_error_at_the_same_place(monkeypatch, seed):
+    rng = random.Random(seed)
+    text = generate("fanout", 60, seed)
+    lines = text.split("\n")
+    node_lines = [i for i, line in enumerate(lines) if " = ge." in line]
+    for _ in range(60):
+        i = rng.choice(node_lines)
+        line = lines[i]
+        at = rng.randrange(line.index(" = ge."), len(line) + 1)
+        cut = rng.choice([0, 0, 1, 2])
+        broken = "\n".join([*lines[:i], line[:at] + rng.choice(EDITS) + line[at + cut :], *lines[i + 1 :]])
+        assert _parsed(broken, True, monkeypatch) == _parsed(broken, False, monkeypatch), broken.split("\n")[i]
+
+
+def test_a_node_in_the_common_form_is_read_without_its_tokens(monkeypatch):
+    text = generate("fanout", 300, 0)
+    lexed = [0]
+    plain = GeLexer.lex
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        lexed[0] += 1
+        return plain(self)
+
+    monkeypatch.setattr(GeLexer, "lex", counted)
+    parse_module(make_context(), text, "g.mlir")
+    nodes = text.count(" = ge.")
+    # per node: its result, `=`, its name, the token after the types (and an attribute
+    # dict's tokens); token by token it was about 4 per operand and type more
+    assert lexed[0] < 6 * nodes
