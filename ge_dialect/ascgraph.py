@@ -165,6 +165,9 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
     extent and element stride."""
 
     name = "ascgraph.tensor"
+    # equal views print the same text (ints and a builtin element type): GePrinter keeps
+    # one text per value (ge_tools/printer.py)
+    PRINTS_BY_VALUE: ClassVar[bool] = True
     element_type: Attribute
     axis: ArrayAttr[IntAttr]
     repeats: ArrayAttr[IntAttr]

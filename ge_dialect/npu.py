@@ -130,6 +130,8 @@ class AddrAttr(ParametrizedAttribute):
     """
 
     name = "npu.addr"
+    # equal addresses print the same text: GePrinter keeps one text per value (ge_tools/printer.py)
+    PRINTS_BY_VALUE: ClassVar[bool] = True
 
     region: StringAttr
     offset: IntAttr

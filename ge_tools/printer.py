@@ -17,18 +17,15 @@ these texts (tests/tools/test_parse_print_work.py counts and compares them).
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, ModuleOp, NoneAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, ModuleOp, NoneAttr, StringAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xdsl.targets.mlir import MLIRTarget
-
-from ge_dialect.ascgraph import AscTensorType, AxisAttr
-from ge_dialect.npu import AddrAttr
 
 
 def _escaped(byte: int) -> str:
@@ -47,18 +44,17 @@ _PLAIN = bytes(b for b in range(256) if _ESCAPES[b] == chr(b))
 
 def _equal_prints_same(a: Attribute) -> bool:
     """Whether every attribute equal to `a` prints as `a` does (equality is structural in
-    xDSL; it is not the text for a float, as 0.0 == -0.0): the classes of the value memo."""
+    xDSL; it is not the text for a float, as 0.0 == -0.0): the classes of the value memo.
+    A dialect's attribute class says so with `PRINTS_BY_VALUE = True` (ge_dialect/npu.py:
+    AddrAttr, ge_dialect/ascgraph.py: AscTensorType, AxisAttr)."""
     t = type(a)
     if t is TensorType:
         return isinstance(a.encoding, NoneAttr)  # pyright: ignore[reportAttributeAccessIssue]
-    return t in _VALUE_KEYED
+    return t in _VALUE_KEYED or getattr(t, "PRINTS_BY_VALUE", False)
 
 
-# Classes whose parameters hold no float (ints, strings, builtin element types): equal
-# attributes print the same text.
-_VALUE_KEYED: frozenset[type[Attribute]] = frozenset(
-    {IntegerAttr, IntAttr, StringAttr, AddrAttr, AscTensorType, AxisAttr}
-)
+# Builtin classes whose parameters hold no float: equal attributes print the same text.
+_VALUE_KEYED: frozenset[type[Attribute]] = frozenset({IntegerAttr, IntAttr, StringAttr})
 
 
 @dataclass(eq=False, repr=False)
@@ -145,6 +141,29 @@ class GePrinter(Printer):
             super().print_attribute(attribute)
         else:
             self.print_string(text)
+
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        # xdsl/printer.py: Printer.print_attr_dict and _print_attr_string, its entries'
+        # texts kept (the keys' and the values'), the dict written at once
+        parts: list[str] = []
+        for name, a in attr_dict.items():
+            key = self.kept_texts.get(("attr-key", name))
+            if key is None:
+                text = self.text_of(lambda: self.print_identifier_or_string_literal(name))  # noqa: B023
+                if text is None:
+                    super().print_attr_dict(attr_dict)
+                    return
+                self.kept_texts["attr-key", name] = (None, text)
+                key = (None, text)
+            if isinstance(a, UnitAttr):
+                parts.append(key[1])
+                continue
+            value = self.attribute_text(a)
+            if value is None:
+                super().print_attr_dict(attr_dict)
+                return
+            parts.append(f"{key[1]} = {value}")
+        self.print_string("{" + ", ".join(parts) + "}")
 
     def print_bytes_literal(self, bytestring: bytes) -> None:
         if not bytestring.translate(None, _PLAIN):  # only bytes that stand for themselves

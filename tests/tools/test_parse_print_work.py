@@ -160,6 +160,20 @@ def test_a_kernels_operands_print_at_once(monkeypatch):
     assert writes <= 20 * lines
 
 
+def test_an_attribute_dict_prints_at_once(monkeypatch):
+    from ge_dialect.npu import TensorOp
+
+    m = _compiled("fanout")
+    entries = sum(len(op.attributes) for op in m.walk() if isinstance(op, TensorOp))
+    calls = _count_print_strings(monkeypatch, TensorOp)
+    GePrinter(stream=io.StringIO()).print_op(m)
+    writes, lines = calls
+    assert entries >= 2 * lines  # each npu.tensor names its node and type
+    # per line: the result-less op's name, then the format's pieces (` `, the tensor, ` `,
+    # `at`, ` `, the address, ` `) and the dict at once; entry by entry it was 4 more each
+    assert writes <= 12 * lines
+
+
 def _odd_module() -> ModuleOp:
     """A compiled module with attributes whose texts are not kept: a dense resource
     (registered for the metadata), a float 0.0 and -0.0, a location, a string with a
