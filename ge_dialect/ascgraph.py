@@ -472,18 +472,25 @@ class AscNode(IRDLOperation):
         return cls.create(operands=operands, result_types=types, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
-        if self.operands:
+        operands = self.operands
+        if operands:
             printer.print_string("(")
-            printer.print_list(self.operands, printer.print_operand)
-            printer.print_string(")")
+            printer.print_list(operands, printer.print_operand)
         keep = A.keeping(printer)
         if keep is not None:
             # the rest of the line as one string, from kept texts (the same text as below)
             attrs = A.ge_attr_dict_text(keep, self.attributes) if self.attributes else ""
-            types = A.types_text(keep, (r.type for r in self.results))
+            results = self.results
+            if len(results) == 1:
+                types = keep.attribute_text(results[0].type)
+            else:
+                types = A.types_text(keep, (r.type for r in results))
             if attrs is not None and types is not None:
-                printer.print_string(f" {attrs} : {types}" if attrs else f" : {types}")
+                close = ")" if operands else ""
+                printer.print_string(f"{close} {attrs} : {types}" if attrs else f"{close} : {types}")
                 return
+        if operands:
+            printer.print_string(")")
         if self.attributes:
             printer.print_string(" ")
             A.print_ge_attr_dict(printer, self.attributes)
