@@ -42,6 +42,13 @@ _ESCAPES = tuple(_escaped(b) for b in range(256))
 _PLAIN = bytes(b for b in range(256) if _ESCAPES[b] == chr(b))
 
 
+def _bytes_literal(bytestring: bytes) -> str:
+    """The text xDSL's Printer.print_bytes_literal writes for `bytestring`."""
+    if not bytestring.translate(None, _PLAIN):  # only bytes that stand for themselves
+        return f'"{bytestring.decode("ascii")}"'
+    return '"' + "".join(_ESCAPES[b] for b in bytestring) + '"'
+
+
 def _equal_prints_same(a: Attribute) -> bool:
     """Whether every attribute equal to `a` prints as `a` does (equality is structural in
     xDSL; it is not the text for a float, as 0.0 == -0.0): the classes of the value memo.
@@ -96,7 +103,12 @@ class GePrinter(Printer):
                 self._texts_by_id[id(attribute)] = (attribute, text)
                 self.text_hits += 1
                 return text
-        text = self.text_of(lambda: Printer.print_attribute(self, attribute))
+        if type(attribute) is StringAttr:
+            # xdsl builtin.py: StringAttr.print_builtin prints the string literal of its
+            # data, one line (every control character is escaped): no buffer needed
+            text = _bytes_literal(attribute.data.encode("utf-8"))
+        else:
+            text = self.text_of(lambda: Printer.print_attribute(self, attribute))
         if text is None:
             self._unkept[id(attribute)] = attribute
             return None
@@ -166,12 +178,8 @@ class GePrinter(Printer):
         self.print_string("{" + ", ".join(parts) + "}")
 
     def print_bytes_literal(self, bytestring: bytes) -> None:
-        if not bytestring.translate(None, _PLAIN):  # only bytes that stand for themselves
-            body = bytestring.decode("ascii")
-        else:
-            body = "".join(_ESCAPES[b] for b in bytestring)
         # no escape writes a newline, so this is print_string's one-line case
-        self.print_string(f'"{body}"')
+        self.print_string(_bytes_literal(bytestring))
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         # base_printer.py: BasePrinter.print_string, its case without a newline, written

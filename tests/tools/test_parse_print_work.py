@@ -110,6 +110,26 @@ def test_equal_addresses_and_views_share_one_text():
     assert (p.attribute_text(z), p.attribute_text(nz)) == ("0.000000e+00 : f32", "-0.000000e+00 : f32")
 
 
+ODD_STRINGS = ["", "plain", 'a "quoted" word', "back\\slash", "new\nline", "tab\tand\x01", "é ü 中", "\x7f~ "]
+
+
+def test_a_string_attribute_text_is_its_literal_without_a_buffer(monkeypatch):
+    p = GePrinter(stream=io.StringIO())
+    buffered = [0]
+    plain = GePrinter.text_of
+
+    def counted(self, print_fn):  # type: ignore[no-untyped-def]
+        buffered[0] += 1
+        return plain(self, print_fn)
+
+    monkeypatch.setattr(GePrinter, "text_of", counted)
+    for s in ODD_STRINGS:
+        want = io.StringIO()
+        Printer(stream=want).print_attribute(StringAttr(s))
+        assert p.attribute_text(StringAttr(s)) == want.getvalue()
+    assert buffered[0] == 0  # each distinct string's text built directly, none printed
+
+
 def _count_print_strings(monkeypatch: pytest.MonkeyPatch, node_type: type) -> list[int]:
     """print_string calls made while an op of `node_type` prints its line."""
     calls = [0, 0]  # calls, lines
