@@ -165,6 +165,9 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
     extent and element stride."""
 
     name = "ascgraph.tensor"
+    # equal views print the same text (ints and a builtin element type): GePrinter keeps
+    # one text per value (ge_tools/printer.py)
+    PRINTS_BY_VALUE: ClassVar[bool] = True
     element_type: Attribute
     axis: ArrayAttr[IntAttr]
     repeats: ArrayAttr[IntAttr]
@@ -493,9 +496,24 @@ class AscNode(IRDLOperation):
         return cls.create(operands=operands, result_types=types, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
-        if self.operands:
+        operands = self.operands
+        if operands:
             printer.print_string("(")
-            printer.print_list(self.operands, printer.print_operand)
+            printer.print_list(operands, printer.print_operand)
+        keep = A.keeping(printer)
+        if keep is not None:
+            # the rest of the line as one string, from kept texts (the same text as below)
+            attrs = A.ge_attr_dict_text(keep, self.attributes) if self.attributes else ""
+            results = self.results
+            if len(results) == 1:
+                types = keep.attribute_text(results[0].type)
+            else:
+                types = A.types_text(keep, (r.type for r in results))
+            if attrs is not None and types is not None:
+                close = ")" if operands else ""
+                printer.print_string(f"{close} {attrs} : {types}" if attrs else f"{close} : {types}")
+                return
+        if operands:
             printer.print_string(")")
         if self.attributes:
             printer.print_string(" ")

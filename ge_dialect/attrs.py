@@ -9,9 +9,9 @@ message naming the attribute, wherever it appears.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from enum import Enum
-from typing import overload
+from typing import Protocol, cast, overload
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -278,3 +278,83 @@ def print_ge_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> No
     printer.print_string("{")
     printer.print_list(attributes.items(), entry)
     printer.print_string("}")
+
+
+# -- printing with kept texts ----------------------------------------------------------------
+
+
+class KeepsTexts(Protocol):
+    """A printer that keeps the texts of what it printed (ge_tools/printer.py: GePrinter,
+    the tools' printer): the hot ops' print methods build a line from kept texts and
+    write it at once. With xDSL's own Printer they print piece by piece, as before, and
+    tests/tools/test_parse_print_work.py compares the two texts."""
+
+    kept_texts: dict[Hashable, tuple[object, str]]
+
+    def attribute_text(self, attribute: Attribute) -> str | None: ...
+
+    def text_of(self, print_fn: Callable[[], object]) -> str | None: ...
+
+    def print_identifier_or_string_literal(self, text: str) -> None: ...
+
+
+def keeping(printer: Printer) -> KeepsTexts | None:
+    """`printer` as a KeepsTexts (its class says `keeps_texts = True`), or None."""
+    return cast(KeepsTexts, printer) if getattr(printer, "keeps_texts", False) else None
+
+
+def _key_text(printer: KeepsTexts, key: str) -> str | None:
+    # xdsl/printer.py: _print_attr_string prints the key with print_identifier_or_string_literal
+    e = printer.kept_texts.get(("attr-key", key))
+    if e is not None:
+        return e[1]
+    text = printer.text_of(lambda: printer.print_identifier_or_string_literal(key))
+    if text is not None:
+        printer.kept_texts["attr-key", key] = (None, text)
+    return text
+
+
+def _ge_value_text(printer: KeepsTexts, a: Attribute) -> str | None:
+    # print_ge_attr_dict's entry, the value (the same three cases)
+    if _is_plain_int(a):
+        return str(a.value.data)  # type: ignore[attr-defined]
+    if isinstance(a, ArrayAttr) and a.data and all(_is_plain_int(e) for e in a.data):
+        return "[" + ", ".join(str(e.value.data) for e in a.data) + "]"  # type: ignore[attr-defined]
+    return printer.attribute_text(a)
+
+
+def ge_attr_dict_text(printer: KeepsTexts, attributes: dict[str, Attribute]) -> str | None:
+    """The text print_ge_attr_dict(printer, attributes) writes, kept by the names and the
+    identities of the (immutable) values; None when a part is not a text to keep."""
+    values = tuple(attributes.values())
+    key = ("ge-attr-dict", tuple(attributes), tuple(map(id, values)))
+    e = printer.kept_texts.get(key)
+    if e is not None:
+        return e[1]
+    parts: list[str] = []
+    for name, a in attributes.items():
+        k, v = _key_text(printer, name), _ge_value_text(printer, a)
+        if k is None or v is None:
+            return None
+        parts.append(f"{k} = {v}")
+    text = "{" + ", ".join(parts) + "}"
+    printer.kept_texts[key] = (values, text)  # the entry holds the values: their ids stay theirs
+    return text
+
+
+def attribute_texts(printer: KeepsTexts, attributes: Iterable[Attribute]) -> list[str] | None:
+    """The text `printer.print_attribute(a)` writes for each of `attributes`, or None
+    when one of them is not a text to keep."""
+    texts: list[str] = []
+    for a in attributes:
+        text = printer.attribute_text(a)
+        if text is None:
+            return None
+        texts.append(text)
+    return texts
+
+
+def types_text(printer: KeepsTexts, types: Iterable[Attribute]) -> str | None:
+    """The text `printer.print_list(types, printer.print_attribute)` writes, or None."""
+    texts = attribute_texts(printer, types)
+    return None if texts is None else ", ".join(texts)

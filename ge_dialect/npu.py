@@ -89,6 +89,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from ge_dialect import attrs as A
 from ge_dialect.ascgraph import AscGraphOp
 from ge_dialect.dtypes import held_bits
 
@@ -129,6 +130,8 @@ class AddrAttr(ParametrizedAttribute):
     """
 
     name = "npu.addr"
+    # equal addresses print the same text: GePrinter keeps one text per value (ge_tools/printer.py)
+    PRINTS_BY_VALUE: ClassVar[bool] = True
 
     region: StringAttr
     offset: IntAttr
@@ -265,9 +268,17 @@ class Operands(CustomDirective):
             printer.print_string(" at ")
             printer.print_attribute(item[1])
 
-        printer.print_string("(")  # no space: `ins(`
-        printer.print_list(list(zip(names.data, addrs.data)), one)
-        printer.print_string(")")
+        keep = A.keeping(printer)
+        # the list as one string from kept texts: a StringAttr prints as the string literal
+        # of its data (xdsl builtin.py: StringAttr.print_builtin), as `one` prints it
+        texts = None if keep is None else A.attribute_texts(keep, [*names.data, *addrs.data])
+        if texts is not None:
+            n = len(names.data)
+            printer.print_string("(" + ", ".join(f"{t} at {a}" for t, a in zip(texts[:n], texts[n:])) + ")")
+        else:
+            printer.print_string("(")  # no space: `ins(`
+            printer.print_list(list(zip(names.data, addrs.data)), one)
+            printer.print_string(")")
         state.should_emit_space, state.last_was_punctuation = True, False
 
 
@@ -490,11 +501,17 @@ class KernelDefOp(IRDLOperation):
         if self.attributes or self.kind.data == "library":
             printer.print_string(" ")
             printer.print_attr_dict(self.attributes)
-        printer.print_string(" : (")
-        printer.print_list(self.function_type.inputs.data, printer.print_attribute)
-        printer.print_string(") -> (")
-        printer.print_list(self.function_type.outputs.data, printer.print_attribute)
-        printer.print_string(")")
+        keep = A.keeping(printer)
+        ins = None if keep is None else A.types_text(keep, self.function_type.inputs.data)
+        outs = None if keep is None else A.types_text(keep, self.function_type.outputs.data)
+        if ins is not None and outs is not None:
+            printer.print_string(f" : ({ins}) -> ({outs})")  # the same text, from kept texts
+        else:
+            printer.print_string(" : (")
+            printer.print_list(self.function_type.inputs.data, printer.print_attribute)
+            printer.print_string(") -> (")
+            printer.print_list(self.function_type.outputs.data, printer.print_attribute)
+            printer.print_string(")")
         if self.body.blocks:
             printer.print_string(" ")
             printer.print_region(self.body, print_entry_block_args=False)
