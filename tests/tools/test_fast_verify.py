@@ -203,3 +203,133 @@ def test_ascgraph_nodes_sharing_views_check_them_once(monkeypatch):
     O.verify_module(lowered)
     # main: one call per output of every node, and one per sched.axis
     assert len(nodes) > 400 and calls[0] * 2 < len(nodes)
+
+
+# -- AscIR nodes equal to one that passed (ascgraph._PASSED_NODES) --------------------------
+
+
+class _NeverPassed(dict[tuple[object, ...], tuple[object, ...]]):
+    """A _PASSED_NODES that knows no node: every node runs its checks (main's verify)."""
+
+    def __contains__(self, key: object) -> bool:
+        return False
+
+
+def _compiled(kind: str, nodes: int) -> ModuleOp:
+    return _stages(generate(kind, nodes, 0))[-1]
+
+
+def test_ascgraph_nodes_equal_to_a_passed_one_are_checked_once(monkeypatch):
+    """AscNode.verify_ runs its checks once per distinct node (class, attribute and type
+    objects, producer and reader classes, axis table content), and AscGraphOp.verify_
+    checks each distinct result type once per graph: on the compiled fanout 200 (main ran
+    both on every node and result), with the same outcome as checking every node."""
+    result = _compiled("fanout", 200)
+    nodes = [op for op in result.walk() if isinstance(op, ag.AscNode)]
+    checked, partial = [0], [0]
+    plain_node, plain_partial = ag.AscNode._verify_node, ag._check_partial  # pyright: ignore[reportPrivateUsage]
+
+    def node(self: ag.AscNode, table: ag.AxisTable) -> None:
+        checked[0] += 1
+        plain_node(self, table)
+
+    def part(*args: object) -> None:
+        partial[0] += 1
+        plain_partial(*args)  # pyright: ignore[reportArgumentType]
+
+    monkeypatch.setattr(ag.AscNode, "_verify_node", node)
+    monkeypatch.setattr(ag, "_check_partial", part)
+    monkeypatch.setattr(ag, "_PASSED_NODES", {})
+    O.verify_module(result)
+    results = sum(len(op.results) for op in nodes)
+    assert len(nodes) > 400 and checked[0] * 3 < len(nodes) and partial[0] * 3 < results, (checked, partial, results)
+    checked[0] = 0
+    monkeypatch.setattr(ag, "_PASSED_NODES", _NeverPassed())
+    O.verify_module(result)
+    assert checked[0] == len(nodes)
+
+
+def _graph_nodes(m: ModuleOp) -> tuple[ag.AscGraphOp, list[ag.AscNode]]:
+    """The compiled module's largest AscGraph and its nodes."""
+    g = max((op for op in m.walk() if isinstance(op, ag.AscGraphOp)), key=lambda g: len(g.body.block.ops))
+    return g, [op for op in g.body.block.ops if isinstance(op, ag.AscNode)]
+
+
+def _breakages(m: ModuleOp) -> Iterator[tuple[str, Callable[[], None], Callable[[], None]]]:
+    """(what, apply, undo): a node in the middle of the largest graph broken in ways the
+    passed-node memo must not hide (new attribute or type objects, a node with the types
+    and attributes of one that passed but other neighbours, the graph's axis table)."""
+    g, nodes = _graph_nodes(m)
+    mid = len(nodes) // 2
+    load = next(op for op in nodes[mid:] if isinstance(op, ag.Load))
+    old_offset = load.attributes["offset"]
+
+    def bad_offset() -> None:
+        load.attributes["offset"] = IntegerAttr(-1, i64)
+
+    def good_offset() -> None:
+        load.attributes["offset"] = old_offset
+
+    yield "Load offset", bad_offset, good_offset
+    store = next(op for op in nodes[mid:] if isinstance(op, ag.Store))
+    reader = next(op for op in nodes[nodes.index(store) :] if isinstance(op, ag.Pointwise) and len(op.operands) == 1)
+    old_operands = tuple(reader.operands)
+
+    def read_store() -> None:  # the Store's result also read by a compute node
+        reader.operands = (store.results[0],)
+
+    def unread_store() -> None:
+        reader.operands = old_operands
+
+    yield "Store read by a compute node", read_store, unread_store
+    t = ag.tensor_type(load.results[0])
+    old_type = t
+
+    def bad_strides() -> None:  # an on-chip view that is not contiguous
+        load.results[0]._type = ag.AscTensorType(
+            t.element_type, t.axis_ids, t.repeat_list, [s + 1 for s in t.stride_list]
+        )  # pyright: ignore[reportPrivateUsage]
+
+    def good_strides() -> None:
+        load.results[0]._type = old_type  # pyright: ignore[reportPrivateUsage]
+
+    yield "Load strides", bad_strides, good_strides
+    old_axis = g.properties["axis"]
+    axes = list(g.axis.data)
+    big = max(range(len(axes)), key=lambda i: axes[i].size.data)
+
+    def small_axis() -> None:  # a table of other content: the nodes' repeats exceed it
+        a = axes[big]
+        g.properties["axis"] = ArrayAttr([*axes[:big], ag.AxisAttr(a.id.data, a.axis_name.data, 1), *axes[big + 1 :]])
+
+    def old_table() -> None:
+        g.properties["axis"] = old_axis
+
+    yield "axis size", small_axis, old_table
+
+
+def test_a_bad_node_in_a_large_graph_is_caught_with_the_memo_on(monkeypatch):
+    """With every node of a compiled fanout 1k known to pass (verified once), a node broken
+    afterwards is still reported, with the message and at the op that verifying every node
+    gives."""
+    _error_text_only(monkeypatch)
+    result = _compiled("fanout", 1000)
+    monkeypatch.setattr(ag, "_PASSED_NODES", {})
+    O.verify_module(result)
+    assert len(ag._PASSED_NODES) > 0  # pyright: ignore[reportPrivateUsage]
+    memo = ag._PASSED_NODES  # pyright: ignore[reportPrivateUsage]
+    seen = 0
+    for what, apply, undo in _breakages(result):
+        apply()
+        try:
+            warm = _outcome(lambda: O.verify_module(result))
+            with monkeypatch.context() as mp:
+                mp.setattr(ag, "_PASSED_NODES", _NeverPassed())
+                plain = _outcome(lambda: O.verify_module(result))
+        finally:
+            undo()
+        assert warm is not None and warm == plain, what
+        seen += 1
+        assert memo is ag._PASSED_NODES  # pyright: ignore[reportPrivateUsage]
+    assert seen == 4
+    assert _outcome(lambda: O.verify_module(result)) is None
