@@ -20,6 +20,7 @@ from xdsl.utils.exceptions import VerifyException
 from bench.gen_graphs import generate
 from conftest import ROOT
 from ge_dialect import ascgraph as ag
+from ge_dialect import npu
 from ge_dialect.diagnostics import LocatedError
 from ge_tools import opt as O
 from ge_tools.parse import parse_module
@@ -333,3 +334,59 @@ def test_a_bad_node_in_a_large_graph_is_caught_with_the_memo_on(monkeypatch):
         assert memo is ag._PASSED_NODES  # pyright: ignore[reportPrivateUsage]
     assert seen == 4
     assert _outcome(lambda: O.verify_module(result)) is None
+
+
+# -- the npu.model's verifier: shared addresses and types checked once ---------------------
+
+
+def test_npu_model_checks_each_address_and_kernel_type_once(monkeypatch):
+    """ModelOp.verify_ checks an address against the region table once per AddrAttr object
+    (ge-to-npu shares one per distinct address: a fanout producer's output is read by
+    every reader), sizes a kernel type once per type object, and a kernel_def counts its
+    AscGraph's Data and Output nodes without sorting them; a bad address is still reported
+    at each use, with the message checking every use gives."""
+    _error_text_only(monkeypatch)
+    result = _compiled("fanout", 200)
+    model = next(op for op in result.walk() if isinstance(op, npu.ModelOp))
+    ends, sizes, sorts = [0], [0], [0]
+    plain_end, plain_raw = npu.AddrAttr.end, npu.raw_bytes
+    plain_data, plain_out = ag.AscGraphOp.data_nodes, ag.AscGraphOp.output_nodes
+
+    def end(self: npu.AddrAttr) -> int:
+        ends[0] += 1
+        return plain_end.fget(self)  # pyright: ignore[reportOptionalCall]
+
+    def raw(t: Attribute) -> int:
+        sizes[0] += 1
+        return plain_raw(t)
+
+    def data_nodes(self: ag.AscGraphOp) -> list[ag.Data]:
+        sorts[0] += 1
+        return plain_data(self)
+
+    def output_nodes(self: ag.AscGraphOp) -> list[ag.Output]:
+        sorts[0] += 1
+        return plain_out(self)
+
+    monkeypatch.setattr(npu.AddrAttr, "end", property(end))
+    monkeypatch.setattr(npu, "raw_bytes", raw)
+    monkeypatch.setattr(ag.AscGraphOp, "data_nodes", data_nodes)
+    monkeypatch.setattr(ag.AscGraphOp, "output_nodes", output_nodes)
+    O.verify_module(result)
+    tasks = [t for s in model.stream_ops() for t in s.tasks if isinstance(t, npu.KernelOp | npu.MemcpyOp)]
+    uses = len(list(model.table())) + sum(len(t.in_addrs) + len(t.out_addrs) for t in tasks)
+    distinct = {id(e.addr) for e in model.table()} | {id(a) for t in tasks for a in (*t.in_addrs, *t.out_addrs)}
+    kernels = [t for t in tasks if isinstance(t, npu.KernelOp)]
+    assert ends[0] == len(distinct) and uses > 1.5 * len(distinct)
+    assert sizes[0] * 2 < sum(len(t.in_addrs) + len(t.out_addrs) for t in kernels)
+    assert sorts[0] == 0
+    # a task's input address beyond its region: new AddrAttr objects, each checked
+    t = kernels[len(kernels) // 2]
+    old = t.properties["in_addrs"]
+    a = t.in_addrs.data[0]
+    t.properties["in_addrs"] = ArrayAttr([npu.AddrAttr(a.region.data, a.offset.data, 1 << 40), *t.in_addrs.data[1:]])
+    try:
+        fast = _outcome(lambda: O.verify_module(result))
+    finally:
+        t.properties["in_addrs"] = old
+    assert fast is not None and "beyond region" in fast[1] and fast[2] is model
