@@ -90,7 +90,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator, SymbolOpInte
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
-from ge_dialect.ascgraph import AscGraphOp
+from ge_dialect.ascgraph import AscGraphOp, Data, Output
 from ge_dialect.dtypes import held_bits
 
 FIXED_REGIONS = ("fm", "weight", "var", "workspace")
@@ -533,7 +533,13 @@ class KernelDefOp(IRDLOperation):
         if len(ops) != 1 or not isinstance(ops[0], AscGraphOp):
             raise VerifyException("an ascgraph kernel's body holds exactly one ascgraph.graph")
         graph = ops[0]
-        n_data, n_out = len(graph.data_nodes()), len(graph.output_nodes())
+        # len(graph.data_nodes()), len(graph.output_nodes()): counted, not sorted
+        n_data = n_out = 0
+        for node in graph.body.block.ops:
+            if isinstance(node, Data):
+                n_data += 1
+            elif isinstance(node, Output):
+                n_out += 1
         if (n_data, n_out) != (len(self.function_type.inputs), len(self.function_type.outputs)):
             raise VerifyException(
                 f"the AscGraph has {n_data} Data and {n_out} Output nodes, the kernel type "
@@ -752,8 +758,13 @@ class StreamOp(IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
-def _check_addr(addr: AddrAttr, what: str, regions: dict[str, int]) -> None:
-    """An address lies in a declared region (GenMemAllocations' table, ge_executor.md §3.4)."""
+def _check_addr(addr: AddrAttr, what: str, regions: dict[str, int], passed: dict[int, AddrAttr]) -> None:
+    """An address lies in a declared region (GenMemAllocations' table, ge_executor.md §3.4).
+    `passed`: the addresses that passed against these `regions`, by identity (an AddrAttr is
+    immutable and the model's tensors and tasks share them: ge-to-npu builds each distinct
+    address once), each held; only passes are kept, so a failing one fails at each use."""
+    if passed.get(id(addr)) is addr:
+        return
     r = addr.region.data
     if r not in regions:
         raise VerifyException(f"{what}: address {addr} is in region {r}, which the model does not declare")
@@ -761,6 +772,7 @@ def _check_addr(addr: AddrAttr, what: str, regions: dict[str, int]) -> None:
         raise VerifyException(
             f"{what}: address {addr} ends at byte {addr.end}, beyond region {r} of {regions[r]} bytes"
         )
+    passed[id(addr)] = addr
 
 
 @dataclass
@@ -771,6 +783,8 @@ class _TaskWalk:
     waits: dict[int, int] = field(default_factory=dict)  # event -> waiting stream
     activated: set[int] = field(default_factory=set)  # streams a stream_active targets
     end_graphs: list[tuple[int, int]] = field(default_factory=list)  # (stream, task position)
+    addrs: dict[int, AddrAttr] = field(default_factory=dict)  # _check_addr's passes
+    sizes: dict[int, tuple[Attribute, int]] = field(default_factory=dict)  # id(type) -> (type, raw_bytes)
 
 
 @irdl_op_definition
@@ -859,9 +873,9 @@ class ModelOp(IRDLOperation):
 
     def verify_(self) -> None:
         regions = self._verify_allocation_table()
-        names = self._verify_tensor_table(regions)
-        streams = self._verify_stream_ids()
         walk = _TaskWalk()
+        names = self._verify_tensor_table(regions, walk.addrs)
+        streams = self._verify_stream_ids()
         kernels = self.kernel_defs()
         for s in streams:
             for pos, t in enumerate(s.tasks):
@@ -884,7 +898,7 @@ class ModelOp(IRDLOperation):
                 raise VerifyException(f"an npu.model holds regions, tensors, kernels and streams, got {op.name}")
         return regions
 
-    def _verify_tensor_table(self, regions: dict[str, int]) -> set[str]:
+    def _verify_tensor_table(self, regions: dict[str, int], passed: dict[int, AddrAttr]) -> set[str]:
         """Tensor names are unique, each address lies in a declared region, and an alias is
         made of declared tensors. Returns the names."""
         names: set[str] = set()
@@ -893,7 +907,7 @@ class ModelOp(IRDLOperation):
             if e.tensor_name in names:
                 raise VerifyException(f"{what}: tensor name declared twice")
             names.add(e.tensor_name)
-            _check_addr(e.addr, what, regions)
+            _check_addr(e.addr, what, regions, passed)
         for e in self.table():
             if isinstance(e, AliasOp):
                 for s in e.source_names:
@@ -931,9 +945,9 @@ class ModelOp(IRDLOperation):
             for n, a in (*ins, *outs):
                 if n not in names:
                     raise VerifyException(f'{what}: tensor "{n}" is not in the model\'s table')
-                _check_addr(a, what, regions)
+                _check_addr(a, what, regions, walk.addrs)
         if isinstance(t, KernelOp):
-            self._verify_kernel(t, kernels, what)
+            self._verify_kernel(t, kernels, what, walk.sizes)
         elif isinstance(t, EventRecordOp | EventWaitOp):
             self._init_event_task(t, sid, what, walk)
         elif isinstance(t, StreamActiveOp):
@@ -997,7 +1011,9 @@ class ModelOp(IRDLOperation):
             raise VerifyException(f"the model has one npu.end_graph, the last task of stream 0 (found: {where})")
 
     @staticmethod
-    def _verify_kernel(t: KernelOp, kernels: dict[str, KernelDefOp], what: str) -> None:
+    def _verify_kernel(
+        t: KernelOp, kernels: dict[str, KernelDefOp], what: str, sizes: dict[int, tuple[Attribute, int]]
+    ) -> None:
         sym = t.kernel.root_reference.data
         k = kernels.get(sym)
         if k is None:
@@ -1013,7 +1029,12 @@ class ModelOp(IRDLOperation):
             ("output", ft.outputs.data, t.out_addrs.data),
         ):
             for i, (ty, a) in enumerate(zip(types, addrs)):
-                need = raw_bytes(ty)
+                known = sizes.get(id(ty))  # raw_bytes once per type object, held
+                if known is not None and known[0] is ty:
+                    need = known[1]
+                else:
+                    need = raw_bytes(ty)
+                    sizes[id(ty)] = (ty, need)
                 if a.length.data < need:
                     raise VerifyException(
                         f"{what}: {kind} {i} of @{sym} is {ty} ({need} bytes), its address {a} holds {a.length.data}"

@@ -38,7 +38,7 @@ from typing import IO, NoReturn, cast, get_args, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ArrayOfConstraint, ModuleOp
-from xdsl.ir import Attribute, ErasedSSAValue, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Block, ErasedSSAValue, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl.constraints import AnyAttr, AttrConstraint, BaseAttr, EqAttrConstraint, ParamAttrConstraint, RangeOf
 from xdsl.irdl.operations import (
     AttributeDef,
@@ -49,12 +49,14 @@ from xdsl.irdl.operations import (
     OptionalDef,
     OptPropertyDef,
     PropertyDef,
+    RegionDef,
     ResultDef,
+    SingleBlockRegionDef,
     VarOperandDef,
     VarResultDef,
 )
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.traits import NoTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, VerifyException
@@ -309,9 +311,11 @@ class InvalidAfterPass(LocatedError):
 # !ascgraph.tensor) and a few properties of a base attribute type, so `_fast_plan`
 # compiles each op class's definition once into plain isinstance / equality tests that
 # accept exactly what OpDef.verify accepts. An op the plan accepts then runs the class's
-# own verifier (and its traits) as xDSL would; anything the plan cannot decide (regions,
-# successors, the last op of a block, constraints other than the ones below) or rejects
-# goes through xDSL's own Operation.verify, so a failing op gets xDSL's message.
+# own verifier (and its traits) as xDSL would; anything the plan cannot decide (successors,
+# variadic or constrained regions, a block's last op that is not a terminator where one
+# is needed, values from outside an IsolatedFromAbove op other than its own block's ops',
+# constraints other than the ones below) or rejects goes through xDSL's own
+# Operation.verify, so a failing op gets xDSL's message.
 
 
 class _Undecidable(Exception):
@@ -363,7 +367,14 @@ def _values_test(defs: Sequence[tuple[str, OperandDef | ResultDef]]) -> Callable
     test = _attr_test(constr.constr)
     if test is None:
         return lambda values: True
-    return lambda values: all(test(v.type) for v in values)
+
+    def each(values: Sequence[SSAValue]) -> bool:  # all(test(v.type) ...), without a generator
+        for v in values:
+            if not test(v.type):
+                return False
+        return True
+
+    return each
 
 
 def _fields_test(
@@ -371,6 +382,8 @@ def _fields_test(
 ) -> Callable[[dict[str, Attribute]], bool]:
     """OpDef.verify's property (`closed`: no other key) or attribute checks."""
     tests = tuple((name, _attr_test(d.constr), isinstance(d, optional)) for name, d in defs.items())
+    if not tests:  # no field defined: none allowed where closed, any other
+        return (lambda fields: not fields) if closed else (lambda fields: True)
 
     def check(fields: dict[str, Attribute]) -> bool:
         for name, test, opt in tests:
@@ -406,8 +419,19 @@ def _fast_plan(cls: type[Operation]) -> Callable[[Operation], bool] | None:
     custom: Callable[[Operation], None] | None = cells.get("custom_verify")
     if not isinstance(op_def, OpDef) or set(cells) - {"op_def", "custom_verify"}:
         return None
-    if op_def.options or op_def.regions or op_def.successors:
+    if op_def.options or op_def.successors:
         return None
+    # irdl_op_verify_regions for plain regions: their number, one block where single_block,
+    # and no entry-argument constraint (RangeOf(AnyAttr()), region_def's default)
+    single: list[bool] = []
+    for _, rdef in op_def.regions:
+        entry = rdef.entry_args
+        if type(rdef) not in (RegionDef, SingleBlockRegionDef) or type(entry) is not RangeOf:
+            return None
+        if type(cast(RangeOf[Attribute], entry).constr) is not AnyAttr:
+            return None
+        single.append(type(rdef) is SingleBlockRegionDef)
+    n_regions, single_block = len(single), tuple(single)
     try:
         operands = _values_test(op_def.operands)
         results = _values_test(op_def.results)
@@ -415,17 +439,28 @@ def _fast_plan(cls: type[Operation]) -> Callable[[Operation], bool] | None:
         attributes = _fields_test(op_def.attributes, OptAttributeDef, closed=False)
     except _Undecidable:
         return None
-    traits = tuple(op_def.traits)
+    all_traits = tuple(op_def.traits)
+    traits = tuple(t for t in all_traits if type(t) is not IsolatedFromAbove)
+    isolated = len(traits) < len(all_traits)  # checked by _isolated, xDSL's where it cannot say
 
     def check(op: Operation) -> bool:
-        if op.successors or op.regions:
+        if op.successors:
             return False
+        regions = op.regions
+        if len(regions) != n_regions:
+            return False
+        for region, one in zip(regions, single_block):
+            if one and len(region.blocks) != 1:
+                return False
         block = op.parent
-        if block is not None and block.last_op is op:  # Operation.verify's terminator rules
+        if block is not None and block.last_op is op and not _may_end_block(op, block):
+            return False
+        if isolated and not _isolated(op):
             return False
         values = op.operands
-        if any(isinstance(v, ErasedSSAValue) for v in values):
-            return False
+        for v in values:
+            if isinstance(v, ErasedSSAValue):
+                return False
         if not (operands(values) and results(op.results) and properties(op.properties) and attributes(op.attributes)):
             return False
         for trait in traits:
@@ -435,6 +470,41 @@ def _fast_plan(cls: type[Operation]) -> Callable[[Operation], bool] | None:
         return True
 
     return check
+
+
+def _may_end_block(op: Operation, block: Block) -> bool:
+    """Operation.verify's terminator rules pass for `op`, the last op of `block`: a block
+    of no region, the one block of a region of no op or of a NoTerminator op, or a
+    terminator (False: xDSL decides, and reports)."""
+    region = block.parent
+    if region is None:
+        return True
+    parent = region.parent
+    if (
+        region.first_block is block
+        and region.last_block is block
+        and (parent is None or parent.has_trait(NoTerminator))
+    ):
+        return True
+    return op.has_trait(IsTerminator)
+
+
+def _isolated(op: Operation) -> bool:
+    """IsolatedFromAbove.verify(op) passes: every operand of an op in op's regions is the
+    result of an op of that same block (so op is an ancestor of its owner, and not the
+    owner), looking into no nested region but those of IsolatedFromAbove ops, which verify
+    themselves. False when it cannot say so cheaply (a block argument, a value from an
+    enclosing block, a nested region): then xDSL's trait decides."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                for v in child.operands:
+                    owner = v.owner
+                    if not isinstance(owner, Operation) or owner.parent is not block:
+                        return False
+                if child.regions and not child.has_trait(IsolatedFromAbove):
+                    return False
+    return True
 
 
 _FAST_PLANS: dict[type[Operation], Callable[[Operation], bool] | None] = {}

@@ -123,14 +123,42 @@ class _Lowering:
         # two places is inlined twice): a graph lowered once gives its kernels' AscGraphs
         # away (the ge graphs are erased after ge-to-npu), one lowered again copies them
         self.lowerings = _lowering_counts(module, graph)
+        # Attributes are immutable values: an address read by several tasks (a tensor with
+        # many readers) and a type's byte size are built or computed once per model. Only
+        # what was built or computed without error is kept, so a failing one fails again,
+        # with its own message, wherever it is asked for. `addrs_built` counts the builds
+        # (tests/lowering/test_lowering_work2.py).
+        self._addrs: dict[tuple[str, int, int], npu.AddrAttr] = {}
+        self._raws: dict[int, tuple[Attribute, int]] = {}  # id(type) -> (type, bytes); the type held
+        self.addrs_built = 0
 
     # -- helpers ------------------------------------------------------------------------
 
     def grow(self, region: str, end: int) -> None:
         self.regions[region] = max(self.regions.get(region, 0), end)
 
+    def address(self, region: str, offset: int, length: int) -> npu.AddrAttr:
+        """`npu.AddrAttr(region, offset, length)`, one object per distinct address."""
+        key = (region, offset, length)
+        a = self._addrs.get(key)
+        if a is None:
+            a = self._addrs[key] = npu.AddrAttr(region, offset, length)
+            self.addrs_built += 1
+        return a
+
+    def raw(self, op: Operation, v: SSAValue) -> int:
+        """raw_bytes(op, v), computed once per type object (the type held, so its id is
+        no other object's while it is here)."""
+        t = v.type
+        known = self._raws.get(id(t))
+        if known is not None and known[0] is t:
+            return known[1]
+        n = self.raw_bytes(op, v)
+        self._raws[id(t)] = (t, n)
+        return n
+
     @staticmethod
-    def raw(op: Operation, v: SSAValue) -> int:
+    def raw_bytes(op: Operation, v: SSAValue) -> int:
         """The bytes a task reads or writes of `v`: its storage size, the elements of its
         storage shape (graph_metadef tensor_utils.cc: TensorUtils::CalcTensorMemSize of
         GeTensorDesc::GetShape, the runtime shape), not of its origin shape: a padded
@@ -175,7 +203,7 @@ class _Lowering:
         # The producer's planned address is (region, planned offset); input_offset is in the
         # same region, so the read address is the producer's region base + input_offset.
         base = src.offset.data - self.planned[v]
-        return npu.AddrAttr(src.region.data, base + o.value.data, self.raw(op, v))
+        return self.address(src.region.data, base + o.value.data, self.raw(op, v))
 
     def place(self, op: Operation, region: str, offset: int, length: int, scope: _Scope) -> npu.AddrAttr:
         if npu.region_error(region) is not None:
@@ -183,7 +211,7 @@ class _Lowering:
         if region in scope.remap:
             region, base = scope.remap[region]
             offset += base
-        a = npu.AddrAttr(region, offset, length)
+        a = self.address(region, offset, length)
         self.grow(region, a.end)
         return a
 
