@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from io import StringIO
 from pathlib import Path
 
 import numpy as np
 import onnx
+import pytest
 import onnx.numpy_helper
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
@@ -59,6 +61,26 @@ STRUCTURAL_ONNX_OPS = frozenset({
     "BatchNormalization", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Pad", "Slice", "Tile",
     "ArgMax", "ArgMin", "GatherElements", "Trilu", "Resize", "ConvTranspose",
 })  # fmt: skip
+
+# ---------------------------------------------------------------------------------------
+# Work counts: how often a function runs (the work tests count calls, never seconds)
+# ---------------------------------------------------------------------------------------
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[int]:
+    """Wrap `owner.name` (a module's function or a class's plain method) for this test so
+    that each call adds one to the returned list's only item, then runs the real one."""
+    real = inspect.getattr_static(owner, name)
+    assert inspect.isfunction(real), f"{name} is not a plain function or method: {real!r}"
+    calls = [0]
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
 
 # ---------------------------------------------------------------------------------------
 # Parsing, printing, inputs, the lowering check

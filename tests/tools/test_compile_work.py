@@ -20,7 +20,7 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from bench.gen_graphs import generate
-from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, parse, print_module
+from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, count_calls, parse, print_module
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
@@ -36,23 +36,11 @@ from random_graphs import graph_text
 # -- parse: a plain tensor type is parsed once per spelling --------------------------------
 
 
-def _count_tensor_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    calls = [0]
-    plain = AttrParser._parse_tensor_attrs
-
-    def counted(self):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return plain(self)
-
-    monkeypatch.setattr(AttrParser, "_parse_tensor_attrs", counted)
-    return calls
-
-
 @pytest.mark.parametrize("kind", ["diamond", "fanout", "mixed"])
 def test_each_plain_tensor_type_spelling_is_parsed_once(monkeypatch, kind):
     text = generate(kind, 300, 1)
     spellings = re.findall(r"tensor<[^<>]*>", text)
-    calls = _count_tensor_parses(monkeypatch)
+    calls = count_calls(monkeypatch, AttrParser, "_parse_tensor_attrs")
     m = parse_module(make_context(), text, "g.mlir")
     # every spelling once; each other occurrence reuses its type (main parsed every one)
     assert calls[0] == len(set(spellings)) < len(spellings) // 4
@@ -187,14 +175,7 @@ def test_each_axis_table_is_read_once_per_verify(monkeypatch):
     m = _compiled(generate("diamond", 300, 2))
     graphs = [op for op in m.walk() if isinstance(op, ag.AscGraphOp)]
     nodes = [op for op in m.walk() if isinstance(op, ag.AscNode)]
-    calls = [0]
-    plain = ag.AscGraphOp.axis_table_error
-
-    def counted(self):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return plain(self)
-
-    monkeypatch.setattr(ag.AscGraphOp, "axis_table_error", counted)
+    calls = count_calls(monkeypatch, ag.AscGraphOp, "axis_table_error")
     verify_module(m)
     # one read per graph (its nodes, then the graph itself); main read it for every node too
     assert len(nodes) > 3 * len(graphs) > 0
@@ -294,14 +275,7 @@ def test_fast_lexer_gives_xdsl_tokens_on_random_text(seed):
 
 def test_fast_lexer_lexes_most_tokens_of_a_graph_itself(monkeypatch):
     text = generate("diamond", 200, 0)
-    slow = [0]
-    plain = MLIRLexer.lex
-
-    def counted(self):  # type: ignore[no-untyped-def]
-        slow[0] += 1
-        return plain(self)
-
-    monkeypatch.setattr(MLIRLexer, "lex", counted)
+    slow = count_calls(monkeypatch, MLIRLexer, "lex")
     tokens = _tokens(GeLexer, text)
     # xDSL's lexer only for the numbers (index = 0, dims), `{` and the end
     assert slow[0] < len(tokens) // 3

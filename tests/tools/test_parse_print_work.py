@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.printer import Printer
 
 from bench.gen_graphs import generate
-from conftest import ROOT
+from conftest import ROOT, count_calls
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
@@ -73,21 +73,9 @@ def test_a_compiled_module_reads_back_and_prints_the_same():
     assert _printed(GePrinter, parse_module(make_context(), text, "c.mlir"))[0] == text
 
 
-def _count_xdsl_attribute_prints(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    calls = [0]
-    plain = Printer.print_attribute
-
-    def counted(self, attribute):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return plain(self, attribute)
-
-    monkeypatch.setattr(Printer, "print_attribute", counted)
-    return calls
-
-
 def test_each_attribute_text_is_printed_once(monkeypatch):
     m = _compiled("fanout")
-    calls = _count_xdsl_attribute_prints(monkeypatch)
+    calls = count_calls(monkeypatch, Printer, "print_attribute")
     p = GePrinter(stream=io.StringIO())
     p.print_op(m)
     asked = p.text_hits + p.text_misses
@@ -115,14 +103,7 @@ ODD_STRINGS = ["", "plain", 'a "quoted" word', "back\\slash", "new\nline", "tab\
 
 def test_a_string_attribute_text_is_its_literal_without_a_buffer(monkeypatch):
     p = GePrinter(stream=io.StringIO())
-    buffered = [0]
-    plain = GePrinter.text_of
-
-    def counted(self, print_fn):  # type: ignore[no-untyped-def]
-        buffered[0] += 1
-        return plain(self, print_fn)
-
-    monkeypatch.setattr(GePrinter, "text_of", counted)
+    buffered = count_calls(monkeypatch, GePrinter, "text_of")
     for s in ODD_STRINGS:
         want = io.StringIO()
         Printer(stream=want).print_attribute(StringAttr(s))
@@ -294,14 +275,7 @@ def test_a_broken_node_line_is_the_same_error_at_the_same_place(monkeypatch, see
 
 def test_a_node_in_the_common_form_is_read_without_its_tokens(monkeypatch):
     text = generate("fanout", 300, 0)
-    lexed = [0]
-    plain = GeLexer.lex
-
-    def counted(self):  # type: ignore[no-untyped-def]
-        lexed[0] += 1
-        return plain(self)
-
-    monkeypatch.setattr(GeLexer, "lex", counted)
+    lexed = count_calls(monkeypatch, GeLexer, "lex")
     parse_module(make_context(), text, "g.mlir")
     nodes = text.count(" = ge.")
     # per node: its result, its name, the token after the types (and an attribute dict's

@@ -15,7 +15,7 @@ from xdsl.ir import Block
 from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from bench.gen_graphs import generate
-from conftest import parse
+from conftest import count_calls, parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_tools.registry import make_context
@@ -43,64 +43,49 @@ def _walker_once(pattern, block: Block) -> None:  # type: ignore[no-untyped-def]
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(block.parent)
 
 
-@pytest.mark.parametrize("kind,seed", [("mixed", 0), ("mixed", 3), ("concat_tree", 1), ("diamond", 2), ("chain", 0)])
-def test_lifting_offers_the_pattern_the_graph_nodes_only(monkeypatch, kind, seed):
-    """lift_graph after a greedy solve: match_and_rewrite is called once per node of the
-    graph (not once per nested AscIR node), and the result is the walker's, printed."""
-    results = []
+def _lifted_both_ways(monkeypatch, kind: str, nodes: int, seed: int, owner, pattern: type, lift):  # type: ignore[no-untyped-def]
+    """Lift one greedily fused graph twice: with rewrite_block_once (as `owner`, the lifting
+    module, calls it) and with xDSL's walker in its place. Per drive: what `lift` returned,
+    the printed module, the calls of `pattern`'s match_and_rewrite, the graph's nodes and
+    the AscIR nodes nested in it before the lift."""
+    runs = []
     for drive in (L.rewrite_block_once, _walker_once):
-        m = _lowered(kind, 150, seed)
+        m = _lowered(kind, nodes, seed)
         AutofusePass(lifting=False).apply(make_context(), m)
         block = _graph_block(m)
         top = len(block.ops)
         nested = sum(1 for op in m.walk() if isinstance(op, ag.AscNode))
-        calls = [0]
-        real = L.LiftingAscBackendOp.match_and_rewrite
-
-        def counted(self, op, rewriter, real=real, calls=calls):  # type: ignore[no-untyped-def]
-            calls[0] += 1
-            return real(self, op, rewriter)
-
-        monkeypatch.setattr(L.LiftingAscBackendOp, "match_and_rewrite", counted)
-        monkeypatch.setattr(L, "rewrite_block_once", drive)
-        lifted = L.lift_graph(block, remarks=False)
+        calls = count_calls(monkeypatch, pattern, "match_and_rewrite")
+        monkeypatch.setattr(owner, "rewrite_block_once", drive)
+        lifted = lift(block, remarks=False)
         monkeypatch.undo()
-        if drive is L.rewrite_block_once:
-            assert calls[0] == top, (calls[0], top)
-            assert nested > top  # (the walk would have offered every AscIR node too)
-        else:  # (the walker offers nested AscIR nodes too, but those of lifted nodes)
-            assert calls[0] > top
         m.verify()
-        results.append((lifted, str(m)))
-    assert results[0] == results[1]
+        runs.append((lifted, str(m), calls[0], top, nested))
+    return runs
+
+
+@pytest.mark.parametrize("kind,seed", [("mixed", 0), ("mixed", 3), ("concat_tree", 1), ("diamond", 2), ("chain", 0)])
+def test_lifting_offers_the_pattern_the_graph_nodes_only(monkeypatch, kind, seed):
+    """lift_graph after a greedy solve: match_and_rewrite is called once per node of the
+    graph (not once per nested AscIR node), and the result is the walker's, printed."""
+    ours, walker = _lifted_both_ways(monkeypatch, kind, 150, seed, L, L.LiftingAscBackendOp, L.lift_graph)
+    lifted, text, calls, top, nested = ours
+    assert calls == top, (calls, top)
+    assert nested > top  # (the walk would have offered every AscIR node too)
+    assert walker[2] > walker[3]  # (the walker offers nested AscIR nodes too, but those of lifted nodes)
+    assert (lifted, text) == walker[:2]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_concat_lifting_gives_the_walkers_ir(monkeypatch, seed):
     """lifting_poor_perf_fused_asc_backends (FusedAscBackends that hold a concat): the
     same unfolded nodes and IR as xDSL's walker, one call per graph node."""
-    results = []
-    for drive in (L.rewrite_block_once, _walker_once):
-        m = _lowered("concat_tree", 200, seed)
-        AutofusePass(lifting=False).apply(make_context(), m)
-        block = _graph_block(m)
-        top = len(block.ops)
-        calls = [0]
-        real = CL.LiftingPoorPerfFusedAscBackendOp.match_and_rewrite
-
-        def counted(self, op, rewriter, real=real, calls=calls):  # type: ignore[no-untyped-def]
-            calls[0] += 1
-            return real(self, op, rewriter)
-
-        monkeypatch.setattr(CL.LiftingPoorPerfFusedAscBackendOp, "match_and_rewrite", counted)
-        monkeypatch.setattr(CL, "rewrite_block_once", drive)
-        unfolded = CL.lifting_poor_perf_fused_asc_backends(block, remarks=False)
-        monkeypatch.undo()
-        if drive is L.rewrite_block_once:
-            assert calls[0] == top
-        m.verify()
-        results.append((unfolded, str(m)))
-    assert results[0] == results[1]
+    ours, walker = _lifted_both_ways(
+        monkeypatch, "concat_tree", 200, seed, CL, CL.LiftingPoorPerfFusedAscBackendOp,
+        CL.lifting_poor_perf_fused_asc_backends,
+    )  # fmt: skip
+    assert ours[2] == ours[3]
+    assert ours[:2] == walker[:2]
 
 
 def test_rewrite_block_once_skips_what_a_rewrite_removed():
