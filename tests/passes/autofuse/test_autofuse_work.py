@@ -204,18 +204,17 @@ def _solve(kind: str, seed: int, monkeypatch=None, no_handoff: bool = False):  #
     return str(m)
 
 
-@pytest.mark.parametrize("kind,seed", [("fanout", 0), ("diamond", 1), ("mixed", 2), ("concat_tree", 3)])
-def test_fuse_reads_the_pair_canfuse_just_accepted(monkeypatch, kind, seed):
-    """Fuse right after CanFuse accepted the same pair (the solver's FuseNodesOnce) builds
-    no second NodeFuseInfo; every other Fuse builds its own; the IR is the same as when
-    every Fuse builds its own."""
-    assert _solve(kind, seed) == _solve(kind, seed, monkeypatch, no_handoff=True)
+def _fuse_infos(monkeypatch, kind: str, seed: int, no_handoff: bool) -> list[tuple[bool, int]]:  # type: ignore[no-untyped-def]
+    """Solve one lowered graph greedily; per Fuse, in order: whether the CanFuse right
+    before it accepted the same pair, and how many NodeFuseInfos the Fuse built."""
     m = _lowered(kind, 200, seed)
     events: list[tuple[str, object]] = []
-    real_can, real_fuse, real_info = (
+    fuses: list[list] = []  # [handed, node_fuse_info calls]
+    real_can, real_fuse, real_info, real_build = (
         D.AscBackendFusionDecider.can_fuse,
         D.AscBackendFusionDecider.fuse,
         D.node_fuse_info,
+        D.AscBackendFusionDecider.build_fused,
     )
     inside = [False]
 
@@ -226,29 +225,49 @@ def test_fuse_reads_the_pair_canfuse_just_accepted(monkeypatch, kind, seed):
 
     def fuse(self, n1, n2):  # type: ignore[no-untyped-def]
         prev = events[-1] if events else None
-        events.append(("fuse", prev is not None and prev[0] == "can" and prev[1] == D.ordered_pair(n1, n2)))
+        handed = prev is not None and prev[0] == "can" and prev[1] == D.ordered_pair(n1, n2)
+        events.append(("fuse", handed))
+        fuses.append([handed, 0])
         inside[0] = True
         try:
             return real_fuse(self, n1, n2)
         finally:
             inside[0] = False
 
-    infos = [0, 0]  # node_fuse_info inside Fuse: after an accepted CanFuse, after anything else
-
     def info(a, b):  # type: ignore[no-untyped-def]
         if inside[0]:
-            infos[0 if events[-1][1] else 1] += 1
+            fuses[-1][1] += 1
         return real_info(a, b)
+
+    def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
+        self._handoff = None  # (every Fuse builds its own pair)
+        return real_build(self, *a, **k)
 
     monkeypatch.setattr(D.AscBackendFusionDecider, "can_fuse", can_fuse)
     monkeypatch.setattr(D.AscBackendFusionDecider, "fuse", fuse)
     monkeypatch.setattr(D, "node_fuse_info", info)
+    if no_handoff:
+        monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
     AutofusePass(lifting=False).apply(make_context(), m)
-    handed = sum(1 for e in events if e[0] == "fuse" and e[1])
-    others = sum(1 for e in events if e[0] == "fuse" and not e[1])
-    assert handed > 0
-    assert infos[0] == 0  # (main: one per such Fuse)
-    assert infos[1] >= others  # each other Fuse builds its pair
+    monkeypatch.undo()
+    return [(h, n) for h, n in fuses]
+
+
+@pytest.mark.parametrize("kind,seed", [("fanout", 0), ("diamond", 1), ("mixed", 2), ("concat_tree", 3)])
+def test_fuse_reads_the_pair_canfuse_just_accepted(monkeypatch, kind, seed):
+    """Fuse right after CanFuse accepted the same pair (the solver's FuseNodesOnce) builds
+    no second NodeFuseInfo; every other Fuse builds what it builds when no Fuse reuses a
+    pair, Fuse by Fuse; the IR is the same as when every Fuse builds its own."""
+    assert _solve(kind, seed) == _solve(kind, seed, monkeypatch, no_handoff=True)
+    ours = _fuse_infos(monkeypatch, kind, seed, no_handoff=False)
+    plain = _fuse_infos(monkeypatch, kind, seed, no_handoff=True)
+    assert [h for h, _ in ours] == [h for h, _ in plain]  # the same Fuses, in the same order
+    assert any(h for h, _ in ours)
+    for i, ((handed, n), (_, want)) in enumerate(zip(ours, plain, strict=True)):
+        if handed:
+            assert (n, want) == (0, 1), (i, n, want)  # (main: built the pair again)
+        else:
+            assert n == want, (i, n, want)
 
 
 def test_a_call_between_canfuse_and_fuse_drops_the_handoff():
