@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import pytest
 import onnx.numpy_helper
+import pytest
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
