@@ -82,6 +82,39 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> li
     return calls
 
 
+# The plain paths the compile-time fast paths replace (issue 12, part 3): each test of a
+# fast path compares its result with the plain path's.
+
+
+class NeverPassedNodes(dict[tuple[object, ...], tuple[object, ...]]):
+    """An ascgraph._PASSED_NODES that knows no node: every AscIR node runs its checks."""
+
+    def __contains__(self, key: object) -> bool:
+        return False
+
+
+def walker_once(pattern: object, block: object) -> None:
+    """What lifting's rewrite_block_once replaces: xDSL's walk over the whole region."""
+    from xdsl.ir import Block
+    from xdsl.pattern_rewriter import PatternRewriteWalker, RewritePattern
+
+    assert isinstance(block, Block) and isinstance(pattern, RewritePattern) and block.parent is not None
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(block.parent)
+
+
+def without_fuse_handoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Fuse builds its own FusePair, none reuses the one CanFuse just accepted."""
+    from passes.autofuse import decider as D
+
+    real = D.AscBackendFusionDecider.build_fused
+
+    def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
+        self._handoff = None
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
+
+
 # ---------------------------------------------------------------------------------------
 # Parsing, printing, inputs, the lowering check
 # ---------------------------------------------------------------------------------------
@@ -93,9 +126,9 @@ def parse(text: str) -> ModuleOp:
     return m
 
 
-def print_module(m: ModuleOp) -> str:
+def print_module(m: ModuleOp, printer_type: type[Printer] = Printer, **flags: bool) -> str:
     out = StringIO()
-    Printer(stream=out).print_op(m)
+    printer_type(stream=out, **flags).print_op(m)
     return out.getvalue()
 
 

@@ -14,14 +14,10 @@ Where the pipeline refuses a graph, both paths must give the same located error.
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from xdsl.ir import Block
-from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.printer import Printer
 
-from conftest import count_calls
+from conftest import NeverPassedNodes, count_calls, print_module, walker_once, without_fuse_handoff
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_tools import opt as O
@@ -98,12 +94,6 @@ GRAPHS = {
 NAMES = sorted(GRAPHS)
 
 
-def _print(printer_type: type, m, **flags) -> str:  # type: ignore[no-untyped-def]
-    out = io.StringIO()
-    printer_type(stream=out, **flags).print_op(m)
-    return out.getvalue()
-
-
 def _compiled(name: str) -> str:
     """The compiled module printed by GePrinter (as ge-opt prints it), or the located error."""
     try:
@@ -112,14 +102,7 @@ def _compiled(name: str) -> str:
         O.verify_module(m)
     except UserError as e:
         return f"error: {e}"
-    return _print(GePrinter, m)
-
-
-class _NeverPassed(dict[tuple[object, ...], tuple[object, ...]]):
-    """A passed-node memo that knows no node: every AscIR node runs its checks."""
-
-    def __contains__(self, key: object) -> bool:
-        return False
+    return print_module(m, GePrinter)
 
 
 def test_the_odd_graphs_compile(monkeypatch):
@@ -144,7 +127,7 @@ def test_common_form_parses_as_the_token_path(monkeypatch, name):
         monkeypatch.setattr(ge, "FAST_NODE_PARSE", fast)
         monkeypatch.setattr(LocatedParser, "fast_results", fast)
         m = parse_module(make_context(), GRAPHS[name], f"{name}.mlir")
-        texts.append(_print(Printer, m, print_generic_format=True, print_debuginfo=True))
+        texts.append(print_module(m, print_generic_format=True, print_debuginfo=True))
     assert texts[0] == texts[1]
 
 
@@ -156,37 +139,26 @@ def test_compiled_prints_what_xdsl_prints(name):
     except UserError:
         pytest.skip("the pipeline refuses this graph: nothing compiled to print")
     for flags in ({}, {"print_generic_format": True}):
-        assert _print(GePrinter, m, **flags) == _print(Printer, m, **flags)
+        assert print_module(m, GePrinter, **flags) == print_module(m, Printer, **flags)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_verify_with_the_memo_as_without(monkeypatch, name):
     with_memo = _compiled(name)
-    monkeypatch.setattr(ag, "_PASSED_NODES", _NeverPassed())
+    monkeypatch.setattr(ag, "_PASSED_NODES", NeverPassedNodes())
     assert _compiled(name) == with_memo
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_fuse_without_the_handoff_gives_the_same(monkeypatch, name):
     fast = _compiled(name)
-    real = D.AscBackendFusionDecider.build_fused
-
-    def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
-        self._handoff = None  # (every Fuse builds its own pair)
-        return real(self, *a, **k)
-
-    monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
+    without_fuse_handoff(monkeypatch)
     assert _compiled(name) == fast
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_lifting_over_the_graph_nodes_gives_the_walkers(monkeypatch, name):
     fast = _compiled(name)
-
-    def walker_once(pattern, block: Block) -> None:  # type: ignore[no-untyped-def]
-        assert block.parent is not None
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(block.parent)
-
     monkeypatch.setattr(L, "rewrite_block_once", walker_once)
     monkeypatch.setattr(CL, "rewrite_block_once", walker_once)
     assert _compiled(name) == fast

@@ -18,7 +18,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import VerifyException
 
 from bench.gen_graphs import generate
-from conftest import ROOT
+from conftest import ROOT, NeverPassedNodes
 from ge_dialect import ascgraph as ag
 from ge_dialect import npu
 from ge_dialect.diagnostics import LocatedError
@@ -211,13 +211,6 @@ def test_ascgraph_nodes_sharing_views_check_them_once(monkeypatch):
 # -- AscIR nodes equal to one that passed (ascgraph._PASSED_NODES) --------------------------
 
 
-class _NeverPassed(dict[tuple[object, ...], tuple[object, ...]]):
-    """A _PASSED_NODES that knows no node: every node runs its checks (main's verify)."""
-
-    def __contains__(self, key: object) -> bool:
-        return False
-
-
 def _compiled(kind: str, nodes: int) -> ModuleOp:
     return _stages(generate(kind, nodes, 0))[-1]
 
@@ -247,7 +240,7 @@ def test_ascgraph_nodes_equal_to_a_passed_one_are_checked_once(monkeypatch):
     results = sum(len(op.results) for op in nodes)
     assert len(nodes) > 400 and checked[0] * 3 < len(nodes) and partial[0] * 3 < results, (checked, partial, results)
     checked[0] = 0
-    monkeypatch.setattr(ag, "_PASSED_NODES", _NeverPassed())
+    monkeypatch.setattr(ag, "_PASSED_NODES", NeverPassedNodes())
     O.verify_module(result)
     assert checked[0] == len(nodes)
 
@@ -327,7 +320,7 @@ def test_a_bad_node_in_a_large_graph_is_caught_with_the_memo_on(monkeypatch):
         try:
             warm = _outcome(lambda: O.verify_module(result))
             with monkeypatch.context() as mp:
-                mp.setattr(ag, "_PASSED_NODES", _NeverPassed())
+                mp.setattr(ag, "_PASSED_NODES", NeverPassedNodes())
                 plain = _outcome(lambda: O.verify_module(result))
         finally:
             undo()

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import pytest
 from xdsl.ir import Block
-from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from bench.gen_graphs import generate
-from conftest import count_calls, parse
+from conftest import count_calls, parse, walker_once, without_fuse_handoff
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
 from ge_tools.registry import make_context
@@ -37,19 +36,13 @@ def _graph_block(m) -> Block:  # type: ignore[no-untyped-def]
     return g.body.block
 
 
-def _walker_once(pattern, block: Block) -> None:  # type: ignore[no-untyped-def]
-    """What rewrite_block_once replaces: xDSL's walk over the whole region."""
-    assert block.parent is not None
-    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(block.parent)
-
-
 def _lifted_both_ways(monkeypatch, kind: str, nodes: int, seed: int, owner, pattern: type, lift):  # type: ignore[no-untyped-def]
     """Lift one greedily fused graph twice: with rewrite_block_once (as `owner`, the lifting
     module, calls it) and with xDSL's walker in its place. Per drive: what `lift` returned,
     the printed module, the calls of `pattern`'s match_and_rewrite, the graph's nodes and
     the AscIR nodes nested in it before the lift."""
     runs = []
-    for drive in (L.rewrite_block_once, _walker_once):
+    for drive in (L.rewrite_block_once, walker_once):
         m = _lowered(kind, nodes, seed)
         AutofusePass(lifting=False).apply(make_context(), m)
         block = _graph_block(m)
@@ -190,13 +183,7 @@ def _solve(kind: str, seed: int, monkeypatch=None, no_handoff: bool = False):  #
     m = _lowered(kind, 200, seed)
     if no_handoff:
         assert monkeypatch is not None
-        real = D.AscBackendFusionDecider.build_fused
-
-        def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
-            self._handoff = None
-            return real(self, *a, **k)
-
-        monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
+        without_fuse_handoff(monkeypatch)
     AutofusePass(lifting=False).apply(make_context(), m)
     if no_handoff:
         assert monkeypatch is not None
@@ -210,11 +197,10 @@ def _fuse_infos(monkeypatch, kind: str, seed: int, no_handoff: bool) -> list[tup
     m = _lowered(kind, 200, seed)
     events: list[tuple[str, object]] = []
     fuses: list[list] = []  # [handed, node_fuse_info calls]
-    real_can, real_fuse, real_info, real_build = (
+    real_can, real_fuse, real_info = (
         D.AscBackendFusionDecider.can_fuse,
         D.AscBackendFusionDecider.fuse,
         D.node_fuse_info,
-        D.AscBackendFusionDecider.build_fused,
     )
     inside = [False]
 
@@ -239,15 +225,11 @@ def _fuse_infos(monkeypatch, kind: str, seed: int, no_handoff: bool) -> list[tup
             fuses[-1][1] += 1
         return real_info(a, b)
 
-    def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
-        self._handoff = None  # (every Fuse builds its own pair)
-        return real_build(self, *a, **k)
-
     monkeypatch.setattr(D.AscBackendFusionDecider, "can_fuse", can_fuse)
     monkeypatch.setattr(D.AscBackendFusionDecider, "fuse", fuse)
     monkeypatch.setattr(D, "node_fuse_info", info)
     if no_handoff:
-        monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
+        without_fuse_handoff(monkeypatch)
     AutofusePass(lifting=False).apply(make_context(), m)
     monkeypatch.undo()
     return [(h, n) for h, n in fuses]
