@@ -773,6 +773,8 @@ def profile_worker(argv: list[str]) -> None:
         from ge_tools import opt
         from ge_tools.registry import get_all_dialects, get_all_passes
 
+        opt.tune_gc()  # what ge-opt's main does first: the same collector thresholds
+
         for factory in get_all_dialects().values():  # what ge-opt imports lazily on first use
             factory()
         for factory in get_all_passes().values():
@@ -807,6 +809,16 @@ def profile_worker(argv: list[str]) -> None:
         def output_resulting_program(self, prog):
             with phase("print"):
                 return super().output_resulting_program(prog)
+
+    from ge_tools.beside import PrintBeside
+
+    text = PrintBeside.text
+
+    def waited_text(self):  # ge-opt's print runs in a child beside the result's verify
+        with phase("print: waiting for the child (rendered beside the verify)"):
+            return text(self)
+
+    PrintBeside.text = waited_text  # type: ignore[method-assign]
 
     with phase("set-up"):
         main = Timed(["-p", "ge-compile", path, "-o", os.devnull])

@@ -66,6 +66,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from ge_dialect.diagnostics import LocatedError, Remark, current_remark_sink, remark_sink
 from ge_dialect.names import names_as_attributes
 from ge_dialect.pass_options import Option, PassOptionError, option_table
+from ge_tools.beside import MIN_INPUT_BYTES, PrintBeside
 from ge_tools.expected import Diagnostic
 from ge_tools.expected import check as check_expected
 from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module
@@ -619,6 +620,9 @@ class PipelineCallback:
     dot_dir: str | None = None
     print_generic: bool = False  # --print-op-generic: the prints and dumps in generic form too
     progress: Progress | None = None
+    # called with the module right before the verify of the pipeline's result (ge-opt
+    # starts the result's print beside that verify: ge_tools/beside.py)
+    before_result_verify: Callable[[ModuleOp], None] | None = None
     origin_types: dict[str, str] = field(default_factory=dict)  # node -> GE type, at the input
     modules: int = 0
     index: int = 0
@@ -633,6 +637,8 @@ class PipelineCallback:
         elif self.time_passes:
             print(f"Pass {pass_spec(previous)} took {time.perf_counter() - self.started:.6f} seconds", file=sys.stderr)
         if self.verify and (self.verify_each or previous is None or next is None):
+            if next is None and previous is not None and self.before_result_verify is not None:
+                self.before_result_verify(module)
             self._verify(previous, module)
         if previous is not None:
             self.index += 1
@@ -868,6 +874,14 @@ class GeOptMain(xDSLOptMain):
             "removes goes unreported without --verify-each",
         )
         arg_parser.add_argument(
+            "--disable-threading",
+            action="store_true",
+            help="run everything in this one process (mlir-opt's --mlir-disable-threading). "
+            "Without it, for an input of 64 KiB or more, ge-opt renders the result's text in "
+            "a forked second process while it verifies the result, and prints that text only "
+            "once the verify passed (the same text, the same errors: ge_tools/beside.py)",
+        )
+        arg_parser.add_argument(
             "--print-ir-after-all",
             action="store_true",
             help="print the IR to stderr after every pass",
@@ -978,6 +992,7 @@ class GeOptMain(xDSLOptMain):
             dot_dir=self.args.dot_dir,
             print_generic=self.args.print_op_generic,
             progress=Progress.on_terminal(len(passes)),
+            before_result_verify=None if self.args.disable_threading else self._start_print_beside,
         )
         callback: Callable[..., None] = self.verifier
         self.collector = None
@@ -1108,9 +1123,28 @@ class GeOptMain(xDSLOptMain):
             return self.parse_chunk(BytesIO(data), file_extension, offset)
 
         module = parse()
-        if module is not None:
+        if module is None:
+            return
+        # the result's text is rendered beside its verify (PrintBeside) for a large input
+        self._beside_wanted = len(data) >= MIN_INPUT_BYTES
+        try:
             self.apply_passes(module, parse)
-            out.write(self.output_resulting_program(module))
+            beside, self._beside = self._beside, None
+            text = beside.text() if beside is not None else None
+        finally:
+            self._beside_wanted = False
+            if self._beside is not None:  # the verify (or a pass after it) failed
+                self._beside.cancel()
+                self._beside = None
+        out.write(text if text is not None else self.output_resulting_program(module))
+
+    _beside_wanted: bool = False
+    _beside: PrintBeside | None = None
+
+    def _start_print_beside(self, module: ModuleOp) -> None:
+        """PipelineCallback.before_result_verify: fork the child that renders the result."""
+        if self._beside_wanted and self._beside is None:
+            self._beside = PrintBeside.start(lambda: self.output_resulting_program(module))
 
     def _diagnostics_of(
         self, chunk: IO[bytes], file_extension: str, offset: int, out: IO[str]
