@@ -694,7 +694,9 @@ class AscNode(IRDLOperation):
 # table's content (_table_key). Only passes are
 # kept: a failing node runs the checks again and raises its own message. Fanout 4k's
 # result: 13,666 AscIR nodes of about 2 distinct types. `PASSED_NODE_HITS` counts the
-# skips (tests/tools/test_fast_verify.py).
+# skips (tests/tools/test_fast_verify.py). A check that reads more of another op than this
+# key holds (a producer's attribute, a reader's operands) fails that file's
+# test_node_checks_read_of_other_ops_only_what_the_memo_key_holds until _node_key holds it.
 _PASSED_NODES: dict[tuple[object, ...], tuple[object, ...]] = {}
 _PASSED_NODES_MAX = 1 << 16
 PASSED_NODE_HITS = [0]

@@ -6,6 +6,7 @@ every op, valid and mutated, with xDSL's own verify (same exception, same messag
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -435,3 +436,108 @@ def test_region_plans_decide_as_xdsl_on_broken_regions(monkeypatch):
                 reader.operands = old
             tried += 1
     assert tried > 50
+
+
+class _ReadLog(dict):
+    """An attribute or property dictionary that notes every read of it."""
+
+    reads: list[str]
+    owner: str = ""
+
+    def _note(self, what: str) -> None:
+        self.reads.append(f"{self.owner}.{what}")
+
+    def __getitem__(self, k):  # type: ignore[no-untyped-def]
+        self._note(f"[{k!r}]")
+        return super().__getitem__(k)
+
+    def get(self, k, default=None):  # type: ignore[no-untyped-def]
+        self._note(f"get({k!r})")
+        return super().get(k, default)
+
+    def __contains__(self, k) -> bool:  # type: ignore[no-untyped-def]
+        self._note(f"contains({k!r})")
+        return super().__contains__(k)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        self._note("iter")
+        return super().__iter__()
+
+    def items(self):  # type: ignore[no-untyped-def]
+        self._note("items")
+        return super().items()
+
+    def keys(self):  # type: ignore[no-untyped-def]
+        self._note("keys")
+        return super().keys()
+
+    def values(self):  # type: ignore[no-untyped-def]
+        self._note("values")
+        return super().values()
+
+    def __len__(self) -> int:
+        self._note("len")
+        return super().__len__()
+
+
+# What a node's checks may ask of another op, because _node_key holds it: a neighbour's
+# class (isinstance; the key has every producer's and reader's class) and the graph's axis
+# ids in table order (the key has the table's content, in that order).
+_KEYED_READS = {
+    ("ABCMeta.__instancecheck__", None),
+    ("AscGraphOp.axis_ids", "graph"),
+    ("PropertyAccessor.__get__", "graph"),  # the graph's `axis` property, read by axis_ids
+}
+
+
+@pytest.mark.parametrize("kind,nodes", [("fanout", 200), ("mixed", 300), ("concat_tree", 200), ("diamond", 200)])
+def test_node_checks_read_of_other_ops_only_what_the_memo_key_holds(kind, nodes):
+    """The passed-node memo (ascgraph._node_key) skips a node whose class, attribute and
+    type objects, producer and reader classes and axis table equal a passed one's. That is
+    sound only while AscNode._verify_node reads nothing else of another op: this runs the
+    checks of every AscIR node of a compiled graph with every call that is handed another op
+    traced (sys.setprofile) and every neighbour's attribute and property dictionaries
+    logging reads. A check that starts reading more (a producer's attribute, a reader's
+    operands, a result type of another output) fails here until _node_key holds it."""
+    module = _compiled(kind, nodes)
+    checked = 0
+    for op in list(module.walk()):
+        if not isinstance(op, ag.AscNode):
+            continue
+        g = op.graph()
+        assert g is not None
+        table = ag.axis_table(g)
+        neighbours = {id(v.owner): v.owner for v in op.operands if isinstance(v.owner, Operation)}
+        neighbours.update({id(u.operation): u.operation for r in op.results for u in r.uses})
+        neighbours.pop(id(op), None)
+        reads: list[str] = []
+        saved: list[tuple[Operation, dict, dict]] = []
+        for nb in neighbours.values():
+            saved.append((nb, nb.attributes, nb.properties))
+            for field in ("attributes", "properties"):
+                log = _ReadLog(getattr(nb, field))
+                log.reads, log.owner = reads, f"{nb.name}.{field}"
+                setattr(nb, field, log)
+        others = {id(o): ("graph" if o is g else None) for o in (*neighbours.values(), g)}
+        calls: list[tuple[str, str | None]] = []
+
+        def profile(frame, event, arg, others=others, calls=calls):  # type: ignore[no-untyped-def]
+            if event != "call":
+                return
+            code = frame.f_code
+            for name in code.co_varnames[: code.co_argcount]:
+                v = frame.f_locals.get(name)
+                if isinstance(v, Operation) and id(v) in others:
+                    calls.append((code.co_qualname, others[id(v)]))
+
+        sys.setprofile(profile)
+        try:
+            op._verify_node(table)  # pyright: ignore[reportPrivateUsage]
+        finally:
+            sys.setprofile(None)
+            for nb, attrs, props in saved:
+                nb.attributes, nb.properties = attrs, props
+        assert not reads, (op.name, reads)
+        assert set(calls) <= _KEYED_READS, (op.name, set(calls) - _KEYED_READS)
+        checked += 1
+    assert checked > 150
