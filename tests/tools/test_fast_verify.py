@@ -496,8 +496,8 @@ def test_node_checks_read_of_other_ops_only_what_the_memo_key_holds(kind, nodes)
     type objects, producer and reader classes and axis table equal a passed one's. That is
     sound only while AscNode._verify_node reads nothing else of another op: this runs the
     checks of every AscIR node of a compiled graph with every call that is handed another op
-    traced (sys.setprofile) and every neighbour's attribute and property dictionaries
-    logging reads. A check that starts reading more (a producer's attribute, a reader's
+    traced (sys.setprofile) and every neighbour's attribute and property dictionaries (and
+    the node's own properties, which the key does not hold either) logging reads. A check that starts reading more (a producer's attribute, a reader's
     operands, a result type of another output) fails here until _node_key holds it."""
     module = _compiled(kind, nodes)
     checked = 0
@@ -518,6 +518,9 @@ def test_node_checks_read_of_other_ops_only_what_the_memo_key_holds(kind, nodes)
                 log = _ReadLog(getattr(nb, field))
                 log.reads, log.owner = reads, f"{nb.name}.{field}"
                 setattr(nb, field, log)
+        own = _ReadLog(op.properties)  # the key holds the node's attributes, not properties
+        own.reads, own.owner, own_props = reads, f"{op.name}.properties (its own)", op.properties
+        op.properties = own
         others = {id(o): ("graph" if o is g else None) for o in (*neighbours.values(), g)}
         calls: list[tuple[str, str | None]] = []
 
@@ -535,6 +538,7 @@ def test_node_checks_read_of_other_ops_only_what_the_memo_key_holds(kind, nodes)
             op._verify_node(table)  # pyright: ignore[reportPrivateUsage]
         finally:
             sys.setprofile(None)
+            op.properties = own_props
             for nb, attrs, props in saved:
                 nb.attributes, nb.properties = attrs, props
         assert not reads, (op.name, reads)
