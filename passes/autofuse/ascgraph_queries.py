@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerAttr, ShapedType, StringAttr
-from xdsl.ir import Operation, OpResult
+from xdsl.ir import Attribute, Operation, OpResult
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
@@ -247,6 +247,28 @@ def is_simplest_load(
     # backend_utils.cpp IsSimplestLoad: FusedBackSteppingViewOp's broadcast/slice/transpose info
     info = load_broadcast_info(load, sizes)
     return not (info or _transposed_or_slice(load)), info
+
+
+def is_simplest_load_kept(
+    backend: Operation, load: ag.Load, sizes: dict[int, int], axis: Attribute, memo: dict[tuple, tuple]
+) -> tuple[bool, list[int] | None]:
+    """`is_simplest_load(backend, load, sizes=sizes)` for a backend without the concat fuse
+    type, `sizes` being the axis sizes of the Load's graph's `axis` table. When the Load's
+    first reader is no Load, Gather or Broadcast (GetViewOpNextNodeByLoad stops there: no
+    view), the answer is a function of the Load's input and output type objects, its offset
+    and the sizes, and is kept in `memo` under their identities (the entry holds them, so no
+    id is reused while it lives). A fused node's graph keeps the Loads of the nodes it took,
+    with their types: CanFuse's first look at each fused node asks again of every one."""
+    nxt = _first_reader(load)
+    if nxt is not None and isinstance(nxt, ag.Load | ag.Gather | ag.Broadcast):
+        return is_simplest_load(backend, load, sizes=sizes)
+    d, out = load.in_type(), load.out_type()
+    key = (id(d), id(out), load.offset, id(axis))
+    hit = memo.get(key)
+    if hit is None:
+        info = load_broadcast_info(load, sizes)
+        hit = memo[key] = (not (info or _transposed_or_slice(load)), info, (d, out, axis))
+    return hit[0], hit[1]
 
 
 def _transposed_or_slice(load: ag.Load) -> bool:

@@ -439,6 +439,7 @@ class NodeQueries:
         self._d: dict[tuple, object] = {}
         self._ids: dict[tuple, int] = {}  # intern's numbers
         self._tables: dict[int, _Tables] = {}  # id(op) -> the op's tables (holding the op)
+        self._simplest: dict[tuple, tuple] = {}  # U.is_simplest_load_kept's answers
         # the last successful check-mode create_axis_map: (info, loop_merge, result)
         self.checked: tuple[NodeFuseInfo, bool, AxisUnification] | None = None
 
@@ -506,7 +507,10 @@ class NodeQueries:
         """`_input_broadcast_infos(backend, U.loads_of(data), conv)`, conv applied to the
         kept unconverted infos."""
         simplest, raw = self._get(
-            ("bcast", backend, data), lambda: _input_broadcast_infos(backend, self.loads_of(data), lambda a: a)
+            ("bcast", backend, data),
+            lambda: _input_broadcast_infos(
+                backend, self.loads_of(data), lambda a: a, self._simplest if self.keep else None
+            ),
         )  # type: ignore[misc]
         return simplest, [[conv(a) for a in info] for info in raw]
 
@@ -988,16 +992,24 @@ def link_views_disagree(info: NodeFuseInfo, u: AxisUnification, memo: NodeQuerie
     return None
 
 
-def _input_broadcast_infos(backend: Operation, loads: list[ag.Load], conv) -> tuple[bool, list[list]]:
+def _input_broadcast_infos(
+    backend: Operation, loads: list[ag.Load], conv, memo: dict[tuple, tuple] | None = None
+) -> tuple[bool, list[list]]:
     """backend_utils.cpp CurNodeInputIsSimplestLoad: IsSimplestLoad on each Load of one
     Data of the AscBackend `backend`, collecting the broadcast info IsSimplestLoad appends
     (ids converted by `conv`), up to the first Load that is not a simplest load. Returns
-    (every Load simplest, the collected infos)."""
+    (every Load simplest, the collected infos). `memo`: the per-Load answers kept across
+    calls (U.is_simplest_load_kept)."""
+    if U.has_fuse_type(backend, "concat"):
+        return True, []  # IsSimplestLoad: HasFuseType(kConcat) -> every Load simplest, no info
     infos: list[list] = []
     g = loads[0].graph() if loads else None
     sizes = g.axis_sizes() if g is not None else {}  # (the Loads' one graph's, read once)
     for ld in loads:
-        simplest, info = U.is_simplest_load(backend, ld, sizes=sizes)
+        if memo is not None and g is not None:
+            simplest, info = U.is_simplest_load_kept(backend, ld, sizes, g.axis, memo)
+        else:
+            simplest, info = U.is_simplest_load(backend, ld, sizes=sizes)
         if info is not None:
             infos.append([conv(a) for a in info])
         if not simplest:

@@ -45,9 +45,9 @@ def _count_infos(monkeypatch) -> Counter:
     calls: Counter = Counter()
     real = M._input_broadcast_infos
 
-    def counted(backend, loads, conv):
+    def counted(backend, loads, conv, *memo):
         calls[(backend, tuple(loads))] += 1
-        return real(backend, loads, conv)
+        return real(backend, loads, conv, *memo)
 
     monkeypatch.setattr(M, "_input_broadcast_infos", counted)
     return calls
@@ -292,3 +292,54 @@ def test_each_graph_lists_its_data_nodes_once_per_solve_in_the_input_plan(monkey
     # the plan reads the per-node tables (NodeQueries.data_view), filled from one scan per
     # graph, which may come before the plan: at most once, possibly never, while planning
     assert max(calls.values(), default=0) <= 1
+
+
+@pytest.mark.parametrize("kind", ["fanout", "diamond", "mixed", "concat_tree"])
+def test_kept_simplest_load_answers_are_is_simplest_load_s(kind):
+    """is_simplest_load_kept, with one memo across every Load of every fused node of a
+    solved graph (Loads that share type objects share an entry), answers as
+    is_simplest_load does on each Load, the view-chain Loads included (asked afresh)."""
+    m = parse(generate(kind, 400, 4))
+    LowerAutofusePass().apply(make_context(), m)
+    AutofusePass().apply(make_context(), m)
+    memo: dict = {}
+    asked = 0
+    for b in m.walk():
+        if not isinstance(b, ge.AscBackend) or U.has_fuse_type(b, "concat"):
+            continue
+        g = U.asc_graph(b)
+        assert g is not None
+        sizes = g.axis_sizes()
+        for ld in (op for op in g.body.block.ops if isinstance(op, ag.Load)):
+            assert U.is_simplest_load_kept(b, ld, sizes, g.axis, memo) == U.is_simplest_load(b, ld, sizes=sizes)
+            asked += 1
+    assert asked > 15 and 0 < len(memo) < asked  # some Loads answered from the memo
+
+
+def test_a_solve_checks_each_kept_load_once(monkeypatch):
+    """On fanout, a fused node keeps the Loads (and their types) of the nodes it took, and
+    CanFuse's first look at each new node asks IsSimplestLoad of all of them: with the
+    per-Load memo (is_simplest_load_kept), load_broadcast_info runs for under a third of
+    the Loads it runs for when each new node's Loads are checked afresh (the same module)."""
+    counts = []
+    for kept in (True, False):
+        calls = [0]
+        real = U.load_broadcast_info
+
+        def counted(load, sizes=None, calls=calls, real=real):  # type: ignore[no-untyped-def]
+            calls[0] += 1
+            return real(load, sizes)
+
+        with monkeypatch.context() as mp:
+            mp.setattr(U, "load_broadcast_info", counted)
+            if not kept:  # what _input_broadcast_infos asked before the per-Load memo
+                mp.setattr(
+                    U, "is_simplest_load_kept", lambda b, ld, sizes, axis, memo: U.is_simplest_load(b, ld, sizes=sizes)
+                )
+            m = parse(generate("fanout", 300, 2))
+            LowerAutofusePass().apply(make_context(), m)
+            AutofusePass().apply(make_context(), m)
+            counts.append((calls[0], print_module(m)))
+    (with_memo, out_kept), (afresh, out_fresh) = counts
+    assert out_kept == out_fresh
+    assert afresh > 500 and with_memo * 3 < afresh, (with_memo, afresh)
