@@ -19,8 +19,9 @@ and CPU separately), two fresh processes per graph:
 * **ours**: `ge-opt -p ge-compile --time-passes FILE.mlir -o /dev/null`: Python start-up,
   imports, parse, a verify of the input, the nine passes of ge-compile, a verify of the
   result (ge-opt's default; `--verify-each` is not given), and printing the compiled
-  module; `--time-passes` gives the passes' own time (the sum of its lines: no parse,
-  verify, print or start-up). Both sides import from bytecode: pip wrote jax's and
+  module (rendered in a forked child beside the result's verify: ge_tools/beside.py);
+  `--time-passes` gives the passes' own time (the sum of its lines: no parse, verify,
+  print or start-up). Both sides import from bytecode: pip wrote jax's and
   xDSL's `.pyc` files when it installed them, but an editable install of this project
   writes none, and with PYTHONDONTWRITEBYTECODE set (as on these machines) every ge-opt
   process would compile the project's sources again (about 0.2 s CPU); so the benchmark
