@@ -1,0 +1,126 @@
+"""ge-xdsl's phases beside onnxruntime's on the real-network suite, measured in one process.
+
+    python bench/bench_models.py [NAME ...] [--repeat 3] [--json PATH]
+
+For each network of ge_tools/networks.py (default: all; needs the `models` extra), exported
+as it comes with its default exporter to a temporary directory (not timed), this prints, in
+CPU seconds of this one process (time.process_time; the machine's other load does not
+count, and a ratio of two figures taken side by side is what is compared across runs):
+
+  import + compile    api.load (ONNX import) then api.compile (ge-compile)
+  ort session         onnxruntime.InferenceSession creation (default optimizations)
+  simulate            one execution of the compiled program on the device simulator,
+                      every memory check on (load excluded: it happens once per model)
+  ort run             one onnxruntime inference
+
+and the two ratios the performance targets are about: (import + compile) / ort session
+(target <= 2) and simulate / ort run (target <= 10). Each figure is the minimum over
+`--repeat` rounds. A network that does not import or compile is listed with its error
+line. A benchmark reports; it never fails on a missed target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ge_tools import api  # noqa: E402
+from ge_tools.networks import NETWORKS, export  # noqa: E402
+
+
+def _cpu(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t = time.process_time()
+        result = fn()
+        best = min(best, time.process_time() - t)
+    return best, result
+
+
+def measure(name: str, path: str, repeat: int) -> dict[str, object]:
+    import onnxruntime as ort
+
+    from runtime.reference import select_graph
+    from runtime.simulator import load
+
+    def import_compile() -> api.CompileResult:
+        return api.compile(api.load(path))
+
+    t_compile, compiled = _cpu(import_compile, repeat)
+    assert isinstance(compiled, api.CompileResult)
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    t_session, session = _cpu(lambda: ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"]), repeat)
+    assert isinstance(session, ort.InferenceSession)
+    module = api.load(path)
+    graph = select_graph(module, None)
+    inputs = api._inputs(graph, None, 0)  # ge-run's own inputs of seed 0
+    feeds = {i.name: a for i, a in zip(session.get_inputs(), inputs, strict=True)}
+    t_ort_run, _ = _cpu(lambda: session.run(None, feeds), repeat)
+    model = compiled.model(graph.sym_name.data)
+    assert model is not None
+    # one load, then `repeat` executions: the execution alone is timed (GE loads a model once)
+    loaded = load(model)
+    t_sim, _ = _cpu(lambda: loaded.execute([np.array(a, copy=True) for a in inputs]), repeat)
+    return {
+        "network": name,
+        "import_compile_s": t_compile,
+        "ort_session_s": t_session,
+        "simulate_s": t_sim,
+        "ort_run_s": t_ort_run,
+        "compile_ratio": t_compile / t_session,
+        "simulate_ratio": t_sim / t_ort_run,
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("names", nargs="*", help="networks (default: all)")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--json", help="write the figures as JSON here")
+    args = p.parse_args()
+    rows: list[dict[str, object]] = []
+    print(
+        f"{'network':20} {'import+compile':>14} {'ort session':>11} {'ratio':>6}   {'simulate':>9} {'ort run':>8} {'ratio':>6}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.names or list(NETWORKS):
+            path = str(Path(tmp) / f"{name}.onnx")
+            try:
+                export(name, path)
+                row = measure(name, path, args.repeat)
+            except Exception as e:  # a network that does not get in is reported, not fatal
+                line = str(e).splitlines()[0] if str(e) else type(e).__name__
+                print(f"{name:20} not measured: {line[:200]}")
+                rows.append({"network": name, "error": line})
+                continue
+            rows.append(row)
+            print(
+                f"{name:20} {row['import_compile_s']:14.3f} {row['ort_session_s']:11.3f} {row['compile_ratio']:6.1f}"
+                f"   {row['simulate_s']:9.4f} {row['ort_run_s']:8.4f} {row['simulate_ratio']:6.1f}"
+            )
+    done = [r for r in rows if "error" not in r]
+    if done:
+        cr = [float(r["compile_ratio"]) for r in done]  # type: ignore[arg-type]
+        sr = [float(r["simulate_ratio"]) for r in done]  # type: ignore[arg-type]
+        print(
+            f"compile ratio median {np.median(cr):.1f} (max {max(cr):.1f}, target <= 2); "
+            f"simulate ratio median {np.median(sr):.1f} (max {max(sr):.1f}, target <= 10)"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

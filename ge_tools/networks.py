@@ -1,0 +1,245 @@
+"""The real-network suite: whole torchvision and transformers networks, exported as they come.
+
+    python -m ge_tools.networks [NAME ...] [-o DIR] [--exporter torchscript|dynamo] [--list]
+
+Each network is built from its library's own class with random weights (seeded; no weights
+are ever downloaded), small inputs, and exported to ONNX by torch's exporters exactly as a
+user would: `torch.onnx.export(..., dynamo=False)` (the TorchScript exporter, opset 17) or
+`dynamo=True` (torch's default exporter, its own opset). Nothing is folded or simplified
+afterwards. `ge-run DIR/NAME.onnx` then imports, compiles, simulates and compares each with
+the reference interpreter and onnxruntime (tests/models/test_real_networks.py does this for
+every network; bench/bench_models.py measures the phases).
+
+torch, torchvision and transformers come with the project's `models` extra
+(`pip install -e '.[models]'`); this module imports them only when a network is built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Network:
+    name: str
+    family: str  # "torchvision", "transformers" or "torch.nn"
+    build: Callable[[], Any]  # the module, in eval mode, random weights
+    inputs: Callable[[], tuple[Any, ...]]  # example inputs (seeded)
+    input_names: tuple[str, ...]
+    exporter: str  # the exporter this network is exported with by default
+
+
+def _seed() -> None:
+    import torch
+
+    torch.manual_seed(0)
+
+
+def _image(n: int = 64) -> Callable[[], tuple[Any, ...]]:
+    def make() -> tuple[Any, ...]:
+        import torch
+
+        g = torch.Generator().manual_seed(1)
+        return (torch.randn(1, 3, n, n, generator=g),)
+
+    return make
+
+
+def _tokens(vocab: int, length: int = 8) -> Callable[[], tuple[Any, ...]]:
+    def make() -> tuple[Any, ...]:
+        import torch
+
+        g = torch.Generator().manual_seed(1)
+        return (torch.randint(0, vocab, (1, length), generator=g),)
+
+    return make
+
+
+def _torchvision(name: str, **kwargs: Any) -> Callable[[], Any]:
+    def build() -> Any:
+        import torchvision
+
+        _seed()
+        return getattr(torchvision.models, name)(weights=None, **kwargs).eval()
+
+    return build
+
+
+def _vit() -> Any:
+    from torchvision.models.vision_transformer import VisionTransformer
+
+    _seed()
+    # torchvision's own ViT class at a small configuration (vit_b_16 is this class at 224/16/12/768)
+    return VisionTransformer(
+        image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=64, mlp_dim=128, num_classes=10
+    ).eval()
+
+
+_VOCAB = 128
+
+
+def _bert() -> Any:
+    from transformers import BertConfig, BertModel
+
+    _seed()
+    cfg = BertConfig(
+        vocab_size=_VOCAB,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=32,
+    )
+    return BertModel(cfg).eval()
+
+
+def _distilbert() -> Any:
+    from transformers import DistilBertConfig, DistilBertModel
+
+    _seed()
+    cfg = DistilBertConfig(vocab_size=_VOCAB, dim=32, n_layers=2, n_heads=2, hidden_dim=64, max_position_embeddings=32)
+    return DistilBertModel(cfg).eval()
+
+
+def _t5_encoder() -> Any:
+    from transformers import T5Config, T5EncoderModel
+
+    _seed()
+    cfg = T5Config(vocab_size=_VOCAB, d_model=32, d_kv=16, d_ff=64, num_layers=2, num_heads=2)
+    return T5EncoderModel(cfg).eval()
+
+
+def _gpt2() -> Any:
+    from transformers import GPT2Config, GPT2Model
+
+    _seed()
+    cfg = GPT2Config(vocab_size=_VOCAB, n_positions=32, n_embd=32, n_layer=2, n_head=2)
+    return GPT2Model(cfg).eval()
+
+
+def _rnn(kind: str) -> Callable[[], Any]:
+    def build() -> Any:
+        import torch
+
+        class Recurrent(torch.nn.Module):
+            """A sequence classifier: a 2-layer recurrent net and a linear head on its last step."""
+
+            def __init__(self) -> None:
+                super().__init__()
+                cls = torch.nn.LSTM if kind == "lstm" else torch.nn.GRU
+                self.rnn = cls(16, 24, num_layers=2, batch_first=True, bidirectional=kind == "gru")
+                self.head = torch.nn.Linear(24 * (2 if kind == "gru" else 1), 5)
+
+            def forward(self, x: Any) -> Any:
+                y, _ = self.rnn(x)
+                return self.head(y[:, -1])
+
+        _seed()
+        return Recurrent().eval()
+
+    return build
+
+
+def _sequence() -> tuple[Any, ...]:
+    import torch
+
+    g = torch.Generator().manual_seed(1)
+    return (torch.randn(2, 6, 16, generator=g),)
+
+
+def _class(name: str, **kwargs: Any) -> Network:
+    return Network(name, "torchvision", _torchvision(name, **kwargs), _image(), ("image",), "torchscript")
+
+
+def _text(name: str, build: Callable[[], Any], exporter: str = "torchscript") -> Network:
+    return Network(name, "transformers", build, _tokens(_VOCAB), ("input_ids",), exporter)
+
+
+NETWORKS: dict[str, Network] = {
+    n.name: n
+    for n in [
+        _class("resnet18"),
+        _class("resnet50"),
+        _class("mobilenet_v2"),
+        _class("mobilenet_v3_small"),
+        _class("efficientnet_b0"),
+        _class("densenet121"),
+        _class("regnet_y_400mf"),
+        _class("convnext_tiny"),
+        _class("googlenet", aux_logits=False, init_weights=True),
+        _class("shufflenet_v2_x0_5"),
+        _class("squeezenet1_1"),
+        Network("vit", "torchvision", _vit, _image(32), ("image",), "torchscript"),
+        _text("bert", _bert),
+        _text("distilbert", _distilbert),
+        _text("t5_encoder", _t5_encoder),
+        # the TorchScript exporter cannot export GPT-2's attention (transformers 5): torch's default one
+        _text("gpt2", _gpt2, exporter="dynamo"),
+        Network("lstm", "torch.nn", _rnn("lstm"), _sequence, ("x",), "torchscript"),
+        Network("gru", "torch.nn", _rnn("gru"), _sequence, ("x",), "torchscript"),
+    ]
+}
+
+EXPORTERS = ("torchscript", "dynamo")
+TORCHSCRIPT_OPSET = 17
+
+
+def export(name: str, path: str, exporter: str | None = None) -> str:
+    """Export network `name` to `path` (.onnx) with `exporter` (default: the network's)."""
+    import warnings
+
+    import torch
+
+    net = NETWORKS[name]
+    exporter = exporter or net.exporter
+    model = net.build()
+    args = net.inputs()
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")
+        if exporter == "torchscript":
+            torch.onnx.export(
+                model,
+                args,
+                path,
+                dynamo=False,
+                opset_version=TORCHSCRIPT_OPSET,
+                input_names=list(net.input_names),
+            )
+        else:
+            prog = torch.onnx.export(model, args, dynamo=True, input_names=list(net.input_names), verbose=False)
+            assert prog is not None
+            prog.save(path)
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m ge_tools.networks",
+        description="Export whole networks with random weights to ONNX, as torch's exporters write them.",
+    )
+    p.add_argument("names", nargs="*", metavar="NAME", help="networks to export (default: all)")
+    p.add_argument("-o", "--output-dir", default=".", help="where NAME.onnx is written (default: .)")
+    p.add_argument("--exporter", choices=EXPORTERS, help="torch's exporter (default: each network's own)")
+    p.add_argument("--list", action="store_true", help="list the networks and exit")
+    args = p.parse_args(argv)
+    if args.list:
+        for n in NETWORKS.values():
+            print(f"{n.name:20} {n.family:13} inputs {', '.join(n.input_names)}; exporter {n.exporter}")
+        return 0
+    unknown = [n for n in args.names if n not in NETWORKS]
+    if unknown:
+        print(f"error: unknown network {unknown[0]!r} (see --list)", file=sys.stderr)
+        return 1
+    os.makedirs(args.output_dir, exist_ok=True)
+    for name in args.names or list(NETWORKS):
+        print(export(name, os.path.join(args.output_dir, name + ".onnx"), args.exporter))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The real-network suite (ge_tools/networks.py): every network exported by torch as it
+comes, then `ge-run NET.onnx --seed 0` as a user runs it: imported, compiled, simulated,
+and compared element by element with the reference interpreter and with onnxruntime.
+
+A network passes when ge-run exits 0, says both "outputs match the reference" and
+"outputs match onnxruntime", and its --stats-json has no element left unjudged
+(`unbounded_elements` 0) and no mismatch. Skipped only where torch is not installed
+(the project's `models` extra; .ci/run installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+torch = pytest.importorskip("torch", reason="the real-network suite needs the `models` extra (torch)")
+pytest.importorskip("torchvision", reason="the real-network suite needs the `models` extra (torchvision)")
+pytest.importorskip("transformers", reason="the real-network suite needs the `models` extra (transformers)")
+
+from ge_tools.networks import NETWORKS, export  # noqa: E402
+
+GE_RUN = str(Path(sys.executable).with_name("ge-run"))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return {}
+
+
+def _model(name: str, exported: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if name not in exported:
+        path = tmp_path_factory.mktemp("networks") / f"{name}.onnx"
+        export(name, str(path))
+        exported[name] = path
+    return exported[name]
+
+
+@pytest.mark.parametrize("name", sorted(NETWORKS))
+def test_network_matches_onnxruntime(
+    name: str, exported: dict[str, Path], tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    model = _model(name, exported, tmp_path_factory)
+    stats = tmp_path / "stats.json"
+    r = subprocess.run(
+        [GE_RUN, str(model), "--seed", "0", "--stats-json", str(stats)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out[-3000:]
+    assert "outputs match the reference" in out, out[-3000:]
+    assert "outputs match onnxruntime" in out, out[-3000:]
+    figures = json.loads(stats.read_text())
+    assert figures["unbounded_elements"] == 0, out[-3000:]
+    assert figures["mismatch_count"] == 0, out[-3000:]
