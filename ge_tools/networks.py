@@ -83,6 +83,23 @@ def _vit() -> Any:
 _VOCAB = 128
 
 
+def _hidden_states(model: Any) -> Any:
+    """`model(input_ids=...).last_hidden_state` as a module of one tensor argument: how a user
+    exports a transformers model (transformers 5's forward takes no positional `use_cache`,
+    which torch's TorchScript exporter passes when it binds the traced arguments)."""
+    import torch
+
+    class LastHiddenState(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+
+        def forward(self, input_ids: Any) -> Any:
+            return self.model(input_ids=input_ids).last_hidden_state
+
+    return LastHiddenState().eval()
+
+
 def _bert() -> Any:
     from transformers import BertConfig, BertModel
 
@@ -95,7 +112,7 @@ def _bert() -> Any:
         intermediate_size=64,
         max_position_embeddings=32,
     )
-    return BertModel(cfg).eval()
+    return _hidden_states(BertModel(cfg))
 
 
 def _distilbert() -> Any:
@@ -103,7 +120,7 @@ def _distilbert() -> Any:
 
     _seed()
     cfg = DistilBertConfig(vocab_size=_VOCAB, dim=32, n_layers=2, n_heads=2, hidden_dim=64, max_position_embeddings=32)
-    return DistilBertModel(cfg).eval()
+    return _hidden_states(DistilBertModel(cfg))
 
 
 def _t5_encoder() -> Any:
@@ -111,15 +128,15 @@ def _t5_encoder() -> Any:
 
     _seed()
     cfg = T5Config(vocab_size=_VOCAB, d_model=32, d_kv=16, d_ff=64, num_layers=2, num_heads=2)
-    return T5EncoderModel(cfg).eval()
+    return _hidden_states(T5EncoderModel(cfg))
 
 
 def _gpt2() -> Any:
     from transformers import GPT2Config, GPT2Model
 
     _seed()
-    cfg = GPT2Config(vocab_size=_VOCAB, n_positions=32, n_embd=32, n_layer=2, n_head=2)
-    return GPT2Model(cfg).eval()
+    cfg = GPT2Config(vocab_size=_VOCAB, n_positions=32, n_embd=32, n_layer=2, n_head=2, bos_token_id=0, eos_token_id=0)
+    return _hidden_states(GPT2Model(cfg))
 
 
 def _rnn(kind: str) -> Callable[[], Any]:
@@ -199,7 +216,9 @@ def export(name: str, path: str, exporter: str | None = None) -> str:
     exporter = exporter or net.exporter
     model = net.build()
     args = net.inputs()
-    with warnings.catch_warnings(), torch.no_grad():
+    # not under torch.no_grad(): as a user calls it (nn.MultiheadAttention's inference fast
+    # path, taken without grad, is an op the TorchScript exporter cannot export)
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if exporter == "torchscript":
             torch.onnx.export(
