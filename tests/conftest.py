@@ -570,7 +570,7 @@ def make_onnx_model(
     return m
 
 
-# README.md, "The pipeline": the passes ge-compile stands for, in order, as -p names them
+# docs/pipeline.md: the passes ge-compile stands for, in order, as -p names them
 # (written by hand, not read from GeCompilePass: the tests check the pass against it)
 README_PIPELINE: list[str] = [
     "ge-dimension-compute-pass",
