@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup example test lint typecheck lit pytest bench pictures clean
+.PHONY: setup example test lint typecheck lit pytest bench pictures docs clean
 
 setup: $(STAMP)
 
@@ -57,6 +57,11 @@ bench: $(STAMP)
 # The README's pictures (docs/*.svg), regenerated from examples/split_compute_merge.mlir.
 pictures: $(STAMP)
 	$(BIN)/python docs/make_pictures.py
+
+# docs/passes.md and docs/onnx_ops.md, generated from the passes' and the importer's tables
+# (tests/tools/test_gen_docs.py fails when they are not current).
+docs: $(STAMP)
+	$(BIN)/python -m ge_tools.gen_docs
 
 clean:
 	rm -rf $(VENV) .lit_test_times.txt

@@ -1,8 +1,7 @@
-"""`ge-compile`: DESIGN.md's pipeline as one pass, whose constituent passes the tools splice
+"""`ge-compile`: the pipeline of docs/architecture.md as one pass, whose constituent passes the tools splice
 into xDSL's PassPipeline (so that dumps and timings stay per constituent pass).
 
-The order is DESIGN.md's ("The pipeline") with two differences that README.md ("The
-pipeline") explains: ge-phony-notask runs in its two stages, `mark` on the original
+The order is GE's, with two differences that docs/pipeline.md explains: ge-phony-notask runs in its two stages, `mark` on the original
 graph (GeLocalGraphOptimizer) and `calc` just before memory assignment
 (CalcOpRunningParam at build time), and ge-pack-notask runs after ge-concat-notask.
 
@@ -38,7 +37,7 @@ class PipelinePass(ModulePass, ABC):
 
 @dataclass(frozen=True)
 class GeCompilePass(PipelinePass):
-    """The whole compile path, ge graph to npu.model (DESIGN.md's pipeline): each pass
+    """The whole compile path, ge graph to npu.model (docs/architecture.md): each pass
     with its default options, except that `enable-pass` goes to ge-lower-autofuse and
     `streams` to ge-to-npu.
 

@@ -1,6 +1,6 @@
 """The one registry of the project's dialects and passes (lazy factories, as xDSL does).
 
-`ge-compile` (ge_tools/pipeline.py) is a pass that stands for DESIGN.md's pipeline: the
+`ge-compile` (ge_tools/pipeline.py) is a pass that stands for the whole pipeline (docs/architecture.md): the
 tools run its constituent passes one by one; each pass also runs alone.
 """
 
