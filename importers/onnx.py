@@ -320,6 +320,9 @@ MAPPINGS: dict[str, Mapping] = _table(
     Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc
     Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
+    LSTM | DynamicRNN per direction (CommonLSTMFusionPass), ExpandDims, StridedSliceV2, ConcatD | lstm_onnx_plugin.cpp
+    GRU | DynamicGRUV2 per direction (GRUFusionPass), ExpandDims, StridedSliceV2, ConcatD | gru_onnx_plugin.cpp
+    RNN | MatMul, Add, activation per step (no plugin in the public copy) | -
     """
 )
 
@@ -2303,3 +2306,7 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
         suffix="Conv2DTranspose",
     )
     ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
+
+
+# The recurrent ops' converters register themselves (they use the helpers above).
+import importers.onnx_rnn  # noqa: E402, F401  (LSTM, GRU, RNN)
