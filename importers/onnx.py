@@ -322,7 +322,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
     LSTM | DynamicRNN per direction (CommonLSTMFusionPass), ExpandDims, StridedSliceV2, ConcatD | lstm_onnx_plugin.cpp
     GRU | DynamicGRUV2 per direction (GRUFusionPass), ExpandDims, StridedSliceV2, ConcatD | gru_onnx_plugin.cpp
-    RNN | MatMul, Add, activation per step (no plugin in the public copy) | -
+    RNN | MatMul, SplitD, per step MatMul, Add, activation; Pack (no plugin in the public copy) | -
     """
 )
 

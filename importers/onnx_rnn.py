@@ -386,3 +386,94 @@ def _gru(ctx: _NodeCtx) -> None:
         hs.append(op.results[1])
     rec.bind_y(ys)
     rec.bind_last(1, hs, "Y_h")
+
+
+# RNN's activations the ge dialect has an op for (ONNX names, matched as onnxruntime does,
+# without regard to case); those with alpha / beta (LeakyRelu, ThresholdedRelu,
+# ScaledTanh, HardSigmoid, Elu, Affine) are refused
+_RNN_ACTIVATIONS: dict[str, type[Operation]] = {
+    "tanh": ge.Tanh, "relu": ge.Relu, "sigmoid": ge.Sigmoid, "softsign": ge.Softsign, "softplus": ge.Softplus,
+}  # fmt: skip
+
+
+@converts("RNN")
+def _rnn(ctx: _NodeCtx) -> None:
+    # No CANN plugin maps RNN (the public copies register LSTM and GRU only); GE's own RNN
+    # op is Caffe's (an output layer o_t = tanh(W_ho h_t + b_o) after each step, float16
+    # only, rnn.h: REG_OP(RNN)). Beyond GE: ONNX's equations written as GE ops,
+    # H_t = f(X_t W^T + Wb + Rb + H_{t-1} R^T), unrolled over the static T: one MatMul (with
+    # the summed bias) projects the input of every step, SplitD cuts it per step, and each
+    # step adds a MatMul of the previous state and applies f; sequence_lens keeps the state
+    # and writes 0 past a sequence's end (Less, SelectV2); Pack stacks the steps' outputs.
+    rec = _Recurrent(ctx, 1)
+    hid, nd, t_size, b_size = rec.hidden, rec.nd, rec.t, rec.b
+    names = ctx.attr("activations")
+    acts = [a.decode() if isinstance(a, bytes) else str(a) for a in names] if names is not None else ["Tanh"] * nd  # type: ignore[union-attr]
+    for a in acts:
+        if a.lower() not in _RNN_ACTIVATIONS:
+            raise ctx.unsupported_attr(
+                "activations",
+                acts,
+                f"activation '{a}' has no ge op here (supported: {', '.join(sorted(_RNN_ACTIVATIONS))})",
+            )
+    bias = rec.weight(3, "B") if ctx.has(3) else np.zeros((nd, 2 * hid), np.float32)
+    if bias.shape != (nd, 2 * hid):
+        raise ctx.error(f"B {list(bias.shape)} does not fit {nd} direction(s) of hidden size {hid}")
+    seq = rec.seq_lens()
+    init_h = rec.states(5, "initial_h")
+    bh = rec.tt((b_size, hid))
+    flat = rec.const(np.array([t_size * b_size, rec.input_size], np.int64), "x_shape", _T.INT64)
+    x2 = rec.emit(ge.Reshape, [rec.x, flat], [rec.tt((t_size * b_size, rec.input_size))], {}, "Reshape_X").results[0]
+    seq2 = None
+    if seq is not None:
+        shape = rec.const(np.array([b_size, 1], np.int64), "seq_shape", _T.INT64)
+        seq2 = rec.emit(ge.Reshape, [seq, shape], [rec.tt((b_size, 1), _T.INT32)], {}, "Reshape_seq").results[0]
+    zero = rec.data_const(np.zeros((1, 1), np.float32), "zero")
+    ys, finals = [], []
+    for d in range(nd):
+        w = rec.data_const(rec.w[d].T, f"W{d}")
+        r = rec.data_const(rec.r[d].T, f"R{d}")
+        b = rec.data_const(bias[d, :hid] + bias[d, hid:], f"B{d}")
+        xw = rec.emit(ge.MatMul, [x2, w, b], [rec.tt((t_size * b_size, hid))], {}, f"MatMul_X{d}").results[0]
+        steps = rec.emit(ge.SplitD, [xw], [bh] * t_size, {"split_dim": _int(0), "num_split": _int(t_size)}, f"Split_X{d}")  # fmt: skip
+        h = init_h[d]
+        if h is not None:
+            shape = rec.const(np.array([b_size, hid], np.int64), f"h_shape{d}", _T.INT64)
+            h = rec.emit(ge.Reshape, [h, shape], [bh], {}, f"Reshape_initial_h{d}").results[0]
+        act = _RNN_ACTIVATIONS[acts[d].lower()]
+        reverse = rec.direction == "reverse" or d == 1
+        y_at: dict[int, SSAValue] = {}
+        for t in range(t_size - 1, -1, -1) if reverse else range(t_size):
+            pre = steps.results[t]
+            if h is not None:
+                hr = rec.emit(ge.MatMul, [h, r], [bh], {}, f"MatMul_H{d}_{t}").results[0]
+                pre = rec.emit(ge.Add, [pre, hr], [bh], {}, f"Add{d}_{t}").results[0]
+            h_new = rec.emit(act, [pre], [bh], {}, f"{act.name[3:]}{d}_{t}").results[0]
+            y = h_new
+            if seq2 is not None:
+                t_const = rec.const(np.full((1, 1), t, np.int32), f"step{d}_{t}", _T.INT32)
+                m = rec.emit(ge.Less, [t_const, seq2], [rec.tt((b_size, 1), _T.BOOL)], {}, f"Less{d}_{t}").results[0]
+                keep = h if h is not None else zero
+                h_new = rec.emit(ge.SelectV2, [m, h_new, keep], [bh], {}, f"Select_H{d}_{t}").results[0]
+                y = rec.emit(ge.SelectV2, [m, y, zero], [bh], {}, f"Select_Y{d}_{t}").results[0]
+            y_at[t] = y
+            h = h_new
+        assert h is not None
+        finals.append(h)
+        if rec.present(0):
+            attrs = {"axis": _int(0), "N": _int(t_size)}
+            packed = rec.emit(ge.Pack, [y_at[t] for t in range(t_size)], [rec.tt((t_size, b_size, hid))], attrs, f"Pack_Y{d}")  # fmt: skip
+            ys.append(packed.results[0])
+    rec.bind_y(ys)
+    if rec.present(1):
+        t3 = rec.tt((1, b_size, hid))
+        parts = [
+            rec.emit(
+                ge.ExpandDims, [h], [t3], {"axis": _int(0)}, rec.suffix(1, f"ExpandDims_Y_h{d}", rec.alone)
+            ).results[0]  # fmt: skip
+            for d, h in enumerate(finals)
+        ]
+        out = rec.join(parts, 0, (nd, b_size, hid), "Y_h", 1)
+        if rec.layout:
+            out = rec.transpose(out, [1, 0, 2], rec.suffix(1, "TransposeY_h", True))
+        ctx.bind(1, out)
