@@ -3573,7 +3573,9 @@ class RecurrentBase(GeNode):
         """Operands from `first` on: seq_length when the next is int32, then `names`."""
         out: dict[str, SSAValue] = {}
         rest = list(self.operands[first:])
-        if rest and dtype_of(rest[0]) == "DT_INT32":
+        if rest and dtype_of(rest[0]) not in F16_F32:  # the one non-float input
+            if dtype_of(rest[0]) != "DT_INT32":
+                raise VerifyException(f"{ge_type(self)} seq_length must be int32, got {dtype_of(rest[0])}")
             out["seq_length"] = rest.pop(0)
         if len(rest) > len(names):
             raise VerifyException(f"{ge_type(self)} has {len(rest) - len(names)} inputs too many")
