@@ -225,3 +225,71 @@ def test_verifier(what: str, op: str, ins: list, n_out: int, attrs: str, want: s
     with pytest.raises(Exception) as e:
         api.parse_module(graph(op, ins, n_out, attrs, [0]), "bad.mlir")
     assert want in str(e.value)
+
+
+ERROR_CASES = [
+    ("DynamicRNN", ""),
+    ("DynamicRNN", 'direction = "REDIRECTIONAL", gate_order = "ifjo", forget_bias = 1.0 : f32'),
+    ("DynamicRNN", "use_peephole = true, cell_clip = 0.4 : f32"),
+    ("DynamicGRUV2", ""),
+    ("DynamicGRUV2", 'reset_after = false, direction = "REDIRECTIONAL"'),
+    ("DynamicGRUV2", 'gate_order = "rzh"'),
+]
+
+
+def rnn_inputs(op: str, peep: bool, rng: np.random.Generator) -> tuple[list, list[np.ndarray]]:
+    if op == "DynamicRNN":
+        ins = [("x", (T_, B_, I_), "f32"), ("w", (I_ + H_, 4 * H_), "f32"), ("b", (4 * H_,), "f32")]
+    else:
+        ins = [("x", (T_, B_, I_), "f32"), ("wi", (I_, 3 * H_), "f32"), ("wh", (H_, 3 * H_), "f32"),
+               ("bi", (3 * H_,), "f32"), ("bh", (3 * H_,), "f32")]  # fmt: skip
+    ins.append(("seq", (B_,), "i32"))
+    ins += [("h0", (1, B_, H_), "f32")] + ([("c0", (1, B_, H_), "f32")] if op == "DynamicRNN" else [])
+    if peep:
+        ins += [(n, (H_,), "f32") for n in ("wci", "wcf", "wco")]
+    arrays = [np.array([5, 2, 4], np.int32) if dt == "i32" else rand(rng, *s, scale=0.8) for _, s, dt in ins]
+    return ins, arrays
+
+
+@pytest.mark.parametrize(("op", "attrs"), ERROR_CASES, ids=[f"{o}-{a}" for o, a in ERROR_CASES])
+def test_error_bound_holds_on_perturbed_inputs(op: str, attrs: str) -> None:
+    """runtime/error_bound.py's rule: finite, and every output of the op on inputs moved
+    anywhere within their bounds (the corners and random points) lies within it of the
+    reference's (each float input carries a bound of 1e-3 relative plus 1e-4)."""
+    from ge_dialect import ge
+    from runtime import error_bound as EB
+    from runtime.interpreter import ge_interpreter
+
+    rng = np.random.default_rng(11)
+    ins, arrays = rnn_inputs(op, "use_peephole" in attrs, rng)
+    n_out = 8 if op == "DynamicRNN" else 6
+    module = api.parse_module(graph(op, ins, n_out, attrs, [0]), "eb.mlir")
+    (node,) = [o for o in module.walk() if isinstance(o, ge.RecurrentBase)]
+    ip = ge_interpreter()
+    outs = list(ip.run_node(node, arrays))
+    bounds = [np.zeros(a.shape) if a.dtype == np.int32 else 1e-3 * np.abs(a) + 1e-4 for a in arrays]
+    rule = EB.bound_rule_of(type(node))
+    assert rule is not None
+    eb = rule(ip, node, arrays, bounds, outs)
+    for e in eb:
+        assert np.isfinite(e).all() and e.max() < 0.5
+    for trial in range(12):
+        sign = [rng.choice([-1.0, 1.0], a.shape) if trial < 6 else rng.uniform(-1, 1, a.shape) for a in arrays]
+        moved = [a if a.dtype == np.int32 else (a + s * b).astype(np.float32) for a, s, b in zip(arrays, sign, bounds)]
+        for got, ref, e in zip(ip.run_node(node, moved), outs, eb):
+            assert (np.abs(got.astype(np.float64) - ref) <= e).all(), (trial, float(np.max(np.abs(got - ref) - e)))
+
+
+def test_an_error_in_seq_length_is_unbounded() -> None:
+    from ge_dialect import ge
+    from runtime import error_bound as EB
+    from runtime.interpreter import ge_interpreter
+
+    ins, arrays = rnn_inputs("DynamicGRUV2", False, np.random.default_rng(0))
+    module = api.parse_module(graph("DynamicGRUV2", ins, 6, "", [0]), "eb.mlir")
+    (node,) = [o for o in module.walk() if isinstance(o, ge.RecurrentBase)]
+    ip = ge_interpreter()
+    outs = list(ip.run_node(node, arrays))
+    bounds = [np.ones(a.shape) if a.dtype == np.int32 else np.zeros(a.shape) for a in arrays]
+    eb = EB.bound_rule_of(ge.DynamicGRUV2)(ip, node, arrays, bounds, outs)  # type: ignore[misc]
+    assert all(np.isinf(e).all() for e in eb)
