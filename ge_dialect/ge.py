@@ -3512,12 +3512,27 @@ class RecurrentBase(GeNode):
     # the float attributes and their REG_OP defaults
     FLOAT_ATTRS: ClassVar[dict[str, float]] = {"keep_prob": 1.0, "cell_clip": -1.0}
 
+    # where the hidden size H shows: (input name, axis, multiple of H)
+    HIDDEN_IN: ClassVar[tuple[tuple[str, int, int], ...]] = ()
+
     def roles(self) -> dict[str, SSAValue]:
         """The operands by their proto names (absent optional inputs left out)."""
         raise NotImplementedError
 
-    def hidden_size(self) -> int:
-        raise NotImplementedError
+    def _known(self, roles: dict[str, SSAValue], where: Sequence[tuple[str, int, int]], what: str) -> int:
+        """The one value of a size the inputs show at `where` (-1: none shows it)."""
+        found = -1
+        for name, axis, mult in where:
+            s = shape_of(roles[name].type) if name in roles else None
+            if s is None or len(s) <= axis or s[axis] < 0:
+                continue
+            if s[axis] % mult:
+                raise VerifyException(f"{ge_type(self)} {name} dim {axis} = {s[axis]} is not a multiple of {mult}")
+            v = s[axis] // mult
+            if found >= 0 and v != found:
+                raise VerifyException(f"{ge_type(self)} inputs disagree on {what}: {found} and {v} ({name})")
+            found = v
+        return found
 
     def check(self) -> None:
         data = [v for k, v in self.roles().items() if k != "seq_length"]
@@ -3550,20 +3565,21 @@ class RecurrentBase(GeNode):
         roles = self.roles()
         x = shape_of(roles["x"].type)
         n = len(self.results)
+        if x is not None and len(x) != 3:
+            raise VerifyException(f"{ge_type(self)} x must be 3-D [T, B, I], got {fmt_shape(x)}")
+        hid = self._known(roles, self.HIDDEN_IN, "the hidden size")
+        batch = self._known(roles, (("x", 1, 1), ("seq_length", 0, 1), ("init_h", 1, 1), ("init_c", 1, 1)), "the batch")  # fmt: skip
         if x is None:
             return [None for _ in range(n)]
-        if len(x) != 3:
-            raise VerifyException(f"{ge_type(self)} x must be 3-D [T, B, I], got {fmt_shape(x)}")
-        t, b, _ = x
-        hid = self.hidden_size()
-        for name, want in self.expected_shapes(x, hid).items():
+        xb: Dims = (x[0], batch, x[2])
+        for name, want in self.expected_shapes(xb, hid).items():
             v = roles.get(name)
             if v is None:
                 continue
             s = shape_of(v.type)
             if not dims_agree(s, want):
                 raise VerifyException(f"{ge_type(self)} {name} has shape {fmt_shape(s)}, expected {fmt_shape(want)}")
-        out: Dims = (t, b, hid)
+        out: Dims = (x[0], batch, hid)
         return [out for _ in range(n)]
 
     def expected_shapes(self, x: Dims, hid: int) -> dict[str, Dims]:
@@ -3602,6 +3618,7 @@ class DynamicRNN(RecurrentBase):
     [T, B, H] (output_h / output_c: the state after each step)."""
 
     name = "ge.DynamicRNN"
+    HIDDEN_IN: ClassVar = (("b", 0, 4), ("w", 1, 4), ("init_h", 2, 1), ("init_c", 2, 1), ("wci", 0, 1), ("wcf", 0, 1), ("wco", 0, 1))  # fmt: skip
     NUM_INPUTS: ClassVar = (3, 9)
     NUM_OUTPUTS: ClassVar = (8, 8)
     FLOAT_ATTRS: ClassVar = {"keep_prob": 1.0, "cell_clip": -1.0, "forget_bias": 0.0}
@@ -3621,10 +3638,6 @@ class DynamicRNN(RecurrentBase):
         out = {"x": self.operands[0], "w": self.operands[1], "b": self.operands[2]}
         out.update(self._optional(3, ("init_h", "init_c", "wci", "wcf", "wco")))
         return out
-
-    def hidden_size(self) -> int:
-        b = shape_of(self.operands[2].type)
-        return b[0] // 4 if b and b[0] >= 0 else -1
 
     def check(self) -> None:
         super().check()
@@ -3674,6 +3687,10 @@ class DynamicGRUV2(RecurrentBase):
     computed here as written above."""
 
     name = "ge.DynamicGRUV2"
+    HIDDEN_IN: ClassVar = (
+        ("weight_hidden", 0, 1), ("weight_hidden", 1, 3), ("weight_input", 1, 3), ("bias_input", 0, 3),
+        ("bias_hidden", 0, 3), ("init_h", 2, 1),
+    )  # fmt: skip
     NUM_INPUTS: ClassVar = (5, 7)
     NUM_OUTPUTS: ClassVar = (6, 6)
     GATES: ClassVar = 3
@@ -3693,10 +3710,6 @@ class DynamicGRUV2(RecurrentBase):
         out: dict[str, SSAValue] = dict(zip(names, self.operands[:5]))
         out.update(self._optional(5, ("init_h",)))
         return out
-
-    def hidden_size(self) -> int:
-        w = shape_of(self.operands[2].type)
-        return w[0] if w and len(w) == 2 else -1
 
     def check(self) -> None:
         super().check()

@@ -320,8 +320,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc
     Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
-    LSTM | DynamicRNN per direction (CommonLSTMFusionPass), ExpandDims, StridedSliceV2, ConcatD | lstm_onnx_plugin.cpp
-    GRU | DynamicGRUV2 per direction (GRUFusionPass), ExpandDims, StridedSliceV2, ConcatD | gru_onnx_plugin.cpp
+    LSTM | DynamicRNN per direction (CommonLSTMFusionPass), ExpandDims, StridedSliceV2, ConcatD | lstm_plugin.cc
+    GRU | DynamicGRUV2 per direction (GRUFusionPass), ExpandDims, StridedSliceV2, ConcatD | gru_plugin.cc
     RNN | MatMul, SplitD, per step MatMul, Add, activation; Pack (no plugin in the public copy) | -
     """
 )

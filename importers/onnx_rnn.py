@@ -1,8 +1,9 @@
 """ONNX's recurrent ops, LSTM, GRU and RNN, as GE imports them (issue 28).
 
-CANN's ONNX plugins make LSTM a CommonLSTM and GRU a CommonGRU node (hicann/ops-nn
-common/src/framework/lstm_onnx_plugin.cpp, gru_onnx_plugin.cpp: opsets 8 to 18, they keep
-`hidden_size` and `direction`), and the fusion passes replace each by GE's recurrent
+CANN's ONNX plugins make LSTM a CommonLSTM and GRU a CommonGRU node
+(ops/built-in/framework/onnx_plugin/lstm_plugin.cc, gru_plugin.cc; today's hicann/ops-nn
+common/src/framework/lstm_onnx_plugin.cpp, gru_onnx_plugin.cpp register opsets 8 to 18;
+they keep `hidden_size` and `direction`), and the fusion passes replace each by GE's recurrent
 kernel, one per direction, with the weights rearranged at compile time
 (ops/built-in/fusion_pass/graph_fusion/ai_core/common_lstm_fusion_pass.cc:
 CommonLSTMFusionPass::Fusion -> DynamicRNN; gru_fusion_pass.cc: GRUFusionPass::Fusion ->
@@ -300,7 +301,7 @@ _LSTM_TO_IJFO = (0, 3, 2, 1)
 
 @converts("LSTM")
 def _lstm(ctx: _NodeCtx) -> None:
-    # CANN: common/src/framework/lstm_onnx_plugin.cpp -> CommonLSTM;
+    # CANN: onnx_plugin/lstm_plugin.cc (ops-nn: lstm_onnx_plugin.cpp) -> CommonLSTM;
     # common_lstm_fusion_pass.cc: CommonLSTMFusionPass::Fusion -> DynamicRNN per direction
     rec = _Recurrent(ctx, 4)
     if ctx.attr_int("input_forget", 0) != 0:
@@ -345,7 +346,7 @@ def _lstm(ctx: _NodeCtx) -> None:
 
 @converts("GRU")
 def _gru(ctx: _NodeCtx) -> None:
-    # CANN: common/src/framework/gru_onnx_plugin.cpp -> CommonGRU;
+    # CANN: onnx_plugin/gru_plugin.cc (ops-nn: gru_onnx_plugin.cpp) -> CommonGRU;
     # gru_fusion_pass.cc: GRUFusionPass::Fusion -> DynamicGRUV2 per direction
     rec = _Recurrent(ctx, 3)
     hid, nd = rec.hidden, rec.nd
