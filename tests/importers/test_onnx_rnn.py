@@ -379,3 +379,15 @@ def test_double_is_refused() -> None:
     )
     with pytest.raises(OnnxImportError, match=r"node 'n' \(GRU\): error: dtype double is not supported"):
         import_model(m, "m.onnx")
+
+
+def test_import_is_deterministic() -> None:
+    """The same model imports to byte-identical text."""
+    from xdsl.printer import Printer
+
+    texts = []
+    for _ in range(2):
+        out = io.StringIO()
+        Printer(stream=out).print_op(import_model(build(Case("LSTM", 4, 2, 3, 3, "bidirectional", seq=[4, 2], init=True, peep=True)), "m.onnx"))  # fmt: skip
+        texts.append(out.getvalue())
+    assert texts[0] == texts[1] and "ge.DynamicRNN" in texts[0]
