@@ -391,3 +391,30 @@ def test_import_is_deterministic() -> None:
         Printer(stream=out).print_op(import_model(build(Case("LSTM", 4, 2, 3, 3, "bidirectional", seq=[4, 2], init=True, peep=True)), "m.onnx"))  # fmt: skip
         texts.append(out.getvalue())
     assert texts[0] == texts[1] and "ge.DynamicRNN" in texts[0]
+
+
+@pytest.mark.parametrize("op", ["LSTM", "GRU"])
+def test_error_bounds_judge_every_element_after_a_matmul(op: str, tmp_path: Path) -> None:
+    """x comes from a MatMul (which carries an accumulation-order bound): the recurrent op's
+    error-bound rule (runtime/error_bound.py) keeps every output element judged (without
+    it they are unbounded)."""
+    import json
+
+    rng = np.random.default_rng(0)
+    g = GATES[op]
+    nodes = [
+        h.make_node("MatMul", ["x", "Wm"], ["xm"]),
+        h.make_node(op, ["xm", "W", "R", "B"], ["Y", "Y_h"], hidden_size=8, direction="bidirectional", name="n"),
+    ]
+    inits = {
+        "Wm": (0.3 * rng.standard_normal((16, 5))).astype(np.float32),
+        "W": (0.5 * rng.standard_normal((2, g * 8, 5))).astype(np.float32),
+        "R": (0.5 * rng.standard_normal((2, g * 8, 8))).astype(np.float32),
+        "B": (0.5 * rng.standard_normal((2, 2 * g * 8))).astype(np.float32),
+    }
+    m = make_model(nodes, [("x", T.FLOAT, [6, 2, 16])], ["Y", "Y_h"], inits, 17)
+    stats = tmp_path / "s.json"
+    code, out = ge_run_file(m, tmp_path, "--seed", "1", "--stats-json", str(stats))
+    assert code == 0 and "outputs match onnxruntime" in out, out
+    s = json.loads(stats.read_text())
+    assert s["unbounded_elements"] == 0 and s["mismatch_count"] == 0
