@@ -61,7 +61,8 @@ SAME_LOWER pool refused where GE's SAME would pad the other side; LayerNormaliza
 and Mish have no plugin in the public copy and become GE's LayerNorm, Gelu (or Erf and
 arithmetic for the exact Gelu) and Mish. The plugins of the public copy register opsets 8 to
 15; the same mappings serve 16 to 21 where the op's semantics did not change (the converters
-read the later opsets' input forms of axes, split, shape and pads).
+read the later opsets' input forms of axes, split, shape and pads). LSTM, GRU and RNN are
+importers/onnx_rnn.py's (its docstring says where it goes beyond GE's fusion passes).
 """
 
 from __future__ import annotations
