@@ -44,7 +44,8 @@ Where this goes beyond the passes, to give ONNX's numbers (onnxruntime's):
 Refused, each one line naming the node and the attribute: clip (DynamicRNN's cell_clip
 bounds the cell state from above, not the gates' inputs, and the passes drop clip),
 LSTM's input_forget = 1, activations other than the defaults (LSTM, GRU: GE's kernels
-compute sigmoid and tanh only) or than those the ge dialect has an op for (RNN), weights
+compute sigmoid and tanh only) or than those the ge dialect has an op for (RNN: not
+ThresholdedRelu, ScaledTanh, Affine), weights
 that are not constants (the passes rewrite them at compile time: MutableWeights), dtypes
 other than float16 / float32 (the kernels' TensorType).
 """
@@ -58,7 +59,7 @@ from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect import ge
-from importers.onnx import _T, _bool, _int, _ints, _NodeCtx, converts
+from importers.onnx import _T, _bool, _f32, _int, _ints, _NodeCtx, converts
 
 _DIRECTIONS = {"forward": 1, "reverse": 1, "bidirectional": 2}
 # ONNX's default activations per direction (LSTM: f, g, h; GRU: f, g; RNN: f)
@@ -389,12 +390,38 @@ def _gru(ctx: _NodeCtx) -> None:
     rec.bind_last(1, hs, "Y_h")
 
 
-# RNN's activations the ge dialect has an op for (ONNX names, matched as onnxruntime does,
-# without regard to case); those with alpha / beta (LeakyRelu, ThresholdedRelu,
-# ScaledTanh, HardSigmoid, Elu, Affine) are refused
-_RNN_ACTIVATIONS: dict[str, type[Operation]] = {
-    "tanh": ge.Tanh, "relu": ge.Relu, "sigmoid": ge.Sigmoid, "softsign": ge.Softsign, "softplus": ge.Softplus,
+# RNN's activations the ge dialect has an op for, by ONNX's names (onnxruntime takes them
+# as written): the ge op and its attributes from activation_alpha / activation_beta (each
+# function that takes alpha, beta consumes the next entries, else ONNX's default, as the
+# same ONNX operators' converters set them: leakyrelu_plugin.cc, elu_plugin.cc,
+# hard_sigmoid_plugin.cc). ThresholdedRelu, ScaledTanh and Affine have no ge op: refused.
+_RNN_ACTIVATIONS: dict[str, tuple[type[Operation], tuple[tuple[str, str, float], ...]]] = {
+    "Tanh": (ge.Tanh, ()), "Relu": (ge.Relu, ()), "Sigmoid": (ge.Sigmoid, ()),
+    "Softsign": (ge.Softsign, ()), "Softplus": (ge.Softplus, ()),
+    "LeakyRelu": (ge.LeakyRelu, (("alpha", "negative_slope", 0.01),)),
+    "Elu": (ge.Elu, (("alpha", "alpha", 1.0),)),
+    "HardSigmoid": (ge.HardSigmoid, (("alpha", "alpha", 0.2), ("beta", "beta", 0.5))),
 }  # fmt: skip
+
+
+def _rnn_activations(ctx: _NodeCtx, names: list[str]) -> list[tuple[type[Operation], dict[str, Attribute]]]:
+    """Each direction's activation op and attributes (alpha / beta consumed in order)."""
+    given = {k: [float(v) for v in ctx.attr(f"activation_{k}") or []] for k in ("alpha", "beta")}  # type: ignore[union-attr]
+    used = {"alpha": 0, "beta": 0}
+    out = []
+    for a in names:
+        if a not in _RNN_ACTIVATIONS:
+            raise ctx.unsupported_attr(
+                "activations", names, f"activation '{a}' has no ge op here (supported: {', '.join(_RNN_ACTIVATIONS)})"
+            )
+        cls, params = _RNN_ACTIVATIONS[a]
+        attrs: dict[str, Attribute] = {}
+        for onnx_name, ge_name, default in params:
+            k = used[onnx_name]
+            attrs[ge_name] = _f32(given[onnx_name][k] if k < len(given[onnx_name]) else default)
+            used[onnx_name] = k + 1
+        out.append((cls, attrs))
+    return out
 
 
 @converts("RNN")
@@ -410,13 +437,7 @@ def _rnn(ctx: _NodeCtx) -> None:
     hid, nd, t_size, b_size = rec.hidden, rec.nd, rec.t, rec.b
     names = ctx.attr("activations")
     acts = [a.decode() if isinstance(a, bytes) else str(a) for a in names] if names is not None else ["Tanh"] * nd  # type: ignore[union-attr]
-    for a in acts:
-        if a.lower() not in _RNN_ACTIVATIONS:
-            raise ctx.unsupported_attr(
-                "activations",
-                acts,
-                f"activation '{a}' has no ge op here (supported: {', '.join(sorted(_RNN_ACTIVATIONS))})",
-            )
+    activations = _rnn_activations(ctx, acts)
     bias = rec.weight(3, "B") if ctx.has(3) else np.zeros((nd, 2 * hid), np.float32)
     if bias.shape != (nd, 2 * hid):
         raise ctx.error(f"B {list(bias.shape)} does not fit {nd} direction(s) of hidden size {hid}")
@@ -441,7 +462,7 @@ def _rnn(ctx: _NodeCtx) -> None:
         if h is not None:
             shape = rec.const(np.array([b_size, hid], np.int64), f"h_shape{d}", _T.INT64)
             h = rec.emit(ge.Reshape, [h, shape], [bh], {}, f"Reshape_initial_h{d}").results[0]
-        act = _RNN_ACTIVATIONS[acts[d].lower()]
+        act, act_attrs = activations[d]
         reverse = rec.direction == "reverse" or d == 1
         y_at: dict[int, SSAValue] = {}
         for t in range(t_size - 1, -1, -1) if reverse else range(t_size):
@@ -449,7 +470,7 @@ def _rnn(ctx: _NodeCtx) -> None:
             if h is not None:
                 hr = rec.emit(ge.MatMul, [h, r], [bh], {}, f"MatMul_H{d}_{t}").results[0]
                 pre = rec.emit(ge.Add, [pre, hr], [bh], {}, f"Add{d}_{t}").results[0]
-            h_new = rec.emit(act, [pre], [bh], {}, f"{act.name[3:]}{d}_{t}").results[0]
+            h_new = rec.emit(act, [pre], [bh], act_attrs, f"{act.name[3:]}{d}_{t}").results[0]
             y = h_new
             if seq2 is not None:
                 t_const = rec.const(np.full((1, 1), t, np.int32), f"step{d}_{t}", _T.INT32)

@@ -186,6 +186,19 @@ CASES += [
     Case("RNN", 4, 2, 3, 4, "bidirectional", attrs={"activations": ["Relu", "Sigmoid"]}),
     Case("RNN", 4, 2, 3, 4, "forward", attrs={"activations": ["Softsign"]}),
     Case("RNN", 4, 2, 3, 4, "reverse", attrs={"activations": ["Softplus"]}),
+    Case(
+        "RNN", 4, 2, 3, 4, "bidirectional", attrs={"activations": ["LeakyRelu", "Elu"], "activation_alpha": [0.2, 0.7]}
+    ),
+    Case(
+        "RNN",
+        4,
+        2,
+        3,
+        4,
+        "bidirectional",
+        attrs={"activations": ["HardSigmoid", "LeakyRelu"], "activation_alpha": [0.3], "activation_beta": [0.4]},
+    ),
+    Case("RNN", 4, 2, 3, 4, "forward", attrs={"activations": ["HardSigmoid"]}),
 ]
 
 
@@ -343,7 +356,8 @@ REFUSED = [
         Case("GRU", attrs={"activations": ["HardSigmoid", "Tanh"]}),
         "activation 'HardSigmoid' where GE's DynamicGRUV2 computes Sigmoid",
     ),
-    ("rnn_act", Case("RNN", attrs={"activations": ["LeakyRelu"]}), "activation 'LeakyRelu' has no ge op here"),
+    ("rnn_act", Case("RNN", attrs={"activations": ["ScaledTanh"]}), "activation 'ScaledTanh' has no ge op here"),
+    ("rnn_act_case", Case("RNN", attrs={"activations": ["tanh"]}), "activation 'tanh' has no ge op here"),
     ("act_count", Case("RNN", direction="bidirectional", attrs={"activations": ["Tanh"]}), "takes 2 activations"),
 ]
 
