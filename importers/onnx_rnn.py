@@ -59,9 +59,20 @@ from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect import ge
-from importers.onnx import _T, _bool, _f32, _int, _ints, _NodeCtx, converts
+from importers.onnx import _T, STATIC_INPUTS, _bool, _f32, _int, _ints, _NodeCtx, converts
 
 _DIRECTIONS = {"forward": 1, "reverse": 1, "bidirectional": 2}
+
+# The weights are Consts the fusion passes rewrite at compile time (CommonLSTMFusionPass::
+# ProcessLSTMWxh / ProcessLSTMBias read them with OpDescUtils::MutableWeights): like the
+# other inputs GE folds, they must be initializers or Constant outputs.
+STATIC_INPUTS.update(
+    {
+        "LSTM": {1: "W", 2: "R", 3: "B", 7: "P"},
+        "GRU": {1: "W", 2: "R", 3: "B"},
+        "RNN": {1: "W", 2: "R", 3: "B"},
+    }
+)
 # ONNX's default activations per direction (LSTM: f, g, h; GRU: f, g; RNN: f)
 _DEFAULT_ACTS = {"LSTM": ("Sigmoid", "Tanh", "Tanh"), "GRU": ("Sigmoid", "Tanh"), "RNN": ("Tanh",)}
 
