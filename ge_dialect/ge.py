@@ -3487,6 +3487,252 @@ STRUCTURAL_OPS: list[type[GeNode]] = [
 
 
 # ---------------------------------------------------------------------------------------
+# Recurrent ops (issue 28): DynamicRNN (LSTM) and DynamicGRUV2 (GRU), GE's op protos
+# (ops/built-in/op_proto/inc/rnn.h: REG_OP(DynamicRNN), REG_OP(DynamicGRUV2); hicann/ops-nn
+# rnn/dynamic_rnn/op_graph/dynamic_rnn_proto.h). Time-major 3-D tensors here (GE's ND
+# form): x [T, B, I]; every output [T, B, H], one row per time step in the input's time
+# order, for either direction (tbe/impl/dynamic_rnn.py, tbe/impl/dynamic_gru_v2.py: the
+# REDIRECTIONAL loop writes step t at index t). Optional inputs are given in the proto's
+# order, an absent one skipped: seq_length is the one int32 input, so the operand list
+# stays unambiguous. Each is one library kernel task (autofuse lowers no recurrence).
+# ---------------------------------------------------------------------------------------
+
+RNN_DIRECTIONS: tuple[str, ...] = ("UNIDIRECTIONAL", "REDIRECTIONAL")
+
+
+class RecurrentBase(GeNode):
+    """What DynamicRNN and DynamicGRUV2 check alike: float16/float32 data of one dtype,
+    an int32 seq_length [B], direction, time_major true, activation tanh, cell_depth 1,
+    keep_prob 1, num_proj 0 (what the kernels implement; the protos' other values are
+    refused by tbe/impl/dynamic_rnn.py: check_attr and dynamic_gru_v2.py: _check_attr)."""
+
+    traits = traits_def(Pure())
+
+    GATES: ClassVar[int] = 4
+    # the float attributes and their REG_OP defaults
+    FLOAT_ATTRS: ClassVar[dict[str, float]] = {"keep_prob": 1.0, "cell_clip": -1.0}
+
+    # where the hidden size H shows: (input name, axis, multiple of H)
+    HIDDEN_IN: ClassVar[tuple[tuple[str, int, int], ...]] = ()
+
+    def roles(self) -> dict[str, SSAValue]:
+        """The operands by their proto names (absent optional inputs left out)."""
+        raise NotImplementedError
+
+    def _known(self, roles: dict[str, SSAValue], where: Sequence[tuple[str, int, int]], what: str) -> int:
+        """The one value of a size the inputs show at `where` (-1: none shows it)."""
+        found = -1
+        for name, axis, mult in where:
+            s = shape_of(roles[name].type) if name in roles else None
+            if s is None or len(s) <= axis or s[axis] < 0:
+                continue
+            if s[axis] % mult:
+                raise VerifyException(f"{ge_type(self)} {name} dim {axis} = {s[axis]} is not a multiple of {mult}")
+            v = s[axis] // mult
+            if found >= 0 and v != found:
+                raise VerifyException(f"{ge_type(self)} inputs disagree on {what}: {found} and {v} ({name})")
+            found = v
+        return found
+
+    def check(self) -> None:
+        data = [v for k, v in self.roles().items() if k != "seq_length"]
+        for v in (*data, *self.results):
+            _check_dtypes(self, v, F16_F32, "inputs and outputs")
+        self.same_dtype([*data, *self.results], "data inputs and outputs")
+        seq = self.roles().get("seq_length")
+        if seq is not None and dtype_of(seq) != "DT_INT32":
+            raise VerifyException(f"{ge_type(self)} seq_length must be int32, got {dtype_of(seq)}")
+        direction = A.get_str(self, "direction", "UNIDIRECTIONAL")
+        if direction not in RNN_DIRECTIONS:
+            raise VerifyException(
+                f"{ge_type(self)} direction must be one of {', '.join(RNN_DIRECTIONS)}, got '{direction}'"
+            )
+        if not A.get_bool(self, "time_major", True):
+            raise VerifyException(f"{ge_type(self)} supports time_major true only")
+        activation = A.get_str(self, "activation", "tanh")
+        if activation != "tanh":
+            raise VerifyException(f"{ge_type(self)} supports activation 'tanh' only, got '{activation}'")
+        for name, want in (("cell_depth", 1), ("num_proj", 0)):
+            v = self.int_attr(name, want)
+            if v != want:
+                raise VerifyException(f"{ge_type(self)} supports {name} = {want} only, got {v}")
+        if (k := float_attr(self, "keep_prob", 1.0)) != 1.0:
+            raise VerifyException(f"{ge_type(self)} supports keep_prob 1.0 only (inference), got {k}")
+        for name, default in self.FLOAT_ATTRS.items():
+            float_attr(self, name, default)
+
+    def infer(self) -> list[Dims | None] | None:
+        roles = self.roles()
+        x = shape_of(roles["x"].type)
+        n = len(self.results)
+        if x is not None and len(x) != 3:
+            raise VerifyException(f"{ge_type(self)} x must be 3-D [T, B, I], got {fmt_shape(x)}")
+        hid = self._known(roles, self.HIDDEN_IN, "the hidden size")
+        batch = self._known(roles, (("x", 1, 1), ("seq_length", 0, 1), ("init_h", 1, 1), ("init_c", 1, 1)), "the batch")  # fmt: skip
+        if x is None:
+            return [None for _ in range(n)]
+        xb: Dims = (x[0], batch, x[2])
+        for name, want in self.expected_shapes(xb, hid).items():
+            v = roles.get(name)
+            if v is None:
+                continue
+            s = shape_of(v.type)
+            if not dims_agree(s, want):
+                raise VerifyException(f"{ge_type(self)} {name} has shape {fmt_shape(s)}, expected {fmt_shape(want)}")
+        out: Dims = (x[0], batch, hid)
+        return [out for _ in range(n)]
+
+    def expected_shapes(self, x: Dims, hid: int) -> dict[str, Dims]:
+        raise NotImplementedError
+
+    def _optional(self, first: int, names: Sequence[str]) -> dict[str, SSAValue]:
+        """Operands from `first` on: seq_length when the next is int32, then `names`."""
+        out: dict[str, SSAValue] = {}
+        rest = list(self.operands[first:])
+        if rest and dtype_of(rest[0]) not in F16_F32:  # the one non-float input
+            if dtype_of(rest[0]) != "DT_INT32":
+                raise VerifyException(f"{ge_type(self)} seq_length must be int32, got {dtype_of(rest[0])}")
+            out["seq_length"] = rest.pop(0)
+        if len(rest) > len(names):
+            raise VerifyException(f"{ge_type(self)} has {len(rest) - len(names)} inputs too many")
+        out.update(zip(names, rest))
+        return out
+
+
+@irdl_op_definition
+class DynamicRNN(RecurrentBase):
+    """`ge.DynamicRNN(%x, %w, %b [, %seq_length] [, %init_h, %init_c [, %wci, %wcf, %wco]])`:
+    an LSTM over x [T, B, I] (rnn.h: REG_OP(DynamicRNN)). w [I + H, 4H] is the input and
+    recurrent weights stacked, b [4H], the gates in `gate_order` (ijfo: input, cell
+    candidate j, forget, output; ifjo), seq_length int32 [B], init_h / init_c [1, B, H],
+    the peephole weights wci / wcf / wco [H] with use_peephole. Per step
+    (tbe/impl/dynamic_rnn.py: dynamic_rnn_core):
+
+        i, j, f, o = split([x_t, h] @ w + b)
+        i = sigmoid(i + wci * c);  f = sigmoid(f + forget_bias + wcf * c);  j = tanh(j)
+        c' = f * c + i * j  (cell_clip > 0: c' = min(c', cell_clip))
+        o = sigmoid(o + wco * c');  h' = o * tanh(c')
+
+    A step t >= seq_length[b] keeps the state (c, h) and writes y = 0. direction
+    REDIRECTIONAL runs t = T-1 .. 0. Outputs y, output_h, output_c, i, j, f, o, tanhc, each
+    [T, B, H] (output_h / output_c: the state after each step)."""
+
+    name = "ge.DynamicRNN"
+    HIDDEN_IN: ClassVar = (("b", 0, 4), ("w", 1, 4), ("init_h", 2, 1), ("init_c", 2, 1), ("wci", 0, 1), ("wcf", 0, 1), ("wco", 0, 1))  # fmt: skip
+    NUM_INPUTS: ClassVar = (3, 9)
+    NUM_OUTPUTS: ClassVar = (8, 8)
+    FLOAT_ATTRS: ClassVar = {"keep_prob": 1.0, "cell_clip": -1.0, "forget_bias": 0.0}
+    ATTRS: ClassVar = {
+        "cell_type": (A.AttrKind.STR, False),
+        "direction": (A.AttrKind.STR, False),
+        "cell_depth": (A.AttrKind.INT, False),
+        "use_peephole": (A.AttrKind.BOOL, False),
+        "num_proj": (A.AttrKind.INT, False),
+        "time_major": (A.AttrKind.BOOL, False),
+        "activation": (A.AttrKind.STR, False),
+        "gate_order": (A.AttrKind.STR, False),
+        "is_training": (A.AttrKind.BOOL, False),
+    }
+
+    def roles(self) -> dict[str, SSAValue]:
+        out = {"x": self.operands[0], "w": self.operands[1], "b": self.operands[2]}
+        out.update(self._optional(3, ("init_h", "init_c", "wci", "wcf", "wco")))
+        return out
+
+    def check(self) -> None:
+        super().check()
+        roles = self.roles()
+        if (A.get_str(self, "cell_type", "LSTM")) != "LSTM":
+            raise VerifyException(f"DynamicRNN supports cell_type 'LSTM' only, got '{A.get_str(self, 'cell_type')}'")
+        if (g := A.get_str(self, "gate_order", "ijfo")) not in ("ijfo", "ifjo"):
+            raise VerifyException(f"DynamicRNN gate_order must be ijfo or ifjo, got '{g}'")
+        if ("init_h" in roles) != ("init_c" in roles):
+            raise VerifyException("DynamicRNN takes init_h and init_c together")
+        peep = A.get_bool(self, "use_peephole", False)
+        if peep != ("wci" in roles) or (peep and len(roles) - ("seq_length" in roles) != 8):
+            raise VerifyException("DynamicRNN takes wci, wcf and wco (after init_h, init_c) exactly with use_peephole")
+
+    def expected_shapes(self, x: Dims, hid: int) -> dict[str, Dims]:
+        t, b, i = x
+        return {
+            "w": (i + hid if i >= 0 and hid >= 0 else -1, 4 * hid if hid >= 0 else -1),
+            "seq_length": (b,),
+            "init_h": (1, b, hid),
+            "init_c": (1, b, hid),
+            "wci": (hid,),
+            "wcf": (hid,),
+            "wco": (hid,),
+        }
+
+
+@irdl_op_definition
+class DynamicGRUV2(RecurrentBase):
+    """`ge.DynamicGRUV2(%x, %weight_input, %weight_hidden, %bias_input, %bias_hidden
+    [, %seq_length] [, %init_h])`: a GRU over x [T, B, I] (rnn.h: REG_OP(DynamicGRUV2)).
+    weight_input [I, 3H], weight_hidden [H, 3H], bias_input / bias_hidden [3H], the gates
+    in `gate_order` (zrh: update, reset, new; rzh), seq_length int32 [B], init_h [1, B, H].
+    Per step (tbe/impl/dynamic_gru_v2.py: _dynamic_gru_v2_inner):
+
+        zi, ri, ni = split(x_t @ weight_input + bias_input)
+        zh, rh, nh = split(h @ weight_hidden + bias_hidden)
+        z = sigmoid(zi + zh);  r = sigmoid(ri + rh)
+        n = tanh(ni + r * nh)                      (reset_after, GE's default)
+        n = tanh(ni + (r * h) @ weight_hidden_n + bias_hidden_n)   (reset_after false)
+        h' = z * h + (1 - z) * n
+
+    A step t >= seq_length[b] keeps h, and y is the state kept (update_y_gm is update_h
+    after the mask). Outputs y, output_h, update, reset, new, hidden_new, each [T, B, H]
+    (hidden_new: nh, the hidden part of the new gate before the reset). The TBE kernel
+    takes reset_after true only; the proto's false (ONNX's linear_before_reset = 0) is
+    computed here as written above."""
+
+    name = "ge.DynamicGRUV2"
+    HIDDEN_IN: ClassVar = (
+        ("weight_hidden", 0, 1), ("weight_hidden", 1, 3), ("weight_input", 1, 3), ("bias_input", 0, 3),
+        ("bias_hidden", 0, 3), ("init_h", 2, 1),
+    )  # fmt: skip
+    NUM_INPUTS: ClassVar = (5, 7)
+    NUM_OUTPUTS: ClassVar = (6, 6)
+    GATES: ClassVar = 3
+    ATTRS: ClassVar = {
+        "direction": (A.AttrKind.STR, False),
+        "cell_depth": (A.AttrKind.INT, False),
+        "num_proj": (A.AttrKind.INT, False),
+        "time_major": (A.AttrKind.BOOL, False),
+        "activation": (A.AttrKind.STR, False),
+        "gate_order": (A.AttrKind.STR, False),
+        "reset_after": (A.AttrKind.BOOL, False),
+        "is_training": (A.AttrKind.BOOL, False),
+    }
+
+    def roles(self) -> dict[str, SSAValue]:
+        names = ("x", "weight_input", "weight_hidden", "bias_input", "bias_hidden")
+        out: dict[str, SSAValue] = dict(zip(names, self.operands[:5]))
+        out.update(self._optional(5, ("init_h",)))
+        return out
+
+    def check(self) -> None:
+        super().check()
+        if (g := A.get_str(self, "gate_order", "zrh")) not in ("zrh", "rzh"):
+            raise VerifyException(f"DynamicGRUV2 gate_order must be zrh or rzh, got '{g}'")
+
+    def expected_shapes(self, x: Dims, hid: int) -> dict[str, Dims]:
+        t, b, i = x
+        g = 3 * hid if hid >= 0 else -1
+        return {
+            "weight_input": (i, g),
+            "weight_hidden": (hid, g),
+            "bias_input": (g,),
+            "bias_hidden": (g,),
+            "seq_length": (b,),
+            "init_h": (1, b, hid),
+        }
+
+
+RECURRENT_OPS: list[type[GeNode]] = [DynamicRNN, DynamicGRUV2]
+
+
+# ---------------------------------------------------------------------------------------
 # Graph preparation: nodes GE's prepare passes remove (DropOutPass, StopGradientPass,
 # PreventGradientPass, SnapshotPass) or fold on the host (DimensionComputePass,
 # ConstantFoldingPass: Size, Rank, Fill, Range); passes/prepare/ holds the passes
@@ -3642,6 +3888,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     TransposeD, BroadcastToD, Shape, Gather, GatherV2, MatMul, Conv2D, HcomAllGather,
     PartitionedCall, AscBackend, FusedAscBackend,
     *STRUCTURAL_OPS,
+    *RECURRENT_OPS,
     Dropout, StopGradient, PreventGradient, Snapshot, Size, Rank, Fill, Range,
 ]  # fmt: skip
 

@@ -196,7 +196,9 @@ mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|t
 MatMul or Conv2D dot product of length n by 2*gamma(n)*sum|products| (gamma(n) =
 n*u/(1-n*u), u the accumulation dtype's unit roundoff: 2^-24 for f32 and for f16, bf16
 and float8, which accumulate in f32, 2^-53 for f64), a ReduceProdD likewise relative to
-prod(|x|+e); each later op maps its inputs' bounds through its exact range (Pow(x, 8)
+prod(|x|+e); DynamicRNN and DynamicGRUV2 carry the bounds through their steps (each step's
+matmuls as MatMul's, sigmoid's and tanh's slopes, the float32 roundings of the gates); each
+later op maps its inputs' bounds through its exact range (Pow(x, 8)
 multiplies a relative error by 8, Sub of near-equal values keeps the absolute error) and
 adds its own rounding (2u|result| plus the dtype's smallest subnormal, u of its dtype: f16
 2^-11, bf16 2^-8, f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1). An element whose bound is

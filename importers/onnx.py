@@ -61,7 +61,8 @@ SAME_LOWER pool refused where GE's SAME would pad the other side; LayerNormaliza
 and Mish have no plugin in the public copy and become GE's LayerNorm, Gelu (or Erf and
 arithmetic for the exact Gelu) and Mish. The plugins of the public copy register opsets 8 to
 15; the same mappings serve 16 to 21 where the op's semantics did not change (the converters
-read the later opsets' input forms of axes, split, shape and pads).
+read the later opsets' input forms of axes, split, shape and pads). LSTM, GRU and RNN are
+importers/onnx_rnn.py's (its docstring says where it goes beyond GE's fusion passes).
 """
 
 from __future__ import annotations
@@ -320,6 +321,9 @@ MAPPINGS: dict[str, Mapping] = _table(
     Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc
     Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
+    LSTM | DynamicRNN per direction (CommonLSTMFusionPass), ExpandDims, StridedSliceV2, ConcatD | lstm_plugin.cc
+    GRU | DynamicGRUV2 per direction (GRUFusionPass), ExpandDims, StridedSliceV2, ConcatD | gru_plugin.cc
+    RNN | MatMul, SplitD, per step MatMul, Add, activation; Pack (no plugin in the public copy) | -
     """
 )
 
@@ -2303,3 +2307,7 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
         suffix="Conv2DTranspose",
     )
     ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
+
+
+# The recurrent ops' converters register themselves (they use the helpers above).
+import importers.onnx_rnn  # noqa: E402, F401  (LSTM, GRU, RNN)

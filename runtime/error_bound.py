@@ -841,6 +841,191 @@ def _asc_node_bounds(
 
 
 # ---------------------------------------------------------------------------------------
+# Recurrent ops (issue 28): DynamicRNN and DynamicGRUV2
+#
+# The kernel computes each step from the previous step's state, so an input's error and
+# the order of the matmuls' accumulations travel through the recurrence. The rule runs the
+# steps in the kernel's order on float64 bounds, next to the reference's own outputs (the
+# gates and states of every step, their magnitudes inflated by the output dtype's
+# rounding): a matmul [z] @ w + b contributes |z| e_w + e_z |w| + e_z e_w + e_b plus
+# 2 gamma(K + 1) (|z| |w| + |b|) for any accumulation order (as MatMul's rule); min
+# (cell_clip) is 1-Lipschitz; GRU's h' = (1 - z) n + z h a convex mix; a product of bounded
+# factors adds |a| e_b + e_a (|b| + e_b); sigmoid's and tanh's slope is taken at the point of
+# [p - e, p + e] nearest 0, p recovered from the reference's output (its magnitude
+# lowered by its rounding: a smaller |p|, a steeper slope); each gate, state and product computed in float32
+# on perturbed inputs may round differently, 8 u32 |value| at most (a few roundings each,
+# the exp inside sigmoid and tanh included); a step past seq_length keeps the state's
+# bound and writes an exact 0 to DynamicRNN's y. An error in seq_length (an index) makes
+# every output unbounded. Finite wherever the inputs' bounds are.
+# ---------------------------------------------------------------------------------------
+
+_U32 = float(np.finfo(np.float32).eps) / 2
+
+
+def _lin_bound(
+    z: np.ndarray, ez: np.ndarray, w: np.ndarray, ew: np.ndarray, b: np.ndarray, eb: np.ndarray
+) -> np.ndarray:
+    """The bound of z @ w + b (2-D z, w; b broadcast) given the bounds of z, w and b."""
+    az, aw = np.abs(z), np.abs(w)
+    g = 2 * _gamma(w.shape[0] + 1, _U32)
+    return az @ ew + ez @ aw + ez @ ew + eb + g * (az @ aw + np.abs(b))
+
+
+def _prod_bound(a: np.ndarray, ea: np.ndarray, b: np.ndarray, eb: np.ndarray) -> np.ndarray:
+    """The bound of a * b given the factors' magnitudes and bounds."""
+    return np.abs(a) * eb + ea * (np.abs(b) + eb)
+
+
+def _lows(op: Operation, outs: list[np.ndarray]) -> list[np.ndarray]:
+    """Lower bounds of the outputs' magnitudes (their own rounding taken off)."""
+    return [
+        np.maximum(np.abs(_f64(o)) * (1 - 4 * unit_roundoff(r.type.element_type)) - 1e-30, 0.0)  # type: ignore[attr-defined]
+        for o, r in zip(outs, op.results)
+    ]
+
+
+def _half_dist(op: Operation, outs: list[np.ndarray]) -> list[np.ndarray]:
+    """Lower bounds of |output - 1/2| (a sigmoid's distance from its midpoint), the
+    outputs' own rounding taken off."""
+    return [
+        np.maximum(np.abs(_f64(o) - 0.5) - 4 * unit_roundoff(r.type.element_type) * np.abs(_f64(o)) - 1e-30, 0.0)  # type: ignore[attr-defined]
+        for o, r in zip(outs, op.results)
+    ]
+
+
+def _tanh_slope(v_lo: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """max tanh' over [p - e, p + e] where |tanh(p)| >= v_lo: at the point nearest 0."""
+    p = np.arctanh(np.clip(v_lo, 0.0, 1 - 1e-12))
+    q = np.maximum(p - e, 0.0)
+    return 1 - np.tanh(q) ** 2
+
+
+def _sigmoid_slope(s_lo: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """max sigmoid' over [p - e, p + e] where |sigmoid(p) - 1/2| >= s_lo (<= 1/4)."""
+    p = 2 * np.arctanh(np.clip(2 * s_lo, 0.0, 1 - 1e-12))
+    q = np.maximum(p - e, 0.0)
+    sq = _sigmoid(q)
+    return sq * (1 - sq)
+
+
+def _rnn_inputs(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray]) -> tuple[dict, dict]:
+    """(values, bounds) by the op's input names, in float64."""
+    assert isinstance(op, ge.RecurrentBase)
+    index = {v: k for k, v in enumerate(op.operands)}
+    roles = op.roles()
+    return ({n: _f64(args[index[v]]) for n, v in roles.items()}, {n: _f64(bounds[index[v]]) for n, v in roles.items()})
+
+
+def _rnn_order(op: Operation, t_size: int) -> range:
+    reverse = A.get_str(op, "direction", "UNIDIRECTIONAL") == "REDIRECTIONAL"
+    return range(t_size - 1, -1, -1) if reverse else range(t_size)
+
+
+def _mags(op: Operation, outs: list[np.ndarray]) -> list[np.ndarray]:
+    """The outputs' magnitudes in float64, widened by their own rounding (the kernel keeps
+    its state in float32, the outputs may be f16)."""
+    return [np.abs(_f64(o)) * (1 + 2 * unit_roundoff(r.type.element_type)) for o, r in zip(outs, op.results)]  # type: ignore[attr-defined]
+
+
+@_rule(ge.DynamicRNN)
+def _dynamic_rnn(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    v, e = _rnn_inputs(op, args, bounds)
+    if "seq_length" in e and np.any(e["seq_length"] > 0):
+        return [np.full(o.shape, INF) for o in outs]
+    t_size, b_size, i_size = v["x"].shape
+    hid = v["b"].shape[0] // 4
+    _, h_seq, c_seq, i_v, j_v, f_v, o_v, tc_v = _mags(op, outs)
+    _, _, _, _, j_lo, _, _, tc_lo = _lows(op, outs)
+    _, _, _, i_d, _, f_d, o_d, _ = _half_dist(op, outs)
+    at = (0, 1, 2, 3) if A.get_str(op, "gate_order", "ijfo") == "ijfo" else (0, 2, 1, 3)
+    peep = "wci" in v
+    zero = np.zeros((b_size, hid))
+    h = np.abs(v["init_h"]).reshape(b_size, hid) if "init_h" in v else zero
+    c = np.abs(v["init_c"]).reshape(b_size, hid) if "init_c" in v else zero
+    eh = e["init_h"].reshape(b_size, hid) if "init_h" in e else zero
+    ec = e["init_c"].reshape(b_size, hid) if "init_c" in e else zero
+    res = [np.zeros(o.shape) for o in outs]
+    with np.errstate(all="ignore"):
+        for t in _rnn_order(op, t_size):
+            z = np.concatenate([v["x"][t], h], axis=1)
+            ez = np.concatenate([e["x"][t], eh], axis=1)
+            eg = _lin_bound(z, ez, v["w"], e["w"], v["b"], e["b"])
+            egi, egj, egf, ego = (eg[:, k * hid : (k + 1) * hid] for k in at)
+            if peep:
+                egi = egi + _prod_bound(v["wci"], e["wci"], c, ec)
+                egf = egf + _prod_bound(v["wcf"], e["wcf"], c, ec)
+            ei = _sigmoid_slope(i_d[t], egi) * egi + 8 * _U32 * i_v[t]
+            ef = _sigmoid_slope(f_d[t], egf) * egf + 8 * _U32 * f_v[t]
+            ej = _tanh_slope(j_lo[t], egj) * egj + 8 * _U32 * j_v[t]
+            ec_new = _prod_bound(f_v[t], ef, c, ec) + _prod_bound(i_v[t], ei, j_v[t], ej)
+            ec_new = ec_new + 8 * _U32 * (f_v[t] * c + i_v[t] * j_v[t])
+            if peep:
+                ego = ego + _prod_bound(v["wco"], e["wco"], c_seq[t], ec_new)
+            eo = _sigmoid_slope(o_d[t], ego) * ego + 8 * _U32 * o_v[t]
+            etc = _tanh_slope(tc_lo[t], ec_new) * ec_new + 8 * _U32 * tc_v[t]
+            eh_new = _prod_bound(o_v[t], eo, tc_v[t], etc) + 8 * _U32 * o_v[t] * tc_v[t]
+            ey = eh_new
+            if "seq_length" in v:
+                m = (t < v["seq_length"]).reshape(b_size, 1)
+                ec_new, eh_new, ey = np.where(m, ec_new, ec), np.where(m, eh_new, eh), np.where(m, ey, 0.0)
+                # tanhc is tanh of the kept cell state there (the kernel's tanh after the mask)
+                etc = _tanh_slope(tc_lo[t], ec_new) * ec_new + 8 * _U32 * tc_v[t]
+            for k, b in enumerate((ey, eh_new, ec_new, ei, ej, ef, eo, etc)):
+                res[k][t] = b
+            h, c, eh, ec = h_seq[t], c_seq[t], eh_new, ec_new
+    return [_finish(op, k, outs[k], r) for k, r in enumerate(res)]
+
+
+@_rule(ge.DynamicGRUV2)
+def _dynamic_gru_v2(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    v, e = _rnn_inputs(op, args, bounds)
+    if "seq_length" in e and np.any(e["seq_length"] > 0):
+        return [np.full(o.shape, INF) for o in outs]
+    t_size, b_size, _ = v["x"].shape
+    hid = v["weight_hidden"].shape[0]
+    _, h_seq, z_v, r_v, n_v, hn_v = _mags(op, outs)
+    _, _, z_lo, _, n_lo, _ = _lows(op, outs)
+    _, _, z_d, r_d, _, _ = _half_dist(op, outs)
+    zk, rk = (0, 1) if A.get_str(op, "gate_order", "zrh") == "zrh" else (1, 0)
+    blocks = [slice(k * hid, (k + 1) * hid) for k in (zk, rk, 2)]
+    reset_after = A.get_bool(op, "reset_after", True)
+    wh, ewh, bh, ebh = v["weight_hidden"], e["weight_hidden"], v["bias_hidden"], e["bias_hidden"]
+    h = np.abs(v["init_h"]).reshape(b_size, hid) if "init_h" in v else np.zeros((b_size, hid))
+    eh = e["init_h"].reshape(b_size, hid) if "init_h" in e else np.zeros((b_size, hid))
+    res = [np.zeros(o.shape) for o in outs]
+    with np.errstate(all="ignore"):
+        for t in _rnn_order(op, t_size):
+            egx = _lin_bound(v["x"][t], e["x"][t], v["weight_input"], e["weight_input"], v["bias_input"], e["bias_input"])  # fmt: skip
+            egh = _lin_bound(h, eh, wh, ewh, bh, ebh)
+            egz, egr = egx[:, blocks[0]] + egh[:, blocks[0]], egx[:, blocks[1]] + egh[:, blocks[1]]
+            ez = _sigmoid_slope(z_d[t], egz) * egz + 8 * _U32 * z_v[t]
+            er = _sigmoid_slope(r_d[t], egr) * egr + 8 * _U32 * r_v[t]
+            if reset_after:  # n = tanh(ni + r * nh), nh = hidden_new
+                ehn = egh[:, blocks[2]]
+                en = egx[:, blocks[2]] + _prod_bound(r_v[t], er, hn_v[t], ehn)
+            else:  # nh = (r * h) @ wh_n + bh_n
+                rh = r_v[t] * h
+                erh = _prod_bound(r_v[t], er, h, eh) + 8 * _U32 * rh
+                ehn = _lin_bound(rh, erh, wh[:, blocks[2]], ewh[:, blocks[2]], bh[blocks[2]], ebh[blocks[2]])
+                en = egx[:, blocks[2]] + ehn
+            en = _tanh_slope(n_lo[t], en) * en + 8 * _U32 * n_v[t]
+            # h' = (1 - z) n + z h (z in [0, 1]; the kernel computes (h - n) z + n)
+            diff = h + n_v[t]
+            eh_new = (1 - np.minimum(z_lo[t], 1.0)) * en + z_v[t] * eh + ez * (diff + eh + en)
+            eh_new = eh_new + 8 * _U32 * (n_v[t] + z_v[t] * diff)
+            if "seq_length" in v:
+                eh_new = np.where((t < v["seq_length"]).reshape(b_size, 1), eh_new, eh)
+            for k, b in enumerate((eh_new, eh_new, ez, er, en, ehn)):
+                res[k][t] = b
+            h, eh = h_seq[t], eh_new
+    return [_finish(op, k, outs[k], r) for k, r in enumerate(res)]
+
+
+# ---------------------------------------------------------------------------------------
 # Graphs
 # ---------------------------------------------------------------------------------------
 

@@ -68,6 +68,8 @@ __all__ = [
     "conv2d_nchw",
     "conv2d_transpose_nchw",
     "dense_value",
+    "dynamic_gru_v2",
+    "dynamic_rnn",
     "matmul_nd",
     "out_dtype",
     "pool2d",
@@ -932,6 +934,119 @@ def _range(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------
+# Recurrent ops: DynamicRNN (LSTM), DynamicGRUV2 (GRU)
+#
+# One kernel per node, as the library kernel runs it on the simulator: f16 and f32 inputs
+# computed in float32 (the TBE kernels' fp32 gate math, tbe/impl/dynamic_rnn.py and
+# dynamic_gru_v2.py), the input projection of all T steps as one matmul [T*B, I] @ [I, G*H],
+# then one [B, H] @ [H, G*H] matmul per step for the recurrence (BLAS through numpy), the
+# outputs cast once to the output dtype. The step equations are in the ops' docstrings
+# (ge_dialect/ge.py).
+# ---------------------------------------------------------------------------------------
+
+
+def _sigmoid32(z: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        return np.float32(1.0) / (np.float32(1.0) + np.exp(-z))
+
+
+def _rnn_steps(op: Operation, t_size: int) -> range:
+    """The time steps in the order the kernel runs them (REDIRECTIONAL: T-1 .. 0)."""
+    if A.get_str(op, "direction", "UNIDIRECTIONAL") == "REDIRECTIONAL":
+        return range(t_size - 1, -1, -1)
+    return range(t_size)
+
+
+def _rnn_state(v: np.ndarray | None, b: int, h: int) -> np.ndarray:
+    return np.zeros((b, h), np.float32) if v is None else v.astype(np.float32).reshape(b, h)
+
+
+def _rnn_roles(op: Operation, args: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
+    assert isinstance(op, ge.RecurrentBase)
+    index = {v: k for k, v in enumerate(op.operands)}
+    return {name: args[index[v]] for name, v in op.roles().items()}
+
+
+def dynamic_rnn(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """DynamicRNN's eight outputs y, output_h, output_c, i, j, f, o, tanhc [T, B, H]."""
+    r = _rnn_roles(op, args)
+    x = r["x"].astype(np.float32)
+    t_size, b_size, i_size = x.shape
+    w = r["w"].astype(np.float32)
+    hid = w.shape[1] // 4
+    xw = (x.reshape(t_size * b_size, i_size) @ w[:i_size]).reshape(t_size, b_size, 4 * hid)
+    xw += r["b"].astype(np.float32)
+    wh = w[i_size:]
+    h, c = _rnn_state(r.get("init_h"), b_size, hid), _rnn_state(r.get("init_c"), b_size, hid)
+    peep = [r[k].astype(np.float32) for k in ("wci", "wcf", "wco")] if "wci" in r else None
+    seq = r.get("seq_length")
+    # gate_order: where i, j, f, o sit among the four blocks
+    at = (0, 1, 2, 3) if A.get_str(op, "gate_order", "ijfo") == "ijfo" else (0, 2, 1, 3)
+    forget_bias = np.float32(ge.float_attr(op, "forget_bias", 0.0))
+    clip = ge.float_attr(op, "cell_clip", -1.0)
+    out = np.zeros((8, t_size, b_size, hid), np.float32)
+    for t in _rnn_steps(op, t_size):
+        g = xw[t] + h @ wh
+        gi, gj, gf, go = (g[:, k * hid : (k + 1) * hid] for k in at)
+        if peep is not None:
+            gi, gf = gi + peep[0] * c, gf + peep[1] * c
+        i, j, f = _sigmoid32(gi), np.tanh(gj), _sigmoid32(gf + forget_bias)
+        c_new = f * c + i * j
+        if clip > 0:
+            c_new = np.minimum(c_new, np.float32(clip))
+        if peep is not None:
+            go = go + peep[2] * c_new
+        o = _sigmoid32(go)
+        y = o * np.tanh(c_new)
+        h_new = y
+        if seq is not None:
+            m = (t < seq.astype(np.int64)).reshape(b_size, 1)
+            c_new, h_new, y = np.where(m, c_new, c), np.where(m, y, h), np.where(m, y, np.float32(0))
+        out[:, t] = (y, h_new, c_new, i, j, f, o, np.tanh(c_new))
+        h, c = h_new, c_new
+    return [a.astype(out_dtype(op, k)) for k, a in enumerate(out)]
+
+
+def dynamic_gru_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """DynamicGRUV2's six outputs y, output_h, update, reset, new, hidden_new [T, B, H]."""
+    r = _rnn_roles(op, args)
+    x = r["x"].astype(np.float32)
+    t_size, b_size, i_size = x.shape
+    wi, wh = r["weight_input"].astype(np.float32), r["weight_hidden"].astype(np.float32)
+    bi, bh = r["bias_input"].astype(np.float32), r["bias_hidden"].astype(np.float32)
+    hid = wh.shape[0]
+    xw = (x.reshape(t_size * b_size, i_size) @ wi).reshape(t_size, b_size, 3 * hid) + bi
+    # gate_order: where z, r, n sit among the three blocks
+    zk, rk = (0, 1) if A.get_str(op, "gate_order", "zrh") == "zrh" else (1, 0)
+    blocks = [slice(k * hid, (k + 1) * hid) for k in (zk, rk, 2)]
+    reset_after = A.get_bool(op, "reset_after", True)
+    wh_zr = wh[:, np.r_[blocks[0], blocks[1]]]
+    bh_zr = bh[np.r_[blocks[0], blocks[1]]]
+    wh_n, bh_n = wh[:, blocks[2]], bh[blocks[2]]
+    h = _rnn_state(r.get("init_h"), b_size, hid)
+    seq = r.get("seq_length")
+    out = np.zeros((6, t_size, b_size, hid), np.float32)
+    for t in _rnn_steps(op, t_size):
+        gx = xw[t]
+        if reset_after:  # one matmul for the three gates; n = tanh(ni + r * nh)
+            gh = h @ wh + bh
+            hz, hr, hn = (gh[:, s] for s in blocks)
+            z, rr = _sigmoid32(gx[:, blocks[0]] + hz), _sigmoid32(gx[:, blocks[1]] + hr)
+            n = np.tanh(gx[:, blocks[2]] + rr * hn)
+        else:  # n = tanh(ni + (r * h) @ wh_n + bh_n)
+            ghz = h @ wh_zr + bh_zr
+            z, rr = _sigmoid32(gx[:, blocks[0]] + ghz[:, :hid]), _sigmoid32(gx[:, blocks[1]] + ghz[:, hid:])
+            hn = (rr * h) @ wh_n + bh_n
+            n = np.tanh(gx[:, blocks[2]] + hn)
+        h_new = (h - n) * z + n
+        if seq is not None:
+            h_new = np.where((t < seq.astype(np.int64)).reshape(b_size, 1), h_new, h)
+        out[:, t] = (h_new, h_new, z, rr, n, hn)
+        h = h_new
+    return [a.astype(out_dtype(op, k)) for k, a in enumerate(out)]
+
+
+# ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
 
@@ -1095,6 +1210,9 @@ class ReferenceFunctions(InterpreterFunctions):
     run_resize_bilinear = node_impl(ge.ResizeBilinearV2, _resize)
     run_resize = node_impl(ge.Resize, _resize_onnx)
     run_conv2d_transpose = node_impl(ge.Conv2DTranspose, _conv2d_transpose)
+    # Recurrent ops
+    run_dynamic_rnn = node_impl(ge.DynamicRNN, dynamic_rnn)
+    run_dynamic_gru_v2 = node_impl(ge.DynamicGRUV2, dynamic_gru_v2)
     # Graph preparation (GE removes Dropout in inference, StopGradient, PreventGradient and
     # Snapshot, io_map 0 -> 0: each is its input; it folds Size, Rank, Fill, Range)
     run_dropout = node_impl(ge.Dropout, _pointwise(lambda x: x))

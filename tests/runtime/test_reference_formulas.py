@@ -1718,6 +1718,170 @@ def _conv2d_transpose(op: str) -> Iterator[Case]:
 
 
 # ---------------------------------------------------------------------------------------
+# Recurrent ops: DynamicRNN (LSTM), DynamicGRUV2 (GRU), one step at a time in Python
+# ---------------------------------------------------------------------------------------
+
+
+def _lstm_py(x, w, b, seq, h0, c0, peep, order: str, forget_bias: float, clip: float, reverse: bool):  # noqa: ANN001, ANN202
+    """The eight outputs as nested Python lists [k][t][b][h], element by element."""
+    t_n, b_n, i_n = x.shape
+    hid = b.shape[0] // 4
+    h = [[py(h0, (0, bb, k)) if h0 is not None else 0.0 for k in range(hid)] for bb in range(b_n)]
+    c = [[py(c0, (0, bb, k)) if c0 is not None else 0.0 for k in range(hid)] for bb in range(b_n)]
+    out = [[[[0.0] * hid for _ in range(b_n)] for _ in range(t_n)] for _ in range(8)]
+    for t in reversed(range(t_n)) if reverse else range(t_n):
+        for bb in range(b_n):
+            z = [py(x, (t, bb, k)) for k in range(i_n)] + h[bb]
+            g = [math.fsum(z[r] * py(w, (r, col)) for r in range(i_n + hid)) + py(b, (col,)) for col in range(4 * hid)]
+            live = seq is None or t < py(seq, (bb,))
+            for k in range(hid):
+                blk = {n: g[q * hid + k] for q, n in enumerate(order)}
+                wci, wcf, wco = (py(p, (k,)) for p in peep) if peep is not None else (0.0, 0.0, 0.0)
+                i = _sigmoid(blk["i"] + wci * c[bb][k])
+                f = _sigmoid(blk["f"] + forget_bias + wcf * c[bb][k])
+                j = math.tanh(blk["j"])
+                cn = f * c[bb][k] + i * j
+                if clip > 0:
+                    cn = min(cn, clip)
+                o = _sigmoid(blk["o"] + wco * cn)
+                hn = o * math.tanh(cn)
+                y = hn if live else 0.0
+                if not live:
+                    cn, hn = c[bb][k], h[bb][k]
+                for q, v in enumerate((y, hn, cn, i, j, f, o, math.tanh(cn))):
+                    out[q][t][bb][k] = v
+        for bb in range(b_n):
+            h[bb] = [out[1][t][bb][k] for k in range(hid)]
+            c[bb] = [out[2][t][bb][k] for k in range(hid)]
+    return out
+
+
+def _gru_py(x, wi, wh, bi, bh, seq, h0, order: str, reset_after: bool, reverse: bool):  # noqa: ANN001, ANN202
+    t_n, b_n, i_n = x.shape
+    hid = wh.shape[0]
+    h = [[py(h0, (0, bb, k)) if h0 is not None else 0.0 for k in range(hid)] for bb in range(b_n)]
+    out = [[[[0.0] * hid for _ in range(b_n)] for _ in range(t_n)] for _ in range(6)]
+    at = {n: q for q, n in enumerate(order)}
+    for t in reversed(range(t_n)) if reverse else range(t_n):
+        new_h = []
+        for bb in range(b_n):
+
+            def gx(col: int, bb=bb, t=t) -> float:
+                return math.fsum(py(x, (t, bb, r)) * py(wi, (r, col)) for r in range(i_n)) + py(bi, (col,))
+
+            def gh(col: int, hv: list, bb=bb) -> float:
+                return math.fsum(hv[r] * py(wh, (r, col)) for r in range(hid)) + py(bh, (col,))
+
+            z = [_sigmoid(gx(at["z"] * hid + k) + gh(at["z"] * hid + k, h[bb])) for k in range(hid)]
+            r = [_sigmoid(gx(at["r"] * hid + k) + gh(at["r"] * hid + k, h[bb])) for k in range(hid)]
+            if reset_after:
+                hn = [gh(2 * hid + k, h[bb]) for k in range(hid)]
+                n = [math.tanh(gx(2 * hid + k) + r[k] * hn[k]) for k in range(hid)]
+            else:
+                rh = [r[k] * h[bb][k] for k in range(hid)]
+                hn = [gh(2 * hid + k, rh) for k in range(hid)]
+                n = [math.tanh(gx(2 * hid + k) + hn[k]) for k in range(hid)]
+            live = seq is None or t < py(seq, (bb,))
+            hv = [z[k] * h[bb][k] + (1 - z[k]) * n[k] if live else h[bb][k] for k in range(hid)]
+            for q, v in enumerate((hv, hv, z, r, n, hn)):
+                out[q][t][bb] = list(v)
+            new_h.append(hv)
+        h = new_h
+    return out
+
+
+def _as_arrays(out: list, dt: type) -> list[np.ndarray]:
+    return [np.array(o, dtype=np.float64).astype(dt) for o in out]
+
+
+@formula(ge.DynamicRNN)
+def _dynamic_rnn(op: str) -> Iterator[Case]:
+    # (T, B, I, H, seq, states, peepholes, attrs); T=3/B=1/H=1: the odd and size-1 shapes
+    specs = [
+        (1, 1, 3, 1, None, False, False, "", F32),
+        (3, 1, 3, 1, None, False, False, "", F32),
+        (
+            3,
+            2,
+            2,
+            3,
+            [3, 1],
+            True,
+            True,
+            'direction = "REDIRECTIONAL", forget_bias = 0.5 : f32, cell_clip = 0.6 : f32',
+            F32,
+        ),  # fmt: skip
+        (2, 3, 2, 2, [2, 0, 1], True, False, 'gate_order = "ifjo"', F32),
+        (3, 2, 2, 2, None, False, False, "", F16),
+    ]
+    for k, (t_n, b_n, i_n, hid, seq, states, peep, attrs, dt) in enumerate(specs):
+        x = rng_array((t_n, b_n, i_n), dt, seed=k)
+        w = rng_array((i_n + hid, 4 * hid), dt, -1, 1, seed=k + 1)
+        b = rng_array((4 * hid,), dt, -1, 1, seed=k + 2)
+        ins = [x, w, b]
+        sq = np.array(seq, I32) if seq is not None else None
+        h0 = c0 = None
+        pp = None
+        if sq is not None:
+            ins.append(sq)
+        if states:
+            h0, c0 = rng_array((1, b_n, hid), dt, seed=k + 3), rng_array((1, b_n, hid), dt, seed=k + 4)
+            ins += [h0, c0]
+        if peep:
+            pp = [rng_array((hid,), dt, -1, 1, seed=k + 5 + q) for q in range(3)]
+            ins += pp
+            attrs = "use_peephole = true, " + attrs
+        fb = float(attrs.split("forget_bias = ")[1].split(" ")[0]) if "forget_bias" in attrs else 0.0
+        clip = float(attrs.split("cell_clip = ")[1].split(" ")[0]) if "cell_clip" in attrs else -1.0
+        want = _lstm_py(x, w, b, sq, h0, c0, pp, "ifjo" if "ifjo" in attrs else "ijfo", fb, clip, "REDIRECTIONAL" in attrs)  # fmt: skip
+        tol = 1e-5 if dt == F32 else 2e-3
+        yield Case(
+            f"DynamicRNN-{t_n}x{b_n}x{i_n}-h{hid}-{k}-{np.dtype(dt)}",
+            one_op("DynamicRNN", ins, [(t_n, b_n, hid)] * 8, [dt] * 8, f" {{{attrs}}}" if attrs else ""),
+            ins,
+            _as_arrays(want, dt),
+            ulps=4,
+            tol=[tol] * 8,
+        )
+
+
+@formula(ge.DynamicGRUV2)
+def _dynamic_gru_v2(op: str) -> Iterator[Case]:
+    specs = [
+        (1, 1, 3, 1, None, False, "", F32),
+        (3, 1, 3, 1, None, False, "", F32),
+        (3, 2, 2, 3, [1, 3], True, 'direction = "REDIRECTIONAL", reset_after = false', F32),
+        (2, 3, 2, 2, [2, 0, 1], True, 'gate_order = "rzh"', F32),
+        (3, 2, 2, 2, None, False, "reset_after = false", F16),
+    ]
+    for k, (t_n, b_n, i_n, hid, seq, states, attrs, dt) in enumerate(specs):
+        x = rng_array((t_n, b_n, i_n), dt, seed=k)
+        wi, wh = rng_array((i_n, 3 * hid), dt, -1, 1, seed=k + 1), rng_array((hid, 3 * hid), dt, -1, 1, seed=k + 2)
+        bi, bh = rng_array((3 * hid,), dt, -1, 1, seed=k + 3), rng_array((3 * hid,), dt, -1, 1, seed=k + 4)
+        ins = [x, wi, wh, bi, bh]
+        sq = np.array(seq, I32) if seq is not None else None
+        h0 = None
+        if sq is not None:
+            ins.append(sq)
+        if states:
+            h0 = rng_array((1, b_n, hid), dt, seed=k + 5)
+            ins.append(h0)
+        want = _gru_py(
+            x, wi, wh, bi, bh, sq, h0, "rzh" if "rzh" in attrs else "zrh", "reset_after = false" not in attrs,
+            "REDIRECTIONAL" in attrs,
+        )  # fmt: skip
+        tol = 1e-5 if dt == F32 else 2e-3
+        yield Case(
+            f"DynamicGRUV2-{t_n}x{b_n}x{i_n}-h{hid}-{k}-{np.dtype(dt)}",
+            one_op("DynamicGRUV2", ins, [(t_n, b_n, hid)] * 6, [dt] * 6, f" {{{attrs}}}" if attrs else ""),
+            ins,
+            _as_arrays(want, dt),
+            ulps=4,
+            tol=[tol] * 6,
+        )
+
+
+# ---------------------------------------------------------------------------------------
 # The tests
 # ---------------------------------------------------------------------------------------
 
