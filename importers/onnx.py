@@ -49,7 +49,9 @@ external data, an opset outside 11-21.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
-then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on
+then Add) and its alpha and beta (Mul by a Const; the plugin drops them), negative indices
+(Gather's GatherV2 with negative_index_support; GatherElements' and the scatters' indices
+made non-negative by SelectV2 first), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on
 two 2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's
 Muls as a Mul by a scalar Const, Clip's missing bound as the dtype's lowest/highest value (the
 plugin casts x to float32), Mod with fmod = 0 as FloorMod (the plugin ignores fmod),
@@ -217,8 +219,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     Exp | Exp | similar_opp_plugins.cc
     Expand | Expand (a constant shape: BroadcastToD) | similar_opp_plugins.cc
     Flatten | Flatten | flatten_plugin.cc
-    Gather | GatherV2 (Const axis) | gather_plugin.cc
-    Gemm | MatMulV2 | gemm_plugin.cc
+    Gather | GatherV2 (Const axis, negative_index_support) | gather_plugin.cc
+    Gemm | MatMulV2 (alpha, beta != 1: Mul, Add) | gemm_plugin.cc
     Identity | Identity | similar_opp_plugins.cc
     Log | Log | similar_opp_plugins.cc
     MatMul | BatchMatMulV2 (2-D: MatMul) | matmul_plugin.cc
@@ -268,7 +270,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Equal | Equal | similar_opp_plugins.cc
     Erf | Erf | similar_opp_plugins.cc
     Floor | Floor | similar_opp_plugins.cc
-    GatherElements | GatherElements | gather_elements_plugin.cc
+    GatherElements | GatherElements (negative indices: Less, Add, SelectV2) | gather_elements_plugin.cc
     GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
     Gelu | Gelu (tanh); Mul, Erf, Add (none) (no plugin in the public copy) | -
     GlobalAveragePool | AvgPool | global_average_pool_plugin.cc
@@ -1639,11 +1641,40 @@ def _shape(ctx: _NodeCtx) -> None:
 @converts("Gather")
 def _gather(ctx: _NodeCtx) -> None:
     # gather_plugin.cc: ParseOpToGraphGather: GatherV2(x, indices, Const axis: 0-d int32),
-    # the axis Const named <name>_const_data. Negative indices keep GE's default
-    # (negative_index_support unset).
+    # the axis Const named <name>_const_data. Beyond the plugin, which leaves GatherV2's
+    # negative_index_support at its default (false): ONNX counts an index in [-dim, -1]
+    # from the end, so the attribute is set (selection_ops.h: REG_OP(GatherV2)
+    # .ATTR(negative_index_support, Bool, false)) and a negative index from data gives
+    # ONNX's numbers at run time.
     axis = ctx.attr_int("axis", 0)
     ax = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "const_data")
-    ctx.single(ge.GatherV2, [ctx.x(0), ctx.x(1), ax])
+    ctx.single(ge.GatherV2, [ctx.x(0), ctx.x(1), ax], {"negative_index_support": _TRUE})
+
+
+def nonnegative_indices(ctx: _NodeCtx, i: int, dim: int, suffix: str) -> SSAValue:
+    """Input `i`, ONNX indices into an axis of size `dim`, with each index in [-dim, -1]
+    moved to dim + index, for a GE op that reads only [0, dim) (GatherElements,
+    ScatterElements, GatherNd, ...). A constant is rewritten at import; indices from data
+    become SelectV2(Less(indices, 0), Add(indices, dim), indices) (selection_ops.h:
+    REG_OP(SelectV2)), so the graph gives ONNX's numbers at run time. An index outside
+    [-dim, dim) stays outside [0, dim): the GE op's range error still catches it."""
+    v = ctx.value(i)
+    elem = v.elem
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    if v.const is not None:
+        idx = v.const
+        if not (idx < 0).any():
+            return ctx.x(i)
+        fixed = np.where((idx < 0) & (idx >= -dim), idx + np.asarray(dim, dt), idx).astype(dt)
+        return ctx.const_value(fixed, elem, f"{suffix}_nonnegative")
+    x = ctx.x(i)
+    t = ctx.imp.tensor_type(elem, v.dims)
+    zero = ctx.const_value(np.zeros((), dt), elem, f"{suffix}_zero")
+    size = ctx.const_value(np.asarray(dim, dt), elem, f"{suffix}_dim")
+    neg = ctx.emit(ge.Less, [x, zero], [ctx.imp.tensor_type(_T.BOOL, v.dims)], suffix=f"{suffix}_Less")
+    wrapped = ctx.emit(ge.Add, [x, size], [t], suffix=f"{suffix}_Add")
+    sel = ctx.emit(ge.SelectV2, [neg.results[0], wrapped.results[0], x], [t], suffix=f"{suffix}_SelectV2")
+    return sel.results[0]
 
 
 @converts("MatMul")
@@ -1666,25 +1697,42 @@ def _matmul(ctx: _NodeCtx) -> None:
 @converts("Gemm")
 def _gemm(ctx: _NodeCtx) -> None:
     # gemm_plugin.cc: ParseParamsGemm: MatMulV2(A, B, C) {transpose_x1 = transA,
-    # transpose_x2 = transB}; alpha and beta are not read, so other values are refused. C of
-    # shape [N] or [1, N] is the bias input; any other broadcastable C is added after the
-    # MatMul (MatMulV2's bias is 1-D).
+    # transpose_x2 = transB}; the plugin reads neither alpha nor beta. C of shape [N] or
+    # [1, N] is the bias input; any other broadcastable C is added after the MatMul
+    # (MatMulV2's bias is 1-D). Beyond the plugin, which would compute A*B + C for any
+    # alpha and beta: alpha != 1 multiplies the product and beta != 1 multiplies C by a
+    # 0-d Const (Mul), before the Add, so the graph gives ONNX's alpha*A*B + beta*C.
     _same_dtype(ctx, range(ctx.n_inputs))
     alpha, beta = ctx.attr_float("alpha", 1.0), ctx.attr_float("beta", 1.0)
-    if alpha != 1.0:
-        raise ctx.unsupported_attr("alpha", alpha, "GE's Gemm mapping (gemm_plugin.cc, MatMulV2) drops alpha")
-    if ctx.has(2) and beta != 1.0:
-        raise ctx.unsupported_attr("beta", beta, "GE's Gemm mapping (gemm_plugin.cc, MatMulV2) drops beta")
+    elem = ctx.elem(0)
+    scaled = alpha != 1.0 or (ctx.has(2) and beta != 1.0)
+    if scaled and elem not in _FLOATS:
+        which = "alpha" if alpha != 1.0 else "beta"
+        raise ctx.unsupported_attr(
+            which, alpha if which == "alpha" else beta, "an integer Gemm takes alpha = beta = 1 (GE's Mul would round)"
+        )
     attrs = {
         "transpose_x1": _bool(bool(ctx.attr_int("transA", 0))),
         "transpose_x2": _bool(bool(ctx.attr_int("transB", 0))),
     }
     n = ctx.out_dims()[1]
-    if not ctx.has(2) or ctx.dims(2) in ((n,), (1, n)):
+    if not scaled and (not ctx.has(2) or ctx.dims(2) in ((n,), (1, n))):
         ctx.single(ge.MatMul, [ctx.x(i) for i in range(3) if ctx.has(i)], attrs)
         return
-    mm = ctx.emit(ge.MatMul, [ctx.x(0), ctx.x(1)], [ctx.out_type()], attrs, suffix="MatMulV2")
-    ctx.single(ge.Add, [mm.results[0], ctx.x(2)])
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    if not ctx.has(2):
+        mm = ctx.emit(ge.MatMul, [ctx.x(0), ctx.x(1)], [ctx.out_type()], attrs, suffix="MatMulV2")
+        ctx.single(ge.Mul, [mm.results[0], _made_const(ctx, np.asarray(alpha, dt), elem, "alpha")])
+        return
+    y = ctx.emit(ge.MatMul, [ctx.x(0), ctx.x(1)], [ctx.out_type()], attrs, suffix="MatMulV2").results[0]
+    if alpha != 1.0:
+        a = _made_const(ctx, np.asarray(alpha, dt), elem, "alpha")
+        y = ctx.emit(ge.Mul, [y, a], [ctx.out_type()], suffix="alpha_Mul").results[0]
+    c = ctx.x(2)
+    if beta != 1.0:
+        b = _made_const(ctx, np.asarray(beta, dt), elem, "beta")
+        c = ctx.emit(ge.Mul, [c, b], [ctx.imp.tensor_type(elem, ctx.dims(2))], suffix="beta_Mul").results[0]
+    ctx.single(ge.Add, [y, c])
 
 
 def _conv_pads(
@@ -2083,9 +2131,13 @@ def _arg(ctx: _NodeCtx) -> None:
 @converts("GatherElements")
 def _gather_elements(ctx: _NodeCtx) -> None:
     # gather_elements_plugin.cc: ParseParamsGatherElements: GatherElements {dim = axis}.
-    # GE's op follows PyTorch's gather: a negative index is out of range (ONNX's counts
-    # from the end), an error when the graph runs.
-    ctx.single(ge.GatherElements, [ctx.x(0), ctx.x(1)], {"dim": _int(ctx.attr_int("axis", 0))})
+    # GE's op follows PyTorch's gather, where a negative index is out of range; ONNX's
+    # counts from the end. Beyond the plugin, the indices go through nonnegative_indices
+    # first (a constant rewritten, data through SelectV2), so GE's op gives ONNX's numbers.
+    dims = ctx.dims(0)
+    axis = _norm_axis(ctx, ctx.attr_int("axis", 0), len(dims))
+    idx = nonnegative_indices(ctx, 1, dims[axis], "indices")
+    ctx.single(ge.GatherElements, [ctx.x(0), idx], {"dim": _int(ctx.attr_int("axis", 0))})
 
 
 @converts("Trilu")

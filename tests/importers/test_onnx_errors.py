@@ -125,12 +125,12 @@ def test_op_of_another_domain(tmp_path: Path) -> None:
     [
         (
             h.make_node("Gemm", ["a", "b"], ["y"], name="g", alpha=0.5),
-            [("a", T.FLOAT, [2, 3]), ("b", T.FLOAT, [3, 4])],
-            r"node 'g' \(Gemm\): error: attribute alpha = 0.5 is not supported: GE's Gemm mapping \(gemm_plugin.cc, MatMulV2\) drops alpha",
+            [("a", T.INT32, [2, 3]), ("b", T.INT32, [3, 4])],
+            r"node 'g' \(Gemm\): error: attribute alpha = 0.5 is not supported: an integer Gemm takes alpha = beta = 1",
         ),
         (
             h.make_node("Gemm", ["a", "b", "a2"], ["y"], name="g", beta=2.0),
-            [("a", T.FLOAT, [2, 3]), ("b", T.FLOAT, [3, 4]), ("a2", T.FLOAT, [4])],
+            [("a", T.INT64, [2, 3]), ("b", T.INT64, [3, 4]), ("a2", T.INT64, [4])],
             r"attribute beta = 2.0 is not supported",
         ),
         (
