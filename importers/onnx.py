@@ -206,7 +206,8 @@ def _table(rows: str) -> dict[str, Mapping]:
     return out
 
 
-# ONNX op | GE op(s) the plugin makes | plugin file | ge op(s) still needed (empty: imported)
+# ONNX op | GE op(s) the plugin makes | plugin file | ge op(s) still needed (empty: imported);
+# importers/onnx_more_ops.py adds its ops' rows
 MAPPINGS: dict[str, Mapping] = _table(
     """
     Abs | Abs | similar_opp_plugins.cc
@@ -255,15 +256,12 @@ MAPPINGS: dict[str, Mapping] = _table(
     ArgMin | ArgMin (Const dimension), ExpandDims, Cast | argmin_plugin.cc
     AveragePool | AvgPoolV2 (1-D: Unsqueeze, AvgPoolV2, Squeeze) | average_pool_plugin.cc
     BatchNormalization | BatchNorm (inference) | batch_normalization_plugin.cc
-    BitShift | LeftShift / RightShift | bitshift_plugin.cc | LeftShift, RightShift
     Ceil | Ceil | similar_opp_plugins.cc
     Celu | Celu | celu_plugin.cc
     Clip | ClipByValue | clip_plugin.cc
     ConstantOfShape | Fill (dims, Const value) | constantofshape_plugin.cc
     ConvTranspose | Conv2DTranspose (1-D: Unsqueeze, Conv2DTranspose, Squeeze) | conv_transpose_plugin.cc
     Cos | Cos | similar_opp_plugins.cc
-    CumSum | Cumsum | cumsum_plugin.cc | Cumsum
-    DepthToSpace | DepthToSpace | depth_to_space_plugin.cc | DepthToSpace
     Dropout | Dropout (inference; mask: a Const of ones) | similar_opp_plugins.cc
     Einsum | Einsum | einsum_plugin.cc | Einsum
     Elu | Elu | elu_plugin.cc
@@ -271,7 +269,6 @@ MAPPINGS: dict[str, Mapping] = _table(
     Erf | Erf | similar_opp_plugins.cc
     Floor | Floor | similar_opp_plugins.cc
     GatherElements | GatherElements (negative indices: Less, Add, SelectV2) | gather_elements_plugin.cc
-    GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
     Gelu | Gelu (tanh); Mul, Erf, Add (none) (no plugin in the public copy) | -
     GlobalAveragePool | AvgPool | global_average_pool_plugin.cc
     GlobalMaxPool | MaxPool | global_max_pool_plugin.cc
@@ -279,7 +276,6 @@ MAPPINGS: dict[str, Mapping] = _table(
     GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc
     HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc
     HardSwish | HardSwish | similar_opp_plugins.cc
-    Hardmax | HardMax | hardmax_plugin.cc | HardMax
     InstanceNormalization | InstanceNorm | instancenormalization_plugin.cc | InstanceNorm
     IsInf | IsInf | isinf_plugin.cc
     IsNaN | IsNan | similar_opp_plugins.cc
@@ -298,15 +294,9 @@ MAPPINGS: dict[str, Mapping] = _table(
     OneHot | OneHot | onehot_plugin.cc | OneHot
     Or | LogicalOr | similar_opp_plugins.cc
     Pad | PadV3 (Const paddings) | pad_plugin.cc
-    PRelu | PRelu | similar_opp_plugins.cc | PRelu
     Range | Range | similar_opp_plugins.cc
-    ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
-    ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
-    ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
     Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
-    ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
-    ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
     Selu | Selu | selu_plugin.cc
     Sign | Sign | similar_opp_plugins.cc
     Sin | Sin | similar_opp_plugins.cc
@@ -315,13 +305,11 @@ MAPPINGS: dict[str, Mapping] = _table(
     Softmax | SoftmaxV2 | softmax_plugin.cc
     Softplus | Softplus | similar_opp_plugins.cc
     Softsign | Softsign | similar_opp_plugins.cc
-    SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc | SpaceToDepth
     ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
     Tile | Tile (Const multiples) | similar_opp_plugins.cc
     TopK | TopK | topk_plugin.cc | TopK
     Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc
-    Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
     """
 )
 
@@ -1298,11 +1286,28 @@ def _selu(ctx: _NodeCtx) -> None:
 
 @converts("IsInf")
 def _is_inf(ctx: _NodeCtx) -> None:
-    # isinf_plugin.cc: ParseParamsIsinf -- detect_negative and detect_positive must both be 1
-    for name in ("detect_negative", "detect_positive"):
-        if ctx.attr_int(name, 1) != 1:
-            raise ctx.unsupported_attr(name, ctx.attr_int(name, 1), "GE's IsInf detects both infinities")
-    ctx.single(ge.IsInf, [ctx.x(0)])
+    # isinf_plugin.cc: ParseParamsIsinf -- detect_negative and detect_positive must both be
+    # 1. Beyond the plugin: one infinity only is IsInf and the sign (LogicalAnd with
+    # Greater / Less than 0); neither is all false (LogicalAnd of both signs).
+    neg, pos = ctx.attr_int("detect_negative", 1), ctx.attr_int("detect_positive", 1)
+    if neg and pos:
+        ctx.single(ge.IsInf, [ctx.x(0)])
+        return
+    x, bt = ctx.x(0), ctx.out_type()
+    dt = onnx.helper.tensor_dtype_to_np_dtype(ctx.elem(0))
+    zero = ctx.const_value(np.zeros((), dt), ctx.elem(0), "zero")
+    inf = ctx.emit(ge.IsInf, [x], [bt], suffix="IsInf").results[0]
+    sign = ctx.emit(ge.Greater if pos else ge.Less, [x, zero], [bt], suffix="sign").results[0]
+    if not (neg or pos):
+        other = ctx.emit(ge.Greater, [x, zero], [bt], suffix="positive").results[0]
+        sign = ctx.emit(ge.LogicalAnd, [sign, other], [bt], suffix="no_sign").results[0]
+    ctx.single(ge.LogicalAnd, [inf, sign])
+
+
+# the integer dtypes GE's Mod / FloorMod take no kernel for, and the wider one each is
+# computed in (every value of the narrow one is exact there)
+_MOD_WIDER: dict[int, int] = {_T.INT8: _T.INT32, _T.INT16: _T.INT32, _T.UINT8: _T.INT32, _T.UINT16: _T.INT32,
+                              _T.UINT32: _T.INT64}  # fmt: skip
 
 
 @converts("Mod")
@@ -1310,11 +1315,27 @@ def _mod(ctx: _NodeCtx) -> None:
     # mod_plugin.cc: ParseParamsMod -- Mod (TensorFlow's truncating Mod), fmod ignored with a
     # warning. ONNX's fmod = 1 is that remainder; fmod = 0 (integers only) is the floored
     # one, which GE's FloorMod computes: it becomes FloorMod here, not the plugin's Mod.
+    # Beyond the plugin: an integer dtype outside FloorMod's (int8, int16, uint8, uint16,
+    # uint32) is computed in int32 / int64 between Casts, which gives the same remainder.
     _same_dtype(ctx, (0, 1))
     fmod = ctx.attr_int("fmod", 0)
-    if fmod == 0 and ctx.elem(0) in _FLOATS:
+    elem = ctx.elem(0)
+    if fmod == 0 and elem in _FLOATS:
         raise ctx.unsupported_attr("fmod", 0, "ONNX's Mod takes fmod = 1 for floating-point inputs")
-    ctx.single(ge.Mod if fmod else ge.FloorMod, [ctx.x(0), ctx.x(1)])
+    cls = ge.Mod if fmod else ge.FloorMod
+    wide = _MOD_WIDER.get(elem)
+    if wide is None or (cls is ge.Mod and elem in (_T.INT8, _T.UINT8)):
+        ctx.single(cls, [ctx.x(0), ctx.x(1)])
+        return
+    tt = ctx.imp.tensor_type
+    a, b = (
+        ctx.emit(
+            ge.Cast, [ctx.x(i)], [tt(wide, ctx.dims(i))], {"dst_type": _int(_GE_DATATYPE[wide])}, suffix=f"Cast{i}"
+        )
+        for i in (0, 1)
+    )
+    r = ctx.emit(cls, [a.results[0], b.results[0]], [tt(wide, ctx.out_dims())], suffix=cls.name.split(".")[1])
+    ctx.single(ge.Cast, [r.results[0]], {"dst_type": _int(_GE_DATATYPE[elem])})
 
 
 @converts("Where")
@@ -1620,19 +1641,28 @@ def _expand(ctx: _NodeCtx) -> None:
 
 @converts("Shape")
 def _shape(ctx: _NodeCtx) -> None:
-    # shape_plugin.cc: Shape {dtype = DT_INT64}; the plugin reads no start/end (Shape-15),
-    # so a slice of the shape is refused.
+    # shape_plugin.cc: Shape {dtype = DT_INT64}; the plugin reads no start/end (Shape-15).
+    # Beyond it: a slice of a static shape is the Const of those dims, which is what GE's
+    # DimensionComputePass makes of a Shape whose input shape is known
+    # (graph/passes/dimension_compute_pass.cc); a slice of a shape with unknown dims is
+    # refused.
     rank = len(ctx.dims(0))
 
     def clamp(v: int) -> int:
         return min(max(v + rank if v < 0 else v, 0), rank)
 
     start, end = clamp(ctx.attr_int("start", 0)), clamp(ctx.attr_int("end", rank))
-    if (start, end) != (0, rank):
+    if (start, end) == (0, rank):
+        ctx.single(ge.Shape, [ctx.x(0)])
+        return
+    sliced = ctx.dims(0)[start:end]
+    if any(d < 0 for d in sliced):
         raise ctx.unsupported_attr(
-            "start/end", f"{ctx.attr('start')}/{ctx.attr('end')}", "GE's Shape plugin takes the whole shape"
+            "start/end",
+            f"{ctx.attr('start')}/{ctx.attr('end')}",
+            "GE's Shape plugin takes the whole shape, and the sliced dims are not all known",
         )
-    ctx.single(ge.Shape, [ctx.x(0)])
+    ctx.bind_const(0, np.array(sliced, dtype=np.int64), _T.INT64)
 
 
 # -- gather, matmul, conv ------------------------------------------------------------------
@@ -1651,9 +1681,10 @@ def _gather(ctx: _NodeCtx) -> None:
     ctx.single(ge.GatherV2, [ctx.x(0), ctx.x(1), ax], {"negative_index_support": _TRUE})
 
 
-def nonnegative_indices(ctx: _NodeCtx, i: int, dim: int, suffix: str) -> SSAValue:
-    """Input `i`, ONNX indices into an axis of size `dim`, with each index in [-dim, -1]
-    moved to dim + index, for a GE op that reads only [0, dim) (GatherElements,
+def nonnegative_indices(ctx: _NodeCtx, i: int, dim: int | np.ndarray, suffix: str) -> SSAValue:
+    """Input `i`, ONNX indices into an axis of size `dim` (or, an array, the sizes its last
+    axis runs over: GatherND's and ScatterND's), with each index in [-dim, -1] moved to
+    dim + index, for a GE op that reads only [0, dim) (GatherElements,
     ScatterElements, GatherNd, ...). A constant is rewritten at import; indices from data
     become SelectV2(Less(indices, 0), Add(indices, dim), indices) (selection_ops.h:
     REG_OP(SelectV2)), so the graph gives ONNX's numbers at run time. An index outside
@@ -2098,34 +2129,46 @@ def _tile(ctx: _NodeCtx) -> None:
 def _arg(ctx: _NodeCtx) -> None:
     # argmax_plugin.cc: ParseParamsArgMax / ParseOpToGraphArgMax: ArgMaxV2(x, Const
     # dimension: 0-d int32 axis, named <name>_const_data) {dtype = DT_INT64}, then with
-    # keepdims = 1 (the default) ExpandDims; select_last_index = 1 is refused.
-    # argmin_plugin.cc: the same with ArgMin {dtype = DT_INT32}, whose int32 indices a Cast
-    # turns into the int64 ONNX's ArgMin yields. The plugins' ExpandDims axis Const holds
-    # keep_dims (1), which is the reduced axis only when axis = 1: the reduced axis is used.
-    if ctx.attr_int("select_last_index", 0):
-        raise ctx.unsupported_attr("select_last_index", 1, f"GE's {ctx.op_type} plugin supports 0 only")
+    # keepdims = 1 (the default) ExpandDims. argmin_plugin.cc: the same with ArgMin
+    # {dtype = DT_INT32}, whose int32 indices a Cast turns into the int64 ONNX's ArgMin
+    # yields. The plugins' ExpandDims axis Const holds keep_dims (1), which is the reduced
+    # axis only when axis = 1: the reduced axis is used. The plugins refuse
+    # select_last_index = 1; beyond them, x reversed along the axis (GatherV2 of the
+    # indices n-1 .. 0) gives the first index i of the reversed order, and n - 1 - i (Sub)
+    # is ONNX's last index.
     dims = ctx.dims(0)
     axis = ctx.attr_int("axis", 0)
     a = _norm_axis(ctx, axis, len(dims))
     keep = bool(ctx.attr_int("keepdims", 1))
+    last = bool(ctx.attr_int("select_last_index", 0))
     is_max = ctx.op_type == "ArgMax"
     cls, elem, dt = (ge.ArgMaxV2, _T.INT64, 9) if is_max else (ge.ArgMin, _T.INT32, 3)
+    tt = ctx.imp.tensor_type
+    x = ctx.x(0)
+    if last:
+        rev = ctx.const_value(np.arange(dims[a] - 1, -1, -1, dtype=np.int64), _T.INT64, "reverse_indices")
+        rax = ctx.const_value(np.array(a, dtype=np.int32), _T.INT32, "reverse_axis")
+        x = ctx.emit(ge.GatherV2, [x, rev, rax], [tt(ctx.elem(0), dims)], suffix="reverse").results[0]
     dim = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "const_data")
     reduced = dims[:a] + dims[a + 1 :]
-    tt = ctx.imp.tensor_type
-    last_is_node = is_max and not keep
-    arg = ctx.emit(cls, [ctx.x(0), dim], [tt(elem, reduced)], {"dtype": _int(dt)},
-                   suffix=None if last_is_node else cls.name.split(".")[1])  # fmt: skip
-    y = arg.results[0]
-    if last_is_node:
-        ctx.bind(0, y)
-        return
+    steps: list[tuple[type[Operation], list[SSAValue], dict[str, Attribute], int, tuple[int, ...]]] = []
+    steps.append((cls, [x, dim], {"dtype": _int(dt)}, elem, reduced))
     if keep:
-        if is_max:
-            ctx.single(ge.ExpandDims, [y], {"axis": _int(a)})
-            return
-        y = ctx.emit(ge.ExpandDims, [y], [tt(elem, ctx.out_dims())], {"axis": _int(a)}, suffix="ExpandDims").results[0]
-    ctx.single(ge.Cast, [y], {"dst_type": _int(_GE_DATATYPE[_T.INT64])})
+        steps.append((ge.ExpandDims, [], {"axis": _int(a)}, elem, ctx.out_dims()))
+    if not is_max:
+        steps.append((ge.Cast, [], {"dst_type": _int(_GE_DATATYPE[_T.INT64])}, _T.INT64, ctx.out_dims()))
+    y: SSAValue | None = None
+    for k, (op_cls, operands, attrs, out_elem, out_dims) in enumerate(steps):
+        final = k == len(steps) - 1 and not last
+        suffix = None if final else op_cls.name.split(".")[1]
+        op = ctx.emit(op_cls, operands or [y], [tt(out_elem, out_dims)], attrs, suffix=suffix)  # type: ignore[list-item]
+        y = op.results[0]
+    assert y is not None
+    if last:
+        n1 = ctx.const_value(np.array(dims[a] - 1, dtype=np.int64), _T.INT64, "last_index")
+        ctx.single(ge.Sub, [n1, y])
+        return
+    ctx.bind(0, y)
 
 
 @converts("GatherElements")
@@ -2355,3 +2398,7 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
         suffix="Conv2DTranspose",
     )
     ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
+
+
+# The ops of importers/onnx_more_ops.py register themselves with `converts` and MAPPINGS.
+from importers import onnx_more_ops  # noqa: E402, F401  (registers its converters)

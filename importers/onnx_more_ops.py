@@ -1,0 +1,271 @@
+"""More ai.onnx ops for importers/onnx.py (issue 28): the ops ONNX's node tests and real
+models use that GE has, each as its CANN ONNX plugin maps it
+(`ops/built-in/framework/onnx_plugin/*_plugin.cc`), or, where the public copy has no plugin
+or the plugin is narrower than ONNX, as a short sequence of GE ops that gives ONNX's
+numbers (said at each converter).
+
+importers/onnx.py imports this module at its end, which registers the converters with its
+`converts` decorator and adds their rows to its MAPPINGS table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import SSAValue
+
+from ge_dialect import ge
+from importers.onnx import (
+    _GE_DATATYPE,
+    _T,
+    MAPPINGS,
+    _bool,
+    _dtype_name,
+    _int,
+    _NodeCtx,
+    _norm_axis,
+    _reduce,
+    _reduce_axes,
+    _same_dtype,
+    _table,
+    converts,
+    nonnegative_indices,
+)
+
+# ONNX op | GE op(s) | plugin file (rows of importers/onnx.py's MAPPINGS)
+MAPPINGS.update(
+    _table(
+        """
+    BitShift | LeftShift / RightShift | bitshift_plugin.cc
+    BitwiseAnd | BitwiseAnd (no plugin in the public copy) | -
+    BitwiseOr | BitwiseOr (no plugin in the public copy) | -
+    BitwiseXor | BitwiseXor (no plugin in the public copy) | -
+    BitwiseNot | Invert (no plugin in the public copy) | -
+    CastLike | Cast (no plugin in the public copy) | -
+    CumSum | Cumsum | cumsum_plugin.cc
+    DepthToSpace | DepthToSpace | depth_to_space_plugin.cc
+    GatherND | GatherNd (negative indices: Less, Add, SelectV2) | gather_nd_plugin.cc
+    Hardmax | HardMax (opsets 11-12: Reshape, HardMax, Reshape) | hardmax_plugin.cc
+    PRelu | Less, Mul, SelectV2 (ONNX's broadcast slope) | similar_opp_plugins.cc
+    ReduceL1 | Abs, ReduceSum | reduceL1_plugin.cc
+    ReduceL2 | Mul, ReduceSum, Sqrt | reduceL2_plugin.cc
+    ReduceSumSquare | Mul, ReduceSum | reduce_sum_square_plugin.cc
+    ScatterElements | ScatterElements (negative indices: Less, Add, SelectV2) | scatter_elements_plugin.cc
+    ScatterND | TensorScatterUpdate / TensorScatterAdd / Max / Min | similar_opp_plugins.cc
+    SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc
+    Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
+    """
+    )
+)
+
+
+# -- Cast, bit operations ------------------------------------------------------------------
+
+
+@converts("CastLike")
+def _cast_like(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: CastLike(x, target) is cast_plugin.cc's Cast to
+    # target's dtype, with the same table of dtypes.
+    to = ctx.elem(1)
+    if to not in _GE_DATATYPE:
+        raise ctx.error(
+            f"CastLike to {_dtype_name(to).lower()}: GE's Cast plugin maps only "
+            + ", ".join(_dtype_name(c) for c in _GE_DATATYPE)
+        )
+    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
+
+
+@converts("BitShift")
+def _bit_shift(ctx: _NodeCtx) -> None:
+    # bitshift_plugin.cc: direction "LEFT" -> LeftShift, "RIGHT" -> RightShift (x, y).
+    _same_dtype(ctx, (0, 1))
+    direction = ctx.attr_str("direction", "")
+    if direction not in ("LEFT", "RIGHT"):
+        raise ctx.unsupported_attr("direction", direction, "BitShift takes LEFT or RIGHT")
+    ctx.single(ge.LeftShift if direction == "LEFT" else ge.RightShift, [ctx.x(0), ctx.x(1)])
+
+
+_BITWISE: dict[str, type[ge.GeNode]] = {
+    "BitwiseAnd": ge.BitwiseAnd,
+    "BitwiseOr": ge.BitwiseOr,
+    "BitwiseXor": ge.BitwiseXor,
+    "BitwiseNot": ge.Invert,
+}
+
+
+@converts(*_BITWISE)
+def _bitwise(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy (the ops are ONNX 18's): GE's ops of the same meaning
+    # (elewise_calculation_ops.h: REG_OP(BitwiseAnd), BitwiseOr, BitwiseXor, Invert).
+    _same_dtype(ctx, range(ctx.n_inputs))
+    ctx.single(_BITWISE[ctx.op_type], [ctx.x(i) for i in range(ctx.n_inputs)])
+
+
+@converts("Xor")
+def _xor(ctx: _NodeCtx) -> None:
+    # xor_plugin.cc maps Xor to BitwiseXor, which takes no bool (REG_OP(BitwiseXor)), and
+    # ONNX's Xor is on bools only; a xor b = (a or b) and not (a and b): LogicalOr,
+    # LogicalAnd, LogicalNot, LogicalAnd, which give ONNX's numbers.
+    _same_dtype(ctx, (0, 1))
+    a, b = ctx.x(0), ctx.x(1)
+    t, tt = ctx.out_type(), ctx.imp.tensor_type
+    either = ctx.emit(ge.LogicalOr, [a, b], [t], suffix="LogicalOr").results[0]
+    both = ctx.emit(ge.LogicalAnd, [a, b], [t], suffix="LogicalAnd").results[0]
+    not_both = ctx.emit(ge.LogicalNot, [both], [tt(_T.BOOL, ctx.out_dims())], suffix="LogicalNot").results[0]
+    ctx.single(ge.LogicalAnd, [either, not_both])
+
+
+# -- CumSum, Hardmax, PRelu, the L1 / L2 / sum-of-squares reductions ----------------------
+
+
+@converts("CumSum")
+def _cumsum(ctx: _NodeCtx) -> None:
+    # cumsum_plugin.cc: ParseParamsCumSum: Cumsum(x, axis) {exclusive, reverse}; the axis
+    # stays an input (GE's Cumsum reads it when it runs).
+    if len(ctx.dims(1)) > 1 or ctx.elem(1) not in (_T.INT32, _T.INT64):
+        raise ctx.error(f"input 1 ('axis') must be a 0-d or 1-D int32/int64 tensor, got {list(ctx.dims(1))}")
+    attrs = {
+        "exclusive": _bool(bool(ctx.attr_int("exclusive", 0))),
+        "reverse": _bool(bool(ctx.attr_int("reverse", 0))),
+    }
+    ctx.single(ge.Cumsum, [ctx.x(0), ctx.x(1)], attrs)
+
+
+@converts("Hardmax")
+def _hardmax(ctx: _NodeCtx) -> None:
+    # hardmax_plugin.cc: parse_params_hard_max: HardMax {axis (default -1)}, registered
+    # for opsets 9-12. Opset 13 on is HardMax along `axis`, as the plugin maps it; opsets
+    # 11-12 take x as a 2-D matrix of the dims before `axis` (default 1) by the rest, which
+    # is Reshape, HardMax {axis = 1}, Reshape back (beyond the plugin, which reads axis as
+    # opset 13's: only that sequence gives ONNX's numbers there).
+    dims = ctx.dims(0)
+    if ctx.imp.opset >= 13:
+        a = _norm_axis(ctx, ctx.attr_int("axis", -1), len(dims))
+        ctx.single(ge.HardMax, [ctx.x(0)], {"axis": _int(a)})
+        return
+    a = _norm_axis(ctx, ctx.attr_int("axis", 1), len(dims) + 1) if dims else 0
+    flat = (int(np.prod(dims[:a], dtype=np.int64)), int(np.prod(dims[a:], dtype=np.int64)))
+    tt = ctx.imp.tensor_type(ctx.elem(0), flat)
+    shape2 = ctx.const_value(np.array(flat, np.int64), _T.INT64, "shape2d")
+    x2 = ctx.emit(ge.Reshape, [ctx.x(0), shape2], [tt], suffix="Reshape2d").results[0]
+    h = ctx.emit(ge.HardMax, [x2], [tt], {"axis": _int(1)}, suffix="HardMax").results[0]
+    back = ctx.const_value(np.array(dims, np.int64), _T.INT64, "shape")
+    ctx.single(ge.Reshape, [h, back])
+
+
+@converts("PRelu")
+def _prelu(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc maps PRelu to GE's PRelu, whose weight is one value per
+    # channel (nn_activation_ops.h: REG_OP(PRelu)); ONNX's slope broadcasts to x in any
+    # shape. Beyond the plugin: x < 0 ? x * slope : x, as Less, Mul and SelectV2, which
+    # give ONNX's numbers for every slope shape.
+    _same_dtype(ctx, (0, 1))
+    x, elem, dims = ctx.x(0), ctx.elem(0), ctx.out_dims()
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    zero = ctx.const_value(np.zeros((), dt), elem, "zero")
+    neg = ctx.emit(ge.Less, [x, zero], [ctx.imp.tensor_type(_T.BOOL, ctx.dims(0))], suffix="Less")
+    scaled = ctx.emit(ge.Mul, [x, ctx.x(1)], [ctx.imp.tensor_type(elem, dims)], suffix="Mul")
+    ctx.single(ge.SelectV2, [neg.results[0], scaled.results[0], x])
+
+
+@converts("ReduceSumSquare", "ReduceL1", "ReduceL2")
+def _reduce_norms(ctx: _NodeCtx) -> None:
+    # reduce_sum_square_plugin.cc: SquareSumV1; reduceL1_plugin.cc / reduceL2_plugin.cc:
+    # LpNorm {p = 1 / 2}. The ge dialect has neither; each is the GE ops that compute it,
+    # with reduce_sum_plugin.cc's axes and keep_dims: Mul(x, x) or Abs(x), ReduceSumD,
+    # and for L2 a Sqrt.
+    if _reduce_axes(ctx) is None:
+        raise ctx.unsupported_attr("noop_with_empty_axes", 1, f"GE's {ctx.op_type} plugin always reduces")
+    x, elem = ctx.x(0), ctx.elem(0)
+    t = ctx.imp.tensor_type(elem, ctx.dims(0))
+    if ctx.op_type == "ReduceL1":
+        pre = ctx.emit(ge.Abs, [x], [t], suffix="Abs").results[0]
+    else:
+        pre = ctx.emit(ge.Mul, [x, x], [t], suffix="Square").results[0]
+    if ctx.op_type != "ReduceL2":
+        ctx.bind(0, _reduce(ctx, pre, ge.ReduceSumD, None, ctx.out_elem()).results[0])
+        return
+    s = _reduce(ctx, pre, ge.ReduceSumD, "ReduceSum", ctx.out_elem())
+    ctx.single(ge.Sqrt, [s.results[0]])
+
+
+# -- scatters, GatherND, depth <-> space -----------------------------------------------------
+
+
+@converts("ScatterElements")
+def _scatter_elements(ctx: _NodeCtx) -> None:
+    # scatter_elements_plugin.cc: ParseParamsScatterElements: ScatterElements {axis};
+    # ONNX 16's reduction add / mul is GE's `reduction` attribute (max / min have no GE
+    # op: refused). Beyond the plugin, negative indices (ONNX counts them from the end,
+    # GE's kernel refuses them) go through nonnegative_indices first.
+    _same_dtype(ctx, (0, 2))
+    dims = ctx.dims(0)
+    axis = _norm_axis(ctx, ctx.attr_int("axis", 0), len(dims))
+    reduction = ctx.attr_str("reduction", "none")
+    if reduction not in ge.SCATTER_REDUCTIONS:
+        raise ctx.unsupported_attr(
+            "reduction", reduction, f"GE's ScatterElements reduces by {', '.join(ge.SCATTER_REDUCTIONS)} only"
+        )
+    idx = nonnegative_indices(ctx, 1, dims[axis], "indices")
+    attrs = {"axis": _int(axis), "reduction": StringAttr(reduction)}
+    ctx.single(ge.ScatterElements, [ctx.x(0), idx, ctx.x(2)], attrs)
+
+
+def _nd_indices(ctx: _NodeCtx) -> SSAValue:
+    """GatherND's / ScatterND's indices (input 1) with negative entries moved up by the
+    dim each indexes (the last axis of indices runs over data's leading dims)."""
+    k = ctx.dims(1)[-1] if ctx.dims(1) else 0
+    dims = ctx.dims(0)
+    if not 1 <= k <= len(dims):
+        raise ctx.error(f"indices' last dim {k} must be in 1..{len(dims)} (data's rank)")
+    return nonnegative_indices(ctx, 1, np.array(dims[:k], np.int64), "indices")
+
+
+@converts("GatherND")
+def _gather_nd(ctx: _NodeCtx) -> None:
+    # gather_nd_plugin.cc: ParseParamsGatherNd: GatherNd; the plugin warns that GatherNd
+    # has no batch_dims and drops it, so batch_dims != 0 is refused rather than computed
+    # wrong. Beyond the plugin: negative indices through nonnegative_indices.
+    if ctx.attr_int("batch_dims", 0) != 0:
+        raise ctx.unsupported_attr("batch_dims", ctx.attr_int("batch_dims", 0), "GE's GatherNd has no batch_dims")
+    ctx.single(ge.GatherNd, [ctx.x(0), _nd_indices(ctx)])
+
+
+_TENSOR_SCATTER: dict[str, type[ge.GeNode]] = {
+    "none": ge.TensorScatterUpdate,
+    "add": ge.TensorScatterAdd,
+    "max": ge.TensorScatterMax,
+    "min": ge.TensorScatterMin,
+}
+
+
+@converts("ScatterND")
+def _scatter_nd(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ScatterND -> TensorScatterUpdate. ONNX 16's and 18's
+    # reduction add / max / min are GE's TensorScatterAdd / Max / Min (array_ops.h); mul
+    # has no GE op and is refused. Beyond the plugin: negative indices through
+    # nonnegative_indices.
+    _same_dtype(ctx, (0, 2))
+    reduction = ctx.attr_str("reduction", "none")
+    if reduction not in _TENSOR_SCATTER:
+        raise ctx.unsupported_attr("reduction", reduction, "GE has no TensorScatter op for it")
+    ctx.single(_TENSOR_SCATTER[reduction], [ctx.x(0), _nd_indices(ctx), ctx.x(2)])
+
+
+@converts("DepthToSpace", "SpaceToDepth")
+def _depth_space(ctx: _NodeCtx) -> None:
+    # depth_to_space_plugin.cc: ParseParamsDepthToSpace: {block_size = blocksize (>= 2),
+    # mode (default DCR), data_format = NCHW}; space_to_depth_plugin.cc: the same without
+    # mode.
+    b = ctx.attr_int("blocksize", 0)
+    if b < 2:
+        raise ctx.unsupported_attr("blocksize", b, f"GE's {ctx.op_type} plugin takes a blocksize >= 2")
+    if len(ctx.dims(0)) != 4:
+        raise ctx.error(f"{ctx.op_type} of a rank-{len(ctx.dims(0))} input: GE's takes 4-D NCHW")
+    attrs = {"block_size": _int(b), "data_format": StringAttr("NCHW")}
+    if ctx.op_type == "DepthToSpace":
+        attrs["mode"] = StringAttr(ctx.attr_str("mode", "DCR"))
+        ctx.single(ge.DepthToSpace, [ctx.x(0)], attrs)
+    else:
+        ctx.single(ge.SpaceToDepth, [ctx.x(0)], attrs)
