@@ -27,7 +27,8 @@
   pass, GE rule, nodes, message, location) and the model's figures as ge-run
   --stats-json writes them.
 - `simulate(model_or_module, inputs, executions=N, streams=S)`: the device simulator
-  (runtime/simulator.py) on the npu.model (compiling first when there is none).
+  (runtime/simulator.py) on the npu.model (compiling first when there is none); a graph
+  of unknown shapes runs as ge-run runs it, on the dynamic executor.
 - `reference(module, inputs)`: the reference interpreter (runtime/reference.py).
 
 Errors are the tools' exceptions: `UserError` (bad text, bad pipeline or option: the
