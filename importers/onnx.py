@@ -320,7 +320,7 @@ MAPPINGS: dict[str, Mapping] = _table(
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Expand": {1: "shape"}, "Split": {1: "split"},
     "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
-    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Trilu": {1: "k"}, "Resize": {2: "scales", 3: "sizes"},
+    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Resize": {2: "scales", 3: "sizes"},
     **{op: {1: "axes"} for op in (
         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
     )},
@@ -2188,10 +2188,27 @@ def _trilu(ctx: _NodeCtx) -> None:
     # trilu_plugin.cc: ParseParamsTrilu / ParseOpToGraphTrilu: upper (default 1) -> Triu,
     # else Tril, {diagonal = 0}. The public copy's plugin refuses the k input ("now only
     # support one input"); a constant k is Tril/Triu's diagonal attribute, folded here.
+    # Beyond the plugin, a k from data keeps element (i, j) where j - i >= k (upper) or
+    # <= k: GreaterEqual / LessEqual of a Const of j - i and k, then SelectV2 of x and 0.
+    upper = bool(ctx.attr_int("upper", 1))
+    if ctx.has(1) and ctx.value(1).const is None:
+        if int(np.prod(ctx.dims(1), dtype=np.int64)) != 1:
+            raise ctx.error(f"k must hold one value, got shape {list(ctx.dims(1))}")
+        rows, cols = ctx.dims(0)[-2:]
+        offs = (np.arange(cols, dtype=np.int64)[None, :] - np.arange(rows, dtype=np.int64)[:, None]).astype(np.int64)
+        d = ctx.const_value(offs, _T.INT64, "diagonal_offsets")
+        k = ctx.x(1)
+        if ctx.elem(1) != _T.INT64:
+            raise ctx.error(f"k must be int64, got {_dtype_name(ctx.elem(1)).lower()}")
+        keep = ctx.emit(ge.GreaterEqual if upper else ge.LessEqual, [d, k], [ctx.imp.tensor_type(_T.BOOL, (rows, cols))],
+                        suffix="keep").results[0]  # fmt: skip
+        zero = ctx.const_value(np.zeros((), onnx.helper.tensor_dtype_to_np_dtype(ctx.elem(0))), ctx.elem(0), "zero")
+        ctx.single(ge.SelectV2, [keep, ctx.x(0), zero])
+        return
     k = ctx.const_ints(1, "k") if ctx.has(1) else [0]
     if len(k) != 1:
         raise ctx.error(f"k must hold one value, got {len(k)}")
-    cls = ge.Triu if ctx.attr_int("upper", 1) else ge.Tril
+    cls = ge.Triu if upper else ge.Tril
     ctx.single(cls, [ctx.x(0)], {"diagonal": _int(k[0])})
 
 

@@ -253,6 +253,20 @@ CASES: list[Case] = [
         detect_negative=0,
         detect_positive=0,
     ),  # fmt: skip
+    # -- Trilu's k from data (trilu_plugin.cc refuses the k input) -----------------------------
+    case(
+        "Trilu-upper-k-data",
+        "Trilu",
+        {"x": f32(2, 3, 5), "k": np.array(1, np.int64)},
+        ["ge.GreaterEqual", "ge.SelectV2"],
+    ),  # fmt: skip
+    case(
+        "Trilu-lower-k-data-negative",
+        "Trilu",
+        {"x": i64([1, 2, 3], [4, 5, 6], [7, 8, 9]), "k": np.array(-1, np.int64)},
+        ["ge.LessEqual", "ge.SelectV2"],
+        upper=0,
+    ),  # fmt: skip
     # -- CastLike, bit operations, Xor --------------------------------------------------------
     case("CastLike-f32-to-f16", "CastLike", {"x": f32(2, 3), "t": np.zeros(1, np.float16)}, ["ge.Cast"], opset=19),
     case("CastLike-f32-to-i32", "CastLike", {"x": f32(4) * 9}, ["ge.Cast"], inits={"t": np.zeros(0, np.int32)}),
