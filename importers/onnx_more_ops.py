@@ -23,6 +23,7 @@ from importers.onnx import (
     _bool,
     _dtype_name,
     _int,
+    _ints,
     _NodeCtx,
     _norm_axis,
     _reduce,
@@ -54,6 +55,8 @@ MAPPINGS.update(
     ScatterElements | ScatterElements (negative indices: Less, Add, SelectV2) | scatter_elements_plugin.cc
     ScatterND | TensorScatterUpdate / TensorScatterAdd / Max / Min | similar_opp_plugins.cc
     SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc
+    NegativeLogLikelihoodLoss | ExpandDims, GatherElements, Squeeze, Neg, GatherV2, Mul, ReduceSum (no plugin in the public copy) | -
+    SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
     Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
     """
     )
@@ -269,3 +272,76 @@ def _depth_space(ctx: _NodeCtx) -> None:
         ctx.single(ge.DepthToSpace, [ctx.x(0)], attrs)
     else:
         ctx.single(ge.SpaceToDepth, [ctx.x(0)], attrs)
+
+
+# -- the losses: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss ------------------------
+
+
+def _nll(ctx: _NodeCtx, logp: SSAValue, weight: SSAValue | None) -> None:
+    """ONNX's NegativeLogLikelihoodLoss of `logp` [N, C, d...] and the node's input 1
+    (target [N, d...]) into output 0: -logp[n, target, d] * weight[target], 0 where target
+    is ignore_index, then none / sum / mean (mean: over the weights of the kept targets)."""
+    dims, tdims = ctx.dims(0), ctx.dims(1)
+    elem, telem = ctx.elem(0), ctx.elem(1)
+    tt = ctx.imp.tensor_type
+    idt = onnx.helper.tensor_dtype_to_np_dtype(telem)
+    reduction = ctx.attr_str("reduction", "mean")
+    if reduction not in ("none", "sum", "mean"):
+        raise ctx.unsupported_attr("reduction", reduction, "ONNX's losses reduce by none, sum or mean")
+    t = ctx.x(1)
+    keep: SSAValue | None = None
+    ii = ctx.attr("ignore_index")
+    if ii is not None:
+        bt = tt(_T.BOOL, tdims)
+        ignored = ctx.const_value(np.asarray(int(ii), idt), telem, "ignore_index")  # type: ignore[arg-type]
+        keep = ctx.emit(ge.NotEqual, [t, ignored], [bt], suffix="keep").results[0]
+        zero = ctx.const_value(np.zeros((), idt), telem, "target_zero")
+        t = ctx.emit(ge.SelectV2, [keep, t, zero], [tt(telem, tdims)], suffix="target").results[0]
+    idx = ctx.emit(ge.ExpandDims, [t], [tt(telem, (tdims[0], 1, *tdims[1:]))], {"axis": _int(1)}, suffix="ExpandDims")
+    picked = ctx.emit(ge.GatherElements, [logp, idx.results[0]], [tt(elem, (dims[0], 1, *dims[2:]))],
+                      {"dim": _int(1)}, suffix="GatherElements")  # fmt: skip
+    flat = ctx.emit(ge.Squeeze, [picked.results[0]], [tt(elem, tdims)], {"axis": _ints([1])}, suffix="Squeeze")
+    loss = ctx.emit(ge.Neg, [flat.results[0]], [tt(elem, tdims)], suffix="Neg").results[0]
+    w: SSAValue | None = None
+    if weight is not None:
+        axis0 = ctx.const_value(np.array(0, np.int32), _T.INT32, "weight_axis")
+        w = ctx.emit(ge.GatherV2, [weight, t, axis0], [tt(elem, tdims)], suffix="weight").results[0]
+    if keep is not None:
+        kept = ctx.emit(ge.Cast, [keep], [tt(elem, tdims)], {"dst_type": _int(_GE_DATATYPE[elem])}, suffix="kept")
+        w = kept.results[0] if w is None else ctx.emit(ge.Mul, [w, kept.results[0]], [tt(elem, tdims)],
+                                                       suffix="kept_weight").results[0]  # fmt: skip
+    if w is not None:
+        loss = ctx.emit(ge.Mul, [loss, w], [tt(elem, tdims)], suffix="weighted").results[0]
+    if reduction == "none":
+        ctx.bind(0, ctx.emit(ge.Identity, [loss], [tt(elem, tdims)]).results[0])
+        return
+    every = {"axes": _ints(range(len(tdims))), "keep_dims": _bool(False)}
+    if reduction == "sum" or w is None:
+        cls = ge.ReduceSumD if reduction == "sum" else ge.ReduceMeanD
+        ctx.bind(0, ctx.emit(cls, [loss], [tt(elem, ())], every).results[0])
+        return
+    total = ctx.emit(ge.ReduceSumD, [loss], [tt(elem, ())], every, suffix="ReduceSum").results[0]
+    wsum = ctx.emit(ge.ReduceSumD, [w], [tt(elem, ())], every, suffix="weight_sum").results[0]
+    ctx.bind(0, ctx.emit(ge.RealDiv, [total, wsum], [tt(elem, ())]).results[0])
+
+
+@converts("NegativeLogLikelihoodLoss")
+def _nll_loss(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: the loss as GE ops -- ExpandDims, GatherElements {dim = 1},
+    # Squeeze and Neg pick -input[n, target, d]; GatherV2 of the weights, a NotEqual mask
+    # (SelectV2 keeps the gather in range) for ignore_index, Mul; ReduceSumD / ReduceMeanD /
+    # RealDiv for the reduction: ONNX's numbers.
+    _same_dtype(ctx, [i for i in (0, 2) if ctx.has(i)])
+    _nll(ctx, ctx.x(0), ctx.x(2) if ctx.has(2) else None)
+
+
+@converts("SoftmaxCrossEntropyLoss")
+def _softmax_cross_entropy(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: LogSoftmaxV2 {axes = [1]} (logsoftmax_plugin.cc's op),
+    # then NegativeLogLikelihoodLoss's sequence; output 1 (log_prob) is the LogSoftmaxV2.
+    _same_dtype(ctx, [i for i in (0, 2) if ctx.has(i)])
+    t = ctx.imp.tensor_type(ctx.elem(0), ctx.dims(0))
+    logp = ctx.emit(ge.LogSoftmaxV2, [ctx.x(0)], [t], {"axes": _ints([1])}, suffix="LogSoftmaxV2").results[0]
+    if len(ctx.node.output) > 1 and ctx.node.output[1]:
+        ctx.bind(1, logp)
+    _nll(ctx, logp, ctx.x(2) if ctx.has(2) else None)

@@ -67,7 +67,7 @@ STRUCTURAL_ONNX_OPS = frozenset({
 MORE_ONNX_OPS = frozenset({
     "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot", "CastLike", "CumSum", "DepthToSpace",
     "GatherND", "Hardmax", "PRelu", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ScatterElements", "ScatterND",
-    "SpaceToDepth", "Xor",
+    "SpaceToDepth", "Xor", "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss",
 })  # fmt: skip
 
 # ---------------------------------------------------------------------------------------
