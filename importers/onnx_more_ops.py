@@ -57,6 +57,8 @@ MAPPINGS.update(
     SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc
     NegativeLogLikelihoodLoss | ExpandDims, GatherElements, Squeeze, Neg, GatherV2, Mul, ReduceSum (no plugin in the public copy) | -
     SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
+    DequantizeLinear | Cast, Sub, Mul (no plugin in the public copy) | -
+    QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
     Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
     """
     )
@@ -345,3 +347,76 @@ def _softmax_cross_entropy(ctx: _NodeCtx) -> None:
     if len(ctx.node.output) > 1 and ctx.node.output[1]:
         ctx.bind(1, logp)
     _nll(ctx, logp, ctx.x(2) if ctx.has(2) else None)
+
+
+# -- QuantizeLinear, DequantizeLinear ------------------------------------------------------
+
+# the integer types QuantizeLinear writes here (float8 and 4-bit outputs are refused)
+_QUANT_TYPES: frozenset[int] = frozenset({_T.UINT8, _T.INT8, _T.UINT16, _T.INT16})
+
+
+def _per_axis(ctx: _NodeCtx, i: int, to_elem: int, what: str) -> SSAValue:
+    """Input `i` (a scale or zero point: a scalar, one value per `axis` slice, or with
+    block_size one per block of `axis`) cast to `to_elem` and shaped to broadcast over x."""
+    v, dims = ctx.x(i), ctx.dims(i)
+    xd = ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    if ctx.elem(i) != to_elem:
+        v = ctx.emit(ge.Cast, [v], [tt(to_elem, dims)], {"dst_type": _int(_GE_DATATYPE[to_elem])},
+                     suffix=f"{what}_Cast").results[0]  # fmt: skip
+    if int(np.prod(dims, dtype=np.int64)) == 1 and len(dims) <= 1:
+        return v
+    axis = _norm_axis(ctx, ctx.attr_int("axis", 1), len(xd))
+    block = ctx.attr_int("block_size", 0)
+    if block > 0:  # one value per block of `axis`: GatherV2 repeats each block's value
+        rep = ctx.const_value(np.arange(xd[axis], dtype=np.int64) // block, _T.INT64, f"{what}_blocks")
+        ax = ctx.const_value(np.array(axis, np.int32), _T.INT32, f"{what}_axis")
+        return ctx.emit(ge.GatherV2, [v, rep, ax], [tt(to_elem, xd)], suffix=f"{what}_blocks").results[0]
+    if len(dims) != 1 or dims[0] != xd[axis]:
+        raise ctx.error(f"{what} of shape {list(dims)} is neither a scalar nor one value per axis {axis} slice")
+    shape = tuple(xd[axis] if k == axis else 1 for k in range(len(xd)))
+    s = ctx.const_value(np.array(shape, np.int64), _T.INT64, f"{what}_shape")
+    return ctx.emit(ge.Reshape, [v, s], [tt(to_elem, shape)], suffix=f"{what}_Reshape").results[0]
+
+
+@converts("DequantizeLinear")
+def _dequantize_linear(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy (GE's own AscendDequant is a fused-conv op): y =
+    # (x - zero_point) * scale as Cast, Sub, Mul, the scale and zero point shaped for the
+    # axis (Reshape) or repeated over the block (GatherV2).
+    elem = ctx.elem(1)
+    tt = ctx.imp.tensor_type
+    dims = ctx.dims(0)
+    x = ctx.emit(ge.Cast, [ctx.x(0)], [tt(elem, dims)], {"dst_type": _int(_GE_DATATYPE[elem])}, suffix="Cast").results[
+        0
+    ]
+    if ctx.has(2):
+        zp = _per_axis(ctx, 2, elem, "zero_point")
+        x = ctx.emit(ge.Sub, [x, zp], [tt(elem, dims)], suffix="Sub").results[0]
+    ctx.single(ge.Mul, [x, _per_axis(ctx, 1, elem, "scale")])
+
+
+@converts("QuantizeLinear")
+def _quantize_linear(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy (GE's AscendQuant is a fused-conv op): y =
+    # saturate(round_half_even(x / scale) + zero_point) as RealDiv, Round, Add,
+    # ClipByValue to the output type's range and Cast, the scale and zero point shaped for
+    # the axis or the block as for DequantizeLinear. Float8 and 4-bit outputs are refused.
+    out = ctx.out_elem()
+    if out not in _QUANT_TYPES:
+        raise ctx.error(
+            f"QuantizeLinear to {_dtype_name(out).lower()}: only uint8, int8, uint16 and int16 outputs are imported"
+        )
+    elem, dims = ctx.elem(0), ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    t = tt(elem, dims)
+    q = ctx.emit(ge.RealDiv, [ctx.x(0), _per_axis(ctx, 1, elem, "scale")], [t], suffix="RealDiv").results[0]
+    q = ctx.emit(ge.Round, [q], [t], suffix="Round").results[0]
+    if ctx.has(2):
+        q = ctx.emit(ge.Add, [q, _per_axis(ctx, 2, elem, "zero_point")], [t], suffix="Add").results[0]
+    info = np.iinfo(onnx.helper.tensor_dtype_to_np_dtype(out))
+    fdt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    lo = ctx.const_value(np.asarray(info.min, fdt), elem, "min")
+    hi = ctx.const_value(np.asarray(info.max, fdt), elem, "max")
+    q = ctx.emit(ge.ClipByValue, [q, lo, hi], [t], suffix="ClipByValue").results[0]
+    ctx.single(ge.Cast, [q], {"dst_type": _int(_GE_DATATYPE[out])})

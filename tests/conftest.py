@@ -68,6 +68,7 @@ MORE_ONNX_OPS = frozenset({
     "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot", "CastLike", "CumSum", "DepthToSpace",
     "GatherND", "Hardmax", "PRelu", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ScatterElements", "ScatterND",
     "SpaceToDepth", "Xor", "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss",
+    "QuantizeLinear", "DequantizeLinear",
 })  # fmt: skip
 
 # ---------------------------------------------------------------------------------------

@@ -337,6 +337,43 @@ CASES: list[Case] = [
         ],
         inits={"w": np.array([0.5, 2.0, 1.5], np.float32)},
     ),
+    # -- QuantizeLinear, DequantizeLinear (no plugin in the public copy) ------------------------
+    case(
+        "DequantizeLinear-axis-u8",
+        "DequantizeLinear",
+        {
+            "x": np.array([[[0, 255], [128, 3]], [[7, 9], [200, 1]]], np.uint8),
+            "s": np.array([0.5, 0.25], np.float32),
+            "z": np.array([128, 3], np.uint8),
+        },
+        ["ge.Cast", "ge.Cast", "ge.Reshape", "ge.Sub", "ge.Reshape", "ge.Mul"],
+        opset=13,
+        axis=-1,
+    ),  # fmt: skip
+    case(
+        "DequantizeLinear-scalar-i8-no-zp",
+        "DequantizeLinear",
+        {"x": np.array([-128, -1, 0, 127], np.int8), "s": np.array(0.125, np.float32)},
+        ["ge.Cast", "ge.Mul"],
+    ),
+    case(
+        "QuantizeLinear-axis-i8-halves",
+        "QuantizeLinear",
+        {
+            "x": np.array([[0.5, 1.5, 2.5], [-0.5, -1.5, 300.0]], np.float32),
+            "s": np.array([1.0, 0.5], np.float32),
+            "z": np.array([0, -3], np.int8),
+        },
+        ["ge.Reshape", "ge.RealDiv", "ge.Round", "ge.Cast", "ge.Reshape", "ge.Add", "ge.ClipByValue", "ge.Cast"],
+        opset=13,
+        axis=0,
+    ),  # fmt: skip
+    case(
+        "QuantizeLinear-default-u8",
+        "QuantizeLinear",
+        {"x": f32(2, 5) * 100, "s": np.array(0.7, np.float32)},
+        ["ge.RealDiv", "ge.Round", "ge.ClipByValue", "ge.Cast"],
+    ),  # fmt: skip
     # -- CastLike, bit operations, Xor --------------------------------------------------------
     case("CastLike-f32-to-f16", "CastLike", {"x": f32(2, 3), "t": np.zeros(1, np.float16)}, ["ge.Cast"], opset=19),
     case("CastLike-f32-to-i32", "CastLike", {"x": f32(4) * 9}, ["ge.Cast"], inits={"t": np.zeros(0, np.int32)}),

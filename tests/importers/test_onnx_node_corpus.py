@@ -81,29 +81,40 @@ class Outcome:
     detail: str = ""
 
 
-def _read_value(path: str, tensor: bool) -> object:
-    """A data file: a TensorProto as a numpy array, else its bytes (a sequence, an
-    optional, a map: ge-run takes tensors only, and the import refuses such a model)."""
+def _read_value(path: str, elem: int) -> object:
+    """A data file of a value of ONNX element type `elem`: a TensorProto as a numpy array,
+    else (elem 0: a sequence, an optional, a map) its bytes (ge-run takes tensors only, and
+    the import refuses such a model). onnx 1.17's files hold bfloat16 and float8 values as
+    uint16 / uint8 tensors (numpy had no such dtypes): their bits are read as the type."""
     with open(path, "rb") as f:
         data = f.read()
-    if not tensor:
+    if not elem:
         return data
     t = onnx.TensorProto()
     t.ParseFromString(data)
-    return numpy_helper.to_array(t)
+    a = numpy_helper.to_array(t)
+    if elem < 0:  # a file beyond the model's values: as stored
+        return a
+    want = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem))
+    if a.dtype != want and a.dtype.kind == "u" and a.dtype.itemsize == want.itemsize:
+        a = a.view(want)
+    return a
 
 
-def _tensor_values(m: onnx.ModelProto) -> tuple[list[bool], list[bool]]:
-    """Whether each graph input (not an initializer) and each output is a tensor."""
+def _elem_types(m: onnx.ModelProto) -> tuple[list[int], list[int]]:
+    """The element type of each graph input (not an initializer) and output; 0: not a tensor."""
     inits = {t.name for t in m.graph.initializer}
-    ins = [vi.type.HasField("tensor_type") for vi in m.graph.input if vi.name not in inits]
-    return ins, [vi.type.HasField("tensor_type") for vi in m.graph.output]
+
+    def elem(vi: onnx.ValueInfoProto) -> int:
+        return vi.type.tensor_type.elem_type if vi.type.HasField("tensor_type") else 0
+
+    return [elem(vi) for vi in m.graph.input if vi.name not in inits], [elem(vi) for vi in m.graph.output]
 
 
-def _data_files(d: str, prefix: str, tensors: list[bool]) -> list[object]:
-    """`d`'s files `<prefix>0.pb`, `<prefix>1.pb`, ..., read as tensors where `tensors` says."""
+def _data_files(d: str, prefix: str, elems: list[int]) -> list[object]:
+    """`d`'s files `<prefix>0.pb`, `<prefix>1.pb`, ..., read as values of `elems`' types."""
     n = sum(f.startswith(prefix) for f in os.listdir(d))
-    return [_read_value(os.path.join(d, f"{prefix}{i}.pb"), i >= len(tensors) or tensors[i]) for i in range(n)]
+    return [_read_value(os.path.join(d, f"{prefix}{i}.pb"), elems[i] if i < len(elems) else -1) for i in range(n)]
 
 
 def cases_in(directory: str) -> Iterator[Case]:
@@ -113,7 +124,7 @@ def cases_in(directory: str) -> Iterator[Case]:
         model = os.path.join(d, "model.onnx")
         if not os.path.isfile(model):
             continue
-        kinds = _tensor_values(onnx.load(model, load_external_data=False))
+        kinds = _elem_types(onnx.load(model, load_external_data=False))
         sets = [
             (_data_files(os.path.join(d, s), "input_", kinds[0]), _data_files(os.path.join(d, s), "output_", kinds[1]))
             for s in sorted(x for x in os.listdir(d) if x.startswith("test_data_set_"))
