@@ -305,7 +305,6 @@ MAPPINGS: dict[str, Mapping] = _table(
     Softmax | SoftmaxV2 | softmax_plugin.cc
     Softplus | Softplus | similar_opp_plugins.cc
     Softsign | Softsign | similar_opp_plugins.cc
-    ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
     Tile | Tile (Const multiples) | similar_opp_plugins.cc
     TopK | TopK | topk_plugin.cc | TopK
     Trilu | Tril / Triu | trilu_plugin.cc

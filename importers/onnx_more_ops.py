@@ -59,6 +59,9 @@ MAPPINGS.update(
     SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
     DequantizeLinear | Cast, Sub, Mul (no plugin in the public copy) | -
     QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
+    ThresholdedRelu | Greater, SelectV2 | threshold_relu_plugin.cc
+    Shrink | Less, Greater, Add, Sub, SelectV2 (no plugin in the public copy) | -
+    EyeLike | Const (folded: a static shape) | eyelike_plugin.cc
     Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
     """
     )
@@ -420,3 +423,49 @@ def _quantize_linear(ctx: _NodeCtx) -> None:
     hi = ctx.const_value(np.asarray(info.max, fdt), elem, "max")
     q = ctx.emit(ge.ClipByValue, [q, lo, hi], [t], suffix="ClipByValue").results[0]
     ctx.single(ge.Cast, [q], {"dst_type": _int(_GE_DATATYPE[out])})
+
+
+# -- ThresholdedRelu, Shrink, EyeLike ------------------------------------------------------
+
+
+@converts("ThresholdedRelu")
+def _thresholded_relu(ctx: _NodeCtx) -> None:
+    # threshold_relu_plugin.cc: Threshold {threshold = alpha} then Mul by x; the dialect has
+    # no Threshold: x > alpha ? x : 0 as Greater, SelectV2, which gives the same numbers.
+    x, elem = ctx.x(0), ctx.elem(0)
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    alpha = ctx.const_value(np.asarray(ctx.attr_float("alpha", 1.0), dt), elem, "alpha")
+    zero = ctx.const_value(np.zeros((), dt), elem, "zero")
+    above = ctx.emit(ge.Greater, [x, alpha], [ctx.imp.tensor_type(_T.BOOL, ctx.dims(0))], suffix="Greater")
+    ctx.single(ge.SelectV2, [above.results[0], x, zero])
+
+
+@converts("Shrink")
+def _shrink(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: x < -lambd ? x + bias : (x > lambd ? x - bias : 0) as
+    # Less, Greater, Add, Sub and two SelectV2.
+    x, elem, dims = ctx.x(0), ctx.elem(0), ctx.dims(0)
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    tt = ctx.imp.tensor_type
+    lambd, bias = ctx.attr_float("lambd", 0.5), ctx.attr_float("bias", 0.0)
+    lo = ctx.const_value(np.asarray(-lambd, dt), elem, "low")
+    hi = ctx.const_value(np.asarray(lambd, dt), elem, "high")
+    b = ctx.const_value(np.asarray(bias, dt), elem, "bias")
+    zero = ctx.const_value(np.zeros((), dt), elem, "zero")
+    below = ctx.emit(ge.Less, [x, lo], [tt(_T.BOOL, dims)], suffix="below").results[0]
+    above = ctx.emit(ge.Greater, [x, hi], [tt(_T.BOOL, dims)], suffix="above").results[0]
+    up = ctx.emit(ge.Add, [x, b], [tt(elem, dims)], suffix="Add").results[0]
+    down = ctx.emit(ge.Sub, [x, b], [tt(elem, dims)], suffix="Sub").results[0]
+    upper = ctx.emit(ge.SelectV2, [above, down, zero], [tt(elem, dims)], suffix="upper").results[0]
+    ctx.single(ge.SelectV2, [below, up, upper])
+
+
+@converts("EyeLike")
+def _eye_like(ctx: _NodeCtx) -> None:
+    # eyelike_plugin.cc maps EyeLike to GE's op, which graph preparation folds to a Const
+    # (its output depends on the input's static shape only): the Const is made here,
+    # ones on diagonal k, of the `dtype` attribute's type (default: the input's).
+    rows, cols = ctx.dims(0)
+    elem = ctx.out_elem()
+    eye = np.eye(rows, cols, ctx.attr_int("k", 0), dtype=onnx.helper.tensor_dtype_to_np_dtype(elem))
+    ctx.bind_const(0, eye, elem)

@@ -68,7 +68,7 @@ MORE_ONNX_OPS = frozenset({
     "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot", "CastLike", "CumSum", "DepthToSpace",
     "GatherND", "Hardmax", "PRelu", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ScatterElements", "ScatterND",
     "SpaceToDepth", "Xor", "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss",
-    "QuantizeLinear", "DequantizeLinear",
+    "QuantizeLinear", "DequantizeLinear", "ThresholdedRelu", "Shrink", "EyeLike",
 })  # fmt: skip
 
 # ---------------------------------------------------------------------------------------

@@ -374,6 +374,18 @@ CASES: list[Case] = [
         {"x": f32(2, 5) * 100, "s": np.array(0.7, np.float32)},
         ["ge.RealDiv", "ge.Round", "ge.ClipByValue", "ge.Cast"],
     ),  # fmt: skip
+    # -- ThresholdedRelu, Shrink, EyeLike -----------------------------------------------------
+    case("ThresholdedRelu", "ThresholdedRelu", {"x": f32(3, 5)}, ["ge.Greater", "ge.SelectV2"], alpha=0.3),
+    case(
+        "Shrink-bias",
+        "Shrink",
+        {"x": f32(2, 7)},
+        ["ge.Less", "ge.Greater", "ge.Add", "ge.Sub", "ge.SelectV2", "ge.SelectV2"],
+        lambd=0.6,
+        bias=0.25,
+    ),  # fmt: skip
+    case("EyeLike-k-int32", "EyeLike", {"x": f32(3, 5)}, [], k=1, dtype=T.INT32),
+    case("EyeLike-negative-k", "EyeLike", {"x": i64([1, 2], [3, 4], [5, 6])}, [], k=-1),
     # -- CastLike, bit operations, Xor --------------------------------------------------------
     case("CastLike-f32-to-f16", "CastLike", {"x": f32(2, 3), "t": np.zeros(1, np.float16)}, ["ge.Cast"], opset=19),
     case("CastLike-f32-to-i32", "CastLike", {"x": f32(4) * 9}, ["ge.Cast"], inits={"t": np.zeros(0, np.int32)}),
