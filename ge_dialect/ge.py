@@ -3925,10 +3925,80 @@ class SpaceToDepth(SpaceDepthBase):
         return [(n, c * b * b if c >= 0 else -1, h // b if h >= 0 else -1, w // b if w >= 0 else -1)]
 
 
+# math_ops.h: REG_OP(Acos) / Acosh / Asin / Asinh / Atan / Atanh / Cosh / Sinh / Tan: x
+# and y FloatingDataType (float16, float32, double)
+
+
+@irdl_op_definition
+class Acos(CheckedUnary):
+    """arccos(x)"""
+
+    name = "ge.Acos"
+
+
+@irdl_op_definition
+class Acosh(CheckedUnary):
+    """arcosh(x)"""
+
+    name = "ge.Acosh"
+
+
+@irdl_op_definition
+class Asin(CheckedUnary):
+    """arcsin(x)"""
+
+    name = "ge.Asin"
+
+
+@irdl_op_definition
+class Asinh(CheckedUnary):
+    """arsinh(x)"""
+
+    name = "ge.Asinh"
+
+
+@irdl_op_definition
+class Atan(CheckedUnary):
+    """arctan(x)"""
+
+    name = "ge.Atan"
+
+
+@irdl_op_definition
+class Atanh(CheckedUnary):
+    """artanh(x)"""
+
+    name = "ge.Atanh"
+
+
+@irdl_op_definition
+class Cosh(CheckedUnary):
+    """cosh(x)"""
+
+    name = "ge.Cosh"
+
+
+@irdl_op_definition
+class Sinh(CheckedUnary):
+    """sinh(x)"""
+
+    name = "ge.Sinh"
+
+
+@irdl_op_definition
+class Tan(CheckedUnary):
+    """tan(x)"""
+
+    name = "ge.Tan"
+
+
+TRIG_OPS: list[type[GeNode]] = [Acos, Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Tan]
+
+
 MORE_ONNX_OPS: list[type[GeNode]] = [
     BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Cumsum, HardMax,
     ScatterElements, GatherNd, TensorScatterUpdate, TensorScatterAdd, TensorScatterMax,
-    TensorScatterMin, DepthToSpace, SpaceToDepth,
+    TensorScatterMin, DepthToSpace, SpaceToDepth, *TRIG_OPS,
 ]  # fmt: skip
 
 

@@ -62,6 +62,15 @@ MAPPINGS.update(
     ThresholdedRelu | Greater, SelectV2 | threshold_relu_plugin.cc
     Shrink | Less, Greater, Add, Sub, SelectV2 (no plugin in the public copy) | -
     EyeLike | Const (folded: a static shape) | eyelike_plugin.cc
+    Acos | Acos (no plugin in the public copy) | -
+    Acosh | Acosh (no plugin in the public copy) | -
+    Asin | Asin (no plugin in the public copy) | -
+    Asinh | Asinh (no plugin in the public copy) | -
+    Atan | Atan (no plugin in the public copy) | -
+    Atanh | Atanh (no plugin in the public copy) | -
+    Cosh | Cosh (no plugin in the public copy) | -
+    Sinh | Sinh (no plugin in the public copy) | -
+    Tan | Tan (no plugin in the public copy) | -
     Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
     """
     )
@@ -469,3 +478,13 @@ def _eye_like(ctx: _NodeCtx) -> None:
     elem = ctx.out_elem()
     eye = np.eye(rows, cols, ctx.attr_int("k", 0), dtype=onnx.helper.tensor_dtype_to_np_dtype(elem))
     ctx.bind_const(0, eye, elem)
+
+
+# math_ops.h: REG_OP(Acos), Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Tan; no plugin in
+# the public copy: GE's op of the same meaning
+_TRIG: dict[str, type[ge.GeNode]] = {c.name.split(".")[1]: c for c in ge.TRIG_OPS}
+
+
+@converts(*_TRIG)
+def _trig(ctx: _NodeCtx) -> None:
+    ctx.single(_TRIG[ctx.op_type], [ctx.x(0)])

@@ -896,6 +896,32 @@ def _scatter_bound(
     return [_finish(op, 0, outs[0], e, extra)]
 
 
+# the trigonometric and hyperbolic ops: each monotone on its domain (Cosh convex with its
+# minimum at 0, Tan monotone between its poles); the range over [x - e, x + e] is spanned by
+# the end points (and cosh(0)), unbounded when the interval holds a pole of Tan
+_TRIG_F64: dict[type[Operation], Callable[[np.ndarray], np.ndarray]] = {
+    ge.Acos: np.arccos, ge.Acosh: np.arccosh, ge.Asin: np.arcsin, ge.Asinh: np.arcsinh, ge.Atan: np.arctan,
+    ge.Atanh: np.arctanh, ge.Cosh: np.cosh, ge.Sinh: np.sinh, ge.Tan: np.tan,
+}  # fmt: skip
+
+
+@_rule(*_TRIG_F64)
+def _trig(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    f, x, e = _TRIG_F64[type(op)], _f64(args[0]), bounds[0]
+    with np.errstate(all="ignore"):
+        fx, lo, hi = f(x), f(x - e), f(x + e)
+        d = np.maximum(np.abs(lo - fx), np.abs(hi - fx))
+        if isinstance(op, ge.Cosh):
+            d = np.where(np.abs(x) <= e, np.maximum(d, np.abs(fx - 1.0)), d)
+        if isinstance(op, ge.Tan):  # a pole (k + 1/2) pi inside the interval
+            k_lo, k_hi = np.floor((x - e) / np.pi - 0.5), np.floor((x + e) / np.pi - 0.5)
+            d = np.where(k_lo != k_hi, INF, d)
+        d = np.where(np.isnan(d) & ~np.isnan(fx), INF, np.where(np.isnan(d), 0.0, d))
+    return [_finish(op, 0, outs[0], np.where(e > 0, d, 0.0))]
+
+
 @_rule(ge.GatherNd, ge.DepthToSpace, ge.SpaceToDepth)
 def _nd_and_block_moves(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]

@@ -69,6 +69,7 @@ MORE_ONNX_OPS = frozenset({
     "GatherND", "Hardmax", "PRelu", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ScatterElements", "ScatterND",
     "SpaceToDepth", "Xor", "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss",
     "QuantizeLinear", "DequantizeLinear", "ThresholdedRelu", "Shrink", "EyeLike",
+    "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cosh", "Sinh", "Tan",
 })  # fmt: skip
 
 # ---------------------------------------------------------------------------------------

@@ -386,6 +386,21 @@ CASES: list[Case] = [
     ),  # fmt: skip
     case("EyeLike-k-int32", "EyeLike", {"x": f32(3, 5)}, [], k=1, dtype=T.INT32),
     case("EyeLike-negative-k", "EyeLike", {"x": i64([1, 2], [3, 4], [5, 6])}, [], k=-1),
+    # -- the trigonometric and hyperbolic ops (math_ops.h) --------------------------------------
+    *(
+        case(op, op, {"x": (f32(3, 5) * 0.4 + shift).astype(np.float32)}, [f"ge.{op}"], opset=17)
+        for op, shift in [
+            ("Acos", 0.0),
+            ("Acosh", 2.0),
+            ("Asin", 0.0),
+            ("Asinh", 0.0),
+            ("Atan", 0.0),
+            ("Atanh", 0.0),
+            ("Cosh", 0.0),
+            ("Sinh", 0.0),
+            ("Tan", 0.0),
+        ]
+    ),  # fmt: skip
     # -- CastLike, bit operations, Xor --------------------------------------------------------
     case("CastLike-f32-to-f16", "CastLike", {"x": f32(2, 3), "t": np.zeros(1, np.float16)}, ["ge.Cast"], opset=19),
     case("CastLike-f32-to-i32", "CastLike", {"x": f32(4) * 9}, ["ge.Cast"], inits={"t": np.zeros(0, np.int32)}),

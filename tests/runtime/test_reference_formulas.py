@@ -965,6 +965,15 @@ ACT: dict[str, tuple[type, Callable[[object], object], tuple[type, ...], tuple[f
     "Sign": (ge.Sign, lambda x: type(x)((x > 0) - (x < 0)), (F32, F16, I32), (-3, 3), "", 0, {}),
     "Sin": (ge.Sin, math.sin, (F32, F16), (-4, 4), "", 1, {}),
     "Cos": (ge.Cos, math.cos, (F32, F16), (-4, 4), "", 1, {}),
+    "Acos": (ge.Acos, math.acos, (F32, F16), (-0.95, 0.95), "", 2, {}),
+    "Acosh": (ge.Acosh, math.acosh, (F32, F16), (1.05, 4), "", 2, {}),
+    "Asin": (ge.Asin, math.asin, (F32, F16), (-0.95, 0.95), "", 2, {}),
+    "Asinh": (ge.Asinh, math.asinh, (F32, F16), (-3, 3), "", 2, {}),
+    "Atan": (ge.Atan, math.atan, (F32, F16), (-4, 4), "", 2, {}),
+    "Atanh": (ge.Atanh, math.atanh, (F32, F16), (-0.95, 0.95), "", 2, {}),
+    "Cosh": (ge.Cosh, math.cosh, (F32, F16), (-3, 3), "", 2, {}),
+    "Sinh": (ge.Sinh, math.sinh, (F32, F16), (-3, 3), "", 2, {}),
+    "Tan": (ge.Tan, math.tan, (F32, F16), (-1.3, 1.3), "", 2, {}),
 }  # fmt: skip
 
 
