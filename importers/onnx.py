@@ -276,7 +276,6 @@ MAPPINGS: dict[str, Mapping] = _table(
     GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc
     HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc
     HardSwish | HardSwish | similar_opp_plugins.cc
-    InstanceNormalization | InstanceNorm | instancenormalization_plugin.cc | InstanceNorm
     IsInf | IsInf | isinf_plugin.cc
     IsNaN | IsNan | similar_opp_plugins.cc
     LayerNormalization | LayerNorm (no plugin in the public copy) | -

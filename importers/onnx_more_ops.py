@@ -71,6 +71,8 @@ MAPPINGS.update(
     Cosh | Cosh (no plugin in the public copy) | -
     Sinh | Sinh (no plugin in the public copy) | -
     Tan | Tan (no plugin in the public copy) | -
+    InstanceNormalization | ReduceMean, Sub, Mul, Add, Rsqrt, Reshape | instancenormalization_plugin.cc
+    GroupNormalization | Reshape, ReduceMean, Sub, Mul, Add, Rsqrt (no plugin in the public copy) | -
     Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
     """
     )
@@ -488,3 +490,85 @@ _TRIG: dict[str, type[ge.GeNode]] = {c.name.split(".")[1]: c for c in ge.TRIG_OP
 @converts(*_TRIG)
 def _trig(ctx: _NodeCtx) -> None:
     ctx.single(_TRIG[ctx.op_type], [ctx.x(0)])
+
+
+# -- InstanceNormalization, GroupNormalization ---------------------------------------------
+
+
+def _normalized(ctx: _NodeCtx, x: SSAValue, shape: tuple[int, ...], eps: float) -> SSAValue:
+    """(x - mean) / sqrt(var + eps) over every axis of `shape` after the first two (x
+    Reshaped to `shape` first when it differs), as ReduceMeanD, Sub, Mul, ReduceMeanD,
+    Add, Rsqrt, Mul; the result in x's shape."""
+    elem, dims = ctx.elem(0), ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    if shape != dims:
+        s = ctx.const_value(np.array(shape, np.int64), _T.INT64, "grouped_shape")
+        x = ctx.emit(ge.Reshape, [x, s], [tt(elem, shape)], suffix="grouped").results[0]
+    axes = {"axes": _ints(range(2, len(shape))), "keep_dims": _bool(True)}
+    kept = tt(elem, shape[:2] + (1,) * (len(shape) - 2))
+    full = tt(elem, shape)
+    mean = ctx.emit(ge.ReduceMeanD, [x], [kept], axes, suffix="mean").results[0]
+    d = ctx.emit(ge.Sub, [x, mean], [full], suffix="centered").results[0]
+    sq = ctx.emit(ge.Mul, [d, d], [full], suffix="square").results[0]
+    var = ctx.emit(ge.ReduceMeanD, [sq], [kept], axes, suffix="variance").results[0]
+    e = ctx.const_value(np.asarray(eps, dt), elem, "epsilon")
+    ve = ctx.emit(ge.Add, [var, e], [kept], suffix="variance_epsilon").results[0]
+    r = ctx.emit(ge.Rsqrt, [ve], [kept], suffix="Rsqrt").results[0]
+    y = ctx.emit(ge.Mul, [d, r], [full], suffix="normalized").results[0]
+    if shape != dims:
+        s = ctx.const_value(np.array(dims, np.int64), _T.INT64, "shape")
+        y = ctx.emit(ge.Reshape, [y, s], [tt(elem, dims)], suffix="ungrouped").results[0]
+    return y
+
+
+def _affine(ctx: _NodeCtx, y: SSAValue, per_channel: list[SSAValue]) -> None:
+    """y * scale + bias, scale and bias [C] Reshaped to [C, 1, ...] (the node's output)."""
+    elem, dims = ctx.elem(0), ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    shape = (dims[1],) + (1,) * (len(dims) - 2)
+    s = ctx.const_value(np.array(shape, np.int64), _T.INT64, "channel_shape")
+    scale, bias = (
+        ctx.emit(ge.Reshape, [v, s], [tt(elem, shape)], suffix=f"{what}_Reshape").results[0]
+        for v, what in zip(per_channel, ("scale", "bias"))
+    )
+    y = ctx.emit(ge.Mul, [y, scale], [tt(elem, dims)], suffix="scaled").results[0]
+    ctx.single(ge.Add, [y, bias])
+
+
+@converts("InstanceNormalization")
+def _instance_norm(ctx: _NodeCtx) -> None:
+    # instancenormalization_plugin.cc maps it to GE's InstanceNorm, which the dialect has
+    # not; its arithmetic as GE ops: mean and variance over the spatial axes of each
+    # (n, c) (ReduceMeanD), Rsqrt, Mul, then scale and bias per channel.
+    _same_dtype(ctx, (0, 1, 2))
+    if len(ctx.dims(0)) < 3:
+        raise ctx.error(f"InstanceNormalization of a rank-{len(ctx.dims(0))} input: it needs spatial axes")
+    y = _normalized(ctx, ctx.x(0), ctx.dims(0), ctx.attr_float("epsilon", 1e-5))
+    _affine(ctx, y, [ctx.x(1), ctx.x(2)])
+
+
+@converts("GroupNormalization")
+def _group_norm(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: x Reshaped to [N, G, C/G * spatial], normalized over
+    # the last axis as InstanceNormalization is, Reshaped back; scale and bias are one per
+    # channel (opset 21) or one per group (opset 18: GatherV2 repeats each C/G times).
+    _same_dtype(ctx, (0, 1, 2))
+    dims = ctx.dims(0)
+    g = ctx.attr_int("num_groups", 0)
+    if len(dims) < 3 or g <= 0 or dims[1] % g:
+        raise ctx.error(f"num_groups {g} must divide the channels of a rank >= 3 input, got {list(dims)}")
+    n, c = dims[0], dims[1]
+    rest = int(np.prod(dims[2:], dtype=np.int64))
+    y = _normalized(ctx, ctx.x(0), (n, g, (c // g) * rest), ctx.attr_float("epsilon", 1e-5))
+    params = [ctx.x(1), ctx.x(2)]
+    if ctx.dims(1) != (c,):  # opset 18: one per group
+        rep = ctx.const_value(np.arange(c, dtype=np.int64) // (c // g), _T.INT64, "group_of_channel")
+        ax = ctx.const_value(np.array(0, np.int32), _T.INT32, "group_axis")
+        params = [
+            ctx.emit(
+                ge.GatherV2, [v, rep, ax], [ctx.imp.tensor_type(ctx.elem(0), (c,))], suffix=f"{w}_channels"
+            ).results[0]
+            for v, w in zip(params, ("scale", "bias"))
+        ]
+    _affine(ctx, y, params)

@@ -80,6 +80,13 @@ def i64(*v: object) -> np.ndarray:
     return np.array(v, dtype=np.int64)
 
 
+def _with_output_shape(c: Case, shape: tuple[int, ...]) -> Case:
+    """`c` with its float output declared of `shape` (ONNX's inference gives a function
+    op's output, e.g. GroupNormalization-21's, no shape)."""
+    c.model.graph.output[0].CopyFrom(h.make_tensor_value_info(c.model.graph.output[0].name, F, list(shape)))
+    return c
+
+
 NEG = ["ge.Less", "ge.Add", "ge.SelectV2"]  # nonnegative_indices on data
 
 CASES: list[Case] = [
@@ -401,6 +408,51 @@ CASES: list[Case] = [
             ("Tan", 0.0),
         ]
     ),  # fmt: skip
+    # -- InstanceNormalization, GroupNormalization ---------------------------------------------
+    case(
+        "InstanceNormalization",
+        "InstanceNormalization",
+        {"x": f32(2, 3, 4, 5), "s": f32(3, seed=1), "b": f32(3, seed=2)},
+        [
+            "ge.ReduceMeanD",
+            "ge.Sub",
+            "ge.Mul",
+            "ge.ReduceMeanD",
+            "ge.Add",
+            "ge.Rsqrt",
+            "ge.Mul",
+            "ge.Reshape",
+            "ge.Reshape",
+            "ge.Mul",
+            "ge.Add",
+        ],
+        epsilon=0.01,
+    ),  # fmt: skip
+    _with_output_shape(
+        case(
+            "GroupNormalization-21",
+            "GroupNormalization",
+            {"x": f32(2, 6, 3, 1), "s": f32(6, seed=1), "b": f32(6, seed=2)},
+            [
+                "ge.Reshape",
+                "ge.ReduceMeanD",
+                "ge.Sub",
+                "ge.Mul",
+                "ge.ReduceMeanD",
+                "ge.Add",
+                "ge.Rsqrt",
+                "ge.Mul",
+                "ge.Reshape",
+                "ge.Reshape",
+                "ge.Reshape",
+                "ge.Mul",
+                "ge.Add",
+            ],
+            opset=21,
+            num_groups=3,
+        ),
+        (2, 6, 3, 1),
+    ),
     # -- CastLike, bit operations, Xor --------------------------------------------------------
     case("CastLike-f32-to-f16", "CastLike", {"x": f32(2, 3), "t": np.zeros(1, np.float16)}, ["ge.Cast"], opset=19),
     case("CastLike-f32-to-i32", "CastLike", {"x": f32(4) * 9}, ["ge.Cast"], inits={"t": np.zeros(0, np.int32)}),
