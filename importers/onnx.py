@@ -51,9 +51,11 @@ Where this departs from GE's plugins it says so at the converter: ONNX's default
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
 then Add) and its alpha and beta (Mul by a Const; the plugin drops them), negative indices
 (Gather's GatherV2 with negative_index_support; GatherElements' and the scatters' indices
-made non-negative by SelectV2 first), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on
-two 2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's
-Muls as a Mul by a scalar Const, Clip's missing bound as the dtype's lowest/highest value (the
+made non-negative by SelectV2 first), ArgMax/ArgMin's select_last_index, Shape's start/end,
+Trilu's k from data, Mod on the narrow integer types, IsInf of one sign, integer Div (GE's
+Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on two 2-D inputs written as
+the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul by a scalar
+Const, Clip's missing bound as the dtype's lowest/highest value (the
 plugin casts x to float32), Mod with fmod = 0 as FloorMod (the plugin ignores fmod),
 Softmax/LogSoftmax of opsets 11-12 over the coerced trailing axes, Pow with an exponent of
 another dtype through Casts, ArgMin's int32 indices cast to ONNX's int64 and the reduced axis
@@ -63,7 +65,8 @@ SAME_LOWER pool refused where GE's SAME would pad the other side; LayerNormaliza
 and Mish have no plugin in the public copy and become GE's LayerNorm, Gelu (or Erf and
 arithmetic for the exact Gelu) and Mish. The plugins of the public copy register opsets 8 to
 15; the same mappings serve 16 to 21 where the op's semantics did not change (the converters
-read the later opsets' input forms of axes, split, shape and pads).
+read the later opsets' input forms of axes, split, shape and pads). importers/onnx_more_ops.py
+holds the ops added for ONNX's node tests (issue 28) and says the same at each.
 """
 
 from __future__ import annotations
