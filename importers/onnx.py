@@ -2343,15 +2343,16 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
     # [1, 1, sh, sw], pads from ONNX's [top, left, bottom, right] to [top, bottom, left,
     # right], dilations [1, 1, dh, dw], groups = group, output_padding [0, 0, oh, ow],
     # data_format NCHW}; a 1-D one (trans_2d) is Unsqueeze(axes=[2]) of x and the filter,
-    # Conv2DTranspose, Squeeze(axis=[2]). kernel_shape is required. 5-D needs
+    # Conv2DTranspose, Squeeze(axis=[2]). 5-D needs
     # Conv3DTranspose. The plugin's comment says the AI-core op "does not support auto_pad"
     # and intercepts it; output_shape sets auto_pad: both are refused.
     _same_dtype(ctx, (0, 1))
     xd, wd = ctx.dims(0), ctx.dims(1)
     rank = len(xd)
-    kernel = ctx.attr_ints("kernel_shape")
-    if not kernel:
-        raise ctx.error("kernel_shape is required (conv_transpose_plugin.cc refuses a ConvTranspose without it)")
+    # The plugin refuses a ConvTranspose without kernel_shape; ONNX reads it from the
+    # filter's spatial dims then, and so does this import (beyond the plugin: the filter
+    # is there, the attribute only repeats it).
+    kernel = ctx.attr_ints("kernel_shape") or list(wd[2:])
     if rank == 5:
         raise ctx.error(
             "a 3-D ConvTranspose (5-D input) needs Conv3DTranspose (conv_transpose_plugin.cc), which the ge dialect lacks"

@@ -453,6 +453,15 @@ CASES: list[Case] = [
         ),
         (2, 6, 3, 1),
     ),
+    # -- ConvTranspose without kernel_shape (conv_transpose_plugin.cc requires it) -------------
+    case(
+        "ConvTranspose-no-kernel-shape",
+        "ConvTranspose",
+        {"x": f32(1, 2, 3, 4), "w": f32(2, 3, 3, 2, seed=1)},
+        ["ge.Conv2DTranspose"],
+        strides=[2, 1],
+        pads=[1, 0, 0, 1],
+    ),  # fmt: skip
     # -- CastLike, bit operations, Xor --------------------------------------------------------
     case("CastLike-f32-to-f16", "CastLike", {"x": f32(2, 3), "t": np.zeros(1, np.float16)}, ["ge.Cast"], opset=19),
     case("CastLike-f32-to-i32", "CastLike", {"x": f32(4) * 9}, ["ge.Cast"], inits={"t": np.zeros(0, np.int32)}),
