@@ -3861,6 +3861,393 @@ class Range(GeNode):
         return [(range_length(*vals),)]  # type: ignore[arg-type]
 
 
+# ---------------------------------------------------------------------------------------
+# More ops of ONNX models (issue 28): Cumsum, HardMax, ScatterElements, GatherNd,
+# TensorScatterUpdate / TensorScatterAdd / TensorScatterMax / TensorScatterMin,
+# DepthToSpace, SpaceToDepth, BitwiseAnd / BitwiseOr / BitwiseXor, Invert, LeftShift,
+# RightShift. Each is one library kernel task: GE's autofuse lowers none of them
+# (lowering/lower_autofuse.py: POINTWISE and LOWERINGS hold no entry for them).
+# ---------------------------------------------------------------------------------------
+
+# elewise_calculation_ops.h: REG_OP(BitwiseAnd) / BitwiseOr / BitwiseXor / Invert /
+# LeftShift / RightShift: x1, x2 int8, int16, int32, int64, uint8, uint16 (the shifts and
+# the later protos add uint32, uint64)
+BITWISE_TYPES: frozenset[str] = frozenset(
+    {"DT_INT8", "DT_INT16", "DT_INT32", "DT_INT64", "DT_UINT8", "DT_UINT16", "DT_UINT32", "DT_UINT64"}
+)
+
+
+@irdl_op_definition
+class BitwiseAnd(CheckedBinary):
+    """x1 & x2, broadcast (elewise_calculation_ops.h: REG_OP(BitwiseAnd))."""
+
+    name = "ge.BitwiseAnd"
+    DTYPES: ClassVar = BITWISE_TYPES
+
+
+@irdl_op_definition
+class BitwiseOr(CheckedBinary):
+    """x1 | x2, broadcast (elewise_calculation_ops.h: REG_OP(BitwiseOr))."""
+
+    name = "ge.BitwiseOr"
+    DTYPES: ClassVar = BITWISE_TYPES
+
+
+@irdl_op_definition
+class BitwiseXor(CheckedBinary):
+    """x1 ^ x2, broadcast (elewise_calculation_ops.h: REG_OP(BitwiseXor))."""
+
+    name = "ge.BitwiseXor"
+    DTYPES: ClassVar = BITWISE_TYPES
+
+
+@irdl_op_definition
+class Invert(CheckedUnary):
+    """~x, every bit flipped (elewise_calculation_ops.h: REG_OP(Invert))."""
+
+    name = "ge.Invert"
+    DTYPES: ClassVar = BITWISE_TYPES
+
+
+@irdl_op_definition
+class LeftShift(CheckedBinary):
+    """x << y, broadcast; a shift of the width or more gives 0 (elewise_calculation_ops.h:
+    REG_OP(LeftShift), TensorFlow's left_shift on unsigned x)."""
+
+    name = "ge.LeftShift"
+    DTYPES: ClassVar = BITWISE_TYPES
+
+
+@irdl_op_definition
+class RightShift(CheckedBinary):
+    """x >> y, broadcast (arithmetic on signed x, logical on unsigned x); a shift of the
+    width or more gives 0 (or -1 for a negative signed x) (elewise_calculation_ops.h:
+    REG_OP(RightShift))."""
+
+    name = "ge.RightShift"
+    DTYPES: ClassVar = BITWISE_TYPES
+
+
+@irdl_op_definition
+class Cumsum(GeNode):
+    """`ge.Cumsum(%x, %axis)`: the running sum of x along `axis` (a 0-d or 1-element
+    int32/int64 ge.Const); `exclusive` leaves each element out of its own sum, `reverse`
+    sums from the end (math_ops.h: REG_OP(Cumsum): x NumberType, exclusive and reverse
+    default false)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.Cumsum"
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"exclusive": (A.AttrKind.BOOL, False), "reverse": (A.AttrKind.BOOL, False)}
+
+    def axis(self) -> int | None:
+        vals = _const_input(self, 1, "axis")
+        s = self.in_shape(0)
+        if vals is None or s is None:
+            return None
+        if len(vals) != 1:
+            raise VerifyException(f"axis must hold one value, got {len(vals)}")
+        return normalize_axis(vals[0], len(s), "axis")
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        _check_dtypes(self, self.operands[0], REAL_NUMBER_TYPES, "x")
+
+    def infer(self) -> list[Dims | None] | None:
+        self.axis()
+        return [self.in_shape(0)]
+
+
+@irdl_op_definition
+class HardMax(GeNode):
+    """`ge.HardMax(%x) {axis}`: 1 at the first largest value along `axis`, 0 elsewhere
+    (nn_norm_ops.h: REG_OP(HardMax): x float16/float32, axis default -1)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.HardMax"
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {"axis": (A.AttrKind.INT, False)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        _check_dtypes(self, self.operands[0], FLOAT_DTYPES, "x")
+
+    def infer(self) -> list[Dims | None] | None:
+        s = self.in_shape(0)
+        if s is not None:
+            if not s:
+                raise VerifyException("HardMax takes x of rank >= 1")
+            normalize_axis(self.int_attr("axis", -1), len(s), "axis")
+        return [s]
+
+
+# selection_ops.h: REG_OP(ScatterElements) .ATTR(reduction, String, "none"): none, add, mul
+SCATTER_REDUCTIONS: tuple[str, ...] = ("none", "add", "mul")
+
+
+@irdl_op_definition
+class ScatterElements(GeNode):
+    """`ge.ScatterElements(%data, %indices, %updates) {axis, reduction}`: a copy of data
+    where, for each position i of indices, the element at i with i[axis] replaced by
+    indices[i] is updates[i] (reduction "none"), or that element plus / times updates[i]
+    ("add" / "mul", in index order) (selection_ops.h: REG_OP(ScatterElements): indices
+    int32/int64 of data's rank and updates' shape, an index outside [0, data.shape[axis])
+    an error)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.ScatterElements"
+    NUM_INPUTS: ClassVar = (3, 3)
+    ATTRS: ClassVar = {"axis": (A.AttrKind.INT, False), "reduction": (A.AttrKind.STR, False)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.operands[2], self.results[0]], "data, updates and y")
+        _check_dtypes(self, self.operands[1], INDEX_DTYPES, "indices")
+        r = A.get_str(self, "reduction", "none")
+        if r not in SCATTER_REDUCTIONS:
+            raise VerifyException(f"reduction must be one of {', '.join(SCATTER_REDUCTIONS)}, got '{r}'")
+
+    def infer(self) -> list[Dims | None] | None:
+        d, i, u = self.in_shape(0), self.in_shape(1), self.in_shape(2)
+        if d is None or i is None or u is None:
+            return [d]
+        if len(i) != len(d) or not d:
+            raise VerifyException(f"indices {fmt_shape(i)} must have data's rank ({fmt_shape(d)}), at least 1")
+        if not dims_agree(i, u):
+            raise VerifyException(f"updates {fmt_shape(u)} must have indices' shape {fmt_shape(i)}")
+        a = normalize_axis(self.int_attr("axis", 0), len(d), "axis")
+        for k, (x, y) in enumerate(zip(d, i)):
+            if k != a and x >= 0 and y >= 0 and y > x:
+                raise VerifyException(f"indices dim {k} ({y}) is larger than data's ({x})")
+        return [d]
+
+
+def _nd_index_shape(op: GeNode, x: Dims, idx: Dims) -> int:
+    """The index depth k (indices' last dim) of a GatherNd / TensorScatter op, checked."""
+    if not idx:
+        raise VerifyException(f"{ge_type(op)} indices must have rank >= 1")
+    k = idx[-1]
+    if k >= 0 and k > len(x):
+        raise VerifyException(f"indices' last dim {k} exceeds x's rank {len(x)}")
+    return k
+
+
+@irdl_op_definition
+class GatherNd(GeNode):
+    """`ge.GatherNd(%x, %indices)`: y[j] = x[indices[j]] where each indices[j] (the last
+    dim, k) indexes x's first k dims; y's shape is indices.shape[:-1] + x.shape[k:]
+    (array_ops.h: REG_OP(GatherNd): indices int32/int64; an index outside [0, dim) an
+    error)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.GatherNd"
+    NUM_INPUTS: ClassVar = (2, 2)
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        _check_dtypes(self, self.operands[1], INDEX_DTYPES, "indices")
+
+    def infer(self) -> list[Dims | None] | None:
+        x, idx = self.in_shape(0), self.in_shape(1)
+        if x is None or idx is None:
+            return None
+        k = _nd_index_shape(self, x, idx)
+        if k < 0:  # an unknown index depth: an unknown rank
+            return [None]
+        return [idx[:-1] + x[k:]]
+
+
+class TensorScatterBase(GeNode):
+    """`ge.TensorScatterXxx(%x, %indices, %updates)`: a copy of x where the slice
+    x[indices[j]] (indices' last dim k indexing x's first k dims) is updates[j]
+    (TensorScatterUpdate), or that slice combined with updates[j] in index order (Add,
+    Max, Min); updates' shape is indices.shape[:-1] + x.shape[k:] (array_ops.h:
+    REG_OP(TensorScatterUpdate) / REG_OP(TensorScatterAdd) / REG_OP(TensorScatterMax) /
+    REG_OP(TensorScatterMin): indices int32/int64, an index outside [0, dim) an error)."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (3, 3)
+    REDUCTION: ClassVar[str] = "none"
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.operands[2], self.results[0]], "x, updates and y")
+        _check_dtypes(self, self.operands[1], INDEX_DTYPES, "indices")
+
+    def infer(self) -> list[Dims | None] | None:
+        x, idx, u = self.in_shape(0), self.in_shape(1), self.in_shape(2)
+        if x is None or idx is None or u is None:
+            return [x]
+        k = _nd_index_shape(self, x, idx)
+        if k < 0:
+            return [x]
+        if not dims_agree(u, idx[:-1] + x[k:]):
+            raise VerifyException(f"updates {fmt_shape(u)} must have shape {fmt_shape(idx[:-1] + x[k:])}")
+        # x's sliced dims are updates' trailing ones: either knows them
+        return [x[:k] + (merge_shapes(x[k:], u[len(idx) - 1 :]) or x[k:])]
+
+
+@irdl_op_definition
+class TensorScatterUpdate(TensorScatterBase):
+    name = "ge.TensorScatterUpdate"
+
+
+@irdl_op_definition
+class TensorScatterAdd(TensorScatterBase):
+    name = "ge.TensorScatterAdd"
+    REDUCTION: ClassVar = "add"
+
+
+@irdl_op_definition
+class TensorScatterMax(TensorScatterBase):
+    name = "ge.TensorScatterMax"
+    REDUCTION: ClassVar = "max"
+
+
+@irdl_op_definition
+class TensorScatterMin(TensorScatterBase):
+    name = "ge.TensorScatterMin"
+    REDUCTION: ClassVar = "min"
+
+
+class SpaceDepthBase(GeNode):
+    """`ge.DepthToSpace(%x) {block_size, mode, data_format}` / `ge.SpaceToDepth(...)`:
+    NCHW x's channels moved into block_size x block_size spatial blocks and back
+    (array_ops.h / transformation_ops.h: REG_OP(DepthToSpace) .ATTR(mode, String, "DCR"):
+    DCR takes depth-column-row order, CRD column-row-depth; REG_OP(SpaceToDepth);
+    block_size >= 2; data_format NCHW here, as the ONNX plugins set it)."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (1, 1)
+    ATTRS: ClassVar = {
+        "block_size": (A.AttrKind.INT, True),
+        "mode": (A.AttrKind.STR, False),
+        "data_format": (A.AttrKind.STR, False),
+    }
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        if self.int_attr("block_size", 0) < 2:
+            raise VerifyException(f"block_size must be >= 2, got {self.int_attr('block_size', 0)}")
+        if A.get_str(self, "data_format", "NCHW") != "NCHW":
+            raise VerifyException(f"data_format must be NCHW, got {A.get_str(self, 'data_format')}")
+        if A.get_str(self, "mode", "DCR") not in ("DCR", "CRD"):
+            raise VerifyException(f"mode must be DCR or CRD, got {A.get_str(self, 'mode')}")
+
+
+@irdl_op_definition
+class DepthToSpace(SpaceDepthBase):
+    name = "ge.DepthToSpace"
+
+    def infer(self) -> list[Dims | None] | None:
+        s, b = self.in_shape(0), self.int_attr("block_size", 2)
+        if s is None:
+            return None
+        if len(s) != 4:
+            raise VerifyException(f"DepthToSpace takes a 4-D NCHW x, got {fmt_shape(s)}")
+        n, c, h, w = s
+        if c >= 0 and c % (b * b):
+            raise VerifyException(f"channels {c} are not a multiple of block_size^2 = {b * b}")
+        return [(n, c // (b * b) if c >= 0 else -1, h * b if h >= 0 else -1, w * b if w >= 0 else -1)]
+
+
+@irdl_op_definition
+class SpaceToDepth(SpaceDepthBase):
+    name = "ge.SpaceToDepth"
+
+    def infer(self) -> list[Dims | None] | None:
+        s, b = self.in_shape(0), self.int_attr("block_size", 2)
+        if s is None:
+            return None
+        if len(s) != 4:
+            raise VerifyException(f"SpaceToDepth takes a 4-D NCHW x, got {fmt_shape(s)}")
+        n, c, h, w = s
+        if (h >= 0 and h % b) or (w >= 0 and w % b):
+            raise VerifyException(f"height {h} and width {w} must be multiples of block_size {b}")
+        return [(n, c * b * b if c >= 0 else -1, h // b if h >= 0 else -1, w // b if w >= 0 else -1)]
+
+
+# math_ops.h: REG_OP(Acos) / Acosh / Asin / Asinh / Atan / Atanh / Cosh / Sinh / Tan: x
+# and y FloatingDataType (float16, float32, double)
+
+
+@irdl_op_definition
+class Acos(CheckedUnary):
+    """arccos(x)"""
+
+    name = "ge.Acos"
+
+
+@irdl_op_definition
+class Acosh(CheckedUnary):
+    """arcosh(x)"""
+
+    name = "ge.Acosh"
+
+
+@irdl_op_definition
+class Asin(CheckedUnary):
+    """arcsin(x)"""
+
+    name = "ge.Asin"
+
+
+@irdl_op_definition
+class Asinh(CheckedUnary):
+    """arsinh(x)"""
+
+    name = "ge.Asinh"
+
+
+@irdl_op_definition
+class Atan(CheckedUnary):
+    """arctan(x)"""
+
+    name = "ge.Atan"
+
+
+@irdl_op_definition
+class Atanh(CheckedUnary):
+    """artanh(x)"""
+
+    name = "ge.Atanh"
+
+
+@irdl_op_definition
+class Cosh(CheckedUnary):
+    """cosh(x)"""
+
+    name = "ge.Cosh"
+
+
+@irdl_op_definition
+class Sinh(CheckedUnary):
+    """sinh(x)"""
+
+    name = "ge.Sinh"
+
+
+@irdl_op_definition
+class Tan(CheckedUnary):
+    """tan(x)"""
+
+    name = "ge.Tan"
+
+
+TRIG_OPS: list[type[GeNode]] = [Acos, Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Tan]
+
+
+MORE_ONNX_OPS: list[type[GeNode]] = [
+    BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Cumsum, HardMax,
+    ScatterElements, GatherNd, TensorScatterUpdate, TensorScatterAdd, TensorScatterMax,
+    TensorScatterMin, DepthToSpace, SpaceToDepth, *TRIG_OPS,
+]  # fmt: skip
+
+
 def const_scalar(v: SSAValue) -> float | None:
     """The one value of a one-element ge.Const/ge.Constant producing `v`, else None."""
     owner = v.owner
@@ -3889,6 +4276,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     PartitionedCall, AscBackend, FusedAscBackend,
     *STRUCTURAL_OPS,
     *RECURRENT_OPS,
+    *MORE_ONNX_OPS,
     Dropout, StopGradient, PreventGradient, Snapshot, Size, Rank, Fill, Range,
 ]  # fmt: skip
 

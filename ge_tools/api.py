@@ -27,7 +27,8 @@
   pass, GE rule, nodes, message, location) and the model's figures as ge-run
   --stats-json writes them.
 - `simulate(model_or_module, inputs, executions=N, streams=S)`: the device simulator
-  (runtime/simulator.py) on the npu.model (compiling first when there is none).
+  (runtime/simulator.py) on the npu.model (compiling first when there is none); a graph
+  of unknown shapes runs as ge-run runs it, on the dynamic executor.
 - `reference(module, inputs)`: the reference interpreter (runtime/reference.py).
 
 Errors are the tools' exceptions: `UserError` (bad text, bad pipeline or option: the
@@ -345,8 +346,9 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
     if inputs is None:
         from ge_tools.run import random_input
 
+        # an unknown dim takes ge-run's size without --dim (run.py: make_input_sets)
         rng = np.random.default_rng(seed)
-        return [random_input(d, rng) for d in datas]
+        return [random_input(d, rng, _concrete_shape(d)) for d in datas]
     if isinstance(inputs, Mapping):
         names = [ge.node_name(d) for d in datas]
         unknown = sorted(set(inputs) - set(names))
@@ -367,6 +369,14 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
         check_value(d, d.results[0], a, f"input {i}")
         out.append(a)
     return out
+
+
+def _concrete_shape(d: ge.DataLike) -> tuple[int, ...] | None:
+    from ge_dialect.desc import shape_of
+    from ge_tools.run import DEFAULT_DIM
+
+    sh = shape_of(d.results[0].type)
+    return None if sh is None else tuple(x if x >= 0 else DEFAULT_DIM for x in sh)
 
 
 def reference(
@@ -413,10 +423,14 @@ def simulate(
     """Load the npu.model on the device simulator once and execute it `executions` times
     on fresh input buffers (as ge-run does). A module without an npu.model is compiled
     first (`ge-compile{streams=S}`, S default 1); a given model must have `streams`
-    streams when it is given. `inputs`: arrays in Data index order, a mapping from Data
-    node names, or None for ge-run's random inputs of `seed` (a bare npu.model takes
-    arrays only). A SimulatorFault propagates."""
-    from ge_tools.run import simulate_model, simulation_stats
+    streams when it is given. A graph ge-run runs on the dynamic executor (unknown dims,
+    or partitioned; ge_tools/run.py: is_dynamic_graph) is compiled as ge-run compiles it
+    (run.py: compile_dynamic: its known-shape subgraphs become npu.models) and executed on
+    runtime/dynamic_executor.py; its stats are ge-run --stats-json's `dynamic` figures.
+    `inputs`: arrays in Data index order, a mapping from Data node names, or None for
+    ge-run's random inputs of `seed` (a bare npu.model takes arrays only). A
+    SimulatorFault propagates."""
+    from ge_tools.run import is_dynamic_graph, simulate_model, simulation_stats
     from runtime.reference import select_graph
 
     if executions < 1:
@@ -432,8 +446,11 @@ def simulate(
         if found is None:
             if g is None:
                 raise ValueError("the module holds neither an npu.model nor a ge.graph")
+            if is_dynamic_graph(module, g):
+                return _simulate_dynamic(module, g, inputs, executions, streams, frozen_inputs, seed)
             found = compile(module, f"ge-compile{{streams={streams or 1}}}").model(g.sym_name.data)
-            assert found is not None  # ge-compile ends with ge-to-npu
+            if found is None:  # ge-compile partitioned it: a node's shape is only known at run time
+                return _simulate_dynamic(module, g, inputs, executions, streams, frozen_inputs, seed)
         model = found
     if streams is not None and model.streams.value.data != streams:
         raise ValueError(f"the model runs on {model.streams.value.data} stream(s), not {streams}")
@@ -454,3 +471,37 @@ def simulate(
     sim = simulate_model(model, arrays, names, executions, frozen_inputs)
     runs = [[o.array for o in run] for run in sim.runs]
     return SimulationResult(runs[-1], runs, simulation_stats(sim, executions))
+
+
+def _simulate_dynamic(
+    module: ModuleOp,
+    g: ge.GraphOp,
+    inputs: Sequence[object] | Mapping[str, object] | None,
+    executions: int,
+    streams: int | None,
+    frozen_inputs: Sequence[int],
+    seed: int,
+) -> SimulationResult:
+    """What ge-run does with a graph of unknown shapes (ge_tools/run.py: _run_dynamic):
+    compile_dynamic, then the dynamic executor, `executions` times on fresh buffers."""
+    from ge_tools.run import compile_dynamic
+    from runtime.dynamic_executor import DynamicExecutor, is_dynamic_module, partition_summary
+
+    arrays = _inputs(g, inputs, seed)
+    if is_dynamic_module(module):
+        compiled = module.clone()
+    else:
+        passes = _passes(f"ge-compile{{streams={streams or 1}}}", {})
+        _prepare(module)
+        with remark_sink(lambda r: None):
+            compiled = compile_dynamic(make_context(), PassPipeline(passes), module, g)
+    ex = DynamicExecutor(compiled, frozen_inputs)
+    runs = [ex.execute([np.array(a, copy=True) for a in arrays]) for _ in range(executions)]
+    stats: dict[str, object] = {
+        "executions": executions,
+        "dynamic": {
+            "clusters": partition_summary(compiled).as_dict(),
+            "executions": [h.as_dict() for h in ex.history],
+        },
+    }
+    return SimulationResult(runs[-1], runs, stats)

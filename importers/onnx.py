@@ -49,9 +49,13 @@ external data, an opset outside 11-21.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
-then Add), integer Div (GE's Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on
-two 2-D inputs written as the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's
-Muls as a Mul by a scalar Const, Clip's missing bound as the dtype's lowest/highest value (the
+then Add) and its alpha and beta (Mul by a Const; the plugin drops them), negative indices
+(Gather's GatherV2 with negative_index_support; GatherElements' and the scatters' indices
+made non-negative by SelectV2 first), ArgMax/ArgMin's select_last_index, Shape's start/end,
+Trilu's k from data, Mod on the narrow integer types, IsInf of one sign, integer Div (GE's
+Div, as RealDiv is float-only here), MatMul's BatchMatMulV2 on two 2-D inputs written as
+the dialect's 2-D MatMul, Sum/Mean's AccumulateNV2 as AddN, Mean's Muls as a Mul by a scalar
+Const, Clip's missing bound as the dtype's lowest/highest value (the
 plugin casts x to float32), Mod with fmod = 0 as FloorMod (the plugin ignores fmod),
 Softmax/LogSoftmax of opsets 11-12 over the coerced trailing axes, Pow with an exponent of
 another dtype through Casts, ArgMin's int32 indices cast to ONNX's int64 and the reduced axis
@@ -63,6 +67,7 @@ arithmetic for the exact Gelu) and Mish. The plugins of the public copy register
 15; the same mappings serve 16 to 21 where the op's semantics did not change (the converters
 read the later opsets' input forms of axes, split, shape and pads). LSTM, GRU and RNN are
 importers/onnx_rnn.py's (its docstring says where it goes beyond GE's fusion passes).
+importers/onnx_more_ops.py holds the ops added for ONNX's node tests and says the same at each.
 """
 
 from __future__ import annotations
@@ -205,7 +210,8 @@ def _table(rows: str) -> dict[str, Mapping]:
     return out
 
 
-# ONNX op | GE op(s) the plugin makes | plugin file | ge op(s) still needed (empty: imported)
+# ONNX op | GE op(s) the plugin makes | plugin file | ge op(s) still needed (empty: imported);
+# importers/onnx_more_ops.py adds its ops' rows
 MAPPINGS: dict[str, Mapping] = _table(
     """
     Abs | Abs | similar_opp_plugins.cc
@@ -218,8 +224,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     Exp | Exp | similar_opp_plugins.cc
     Expand | Expand (a constant shape: BroadcastToD) | similar_opp_plugins.cc
     Flatten | Flatten | flatten_plugin.cc
-    Gather | GatherV2 (Const axis) | gather_plugin.cc
-    Gemm | MatMulV2 | gemm_plugin.cc
+    Gather | GatherV2 (Const axis, negative_index_support) | gather_plugin.cc
+    Gemm | MatMulV2 (alpha, beta != 1: Mul, Add) | gemm_plugin.cc
     Identity | Identity | similar_opp_plugins.cc
     Log | Log | similar_opp_plugins.cc
     MatMul | BatchMatMulV2 (2-D: MatMul) | matmul_plugin.cc
@@ -254,23 +260,19 @@ MAPPINGS: dict[str, Mapping] = _table(
     ArgMin | ArgMin (Const dimension), ExpandDims, Cast | argmin_plugin.cc
     AveragePool | AvgPoolV2 (1-D: Unsqueeze, AvgPoolV2, Squeeze) | average_pool_plugin.cc
     BatchNormalization | BatchNorm (inference) | batch_normalization_plugin.cc
-    BitShift | LeftShift / RightShift | bitshift_plugin.cc | LeftShift, RightShift
     Ceil | Ceil | similar_opp_plugins.cc
     Celu | Celu | celu_plugin.cc
     Clip | ClipByValue | clip_plugin.cc
     ConstantOfShape | Fill (dims, Const value) | constantofshape_plugin.cc
     ConvTranspose | Conv2DTranspose (1-D: Unsqueeze, Conv2DTranspose, Squeeze) | conv_transpose_plugin.cc
     Cos | Cos | similar_opp_plugins.cc
-    CumSum | Cumsum | cumsum_plugin.cc | Cumsum
-    DepthToSpace | DepthToSpace | depth_to_space_plugin.cc | DepthToSpace
     Dropout | Dropout (inference; mask: a Const of ones) | similar_opp_plugins.cc
     Einsum | Einsum | einsum_plugin.cc | Einsum
     Elu | Elu | elu_plugin.cc
     Equal | Equal | similar_opp_plugins.cc
     Erf | Erf | similar_opp_plugins.cc
     Floor | Floor | similar_opp_plugins.cc
-    GatherElements | GatherElements | gather_elements_plugin.cc
-    GatherND | GatherNd | gather_nd_plugin.cc | GatherNd
+    GatherElements | GatherElements (negative indices: Less, Add, SelectV2) | gather_elements_plugin.cc
     Gelu | Gelu (tanh); Mul, Erf, Add (none) (no plugin in the public copy) | -
     GlobalAveragePool | AvgPool | global_average_pool_plugin.cc
     GlobalMaxPool | MaxPool | global_max_pool_plugin.cc
@@ -278,8 +280,6 @@ MAPPINGS: dict[str, Mapping] = _table(
     GreaterOrEqual | GreaterEqual | similar_opp_plugins.cc
     HardSigmoid | HardSigmoid | hard_sigmoid_plugin.cc
     HardSwish | HardSwish | similar_opp_plugins.cc
-    Hardmax | HardMax | hardmax_plugin.cc | HardMax
-    InstanceNormalization | InstanceNorm | instancenormalization_plugin.cc | InstanceNorm
     IsInf | IsInf | isinf_plugin.cc
     IsNaN | IsNan | similar_opp_plugins.cc
     LayerNormalization | LayerNorm (no plugin in the public copy) | -
@@ -297,15 +297,9 @@ MAPPINGS: dict[str, Mapping] = _table(
     OneHot | OneHot | onehot_plugin.cc | OneHot
     Or | LogicalOr | similar_opp_plugins.cc
     Pad | PadV3 (Const paddings) | pad_plugin.cc
-    PRelu | PRelu | similar_opp_plugins.cc | PRelu
     Range | Range | similar_opp_plugins.cc
-    ReduceL1 | LpNorm | reduceL1_plugin.cc | LpNorm
-    ReduceL2 | LpNorm | reduceL2_plugin.cc | LpNorm
-    ReduceSumSquare | SquareSumV1 | reduce_sum_square_plugin.cc | SquareSumV1
     Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
-    ScatterElements | ScatterElements | scatter_elements_plugin.cc | ScatterElements
-    ScatterND | TensorScatterUpdate | similar_opp_plugins.cc | TensorScatterUpdate
     Selu | Selu | selu_plugin.cc
     Sign | Sign | similar_opp_plugins.cc
     Sin | Sin | similar_opp_plugins.cc
@@ -314,13 +308,10 @@ MAPPINGS: dict[str, Mapping] = _table(
     Softmax | SoftmaxV2 | softmax_plugin.cc
     Softplus | Softplus | similar_opp_plugins.cc
     Softsign | Softsign | similar_opp_plugins.cc
-    SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc | SpaceToDepth
-    ThresholdedRelu | Threshold, Mul | threshold_relu_plugin.cc | Threshold
     Tile | Tile (Const multiples) | similar_opp_plugins.cc
     TopK | TopK | topk_plugin.cc | TopK
     Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc
-    Xor | BitwiseXor | xor_plugin.cc | BitwiseXor
     LSTM | DynamicRNN per direction (CommonLSTMFusionPass), ExpandDims, StridedSliceV2, ConcatD | lstm_plugin.cc
     GRU | DynamicGRUV2 per direction (GRUFusionPass), ExpandDims, StridedSliceV2, ConcatD | gru_plugin.cc
     RNN | MatMul, SplitD, per step MatMul, Add, activation; Pack (no plugin in the public copy) | -
@@ -334,7 +325,7 @@ MAPPINGS: dict[str, Mapping] = _table(
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Expand": {1: "shape"}, "Split": {1: "split"},
     "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
-    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Trilu": {1: "k"}, "Resize": {2: "scales", 3: "sizes"},
+    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Resize": {2: "scales", 3: "sizes"},
     **{op: {1: "axes"} for op in (
         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
     )},
@@ -1300,11 +1291,28 @@ def _selu(ctx: _NodeCtx) -> None:
 
 @converts("IsInf")
 def _is_inf(ctx: _NodeCtx) -> None:
-    # isinf_plugin.cc: ParseParamsIsinf -- detect_negative and detect_positive must both be 1
-    for name in ("detect_negative", "detect_positive"):
-        if ctx.attr_int(name, 1) != 1:
-            raise ctx.unsupported_attr(name, ctx.attr_int(name, 1), "GE's IsInf detects both infinities")
-    ctx.single(ge.IsInf, [ctx.x(0)])
+    # isinf_plugin.cc: ParseParamsIsinf -- detect_negative and detect_positive must both be
+    # 1. Beyond the plugin: one infinity only is IsInf and the sign (LogicalAnd with
+    # Greater / Less than 0); neither is all false (LogicalAnd of both signs).
+    neg, pos = ctx.attr_int("detect_negative", 1), ctx.attr_int("detect_positive", 1)
+    if neg and pos:
+        ctx.single(ge.IsInf, [ctx.x(0)])
+        return
+    x, bt = ctx.x(0), ctx.out_type()
+    dt = onnx.helper.tensor_dtype_to_np_dtype(ctx.elem(0))
+    zero = ctx.const_value(np.zeros((), dt), ctx.elem(0), "zero")
+    inf = ctx.emit(ge.IsInf, [x], [bt], suffix="IsInf").results[0]
+    sign = ctx.emit(ge.Greater if pos else ge.Less, [x, zero], [bt], suffix="sign").results[0]
+    if not (neg or pos):
+        other = ctx.emit(ge.Greater, [x, zero], [bt], suffix="positive").results[0]
+        sign = ctx.emit(ge.LogicalAnd, [sign, other], [bt], suffix="no_sign").results[0]
+    ctx.single(ge.LogicalAnd, [inf, sign])
+
+
+# the integer dtypes GE's Mod / FloorMod take no kernel for, and the wider one each is
+# computed in (every value of the narrow one is exact there)
+_MOD_WIDER: dict[int, int] = {_T.INT8: _T.INT32, _T.INT16: _T.INT32, _T.UINT8: _T.INT32, _T.UINT16: _T.INT32,
+                              _T.UINT32: _T.INT64}  # fmt: skip
 
 
 @converts("Mod")
@@ -1312,11 +1320,27 @@ def _mod(ctx: _NodeCtx) -> None:
     # mod_plugin.cc: ParseParamsMod -- Mod (TensorFlow's truncating Mod), fmod ignored with a
     # warning. ONNX's fmod = 1 is that remainder; fmod = 0 (integers only) is the floored
     # one, which GE's FloorMod computes: it becomes FloorMod here, not the plugin's Mod.
+    # Beyond the plugin: an integer dtype outside FloorMod's (int8, int16, uint8, uint16,
+    # uint32) is computed in int32 / int64 between Casts, which gives the same remainder.
     _same_dtype(ctx, (0, 1))
     fmod = ctx.attr_int("fmod", 0)
-    if fmod == 0 and ctx.elem(0) in _FLOATS:
+    elem = ctx.elem(0)
+    if fmod == 0 and elem in _FLOATS:
         raise ctx.unsupported_attr("fmod", 0, "ONNX's Mod takes fmod = 1 for floating-point inputs")
-    ctx.single(ge.Mod if fmod else ge.FloorMod, [ctx.x(0), ctx.x(1)])
+    cls = ge.Mod if fmod else ge.FloorMod
+    wide = _MOD_WIDER.get(elem)
+    if wide is None or (cls is ge.Mod and elem in (_T.INT8, _T.UINT8)):
+        ctx.single(cls, [ctx.x(0), ctx.x(1)])
+        return
+    tt = ctx.imp.tensor_type
+    a, b = (
+        ctx.emit(
+            ge.Cast, [ctx.x(i)], [tt(wide, ctx.dims(i))], {"dst_type": _int(_GE_DATATYPE[wide])}, suffix=f"Cast{i}"
+        )
+        for i in (0, 1)
+    )
+    r = ctx.emit(cls, [a.results[0], b.results[0]], [tt(wide, ctx.out_dims())], suffix=cls.name.split(".")[1])
+    ctx.single(ge.Cast, [r.results[0]], {"dst_type": _int(_GE_DATATYPE[elem])})
 
 
 @converts("Where")
@@ -1622,19 +1646,28 @@ def _expand(ctx: _NodeCtx) -> None:
 
 @converts("Shape")
 def _shape(ctx: _NodeCtx) -> None:
-    # shape_plugin.cc: Shape {dtype = DT_INT64}; the plugin reads no start/end (Shape-15),
-    # so a slice of the shape is refused.
+    # shape_plugin.cc: Shape {dtype = DT_INT64}; the plugin reads no start/end (Shape-15).
+    # Beyond it: a slice of a static shape is the Const of those dims, which is what GE's
+    # DimensionComputePass makes of a Shape whose input shape is known
+    # (graph/passes/dimension_compute_pass.cc); a slice of a shape with unknown dims is
+    # refused.
     rank = len(ctx.dims(0))
 
     def clamp(v: int) -> int:
         return min(max(v + rank if v < 0 else v, 0), rank)
 
     start, end = clamp(ctx.attr_int("start", 0)), clamp(ctx.attr_int("end", rank))
-    if (start, end) != (0, rank):
+    if (start, end) == (0, rank):
+        ctx.single(ge.Shape, [ctx.x(0)])
+        return
+    sliced = ctx.dims(0)[start:end]
+    if any(d < 0 for d in sliced):
         raise ctx.unsupported_attr(
-            "start/end", f"{ctx.attr('start')}/{ctx.attr('end')}", "GE's Shape plugin takes the whole shape"
+            "start/end",
+            f"{ctx.attr('start')}/{ctx.attr('end')}",
+            "GE's Shape plugin takes the whole shape, and the sliced dims are not all known",
         )
-    ctx.single(ge.Shape, [ctx.x(0)])
+    ctx.bind_const(0, np.array(sliced, dtype=np.int64), _T.INT64)
 
 
 # -- gather, matmul, conv ------------------------------------------------------------------
@@ -1643,11 +1676,41 @@ def _shape(ctx: _NodeCtx) -> None:
 @converts("Gather")
 def _gather(ctx: _NodeCtx) -> None:
     # gather_plugin.cc: ParseOpToGraphGather: GatherV2(x, indices, Const axis: 0-d int32),
-    # the axis Const named <name>_const_data. Negative indices keep GE's default
-    # (negative_index_support unset).
+    # the axis Const named <name>_const_data. Beyond the plugin, which leaves GatherV2's
+    # negative_index_support at its default (false): ONNX counts an index in [-dim, -1]
+    # from the end, so the attribute is set (selection_ops.h: REG_OP(GatherV2)
+    # .ATTR(negative_index_support, Bool, false)) and a negative index from data gives
+    # ONNX's numbers at run time.
     axis = ctx.attr_int("axis", 0)
     ax = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "const_data")
-    ctx.single(ge.GatherV2, [ctx.x(0), ctx.x(1), ax])
+    ctx.single(ge.GatherV2, [ctx.x(0), ctx.x(1), ax], {"negative_index_support": _TRUE})
+
+
+def nonnegative_indices(ctx: _NodeCtx, i: int, dim: int | np.ndarray, suffix: str) -> SSAValue:
+    """Input `i`, ONNX indices into an axis of size `dim` (or, an array, the sizes its last
+    axis runs over: GatherND's and ScatterND's), with each index in [-dim, -1] moved to
+    dim + index, for a GE op that reads only [0, dim) (GatherElements,
+    ScatterElements, GatherNd, ...). A constant is rewritten at import; indices from data
+    become SelectV2(Less(indices, 0), Add(indices, dim), indices) (selection_ops.h:
+    REG_OP(SelectV2)), so the graph gives ONNX's numbers at run time. An index outside
+    [-dim, dim) stays outside [0, dim): the GE op's range error still catches it."""
+    v = ctx.value(i)
+    elem = v.elem
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    if v.const is not None:
+        idx = v.const
+        if not (idx < 0).any():
+            return ctx.x(i)
+        fixed = np.where((idx < 0) & (idx >= -dim), idx + np.asarray(dim, dt), idx).astype(dt)
+        return ctx.const_value(fixed, elem, f"{suffix}_nonnegative")
+    x = ctx.x(i)
+    t = ctx.imp.tensor_type(elem, v.dims)
+    zero = ctx.const_value(np.zeros((), dt), elem, f"{suffix}_zero")
+    size = ctx.const_value(np.asarray(dim, dt), elem, f"{suffix}_dim")
+    neg = ctx.emit(ge.Less, [x, zero], [ctx.imp.tensor_type(_T.BOOL, v.dims)], suffix=f"{suffix}_Less")
+    wrapped = ctx.emit(ge.Add, [x, size], [t], suffix=f"{suffix}_Add")
+    sel = ctx.emit(ge.SelectV2, [neg.results[0], wrapped.results[0], x], [t], suffix=f"{suffix}_SelectV2")
+    return sel.results[0]
 
 
 @converts("MatMul")
@@ -1670,25 +1733,42 @@ def _matmul(ctx: _NodeCtx) -> None:
 @converts("Gemm")
 def _gemm(ctx: _NodeCtx) -> None:
     # gemm_plugin.cc: ParseParamsGemm: MatMulV2(A, B, C) {transpose_x1 = transA,
-    # transpose_x2 = transB}; alpha and beta are not read, so other values are refused. C of
-    # shape [N] or [1, N] is the bias input; any other broadcastable C is added after the
-    # MatMul (MatMulV2's bias is 1-D).
+    # transpose_x2 = transB}; the plugin reads neither alpha nor beta. C of shape [N] or
+    # [1, N] is the bias input; any other broadcastable C is added after the MatMul
+    # (MatMulV2's bias is 1-D). Beyond the plugin, which would compute A*B + C for any
+    # alpha and beta: alpha != 1 multiplies the product and beta != 1 multiplies C by a
+    # 0-d Const (Mul), before the Add, so the graph gives ONNX's alpha*A*B + beta*C.
     _same_dtype(ctx, range(ctx.n_inputs))
     alpha, beta = ctx.attr_float("alpha", 1.0), ctx.attr_float("beta", 1.0)
-    if alpha != 1.0:
-        raise ctx.unsupported_attr("alpha", alpha, "GE's Gemm mapping (gemm_plugin.cc, MatMulV2) drops alpha")
-    if ctx.has(2) and beta != 1.0:
-        raise ctx.unsupported_attr("beta", beta, "GE's Gemm mapping (gemm_plugin.cc, MatMulV2) drops beta")
+    elem = ctx.elem(0)
+    scaled = alpha != 1.0 or (ctx.has(2) and beta != 1.0)
+    if scaled and elem not in _FLOATS:
+        which = "alpha" if alpha != 1.0 else "beta"
+        raise ctx.unsupported_attr(
+            which, alpha if which == "alpha" else beta, "an integer Gemm takes alpha = beta = 1 (GE's Mul would round)"
+        )
     attrs = {
         "transpose_x1": _bool(bool(ctx.attr_int("transA", 0))),
         "transpose_x2": _bool(bool(ctx.attr_int("transB", 0))),
     }
     n = ctx.out_dims()[1]
-    if not ctx.has(2) or ctx.dims(2) in ((n,), (1, n)):
+    if not scaled and (not ctx.has(2) or ctx.dims(2) in ((n,), (1, n))):
         ctx.single(ge.MatMul, [ctx.x(i) for i in range(3) if ctx.has(i)], attrs)
         return
-    mm = ctx.emit(ge.MatMul, [ctx.x(0), ctx.x(1)], [ctx.out_type()], attrs, suffix="MatMulV2")
-    ctx.single(ge.Add, [mm.results[0], ctx.x(2)])
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    if not ctx.has(2):
+        mm = ctx.emit(ge.MatMul, [ctx.x(0), ctx.x(1)], [ctx.out_type()], attrs, suffix="MatMulV2")
+        ctx.single(ge.Mul, [mm.results[0], _made_const(ctx, np.asarray(alpha, dt), elem, "alpha")])
+        return
+    y = ctx.emit(ge.MatMul, [ctx.x(0), ctx.x(1)], [ctx.out_type()], attrs, suffix="MatMulV2").results[0]
+    if alpha != 1.0:
+        a = _made_const(ctx, np.asarray(alpha, dt), elem, "alpha")
+        y = ctx.emit(ge.Mul, [y, a], [ctx.out_type()], suffix="alpha_Mul").results[0]
+    c = ctx.x(2)
+    if beta != 1.0:
+        b = _made_const(ctx, np.asarray(beta, dt), elem, "beta")
+        c = ctx.emit(ge.Mul, [c, b], [ctx.imp.tensor_type(elem, ctx.dims(2))], suffix="beta_Mul").results[0]
+    ctx.single(ge.Add, [y, c])
 
 
 def _conv_pads(
@@ -2054,42 +2134,58 @@ def _tile(ctx: _NodeCtx) -> None:
 def _arg(ctx: _NodeCtx) -> None:
     # argmax_plugin.cc: ParseParamsArgMax / ParseOpToGraphArgMax: ArgMaxV2(x, Const
     # dimension: 0-d int32 axis, named <name>_const_data) {dtype = DT_INT64}, then with
-    # keepdims = 1 (the default) ExpandDims; select_last_index = 1 is refused.
-    # argmin_plugin.cc: the same with ArgMin {dtype = DT_INT32}, whose int32 indices a Cast
-    # turns into the int64 ONNX's ArgMin yields. The plugins' ExpandDims axis Const holds
-    # keep_dims (1), which is the reduced axis only when axis = 1: the reduced axis is used.
-    if ctx.attr_int("select_last_index", 0):
-        raise ctx.unsupported_attr("select_last_index", 1, f"GE's {ctx.op_type} plugin supports 0 only")
+    # keepdims = 1 (the default) ExpandDims. argmin_plugin.cc: the same with ArgMin
+    # {dtype = DT_INT32}, whose int32 indices a Cast turns into the int64 ONNX's ArgMin
+    # yields. The plugins' ExpandDims axis Const holds keep_dims (1), which is the reduced
+    # axis only when axis = 1: the reduced axis is used. The plugins refuse
+    # select_last_index = 1; beyond them, x reversed along the axis (GatherV2 of the
+    # indices n-1 .. 0) gives the first index i of the reversed order, and n - 1 - i (Sub)
+    # is ONNX's last index.
     dims = ctx.dims(0)
     axis = ctx.attr_int("axis", 0)
     a = _norm_axis(ctx, axis, len(dims))
     keep = bool(ctx.attr_int("keepdims", 1))
+    last = bool(ctx.attr_int("select_last_index", 0))
     is_max = ctx.op_type == "ArgMax"
     cls, elem, dt = (ge.ArgMaxV2, _T.INT64, 9) if is_max else (ge.ArgMin, _T.INT32, 3)
+    tt = ctx.imp.tensor_type
+    x = ctx.x(0)
+    if last:
+        rev = ctx.const_value(np.arange(dims[a] - 1, -1, -1, dtype=np.int64), _T.INT64, "reverse_indices")
+        rax = ctx.const_value(np.array(a, dtype=np.int32), _T.INT32, "reverse_axis")
+        x = ctx.emit(ge.GatherV2, [x, rev, rax], [tt(ctx.elem(0), dims)], suffix="reverse").results[0]
     dim = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "const_data")
     reduced = dims[:a] + dims[a + 1 :]
-    tt = ctx.imp.tensor_type
-    last_is_node = is_max and not keep
-    arg = ctx.emit(cls, [ctx.x(0), dim], [tt(elem, reduced)], {"dtype": _int(dt)},
-                   suffix=None if last_is_node else cls.name.split(".")[1])  # fmt: skip
-    y = arg.results[0]
-    if last_is_node:
-        ctx.bind(0, y)
-        return
+    steps: list[tuple[type[Operation], list[SSAValue], dict[str, Attribute], int, tuple[int, ...]]] = []
+    steps.append((cls, [x, dim], {"dtype": _int(dt)}, elem, reduced))
     if keep:
-        if is_max:
-            ctx.single(ge.ExpandDims, [y], {"axis": _int(a)})
-            return
-        y = ctx.emit(ge.ExpandDims, [y], [tt(elem, ctx.out_dims())], {"axis": _int(a)}, suffix="ExpandDims").results[0]
-    ctx.single(ge.Cast, [y], {"dst_type": _int(_GE_DATATYPE[_T.INT64])})
+        steps.append((ge.ExpandDims, [], {"axis": _int(a)}, elem, ctx.out_dims()))
+    if not is_max:
+        steps.append((ge.Cast, [], {"dst_type": _int(_GE_DATATYPE[_T.INT64])}, _T.INT64, ctx.out_dims()))
+    y: SSAValue | None = None
+    for k, (op_cls, operands, attrs, out_elem, out_dims) in enumerate(steps):
+        final = k == len(steps) - 1 and not last
+        suffix = None if final else op_cls.name.split(".")[1]
+        op = ctx.emit(op_cls, operands or [y], [tt(out_elem, out_dims)], attrs, suffix=suffix)  # type: ignore[list-item]
+        y = op.results[0]
+    assert y is not None
+    if last:
+        n1 = ctx.const_value(np.array(dims[a] - 1, dtype=np.int64), _T.INT64, "last_index")
+        ctx.single(ge.Sub, [n1, y])
+        return
+    ctx.bind(0, y)
 
 
 @converts("GatherElements")
 def _gather_elements(ctx: _NodeCtx) -> None:
     # gather_elements_plugin.cc: ParseParamsGatherElements: GatherElements {dim = axis}.
-    # GE's op follows PyTorch's gather: a negative index is out of range (ONNX's counts
-    # from the end), an error when the graph runs.
-    ctx.single(ge.GatherElements, [ctx.x(0), ctx.x(1)], {"dim": _int(ctx.attr_int("axis", 0))})
+    # GE's op follows PyTorch's gather, where a negative index is out of range; ONNX's
+    # counts from the end. Beyond the plugin, the indices go through nonnegative_indices
+    # first (a constant rewritten, data through SelectV2), so GE's op gives ONNX's numbers.
+    dims = ctx.dims(0)
+    axis = _norm_axis(ctx, ctx.attr_int("axis", 0), len(dims))
+    idx = nonnegative_indices(ctx, 1, dims[axis], "indices")
+    ctx.single(ge.GatherElements, [ctx.x(0), idx], {"dim": _int(ctx.attr_int("axis", 0))})
 
 
 @converts("Trilu")
@@ -2097,10 +2193,27 @@ def _trilu(ctx: _NodeCtx) -> None:
     # trilu_plugin.cc: ParseParamsTrilu / ParseOpToGraphTrilu: upper (default 1) -> Triu,
     # else Tril, {diagonal = 0}. The public copy's plugin refuses the k input ("now only
     # support one input"); a constant k is Tril/Triu's diagonal attribute, folded here.
+    # Beyond the plugin, a k from data keeps element (i, j) where j - i >= k (upper) or
+    # <= k: GreaterEqual / LessEqual of a Const of j - i and k, then SelectV2 of x and 0.
+    upper = bool(ctx.attr_int("upper", 1))
+    if ctx.has(1) and ctx.value(1).const is None:
+        if int(np.prod(ctx.dims(1), dtype=np.int64)) != 1:
+            raise ctx.error(f"k must hold one value, got shape {list(ctx.dims(1))}")
+        rows, cols = ctx.dims(0)[-2:]
+        offs = (np.arange(cols, dtype=np.int64)[None, :] - np.arange(rows, dtype=np.int64)[:, None]).astype(np.int64)
+        d = ctx.const_value(offs, _T.INT64, "diagonal_offsets")
+        k = ctx.x(1)
+        if ctx.elem(1) != _T.INT64:
+            raise ctx.error(f"k must be int64, got {_dtype_name(ctx.elem(1)).lower()}")
+        keep = ctx.emit(ge.GreaterEqual if upper else ge.LessEqual, [d, k], [ctx.imp.tensor_type(_T.BOOL, (rows, cols))],
+                        suffix="keep").results[0]  # fmt: skip
+        zero = ctx.const_value(np.zeros((), onnx.helper.tensor_dtype_to_np_dtype(ctx.elem(0))), ctx.elem(0), "zero")
+        ctx.single(ge.SelectV2, [keep, ctx.x(0), zero])
+        return
     k = ctx.const_ints(1, "k") if ctx.has(1) else [0]
     if len(k) != 1:
         raise ctx.error(f"k must hold one value, got {len(k)}")
-    cls = ge.Triu if ctx.attr_int("upper", 1) else ge.Tril
+    cls = ge.Triu if upper else ge.Tril
     ctx.single(cls, [ctx.x(0)], {"diagonal": _int(k[0])})
 
 
@@ -2234,15 +2347,16 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
     # [1, 1, sh, sw], pads from ONNX's [top, left, bottom, right] to [top, bottom, left,
     # right], dilations [1, 1, dh, dw], groups = group, output_padding [0, 0, oh, ow],
     # data_format NCHW}; a 1-D one (trans_2d) is Unsqueeze(axes=[2]) of x and the filter,
-    # Conv2DTranspose, Squeeze(axis=[2]). kernel_shape is required. 5-D needs
+    # Conv2DTranspose, Squeeze(axis=[2]). 5-D needs
     # Conv3DTranspose. The plugin's comment says the AI-core op "does not support auto_pad"
     # and intercepts it; output_shape sets auto_pad: both are refused.
     _same_dtype(ctx, (0, 1))
     xd, wd = ctx.dims(0), ctx.dims(1)
     rank = len(xd)
-    kernel = ctx.attr_ints("kernel_shape")
-    if not kernel:
-        raise ctx.error("kernel_shape is required (conv_transpose_plugin.cc refuses a ConvTranspose without it)")
+    # The plugin refuses a ConvTranspose without kernel_shape; ONNX reads it from the
+    # filter's spatial dims then, and so does this import (beyond the plugin: the filter
+    # is there, the attribute only repeats it).
+    kernel = ctx.attr_ints("kernel_shape") or list(wd[2:])
     if rank == 5:
         raise ctx.error(
             "a 3-D ConvTranspose (5-D input) needs Conv3DTranspose (conv_transpose_plugin.cc), which the ge dialect lacks"
@@ -2311,3 +2425,6 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
 
 # The recurrent ops' converters register themselves (they use the helpers above).
 import importers.onnx_rnn  # noqa: E402, F401  (LSTM, GRU, RNN)
+
+# The ops of importers/onnx_more_ops.py register themselves with `converts` and MAPPINGS.
+from importers import onnx_more_ops  # noqa: E402, F401  (registers its converters)

@@ -1,4 +1,4 @@
-"""ONNX's recurrent ops, LSTM, GRU and RNN, as GE imports them (issue 28).
+"""ONNX's recurrent ops, LSTM, GRU and RNN, as GE imports them.
 
 CANN's ONNX plugins make LSTM a CommonLSTM and GRU a CommonGRU node
 (ops/built-in/framework/onnx_plugin/lstm_plugin.cc, gru_plugin.cc; today's hicann/ops-nn

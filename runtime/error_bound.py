@@ -840,6 +840,98 @@ def _asc_node_bounds(
     return [np.full(o.shape, INF if any(np.any(e > 0) for e in es) else 0.0) for o in outs]
 
 
+# -- More ops of ONNX models (issue 28) ---------------------------------------------------
+
+
+@_rule(ge.BitwiseAnd, ge.BitwiseOr, ge.BitwiseXor, ge.Invert, ge.LeftShift, ge.RightShift, ge.HardMax)
+def _bits_exact_or_unbounded(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # bits, and HardMax's one-hot of the first largest: exact on exact inputs, any value
+    # once an input may differ
+    return [np.full(outs[0].shape, INF if any(np.any(b > 0) for b in bounds) else 0.0)]
+
+
+@_rule(ge.Cumsum)
+def _cumsum_bound(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # each output is a sum of up to n inputs: their bounds summed the same way, plus the
+    # n - 1 roundings of the accumulation in any order on the magnitudes
+    if np.any(bounds[1] > 0):
+        return [np.full(outs[0].shape, INF)]
+    x = args[0]
+    axis = int(args[1].reshape(-1)[0]) % max(x.ndim, 1)
+    n = x.shape[axis] if x.ndim else 1
+    with np.errstate(all="ignore"):
+        e = ip.run_node(op, [_f64(bounds[0]), args[1]])[0]
+        mag = ip.run_node(op, [np.abs(_f64(x)), args[1]])[0]
+    return [_finish(op, 0, outs[0], e, 2 * _gamma(n - 1, _u_acc(x.dtype)) * mag)]
+
+
+@_rule(ge.ScatterElements, ge.TensorScatterUpdate, ge.TensorScatterAdd, ge.TensorScatterMax, ge.TensorScatterMin)
+def _scatter_bound(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # written elements carry their update's bound, combined ones the combination of the
+    # bounds (a sum for add, the larger for max / min); mul multiplies values: exact on
+    # exact inputs plus its roundings, else unbounded. A differing index: unbounded.
+    if np.any(bounds[1] > 0):
+        return [np.full(outs[0].shape, INF)]
+    r = A.get_str(op, "reduction", "none") if isinstance(op, ge.ScatterElements) else ""
+    kind = r or (op.REDUCTION if isinstance(op, ge.TensorScatterBase) else "none")
+    n = args[2].size
+    with np.errstate(all="ignore"):
+        if kind == "mul":
+            if np.any(bounds[0] > 0) or np.any(bounds[2] > 0):
+                return [np.full(outs[0].shape, INF)]
+            return [
+                _finish(op, 0, outs[0], _zeros(outs[0]), 2 * _gamma(n, _u_acc(args[0].dtype)) * np.abs(_f64(outs[0])))
+            ]
+        e = ip.run_node(op, [_f64(bounds[0]), args[1], _f64(bounds[2])])[0]
+        extra: np.ndarray | float = 0.0
+        if kind == "add":
+            mag = ip.run_node(op, [np.abs(_f64(args[0])), args[1], np.abs(_f64(args[2]))])[0]
+            extra = 2 * _gamma(n, _u_acc(args[0].dtype)) * mag
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
+# the trigonometric and hyperbolic ops: each monotone on its domain (Cosh convex with its
+# minimum at 0, Tan monotone between its poles); the range over [x - e, x + e] is spanned by
+# the end points (and cosh(0)), unbounded when the interval holds a pole of Tan
+_TRIG_F64: dict[type[Operation], Callable[[np.ndarray], np.ndarray]] = {
+    ge.Acos: np.arccos, ge.Acosh: np.arccosh, ge.Asin: np.arcsin, ge.Asinh: np.arcsinh, ge.Atan: np.arctan,
+    ge.Atanh: np.arctanh, ge.Cosh: np.cosh, ge.Sinh: np.sinh, ge.Tan: np.tan,
+}  # fmt: skip
+
+
+@_rule(*_TRIG_F64)
+def _trig(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    f, x, e = _TRIG_F64[type(op)], _f64(args[0]), bounds[0]
+    with np.errstate(all="ignore"):
+        fx, lo, hi = f(x), f(x - e), f(x + e)
+        d = np.maximum(np.abs(lo - fx), np.abs(hi - fx))
+        if isinstance(op, ge.Cosh):
+            d = np.where(np.abs(x) <= e, np.maximum(d, np.abs(fx - 1.0)), d)
+        if isinstance(op, ge.Tan):  # a pole (k + 1/2) pi inside the interval
+            k_lo, k_hi = np.floor((x - e) / np.pi - 0.5), np.floor((x + e) / np.pi - 0.5)
+            d = np.where(k_lo != k_hi, INF, d)
+        d = np.where(np.isnan(d) & ~np.isnan(fx), INF, np.where(np.isnan(d), 0.0, d))
+    return [_finish(op, 0, outs[0], np.where(e > 0, d, 0.0))]
+
+
+@_rule(ge.GatherNd, ge.DepthToSpace, ge.SpaceToDepth)
+def _nd_and_block_moves(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # elements move: their bounds move with them (GatherNd: unbounded once an index may differ)
+    if not _index_inputs_exact(bounds, 1):
+        return [np.full(outs[0].shape, INF)]
+    return [np.require(ip.run_node(op, [_f64(bounds[0]), *args[1:]])[0], np.float64, ["C", "W"])]
+
+
 # ---------------------------------------------------------------------------------------
 # Recurrent ops (issue 28): DynamicRNN and DynamicGRUV2
 #

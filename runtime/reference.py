@@ -1051,6 +1051,148 @@ def dynamic_gru_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray
 # ---------------------------------------------------------------------------------------
 
 
+# -- More ops of ONNX models (issue 28): bit operations, Cumsum, HardMax, the scatters,
+#    GatherNd, DepthToSpace, SpaceToDepth ---------------------------------------------------
+
+
+def _shift(left: bool) -> Impl:
+    """LeftShift / RightShift: x shifted by y bits; a shift of the width or more gives 0
+    (a right shift of a negative signed x: -1), as the elementwise shift kernels saturate
+    rather than take C's undefined result."""
+
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, y = np.broadcast_arrays(args[0], args[1])
+        bits = x.dtype.itemsize * 8
+        if y.dtype.kind == "i" and (y < 0).any():
+            raise ReferenceEvalError(op, f"{ge.ge_type(op)} of a negative shift {int(y.min())}")
+        big = y.astype(np.uint64) >= bits
+        s = np.where(big, 0, y).astype(x.dtype)
+        r = np.left_shift(x, s) if left else np.right_shift(x, s)
+        over = np.zeros((), x.dtype) if left or x.dtype.kind == "u" else np.where(x < 0, -1, 0).astype(x.dtype)
+        return [np.where(big, over, r).astype(x.dtype)]
+
+    return semantics
+
+
+def _cumsum(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Cumsum: the running sum along the axis (floats accumulate f16/bf16 in float32, as
+    the reductions do), `reverse` from the end, `exclusive` without the element itself."""
+    x = args[0]
+    if args[1].size != 1:
+        raise ReferenceEvalError(op, f"axis must hold one value, got {args[1].size}")
+    axis = _norm_axis(op, int(args[1].reshape(-1)[0]), x.ndim, "axis")
+    acc = upcast([x])[0]
+    if A.get_bool(op, "reverse"):
+        acc = np.flip(acc, axis)
+    s = np.cumsum(acc, axis=axis, dtype=acc.dtype)
+    if A.get_bool(op, "exclusive") and s.shape[axis]:  # each sum moves one place on, a 0 first
+        head = [slice(None)] * s.ndim
+        head[axis] = slice(0, -1)
+        first = list(s.shape)
+        first[axis] = 1
+        s = np.concatenate([np.zeros(first, s.dtype), s[tuple(head)]], axis=axis)
+    if A.get_bool(op, "reverse"):
+        s = np.flip(s, axis)
+    return [np.ascontiguousarray(s).astype(out_dtype(op))]
+
+
+def _hard_max(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """HardMax: 1 at the first largest value along the axis, 0 elsewhere."""
+    x = args[0]
+    axis = _norm_axis(op, A.get_int(op, "axis", -1), x.ndim, "axis")
+    y = np.zeros(x.shape, out_dtype(op))
+    if x.size:
+        np.put_along_axis(y, np.expand_dims(np.argmax(upcast([x])[0], axis=axis), axis), 1, axis=axis)
+    return [y]
+
+
+def _checked_indices(op: Operation, idx: np.ndarray, dim: int | np.ndarray) -> np.ndarray:
+    try:
+        if isinstance(dim, np.ndarray):
+            return _nd_checked(idx, dim)
+        return gather_indices(idx, dim, False)
+    except IndexError as e:
+        raise ReferenceEvalError(op, str(e)) from None
+
+
+def _nd_checked(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
+    """N-d indices (last axis: one index per leading dim of x), each in [0, dims[j])."""
+    for j, d in enumerate(dims.tolist()):
+        gather_indices(idx[..., j], int(d), False)
+    return idx.astype(np.int64)
+
+
+_UFUNCS: dict[str, np.ufunc] = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}
+
+
+def _scatter_elements(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """ScatterElements: data with updates written (or combined, in index order) at the
+    positions indices name along the axis."""
+    data, idx, upd = args
+    axis = _norm_axis(op, A.get_int(op, "axis", 0), data.ndim, "axis")
+    i = _checked_indices(op, idx, data.shape[axis])
+    pos: list[np.ndarray] = list(np.indices(idx.shape, sparse=True))
+    pos[axis] = i
+    out = np.array(data, copy=True)
+    r = A.get_str(op, "reduction", "none") or "none"
+    if r == "none":
+        out[tuple(pos)] = upd
+    else:
+        _UFUNCS[r].at(out, tuple(np.broadcast_arrays(*pos)), upd)
+    return [out]
+
+
+def _nd_positions(op: Operation, x: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, ...]:
+    k = idx.shape[-1]
+    if k > x.ndim:
+        raise ReferenceEvalError(op, f"indices' last dim {k} exceeds x's rank {x.ndim}")
+    i = _checked_indices(op, idx, np.asarray(x.shape[:k]))
+    return tuple(i.reshape(-1, k).T)
+
+
+def _gather_nd(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """GatherNd: the slices of x at the index tuples of indices' last axis."""
+    x, idx = args
+    k = idx.shape[-1]
+    y = x[_nd_positions(op, x, idx)]
+    return [np.ascontiguousarray(y.reshape(idx.shape[:-1] + x.shape[k:]))]
+
+
+def _tensor_scatter(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """TensorScatterUpdate / Add / Max / Min: x with the slices at indices' index tuples
+    replaced by (or combined in index order with) updates."""
+    assert isinstance(op, ge.TensorScatterBase)
+    x, idx, upd = args
+    k = idx.shape[-1]
+    pos = _nd_positions(op, x, idx)
+    u = upd.reshape((-1,) + x.shape[k:])
+    out = np.array(x, copy=True)
+    if op.REDUCTION == "none":
+        out[pos] = u
+    else:
+        _UFUNCS[op.REDUCTION].at(out, pos, u)
+    return [out]
+
+
+def _depth_to_space(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = args[0]
+    b = A.get_int(op, "block_size", 2)
+    n, c, h, w = x.shape
+    if (A.get_str(op, "mode", "DCR") or "DCR") == "DCR":
+        t = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        t = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return [np.ascontiguousarray(t.reshape(n, c // (b * b), h * b, w * b))]
+
+
+def _space_to_depth(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = args[0]
+    b = A.get_int(op, "block_size", 2)
+    n, c, h, w = x.shape
+    t = x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4)
+    return [np.ascontiguousarray(t.reshape(n, c * b * b, h // b, w // b))]
+
+
 @register_impls
 class ReferenceFunctions(InterpreterFunctions):
     """The reference semantics of every ge op class but ge.AscBackend (runtime/ascgraph_interp.py's
@@ -1223,3 +1365,30 @@ class ReferenceFunctions(InterpreterFunctions):
     run_rank = node_impl(ge.Rank, _rank)
     run_fill = node_impl(ge.Fill, _fill)
     run_range = node_impl(ge.Range, _range)
+    # More ops of ONNX models: bit operations, Cumsum, HardMax, the scatters, GatherNd,
+    # DepthToSpace, SpaceToDepth
+    run_bitwise_and = node_impl(ge.BitwiseAnd, _pointwise(np.bitwise_and))
+    run_bitwise_or = node_impl(ge.BitwiseOr, _pointwise(np.bitwise_or))
+    run_bitwise_xor = node_impl(ge.BitwiseXor, _pointwise(np.bitwise_xor))
+    run_invert = node_impl(ge.Invert, _pointwise(np.invert))
+    run_left_shift = node_impl(ge.LeftShift, _shift(True))
+    run_right_shift = node_impl(ge.RightShift, _shift(False))
+    run_cumsum = node_impl(ge.Cumsum, _cumsum)
+    run_hard_max = node_impl(ge.HardMax, _hard_max)
+    run_scatter_elements = node_impl(ge.ScatterElements, _scatter_elements)
+    run_gather_nd = node_impl(ge.GatherNd, _gather_nd)
+    run_tensor_scatter_update = node_impl(ge.TensorScatterUpdate, _tensor_scatter)
+    run_tensor_scatter_add = node_impl(ge.TensorScatterAdd, _tensor_scatter)
+    run_tensor_scatter_max = node_impl(ge.TensorScatterMax, _tensor_scatter)
+    run_tensor_scatter_min = node_impl(ge.TensorScatterMin, _tensor_scatter)
+    run_depth_to_space = node_impl(ge.DepthToSpace, _depth_to_space)
+    run_space_to_depth = node_impl(ge.SpaceToDepth, _space_to_depth)
+    run_acos = node_impl(ge.Acos, _pointwise(np.arccos, float_only=True))
+    run_acosh = node_impl(ge.Acosh, _pointwise(np.arccosh, float_only=True))
+    run_asin = node_impl(ge.Asin, _pointwise(np.arcsin, float_only=True))
+    run_asinh = node_impl(ge.Asinh, _pointwise(np.arcsinh, float_only=True))
+    run_atan = node_impl(ge.Atan, _pointwise(np.arctan, float_only=True))
+    run_atanh = node_impl(ge.Atanh, _pointwise(np.arctanh, float_only=True))
+    run_cosh = node_impl(ge.Cosh, _pointwise(np.cosh, float_only=True))
+    run_sinh = node_impl(ge.Sinh, _pointwise(np.sinh, float_only=True))
+    run_tan = node_impl(ge.Tan, _pointwise(np.tan, float_only=True))

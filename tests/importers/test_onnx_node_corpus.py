@@ -1,172 +1,152 @@
-"""ONNX's backend node tests as a corpus: every case whose ops we import runs on the
-reference interpreter and through the whole compiled pipeline (ge-compile and the device
-simulator), and both must give ONNX's expected outputs.
+"""ONNX's backend node tests as a user hands them over: each case's model file, unchanged,
+through ge-run's own path, compared with the case's expected outputs and with the
+reference interpreter.
 
-`onnx.backend.test.case.node.collect_testcases()` builds the cases (model, inputs and
-expected outputs; onnx 1.23's wheel ships no data files). A case is run when
+A case is a model file and its data sets (inputs and expected outputs), as ONNX's wheel
+ships them (`onnx/backend/test/data/node/<case>/model.onnx`,
+`test_data_set_<k>/{input,output}_<i>.pb`; onnx 1.17.0's wheel has 1,288) or as the
+installed onnx builds them (`onnx.backend.test.case.node.collect_testcases()`: onnx 1.23's
+wheel ships no data files; each model is written to a file first). Nothing is changed:
+no opset re-stamped, no input frozen into an initializer. Each case goes where
+`ge-run MODEL.onnx --input ...` goes, through the functions ge-run calls (ge_tools/api.py):
 
-* every node is an ai.onnx op the importer converts (`supported_ops()`);
-* its ai.onnx opset is in 11-21, or every node's op resolves to the same schema version at
-  the nearest end of that range (then the model *is* that model at opset 11 or 21, and is
-  re-stamped so): a case whose op changed after opset 21 is not run;
-* graph inputs that a node reads as a static attribute (`STATIC_INPUTS`: a Reshape's shape,
-  a Split's split, a reduction's axes; node tests feed them as data) hold one value over
-  the case's data sets: they become initializers, as in a real model.
+* `api.load`: the ONNX import (ge_tools/import_onnx.py: load_model_or_text), verified and
+  named as ge-run reads its input;
+* `api.simulate`: ge-compile and the device simulator on the npu.model, or, for a graph
+  ge-run runs dynamically, ge-run's compile_dynamic and the dynamic executor;
+* `api.reference`: the reference interpreter.
 
-Each run case is imported and run on every data set; a case passes when every output has
-the expected dtype and shape and matches within the case's own rtol/atol (NaNs equal). The
-test prints the counts, the cases that fail and why, and the missing ops that would
-unlock the most cases; it fails when fewer cases pass than RECORDED_PASSES (raise it
-when more pass: the count may only grow).
+A case *matches* when, on every data set, every simulated output has the expected dtype
+and shape and each element is within the case's rtol/atol of the expected value plus the
+element's error bound (runtime/error_bound.py: how far a correct compiled program may be
+from the reference), and the reference's outputs match the expected ones within the
+case's rtol/atol; it is *refused* when the import or the compile says why in one line
+(the tools' UserError / DiagnosticException: what ge-run prints and exits 1 with); it is
+*wrong* when a number differs, and a *crash* when anything else is raised. The test prints
+how many match and the refusals grouped by reason; it fails on any wrong number or crash,
+and when fewer cases match than recorded (raise the record when more match: it may only
+grow).
 
-Every case that passes on the reference is then compiled in-process (ge_tools/api.py:
-compile, the whole ge-compile pipeline down to the npu.model) and run on the device
-simulator (api.simulate) on each data set, on 1 stream and on 2; a simulated output
-passes when it has the expected dtype and shape and each element is within the case's
-rtol/atol of the expected value plus the element's error bound (runtime/error_bound.py:
-how far a correct compiled program may be from the reference, which itself is within
-rtol/atol of the expected value). RECORDED_COMPILED_PASSES is that count; a case the
-compiled path cannot take is listed in COMPILED_REFUSED with why, and must fail with
-that reason; any other case that fails compiled fails the test. One test runs the
-whole corpus (collecting and importing once): about 15 s of the suite for 503 cases.
+`test_node_corpus` runs the installed onnx's cases (RECORDED_MATCHES). Set
+GE_ONNX_NODE_DATA to a wheel's node data directory to run that instead (for onnx 1.17.0's:
+`pip download --no-deps onnx==1.17.0`, unzip `onnx/backend/test/data/node`); the count on
+it is RECORDED_MATCHES_1_17. `python tests/importers/test_onnx_node_corpus.py DIR` prints
+the same report for a directory.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import os
+import re
+import sys
+import tempfile
 import warnings
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import onnx
 import pytest
-from onnx import defs, numpy_helper
-from xdsl.dialects.builtin import ModuleOp
+from onnx import numpy_helper
+from xdsl.utils.exceptions import DiagnosticException
 
 from ge_dialect.dtypes import is_float_dtype
 from ge_tools import api
-from importers.onnx import MAX_OPSET, MIN_OPSET, STATIC_INPUTS, OnnxImportError, import_model, supported_ops
+from ge_tools.parse import UserError
 from runtime.error_bound import output_error_bounds
-from runtime.interpreter import run_module
 from runtime.reference import select_graph
 
-RECORDED_PASSES = 503
-RECORDED_COMPILED_PASSES = 503
+# cases of the installed onnx's collect_testcases() that match (onnx 1.23.2: 1,884 cases,
+# most of them at opsets 22 to 25, outside the importer's range)
+RECORDED_MATCHES = 437
+# cases of onnx 1.17.0's wheel data (1,288) that match (344 before issue 28's ops)
+RECORDED_MATCHES_1_17 = 535
 
-# case name -> (a substring of its compiled-path failure, why the compiled path cannot take it)
-COMPILED_REFUSED: dict[str, tuple[str, str]] = {}
+# ONNX's backend runner's default tolerances (onnx/backend/test/runner: assert_similar_outputs)
+RTOL, ATOL = 1e-3, 1e-7
 
 
-def _collect():
+@dataclasses.dataclass
+class Case:
+    name: str
+    model_path: str
+    data_sets: list[tuple[list[object], list[object]]]  # (inputs, expected outputs), input order
+    rtol: float = RTOL
+    atol: float = ATOL
+
+
+@dataclasses.dataclass
+class Outcome:
+    status: str  # 'match' | 'refused' | 'wrong' | 'crash'
+    detail: str = ""
+
+
+def _read_value(path: str, elem: int) -> object:
+    """A data file of a value of ONNX element type `elem`: a TensorProto as a numpy array,
+    else (elem 0: a sequence, an optional, a map) its bytes (ge-run takes tensors only, and
+    the import refuses such a model). onnx 1.17's files hold bfloat16 and float8 values as
+    uint16 / uint8 tensors (numpy had no such dtypes): their bits are read as the type."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if not elem:
+        return data
+    t = onnx.TensorProto()
+    t.ParseFromString(data)
+    a = numpy_helper.to_array(t)
+    if elem < 0:  # a file beyond the model's values: as stored
+        return a
+    want = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem))
+    if a.dtype != want and a.dtype.kind == "u" and a.dtype.itemsize == want.itemsize:
+        a = a.view(want)
+    return a
+
+
+def _elem_types(m: onnx.ModelProto) -> tuple[list[int], list[int]]:
+    """The element type of each graph input (not an initializer) and output; 0: not a tensor."""
+    inits = {t.name for t in m.graph.initializer}
+
+    def elem(vi: onnx.ValueInfoProto) -> int:
+        return vi.type.tensor_type.elem_type if vi.type.HasField("tensor_type") else 0
+
+    return [elem(vi) for vi in m.graph.input if vi.name not in inits], [elem(vi) for vi in m.graph.output]
+
+
+def _data_files(d: str, prefix: str, elems: list[int]) -> list[object]:
+    """`d`'s files `<prefix>0.pb`, `<prefix>1.pb`, ..., read as values of `elems`' types."""
+    n = sum(f.startswith(prefix) for f in os.listdir(d))
+    return [_read_value(os.path.join(d, f"{prefix}{i}.pb"), elems[i] if i < len(elems) else -1) for i in range(n)]
+
+
+def cases_in(directory: str) -> Iterator[Case]:
+    """The cases of a wheel's node data directory, in name order."""
+    for name in sorted(os.listdir(directory)):
+        d = os.path.join(directory, name)
+        model = os.path.join(d, "model.onnx")
+        if not os.path.isfile(model):
+            continue
+        kinds = _elem_types(onnx.load(model, load_external_data=False))
+        sets = [
+            (_data_files(os.path.join(d, s), "input_", kinds[0]), _data_files(os.path.join(d, s), "output_", kinds[1]))
+            for s in sorted(x for x in os.listdir(d) if x.startswith("test_data_set_"))
+        ]
+        yield Case(name, model, sets)
+
+
+def installed_cases(tmp: str) -> Iterator[Case]:
+    """The installed onnx's node cases, each model written to a file under `tmp`."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from onnx.backend.test.case.node import collect_testcases
 
-        return collect_testcases()
+        collected = collect_testcases()
+    for c in collected:
+        path = os.path.join(tmp, f"{c.name}.onnx")
+        onnx.save(c.model, path)
+        yield Case(c.name, path, [(list(i), list(o)) for i, o in c.data_sets], c.rtol, c.atol)
 
 
-def _opset(m: onnx.ModelProto) -> int | None:
-    v = [o.version for o in m.opset_import if o.domain in ("", "ai.onnx")]
-    return v[0] if v else None
-
-
-def retarget(m: onnx.ModelProto) -> onnx.ModelProto | None:
-    """The model at an opset in MIN_OPSET..MAX_OPSET when that changes no node's schema."""
-    v = _opset(m)
-    if v is None:
-        return None
-    if MIN_OPSET <= v <= MAX_OPSET:
-        return m
-    target = min(max(v, MIN_OPSET), MAX_OPSET)
-    for n in m.graph.node:
-        try:
-            if defs.get_schema(n.op_type, v, "").since_version != defs.get_schema(n.op_type, target, "").since_version:
-                return None
-        except defs.SchemaError:
-            return None
-    out = onnx.ModelProto()
-    out.CopyFrom(m)
-    for o in out.opset_import:
-        if o.domain in ("", "ai.onnx"):
-            o.version = target
-    return out
-
-
-def freeze_static_inputs(m: onnx.ModelProto, data_sets: list) -> tuple[onnx.ModelProto, list] | None:
-    """Graph inputs read as static attributes become initializers (None: they vary)."""
-    inits = {t.name for t in m.graph.initializer}
-    names = [vi.name for vi in m.graph.input if vi.name not in inits]
-    static = {
-        n.input[i]
-        for n in m.graph.node
-        for i in STATIC_INPUTS.get(n.op_type, {})
-        if i < len(n.input) and n.input[i] in names
-    }
-    if not static:
-        return m, data_sets
-    pos = {name: k for k, name in enumerate(names)}
-    for name in static:
-        vals = [np.asarray(ins[pos[name]]) for ins, _ in data_sets]
-        if any(v.shape != vals[0].shape or not np.array_equal(v, vals[0]) for v in vals):
-            return None
-    out = onnx.ModelProto()
-    out.CopyFrom(m)
-    keep = [vi for vi in out.graph.input if vi.name not in static]
-    del out.graph.input[:]
-    out.graph.input.extend(keep)
-    for name in sorted(static):
-        out.graph.initializer.append(numpy_helper.from_array(np.asarray(data_sets[0][0][pos[name]]), name))
-    return out, [([a for k, a in enumerate(ins) if names[k] not in static], outs) for ins, outs in data_sets]
-
-
-def _matches(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> bool:
-    if got.dtype != want.dtype or got.shape != want.shape:
-        return False
-    if got.dtype.kind in "fc":
-        return bool(np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True))
-    return bool(np.array_equal(got, want))
-
-
-@dataclasses.dataclass
-class CaseResult:
-    status: str  # 'pass' | 'fail' | a reason it is not run
-    detail: str
-    module: ModuleOp | None = None  # the imported module (when imported)
-    data_sets: list = dataclasses.field(default_factory=list)  # (inputs, outputs), static inputs frozen
-
-
-def run_case(case) -> CaseResult:
-    """The case on the reference interpreter."""
-    supported = set(supported_ops())
-    missing = {
-        n.op_type for n in case.model.graph.node if n.domain not in ("", "ai.onnx") or n.op_type not in supported
-    }
-    m = retarget(case.model)
-    if m is None:  # not run even with every op supported
-        return CaseResult("opset", str(_opset(case.model)))
-    if missing:
-        return CaseResult("unsupported", ",".join(sorted(missing)))
-    frozen = freeze_static_inputs(m, case.data_sets)
-    if frozen is None:
-        return CaseResult("runtime static input", "")
-    m, data_sets = frozen
-    try:
-        module = import_model(m, f"{case.name}.onnx")
-    except OnnxImportError as e:
-        return CaseResult("fail", f"import: {e}")
-    for inputs, outputs in data_sets:
-        try:
-            got = run_module(module, [np.asarray(a) for a in inputs])
-        except Exception as e:  # the reference's own errors, reported per case
-            return CaseResult("fail", f"reference: {type(e).__name__}: {' '.join(str(e).split())[:160]}")
-        for k, (g, w) in enumerate(zip(got, outputs)):
-            w = np.asarray(w)
-            if not _matches(g, w, case.rtol, case.atol):
-                return CaseResult("fail", f"output {k}: got {g.dtype}{list(g.shape)}, want {w.dtype}{list(w.shape)}")
-    return CaseResult("pass", "", module, data_sets)
-
-
-def within_bound(got: np.ndarray, want: np.ndarray, rtol: float, atol: float, bound: np.ndarray) -> np.ndarray:
+def _within(got: np.ndarray, want: np.ndarray, rtol: float, atol: float, bound: np.ndarray | float) -> np.ndarray:
     """Elementwise: |got - want| <= atol + rtol*|want| + bound (floats, NaN equal to NaN,
     an infinite bound admits any value), got == want (integers and bools)."""
     if not is_float_dtype(want.dtype):
@@ -181,91 +161,98 @@ def within_bound(got: np.ndarray, want: np.ndarray, rtol: float, atol: float, bo
         )
 
 
-def run_compiled(case, r: CaseResult, streams: int) -> str:
-    """'' when ge-compile{streams} + the simulator give the expected outputs, else why not."""
-    assert r.module is not None
-    try:
-        compiled = api.compile(r.module, streams=streams)
-    except Exception as e:  # a pass's error, reported per case
-        return f"compile: {type(e).__name__}: {' '.join(str(e).split())[:200]}"
-    model = compiled.model()
-    if model is None:
-        return "compile: ge-compile built no npu.model"
-    graph = select_graph(r.module, None)
-    for inputs, outputs in r.data_sets:
-        inputs = [np.asarray(a) for a in inputs]
-        try:
-            got = api.simulate(model, inputs).outputs
-        except Exception as e:
-            return f"simulator: {type(e).__name__}: {' '.join(str(e).split())[:200]}"
-        bounds = output_error_bounds(graph, inputs)
-        if len(got) != len(outputs):
-            return f"{len(got)} outputs, want {len(outputs)}"
-        for k, (g, w, e) in enumerate(zip(got, outputs, bounds)):
-            w = np.asarray(w)
-            if g.dtype != w.dtype or g.shape != w.shape:
-                return f"output {k}: got {g.dtype}{list(g.shape)}, want {w.dtype}{list(w.shape)}"
-            ok = within_bound(g, w, case.rtol, case.atol, e)
-            if not ok.all():
-                first = tuple(int(i) for i in np.argwhere(~ok)[0])
-                return (
-                    f"streams={streams} output {k}: {int(np.count_nonzero(~ok))} of {ok.size} elements differ; "
-                    f"first at {list(first)}: got {g[first]}, want {w[first]}"
-                )
+def _differs(what: str, got: Sequence[np.ndarray], want: Sequence[object], rtol: float, atol: float, bounds) -> str:
+    """'' when `got` matches `want`, else the first difference."""
+    if len(got) != len(want):
+        return f"{what}: {len(got)} outputs, want {len(want)}"
+    for k, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        if g.dtype != w.dtype or g.shape != w.shape:
+            return f"{what} output {k}: {g.dtype}{list(g.shape)}, want {w.dtype}{list(w.shape)}"
+        ok = _within(g, w, rtol, atol, bounds[k] if bounds is not None else 0.0)
+        if not ok.all():
+            first = tuple(int(i) for i in np.argwhere(~ok)[0])
+            return f"{what} output {k}: {int(np.count_nonzero(~ok))} of {ok.size} differ; at {list(first)} {g[first]}, want {w[first]}"
     return ""
 
 
-@pytest.fixture(scope="module")
-def corpus() -> list[tuple[object, CaseResult]]:
-    return [(c, run_case(c)) for c in _collect()]
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split())
 
 
-def test_node_corpus(corpus: list[tuple[object, CaseResult]], capsys: pytest.CaptureFixture[str]) -> None:
-    results = {c.name: r for c, r in corpus}
-    counts = collections.Counter(r.status for r in results.values())
-    # the missing ops that would unlock the most cases (runnable cases missing exactly that op)
-    single = collections.Counter(
-        r.detail for r in results.values() if r.status == "unsupported" and "," not in r.detail
-    )
-    with capsys.disabled():
-        print(
-            f"\nONNX node corpus: {counts['pass']} of {len(corpus)} cases pass "
-            f"(recorded {RECORDED_PASSES}); failing {counts['fail']}, not run: "
-            f"{counts['unsupported']} with ops not imported yet, {counts['opset']} whose ops changed after opset {MAX_OPSET} "
-            f"(or another domain), "
-            f"{counts['runtime static input']} static inputs that vary"
-        )
-        for name, r in sorted(results.items()):
-            if r.status == "fail":
-                print(f"  FAIL {name}: {r.detail}")
-        print("  most cases unlocked by one more op: " + ", ".join(f"{op} {n}" for op, n in single.most_common(15)))
-    assert counts["pass"] >= RECORDED_PASSES, (
-        f"{counts['pass']} node tests pass, fewer than the recorded {RECORDED_PASSES}"
-    )
+def run_case(case: Case) -> Outcome:
+    """`case` through ge-run's path: import, compile, simulate, compare (see the module doc)."""
+    try:
+        module = api.load(case.model_path)
+        graph = select_graph(module, None)
+        for inputs, expected in case.data_sets:
+            if any(not isinstance(a, np.ndarray) for a in (*inputs, *expected)):
+                return Outcome("refused", "a data set holds a sequence, optional or map value")
+            ref = api.reference(module, inputs)
+            if why := _differs("reference", ref, expected, case.rtol, case.atol, None):
+                return Outcome("wrong", why)
+            got = api.simulate(module, inputs).outputs
+            bounds = output_error_bounds(graph, [np.asarray(a) for a in inputs])
+            if why := _differs("simulator", got, expected, case.rtol, case.atol, bounds):
+                return Outcome("wrong", why)
+    except (UserError, DiagnosticException) as e:
+        return Outcome("refused", _one_line(e))
+    except Exception as e:  # anything else is a crash: ge-run would print "internal error"
+        return Outcome("crash", f"{type(e).__name__}: {_one_line(e)[:300]}")
+    return Outcome("match")
 
 
-def test_node_corpus_compiled(corpus: list[tuple[object, CaseResult]], capsys: pytest.CaptureFixture[str]) -> None:
-    failures: dict[str, str] = {}
-    passed = 0
-    for case, r in corpus:
-        if r.status != "pass":
-            continue
-        why = run_compiled(case, r, 1) or run_compiled(case, r, 2)
-        if why:
-            failures[case.name] = why
+# A refusal's reason: its message with the file, node names, values and shapes taken out.
+_REASON_EDITS = [
+    (re.compile(r"^\S+?(:\d+:\d+)?: "), ""),  # the FILE:LINE:COL or MODEL prefix
+    (re.compile(r"node '[^']*' "), "node "),
+    (re.compile(r"input '[^']*'"), "input"),
+    (re.compile(r"'[^']*'"), "'_'"),
+    (re.compile(r"\[[^\]]*\]"), "[_]"),
+    (re.compile(r"-?\d+(\.\d+)?"), "N"),
+]
+
+
+def reason(detail: str) -> str:
+    for pattern, repl in _REASON_EDITS:
+        detail = pattern.sub(repl, detail)
+    return detail[:150]
+
+
+def report(outcomes: dict[str, Outcome], recorded: int, source: str) -> str:
+    counts = collections.Counter(o.status for o in outcomes.values())
+    lines = [
+        f"ONNX node tests handed over unchanged ({source}): {counts['match']} of {len(outcomes)} match "
+        f"(recorded {recorded}); refused {counts['refused']}, wrong {counts['wrong']}, crash {counts['crash']}"
+    ]
+    for status in ("wrong", "crash"):
+        lines += [f"  {status.upper()} {n}: {o.detail}" for n, o in sorted(outcomes.items()) if o.status == status]
+    reasons = collections.Counter(reason(o.detail) for o in outcomes.values() if o.status == "refused")
+    lines.append("  refusals by reason:")
+    lines += [f"  {n:5d}  {r}" for r, n in reasons.most_common()]
+    return "\n".join(lines)
+
+
+def run_all(cases: Iterator[Case]) -> dict[str, Outcome]:
+    return {c.name: run_case(c) for c in cases}
+
+
+def test_node_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+    directory = os.environ.get("GE_ONNX_NODE_DATA")
+    with tempfile.TemporaryDirectory() as tmp:
+        if directory:
+            outcomes, recorded, source = run_all(cases_in(directory)), RECORDED_MATCHES_1_17, directory
         else:
-            passed += 1
-    unexpected = {n: w for n, w in failures.items() if n not in COMPILED_REFUSED or COMPILED_REFUSED[n][0] not in w}
-    stale = sorted(n for n in COMPILED_REFUSED if n not in failures)
+            outcomes, recorded, source = run_all(installed_cases(tmp)), RECORDED_MATCHES, "installed onnx"
     with capsys.disabled():
-        print(
-            f"\nONNX node corpus, compiled (ge-compile + simulator, 1 and 2 streams): {passed} cases pass "
-            f"(recorded {RECORDED_COMPILED_PASSES}), {len(failures)} fail, {len(COMPILED_REFUSED)} listed as refused"
-        )
-        for name, why in sorted(failures.items()):
-            print(f"  {'REFUSED' if name not in unexpected else 'FAIL'} {name}: {why}")
-    assert not unexpected, f"{len(unexpected)} cases fail the compiled path: {sorted(unexpected)[:10]}"
-    assert not stale, f"COMPILED_REFUSED lists cases that now pass or are not run: {stale}"
-    assert passed >= RECORDED_COMPILED_PASSES, (
-        f"{passed} node tests pass compiled, fewer than the recorded {RECORDED_COMPILED_PASSES}"
-    )
+        print("\n" + report(outcomes, recorded, source))
+    bad = sorted(n for n, o in outcomes.items() if o.status in ("wrong", "crash"))
+    assert not bad, f"{len(bad)} node tests give a wrong number or crash: {bad[:10]}"
+    matches = sum(o.status == "match" for o in outcomes.values())
+    assert matches >= recorded, f"{matches} node tests match, fewer than the recorded {recorded}"
+
+
+if __name__ == "__main__":
+    only = sys.argv[2:]
+    results = run_all(c for c in cases_in(sys.argv[1]) if not only or c.name in only)
+    print(report(results, RECORDED_MATCHES_1_17, sys.argv[1]))

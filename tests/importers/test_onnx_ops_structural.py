@@ -651,11 +651,6 @@ REFUSED = [
         resize_model("linear", "asymmetric", sizes=[1, 4, 8, 10]),
         "resizing N or C",
     ),
-    (
-        "argmax-last-index",
-        one("ArgMax", (F, [3, 4]), select_last_index=1),
-        "attribute select_last_index = 1 is not supported",
-    ),
     ("global-rank3", one("GlobalAveragePool", (F, [1, 2, 5])), "X has rank 3"),
     (
         "matmul-1d",

@@ -283,6 +283,28 @@ def test_simulate_returns_every_output_not_one_per_input(parts):
         assert all(np.array_equal(o, w) for o, w in zip(run.outputs, want))
 
 
+@pytest.mark.parametrize("name", ["dynamic_mlp.mlir", "dynamic_batch.mlir"])
+def test_simulate_and_reference_run_what_ge_run_runs_dynamically(name):
+    # a graph of unknown dims (flat, or already partitioned) compiles to no static root
+    # model: api.simulate compiled it with ge-compile and asserted that the root had one;
+    # now it runs as ge-run does (compile_dynamic, the dynamic executor)
+    module = api.load(str(ROOT / "examples" / name))
+    for batch in (1, 5):
+        x = np.random.default_rng(batch).uniform(-1, 1, (batch, 32)).astype(np.float32)
+        ref = api.reference(module, [x])
+        h = np.maximum(x * 2, 0)
+        assert np.allclose(ref[1], h) and ref[0].shape == (1, 4)
+        run = api.simulate(module, [x], executions=2)
+        assert len(run.runs) == 2 and run.stats["executions"] == 2
+        assert [h["execution"] for h in run.stats["dynamic"]["executions"]] == [0, 1]  # type: ignore[index]
+        for got, want in zip(run.outputs, ref):
+            assert got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6)
+    # None: ge-run's random inputs, an unknown dim of ge-run's default size
+    (y, h) = api.simulate(module, seed=3).outputs
+    assert h.shape == (ge_run.DEFAULT_DIM, 32)
+    assert np.allclose(y, api.reference(module, seed=3)[0], rtol=1e-5, atol=1e-6)
+
+
 def test_inputs_are_checked():
     g = softmax_graph()
     with pytest.raises(ValueError, match=r"takes inputs \['x'\]; unknown \['y'\], missing \['x'\]"):

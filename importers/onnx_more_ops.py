@@ -1,0 +1,574 @@
+"""More ai.onnx ops for importers/onnx.py: the ops ONNX's node tests and real
+models use that GE has, each as its CANN ONNX plugin maps it
+(`ops/built-in/framework/onnx_plugin/*_plugin.cc`), or, where the public copy has no plugin
+or the plugin is narrower than ONNX, as a short sequence of GE ops that gives ONNX's
+numbers (said at each converter).
+
+importers/onnx.py imports this module at its end, which registers the converters with its
+`converts` decorator and adds their rows to its MAPPINGS table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import SSAValue
+
+from ge_dialect import ge
+from importers.onnx import (
+    _GE_DATATYPE,
+    _T,
+    MAPPINGS,
+    _bool,
+    _dtype_name,
+    _int,
+    _ints,
+    _NodeCtx,
+    _norm_axis,
+    _reduce,
+    _reduce_axes,
+    _same_dtype,
+    _table,
+    converts,
+    nonnegative_indices,
+)
+
+# ONNX op | GE op(s) | plugin file (rows of importers/onnx.py's MAPPINGS)
+MAPPINGS.update(
+    _table(
+        """
+    BitShift | LeftShift / RightShift | bitshift_plugin.cc
+    BitwiseAnd | BitwiseAnd (no plugin in the public copy) | -
+    BitwiseOr | BitwiseOr (no plugin in the public copy) | -
+    BitwiseXor | BitwiseXor (no plugin in the public copy) | -
+    BitwiseNot | Invert (no plugin in the public copy) | -
+    CastLike | Cast (no plugin in the public copy) | -
+    CumSum | Cumsum | cumsum_plugin.cc
+    DepthToSpace | DepthToSpace | depth_to_space_plugin.cc
+    GatherND | GatherNd (negative indices: Less, Add, SelectV2) | gather_nd_plugin.cc
+    Hardmax | HardMax (opsets 11-12: Reshape, HardMax, Reshape) | hardmax_plugin.cc
+    PRelu | Less, Mul, SelectV2 (ONNX's broadcast slope) | similar_opp_plugins.cc
+    ReduceL1 | Abs, ReduceSum | reduceL1_plugin.cc
+    ReduceL2 | Mul, ReduceSum, Sqrt | reduceL2_plugin.cc
+    ReduceSumSquare | Mul, ReduceSum | reduce_sum_square_plugin.cc
+    ScatterElements | ScatterElements (negative indices: Less, Add, SelectV2) | scatter_elements_plugin.cc
+    ScatterND | TensorScatterUpdate / TensorScatterAdd / Max / Min | similar_opp_plugins.cc
+    SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc
+    NegativeLogLikelihoodLoss | ExpandDims, GatherElements, Squeeze, Neg, GatherV2, Mul, ReduceSum (no plugin in the public copy) | -
+    SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
+    DequantizeLinear | Cast, Sub, Mul (no plugin in the public copy) | -
+    QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
+    ThresholdedRelu | Greater, SelectV2 | threshold_relu_plugin.cc
+    Shrink | Less, Greater, Add, Sub, SelectV2 (no plugin in the public copy) | -
+    EyeLike | Const (folded: a static shape) | eyelike_plugin.cc
+    Acos | Acos (no plugin in the public copy) | -
+    Acosh | Acosh (no plugin in the public copy) | -
+    Asin | Asin (no plugin in the public copy) | -
+    Asinh | Asinh (no plugin in the public copy) | -
+    Atan | Atan (no plugin in the public copy) | -
+    Atanh | Atanh (no plugin in the public copy) | -
+    Cosh | Cosh (no plugin in the public copy) | -
+    Sinh | Sinh (no plugin in the public copy) | -
+    Tan | Tan (no plugin in the public copy) | -
+    InstanceNormalization | ReduceMean, Sub, Mul, Add, Rsqrt, Reshape | instancenormalization_plugin.cc
+    GroupNormalization | Reshape, ReduceMean, Sub, Mul, Add, Rsqrt (no plugin in the public copy) | -
+    Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
+    """
+    )
+)
+
+
+# -- Cast, bit operations ------------------------------------------------------------------
+
+
+@converts("CastLike")
+def _cast_like(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: CastLike(x, target) is cast_plugin.cc's Cast to
+    # target's dtype, with the same table of dtypes.
+    to = ctx.elem(1)
+    if to not in _GE_DATATYPE:
+        raise ctx.error(
+            f"CastLike to {_dtype_name(to).lower()}: GE's Cast plugin maps only "
+            + ", ".join(_dtype_name(c) for c in _GE_DATATYPE)
+        )
+    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
+
+
+@converts("BitShift")
+def _bit_shift(ctx: _NodeCtx) -> None:
+    # bitshift_plugin.cc: direction "LEFT" -> LeftShift, "RIGHT" -> RightShift (x, y).
+    _same_dtype(ctx, (0, 1))
+    direction = ctx.attr_str("direction", "")
+    if direction not in ("LEFT", "RIGHT"):
+        raise ctx.unsupported_attr("direction", direction, "BitShift takes LEFT or RIGHT")
+    ctx.single(ge.LeftShift if direction == "LEFT" else ge.RightShift, [ctx.x(0), ctx.x(1)])
+
+
+_BITWISE: dict[str, type[ge.GeNode]] = {
+    "BitwiseAnd": ge.BitwiseAnd,
+    "BitwiseOr": ge.BitwiseOr,
+    "BitwiseXor": ge.BitwiseXor,
+    "BitwiseNot": ge.Invert,
+}
+
+
+@converts(*_BITWISE)
+def _bitwise(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy (the ops are ONNX 18's): GE's ops of the same meaning
+    # (elewise_calculation_ops.h: REG_OP(BitwiseAnd), BitwiseOr, BitwiseXor, Invert).
+    _same_dtype(ctx, range(ctx.n_inputs))
+    ctx.single(_BITWISE[ctx.op_type], [ctx.x(i) for i in range(ctx.n_inputs)])
+
+
+@converts("Xor")
+def _xor(ctx: _NodeCtx) -> None:
+    # xor_plugin.cc maps Xor to BitwiseXor, which takes no bool (REG_OP(BitwiseXor)), and
+    # ONNX's Xor is on bools only; a xor b = (a or b) and not (a and b): LogicalOr,
+    # LogicalAnd, LogicalNot, LogicalAnd, which give ONNX's numbers.
+    _same_dtype(ctx, (0, 1))
+    a, b = ctx.x(0), ctx.x(1)
+    t, tt = ctx.out_type(), ctx.imp.tensor_type
+    either = ctx.emit(ge.LogicalOr, [a, b], [t], suffix="LogicalOr").results[0]
+    both = ctx.emit(ge.LogicalAnd, [a, b], [t], suffix="LogicalAnd").results[0]
+    not_both = ctx.emit(ge.LogicalNot, [both], [tt(_T.BOOL, ctx.out_dims())], suffix="LogicalNot").results[0]
+    ctx.single(ge.LogicalAnd, [either, not_both])
+
+
+# -- CumSum, Hardmax, PRelu, the L1 / L2 / sum-of-squares reductions ----------------------
+
+
+@converts("CumSum")
+def _cumsum(ctx: _NodeCtx) -> None:
+    # cumsum_plugin.cc: ParseParamsCumSum: Cumsum(x, axis) {exclusive, reverse}; the axis
+    # stays an input (GE's Cumsum reads it when it runs).
+    if len(ctx.dims(1)) > 1 or ctx.elem(1) not in (_T.INT32, _T.INT64):
+        raise ctx.error(f"input 1 ('axis') must be a 0-d or 1-D int32/int64 tensor, got {list(ctx.dims(1))}")
+    attrs = {
+        "exclusive": _bool(bool(ctx.attr_int("exclusive", 0))),
+        "reverse": _bool(bool(ctx.attr_int("reverse", 0))),
+    }
+    ctx.single(ge.Cumsum, [ctx.x(0), ctx.x(1)], attrs)
+
+
+@converts("Hardmax")
+def _hardmax(ctx: _NodeCtx) -> None:
+    # hardmax_plugin.cc: parse_params_hard_max: HardMax {axis (default -1)}, registered
+    # for opsets 9-12. Opset 13 on is HardMax along `axis`, as the plugin maps it; opsets
+    # 11-12 take x as a 2-D matrix of the dims before `axis` (default 1) by the rest, which
+    # is Reshape, HardMax {axis = 1}, Reshape back (beyond the plugin, which reads axis as
+    # opset 13's: only that sequence gives ONNX's numbers there).
+    dims = ctx.dims(0)
+    if ctx.imp.opset >= 13:
+        a = _norm_axis(ctx, ctx.attr_int("axis", -1), len(dims))
+        ctx.single(ge.HardMax, [ctx.x(0)], {"axis": _int(a)})
+        return
+    a = _norm_axis(ctx, ctx.attr_int("axis", 1), len(dims) + 1) if dims else 0
+    flat = (int(np.prod(dims[:a], dtype=np.int64)), int(np.prod(dims[a:], dtype=np.int64)))
+    tt = ctx.imp.tensor_type(ctx.elem(0), flat)
+    shape2 = ctx.const_value(np.array(flat, np.int64), _T.INT64, "shape2d")
+    x2 = ctx.emit(ge.Reshape, [ctx.x(0), shape2], [tt], suffix="Reshape2d").results[0]
+    h = ctx.emit(ge.HardMax, [x2], [tt], {"axis": _int(1)}, suffix="HardMax").results[0]
+    back = ctx.const_value(np.array(dims, np.int64), _T.INT64, "shape")
+    ctx.single(ge.Reshape, [h, back])
+
+
+@converts("PRelu")
+def _prelu(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc maps PRelu to GE's PRelu, whose weight is one value per
+    # channel (nn_activation_ops.h: REG_OP(PRelu)); ONNX's slope broadcasts to x in any
+    # shape. Beyond the plugin: x < 0 ? x * slope : x, as Less, Mul and SelectV2, which
+    # give ONNX's numbers for every slope shape.
+    _same_dtype(ctx, (0, 1))
+    x, elem, dims = ctx.x(0), ctx.elem(0), ctx.out_dims()
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    zero = ctx.const_value(np.zeros((), dt), elem, "zero")
+    neg = ctx.emit(ge.Less, [x, zero], [ctx.imp.tensor_type(_T.BOOL, ctx.dims(0))], suffix="Less")
+    scaled = ctx.emit(ge.Mul, [x, ctx.x(1)], [ctx.imp.tensor_type(elem, dims)], suffix="Mul")
+    ctx.single(ge.SelectV2, [neg.results[0], scaled.results[0], x])
+
+
+@converts("ReduceSumSquare", "ReduceL1", "ReduceL2")
+def _reduce_norms(ctx: _NodeCtx) -> None:
+    # reduce_sum_square_plugin.cc: SquareSumV1; reduceL1_plugin.cc / reduceL2_plugin.cc:
+    # LpNorm {p = 1 / 2}. The ge dialect has neither; each is the GE ops that compute it,
+    # with reduce_sum_plugin.cc's axes and keep_dims: Mul(x, x) or Abs(x), ReduceSumD,
+    # and for L2 a Sqrt.
+    if _reduce_axes(ctx) is None:
+        raise ctx.unsupported_attr("noop_with_empty_axes", 1, f"GE's {ctx.op_type} plugin always reduces")
+    x, elem = ctx.x(0), ctx.elem(0)
+    t = ctx.imp.tensor_type(elem, ctx.dims(0))
+    if ctx.op_type == "ReduceL1":
+        pre = ctx.emit(ge.Abs, [x], [t], suffix="Abs").results[0]
+    else:
+        pre = ctx.emit(ge.Mul, [x, x], [t], suffix="Square").results[0]
+    if ctx.op_type != "ReduceL2":
+        ctx.bind(0, _reduce(ctx, pre, ge.ReduceSumD, None, ctx.out_elem()).results[0])
+        return
+    s = _reduce(ctx, pre, ge.ReduceSumD, "ReduceSum", ctx.out_elem())
+    ctx.single(ge.Sqrt, [s.results[0]])
+
+
+# -- scatters, GatherND, depth <-> space -----------------------------------------------------
+
+
+@converts("ScatterElements")
+def _scatter_elements(ctx: _NodeCtx) -> None:
+    # scatter_elements_plugin.cc: ParseParamsScatterElements: ScatterElements {axis};
+    # ONNX 16's reduction add / mul is GE's `reduction` attribute (max / min have no GE
+    # op: refused). Beyond the plugin, negative indices (ONNX counts them from the end,
+    # GE's kernel refuses them) go through nonnegative_indices first.
+    _same_dtype(ctx, (0, 2))
+    dims = ctx.dims(0)
+    axis = _norm_axis(ctx, ctx.attr_int("axis", 0), len(dims))
+    reduction = ctx.attr_str("reduction", "none")
+    if reduction not in ge.SCATTER_REDUCTIONS:
+        raise ctx.unsupported_attr(
+            "reduction", reduction, f"GE's ScatterElements reduces by {', '.join(ge.SCATTER_REDUCTIONS)} only"
+        )
+    idx = nonnegative_indices(ctx, 1, dims[axis], "indices")
+    attrs = {"axis": _int(axis), "reduction": StringAttr(reduction)}
+    ctx.single(ge.ScatterElements, [ctx.x(0), idx, ctx.x(2)], attrs)
+
+
+def _nd_indices(ctx: _NodeCtx) -> SSAValue:
+    """GatherND's / ScatterND's indices (input 1) with negative entries moved up by the
+    dim each indexes (the last axis of indices runs over data's leading dims)."""
+    k = ctx.dims(1)[-1] if ctx.dims(1) else 0
+    dims = ctx.dims(0)
+    if not 1 <= k <= len(dims):
+        raise ctx.error(f"indices' last dim {k} must be in 1..{len(dims)} (data's rank)")
+    return nonnegative_indices(ctx, 1, np.array(dims[:k], np.int64), "indices")
+
+
+@converts("GatherND")
+def _gather_nd(ctx: _NodeCtx) -> None:
+    # gather_nd_plugin.cc: ParseParamsGatherNd: GatherNd; the plugin warns that GatherNd
+    # has no batch_dims and drops it, so batch_dims != 0 is refused rather than computed
+    # wrong. Beyond the plugin: negative indices through nonnegative_indices.
+    if ctx.attr_int("batch_dims", 0) != 0:
+        raise ctx.unsupported_attr("batch_dims", ctx.attr_int("batch_dims", 0), "GE's GatherNd has no batch_dims")
+    ctx.single(ge.GatherNd, [ctx.x(0), _nd_indices(ctx)])
+
+
+_TENSOR_SCATTER: dict[str, type[ge.GeNode]] = {
+    "none": ge.TensorScatterUpdate,
+    "add": ge.TensorScatterAdd,
+    "max": ge.TensorScatterMax,
+    "min": ge.TensorScatterMin,
+}
+
+
+@converts("ScatterND")
+def _scatter_nd(ctx: _NodeCtx) -> None:
+    # similar_opp_plugins.cc: ScatterND -> TensorScatterUpdate. ONNX 16's and 18's
+    # reduction add / max / min are GE's TensorScatterAdd / Max / Min (array_ops.h); mul
+    # has no GE op and is refused. Beyond the plugin: negative indices through
+    # nonnegative_indices.
+    _same_dtype(ctx, (0, 2))
+    reduction = ctx.attr_str("reduction", "none")
+    if reduction not in _TENSOR_SCATTER:
+        raise ctx.unsupported_attr("reduction", reduction, "GE has no TensorScatter op for it")
+    ctx.single(_TENSOR_SCATTER[reduction], [ctx.x(0), _nd_indices(ctx), ctx.x(2)])
+
+
+@converts("DepthToSpace", "SpaceToDepth")
+def _depth_space(ctx: _NodeCtx) -> None:
+    # depth_to_space_plugin.cc: ParseParamsDepthToSpace: {block_size = blocksize (>= 2),
+    # mode (default DCR), data_format = NCHW}; space_to_depth_plugin.cc: the same without
+    # mode.
+    b = ctx.attr_int("blocksize", 0)
+    if b < 2:
+        raise ctx.unsupported_attr("blocksize", b, f"GE's {ctx.op_type} plugin takes a blocksize >= 2")
+    if len(ctx.dims(0)) != 4:
+        raise ctx.error(f"{ctx.op_type} of a rank-{len(ctx.dims(0))} input: GE's takes 4-D NCHW")
+    attrs = {"block_size": _int(b), "data_format": StringAttr("NCHW")}
+    if ctx.op_type == "DepthToSpace":
+        attrs["mode"] = StringAttr(ctx.attr_str("mode", "DCR"))
+        ctx.single(ge.DepthToSpace, [ctx.x(0)], attrs)
+    else:
+        ctx.single(ge.SpaceToDepth, [ctx.x(0)], attrs)
+
+
+# -- the losses: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss ------------------------
+
+
+def _nll(ctx: _NodeCtx, logp: SSAValue, weight: SSAValue | None) -> None:
+    """ONNX's NegativeLogLikelihoodLoss of `logp` [N, C, d...] and the node's input 1
+    (target [N, d...]) into output 0: -logp[n, target, d] * weight[target], 0 where target
+    is ignore_index, then none / sum / mean (mean: over the weights of the kept targets)."""
+    dims, tdims = ctx.dims(0), ctx.dims(1)
+    elem, telem = ctx.elem(0), ctx.elem(1)
+    tt = ctx.imp.tensor_type
+    idt = onnx.helper.tensor_dtype_to_np_dtype(telem)
+    reduction = ctx.attr_str("reduction", "mean")
+    if reduction not in ("none", "sum", "mean"):
+        raise ctx.unsupported_attr("reduction", reduction, "ONNX's losses reduce by none, sum or mean")
+    t = ctx.x(1)
+    keep: SSAValue | None = None
+    ii = ctx.attr("ignore_index")
+    if ii is not None:
+        bt = tt(_T.BOOL, tdims)
+        ignored = ctx.const_value(np.asarray(int(ii), idt), telem, "ignore_index")  # type: ignore[arg-type]
+        keep = ctx.emit(ge.NotEqual, [t, ignored], [bt], suffix="keep").results[0]
+        zero = ctx.const_value(np.zeros((), idt), telem, "target_zero")
+        t = ctx.emit(ge.SelectV2, [keep, t, zero], [tt(telem, tdims)], suffix="target").results[0]
+    idx = ctx.emit(ge.ExpandDims, [t], [tt(telem, (tdims[0], 1, *tdims[1:]))], {"axis": _int(1)}, suffix="ExpandDims")
+    picked = ctx.emit(ge.GatherElements, [logp, idx.results[0]], [tt(elem, (dims[0], 1, *dims[2:]))],
+                      {"dim": _int(1)}, suffix="GatherElements")  # fmt: skip
+    flat = ctx.emit(ge.Squeeze, [picked.results[0]], [tt(elem, tdims)], {"axis": _ints([1])}, suffix="Squeeze")
+    loss = ctx.emit(ge.Neg, [flat.results[0]], [tt(elem, tdims)], suffix="Neg").results[0]
+    w: SSAValue | None = None
+    if weight is not None:
+        axis0 = ctx.const_value(np.array(0, np.int32), _T.INT32, "weight_axis")
+        w = ctx.emit(ge.GatherV2, [weight, t, axis0], [tt(elem, tdims)], suffix="weight").results[0]
+    if keep is not None:
+        kept = ctx.emit(ge.Cast, [keep], [tt(elem, tdims)], {"dst_type": _int(_GE_DATATYPE[elem])}, suffix="kept")
+        w = kept.results[0] if w is None else ctx.emit(ge.Mul, [w, kept.results[0]], [tt(elem, tdims)],
+                                                       suffix="kept_weight").results[0]  # fmt: skip
+    if w is not None:
+        loss = ctx.emit(ge.Mul, [loss, w], [tt(elem, tdims)], suffix="weighted").results[0]
+    if reduction == "none":
+        ctx.bind(0, ctx.emit(ge.Identity, [loss], [tt(elem, tdims)]).results[0])
+        return
+    every = {"axes": _ints(range(len(tdims))), "keep_dims": _bool(False)}
+    if reduction == "sum" or w is None:
+        cls = ge.ReduceSumD if reduction == "sum" else ge.ReduceMeanD
+        ctx.bind(0, ctx.emit(cls, [loss], [tt(elem, ())], every).results[0])
+        return
+    total = ctx.emit(ge.ReduceSumD, [loss], [tt(elem, ())], every, suffix="ReduceSum").results[0]
+    wsum = ctx.emit(ge.ReduceSumD, [w], [tt(elem, ())], every, suffix="weight_sum").results[0]
+    ctx.bind(0, ctx.emit(ge.RealDiv, [total, wsum], [tt(elem, ())]).results[0])
+
+
+@converts("NegativeLogLikelihoodLoss")
+def _nll_loss(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: the loss as GE ops -- ExpandDims, GatherElements {dim = 1},
+    # Squeeze and Neg pick -input[n, target, d]; GatherV2 of the weights, a NotEqual mask
+    # (SelectV2 keeps the gather in range) for ignore_index, Mul; ReduceSumD / ReduceMeanD /
+    # RealDiv for the reduction: ONNX's numbers.
+    _same_dtype(ctx, [i for i in (0, 2) if ctx.has(i)])
+    _nll(ctx, ctx.x(0), ctx.x(2) if ctx.has(2) else None)
+
+
+@converts("SoftmaxCrossEntropyLoss")
+def _softmax_cross_entropy(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: LogSoftmaxV2 {axes = [1]} (logsoftmax_plugin.cc's op),
+    # then NegativeLogLikelihoodLoss's sequence; output 1 (log_prob) is the LogSoftmaxV2.
+    _same_dtype(ctx, [i for i in (0, 2) if ctx.has(i)])
+    t = ctx.imp.tensor_type(ctx.elem(0), ctx.dims(0))
+    logp = ctx.emit(ge.LogSoftmaxV2, [ctx.x(0)], [t], {"axes": _ints([1])}, suffix="LogSoftmaxV2").results[0]
+    if len(ctx.node.output) > 1 and ctx.node.output[1]:
+        ctx.bind(1, logp)
+    _nll(ctx, logp, ctx.x(2) if ctx.has(2) else None)
+
+
+# -- QuantizeLinear, DequantizeLinear ------------------------------------------------------
+
+# the integer types QuantizeLinear writes here (float8 and 4-bit outputs are refused)
+_QUANT_TYPES: frozenset[int] = frozenset({_T.UINT8, _T.INT8, _T.UINT16, _T.INT16})
+
+
+def _per_axis(ctx: _NodeCtx, i: int, to_elem: int, what: str) -> SSAValue:
+    """Input `i` (a scale or zero point: a scalar, one value per `axis` slice, or with
+    block_size one per block of `axis`) cast to `to_elem` and shaped to broadcast over x."""
+    v, dims = ctx.x(i), ctx.dims(i)
+    xd = ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    if ctx.elem(i) != to_elem:
+        v = ctx.emit(ge.Cast, [v], [tt(to_elem, dims)], {"dst_type": _int(_GE_DATATYPE[to_elem])},
+                     suffix=f"{what}_Cast").results[0]  # fmt: skip
+    if int(np.prod(dims, dtype=np.int64)) == 1 and len(dims) <= 1:
+        return v
+    axis = _norm_axis(ctx, ctx.attr_int("axis", 1), len(xd))
+    block = ctx.attr_int("block_size", 0)
+    if block > 0:  # one value per block of `axis`: GatherV2 repeats each block's value
+        rep = ctx.const_value(np.arange(xd[axis], dtype=np.int64) // block, _T.INT64, f"{what}_blocks")
+        ax = ctx.const_value(np.array(axis, np.int32), _T.INT32, f"{what}_axis")
+        return ctx.emit(ge.GatherV2, [v, rep, ax], [tt(to_elem, xd)], suffix=f"{what}_blocks").results[0]
+    if len(dims) != 1 or dims[0] != xd[axis]:
+        raise ctx.error(f"{what} of shape {list(dims)} is neither a scalar nor one value per axis {axis} slice")
+    shape = tuple(xd[axis] if k == axis else 1 for k in range(len(xd)))
+    s = ctx.const_value(np.array(shape, np.int64), _T.INT64, f"{what}_shape")
+    return ctx.emit(ge.Reshape, [v, s], [tt(to_elem, shape)], suffix=f"{what}_Reshape").results[0]
+
+
+@converts("DequantizeLinear")
+def _dequantize_linear(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy (GE's own AscendDequant is a fused-conv op): y =
+    # (x - zero_point) * scale as Cast, Sub, Mul, the scale and zero point shaped for the
+    # axis (Reshape) or repeated over the block (GatherV2).
+    elem = ctx.elem(1)
+    tt = ctx.imp.tensor_type
+    dims = ctx.dims(0)
+    x = ctx.emit(ge.Cast, [ctx.x(0)], [tt(elem, dims)], {"dst_type": _int(_GE_DATATYPE[elem])}, suffix="Cast").results[
+        0
+    ]
+    if ctx.has(2):
+        zp = _per_axis(ctx, 2, elem, "zero_point")
+        x = ctx.emit(ge.Sub, [x, zp], [tt(elem, dims)], suffix="Sub").results[0]
+    ctx.single(ge.Mul, [x, _per_axis(ctx, 1, elem, "scale")])
+
+
+@converts("QuantizeLinear")
+def _quantize_linear(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy (GE's AscendQuant is a fused-conv op): y =
+    # saturate(round_half_even(x / scale) + zero_point) as RealDiv, Round, Add,
+    # ClipByValue to the output type's range and Cast, the scale and zero point shaped for
+    # the axis or the block as for DequantizeLinear. Float8 and 4-bit outputs are refused.
+    out = ctx.out_elem()
+    if out not in _QUANT_TYPES:
+        raise ctx.error(
+            f"QuantizeLinear to {_dtype_name(out).lower()}: only uint8, int8, uint16 and int16 outputs are imported"
+        )
+    elem, dims = ctx.elem(0), ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    t = tt(elem, dims)
+    q = ctx.emit(ge.RealDiv, [ctx.x(0), _per_axis(ctx, 1, elem, "scale")], [t], suffix="RealDiv").results[0]
+    q = ctx.emit(ge.Round, [q], [t], suffix="Round").results[0]
+    if ctx.has(2):
+        q = ctx.emit(ge.Add, [q, _per_axis(ctx, 2, elem, "zero_point")], [t], suffix="Add").results[0]
+    info = np.iinfo(onnx.helper.tensor_dtype_to_np_dtype(out))
+    fdt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    lo = ctx.const_value(np.asarray(info.min, fdt), elem, "min")
+    hi = ctx.const_value(np.asarray(info.max, fdt), elem, "max")
+    q = ctx.emit(ge.ClipByValue, [q, lo, hi], [t], suffix="ClipByValue").results[0]
+    ctx.single(ge.Cast, [q], {"dst_type": _int(_GE_DATATYPE[out])})
+
+
+# -- ThresholdedRelu, Shrink, EyeLike ------------------------------------------------------
+
+
+@converts("ThresholdedRelu")
+def _thresholded_relu(ctx: _NodeCtx) -> None:
+    # threshold_relu_plugin.cc: Threshold {threshold = alpha} then Mul by x; the dialect has
+    # no Threshold: x > alpha ? x : 0 as Greater, SelectV2, which gives the same numbers.
+    x, elem = ctx.x(0), ctx.elem(0)
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    alpha = ctx.const_value(np.asarray(ctx.attr_float("alpha", 1.0), dt), elem, "alpha")
+    zero = ctx.const_value(np.zeros((), dt), elem, "zero")
+    above = ctx.emit(ge.Greater, [x, alpha], [ctx.imp.tensor_type(_T.BOOL, ctx.dims(0))], suffix="Greater")
+    ctx.single(ge.SelectV2, [above.results[0], x, zero])
+
+
+@converts("Shrink")
+def _shrink(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: x < -lambd ? x + bias : (x > lambd ? x - bias : 0) as
+    # Less, Greater, Add, Sub and two SelectV2.
+    x, elem, dims = ctx.x(0), ctx.elem(0), ctx.dims(0)
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    tt = ctx.imp.tensor_type
+    lambd, bias = ctx.attr_float("lambd", 0.5), ctx.attr_float("bias", 0.0)
+    lo = ctx.const_value(np.asarray(-lambd, dt), elem, "low")
+    hi = ctx.const_value(np.asarray(lambd, dt), elem, "high")
+    b = ctx.const_value(np.asarray(bias, dt), elem, "bias")
+    zero = ctx.const_value(np.zeros((), dt), elem, "zero")
+    below = ctx.emit(ge.Less, [x, lo], [tt(_T.BOOL, dims)], suffix="below").results[0]
+    above = ctx.emit(ge.Greater, [x, hi], [tt(_T.BOOL, dims)], suffix="above").results[0]
+    up = ctx.emit(ge.Add, [x, b], [tt(elem, dims)], suffix="Add").results[0]
+    down = ctx.emit(ge.Sub, [x, b], [tt(elem, dims)], suffix="Sub").results[0]
+    upper = ctx.emit(ge.SelectV2, [above, down, zero], [tt(elem, dims)], suffix="upper").results[0]
+    ctx.single(ge.SelectV2, [below, up, upper])
+
+
+@converts("EyeLike")
+def _eye_like(ctx: _NodeCtx) -> None:
+    # eyelike_plugin.cc maps EyeLike to GE's op, which graph preparation folds to a Const
+    # (its output depends on the input's static shape only): the Const is made here,
+    # ones on diagonal k, of the `dtype` attribute's type (default: the input's).
+    rows, cols = ctx.dims(0)
+    elem = ctx.out_elem()
+    eye = np.eye(rows, cols, ctx.attr_int("k", 0), dtype=onnx.helper.tensor_dtype_to_np_dtype(elem))
+    ctx.bind_const(0, eye, elem)
+
+
+# math_ops.h: REG_OP(Acos), Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Tan; no plugin in
+# the public copy: GE's op of the same meaning
+_TRIG: dict[str, type[ge.GeNode]] = {c.name.split(".")[1]: c for c in ge.TRIG_OPS}
+
+
+@converts(*_TRIG)
+def _trig(ctx: _NodeCtx) -> None:
+    ctx.single(_TRIG[ctx.op_type], [ctx.x(0)])
+
+
+# -- InstanceNormalization, GroupNormalization ---------------------------------------------
+
+
+def _normalized(ctx: _NodeCtx, x: SSAValue, shape: tuple[int, ...], eps: float) -> SSAValue:
+    """(x - mean) / sqrt(var + eps) over every axis of `shape` after the first two (x
+    Reshaped to `shape` first when it differs), as ReduceMeanD, Sub, Mul, ReduceMeanD,
+    Add, Rsqrt, Mul; the result in x's shape."""
+    elem, dims = ctx.elem(0), ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    if shape != dims:
+        s = ctx.const_value(np.array(shape, np.int64), _T.INT64, "grouped_shape")
+        x = ctx.emit(ge.Reshape, [x, s], [tt(elem, shape)], suffix="grouped").results[0]
+    axes = {"axes": _ints(range(2, len(shape))), "keep_dims": _bool(True)}
+    kept = tt(elem, shape[:2] + (1,) * (len(shape) - 2))
+    full = tt(elem, shape)
+    mean = ctx.emit(ge.ReduceMeanD, [x], [kept], axes, suffix="mean").results[0]
+    d = ctx.emit(ge.Sub, [x, mean], [full], suffix="centered").results[0]
+    sq = ctx.emit(ge.Mul, [d, d], [full], suffix="square").results[0]
+    var = ctx.emit(ge.ReduceMeanD, [sq], [kept], axes, suffix="variance").results[0]
+    e = ctx.const_value(np.asarray(eps, dt), elem, "epsilon")
+    ve = ctx.emit(ge.Add, [var, e], [kept], suffix="variance_epsilon").results[0]
+    r = ctx.emit(ge.Rsqrt, [ve], [kept], suffix="Rsqrt").results[0]
+    y = ctx.emit(ge.Mul, [d, r], [full], suffix="normalized").results[0]
+    if shape != dims:
+        s = ctx.const_value(np.array(dims, np.int64), _T.INT64, "shape")
+        y = ctx.emit(ge.Reshape, [y, s], [tt(elem, dims)], suffix="ungrouped").results[0]
+    return y
+
+
+def _affine(ctx: _NodeCtx, y: SSAValue, per_channel: list[SSAValue]) -> None:
+    """y * scale + bias, scale and bias [C] Reshaped to [C, 1, ...] (the node's output)."""
+    elem, dims = ctx.elem(0), ctx.dims(0)
+    tt = ctx.imp.tensor_type
+    shape = (dims[1],) + (1,) * (len(dims) - 2)
+    s = ctx.const_value(np.array(shape, np.int64), _T.INT64, "channel_shape")
+    scale, bias = (
+        ctx.emit(ge.Reshape, [v, s], [tt(elem, shape)], suffix=f"{what}_Reshape").results[0]
+        for v, what in zip(per_channel, ("scale", "bias"))
+    )
+    y = ctx.emit(ge.Mul, [y, scale], [tt(elem, dims)], suffix="scaled").results[0]
+    ctx.single(ge.Add, [y, bias])
+
+
+@converts("InstanceNormalization")
+def _instance_norm(ctx: _NodeCtx) -> None:
+    # instancenormalization_plugin.cc maps it to GE's InstanceNorm, which the dialect has
+    # not; its arithmetic as GE ops: mean and variance over the spatial axes of each
+    # (n, c) (ReduceMeanD), Rsqrt, Mul, then scale and bias per channel.
+    _same_dtype(ctx, (0, 1, 2))
+    if len(ctx.dims(0)) < 3:
+        raise ctx.error(f"InstanceNormalization of a rank-{len(ctx.dims(0))} input: it needs spatial axes")
+    y = _normalized(ctx, ctx.x(0), ctx.dims(0), ctx.attr_float("epsilon", 1e-5))
+    _affine(ctx, y, [ctx.x(1), ctx.x(2)])
+
+
+@converts("GroupNormalization")
+def _group_norm(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: x Reshaped to [N, G, C/G * spatial], normalized over
+    # the last axis as InstanceNormalization is, Reshaped back; scale and bias are one per
+    # channel (opset 21) or one per group (opset 18: GatherV2 repeats each C/G times).
+    _same_dtype(ctx, (0, 1, 2))
+    dims = ctx.dims(0)
+    g = ctx.attr_int("num_groups", 0)
+    if len(dims) < 3 or g <= 0 or dims[1] % g:
+        raise ctx.error(f"num_groups {g} must divide the channels of a rank >= 3 input, got {list(dims)}")
+    n, c = dims[0], dims[1]
+    rest = int(np.prod(dims[2:], dtype=np.int64))
+    y = _normalized(ctx, ctx.x(0), (n, g, (c // g) * rest), ctx.attr_float("epsilon", 1e-5))
+    params = [ctx.x(1), ctx.x(2)]
+    if ctx.dims(1) != (c,):  # opset 18: one per group
+        rep = ctx.const_value(np.arange(c, dtype=np.int64) // (c // g), _T.INT64, "group_of_channel")
+        ax = ctx.const_value(np.array(0, np.int32), _T.INT32, "group_axis")
+        params = [
+            ctx.emit(
+                ge.GatherV2, [v, rep, ax], [ctx.imp.tensor_type(ctx.elem(0), (c,))], suffix=f"{w}_channels"
+            ).results[0]
+            for v, w in zip(params, ("scale", "bias"))
+        ]
+    _affine(ctx, y, params)
