@@ -405,9 +405,10 @@ def print_outputs(outs: Sequence[Output], values: bool) -> None:
 
 
 def within_tolerance(got: np.ndarray, ref: np.ndarray, bound: np.ndarray | None = None) -> np.ndarray:
-    """Elementwise: floats |got - ref| <= ATOL + RTOL*|ref| + bound (NaN equals NaN, an
-    infinite bound admits any value); integers and bools |got - ref| <= bound (exact
-    when the bound is 0). `bound` is runtime/error_bound.py's, 0 when absent."""
+    """Elementwise: floats |got - ref| <= ATOL + RTOL*|ref| + bound (NaN equals NaN);
+    integers and bools |got - ref| <= bound (exact when the bound is 0). `bound` is
+    runtime/error_bound.py's, 0 when absent. An element whose bound is infinite
+    (undecidable) is never within the tolerance: `compare` counts it apart."""
     e = np.zeros(ref.shape) if bound is None else bound
     with np.errstate(invalid="ignore", over="ignore"):
         if is_float_dtype(ref.dtype):
@@ -415,14 +416,22 @@ def within_tolerance(got: np.ndarray, ref: np.ndarray, bound: np.ndarray | None 
             ok = (np.abs(a - b) <= ATOL + RTOL * np.abs(b) + e) | (a == b) | (np.isnan(a) & np.isnan(b))
         else:
             ok = (got == ref) | (np.abs(got.astype(np.float64) - ref.astype(np.float64)) <= e)
-        return ok | np.isinf(e)
+        return ok & ~np.isinf(e)
+
+
+UNDECIDABLE_SHOWN = 5  # indices listed per output with undecidable elements
+
+
+def _bound_of(bounds: Sequence[np.ndarray] | None, k: int) -> np.ndarray | None:
+    return bounds[k] if bounds is not None and k < len(bounds) else None
 
 
 def compare(
     ref: Sequence[Output], got: Sequence[Output], bounds: Sequence[np.ndarray] | None = None
 ) -> tuple[int, list[str]]:
     """Mismatching element count and the report lines; `bounds[k]` widens output k's
-    tolerance by runtime/error_bound.py's per-element bound."""
+    tolerance by runtime/error_bound.py's per-element bound. Elements whose bound is
+    infinite are not judged here (`undecidable` lists them)."""
     lines: list[str] = []
     total = 0
     if len(ref) != len(got):
@@ -436,7 +445,10 @@ def compare(
             )
             total += max(a.size, b.size)
             continue
-        ok = within_tolerance(a, b, bounds[k] if bounds is not None and k < len(bounds) else None)
+        e = _bound_of(bounds, k)
+        ok = within_tolerance(a, b, e)
+        if e is not None:
+            ok |= np.isinf(e)  # undecidable: counted apart, never a match
         bad = int(ok.size - np.count_nonzero(ok))
         if bad:
             first = tuple(int(i) for i in np.argwhere(~ok)[0])
@@ -446,6 +458,41 @@ def compare(
             )
             total += bad
     return total, lines
+
+
+def undecidable(ref: Sequence[Output], bounds: Sequence[np.ndarray]) -> tuple[int, list[str]]:
+    """The elements whose error bound is infinite (no comparison can judge them: rounding
+    within reach of a singularity, an overflow or a decision boundary such as a
+    comparison's): their count and one line per output with the first indices."""
+    total, lines = 0, []
+    for r, e in zip(ref, bounds):
+        inf = np.isinf(e)
+        n = int(np.count_nonzero(inf))
+        if n:
+            shown = ", ".join(str([int(i) for i in ix]) for ix in np.argwhere(inf)[:UNDECIDABLE_SHOWN])
+            more = ", ..." if n > UNDECIDABLE_SHOWN else ""
+            lines.append(f"output {r.index} {r.name}: {n} of {e.size} elements undecidable, at {shown}{more}")
+            total += n
+    return total, lines
+
+
+def constant_outputs(ref: Sequence[Output]) -> list[str]:
+    """One warning per output of more than one element whose reference values are all
+    equal (min == max): a match on it says little of the arithmetic behind it."""
+    lines = []
+    for r in ref:
+        a = r.array
+        if a.size > 1:
+            flat = a.reshape(-1)
+            same = bool(np.all(flat == flat[0])) or (
+                is_float_dtype(a.dtype) and bool(np.all(np.isnan(flat.astype(np.float64))))
+            )
+            if same:
+                lines.append(
+                    f"warning: output {r.index} {r.name} is constant (all {a.size} elements are {_num(flat[0])}): "
+                    "a match on it proves little"
+                )
+    return lines
 
 
 # ---------------------------------------------------------------------------------------
@@ -482,11 +529,16 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--stats-json", metavar="PATH",
         help="write figures as JSON: graph, mode, passes, outputs (name, shape, dtype) and, "
         "when comparing, mismatch_count (differing elements over all outputs, all executions), "
-        "max_error, unbounded_elements (compared without bound, see Tolerance) and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
+        "max_error, unbounded_elements (undecidable: an infinite error bound, see Tolerance) and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
         "bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size, "
         "memory_lower_bound, memory_proven_bound (a proven lower bound on any plan), memory_gap "
         "(memory_size / memory_proven_bound - 1; 0 when optimal), peak_live_fm_bytes, "
         "executions, refreshed_tasks (per execution)",
+    )  # fmt: skip
+    p.add_argument(
+        "--accept-undecidable", action="store_true",
+        help="accept output elements whose error bound is infinite (undecidable, see Tolerance) unjudged: "
+        "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
     )  # fmt: skip
     p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
     p.add_argument(
@@ -1025,7 +1077,14 @@ class Comparison:
     mismatches: int  # differing elements over all outputs and executions
     report: list[str]  # one line per differing output (per execution when there are several)
     max_error: float
-    unbounded: int  # output elements whose error bound is infinite
+    unbounded: int  # output elements whose error bound is infinite (undecidable)
+    undecidable: list[str] = dataclasses.field(default_factory=list)  # per output: count, first indices
+    warnings: list[str] = dataclasses.field(default_factory=list)  # constant outputs
+
+    @property
+    def inconclusive(self) -> bool:
+        """No mismatch, but elements no comparison can judge."""
+        return not self.mismatches and self.unbounded > 0
 
 
 def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds: Sequence[np.ndarray]) -> Comparison:
@@ -1034,25 +1093,39 @@ def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds
         bad, lines = compare(ref, r, bounds)
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
-    unbounded = sum(int(np.isinf(b).sum()) for b in bounds)
-    return Comparison(mismatches, report, max(_max_error(ref, r) for r in runs), unbounded)
+    unbounded, where = undecidable(ref, bounds)
+    return Comparison(
+        mismatches, report, max(_max_error(ref, r) for r in runs), unbounded, where, constant_outputs(ref)
+    )
 
 
-def report_comparison(c: Comparison, got: Sequence[Output], print_values: bool) -> int:
-    """Print the comparison and the last execution's outputs; the exit status."""
+def report_comparison(
+    c: Comparison, got: Sequence[Output], print_values: bool, accept_undecidable: bool = False
+) -> int:
+    """Print the comparison and the last execution's outputs; the exit status: 1 on a
+    mismatch, and on undecidable elements unless `accept_undecidable`."""
     print(f"max error: {c.max_error:.6g}")
-    if c.unbounded:
-        print(
-            f"tolerance: {c.unbounded} output elements depend on rounding without bound (ill-conditioned): any value matches"
-        )
-    print_outputs(got, print_values)
-    if not c.mismatches:
-        print("outputs match the reference")
-        return 0
-    for line in c.report:
+    for line in c.warnings:
         print(line)
-    print(f"outputs do not match the reference ({c.mismatches} elements differ)")
-    return 1
+    if c.unbounded:
+        verdict = "accepted unjudged (--accept-undecidable)" if accept_undecidable else "never a match"
+        print(f"tolerance: {c.unbounded} output elements are undecidable (their error bound is infinite): {verdict}")
+        for line in c.undecidable:
+            print(f"  {line}")
+    print_outputs(got, print_values)
+    if c.mismatches:
+        for line in c.report:
+            print(line)
+        print(f"outputs do not match the reference ({c.mismatches} elements differ)")
+        return 1
+    if c.unbounded and not accept_undecidable:
+        print(
+            f"comparison inconclusive: {c.unbounded} output elements are undecidable "
+            "(--accept-undecidable accepts them unjudged); the other elements match the reference"
+        )
+        return 1
+    print("outputs match the reference")
+    return 0
 
 
 def write_reports(
@@ -1164,7 +1237,7 @@ def _finish(
     """Print the comparison and the last execution's outputs, compare them with
     onnxruntime's on that execution's `inputs`, save, write --stats-json and the reports;
     the exit status."""
-    status = report_comparison(c, runs[-1], args.print_values)
+    status = report_comparison(c, runs[-1], args.print_values, args.accept_undecidable)
     oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1])
     status = max(status, oracle_status)
     stats.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
@@ -1177,7 +1250,8 @@ def _finish(
         "max_error": c.max_error,
         "unbounded_elements": c.unbounded,
     }
-    checks = [Check("the reference interpreter", not c.mismatches, figures, c.report)]
+    passed = not c.mismatches and not (c.unbounded and not args.accept_undecidable)
+    checks = [Check("the reference interpreter", passed, figures, c.report + c.undecidable)]
     if oracle_check is not None:
         checks.append(oracle_check)
     write_reports(args, pipeline, module, compiled, stats, checks)
@@ -1199,14 +1273,17 @@ def compare_each(
     refs: Sequence[Sequence[Output]], runs: Sequence[Sequence[Output]], bounds: Sequence[Sequence[np.ndarray]]
 ) -> Comparison:
     """Execution k's outputs against the reference's on execution k's inputs."""
-    mismatches, report, err, unbounded = 0, [], 0.0, 0
+    mismatches, report, err, unbounded, where, warnings = 0, [], 0.0, 0, [], []
     for k, (ref, r, b) in enumerate(zip(refs, runs, bounds)):
         bad, lines = compare(ref, r, b)
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
         err = max(err, _max_error(ref, r))
-        unbounded += sum(int(np.isinf(x).sum()) for x in b)
-    return Comparison(mismatches, report, err, unbounded)
+        n, lines = undecidable(ref, b)
+        unbounded += n
+        where += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
+        warnings += [w for w in constant_outputs(ref) if w not in warnings]
+    return Comparison(mismatches, report, err, unbounded, where, warnings)
 
 
 def simulate_sets(

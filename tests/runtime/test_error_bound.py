@@ -144,23 +144,47 @@ def test_exact_programs_keep_a_zero_bound():
     assert compare(ref, off, [np.zeros(ref[0].array.shape)])[0] == ref[0].array.size
 
 
-def test_an_ill_conditioned_element_is_reported_and_not_judged(tmp_path, capsys):
-    # 1 / (1 - 1): the sum is 0 in the reference, a rounding away from +-inf: no bound.
+def test_an_undecidable_element_is_never_a_match(tmp_path, capsys):
+    # 1 / (0.1 + 0.2 - 0.3): the sum rounds to a tiny number of either sign (or 0) by its
+    # order, a rounding away from +-inf: no bound. The comparison is inconclusive (exit 1)
+    # unless --accept-undecidable accepts the element unjudged.
     src = tmp_path / "g.mlir"
     src.write_text("""ge.graph @main {
   %x = ge.Data {index = 0} : tensor<2xf32>
-  %c = ge.Const {value = dense<[[1.0, -1.0], [1.0, 2.0]]> : tensor<2x2xf32>} : tensor<2x2xf32>
-  %s = ge.ReduceSumD(%c) {axes = [1]} : (tensor<2x2xf32>) -> tensor<2xf32>
+  %c = ge.Const {value = dense<[[0.1, 0.2, -0.3], [1.0, 2.0, 0.0]]> : tensor<2x3xf32>} : tensor<2x3xf32>
+  %s = ge.ReduceSumD(%c) {axes = [1]} : (tensor<2x3xf32>) -> tensor<2xf32>
   %r = ge.Reciprocal(%s) : (tensor<2xf32>) -> tensor<2xf32>
   %y = ge.Mul(%r, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   ge.NetOutput %y : tensor<2xf32>
 }
 """)
     stats = tmp_path / "s.json"
-    assert run([str(src), "--stats-json", str(stats)]) == 0
+    assert run([str(src), "--stats-json", str(stats)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert "tolerance: 1 output elements depend on rounding without bound (ill-conditioned): any value matches" in out
+    assert "tolerance: 1 output elements are undecidable (their error bound is infinite): never a match" in out
+    assert "  output 0 y:0: 1 of 2 elements undecidable, at [0]" in out
+    assert out[-1].startswith("comparison inconclusive: 1 output elements are undecidable")
     assert json.loads(stats.read_text())["unbounded_elements"] == 1
+    assert run([str(src), "--accept-undecidable"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        "tolerance: 1 output elements are undecidable (their error bound is infinite): accepted unjudged (--accept-undecidable)"
+        in out
+    )
+    assert out[-1] == "outputs match the reference"
+
+
+def test_two_terms_have_one_order():
+    # a sum of two terms rounds the same in either order: no reordering bound, so
+    # 1 / (1 - 1) from exact constants is exact (inf on both sides), not undecidable
+    g = graph_of("""ge.graph @main {
+  %c = ge.Const {value = dense<[[1.0, -1.0], [1.0, 2.0]]> : tensor<2x2xf32>} : tensor<2x2xf32>
+  %s = ge.ReduceSumD(%c) {axes = [1]} : (tensor<2x2xf32>) -> tensor<2xf32>
+  %r = ge.Reciprocal(%s) : (tensor<2xf32>) -> tensor<2xf32>
+  ge.NetOutput %r : tensor<2xf32>
+}
+""")
+    assert (EB.output_error_bounds(g, [])[0] == 0).all()
 
 
 def test_every_ge_op_has_a_bound_rule():
