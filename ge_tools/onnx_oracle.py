@@ -93,8 +93,11 @@ def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str],
     return [o.name for o in sess.get_outputs()], [np.asarray(g) for g in got]
 
 
-def check_output(name: str, got: np.ndarray, want: np.ndarray) -> OutputCheck:
-    """`got` (ours) against `want` (onnxruntime's) with TOLERANCES."""
+def check_output(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None = None) -> OutputCheck:
+    """`got` (ours) against `want` (onnxruntime's) with TOLERANCES, a float element widened
+    by its finite `bound` (runtime/error_bound.py's with independent rounding: what the
+    intermediate dtypes' roundings may move it by); where that bound is infinite, or
+    absent, the fixed tolerance alone judges the element."""
     dt = str(want.dtype)
     if want.size == 0:
         return OutputCheck(name, dt, 0.0, 0.0, 0, 0)
@@ -108,7 +111,10 @@ def check_output(name: str, got: np.ndarray, want: np.ndarray) -> OutputCheck:
         err = np.where(np.isnan(err), np.inf, err)
         with np.errstate(invalid="ignore", divide="ignore"):
             rel = np.where(err == 0, 0.0, err / np.maximum(np.abs(b), np.finfo(np.float64).tiny))
-        bad = int(np.count_nonzero(err > atol + rtol * np.abs(np.where(np.isfinite(b), b, 0.0))))
+        tol = atol + rtol * np.abs(np.where(np.isfinite(b), b, 0.0))
+        if bound is not None and bound.shape == b.shape:
+            tol = tol + np.where(np.isfinite(bound), bound, 0.0)
+        bad = int(np.count_nonzero(err > tol))
         return OutputCheck(name, dt, float(err.max()), float(rel.max()), bad, want.size)
     diff = got.astype(np.int64) != want.astype(np.int64) if want.dtype.kind in "biu" else got != want
     e = np.abs(got.astype(np.float64) - want.astype(np.float64))
@@ -117,11 +123,16 @@ def check_output(name: str, got: np.ndarray, want: np.ndarray) -> OutputCheck:
 
 
 def compare_with_onnxruntime(
-    path: str, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray], names: Sequence[str] | None = None
+    path: str,
+    inputs: Sequence[np.ndarray],
+    outputs: Sequence[np.ndarray],
+    names: Sequence[str] | None = None,
+    bounds: Sequence[np.ndarray] | None = None,
 ) -> OracleResult:
     """Run the ONNX model at `path` on onnxruntime with `inputs` and compare `outputs`
-    (ours, in the model's output order) with its outputs. The function other tools
-    call (ge-run prints it with print_oracle)."""
+    (ours, in the model's output order) with its outputs, widened per element by
+    `bounds` (check_output). The function other tools call (ge-run prints it with
+    print_oracle)."""
     ort_names, want = run_onnxruntime(path, inputs)
     checks, shape_errors = [], []
     if len(want) != len(outputs):
@@ -131,7 +142,7 @@ def compare_with_onnxruntime(
         if tuple(w.shape) != tuple(g.shape):
             shape_errors.append(f"output {i} '{name}': shape {list(g.shape)}, onnxruntime's {list(w.shape)}")
             continue
-        checks.append(check_output(name, g, w))
+        checks.append(check_output(name, g, w, bounds[i] if bounds is not None and i < len(bounds) else None))
     return OracleResult(checks, shape_errors)
 
 
