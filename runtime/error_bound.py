@@ -1174,16 +1174,24 @@ def _block_bounds(
     raise AssertionError("a graph body ends with NetOutput (the reference ran it)")
 
 
-def output_error_bounds(graph: ge.GraphOp, inputs: Sequence[np.ndarray], independent: bool = False) -> list[np.ndarray]:
+def output_error_bounds(
+    graph: ge.GraphOp,
+    inputs: Sequence[np.ndarray],
+    independent: bool = False,
+    input_bounds: Sequence[np.ndarray] | None = None,
+) -> list[np.ndarray]:
     """Per NetOutput value of `graph` on `inputs`, the float64 array of bounds on
-    |compiled - reference| (module docstring); inputs carry no error.
+    |compiled - reference| (module docstring); inputs carry no error unless
+    `input_bounds` gives theirs (how far each input element may lie from `inputs`).
 
     `independent`: the bound between the compiled program and another implementation of
     the same model (onnxruntime), which may round every op on its own: each op's own
     rounding counts even on exact inputs (an f16 op between two Casts may round in f16 or
     in f32, so its result moves by up to 2u|r| of f16, carried to the outputs), and a
     narrow float may be accumulated in its own dtype."""
+    if input_bounds is None:
+        input_bounds = [np.zeros(np.shape(a)) for a in inputs]
     with np.errstate(all="ignore"), _independent(independent):
         ip = ge_interpreter()
-        _, bounds = _block_bounds(ip, graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs])
+        _, bounds = _block_bounds(ip, graph.body.block, inputs, input_bounds)
     return [np.require(b, np.float64, ["C", "W"]) for b in bounds]
