@@ -190,26 +190,35 @@ powers of two, 2^k for k uniform in [-4, 4]), signed ints in [-4, 4], unsigned i
 
 Tolerance: compiled a matches reference b when |a-b| <= 1e-6 + 1e-5*|b| + e (floats; NaN
 equals NaN) or |a-b| <= e (integers and bools), where e is the element's error bound
-(runtime/error_bound.py): 0 where the compiled program has no freedom, else what
-accumulating in another order may change, carried through the ops that follow. A sum or
-mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|terms|, a
-MatMul or Conv2D dot product of length n by 2*gamma(n)*sum|products| (gamma(n) =
-n*u/(1-n*u), u the accumulation dtype's unit roundoff: 2^-24 for f32 and for f16, bf16
-and float8, which accumulate in f32, 2^-53 for f64), a ReduceProdD likewise relative to
-prod(|x|+e); each later op maps its inputs' bounds through its exact range (Pow(x, 8)
-multiplies a relative error by 8, Sub of near-equal values keeps the absolute error) and
-adds its own rounding (2u|result| plus the dtype's smallest subnormal, u of its dtype: f16
-2^-11, bf16 2^-8, f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1). An element whose bound is
-infinite (a singularity, a domain edge or overflow within reach) matches any value; ge-run
-then prints "tolerance: N output elements depend on rounding without bound" and
---stats-json counts them as unbounded_elements.
+(runtime/error_bound.py; docs/tolerance.md): 0 where the compiled program has no freedom,
+else what accumulating in another order may change, carried through the ops that follow. A
+sum or mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|terms|
+(0 for two terms: one order only), a MatMul or Conv2D dot product of length n by
+2*gamma(n)*sum|products| (gamma(n) = n*u/(1-n*u), u the accumulation dtype's unit roundoff:
+2^-24 for f32 and for f16, bf16 and float8, which accumulate in f32, 2^-53 for f64), a
+ReduceProdD likewise relative to prod(|x|+e); each later op maps its inputs' bounds through
+its exact range (Pow(x, 8) multiplies a relative error by 8, Sub of near-equal values keeps
+the absolute error, SoftmaxV2 moves y by y*(e^(2D)-1) for inputs moved by D, LayerNorm by
+its derivative bounded through the variance and epsilon) and adds its own rounding
+(2u|result| plus the dtype's smallest subnormal, u of its dtype: f16 2^-11, bf16 2^-8,
+f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1). A comparison, a bool op, a remainder, an
+ArgMax or a gathered index is judged exactly where its operands lie farther from the
+decision boundary than their bounds. An element whose bound is infinite (a singularity,
+an overflow or a decision boundary within reach) is undecidable and never a match: ge-run
+prints "tolerance: N output elements are undecidable", the first indices per output, and
+"comparison inconclusive" (exit 1), unless --accept-undecidable accepts them unjudged;
+--stats-json counts them as unbounded_elements. An output of more than one element whose
+reference values are all equal is warned about ("warning: output K NAME is constant"): a
+match on it proves little.
 
 ONNX models: FILE.onnx is imported as ge-import imports it (--input-shape fixes dynamic
 input dims; errors as ge-import's). After the comparison with the reference, the
 simulator's outputs are compared with onnxruntime's (CPU provider, optimisations off,
 the same inputs): one line per output with its largest absolute and relative error, then
-"outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b|
-per dtype: {ORT_TOLERANCES}.
+"outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b| + e
+per dtype: {ORT_TOLERANCES}; e is the element's error bound with every op's own rounding
+counted (the intermediate dtypes: an f16 op between two Casts may round in f16 here and in
+f32 in onnxruntime), the fixed tolerance alone where e is infinite.
 
 Output: one summary line per NetOutput value (index, producer node:output, shape, dtype,
 min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.

@@ -257,3 +257,5 @@ def test_ge_run_help_documents_the_tolerance(capsys):
     out = capsys.readouterr().out
     assert "Tolerance: compiled a matches reference b when |a-b| <= 1e-6 + 1e-5*|b| + e" in out
     assert "2*gamma(n-1)*sum|terms|" in out and "unbounded_elements" in out
+    assert "--accept-undecidable" in out and "comparison inconclusive" in out and "never a match" in out
+    assert "is constant" in out and "SoftmaxV2 moves y by y*(e^(2D)-1)" in out
