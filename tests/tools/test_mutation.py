@@ -292,3 +292,52 @@ def test_node_models_onnxruntime_comparison_catches_a_mutation(name: str, node_m
 def test_zoo_onnxruntime_comparison_catches_a_mutation(path: Path, tmp_path: Path):
     ran = _ran_case(path, ZOO_ARGS.get(path.name, []), tmp_path)
     assert check_onnxruntime_mutations(ran, 3) >= len(ran.got)
+
+
+# ---------------------------------------------------------------------------------------
+# ge-run itself: a wrong simulator result fails the run, for a .mlir input (the reference
+# is its only oracle) as for an ONNX model
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [ROOT / "examples" / "softmax_like.mlir", ROOT / "examples" / "zoo" / "mlp_classifier.onnx"],
+    ids=lambda p: p.name,
+)
+def test_ge_run_fails_on_a_wrong_simulator_result(path: Path, monkeypatch: pytest.MonkeyPatch):
+    real = R.simulate_model
+
+    def wrong(*a, **k):  # type: ignore[no-untyped-def]
+        sim = real(*a, **k)
+        out = sim.runs[-1][0].array
+        out.reshape(-1)[out.size // 2] += out.dtype.type(0.01)  # far beyond the bound
+        return sim
+
+    monkeypatch.setattr(R, "simulate_model", wrong)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = R.run([str(path), "--seed", "0"])
+    lines = out.getvalue().splitlines()
+    assert status == 1 and "outputs do not match the reference (1 elements differ)" in lines, lines[-6:]
+
+
+CONSTANT = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4x3xf32>
+  %z = ge.Sub(%x, %x) : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %r = ge.Relu(%x) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %one = ge.ReduceSumD(%x) {axes = [0, 1], keep_dims = true} : (tensor<4x3xf32>) -> tensor<1x1xf32>
+  ge.NetOutput %z, %r, %one : tensor<4x3xf32>, tensor<4x3xf32>, tensor<1x1xf32>
+}
+"""
+
+
+def test_ge_run_warns_about_a_constant_output(tmp_path: Path):
+    # x - x is 0 everywhere: a match on it says nothing; Relu(x) varies; one element is no spread
+    src = tmp_path / "c.mlir"
+    src.write_text(CONSTANT)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert R.run([str(src), "--seed", "0"]) == 0
+    warnings = [ln for ln in out.getvalue().splitlines() if ln.startswith("warning:")]
+    assert warnings == ["warning: output 0 z:0 is constant (all 12 elements are 0): a match on it proves little"]
