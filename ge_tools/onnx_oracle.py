@@ -50,6 +50,7 @@ class OutputCheck:
     max_rel: float
     bad: int
     size: int
+    undecidable: int = 0  # elements whose error bound is infinite: not judged, never a match
 
 
 @dataclass
@@ -60,6 +61,10 @@ class OracleResult:
     @property
     def ok(self) -> bool:
         return not self.shape_errors and all(o.bad == 0 for o in self.outputs)
+
+    @property
+    def undecidable(self) -> int:
+        return sum(o.undecidable for o in self.outputs)
 
 
 def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str], list[np.ndarray]]:
@@ -94,10 +99,12 @@ def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str],
 
 
 def check_output(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None = None) -> OutputCheck:
-    """`got` (ours) against `want` (onnxruntime's) with TOLERANCES, a float element widened
-    by its finite `bound` (runtime/error_bound.py's with independent rounding: what the
-    intermediate dtypes' roundings may move it by); where that bound is infinite, or
-    absent, the fixed tolerance alone judges the element."""
+    """`got` (ours) against `want` (onnxruntime's) with TOLERANCES, an element widened by
+    its `bound` (runtime/error_bound.py's with independent rounding: what the intermediate
+    dtypes' roundings may move it by; none: the fixed tolerance alone). An element whose
+    bound is infinite is undecidable: counted apart, never a match."""
+    undecided = np.isinf(bound) if bound is not None and bound.shape == want.shape else np.zeros(want.shape, bool)
+    n_undecided = int(np.count_nonzero(undecided))
     dt = str(want.dtype)
     if want.size == 0:
         return OutputCheck(name, dt, 0.0, 0.0, 0, 0)
@@ -114,12 +121,13 @@ def check_output(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray
         tol = atol + rtol * np.abs(np.where(np.isfinite(b), b, 0.0))
         if bound is not None and bound.shape == b.shape:
             tol = tol + np.where(np.isfinite(bound), bound, 0.0)
-        bad = int(np.count_nonzero(err > tol))
-        return OutputCheck(name, dt, float(err.max()), float(rel.max()), bad, want.size)
+        bad = int(np.count_nonzero((err > tol) & ~undecided))
+        return OutputCheck(name, dt, float(err.max()), float(rel.max()), bad, want.size, n_undecided)
     diff = got.astype(np.int64) != want.astype(np.int64) if want.dtype.kind in "biu" else got != want
     e = np.abs(got.astype(np.float64) - want.astype(np.float64))
     rel = np.where(e == 0, 0.0, e / np.maximum(np.abs(want.astype(np.float64)), 1.0))
-    return OutputCheck(name, dt, float(e.max()), float(rel.max()), int(np.count_nonzero(diff)), want.size)
+    bad = int(np.count_nonzero(diff & ~undecided))
+    return OutputCheck(name, dt, float(e.max()), float(rel.max()), bad, want.size, n_undecided)
 
 
 def compare_with_onnxruntime(
@@ -146,15 +154,24 @@ def compare_with_onnxruntime(
     return OracleResult(checks, shape_errors)
 
 
-def print_oracle(result: OracleResult) -> int:
-    """Print one line per output and the verdict; the exit status (0: match)."""
+def print_oracle(result: OracleResult, accept_undecidable: bool = False) -> int:
+    """Print one line per output and the verdict; the exit status (0: match). Undecidable
+    elements make the comparison inconclusive (1) unless `accept_undecidable`."""
     for o in result.outputs:
         verdict = "" if not o.bad else f" ({o.bad} of {o.size} elements outside the tolerance)"
+        if o.undecidable:
+            verdict += f" ({o.undecidable} of {o.size} elements undecidable)"
         print(
             f"onnxruntime: output '{o.name}' {o.dtype}: max abs error {o.max_abs:.3g}, max rel error {o.max_rel:.3g}{verdict}"
         )
     for line in result.shape_errors:
         print(f"onnxruntime: {line}")
+    if result.ok and result.undecidable and not accept_undecidable:
+        print(
+            f"comparison with onnxruntime inconclusive: {result.undecidable} output elements are undecidable "
+            "(--accept-undecidable accepts them unjudged); the other elements match onnxruntime"
+        )
+        return 1
     if result.ok:
         print("outputs match onnxruntime")
         return 0

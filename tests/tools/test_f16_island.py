@@ -117,3 +117,19 @@ def test_ge_run_judges_the_island_with_the_intermediate_dtype(tmp_path):
             status = ge_run.run([str(path), "--seed", str(seed)])
         lines = out.getvalue().splitlines()
         assert status == 0 and "outputs match onnxruntime" in lines, lines
+
+
+def test_an_infinite_bound_against_onnxruntime_is_undecidable_not_a_match(capsys):
+    want = np.array([1.0, 2.0, 3.0], np.float32)
+    got = np.array([1.0, 2.5, 3.0], np.float32)  # element 1 differs, but its bound is infinite
+    bound = np.array([0.0, np.inf, 0.0])
+    c = onnx_oracle.check_output("y", got, want, bound)
+    assert (c.bad, c.undecidable) == (0, 1)
+    r = onnx_oracle.OracleResult([c], [])
+    assert onnx_oracle.print_oracle(r) == 1
+    assert capsys.readouterr().out.splitlines()[-1].startswith("comparison with onnxruntime inconclusive: 1 output")
+    assert onnx_oracle.print_oracle(r, accept_undecidable=True) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "outputs match onnxruntime"
+    # a finite bound: judged (element 0 moved)
+    c = onnx_oracle.check_output("y", np.array([1.5, 2.0, 3.0], np.float32), want, bound)
+    assert (c.bad, c.undecidable) == (1, 1)
