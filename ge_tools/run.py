@@ -193,7 +193,8 @@ equals NaN) or |a-b| <= e (integers and bools), where e is the element's error b
 (runtime/error_bound.py; docs/tolerance.md): 0 where the compiled program has no freedom,
 else what accumulating in another order may change, carried through the ops that follow. A
 sum or mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|terms|
-(0 for two terms: one order only), a MatMul or Conv2D dot product of length n by
+(0 for two terms, and 0 where every order gives the exact sum: each term a multiple of the
+smallest last significant bit q, sum|terms| < q*2^p), a MatMul or Conv2D dot product of length n by
 2*gamma(n)*sum|products| (gamma(n) = n*u/(1-n*u), u the accumulation dtype's unit roundoff:
 2^-24 for f32 and for f16, bf16 and float8, which accumulate in f32, 2^-53 for f64), a
 ReduceProdD likewise relative to prod(|x|+e); each later op maps its inputs' bounds through

@@ -116,6 +116,34 @@ def _reorder(n: int, u: float) -> float:
     return 0.0 if n <= 2 and not _INDEPENDENT.get() else 2 * _gamma(n - 1, u)
 
 
+def _quantum(v: np.ndarray) -> np.ndarray:
+    """The largest power of two dividing each float64 value (its last significant bit);
+    inf for 0 (it constrains no sum), NaN for inf and NaN."""
+    with np.errstate(all="ignore"):
+        m, ex = np.frexp(v)
+        big = np.ldexp(np.abs(m), 53).astype(np.int64)  # the 53-bit significand as an integer
+        low = (big & -big).astype(np.float64)
+        q = np.ldexp(low, ex - 53)
+        return np.where(v == 0, INF, np.where(np.isfinite(v), q, np.nan))
+
+
+def exact_sum_mask(x: np.ndarray, axes: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """Where a sum of `x` over `axes` is exact in every order of accumulation: every term
+    a multiple of q = the smallest quantum among them, and sum|x| < q * 2^p (p the
+    accumulation dtype's significand bits). Then every partial sum, in any order, is a
+    multiple of q below q * 2^p: representable, so no addition rounds and every order gives
+    the exact sum (the element recomputed exactly settles it: its reordering bound is 0)."""
+    acc = acc_dtype(np.dtype(x.dtype))
+    if not is_float_dtype(acc):
+        return np.ones(np.sum(np.zeros(x.shape), axis=axes, keepdims=keepdims).shape, dtype=bool)
+    p = int(float_info(acc).nmant) + 1
+    xx = _f64(x)
+    with np.errstate(all="ignore"):
+        q = np.min(_quantum(xx), axis=axes, keepdims=keepdims, initial=INF)
+        total = np.sum(np.abs(xx), axis=axes, keepdims=keepdims) * (1 + 1e-12)
+        return (total < np.ldexp(q, p)) | (total == 0)
+
+
 def _f64(a: np.ndarray) -> np.ndarray:
     return np.asarray(a, dtype=np.float64)
 
@@ -387,7 +415,11 @@ def _add_n(
     shape = outs[0].shape
     e = sum((np.broadcast_to(b, shape) for b in bounds), np.zeros(shape))
     mag = sum((np.broadcast_to(np.abs(_f64(a)), shape) for a in args), np.zeros(shape))
-    return [_finish(op, 0, outs[0], e, _reorder(len(args), _u_acc(args[0].dtype)) * mag)]
+    extra = _reorder(len(args), _u_acc(args[0].dtype)) * mag
+    if args and not _INDEPENDENT.get():  # exact in every order on exact terms (ReduceSumD's rule)
+        stacked = np.stack([np.broadcast_to(a, shape) for a in args])
+        extra = np.where((e == 0) & exact_sum_mask(stacked, (0,), False), 0.0, extra)
+    return [_finish(op, 0, outs[0], e, extra)]
 
 
 @_rule(ge.ReduceSumD, ge.ReduceMeanD, ge.ReduceProdD, ge.ReduceMaxD, ge.ReduceMinD)
@@ -411,6 +443,8 @@ def _reduce(
             e, extra = np.sum(ex, axis=axes, keepdims=keep), g * np.sum(ax, axis=axes, keepdims=keep)
             if kind == "ReduceMeanD":
                 e, extra = (e / n, extra / n) if n else (np.zeros_like(e), 0.0)
+            elif g and not _INDEPENDENT.get():  # a sum exact in every order on exact terms: no freedom
+                extra = np.where((e == 0) & exact_sum_mask(x, axes, keep), 0.0, extra)
     return [_finish(op, 0, outs[0], e, extra)]
 
 
@@ -1108,7 +1142,11 @@ def _asc_node_bounds(
                 hi = np.prod(ax + es[0], axis=axes, keepdims=True)
                 return [rounding(hi - np.prod(ax, axis=axes, keepdims=True), g * hi)]
             e, extra = np.sum(es[0], axis=axes, keepdims=True), g * np.sum(ax, axis=axes, keepdims=True)
-            return [rounding(e / n, extra / n) if isinstance(node, ag.Mean) else rounding(e, extra)]
+            if isinstance(node, ag.Mean):
+                return [rounding(e / n, extra / n)]
+            if g and not _INDEPENDENT.get():  # exact in every order on exact terms (ReduceSumD's rule)
+                extra = np.where((e == 0) & exact_sum_mask(xs[0], axes, True), 0.0, extra)
+            return [rounding(e, extra)]
         if isinstance(node, ag.Gather):
             params = AI.gm_view(node, es[0], node.in_type(0), 0)
             idx = AI.gm_view(node, xs[1], node.in_type(1), 0)

@@ -101,7 +101,9 @@ def test_bounds_cover_every_order_of_a_sum_and_what_pow_makes_of_it(n, elem, dt,
         x = np.random.default_rng(seed).uniform(-1, 1, (5, n)).astype(dt)
         s_ref, p_ref = run_graph(g, [x])
         e_s, e_p = EB.output_error_bounds(g, [x])
-        assert np.isfinite(e_s).all() and np.isfinite(e_p).all() and (e_s > 0).all()
+        assert np.isfinite(e_s).all() and np.isfinite(e_p).all()
+        # 0 only where every order gives the exact sum (f16 terms summed in f32 often are)
+        assert ((e_s > 0) | EB.exact_sum_mask(x, (1,), False)).all()
         for s in _orders(x, np.float32):  # f16 accumulates in f32, as the reference
             assert within_tolerance(s, s_ref, e_s).all()
             p = np.power(s, np.asarray(power, dt))
