@@ -905,8 +905,10 @@ def _softmax(
 ) -> list[np.ndarray]:
     # y_i = exp(x_i) / sum_j exp(x_j) over the axes. With inputs moved by d_j, |d_j| <= e_j
     # and D = max_j e_j over the axes: y_i' / y_i = exp(d_i) / sum_j y_j exp(d_j), whose
-    # denominator lies in [e^-D, e^D], so y_i' / y_i lies in [e^-(e_i + D), e^(e_i + D)]:
-    # |y_i' - y_i| <= y_i (e^(e_i + D) - 1) (<= y_i (e^(2D) - 1)), and never more than
+    # denominator lies in [e^-D, e^D], so |y_i' - y_i| <= y_i (e^(2D) - 1). Tighter, and
+    # what is used: the denominator is >= exp(sum_j y_j d_j) >= e^-W (Jensen; W = sum_j y_j
+    # e_j) and <= S = sum_j y_j e^(e_j), so y_i' / y_i lies in [e^-e_i / S, e^(e_i + W)]:
+    # |y_i' - y_i| <= y_i max(e^(e_i + W) - 1, 1 - e^-e_i / S), and never more than
     # max(y_i, 1 - y_i) (both lie in [0, 1]).
     # Its own rounding (u of the computing dtype) on each side: s = x - max rounds by
     # u|s|, which moves exp(s) by u|s| relatively; exp itself by 2u; the sum of n
@@ -926,7 +928,9 @@ def _softmax(
         y = np.exp(sv)
         y = y / np.sum(y, axis=axes, keepdims=True)
         big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
-        grow = np.expm1(ex + big_d)
+        w_e = np.sum(y * ex, axis=axes, keepdims=True)
+        log_s_e = np.log1p(np.sum(y * np.expm1(ex), axis=axes, keepdims=True))
+        grow = np.maximum(np.expm1(ex + w_e), -np.expm1(-(ex + log_s_e)))
         e = np.where(ex + big_d > 0, np.minimum(y * grow, np.maximum(y, 1 - y)), 0.0)
         u = _acc_u(x)
         w = np.sum(y * np.abs(sv), axis=axes, keepdims=True)
@@ -943,6 +947,8 @@ def _log_softmax(
 ) -> list[np.ndarray]:
     # z_i = x_i - log sum_j exp(x_j): log-sum-exp moves by at most max_j |d_j| <= D (its
     # gradient is the softmax, nonnegative and summing to 1), so |z_i' - z_i| <= e_i + D.
+    # Tighter, and what is used: it moves by log sum_j y_j exp(d_j), which lies in
+    # [-W, log S] (SoftmaxV2's W and S), so |z_i' - z_i| <= e_i + max(W, log S).
     # Own rounding: s = x - max by u|s|; the sum's relative error as in SoftmaxV2's rule
     # (gamma(n) + (sum_j y_j |s_j| + 3) u) moves its log by about as much absolutely; the log
     # rounds by u|L| and the subtraction by u|z|: (|s_i| + |L| + |z_i| + w + 4) u + gamma(n),
@@ -960,7 +966,9 @@ def _log_softmax(
         z = sv - lse
         y = np.exp(z)
         big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
-        e = ex + big_d
+        w_e = np.sum(y * ex, axis=axes, keepdims=True)
+        log_s_e = np.log1p(np.sum(y * np.expm1(ex), axis=axes, keepdims=True))
+        e = ex + np.maximum(w_e, log_s_e)
         u = _acc_u(x)
         w = np.sum(y * np.abs(sv), axis=axes, keepdims=True)
         mag = np.abs(sv) + np.abs(lse) + np.abs(z) + w + 4
@@ -975,10 +983,12 @@ def _layer_norm(
 ) -> list[np.ndarray]:
     # Over the n normalised elements: c = x - mean, var = mean(c^2), s = sqrt(var + eps),
     # y = gamma c / s + beta. Inputs moved by d (|d_j| <= e_j, D = max e_j, Q = rms e_j):
-    # c moves by d - mean(d): at most 2D per element and Q in rms (centering projects);
+    # c moves by d - mean(d): at most e_i + mean(e) <= 2D per element and Q in rms
+    # (centering projects);
     # sqrt(var) = rms(c) moves by at most Q, and s = sqrt(var + eps) (1-Lipschitz in
     # sqrt(var)) too, so s' >= s_lo = max(s - Q, sqrt(eps)). Then
-    #   |c_i'/s' - c_i/s| <= |c_i' - c_i| / s' + |c_i| |s - s'| / (s s') <= (2D + |xh_i| Q) / s_lo
+    #   |c_i'/s' - c_i/s| <= |c_i' - c_i| / s' + |c_i| |s - s'| / (s s')
+    #                     <= (e_i + mean(e) + |xh_i| Q) / s_lo
     # with xh = c / s, bounded through eps alone when the variance is small. y adds
     # |xh'| e_gamma + e_beta. Own rounding on each side (u of the computing dtype): the
     # mean by gamma(n) mean|x| + u|mean| (= rc), c_i by rc + u|c_i|, var by
@@ -1009,7 +1019,7 @@ def _layer_norm(
         rms = np.sqrt(np.mean(ex * ex, axis=axes, keepdims=True))
         s_lo = np.maximum(s - rms, math.sqrt(eps))
         xh = c / s
-        dxh = (2 * big_d + np.abs(xh) * rms) / s_lo
+        dxh = (ex + np.mean(ex, axis=axes, keepdims=True) + np.abs(xh) * rms) / s_lo
         e_y = np.abs(g) * dxh + (np.abs(xh) + dxh) * eg + eb
 
         def own(ax_: np.ndarray, ac: np.ndarray, axh: np.ndarray, sv: np.ndarray) -> np.ndarray:

@@ -258,3 +258,25 @@ def test_an_integer_count_compared_exactly_is_decided():
     assert (y_bound == 0).all() and (s_bound[[0, 2, 3, 4, 5]] == 0).all() and s_bound[1] > 0
     x2 = np.random.default_rng(0).uniform(-1, 1, (6, 40)).astype(np.float32)
     assert (EB.output_error_bounds(g, [x2])[0] > 0).all()
+
+
+@pytest.mark.parametrize("op", ["SoftmaxV2", "LogSoftmaxV2"])
+def test_softmax_bound_holds_at_the_worst_perturbation(op: str):
+    # element i moved up by its bound and every other one down by theirs (and the reverse):
+    # the extreme moves of y_i (z_i), computed in float64
+    rng = np.random.default_rng(9)
+    x = (rng.standard_normal((1, 12)) * 3).astype(np.float32)
+    e = rng.uniform(0, 0.05, (1, 12))
+    g = unary_graph(op, (1, 12), "{axes = [-1]}")
+    (b,) = EB.output_error_bounds(g, [x], input_bounds=[e])
+
+    def f(v: np.ndarray) -> np.ndarray:
+        z = v - v.max() - np.log(np.sum(np.exp(v - v.max())))
+        return np.exp(z) if op == "SoftmaxV2" else z
+
+    x64 = x.astype(np.float64)[0]
+    for i in range(12):
+        for sign in (1.0, -1.0):
+            d = -sign * e[0]
+            d[i] = sign * e[0, i]
+            assert abs(f(x64 + d)[i] - f(x64)[i]) <= b[0, i]
