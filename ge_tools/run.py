@@ -1098,11 +1098,6 @@ class Comparison:
     undecidable: list[str] = dataclasses.field(default_factory=list)  # per output: count, first indices
     warnings: list[str] = dataclasses.field(default_factory=list)  # constant outputs
 
-    @property
-    def inconclusive(self) -> bool:
-        """No mismatch, but elements no comparison can judge."""
-        return not self.mismatches and self.unbounded > 0
-
 
 def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds: Sequence[np.ndarray]) -> Comparison:
     mismatches, report = 0, []
