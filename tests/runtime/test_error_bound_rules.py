@@ -72,7 +72,7 @@ def perturbed(x: np.ndarray, e: np.ndarray, rng: np.random.Generator) -> np.ndar
 
 
 def holds(
-    graph: ge.GraphOp, xs: list[np.ndarray], es: list[np.ndarray], rng: np.random.Generator, tries: int = 20
+    graph: ge.GraphOp, xs: list[np.ndarray], es: list[np.ndarray], rng: np.random.Generator, tries: int = 10
 ) -> list[np.ndarray]:
     """Check the rules' bounds on `tries` perturbations; the bounds (of the inputs' bounds
     widened to cover the perturbations' rounding to the input dtype)."""
@@ -95,7 +95,7 @@ def holds(
 SHAPES = [(3, 5), (2, 3, 16), (1, 64), (4, 1)]
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("op", ["SoftmaxV2", "LogSoftmaxV2"])
 def test_softmax_bounds_hold(op: str, seed: int):
     rng = np.random.default_rng(seed)
