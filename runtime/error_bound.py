@@ -25,14 +25,21 @@ element by element, under the model
   and quotients by their first-order-free interval formulas; where an input carries an
   error the op's own rounding adds 2*u*|result| (u of the output dtype) plus the
   dtype's smallest subnormal (the rounding step below its normal range);
-* a float result within e of overflow may be inf; a bound that cannot be given (an error
-  reaching a bitcast, an index, an integer division, a bool) is inf.
+* a float result within e of overflow may be inf; a comparison, a bool op, a Cast to bool,
+  a remainder, an integer division, ArgMax / ArgMin and a gathered index are decided (0, or
+  the exact jump of an integer result) wherever their operands lie farther from the
+  decision boundary than their bounds, and inf only within that margin; SoftmaxV2,
+  LogSoftmaxV2 and LayerNorm carry bounds derived from their conditioning (each rule's
+  comment); a sum that is exact in every order (`exact_sum_mask`) has no reordering term.
 
-An inf bound means "any value": the element depends on rounding so strongly that no
-comparison can judge it (ge-run counts and reports those elements). Elements with e = 0
-are compared as tightly as before. The model assumes the compiled program evaluates each
-pointwise op with the same formula on the same inputs (as the AscGraph interpreter and
-the library kernels do); its only freedom is the order of accumulations.
+An inf bound means "undecidable": the element depends on rounding so strongly that no
+comparison can judge it; it is never a match (ge-run lists those elements and calls the
+comparison inconclusive, docs/tolerance.md). Elements with e = 0 are compared as tightly
+as before. The model assumes the compiled program evaluates each pointwise op with the
+same formula on the same inputs (as the AscGraph interpreter and the library kernels do);
+its only freedom is the order of accumulations. `output_error_bounds(..., independent=True)`
+drops that assumption for another implementation of the model (onnxruntime): every op's
+own rounding counts.
 """
 
 from __future__ import annotations
