@@ -11,6 +11,8 @@ interpreter alone), then `ge-run FILE --seed S --streams K --executions E` for K
 Every run is classified:
 
   ok             exit 0, "outputs match the reference"
+  inconclusive   output elements whose error bound is infinite (undecidable: ge-run's
+                 "comparison inconclusive", exit 1; docs/tolerance.md)
   mismatch       the simulator's outputs differ from the reference's (a miscompile); the
                  class says where the difference first appears: already in the graph
                  after lowering and fusion (evaluated by the reference interpreter), or
@@ -60,7 +62,7 @@ import numpy as np  # noqa: E402
 from random_graphs import Graph, Node, Options, Value, generate, nonfinite_fraction  # noqa: E402
 
 TEST_SEEDS = range(0, 100000)  # reserved for the test suite
-KINDS = ("mismatch", "traceback", "internal error", "sim fault", "user error", "hang")
+KINDS = ("mismatch", "inconclusive", "traceback", "internal error", "sim fault", "user error", "hang")
 GRAPH_PASSES = "ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse"
 
 
@@ -152,6 +154,9 @@ def classify(o: Outcome) -> tuple[str, str]:
     first = lines[0] if lines else ""
     if "outputs do not match the reference" in o.stdout:
         return "mismatch", ""
+    if "comparison inconclusive" in o.stdout:  # undecidable elements (docs/tolerance.md)
+        first = next((ln for ln in o.stdout.splitlines() if ln.startswith("tolerance:")), "")
+        return "inconclusive", first
     if "internal error" in first:
         return "internal error", first
     if ": error: simulator:" in first:

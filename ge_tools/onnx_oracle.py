@@ -50,6 +50,7 @@ class OutputCheck:
     max_rel: float
     bad: int
     size: int
+    undecidable: int = 0  # elements whose error bound is infinite: not judged, never a match
 
 
 @dataclass
@@ -60,6 +61,10 @@ class OracleResult:
     @property
     def ok(self) -> bool:
         return not self.shape_errors and all(o.bad == 0 for o in self.outputs)
+
+    @property
+    def undecidable(self) -> int:
+        return sum(o.undecidable for o in self.outputs)
 
 
 def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str], list[np.ndarray]]:
@@ -93,8 +98,13 @@ def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str],
     return [o.name for o in sess.get_outputs()], [np.asarray(g) for g in got]
 
 
-def check_output(name: str, got: np.ndarray, want: np.ndarray) -> OutputCheck:
-    """`got` (ours) against `want` (onnxruntime's) with TOLERANCES."""
+def check_output(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None = None) -> OutputCheck:
+    """`got` (ours) against `want` (onnxruntime's) with TOLERANCES, an element widened by
+    its `bound` (runtime/error_bound.py's with independent rounding: what the intermediate
+    dtypes' roundings may move it by; none: the fixed tolerance alone). An element whose
+    bound is infinite is undecidable: counted apart, never a match."""
+    undecided = np.isinf(bound) if bound is not None and bound.shape == want.shape else np.zeros(want.shape, bool)
+    n_undecided = int(np.count_nonzero(undecided))
     dt = str(want.dtype)
     if want.size == 0:
         return OutputCheck(name, dt, 0.0, 0.0, 0, 0)
@@ -108,20 +118,29 @@ def check_output(name: str, got: np.ndarray, want: np.ndarray) -> OutputCheck:
         err = np.where(np.isnan(err), np.inf, err)
         with np.errstate(invalid="ignore", divide="ignore"):
             rel = np.where(err == 0, 0.0, err / np.maximum(np.abs(b), np.finfo(np.float64).tiny))
-        bad = int(np.count_nonzero(err > atol + rtol * np.abs(np.where(np.isfinite(b), b, 0.0))))
-        return OutputCheck(name, dt, float(err.max()), float(rel.max()), bad, want.size)
+        tol = atol + rtol * np.abs(np.where(np.isfinite(b), b, 0.0))
+        if bound is not None and bound.shape == b.shape:
+            tol = tol + np.where(np.isfinite(bound), bound, 0.0)
+        bad = int(np.count_nonzero((err > tol) & ~undecided))
+        return OutputCheck(name, dt, float(err.max()), float(rel.max()), bad, want.size, n_undecided)
     diff = got.astype(np.int64) != want.astype(np.int64) if want.dtype.kind in "biu" else got != want
     e = np.abs(got.astype(np.float64) - want.astype(np.float64))
     rel = np.where(e == 0, 0.0, e / np.maximum(np.abs(want.astype(np.float64)), 1.0))
-    return OutputCheck(name, dt, float(e.max()), float(rel.max()), int(np.count_nonzero(diff)), want.size)
+    bad = int(np.count_nonzero(diff & ~undecided))
+    return OutputCheck(name, dt, float(e.max()), float(rel.max()), bad, want.size, n_undecided)
 
 
 def compare_with_onnxruntime(
-    path: str, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray], names: Sequence[str] | None = None
+    path: str,
+    inputs: Sequence[np.ndarray],
+    outputs: Sequence[np.ndarray],
+    names: Sequence[str] | None = None,
+    bounds: Sequence[np.ndarray] | None = None,
 ) -> OracleResult:
     """Run the ONNX model at `path` on onnxruntime with `inputs` and compare `outputs`
-    (ours, in the model's output order) with its outputs. The function other tools
-    call (ge-run prints it with print_oracle)."""
+    (ours, in the model's output order) with its outputs, widened per element by
+    `bounds` (check_output). The function other tools call (ge-run prints it with
+    print_oracle)."""
     ort_names, want = run_onnxruntime(path, inputs)
     checks, shape_errors = [], []
     if len(want) != len(outputs):
@@ -131,19 +150,28 @@ def compare_with_onnxruntime(
         if tuple(w.shape) != tuple(g.shape):
             shape_errors.append(f"output {i} '{name}': shape {list(g.shape)}, onnxruntime's {list(w.shape)}")
             continue
-        checks.append(check_output(name, g, w))
+        checks.append(check_output(name, g, w, bounds[i] if bounds is not None and i < len(bounds) else None))
     return OracleResult(checks, shape_errors)
 
 
-def print_oracle(result: OracleResult) -> int:
-    """Print one line per output and the verdict; the exit status (0: match)."""
+def print_oracle(result: OracleResult, accept_undecidable: bool = False) -> int:
+    """Print one line per output and the verdict; the exit status (0: match). Undecidable
+    elements make the comparison inconclusive (1) unless `accept_undecidable`."""
     for o in result.outputs:
         verdict = "" if not o.bad else f" ({o.bad} of {o.size} elements outside the tolerance)"
+        if o.undecidable:
+            verdict += f" ({o.undecidable} of {o.size} elements undecidable)"
         print(
             f"onnxruntime: output '{o.name}' {o.dtype}: max abs error {o.max_abs:.3g}, max rel error {o.max_rel:.3g}{verdict}"
         )
     for line in result.shape_errors:
         print(f"onnxruntime: {line}")
+    if result.ok and result.undecidable and not accept_undecidable:
+        print(
+            f"comparison with onnxruntime inconclusive: {result.undecidable} output elements are undecidable "
+            "(--accept-undecidable accepts them unjudged); the other elements match onnxruntime"
+        )
+        return 1
     if result.ok:
         print("outputs match onnxruntime")
         return 0

@@ -190,28 +190,39 @@ powers of two, 2^k for k uniform in [-4, 4]), signed ints in [-4, 4], unsigned i
 
 Tolerance: compiled a matches reference b when |a-b| <= 1e-6 + 1e-5*|b| + e (floats; NaN
 equals NaN) or |a-b| <= e (integers and bools), where e is the element's error bound
-(runtime/error_bound.py): 0 where the compiled program has no freedom, else what
-accumulating in another order may change, carried through the ops that follow. A sum or
-mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|terms|, a
-MatMul or Conv2D dot product of length n by 2*gamma(n)*sum|products| (gamma(n) =
-n*u/(1-n*u), u the accumulation dtype's unit roundoff: 2^-24 for f32 and for f16, bf16
-and float8, which accumulate in f32, 2^-53 for f64), a ReduceProdD likewise relative to
-prod(|x|+e); DynamicRNN and DynamicGRUV2 carry the bounds through their steps (each step's
-matmuls as MatMul's, sigmoid's and tanh's slopes, the float32 roundings of the gates); each
-later op maps its inputs' bounds through its exact range (Pow(x, 8)
-multiplies a relative error by 8, Sub of near-equal values keeps the absolute error) and
-adds its own rounding (2u|result| plus the dtype's smallest subnormal, u of its dtype: f16
-2^-11, bf16 2^-8, f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1). An element whose bound is
-infinite (a singularity, a domain edge or overflow within reach) matches any value; ge-run
-then prints "tolerance: N output elements depend on rounding without bound" and
---stats-json counts them as unbounded_elements.
+(runtime/error_bound.py; docs/tolerance.md): 0 where the compiled program has no freedom,
+else what accumulating in another order may change, carried through the ops that follow. A
+sum or mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|terms|
+(0 for two terms, and 0 where every order gives the exact sum: each term a multiple of the
+smallest last significant bit q, sum|terms| < q*2^p), a MatMul or Conv2D dot product of length n by
+2*gamma(n)*sum|products| (gamma(n) = n*u/(1-n*u), u the accumulation dtype's unit roundoff:
+2^-24 for f32 and for f16, bf16 and float8, which accumulate in f32, 2^-53 for f64), a
+ReduceProdD likewise relative to prod(|x|+e); DynamicRNN and DynamicGRUV2 carry the bounds
+through their steps (each step's matmuls as MatMul's, sigmoid's and tanh's slopes, the
+float32 roundings of the gates); each later op maps its inputs' bounds through
+its exact range (Pow(x, 8) multiplies a relative error by 8, Sub of near-equal values keeps
+the absolute error, SoftmaxV2 moves y by y*(e^(2D)-1) for inputs moved by D, LayerNorm by
+its derivative bounded through the variance and epsilon) and adds its own rounding
+(2u|result| plus the dtype's smallest subnormal, u of its dtype: f16 2^-11, bf16 2^-8,
+f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1). A comparison, a bool op, a remainder, an
+ArgMax or a gathered index is judged exactly where its operands lie farther from the
+decision boundary than their bounds. An element whose bound is infinite (a singularity,
+an overflow or a decision boundary within reach) is undecidable and never a match: ge-run
+prints "tolerance: N output elements are undecidable", the first indices per output, and
+"comparison inconclusive" (exit 1), unless --accept-undecidable accepts them unjudged;
+--stats-json counts them as unbounded_elements. An output of more than one element whose
+reference values are all equal is warned about ("warning: output K NAME is constant"): a
+match on it proves little.
 
 ONNX models: FILE.onnx is imported as ge-import imports it (--input-shape fixes dynamic
 input dims; errors as ge-import's). After the comparison with the reference, the
 simulator's outputs are compared with onnxruntime's (CPU provider, optimisations off,
 the same inputs): one line per output with its largest absolute and relative error, then
-"outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b|
-per dtype: {ORT_TOLERANCES}.
+"outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b| + e
+per dtype: {ORT_TOLERANCES}; e is the element's error bound with every op's own rounding
+counted (the intermediate dtypes: an f16 op between two Casts may round in f16 here and in
+f32 in onnxruntime). An element whose e is infinite is undecidable, as above: "comparison
+with onnxruntime inconclusive" (exit 1) unless --accept-undecidable.
 
 Output: one summary line per NetOutput value (index, producer node:output, shape, dtype,
 min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.
@@ -407,9 +418,10 @@ def print_outputs(outs: Sequence[Output], values: bool) -> None:
 
 
 def within_tolerance(got: np.ndarray, ref: np.ndarray, bound: np.ndarray | None = None) -> np.ndarray:
-    """Elementwise: floats |got - ref| <= ATOL + RTOL*|ref| + bound (NaN equals NaN, an
-    infinite bound admits any value); integers and bools |got - ref| <= bound (exact
-    when the bound is 0). `bound` is runtime/error_bound.py's, 0 when absent."""
+    """Elementwise: floats |got - ref| <= ATOL + RTOL*|ref| + bound (NaN equals NaN);
+    integers and bools |got - ref| <= bound (exact when the bound is 0). `bound` is
+    runtime/error_bound.py's, 0 when absent. An element whose bound is infinite
+    (undecidable) is never within the tolerance: `compare` counts it apart."""
     e = np.zeros(ref.shape) if bound is None else bound
     with np.errstate(invalid="ignore", over="ignore"):
         if is_float_dtype(ref.dtype):
@@ -417,14 +429,22 @@ def within_tolerance(got: np.ndarray, ref: np.ndarray, bound: np.ndarray | None 
             ok = (np.abs(a - b) <= ATOL + RTOL * np.abs(b) + e) | (a == b) | (np.isnan(a) & np.isnan(b))
         else:
             ok = (got == ref) | (np.abs(got.astype(np.float64) - ref.astype(np.float64)) <= e)
-        return ok | np.isinf(e)
+        return ok & ~np.isinf(e)
+
+
+UNDECIDABLE_SHOWN = 5  # indices listed per output with undecidable elements
+
+
+def _bound_of(bounds: Sequence[np.ndarray] | None, k: int) -> np.ndarray | None:
+    return bounds[k] if bounds is not None and k < len(bounds) else None
 
 
 def compare(
     ref: Sequence[Output], got: Sequence[Output], bounds: Sequence[np.ndarray] | None = None
 ) -> tuple[int, list[str]]:
     """Mismatching element count and the report lines; `bounds[k]` widens output k's
-    tolerance by runtime/error_bound.py's per-element bound."""
+    tolerance by runtime/error_bound.py's per-element bound. Elements whose bound is
+    infinite are not judged here (`undecidable` lists them)."""
     lines: list[str] = []
     total = 0
     if len(ref) != len(got):
@@ -438,7 +458,10 @@ def compare(
             )
             total += max(a.size, b.size)
             continue
-        ok = within_tolerance(a, b, bounds[k] if bounds is not None and k < len(bounds) else None)
+        e = _bound_of(bounds, k)
+        ok = within_tolerance(a, b, e)
+        if e is not None:
+            ok |= np.isinf(e)  # undecidable: counted apart, never a match
         bad = int(ok.size - np.count_nonzero(ok))
         if bad:
             first = tuple(int(i) for i in np.argwhere(~ok)[0])
@@ -448,6 +471,41 @@ def compare(
             )
             total += bad
     return total, lines
+
+
+def undecidable(ref: Sequence[Output], bounds: Sequence[np.ndarray]) -> tuple[int, list[str]]:
+    """The elements whose error bound is infinite (no comparison can judge them: rounding
+    within reach of a singularity, an overflow or a decision boundary such as a
+    comparison's): their count and one line per output with the first indices."""
+    total, lines = 0, []
+    for r, e in zip(ref, bounds):
+        inf = np.isinf(e)
+        n = int(np.count_nonzero(inf))
+        if n:
+            shown = ", ".join(str([int(i) for i in ix]) for ix in np.argwhere(inf)[:UNDECIDABLE_SHOWN])
+            more = ", ..." if n > UNDECIDABLE_SHOWN else ""
+            lines.append(f"output {r.index} {r.name}: {n} of {e.size} elements undecidable, at {shown}{more}")
+            total += n
+    return total, lines
+
+
+def constant_outputs(ref: Sequence[Output]) -> list[str]:
+    """One warning per output of more than one element whose reference values are all
+    equal (min == max): a match on it says little of the arithmetic behind it."""
+    lines = []
+    for r in ref:
+        a = r.array
+        if a.size > 1:
+            flat = a.reshape(-1)
+            same = bool(np.all(flat == flat[0])) or (
+                is_float_dtype(a.dtype) and bool(np.all(np.isnan(flat.astype(np.float64))))
+            )
+            if same:
+                lines.append(
+                    f"warning: output {r.index} {r.name} is constant (all {a.size} elements are {_num(flat[0])}): "
+                    "a match on it proves little"
+                )
+    return lines
 
 
 # ---------------------------------------------------------------------------------------
@@ -484,11 +542,16 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--stats-json", metavar="PATH",
         help="write figures as JSON: graph, mode, passes, outputs (name, shape, dtype) and, "
         "when comparing, mismatch_count (differing elements over all outputs, all executions), "
-        "max_error, unbounded_elements (compared without bound, see Tolerance) and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
+        "max_error, unbounded_elements (undecidable: an infinite error bound, see Tolerance) and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
         "bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size, "
         "memory_lower_bound, memory_proven_bound (a proven lower bound on any plan), memory_gap "
         "(memory_size / memory_proven_bound - 1; 0 when optimal), peak_live_fm_bytes, "
         "executions, refreshed_tasks (per execution)",
+    )  # fmt: skip
+    p.add_argument(
+        "--accept-undecidable", action="store_true",
+        help="accept output elements whose error bound is infinite (undecidable, see Tolerance) unjudged: "
+        "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
     )  # fmt: skip
     p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
     p.add_argument(
@@ -760,25 +823,31 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
 
 
 def compare_with_onnx_model(
-    args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output]
+    args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output], graph: ge.GraphOp | None = None
 ) -> tuple[int, Check | None]:
     """issue 11: for an ONNX model, the compiled outputs against onnxruntime's
     (ge_tools/onnx_oracle.py), printed; the exit status and the check the report shows.
-    (0, None) for anything else."""
+    (0, None) for anything else. With the imported `graph`, each element's tolerance
+    also takes its error bound under independent rounding (issue 28: an f16 island
+    between two Casts rounds each op in f16 here, maybe in f32 in onnxruntime)."""
     from ge_tools.import_onnx import is_onnx_path
 
     if not is_onnx_path(args.file):
         return 0, None
     from ge_tools.onnx_oracle import compare_with_onnxruntime, print_oracle
 
-    result = compare_with_onnxruntime(args.file, inputs, [o.array for o in got])
-    status = print_oracle(result)
+    bounds = output_error_bounds(graph, inputs, independent=True) if graph is not None else None
+    result = compare_with_onnxruntime(args.file, inputs, [o.array for o in got], bounds=bounds)
+    status = print_oracle(result, args.accept_undecidable)
     figures: dict[str, object] = {}
     for o in result.outputs:
         figures[f"{o.name}: max abs error"] = o.max_abs
         figures[f"{o.name}: max rel error"] = o.max_rel
     lines = [f"output '{o.name}': {o.bad} of {o.size} elements outside the tolerance" for o in result.outputs if o.bad]
-    return status, Check("onnxruntime", result.ok, figures, lines + result.shape_errors)
+    lines += [
+        f"output '{o.name}': {o.undecidable} of {o.size} elements undecidable" for o in result.outputs if o.undecidable
+    ]
+    return status, Check("onnxruntime", status == 0, figures, lines + result.shape_errors)
 
 
 def make_inputs(args: argparse.Namespace, graph: ge.GraphOp) -> list[np.ndarray]:
@@ -1027,7 +1096,9 @@ class Comparison:
     mismatches: int  # differing elements over all outputs and executions
     report: list[str]  # one line per differing output (per execution when there are several)
     max_error: float
-    unbounded: int  # output elements whose error bound is infinite
+    unbounded: int  # output elements whose error bound is infinite (undecidable)
+    undecidable: list[str] = dataclasses.field(default_factory=list)  # per output: count, first indices
+    warnings: list[str] = dataclasses.field(default_factory=list)  # constant outputs
 
 
 def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds: Sequence[np.ndarray]) -> Comparison:
@@ -1036,25 +1107,39 @@ def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds
         bad, lines = compare(ref, r, bounds)
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
-    unbounded = sum(int(np.isinf(b).sum()) for b in bounds)
-    return Comparison(mismatches, report, max(_max_error(ref, r) for r in runs), unbounded)
+    unbounded, where = undecidable(ref, bounds)
+    return Comparison(
+        mismatches, report, max(_max_error(ref, r) for r in runs), unbounded, where, constant_outputs(ref)
+    )
 
 
-def report_comparison(c: Comparison, got: Sequence[Output], print_values: bool) -> int:
-    """Print the comparison and the last execution's outputs; the exit status."""
+def report_comparison(
+    c: Comparison, got: Sequence[Output], print_values: bool, accept_undecidable: bool = False
+) -> int:
+    """Print the comparison and the last execution's outputs; the exit status: 1 on a
+    mismatch, and on undecidable elements unless `accept_undecidable`."""
     print(f"max error: {c.max_error:.6g}")
-    if c.unbounded:
-        print(
-            f"tolerance: {c.unbounded} output elements depend on rounding without bound (ill-conditioned): any value matches"
-        )
-    print_outputs(got, print_values)
-    if not c.mismatches:
-        print("outputs match the reference")
-        return 0
-    for line in c.report:
+    for line in c.warnings:
         print(line)
-    print(f"outputs do not match the reference ({c.mismatches} elements differ)")
-    return 1
+    if c.unbounded:
+        verdict = "accepted unjudged (--accept-undecidable)" if accept_undecidable else "never a match"
+        print(f"tolerance: {c.unbounded} output elements are undecidable (their error bound is infinite): {verdict}")
+        for line in c.undecidable:
+            print(f"  {line}")
+    print_outputs(got, print_values)
+    if c.mismatches:
+        for line in c.report:
+            print(line)
+        print(f"outputs do not match the reference ({c.mismatches} elements differ)")
+        return 1
+    if c.unbounded and not accept_undecidable:
+        print(
+            f"comparison inconclusive: {c.unbounded} output elements are undecidable "
+            "(--accept-undecidable accepts them unjudged); the other elements match the reference"
+        )
+        return 1
+    print("outputs match the reference")
+    return 0
 
 
 def write_reports(
@@ -1166,8 +1251,8 @@ def _finish(
     """Print the comparison and the last execution's outputs, compare them with
     onnxruntime's on that execution's `inputs`, save, write --stats-json and the reports;
     the exit status."""
-    status = report_comparison(c, runs[-1], args.print_values)
-    oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1])
+    status = report_comparison(c, runs[-1], args.print_values, args.accept_undecidable)
+    oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1], select_graph(module, args.graph))
     status = max(status, oracle_status)
     stats.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
     if args.save_dir:
@@ -1179,7 +1264,8 @@ def _finish(
         "max_error": c.max_error,
         "unbounded_elements": c.unbounded,
     }
-    checks = [Check("the reference interpreter", not c.mismatches, figures, c.report)]
+    passed = not c.mismatches and not (c.unbounded and not args.accept_undecidable)
+    checks = [Check("the reference interpreter", passed, figures, c.report + c.undecidable)]
     if oracle_check is not None:
         checks.append(oracle_check)
     write_reports(args, pipeline, module, compiled, stats, checks)
@@ -1201,14 +1287,17 @@ def compare_each(
     refs: Sequence[Sequence[Output]], runs: Sequence[Sequence[Output]], bounds: Sequence[Sequence[np.ndarray]]
 ) -> Comparison:
     """Execution k's outputs against the reference's on execution k's inputs."""
-    mismatches, report, err, unbounded = 0, [], 0.0, 0
+    mismatches, report, err, unbounded, where, warnings = 0, [], 0.0, 0, [], []
     for k, (ref, r, b) in enumerate(zip(refs, runs, bounds)):
         bad, lines = compare(ref, r, b)
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
         err = max(err, _max_error(ref, r))
-        unbounded += sum(int(np.isinf(x).sum()) for x in b)
-    return Comparison(mismatches, report, err, unbounded)
+        n, lines = undecidable(ref, b)
+        unbounded += n
+        where += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
+        warnings += [w for w in constant_outputs(ref) if w not in warnings]
+    return Comparison(mismatches, report, err, unbounded, where, warnings)
 
 
 def simulate_sets(

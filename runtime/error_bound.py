@@ -25,20 +25,29 @@ element by element, under the model
   and quotients by their first-order-free interval formulas; where an input carries an
   error the op's own rounding adds 2*u*|result| (u of the output dtype) plus the
   dtype's smallest subnormal (the rounding step below its normal range);
-* a float result within e of overflow may be inf; a bound that cannot be given (an error
-  reaching a bitcast, an index, an integer division, a bool) is inf.
+* a float result within e of overflow may be inf; a comparison, a bool op, a Cast to bool,
+  a remainder, an integer division, ArgMax / ArgMin and a gathered index are decided (0, or
+  the exact jump of an integer result) wherever their operands lie farther from the
+  decision boundary than their bounds, and inf only within that margin; SoftmaxV2,
+  LogSoftmaxV2 and LayerNorm carry bounds derived from their conditioning (each rule's
+  comment); a sum that is exact in every order (`exact_sum_mask`) has no reordering term.
 
-An inf bound means "any value": the element depends on rounding so strongly that no
-comparison can judge it (ge-run counts and reports those elements). Elements with e = 0
-are compared as tightly as before. The model assumes the compiled program evaluates each
-pointwise op with the same formula on the same inputs (as the AscGraph interpreter and
-the library kernels do); its only freedom is the order of accumulations.
+An inf bound means "undecidable": the element depends on rounding so strongly that no
+comparison can judge it; it is never a match (ge-run lists those elements and calls the
+comparison inconclusive, docs/tolerance.md). Elements with e = 0 are compared as tightly
+as before. The model assumes the compiled program evaluates each pointwise op with the
+same formula on the same inputs (as the AscGraph interpreter and the library kernels do);
+its only freedom is the order of accumulations. `output_error_bounds(..., independent=True)`
+drops that assumption for another implementation of the model (onnxruntime): every op's
+own rounding counts.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -61,6 +70,26 @@ BoundRule = Callable[[GeInterpreter, Operation, list[np.ndarray], list[np.ndarra
 
 INF = math.inf
 
+# Whether every op's own rounding counts, exact inputs or not (see `output_error_bounds`'s
+# `independent`): the bound between two implementations that may each round every op on
+# its own (onnxruntime and the compiled program), not only where the orders differ.
+_INDEPENDENT: ContextVar[bool] = ContextVar("independent_rounding", default=False)
+
+
+@contextmanager
+def _independent(on: bool) -> Iterator[None]:
+    token = _INDEPENDENT.set(on)
+    try:
+        yield
+    finally:
+        _INDEPENDENT.reset(token)
+
+
+def _rounds(bounds: Sequence[np.ndarray]) -> bool:
+    """Whether an op's own rounding can differ between the two sides: an input carries an
+    error, or every op rounds on its own (`_INDEPENDENT`)."""
+    return _INDEPENDENT.get() or any(np.any(b > 0) for b in bounds)
+
 
 def unit_roundoff(element_type: Attribute) -> float:
     """u of a float element type (half an ulp of 1, eps / 2): f16 2^-11, bf16 2^-8, f32
@@ -73,7 +102,9 @@ def unit_roundoff(element_type: Attribute) -> float:
 
 
 def _u_acc(x_dtype: np.dtype) -> float:
-    acc = acc_dtype(x_dtype)
+    # another implementation (onnxruntime's MLAS) may accumulate a narrow float in its own
+    # dtype: with independent rounding, the narrower of the two unit roundoffs
+    acc = x_dtype if _INDEPENDENT.get() and is_float_dtype(x_dtype) else acc_dtype(x_dtype)
     return float(float_info(acc).eps) / 2 if is_float_dtype(acc) else 0.0
 
 
@@ -83,6 +114,41 @@ def _gamma(n: int, u: float) -> float:
         return 0.0
     nu = n * u
     return nu / (1 - nu) if nu < 1 else INF
+
+
+def _reorder(n: int, u: float) -> float:
+    """2 gamma(n - 1): how far two sums of the same n terms in different orders may lie
+    apart. Two terms have one order only (a + b rounds as b + a): 0 for n <= 2, unless every
+    op rounds on its own (another implementation may add them in another dtype)."""
+    return 0.0 if n <= 2 and not _INDEPENDENT.get() else 2 * _gamma(n - 1, u)
+
+
+def _quantum(v: np.ndarray) -> np.ndarray:
+    """The largest power of two dividing each float64 value (its last significant bit);
+    inf for 0 (it constrains no sum), NaN for inf and NaN."""
+    with np.errstate(all="ignore"):
+        m, ex = np.frexp(v)
+        big = np.ldexp(np.abs(m), 53).astype(np.int64)  # the 53-bit significand as an integer
+        low = (big & -big).astype(np.float64)
+        q = np.ldexp(low, ex - 53)
+        return np.where(v == 0, INF, np.where(np.isfinite(v), q, np.nan))
+
+
+def exact_sum_mask(x: np.ndarray, axes: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """Where a sum of `x` over `axes` is exact in every order of accumulation: every term
+    a multiple of q = the smallest quantum among them, and sum|x| < q * 2^p (p the
+    accumulation dtype's significand bits). Then every partial sum, in any order, is a
+    multiple of q below q * 2^p: representable, so no addition rounds and every order gives
+    the exact sum (the element recomputed exactly settles it: its reordering bound is 0)."""
+    acc = acc_dtype(np.dtype(x.dtype))
+    if not is_float_dtype(acc):
+        return np.ones(np.sum(np.zeros(x.shape), axis=axes, keepdims=keepdims).shape, dtype=bool)
+    p = int(float_info(acc).nmant) + 1
+    xx = _f64(x)
+    with np.errstate(all="ignore"):
+        q = np.min(_quantum(xx), axis=axes, keepdims=keepdims, initial=INF)
+        total = np.sum(np.abs(xx), axis=axes, keepdims=keepdims) * (1 + 1e-12)
+        return (total < np.ldexp(q, p)) | (total == 0)
 
 
 def _f64(a: np.ndarray) -> np.ndarray:
@@ -110,7 +176,8 @@ def finish(element_type: Attribute, r: np.ndarray, e_prop: np.ndarray, extra: np
     rr = _f64(r)
     with np.errstate(invalid="ignore", over="ignore"):
         e_prop = np.where(np.isnan(e_prop), INF, e_prop)
-        has_err = e_prop > 0
+        moved = e_prop > 0
+        has_err = moved | _INDEPENDENT.get()
         e = e_prop + extra
         if u:
             # rounding to nearest moves a result by at most u|r|, plus half the subnormal
@@ -123,7 +190,7 @@ def finish(element_type: Attribute, r: np.ndarray, e_prop: np.ndarray, extra: np
             e = np.where((e > 0) & (np.abs(rr) + e > fmax), INF, e)
         else:  # an integer or bool result: a fractional error rounds up to whole units
             e = np.ceil(e)
-        e = np.where(np.isnan(rr), np.where(has_err, INF, 0.0), np.where(np.isnan(e), INF, e))
+        e = np.where(np.isnan(rr), np.where(moved, INF, 0.0), np.where(np.isnan(e), INF, e))
     return np.require(np.broadcast_to(e, r.shape), np.float64, ["C", "W"])
 
 
@@ -192,8 +259,8 @@ def unary_bound(name: str, x: np.ndarray, e: np.ndarray, fmax: float = INF) -> n
 def cast_bound(x: np.ndarray, e: np.ndarray, src: np.dtype, dst: np.dtype) -> np.ndarray:
     xx = _f64(x)
     with np.errstate(all="ignore"):
-        if dst.kind == "b":  # x != 0 may flip when 0 lies within the bound
-            return np.where((e > 0) & (np.abs(xx) <= e), 1.0, 0.0)
+        if dst.kind == "b":  # x != 0 is decided unless 0 lies within the bound: undecidable there
+            return np.where((e > 0) & (np.abs(xx) <= e), INF, 0.0)
         if dst.kind in "iu" and is_float_dtype(src):  # truncation is monotone
             t = np.trunc
             d = np.maximum(np.abs(t(xx + e) - t(xx)), np.abs(t(xx - e) - t(xx)))
@@ -210,8 +277,8 @@ def binary_bound(name: str, a: np.ndarray, b: np.ndarray, ea: np.ndarray, eb: np
         if name == "Mul":  # guarded: inf * 0 is no error
             return np.where((ea > 0) | (eb > 0), np.abs(aa) * eb + np.abs(bb) * ea + ea * eb, 0.0)
         if name in ("RealDiv", "Div"):
-            if a.dtype.kind in "iu":  # integer division rounds: any input error is unbounded
-                return np.where((ea > 0) | (eb > 0), INF, 0.0)
+            if a.dtype.kind in "iu":
+                return _int_div_bound(aa, bb, ea, eb)
             den = np.abs(bb) * (np.abs(bb) - eb)
             d = (np.abs(bb) * ea + np.abs(aa) * eb) / den
             return np.where((ea > 0) | (eb > 0), np.where(np.abs(bb) > eb, d, INF), 0.0)
@@ -219,9 +286,50 @@ def binary_bound(name: str, a: np.ndarray, b: np.ndarray, ea: np.ndarray, eb: np
             return np.maximum(ea, eb)
         if name == "Pow":
             return _pow_bound(aa, bb, ea, eb)
-        if name in ("Eq", "Ne", "Gt", "Ge", "Lt", "Le"):  # a comparison may flip near equality
-            return np.where((ea + eb > 0) & (np.abs(aa - bb) <= ea + eb), 1.0, 0.0)
+        if name in ("Eq", "Ne", "Gt", "Ge", "Lt", "Le"):
+            # decided wherever a - b keeps its sign (or stays 0) over the box: |a - b| > ea + eb,
+            # or both exact; within that margin the answer may flip: undecidable (inf)
+            return np.where((ea + eb > 0) & (np.abs(aa - bb) <= ea + eb), INF, 0.0)
     raise KeyError(name)
+
+
+def _quotient_range(
+    a: np.ndarray, b: np.ndarray, ea: np.ndarray, eb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lo, hi, ok) of a' / b' over |a' - a| <= ea, |b' - b| <= eb, in float64: a / b is
+    monotone in a and in b while b keeps its sign, so the box's corners span it; ok is
+    False where b's interval holds 0."""
+    corners = [(a + sa * ea) / (b + sb * eb) for sa in (-1.0, 1.0) for sb in (-1.0, 1.0)]
+    c = np.stack(np.broadcast_arrays(*corners))
+    return c.min(axis=0), c.max(axis=0), np.abs(b) > eb
+
+
+def _int_div_bound(a: np.ndarray, b: np.ndarray, ea: np.ndarray, eb: np.ndarray) -> np.ndarray:
+    # C's division trunc(a / b) is monotone in the quotient: over the box it moves by at
+    # most the largest jump of trunc between the quotient's extremes; a divisor interval
+    # holding 0 is undecidable
+    lo, hi, ok = _quotient_range(a, b, ea, eb)
+    lo, hi = lo - 1e-12 * np.abs(lo), hi + 1e-12 * np.abs(hi)  # float64's own rounding of the corners
+    q = np.trunc(a / b)
+    d = np.maximum(np.abs(np.trunc(lo) - q), np.abs(np.trunc(hi) - q))
+    return np.where((ea > 0) | (eb > 0), np.where(ok, d, INF), 0.0)
+
+
+def remainder_bound(a: np.ndarray, b: np.ndarray, ea: np.ndarray, eb: np.ndarray, floored: bool) -> np.ndarray:
+    """max |r(a', b') - r(a, b)| for r = a - q(a / b) * b, q = trunc (Mod) or floor
+    (FloorMod). Where q is one integer over the whole box (q is monotone in the quotient,
+    so equal at the quotient range's ends means constant over it), r' - r = (a' - a) - q (b' - b):
+    at most ea + |q| eb. Elsewhere r jumps by |b| at a decision boundary within the
+    bounds: undecidable (inf)."""
+    aa, bb = _f64(a), _f64(b)
+    with np.errstate(all="ignore"):
+        lo, hi, ok = _quotient_range(aa, bb, ea, eb)
+        lo, hi = lo - 1e-12 * np.abs(lo), hi + 1e-12 * np.abs(hi)  # float64's own rounding of the corners
+        f = np.floor if floored else np.trunc
+        # floor and trunc are monotone: equal at the range's ends, constant over it
+        same = ok & (f(lo) == f(hi))
+        d = ea + np.abs(f(aa / bb)) * eb
+        return np.where((ea > 0) | (eb > 0), np.where(same, d, INF), 0.0)
 
 
 def _pow_bound(a: np.ndarray, b: np.ndarray, ea: np.ndarray, eb: np.ndarray) -> np.ndarray:
@@ -314,7 +422,11 @@ def _add_n(
     shape = outs[0].shape
     e = sum((np.broadcast_to(b, shape) for b in bounds), np.zeros(shape))
     mag = sum((np.broadcast_to(np.abs(_f64(a)), shape) for a in args), np.zeros(shape))
-    return [_finish(op, 0, outs[0], e, 2 * _gamma(len(args) - 1, _u_acc(args[0].dtype)) * mag)]
+    extra = _reorder(len(args), _u_acc(args[0].dtype)) * mag
+    if args and not _INDEPENDENT.get():  # exact in every order on exact terms (ReduceSumD's rule)
+        stacked = np.stack([np.broadcast_to(a, shape) for a in args])
+        extra = np.where((e == 0) & exact_sum_mask(stacked, (0,), False), 0.0, extra)
+    return [_finish(op, 0, outs[0], e, extra)]
 
 
 @_rule(ge.ReduceSumD, ge.ReduceMeanD, ge.ReduceProdD, ge.ReduceMaxD, ge.ReduceMinD)
@@ -329,7 +441,7 @@ def _reduce(
     with np.errstate(all="ignore"):
         if kind in ("ReduceMaxD", "ReduceMinD"):  # exact, order-free
             return [_finish(op, 0, outs[0], np.max(ex, axis=axes, keepdims=keep, initial=0.0))]
-        g = 2 * _gamma(n - 1, _u_acc(x.dtype))  # n terms: n - 1 roundings, in any order
+        g = _reorder(n, _u_acc(x.dtype))  # n terms: n - 1 roundings, in any order
         ax = np.abs(_f64(x))
         if kind == "ReduceProdD":
             hi = np.prod(ax + ex, axis=axes, keepdims=keep)
@@ -338,6 +450,8 @@ def _reduce(
             e, extra = np.sum(ex, axis=axes, keepdims=keep), g * np.sum(ax, axis=axes, keepdims=keep)
             if kind == "ReduceMeanD":
                 e, extra = (e / n, extra / n) if n else (np.zeros_like(e), 0.0)
+            elif g and not _INDEPENDENT.get():  # a sum exact in every order on exact terms: no freedom
+                extra = np.where((e == 0) & exact_sum_mask(x, axes, keep), 0.0, extra)
     return [_finish(op, 0, outs[0], e, extra)]
 
 
@@ -408,13 +522,30 @@ def _moves(
     return [np.require(b, np.float64, ["C", "W"]) for b in ip.run_node(op, list(bounds))]
 
 
+def index_bound_spread(ei: np.ndarray, moved: np.ndarray, lead: int, batch: int, trail: int) -> np.ndarray:
+    """The gathered bounds `moved` (output shaped: x.shape[:axis] + indices.shape[batch:] +
+    x.shape[axis + 1:]), inf at every output element whose index carries an error
+    (`ei`, the indices' bounds): another index picks another row, undecidable there."""
+    shape = ei.shape[:batch] + (1,) * (lead - batch) + ei.shape[batch:] + (1,) * trail
+    return np.where(ei.reshape(shape) > 0, INF, moved)
+
+
 @_rule(ge.Gather, ge.GatherV2)
 def _gather(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    if any(np.any(b > 0) for b in bounds[1:]):  # an index (or the axis) may differ
+    assert isinstance(op, ge.GatherBase)
+    if len(bounds) > 2 and np.any(bounds[2] > 0):  # the axis itself may differ
         return [np.full(outs[0].shape, INF)]
-    return [np.require(ip.run_node(op, [bounds[0], *args[1:]])[0], np.float64, ["C", "W"])]
+    moved = _f64(ip.run_node(op, [bounds[0], *args[1:]])[0])
+    if not np.any(bounds[1] > 0):
+        return [np.require(moved, np.float64, ["C", "W"])]
+    x, idx = args[0], args[1]
+    axis = int(args[2].reshape(-1)[0]) if isinstance(op, ge.GatherV2) else 0
+    axis = axis + x.ndim if axis < 0 else axis
+    b = op.batch_dims()
+    b = b + idx.ndim if b < 0 else b
+    return [np.require(index_bound_spread(bounds[1], moved, axis, b, x.ndim - axis - 1), np.float64, ["C", "W"])]
 
 
 # -- BatchNorm, pooling, PadV3, StridedSliceV2, Tile, BatchMatMulV2 -------------------------
@@ -466,7 +597,7 @@ def _avg_pool(
     k = w[1][0] * w[1][1]
     with np.errstate(all="ignore"):
         e = R.pool2d(op, _f64(bounds[0]), "avg")
-        extra = 2 * _gamma(k - 1, _u_acc(args[0].dtype)) * R.pool2d(op, np.abs(_f64(args[0])), "avg")
+        extra = _reorder(k, _u_acc(args[0].dtype)) * R.pool2d(op, np.abs(_f64(args[0])), "avg")
     return [_finish(op, 0, outs[0], e, extra)]
 
 
@@ -506,17 +637,35 @@ def _batch_matmul(
 def _arg(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    # an index: exact on exact inputs, any index once an input may differ
-    return [np.full(outs[0].shape, INF if any(np.any(b > 0) for b in bounds) else 0.0)]
+    # the index of the largest (smallest) value is decided where that value, moved down
+    # (up) by its bound, still beats every other value moved up (down) by its own; else
+    # another index may win: undecidable
+    if np.any(bounds[1] > 0):
+        return [np.full(outs[0].shape, INF)]
+    if not np.any(bounds[0] > 0):
+        return [_zeros(outs[0])]
+    sign = 1.0 if isinstance(op, ge.ArgMaxV2) else -1.0
+    x, ex = sign * _f64(R.upcast([args[0]])[0]), bounds[0]
+    axis = int(args[1].reshape(-1)[0])
+    axis = axis + x.ndim if axis < 0 else axis
+    with np.errstate(all="ignore"):
+        win = np.expand_dims(np.argmax(x, axis=axis), axis)
+        low = np.take_along_axis(x - ex, win, axis=axis)
+        up = x + ex
+        np.put_along_axis(up, win, -INF, axis=axis)
+        rival = np.max(up, axis=axis, keepdims=True, initial=-INF)
+        exact = np.max(ex, axis=axis, keepdims=True, initial=0.0) == 0  # a row without error: as the reference
+        e = np.where((low > rival) | exact, 0.0, INF)
+    return [np.require(np.squeeze(e, axis=axis).reshape(outs[0].shape), np.float64, ["C", "W"])]
 
 
 @_rule(ge.GatherElements)
 def _gather_elements(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    if np.any(bounds[1] > 0):  # an index may differ
-        return [np.full(outs[0].shape, INF)]
-    return [np.require(ip.run_node(op, [_f64(bounds[0]), args[1]])[0], np.float64, ["C", "W"])]
+    # the output has the indices' shape: an element whose index may differ is undecidable
+    moved = _f64(ip.run_node(op, [_f64(bounds[0]), args[1]])[0])
+    return [np.require(np.where(bounds[1] > 0, INF, moved), np.float64, ["C", "W"])]
 
 
 @_rule(ge.Tril, ge.Triu)
@@ -699,15 +848,213 @@ def _clip_by_value(
 _rule(ge.Erf, ge.Softplus, ge.Softsign, ge.Relu6, ge.Floor, ge.Ceil, ge.Round, ge.Sign)(_unary)
 
 
-@_rule(ge.IsNan, ge.IsInf, ge.LogicalAnd, ge.LogicalOr, ge.LogicalNot, ge.Mod, ge.FloorMod, ge.SoftmaxV2,
-       ge.LogSoftmaxV2, ge.LayerNorm)  # fmt: skip
-def _exact_or_unbounded(
+def _decided_truth(x: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(x != 0, decided) of a logical operand: its truth is decided where it carries no
+    error or lies farther from 0 than its bound."""
+    xx = _f64(x)
+    return xx != 0, (e == 0) | (np.abs(xx) > e)
+
+
+def logical_bound(name: str, xs: Sequence[np.ndarray], es: Sequence[np.ndarray]) -> np.ndarray:
+    """0 where a LogicalAnd / LogicalOr / LogicalNot result is decided, inf where it may
+    flip: And is decided when both operands are, or one is decided False; Or when both
+    are, or one is decided True; Not when its operand is."""
+    (t0, d0), *rest = (_decided_truth(x, e) for x, e in zip(xs, es))
+    if name == "LogicalNot":
+        decided = d0
+    else:
+        t1, d1 = rest[0]
+        settle = ~t0 & d0 | ~t1 & d1 if name == "LogicalAnd" else t0 & d0 | t1 & d1
+        decided = d0 & d1 | settle
+    return np.where(decided, 0.0, INF)
+
+
+_LOGICAL_NAMES: dict[type[Operation], str] = {
+    ge.LogicalAnd: "LogicalAnd", ge.LogicalOr: "LogicalOr", ge.LogicalNot: "LogicalNot",
+    ag.LogicalAnd: "LogicalAnd", ag.LogicalOr: "LogicalOr", ag.LogicalNot: "LogicalNot",
+}  # fmt: skip
+
+
+@_rule(ge.LogicalAnd, ge.LogicalOr, ge.LogicalNot)
+def _logical(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    # bools and remainders may flip under any input error; softmax and LayerNorm run as the
-    # reference's own kernel (the same formula), so they are exact on exact inputs
-    err = any(np.any(b > 0) for b in bounds)
-    return [np.full(o.shape, INF if err else 0.0) for o in outs]
+    e = logical_bound(_LOGICAL_NAMES[type(op)], args, bounds)
+    return [np.require(np.broadcast_to(e, outs[0].shape), np.float64, ["C", "W"])]
+
+
+@_rule(ge.IsNan, ge.IsInf)
+def _is_special(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # a finite bound keeps a value finite and a number (finish gives inf wherever r +- e
+    # may overflow or turn NaN): decided there; an infinite bound is undecidable
+    return [np.where(np.isinf(bounds[0]), INF, 0.0)]
+
+
+@_rule(ge.Mod, ge.FloorMod)
+def _remainder(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    e = remainder_bound(args[0], args[1], bounds[0], bounds[1], isinstance(op, ge.FloorMod))
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape))]
+
+
+def _acc_u(x: np.ndarray) -> float:
+    """u of the dtype a softmax or LayerNorm kernel computes `x` in (runtime/activations.py:
+    the accumulation dtype)."""
+    return _u_acc(np.dtype(x.dtype)) if is_float_dtype(x.dtype) else 0.0
+
+
+@_rule(ge.SoftmaxV2)
+def _softmax(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # y_i = exp(x_i) / sum_j exp(x_j) over the axes. With inputs moved by d_j, |d_j| <= e_j
+    # and D = max_j e_j over the axes: y_i' / y_i = exp(d_i) / sum_j y_j exp(d_j), whose
+    # denominator lies in [e^-D, e^D], so |y_i' - y_i| <= y_i (e^(2D) - 1). Tighter, and
+    # what is used: the denominator is >= exp(sum_j y_j d_j) >= e^-W (Jensen; W = sum_j y_j
+    # e_j) and <= S = sum_j y_j e^(e_j), so y_i' / y_i lies in [e^-e_i / S, e^(e_i + W)]:
+    # |y_i' - y_i| <= y_i max(e^(e_i + W) - 1, 1 - e^-e_i / S), and never more than
+    # max(y_i, 1 - y_i) (both lie in [0, 1]).
+    # Its own rounding (u of the computing dtype) on each side: s = x - max rounds by
+    # u|s|, which moves exp(s) by u|s| relatively; exp itself by 2u; the sum of n
+    # positive terms by gamma(n) plus the terms' own relative errors, weighted by y
+    # (u * sum_j y_j |s_j| + 2u); the division by u: relatively
+    # (|s_i| + sum_j y_j |s_j| + 6) u + gamma(n), on the perturbed side with |s'| <= |s| + 2D
+    # and y' <= y e^(e_i + D).
+    assert isinstance(op, ge.SoftmaxBase)
+    x, ex = args[0], bounds[0]
+    if x.ndim == 0 or x.size == 0 or not _rounds(bounds):  # one element is 1 exactly
+        return [_zeros(outs[0])]
+    axes = tuple(op.norm_axes() or [x.ndim - 1])
+    n = math.prod(x.shape[a] for a in axes)
+    a = _f64(R.upcast([x])[0])
+    with np.errstate(all="ignore"):
+        sv = a - np.max(a, axis=axes, keepdims=True)
+        y = np.exp(sv)
+        y = y / np.sum(y, axis=axes, keepdims=True)
+        big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
+        w_e = np.sum(y * ex, axis=axes, keepdims=True)
+        log_s_e = np.log1p(np.sum(y * np.expm1(ex), axis=axes, keepdims=True))
+        grow = np.maximum(np.expm1(ex + w_e), -np.expm1(-(ex + log_s_e)))
+        e = np.where(ex + big_d > 0, np.minimum(y * grow, np.maximum(y, 1 - y)), 0.0)
+        u = _acc_u(x)
+        w = np.sum(y * np.abs(sv), axis=axes, keepdims=True)
+        rel = (np.abs(sv) + w + 6) * u + _gamma(n, u)
+        rel_p = (np.abs(sv) + 2 * big_d + (1 + grow) * (w + 2 * big_d) + 6) * u + _gamma(n, u)
+        extra = y * rel + (y + e) * rel_p
+        e = np.where(np.isnan(e) | np.isnan(extra), INF, e)
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
+@_rule(ge.LogSoftmaxV2)
+def _log_softmax(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # z_i = x_i - log sum_j exp(x_j): log-sum-exp moves by at most max_j |d_j| <= D (its
+    # gradient is the softmax, nonnegative and summing to 1), so |z_i' - z_i| <= e_i + D.
+    # Tighter, and what is used: it moves by log sum_j y_j exp(d_j), which lies in
+    # [-W, log S] (SoftmaxV2's W and S), so |z_i' - z_i| <= e_i + max(W, log S).
+    # Own rounding: s = x - max by u|s|; the sum's relative error as in SoftmaxV2's rule
+    # (gamma(n) + (sum_j y_j |s_j| + 3) u) moves its log by about as much absolutely; the log
+    # rounds by u|L| and the subtraction by u|z|: (|s_i| + |L| + |z_i| + w + 4) u + gamma(n),
+    # on the perturbed side with every magnitude widened by 2D.
+    assert isinstance(op, ge.SoftmaxBase)
+    x, ex = args[0], bounds[0]
+    if x.ndim == 0 or x.size == 0 or not _rounds(bounds):  # one element is 0 exactly
+        return [_zeros(outs[0])]
+    axes = tuple(op.norm_axes() or [x.ndim - 1])
+    n = math.prod(x.shape[a] for a in axes)
+    a = _f64(R.upcast([x])[0])
+    with np.errstate(all="ignore"):
+        sv = a - np.max(a, axis=axes, keepdims=True)
+        lse = np.log(np.sum(np.exp(sv), axis=axes, keepdims=True))
+        z = sv - lse
+        y = np.exp(z)
+        big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
+        w_e = np.sum(y * ex, axis=axes, keepdims=True)
+        log_s_e = np.log1p(np.sum(y * np.expm1(ex), axis=axes, keepdims=True))
+        e = ex + np.maximum(w_e, log_s_e)
+        u = _acc_u(x)
+        w = np.sum(y * np.abs(sv), axis=axes, keepdims=True)
+        mag = np.abs(sv) + np.abs(lse) + np.abs(z) + w + 4
+        extra = (2 * mag + 8 * big_d + 2 * ex) * u * 1.01 + 2 * _gamma(n, u)
+        e = np.where(np.isnan(e), INF, e)
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
+@_rule(ge.LayerNorm)
+def _layer_norm(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # Over the n normalised elements: c = x - mean, var = mean(c^2), s = sqrt(var + eps),
+    # y = gamma c / s + beta. Inputs moved by d (|d_j| <= e_j, D = max e_j, Q = rms e_j):
+    # c moves by d - mean(d): at most e_i + mean(e) <= 2D per element and Q in rms
+    # (centering projects);
+    # sqrt(var) = rms(c) moves by at most Q, and s = sqrt(var + eps) (1-Lipschitz in
+    # sqrt(var)) too, so s' >= s_lo = max(s - Q, sqrt(eps)). Then
+    #   |c_i'/s' - c_i/s| <= |c_i' - c_i| / s' + |c_i| |s - s'| / (s s')
+    #                     <= (e_i + mean(e) + |xh_i| Q) / s_lo
+    # with xh = c / s, bounded through eps alone when the variance is small. y adds
+    # |xh'| e_gamma + e_beta. Own rounding on each side (u of the computing dtype): the
+    # mean by gamma(n) mean|x| + u|mean| (= rc), c_i by rc + u|c_i|, var by
+    # gamma(n + 1) var + 2 mean|c| rc + rc^2 (rv), s by rv / (s + s_lo) + 2u s; xh by
+    # (rc + u|c_i|) / s_lo + |xh_i| (rs / s_lo + u), y by |gamma| of that + 2u|y|; the
+    # perturbed side bounds the same with |x| + D, |c| + 2D, |xh| + its move.
+    assert isinstance(op, ge.LayerNorm)
+    x, g, b = (_f64(v) for v in R.upcast(args))
+    ex, eg, eb = bounds
+    ax = op.axes()
+    assert ax is not None
+    norm, params = ax
+    axes = tuple(range(norm, x.ndim))
+    n = math.prod(x.shape[norm:])
+    if n == 0 or not _rounds(bounds):
+        return [_zeros(o) for o in outs]
+    lead = (1,) * params
+    g, eg = g.reshape(lead + g.shape), eg.reshape(lead + eg.shape)
+    b, eb = b.reshape(lead + b.shape), eb.reshape(lead + eb.shape)
+    eps = op.epsilon()
+    u = _acc_u(args[0])
+    with np.errstate(all="ignore"):
+        mean = np.mean(x, axis=axes, keepdims=True)
+        c = x - mean
+        var = np.mean(c * c, axis=axes, keepdims=True)
+        s = np.sqrt(var + eps)
+        big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
+        rms = np.sqrt(np.mean(ex * ex, axis=axes, keepdims=True))
+        s_lo = np.maximum(s - rms, math.sqrt(eps))
+        xh = c / s
+        dxh = (ex + np.mean(ex, axis=axes, keepdims=True) + np.abs(xh) * rms) / s_lo
+        e_y = np.abs(g) * dxh + (np.abs(xh) + dxh) * eg + eb
+
+        def own(ax_: np.ndarray, ac: np.ndarray, axh: np.ndarray, sv: np.ndarray) -> np.ndarray:
+            rc = _gamma(n, u) * np.mean(ax_, axis=axes, keepdims=True) + u * np.abs(mean)
+            rv = _gamma(n + 1, u) * sv * sv + 2 * np.mean(ac, axis=axes, keepdims=True) * rc + rc * rc
+            rs = rv / (sv + s_lo) + 2 * u * sv
+            rxh = (rc + u * ac) / s_lo + axh * (rs / s_lo + u)
+            return (np.abs(g) + eg) * rxh + 2 * u * ((np.abs(g) + eg) * axh + np.abs(b) + eb)
+
+        extra = own(np.abs(x), np.abs(c), np.abs(xh), s) + own(
+            np.abs(x) + ex, np.abs(c) + 2 * big_d, np.abs(xh) + dxh, s + rms
+        )
+        # mean: the mean of d plus a sum's reordering; variance: var' - var = mean(2 c (d - mean d)
+        # + (d - mean d)^2) <= 4 D mean|c| + 4 D^2, plus its own rounding
+        e_mean = np.mean(ex, axis=axes, keepdims=True)
+        x_mean = _gamma(n, u) * np.mean(np.abs(x) + ex, axis=axes, keepdims=True) * 2
+        e_var = 4 * big_d * np.mean(np.abs(c), axis=axes, keepdims=True) + 4 * big_d * big_d
+        rc = _gamma(n, u) * np.mean(np.abs(x) + ex, axis=axes, keepdims=True) + u * (np.abs(mean) + big_d)
+        x_var = 2 * (
+            _gamma(n + 1, u) * (var + e_var)
+            + 2 * (np.mean(np.abs(c), axis=axes, keepdims=True) + 2 * big_d) * rc
+            + rc * rc
+        )
+    return [
+        _finish(op, 0, outs[0], e_y, extra),
+        _finish(op, 1, outs[1], e_mean, x_mean),
+        _finish(op, 2, outs[2], e_var, x_var),
+    ]
 
 
 def _ag_activation(node: Operation, xs: list[np.ndarray], es: list[np.ndarray]) -> np.ndarray | None:
@@ -806,20 +1153,30 @@ def _asc_node_bounds(
             n = math.prod(xs[0].shape[a] for a in axes)
             if isinstance(node, ag.Max | ag.Min):
                 return [np.max(es[0], axis=axes, keepdims=True, initial=0.0)]
-            g = 2 * _gamma(n - 1, _u_acc(xs[0].dtype))
+            g = _reorder(n, _u_acc(xs[0].dtype))
             ax = np.abs(_f64(xs[0]))
             if isinstance(node, ag.Prod):
                 hi = np.prod(ax + es[0], axis=axes, keepdims=True)
                 return [rounding(hi - np.prod(ax, axis=axes, keepdims=True), g * hi)]
             e, extra = np.sum(es[0], axis=axes, keepdims=True), g * np.sum(ax, axis=axes, keepdims=True)
-            return [rounding(e / n, extra / n) if isinstance(node, ag.Mean) else rounding(e, extra)]
+            if isinstance(node, ag.Mean):
+                return [rounding(e / n, extra / n)]
+            if g and not _INDEPENDENT.get():  # exact in every order on exact terms (ReduceSumD's rule)
+                extra = np.where((e == 0) & exact_sum_mask(xs[0], axes, True), 0.0, extra)
+            return [rounding(e, extra)]
         if isinstance(node, ag.Gather):
-            if np.any(es[1] > 0):
-                return [np.full(r.shape, INF)]
             params = AI.gm_view(node, es[0], node.in_type(0), 0)
             idx = AI.gm_view(node, xs[1], node.in_type(1), 0)
             i = gather_indices(idx, params.shape[node.axis], A.get_bool(node, "negative_index_support"))
-            return [np.take(params, i, axis=node.axis).reshape(r.shape)]
+            moved = np.take(params, i, axis=node.axis)
+            if np.any(es[1] > 0):
+                ei = AI.gm_view(node, es[1], node.in_type(1), 0)
+                moved = index_bound_spread(ei, moved, node.axis, 0, params.ndim - node.axis - 1)
+            return [moved.reshape(r.shape)]
+        if kind in _LOGICAL_NAMES:
+            return [logical_bound(_LOGICAL_NAMES[kind], xs, es)]
+        if isinstance(node, ag.Isnan):
+            return [np.where(np.isinf(es[0]), INF, 0.0)]
         if isinstance(node, ag.Transpose):
             src, dst = node.in_type().axis_ids, node.out_type().axis_ids
             return [np.transpose(es[0], [src.index(a) for a in dst])]
@@ -1149,10 +1506,24 @@ def _block_bounds(
     raise AssertionError("a graph body ends with NetOutput (the reference ran it)")
 
 
-def output_error_bounds(graph: ge.GraphOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+def output_error_bounds(
+    graph: ge.GraphOp,
+    inputs: Sequence[np.ndarray],
+    independent: bool = False,
+    input_bounds: Sequence[np.ndarray] | None = None,
+) -> list[np.ndarray]:
     """Per NetOutput value of `graph` on `inputs`, the float64 array of bounds on
-    |compiled - reference| (module docstring); inputs carry no error."""
-    with np.errstate(all="ignore"):
+    |compiled - reference| (module docstring); inputs carry no error unless
+    `input_bounds` gives theirs (how far each input element may lie from `inputs`).
+
+    `independent`: the bound between the compiled program and another implementation of
+    the same model (onnxruntime), which may round every op on its own: each op's own
+    rounding counts even on exact inputs (an f16 op between two Casts may round in f16 or
+    in f32, so its result moves by up to 2u|r| of f16, carried to the outputs), and a
+    narrow float may be accumulated in its own dtype."""
+    if input_bounds is None:
+        input_bounds = [np.zeros(np.shape(a)) for a in inputs]
+    with np.errstate(all="ignore"), _independent(independent):
         ip = ge_interpreter()
-        _, bounds = _block_bounds(ip, graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs])
+        _, bounds = _block_bounds(ip, graph.body.block, inputs, input_bounds)
     return [np.require(b, np.float64, ["C", "W"]) for b in bounds]

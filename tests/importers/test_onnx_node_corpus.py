@@ -147,8 +147,9 @@ def installed_cases(tmp: str) -> Iterator[Case]:
 
 
 def _within(got: np.ndarray, want: np.ndarray, rtol: float, atol: float, bound: np.ndarray | float) -> np.ndarray:
-    """Elementwise: |got - want| <= atol + rtol*|want| + bound (floats, NaN equal to NaN,
-    an infinite bound admits any value), got == want (integers and bools)."""
+    """Elementwise: |got - want| <= atol + rtol*|want| + bound (floats, NaN equal to NaN;
+    an infinite bound is undecidable, never a match: ge-run's rule), got == want (integers
+    and bools)."""
     if not is_float_dtype(want.dtype):
         return got == want
     a, b = got.astype(np.float64), want.astype(np.float64)
@@ -157,8 +158,7 @@ def _within(got: np.ndarray, want: np.ndarray, rtol: float, atol: float, bound: 
             (np.abs(a - b) <= atol + rtol * np.abs(b) + bound)
             | (a == b)
             | (np.isnan(a) & np.isnan(b))
-            | np.isinf(bound)
-        )
+        ) & ~np.isinf(bound)
 
 
 def _differs(what: str, got: Sequence[np.ndarray], want: Sequence[object], rtol: float, atol: float, bounds) -> str:

@@ -252,6 +252,13 @@ def test_classify() -> None:
     Out = D.Outcome
     assert D.classify(Out(0, "outputs match the reference\n", "")) == ("ok", "")
     assert D.classify(Out(1, "outputs do not match the reference (3 elements differ)\n", ""))[0] == "mismatch"
+    inconclusive = (
+        "tolerance: 2 output elements are undecidable (...)\ncomparison inconclusive: 2 output elements ...\n"
+    )
+    assert D.classify(Out(1, inconclusive, "")) == (
+        "inconclusive",
+        "tolerance: 2 output elements are undecidable (...)",
+    )
     assert D.classify(Out(1, "", "ge-run: error: internal error: ValueError: x\n"))[0] == "internal error"
     assert D.classify(Out(1, "", "f.mlir:3:3: error: simulator: stream 0 task 1 ...\n"))[0] == "sim fault"
     assert D.classify(Out(1, "", "f.mlir:3:3: error: ge.Add: bad\n")) == (
