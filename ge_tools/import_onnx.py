@@ -80,7 +80,11 @@ def _epilog() -> str:
             "Errors (one line, exit 1): MODEL.onnx: node 'NAME' (OpType): error: ... for an",
             "unsupported op (with the list above) or attribute value, a dynamic or missing",
             "dimension (fix it with --input-shape, or keep it as ? with --dynamic-dims), a",
-            "truncated or non-ONNX file, missing external data, an opset outside the range.",
+            "negative dim other than -1, a value two nodes (or a node and an input or",
+            "initializer) define, a constant index out of range of Gather / GatherElements,",
+            "a shape-inference failure (with its cause), a truncated or non-ONNX file,",
+            "missing external data, an opset outside the range. A sparse initializer is",
+            "imported as the dense tensor it stands for.",
         ]
     )
 

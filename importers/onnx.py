@@ -44,8 +44,10 @@ ge-compile).
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
 support (the message lists the ones we do, and what GE maps it to), an attribute value we
-do not support, a dynamic or missing dimension, a truncated or non-ONNX file, missing
-external data, an opset outside 11-21.
+do not support, a dynamic or missing dimension, a negative dim other than -1, a value with
+two producers, a constant index out of range of an index op, a shape-inference failure
+(the cause given), a truncated or non-ONNX file, missing external data, an opset outside
+11-21. Sparse initializers are imported as the dense tensors they stand for.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
@@ -516,6 +518,7 @@ def _import(
     opset = default_opset(model, name)
     graph = model.graph
     _name_unnamed_nodes(graph)
+    _densify_sparse_initializers(graph, name)
     init_names = {t.name for t in graph.initializer}
     _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
@@ -536,6 +539,40 @@ def _name_unnamed_nodes(graph: onnx.GraphProto) -> None:
             k += 1
 
 
+def _densify_sparse_initializers(graph: onnx.GraphProto, name: str) -> None:
+    """Turn each sparse initializer into the dense initializer it stands for (zeros, and
+    its values at its indices). GE's ONNX parser reads only `graph.initializer`
+    (onnx_parser.cc: OnnxModelParser::ParseInitializer): going beyond GE, as a sparse
+    initializer is exactly a dense one stored compactly, and onnxruntime accepts it."""
+    for sp in graph.sparse_initializer:
+        v = sp.values.name or "?"
+        where = f"{name}: sparse initializer '{v}': error:"
+        try:
+            onnx.checker.check_sparse_tensor(sp)
+        except Exception as e:  # onnx.checker.ValidationError
+            raise OnnxImportError(f"{where} the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
+        if sp.values.data_type not in _ELEM:
+            raise OnnxImportError(
+                f"{where} dtype {_dtype_name(sp.values.data_type).lower()} is not supported "
+                f"(supported: {_supported_dtypes()})"
+            )
+        try:
+            values = numpy_helper.to_array(sp.values)
+            indices = numpy_helper.to_array(sp.indices).astype(np.int64, copy=False)
+        except Exception as e:
+            raise OnnxImportError(f"{where} cannot read its data: {e}") from None
+        dims = tuple(int(d) for d in sp.dims)
+        dense = np.zeros(dims, values.dtype)
+        # ONNX's SparseTensorProto: indices are [NNZ] offsets into the row-major dense
+        # tensor, or [NNZ, rank] coordinates (the checker has checked their range)
+        if indices.ndim == 1:
+            dense.reshape(-1)[indices] = values
+        else:
+            dense[tuple(indices.T)] = values
+        graph.initializer.append(numpy_helper.from_array(dense, v))
+    del graph.sparse_initializer[:]
+
+
 def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: str) -> None:
     """Outputs exist and every node reads values defined before it (ONNX lists nodes in
     topological order), checked before shape inference so the error names the node."""
@@ -549,18 +586,32 @@ def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: s
     for n in names:
         if not isinstance(n, str):
             raise OnnxImportError(f"{name}: error: the name {n!r} is not valid UTF-8: the file is corrupt")
-    defined = set(init_names) | {vi.name for vi in graph.input}
+    # Every value has one producer (ONNX's IR: "names of values ... MUST be unique in a
+    # graph", SSA form, and the checker's "Graph must be in single static assignment (SSA)
+    # form"): a node output that another node, a graph input or an initializer already
+    # defines would leave one producer dangling (the last one silently won).
+    producer: dict[str, str] = {t: f"initializer '{t}'" for t in init_names}
+    producer.update((vi.name, f"graph input '{vi.name}'") for vi in graph.input)
     for node in graph.node:
         for i, v in enumerate(node.input):
-            if v and v not in defined:
+            if v and v not in producer:
                 later = any(v in n.output for n in graph.node)
                 why = "a later node makes it: nodes must be in topological order" if later else "nothing makes it"
                 raise OnnxImportError(
                     f"{name}: node '{node.name}' ({node.op_type}): error: input {i} '{v}' is not defined before the node ({why})"
                 )
-        defined.update(o for o in node.output if o)
+        for i, o in enumerate(node.output):
+            if not o:
+                continue
+            first = producer.get(o)
+            if first is not None:
+                raise OnnxImportError(
+                    f"{name}: node '{node.name}' ({node.op_type}): error: output {i} '{o}' is already defined by "
+                    f"{first}: an ONNX value has one producer (SSA form); rename one of them"
+                )
+            producer[o] = f"node '{node.name}' ({node.op_type})" + (f" as output {i}" if i else "")
     for vi in graph.output:
-        if vi.name not in defined:
+        if vi.name not in producer:
             raise OnnxImportError(
                 f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer"
             )
@@ -602,8 +653,20 @@ def _fix_input_shapes(
                 f"{where} dtype {_dtype_name(elem).lower()} is not supported (supported: {_supported_dtypes()})"
             )
         dims = _dims_of(vi)
-        example = "x".join(str(d) if isinstance(d, int) else "1" for d in dims) if dims else "1x3x224x224"
+        example = "x".join(str(d) if isinstance(d, int) and d >= 0 else "1" for d in dims) if dims else "1x3x224x224"
         hint = f"give it with --input-shape, e.g. --input-shape {vi.name}={example}"
+        if dims is not None and vi.name not in given:
+            # A dim_value is a size (>= 0); -1 is the common spelling of an unknown dim (GE's
+            # UNKNOWN_DIM, ATC's --input_shape -1) and stays one; any other negative value
+            # is no shape at all (it used to become `?` and run at size 1).
+            neg = [(i, d) for i, d in enumerate(dims) if isinstance(d, int) and d < -1]
+            if neg:
+                i, d = neg[0]
+                raise OnnxImportError(
+                    f"{where} dim {i} is {d} in shape {_fmt_dims(dims)}: a dim is a size >= 0, or -1 or a name "
+                    f"for a dynamic one; {hint}"
+                )
+            dims = [None if d == -1 else d for d in dims]
         if vi.name in given:
             want = tuple(int(d) for d in given[vi.name])
             if dims is not None:
@@ -612,7 +675,7 @@ def _fix_input_shapes(
                         f"{where} --input-shape gives rank {len(want)} ({_fmt_dims(want)}), the model says rank {len(dims)} ({_fmt_dims(dims)})"
                     )
                 for i, (d, w) in enumerate(zip(dims, want)):
-                    if isinstance(d, int) and d != w:
+                    if isinstance(d, int) and d >= 0 and d != w:
                         raise OnnxImportError(
                             f"{where} --input-shape gives dim {i} = {w}, but the model fixes it to {d}"
                         )
@@ -633,7 +696,29 @@ def _fix_input_shapes(
             )
 
 
-_INFER_NODE = re.compile(r"\(op_type:([^,]*), node name: ([^)]*)\): (.*)")
+# ONNX's shape inference names the failing node `(op_type:Add, node name: a): <why>`; a
+# node with subgraphs (If, Loop, Scan) wraps its subgraph's error in the same form.
+_INFER_NODE = re.compile(r"\(op_type:([^,]*), node name: (.*?)\): ")
+_INFER_PREFIX = re.compile(r"^(\[ShapeInferenceError\] )?Inference error\(s\): ")
+
+
+def _inference_failure(text: str, name: str) -> OnnxImportError:
+    """The one-line error of an ONNX shape-inference failure: located at the model's node,
+    with the cause (the innermost node's message; for a node with subgraphs, the subgraph
+    node that fails is named too)."""
+    text = " ".join(text.split())
+    found = list(_INFER_NODE.finditer(text))
+    if not found:
+        return OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}")
+    top, inner = found[0], found[-1]
+    # the cause: the innermost node's message, up to the next node's error if several failed
+    cause = _INFER_PREFIX.sub("", text[inner.end() :]).strip()
+    where = ""
+    if inner is not top:
+        where = f" in a subgraph, at node '{inner.group(2)}' ({inner.group(1)})"
+    return OnnxImportError(
+        f"{name}: node '{top.group(2)}' ({top.group(1)}): error: ONNX shape inference fails{where}: {cause or text}"
+    )
 
 
 def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list[int | str | None] | None]]:
@@ -641,15 +726,7 @@ def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list
     try:
         out = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     except Exception as e:  # onnx.shape_inference.InferenceError and friends
-        text = " ".join(str(e).split())
-        m = _INFER_NODE.search(text)
-        if m:
-            op_type, node, msg = m.group(1), m.group(2), m.group(3)
-            msg = re.split(r" \(op_type:", msg)[0]
-            raise OnnxImportError(
-                f"{name}: node '{node}' ({op_type}): error: ONNX shape inference fails: {msg}"
-            ) from None
-        raise OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}") from None
+        raise _inference_failure(str(e), name) from None
     types: dict[str, tuple[int, list[int | str | None] | None]] = {}
     g = out.graph
     for vi in [*g.input, *g.value_info, *g.output]:
@@ -848,6 +925,7 @@ class _Importer:
         for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
             if ctx.has(i):
                 ctx.const(i, what)
+        _check_constant_indices(ctx)
         for i, out in enumerate(node.output):
             if not out:
                 continue
@@ -1056,6 +1134,61 @@ class _NodeCtx:
         op = self.emit(cls, operands, [self.out_type(0)], attributes)
         self.bind(0, op.results[0])
         return op
+
+
+# The index inputs of the index ops: op type -> (data input, indices input, form). "axis":
+# each index addresses the data's dim `axis` (attribute, default 0); "nd": the indices'
+# last dim holds coordinates of the data's dims from `batch_dims` on (GatherND, ScatterND).
+_INDEX_INPUTS: dict[str, tuple[int, int, str]] = {
+    "Gather": (0, 1, "axis"),
+    "GatherElements": (0, 1, "axis"),
+    "ScatterElements": (0, 1, "axis"),
+    "GatherND": (0, 1, "nd"),
+    "ScatterND": (0, 1, "nd"),
+}
+
+
+def _check_constant_indices(ctx: _NodeCtx) -> None:
+    """A constant index (an initializer or a Constant output) of an index op lies in the
+    range ONNX allows, [-n, n-1] for a dim of size n: one outside it is refused here,
+    naming the node, instead of failing only when the graph runs. GE finds it at run time
+    (the GatherV2 kernel's bound check); we go beyond GE, as the import already holds
+    the value."""
+    spec = _INDEX_INPUTS.get(ctx.op_type)
+    if spec is None or not (ctx.has(spec[0]) and ctx.has(spec[1])):
+        return
+    data_i, idx_i, form = spec
+    idx = ctx.value(idx_i).const
+    if idx is None or idx.size == 0 or idx.dtype.kind not in "iu":
+        return
+    dims = ctx.dims(data_i)
+    if form == "axis":
+        axis = ctx.attr_int("axis", 0)
+        if not -len(dims) <= axis < len(dims):
+            return  # the converter's axis check says what is wrong
+        pairs = [(axis % len(dims), idx.astype(np.int64, copy=False), "")]
+    else:
+        if idx.ndim == 0:
+            return
+        first = ctx.attr_int("batch_dims", 0)
+        k = idx.shape[-1]
+        pairs = [
+            (first + j, idx[..., j].astype(np.int64, copy=False), f" (coordinate {j})")
+            for j in range(k)
+            if first + j < len(dims)
+        ]
+    for dim, col, what in pairs:
+        n = dims[dim]
+        if n < 0:
+            continue  # an unknown dim (--dynamic-dims): checked when the graph runs
+        bad = np.flatnonzero((col < -n) | (col >= n))
+        if bad.size:
+            at = tuple(int(a) for a in np.unravel_index(int(bad[0]), col.shape))
+            raise ctx.error(
+                f"index {int(col.reshape(-1)[bad[0]])} at {list(at)} of input {idx_i} '{ctx.node.input[idx_i]}'{what} "
+                f"is out of range for dim {dim} (size {n}) of input {data_i}: valid indices are {-n} to {n - 1}"
+                + (f" ({bad.size} indices are out of range)" if bad.size > 1 else "")
+            )
 
 
 # ---------------------------------------------------------------------------------------
