@@ -349,15 +349,18 @@ def load_model(
     input_shapes: collections.abc.Mapping[str, Sequence[int]] | None = None,
     name: str | None = None,
     dynamic_dims: bool = False,
+    data: bytes | None = None,
 ) -> ModuleOp:
     """Read the ONNX file at `path` (with its external data, next to it) and import it
-    (`dynamic_dims`: see import_model)."""
+    (`dynamic_dims`: see import_model). `data`: the file's bytes, when the caller has read
+    them (the tools read an input with a cap on its size: ge_tools/opt.py read_capped)."""
     name = name or path
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
+    if data is None:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
     model = parse_model_bytes(data, name)
     load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
     return _import(model, name, input_shapes, dynamic_dims)
@@ -417,16 +420,25 @@ def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None
         path = os.path.normpath(os.path.join(base_dir, loc))
         if os.path.isabs(loc) or not (path + os.sep).startswith(os.path.normpath(base_dir) + os.sep):
             raise OnnxImportError(f"{where} external data location '{loc}' is outside the model's folder")
+        want = _tensor_nbytes(t)
+        if want is not None and info.length is not None and info.length != want:
+            raise OnnxImportError(
+                f"{where} external data entry says {info.length} bytes, a {_dtype_name(t.data_type).lower()} "
+                f"tensor of shape {list(t.dims)} has {want}"
+            )
+        # read what the tensor holds (one byte more tells a longer file), never a whole
+        # file of unknown size: a location naming a device or an enormous file is no tensor
+        # (a dtype without a size here is refused later, when the initializer is read)
+        count = info.length if info.length is not None else (want + 1 if want is not None else 0)
         try:
             with open(path, "rb") as f:
                 if info.offset:
                     f.seek(info.offset)
-                raw = f.read() if info.length is None else f.read(info.length)
+                raw = f.read(count)
         except FileNotFoundError:
             raise OnnxImportError(f"{where} external data file '{loc}' is missing (looked in {base_dir})") from None
         except OSError as e:
             raise OnnxImportError(f"{where} cannot read external data file '{loc}': {e.strerror or e}") from None
-        want = _tensor_nbytes(t)
         if info.length is not None and len(raw) < info.length:
             raise OnnxImportError(
                 f"{where} external data file '{loc}' holds {len(raw)} bytes at offset {info.offset or 0}, "
