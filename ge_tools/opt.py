@@ -1,7 +1,7 @@
 """ge-opt: xdsl-opt with the project's dialects and passes, and located diagnostics.
 
 Every parse, verify and pass error is one line `FILE:LINE:COL: error: <op>: <message>` on
-stderr and exit code 1 (--split-input-file: one per failing chunk; --verify-diagnostics:
+stderr (for an ONNX model, `MODEL.onnx: node 'NAME' (OpType): error: ...`) and exit code 1 (--split-input-file: one per failing chunk; --verify-diagnostics:
 checked against the input's expected-* comments, ge_tools/expected.py; --parsing-diagnostics:
 on stdout, exit 0). A command-line mistake is one line `ge-opt: error: ...`. Never a
 traceback, never a dump of the whole module. --help is the manual of the project's passes,
@@ -905,7 +905,8 @@ class GeOptMain(xDSLOptMain):
             "--remarks",
             action="store_true",
             help="each pass that supports it says, node by node, what it decided and why "
-            "(FILE:LINE:COL: remark: ... on stderr)",
+            "(FILE:LINE:COL: remark: ... on stderr; for an ONNX model "
+            "MODEL.onnx: node 'NAME' (OpType): remark: ...)",
         )
         arg_parser.add_argument(
             "--remarks-json",

@@ -118,8 +118,9 @@ Modes:
                A simulator fault (bad address, wrong offset: a task's address or a
                no-task view's layout, uninitialised or stale read, clobbered live
                bytes, race, deadlock) is one line "FILE:LINE:COL: error: simulator: ..."
-               located at the faulting task's (or view's) GE node (else at its graph),
-               and exit 1.
+               located at the faulting task's (or view's) GE node (else at its graph;
+               for an ONNX model "MODEL.onnx: node 'NAME' (OpType): error: simulator:
+               ...", the node's ONNX node), and exit 1.
                When the pipeline does not produce an npu.model, the compiled graph is
                evaluated by the reference interpreter instead.
   -p PIPELINE  the passes to run instead of ge-compile, in ge-opt's -p syntax

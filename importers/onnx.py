@@ -25,9 +25,11 @@ as an SSA name (characters outside `[A-Za-z0-9_.$-]` become `_`) and unique (`_1
 ... on a clash); when that changes the name, the original is kept in the `onnx_name`
 attribute. A node GE maps to several ops names the op that yields its output after the
 node and the others `<name>_<what>` (e.g. `conv_Conv2D` before `conv`'s Squeeze).
-Locations: every op made for ONNX node number k (1-based, in graph order) carries
-`MODEL:k:1`; Data, Const and NetOutput carry `MODEL:0:1`, so a later pass error names the
-node.
+Locations: every op made for an ONNX node carries the node (`MODEL: node 'NAME' (OpType)`
+when printed; its position, from 1, kept in the location: ge_dialect/diagnostics.py
+element_location); a Data its input (`MODEL: input 'x'`), a Const its initializer or
+Constant node, the NetOutput and the graph the ONNX graph: an error or remark of any later
+pass, or of the simulator, names the node, never a line and column of the binary file.
 
 Shapes are static: every graph input needs a full shape (`input_shapes` fixes dynamic or
 missing ones) and ONNX's shape inference (strict mode) gives every other value its type;
@@ -87,17 +89,16 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
-    FileLineColLoc,
     Float8E4M3FNType,
     Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NameLoc,
     Signedness,
     StringAttr,
     TensorType,
@@ -107,7 +108,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
-from ge_dialect.diagnostics import LocatedError
+from ge_dialect.diagnostics import LocatedError, element_location
 from ge_dialect.dtypes import numpy_dtype
 
 __all__ = [
@@ -809,7 +810,7 @@ class _Importer:
     origin: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(op) -> (node name, op type)
     _types: dict[tuple[int, tuple[int, ...]], TensorType] = field(default_factory=dict)
     _next_suffix: dict[str, int] = field(default_factory=dict)  # base name -> last suffix tried
-    _locations: dict[int, FileLineColLoc] = field(default_factory=dict)
+    _locations: dict[str, NameLoc] = field(default_factory=dict)
     checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
 
     # -- names, types, locations -----------------------------------------------------------
@@ -833,10 +834,13 @@ class _Importer:
             self._types[key] = t
         return t
 
-    def location(self, line: int) -> FileLineColLoc:
-        loc = self._locations.get(line)
+    def location(self, what: str, index: int = 0) -> NameLoc:
+        """The location of ops made for ONNX element `what` (`node 'n' (Op)`, `input 'x'`,
+        ...; `index`: a node's position, from 1): `MODEL: WHAT` when printed
+        (ge_dialect/diagnostics.py: element_location); one attribute per element."""
+        loc = self._locations.get(what)
         if loc is None:
-            loc = self._locations[line] = FileLineColLoc(StringAttr(self.model_name), IntAttr(line), IntAttr(1))
+            loc = self._locations[what] = element_location(self.model_name, what, index)
         return loc
 
     # -- building ops ----------------------------------------------------------------------
@@ -851,12 +855,15 @@ class _Importer:
         line: int,
         origin: tuple[str, str] | None,
         onnx_name: str | None = None,
+        what: str = "",
     ) -> Operation:
+        """Add an op named `name` made for ONNX node `origin` (name, op type) number `line`,
+        or, without `origin`, for the ONNX element `what` (`input 'x'`, ...)."""
         ssa_name = self.unique(name)
         if onnx_name is not None and onnx_name != ssa_name:
             attributes = {**attributes, "onnx_name": StringAttr(onnx_name)}
         op = cls.create(operands=list(operands), result_types=list(result_types), attributes=dict(attributes))
-        op.location = self.location(line)
+        op.location = self.location(f"node '{origin[0]}' ({origin[1]})" if origin is not None else what, line)
         if op.results:
             op.results[0].name_hint = ssa_name
             for i, r in enumerate(op.results[1:], 1):
@@ -867,17 +874,24 @@ class _Importer:
         return op
 
     def const_op(
-        self, arr: np.ndarray, elem: int, name: str, line: int = 0, origin: tuple[str, str] | None = None
+        self,
+        arr: np.ndarray,
+        elem: int,
+        name: str,
+        line: int = 0,
+        origin: tuple[str, str] | None = None,
+        what: str = "",
     ) -> SSAValue:
         t = self.tensor_type(elem, arr.shape)
-        op = self.add_op(ge.Const, [], [t], {"value": dense_attr(arr, elem, t)}, name, line, origin)
+        op = self.add_op(ge.Const, [], [t], {"value": dense_attr(arr, elem, t)}, name, line, origin, what=what)
         return op.results[0]
 
     def ssa_of(self, vname: str, v: _Value) -> SSAValue:
-        """The ge value of ONNX value `vname`; a constant becomes a ge.Const on first use."""
+        """The ge value of ONNX value `vname`; a constant becomes a ge.Const on first use,
+        located at what made it (its initializer, its Constant node)."""
         if v.ssa is None:
             assert v.const is not None
-            v.ssa = self.const_op(v.const, v.elem, v.const_name or vname)
+            v.ssa = self.const_op(v.const, v.elem, v.const_name or vname, what=v.producer)
         return v.ssa
 
     # -- the walk --------------------------------------------------------------------------
@@ -892,7 +906,7 @@ class _Importer:
             elem = vi.type.tensor_type.elem_type
             dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in vi.type.tensor_type.shape.dim)
             t = self.tensor_type(elem, dims)
-            op = self.add_op(ge.Data, [], [t], {"index": _int(index)}, vi.name, 0, None, vi.name)
+            op = self.add_op(ge.Data, [], [t], {"index": _int(index)}, vi.name, 0, None, vi.name, f"input '{vi.name}'")
             self.values[vi.name] = _Value(elem, dims, ssa=op.results[0], producer=f"input '{vi.name}'")
             index += 1
         for t in graph.initializer:
@@ -919,10 +933,12 @@ class _Importer:
                 )
             outs.append(self.ssa_of(vi.name, v))
         net = ge.NetOutput.create(operands=outs)
-        net.location = self.location(0)
+        net.location = self.location(f"graph '{graph.name}' outputs")
         self.ops.append(net)
         graph_op = ge.GraphOp("main", Region(Block(self.ops)), {A.SINGLE_OP_SCENE: A.bool_attr(False)})
+        graph_op.location = self.location(f"graph '{graph.name}'")
         module = ModuleOp([graph_op])
+        module.location = graph_op.location
         self.verify(graph_op)
         return module
 
@@ -1133,7 +1149,7 @@ class _NodeCtx:
     def bind_const(self, i: int, arr: np.ndarray, elem: int) -> None:
         out = self.node.output[i]
         self.imp.values[out] = _Value(
-            elem, tuple(arr.shape), const=arr, producer=f"node '{self.name}' (Constant)", const_name=self.name
+            elem, tuple(arr.shape), const=arr, producer=f"node '{self.name}' ({self.op_type})", const_name=self.name
         )
 
     def single(
