@@ -723,9 +723,17 @@ def _inference_failure(text: str, name: str) -> OnnxImportError:
     found = list(_INFER_NODE.finditer(text))
     if not found:
         return OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}")
-    top, inner = found[0], found[-1]
-    # the cause: the innermost node's message, up to the next node's error if several failed
-    cause = _INFER_PREFIX.sub("", text[inner.end() :]).strip()
+    # follow the nesting (a node's message that is only "Inference error(s):" wraps its
+    # subgraph's error); a node error after a message is another failure: the first is kept
+    top = inner = found[0]
+    end = len(text)
+    for nxt in found[1:]:
+        between = text[inner.end() : nxt.start()]
+        if _INFER_PREFIX.sub("", between).strip():
+            end = nxt.start()
+            break
+        inner = nxt
+    cause = _INFER_PREFIX.sub("", text[inner.end() : end]).strip()
     where = ""
     if inner is not top:
         where = f" in a subgraph, at node '{inner.group(2)}' ({inner.group(1)})"

@@ -323,6 +323,18 @@ def test_inference_failure_text_forms() -> None:
         "m.onnx: node 'ad' (Add): error: ONNX shape inference fails: B has inconsistent type"
     )
     assert str(f("something\nelse", "m.onnx")) == "m.onnx: error: ONNX shape inference fails: something else"
+    # two failures, the first nested: the first is told, with its subgraph's node
+    text = (
+        "[ShapeInferenceError] Inference error(s): (op_type:If, node name: if0): [ShapeInferenceError] Inference "
+        "error(s): (op_type:Add, node name: a1): [ShapeInferenceError] Incompatible dimensions\n"
+        "(op_type:MatMul, node name: mm): [ShapeInferenceError] Incompatible dimensions for matrix multiplication\n"
+    )
+    assert str(f(text, "m.onnx")) == (
+        "m.onnx: node 'if0' (If): error: ONNX shape inference fails in a subgraph, at node 'a1' (Add): "
+        "[ShapeInferenceError] Incompatible dimensions"
+    )
+    text = "Inference error(s): (op_type:Relu, node name: r0): bad\n(op_type:Abs, node name: a0): worse"
+    assert str(f(text, "m.onnx")) == "m.onnx: node 'r0' (Relu): error: ONNX shape inference fails: bad"
     # a node name holding parentheses
     text = "[ShapeInferenceError] Inference error(s): (op_type:Relu, node name: f(x)): bad rank\n"
     assert str(f(text, "m.onnx")) == "m.onnx: node 'f(x)' (Relu): error: ONNX shape inference fails: bad rank"
