@@ -288,7 +288,8 @@ class LoadedModel:
         # a model input the user's array cannot back in place (not C-contiguous: a
         # Fortran-ordered or strided array) is copied into the model's own buffer before
         # each run, made once and kept, so its address stays put
-        # GE: davinci_model.cc DavinciModel::CopyInputForNoZeroCopy (CopyModelData)
+        # GE: runtime/v1/graph/load/model_manager/davinci_model.cc
+        # DavinciModel::CopyInputForNoZeroCopy (called by CopyModelData before each run)
         self.copied_inputs: dict[str, np.ndarray] = {}
         self.n_streams = model.streams.value.data
         self.tasks: list[_Task] = []

@@ -102,7 +102,7 @@ class ConstantFoldingPass(ModulePass):
 def check_constant_indices(module: ModuleOp) -> None:
     """A gather whose indices are a Const (given, or made by folding, as a Shape -> Gather
     chain makes them) with an index outside its dim is a located error here. GE's
-    GatherV2Kernel::Check refuses to fold it (NOT_CHANGED) and the kernel fails only when
+    GatherV2Kernel::Check (compiler/host_kernels/gather_v2_kernel.cc) refuses to fold it (NOT_CHANGED) and the kernel fails only when
     the graph runs; we go beyond GE so that a compile names the node. The valid range is
     [0, n), or [-n, n) with `negative_index_support` (GatherBase's rule)."""
     import numpy as np
