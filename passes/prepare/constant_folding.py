@@ -104,19 +104,19 @@ def check_constant_indices(module: ModuleOp) -> None:
     chain makes them) with an index outside its dim is a located error here. GE's
     GatherV2Kernel::Check (compiler/host_kernels/gather_v2_kernel.cc) refuses to fold it (NOT_CHANGED) and the kernel fails only when
     the graph runs; we go beyond GE so that a compile names the node. The valid range is
-    [0, n), or [-n, n) with `negative_index_support` (GatherBase's rule)."""
-    import numpy as np
-
+    [0, n), or [-n, n) with `negative_index_support` (GatherBase's rule). numpy is loaded
+    only when such a gather is met."""
     for op in module.walk():
+        if not isinstance(op, GatherBase | GatherElements) or not isinstance(op.operands[1].owner, Const | Constant):
+            continue
+        import numpy as np
+
+        x = op.in_shape(0)
         if isinstance(op, GatherBase):
             axis, neg = op.normalized_axis(), A.get_bool(op, "negative_index_support")
-        elif isinstance(op, GatherElements):
-            x = op.in_shape(0)
+        else:
             axis = None if x is None else normalize_axis(op.int_attr("dim", 0) or 0, len(x), "dim")
             neg = False  # GE's GatherElements follows PyTorch: no negative index
-        else:
-            continue
-        x = op.in_shape(0)
         idx = const_array(op.operands[1].owner)  # type: ignore[arg-type]
         if axis is None or x is None or idx is None or idx.size == 0 or x[axis] < 0:
             continue
@@ -129,7 +129,7 @@ def check_constant_indices(module: ModuleOp) -> None:
                 op,
                 f"index {int(idx.reshape(-1)[bad[0]])} at {at} of its constant indices is out of range for "
                 f"dim {axis} of size {n} (valid: [{lo}, {n - 1}]"
-                + ("" if neg else "; negative_index_support is false")
+                + ("; negative_index_support is false" if isinstance(op, GatherBase) and not neg else "")
                 + ")"
                 + (f"; {bad.size} of its indices are" if bad.size > 1 else "")
                 + ": the graph would fail when run",

@@ -241,3 +241,20 @@ def test_mlir_inputs_keep_file_line_col(tmp_path: Path) -> None:
     )
     code, _, err = run_tool("ge-opt", str(src), "-p", "ge-constant-folding-pass")
     assert code == 1 and err.startswith(f"{src}:5:3: error: ge.GatherV2: index 4 at [0] of its constant indices"), err
+
+
+def test_gather_elements_index_out_of_range_found_at_folding(tmp_path: Path) -> None:
+    src = tmp_path / "ge.mlir"
+    src.write_text(
+        "ge.graph @main {\n  %x = ge.Data {index = 0} : tensor<2x3xf32>\n"
+        "  %i = ge.Const {value = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<2x2xi64>\n"
+        "  %y = ge.GatherElements(%x, %i) {dim = 1} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>\n"
+        "  ge.NetOutput %y : tensor<2x2xf32>\n}\n"
+    )
+    code, _, err = run_tool("ge-opt", str(src), "-p", "ge-compile")
+    assert code == 1 and err == (
+        f"{src}:4:3: error: ge.GatherElements: index 3 at [1, 1] of its constant indices is out of range for dim 1 "
+        "of size 3 (valid: [0, 2]): the graph would fail when run\n"
+    )
+    src.write_text(src.read_text().replace("[2, 3]]", "[2, 2]]"))
+    assert run_tool("ge-opt", str(src), "-p", "ge-compile")[0] == 0
