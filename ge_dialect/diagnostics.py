@@ -2,6 +2,10 @@
 
 The parser of the project's tools gives every op a `FileLineColLoc`; errors and remarks
 name the op's location, or the nearest enclosing op's when the op was created by a pass.
+An op made from a file that has no lines (an ONNX model, importers/onnx.py) carries
+`element_location`'s `NameLoc`, printed `FILE: WHAT` (`model.onnx: node 'ga0' (Gather)`,
+`model.onnx: input 'x'`): a diagnostic about it reads `model.onnx: node 'ga0' (Gather):
+error: ...`, never a line and column of a binary file.
 
 Remarks are objects (`Remark`: pass, stage, verdict, GE rule and NF code of its `Reason`,
 the nodes concerned, message, location) sent to one sink: by default the sink prints
@@ -18,20 +22,40 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import IO
 
-from xdsl.dialects.builtin import FileLineColLoc
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, NameLoc, StringAttr
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from ge_dialect.names import given_name
 from ge_dialect.reason import Reason
 
 
+def element_location(file: str, what: str, index: int = 0) -> NameLoc:
+    """The location of an op made for element `what` of `file`, a file without lines (an
+    ONNX model): `what` says which element, in the words of the file's format (`node 'ga0'
+    (Gather)`, `input 'x'`, `initializer 'w'`, `graph 'g'`); `index` is its position (an
+    ONNX node's, from 1; 0 for the others), kept for tools, not printed. In MLIR's form,
+    `loc("node 'ga0' (Gather)"("model.onnx":3:0))`; printed `model.onnx: node 'ga0' (Gather)`."""
+    return NameLoc(StringAttr(what), FileLineColLoc(StringAttr(file), IntAttr(index), IntAttr(0)))
+
+
+def format_location(loc: Attribute) -> str | None:
+    """`FILE:LINE:COL` of a FileLineColLoc, `FILE: WHAT` of an element_location; None for
+    any other location (unknown)."""
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    if isinstance(loc, NameLoc) and isinstance(loc.location, FileLineColLoc):
+        return f"{loc.location.filename.data}: {loc.desc.data}"
+    return None
+
+
 def op_location(op: Operation | None) -> str:
-    """`FILE:LINE:COL` of `op`, or of its nearest located ancestor."""
+    """`FILE:LINE:COL` (or `FILE: WHAT`, see element_location) of `op`, or of its nearest
+    located ancestor."""
     while op is not None:
-        loc = op.location
-        if isinstance(loc, FileLineColLoc):
-            return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+        where = format_location(op.location)
+        if where is not None:
+            return where
         op = op.parent_op()
     return "<unknown>:0:0"
 
@@ -53,7 +77,8 @@ class Remark:
     """One remark, as an object: what a pass decided about some nodes, and why."""
 
     location: str
-    """`FILE:LINE:COL` of the node (taken when the remark is made: the node may go)."""
+    """`FILE:LINE:COL` of the node, or `FILE: WHAT` for a node of an ONNX model (taken when
+    the remark is made: the node may go)."""
     message: str
     """The text after `remark: `."""
     pass_name: str | None = None

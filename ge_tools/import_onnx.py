@@ -23,10 +23,13 @@ from xdsl.printer import Printer
 
 from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
     add_input_shape_argument,
+    add_max_input_size_argument,
     exit_without_teardown,
     input_shapes_arg,
+    input_size_cap,
     is_onnx_path,
     one_line_arg_errors,
+    read_capped,
     run_tool,
 )
 from ge_tools.parse import UserError, parse_module
@@ -34,23 +37,36 @@ from ge_tools.registry import make_context
 from importers import onnx as onnx_importer
 
 
+def read_input_file(path: str, max_bytes: int | None = None) -> bytes:
+    """The bytes of the tools' input file, refused beyond `max_bytes` (--max-input-size;
+    None: the default cap of its kind, ge_tools/opt.py input_size_cap)."""
+    try:
+        with open(path, "rb") as f:
+            return read_capped(f, path, input_size_cap(path, max_bytes))
+    except OSError as e:
+        if not is_onnx_path(path):
+            raise  # run_tool's `TOOL: error: FILE: why`, as for any file
+        raise UserError(f"{path}: error: cannot read the model: {e.strerror or e}") from None
+
+
 def load_model_or_text(
     path: str,
     ctx: Context | None = None,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     dynamic_dims: bool = False,
+    max_bytes: int | None = None,
 ) -> ModuleOp:
     """The module in `path`: an ONNX model (by its `.onnx` suffix) imported with
     `input_shapes` and `dynamic_dims` (importers/onnx.py: import_model), else ge IR text
-    parsed with `ctx` (not verified; an imported module is). Errors are one-line exceptions
-    (OnnxImportError, UserError) that `run_tool` prints."""
-    if is_onnx_path(path):
-        return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims)
-    if input_shapes or dynamic_dims:
+    parsed with `ctx` (not verified; an imported module is). The file is read with
+    read_input_file's cap (`max_bytes`). Errors are one-line exceptions (OnnxImportError,
+    UserError) that `run_tool` prints."""
+    if not is_onnx_path(path) and (input_shapes or dynamic_dims):
         flag = "--input-shape" if input_shapes else "--dynamic-dims"
         raise UserError(f"{path}: error: {flag} applies to an ONNX model (.onnx) only")
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input_file(path, max_bytes)
+    if is_onnx_path(path):
+        return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims, data=data)
     return parse_module(ctx or make_context(), data, path)
 
 
@@ -80,7 +96,11 @@ def _epilog() -> str:
             "Errors (one line, exit 1): MODEL.onnx: node 'NAME' (OpType): error: ... for an",
             "unsupported op (with the list above) or attribute value, a dynamic or missing",
             "dimension (fix it with --input-shape, or keep it as ? with --dynamic-dims), a",
-            "truncated or non-ONNX file, missing external data, an opset outside the range.",
+            "negative dim other than -1, a value two nodes (or a node and an input or",
+            "initializer) define, a constant index out of range of Gather / GatherElements,",
+            "a shape-inference failure (with its cause), a truncated or non-ONNX file,",
+            "missing external data, an opset outside the range. A sparse initializer is",
+            "imported as the dense tensor it stands for.",
         ]
     )
 
@@ -97,9 +117,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model file")
         p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the module here (default: stdout)")
         add_input_shape_argument(p)
+        add_max_input_size_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
-        module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims)
+        data = read_input_file(args.model, args.max_input_size)
+        module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims, data=data)
         if args.output:
             with open(args.output, "w") as f:
                 Printer(stream=f).print_op(module)

@@ -1,7 +1,7 @@
 """ge-opt: xdsl-opt with the project's dialects and passes, and located diagnostics.
 
 Every parse, verify and pass error is one line `FILE:LINE:COL: error: <op>: <message>` on
-stderr and exit code 1 (--split-input-file: one per failing chunk; --verify-diagnostics:
+stderr (for an ONNX model, `MODEL.onnx: node 'NAME' (OpType): error: ...`) and exit code 1 (--split-input-file: one per failing chunk; --verify-diagnostics:
 checked against the input's expected-* comments, ge_tools/expected.py; --parsing-diagnostics:
 on stdout, exit 0). A command-line mistake is one line `ge-opt: error: ...`. Never a
 traceback, never a dump of the whole module. --help is the manual of the project's passes,
@@ -27,6 +27,7 @@ import gc
 import io
 import os
 import re
+import stat
 import sys
 import textwrap
 import time
@@ -941,11 +942,13 @@ class GeOptMain(xDSLOptMain):
             "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
         )
         add_input_shape_argument(arg_parser, only_onnx=True)  # issue 11: ge-opt MODEL.onnx
+        add_max_input_size_argument(arg_parser)
         arg_parser.add_argument(
             "--remarks",
             action="store_true",
             help="each pass that supports it says, node by node, what it decided and why "
-            "(FILE:LINE:COL: remark: ... on stderr)",
+            "(FILE:LINE:COL: remark: ... on stderr; for an ONNX model "
+            "MODEL.onnx: node 'NAME' (OpType): remark: ...)",
         )
         arg_parser.add_argument(
             "--remarks-json",
@@ -980,7 +983,8 @@ class GeOptMain(xDSLOptMain):
         # xDSL's, with the whole input kept (--verify-diagnostics reads its expectations).
         f, file_extension = self.get_input_stream()
         try:
-            self.input_data = f.read()
+            cap = input_size_cap(self.get_input_name(), self.args.max_input_size)
+            self.input_data = read_capped(f, self.get_input_name(), cap)
         finally:
             if f is not sys.stdin.buffer:
                 f.close()
@@ -1002,7 +1006,9 @@ class GeOptMain(xDSLOptMain):
         if is_onnx_path(self.get_input_name()):
             from importers import onnx as onnx_importer
 
-            return onnx_importer.load_model(self.get_input_name(), shapes, dynamic_dims=self.args.dynamic_dims)
+            return onnx_importer.load_model(
+                self.get_input_name(), shapes, dynamic_dims=self.args.dynamic_dims, data=self.input_data
+            )
         if shapes or self.args.dynamic_dims:
             flag = "--input-shape" if shapes else "--dynamic-dims"
             raise UserError(f"{self.get_input_name()}: error: {flag} applies to an ONNX model (.onnx) only")
@@ -1237,6 +1243,63 @@ def add_input_shape_argument(p: argparse.ArgumentParser, only_onnx: bool = False
     extra = " (an ONNX model input only)" if only_onnx else ""
     p.add_argument("--input-shape", action="append", metavar="NAME=DIMS", help=INPUT_SHAPE_HELP + extra)
     p.add_argument("--dynamic-dims", action="store_true", help=DYNAMIC_DIMS_HELP + extra)
+
+
+# The largest input file a tool reads (--max-input-size raises it): the input is read whole
+# (the parser and the --verify-diagnostics check keep its text; protobuf decodes a model
+# from its bytes), so an endless stream (/dev/zero, a pipe) or an enormous file would be
+# read until memory ran out. 256 MiB of IR text is about 2 million GE nodes, far past what
+# the passes compile; an ONNX model's protobuf cannot pass 2 GiB (protobuf's limit for
+# one message: larger models keep their weights as external data, which is read tensor by
+# tensor, each exactly its declared bytes, and is not counted here).
+MAX_TEXT_BYTES = 256 << 20
+MAX_ONNX_BYTES = 2 << 30
+MAX_INPUT_SIZE_HELP = (
+    "refuse an input file larger than SIZE bytes (a suffix K, M, G: binary units) before "
+    f"reading it whole; default {MAX_TEXT_BYTES >> 20}M for IR text, {MAX_ONNX_BYTES >> 30}G "
+    "for an .onnx model (protobuf's limit; its external data is not counted)"
+)
+_SIZE = re.compile(r"^\s*(\d+)\s*([KMGT]?)i?B?\s*$", re.I)
+
+
+def parse_size(text: str) -> int:
+    """`123`, `64K`, `512M`, `4G` (binary units) as a number of bytes."""
+    m = _SIZE.match(text)
+    if m is None:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a size (e.g. 512M, 4G or a number of bytes)")
+    return int(m.group(1)) << (10 * " KMGT".index(m.group(2).upper() or " "))
+
+
+def add_max_input_size_argument(p: argparse.ArgumentParser) -> None:
+    """--max-input-size SIZE, as ge-import, ge-opt and ge-run take it."""
+    p.add_argument("--max-input-size", type=parse_size, metavar="SIZE", help=MAX_INPUT_SIZE_HELP)
+
+
+def input_size_cap(path: str, given: int | None) -> int:
+    """The most bytes the tools read of `path`: --max-input-size, else the default of its kind."""
+    if given is not None:
+        return given
+    return MAX_ONNX_BYTES if is_onnx_path(path) else MAX_TEXT_BYTES
+
+
+def read_capped(f: IO[bytes], name: str, cap: int) -> bytes:
+    """All of `f`, refused with one error line (a UserError) when it holds more than `cap`
+    bytes: a regular file by its size before anything is read, a stream (a pipe, a device
+    such as /dev/zero) once `cap` bytes are read without reaching its end."""
+    hint = "(raise it with --max-input-size SIZE)"
+    try:
+        st = os.fstat(f.fileno())
+        size = st.st_size if stat.S_ISREG(st.st_mode) else 0
+    except (OSError, AttributeError, io.UnsupportedOperation):  # a BytesIO
+        size = 0
+    if size > cap:
+        raise UserError(
+            f"{name}: error: the input has {size} bytes, more than the cap on an input's size, {cap} {hint}"
+        )
+    data = f.read(cap + 1)
+    if len(data) > cap:
+        raise UserError(f"{name}: error: the input goes past {cap} bytes, the cap on an input's size {hint}")
+    return data
 
 
 def input_shapes_arg(specs: Sequence[str] | None, tool: str = "ge-import") -> dict[str, tuple[int, ...]]:

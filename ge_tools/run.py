@@ -51,7 +51,7 @@ from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
-from ge_tools.import_onnx import add_input_shape_argument
+from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument, read_input_file
 from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
     PipelineCallback,
@@ -91,6 +91,7 @@ ATOL = 1e-6
 DEFAULT_DIM = 1  # the size of an unknown dim without --dim (a free dimension's usual 1)
 PARTITION_PASS = "ge-partition-dynamic"  # GE's DynamicShapePartitioner (passes/partition/)
 NPY_MAGIC = b"\x93NUMPY"
+NPY_MAX_HEADER = 10000  # numpy.lib.format's default max_header_size (literal_eval is not fed more)
 
 DESCRIPTION = """\
 ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
@@ -117,8 +118,9 @@ Modes:
                A simulator fault (bad address, wrong offset: a task's address or a
                no-task view's layout, uninitialised or stale read, clobbered live
                bytes, race, deadlock) is one line "FILE:LINE:COL: error: simulator: ..."
-               located at the faulting task's (or view's) GE node (else at its graph),
-               and exit 1.
+               located at the faulting task's (or view's) GE node (else at its graph;
+               for an ONNX model "MODEL.onnx: node 'NAME' (OpType): error: simulator:
+               ...", the node's ONNX node), and exit 1.
                When the pipeline does not produce an npu.model, the compiled graph is
                evaluated by the reference interpreter instead.
   -p PIPELINE  the passes to run instead of ge-compile, in ge-opt's -p syntax
@@ -177,7 +179,11 @@ bf16 and f8E5M2 / f8E4M3FN / f8E8M0FNU as ml_dtypes' bfloat16 / float8_e5m2 /
 float8_e4m3fn / float8_e8m0fnu, GE's bytes; numpy.save writes those with a dtype numpy
 alone cannot read back (|V2, <f1, |V1), so for such a Data a file whose dtype is a void
 of the same width, or the dtype's own descriptor, is taken as the Data's bytes, and
---save-dir writes them as void arrays of their bytes: `np.load(f).view(ml_dtypes.bfloat16)`),
+--save-dir writes them as void arrays of their bytes: `np.load(f).view(ml_dtypes.bfloat16)`;
+a file's header is checked against the Data before its data is read, so a header claiming
+more elements than the graph takes is refused, not allocated; a Fortran-ordered file runs:
+an input the simulator cannot use in place is copied into the model's own buffer, as GE's
+DavinciModel copies an input it cannot zero-copy),
 or, with --input NAME=A.npy,B.npy,..., one file per execution for Data NAME (one file:
 every execution; --executions defaults to the number of files),
 or random inputs from --seed: an unknown dim takes --dim [NAME:]AXIS=S1,S2,...'s size for
@@ -285,28 +291,60 @@ def random_input(data: ge.DataLike, rng: np.random.Generator, shape: tuple[int, 
     return rng.integers(-min(4, half), min(5, half), shape).astype(dt)
 
 
-def _raw_npy(f: BinaryIO, want: np.dtype) -> np.ndarray | None:
-    """The array of an .npy file whose descriptor numpy cannot read, when it is `want`'s
-    own (numpy.save of an ml_dtypes float8_e5m2 array writes '<f1'): its bytes as `want`.
-    None for any other file. The header is numpy's format (NEP 1): magic, version, length,
-    a Python dict literal."""
-    f.seek(0)
+def _npy_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, str | np.dtype]:
+    """The shape, fortran_order and dtype of the .npy file at `f`'s start, read from its
+    header alone (numpy's format, NEP 1: magic, version, length, a Python dict literal),
+    `f` left at the data. The dtype is numpy's, or the descriptor string when numpy cannot
+    read it (numpy.save of an ml_dtypes float8 array writes '<f1'). A bad header is a
+    ValueError."""
+    major, _ = np.lib.format.read_magic(f)
+    n = int.from_bytes(f.read(2 if major == 1 else 4), "little")
+    if n > NPY_MAX_HEADER:
+        raise ValueError(f"its header has {n} bytes, more than numpy reads ({NPY_MAX_HEADER})")
     try:
-        major, _ = np.lib.format.read_magic(f)
-        n = int.from_bytes(f.read(2 if major == 1 else 4), "little")
         header = ast.literal_eval(f.read(n).decode("latin1" if major < 3 else "utf8"))
         descr, shape, fortran = header["descr"], tuple(header["shape"]), bool(header["fortran_order"])
-    except (ValueError, SyntaxError, KeyError, TypeError, UnicodeDecodeError):
-        return None
-    if descr != want.str or not all(isinstance(d, int) and d >= 0 for d in shape):
-        return None
+    except (SyntaxError, KeyError, TypeError, UnicodeDecodeError) as e:
+        raise ValueError(f"its header is not numpy's ({type(e).__name__})") from None
+    if not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise ValueError(f"its header's shape {shape} is not a shape")
+    try:
+        dtype: str | np.dtype = np.lib.format.descr_to_dtype(descr)
+    except (ValueError, TypeError):
+        dtype = str(descr)
+    return shape, fortran, dtype
+
+
+def _as_data_dtype(dtype: str | np.dtype, want: np.dtype) -> str | np.dtype:
+    """The dtype a file's arrays are taken as for a Data of numpy dtype `want`: its bytes as
+    `want` when numpy.save wrote a bf16 / float8 array as a void of the same width (|V2,
+    |V1) or with a descriptor numpy cannot read ('<f1' is float8_e5m2's)."""
+    if isinstance(dtype, str):
+        return want if dtype == want.str else dtype
+    if is_float_dtype(want) and dtype.kind == "V" and dtype.fields is None and dtype.itemsize == want.itemsize:
+        return want
+    return dtype
+
+
+def _read_npy(f: BinaryIO, node: ge.DataLike, what: str, want: np.dtype) -> np.ndarray:
+    """The array of the .npy file at `f` for Data `node` of numpy dtype `want` (see
+    _as_data_dtype). Its header's shape and dtype are checked against the Data's type
+    before any of its data is read or allocated: a header claiming 10^12 elements is
+    refused, not allocated."""
+    shape, fortran, dtype = _npy_header(f)
+    dtype = _as_data_dtype(dtype, want)
+    if isinstance(dtype, str):
+        raise ValueError(f"numpy cannot read its dtype '{dtype}'")
+    # the header's shape and dtype, as a zero-strided array of no memory
+    check_value(node, node.results[0], np.broadcast_to(np.zeros((), dtype), shape), what)
+    if dtype.hasobject:
+        raise ValueError("it holds Python objects (pickles are not read)")
     count = math.prod(shape)
-    data = f.read(count * want.itemsize)
-    if len(data) != count * want.itemsize:
-        return None
-    return np.ascontiguousarray(
-        np.frombuffer(bytearray(data), dtype=want).reshape(shape, order="F" if fortran else "C")
-    )
+    data = f.read(count * dtype.itemsize)
+    if len(data) != count * dtype.itemsize:
+        raise ValueError(f"it holds {len(data)} bytes of data, its header says {count * dtype.itemsize}")
+    # a Fortran-ordered file gives a Fortran-ordered array, as numpy.load does
+    return np.frombuffer(bytearray(data), dtype=dtype).reshape(shape, order="F" if fortran else "C")
 
 
 def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
@@ -318,30 +356,18 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
     arrays = []
     for i, (d, p) in enumerate(zip(datas, paths)):
         want = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
+        what = f"--input {p} (input {i})"
+
         try:
             with open(p, "rb") as f:
                 if f.read(6) != NPY_MAGIC:
-                    raise ReferenceEvalError(d, f"--input {p} (input {i}): not a .npy file (no NUMPY magic)")
+                    raise ReferenceEvalError(d, f"{what}: not a .npy file (no NUMPY magic)")
                 f.seek(0)
-                try:
-                    a = np.lib.format.read_array(f, allow_pickle=False)
-                except ValueError:
-                    if (raw := _raw_npy(f, want)) is None:
-                        raise
-                    a = raw
+                a = _read_npy(f, d, what, want)
         except OSError as e:
-            raise ReferenceEvalError(d, f"--input {p} (input {i}): cannot read it: {e.strerror or e}") from None
+            raise ReferenceEvalError(d, f"{what}: cannot read it: {e.strerror or e}") from None
         except (ValueError, EOFError) as e:
-            raise ReferenceEvalError(d, f"--input {p} (input {i}): not a readable .npy array: {e}") from None
-        if (
-            is_float_dtype(want)
-            and a.dtype.kind == "V"
-            and a.dtype.fields is None
-            and a.dtype.itemsize == want.itemsize
-            and a.dtype != want
-        ):
-            a = a.view(want)  # the raw bytes numpy.save writes for bf16 / float8 (|V2, |V1)
-        check_value(d, d.results[0], a, f"--input {p} (input {i})")
+            raise ReferenceEvalError(d, f"{what}: not a readable .npy array: {e}") from None
         arrays.append(a)
     return arrays
 
@@ -520,6 +546,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     one_line_arg_errors(p)
     p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir), or an ONNX model (.onnx)")
     add_input_shape_argument(p, only_onnx=True)  # issue 11
+    add_max_input_size_argument(p)
     p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
     p.add_argument(
         "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"
@@ -797,11 +824,11 @@ def check_arguments(args: argparse.Namespace) -> str | None:
     return None
 
 
-def read_module(ctx: Context, path: str) -> ModuleOp:
+def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> ModuleOp:
     """FILE parsed and verified as ge-opt does it, nameless nodes named (ge_dialect/names.py):
-    the reference, the compiled copy and the reports then call each node the same."""
-    with open(path, "rb") as f:
-        data = f.read()
+    the reference, the compiled copy and the reports then call each node the same. The
+    file is refused beyond `max_bytes` (--max-input-size; default: ge_tools/opt.py's cap)."""
+    data = read_input_file(path, max_bytes)
     module: ModuleOp = parse_module(ctx, data, path)
     verify_module(module)
     name_all_nodes(module)
@@ -815,8 +842,8 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
 
     shapes = input_shapes_arg(args.input_shape, "ge-run")
     if not is_onnx_path(args.file) and not shapes and not args.dynamic_dims:
-        return read_module(ctx, args.file)
-    module = load_model_or_text(args.file, ctx, shapes, dynamic_dims=args.dynamic_dims)
+        return read_module(ctx, args.file, args.max_input_size)
+    module = load_model_or_text(args.file, ctx, shapes, dynamic_dims=args.dynamic_dims, max_bytes=args.max_input_size)
     verify_module(module)
     name_all_nodes(module)
     return module

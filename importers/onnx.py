@@ -25,9 +25,11 @@ as an SSA name (characters outside `[A-Za-z0-9_.$-]` become `_`) and unique (`_1
 ... on a clash); when that changes the name, the original is kept in the `onnx_name`
 attribute. A node GE maps to several ops names the op that yields its output after the
 node and the others `<name>_<what>` (e.g. `conv_Conv2D` before `conv`'s Squeeze).
-Locations: every op made for ONNX node number k (1-based, in graph order) carries
-`MODEL:k:1`; Data, Const and NetOutput carry `MODEL:0:1`, so a later pass error names the
-node.
+Locations: every op made for an ONNX node carries the node (`MODEL: node 'NAME' (OpType)`
+when printed; its position, from 1, kept in the location: ge_dialect/diagnostics.py
+element_location); a Data its input (`MODEL: input 'x'`), a Const its initializer or
+Constant node, the NetOutput and the graph the ONNX graph: an error or remark of any later
+pass, or of the simulator, names the node, never a line and column of the binary file.
 
 Shapes are static: every graph input needs a full shape (`input_shapes` fixes dynamic or
 missing ones) and ONNX's shape inference (strict mode) gives every other value its type;
@@ -44,8 +46,10 @@ ge-compile).
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
 support (the message lists the ones we do, and what GE maps it to), an attribute value we
-do not support, a dynamic or missing dimension, a truncated or non-ONNX file, missing
-external data, an opset outside 11-21.
+do not support, a dynamic or missing dimension, a negative dim other than -1, a value with
+two producers, a constant index out of range of an index op, a shape-inference failure
+(the cause given), a truncated or non-ONNX file, missing external data, an opset outside
+11-21. Sparse initializers are imported as the dense tensors they stand for.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
@@ -91,17 +95,16 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
-    FileLineColLoc,
     Float8E4M3FNType,
     Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NameLoc,
     Signedness,
     StringAttr,
     TensorType,
@@ -111,7 +114,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
-from ge_dialect.diagnostics import LocatedError
+from ge_dialect.diagnostics import LocatedError, element_location
 from ge_dialect.dtypes import numpy_dtype
 
 __all__ = [
@@ -342,15 +345,18 @@ def load_model(
     input_shapes: collections.abc.Mapping[str, Sequence[int]] | None = None,
     name: str | None = None,
     dynamic_dims: bool = False,
+    data: bytes | None = None,
 ) -> ModuleOp:
     """Read the ONNX file at `path` (with its external data, next to it) and import it
-    (`dynamic_dims`: see import_model)."""
+    (`dynamic_dims`: see import_model). `data`: the file's bytes, when the caller has read
+    them (the tools read an input with a cap on its size: ge_tools/opt.py read_capped)."""
     name = name or path
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
+    if data is None:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
     model = parse_model_bytes(data, name)
     load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
     return _import(model, name, input_shapes, dynamic_dims)
@@ -410,16 +416,25 @@ def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None
         path = os.path.normpath(os.path.join(base_dir, loc))
         if os.path.isabs(loc) or not (path + os.sep).startswith(os.path.normpath(base_dir) + os.sep):
             raise OnnxImportError(f"{where} external data location '{loc}' is outside the model's folder")
+        want = _tensor_nbytes(t)
+        if want is not None and info.length is not None and info.length != want:
+            raise OnnxImportError(
+                f"{where} external data entry says {info.length} bytes, a {_dtype_name(t.data_type).lower()} "
+                f"tensor of shape {list(t.dims)} has {want}"
+            )
+        # read what the tensor holds (one byte more tells a longer file), never a whole
+        # file of unknown size: a location naming a device or an enormous file is no tensor
+        # (a dtype without a size here is refused later, when the initializer is read)
+        count = info.length if info.length is not None else (want + 1 if want is not None else 0)
         try:
             with open(path, "rb") as f:
                 if info.offset:
                     f.seek(info.offset)
-                raw = f.read() if info.length is None else f.read(info.length)
+                raw = f.read(count)
         except FileNotFoundError:
             raise OnnxImportError(f"{where} external data file '{loc}' is missing (looked in {base_dir})") from None
         except OSError as e:
             raise OnnxImportError(f"{where} cannot read external data file '{loc}': {e.strerror or e}") from None
-        want = _tensor_nbytes(t)
         if info.length is not None and len(raw) < info.length:
             raise OnnxImportError(
                 f"{where} external data file '{loc}' holds {len(raw)} bytes at offset {info.offset or 0}, "
@@ -511,6 +526,7 @@ def _import(
     opset = default_opset(model, name)
     graph = model.graph
     _name_unnamed_nodes(graph)
+    _densify_sparse_initializers(graph, name)
     init_names = {t.name for t in graph.initializer}
     _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
@@ -531,6 +547,40 @@ def _name_unnamed_nodes(graph: onnx.GraphProto) -> None:
             k += 1
 
 
+def _densify_sparse_initializers(graph: onnx.GraphProto, name: str) -> None:
+    """Turn each sparse initializer into the dense initializer it stands for (zeros, and
+    its values at its indices). GE's ONNX parser reads only `graph.initializer`
+    (onnx_parser.cc: OnnxModelParser::ParseInitializer): going beyond GE, as a sparse
+    initializer is exactly a dense one stored compactly, and onnxruntime accepts it."""
+    for sp in graph.sparse_initializer:
+        v = sp.values.name or "?"
+        where = f"{name}: sparse initializer '{v}': error:"
+        try:
+            onnx.checker.check_sparse_tensor(sp)
+        except Exception as e:  # onnx.checker.ValidationError
+            raise OnnxImportError(f"{where} the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
+        if sp.values.data_type not in _ELEM:
+            raise OnnxImportError(
+                f"{where} dtype {_dtype_name(sp.values.data_type).lower()} is not supported "
+                f"(supported: {_supported_dtypes()})"
+            )
+        try:
+            values = numpy_helper.to_array(sp.values)
+            indices = numpy_helper.to_array(sp.indices).astype(np.int64, copy=False)
+        except Exception as e:
+            raise OnnxImportError(f"{where} cannot read its data: {e}") from None
+        dims = tuple(int(d) for d in sp.dims)
+        dense = np.zeros(dims, values.dtype)
+        # ONNX's SparseTensorProto: indices are [NNZ] offsets into the row-major dense
+        # tensor, or [NNZ, rank] coordinates (the checker has checked their range)
+        if indices.ndim == 1:
+            dense.reshape(-1)[indices] = values
+        else:
+            dense[tuple(indices.T)] = values
+        graph.initializer.append(numpy_helper.from_array(dense, v))
+    del graph.sparse_initializer[:]
+
+
 def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: str) -> None:
     """Outputs exist and every node reads values defined before it (ONNX lists nodes in
     topological order), checked before shape inference so the error names the node."""
@@ -544,18 +594,32 @@ def _check_graph_structure(graph: onnx.GraphProto, init_names: set[str], name: s
     for n in names:
         if not isinstance(n, str):
             raise OnnxImportError(f"{name}: error: the name {n!r} is not valid UTF-8: the file is corrupt")
-    defined = set(init_names) | {vi.name for vi in graph.input}
+    # Every value has one producer (ONNX's IR: "names of values ... MUST be unique in a
+    # graph", SSA form, and the checker's "Graph must be in single static assignment (SSA)
+    # form"): a node output that another node, a graph input or an initializer already
+    # defines would leave one producer dangling (the last one silently won).
+    producer: dict[str, str] = {t: f"initializer '{t}'" for t in init_names}
+    producer.update((vi.name, f"graph input '{vi.name}'") for vi in graph.input)
     for node in graph.node:
         for i, v in enumerate(node.input):
-            if v and v not in defined:
+            if v and v not in producer:
                 later = any(v in n.output for n in graph.node)
                 why = "a later node makes it: nodes must be in topological order" if later else "nothing makes it"
                 raise OnnxImportError(
                     f"{name}: node '{node.name}' ({node.op_type}): error: input {i} '{v}' is not defined before the node ({why})"
                 )
-        defined.update(o for o in node.output if o)
+        for i, o in enumerate(node.output):
+            if not o:
+                continue
+            first = producer.get(o)
+            if first is not None:
+                raise OnnxImportError(
+                    f"{name}: node '{node.name}' ({node.op_type}): error: output {i} '{o}' is already defined by "
+                    f"{first}: an ONNX value has one producer (SSA form); rename one of them"
+                )
+            producer[o] = f"node '{node.name}' ({node.op_type})" + (f" as output {i}" if i else "")
     for vi in graph.output:
-        if vi.name not in defined:
+        if vi.name not in producer:
             raise OnnxImportError(
                 f"{name}: error: graph output '{vi.name}' is not produced by any node, input or initializer"
             )
@@ -597,8 +661,20 @@ def _fix_input_shapes(
                 f"{where} dtype {_dtype_name(elem).lower()} is not supported (supported: {_supported_dtypes()})"
             )
         dims = _dims_of(vi)
-        example = "x".join(str(d) if isinstance(d, int) else "1" for d in dims) if dims else "1x3x224x224"
+        example = "x".join(str(d) if isinstance(d, int) and d >= 0 else "1" for d in dims) if dims else "1x3x224x224"
         hint = f"give it with --input-shape, e.g. --input-shape {vi.name}={example}"
+        if dims is not None and vi.name not in given:
+            # A dim_value is a size (>= 0); -1 is the common spelling of an unknown dim (GE's
+            # UNKNOWN_DIM, ATC's --input_shape -1) and stays one; any other negative value
+            # is no shape at all (it used to become `?` and run at size 1).
+            neg = [(i, d) for i, d in enumerate(dims) if isinstance(d, int) and d < -1]
+            if neg:
+                i, d = neg[0]
+                raise OnnxImportError(
+                    f"{where} dim {i} is {d} in shape {_fmt_dims(dims)}: a dim is a size >= 0, or -1 or a name "
+                    f"for a dynamic one; {hint}"
+                )
+            dims = [None if d == -1 else d for d in dims]
         if vi.name in given:
             want = tuple(int(d) for d in given[vi.name])
             if dims is not None:
@@ -607,7 +683,7 @@ def _fix_input_shapes(
                         f"{where} --input-shape gives rank {len(want)} ({_fmt_dims(want)}), the model says rank {len(dims)} ({_fmt_dims(dims)})"
                     )
                 for i, (d, w) in enumerate(zip(dims, want)):
-                    if isinstance(d, int) and d != w:
+                    if isinstance(d, int) and d >= 0 and d != w:
                         raise OnnxImportError(
                             f"{where} --input-shape gives dim {i} = {w}, but the model fixes it to {d}"
                         )
@@ -628,7 +704,37 @@ def _fix_input_shapes(
             )
 
 
-_INFER_NODE = re.compile(r"\(op_type:([^,]*), node name: ([^)]*)\): (.*)")
+# ONNX's shape inference names the failing node `(op_type:Add, node name: a): <why>`; a
+# node with subgraphs (If, Loop, Scan) wraps its subgraph's error in the same form.
+_INFER_NODE = re.compile(r"\(op_type:([^,]*), node name: (.*?)\): ")
+_INFER_PREFIX = re.compile(r"^(\[ShapeInferenceError\] )?Inference error\(s\): ")
+
+
+def _inference_failure(text: str, name: str) -> OnnxImportError:
+    """The one-line error of an ONNX shape-inference failure: located at the model's node,
+    with the cause (the innermost node's message; for a node with subgraphs, the subgraph
+    node that fails is named too)."""
+    text = " ".join(text.split())
+    found = list(_INFER_NODE.finditer(text))
+    if not found:
+        return OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}")
+    # follow the nesting (a node's message that is only "Inference error(s):" wraps its
+    # subgraph's error); a node error after a message is another failure: the first is kept
+    top = inner = found[0]
+    end = len(text)
+    for nxt in found[1:]:
+        between = text[inner.end() : nxt.start()]
+        if _INFER_PREFIX.sub("", between).strip():
+            end = nxt.start()
+            break
+        inner = nxt
+    cause = _INFER_PREFIX.sub("", text[inner.end() : end]).strip()
+    where = ""
+    if inner is not top:
+        where = f" in a subgraph, at node '{inner.group(2)}' ({inner.group(1)})"
+    return OnnxImportError(
+        f"{name}: node '{top.group(2)}' ({top.group(1)}): error: ONNX shape inference fails{where}: {cause or text}"
+    )
 
 
 def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list[int | str | None] | None]]:
@@ -636,15 +742,7 @@ def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list
     try:
         out = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     except Exception as e:  # onnx.shape_inference.InferenceError and friends
-        text = " ".join(str(e).split())
-        m = _INFER_NODE.search(text)
-        if m:
-            op_type, node, msg = m.group(1), m.group(2), m.group(3)
-            msg = re.split(r" \(op_type:", msg)[0]
-            raise OnnxImportError(
-                f"{name}: node '{node}' ({op_type}): error: ONNX shape inference fails: {msg}"
-            ) from None
-        raise OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}") from None
+        raise _inference_failure(str(e), name) from None
     types: dict[str, tuple[int, list[int | str | None] | None]] = {}
     g = out.graph
     for vi in [*g.input, *g.value_info, *g.output]:
@@ -715,7 +813,7 @@ class _Importer:
     origin: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(op) -> (node name, op type)
     _types: dict[tuple[int, tuple[int, ...]], TensorType] = field(default_factory=dict)
     _next_suffix: dict[str, int] = field(default_factory=dict)  # base name -> last suffix tried
-    _locations: dict[int, FileLineColLoc] = field(default_factory=dict)
+    _locations: dict[str, NameLoc] = field(default_factory=dict)
     checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
 
     # -- names, types, locations -----------------------------------------------------------
@@ -739,10 +837,13 @@ class _Importer:
             self._types[key] = t
         return t
 
-    def location(self, line: int) -> FileLineColLoc:
-        loc = self._locations.get(line)
+    def location(self, what: str, index: int = 0) -> NameLoc:
+        """The location of ops made for ONNX element `what` (`node 'n' (Op)`, `input 'x'`,
+        ...; `index`: a node's position, from 1): `MODEL: WHAT` when printed
+        (ge_dialect/diagnostics.py: element_location); one attribute per element."""
+        loc = self._locations.get(what)
         if loc is None:
-            loc = self._locations[line] = FileLineColLoc(StringAttr(self.model_name), IntAttr(line), IntAttr(1))
+            loc = self._locations[what] = element_location(self.model_name, what, index)
         return loc
 
     # -- building ops ----------------------------------------------------------------------
@@ -757,12 +858,15 @@ class _Importer:
         line: int,
         origin: tuple[str, str] | None,
         onnx_name: str | None = None,
+        what: str = "",
     ) -> Operation:
+        """Add an op named `name` made for ONNX node `origin` (name, op type) number `line`,
+        or, without `origin`, for the ONNX element `what` (`input 'x'`, ...)."""
         ssa_name = self.unique(name)
         if onnx_name is not None and onnx_name != ssa_name:
             attributes = {**attributes, "onnx_name": StringAttr(onnx_name)}
         op = cls.create(operands=list(operands), result_types=list(result_types), attributes=dict(attributes))
-        op.location = self.location(line)
+        op.location = self.location(f"node '{origin[0]}' ({origin[1]})" if origin is not None else what, line)
         if op.results:
             op.results[0].name_hint = ssa_name
             for i, r in enumerate(op.results[1:], 1):
@@ -773,17 +877,24 @@ class _Importer:
         return op
 
     def const_op(
-        self, arr: np.ndarray, elem: int, name: str, line: int = 0, origin: tuple[str, str] | None = None
+        self,
+        arr: np.ndarray,
+        elem: int,
+        name: str,
+        line: int = 0,
+        origin: tuple[str, str] | None = None,
+        what: str = "",
     ) -> SSAValue:
         t = self.tensor_type(elem, arr.shape)
-        op = self.add_op(ge.Const, [], [t], {"value": dense_attr(arr, elem, t)}, name, line, origin)
+        op = self.add_op(ge.Const, [], [t], {"value": dense_attr(arr, elem, t)}, name, line, origin, what=what)
         return op.results[0]
 
     def ssa_of(self, vname: str, v: _Value) -> SSAValue:
-        """The ge value of ONNX value `vname`; a constant becomes a ge.Const on first use."""
+        """The ge value of ONNX value `vname`; a constant becomes a ge.Const on first use,
+        located at what made it (its initializer, its Constant node)."""
         if v.ssa is None:
             assert v.const is not None
-            v.ssa = self.const_op(v.const, v.elem, v.const_name or vname)
+            v.ssa = self.const_op(v.const, v.elem, v.const_name or vname, what=v.producer)
         return v.ssa
 
     # -- the walk --------------------------------------------------------------------------
@@ -798,7 +909,7 @@ class _Importer:
             elem = vi.type.tensor_type.elem_type
             dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in vi.type.tensor_type.shape.dim)
             t = self.tensor_type(elem, dims)
-            op = self.add_op(ge.Data, [], [t], {"index": _int(index)}, vi.name, 0, None, vi.name)
+            op = self.add_op(ge.Data, [], [t], {"index": _int(index)}, vi.name, 0, None, vi.name, f"input '{vi.name}'")
             self.values[vi.name] = _Value(elem, dims, ssa=op.results[0], producer=f"input '{vi.name}'")
             index += 1
         for t in graph.initializer:
@@ -825,10 +936,12 @@ class _Importer:
                 )
             outs.append(self.ssa_of(vi.name, v))
         net = ge.NetOutput.create(operands=outs)
-        net.location = self.location(0)
+        net.location = self.location(f"graph '{graph.name}' outputs")
         self.ops.append(net)
         graph_op = ge.GraphOp("main", Region(Block(self.ops)), {A.SINGLE_OP_SCENE: A.bool_attr(False)})
+        graph_op.location = self.location(f"graph '{graph.name}'")
         module = ModuleOp([graph_op])
+        module.location = graph_op.location
         self.verify(graph_op)
         return module
 
@@ -843,6 +956,7 @@ class _Importer:
         for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
             if ctx.has(i):
                 ctx.const(i, what)
+        _check_constant_indices(ctx)
         for i, out in enumerate(node.output):
             if not out:
                 continue
@@ -1038,7 +1152,7 @@ class _NodeCtx:
     def bind_const(self, i: int, arr: np.ndarray, elem: int) -> None:
         out = self.node.output[i]
         self.imp.values[out] = _Value(
-            elem, tuple(arr.shape), const=arr, producer=f"node '{self.name}' (Constant)", const_name=self.name
+            elem, tuple(arr.shape), const=arr, producer=f"node '{self.name}' ({self.op_type})", const_name=self.name
         )
 
     def single(
@@ -1051,6 +1165,61 @@ class _NodeCtx:
         op = self.emit(cls, operands, [self.out_type(0)], attributes)
         self.bind(0, op.results[0])
         return op
+
+
+# The index inputs of the index ops: op type -> (data input, indices input, form). "axis":
+# each index addresses the data's dim `axis` (attribute, default 0); "nd": the indices'
+# last dim holds coordinates of the data's dims from `batch_dims` on (GatherND, ScatterND).
+_INDEX_INPUTS: dict[str, tuple[int, int, str]] = {
+    "Gather": (0, 1, "axis"),
+    "GatherElements": (0, 1, "axis"),
+    "ScatterElements": (0, 1, "axis"),
+    "GatherND": (0, 1, "nd"),
+    "ScatterND": (0, 1, "nd"),
+}
+
+
+def _check_constant_indices(ctx: _NodeCtx) -> None:
+    """A constant index (an initializer or a Constant output) of an index op lies in the
+    range ONNX allows, [-n, n-1] for a dim of size n: one outside it is refused here,
+    naming the node, instead of failing only when the graph runs. GE finds it at run time
+    (the GatherV2 kernel's bound check); we go beyond GE, as the import already holds
+    the value."""
+    spec = _INDEX_INPUTS.get(ctx.op_type)
+    if spec is None or not (ctx.has(spec[0]) and ctx.has(spec[1])):
+        return
+    data_i, idx_i, form = spec
+    idx = ctx.value(idx_i).const
+    if idx is None or idx.size == 0 or idx.dtype.kind not in "iu":
+        return
+    dims = ctx.dims(data_i)
+    if form == "axis":
+        axis = ctx.attr_int("axis", 0)
+        if not -len(dims) <= axis < len(dims):
+            return  # the converter's axis check says what is wrong
+        pairs = [(axis % len(dims), idx.astype(np.int64, copy=False), "")]
+    else:
+        if idx.ndim == 0:
+            return
+        first = ctx.attr_int("batch_dims", 0)
+        k = idx.shape[-1]
+        pairs = [
+            (first + j, idx[..., j].astype(np.int64, copy=False), f" (coordinate {j})")
+            for j in range(k)
+            if first + j < len(dims)
+        ]
+    for dim, col, what in pairs:
+        n = dims[dim]
+        if n < 0:
+            continue  # an unknown dim (--dynamic-dims): checked when the graph runs
+        bad = np.flatnonzero((col < -n) | (col >= n))
+        if bad.size:
+            at = tuple(int(a) for a in np.unravel_index(int(bad[0]), col.shape))
+            raise ctx.error(
+                f"index {int(col.reshape(-1)[bad[0]])} at {list(at)} of input {idx_i} '{ctx.node.input[idx_i]}'{what} "
+                f"is out of range for dim {dim} (size {n}) of input {data_i}: valid indices are {-n} to {n - 1}"
+                + (f" ({bad.size} indices are out of range)" if bad.size > 1 else "")
+            )
 
 
 # ---------------------------------------------------------------------------------------

@@ -300,9 +300,12 @@ def summary_section(source: str, stats: Mapping[str, object]) -> str:
 
 
 def _where(loc: str, source: str) -> str:
-    """`LINE:COL` of a location in the input file, else the whole location."""
+    """`LINE:COL` of a location in the input file (for an ONNX model its element, `node 'n'
+    (Op)`), else the whole location."""
     d = parse_location(loc)
-    return f"{d['line']}:{d['col']}" if d["file"] == source else loc
+    if d["file"] != source:
+        return loc
+    return d["element"] if "element" in d else f"{d['line']}:{d['col']}"
 
 
 def _pair(r: Remark) -> str:
@@ -569,7 +572,18 @@ def remarks_section(remarks: Sequence[Remark]) -> str:
             continue
         loc = parse_location(r.location)
         rows.append(
-            (loc["line"], loc["col"], r.pass_name, r.stage, r.verdict, r.rule, r.nf_code, ", ".join(r.nodes), r.message)
+            # an ONNX model's remark: its element (`node 'n' (Op)`) where a line would be
+            (
+                loc.get("element", loc["line"]),
+                "" if "element" in loc else loc["col"],
+                r.pass_name,
+                r.stage,
+                r.verdict,
+                r.rule,
+                r.nf_code,
+                ", ".join(r.nodes),
+                r.message,
+            )
         )
     body = _p(
         "The remarks the tables above do not show (memory placement, inserted copies, summaries), in "

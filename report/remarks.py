@@ -13,6 +13,8 @@ One JSON object per remark, in the order the passes made them:
 decision's figures (`Remark.data`). A remark whose pass did not name itself gets the name
 of the pass the pipeline was running when it was made (`RemarkCollector.callback`).
 The file is `{"remarks": [...]}`, written with sorted keys: the same run gives the same bytes.
+A remark about a node of an ONNX model (located `model.onnx: node 'n' (Op)`, not at a line)
+has `"location": {"file": "model.onnx", "line": 0, "col": 0, "element": "node 'n' (Op)"}`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,14 +31,27 @@ from typing import Any
 from ge_dialect.diagnostics import Remark, remark_sink
 from ge_dialect.reason import Reason
 
+# ge_dialect/diagnostics.py element_location's printed form: `FILE: WHAT`
+_ELEMENT = re.compile(r"^(.*?): ((?:node|input|initializer|sparse initializer|graph) '.*)$")
+
 
 def parse_location(loc: str) -> dict[str, Any]:
     """`FILE:LINE:COL` as {file, line, col} (a file name may hold colons; `<unknown>:0:0`
-    stays as it is)."""
+    stays as it is); an ONNX element's `FILE: WHAT` as {file, line 0, col 0, element}."""
     parts = loc.rsplit(":", 2)
     if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
         return {"file": parts[0], "line": int(parts[1]), "col": int(parts[2])}
+    m = _ELEMENT.match(loc)
+    if m is not None:
+        return {"file": m.group(1), "line": 0, "col": 0, "element": m.group(2)}
     return {"file": loc, "line": 0, "col": 0}
+
+
+def format_location(d: dict[str, Any]) -> str:
+    """parse_location's inverse: the location as the remark printed it."""
+    if "element" in d:
+        return f"{d['file']}: {d['element']}"
+    return f"{d['file']}:{d['line']}:{d['col']}"
 
 
 def remark_to_json(r: Remark) -> dict[str, Any]:
@@ -56,10 +72,9 @@ def remark_to_json(r: Remark) -> dict[str, Any]:
 
 def remark_from_json(d: dict[str, Any]) -> Remark:
     """The `Remark` a JSON object stands for (remark_to_json's inverse)."""
-    loc = d["location"]
     reason = Reason(d["rule"], d["reason"] or "", d["nf_code"]) if d.get("rule") is not None else None
     return Remark(
-        f"{loc['file']}:{loc['line']}:{loc['col']}",
+        format_location(d["location"]),
         d["message"],
         pass_name=d["pass"],
         stage=d["stage"],

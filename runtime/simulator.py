@@ -285,6 +285,12 @@ class LoadedModel:
             for r, t in self.io_types.items()
             if storage_index(t) is not None
         }
+        # a model input the user's array cannot back in place (not C-contiguous: a
+        # Fortran-ordered or strided array) is copied into the model's own buffer before
+        # each run, made once and kept, so its address stays put
+        # GE: runtime/v1/graph/load/model_manager/davinci_model.cc
+        # DavinciModel::CopyInputForNoZeroCopy (called by CopyModelData before each run)
+        self.copied_inputs: dict[str, np.ndarray] = {}
         self.n_streams = model.streams.value.data
         self.tasks: list[_Task] = []
         self.streams: list[list[_Task]] = []
@@ -485,6 +491,8 @@ class LoadedModel:
             for k, a in enumerate(arrays):
                 r = f"{kind}:{k}"
                 t = self.io_types.get(r)
+                if kind == "input" and isinstance(a, np.ndarray) and not a.flags.c_contiguous:
+                    a = self._copy_input(r, a)
                 if not isinstance(a, np.ndarray) or not a.flags.c_contiguous:
                     raise SimulatorFault(f"{r}: a zero-copy buffer is a C-contiguous numpy array", region=r)
                 if t is not None and (a.dtype != numpy_dtype(t.element_type) or a.shape != tuple(t.get_shape())):
@@ -500,6 +508,15 @@ class LoadedModel:
                     continue
                 bound[r] = a.reshape(-1).view(np.uint8)
         return bound, outs
+
+    def _copy_input(self, r: str, a: np.ndarray) -> np.ndarray:
+        """`a`'s values in the model's own buffer for input region `r` (no zero copy: GE's
+        CopyInputForNoZeroCopy copies such an input into the model's I/O address)."""
+        buf = self.copied_inputs.get(r)
+        if buf is None or buf.shape != a.shape or buf.dtype != a.dtype:
+            buf = self.copied_inputs[r] = np.empty(a.shape, a.dtype)
+        np.copyto(buf, a)
+        return buf
 
     def _refresh(self, bound: dict[str, np.ndarray]) -> None:
         """DavinciModel::UpdateAllNodeArgs + ModelArgsManager::UpdateForExecute."""

@@ -35,9 +35,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from ge_dialect.ge import Const, Constant
+from ge_dialect import attrs as A
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.ge import Const, Constant, GatherBase, GatherElements
 from ge_dialect.names import ge_type
 from ge_dialect.pass_options import REMARKS, Option
+from ge_dialect.shapes import normalize_axis
 from passes.prepare.folding import const_array, run_folding
 
 if TYPE_CHECKING:
@@ -93,3 +96,41 @@ class ConstantFoldingPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_folding(op, self.name, compute_potential_weight, self.remarks, may_fold=all_const_inputs)
+        check_constant_indices(op)
+
+
+def check_constant_indices(module: ModuleOp) -> None:
+    """A gather whose indices are a Const (given, or made by folding, as a Shape -> Gather
+    chain makes them) with an index outside its dim is a located error here. GE's
+    GatherV2Kernel::Check (compiler/host_kernels/gather_v2_kernel.cc) refuses to fold it (NOT_CHANGED) and the kernel fails only when
+    the graph runs; we go beyond GE so that a compile names the node. The valid range is
+    [0, n), or [-n, n) with `negative_index_support` (GatherBase's rule). numpy is loaded
+    only when such a gather is met."""
+    for op in module.walk():
+        if not isinstance(op, GatherBase | GatherElements) or not isinstance(op.operands[1].owner, Const | Constant):
+            continue
+        import numpy as np
+
+        x = op.in_shape(0)
+        if isinstance(op, GatherBase):
+            axis, neg = op.normalized_axis(), A.get_bool(op, "negative_index_support")
+        else:
+            axis = None if x is None else normalize_axis(op.int_attr("dim", 0) or 0, len(x), "dim")
+            neg = False  # GE's GatherElements follows PyTorch: no negative index
+        idx = const_array(op.operands[1].owner)  # type: ignore[arg-type]
+        if axis is None or x is None or idx is None or idx.size == 0 or x[axis] < 0:
+            continue
+        n = x[axis]
+        lo = -n if neg else 0
+        bad = np.flatnonzero((idx < lo) | (idx >= n))
+        if bad.size:
+            at = [int(a) for a in np.unravel_index(int(bad[0]), idx.shape)]
+            raise LocatedError(
+                op,
+                f"index {int(idx.reshape(-1)[bad[0]])} at {at} of its constant indices is out of range for "
+                f"dim {axis} of size {n} (valid: [{lo}, {n - 1}]"
+                + ("; negative_index_support is false" if isinstance(op, GatherBase) and not neg else "")
+                + ")"
+                + (f"; {bad.size} of its indices are" if bad.size > 1 else "")
+                + ": the graph would fail when run",
+            )

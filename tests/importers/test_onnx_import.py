@@ -614,7 +614,11 @@ def test_data_indices_follow_inputs_without_initializers() -> None:
     assert [op.results[0].name_hint for op in g.body.block.ops if isinstance(op, ge.Const)] == ["w"]
 
 
-def test_locations_name_the_onnx_node_number() -> None:
+def test_locations_name_the_onnx_node() -> None:
+    """Each op is located at the ONNX element it comes from, `FILE: WHAT` when printed
+    (ge_dialect/diagnostics.py: element_location), with the node's number kept."""
+    from ge_dialect.diagnostics import op_location
+
     m = make_model(
         [h.make_node("Relu", ["x"], ["a"], name="r"), h.make_node("Conv", ["a", "w"], ["y0"], name="c")],
         [("x", F, [1, 1, 5])],
@@ -623,12 +627,15 @@ def test_locations_name_the_onnx_node_number() -> None:
     )
     g = _graph(import_model(m, "net.onnx"))
     locs = {
-        op.results[0].name_hint if op.results else "out": (op.location.filename.data, op.location.line.data)
+        op.results[0].name_hint if op.results else "out": (op_location(op), op.location.location.line.data)
         for op in g.body.block.ops
     }
-    assert locs["r"] == ("net.onnx", 1)
-    assert locs["c_UnsqueezeX"] == locs["c_Conv2D"] == locs["c"] == ("net.onnx", 2)
-    assert locs["x"] == locs["w"] == locs["out"] == ("net.onnx", 0)
+    assert locs["r"] == ("net.onnx: node 'r' (Relu)", 1)
+    assert locs["c_UnsqueezeX"] == locs["c_Conv2D"] == locs["c"] == ("net.onnx: node 'c' (Conv)", 2)
+    assert locs["x"] == ("net.onnx: input 'x'", 0)
+    assert locs["w"] == ("net.onnx: initializer 'w'", 0)
+    assert locs["out"] == (f"net.onnx: graph '{m.graph.name}' outputs", 0)
+    assert op_location(g) == f"net.onnx: graph '{m.graph.name}'"
 
 
 def test_import_is_deterministic() -> None:

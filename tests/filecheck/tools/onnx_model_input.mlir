@@ -11,6 +11,12 @@
 // CHECK-NOT:  ge.Shape
 // CHECK-NOT:  ge.Dropout
 
+// A remark about an ONNX model names its node, not a line of the binary file.
+// RUN: ge-opt %examples/zoo/mlp_classifier.onnx -p 'ge-dimension-compute-pass{remarks=true},ge-constant-folding-pass{remarks=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+// REMARK: mlp_classifier.onnx: node '/Shape' (Shape): remark: ge-dimension-compute-pass: Shape '_Shape' folded
+// REMARK: mlp_classifier.onnx: node '/Concat' (Concat): remark: ge-constant-folding-pass: ConcatD '_Concat' folded to Const 'dynamic_const_3' = [2, -1]
+// REMARK-NOT: .onnx:{{[0-9]}}
+
 // RUN: ge-run %examples/zoo/mlp_classifier.onnx --streams 2 | filecheck %s --check-prefix=SIM
 // SIM:      outputs match the reference
 // SIM-NEXT: onnxruntime: output 'logits' float32: max abs error {{.*}}, max rel error {{.*}}
