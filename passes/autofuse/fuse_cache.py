@@ -1,6 +1,6 @@
 """The fusion decider's incremental caches, behind one interface (`NoFuseCache`).
 
-Not GE's: GE's AscBackendFusionDecider asks every question afresh. Our solve asks CanFuse
+Not GE's: GE's Decider asks every question afresh. Our solve asks CanFuse
 of the same nodes and of alike pairs many times (a fanout's readers of one tensor), and a
 group growing node by node would be copied at every loop merge; these caches make that
 linear. They change what is computed, never what is decided: the printed IR and the
@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
 
 from xdsl.ir import Attribute, Block, Operation
 
@@ -46,18 +46,25 @@ from ge_dialect import ge
 from ge_dialect.reason import Reason
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
+from passes.autofuse.axis_group import AxisGroup
 from passes.autofuse.axis_mapping import AxisUnification, NodeFuseInfo, NodeLinks, NodeQueries
 from passes.autofuse.loop_merge import (
-    STORE,
+    LoopBuilder,
     LoopMerge,
-    _Builder,
-    _completed,
-    node_kind,
+    completed_parts,
     shared_int,
 )
 
-if TYPE_CHECKING:
-    from passes.autofuse.decider import AscBackendFusionDecider
+
+class Decider(Protocol):
+    """What the content keys read of a node through the decider (decider.py)."""
+
+    def fusion_nodes_size(self, op: Operation) -> int: ...
+
+    def node_facts(self, op: Operation) -> Any: ...  # decider.NodeFacts (its core_num)
+
+    def axis_group(self, op: Operation) -> AxisGroup | None: ...
+
 
 FUSE_CACHE_ENV = "GE_FUSE_CACHE"
 
@@ -90,17 +97,13 @@ class NoFuseCache:
     def pair(self, n1: Operation, n2: Operation, split: bool, make: Callable[[], S.FusePair | Reason]):
         return make()
 
-    def verdict(
-        self, d: AscBackendFusionDecider, n1: Operation, n2: Operation, decide: Callable[[], Reason | None]
-    ) -> Reason | None:
+    def verdict(self, d: Decider, n1: Operation, n2: Operation, decide: Callable[[], Reason | None]) -> Reason | None:
         return decide()
 
     def handed_pair(self, n1: Operation, n2: Operation, split: bool) -> S.FusePair | None:
         return None
 
-    def axis_groups_merge(
-        self, d: AscBackendFusionDecider, n1: Operation, n2: Operation, u: AxisUnification, compute
-    ) -> Reason | None:
+    def axis_groups_merge(self, d: Decider, n1: Operation, n2: Operation, u: AxisUnification, compute) -> Reason | None:
         return compute()
 
     def loop_merge(self, info: NodeFuseInfo, u: AxisUnification, attrs: dict[str, Attribute], take: bool) -> LoopMerge:
@@ -114,7 +117,7 @@ class FuseCache(NoFuseCache):
     """Every cache of the decider's solve (see the module docstring); one per decider."""
 
     def __init__(self) -> None:
-        self.queries = NodeQueries()
+        self.q = self.queries = NodeQueries()
         self._nodes: dict[str, dict[Operation, Any]] = {}
         # open inside pair_cache: each pair's FusePair, each node's NodeLinks
         self._pairs: dict[tuple[Operation, Operation, bool], S.FusePair | Reason] | None = None
@@ -168,9 +171,7 @@ class FuseCache(NoFuseCache):
             self._first = (n1, n2, split, p)
         return p
 
-    def verdict(
-        self, d: AscBackendFusionDecider, n1: Operation, n2: Operation, decide: Callable[[], Reason | None]
-    ) -> Reason | None:
+    def verdict(self, d: Decider, n1: Operation, n2: Operation, decide: Callable[[], Reason | None]) -> Reason | None:
         self._handoff = None
         if self._links is not None:
             if (key := self._alike_key(d, n1, n2)) is None:
@@ -194,9 +195,7 @@ class FuseCache(NoFuseCache):
             return hand[3]
         return None
 
-    def axis_groups_merge(
-        self, d: AscBackendFusionDecider, n1: Operation, n2: Operation, u: AxisUnification, compute
-    ) -> Reason | None:
+    def axis_groups_merge(self, d: Decider, n1: Operation, n2: Operation, u: AxisUnification, compute) -> Reason | None:
         # the answer depends on the two groups' contents and the maps only (interned numbers)
         key = (
             "axis_groups",
@@ -207,7 +206,7 @@ class FuseCache(NoFuseCache):
         )
         if (why := self._merges.get(key, _MISSING)) is _MISSING:
             why = compute()
-            if self.queries.keep:
+            if self.q.keep:
                 self._merges[key] = why
         return why
 
@@ -216,18 +215,18 @@ class FuseCache(NoFuseCache):
 
     # -- content keys -----------------------------------------------------------------------
 
-    def _group_key(self, d: AscBackendFusionDecider, op: Operation) -> int | None:
+    def _group_key(self, d: Decider, op: Operation) -> int | None:
         """The number naming the node's axis group's contents (None: no group)."""
 
         def key(op: Operation) -> int | None:
             g = d.axis_group(op)
             if g is None:
                 return None
-            return self.queries.intern((tuple(g.x), tuple(g.y), tuple(g.r), tuple(g.n), tuple(g.axes_order)))
+            return self.q.intern((tuple(g.x), tuple(g.y), tuple(g.r), tuple(g.n), tuple(g.axes_order)))
 
         return self.per_node("group_key", op, key)
 
-    def _alike_key(self, d: AscBackendFusionDecider, n1: Operation, n2: Operation) -> tuple | None:
+    def _alike_key(self, d: Decider, n1: Operation, n2: Operation) -> tuple | None:
         """The content CanFuse reads of an unlinked pair of plain AscBackends (neither
         reads the other; only the default strategy matches, `_alike_of`), as numbers:
         both nodes' classes and, per shared input (same_input_map), its position on
@@ -248,27 +247,27 @@ class FuseCache(NoFuseCache):
         same = l1.shared_inputs(l2)
         if not same:
             return None
-        q = self.queries
+        q = self.q
         t1, t2 = q.tables(n1), q.tables(n2)
         g1, g2 = t1.graph, t2.graph
         assert g1 is not None and g2 is not None
         it, dv = q.input_table, q.data_view
         return (c1, c2, *((i, j, it(t1, i), it(t2, j), dv(t1, g1, i), dv(t2, g2, j)) for i, j in same))
 
-    def _alike_of(self, d: AscBackendFusionDecider, op: Operation) -> int | None:
+    def _alike_of(self, d: Decider, op: Operation) -> int | None:
         """The number naming what CanFuse reads of a plain node alone (its loop tables, size,
         vector core number, axis group, operand count and fuse types), or None when the
         node is not plain: not an AscBackend, or a fuse type with a strategy of its own."""
 
         def alike(op: Operation) -> int | None:
             mask = U.all_fuse_types(op)
-            if not (self.queries.keep and isinstance(op, ge.AscBackend) and not mask & S.STRATEGY_MASK):
+            if not (self.q.keep and isinstance(op, ge.AscBackend) and not mask & S.STRATEGY_MASK):
                 return None
-            t = self.queries.tables(op)
+            t = self.q.tables(op)
             if t.graph is None:
                 return None
             facts = (t.axes, d.fusion_nodes_size(op), d.node_facts(op).core_num, self._group_key(d, op))
-            return self.queries.intern(("alike", *facts, len(op.operands), mask))
+            return self.q.intern(("alike", *facts, len(op.operands), mask))
 
         return self.per_node("alike", op, alike)
 
@@ -319,7 +318,7 @@ class KeptLoopMerge(LoopMerge):
         self.made1, self.made2 = made1, made2
         self.recordable = True  # no Store without a reader (what the record leaves unwalked)
 
-    def builder(self) -> _Builder:
+    def builder(self) -> LoopBuilder:
         if not self.keep:
             return _TakingBuilder(self.full, self.u.sizes if self.box else None, self.take, memo=self.cache.tensors)
         kept, made = (self.gr1, self.made1) if self.keep == 1 else (self.gr2, self.made2)
@@ -405,8 +404,8 @@ def _identity(m: dict[int, int]) -> bool:
     return all(k == v for k, v in m.items())
 
 
-class _TakingBuilder(_Builder):
-    """_Builder that, with `take` (the caller owns the nodes' graphs and erases them right
+class _TakingBuilder(LoopBuilder):
+    """LoopBuilder that, with `take` (the caller owns the nodes' graphs and erases them right
     after), moves a node whose result types the conversion leaves unchanged into the new
     block, its sched.axis / index rewritten in place, instead of cloning it; a node whose
     types change is cloned (SSA value types are not rewritten in place). Either way the
@@ -444,7 +443,7 @@ class _TakingBuilder(_Builder):
         if (entry := self._tensors.get(key)) is not None and entry[0] is t:
             hit = entry[1]
         else:
-            ids, reps, strides = _completed(t, m, self.full, memory)
+            ids, reps, strides = completed_parts(t, m, self.full, memory)
             if self.sizes is not None and not memory:
                 reps = [min(r, self.sizes[a]) for a, r in zip(ids, reps)]
                 strides = list(ag.contiguous_strides(reps))
@@ -456,7 +455,7 @@ class _TakingBuilder(_Builder):
         return t if hit is None else hit
 
     def reuse(
-        self, op: ag.AscNode, types: list[Attribute], sched: Attribute | None, index: int | None
+        self, op: ag.AscNode, types: Sequence[Attribute], sched: Attribute | None, index: int | None
     ) -> Operation | None:
         if not (self.take and all(t is r.type for t, r in zip(types, op.results))):
             return None

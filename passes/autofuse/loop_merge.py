@@ -28,7 +28,7 @@ Deviations, each kept numerically exact:
 * A view through which the consumer read the producer's value (broadcast, or a transposed
   axis order) becomes an explicit AscIR Broadcast/Transpose on the producer's on-chip
   value (GE's HintGraph form after FallbackPro), instead of GE's ProcessViewOps pushing
-  the view up to the producer's own Loads (`_Builder.adapt`).
+  the view up to the producer's own Loads (`LoopBuilder.adapt`).
 * The side with fewer loop axes keeps repeat 1 on the axes it lacks (it is constant
   along them); GE's ProcessAscgraphAfterMerge/FallbackPro instead gives each of that
   side's Loads a Broadcast to the merged loop.
@@ -40,6 +40,8 @@ class's, byte for byte.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -192,8 +194,8 @@ def plan_fused_inputs(info: NodeFuseInfo, u: AxisUnification, memo: NodeQueries 
                 t1 = sliced_view(t1, next(iter(u.slices.values())))[0]
             # the two completed views compared as their parts (equal parts <=> equal types)
             t2 = d2.out_type()
-            v1 = (t1.element_type, *_completed(t1, u.map1, full, True))
-            v2 = (t2.element_type, *_completed(t2, u.map2, full, True))
+            v1 = (t1.element_type, *completed_parts(t1, u.map1, full, True))
+            v2 = (t2.element_type, *completed_parts(t2, u.map2, full, True))
             if v1 != v2:
                 rollback.add(i2)
         if key is not None:
@@ -207,10 +209,10 @@ def complete_tensor(t: ag.AscTensorType, m: dict[int, int], full: list[int] | No
     """A tensor with its axis ids converted through `m` and, for a loop merge (`full` is
     the merged loop), completed to every loop axis (CompleteNodeAttrsOnAscGraph: repeat 1,
     stride 0); an on-chip (non-memory) tensor gets contiguous strides."""
-    return ag.AscTensorType(t.element_type, *_completed(t, m, full, memory))
+    return ag.AscTensorType(t.element_type, *completed_parts(t, m, full, memory))
 
 
-def _completed(
+def completed_parts(
     t: ag.AscTensorType, m: dict[int, int], full: list[int] | None, memory: bool
 ) -> tuple[list[int], list[int], list[int]]:
     """complete_tensor's axis ids, repeats and strides (without building the type)."""
@@ -229,7 +231,7 @@ def _completed(
     return ids, reps, strides
 
 
-class _Builder:
+class LoopBuilder:
     """Puts AscIR nodes into a new block with axis ids converted through a map and, for
     a loop merge, every tensor completed to the full loop (CompleteNodeAttrsOnAscGraph:
     missing axes get repeat 1, stride 0; sched.axis is the whole loop, as HintGraphs do).
@@ -248,7 +250,7 @@ class _Builder:
 
     def tensor(self, t: ag.AscTensorType, m: dict[int, int], memory: bool) -> ag.AscTensorType:
         """`t` converted; `t` itself when the conversion does not change it."""
-        ids, reps, strides = _completed(t, m, self.full, memory)
+        ids, reps, strides = completed_parts(t, m, self.full, memory)
         if self.sizes is not None and not memory:
             reps = [min(r, self.sizes[a]) for a, r in zip(ids, reps)]
             strides = list(ag.contiguous_strides(reps))
@@ -287,7 +289,7 @@ class _Builder:
         return new
 
     def reuse(
-        self, op: ag.AscNode, types: list[Attribute], sched: Attribute | None, index: int | None
+        self, op: ag.AscNode, types: Sequence[Attribute], sched: Attribute | None, index: int | None
     ) -> Operation | None:
         """The node itself in the block instead of a clone, or None (here: always a clone)."""
         return None
@@ -332,7 +334,7 @@ def renumbered_backend(op: ge.AscBackend, operands: list[SSAValue], axis_map: di
     `axis_map` (MergeGraphToFusedAscBackendNode's FlushSubGraphAxisInfo)."""
     g = U.asc_graph(op)
     assert g is not None
-    b = _Builder(None)
+    b = LoopBuilder(None)
     for node in g.body.block.ops:
         assert isinstance(node, ag.AscNode)
         b.clone(node, axis_map)
@@ -388,7 +390,7 @@ class LoopMerge:
         for k in range(len(self.n2.results)):
             self.out_index[(2, k)] = len(info.node1_outputs) + k
         self.linked = {j: k for k, j in info.links}  # node2 input -> node1 output
-        self.b: _Builder
+        self.b: LoopBuilder
         # the new graph's Data and Output nodes in block order; the nodes the merge drops
         self.new_datas: list[ag.Data] = []
         self.new_outputs: list[ag.Output] = []
@@ -401,8 +403,8 @@ class LoopMerge:
         self.link_graph2()
         return self.build_backend()
 
-    def builder(self) -> _Builder:
-        return _Builder(self.full, self.u.sizes if self.box else None)
+    def builder(self) -> LoopBuilder:
+        return LoopBuilder(self.full, self.u.sizes if self.box else None)
 
     # -- hooks (fuse_cache.KeptLoopMerge moves and keeps nodes through them) ------------------
 

@@ -188,7 +188,7 @@ def test_each_node_is_put_into_a_fused_graph_about_once(monkeypatch, kind):
     m = _lowered(generate(kind, 400, 1))
     before = _asc_nodes(m)
     put = [0]
-    for owner, name in ((LM._Builder, "clone"), (C._TakingBuilder, "move_as_is")):
+    for owner, name in ((LM.LoopBuilder, "clone"), (C._TakingBuilder, "move_as_is")):
         real = getattr(owner, name)
 
         def counted(self, *a, _real=real, **k):  # type: ignore[no-untyped-def]

@@ -1,12 +1,12 @@
 """The work of one fusion in ge-autofuse's Fuse (issue 12, compile time): counted, never timed.
 
 A group growing node by node keeps its AscGraph whole at each loop merge
-(test_fuse_in_place.py); these tests count what each merge still did per node of that
+(test_fuse_cache.py); these tests count what each merge still did per node of that
 kept graph, and per fused node:
 * the kept graph's nodes are not walked: its Data and Output nodes and its node count
-  come from the merge that built it (decider._Made);
+  come from the merge that built it (fuse_cache._Made);
 * a tensor's conversion to the merged loop is computed once per type, map and loop for
-  the decider, not once per merge;
+  the decider's cache, not once per merge;
 * `fusion_nodes_size` is counted as the graph is built, not by walking it;
 * the two erased nodes' results (unused) are not each replaced by an ErasedSSAValue.
 """
@@ -75,12 +75,13 @@ def test_a_merge_walks_only_the_graph_it_does_not_keep(monkeypatch, kind):
 
 @pytest.mark.parametrize("kind", ["fanout", "diamond"])
 def test_a_tensor_conversion_is_computed_once_per_type_map_and_loop(monkeypatch, kind):
-    # the builder's tensor (fuse_cache._TakingBuilder.tensor) kept its conversions for one merge: fanout 400 converted 840 types
+    # the builder's tensor conversions (fuse_cache._TakingBuilder.tensor) were kept for one
+    # merge: fanout 400 converted 840 types
     # in 332 fusions, diamond 373 in 124; now once per (type, map, loop) for the solve
     # (104 and 40)
     m = _lowered(kind, 400, 0)
-    planned = _counting(monkeypatch, LM, "_completed")  # the input plan's
-    converted = _counting(monkeypatch, C, "_completed")  # the cache's builder's
+    planned = _counting(monkeypatch, LM, "completed_parts")  # the input plan's
+    converted = _counting(monkeypatch, C, "completed_parts")  # the cache's builder's
     fusions = _fused(monkeypatch, m)
     assert fusions[0] > 20
     assert planned[0] + converted[0] <= fusions[0] // 3, (planned[0], converted[0], fusions[0])
