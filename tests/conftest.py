@@ -115,15 +115,9 @@ def walker_once(pattern: object, block: object) -> None:
 
 def without_fuse_handoff(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every Fuse builds its own FusePair, none reuses the one CanFuse just accepted."""
-    from passes.autofuse import decider as D
+    from passes.autofuse import fuse_cache as C
 
-    real = D.AscBackendFusionDecider.build_fused
-
-    def build_fused(self, *a, **k):  # type: ignore[no-untyped-def]
-        self._handoff = None
-        return real(self, *a, **k)
-
-    monkeypatch.setattr(D.AscBackendFusionDecider, "build_fused", build_fused)
+    monkeypatch.setattr(C.FuseCache, "handed_pair", lambda self, n1, n2, split: None)
 
 
 # ---------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from ge_dialect.node_types import SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AtLeast, Flag, OneOf, Option, check_options
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
 from passes.autofuse.decider import AscBackendFusionDecider, AscBackendSubGraphFusionDecider
+from passes.autofuse.fuse_cache import make_fuse_cache
 from passes.autofuse.global_solver import MAX_NODES_EXPLORED, MAX_REGION_NODES, GlobalConfig, GlobalSolver
 from passes.autofuse.lifting import lift_graph
 from passes.autofuse.solver import (
@@ -117,6 +118,7 @@ class AutofusePass(ModulePass):
     solver: str = "greedy"
     max_nodes_explored: int = MAX_NODES_EXPLORED
     max_region_nodes: int = MAX_REGION_NODES
+    fuse_cache: bool = True
 
     OPTIONS: ClassVar[dict[str, Option]] = {
         "max_fusion_size": Option("the most AscIR nodes one fused kernel may hold (0: never fuse)", AtLeast(0)),
@@ -148,6 +150,12 @@ class AutofusePass(ModulePass):
             "solver=global: the search states per window (a deterministic work limit)", AtLeast(1)
         ),
         "max_region_nodes": Option("solver=global: the most nodes of one searched window", AtLeast(1)),
+        "fuse_cache": Option(
+            "not GE's: keep the decider's answers across pairs and move nodes into a loop merge instead of "
+            "cloning them (passes/autofuse/fuse_cache.py); false, or GE_FUSE_CACHE=0, computes each afresh, "
+            "with the same result",
+            Flag(),
+        ),
     }
 
     def __post_init__(self) -> None:
@@ -159,6 +167,7 @@ class AutofusePass(ModulePass):
             max_input_nums_after_fuse=self.max_input_nums_after_fuse,
             max_reduce_fused_elementwise=self.max_reduce_fused_elementwise,
         )
+        cache = self.fuse_cache
         cfg = SolverConfig(
             max_fuse_rounds=self.max_fuse_rounds,
             max_proximity=self.max_proximity,
@@ -172,8 +181,13 @@ class AutofusePass(ModulePass):
                 stats = self._fuse_global(graph, cfg, kw)
                 block = graph.body.block
             else:
-                decider = AscBackendFusionDecider(**kw)
-                stats = fuse_block(block, decider, cfg, inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw))
+                decider = AscBackendFusionDecider(**kw, cache=make_fuse_cache(cache))
+                stats = fuse_block(
+                    block,
+                    decider,
+                    cfg,
+                    inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw, cache=make_fuse_cache(cache)),
+                )
             if self.remarks:
                 for f in stats.fused:
                     remark(
@@ -212,10 +226,10 @@ class AutofusePass(ModulePass):
         """solver=global: greedy and the global search each on a clone of the graph's body;
         the body kept is the one moving fewer bytes (greedy's on a tie)."""
         solver = GlobalSolver(
-            lambda: AscBackendFusionDecider(**kw),
+            lambda: AscBackendFusionDecider(**kw, cache=make_fuse_cache(self.fuse_cache)),
             cfg,
             GlobalConfig(self.max_nodes_explored, self.max_region_nodes),
-            inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw),
+            inner_decider=lambda: AscBackendSubGraphFusionDecider(**kw, cache=make_fuse_cache(self.fuse_cache)),
         )
         kept, stats = solver.fuse(graph.body.block, lambda: graph.clone().body.block)
         old = graph.body.block

@@ -241,54 +241,89 @@ def merge_axes_group(target: AxisGroup, src: AxisGroup, is_canfuse_call: bool, i
     if not target.x and not target.y and not target.r:
         _assign(target, src)  # tiling_group.cpp: an empty target takes src
         return True
-    t0, t1 = target.group_type(), src.group_type()
-    cf = is_canfuse_call
-    Y, YR, XY, R = GROUP_Y, GROUP_Y | GROUP_R, GROUP_X | GROUP_Y, GROUP_R
-    if t0 == Y and t1 == Y:  # tiling_group.cpp MergeYAndY
-        return _same(target.y, src.y, cf)
-    if t0 == Y and t1 == YR:  # MergeYAndYR
-        if len(target.y) != len(src.y) + len(src.r):
-            return False
-        if cf:
-            ok = set(target.y) == set(src.y) | set(src.r)
-        else:
-            ok = _ordered(target.y, src.axes_order) == src.y + src.r
-        if ok:
-            _assign(target, src)
-        return ok
-    if t0 == YR and t1 == Y:  # MergeYRAndY
-        if len(src.y) != len(target.y) + len(target.r):
-            return False
-        if cf:
-            return set(src.y) == set(target.y) | set(target.r)
-        return _ordered(src.y, target.axes_order) == target.y + target.r
-    if t0 == YR and t1 == YR:  # MergeYRAndYR
-        if cf and is_ge_call:
-            return False  # GE's CanFuse never merges two reductions (is_ge_call && is_canfuse_call)
-        if cf:
-            return set(target.y) == set(src.y) and set(target.r) == set(src.r)
-        return (target.x, target.y, target.r, target.n, target.axes_order) == (
-            src.x,
-            src.y,
-            src.r,
-            src.n,
-            src.axes_order,
-        )
-    if t0 == Y and t1 == XY:  # MergeYAndXY (sets in both modes)
-        ok = set(target.y) == set(src.x) | set(src.y) and len(target.y) == len(src.x) + len(src.y)
-        if ok:
-            _assign(target, src)
-        return ok
-    if t0 == XY and t1 == Y:  # MergeXYAndY
-        return set(target.x) | set(target.y) == set(src.y) and len(src.y) == len(target.x) + len(target.y)
-    if t0 == Y and t1 == R:  # MergeYAndR
-        ok = _same(target.y, src.r, cf)
-        if ok:
-            _assign(target, src)
-        return ok
-    if t0 == R and t1 == Y:  # MergeRAndY
-        return _same(src.y, target.r, cf)
-    return False
+    case = _MERGE_CASES.get((target.group_type(), src.group_type()))
+    return case is not None and case(target, src, is_canfuse_call, is_ge_call)
+
+
+def _merge_y_and_y(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeYAndY"""
+    return _same(target.y, src.y, cf)
+
+
+def _merge_y_and_yr(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeYAndYR"""
+    if len(target.y) != len(src.y) + len(src.r):
+        return False
+    if cf:
+        ok = set(target.y) == set(src.y) | set(src.r)
+    else:
+        ok = _ordered(target.y, src.axes_order) == src.y + src.r
+    if ok:
+        _assign(target, src)
+    return ok
+
+
+def _merge_yr_and_y(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeYRAndY"""
+    if len(src.y) != len(target.y) + len(target.r):
+        return False
+    if cf:
+        return set(src.y) == set(target.y) | set(target.r)
+    return _ordered(src.y, target.axes_order) == target.y + target.r
+
+
+def _merge_yr_and_yr(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeYRAndYR"""
+    if cf and ge_call:
+        return False  # GE's CanFuse never merges two reductions (is_ge_call && is_canfuse_call)
+    if cf:
+        return set(target.y) == set(src.y) and set(target.r) == set(src.r)
+    return (target.x, target.y, target.r, target.n, target.axes_order) == (
+        src.x,
+        src.y,
+        src.r,
+        src.n,
+        src.axes_order,
+    )
+
+
+def _merge_y_and_xy(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeYAndXY (sets in both modes)"""
+    ok = set(target.y) == set(src.x) | set(src.y) and len(target.y) == len(src.x) + len(src.y)
+    if ok:
+        _assign(target, src)
+    return ok
+
+
+def _merge_xy_and_y(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeXYAndY"""
+    return set(target.x) | set(target.y) == set(src.y) and len(src.y) == len(target.x) + len(target.y)
+
+
+def _merge_y_and_r(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeYAndR"""
+    ok = _same(target.y, src.r, cf)
+    if ok:
+        _assign(target, src)
+    return ok
+
+
+def _merge_r_and_y(target: AxisGroup, src: AxisGroup, cf: bool, ge_call: bool) -> bool:
+    """tiling_group.cpp MergeRAndY"""
+    return _same(src.y, target.r, cf)
+
+
+# tiling_group.cpp TilingGroup::MergeAxesGroup: the 8 cases by (target's, src's) group type
+_MERGE_CASES = {
+    (GROUP_Y, GROUP_Y): _merge_y_and_y,
+    (GROUP_Y, GROUP_Y | GROUP_R): _merge_y_and_yr,
+    (GROUP_Y | GROUP_R, GROUP_Y): _merge_yr_and_y,
+    (GROUP_Y | GROUP_R, GROUP_Y | GROUP_R): _merge_yr_and_yr,
+    (GROUP_Y, GROUP_X | GROUP_Y): _merge_y_and_xy,
+    (GROUP_X | GROUP_Y, GROUP_Y): _merge_xy_and_y,
+    (GROUP_Y, GROUP_R): _merge_y_and_r,
+    (GROUP_R, GROUP_Y): _merge_r_and_y,
+}
 
 
 def _assign(target: AxisGroup, src: AxisGroup) -> None:

@@ -229,6 +229,10 @@ class _Placement:
     why: str
 
 
+# known_node_executor.cc: KnownNodeTask::UpdateArgs (a known-shape subgraph's inputs and outputs)
+_KNOWN_IO = "of the calling PartitionedCall, its address refreshed per execution (not a zero-copy user buffer)"
+
+
 class GraphPlanner:
     def __init__(self, graph: GraphOp, remarks: bool, exact: ExactOptions | None = None):
         self.graph = graph
@@ -326,6 +330,9 @@ class GraphPlanner:
     # -- regions, lifetimes, allocation --
 
     def plan(self) -> None:
+        """The memory plan: every symbol (a value with the values that share its memory)
+        placed in a fixed region (input, weight, variable), a zero-copy graph output, or
+        a feature-map block whose lifetime the allocator packs."""
         self.collect()
         self.layout()
         members: dict[SSAValue, list[SSAValue]] = {}
@@ -342,100 +349,115 @@ class GraphPlanner:
         # known_node_executor.cc: KnownNodeTask::UpdateArgs: a known-shape subgraph's inputs
         # and outputs are its known node's (the calling PartitionedCall's), refreshed every
         # execution (UpdateKnownNodeArgs), not zero-copy user buffers
-        known = IS_UNKNOWN_SHAPE in self.graph.attributes and not A.get_bool(self.graph, IS_UNKNOWN_SHAPE)
-        io = "of the calling PartitionedCall, its address refreshed per execution (not a zero-copy user buffer)"
-        blocks: list[FmBlock] = []
+        self.known = IS_UNKNOWN_SHAPE in self.graph.attributes and not A.get_bool(self.graph, IS_UNKNOWN_SHAPE)
+        self.weight_size = self.var_size = 0
         block_of: dict[SSAValue, FmBlock] = {}
-        weight_top = var_top = 0
         for root, ms in members.items():
             rels = {m: self.sym.find(m)[1] for m in ms}
-            immutable = [m for m in ms if ge_type(m.owner) in IMMUTABLE_OUTPUT_TYPES]  # type: ignore[arg-type]
-            if immutable:
-                anchor = immutable[0]
-                if len({m.owner for m in immutable}) > 1:
-                    raise LocatedError(
-                        immutable[1].owner,  # type: ignore[arg-type]
-                        f"memory layout conflict left unresolved: {out_name(immutable[0])} and "
-                        f"{out_name(immutable[1])} would share memory",
-                    )
-                op = anchor.owner
-                assert isinstance(op, Operation)
-                t = ge_type(op)
-                base = rels[anchor]
-                extent = max(rels[m] - base + self.size[m] for m in ms)
-                if t in DATA_NODE_TYPES:
-                    region = f"input:{A.get_int(op, 'index', 0)}"
-                    start = 0
-                    k = A.get_int(op, "index", 0)
-                    why = f"known-node input {k}: operand {k} {io}" if known else f"graph input {k} (zero-copy)"
-                elif t in CONST_TYPES:
-                    # weights one after another, each 512-aligned (our layout of the weight region)
-                    region, start, weight_top = REGION_WEIGHT, weight_top, weight_top + align(extent)
-                    why = "weight"
-                else:
-                    region, start, var_top = REGION_VAR, var_top, var_top + align(extent)
-                    why = "variable"
-                for m in ms:
-                    off = start + rels[m] - base
-                    if off < start:
-                        raise LocatedError(
-                            m.owner,  # type: ignore[arg-type]
-                            f"memory layout conflict left unresolved: {out_name(m)} would lie "
-                            f"before {out_name(anchor)} in its {region} region",
-                        )
-                    self.placement[m] = _Placement(region, off, self.why.get(m, why))
+            if self.place_fixed(ms, rels):
                 continue
             if len(ms) == 1 and self.zero_copy_output(ms[0], out_uses):
-                k = out_uses[ms[0]][0]
-                why = f"known-node output {k}: result {k} {io}" if known else f"zero-copy graph output {k}"
-                self.placement[ms[0]] = _Placement(f"output:{k}", 0, why)
+                self.place_zero_copy_output(ms[0], out_uses[ms[0]][0])
                 continue
-            lo = min(rels.values())
-            extent = max(rels[m] - lo + self.size[m] for m in ms)
-            begin = min(self.order[m.owner] for m in ms)  # type: ignore[index]
-            # block_mem_assigner.cc: GetContinuousNodeLifeTimeBegin (the block lives from the
-            # earliest producer of any piece across the cascade)
-            end = begin
-            for m in ms:
-                end = max(end, self.order[m.owner])  # type: ignore[index]
-                for u in m.uses:
-                    end = max(end, self.order.get(u.operation, end))
-            # block_mem_assigner.cc: GetBlockSize (blocks are MEM_ALIGN_SIZE-aligned)
-            blk = FmBlock((self.order[root.owner], root.index), align(extent), begin, end)  # type: ignore[index,attr-defined]
-            blocks.append(blk)
-            block_of[root] = blk
-            for m in ms:
-                self.placement[m] = _Placement(REGION_FM, rels[m] - lo, self.why.get(m, ""))
-        self.memory_size = assign_offsets(blocks, sweep=self.exact is None)
-        self.lower_bound = live_lower_bound(blocks)
-        self.proven_bound = self.lower_bound
-        self.exact_note = ""
-        if self.exact is not None and self.memory_size > self.lower_bound:
-            # passes/memory/exact.py: CP-SAT on the same blocks, the heuristic plan as the hint
-            got = exact_offsets(blocks, [b.offset for b in blocks], self.exact)
-            swept = 0
-            if self.memory_size > SWEEP_ABOVE_BOUND * align(self.lower_bound) and not got.optimal:
-                # where the heuristic alone runs the sweep and the solver proved no optimum:
-                # the sweep's plan when better (so solver=exact is never worse)
-                swept = assign_offsets(blocks)
-            self.memory_size, self.proven_bound = got.peak, got.proven_bound
-            if swept and swept < got.peak:
-                self.memory_size = swept
-            else:
-                for b, o in zip(blocks, got.offsets):
-                    b.offset = o
-            self.exact_note = (
-                f"; exact solver: heuristic {got.heuristic_peak} B, {got.models} models, work {got.work:.3f}, "
-                f"{got.searches} searches, {got.nodes} nodes"
-            )
-        self.weight_size = weight_top
-        self.var_size = var_top
-        self.blocks = blocks
+            block_of[root] = self.lifetime_block(root, ms, rels)
+        self.blocks = list(block_of.values())
+        self.allocate(self.blocks)
         for root, blk in block_of.items():
             for m in members[root]:
                 self.placement[m].offset += blk.offset
         if self.remarks:
             self.reuse_notes(block_of, members)
+
+    def place_fixed(self, ms: list[SSAValue], rels: dict[SSAValue, int]) -> bool:
+        """A symbol holding a Data, Const or variable output lives in that node's region:
+        the graph input's own buffer (zero-copy), or the weight / variable region, one
+        after another, each 512-aligned (our layout of those regions). False: none."""
+        immutable = [m for m in ms if ge_type(m.owner) in IMMUTABLE_OUTPUT_TYPES]  # type: ignore[arg-type]
+        if not immutable:
+            return False
+        anchor = immutable[0]
+        if len({m.owner for m in immutable}) > 1:
+            raise LocatedError(
+                immutable[1].owner,  # type: ignore[arg-type]
+                f"memory layout conflict left unresolved: {out_name(immutable[0])} and "
+                f"{out_name(immutable[1])} would share memory",
+            )
+        op = anchor.owner
+        assert isinstance(op, Operation)
+        t = ge_type(op)
+        base = rels[anchor]
+        extent = max(rels[m] - base + self.size[m] for m in ms)
+        if t in DATA_NODE_TYPES:
+            k = A.get_int(op, "index", 0)
+            region, start = f"input:{k}", 0
+            why = f"known-node input {k}: operand {k} {_KNOWN_IO}" if self.known else f"graph input {k} (zero-copy)"
+        elif t in CONST_TYPES:
+            region, start, self.weight_size = REGION_WEIGHT, self.weight_size, self.weight_size + align(extent)
+            why = "weight"
+        else:
+            region, start, self.var_size = REGION_VAR, self.var_size, self.var_size + align(extent)
+            why = "variable"
+        for m in ms:
+            off = start + rels[m] - base
+            if off < start:
+                raise LocatedError(
+                    m.owner,  # type: ignore[arg-type]
+                    f"memory layout conflict left unresolved: {out_name(m)} would lie "
+                    f"before {out_name(anchor)} in its {region} region",
+                )
+            self.placement[m] = _Placement(region, off, self.why.get(m, why))
+        return True
+
+    def place_zero_copy_output(self, v: SSAValue, k: int) -> None:
+        """NetOutput's input k written straight into the user's output buffer k."""
+        why = f"known-node output {k}: result {k} {_KNOWN_IO}" if self.known else f"zero-copy graph output {k}"
+        self.placement[v] = _Placement(f"output:{k}", 0, why)
+
+    def lifetime_block(self, root: SSAValue, ms: list[SSAValue], rels: dict[SSAValue, int]) -> FmBlock:
+        """The feature-map block of a symbol: its extent over all members and its lifetime
+        from the earliest producer to the last reader of any member; each member placed
+        at its offset in the block (the block's own offset is added by `plan`)."""
+        lo = min(rels.values())
+        extent = max(rels[m] - lo + self.size[m] for m in ms)
+        begin = min(self.order[m.owner] for m in ms)  # type: ignore[index]
+        # block_mem_assigner.cc: GetContinuousNodeLifeTimeBegin (the block lives from the
+        # earliest producer of any piece across the cascade)
+        end = begin
+        for m in ms:
+            end = max(end, self.order[m.owner])  # type: ignore[index]
+            for u in m.uses:
+                end = max(end, self.order.get(u.operation, end))
+        for m in ms:
+            self.placement[m] = _Placement(REGION_FM, rels[m] - lo, self.why.get(m, ""))
+        # block_mem_assigner.cc: GetBlockSize (blocks are MEM_ALIGN_SIZE-aligned)
+        return FmBlock((self.order[root.owner], root.index), align(extent), begin, end)  # type: ignore[index,attr-defined]
+
+    def allocate(self, blocks: list[FmBlock]) -> None:
+        """Offsets for the feature-map blocks (allocator.assign_offsets), and with
+        solver=exact the CP-SAT plan where it beats the heuristic's."""
+        self.memory_size = assign_offsets(blocks, sweep=self.exact is None)
+        self.lower_bound = live_lower_bound(blocks)
+        self.proven_bound = self.lower_bound
+        self.exact_note = ""
+        if self.exact is None or self.memory_size <= self.lower_bound:
+            return
+        # passes/memory/exact.py: CP-SAT on the same blocks, the heuristic plan as the hint
+        got = exact_offsets(blocks, [b.offset for b in blocks], self.exact)
+        swept = 0
+        if self.memory_size > SWEEP_ABOVE_BOUND * align(self.lower_bound) and not got.optimal:
+            # where the heuristic alone runs the sweep and the solver proved no optimum:
+            # the sweep's plan when better (so solver=exact is never worse)
+            swept = assign_offsets(blocks)
+        self.memory_size, self.proven_bound = got.peak, got.proven_bound
+        if swept and swept < got.peak:
+            self.memory_size = swept
+        else:
+            for b, o in zip(blocks, got.offsets):
+                b.offset = o
+        self.exact_note = (
+            f"; exact solver: heuristic {got.heuristic_peak} B, {got.models} models, work {got.work:.3f}, "
+            f"{got.searches} searches, {got.nodes} nodes"
+        )
 
     def zero_copy_output(self, v: SSAValue, out_uses: dict[SSAValue, list[int]]) -> bool:
         """A NetOutput input is written straight into the user's output buffer when it feeds

@@ -71,53 +71,67 @@ class _Skyline:
         self.nodes += 1
         if self.left == 0:
             return True
-        target, rem, units = self.target, self.rem, self.units
-        slots = self.slots
-        # Rule 1: the lowest slot, leftmost on a tie, and the run of slots at its height
-        m = min(h)
-        lo = h.index(m)
-        hi = lo
-        while hi + 1 < slots and h[hi + 1] == m:
-            hi += 1
+        m, lo, hi = self._lowest_run(h)
         left_h = h[lo - 1] if lo > 0 else None
-        right_h = h[hi + 1] if hi + 1 < slots else None
+        right_h = h[hi + 1] if hi + 1 < self.slots else None
         # Rule 2: the item resting at height m that begins first in [lo, hi] (each item
         # wholly inside the run, under the target, in turn), or none (rule 4)
         for s in range(lo, hi + 1):
             for k in self.by_first[s]:
-                if self.placed[k] or self.last[k] > hi or m + units[k] > target:
+                if self.placed[k] or self.last[k] > hi or m + self.units[k] > self.target:
                     continue
-                u, a, b = units[k], self.first[k], self.last[k]
-                nh = h[:]
-                for s2 in range(a, b + 1):
-                    nh[s2] = m + u
-                # Rule 3: k is the first item at height m in the run, so nothing rests at
-                # m in [lo, a): those slots rise to the lower of their neighbours
-                if a > lo and RULE_FIRST_AT_HEIGHT:
-                    level = m + u if left_h is None else min(left_h, m + u)
-                    # Rule 5: the items alive in a slot fit between its height and the target
-                    if RULE_SPACE and any(level + rem[s2] > target for s2 in range(lo, a)):
-                        continue
-                    for s2 in range(lo, a):
-                        nh[s2] = level
-                self.placed[k] = True
-                self.offset[k] = m
-                self.left -= 1
-                for s2 in range(a, b + 1):
-                    rem[s2] -= u
-                found = self.run(nh)
-                for s2 in range(a, b + 1):
-                    rem[s2] += u
-                if found:
+                if self._place_first(k, h, m, lo, left_h):
                     return True
-                self.placed[k] = False
-                self.left += 1
-        # Rule 4: nothing rests at m in [lo, hi]: the run rises to its lower neighbour
-        # (with no neighbour, nothing is left above it, so unplaced items cannot fit)
+        return self._rise(h, lo, hi, left_h, right_h)
+
+    def _lowest_run(self, h: list[int]) -> tuple[int, int, int]:
+        """Rule 1: the lowest slot, leftmost on a tie, and the run of slots at its height:
+        (height, first slot, last slot)."""
+        m = min(h)
+        lo = h.index(m)
+        hi = lo
+        while hi + 1 < self.slots and h[hi + 1] == m:
+            hi += 1
+        return m, lo, hi
+
+    def _place_first(self, k: int, h: list[int], m: int, lo: int, left_h: int | None) -> bool:
+        """The branch of rule 2 where item k is the first item at height m in the run
+        starting at slot lo: whether the rest then fit (k is left unplaced when not)."""
+        rem, u, a, b = self.rem, self.units[k], self.first[k], self.last[k]
+        nh = h[:]
+        for s2 in range(a, b + 1):
+            nh[s2] = m + u
+        # Rule 3: k is the first item at height m in the run, so nothing rests at
+        # m in [lo, a): those slots rise to the lower of their neighbours
+        if a > lo and RULE_FIRST_AT_HEIGHT:
+            level = m + u if left_h is None else min(left_h, m + u)
+            # Rule 5: the items alive in a slot fit between its height and the target
+            if RULE_SPACE and any(level + rem[s2] > self.target for s2 in range(lo, a)):
+                return False
+            for s2 in range(lo, a):
+                nh[s2] = level
+        self.placed[k] = True
+        self.offset[k] = m
+        self.left -= 1
+        for s2 in range(a, b + 1):
+            rem[s2] -= u
+        found = self.run(nh)
+        for s2 in range(a, b + 1):
+            rem[s2] += u
+        if found:
+            return True
+        self.placed[k] = False
+        self.left += 1
+        return False
+
+    def _rise(self, h: list[int], lo: int, hi: int, left_h: int | None, right_h: int | None) -> bool:
+        """Rule 4: nothing rests at the run's height in [lo, hi]: the run rises to its lower
+        neighbour (with no neighbour, nothing is left above it, so unplaced items cannot
+        fit)."""
         if left_h is None and right_h is None:
             return False
         level = min(x for x in (left_h, right_h) if x is not None)
-        if RULE_SPACE and any(level + rem[s] > target for s in range(lo, hi + 1)):
+        if RULE_SPACE and any(level + self.rem[s] > self.target for s in range(lo, hi + 1)):
             return False
         nh = h[:]
         for s in range(lo, hi + 1):

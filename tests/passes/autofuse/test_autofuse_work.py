@@ -21,6 +21,7 @@ from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import concat_lifting as CL
 from passes.autofuse import decider as D
+from passes.autofuse import fuse_cache as C
 from passes.autofuse import lifting as L
 from passes.autofuse.autofuse import AutofusePass
 
@@ -206,7 +207,7 @@ def _fuse_infos(monkeypatch, kind: str, seed: int, no_handoff: bool) -> list[tup
 
     def can_fuse(self, n1, n2):  # type: ignore[no-untyped-def]
         r = real_can(self, n1, n2)
-        events.append(("can", (n1, n2) if r is None and self._links is None else None))
+        events.append(("can", (n1, n2) if r is None and getattr(self.cache, "_links", None) is None else None))
         return r
 
     def fuse(self, n1, n2):  # type: ignore[no-untyped-def]
@@ -256,13 +257,14 @@ def test_a_call_between_canfuse_and_fuse_drops_the_handoff():
     """CanFuse(a, b) accepted, then CanFuse of another pair: Fuse(a, b) builds its own pair."""
     m = _lowered("fanout", 60, 0)
     block = _graph_block(m)
-    d = D.AscBackendFusionDecider()
+    cache = C.FuseCache()
+    d = D.AscBackendFusionDecider(cache=cache)
     backends = [op for op in block.ops if isinstance(op, ge.AscBackend)]
     pairs = [(a, b) for i, a in enumerate(backends) for b in backends[i + 1 :] if set(a.operands) & set(b.operands)]
     ok = [p for p in pairs if d.can_fuse(*p) is None]
     assert len(ok) >= 2
     (a, b), (c, e) = ok[0], ok[1]
-    assert d.can_fuse(a, b) is None and d._handoff is not None and d._handoff[:2] == (a, b)
-    assert d.can_fuse(c, e) is None and d._handoff[:2] == (c, e)  # type: ignore[index]
+    assert d.can_fuse(a, b) is None and cache._handoff is not None and cache._handoff[:2] == (a, b)
+    assert d.can_fuse(c, e) is None and cache._handoff[:2] == (c, e)  # type: ignore[index]
     d.build_fused(a, b)  # (not inserted: the pair's own FusePair, and the handoff dropped)
-    assert d._handoff is None
+    assert cache._handoff is None

@@ -26,6 +26,7 @@ from lowering.lower_autofuse import LowerAutofusePass
 from lowering_graphs import pass_for, random_gather_graph, random_graph
 from passes.autofuse import axis_mapping as M
 from passes.autofuse import decider as D
+from passes.autofuse import loop_merge as LM
 from passes.autofuse import solver as SOL
 from passes.autofuse.autofuse import AutofusePass
 
@@ -73,11 +74,11 @@ def test_alike_pairs_unify_their_axes_once(monkeypatch, shape, dtype):
 
 def test_alike_pairs_merge_their_axis_groups_and_plan_their_inputs_once(monkeypatch):
     merges = _count(monkeypatch, D, "can_merge_axis_group")
-    views = _count(monkeypatch, D, "_completed")  # the input plan's two completed views
+    views = _count(monkeypatch, LM, "completed_parts")  # the input plan's two completed views
     _, verdicts = _all_pairs(fan(6))
     assert verdicts.count(None) == 15
     assert merges["can_merge_axis_group"] == 1  # main: 15
-    assert views["_completed"] == 2  # one shared input, both sides, once (main: 30)
+    assert views["completed_parts"] == 2  # one shared input, both sides, once (main: 30)
 
 
 def test_each_node_is_checked_against_the_blacklist_once(monkeypatch):

@@ -1,12 +1,12 @@
 """The work of one fusion in ge-autofuse's Fuse (issue 12, compile time): counted, never timed.
 
 A group growing node by node keeps its AscGraph whole at each loop merge
-(test_fuse_in_place.py); these tests count what each merge still did per node of that
+(test_fuse_cache.py); these tests count what each merge still did per node of that
 kept graph, and per fused node:
 * the kept graph's nodes are not walked: its Data and Output nodes and its node count
-  come from the merge that built it (decider._Made);
+  come from the merge that built it (fuse_cache._Made);
 * a tensor's conversion to the merged loop is computed once per type, map and loop for
-  the decider, not once per merge;
+  the decider's cache, not once per merge;
 * `fusion_nodes_size` is counted as the graph is built, not by walking it;
 * the two erased nodes' results (unused) are not each replaced by an ErasedSSAValue.
 """
@@ -23,6 +23,8 @@ from ge_dialect import ge
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import decider as D
+from passes.autofuse import fuse_cache as C
+from passes.autofuse import loop_merge as LM
 from passes.autofuse.autofuse import AutofusePass
 
 
@@ -58,14 +60,14 @@ def _fused(monkeypatch, m) -> list[int]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("kind", ["fanout", "chain", "mixed"])
 def test_a_merge_walks_only_the_graph_it_does_not_keep(monkeypatch, kind):
-    # each loop merge asked every node of both graphs its kind (decider._kind), the kept
+    # each loop merge asked every node of both graphs its kind (loop_merge.node_kind), the kept
     # group's too: fanout 400 asked 3 times as many nodes as the graph has (8,365 for
     # 2,774); now about each node once, when its graph is the one not kept. (A kept
     # node2 graph is still walked, its readers of a merged or bypassed value taking the
     # new value in block order: diamond 400 asks 1,552 for 992, main 2,171.)
     m = _lowered(kind, 400, 1)
     before = _asc_nodes(m)
-    asked = _counting(monkeypatch, D, "_kind")
+    asked = _counting(monkeypatch, LM, "node_kind")
     fusions = _fused(monkeypatch, m)
     assert fusions[0] > 20
     assert asked[0] <= before, (asked[0], before)
@@ -73,14 +75,16 @@ def test_a_merge_walks_only_the_graph_it_does_not_keep(monkeypatch, kind):
 
 @pytest.mark.parametrize("kind", ["fanout", "diamond"])
 def test_a_tensor_conversion_is_computed_once_per_type_map_and_loop(monkeypatch, kind):
-    # _Builder.tensor kept its conversions for one merge: fanout 400 converted 840 types
+    # the builder's tensor conversions (fuse_cache._TakingBuilder.tensor) were kept for one
+    # merge: fanout 400 converted 840 types
     # in 332 fusions, diamond 373 in 124; now once per (type, map, loop) for the solve
     # (104 and 40)
     m = _lowered(kind, 400, 0)
-    completed = _counting(monkeypatch, D, "_completed")
+    planned = _counting(monkeypatch, LM, "completed_parts")  # the input plan's
+    converted = _counting(monkeypatch, C, "completed_parts")  # the cache's builder's
     fusions = _fused(monkeypatch, m)
     assert fusions[0] > 20
-    assert completed[0] <= fusions[0] // 3, (completed[0], fusions[0])
+    assert planned[0] + converted[0] <= fusions[0] // 3, (planned[0], converted[0], fusions[0])
 
 
 def _in_fuse(monkeypatch) -> tuple[list[bool], list[int]]:  # type: ignore[no-untyped-def]

@@ -25,6 +25,7 @@ from lowering.lower_autofuse import LowerAutofusePass
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import axis_mapping as M
 from passes.autofuse import decider as D
+from passes.autofuse import loop_merge as LM
 from passes.autofuse import solver as SOL
 from passes.autofuse import strategies as S
 from passes.autofuse.autofuse import AutofusePass
@@ -286,6 +287,7 @@ def test_each_graph_lists_its_data_nodes_once_per_solve_in_the_input_plan(monkey
 
     monkeypatch.setattr(ag.AscGraphOp, "data_nodes", counted)
     monkeypatch.setattr(D, "plan_fused_inputs", plan)
+    monkeypatch.setattr(LM, "plan_fused_inputs", plan)
     AutofusePass().apply(make_context(), m)
     m.verify()
     assert planned[0], "no input plan of a shared input was made: the test would prove nothing"
