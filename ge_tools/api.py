@@ -343,10 +343,9 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
 
     datas = graph.data_nodes
     if inputs is None:
-        from ge_tools.run import random_input
+        from ge_tools.run import random_inputs
 
-        rng = np.random.default_rng(seed)
-        return [random_input(d, rng) for d in datas]
+        return random_inputs(graph, np.random.default_rng(seed))
     if isinstance(inputs, Mapping):
         names = [ge.node_name(d) for d in datas]
         unknown = sorted(set(inputs) - set(names))
