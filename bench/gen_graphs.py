@@ -23,7 +23,8 @@ stream at a time:
                the seed (R + C values: compact in the text)
 
 Every stream ends with a mix before the NetOutput (where `--nodes` leaves room: 4 ops
-each). Long runs of pointwise ops contract (Sigmoid, Tanh) or saturate, so without the
+each); `--no-mixes` (generate()'s default: the tests and benchmarks that use it were
+measured on those graphs) leaves the mixes out. Long runs of pointwise ops contract (Sigmoid, Tanh) or saturate, so without the
 mixes every element of an output ends as one value (min = max) and a comparison of the
 outputs checks little of the arithmetic; a mix gives its result distinct rows (row i,
 column j: (v + r[i]) * c[j], r distinct), so every output has a spread and the ops after a
@@ -168,7 +169,7 @@ def split_count(rows: int) -> int:
 
 
 class _Builder:
-    def __init__(self, kind: str, nodes: int, seed: int, concats: int | None):
+    def __init__(self, kind: str, nodes: int, seed: int, concats: int | None, mixes: bool = True):
         if kind not in KINDS:
             raise ValueError(f"unknown kind '{kind}' (known: {', '.join(KINDS)})")
         self.rng = random.Random(seed)
@@ -184,7 +185,8 @@ class _Builder:
         n_streams = STREAMS[kind]
         floor = n_streams + 1 + (MIN_CONCAT_COST * concats if concats else 0)
         # each stream's final mix, where the nodes allow (a graph at its floor has none)
-        self.final_mixes = min(n_streams, max(0, nodes - floor) // MIX_COST)
+        self.mixes = mixes
+        self.final_mixes = min(n_streams, max(0, nodes - floor) // MIX_COST) if mixes else 0
         self.reserve = MIX_COST * self.final_mixes
         if nodes < floor:
             raise ValueError(
@@ -441,6 +443,8 @@ class _Builder:
             dtype = "f16" if i % 4 != 3 else "f32"
             self.streams.append(self.emit("Data", [], [(shape, dtype)], f"index = {i}")[0])
         mix = dict(MIXES[self.kind])
+        if not self.mixes:  # the graphs of the generator before the mixes, draw for draw
+            mix.pop("mix")
         if self.concats is not None:
             for p in CONCAT_PATTERNS:
                 mix.pop(p, None)
@@ -481,10 +485,14 @@ class _Builder:
         return head + "ge.graph @main attributes {_single_op_scene = false} {\n" + "\n".join(self.lines) + "\n}\n"
 
 
-def generate(kind: str, nodes: int, seed: int, concats: int | None = None) -> str:
+def generate(kind: str, nodes: int, seed: int, concats: int | None = None, mixes: bool = False) -> str:
     """The MLIR text of one generated ge graph with exactly `nodes` ops (and exactly
-    `concats` ConcatD nodes when given). Raises ValueError on impossible requests."""
-    return _Builder(kind, nodes, seed, concats).build()
+    `concats` ConcatD nodes when given). `mixes` (the command line's default) draws the mix
+    pattern and ends the streams with one, so that every output varies; without them the
+    graph is the earlier generator's, which the tests and benchmarks that use it were
+    measured on (its outputs may be one repeated value). Raises ValueError on impossible
+    requests."""
+    return _Builder(kind, nodes, seed, concats, mixes).build()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -493,10 +501,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--kind", choices=KINDS, default="mixed")
     ap.add_argument("--concats", type=int, default=None, help="exact number of ConcatD nodes")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--no-mixes", action="store_true",
+        help="no mix pattern and no final mixes: the earlier generator's graph, whose outputs may be one value",
+    )  # fmt: skip
     ap.add_argument("-o", "--output", help="output file (default: stdout)")
     args = ap.parse_args(argv)
     try:
-        text = generate(args.kind, args.nodes, args.seed, args.concats)
+        text = generate(args.kind, args.nodes, args.seed, args.concats, not args.no_mixes)
     except ValueError as e:
         ap.error(str(e))
     if args.output:

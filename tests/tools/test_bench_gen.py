@@ -120,7 +120,11 @@ def test_cli_matches_api_and_passes_ge_opt(tmp_path: Path) -> None:
         ],
         check=True,
     )
-    assert out.read_text() == generate("mixed", 250, 5, 25)
+    assert out.read_text() == generate("mixed", 250, 5, 25, mixes=True)  # the command line mixes
+    plain = tmp_path / "plain.mlir"
+    cmd = [sys.executable, str(GEN), "--kind", "mixed", "--nodes", "250", "--seed", "5", "--no-mixes", "-o", str(plain)]
+    subprocess.run(cmd, check=True)
+    assert plain.read_text() == generate("mixed", 250, 5)
     ge_opt = Path(sys.executable).parent / "ge-opt"
     p = subprocess.run([str(ge_opt), str(out)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -182,7 +186,7 @@ def test_every_output_has_a_spread_of_values(kind: str, nodes: int, seed: int) -
     from ge_tools.run import random_inputs
     from runtime.interpreter import run_graph
 
-    (graph,) = list(parse(generate(kind, nodes, seed)).ops)
+    (graph,) = list(parse(generate(kind, nodes, seed, mixes=True)).ops)
     assert isinstance(graph, GraphOp)
     outs = run_graph(graph, random_inputs(graph, np.random.default_rng(seed)))
     assert outs
@@ -204,18 +208,19 @@ def test_the_mixes_make_the_spread() -> None:
         outs = run_graph(graph, random_inputs(graph, np.random.default_rng(0)))  # type: ignore[arg-type]
         return sum(1 for o in outs if float(o.min()) == float(o.max()))
 
-    assert constant_outputs(generate("fanout", 300, 0)) == 0
+    assert constant_outputs(generate("fanout", 300, 0, mixes=True)) == 0
     mix = G._Builder.p_mix
     try:
         G._Builder.p_mix = lambda self, v: self.unary(self.unary(self.unary(self.unary(v))))  # type: ignore[method-assign]
-        assert constant_outputs(generate("fanout", 300, 0)) == 2
+        assert constant_outputs(generate("fanout", 300, 0, mixes=True)) == 2
     finally:
         G._Builder.p_mix = mix  # type: ignore[method-assign]
+    assert constant_outputs(generate("fanout", 300, 0)) == 2  # the earlier generator's graph
 
 
 def test_weights_are_compact_and_not_splats() -> None:
     """A mix's weights are hex dense attributes of R and C values (not R x C), not splats."""
-    text = generate("mixed", 400, 2)
+    text = generate("mixed", 400, 2, mixes=True)
     consts = [line for line in text.splitlines() if "ge.Const" in line and '"0x' in line]
     assert len(consts) >= 16  # the 8 streams' final mixes at least
     for line in consts:
@@ -230,12 +235,13 @@ def test_every_kind_generates_at_every_seed(kind: str, nodes: int) -> None:
     """Issue 31: `mixed` crashed on the seeds where a split was drawn for rows that do not
     divide (plan() gave no part count); every kind, size and seed now generates."""
     for seed in range(8):
-        assert len(graph_ops(parse(generate(kind, nodes, seed)))) == nodes
+        for mixes in (True, False):
+            assert len(graph_ops(parse(generate(kind, nodes, seed, mixes=mixes)))) == nodes
 
 
 def test_the_reported_crash_seed_generates() -> None:
     """mixed, 4000 nodes, seed 6: a TypeError (p_split() missing 'n') before."""
-    assert generate("mixed", 4000, 6).count("ge.") >= 4000
+    assert generate("mixed", 4000, 6, mixes=True).count("ge.") >= 4000
 
 
 def test_a_split_of_rows_that_do_not_divide_is_a_chain() -> None:
