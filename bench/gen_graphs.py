@@ -19,6 +19,16 @@ stream at a time:
   conv         Reshape to [1, R, 1, C], Conv2D with a splat Const 1x3 filter, Reshape back
   cast         Cast between f16 and f32
   join         Add of two streams' current values of one shape (a residual link)
+  mix          Add of a Const [R, 1] of distinct values, then Mul by a Const [C], drawn from
+               the seed (R + C values: compact in the text)
+
+Every stream ends with a mix before the NetOutput (where `--nodes` leaves room: 4 ops
+each); `--no-mixes` (generate()'s default: the tests and benchmarks that use it were
+measured on those graphs) leaves the mixes out. Long runs of pointwise ops contract (Sigmoid, Tanh) or saturate, so without the
+mixes every element of an output ends as one value (min = max) and a comparison of the
+outputs checks little of the arithmetic; a mix gives its result distinct rows (row i,
+column j: (v + r[i]) * c[j], r distinct), so every output has a spread and the ops after a
+mix in the graph work on varied data.
 
 Each stream starts at a ge.Data node and the graph ends with one ge.NetOutput of every
 stream's current value, so no value is left dangling. `--nodes N` is the exact number of
@@ -38,6 +48,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import struct
 import sys
 from dataclasses import dataclass
 
@@ -50,13 +61,13 @@ REDUCE = ("ReduceSumD", "ReduceMaxD", "ReduceMeanD")
 # Patterns each kind draws from, with weights (concat patterns are scheduled separately
 # when an exact number of ConcatD nodes is requested).
 MIXES: dict[str, dict[str, int]] = {
-    "chain": {"chain": 1},
-    "diamond": {"diamond": 6, "chain": 1},
-    "fanout": {"fanout": 6, "chain": 1},
-    "concat_tree": {"concat_tree": 5, "concat": 2, "chain": 1},
+    "chain": {"chain": 8, "mix": 1},
+    "diamond": {"diamond": 6, "chain": 1, "mix": 1},
+    "fanout": {"fanout": 6, "chain": 1, "mix": 1},
+    "concat_tree": {"concat_tree": 5, "concat": 2, "chain": 1, "mix": 1},
     "mixed": {
         "chain": 10, "diamond": 5, "fanout": 2, "reduce": 3, "concat": 3, "concat_tree": 1,
-        "split": 1, "reshape": 2, "matmul": 1, "conv": 1, "cast": 1, "join": 2,
+        "split": 1, "reshape": 2, "matmul": 1, "conv": 1, "cast": 1, "join": 2, "mix": 2,
     },
 }  # fmt: skip
 STREAMS = {"chain": 1, "diamond": 4, "fanout": 2, "concat_tree": 4, "mixed": 8}
@@ -65,6 +76,10 @@ CONCAT_PATTERNS = ("concat", "concat_tree")
 MAX_ROWS = 64  # streams whose rows grow past this are split back
 MIN_COLS, MAX_COLS = 16, 512
 MIN_CONCAT_COST = 3  # two producers and the ConcatD
+MIX_COST = 4  # two Consts, Add, Mul
+# a mix's weights: multiples of 1/64 (exact in f16)
+MIX_ROW_GRID = tuple(k / 64 for k in range(16, 80))  # [0.25, 1.25)
+MIX_COL_GRID = tuple(k / 64 for k in range(32, 65))  # [0.5, 1.0]
 
 
 @dataclass
@@ -154,7 +169,7 @@ def split_count(rows: int) -> int:
 
 
 class _Builder:
-    def __init__(self, kind: str, nodes: int, seed: int, concats: int | None):
+    def __init__(self, kind: str, nodes: int, seed: int, concats: int | None, mixes: bool = True):
         if kind not in KINDS:
             raise ValueError(f"unknown kind '{kind}' (known: {', '.join(KINDS)})")
         self.rng = random.Random(seed)
@@ -169,6 +184,10 @@ class _Builder:
         self.streams: list[Value] = []
         n_streams = STREAMS[kind]
         floor = n_streams + 1 + (MIN_CONCAT_COST * concats if concats else 0)
+        # each stream's final mix, where the nodes allow (a graph at its floor has none)
+        self.mixes = mixes
+        self.final_mixes = min(n_streams, max(0, nodes - floor) // MIX_COST) if mixes else 0
+        self.reserve = MIX_COST * self.final_mixes
         if nodes < floor:
             raise ValueError(
                 f"--nodes {nodes} is too small for kind '{kind}'"
@@ -233,8 +252,8 @@ class _Builder:
 
     @property
     def remaining(self) -> int:
-        """Ops still to emit before the final NetOutput."""
-        return self.nodes - 1 - self.count
+        """Ops still to emit before the final mixes and the NetOutput."""
+        return self.nodes - 1 - self.reserve - self.count
 
     @property
     def need_concats(self) -> int:
@@ -333,6 +352,32 @@ class _Builder:
         dtype = "f32" if v.dtype == "f16" else "f16"
         return self.same_range(self.emit("Cast", [v], [(v.shape, dtype)])[0], v)  # |v| <= HARD fits f16
 
+    def dense(self, shape: tuple[int, ...], dtype: str, grid: tuple[float, ...]) -> Value:
+        """A Const of values drawn from `grid` without replacement (distinct where `grid`
+        is), its interval the values' range."""
+        vals = self.rng.sample(grid, math.prod(shape))
+        # the little-endian bytes in hex: 4 or 8 characters an element, parsed at once
+        body = struct.pack(f"<{len(vals)}{'e' if dtype == 'f16' else 'f'}", *vals).hex().upper()
+        t = Value("", shape, dtype).type
+        out = self.emit("Const", [], [(shape, dtype)], f'value = dense<"0x{body}"> : {t}')[0]
+        out.lo, out.hi = min(vals), max(vals)
+        return out
+
+    def p_mix(self, v: Value) -> Value:
+        """(v + r) * c, r a Const [R, 1] of distinct values and c a Const [C] in [0.5, 1]:
+        row i, column j of the result is (v[i, j] + r[i]) * c[j], so a v of one value gives
+        distinct rows, and columns that differ where c does."""
+        if len(v.shape) != 2 or v.shape[0] > len(MIX_ROW_GRID):
+            return self.unary(self.unary(self.unary(self.unary(v))))  # out of the grids: same cost
+        r = self.dense((v.shape[0], 1), v.dtype, MIX_ROW_GRID)
+        a = self.emit("Add", [v, r], [(v.shape, v.dtype)])[0]
+        a.lo, a.hi = v.lo + r.lo, v.hi + r.hi
+        cols = v.shape[1]
+        c = self.dense((cols,), v.dtype, MIX_COL_GRID * (-(-cols // len(MIX_COL_GRID))))
+        y = self.emit("Mul", [a, c], [(v.shape, v.dtype)])[0]
+        y.lo, y.hi = binary_range("Mul", a, c)
+        return y
+
     def p_join(self, s: int) -> Value:
         v = self.streams[s]
         others = [o for i, o in enumerate(self.streams) if i != s and o.shape == v.shape and o.dtype == v.dtype]
@@ -363,14 +408,18 @@ class _Builder:
             n = split_count(v.shape[0])
             if v.shape[0] % n == 0:
                 return 2, 0, {"n": n}
+            return 1, 0, {"instead": "chain"}  # rows that do not divide: a chain instead
         if pattern == "matmul":
             return 2, 0, {}
         if pattern == "conv":
             return 4, 0, {}
+        if pattern == "mix":
+            return MIX_COST, 0, {}
         return 1, 0, {}  # chain, reshape, cast, join
 
     def run_pattern(self, pattern: str, s: int, params: dict) -> None:
         v = self.streams[s]
+        pattern = params.pop("instead", pattern)
         if pattern == "join":
             out = self.p_join(s)
         else:
@@ -394,6 +443,8 @@ class _Builder:
             dtype = "f16" if i % 4 != 3 else "f32"
             self.streams.append(self.emit("Data", [], [(shape, dtype)], f"index = {i}")[0])
         mix = dict(MIXES[self.kind])
+        if not self.mixes:  # the graphs of the generator before the mixes, draw for draw
+            mix.pop("mix")
         if self.concats is not None:
             for p in CONCAT_PATTERNS:
                 mix.pop(p, None)
@@ -423,6 +474,9 @@ class _Builder:
                 pattern, (cost, t, params) = "chain", (1, 0, {})
             self.run_pattern(pattern, s, params)
         assert self.need_concats == 0, "concat schedule left ConcatD nodes missing"
+        self.reserve = 0  # the final mixes, then the NetOutput
+        for s in range(self.final_mixes):
+            self.run_pattern("mix", s, {})
         outs = self.streams
         self.lines.append(f"  ge.NetOutput {', '.join(o.name for o in outs)} : {', '.join(o.type for o in outs)}")
         self.count += 1
@@ -431,10 +485,14 @@ class _Builder:
         return head + "ge.graph @main attributes {_single_op_scene = false} {\n" + "\n".join(self.lines) + "\n}\n"
 
 
-def generate(kind: str, nodes: int, seed: int, concats: int | None = None) -> str:
+def generate(kind: str, nodes: int, seed: int, concats: int | None = None, mixes: bool = False) -> str:
     """The MLIR text of one generated ge graph with exactly `nodes` ops (and exactly
-    `concats` ConcatD nodes when given). Raises ValueError on impossible requests."""
-    return _Builder(kind, nodes, seed, concats).build()
+    `concats` ConcatD nodes when given). `mixes` (the command line's default) draws the mix
+    pattern and ends the streams with one, so that every output varies; without them the
+    graph is the earlier generator's, which the tests and benchmarks that use it were
+    measured on (its outputs may be one repeated value). Raises ValueError on impossible
+    requests."""
+    return _Builder(kind, nodes, seed, concats, mixes).build()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -443,10 +501,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--kind", choices=KINDS, default="mixed")
     ap.add_argument("--concats", type=int, default=None, help="exact number of ConcatD nodes")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--no-mixes", action="store_true",
+        help="no mix pattern and no final mixes: the earlier generator's graph, whose outputs may be one value",
+    )  # fmt: skip
     ap.add_argument("-o", "--output", help="output file (default: stdout)")
     args = ap.parse_args(argv)
     try:
-        text = generate(args.kind, args.nodes, args.seed, args.concats)
+        text = generate(args.kind, args.nodes, args.seed, args.concats, not args.no_mixes)
     except ValueError as e:
         ap.error(str(e))
     if args.output:

@@ -41,6 +41,15 @@ GE_LOCAL_NOOP_TYPES: frozenset[str] = frozenset({
     "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3",
 })  # fmt: skip
 
+# The reshape family: views of their input 0. ge_local_ops_kernel_calc_op_param.h:
+# kReuseInputOpTypes (CalcNodeOffsetByReuseInput: output 0 reuses input 0) and Reshape, a
+# ref of input 0 (graph_utils.cc GetRefMapping through RefOpTransfer's kRefOps). A further
+# input (Reshape's shape, an axes input) is a parameter: its bytes are not viewed.
+RESHAPE_FAMILY_TYPES: frozenset[str] = frozenset({
+    "Reshape", "Bitcast", "Flatten", "FlattenV2", "ExpandDims", "ReFormat", "Squeeze", "Unsqueeze",
+    "SqueezeV2", "SqueezeV3", "UnsqueezeV2", "UnsqueezeV3",
+})  # fmt: skip
+
 # local_engine/ops_kernel_store/op/ge_deleted_op.cc: REGISTER_OP_CREATOR(..., GeDeletedOp)
 GE_LOCAL_DELETED_TYPES: frozenset[str] = frozenset({
     "TemporaryVariable", "DestroyTemporaryVariable", "GuaranteeConst", "PreventGradient",

@@ -375,6 +375,11 @@ class TensorOp(_TableEntry):
         super().__init__(properties={"tensor": StringAttr(tensor), "addr": addr}, attributes=attributes or {})
 
 
+# An npu.alias's attribute naming the operands of its view's semantics where they are more
+# than the tensors it is made of (a Reshape views its input 0; its shape input is a parameter).
+VIEW_OPERANDS = "view_operands"
+
+
 @irdl_op_definition
 class AliasOp(_TableEntry):
     """`npu.alias "<name>" at #npu.addr<...> of ["t0", ...]`: the output of a node with no
@@ -400,6 +405,15 @@ class AliasOp(_TableEntry):
     @property
     def source_names(self) -> list[str]:
         return [s.data for s in self.sources.data]
+
+    @property
+    def view_operand_names(self) -> list[str]:
+        """The operands of the alias's `view` semantics: its `view_operands` attribute (a
+        reshape-family node's input 0 and its shape input), else its sources."""
+        ops = self.attributes.get(VIEW_OPERANDS)
+        if isinstance(ops, ArrayAttr):
+            return [s.data for s in ops.data if isinstance(s, StringAttr)]
+        return self.source_names
 
 
 @irdl_op_definition
@@ -913,6 +927,9 @@ class ModelOp(IRDLOperation):
                 for s in e.source_names:
                     if s not in names:
                         raise VerifyException(f'npu.alias "{e.tensor_name}": source tensor "{s}" is not in the table')
+                for s in e.view_operand_names:
+                    if s not in names:
+                        raise VerifyException(f'npu.alias "{e.tensor_name}": view operand "{s}" is not in the table')
         return names
 
     def _verify_stream_ids(self) -> list[StreamOp]:

@@ -344,11 +344,10 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
 
     datas = graph.data_nodes
     if inputs is None:
-        from ge_tools.run import random_input
+        from ge_tools.run import random_inputs
 
         # an unknown dim takes ge-run's size without --dim (run.py: make_input_sets)
-        rng = np.random.default_rng(seed)
-        return [random_input(d, rng, _concrete_shape(d)) for d in datas]
+        return random_inputs(graph, np.random.default_rng(seed), [_concrete_shape(d) for d in datas])
     if isinstance(inputs, Mapping):
         names = [ge.node_name(d) for d in datas]
         unknown = sorted(set(inputs) - set(names))

@@ -38,8 +38,8 @@ class PipelinePass(ModulePass, ABC):
 @dataclass(frozen=True)
 class GeCompilePass(PipelinePass):
     """The whole compile path, ge graph to npu.model (docs/architecture.md): each pass
-    with its default options, except that `enable-pass` goes to ge-lower-autofuse and
-    `streams` to ge-to-npu.
+    with its default options, except that `enable-pass` goes to ge-lower-autofuse,
+    `fusion-solver` to ge-autofuse (its `solver`) and `streams` to ge-to-npu.
 
     Graph preparation first (GE's GraphPrepare, then OptimizeStage1's folding):
     ge-dimension-compute-pass, ge-constant-folding-pass (graph_prepare.cc:
@@ -50,7 +50,7 @@ class GeCompilePass(PipelinePass):
     DoDynamicShapePartition: a graph with an unknown-shape node becomes known and unknown
     subgraphs; the passes below compile the known ones into known-node models and leave the
     root and the unknown ones as ge graphs); then ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
-    ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask,
+    ge-autofuse{solver=F}, ge-split-notask, ge-concat-notask, ge-pack-notask,
     ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
     time) each of them as its own pass.
     """
@@ -59,6 +59,7 @@ class GeCompilePass(PipelinePass):
 
     streams: int = 1
     enable_pass: tuple[str, ...] = ()
+    fusion_solver: str = "greedy"
 
     OPTIONS = LazyOptions(lambda: _compile_options())
 
@@ -107,7 +108,7 @@ class GeCompilePass(PipelinePass):
             DynamicShapePartitionPass(),
             PhonyNotaskPass(stage="mark"),
             LowerAutofusePass(enable_pass=self.enable_pass),
-            AutofusePass(),
+            AutofusePass(solver=self.fusion_solver),
             # issue 13: the split before the concat (passes/notask/split.py says why)
             SplitNotaskPass(),
             ConcatNotaskPass(),
@@ -122,12 +123,15 @@ def _compile_options() -> dict[str, Option]:
     """ge-compile's options: the constituents' own (their meaning and values), passed on."""
     from lowering.ge_to_npu import GeToNpuPass
     from lowering.lower_autofuse import LowerAutofusePass
+    from passes.autofuse.autofuse import AutofusePass
 
     streams = GeToNpuPass.OPTIONS["streams"]
     enable = LowerAutofusePass.OPTIONS["enable_pass"]
+    solver = AutofusePass.OPTIONS["solver"]
     return {
         "streams": Option(f"ge-to-npu's streams: {streams.doc}", streams.allowed),
         "enable_pass": Option(f"ge-lower-autofuse's enable-pass: {enable.doc}", enable.allowed),
+        "fusion_solver": Option(f"ge-autofuse's solver: {solver.doc}", solver.allowed),
     }
 
 

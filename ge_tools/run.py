@@ -45,13 +45,14 @@ from xdsl.utils.hints import type_repr
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
-from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark_sink
+from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark, remark_sink
 from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
 from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument, read_input_file
+from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
     PipelineCallback,
@@ -192,7 +193,15 @@ of a free dimension with no override; each execution of a graph with unknown dim
 its own values, a static graph's executions share one draw; floats uniform in [-1, 1) rounded to the input
 dtype (to nearest, ties to even: representable values; f8E8M0FNU, which holds only
 powers of two, 2^k for k uniform in [-4, 4]), signed ints in [-4, 4], unsigned ints in
-[0, 8] (narrower for sub-byte types), bools uniform.
+[0, 8] (narrower for sub-byte types), bools uniform. Random inputs are valid for the
+graph (ge_tools/input_ranges.py): an integer input whose values reach the indices of a
+gather (Gather, GatherV2, GatherElements), through Cast, Identity, the reshape family,
+TransposeD, BroadcastToD, Tile, slices, splits, concats, a gather's data or an Add/Sub of
+an integer constant, is uniform over [0, d) of the dim d it indexes (the smallest d where
+it indexes several; [0, 1) for an unknown dim), and an input that reaches a divisor (Div,
+RealDiv, FloorDiv, Mod, FloorMod) holds no zero (a float one rounded to 0 becomes 1);
+--remarks says which inputs and why ("input 'ids': values in [0, 50) because it indexes
+node 'emb' (GatherV2) axis 0"). The other inputs draw the same values as without them.
 
 Tolerance: compiled a matches reference b when |a-b| <= 1e-6 + 1e-5*|b| + e (floats; NaN
 equals NaN) or |a-b| <= e (integers and bools), where e is the element's error bound
@@ -266,8 +275,15 @@ def output_names(graph: ge.GraphOp) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def random_input(data: ge.DataLike, rng: np.random.Generator, shape: tuple[int, ...] | None = None) -> np.ndarray:
-    """A random array for `data` (of `shape`, its concrete shape, when its type has unknown dims)."""
+def random_input(
+    data: ge.DataLike,
+    rng: np.random.Generator,
+    shape: tuple[int, ...] | None = None,
+    want: InputRange | None = None,
+) -> np.ndarray:
+    """A random array for `data` (of `shape`, its concrete shape, when its type has unknown
+    dims), within `want` (ge_tools/input_ranges.py: an index in range, a divisor without
+    zero) when given."""
     t = data.results[0].type
     if shape is None:
         shape = shape_of(t)
@@ -281,14 +297,44 @@ def random_input(data: ge.DataLike, rng: np.random.Generator, shape: tuple[int, 
         return np.asarray(np.ldexp(1.0, rng.integers(-4, 5, shape))).astype(dt)
     if is_float_dtype(dt):
         # float64 draws rounded once to the dtype (bf16 / float8: to nearest, ties to even)
-        return np.asarray(rng.uniform(-1.0, 1.0, shape)).astype(dt)
+        a = np.asarray(rng.uniform(-1.0, 1.0, shape)).astype(dt)
+        if want is not None and want.nonzero:  # a divisor: a value rounded to 0 becomes 1
+            a[a == 0] = 1
+        return a
     if dt.kind == "b":
         return rng.integers(0, 2, shape).astype(dt)
     bits = dtype_bits(elem)
-    if dt.kind == "u":
-        return rng.integers(0, min(9, 2**bits), shape).astype(dt)
     half = 2 ** (bits - 1)
-    return rng.integers(-min(4, half), min(5, half), shape).astype(dt)
+    default = (0, min(9, 2**bits)) if dt.kind == "u" else (-min(4, half), min(5, half))
+    a = rng.integers(*default, shape).astype(dt)
+    if want is None or (want.high is None and not want.nonzero):
+        return a
+    # Drawn from a generator spawned from `rng` after the usual draw, so that the values of
+    # every other input stay those they would have without this input's range.
+    return draw_integers(rng.spawn(1)[0], want, default, shape, dt)
+
+
+def random_inputs(
+    graph: ge.GraphOp, rng: np.random.Generator, shapes: Sequence[tuple[int, ...] | None] | None = None
+) -> list[np.ndarray]:
+    """--seed's random inputs of `graph`, in Data index order (of `shapes` where its types
+    have unknown dims), each within what the graph needs of it (input_ranges)."""
+    datas = graph.data_nodes
+    return [random_input(d, rng, sh, r) for d, sh, r in zip(datas, shapes or [None] * len(datas), input_ranges(graph))]
+
+
+def remark_input_ranges(graph: ge.GraphOp) -> None:
+    """ge-run --remarks: one remark per random input whose values input_ranges limits,
+    `input 'ids': values in [0, 50) because it indexes node 'emb' (GatherV2) axis 0`."""
+    for d, r in zip(graph.data_nodes, input_ranges(graph)):
+        if r is not None:
+            remark(
+                d,
+                f"input '{ge.node_name(d)}': {r.describe()} because {'; and '.join(r.why)}",
+                pass_name="ge-run",
+                stage="inputs",
+                verdict="ranged",
+            )
 
 
 def _npy_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, str | np.dtype]:
@@ -1001,13 +1047,14 @@ def make_input_sets(args: argparse.Namespace, graph: ge.GraphOp) -> list[list[np
     datas = graph.data_nodes
     shapes = [shape_of(d.results[0].type) for d in datas]
     if all(sh is not None and all(x >= 0 for x in sh) for sh in shapes):
-        one = [random_input(d, rng) for d in datas]
+        one = random_inputs(graph, rng)
         return [one] * n
     dims = dim_sizes(args)
+    ranges = input_ranges(graph)
     sets = []
     for k in range(n):
         ins = []
-        for d, sh in zip(datas, shapes):
+        for d, sh, want in zip(datas, shapes, ranges):
             if sh is None:
                 raise ReferenceEvalError(
                     d, f"random inputs need a known rank, got {d.results[0].type}; give --input files"
@@ -1020,7 +1067,7 @@ def make_input_sets(args: argparse.Namespace, graph: ge.GraphOp) -> list[list[np
                     continue
                 sizes = dims.get((nm, ax)) or dims.get((None, ax)) or [DEFAULT_DIM]
                 concrete.append(sizes[k % len(sizes)])
-            ins.append(random_input(d, rng, tuple(concrete)))
+            ins.append(random_input(d, rng, tuple(concrete), want))
         sets.append(ins)
     return sets
 
@@ -1232,6 +1279,8 @@ def _run_graph(
         ],
     }
     if args.reference:
+        if args.remarks and not args.input:
+            remark_input_ranges(graph)
         print_outputs(ref, args.print_values)
         if args.save_dir:
             _save(args.save_dir, "output_", ref)
@@ -1241,6 +1290,8 @@ def _run_graph(
 
     rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
     with rec.collecting() if rec is not None else nullcontext():
+        if (args.remarks or rec is not None) and not args.input:
+            remark_input_ranges(graph)
         compiled = compile_module(ctx, pipeline, module)
     if (model := find_model(compiled, name)) is not None:
         try:
@@ -1456,6 +1507,8 @@ def _run_dynamic(
         ],
     }
     if args.reference:
+        if args.remarks and not args.input:
+            remark_input_ranges(graph)
         for k, ref in enumerate(refs):
             if len(refs) > 1:
                 print(f"execution {k}:")
@@ -1467,6 +1520,8 @@ def _run_dynamic(
         return 0
     rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
     with rec.collecting() if rec is not None else nullcontext():
+        if (args.remarks or rec is not None) and not args.input:
+            remark_input_ranges(graph)
         compiled = compile_dynamic(ctx, pipeline, module, graph, args.remarks or bool(args.remarks_json or args.report))
     names = output_names(graph)
     try:

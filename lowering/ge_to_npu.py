@@ -37,7 +37,7 @@ from ge_dialect.graph import graphs_to_compile
 from ge_dialect.interval_map import IntervalMap
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import UniqueNames, name_nodes
-from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES
+from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES, RESHAPE_FAMILY_TYPES
 from ge_dialect.pass_options import OneOf, Option, check_options
 
 # An Identity that reaches task generation (IdentityPass kept it, or memory assignment
@@ -314,12 +314,21 @@ class _Lowering:
             # task_generator_utils.cc: NoNeedGenTask (_no_task, or a GE-local NoOp type):
             # FilterCandidatesNodes drops the node; its outputs are views of its inputs.
             if A.get_bool(op, A.NO_TASK) or t in GE_LOCAL_NOOP_TYPES:
-                srcs = [n for n, _ in in_tensors]
+                names = [n for n, _ in in_tensors]
+                # the view is made of the tensors it views: a reshape-family node's input 0
+                # only (its shape or axes input is a parameter, whose bytes it does not take),
+                # every input of a no-task concat, pack or split
+                srcs = names[:1] if t in RESHAPE_FAMILY_TYPES else names
                 # the node's semantics, for the simulator to check where each element of
-                # the view lies (LoadedModel._check_views): not a task, nothing runs it
+                # the view lies (LoadedModel._check_views): not a task, nothing runs it;
+                # `view_operands` lists the semantics' operands when they are more than the
+                # sources
                 sym = self.view_def(op)
+                view: dict[str, Attribute] = {"view": SymbolRefAttr(sym)}
+                if srcs != names:
+                    view[npu.VIEW_OPERANDS] = ArrayAttr([StringAttr(n) for n in names])
                 for i in range(len(op.results)):
-                    view = {"view": SymbolRefAttr(sym), "view_result": IntegerAttr(i, i64)}
+                    view["view_result"] = IntegerAttr(i, i64)
                     self.table.append(npu.AliasOp(tnames[i], outs[i], srcs, {**info, **view}))
                 continue
             if t in RTS_MEMCPY_TYPES:

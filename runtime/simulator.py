@@ -369,8 +369,14 @@ class LoadedModel:
         side by side in the concat's storage layout, a view of non-contiguous bytes. A
         view whose node has no reference semantics (or keep_*_offset = false: a
         user-defined layout) or changes the dtype (Bitcast) is not checked.
+
+        Only the tensors the alias is made of (its sources: a reshape-family node's input
+        0) are viewed and must lie in the alias's region; the semantics' other operands
+        (`view_operands`: a Reshape's shape) are parameters, given their weight's value (a
+        view whose parameter is computed at run time is not checked).
         """
         rng = self.table.range
+        weights = {e.tensor_name: e for e in self.model.table() if isinstance(e, npu.ConstOp)}
         for e in self.model.table():
             if not isinstance(e, npu.AliasOp):
                 continue
@@ -387,19 +393,33 @@ class LoadedModel:
                 )
             ins, outs = list(k.function_type.inputs.data), list(k.function_type.outputs.data)
             idx = j.value.data
-            srcs = e.source_names
-            if len(srcs) != len(ins) or not 0 <= idx < len(outs):
+            srcs, operands = e.source_names, e.view_operand_names
+            if len(operands) != len(ins) or not 0 <= idx < len(outs) or not set(srcs) <= set(operands):
                 raise SimulatorFault(
-                    f"{label}: view @{k.sym_name.data} takes {len(ins)} tensors and gives {len(outs)}, the alias has {len(srcs)} sources and is output {idx}",
+                    f"{label}: view @{k.sym_name.data} takes {len(ins)} tensors and gives {len(outs)}, the alias has "
+                    f"{len(operands)} operands ({len(srcs)} of them its sources) and is output {idx}",
                     node=node,
-                )
+                )  # fmt: skip
             cls = _ops_by_type().get(k.ge_type.data)
             out_t = outs[idx]
             assert isinstance(out_t, TensorType)
+            # the viewed operands carry element addresses; the others (a Reshape's shape) are
+            # parameters of the semantics, given their values: a weight's, known at load
+            viewed = [n in srcs for n in operands]
+            params = {
+                q: _dense(w.value) if (w := weights.get(n)) is not None else None
+                for q, n in enumerate(operands)
+                if not viewed[q]
+            }
             if (
                 cls is None
                 or not self.interpreter.implements(cls)
-                or any(t.element_type != out_t.element_type for t in ins)  # type: ignore[attr-defined]
+                or any(
+                    t.element_type != out_t.element_type  # type: ignore[attr-defined]
+                    for t, v in zip(ins, viewed)
+                    if v
+                )
+                or any(p is None for p in params.values())  # a parameter computed at run time
             ):
                 continue
             region, start, _ = rng[e.tensor_name]
@@ -414,7 +434,10 @@ class LoadedModel:
                     node=node,
                 )
             item = numpy_dtype(out_t.element_type).itemsize
-            tags = [rng[n][1] + _element_offsets(t) * item for n, t in zip(srcs, ins)]
+            tags = _view_args(
+                params,
+                [rng[n][1] + _element_offsets(t) * item if v else None for n, t, v in zip(operands, ins, viewed)],
+            )
             block = Block(arg_types=[_i64(t) for t in ins])
             probe = cls.create(
                 operands=list(block.args), result_types=[_i64(t) for t in outs], attributes=dict(k.attributes)
@@ -433,14 +456,15 @@ class LoadedModel:
                 at = tuple(int(i) for i in bad[0])
                 # which source element it is: the same semantics on source numbers and on
                 # element numbers
-                which = [np.full(tuple(t.get_shape()), q, dtype=np.int64) for q, t in enumerate(ins)]  # type: ignore[attr-defined]
-                elems = [np.arange(math.prod(t.get_shape()), dtype=np.int64).reshape(tuple(t.get_shape())) for t in ins]  # type: ignore[attr-defined]
+                shapes = [tuple(t.get_shape()) for t in ins]  # type: ignore[attr-defined]
+                which = _view_args(params, [np.full(sh, q, dtype=np.int64) for q, sh in enumerate(shapes)])
+                elems = _view_args(params, [np.arange(math.prod(sh), dtype=np.int64).reshape(sh) for sh in shapes])
                 q = int(np.asarray(self.interpreter.run_node(probe, which)[idx])[at])
                 el = np.unravel_index(
                     int(np.asarray(self.interpreter.run_node(probe, elems)[idx])[at]),
                     tuple(ins[q].get_shape()),  # type: ignore[attr-defined]
                 )
-                src = srcs[q]
+                src = operands[q]
                 raise SimulatorFault(
                     f"{label} ({k.ge_type.data} '{node}' output {idx}): wrong offset: its element {list(at)} is "
                     f"element {[int(i) for i in el]} of \"{src}\" (at {region} [{rng[src][1]}, {rng[src][2]})), which lies at "
@@ -1129,6 +1153,12 @@ def _element_offsets(t: Attribute) -> np.ndarray:
     idx = storage_index(t)
     shape = tuple(t.get_shape())
     return idx.astype(np.int64) if idx is not None else np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+
+
+def _view_args(params: dict[int, np.ndarray | None], viewed: Sequence[np.ndarray | None]) -> list[np.ndarray]:
+    """The operands of a view check's semantics: `viewed[q]` for a viewed operand q, a
+    parameter's value (as int64, the probe's element type) for the others."""
+    return [np.asarray(params[q], dtype=np.int64) if q in params else a for q, a in enumerate(viewed)]  # type: ignore[misc]
 
 
 def _i64(t: Attribute) -> TensorType:

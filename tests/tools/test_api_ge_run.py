@@ -20,7 +20,7 @@ def flags(parser) -> set[str]:
 
 def test_every_ge_compile_option_is_a_flag():
     want = {"--" + f.name.replace("_", "-") for f in dataclasses.fields(GeCompilePass)}
-    assert want == {"--streams", "--enable-pass"} and want <= flags(R.build_arg_parser())
+    assert want == {"--streams", "--enable-pass", "--fusion-solver"} and want <= flags(R.build_arg_parser())
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The benchmark graph generator (bench/gen_graphs.py): its graphs verify, have exactly the
 requested numbers of nodes and ConcatD nodes, keep concat inputs 32-byte aligned, keep every
 op in its domain (at most 1 % non-finite intermediate values on ge-run's random inputs,
-measured with the reference interpreter) and are byte-identical for one seed. No timing is
-asserted anywhere."""
+measured with the reference interpreter), give every output a spread of values, never
+crash on a seed, and are byte-identical for one seed. No timing is asserted anywhere."""
 
 from __future__ import annotations
 
@@ -120,7 +120,11 @@ def test_cli_matches_api_and_passes_ge_opt(tmp_path: Path) -> None:
         ],
         check=True,
     )
-    assert out.read_text() == generate("mixed", 250, 5, 25)
+    assert out.read_text() == generate("mixed", 250, 5, 25, mixes=True)  # the command line mixes
+    plain = tmp_path / "plain.mlir"
+    cmd = [sys.executable, str(GEN), "--kind", "mixed", "--nodes", "250", "--seed", "5", "--no-mixes", "-o", str(plain)]
+    subprocess.run(cmd, check=True)
+    assert plain.read_text() == generate("mixed", 250, 5)
     ge_opt = Path(sys.executable).parent / "ge-opt"
     p = subprocess.run([str(ge_opt), str(out)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -158,6 +162,8 @@ def test_unary_results_are_bounded() -> None:
     env = dict(zip(names[:-1], values))  # chain: one result per op, NetOutput last
     checked = 0
     for op in ops[1:-1]:
+        if len(op.operands) != 1:  # a mix's Const, Add and Mul
+            continue
         x, y = env[node_name(op.operands[0].owner)], env[node_name(op)]  # type: ignore[arg-type]
         t = ge_type(op)
         assert float(np.abs(y).max()) <= SOFT, f"{t} {node_name(op)} reaches {np.abs(y).max()}"
@@ -169,3 +175,81 @@ def test_unary_results_are_bounded() -> None:
             assert float(x.max()) <= 4.0
         checked += t in ("Sqrt", "Rsqrt", "Exp")
     assert checked > 10
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("nodes", "seed"), [(60, 0), (60, 3), (150, 1), (150, 4)])
+def test_every_output_has_a_spread_of_values(kind: str, nodes: int, seed: int) -> None:
+    """Issue 27 part 3: on ge-run's random inputs of the seed, computed by the reference
+    interpreter, every output's elements are not all one value (min < max) and all finite
+    (before the mixes, fanout graphs' outputs were one repeated value)."""
+    from ge_tools.run import random_inputs
+    from runtime.interpreter import run_graph
+
+    (graph,) = list(parse(generate(kind, nodes, seed, mixes=True)).ops)
+    assert isinstance(graph, GraphOp)
+    outs = run_graph(graph, random_inputs(graph, np.random.default_rng(seed)))
+    assert outs
+    for i, o in enumerate(outs):
+        a = o.astype(np.float64)
+        assert np.all(np.isfinite(a)), f"output {i} is not finite"
+        assert a.min() < a.max(), f"output {i} of {kind} {nodes} seed {seed} is one value {a.min()}"
+
+
+def test_the_mixes_make_the_spread() -> None:
+    """The rule the spread rests on: without the mixes (a mix made a same-cost chain) the
+    fanout graph's outputs are one repeated value."""
+    from bench import gen_graphs as G
+    from ge_tools.run import random_inputs
+    from runtime.interpreter import run_graph
+
+    def constant_outputs(text: str) -> int:
+        (graph,) = list(parse(text).ops)
+        outs = run_graph(graph, random_inputs(graph, np.random.default_rng(0)))  # type: ignore[arg-type]
+        return sum(1 for o in outs if float(o.min()) == float(o.max()))
+
+    assert constant_outputs(generate("fanout", 300, 0, mixes=True)) == 0
+    mix = G._Builder.p_mix
+    try:
+        G._Builder.p_mix = lambda self, v: self.unary(self.unary(self.unary(self.unary(v))))  # type: ignore[method-assign]
+        assert constant_outputs(generate("fanout", 300, 0, mixes=True)) == 2
+    finally:
+        G._Builder.p_mix = mix  # type: ignore[method-assign]
+    assert constant_outputs(generate("fanout", 300, 0)) == 2  # the earlier generator's graph
+
+
+def test_weights_are_compact_and_not_splats() -> None:
+    """A mix's weights are hex dense attributes of R and C values (not R x C), not splats."""
+    text = generate("mixed", 400, 2, mixes=True)
+    consts = [line for line in text.splitlines() if "ge.Const" in line and '"0x' in line]
+    assert len(consts) >= 16  # the 8 streams' final mixes at least
+    for line in consts:
+        body = line.split('"0x', 1)[1].split('"', 1)[0]
+        width = 4 if "xf16>" in line else 8
+        assert len(set(body[i : i + width] for i in range(0, len(body), width))) > 1 or len(body) == width
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("nodes", [100, 300])
+def test_every_kind_generates_at_every_seed(kind: str, nodes: int) -> None:
+    """Issue 31: `mixed` crashed on the seeds where a split was drawn for rows that do not
+    divide (plan() gave no part count); every kind, size and seed now generates."""
+    for seed in range(8):
+        for mixes in (True, False):
+            assert len(graph_ops(parse(generate(kind, nodes, seed, mixes=mixes)))) == nodes
+
+
+def test_the_reported_crash_seed_generates() -> None:
+    """mixed, 4000 nodes, seed 6: a TypeError (p_split() missing 'n') before."""
+    assert generate("mixed", 4000, 6, mixes=True).count("ge.") >= 4000
+
+
+def test_a_split_of_rows_that_do_not_divide_is_a_chain() -> None:
+    from bench.gen_graphs import Value, _Builder
+
+    b = _Builder("mixed", 200, 0, None)
+    cost, t, params = b.plan("split", Value("%x", (1, 16), "f16"))
+    assert (cost, t) == (1, 0)
+    b.streams = [b.emit("Data", [], [((1, 16), "f16")], "index = 0")[0]]
+    b.run_pattern("split", 0, params)  # ran as a chain: one unary op
+    assert b.count == 2 and "SplitD" not in "\n".join(b.lines)

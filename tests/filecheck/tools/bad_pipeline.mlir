@@ -87,7 +87,7 @@ ge.graph @main {
 // QUOTE: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size="3}': string at column 29 is not closed{{$}}
 // QUOTE-NOT: {{.}}
 
-// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{stream=2}': pass ge-compile: unknown option 'stream' (options: streams, enable-pass); did you mean 'streams'?{{$}}
+// PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{stream=2}': pass ge-compile: unknown option 'stream' (options: streams, enable-pass, fusion-solver); did you mean 'streams'?{{$}}
 // PIPEOPT-NOT: {{.}}
 
 // SUGGEST: {{\A}}ge-opt: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'? (the project's passes: ge-compile, ge-dimension-compute-pass, ge-constant-folding-pass, ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass, ge-partition-dynamic, ge-phony-notask, ge-lower-autofuse, ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-assign-memory, ge-to-npu; ge-opt --help lists xDSL's too){{$}}
