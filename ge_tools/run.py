@@ -54,6 +54,7 @@ from ge_dialect.shapes import fmt_shape
 from ge_tools.import_onnx import add_input_shape_argument
 from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
+    DUMP_DIR_HELP,
     PipelineCallback,
     PipelineError,
     Progress,
@@ -553,7 +554,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="accept output elements whose error bound is infinite (undecidable, see Tolerance) unjudged: "
         "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
     )  # fmt: skip
-    p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
+    p.add_argument("--dump-dir", metavar="DIR", help=DUMP_DIR_HELP)
     p.add_argument(
         "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
     )
