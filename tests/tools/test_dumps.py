@@ -1,6 +1,7 @@
 """ge-opt's and ge-run's dumps (issue 33): --time-passes' report (structure only, never a
 time), --dump-dir writing only the stages that changed the IR (checked against the text
---print-ir-after-all prints of every stage) and --print-ir-after-change."""
+--print-ir-after-all prints of every stage), --print-ir-after-change, and ge-run's long
+lists capped with a count."""
 
 from __future__ import annotations
 
@@ -133,6 +134,38 @@ def test_ge_run_dump_dir_lists_the_unchanged_stages(tmp_path, capsys):
     lines = (d / "unchanged.txt").read_text().splitlines()
     assert "03_ge-dropout-pass.mlir: same as 00_input.mlir" in lines
     assert not (d / "03_ge-dropout-pass.mlir").exists() and (d / "00_input.mlir").exists()
+
+
+@pytest.mark.parametrize(("nodes", "seed"), [(600, 1), (900, 4)])
+def test_ge_run_caps_long_lists_with_a_count(tmp_path, capsys, nodes, seed):
+    """The no-task line and the per-execution refresh list: the first 20 and the count;
+    --stats-json keeps every item."""
+    import json
+
+    f = tmp_path / "g.mlir"
+    f.write_text(generate("concat_tree", nodes, seed))
+    stats = tmp_path / "stats.json"
+    run_main([str(f), "--executions", "23", "--stats-json", str(stats)])
+    out = capsys.readouterr().out.splitlines()
+    figures = json.loads(stats.read_text())
+    nt, refreshed = figures["no_task_nodes"], figures["refreshed_tasks"]
+    assert len(nt) > 20 and len(refreshed) == 23
+    (line,) = [ln for ln in out if ln.startswith("no-task nodes: ")]
+    assert line.startswith(f"no-task nodes: {len(nt)}; the first 20: {', '.join(nt[:20])}; all in --stats-json; ")
+    assert nt[20] not in line.split("; ")[1].split(", ")
+    (line,) = [ln for ln in out if ln.startswith("executions: 23, ")]
+    assert line == (
+        f"executions: 23, args refreshed per execution: [{', '.join(map(str, refreshed[:20]))}, ...] "
+        "(23 executions; the first 20 shown, all in --stats-json)"
+    )
+    assert max(len(ln) for ln in out) < 1000
+
+
+def test_ge_run_keeps_a_short_list_whole(capsys):
+    run_main([str(EXAMPLES / "split_relu_concat.mlir"), "--executions", "2"])
+    out = capsys.readouterr().out
+    assert "no-task nodes: 2 (s0 (SplitD), c (ConcatD)); bytes moved by their tasks: 0\n" in out
+    assert re.search(r"^executions: 2, args refreshed per execution: \[[0-9]+, [0-9]+\]$", out, re.M)
 
 
 if __name__ == "__main__":
