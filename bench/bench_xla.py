@@ -20,7 +20,7 @@ and CPU separately), two fresh processes per graph:
   imports, parse, a verify of the input, the nine passes of ge-compile, a verify of the
   result (ge-opt's default; `--verify-each` is not given), and printing the compiled
   module (rendered in a forked child beside the result's verify: ge_tools/beside.py);
-  `--time-passes` gives the passes' own time (the sum of its lines: no parse, verify,
+  `--time-passes` gives the passes' own time (the sum of its pass rows: no parse, verify,
   print or start-up). Both sides import from bytecode: pip wrote jax's and
   xDSL's `.pyc` files when it installed them, but an editable install of this project
   writes none, and with PYTHONDONTWRITEBYTECODE set (as on these machines) every ge-opt
@@ -54,6 +54,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -599,14 +600,18 @@ def prepare(kind: str, nodes: int, seed: int, out_dir: Path) -> Case:
 
 
 def pass_times(out: str) -> dict[str, float]:
-    """`ge-opt --time-passes`'s lines ("Pass NAME took S seconds", on stderr; NAME as in -p,
-    `ge-phony-notask{stage=mark}`), summed per pass name."""
+    """The passes' rows of `ge-opt --time-passes`'s report (on stderr, mlir-opt's form:
+    `  SECONDS ( SHARE%)  NAME`, NAME as in -p, `ge-phony-notask{stage=mark}`, a pass run
+    twice one row), without the `verify` and `Total` rows."""
     times: dict[str, float] = {}
     for line in out.splitlines():
-        words = line.split()
-        if len(words) == 5 and words[0] == "Pass" and words[2] == "took" and words[4] == "seconds":
-            times[words[1]] = times.get(words[1], 0.0) + float(words[3])
+        m = TIME_ROW.match(line)
+        if m and m[2] not in ("Total", "verify"):
+            times[m[2]] = times.get(m[2], 0.0) + float(m[1])
     return times
+
+
+TIME_ROW = re.compile(r"^ +([0-9]+\.[0-9]+) \( *[0-9]+\.[0-9]%\)  (\S+)$")
 
 
 def measure(case: Case) -> None:

@@ -608,15 +608,19 @@ class PipelineCallback:
     the module, next pass or None): verification with located errors (after every pass,
     or with `verify_each=False` only of the input and of the pipeline's result; an error
     after a pass names it: InvalidAfterPass), then, as asked,
-    --time-passes, --print-between-passes, --print-ir-after-all (stderr) and --dump-dir
-    (DIR/NN_<pass>.mlir, 00_input.mlir first; chunk<K>_ before each name from the second
-    module on, as --split-input-file gives) and --dot-dir (the same stages drawn, report/stages.py)."""
+    --time-passes (a report after the last pass: `time_report`), --print-between-passes,
+    --print-ir-after-all and --print-ir-after-change (stderr) and --dump-dir
+    (DIR/NN_<pass>.mlir, 00_input.mlir first, only the stages whose text differs from the
+    stage before; the others are listed in DIR/unchanged.txt; chunk<K>_ before each name from
+    the second module on, as --split-input-file gives) and --dot-dir (the same stages drawn,
+    report/stages.py)."""
 
     verify: bool = True
     verify_each: bool = True
     time_passes: bool = False
     print_between_passes: bool = False
     print_ir_after_all: bool = False
+    print_ir_after_change: bool = False
     dump_dir: str | None = None
     dot_dir: str | None = None
     print_generic: bool = False  # --print-op-generic: the prints and dumps in generic form too
@@ -628,19 +632,33 @@ class PipelineCallback:
     modules: int = 0
     index: int = 0
     started: float = 0.0
+    # --time-passes: seconds per pass as named in -p (a pass run twice summed), in first-run
+    # order, and the seconds the verifies took
+    times: dict[str, float] = field(default_factory=dict)
+    verify_time: float = 0.0
+    # the text of the stage before (--dump-dir, --print-ir-after-change), its dump's name,
+    # and the stages --dump-dir did not write because the text was the same
+    last_text: str | None = None
+    last_stage: str = ""
+    unchanged: list[str] = field(default_factory=list)
 
     def __call__(self, previous: ModulePass | None, module: ModuleOp, next: ModulePass | None) -> None:
+        now = time.perf_counter()
         if self.progress is not None:
             self.progress.clear()  # what is printed below starts on a clean line
         if previous is None:
             self.modules += 1
             self.index = 0
+            self.times, self.verify_time, self.last_text = {}, 0.0, None
         elif self.time_passes:
-            print(f"Pass {pass_spec(previous)} took {time.perf_counter() - self.started:.6f} seconds", file=sys.stderr)
+            spec = pass_spec(previous)
+            self.times[spec] = self.times.get(spec, 0.0) + now - self.started
         if self.verify and (self.verify_each or previous is None or next is None):
             if next is None and previous is not None and self.before_result_verify is not None:
                 self.before_result_verify(module)
+            started = time.perf_counter()
             self._verify(previous, module)
+            self.verify_time += time.perf_counter() - started
         if previous is not None:
             self.index += 1
             if self.print_between_passes and next is not None:
@@ -648,14 +666,24 @@ class PipelineCallback:
                 print(f"IR after {pass_spec(previous)}:")
                 self._print(module, sys.stdout)
                 print("\n\n\n")
-            if self.print_ir_after_all:
-                print(f"// -----// IR Dump After {previous.name} ({previous}) //----- //", file=sys.stderr)
+        text = self._text(module) if self.dump_dir or self.print_ir_after_change else None
+        changed = text is None or text != self.last_text
+        if previous is not None and (self.print_ir_after_all or (self.print_ir_after_change and changed)):
+            # mlir-opt's --mlir-print-ir-after-all / --mlir-print-ir-after-change header
+            print(f"// -----// IR Dump After {previous.name} ({previous}) //----- //", file=sys.stderr)
+            if text is not None:
+                sys.stderr.write(text)
+            else:
                 self._print(module, sys.stderr)
-                print(file=sys.stderr)
+            print(file=sys.stderr)
         if self.dump_dir:
-            self._dump("input" if previous is None else previous.name, module)
+            assert text is not None
+            self._dump("input" if previous is None else previous.name, text, changed)
+        self.last_text = text
         if self.dot_dir:
             self._draw("input" if previous is None else previous.name, module)
+        if self.time_passes and next is None:
+            print(time_report(self.times, self.verify_time if self.verify else None), file=sys.stderr, end="")
         if self.progress is not None and next is not None:
             self.progress.show(self.index + 1, next, module)
         self.started = time.perf_counter()
@@ -679,13 +707,31 @@ class PipelineCallback:
         with names_as_attributes(module):  # node names that upstream tools keep
             GePrinter(stream=stream, print_generic_format=True).print_op(module)
 
-    def _dump(self, name: str, module: ModuleOp) -> None:
+    def _text(self, module: ModuleOp) -> str:
+        out = io.StringIO()
+        self._print(module, out)
+        return out.getvalue()
+
+    def _dump(self, name: str, text: str, changed: bool) -> None:
+        """DIR/NN_<name>.mlir when the stage's text differs from the stage before (the input
+        always); an unchanged stage is a line `NN_<name>.mlir: same as <file before>` of
+        DIR/unchanged.txt, which is rewritten (empty when every pass changed the IR) at
+        each stage so that it never lists a stale run's stages."""
         assert self.dump_dir
         os.makedirs(self.dump_dir, exist_ok=True)
         prefix = "" if self.modules <= 1 else f"chunk{self.modules}_"
-        with open(os.path.join(self.dump_dir, f"{prefix}{self.index:02d}_{name}.mlir"), "w") as f:
-            self._print(module, f)
-            f.write("\n")
+        stage = f"{prefix}{self.index:02d}_{name}.mlir"
+        if self.modules <= 1 and self.index == 0:
+            self.unchanged = []
+        if changed:
+            with open(os.path.join(self.dump_dir, stage), "w") as f:
+                f.write(text)
+                f.write("\n")
+            self.last_stage = stage
+        else:
+            self.unchanged.append(f"{stage}: same as {self.last_stage}")
+        with open(os.path.join(self.dump_dir, "unchanged.txt"), "w") as f:
+            f.writelines(line + "\n" for line in self.unchanged)
 
     def _draw(self, name: str, module: ModuleOp) -> None:
         from report.dot import node_types  # report/ only for --dot-dir (start-up time)
@@ -696,6 +742,40 @@ class PipelineCallback:
         if self.index == 0:  # the input's node types name the ops each kernel holds later
             self.origin_types = node_types(module)
         write_stage(module, f"{prefix}{self.index:02d}_{name}", self.dot_dir, self.origin_types)
+
+
+TIME_RULE = "===" + "-" * 73 + "==="
+
+
+def time_report(times: dict[str, float], verify_time: float | None) -> str:
+    """--time-passes' report, in mlir-opt's list form (mlir/lib/Support/Timing.cpp:
+    TimerImpl::printAsList): the total, then each pass (named as in -p, a pass run twice
+    once, its times summed) with its wall time and share of the total, the largest first,
+    then the Total line. `verify_time`: the verifies between the passes (a `verify` row);
+    None when nothing was verified. The total is the sum of the rows: parsing and printing
+    are outside the pipeline."""
+    rows = dict(times)
+    if verify_time is not None:
+        rows["verify"] = verify_time
+    total = sum(rows.values())
+
+    def row(seconds: float, name: str) -> str:
+        share = 100.0 * seconds / total if total > 0 else (100.0 if name == "Total" else 0.0)
+        return f"  {seconds:10.4f} ({share:5.1f}%)  {name}"
+
+    order = sorted(rows.items(), key=lambda kv: -kv[1])  # stable: ties in first-run order
+    lines = [
+        TIME_RULE,
+        "... Execution time report ...".center(len(TIME_RULE)).rstrip(),
+        TIME_RULE,
+        f"  Total Execution Time: {total:.4f} seconds",
+        "",
+        "  ----Wall Time----  ----Name----",
+        *(row(seconds, name) for name, seconds in order),
+        row(total, "Total"),
+        "",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def register_dialects(ctx: Context) -> None:
@@ -854,9 +934,19 @@ OWN_HELP = {
     "split_input_file": "process each '// -----' chunk of the input alone; every chunk's error is "
     "reported (line numbers of the whole file), exit 1 if any",
     "print_between_passes": "print the IR on stdout after each pass but the last",
-    "time_passes": "print each pass's time to stderr, named as in -p (ge-phony-notask{stage=mark})",
+    "time_passes": "after the pipeline, print a timing report to stderr as mlir-opt does: the total "
+    "and each pass (named as in -p, ge-phony-notask{stage=mark}; a pass run twice summed) with "
+    "its wall time and share of the total, the largest first, a `verify` row for the verifies, "
+    "then a Total line",
     "disable_verify": "verify nothing: neither the input, nor the IR after a pass (see --verify-each)",
 }
+
+
+DUMP_DIR_HELP = (
+    "write the input as DIR/00_input.mlir and the IR after each pass that changed it as "
+    "DIR/NN_<pass>.mlir (NN: the pass's place in the pipeline); the passes that left the IR "
+    "as it was are listed in DIR/unchanged.txt (`NN_<pass>.mlir: same as <file>`)"
+)
 
 
 class GeOptMain(xDSLOptMain):
@@ -930,9 +1020,15 @@ class GeOptMain(xDSLOptMain):
             help="print the IR to stderr after every pass",
         )
         arg_parser.add_argument(
+            "--print-ir-after-change",
+            action="store_true",
+            help="print the IR to stderr after a pass only when the pass changed its text "
+            "(mlir-opt's --mlir-print-ir-after-change)",
+        )
+        arg_parser.add_argument(
             "--dump-dir",
             metavar="DIR",
-            help="write the input and the IR after each pass as DIR/NN_<pass>.mlir",
+            help=DUMP_DIR_HELP,
         )
         arg_parser.add_argument(
             "--dot-dir",
@@ -1036,6 +1132,7 @@ class GeOptMain(xDSLOptMain):
             time_passes=self.args.time_passes,
             print_between_passes=self.args.print_between_passes,
             print_ir_after_all=self.args.print_ir_after_all,
+            print_ir_after_change=self.args.print_ir_after_change,
             dump_dir=self.args.dump_dir,
             dot_dir=self.args.dot_dir,
             print_generic=self.args.print_op_generic,

@@ -55,6 +55,7 @@ from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_ar
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
+    DUMP_DIR_HELP,
     PipelineCallback,
     PipelineError,
     Progress,
@@ -114,7 +115,9 @@ Modes:
                element by element (see Tolerance). Prints a report (simulator: tasks by
                kind, kernels, no-task nodes and the bytes their tasks moved (none: a
                no-task node has no task), bytes moved, args refreshed; memory, see
-               below; max error), the outputs, then "outputs match the reference"
+               below; max error; a list of more than 20 items, as the no-task nodes of a
+               large graph, shows its count and first 20, --stats-json all of them), the
+               outputs, then "outputs match the reference"
                (exit 0) or a mismatch report (exit 1).
                A simulator fault (bad address, wrong offset: a task's address or a
                no-task view's layout, uninitialised or stale read, clobbered live
@@ -626,7 +629,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="accept output elements whose error bound is infinite (undecidable, see Tolerance) unjudged: "
         "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
     )  # fmt: skip
-    p.add_argument("--dump-dir", metavar="DIR", help="write the input and the IR after each pass as DIR/NN_<pass>.mlir")
+    p.add_argument("--dump-dir", metavar="DIR", help=DUMP_DIR_HELP)
     p.add_argument(
         "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
     )
@@ -1123,6 +1126,27 @@ def simulate_model(
     return Simulation(figures, runs, refreshed, loaded.stats)
 
 
+LIST_SHOWN = 20  # items of a long list ge-run prints; --stats-json has them all
+
+
+def capped(items: Sequence[str]) -> str:
+    """`N (a, b, ...)` up to LIST_SHOWN items, else `N; the first 20: a, b, ...; all in
+    --stats-json`: a 10,000-node graph's no-task line was 14,672 characters (issue 33)."""
+    if not items:
+        return "0"
+    if len(items) <= LIST_SHOWN:
+        return f"{len(items)} ({', '.join(items)})"
+    return f"{len(items)}; the first {LIST_SHOWN}: {', '.join(items[:LIST_SHOWN])}; all in --stats-json"
+
+
+def capped_values(values: Sequence[int]) -> str:
+    """A per-execution list, `[a, b]`, or its first LIST_SHOWN values and a count."""
+    if len(values) <= LIST_SHOWN:
+        return str(list(values))
+    shown = ", ".join(str(v) for v in values[:LIST_SHOWN])
+    return f"[{shown}, ...] ({len(values)} executions; the first {LIST_SHOWN} shown, all in --stats-json)"
+
+
 def simulation_stats(sim: Simulation, executions: int) -> dict[str, object]:
     """The simulator's figures for --stats-json (per execution) and the Python API."""
     fig, st = sim.figures, sim.stats
@@ -1149,17 +1173,15 @@ def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     lb = fig["memory_lower_bound"] or 0
     ratio = f" ({fig['memory_size'] / lb:.2f}x)" if lb else ""  # type: ignore[operator]
     print(f"simulator: {fig['tasks']} tasks on {fig['streams']} stream(s) ({kinds}), {fig['kernels']} kernels")
-    nt = fig["no_task_nodes"]
-    nt_moved = sum(st.bytes_by_node.get(str(x).rsplit(" (", 1)[0], 0) for x in nt)  # type: ignore[union-attr]
-    print(
-        f"no-task nodes: {len(nt)}" + (f" ({', '.join(nt)}); bytes moved by their tasks: {nt_moved // n}" if nt else "")  # type: ignore[arg-type]
-    )
+    nt: list[str] = fig["no_task_nodes"]  # type: ignore[assignment]
+    nt_moved = sum(st.bytes_by_node.get(str(x).rsplit(" (", 1)[0], 0) for x in nt)
+    print(f"no-task nodes: {capped(nt)}" + (f"; bytes moved by their tasks: {nt_moved // n}" if nt else ""))
     print(
         f"bytes moved per execution: {moved // n} (kernels read {st.kernel_bytes_read // n}, "
         f"wrote {st.kernel_bytes_written // n}; memcpy {st.memcpy_bytes // n})"
     )
     print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
-    print(f"executions: {executions}, args refreshed per execution: {sim.refreshed}")
+    print(f"executions: {executions}, args refreshed per execution: {capped_values(sim.refreshed)}")
     return simulation_stats(sim, executions)
 
 

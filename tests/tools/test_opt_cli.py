@@ -131,7 +131,7 @@ def test_progress_leaves_remarks_and_timings_on_their_own_lines(monkeypatch, tmp
         visible = line.split("\r\x1b[K")[-1]
         # each printed line starts after an erase, never after a progress text
         assert not visible.startswith("ge-opt: ["), visible
-    assert "remark: " in err.getvalue() and "Pass ge-to-npu took" in err.getvalue()
+    assert "remark: " in err.getvalue() and "Total Execution Time: " in err.getvalue()
 
 
 def _parsed_example():

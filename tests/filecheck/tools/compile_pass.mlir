@@ -1,19 +1,24 @@
 // ge-compile is a pass with options (ge_tools/pipeline.py: GeCompilePass); the tools run
 // its constituent passes one by one, so that verification, --dump-dir,
-// --print-ir-after-all and --time-passes see each of them, and it combines with other
+// --print-ir-after-all, --print-ir-after-change and --time-passes see each of them, and it combines with other
 // passes in one -p.
 // RUN: ge-opt %s -p 'ge-compile{streams=2}' | filecheck %s --check-prefix=TWO
 // RUN: ge-opt %s -p 'ge-compile' | filecheck %s --check-prefix=ONE
 // The same module as the passes listed one by one:
 // RUN: ge-opt %s -p 'ge-compile{streams=2}' > %t.spliced
 // RUN: ge-opt %s -p 'ge-dimension-compute-pass,ge-constant-folding-pass,ge-dropout-pass,ge-stop-gradient-pass,ge-prevent-gradient-pass,ge-snapshot-pass,ge-identity-pass,ge-dimension-compute-pass,ge-constant-folding-pass,ge-partition-dynamic,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-split-notask,ge-concat-notask,ge-pack-notask,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
-// RUN: diff %t.spliced %t.listed
+// (cmp, and filecheck < FILE rather than cat: lit 23 runs its built-in diff and cat with
+// PYTHONPATH set to lit's own directory for the RUN lines after them, which then run the
+// installed package rather than this tree: lit/TestRunner.py, _executeShCmd)
+// RUN: cmp %t.spliced %t.listed
 // --time-passes reports on stderr (stdout keeps only the module), each pass named as in -p:
 // RUN: ge-opt %s -p 'ge-compile,dce' --time-passes 2>&1 >/dev/null | filecheck %s --check-prefix=TIME
 // RUN: ge-opt %s -p 'ge-compile,dce' --time-passes 2>/dev/null | filecheck %s --check-prefix=TIMEOUT
 // RUN: rm -rf %t.d && ge-opt %s -p 'ge-compile{streams=2},dce' --dump-dir %t.d > /dev/null
 // RUN: ls %t.d | filecheck %s --check-prefix=LS
-// RUN: cat %t.d/19_ge-to-npu.mlir | filecheck %s --check-prefix=TWO
+// RUN: filecheck %s --check-prefix=UNCHANGED < %t.d/unchanged.txt
+// RUN: ge-opt %s -p 'ge-compile,dce' --print-ir-after-change 2>&1 >/dev/null | filecheck %s --check-prefix=CHANGE
+// RUN: filecheck %s --check-prefix=TWO < %t.d/19_ge-to-npu.mlir
 // RUN: ge-opt %s -p ge-compile --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
 // xDSL's --print-between-passes (stdout, between two passes: not after the last one)
 // RUN: ge-opt %s -p ge-compile --print-between-passes | grep '^IR after' | filecheck %s --check-prefix=BETWEEN
@@ -35,52 +40,69 @@ ge.graph @main attributes {_single_op_scene = false} {
 // ONE: npu.model @main streams = 1
 // ONE-NOT: npu.stream 1
 
-// TIME: {{^}}Pass ge-dimension-compute-pass took
-// TIME-NEXT: {{^}}Pass ge-constant-folding-pass took
-// TIME-NEXT: {{^}}Pass ge-dropout-pass took
-// TIME-NEXT: {{^}}Pass ge-stop-gradient-pass took
-// TIME-NEXT: {{^}}Pass ge-prevent-gradient-pass took
-// TIME-NEXT: {{^}}Pass ge-snapshot-pass took
-// TIME-NEXT: {{^}}Pass ge-identity-pass took
-// TIME-NEXT: {{^}}Pass ge-dimension-compute-pass took
-// TIME-NEXT: {{^}}Pass ge-constant-folding-pass took
-// TIME-NEXT: {{^}}Pass ge-partition-dynamic took
-// TIME-NEXT: {{^}}Pass ge-phony-notask{stage=mark} took {{[0-9.]+}} seconds{{$}}
-// TIME-NEXT: {{^}}Pass ge-lower-autofuse took
-// TIME-NEXT: {{^}}Pass ge-autofuse took
-// TIME-NEXT: {{^}}Pass ge-split-notask took
-// TIME-NEXT: {{^}}Pass ge-concat-notask took
-// TIME-NEXT: {{^}}Pass ge-pack-notask took
-// TIME-NEXT: {{^}}Pass ge-phony-notask{stage=calc} took {{[0-9.]+}} seconds{{$}}
-// TIME-NEXT: {{^}}Pass ge-assign-memory took
-// TIME-NEXT: {{^}}Pass ge-to-npu took
-// TIME-NEXT: {{^}}Pass dce took {{[0-9.]+}} seconds{{$}}
+// The report (mlir-opt's list form): every pass once, named as in -p (a pass run twice summed,
+// ge-phony-notask's two stages apart), the largest first, a verify row, then Total at 100 %.
+// TIME: {{\A}}===-{{-+}}==={{$}}
+// TIME-NEXT: {{^ +}}... Execution time report ...{{$}}
+// TIME-NEXT: {{^}}===-{{-+}}==={{$}}
+// TIME-NEXT: {{^}}  Total Execution Time: [[TOTAL:[0-9]+\.[0-9]{4}]] seconds{{$}}
+// TIME-EMPTY:
+// TIME-NEXT: {{^}}  ----Wall Time----  ----Name----{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-dimension-compute-pass{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-constant-folding-pass{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-dropout-pass{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-stop-gradient-pass{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-prevent-gradient-pass{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-snapshot-pass{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-identity-pass{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-partition-dynamic{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-phony-notask{stage=mark}{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-lower-autofuse{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-autofuse{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-split-notask{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-concat-notask{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-pack-notask{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-phony-notask{stage=calc}{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-assign-memory{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}ge-to-npu{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}dce{{$}}
+// TIME-DAG: {{^ +[0-9]+\.[0-9]{4} \( *[0-9]+\.[0-9]%\)  }}verify{{$}}
+// TIME: {{^ +}}[[TOTAL]] (100.0%)  Total{{$}}
+// TIME-EMPTY:
 // TIME-NOT: {{.}}
+// The rows' number, order and shares: tests/tools/test_opt_cli.py (test_time_passes_report).
 // TIMEOUT: builtin.module
-// TIMEOUT-NOT: Pass {{.*}} took
+// TIMEOUT-NOT: Execution time report
 
+// Only the stages that changed the IR are written; unchanged.txt names the others and the
+// file each is the same as (tests/tools/test_opt_cli.py checks them against
+// --print-ir-after-all's text).
 // LS: {{\A}}00_input.mlir{{$}}
-// LS-NEXT: {{^}}01_ge-dimension-compute-pass.mlir{{$}}
-// LS-NEXT: {{^}}02_ge-constant-folding-pass.mlir{{$}}
-// LS-NEXT: {{^}}03_ge-dropout-pass.mlir{{$}}
-// LS-NEXT: {{^}}04_ge-stop-gradient-pass.mlir{{$}}
-// LS-NEXT: {{^}}05_ge-prevent-gradient-pass.mlir{{$}}
-// LS-NEXT: {{^}}06_ge-snapshot-pass.mlir{{$}}
-// LS-NEXT: {{^}}07_ge-identity-pass.mlir{{$}}
-// LS-NEXT: {{^}}08_ge-dimension-compute-pass.mlir{{$}}
-// LS-NEXT: {{^}}09_ge-constant-folding-pass.mlir{{$}}
-// LS-NEXT: {{^}}10_ge-partition-dynamic.mlir{{$}}
-// LS-NEXT: {{^}}11_ge-phony-notask.mlir{{$}}
 // LS-NEXT: {{^}}12_ge-lower-autofuse.mlir{{$}}
 // LS-NEXT: {{^}}13_ge-autofuse.mlir{{$}}
 // LS-NEXT: {{^}}14_ge-split-notask.mlir{{$}}
 // LS-NEXT: {{^}}15_ge-concat-notask.mlir{{$}}
-// LS-NEXT: {{^}}16_ge-pack-notask.mlir{{$}}
-// LS-NEXT: {{^}}17_ge-phony-notask.mlir{{$}}
 // LS-NEXT: {{^}}18_ge-assign-memory.mlir{{$}}
 // LS-NEXT: {{^}}19_ge-to-npu.mlir{{$}}
-// LS-NEXT: {{^}}20_dce.mlir{{$}}
+// LS-NEXT: {{^}}unchanged.txt{{$}}
 // LS-NOT: {{.}}
+// UNCHANGED: {{\A}}01_ge-dimension-compute-pass.mlir: same as 00_input.mlir{{$}}
+// UNCHANGED: {{^}}11_ge-phony-notask.mlir: same as 00_input.mlir{{$}}
+// UNCHANGED-NEXT: {{^}}16_ge-pack-notask.mlir: same as 15_ge-concat-notask.mlir{{$}}
+// UNCHANGED-NEXT: {{^}}17_ge-phony-notask.mlir: same as 15_ge-concat-notask.mlir{{$}}
+// UNCHANGED-NEXT: {{^}}20_dce.mlir: same as 19_ge-to-npu.mlir{{$}}
+// UNCHANGED-NOT: {{.}}
+
+// --print-ir-after-change: the IR after the passes that changed it only
+// CHANGE: {{\A}}// -----// IR Dump After ge-lower-autofuse (ge-lower-autofuse) //----- //
+// CHANGE-NEXT: builtin.module {
+// CHANGE: // -----// IR Dump After ge-autofuse (ge-autofuse) //----- //
+// CHANGE: // -----// IR Dump After ge-split-notask (ge-split-notask) //----- //
+// CHANGE: // -----// IR Dump After ge-concat-notask (ge-concat-notask) //----- //
+// CHANGE: // -----// IR Dump After ge-assign-memory (ge-assign-memory) //----- //
+// CHANGE: // -----// IR Dump After ge-to-npu (ge-to-npu) //----- //
+// CHANGE-NEXT: builtin.module {
+// CHANGE-NOT: IR Dump
 
 // AFTER: // -----// IR Dump After ge-dimension-compute-pass (ge-dimension-compute-pass) //----- //
 // AFTER: // -----// IR Dump After ge-constant-folding-pass (ge-constant-folding-pass) //----- //

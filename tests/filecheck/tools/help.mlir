@@ -13,7 +13,10 @@
 // CHECK: --verify-diagnostics
 // CHECK-SAME: check the diagnostics against the input's
 // CHECK: --print-ir-after-all
+// CHECK: --print-ir-after-change
+// CHECK-NEXT: print the IR to stderr after a pass only when
 // CHECK: --dump-dir DIR
+// CHECK: unchanged.txt
 // CHECK: --remarks
 // CHECK: {{^}}project passes (-p 'name{option=value ...}'; a list value is a,b,c):
 // CHECK: {{^}}  ge-compile{{$}}
