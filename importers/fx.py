@@ -550,6 +550,13 @@ def _constant(cx: _Node) -> SSAValue:
     return op.results[0]
 
 
+@converts("aten._assert_tensor_metadata.default")
+def _assert_metadata(cx: _Node) -> list[SSAValue]:
+    # torch.export's dtype / shape assertion of an input: checked by the import itself (every
+    # type is the node's own), so it makes no node
+    return []
+
+
 # -- matmul, conv, norms, pools ----------------------------------------------------------------
 
 
@@ -815,7 +822,19 @@ def _transpose(cx: _Node) -> SSAValue:
 @converts("aten.expand.default")
 def _expand(cx: _Node) -> SSAValue:
     # TorchAir: ge_converter/aten/expand.py: BroadcastTo(self, size) -> BroadcastToD {shape}
-    return cx.single(ge.BroadcastToD, cx.x("self"), shape=list(cx.out().get_shape()))
+    # (made with create: `shape` is GeNode.build's result-shape keyword)
+    t = cx.out()
+    op = ge.BroadcastToD.create(
+        operands=[cx.x("self")], result_types=[t], attributes={"shape": A.int_list_attr(tuple(t.get_shape()))}
+    )
+    op.results[0].name_hint = cx.name
+    op.location = cx.location
+    try:
+        op.verify_()
+    except (VerifyException, LocatedError) as e:
+        raise cx.error(f"converted to {op.name}, which does not verify: {e}") from None
+    cx.imp.ops.append(op)
+    return op.results[0]
 
 
 @converts("aten.unsqueeze.default")
@@ -1023,9 +1042,10 @@ def _flatten(v: Any) -> list[Any]:
 def import_exported_program(ep: Any, name: str = "<exported program>") -> ModuleOp:
     """The ge module of a torch.export ExportedProgram: its parameters, buffers and lifted
     constants become ge.Const (named by their state-dict names), the user inputs ge.Data.
-    The program is run through torch's default decompositions first (`run_decompositions`,
-    the ATen ops AOTAutograd gives torch.compile)."""
-    ep = ep.run_decompositions()
+    The program is lowered to ATen first by torch's default decompositions
+    (`run_decompositions`), except those of the ops a converter takes whole (TorchAir keeps
+    an op its converter maps, e.g. silu as Swish)."""
+    ep = ep.run_decompositions(_decomposition_table())
     sig = ep.graph_signature
     consts: dict[str, Any] = {}
     ge_names: list[str] = []
@@ -1047,6 +1067,19 @@ def import_exported_program(ep: Any, name: str = "<exported program>") -> Module
         else:
             ge_names.append(node.name)
     return import_graph_module(ep.graph_module, consts, name, names=ge_names)
+
+
+def _decomposition_table() -> dict[Any, Any]:
+    import torch
+
+    table = torch.export.default_decompositions()
+    for name in CONVERTERS:
+        _, op, overload = (name.split(".") + ["default"])[:3]
+        packet = getattr(torch.ops.aten, op, None)
+        target = getattr(packet, overload, None) if packet is not None else None
+        if target is not None:
+            table.pop(target, None)
+    return table
 
 
 def load_exported_program(path: str) -> ModuleOp:
