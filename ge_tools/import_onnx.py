@@ -1,4 +1,4 @@
-"""ge-import: an ONNX model to ge-dialect IR.
+"""ge-import: an ONNX model (or a torch.export program, `.pt2`) to ge-dialect IR.
 
     ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...] [--dynamic-dims]
 
@@ -34,6 +34,11 @@ from ge_tools.registry import make_context
 from importers import onnx as onnx_importer
 
 
+def is_torch_program_path(path: str) -> bool:
+    """A torch.export program saved with torch.export.save (`.pt2`)."""
+    return path.lower().endswith(".pt2")
+
+
 def load_model_or_text(
     path: str,
     ctx: Context | None = None,
@@ -41,11 +46,17 @@ def load_model_or_text(
     dynamic_dims: bool = False,
 ) -> ModuleOp:
     """The module in `path`: an ONNX model (by its `.onnx` suffix) imported with
-    `input_shapes` and `dynamic_dims` (importers/onnx.py: import_model), else ge IR text
+    `input_shapes` and `dynamic_dims` (importers/onnx.py: import_model), a torch.export
+    program (`.pt2`, importers/fx.py: load_exported_program), else ge IR text
     parsed with `ctx` (not verified; an imported module is). Errors are one-line exceptions
     (OnnxImportError, UserError) that `run_tool` prints."""
     if is_onnx_path(path):
         return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims)
+    if is_torch_program_path(path) and not input_shapes and not dynamic_dims:
+        # a torch.export program (.pt2): importers/fx.py, TorchAir's ATen converters
+        from importers.fx import load_exported_program
+
+        return load_exported_program(path)
     if input_shapes or dynamic_dims:
         flag = "--input-shape" if input_shapes else "--dynamic-dims"
         raise UserError(f"{path}: error: {flag} applies to an ONNX model (.onnx) only")
@@ -94,12 +105,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             epilog=_epilog(),
         )
         one_line_arg_errors(p)
-        p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model file")
+        p.add_argument(
+            "model", metavar="MODEL.onnx", help="the ONNX model file, or a torch.export program (.pt2, importers/fx.py)"
+        )
         p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the module here (default: stdout)")
         add_input_shape_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
-        module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims)
+        if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
+            module = load_model_or_text(args.model)
+        else:
+            module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims)
         if args.output:
             with open(args.output, "w") as f:
                 Printer(stream=f).print_op(module)

@@ -1089,10 +1089,17 @@ def load_exported_program(path: str) -> ModuleOp:
         import torch
     except ImportError:
         raise FxImportError(f"{path}: error: reading a .pt2 program needs torch (pip install -e '.[models]')") from None
+    import logging
+
+    log = logging.getLogger("torch.export")
+    was = log.disabled
+    log.disabled = True  # torch logs a bad archive's traceback before raising: one line here
     try:
         ep = torch.export.load(path)
     except FileNotFoundError:
         raise FxImportError(f"{path}: error: no such file") from None
     except Exception as e:  # torch raises many kinds for a bad archive
         raise FxImportError(f"{path}: error: not a torch.export program: {str(e).splitlines()[0]}") from None
+    finally:
+        log.disabled = was
     return import_exported_program(ep, path)
