@@ -234,7 +234,7 @@ class _Node:
 
     def x(self, name: str) -> SSAValue:
         """The ge value of tensor argument `name`."""
-        v = self.args.get(name)
+        v: Any = self.args.get(name)
         got = self.imp.values.get(v.name) if hasattr(v, "name") and hasattr(v, "meta") else None
         if not isinstance(got, SSAValue):
             raise self.error(f"argument '{name}' is not a tensor the graph computes (got {v!r})")
@@ -286,7 +286,7 @@ class _Node:
         *inputs: SSAValue | Sequence[SSAValue],
         suffix: str | None = None,
         types: Sequence[Attribute] | None = None,
-        **attrs: object,
+        **attrs: Any,
     ) -> Operation:
         """A GE op for this node, named after it (`<name>_<suffix>` for a helper op), its
         result types `types` or inferred by the op (GeNode.build)."""
@@ -299,7 +299,7 @@ class _Node:
         self.imp.ops.append(op)
         return op
 
-    def single(self, cls: type[ge.GeNode], *inputs: SSAValue | Sequence[SSAValue], **attrs: object) -> SSAValue:
+    def single(self, cls: type[ge.GeNode], *inputs: SSAValue | Sequence[SSAValue], **attrs: Any) -> SSAValue:
         """The node is one GE op with the node's own output type."""
         return self.emit(cls, *inputs, types=[self.out()], **attrs).results[0]
 
@@ -923,6 +923,45 @@ def _embedding(cx: _Node) -> SSAValue:
     d = int(cx.a("dim"))
     d = d + cx.rank("self") if d < 0 else d
     return cx.single(ge.GatherV2, cx.x("self"), cx.x("index"), cx.const(d, IntegerType(32), "axis"))
+
+
+@converts("aten.gather.default")
+def _gather(cx: _Node) -> SSAValue:
+    # TorchAir: ge_converter/aten/gather.py: GatherElements(self, index) {dim}
+    d = int(cx.a("dim"))
+    d = d + cx.rank("self") if d < 0 else d
+    return cx.single(ge.GatherElements, cx.x("self"), cx.x("index"), dim=d)
+
+
+@converts("aten._scaled_dot_product_flash_attention_for_cpu.default")
+def _sdpa(cx: _Node) -> list[SSAValue]:
+    # TorchAir: ge_converter/aten/_scaled_dot_product_flash_attention.py: the fused
+    # FusedInferAttentionScore, which the ge dialect lacks; written as its equations in GE
+    # ops: SoftmaxV2(BatchMatMulV2(q, k, adj_x2) * scale + mask) then BatchMatMulV2 with v;
+    # is_causal as a Const mask of the dtype's lowest value above the diagonal. The
+    # logsumexp output (training only) is refused where read.
+    if cx.a("dropout_p"):
+        raise cx.error("dropout_p != 0 is not supported (inference)")
+    q, k, v = cx.x("query"), cx.x("key"), cx.x("value")
+    elem = _element_type(q)
+    qs, ks = [int(d) for d in cx.val("query").shape], [int(d) for d in cx.val("key").shape]
+    scale = cx.a("scale") if cx.a("scale") is not None else 1.0 / math.sqrt(qs[-1])
+    s = cx.emit(ge.BatchMatMulV2, q, k, suffix="BatchMatMulV2_qk", adj_x1=False, adj_x2=True).results[0]
+    s = cx.emit(ge.Mul, s, cx.const(scale, elem, "scale"), suffix="Mul_scale").results[0]
+    if cx.a("is_causal"):
+        low = np.finfo(numpy_dtype(elem)).min
+        mask = np.triu(np.full((qs[-2], ks[-2]), low), 1)
+        s = cx.emit(ge.Add, s, cx.const(mask, elem, "causal_mask"), suffix="Add_causal").results[0]
+    if cx.a("attn_mask") is not None:
+        m = cx.x("attn_mask")
+        if _element_type(m) == IntegerType(1):  # a bool mask: keep where true
+            low = cx.const(np.finfo(numpy_dtype(elem)).min, elem, "mask_low")
+            zero = cx.const(0.0, elem, "mask_zero")
+            m = cx.emit(ge.SelectV2, m, zero, low, suffix="SelectV2_mask").results[0]
+        s = cx.emit(ge.Add, s, m, suffix="Add_mask").results[0]
+    p = cx.emit(ge.SoftmaxV2, s, suffix="SoftmaxV2", axes=[-1]).results[0]
+    out = cx.emit(ge.BatchMatMulV2, p, v, types=[cx.out(0)], adj_x1=False, adj_x2=False).results[0]
+    return [out, _Unused(cx, "the logsumexp of scaled_dot_product_attention")]  # type: ignore[list-item]
 
 
 # ---------------------------------------------------------------------------------------

@@ -210,6 +210,26 @@ def test_embedding_and_index_select():
     ids = torch.tensor([[1, 9, 0], [3, 3, 2]])
     _run(lambda s, i: F.embedding(i, s.t), [ids], {"t": table}, op="aten.embedding.default")
     _run(lambda s, a, i: torch.index_select(a, 1, i), [_x(3, 5), torch.tensor([4, 0])], op="aten.index_select.default")
+    _run(
+        lambda s, a, i: torch.gather(a, 1, i),
+        [_x(3, 5), torch.tensor([[4, 0], [1, 1], [2, 3]])],
+        op="aten.gather.default",
+    )
+
+
+@pytest.mark.parametrize("variant", ["plain", "causal", "float_mask", "bool_mask"])
+def test_scaled_dot_product_attention(variant):
+    q, k, v = _x(1, 2, 4, 8), _x(1, 2, 6, 8, seed=1), _x(1, 2, 6, 8, seed=2)
+    fmask = _x(4, 6, seed=3)
+    bmask = torch.tensor([[True, False, True, True, False, True]] * 4)
+    if variant == "causal":
+        q = _x(1, 2, 6, 8)
+
+    def fn(s, q, k, v):
+        mask = {"float_mask": fmask, "bool_mask": bmask}.get(variant)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=variant == "causal")
+
+    _run(fn, [q, k, v], op="aten._scaled_dot_product_flash_attention_for_cpu.default", tol=1e-5)
 
 
 def test_comparisons_and_casts():

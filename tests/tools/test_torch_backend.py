@@ -135,6 +135,19 @@ def test_resnet18_matches_eager():
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-3, atol=1e-4)
 
 
+def test_bert_matches_eager():
+    from ge_tools.networks import NETWORKS
+
+    torch._dynamo.reset()
+    net = NETWORKS["bert"]
+    m = net.build()
+    (ids,) = net.inputs()
+    with torch.no_grad():
+        got = _compile(m, check=True)(ids)
+        want = m(ids)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-3, atol=1e-4)
+
+
 def test_exported_program_through_the_tools(tmp_path):
     m = Small().eval()
     x = torch.randn(1, 3, 8, 8)
