@@ -1000,6 +1000,7 @@ def import_graph_module(
     with `dynamic=True`: the Data's `?` dim stands for it).
     Raises FxImportError (one line) for a node it cannot convert."""
     consts = consts or {}
+    used: set[str] = {n.name for n in gm.graph.nodes if n.op != "placeholder"}
     imp = _Importer(name)
     top = imp.loc(name, 0)
     index = 0
@@ -1011,7 +1012,7 @@ def import_graph_module(
             placeholder += 1
             if placeholder - 1 in skip:
                 continue
-            ge_name = ge_name if SSAValue.is_valid_name(ge_name) else re.sub(r"[^A-Za-z0-9_.$-]", "_", ge_name)
+            ge_name = _ssa_name(ge_name, used)
             val = node.meta.get("val")
             if node.name in consts:
                 t = consts[node.name]
@@ -1070,6 +1071,21 @@ def import_graph_module(
     except (VerifyException, LocatedError) as e:
         raise FxImportError(f"{name}: error: the imported graph does not verify: {e}") from None
     return module
+
+
+def _ssa_name(raw: str, used: set[str]) -> str:
+    """A valid SSA name for `raw` (a state-dict name such as `0.weight`: characters outside
+    `[A-Za-z0-9_.$-]` become `_`, a leading digit gets `n`, as importers/onnx.py names
+    values), unique among `used` (`_1`, `_2`, ... on a clash)."""
+    base = raw if SSAValue.is_valid_name(raw) else re.sub(r"[^A-Za-z0-9_.$-]", "_", raw)
+    if not SSAValue.is_valid_name(base):
+        base = "n" + base
+    name, k = base, 0
+    while name in used:
+        k += 1
+        name = f"{base}_{k}"
+    used.add(name)
+    return name
 
 
 def _flatten(v: Any) -> list[Any]:

@@ -258,6 +258,20 @@ def test_constants():
     _run(lambda s, a: a * torch.ones(4) + torch.zeros(2, 1), [_x(2, 4)])
 
 
+def test_names_and_locations():
+    """Parameters are Consts named by their state-dict names (made valid SSA names, unique);
+    every converted op carries its FX node's name and this file's line."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    m = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU()).eval()
+    module = import_exported_program(torch.export.export(m, (_x(2, 4),)), "seq.pt2")
+    ops = list(module.walk())
+    names = {o.results[0].name_hint for o in ops if o.results}
+    assert {"n0.weight", "n0.bias", "relu"} <= names
+    relu = next(o for o in ops if o.name == "ge.Relu")
+    assert isinstance(relu.location, FileLineColLoc) and relu.location.filename.data.endswith("activation.py")
+
+
 def test_every_converter_is_tested():
     """The converters this file exercises cover the table (a new converter needs a case);
     the ATen spellings torch.compile's AOTAutograd gives (_softmax, max_pool2d_with_indices,
