@@ -1,4 +1,4 @@
-"""ge-import: an ONNX model to ge-dialect IR.
+"""ge-import: an ONNX model (or a torch.export program, `.pt2`) to ge-dialect IR.
 
     ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...] [--dynamic-dims]
 
@@ -49,6 +49,11 @@ def read_input_file(path: str, max_bytes: int | None = None) -> bytes:
         raise UserError(f"{path}: error: cannot read the model: {e.strerror or e}") from None
 
 
+def is_torch_program_path(path: str) -> bool:
+    """A torch.export program saved with torch.export.save (`.pt2`)."""
+    return path.lower().endswith(".pt2")
+
+
 def load_model_or_text(
     path: str,
     ctx: Context | None = None,
@@ -57,10 +62,17 @@ def load_model_or_text(
     max_bytes: int | None = None,
 ) -> ModuleOp:
     """The module in `path`: an ONNX model (by its `.onnx` suffix) imported with
-    `input_shapes` and `dynamic_dims` (importers/onnx.py: import_model), else ge IR text
-    parsed with `ctx` (not verified; an imported module is). The file is read with
-    read_input_file's cap (`max_bytes`). Errors are one-line exceptions (OnnxImportError,
-    UserError) that `run_tool` prints."""
+    `input_shapes` and `dynamic_dims` (importers/onnx.py: import_model), a torch.export
+    program (`.pt2`, importers/fx.py: load_exported_program), else ge IR text parsed with
+    `ctx` (not verified; an imported module is). The file is read with read_input_file's
+    cap (`max_bytes`). Errors are one-line exceptions (OnnxImportError, UserError) that
+    `run_tool` prints."""
+    if is_torch_program_path(path) and not input_shapes and not dynamic_dims:
+        # a torch.export program (.pt2): importers/fx.py, TorchAir's ATen converters
+        from importers.fx import load_exported_program
+
+        read_input_file(path, max_bytes)  # refused past --max-input-size, as every input is
+        return load_exported_program(path)
     if not is_onnx_path(path) and (input_shapes or dynamic_dims):
         flag = "--input-shape" if input_shapes else "--dynamic-dims"
         raise UserError(f"{path}: error: {flag} applies to an ONNX model (.onnx) only")
@@ -114,14 +126,19 @@ def main(argv: Sequence[str] | None = None) -> None:
             epilog=_epilog(),
         )
         one_line_arg_errors(p)
-        p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model file")
+        p.add_argument(
+            "model", metavar="MODEL.onnx", help="the ONNX model file, or a torch.export program (.pt2, importers/fx.py)"
+        )
         p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the module here (default: stdout)")
         add_input_shape_argument(p)
         add_max_input_size_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
-        data = read_input_file(args.model, args.max_input_size)
-        module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims, data=data)
+        if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
+            module = load_model_or_text(args.model, max_bytes=args.max_input_size)
+        else:
+            data = read_input_file(args.model, args.max_input_size)
+            module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims, data=data)
         if args.output:
             with open(args.output, "w") as f:
                 Printer(stream=f).print_op(module)

@@ -1105,6 +1105,10 @@ class GeOptMain(xDSLOptMain):
             return onnx_importer.load_model(
                 self.get_input_name(), shapes, dynamic_dims=self.args.dynamic_dims, data=self.input_data
             )
+        if self.get_input_name().lower().endswith(".pt2") and not shapes and not self.args.dynamic_dims:
+            from importers.fx import load_exported_program  # a torch.export program
+
+            return load_exported_program(self.get_input_name())
         if shapes or self.args.dynamic_dims:
             flag = "--input-shape" if shapes else "--dynamic-dims"
             raise UserError(f"{self.get_input_name()}: error: {flag} applies to an ONNX model (.onnx) only")

@@ -887,10 +887,10 @@ def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> Module
 def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
     """issue 11: FILE as read_module reads it, or an ONNX model (.onnx) imported with
     --input-shape (ge_tools/import_onnx.py; errors as ge-import gives them)."""
-    from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, load_model_or_text
+    from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, is_torch_program_path, load_model_or_text
 
     shapes = input_shapes_arg(args.input_shape, "ge-run")
-    if not is_onnx_path(args.file) and not shapes and not args.dynamic_dims:
+    if not (is_onnx_path(args.file) or is_torch_program_path(args.file)) and not shapes and not args.dynamic_dims:
         return read_module(ctx, args.file, args.max_input_size)
     module = load_model_or_text(args.file, ctx, shapes, dynamic_dims=args.dynamic_dims, max_bytes=args.max_input_size)
     verify_module(module)

@@ -1,0 +1,200 @@
+"""`torch.compile(model, backend="ge_xdsl")`: PyTorch models through ge-compile and the device simulator.
+
+    import torch, torchvision
+    model = torchvision.models.resnet18(weights=None).eval()
+    stats = {}
+    fast = torch.compile(model, backend="ge_xdsl", options={"check": True, "remarks": True, "stats": stats})
+    with torch.no_grad():
+        y = fast(torch.randn(1, 3, 64, 64))
+
+As TorchAir (repository Ascend/torchair, `torchair.get_npu_backend`) is GE's backend: Dynamo
+captures each graph, AOTAutograd lowers it to ATen ops (`aot_autograd` with a forward
+compiler, inference only), importers/fx.py converts every ATen op to GE ops (one converter
+per op, TorchAir's), ge-compile compiles it once (api.compile), and each call runs the
+npu.model on the device simulator (api.simulate) and returns torch tensors. Graph breaks are
+Dynamo's: each compiled subgraph is its own model. A recompile happens only where Dynamo's
+guards ask for one.
+
+The module's parameters are frozen into the model as ge.Const at compile time, as TorchAir's
+`config.experimental_config.frozen_parameter` does (GE then constant-folds and fuses them);
+buffers and the user's inputs are ge.Data, fed each call.
+
+`options` (`torch.compile(..., options={...})`):
+* `pipeline`: ge-opt's `-p` (default `ge-compile`); any other key not below is an option of
+  its pass, as api.compile takes them (`streams`, `enable_pass`, ...);
+* `check`: also run each call eagerly (the ATen graph on torch) and compare every output
+  with ge-run's tolerance (ge_tools/run.py: within_tolerance); a mismatch raises
+  `GeCheckError` naming the FX node of the output and its source line;
+* `remarks`: print what GE decided (the passes' remarks) on stderr, one line each,
+  located at the user's model line;
+* `stats`: a dict the backend fills: `graphs` (one entry per compiled subgraph: the figures
+  ge-run --stats-json writes, api.compile's `stats`), `compiles`, `calls`;
+* `dump_dir`: write each subgraph's imported module (`graph_K.mlir`) and compiled module
+  (`graph_K.compiled.mlir`) there.
+
+The backend is registered under torch's entry point (`torch_dynamo_backends` in
+pyproject.toml), so `backend="ge_xdsl"` needs no import; `ge_xdsl` itself may be passed too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ge_tools import api
+
+__all__ = ["GeCheckError", "ge_xdsl"]
+
+_BACKEND_KEYS = ("pipeline", "check", "remarks", "stats", "dump_dir")
+
+
+class GeCheckError(AssertionError):
+    """A compiled call whose output differs from eager's (`check=True`); `str()` is one line."""
+
+
+def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | None = None) -> Callable[..., Any]:
+    """The torch.compile backend: Dynamo's graph `gm` -> AOTAutograd's ATen graph -> a ge
+    module compiled once -> a callable that runs it on the device simulator."""
+    import torch
+    from torch._dynamo.backends.common import aot_autograd
+
+    opts = dict(options or {})
+    pipeline = str(opts.pop("pipeline", "ge-compile"))
+    check = bool(opts.pop("check", False))
+    remarks = bool(opts.pop("remarks", False))
+    stats = opts.pop("stats", None)
+    dump_dir = opts.pop("dump_dir", None)
+    pass_options = opts
+    if stats is not None and not isinstance(stats, dict):
+        raise TypeError(f"ge_xdsl: options['stats'] must be a dict the backend fills, got {type(stats).__name__}")
+    # the placeholders of Dynamo's graph, in the order of example_inputs: their names and
+    # which are parameters (frozen as Const, taken outside AOTAutograd's fake-tensor mode)
+    dyn_names = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
+    frozen = {k: _array(t) for k, t in enumerate(example_inputs) if isinstance(t, torch.nn.Parameter)}
+
+    def forward_compiler(fx: Any, fake_inputs: Sequence[Any]) -> Callable[..., Any]:
+        from importers.fx import import_graph_module
+
+        holders = [n for n in fx.graph.nodes if n.op == "placeholder"]
+        if len(holders) != len(example_inputs):
+            raise RuntimeError(
+                f"ge_xdsl: AOTAutograd's graph has {len(holders)} inputs, Dynamo's {len(example_inputs)} "
+                "(an input mutation or a training graph, which the backend does not compile)"
+            )
+        consts = {holders[k].name: a for k, a in frozen.items()}
+        symbolic = [k for k, n in enumerate(holders) if not hasattr(n.meta.get("val"), "shape")]
+        fed = [k for k in range(len(holders)) if k not in frozen and k not in symbolic]
+        names = [dyn_names[k] if k < len(dyn_names) else n.name for k, n in enumerate(holders)]
+        file = _user_file(fx)
+        module = import_graph_module(fx, consts, file, names=names, skip=set(symbolic))
+        number = stats.setdefault("compiles", 0) if stats is not None else 0
+        result = api.compile(module, pipeline, **pass_options)
+        if stats is not None:
+            stats["compiles"] = number + 1
+            stats.setdefault("graphs", []).append(result.stats)
+            stats.setdefault("calls", 0)
+        if remarks:
+            for r in result.remarks:
+                print(f"{r.location}: remark: {r.message}", file=sys.stderr)
+        if dump_dir:
+            _dump(dump_dir, number, module, result.module)
+        out_nodes = _output_nodes(fx)
+        execute = _executor(result)
+
+        def run(*args: Any) -> list[Any]:
+            feeds = [_array(args[k]) for k in fed]
+            outs = execute(feeds)
+            tensors = [torch.from_numpy(np.array(o, copy=True)) for o in outs]
+            if stats is not None:
+                stats["calls"] = stats.get("calls", 0) + 1
+            if check:
+                with torch.no_grad():
+                    eager = fx(*args)
+                _compare(tensors, list(eager), out_nodes, module, feeds)
+            return tensors
+
+        run._boxed_call = False  # type: ignore[attr-defined]  # AOTAutograd calls run(*args)
+        return run
+
+    return aot_autograd(fw_compiler=forward_compiler)(gm, example_inputs)
+
+
+def _executor(result: api.CompileResult) -> Callable[[list[np.ndarray]], Sequence[np.ndarray]]:
+    """How a call runs: the npu.model on the device simulator (api.simulate), or, for a graph
+    with `?` dims (dynamic=True), the partitioned module on the dynamic executor
+    (runtime/dynamic_executor.py, as ge-run runs one), built once and fed each call's shapes."""
+    if result.model() is not None:
+        return lambda feeds: api.simulate(result.module, feeds).outputs
+    from runtime.dynamic_executor import DynamicExecutor
+
+    ex = DynamicExecutor(result.module, ())
+    return lambda feeds: ex.execute(feeds)
+
+
+def _array(t: Any) -> np.ndarray:
+    t = t.detach().cpu().contiguous()
+    if str(t.dtype) == "torch.bfloat16":
+        import ml_dtypes
+
+        return t.float().numpy().astype(ml_dtypes.bfloat16)
+    return t.numpy()
+
+
+def _user_file(fx: Any) -> str:
+    from importers.fx import source_location
+
+    for n in fx.graph.nodes:
+        f, line = source_location(n, "")
+        if line:
+            return f
+    return "<torch.compile>"
+
+
+def _output_nodes(fx: Any) -> list[Any]:
+    out = next(n for n in fx.graph.nodes if n.op == "output")
+    args = out.args[0]
+    return list(args) if isinstance(args, list | tuple) else [args]
+
+
+def _compare(got: Sequence[Any], eager: Sequence[Any], nodes: Sequence[Any], module: Any, feeds: Any) -> None:
+    """Every output within ge-run's tolerance of eager's (ge_tools/run.py: within_tolerance,
+    widened by runtime/error_bound.py's bound of the graph on these inputs, as ge-run
+    widens it), or a GeCheckError naming its FX node."""
+    from ge_tools.run import within_tolerance
+    from importers.fx import source_location
+    from runtime.error_bound import output_error_bounds
+    from runtime.reference import select_graph
+
+    bounds = output_error_bounds(select_graph(module, None), feeds)
+    for k, (g, e) in enumerate(zip(got, eager, strict=True)):
+        a, b = g.numpy(), _array(e)
+        node = nodes[k] if k < len(nodes) else None
+        name = getattr(node, "name", f"output {k}")
+        file, line = source_location(node, "<torch.compile>") if node is not None else ("<torch.compile>", 0)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            raise GeCheckError(
+                f"{file}:{line}:1: error: output {k} (node '{name}'): compiled is {a.dtype} {a.shape}, "
+                f"eager is {b.dtype} {b.shape}"
+            )
+        ok = within_tolerance(a, b, bounds[k] if k < len(bounds) else None)
+        bad = int(ok.size - np.count_nonzero(ok))
+        if bad:
+            first = tuple(int(i) for i in np.argwhere(~ok)[0])
+            raise GeCheckError(
+                f"{file}:{line}:1: error: output {k} (node '{name}'): {bad} of {a.size} elements differ from "
+                f"eager; first at {list(first)}: compiled {a[first]}, eager {b[first]}"
+            )
+
+
+def _dump(directory: str, number: int, module: Any, compiled: Any) -> None:
+    from xdsl.printer import Printer
+
+    os.makedirs(directory, exist_ok=True)
+    for suffix, m in (("", module), (".compiled", compiled)):
+        with open(os.path.join(directory, f"graph_{number}{suffix}.mlir"), "w") as f:
+            Printer(stream=f).print_op(m)
+            f.write("\n")

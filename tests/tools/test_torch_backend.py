@@ -1,0 +1,164 @@
+"""ge_tools/torch_backend.py (torch.compile's ge_xdsl backend) and `.pt2` programs in the tools."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from ge_tools.torch_backend import GeCheckError, ge_xdsl  # noqa: E402
+from importers import fx as fx_importer  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+F = torch.nn.functional
+
+
+class Small(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(4)
+        self.fc = torch.nn.Linear(4, 5)
+        self.ln = torch.nn.LayerNorm(5)
+
+    def forward(self, x):
+        y = F.max_pool2d(F.relu(self.bn(self.conv(x))), 2)
+        y = F.adaptive_avg_pool2d(y, 1).flatten(1)
+        return torch.softmax(F.silu(self.ln(self.fc(y))), -1), F.gelu(y).t()
+
+
+def _compile(model, **options):
+    return torch.compile(model, backend=ge_xdsl, options=options)
+
+
+def test_entry_point_names_the_backend():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert meta["project"]["entry-points"]["torch_dynamo_backends"] == {"ge_xdsl": "ge_tools.torch_backend:ge_xdsl"}
+
+
+def test_small_network_matches_eager_with_stats_remarks_and_dumps(tmp_path, capsys):
+    torch._dynamo.reset()
+    m = Small().eval()
+    x = torch.randn(2, 3, 8, 8)
+    stats: dict = {}
+    with torch.no_grad():
+        got = _compile(m, check=True, remarks=True, stats=stats, dump_dir=str(tmp_path))(x)
+        want = m(x)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-4, atol=1e-5)
+    assert stats["compiles"] == 1 and stats["calls"] == 1
+    assert stats["graphs"][0]["tasks"] > 0 and "memory_size" in stats["graphs"][0]
+    # remarks point at this file's lines (the FX nodes' stack traces)
+    err = capsys.readouterr().err
+    assert f"{__file__}:" in err and ": remark: " in err
+    dumped = (tmp_path / "graph_0.mlir").read_text()
+    assert "ge.Conv2D" in dumped and "ge.MaxPoolV3" in dumped and "ge.SoftmaxV2" in dumped
+    assert "npu.model" in (tmp_path / "graph_0.compiled.mlir").read_text()
+
+
+def test_dynamic_batch_compiles_once():
+    torch._dynamo.reset()
+    m = torch.nn.Sequential(torch.nn.Linear(6, 4), torch.nn.ReLU(), torch.nn.Linear(4, 3)).eval()
+    stats: dict = {}
+    fast = torch.compile(m, backend=ge_xdsl, dynamic=True, options={"stats": stats, "check": True})
+    with torch.no_grad():
+        for b in (2, 3, 7):
+            x = torch.randn(b, 6)
+            np.testing.assert_allclose(fast(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-6)
+    assert stats["compiles"] == 1 and stats["calls"] == 3
+
+
+def test_graph_break_gives_two_models():
+    torch._dynamo.reset()
+
+    def f(x):
+        y = torch.tanh(x) * 2.0
+        print("graph break")
+        return torch.sigmoid(y) + x
+
+    stats: dict = {}
+    x = torch.randn(3, 4)
+    got = torch.compile(f, backend=ge_xdsl, options={"stats": stats})(x)
+    np.testing.assert_allclose(got.numpy(), f(x).numpy(), rtol=1e-5, atol=1e-6)
+    assert stats["compiles"] == 2 and len(stats["graphs"]) == 2
+
+
+def test_unconverted_op_is_one_line_naming_the_source_line():
+    torch._dynamo.reset()
+
+    def f(x):
+        return torch.cumsum(x, 0)  # the unconverted ATen op
+
+    with pytest.raises(Exception) as info:
+        torch.compile(f, backend=ge_xdsl)(torch.randn(3))
+    e = info.value
+    # Dynamo wraps a backend's error in BackendCompilerFailed (its inner_exception)
+    e = getattr(e, "inner_exception", e)
+    assert isinstance(e, fx_importer.FxImportError)
+    line = f.__code__.co_firstlineno + 1
+    assert str(e).startswith(f"{__file__}:{line}:1: error: aten.cumsum.default (node 'cumsum'): no converter")
+    assert "\n" not in str(e)
+
+
+def test_check_reports_the_mismatching_node(monkeypatch):
+    torch._dynamo.reset()
+
+    def wrong(cx):  # a converter made wrong on purpose: exp instead of tanh
+        return cx.single(fx_importer.ge.Exp, cx.x("self"))
+
+    monkeypatch.setitem(fx_importer.CONVERTERS, "aten.tanh.default", wrong)
+
+    def f(x):
+        return torch.tanh(x) + 1.0
+
+    with pytest.raises(GeCheckError, match=r"output 0 \(node 'add'\): \d+ of 6 elements differ from eager"):
+        torch.compile(f, backend=ge_xdsl, options={"check": True})(torch.randn(2, 3))
+
+
+def test_resnet18_matches_eager():
+    from ge_tools.networks import NETWORKS
+
+    torch._dynamo.reset()
+    net = NETWORKS["resnet18"]
+    m = net.build()
+    x = torch.randn(1, 3, 32, 32)
+    with torch.no_grad():
+        got = _compile(m, check=True)(x)  # check: within ge-run's tolerance of eager
+        want = m(x)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-3, atol=1e-4)
+
+
+def test_bert_matches_eager():
+    from ge_tools.networks import NETWORKS
+
+    torch._dynamo.reset()
+    net = NETWORKS["bert"]
+    m = net.build()
+    (ids,) = net.inputs()
+    with torch.no_grad():
+        got = _compile(m, check=True)(ids)
+        want = m(ids)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-3, atol=1e-4)
+
+
+def test_exported_program_through_the_tools(tmp_path):
+    m = Small().eval()
+    x = torch.randn(1, 3, 8, 8)
+    path = tmp_path / "small.pt2"
+    torch.export.save(torch.export.export(m, (x,)), str(path))
+    env_run = [sys.executable, "-m", "ge_tools.import_onnx", str(path)]
+    out = subprocess.run(env_run, capture_output=True, text=True, check=True).stdout
+    assert "ge.Conv2D" in out and '"fc.weight"' not in out and "%fc.weight" in out
+    run = subprocess.run([sys.executable, "-m", "ge_tools.run", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    bad = tmp_path / "bad.pt2"
+    bad.write_bytes(b"not a zip")
+    r = subprocess.run([sys.executable, "-m", "ge_tools.run", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and f"{bad}: error: not a torch.export program" in r.stderr
