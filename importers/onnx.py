@@ -2590,10 +2590,3 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
         suffix="Conv2DTranspose",
     )
     ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
-
-
-# The recurrent ops' converters register themselves (they use the helpers above).
-import importers.onnx_rnn  # noqa: E402, F401  (LSTM, GRU, RNN)
-
-# The ops of importers/onnx_more_ops.py register themselves with `converts` and MAPPINGS.
-from importers import onnx_more_ops  # noqa: E402, F401  (registers its converters)
