@@ -573,8 +573,10 @@ def make_onnx_model(
 # README.md, "The pipeline": the passes ge-compile stands for, in order, as -p names them
 # (written by hand, not read from GeCompilePass: the tests check the pass against it)
 README_PIPELINE: list[str] = [
+    "ge-for-pass",
     "ge-dimension-compute-pass",
     "ge-constant-folding-pass",
+    "ge-cond-pass",
     "ge-dropout-pass",
     "ge-stop-gradient-pass",
     "ge-prevent-gradient-pass",
@@ -589,6 +591,7 @@ README_PIPELINE: list[str] = [
     "ge-split-notask",
     "ge-concat-notask",
     "ge-pack-notask",
+    "ge-label-allocator",
     "ge-phony-notask{stage=calc}",
     "ge-assign-memory",
     "ge-to-npu",
