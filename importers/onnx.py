@@ -220,6 +220,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     Gather | GatherV2 (Const axis) | gather_plugin.cc
     Gemm | MatMulV2 | gemm_plugin.cc
     Identity | Identity | similar_opp_plugins.cc
+    If | If (then_branch subgraph 0, else_branch 1) | if_plugin (ops repository); parser: subgraph_adapter/if_subgraph_adapter.cc
+    Loop | While over a trip counter and condition (ours: no plugin in the public copy, no parser adapter) | -
     Log | Log | similar_opp_plugins.cc
     MatMul | BatchMatMulV2 (2-D: MatMul) | matmul_plugin.cc
     Max | Maximum chain (one input: Identity) | max_plugin.cc
@@ -651,12 +653,16 @@ def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list
             ) from None
         raise OnnxImportError(f"{name}: error: ONNX shape inference fails: {text}") from None
     types: dict[str, tuple[int, list[int | str | None] | None]] = {}
-    g = out.graph
-    for vi in [*g.input, *g.value_info, *g.output]:
-        if vi.type.HasField("tensor_type"):
-            types[vi.name] = (vi.type.tensor_type.elem_type, _dims_of(vi))
-        else:
-            types[vi.name] = (-1, None)  # a sequence, map or optional value
+    graphs = [out.graph]
+    while graphs:  # the main graph, then the subgraphs of If / Loop nodes (onnx_control.py)
+        g = graphs.pop()
+        for vi in [*g.input, *g.value_info, *g.output]:
+            if vi.type.HasField("tensor_type"):
+                types[vi.name] = (vi.type.tensor_type.elem_type, _dims_of(vi))
+            else:
+                types[vi.name] = (-1, None)  # a sequence, map or optional value
+        graphs += [a.g for n in g.node for a in n.attribute if a.type == onnx.AttributeProto.GRAPH]
+    onnx_control.loop_carried_types(out.graph, types, name)
     return types
 
 
@@ -722,6 +728,8 @@ class _Importer:
     _next_suffix: dict[str, int] = field(default_factory=dict)  # base name -> last suffix tried
     _locations: dict[int, FileLineColLoc] = field(default_factory=dict)
     checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
+    # the subgraphs of If / Loop nodes (importers/onnx_control.py), module-level ge.graphs
+    subgraphs: list[ge.GraphOp] = field(default_factory=list)
 
     # -- names, types, locations -----------------------------------------------------------
 
@@ -833,7 +841,7 @@ class _Importer:
         net.location = self.location(0)
         self.ops.append(net)
         graph_op = ge.GraphOp("main", Region(Block(self.ops)), {A.SINGLE_OP_SCENE: A.bool_attr(False)})
-        module = ModuleOp([graph_op])
+        module = ModuleOp([graph_op, *self.subgraphs])
         self.verify(graph_op)
         return module
 
@@ -842,7 +850,10 @@ class _Importer:
         if node.domain not in _DEFAULT_DOMAINS or node.op_type not in _CONVERTERS:
             raise ctx.error(_unsupported_message(node.op_type, node.domain))
         try:  # ONNX's checker: attribute names and types against the op's schema
-            onnx.checker.check_node(node, self.checker_ctx)
+            # (not a node with subgraphs: the checker cannot be told the outer scope a
+            # branch reads; each node of a subgraph is checked when onnx_control.py imports it)
+            if not any(a.type == onnx.AttributeProto.GRAPH for a in node.attribute):
+                onnx.checker.check_node(node, self.checker_ctx)
         except Exception as e:  # onnx.checker.ValidationError
             raise ctx.error(f"the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
         for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
@@ -859,7 +870,8 @@ class _Importer:
                 raise ctx.error(f"internal error: output {i} '{out}' was not converted")
 
     def verify(self, graph_op: ge.GraphOp) -> None:
-        for op in self.ops:
+        # (the subgraphs' nodes once the module holds them all: their symbols resolve)
+        for op in [*self.ops, *(n for g in self.subgraphs for n in g.body.block.ops)]:
             try:
                 op.verify_()
             except (VerifyException, LocatedError) as e:
@@ -872,7 +884,8 @@ class _Importer:
                     ) from None
                 raise OnnxImportError(f"{self.model_name}: error: {op.name} does not verify: {msg}") from None
         try:
-            graph_op.verify_()
+            for g in (graph_op, *self.subgraphs):
+                g.verify_()
         except (VerifyException, LocatedError) as e:
             msg = e.message if isinstance(e, LocatedError) else str(e)
             raise OnnxImportError(f"{self.model_name}: error: the imported graph does not verify: {msg}") from None
@@ -2303,3 +2316,6 @@ def _conv_transpose(ctx: _NodeCtx) -> None:
         suffix="Conv2DTranspose",
     )
     ctx.single(ge.Squeeze, [conv.results[0]], {"axis": _ints([2])})
+
+
+from importers import onnx_control  # noqa: E402, F401  (If and Loop: converters with subgraphs)

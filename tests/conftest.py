@@ -55,6 +55,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DYNAMIC_EXAMPLES = sorted((ROOT / "examples").glob("dynamic_*.mlir"))
 EXAMPLES = [p for p in sorted((ROOT / "examples").glob("*.mlir")) if p not in DYNAMIC_EXAMPLES]
 
+# The ONNX ops with subgraphs, whose import and numeric cases (against onnxruntime) are in
+# tests/importers/test_onnx_control.py
+CONTROL_ONNX_OPS = frozenset({"If", "Loop"})
+
 # The ONNX ops whose import and numeric cases are in tests/importers/test_onnx_ops_structural.py
 # (test_onnx_import.py's coverage test counts them as covered there).
 STRUCTURAL_ONNX_OPS = frozenset({
