@@ -12,7 +12,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of, tensor_desc
-from ge_dialect.ge import GeNode, GraphOp, PartitionedCall, called_graph_names
+from ge_dialect.ge import ControlOp, GeNode, GraphOp, PartitionedCall, called_graph_names
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_shape
 
@@ -161,6 +161,11 @@ def dynamic_graphs(module: ModuleOp) -> set[str]:
                 f = op.attributes.get("f")
                 if isinstance(f, SymbolRefAttr):
                     todo.append(f.root_reference.data)
+            elif isinstance(op, ControlOp):
+                # a control op of an unknown graph runs on the host (the dynamic runtime's
+                # control-op tasks) and its subgraphs with it: dynamic_shape_partition.cc:
+                # MarkSubgraphUnknownStatus (a subgraph whose parent's graph is unknown)
+                todo.extend(op.subgraph_names())
     return out
 
 

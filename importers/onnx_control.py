@@ -88,8 +88,16 @@ def loop_carried_types(
                 elem, dims = types.get(out, (0, None))
                 init = types.get(node.input[2 + k])
                 res = types.get(body.output[1 + k].name) if 1 + k < len(body.output) else None
-                if out and dims is None and init is not None and res is not None and init[1] == res[1]:
+                if not out or init is None or init[1] is None or res is None or res[1] is None:
+                    continue
+                # a named dim (dim_param) of the body's or the output's declared type agrees
+                # with any extent; a known one must be the initial value's
+                if _agree(init[1], res[1]) and (dims is None or _agree(init[1], dims)):
                     types[out] = (elem or init[0], init[1])
+
+
+def _agree(a: list[int | str | None], b: list[int | str | None]) -> bool:
+    return len(a) == len(b) and all(not isinstance(x, int) or not isinstance(y, int) or x == y for x, y in zip(a, b))
 
 
 def outer_names(g: onnx.GraphProto) -> list[str]:
