@@ -50,11 +50,17 @@ from runtime.error_bound import output_error_bounds
 from runtime.interpreter import run_module
 from runtime.reference import select_graph
 
-RECORDED_PASSES = 503
+RECORDED_PASSES = 504
 RECORDED_COMPILED_PASSES = 503
 
 # case name -> (a substring of its compiled-path failure, why the compiled path cannot take it)
-COMPILED_REFUSED: dict[str, tuple[str, str]] = {}
+COMPILED_REFUSED: dict[str, tuple[str, str]] = {
+    # passes/control/label_allocator.py: GE's label makers are not ported yet
+    "test_if": (
+        "If on the static path is not supported yet",
+        "ge-label-allocator refuses control flow in a known graph",
+    ),
+}
 
 
 def _collect():
