@@ -753,55 +753,51 @@ def _verify_tensor_size(t: Attribute, what: str) -> None:
 
 
 def _verify_no_call_cycle(graph: GraphOp, ops: Sequence[Operation]) -> None:
-    """No PartitionedCall chain leads back to its own graph. GE's subgraphs form a tree under
-    the root graph, each with one parent node (ComputeGraph::GetParentNode), and the walks
-    over it are bounded (stream_allocator.cc: BuildEventReuseMapOfOneDim fails beyond
+    """No chain of subgraph calls (PartitionedCall's `f`, a control op's branches, cond and
+    body) leads back to its own graph. GE's subgraphs form a tree under the root graph,
+    each with one parent node (ComputeGraph::GetParentNode), and the walks over it are
+    bounded (stream_allocator.cc: BuildEventReuseMapOfOneDim fails beyond
     kMaxSubgraphDepth): a recursive call has no static meaning. One depth-first walk from
     this graph over the graphs it reaches; a graph without calls costs nothing."""
-    calls = [op for op in ops if isinstance(op, PartitionedCall)]
+    calls = [(op, called_graph_names(op)) for op in ops if isinstance(op, PartitionedCall | ControlOp)]
     module = graph.parent_op()
     if not calls or module is None:
         return
     graphs = {g.sym_name.data: g for g in module.regions[0].block.ops if isinstance(g, GraphOp)}
     me = graph.sym_name.data
-
-    def callee(call: PartitionedCall) -> str | None:
-        f = call.attributes.get("f")
-        return f.root_reference.data if isinstance(f, SymbolRefAttr) else None
-
     seen: set[str] = set()
-    for call in calls:
-        first = callee(call)
-        if first is None:
-            continue
-        if first == me:
-            raise LocatedError(call, f"PartitionedCall calls @{me}, the graph it is in: GE graphs cannot recurse")
-        # iterative DFS; `came_from` rebuilds the path of the cycle
-        came_from: dict[str, str] = {first: me}
-        stack = [first] if first not in seen else []
-        while stack:
-            name = stack.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            g = graphs.get(name)
-            if g is None:
-                continue
-            for op in g.body.block.ops:
-                if not isinstance(op, PartitionedCall) or (nxt := callee(op)) is None:
+    for call, firsts in calls:
+        kind = ge_type(call)
+        for first in firsts:
+            if first == me:
+                raise LocatedError(call, f"{kind} calls @{me}, the graph it is in: GE graphs cannot recurse")
+            # iterative DFS; `came_from` rebuilds the path of the cycle
+            came_from: dict[str, str] = {first: me}
+            stack = [first] if first not in seen else []
+            while stack:
+                name = stack.pop()
+                if name in seen:
                     continue
-                if nxt == me:
-                    path = [me, name]
-                    while path[-1] != first:
-                        path.append(came_from[path[-1]])
-                    chain = " -> ".join(f"@{n}" for n in [me, *reversed(path[1:]), me])
-                    raise LocatedError(
-                        call,
-                        f"PartitionedCall calls @{first}, which calls back into @{me} ({chain}): GE graphs cannot recurse",
-                    )
-                if nxt not in seen:
-                    came_from.setdefault(nxt, name)
-                    stack.append(nxt)
+                seen.add(name)
+                g = graphs.get(name)
+                if g is None:
+                    continue
+                for op in g.body.block.ops:
+                    if not isinstance(op, PartitionedCall | ControlOp):
+                        continue
+                    for nxt in called_graph_names(op):
+                        if nxt == me:
+                            path = [me, name]
+                            while path[-1] != first:
+                                path.append(came_from[path[-1]])
+                            chain = " -> ".join(f"@{n}" for n in [me, *reversed(path[1:]), me])
+                            raise LocatedError(
+                                call,
+                                f"{kind} calls @{first}, which calls back into @{me} ({chain}): GE graphs cannot recurse",
+                            )
+                        if nxt not in seen:
+                            came_from.setdefault(nxt, name)
+                            stack.append(nxt)
 
 
 # ---------------------------------------------------------------------------------------
@@ -811,7 +807,8 @@ def _verify_no_call_cycle(graph: GraphOp, ops: Sequence[Operation]) -> None:
 
 class DataLike(GeNode):
     NUM_INPUTS: ClassVar = (0, 0)
-    ATTRS: ClassVar = {"index": (A.AttrKind.INT, True)}
+    # a subgraph's Data: the parent node's input it stands for (see "Control flow" below)
+    ATTRS: ClassVar = {"index": (A.AttrKind.INT, True), "_parent_node_index": (A.AttrKind.INT, False)}
 
     def check(self) -> None:
         idx = self.int_attr("index")
@@ -886,6 +883,14 @@ class NetOutput(GeNode):
     name = "ge.NetOutput"
     NUM_OUTPUTS: ClassVar = (0, 0)
     traits = traits_def(IsTerminator())
+    # a subgraph's NetOutput: the parent node's output each input writes (GE keeps
+    # ATTR_NAME_PARENT_NODE_INDEX on each input desc; here one list entry per input)
+    ATTRS: ClassVar = {"_parent_node_index": (A.AttrKind.LIST_INT, False)}
+
+    def check(self) -> None:
+        idx = self.int_list("_parent_node_index")
+        if idx is not None and len(idx) != len(self.operands):
+            raise VerifyException(f"'_parent_node_index' has {len(idx)} entries for {len(self.operands)} inputs")
 
     @classmethod
     def parse(cls, parser: Parser) -> NetOutput:
@@ -2644,6 +2649,285 @@ class FusedAscBackend(GeNode):
 
 
 # ---------------------------------------------------------------------------------------
+# Control flow: If, Case, While, For (GE's functional control-flow nodes)
+#
+# GE keeps control flow as functional nodes that call subgraphs (ops/built-in/op_proto/
+# inc/functional_ops.h: REG_OP(If), REG_OP(Case), REG_OP(While), REG_OP(For), with their
+# stateless variants StatelessIf / StatelessCase / StatelessWhile, the same signatures).
+# Each subgraph is a module-level ge.graph named by symbol, as PartitionedCall's `f`. A
+# subgraph's Data carries `_parent_node_index` (ATTR_NAME_PARENT_NODE_INDEX): the parent
+# node's input it stands for; a branch's or body's NetOutput may carry `_parent_node_index`
+# as a list, one parent output index per input (GE keeps it on each input desc). The
+# parent's inputs that no subgraph receives lead: If's cond and Case's branch_index
+# (input 0), For's start/limit/delta (inputs 0..2; the body's Data 0 is the loop variable,
+# parent index 0 as ForPass::UpdateForBodyInputMapping keeps it).
+# ---------------------------------------------------------------------------------------
+
+# ge_attr_define.cc: ATTR_NAME_PARENT_NODE_INDEX
+PARENT_NODE_INDEX = "_parent_node_index"
+# ge_attr_define.cc: the subgraph names of the functional ops (ATTR_NAME_THEN_BRANCH, ...)
+THEN_BRANCH, ELSE_BRANCH, BRANCHES, COND, BODY = "then_branch", "else_branch", "branches", "cond", "body"
+
+
+def _types_agree(a: Attribute, b: Attribute) -> bool:
+    """One dtype, and shapes that can both hold (dims_agree: `?` agrees with any extent)."""
+    return a.element_type == b.element_type and dims_agree(shape_of(a), shape_of(b))  # type: ignore[attr-defined]
+
+
+def _sym(a: Attribute | None) -> str | None:
+    return a.root_reference.data if isinstance(a, SymbolRefAttr) else None
+
+
+class ControlOp(GeNode):
+    """Base of the functional control-flow nodes: subgraphs by symbol (`subgraph_refs`),
+    their signatures checked against the node's inputs and outputs (`check`)."""
+
+    NUM_OUTPUTS: ClassVar = (0, None)
+    # inputs before the ones the subgraphs receive (If/Case: 1, For: 3, While: 0)
+    LEAD_INPUTS: ClassVar[int] = 0
+
+    def subgraph_refs(self) -> list[tuple[str, SymbolRefAttr]]:
+        """(GE subgraph name, symbol) of each subgraph, in GE's subgraph order."""
+        raise NotImplementedError
+
+    def subgraph_names(self) -> list[str]:
+        return [r.root_reference.data for _, r in self.subgraph_refs()]
+
+    def subgraph(self, i: int) -> GraphOp:
+        """Subgraph i (in subgraph_refs order) of a verified node."""
+        g = SymbolTable.lookup_symbol(self, self.subgraph_refs()[i][1])
+        assert isinstance(g, GraphOp)
+        return g
+
+    def _refs(self, *names: str) -> list[tuple[str, SymbolRefAttr]]:
+        out = []
+        for n in names:
+            a = self.attributes.get(n)
+            if not isinstance(a, SymbolRefAttr):
+                raise VerifyException(f"{ge_type(self)} requires attribute '{n}' = @subgraph")
+            out.append((n, a))
+        return out
+
+    def check(self) -> None:
+        graphs = []
+        for role, ref in self.subgraph_refs():
+            g = SymbolTable.lookup_symbol(self, ref)
+            if not isinstance(g, GraphOp):
+                raise VerifyException(f"{ge_type(self)}'s {role} {ref} is not a ge.graph in this module")
+            graphs.append((role, g))
+        self.check_subgraphs(graphs)
+
+    def check_subgraphs(self, graphs: list[tuple[str, GraphOp]]) -> None:
+        """The node's own rules on its (resolved) subgraphs."""
+
+    def _signature(
+        self,
+        role: str,
+        graph: GraphOp,
+        ins: Sequence[Attribute],
+        parents: Sequence[int],
+        outs: Sequence[Attribute] | None,
+    ) -> None:
+        """`graph` takes `ins` (its Data k standing for parent input parents[k]) and, when
+        `outs` is given, returns `outs` (NetOutput input i for parent output i).
+
+        GE: a subgraph's Data maps to its parent input by ATTR_NAME_PARENT_NODE_INDEX
+        (NodeUtils::GetParentInput); its NetOutput input to the parent output likewise
+        (NodeUtils::GetParentOutput / GraphUtils::HandleSubgraphOutput)."""
+        what = f"{ge_type(self)}'s {role} @{graph.sym_name.data}"
+        datas = graph.data_nodes
+        if len(datas) != len(ins):
+            raise VerifyException(
+                f"{what} has {len(datas)} Data nodes, but the {ge_type(self)} passes it {len(ins)} inputs"
+            )
+        for k, (d, t, p) in enumerate(zip(datas, ins, parents)):
+            if not _types_agree(d.results[0].type, t):
+                raise VerifyException(f"{what}: Data {k} has type {d.results[0].type}, but it receives {t}")
+            got = d.int_attr(PARENT_NODE_INDEX)
+            if got is None:
+                raise VerifyException(f"{what}: Data {k} lacks '{PARENT_NODE_INDEX}' (it stands for input {p})")
+            if got != p:
+                raise VerifyException(f"{what}: Data {k} has {PARENT_NODE_INDEX} = {got}, but it stands for input {p}")
+        if outs is None:
+            return
+        net = graph.net_output
+        if len(net.operands) != len(outs):
+            raise VerifyException(
+                f"{what} returns {len(net.operands)} values, but the {ge_type(self)} has {len(outs)} outputs"
+            )
+        for i, (v, t) in enumerate(zip(net.operands, outs)):
+            if not _types_agree(v.type, t):
+                raise VerifyException(
+                    f"{what}: output {i} has type {v.type}, but the {ge_type(self)}'s output {i} is {t}"
+                )
+        idx = net.int_list(PARENT_NODE_INDEX)
+        if idx is not None and idx != list(range(len(outs))):
+            raise VerifyException(
+                f"{what}: NetOutput's {PARENT_NODE_INDEX} is {idx}, expected {list(range(len(outs)))}"
+            )
+
+    def _lead_scalar_int32(self, i: int, what: str) -> None:
+        t = self.operands[i].type
+        if ge_dtype_name(t.element_type) != "DT_INT32":  # type: ignore[attr-defined]
+            raise VerifyException(f"{ge_type(self)}'s {what} (input {i}) must be int32, got {t}")
+        s = shape_of(t)
+        if s is not None and _known(s) and math.prod(s) != 1:
+            raise VerifyException(
+                f"{ge_type(self)}'s {what} (input {i}) must hold one element, got shape {fmt_shape(s)}"
+            )
+
+    def branch_ins(self) -> tuple[list[Attribute], list[int]]:
+        """The types and parent indices of the inputs the subgraphs receive."""
+        n = self.LEAD_INPUTS
+        return [v.type for v in self.operands[n:]], list(range(n, len(self.operands)))
+
+
+class IfBase(ControlOp):
+    """`ge.If(%cond, %x...) {then_branch = @t, else_branch = @e}`: then_branch when cond is
+    true (a non-zero scalar, or a non-empty tensor), else else_branch; both take the inputs
+    after cond and return the node's outputs. (CondPass turns cond into an int32 scalar.)"""
+
+    NUM_INPUTS: ClassVar = (1, None)
+    LEAD_INPUTS: ClassVar = 1
+
+    def subgraph_refs(self) -> list[tuple[str, SymbolRefAttr]]:
+        return self._refs(THEN_BRANCH, ELSE_BRANCH)
+
+    def check_subgraphs(self, graphs: list[tuple[str, GraphOp]]) -> None:
+        ins, parents = self.branch_ins()
+        outs = [r.type for r in self.results]
+        for role, g in graphs:
+            self._signature(role, g, ins, parents, outs)
+
+
+@irdl_op_definition
+class If(IfBase):
+    name = "ge.If"
+
+
+@irdl_op_definition
+class StatelessIf(IfBase):
+    name = "ge.StatelessIf"
+
+
+class CaseBase(ControlOp):
+    """`ge.Case(%branch_index, %x...) {branches = [@b0, @b1, ...]}`: branch `branch_index`
+    (int32, one element; out of range takes the last branch: GenIndexForCase)."""
+
+    NUM_INPUTS: ClassVar = (1, None)
+    LEAD_INPUTS: ClassVar = 1
+
+    def subgraph_refs(self) -> list[tuple[str, SymbolRefAttr]]:
+        a = self.attributes.get(BRANCHES)
+        if not isinstance(a, ArrayAttr) or not a.data or not all(isinstance(b, SymbolRefAttr) for b in a.data):
+            raise VerifyException(f"{ge_type(self)} requires attribute 'branches' = [@b0, @b1, ...] (at least one)")
+        return [(f"branch {k}", cast(SymbolRefAttr, b)) for k, b in enumerate(a.data)]
+
+    def check_subgraphs(self, graphs: list[tuple[str, GraphOp]]) -> None:
+        # functional_ops.h: REG_OP(Case) INPUT(branch_index, DT_INT32)
+        self._lead_scalar_int32(0, "branch_index")
+        ins, parents = self.branch_ins()
+        outs = [r.type for r in self.results]
+        for role, g in graphs:
+            self._signature(role, g, ins, parents, outs)
+
+
+@irdl_op_definition
+class Case(CaseBase):
+    name = "ge.Case"
+
+
+@irdl_op_definition
+class StatelessCase(CaseBase):
+    name = "ge.StatelessCase"
+
+
+class WhileBase(ControlOp):
+    """`ge.While(%x...) {cond = @c, body = @b}`: while cond(x) is true, x = body(x); the
+    outputs are the last x. cond returns one value (CondPass makes it an int32 scalar);
+    body returns the inputs' types (loop-carried values)."""
+
+    NUM_INPUTS: ClassVar = (0, None)
+    ATTRS: ClassVar = {"parallel_iterations": (A.AttrKind.INT, False)}
+
+    def subgraph_refs(self) -> list[tuple[str, SymbolRefAttr]]:
+        return self._refs(COND, BODY)
+
+    def check_subgraphs(self, graphs: list[tuple[str, GraphOp]]) -> None:
+        ins, parents = self.branch_ins()
+        if len(self.results) != len(ins):
+            raise VerifyException(
+                f"{ge_type(self)} has {len(ins)} inputs but {len(self.results)} outputs (they are the loop-carried values)"
+            )
+        for i, (t, r) in enumerate(zip(ins, self.results)):
+            if not _types_agree(t, r.type):
+                raise VerifyException(f"{ge_type(self)}'s output {i} has type {r.type}, but input {i} is {t}")
+        (_, cond), (_, body) = graphs
+        self._signature(COND, cond, ins, parents, None)
+        n = len(cond.net_output.operands)
+        if n != 1:
+            # cond_pass.cc: GetCondInfoForWhile ("cond_graph has and only has one output")
+            raise VerifyException(f"{ge_type(self)}'s cond @{cond.sym_name.data} returns {n} values, expected 1")
+        self._signature(BODY, body, ins, parents, ins)
+
+
+@irdl_op_definition
+class While(WhileBase):
+    name = "ge.While"
+
+
+@irdl_op_definition
+class StatelessWhile(WhileBase):
+    name = "ge.StatelessWhile"
+
+
+@irdl_op_definition
+class For(ControlOp):
+    """`ge.For(%start, %limit, %delta, %x...) {body = @b}`: for i = start; i < limit (or >
+    for a negative delta); i += delta: x = body(i, x...); int32 scalars start/limit/delta.
+    ForPass turns it into a While (passes/control/for_pass.py)."""
+
+    name = "ge.For"
+    NUM_INPUTS: ClassVar = (3, None)
+    LEAD_INPUTS: ClassVar = 3
+
+    def subgraph_refs(self) -> list[tuple[str, SymbolRefAttr]]:
+        return self._refs(BODY)
+
+    def check_subgraphs(self, graphs: list[tuple[str, GraphOp]]) -> None:
+        # functional_ops.h: REG_OP(For) INPUT(start/limit/delta, DT_INT32)
+        for i, what in enumerate(("start", "limit", "delta")):
+            self._lead_scalar_int32(i, what)
+        ins, parents = self.branch_ins()
+        if len(self.results) != len(ins):
+            raise VerifyException(f"For has {len(ins)} loop inputs but {len(self.results)} outputs")
+        for i, (t, r) in enumerate(zip(ins, self.results)):
+            if not _types_agree(t, r.type):
+                raise VerifyException(f"For's output {i} has type {r.type}, but input {i + 3} is {t}")
+        # for_pass.cc: UpdateForBodyInputMapping: body Data 0 (the loop variable) keeps
+        # parent index 0 (FOR_START_INPUT); the loop inputs are 3.. (FOR_DATA_INPUT)
+        i32 = TensorType(IntegerType(32), [])
+        self._signature(BODY, graphs[0][1], [i32, *ins], [0, *parents], [r.type for r in self.results])
+
+
+CONTROL_OPS: tuple[type[ControlOp], ...] = (If, StatelessIf, Case, StatelessCase, While, StatelessWhile, For)
+
+
+def called_graph_names(op: Operation) -> list[str]:
+    """The ge.graph symbols a node calls: PartitionedCall's `f`, a control op's subgraphs
+    (unresolved, in GE's subgraph order; [] for any other node or a malformed one)."""
+    if isinstance(op, PartitionedCall):
+        s = _sym(op.attributes.get("f"))
+        return [] if s is None else [s]
+    if isinstance(op, ControlOp):
+        try:
+            return op.subgraph_names()
+        except VerifyException:
+            return []
+    return []
+
+
+# ---------------------------------------------------------------------------------------
 # Structural and compute ops of real models (issue 11): BatchNorm, pooling, PadV3,
 # StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the
 # two resizes and Conv2DTranspose.
@@ -4274,6 +4558,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     SqueezeV2, SqueezeV3, UnsqueezeV2, UnsqueezeV3,
     TransposeD, BroadcastToD, Shape, Gather, GatherV2, MatMul, Conv2D, HcomAllGather,
     PartitionedCall, AscBackend, FusedAscBackend,
+    *CONTROL_OPS,
     *STRUCTURAL_OPS,
     *RECURRENT_OPS,
     *MORE_ONNX_OPS,

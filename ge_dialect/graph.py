@@ -12,7 +12,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of, tensor_desc
-from ge_dialect.ge import GeNode, GraphOp, PartitionedCall
+from ge_dialect.ge import ControlOp, GeNode, GraphOp, PartitionedCall, called_graph_names
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_shape
 
@@ -26,10 +26,11 @@ def graphs_in_pass_order(module: ModuleOp) -> list[GraphOp]:
 
     # compiler/graph/passes/pass_manager.cc: PassManager::Run (root graph, then
     # graph->GetAllSubgraphs(), each separately)
-    A subgraph is a graph some ge.PartitionedCall references; the others are roots.
+    A subgraph is a graph some node calls (a ge.PartitionedCall's `f`, a control op's
+    branches, cond or body); the others are roots.
     """
     graphs = [op for op in module.ops if isinstance(op, GraphOp)]
-    called = subgraph_callers(module).keys()
+    called = {n for g in graphs for op in g.body.block.ops for n in called_graph_names(op)}
     roots = [g for g in graphs if g.sym_name.data not in called]
     subs = [g for g in graphs if g.sym_name.data in called]
     return roots + subs
@@ -160,6 +161,11 @@ def dynamic_graphs(module: ModuleOp) -> set[str]:
                 f = op.attributes.get("f")
                 if isinstance(f, SymbolRefAttr):
                     todo.append(f.root_reference.data)
+            elif isinstance(op, ControlOp):
+                # a control op of an unknown graph runs on the host (the dynamic runtime's
+                # control-op tasks) and its subgraphs with it: dynamic_shape_partition.cc:
+                # MarkSubgraphUnknownStatus (a subgraph whose parent's graph is unknown)
+                todo.extend(op.subgraph_names())
     return out
 
 

@@ -42,15 +42,16 @@ class GeCompilePass(PipelinePass):
     `fusion-solver` to ge-autofuse (its `solver`) and `streams` to ge-to-npu.
 
     Graph preparation first (GE's GraphPrepare, then OptimizeStage1's folding):
+    ge-for-pass (graph_prepare.cc: GraphEquivalentTransformation),
     ge-dimension-compute-pass, ge-constant-folding-pass (graph_prepare.cc:
-    InferShapeForPreprocess), ge-dropout-pass, ge-stop-gradient-pass,
+    InferShapeForPreprocess), ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass,
     ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass (PrepareOptimize's order),
     ge-dimension-compute-pass, ge-constant-folding-pass again (graph_manager.cc:
     OptimizeStage1: what the removals exposed); ge-partition-dynamic (graph_manager.cc:
     DoDynamicShapePartition: a graph with an unknown-shape node becomes known and unknown
     subgraphs; the passes below compile the known ones into known-node models and leave the
     root and the unknown ones as ge graphs); then ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
-    ge-autofuse{solver=F}, ge-split-notask, ge-concat-notask, ge-pack-notask,
+    ge-autofuse{solver=F}, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-label-allocator,
     ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
     time) each of them as its own pass.
     """
@@ -76,6 +77,9 @@ class GeCompilePass(PipelinePass):
         from lowering.ge_to_npu import GeToNpuPass
         from lowering.lower_autofuse import LowerAutofusePass
         from passes.autofuse.autofuse import AutofusePass
+        from passes.control.cond_pass import CondPass
+        from passes.control.for_pass import ForPass
+        from passes.control.label_allocator import LabelAllocatorPass
         from passes.memory.assign_memory import AssignMemoryPass
         from passes.notask.concat import ConcatNotaskPass
         from passes.notask.pack import PackNotaskPass
@@ -91,10 +95,14 @@ class GeCompilePass(PipelinePass):
         from passes.prepare.stop_gradient import StopGradientPass
 
         return (
+            # graph_prepare.cc: GraphEquivalentTransformation (ForToWhilePass)
+            ForPass(),
             # graph_prepare.cc: InferShapeForPreprocess (DimensionComputePass, ConstantFoldingPass)
             DimensionComputePass(),
             ConstantFoldingPass(),
-            # graph_prepare.cc: PrepareOptimize (names_to_passes, inference: DropOutPass first)
+            # graph_prepare.cc: PrepareOptimize (names_to_passes: CondPass after EnterPass,
+            # then, in inference, DropOutPass)
+            CondPass(),
             DropOutPass(),
             StopGradientPass(),
             PreventGradientPass(),
@@ -113,6 +121,8 @@ class GeCompilePass(PipelinePass):
             SplitNotaskPass(),
             ConcatNotaskPass(),
             PackNotaskPass(),
+            # graph_manager.cc: OptimizeStage2 -> ControlAttrOptimize (LabelAllocator)
+            LabelAllocatorPass(),
             PhonyNotaskPass(stage="calc"),
             AssignMemoryPass(),
             GeToNpuPass(streams=self.streams),

@@ -126,12 +126,29 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return DynamicShapePartitionPass
 
+    def get_cond() -> type[ModulePass]:
+        from passes.control.cond_pass import CondPass
+
+        return CondPass
+
+    def get_for() -> type[ModulePass]:
+        from passes.control.for_pass import ForPass
+
+        return ForPass
+
+    def get_label_allocator() -> type[ModulePass]:
+        from passes.control.label_allocator import LabelAllocatorPass
+
+        return LabelAllocatorPass
+
     def get_compile() -> type[ModulePass]:
         from ge_tools.pipeline import GeCompilePass
 
         return GeCompilePass
 
     return {
+        "ge-for-pass": get_for,
+        "ge-cond-pass": get_cond,
         "ge-dimension-compute-pass": get_dimension_compute,
         "ge-constant-folding-pass": get_constant_folding,
         "ge-dropout-pass": get_dropout,
@@ -146,6 +163,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "ge-pack-notask": get_pack_notask,
         "ge-lower-autofuse": get_lower_autofuse,
         "ge-autofuse": get_autofuse,
+        "ge-label-allocator": get_label_allocator,
         "ge-assign-memory": get_assign_memory,
         "ge-to-npu": get_ge_to_npu,
         "ge-compile": get_compile,

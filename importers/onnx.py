@@ -230,6 +230,8 @@ MAPPINGS: dict[str, Mapping] = _table(
     Gather | GatherV2 (Const axis, negative_index_support) | gather_plugin.cc
     Gemm | MatMulV2 (alpha, beta != 1: Mul, Add) | gemm_plugin.cc
     Identity | Identity | similar_opp_plugins.cc
+    If | If (then_branch subgraph 0, else_branch 1) | if_plugin (ops repository); parser: subgraph_adapter/if_subgraph_adapter.cc
+    Loop | While over a trip counter and condition (ours: no plugin in the public copy, no parser adapter) | -
     Log | Log | similar_opp_plugins.cc
     MatMul | BatchMatMulV2 (2-D: MatMul) | matmul_plugin.cc
     Max | Maximum chain (one input: Identity) | max_plugin.cc
@@ -737,6 +739,14 @@ def _inference_failure(text: str, name: str) -> OnnxImportError:
     )
 
 
+# What ONNX's shape inference leaves out and an op family's converters need, filled in after
+# it: functions (graph, types, model name) registered by the op modules that know it
+# (importers/onnx_control.py: a Loop's loop-carried shapes).
+INFERENCE_COMPLETIONS: list[
+    Callable[[onnx.GraphProto, dict[str, tuple[int, list[int | str | None] | None]], str], None]
+] = []
+
+
 def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list[int | str | None] | None]]:
     """ONNX's shape inference (strict) on the model: value name -> (elem type, dims)."""
     try:
@@ -744,12 +754,17 @@ def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list
     except Exception as e:  # onnx.shape_inference.InferenceError and friends
         raise _inference_failure(str(e), name) from None
     types: dict[str, tuple[int, list[int | str | None] | None]] = {}
-    g = out.graph
-    for vi in [*g.input, *g.value_info, *g.output]:
-        if vi.type.HasField("tensor_type"):
-            types[vi.name] = (vi.type.tensor_type.elem_type, _dims_of(vi))
-        else:
-            types[vi.name] = (-1, None)  # a sequence, map or optional value
+    graphs = [out.graph]
+    while graphs:  # the main graph, then the subgraphs of If / Loop nodes (onnx_control.py)
+        g = graphs.pop()
+        for vi in [*g.input, *g.value_info, *g.output]:
+            if vi.type.HasField("tensor_type"):
+                types[vi.name] = (vi.type.tensor_type.elem_type, _dims_of(vi))
+            else:
+                types[vi.name] = (-1, None)  # a sequence, map or optional value
+        graphs += [a.g for n in g.node for a in n.attribute if a.type == onnx.AttributeProto.GRAPH]
+    for complete in INFERENCE_COMPLETIONS:
+        complete(out.graph, types, name)
     return types
 
 
@@ -815,6 +830,8 @@ class _Importer:
     _next_suffix: dict[str, int] = field(default_factory=dict)  # base name -> last suffix tried
     _locations: dict[str, NameLoc] = field(default_factory=dict)
     checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
+    # the subgraphs of If / Loop nodes (importers/onnx_control.py), module-level ge.graphs
+    subgraphs: list[ge.GraphOp] = field(default_factory=list)
 
     # -- names, types, locations -----------------------------------------------------------
 
@@ -940,7 +957,7 @@ class _Importer:
         self.ops.append(net)
         graph_op = ge.GraphOp("main", Region(Block(self.ops)), {A.SINGLE_OP_SCENE: A.bool_attr(False)})
         graph_op.location = self.location(f"graph '{graph.name}'")
-        module = ModuleOp([graph_op])
+        module = ModuleOp([graph_op, *self.subgraphs])
         module.location = graph_op.location
         self.verify(graph_op)
         return module
@@ -950,7 +967,10 @@ class _Importer:
         if node.domain not in _DEFAULT_DOMAINS or node.op_type not in _CONVERTERS:
             raise ctx.error(_unsupported_message(node.op_type, node.domain))
         try:  # ONNX's checker: attribute names and types against the op's schema
-            onnx.checker.check_node(node, self.checker_ctx)
+            # (not a node with subgraphs: the checker cannot be told the outer scope a
+            # branch reads; each node of a subgraph is checked when onnx_control.py imports it)
+            if not any(a.type == onnx.AttributeProto.GRAPH for a in node.attribute):
+                onnx.checker.check_node(node, self.checker_ctx)
         except Exception as e:  # onnx.checker.ValidationError
             raise ctx.error(f"the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
         for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
@@ -968,7 +988,8 @@ class _Importer:
                 raise ctx.error(f"internal error: output {i} '{out}' was not converted")
 
     def verify(self, graph_op: ge.GraphOp) -> None:
-        for op in self.ops:
+        # (the subgraphs' nodes once the module holds them all: their symbols resolve)
+        for op in [*self.ops, *(n for g in self.subgraphs for n in g.body.block.ops)]:
             try:
                 op.verify_()
             except (VerifyException, LocatedError) as e:
@@ -981,7 +1002,8 @@ class _Importer:
                     ) from None
                 raise OnnxImportError(f"{self.model_name}: error: {op.name} does not verify: {msg}") from None
         try:
-            graph_op.verify_()
+            for g in (graph_op, *self.subgraphs):
+                g.verify_()
         except (VerifyException, LocatedError) as e:
             msg = e.message if isinstance(e, LocatedError) else str(e)
             raise OnnxImportError(f"{self.model_name}: error: the imported graph does not verify: {msg}") from None

@@ -16,6 +16,12 @@ executor walks the root graph in its (topological) block order:
   (runtime/device_memory.py: GE's caching allocator);
 - a node of the root or of an unknown-shape subgraph runs on the host with the reference
   semantics (runtime/reference.py), its output shapes computed from the concrete inputs;
+  a control op (If, Case, While: ge-partition-dynamic puts it in an unknown cluster when
+  its shapes or any of its subgraphs are unknown) too, as GE's control-op tasks do
+  (control_op_executor.cc: IfOpNodeTask picks a branch by the cond's truth value,
+  CaseOpNodeTask by its index, out of range the last, WhileOpNodeTask runs cond and body
+  and feeds the outputs back), its subgraphs run with it on the host (GE would run their
+  known-shape parts as static models: not done here yet);
   its inputs are read from their device blocks and its outputs written into new blocks;
 - a known-shape model runs as GE's kernels do: created and loaded once, when the executor
   is made (DavinciModelCreate: runtime/simulator.py's `load` with the device memory), then on
@@ -103,8 +109,14 @@ def _callee_name(op: Operation) -> str:
 
 
 def _root(module: ModuleOp) -> ge.GraphOp:
-    """The ge.graph no PartitionedCall calls (the partitioned root)."""
-    called = {_callee_name(op) for op in module.walk() if isinstance(op, ge.PartitionedCall)}
+    """The ge.graph no node calls (the partitioned root): not a PartitionedCall's callee,
+    nor a control op's branch, cond or body (those run on the host with their parent)."""
+    called = {
+        n
+        for op in module.walk()
+        if isinstance(op, ge.PartitionedCall | ge.ControlOp)
+        for n in ge.called_graph_names(op)
+    }
     roots = [op for op in module.ops if isinstance(op, ge.GraphOp) and op.sym_name.data not in called]
     if len(roots) != 1:
         where: Operation = roots[1] if roots else module

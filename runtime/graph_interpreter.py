@@ -32,7 +32,20 @@ from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.shapes import fmt_shape
 
-__all__ = ["GeInterpreter", "Impl", "ReferenceEvalError", "check_value", "node_impl", "run_time_node"]
+__all__ = [
+    "WHILE_ITERATION_CAP",
+    "GeInterpreter",
+    "Impl",
+    "ReferenceEvalError",
+    "check_value",
+    "node_impl",
+    "run_time_node",
+]
+
+# The most iterations a While (or For) may run in one execution before the interpreter
+# stops it with a located error naming the node and this cap (GE has none: a device loop
+# whose cond never becomes false hangs; an interpreter must answer).
+WHILE_ITERATION_CAP = 100_000
 
 # The semantics of one node: (op, input arrays) -> output arrays.
 Impl = Callable[[Operation, Sequence[np.ndarray]], Sequence[np.ndarray]]
@@ -160,6 +173,8 @@ class GeInterpreter(Interpreter):
 
     # graph names of the PartitionedCalls being evaluated, outermost first
     _calls: list[str] = field(default_factory=list)
+    # the iteration cap of While and For nodes (WHILE_ITERATION_CAP)
+    while_cap: int = WHILE_ITERATION_CAP
 
     def implements(self, op_type: type[Operation]) -> bool:
         """Whether an implementation of `op_type` is registered."""
@@ -206,11 +221,12 @@ class GeInterpreter(Interpreter):
             if isinstance(op, ge.NetOutput):
                 return [np.array(env[v]) for v in op.operands]  # copies: callers own their outputs
             args = [env[v] for v in op.operands]
-            # (a node with a body, PartitionedCall or a fused kernel, is checked by its body's nodes)
+            # (a node with a body, a subgraph call (PartitionedCall, a control op) or a fused
+            # kernel, is checked by its body's nodes)
             if (
                 isinstance(op, ge.GeNode)
                 and not op.regions
-                and not isinstance(op, ge.PartitionedCall)
+                and not isinstance(op, ge.PartitionedCall | ge.ControlOp)
                 and not is_static(op)
             ):
                 _check_run_time_shapes(op, args)
@@ -230,7 +246,8 @@ class GeInterpreter(Interpreter):
             self._calls.pop()
 
     def call_graph(self, op: Operation, callee: ge.GraphOp, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """`callee` called by `op` (a PartitionedCall): a recursive call is a located error."""
+        """`callee` called by `op` (a PartitionedCall or a control op): a recursive call is a
+        located error."""
         name = callee.sym_name.data
         if name in self._calls:
             chain = " -> ".join(f"@{s}" for s in (*self._calls, name))

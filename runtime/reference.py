@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
+    OpImpl,
     PythonValues,
     ReturnedValues,
     impl,
@@ -65,6 +67,8 @@ from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, reduce_id
 __all__ = [
     "ReferenceFunctions",
     "batch_matmul_nd",
+    "case_branch",
+    "cond_truth",
     "conv2d_nchw",
     "conv2d_transpose_nchw",
     "dense_value",
@@ -132,14 +136,13 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
 
 
 def root_graphs(module: ModuleOp) -> list[ge.GraphOp]:
-    """The graphs of `module` no ge.PartitionedCall calls, in module order."""
+    """The graphs of `module` no node calls (no ge.PartitionedCall, no control op), in
+    module order."""
     graphs = [op for op in module.ops if isinstance(op, ge.GraphOp)]
     called: set[str] = set()
     for op in module.walk():
-        if isinstance(op, ge.PartitionedCall):
-            f = op.attributes.get("f")
-            if isinstance(f, SymbolRefAttr):
-                called.add(f.root_reference.data)
+        if isinstance(op, ge.PartitionedCall | ge.ControlOp):
+            called.update(ge.called_graph_names(op))
     return [g for g in graphs if g.sym_name.data not in called]
 
 
@@ -1047,6 +1050,116 @@ def dynamic_gru_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray
 
 
 # ---------------------------------------------------------------------------------------
+# Control flow: If, Case, While, For (their subgraphs run on this interpreter)
+# ---------------------------------------------------------------------------------------
+
+
+def cond_truth(arr: np.ndarray) -> bool:
+    """An If's or While-cond's value as a truth value: a scalar (one element of a 0-d
+    tensor) is true when non-zero; any other tensor when it is not empty.
+
+    # runtime/v2/kernel/control_kernel/control_kernel.cc: GenIndexForIf (a non-scalar cond:
+    # non-empty is true); hybrid control_op_executor.cc: ControlOpNodeTask::ToBool
+    """
+    if arr.ndim == 0:
+        return bool(arr.reshape(-1)[0])
+    return arr.size > 0
+
+
+def case_branch(arr: np.ndarray, n: int) -> int:
+    """A Case's branch for index tensor `arr` among `n` branches: an index below 0 or from
+    `n` on takes the last branch.
+
+    # control_kernel.cc: GenIndexForCase; control_op_executor.cc: CaseOpNodeTask::DoExecuteAsync
+    """
+    flat = arr.reshape(-1)
+    k = int(flat[0]) if flat.size else -1
+    return k if 0 <= k < n else n - 1
+
+
+def for_trip_count(start: int, limit: int, delta: int) -> int | None:
+    """How many times a For runs its body, as GE's ForPass makes it loop: while
+    i * |delta| < |limit - start| (so a delta of the wrong sign still runs, unlike Python's
+    range); None when it never stops (delta 0 with limit != start).
+
+    # for_pass.cc: ForPass::CreateLoopInput (|delta|, |limit - start|), BuildCondGraph (Mul, Less)
+    """
+    span, step = abs(limit - start), abs(delta)
+    if span == 0:
+        return 0
+    if step == 0:
+        return None
+    return -(-span // step)
+
+
+def _iteration_cap(interpreter: GeInterpreter, op: Operation, n: int) -> None:
+    if n >= interpreter.while_cap:
+        raise ReferenceEvalError(
+            op,
+            f"{ge.ge_type(op)} '{ge.node_name(op)}' ran {interpreter.while_cap} iterations and its cond is still "
+            f"true: the interpreter's iteration cap (WHILE_ITERATION_CAP = {interpreter.while_cap})",
+        )
+
+
+def _run_if(interpreter: GeInterpreter, op: ge.IfBase, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # control_op_executor.cc: IfOpNodeTask::DoExecuteAsync (then_branch is subgraph 0)
+    branch = op.subgraph(0 if cond_truth(np.asarray(args[0])) else 1)
+    return interpreter.call_graph(op, branch, args[1:])
+
+
+def _run_case(interpreter: GeInterpreter, op: ge.CaseBase, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    branch = op.subgraph(case_branch(np.asarray(args[0]), len(op.subgraph_refs())))
+    return interpreter.call_graph(op, branch, args[1:])
+
+
+def _run_while(interpreter: GeInterpreter, op: ge.WhileBase, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # control_op_executor.cc: WhileOpNodeTask::DoExecuteAsync / ExecuteCond / ExecuteOneLoop:
+    # run cond, ToBool, run body, feed its outputs back as the inputs
+    cond, body = op.subgraph(0), op.subgraph(1)
+    values = [np.asarray(a) for a in args]
+    n = 0
+    while True:
+        (c,) = interpreter.call_graph(op, cond, values)
+        if not cond_truth(c):
+            return values
+        _iteration_cap(interpreter, op, n)
+        values = interpreter.call_graph(op, body, values)
+        n += 1
+
+
+def _run_for(interpreter: GeInterpreter, op: ge.For, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    start, limit, delta = (int(a.reshape(-1)[0]) for a in args[:3])
+    trips = for_trip_count(start, limit, delta)
+    body = op.subgraph(0)
+    values = [np.asarray(a) for a in args[3:]]
+    i32 = np.dtype(np.int32)
+    k = 0
+    while trips is None or k < trips:
+        _iteration_cap(interpreter, op, k)
+        # for_pass.cc: BuildBodyGraph: the loop variable is start + i * delta
+        var = np.asarray(start + k * delta, dtype=np.int64).astype(i32)
+        values = interpreter.call_graph(op, body, [var, *values])
+        k += 1
+    return values
+
+
+def _control_impl(
+    op_type: type[Operation], run: Callable[[GeInterpreter, Any, Sequence[np.ndarray]], list[np.ndarray]]
+) -> OpImpl[Any, Operation]:
+    """`run(interpreter, op, inputs)` as the `@impl` of a control op (it needs the
+    interpreter to call its subgraphs, which node_impl's functions do not get)."""
+
+    def impl_fn(
+        self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
+        assert isinstance(interpreter, GeInterpreter)
+        return tuple(run(interpreter, op, args))
+
+    impl_fn.__name__ = f"run_{op_type.__name__}"
+    return impl(op_type)(impl_fn)
+
+
+# ---------------------------------------------------------------------------------------
 # The interpreter functions: one @impl per ge op class
 # ---------------------------------------------------------------------------------------
 
@@ -1219,6 +1332,15 @@ class ReferenceFunctions(InterpreterFunctions):
     ) -> PythonValues:
         assert isinstance(interpreter, GeInterpreter)
         return tuple(interpreter.call_graph(op, op.callee(), args))
+
+    # Control flow: If, Case, While, For and their stateless forms (they call subgraphs)
+    run_if = _control_impl(ge.If, lambda it, op, args: _run_if(it, op, args))
+    run_stateless_if = _control_impl(ge.StatelessIf, lambda it, op, args: _run_if(it, op, args))
+    run_case = _control_impl(ge.Case, lambda it, op, args: _run_case(it, op, args))
+    run_stateless_case = _control_impl(ge.StatelessCase, lambda it, op, args: _run_case(it, op, args))
+    run_while = _control_impl(ge.While, lambda it, op, args: _run_while(it, op, args))
+    run_stateless_while = _control_impl(ge.StatelessWhile, lambda it, op, args: _run_while(it, op, args))
+    run_for = _control_impl(ge.For, lambda it, op, args: _run_for(it, op, args))
 
     @impl(ge.FusedAscBackend)
     def run_fused_asc_backend(

@@ -55,6 +55,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DYNAMIC_EXAMPLES = sorted((ROOT / "examples").glob("dynamic_*.mlir"))
 EXAMPLES = [p for p in sorted((ROOT / "examples").glob("*.mlir")) if p not in DYNAMIC_EXAMPLES]
 
+# The ONNX ops with subgraphs, whose import and numeric cases (against onnxruntime) are in
+# tests/importers/test_onnx_control.py
+CONTROL_ONNX_OPS = frozenset({"If", "Loop"})
+
 # The ONNX ops whose import and numeric cases are in tests/importers/test_onnx_ops_structural.py
 # (test_onnx_import.py's coverage test counts them as covered there).
 STRUCTURAL_ONNX_OPS = frozenset({
@@ -578,8 +582,10 @@ def make_onnx_model(
 # docs/pipeline.md: the passes ge-compile stands for, in order, as -p names them
 # (written by hand, not read from GeCompilePass: the tests check the pass against it)
 README_PIPELINE: list[str] = [
+    "ge-for-pass",
     "ge-dimension-compute-pass",
     "ge-constant-folding-pass",
+    "ge-cond-pass",
     "ge-dropout-pass",
     "ge-stop-gradient-pass",
     "ge-prevent-gradient-pass",
@@ -594,6 +600,7 @@ README_PIPELINE: list[str] = [
     "ge-split-notask",
     "ge-concat-notask",
     "ge-pack-notask",
+    "ge-label-allocator",
     "ge-phony-notask{stage=calc}",
     "ge-assign-memory",
     "ge-to-npu",

@@ -90,8 +90,8 @@ from xdsl.passes import ModulePass
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import remark
-from ge_dialect.ge import Const, Constant, Data, GraphOp, NetOutput, PartitionedCall, RefData
-from ge_dialect.graph import IS_UNKNOWN_SHAPE, graphs_in_pass_order, subgraph_callers
+from ge_dialect.ge import Const, Constant, Data, GraphOp, NetOutput, PartitionedCall, RefData, called_graph_names
+from ge_dialect.graph import IS_UNKNOWN_SHAPE, graphs_in_pass_order
 from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
 from ge_dialect.pass_options import REMARKS, AtLeast, Flag, Option, check_options
 from ge_dialect.reason import Reason
@@ -374,14 +374,12 @@ class DynamicShapePartitioner:
                 return shape_reason
             if not in_subgraph:
                 self.has_no_tiling = True
-        # dynamic_shape_partition.cc: IsUnknownShapeNode (loop subgraphs: IsUnknownShapeGraph)
-        if isinstance(op, PartitionedCall):
-            f = op.attributes.get("f")
-            if isinstance(f, SymbolRefAttr):
-                sub = f.root_reference.data
-                inner = self.graph_unknown_reason(sub)
-                if inner is not None:
-                    return Reason("IsUnknownShapeGraph", f"unknown because its subgraph @{sub} holds {inner.message}")
+        # dynamic_shape_partition.cc: IsUnknownShapeNode (a node with subgraphs, PartitionedCall
+        # or a control op: unknown when any of its subgraphs is, IsUnknownShapeGraph)
+        for sub in called_graph_names(op):
+            inner = self.graph_unknown_reason(sub)
+            if inner is not None:
+                return Reason("IsUnknownShapeGraph", f"unknown because its subgraph @{sub} holds {inner.message}")
         if shape_reason is not None and not in_subgraph:
             self.no_tiling.append(op)
         # dynamic_shape_partition.cc: JudgeUnknownShapeForTilingDependNode (no tiling sink:
@@ -884,8 +882,10 @@ class DynamicShapePartitionPass(ModulePass):
         if limit is None:
             # dynamic_shape_partition.cc: Initialize
             limit = DEFAULT_LOWER_LIMIT_KNOWN_FIRST if self.merge_known_first else DEFAULT_LOWER_LIMIT
-        callers = subgraph_callers(op)
-        roots = [g for g in graphs_in_pass_order(op) if g.sym_name.data not in callers]
+        # a subgraph of a PartitionedCall or of a control op (If, Case, While) is no root
+        graphs = [g for g in op.ops if isinstance(g, GraphOp)]
+        called = {n for g in graphs for node in g.body.block.ops for n in called_graph_names(node)}
+        roots = [g for g in graphs_in_pass_order(op) if g.sym_name.data not in called]
         for graph in roots:
             made = DynamicShapePartitioner(op, graph, limit, self.merge_known_first, self.remarks).partition()
             # base_cluster.cc: BuildPartitionFrame (root_graph->AddSubgraph): after the root

@@ -41,7 +41,8 @@ _CTX = GeOptMain([]).ctx
 # ops whose verifier reads another graph or a fused body: their unknown-shape behaviour is
 # the subgraph's (PartitionedCall: helper dyn-partition's verifier) or autofuse's, not an
 # inference rule of their own
-NO_INFERENCE = {"ge.PartitionedCall", "ge.AscBackend", "ge.FusedAscBackend"}
+# (subgraph calls: their subgraphs give their shapes)
+NO_INFERENCE = {"ge.PartitionedCall", "ge.AscBackend", "ge.FusedAscBackend", *(c.name for c in ge.CONTROL_OPS)}
 # one-input ops whose output shape the input's rank does not set: Size/Rank are 0-d, Shape
 # is 1-D, BroadcastToD's is its `shape`
 RANK_FREE = {"ge.Size", "ge.Rank", "ge.Shape", "ge.BroadcastToD"}

@@ -29,7 +29,7 @@ from onnx import helper as h
 from onnx import numpy_helper
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntegerAttr, StringAttr
 
-from conftest import MORE_ONNX_OPS, ONNX_POINTWISE_OPS, STRUCTURAL_ONNX_OPS
+from conftest import CONTROL_ONNX_OPS, MORE_ONNX_OPS, ONNX_POINTWISE_OPS, STRUCTURAL_ONNX_OPS
 from conftest import make_onnx_model as make_model
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
@@ -520,9 +520,9 @@ def test_every_mapped_op_has_a_case() -> None:
     """Each op the importer converts appears in CASES (so each has an import and a numeric test),
     or in test_onnx_ops_pointwise.py's (ONNX_POINTWISE_OPS) or test_onnx_ops_structural.py's
     (STRUCTURAL_ONNX_OPS) or test_onnx_more_ops.py's (MORE_ONNX_OPS), or are the recurrent
-    ops of test_onnx_rnn.py."""
+    ops of test_onnx_rnn.py or the control-flow ops of test_onnx_control.py (CONTROL_ONNX_OPS)."""
     covered = {n.op_type for c in CASES for n in c.model.graph.node} | ONNX_POINTWISE_OPS | STRUCTURAL_ONNX_OPS
-    covered |= MORE_ONNX_OPS | {"LSTM", "GRU", "RNN"}
+    covered |= MORE_ONNX_OPS | CONTROL_ONNX_OPS | {"LSTM", "GRU", "RNN"}
     assert set(supported_ops()) - covered == set()
 
 

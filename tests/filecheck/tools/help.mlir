@@ -21,7 +21,7 @@
 // CHECK: {{^}}project passes (-p 'name{option=value ...}'; a list value is a,b,c):
 // CHECK: {{^}}  ge-compile{{$}}
 // CHECK-NEXT: {{^}}      The whole compile path
-// CHECK: {{^}}      runs: ge-dimension-compute-pass, ge-constant-folding-pass,
+// CHECK: {{^}}      runs: ge-for-pass, ge-dimension-compute-pass, ge-constant-folding-pass,
 // CHECK: {{^}}      options:
 // CHECK-NEXT: {{^}}        streams: 1 | 2 (default 1)
 // CHECK-NEXT: {{^}}            ge-to-npu's streams: 1: every task on stream 0; 2:
