@@ -1,5 +1,5 @@
 // GE-local PhonyConcat and PhonySplit, after GE's unit tests PhonyConcatCalcOffset and
-// PhonySplitCalcOffset (ge_local_ops_kernel_builder tests; ge_notask.md §7.3/§7.4): the same
+// PhonySplitCalcOffset (ge_local_ops_kernel_builder tests; docs/ge/notask.md): the same
 // graph (four Mul producers -> PhonyConcat, PhonySplit -> four Mul consumers) and the same
 // attributes, concat_dim [3, 1], N [2, 2] and split_dim [1, 3], num_split [2, 2].
 //

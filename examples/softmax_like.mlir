@@ -1,5 +1,5 @@
 // Numerically stable softmax over the last axis, written as GE's decomposed ops (the shape
-// of graph autofuse lowers into AscBackend loop nests; ge_fusion.md, reduction fusion):
+// of graph autofuse lowers into AscBackend loop nests; docs/ge/autofuse.md, reduction fusion):
 //   m = ReduceMaxD(x, axes=[-1], keep_dims) ; e = Exp(x - m) ; y = e / ReduceSumD(e, keep_dims)
 // The kept reduced axis (size 1) broadcasts back against the 8x64 rows in Sub and RealDiv.
 ge.graph @main attributes {_single_op_scene = false} {

@@ -1,5 +1,5 @@
 // A partitioned graph: the root graph calls a subgraph through PartitionedCall, as GE's
-// dynamic-shape partitioning leaves it (ge_notask.md §7.2, PartitionedCall's output size
+// dynamic-shape partitioning leaves it (docs/ge/notask.md, PartitionedCall's output size
 // test). The call's inputs map to the subgraph's Data nodes by index, its outputs to the
 // subgraph's NetOutput. The subgraph holds a small split/relu/concat block.
 ge.graph @main attributes {_single_op_scene = false} {

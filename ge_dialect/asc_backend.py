@@ -1,4 +1,4 @@
-"""The AscBackend <-> AscGraph contract (ge_fusion.md §2.1), checked by the verifiers of
+"""The AscBackend <-> AscGraph contract (docs/ge/autofuse.md), checked by the verifiers of
 ge.AscBackend and ge.FusedAscBackend.
 
 A `ge.AscBackend` holds one AscGraph in its region; its operands map in order to the
@@ -66,7 +66,7 @@ def verify_fuse_attrs(op: Operation, what: str) -> None:
 
 
 def verify_asc_backend(op: Operation) -> None:
-    """ge.AscBackend <-> its AscGraph (ge_fusion.md §2.1): inputs map in order to the Data
+    """ge.AscBackend <-> its AscGraph (docs/ge/autofuse.md): inputs map in order to the Data
     nodes, outputs to the Output nodes; views stay inside the tensors; node count."""
     g = asc_graph_of(op)
     verify_fuse_attrs(op, "AscBackend")

@@ -1,4 +1,4 @@
-"""The ascgraph dialect: GE's AscGraph, one loop nest of AscIR nodes (ge_fusion.md §2.2).
+"""The ascgraph dialect: GE's AscGraph, one loop nest of AscIR nodes (docs/ge/autofuse.md).
 
     %y = ge.AscBackend(%x) {fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["add", "abs", "exp"], fusion_nodes_size = 7} : (tensor<4x8xf16>) -> tensor<4x8xf16> {
       ascgraph.graph @autofuse_pointwise_0_Add_Abs_Exp axis = [0: z0 = 4, 1: z1 = 8] {
@@ -108,7 +108,7 @@ def fuse_type_bit(name: str) -> int:
 
 def contiguous_strides(repeats: Sequence[int]) -> tuple[int, ...]:
     """GE's contiguous strides: stride[i] = prod(repeats[i+1:]), 0 where the repeat is 1
-    (asc_lowerer/asc_overrides.cpp, StoreOp::RealizeImpl; ge_fusion.md §3.4 item 6)."""
+    (asc_lowerer/asc_overrides.cpp, StoreOp::RealizeImpl; docs/ge/autofuse.md)."""
     out = [0] * len(repeats)
     acc = 1
     for i in range(len(repeats) - 1, -1, -1):
@@ -431,7 +431,7 @@ def axis_table(g: AscGraphOp) -> AxisTable:
 
 
 def _check_partial(op: Operation, k: int, t: AscTensorType, sizes: dict[int, int], partial: set[int]) -> None:
-    # ge_fusion.md §2.2: a repeat is the axis size, or 1 (broadcast/reduced); only a concat
+    # docs/ge/autofuse.md: a repeat is the axis size, or 1 (broadcast/reduced); only a concat
     # input or split output covers part of its axis (§3.2, StoreConcat: "each input's
     # Data/Load uses its own repeat on the concat axis id").
     for a, r in zip(t.axis_ids, t.repeat_list):
@@ -645,7 +645,7 @@ class AscNode(IRDLOperation):
                     )
                 if st < 0:
                     raise VerifyException(f"{what} has negative stride {st} on axis {names[a]}")
-                # ge_fusion.md §2.2 (AscTensorAttr) and §3.4 item 3: stride 0 where repeat 1.
+                # docs/ge/autofuse.md (AscTensorAttr): stride 0 where repeat 1.
                 if (rep == 1) != (st == 0):
                     raise VerifyException(
                         f"{what} has repeat {rep} and stride {st} on axis {names[a]}; "
@@ -1319,7 +1319,7 @@ class Gather(AscNode):
 
 
 class Reduction(AscNode):
-    """Keep-dims reduction (compute type Reduce; ge_fusion.md §2.3): same axis list; the
+    """Keep-dims reduction (compute type Reduce; docs/ge/autofuse.md): same axis list; the
     reduced axes are those with input repeat > 1 and output repeat 1."""
 
     def check(self) -> None:

@@ -34,7 +34,7 @@ class AttrKind(Enum):
     LIST_BOOL = "a list of bools, one per output"
 
 
-# Node attributes any GE node may carry (ge_attr_define.cc constants, see ge_notask.md §1).
+# Node attributes any GE node may carry (ge_attr_define.cc constants, see docs/ge/notask.md).
 NO_TASK = "_no_task"
 NOPADDING_CONTINUOUS_INPUT = "_no_padding_continuous_input"
 NOPADDING_CONTINUOUS_OUTPUT = "_no_padding_continuous_output"

@@ -4,7 +4,7 @@ GE names (``DT_FLOAT16`` ...) and bit widths follow ``graph_metadef/inc/graph/ty
 (``GetSizeByDataType``); byte sizes follow ``TypeUtils::GetSizeInBytes``
 (sub-byte types round up: ceil(elements * bits / 8)). The cube fractal sizes (C0 = K0,
 M0, N0) follow the platform ``DtypeMKN`` table read by
-``transfer_shape_utils.cc: TransferShapeUtils::InitM0K0CO`` (see ge_notask.md §3.7).
+``transfer_shape_utils.cc: TransferShapeUtils::InitM0K0CO`` (see docs/ge/notask.md).
 
 bf16 and the float8 types are real numpy dtypes (the ``ml_dtypes`` package): arrays of
 them hold GE's own bytes (2 bytes per bf16 element, 1 per float8 one). numpy computes

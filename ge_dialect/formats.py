@@ -3,7 +3,7 @@
 Port of ``graph_metadef/third_party/transformer/src/``: ``transfer_shape_utils.cc``
 (transfer type, aligned shape, axis index mapping, storage shape), ``axis_util.cc`` (axis
 letters and the split/concat table) and ``expand_dimension.cc`` (format full sizes,
-reshape-type masks). See ge_notask.md §3.7.
+reshape-type masks). See docs/ge/notask.md
 
 Formats are GE's serial strings ("NCHW", "NC1HWC0", "FRACTAL_NZ_C0_16", ...).
 This module imports nothing of the project except ``ge_dialect.dtypes``.

@@ -2637,7 +2637,7 @@ class FusedAscBackend(GeNode):
         datas = _verify_graph_body(ops, "FusedAscBackend body")
         assert isinstance(ops[-1], NetOutput)
         _check_body_against(datas, ops[-1], self, "FusedAscBackend body")
-        # ge_fusion.md §2.1 (MergeGraphToFusedAscBackendNode): Data, >= 1 AscBackend, NetOutput.
+        # docs/ge/autofuse.md (MergeGraphToFusedAscBackendNode): Data, >= 1 AscBackend, NetOutput.
         inner = [op for op in ops if not isinstance(op, Data | RefData | NetOutput)]
         for op in inner:
             if not isinstance(op, AscBackend):
@@ -2933,7 +2933,7 @@ def called_graph_names(op: Operation) -> list[str]:
 # two resizes and Conv2DTranspose.
 # Each is one library kernel task: GE's autofuse has no lowering of pooling, normalisation,
 # pad, arg-reductions, GatherElements, the triangles or resizing, and its slice, matmul and
-# conv lowerings are off by default (ge_fusion.md §3.2, "Feature flags"). §3.2 also lists
+# conv lowerings are off by default (GE's autofuse feature flags). GE also lists
 # Tile among the broadcast views it lowers; lowering/lower_autofuse.py has no Tile view
 # yet, so here Tile runs as a kernel too.
 # ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Memory types and alignment constants (ge_notask.md §1).
+"""Memory types and alignment constants (docs/ge/notask.md).
 
 The RT_MEMORY_* values come from the CANN runtime headers (rt_mem.h; not in the GE
 repository), RT_MEMORY_UB (GE's ``kRtMemoryUB``) from

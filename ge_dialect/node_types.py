@@ -27,7 +27,7 @@ INVALID_PRE_NODE_TYPES: frozenset[str] = frozenset({"Data", "RefData", "Variable
 
 # -- the GE-local engine ------------------------------------------------------------------
 
-# local_engine/ops_kernel_store/op/no_op.cc: REGISTER_OP_CREATOR(..., NoOp) (ge_notask.md §9)
+# local_engine/ops_kernel_store/op/no_op.cc: REGISTER_OP_CREATOR(..., NoOp) (docs/ge/notask.md)
 GE_LOCAL_NOOP_TYPES: frozenset[str] = frozenset({
     "Data", "RefData", "QueueData", "AippData",
     "NoOp", "Variable", "Constant", "Const", "ControlTrigger", "Merge", "FileConstant",

@@ -1,5 +1,5 @@
 """The npu dialect: a loaded-once task program, as GE's task generator hands it to the
-static executor (ge_executor.md §8: model header, regions, tasks per stream).
+static executor (docs/ge/executor.md: model header, regions, tasks per stream).
 
     npu.model @main streams = 2 events = 2 attributes {memory_size = 4608} {
       npu.region fm size = 4608
@@ -21,7 +21,7 @@ static executor (ge_executor.md §8: model header, regions, tasks per stream).
       npu.stream 1 { npu.event_wait 0 ... }
     }
 
-* Regions (GE's logical allocation table, ge_executor.md §3.4): `fm` (the feature-map
+* Regions (GE's logical allocation table, docs/ge/executor.md): `fm` (the feature-map
   arena), `input:<k>` / `output:<k>` (zero-copy model I/O: the user's buffers, bound at
   every execute), `weight` (constants, copied at load), `var` (variables, persist across
   runs), `workspace` (kernel workspaces: the buffers between the kernels of a
@@ -773,7 +773,7 @@ class StreamOp(IRDLOperation):
 
 
 def _check_addr(addr: AddrAttr, what: str, regions: dict[str, int], passed: dict[int, AddrAttr]) -> None:
-    """An address lies in a declared region (GenMemAllocations' table, ge_executor.md §3.4).
+    """An address lies in a declared region (GenMemAllocations' table, docs/ge/executor.md).
     `passed`: the addresses that passed against these `regions`, by identity (an AddrAttr is
     immutable and the model's tensors and tasks share them: ge-to-npu builds each distinct
     address once), each held; only passes are kept, so a failing one fails at each use."""
@@ -881,7 +881,7 @@ class ModelOp(IRDLOperation):
         return sorted((op for op in self.body.block.ops if isinstance(op, StreamOp)), key=lambda s: s.stream.value.data)
 
     # -- verification ---------------------------------------------------------------------
-    # One function per rule, in the order GE's loader meets them (ge_executor.md §2.1,
+    # One function per rule, in the order GE's loader meets them (docs/ge/executor.md,
     # DavinciModel::Init): the allocation table, the tensors in it, the streams, each
     # task's TaskInfo::Init, then the cross-stream rules (events, BindModelStream, the end).
 
@@ -900,7 +900,7 @@ class ModelOp(IRDLOperation):
         self._verify_end_graph(streams, walk)
 
     def _verify_allocation_table(self) -> dict[str, int]:
-        """The logical allocation table (GenMemAllocations, ge_executor.md §3.4): each region
+        """The logical allocation table (GenMemAllocations, docs/ge/executor.md): each region
         declared once; the model body holds only table entries, kernels and streams."""
         regions: dict[str, int] = {}
         for op in self.body.block.ops:

@@ -4,7 +4,7 @@ Follows compiler/graph/build/task_generator.cc (TaskGenerator::GenerateTask,
 FilterCandidatesNodes), task_generator_utils.cc (NoNeedGenTask), the GE-local engine's
 GenerateTask (ge_local_ops_kernel_builder.cc: NoOp does nothing, GeDeletedOp::Run fails)
 and the rts engine's Send/Recv/StreamActive/EndGraph/MemcpyAsync tasks
-(ge_executor.md §1.5, §4, §5; ge_notask.md §8.5, §9).
+(docs/ge/executor.md; docs/ge/notask.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """GE's loop IR (asc_lowerer/loop_ops.h, loop_api.h), and its realization into an AscGraph
-(asc_lowerer/asc_overrides.cpp, StoreOp::RealizeImpl; ge_fusion.md §3.1, §3.4).
+(asc_lowerer/asc_overrides.cpp, StoreOp::RealizeImpl; docs/ge/autofuse.md).
 
 A loop expression is an immutable DAG of `LoopExpr` nodes, each with the logical shape and
 dtype of the value it computes. As in TorchInductor's `ops` handler and GE's `LoopOp`s, an
@@ -16,7 +16,7 @@ An index is a list of affine forms over the loop variables z0..z{n-1} (`Affine`)
 views down to every `Load`, linearises it with the buffer's contiguous strides, and
 splits it into per-axis strides and an offset: that is the `ascgraph.Data` view (repeat 1
 and stride 0 where an axis does not move the address), so broadcast, slice and permute are
-encoded in the Data view (ge_fusion.md §3.4 item 3). Nodes are CSE'd by a textual key.
+encoded in the Data view (docs/ge/autofuse.md). Nodes are CSE'd by a textual key.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ Index = tuple[Affine, ...]
 def ge_contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
     """stride[i] = prod(dim[j] for j > i), forced to 0 where the dim is 1 or 0.
 
-    # asc_lowerer/asc_overrides.cpp: StoreOp::RealizeImpl (contiguous strides, ge_fusion.md §3.4 item 6)
+    # asc_lowerer/asc_overrides.cpp: StoreOp::RealizeImpl (contiguous strides, docs/ge/autofuse.md)
     """
     return ag.contiguous_strides(shape)
 

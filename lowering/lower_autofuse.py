@@ -2,7 +2,7 @@
 
 Follows GE's lowering (compiler/graph/optimize/autofuse/lowering/: asc_ir_lowerer.cpp
 AscIrLowerer::Lowering, lowerings.cpp LoweringManager, op_lowering_impl/lowering_impl.cpp,
-asc_lowerer/{loop_api,loop_ops,kernel_box,asc_overrides}.cpp; ge_fusion.md §3). Each GE
+asc_lowerer/{loop_api,loop_ops,kernel_box,asc_overrides}.cpp; docs/ge/autofuse.md). Each GE
 node, in topological order, gets one loop expression per output (a `KernelBox`,
 lowering/loop_ir.py); a producer whose box is not realized is inlined into its reader;
 after each node GE's realize rules decide which boxes become fusion boundaries. Every
@@ -874,7 +874,7 @@ LowerAutofusePass.LOWERINGS.update({
 # Comparisons, logic, selection, clipping and the activations GE lowers
 # (lowering_impl.cpp: REGISTER_POINTWISE_LOWER(Equal, loop::Eq) ... (Gelu, loop::Gelu),
 # REGISTER_LOWERING(ClipByValue / LeakyRelu / Elu)). A bool value is uint8 inside an
-# AscGraph (ge_fusion.md §3.4 item 4: bool is stored as uint8): comparisons, IsNan and the
+# AscGraph (docs/ge/autofuse.md: bool is stored as uint8): comparisons, IsNan and the
 # logical nodes yield uint8, read by Where and the logical nodes as they are; a bool output
 # is the Store's Cast of that uint8. Elu is GE's formula over Scalars. The GE ops of the
 # activation section without a lowering in GE (Softplus, Mish, Floor, IsInf, SoftmaxV2,

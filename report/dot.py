@@ -23,7 +23,7 @@ What the picture shows:
 * edges carry the tensor's shape, dtype and bytes. Three kinds, drawn differently
   (`EDGE_STYLE`): `gm`, a tensor between kernels, written to and read back from global
   memory (solid, bold); `workspace`, between the AscBackends of one FusedAscBackend, a GM
-  workspace buffer inside one kernel (ge_fusion.md §2.1:
+  workspace buffer inside one kernel (docs/ge/autofuse.md:
   FusedGraphModifier::SubgraphConnectionsToWorkspace; solid, brown); `on_chip`, between
   AscIR nodes of one AscBackend, a value that stays in the unified buffer after fusion
   (Load is GM -> UB, Store is UB -> GM; dotted, blue).

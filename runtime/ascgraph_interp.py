@@ -9,7 +9,7 @@ FusedAscBackends, whose bodies are AscBackends) through it.
 
 The loop nest is never iterated in Python: each node is one vectorised numpy operation
 over its whole output tensor, whose numpy shape is the tensor's `repeats` in its `axis`
-order (ge_fusion.md §2.2: a node with sched.axis [z0..zn] runs prod(size(zi)) times).
+order (docs/ge/autofuse.md: a node with sched.axis [z0..zn] runs prod(size(zi)) times).
 
 * GM values (Data, Workspace, the result of a Store) are flat 1-D arrays. A `Load` views
   its Data/Workspace through that value's `repeats`/`strides` from `offset` with

@@ -1,5 +1,5 @@
 """Mixed execution of a dynamic-shape graph (issue 16): GE's dynamic runtime with its
-known-shape subgraphs run as static models (ge_executor.md §2.2 "Dynamic-shape parent";
+known-shape subgraphs run as static models (docs/ge/executor.md "Dynamic-shape parent";
 runtime/v2/kernel/known_subgraph/davinci_model_kernel.cc).
 
     ex = DynamicExecutor(compiled_module)          # DYN_CONTRACT.md §3's module

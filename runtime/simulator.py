@@ -1,5 +1,5 @@
 """The device simulator: loads an `npu.model` once and executes it many times, as GE's
-static executor does (DavinciModel::Init / NnExecute, ge_executor.md §2-§4).
+static executor does (DavinciModel::Init / NnExecute, docs/ge/executor.md).
 
     model = load(npu_model, frozen_inputs={0})
     outs = model.execute([x, w])          # zero-copy: x and w are the input regions
@@ -19,7 +19,7 @@ shapes and scatters its outputs back (padding zeroed). A model input or output w
 a layout is a device buffer the host fills from (reads back into) the user's
 origin-shaped array.
 
-Address refresh (ModelArgsManager, ge_executor.md §3.4-§3.6): each task binds its
+Address refresh (ModelArgsManager, docs/ge/executor.md): each task binds its
 addresses to (region buffer, offset) when refreshed. The first execution refreshes every
 task (kInitOneTime); later executions refresh only the tasks that reference a model I/O
 region whose user buffer changed (kUpdateModelIo), never for a frozen input (refreshed on
@@ -37,7 +37,7 @@ a write into the bytes of another tensor of the model's table while those bytes 
 is dead; inputs, weights and outputs always live); a write into the
 weights; two tasks of different streams touching the same bytes (one writing) with no
 happens-before between them (vector clocks: program order, event record -> wait,
-stream_active, ge_executor.md §4.3); a wait for an event never recorded (deadlock), an
+stream_active, docs/ge/executor.md); a wait for an event never recorded (deadlock), an
 event recorded twice before its wait; a task of another stream not joined before
 end_graph. Streams run round robin, one task at a time.
 

@@ -4,7 +4,7 @@ GE keeps these in `can_fuse/backend/backend_utils.cpp` (BackendUtils): which fus
 node carries, how many compute nodes its AscGraph holds, whether a Load is a "simplest
 load" (`is_simplest_load`: GE's IsSimplestLoad, with its concat and Broadcast-reader
 rules and FusedBackSteppingViewOp's broadcast info), and where an AscBackend port leads inside
-a FusedAscBackend. They are plain functions of the IR (ge_fusion.md §2, §5.1, §6).
+a FusedAscBackend. They are plain functions of the IR (docs/ge/autofuse.md).
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ class LoadView:
 
 def load_view(load: ag.Load) -> LoadView:
     """How a Load reads its Data: GE folds broadcast, slice and permute into the Load view
-    (ge_fusion.md §3.4 item 3); a simplest load reads the whole tensor in order."""
+    (docs/ge/autofuse.md); a simplest load reads the whole tensor in order."""
     d, out = load.in_type(), load.out_type()
     broadcast = any(ri == 1 and ro > 1 for ri, ro in zip(d.repeat_list, out.repeat_list))
     live = [(r, s) for r, s in zip(d.repeat_list, d.stride_list) if r > 1]

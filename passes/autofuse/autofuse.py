@@ -1,7 +1,7 @@
 """ge-autofuse: GE's second-stage fusion (CanFuse) between AscBackends, then lifting.
 
 Follows compiler/graph/optimize/autofuse/autofuse/autofuser.cpp (Autofuser::Fuse steps 5
-and 6, ge_fusion.md §1): the FusionStrategySolver (passes/autofuse/solver.py) with the
+and 6, docs/ge/autofuse.md): the FusionStrategySolver (passes/autofuse/solver.py) with the
 AscBackend decider (passes/autofuse/decider.py) on every graph, the loop-merge round
 inside each FusedAscBackend, then AscIrLowerer::Lifting: the concat poor-performance
 unfolding (LowerConcatHelper, passes/autofuse/concat_lifting.py) and
@@ -103,7 +103,7 @@ class AutofusePass(ModulePass):
 
     name = "ge-autofuse"
 
-    # auto_fuse_config.h: FusionStrategySolverConfig (ge_fusion.md §4.1)
+    # auto_fuse_config.h: FusionStrategySolverConfig (docs/ge/autofuse.md)
     max_fusion_size: int = 64
     max_fuse_rounds: int = MAX_FUSE_ROUNDS
     max_input_nums_after_fuse: int = 8

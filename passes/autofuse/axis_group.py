@@ -1,4 +1,4 @@
-"""Axis groups (x, y, r, n) of AscGraphs and GE's rules for merging them (ge_fusion.md §7).
+"""Axis groups (x, y, r, n) of AscGraphs and GE's rules for merging them (docs/ge/autofuse.md).
 
 GE source (read at 20968cab, before the back end left hicann/ge):
 `optimize/autoschedule/tiling_group.{h,cpp}` (TilingGroup::GenAxisGroupForSingleNode,
@@ -12,7 +12,7 @@ GenTilingGroup, MergeAxesGroup, MergeNGroup) and `can_fuse/backend/backend_utils
 
 CanFuse compares groups as sets (`is_canfuse_call=True`); the schedule (and the per-graph
 group generation) compares them in order. On GE's own path (`is_ge_call=True`) CanFuse
-never merges two reductions (YR ⊕ YR), ge_fusion.md §12 question 1.
+never merges two reductions (YR ⊕ YR), docs/ge/autofuse.md question 1.
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ def _ordered(y: list[int], order: list[int]) -> list[int] | None:
 
 def merge_axes_group(target: AxisGroup, src: AxisGroup, is_canfuse_call: bool, is_ge_call: bool) -> bool:
     """TilingGroup::MergeAxesGroup: merge `src` into `target` (mutated); False when the
-    pair is none of the 8 implemented cases (ge_fusion.md §7.3)."""
+    pair is none of the 8 implemented cases (docs/ge/autofuse.md)."""
     if target.n or src.n:  # (with no n axis on either side MergeNGroup changes nothing)
         merge_n_group(target, src)
     if not target.x and not target.y and not target.r:

@@ -1,4 +1,4 @@
-"""Loop-axis mapping between two AscBackends (ge_fusion.md §6).
+"""Loop-axis mapping between two AscBackends (docs/ge/autofuse.md).
 
 GE source: `can_fuse/backend/asc_graph_axis_mapping.{h,cpp}` (NodeFuseInfo,
 AscGraphAxisMapping::CanAxisMap / FindAxisIndex, CreateSubGraphAxisMapInfo,

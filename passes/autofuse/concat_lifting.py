@@ -2,7 +2,7 @@
 comes too little from fused producers is unfolded back into its AscBackends.
 
 Follows compiler/graph/optimize/autofuse/autofuse/lowering/op_helper/lower_concat_helper.cpp
-(LowerConcatHelper::LiftingPoorPerfFusedAscBackendOps; ge_fusion.md §1 item 6 and open
+(LowerConcatHelper::LiftingPoorPerfFusedAscBackendOps; docs/ge/autofuse.md and open
 question 9, now traced). GE runs it in AscIrLowerer::Lifting before
 LiftingManager::LiftingGraph, so AscBackends set free here can still be lifted to their GE
 ops (passes/autofuse/lifting.py). Fusing producers into a concat only pays when the

@@ -2,8 +2,7 @@
 fused by CanFuse go back to their original GE ops.
 
 Follows compiler/graph/optimize/autofuse/autofuse/lowering/liftings.cpp
-(LiftingManager::LiftingGraph, IsSkipLifting, LiftingAscBackendOp; ge_fusion.md §1 item 6,
-§3.5). The original ops are the AscBackend's `origin` region, which ge-lower-autofuse
+(LiftingManager::LiftingGraph, IsSkipLifting, LiftingAscBackendOp; docs/ge/autofuse.md). The original ops are the AscBackend's `origin` region, which ge-lower-autofuse
 fills (GE's is_fuse_from_lowering + origin nodes); an AscBackend made by CanFuse has none
 and is never lifted, except a merge of one Split's StoreSplit pieces (it carries the Split as
 origin). Every origin region is dropped here, lifted or not. A split-typed AscBackend

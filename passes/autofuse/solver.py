@@ -2,7 +2,7 @@
 second-stage fusion.
 
 Follows compiler/graph/optimize/autofuse/autofuse/can_fuse/fusion_strategy_solver.{h,cpp}
-(ge_fusion.md §4): FusingNode bookkeeping, candidate pairs per shared buffer, priority
+(docs/ge/autofuse.md): FusingNode bookkeeping, candidate pairs per shared buffer, priority
 buckets sorted by memory score / proximity / topo order, the solver-level CanFuse,
 reachability-based cycle detection, up to `max_fuse_rounds` rounds, then the single
 loop-merge round inside each FusedAscBackend. What may fuse and how two nodes become one
@@ -48,7 +48,7 @@ from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import node_name
 from ge_dialect.reason import Reason, not_fuse
 
-# auto_fuse_config.h: FusionStrategySolverConfig defaults (ge_fusion.md §4.1)
+# auto_fuse_config.h: FusionStrategySolverConfig defaults (docs/ge/autofuse.md)
 MAX_FUSE_ROUNDS = 10
 MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION = 13 * 1024**3
 # torch/_inductor/config.py: max_fusion_buffer_group_pairwise_attempts (not GE's; see above)
@@ -68,7 +68,7 @@ class FusionPriority(IntEnum):
 
 
 class FusionDecider(Protocol):
-    """fusion_decider.h: FusionDecider, the backend the solver asks (ge_fusion.md §4-§5)."""
+    """fusion_decider.h: FusionDecider, the backend the solver asks (docs/ge/autofuse.md)."""
 
     def is_fusable_node(self, op: Operation) -> bool: ...
 
@@ -103,7 +103,7 @@ def buffer_bytes(v: SSAValue) -> int:
 
 @dataclass(eq=False)
 class FusingNode:
-    """fusion_strategy_solver.h: FusingNode (ge_fusion.md §4.2)."""
+    """fusion_strategy_solver.h: FusingNode (docs/ge/autofuse.md)."""
 
     op: Operation
     min_order: int

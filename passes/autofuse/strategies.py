@@ -1,4 +1,4 @@
-"""Per-FuseType fusion strategies of GE's CanFuse (ge_fusion.md §5.1).
+"""Per-FuseType fusion strategies of GE's CanFuse (docs/ge/autofuse.md).
 
 GE source: `can_fuse/strategy/*_fusion_strategy.cpp` (FusionStrategy, registered per
 `loop::FuseType` with REGISTER_FUSION_STRATEGY) and `fusion_strategy_registry`. For a

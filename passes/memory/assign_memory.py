@@ -467,7 +467,7 @@ class GraphPlanner:
 
         # compiler/graph/build/memory/block_mem_assigner.cc: zero-copy blocks (is_zero_copy_)
         # for the model outputs; davinci_model.cc: non-zero-copyable outputs are copied after
-        # the run (ge_executor.md §3.5)
+        # the run (docs/ge/executor.md)
         """
         uses = out_uses.get(v)
         if uses is None or len(uses) != 1:

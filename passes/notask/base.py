@@ -1,7 +1,7 @@
 """The verification chain GE's no-task passes share (ConcatNotaskPass, PackNotaskPass).
 
 Port of ``compiler/graph/passes/memory_optimize/notask_pass_base.{h,cc}`` (GE commit
-f85d35a61; ge_notask.md §3). Per graph (root first, then each subgraph separately):
+f85d35a61; docs/ge/notask.md). Per graph (root first, then each subgraph separately):
 ShouldSkipGraph; then per target node, in the graph's stored (topological) order:
 IsUnknownShapeOp, IsOwnerGraphUnknown, InputCheck, CheckFormat, CheckDim, OutputCheck,
 LxFusionCheck; a node that passes them all gets SetNotaskAttr. Marking mutates the graph

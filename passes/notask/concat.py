@@ -1,7 +1,7 @@
 """ge-concat-notask: GE's ConcatNotaskPass (zero-copy ConcatD / ConcatV2D).
 
 Port of ``compiler/graph/passes/memory_optimize/concat_notask_pass.{h,cc}`` on the shared
-chain of ``notask_pass_base.cc`` (passes/notask/base.py; ge_notask.md §2-§3). A ConcatD or
+chain of ``notask_pass_base.cc`` (passes/notask/base.py; docs/ge/notask.md). A ConcatD or
 ConcatV2D whose inputs can be written side by side by their producers is marked `_no_task`
 (no kernel: the producers write straight into the output) and each producer output is
 locked with `can_reused_for_concat_optimize = [false]` so no other no-task concat takes it.

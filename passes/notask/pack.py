@@ -1,7 +1,7 @@
 """ge-pack-notask: GE's PackNotaskPass (zero-copy Pack).
 
 Port of ``compiler/graph/passes/memory_optimize/pack_notask_pass.{h,cc}`` (GE commit
-f85d35a61; ge_notask.md §6) on the chain of ``notask_pass_base.cc`` (passes/notask/base.py).
+f85d35a61; docs/ge/notask.md) on the chain of ``notask_pass_base.cc`` (passes/notask/base.py).
 Same checks and marks as ConcatNotaskPass; it targets `Pack`, locks producers with
 `can_reused_for_pack_optimize`, rejects internal storage formats other than FRACTAL_NZ,
 and checks the stacking `axis` (normalised by rank + 1) instead of `concat_dim`.

@@ -192,7 +192,7 @@ class OffsetSlots:
     GE's CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset write a node's whole list
     (zeros but the one anchor) for each piece, so a producer feeding two pieces, or a
     consumer reading two pieces (of one or of two PhonySplits, a NetOutput listing two),
-    keeps only the last piece's offset and the other is silently misplaced (ge_notask.md
+    keeps only the last piece's offset and the other is silently misplaced (docs/ge/notask.md
     §11 item 4). Ours, not GE's: slot k of `_output_offset_list_for_continuous` belongs to
     the pair (producer, output k), slot k of `_input_offset_list_for_continuous` to the
     pair (consumer, input k), and a piece sets only its own slot. A node's list starts
@@ -386,7 +386,7 @@ def calc_node_offset_by_reuse_input(node: Operation) -> bool:
 # memory. Otherwise the pieces overlap (the block of the earlier levels tiles
 # [0, prod(block)) and the next slice starts at prod(block[dims[i]:]) < prod(block)), and on
 # an NPU the producers overwrite each other (PhonySplit consumers read the wrong bytes). GE
-# does not check this (ge_notask.md §7.3, §11 item 3; its own PhonyConcatCalcOffset test
+# does not check this (docs/ge/notask.md item 3; its own PhonyConcatCalcOffset test
 # shapes break it); we keep GE's offsets and warn, so the graph still compiles as GE's would.
 
 

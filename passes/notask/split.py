@@ -29,7 +29,7 @@ remark: the split's OutputCheck refuses a consumer that is already a virtual op,
 concat's IsPreNodeAttrValid a producer that is. Split first, concat second: GE hands each
 subgraph to the engines, the fusion engine among them, in OptimizeSubgraph (graph_manager.cc:
 OptimizeSubgraph -> the engines' OptimizeSubGraph), before OptimizeAfterMergeSubGraph where
-ConcatNotaskPass and PackNotaskPass run last (ge_notask.md §2); that CANN's split marking
+ConcatNotaskPass and PackNotaskPass run last (docs/ge/notask.md); that CANN's split marking
 is one of those engine passes is our assumption (its code is not public). Either order
 refuses the second marking, so the numbers never depend on it, only which node keeps its
 task. The same holds for the split's input: a marked split locks its input's producer
@@ -168,7 +168,7 @@ def check_split_format(op: Operation) -> Reason | None:
 
     Ours: a view reads the input's bytes as they are, so a piece stored in another format
     or dtype than its input is a conversion, which only a kernel does. GE's concat never
-    checks this (ge_notask.md §3.6, observations); a split has no producer kernel per piece
+    checks this (docs/ge/notask.md, observations); a split has no producer kernel per piece
     that could write each piece in its own layout.
     """
     src = tensor_desc(op.operands[0].type)

@@ -89,7 +89,7 @@ def store_out(src: str, t: str, k: int = 0, axes=(0, 1)) -> list[str]:
 
 
 def test_simple_add_abs_exp_with_cse_through_the_reference():
-    # ge_fusion.md §2.2: exp(abs(x + x)) with one shared Load; 7 nodes.
+    # docs/ge/autofuse.md: exp(abs(x + x)) with one shared Load; 7 nodes.
     t = T("f32", [0, 1, 2], [2, 3, 4])
     text = module(
         [((2, 3, 4), "f32")],

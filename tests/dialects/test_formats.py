@@ -1,4 +1,4 @@
-"""Transformer-library rules (ge_notask.md §3.7), dtype sizes and C0, memory types.
+"""Transformer-library rules (docs/ge/notask.md), dtype sizes and C0, memory types.
 
 Every expected value is transcribed from the reference table or computed by hand in the
 comment next to it.

@@ -416,7 +416,7 @@ def test_splitvd_with_minus_one():
 
 
 # ---------------------------------------------------------------------------------------
-# PhonyConcat / PhonySplit (ge_notask.md §7.3 / §7.4)
+# PhonyConcat / PhonySplit (docs/ge/notask.md)
 # ---------------------------------------------------------------------------------------
 
 PIECE = "tensor<1x2x2x4x8xf16>"

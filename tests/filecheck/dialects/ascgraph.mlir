@@ -4,7 +4,7 @@
 // !ascgraph.tensor type (and #ascgraph.axis in the generic form), inside ge.AscBackend.
 // Input lines are in the printer's form; CHECK-NEXT requires each back verbatim.
 
-// GE's SimpleAddAbsExpWithCse (ge_fusion.md §2.2): exp(abs(x + x)) with one shared Load;
+// GE's SimpleAddAbsExpWithCse (docs/ge/autofuse.md): exp(abs(x + x)) with one shared Load;
 // 7 nodes, Data/Load/Store/Output included.
 ge.graph @add_abs_exp {
   %x = ge.Data {index = 0} : tensor<2x3x4xf32>
@@ -218,7 +218,7 @@ ge.graph @transpose_slice {
 
 // -----
 
-// Keep-dim reductions: the reduced axis stays with repeat 1 and stride 0 (ge_fusion.md §2.3).
+// Keep-dim reductions: the reduced axis stays with repeat 1 and stride 0 (docs/ge/autofuse.md).
 ge.graph @reduce {
   %x = ge.Data {index = 0} : tensor<4x6xf32>
   %y0, %y1, %y2, %y3, %y4, %y5 = ge.AscBackend(%x) {fuse_type = "reduce", fuse_type_mask = 4, origin_nodes = ["sum"], fusion_nodes_size = 20} : (tensor<4x6xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<1x6xf32>) {

@@ -31,7 +31,7 @@ ge.graph @concat {
 
 // -----
 
-// GE's PhonyConcatCalcOffset / PhonySplitCalcOffset shapes (ge_notask.md §7.3, §7.4), with
+// GE's PhonyConcatCalcOffset / PhonySplitCalcOffset shapes (docs/ge/notask.md), with
 // a negative concat_dim entry (-2 is 3 on rank 5) and keep_*_offset written out.
 ge.graph @phony {
   %a = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>

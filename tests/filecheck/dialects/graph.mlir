@@ -134,7 +134,7 @@ ge.graph @fused {
 
 // -----
 
-// GE's discardable attributes (ge_notask.md §1), as a pass leaves them: a no-task
+// GE's discardable attributes (docs/ge/notask.md), as a pass leaves them: a no-task
 // ConcatD, its producers' per-output lock flags and memory types, PhonyConcat offsets,
 // node names that differ from the SSA names, attributes the dialect does not know.
 ge.graph @marked attributes {_single_op_scene = false} {

@@ -2,7 +2,7 @@
 // PhonyConcat / PhonySplit: GE's CheckPhonyConcatInputShapeSame /
 // CheckPhonySplitOutputShapeSame, CheckDimAttrValid (non-empty equal-length lists, N > 0,
 // prod(N) = number of pieces) and CheckDimAttrMatchTensor (dims in range), plus the block
-// shape the pieces make (ge_local_ops_kernel_calc_op_param.cc, ge_notask.md §7.3-7.4).
+// shape the pieces make (ge_local_ops_kernel_calc_op_param.cc, docs/ge/notask.md).
 
 ge.graph @g {
   %a = ge.Data {index = 0} : tensor<1x2x2x4x8xf16>

@@ -2,7 +2,7 @@
 // RUN: ge-opt %s --split-input-file -p 'ge-lower-autofuse{enable-pass=gather remarks=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 // RUN: ge-opt %s --split-input-file -p 'ge-lower-autofuse' | filecheck %s --check-prefix=OFF
 // GE's gather lowering (lowering_impl.cpp LowerGather, loop_api.cpp GatherLoad,
-// asc_overrides.h AscOverrides::GatherLoad; ge_fusion.md §3.2 "Gather/GatherV2"), A2/A3.
+// asc_overrides.h AscOverrides::GatherLoad; docs/ge/autofuse.md "Gather/GatherV2"), A2/A3.
 // Each case's CHECKs fail when its rule is removed.
 
 // GatherV2 on x's last axis: the producer Exp is realized (LowerGather realizes every

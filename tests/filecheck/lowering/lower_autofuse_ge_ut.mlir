@@ -1,6 +1,6 @@
 // RUN: ge-opt %s --split-input-file -p 'ge-lower-autofuse{enable-pass=reduce,concat,transpose}' | filecheck %s
 // RUN: ge-opt %s --split-input-file -p 'ge-lower-autofuse{enable-pass=reduce,concat,transpose cse=false}' | filecheck %s --check-prefix=NOCSE
-// GE's lowering UTs (loop_lowering_manager_asc_backend_unittest.cpp, ge_fusion.md §9.4)
+// GE's lowering UTs (loop_lowering_manager_asc_backend_unittest.cpp, docs/ge/autofuse.md)
 // with GE's symbols made static: s0 = 2, s1 = 3, s2 = 4 unless said otherwise. Each
 // expected AscGraph was written from GE's golden text (ReadableAscGraph), substituting
 // the sizes: strides are contiguous, 0 where the repeat is 1 (§3.4 item 6).

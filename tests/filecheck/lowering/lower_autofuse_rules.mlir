@@ -1,6 +1,6 @@
 // RUN: ge-opt %s --split-input-file -p 'ge-lower-autofuse{enable-pass=reduce,split}' | filecheck %s
 // RUN: ge-opt %s --split-input-file -p 'ge-lower-autofuse{enable-pass=reduce,split remarks=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
-// Lowering and realize rules one by one (ge_fusion.md §3.2, §3.3); each case's CHECKs fail
+// Lowering and realize rules one by one (docs/ge/autofuse.md); each case's CHECKs fail
 // when its rule is removed. Remarks (stderr, printed before the IR) say why.
 
 // Readers (TriggerRealizeAsTooManyReaders): Abs -> {Abs, Abs}: a single-output value with

@@ -1,7 +1,7 @@
 // RUN: not ge-run %s --graph ge_test 2>&1 | filecheck %s --check-prefix=CONCAT
 // RUN: not ge-run %s --graph split_only 2>&1 | filecheck %s --check-prefix=SPLIT
 //
-// GE's own PhonyConcatCalcOffset / PhonySplitCalcOffset shapes (ge_notask.md §7.3/§7.4):
+// GE's own PhonyConcatCalcOffset / PhonySplitCalcOffset shapes (docs/ge/notask.md):
 // pieces 1x2x2x4x8 f16 (2*2*4*8*2 B = 256 B), concat_dim [3, 1], N [2, 2]. GE's offsets are
 //   piece 1: 1 * prod({4, 8}) * 2 B = 64; piece 2: 1 * prod({2, 2, 8, 8}) * 2 B = 512;
 //   piece 3: 64 + 512 = 576,

@@ -1,4 +1,4 @@
-"""GE's axis-group merge tests (test_tiling_group.cpp, ge_fusion.md §7.4) and per-node groups (§7.2)."""
+"""GE's axis-group merge tests (test_tiling_group.cpp, docs/ge/autofuse.md) and per-node groups."""
 
 from __future__ import annotations
 

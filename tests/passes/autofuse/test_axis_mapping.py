@@ -1,4 +1,4 @@
-"""Loop-axis mapping (asc_graph_axis_mapping_unittest{,2}.cpp, ge_fusion.md §6, §9.3)."""
+"""Loop-axis mapping (asc_graph_axis_mapping_unittest{,2}.cpp, docs/ge/autofuse.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""AscBackendFusionDecider (asc_backend_fusion_decider_unittest.cpp, ge_fusion.md §5, §8, §9.2).
+"""AscBackendFusionDecider (asc_backend_fusion_decider_unittest.cpp, docs/ge/autofuse.md).
 
 Every Fuse is checked numerically: the reference result of the fused graph (AscGraph
 interpreter) equals the unfused one's, and the module still verifies.

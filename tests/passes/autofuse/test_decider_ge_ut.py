@@ -1,4 +1,4 @@
-"""More of GE's asc_backend_fusion_decider_unittest.cpp (ge_fusion.md §9.2), rebuilt in the
+"""More of GE's asc_backend_fusion_decider_unittest.cpp (docs/ge/autofuse.md), rebuilt in the
 ascgraph dialect from GE's graph helpers (read with the search tool: hicann/ge,
 tests/autofuse/ut/autofuse/asc_backend_fusion_decider_unittest.cpp, SetAttrsGroup picks
 each node's AscGraph by node name). Static sizes A..F = 2..7 stand for GE's symbols.

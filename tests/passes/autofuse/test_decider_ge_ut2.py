@@ -1,4 +1,4 @@
-"""The rest of GE's asc_backend_fusion_decider_unittest.cpp (ge_fusion.md §9.2), after
+"""The rest of GE's asc_backend_fusion_decider_unittest.cpp (docs/ge/autofuse.md), after
 tests/passes/autofuse/test_decider_ge_ut.py: graphs rebuilt from GE's helpers in that file
 (SetAttrsGroup picks each node's AscGraph by node name), static sizes A..G = 2..8.
 
@@ -22,7 +22,7 @@ GE tests of the file (commit d5b140e) ported elsewhere or not ported:
 * GraphAndLoad_AxisNum_NotEqual: AddN0's one output read as 5 axes by AddN1 and as a 3-axis
   Data under a 4-axis loop by AddN3; a typed edge has one shape.
 * SliceWithoutBroadcast_CanFuseWithPointwiseWithBroadcast and
-  SliceOutputToMultipleNodes_CanFuseWithPointwise (ge_fusion.md §9.2) are not in the file at
+  SliceOutputToMultipleNodes_CanFuseWithPointwise (docs/ge/autofuse.md) are not in the file at
   that commit.
 """
 

@@ -1,5 +1,5 @@
 """The solver (passes/autofuse/solver.py) with mock deciders, as GE's
-fusion_strategy_solver_unittest.cpp does (ge_fusion.md §9.1): the GE graph's node-count
+fusion_strategy_solver_unittest.cpp does (docs/ge/autofuse.md): the GE graph's node-count
 delta per scenario, the seed's two greedy-order ABCD examples, the cycle check, the
 horizontal caps, the candidate-window bound (counted in pairs, scores and decider calls,
 never in seconds) and determinism.

@@ -1,4 +1,4 @@
-"""Per-FuseType strategy rules (ge_fusion.md §5.1); each test fails when its rule is removed."""
+"""Per-FuseType strategy rules (docs/ge/autofuse.md); each test fails when its rule is removed."""
 
 from __future__ import annotations
 

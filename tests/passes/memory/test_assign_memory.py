@@ -1,4 +1,4 @@
-"""ge-assign-memory (ge_notask.md §8, ge_executor.md §3): GE's zero-copy layouts of the
+"""ge-assign-memory (docs/ge/notask.md, docs/ge/executor.md): GE's zero-copy layouts of the
 no-padding continuous nodes, reuse, the memory-layout conflict Identities, cascades, errors,
 and an independent overlap checker over generated graphs.
 

@@ -320,7 +320,7 @@ def test_two_outputs_of_one_producer_are_different_sources():
 
 
 def test_concat_and_pack_may_share_a_producer():
-    # different lock attributes (ge_notask.md §3.4, open question 5): both are marked
+    # different lock attributes (docs/ge/notask.md, open question 5): both are marked
     text = f"""ge.graph @g {{
   %x = ge.Data {{index = 0}} : {T}
   %a = ge.Relu(%x) : ({T}) -> {T}

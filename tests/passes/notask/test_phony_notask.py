@@ -1,4 +1,4 @@
-"""ge-phony-notask and the GE-local output sizes (ge_notask.md §7.2-§7.4).
+"""ge-phony-notask and the GE-local output sizes (docs/ge/notask.md).
 
 Every expected number is computed by hand in a comment next to it.
 """

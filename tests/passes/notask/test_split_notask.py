@@ -166,7 +166,7 @@ def test_check_dim_range_after_normalising_by_the_input_rank(dim: int, ok: bool)
 
 def test_check_dim_without_an_aligned_shape_is_refused() -> None:
     """ND origin stored as NC1HWC0: GE's transfer type is ND_TO_NZ with a non-NZ storage
-    format, GetAlignedShape fails (ge_notask.md §3.7)."""
+    format, GetAlignedShape fails (docs/ge/notask.md)."""
     t = "tensor<1x32x4x4xf16, #ge.desc<NC1HWC0, origin = ND, shape = [1, 2, 4, 4, 16]>>"
     p = "tensor<1x16x4x4xf16, #ge.desc<NC1HWC0, origin = ND, shape = [1, 1, 4, 4, 16]>>"
     _, op = _unverified_split(t, [p, p], "split_dim = 1, num_split = 2")

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=reduce,concat},ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_concat (fusion_strategy_solver_unittest.cpp, ge_fusion.md §9.1) with
+// GE's solver UT Fuse_concat (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md) with
 // the real decider: data -> {A -> D -> {H, concat}, B -> E -> concat, C -> Reduce -> concat},
 // concat -> {G, P}; every compute node an Exp (a heavy op, so lowering keeps each its own
 // AscBackend), nodes in GE's depth-first topological order. GE: -6 nodes, one

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=concat},ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Not_Fuse_concat_and_concat (ge_fusion.md §9.1): D -> E -> Concat,
+// GE's solver UT Not_Fuse_concat_and_concat (docs/ge/autofuse.md): D -> E -> Concat,
 // D -> G -> Concat1 (each Concat takes its input twice). GE: -3 nodes, FusedAscBackends
 // {D, G, Concat1} and {E, Concat}. By hand: G+Concat1 and E+Concat first (HIGH), D joins
 // one of them; the two FusedAscBackends both hold a concat (concat_fusion_strategy.cpp:

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s --split-input-file -p 'ge-lower-autofuse{enable-pass=reduce},ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UTs on the reduction rule (ge_fusion.md §9.1; reduction_fusion_strategy.cpp:
+// GE's solver UTs on the reduction rule (docs/ge/autofuse.md; reduction_fusion_strategy.cpp:
 // after a reduction only pointwise nodes fuse, max_reduce_can_fuse_elementwise_nums = 3
 // compute nodes in all).
 

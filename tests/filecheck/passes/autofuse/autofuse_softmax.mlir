@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // The issue's "done when": softmax fuses as GE would and says what it did not fuse. By
-// hand (reduction_fusion_strategy.cpp, ge_fusion.md §5.1): ReduceMaxD and Sub_Exp both read
+// hand (reduction_fusion_strategy.cpp, docs/ge/autofuse.md): ReduceMaxD and Sub_Exp both read
 // x, so they are horizontal as well as vertical, and a reduction never fuses horizontally;
 // Sub_Exp -> ReduceSumD (pointwise into a reduction), then + RealDiv (1 compute node
 // absorbed, <= 3). ReduceMaxD stays alone with one compute op: lifted back to the GE op.

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // A split on A2/A3 lowers into one StridedSlice (a "slice" AscBackend) per output
-// (lowering_impl.cpp LowerSplit; ge_fusion.md §3.2). GE's eagle-graph test
+// (lowering_impl.cpp LowerSplit; docs/ge/autofuse.md). GE's eagle-graph test
 // AbsAndSliceNotCanfuse (§9.5) with the real decider (slice_fusion_strategy.cpp): a slice
 // that reads its producer's output through a slice view, when the producer itself loads
 // without a slice, does not fuse with it (GE logs kNodeInputHasSplit, NF1026, for it:

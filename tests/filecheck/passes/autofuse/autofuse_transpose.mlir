@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=transpose},ge-autofuse{remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's transpose cases with the real decider (ge_fusion.md §9.5,
+// GE's transpose cases with the real decider (docs/ge/autofuse.md,
 // test_lowering_and_canfuse.cpp; transpose_fusion_strategy.cpp and §7.3):
 // * MutiRefEleAndTransposeNotFuse: Add is read by the transpose and by Mul: a pointwise
 //   node fuses into a transpose only when the transpose is its only consumer.

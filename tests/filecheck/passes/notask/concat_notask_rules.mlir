@@ -1,4 +1,4 @@
-// ConcatNotaskPass, rule by rule (ge_notask.md §3): for each rule a case marked only
+// ConcatNotaskPass, rule by rule (docs/ge/notask.md): for each rule a case marked only
 // because the rule passes, next to its twin rejected by that rule. Tensors are ND f16
 // 4x16 (128 bytes, a multiple of 32) unless a case says otherwise; producers are compute
 // ops (Relu/Abs) so only the rule under test decides. Remarks name the deciding rule.

@@ -1,4 +1,4 @@
-// PackNotaskPass (ge_notask.md §6): Pack's own rules (target, lock attribute, CheckFormat,
+// PackNotaskPass (docs/ge/notask.md): Pack's own rules (target, lock attribute, CheckFormat,
 // CheckDim with axis + rank + 1) each with a marked twin. The shared chain is tested rule
 // by rule in concat_notask_rules.mlir; a few cases here show Pack runs it too.
 // RUN: ge-opt %s --split-input-file -p ge-pack-notask | filecheck %s

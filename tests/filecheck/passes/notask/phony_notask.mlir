@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-phony-notask --split-input-file | filecheck %s
 // RUN: ge-opt %s -p ge-phony-notask --split-input-file --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 //
-// ge-phony-notask (ge_notask.md §7): GeLocalGraphOptimizer::OptimizeOriginalGraphJudgeInsert
+// ge-phony-notask (docs/ge/notask.md): GeLocalGraphOptimizer::OptimizeOriginalGraphJudgeInsert
 // marks PhonyConcat/PhonySplit; GeLocalOpsKernelBuilder::CalcOpRunningParam computes their
 // offset lists (CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset) and marks the reshape
 // family output-reuses-input (CalcNodeOffsetByReuseInput). Graphs follow GE's tests in

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Can_Not_Fuse_By_Sched_Axis_Size_Not_Equal (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real decider: data1 -> A -> {BroadcastWith6Axis1, Concat},
+// docs/ge/autofuse.md) with the real decider: data1 -> A -> {BroadcastWith6Axis1, Concat},
 // data3 -> C -> {Concat, BroadcastWith6Axis2}, data2 -> Concat. GE: -2 nodes, "A, C, Concat
 // fuse together". Our 6-axis broadcasts are BroadcastToD 4x8 -> 2x2x2x2x4x8. By hand:
 // HIGH (concat) bucket: A and C join the concat (a FusedAscBackend). Each broadcast shares

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Concat_Can_Fuse_By_Same_Sched_Info_Both_Horizontal_And_Vertical
-// (fusion_strategy_solver_unittest.cpp, ge_fusion.md §9.1) with the real decider:
+// (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md) with the real decider:
 // data1 -> Reduce -> {B, F2}, B -> F2, data2 -> F, data3 -> E, {F2, F, E} -> Concat.
 // GE: -4 nodes (6 AscBackends -> 2), "B, F2, F, E, Concat fuse together" (Reduce alone).
 // Ours: the lowering already inlines F2 (a Mul, a cheap op) into the concat's kernel

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Concat_Can_Not_Fuse_By_Only_Horizontal (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real decider: data1 -> Reduce -> {B, C}, data2 -> F,
+// docs/ge/autofuse.md) with the real decider: data1 -> Reduce -> {B, C}, data2 -> F,
 // data3 -> E, {C, F, E} -> Concat; outputs B and Concat. GE: -4 nodes (6 kernels -> 2),
 // "C, F, E, Concat fuse together; Reduce and B fuse together". By hand: HIGH (concat)
 // bucket: C, F, E each join the concat vertically (a FusedAscBackend; a concat never

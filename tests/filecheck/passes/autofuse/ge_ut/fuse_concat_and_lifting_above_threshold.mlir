@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_concat_and_lifting_above_threshold (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real decider and GE's config (1 round, max_fusion_size 2,
+// docs/ge/autofuse.md) with the real decider and GE's config (1 round, max_fusion_size 2,
 // max_input_nums_after_fuse 2): data -> D, and Data-0, Data-1 -> Concat3Inputs -> G.
 // GE: -1 node, {D, Concat} in a FusedAscBackend, which
 // LowerConcatHelper::LiftingPoorPerfFusedAscBackendOps then KEEPS.

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_concat_and_lifting_below_threshold (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), GE's config (1 round, max_fusion_size 2, max_input_nums_after_fuse 2):
+// docs/ge/autofuse.md), GE's config (1 round, max_fusion_size 2, max_input_nums_after_fuse 2):
 // data -> D, and Data-0..2 -> Concat4Inputs -> G. GE: the solver makes {D, Concat} (-1 node,
 // which we match); then LiftingPoorPerfFusedAscBackendOps leaves NO FusedAscBackend.
 // By hand, NeedLifting: no backward fusion (the concat AscBackend feeds only NetOutput),

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_concat_and_mulreference_node_2 (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real decider: data1 -> D -> {Broadcast, G2}, data3 -> G2,
+// docs/ge/autofuse.md) with the real decider: data1 -> D -> {Broadcast, G2}, data3 -> G2,
 // data4 -> E, Concat(G2, Broadcast, E). GE: -3 nodes (5 AscBackends -> 2), "E, Broadcast,
 // G2, Concat fuse together" (D alone). Ours: D is 4x1 broadcast to 4x8 (BroadcastToD, and
 // G2 = Exp(Add(data3, D)) with an implicit broadcast); the lowering already inlines the

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_concat_and_no_lifting_first_dim_concat (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), GE's config (1 round, max_fusion_size 2, max_input_nums_after_fuse 2):
+// docs/ge/autofuse.md), GE's config (1 round, max_fusion_size 2, max_input_nums_after_fuse 2):
 // data -> D, and Data-0..2 -> ConcatFirstDim -> G. GE: -1 node, {D, Concat} in a
 // FusedAscBackend that LowerConcatHelper::LiftingPoorPerfFusedAscBackendOps KEEPS.
 // By hand, fusion as in ..._lifting_below_threshold (4 inputs > 2 allowed into a concat).

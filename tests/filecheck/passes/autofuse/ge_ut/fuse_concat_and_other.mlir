@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=reduce,concat},ge-autofuse{lifting=false remarks=true max_fuse_rounds=1}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_concat_and_other (fusion_strategy_solver_unittest.cpp, ge_fusion.md
+// GE's solver UT Fuse_concat_and_other (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md
 // §9.1) with the real decider and GE's max_fuse_rounds = 1: data -> {D, E, Reduce} ->
 // Concat -> G, and D -> H (GE also draws a control edge Concat -> H, which our IR cannot
 // state; H comes after the concat here). GE: -2 nodes, "D, E, Concat fuse together". By

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=concat},ge-autofuse{lifting=false remarks=true max_fuse_rounds=1 max_fusion_size=2 max_input_nums_after_fuse=2}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_concat_no_limit (fusion_strategy_solver_unittest.cpp, ge_fusion.md
+// GE's solver UT Fuse_concat_no_limit (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md
 // §9.1) with the real decider and GE's config: max_fuse_rounds 1, max_fusion_size 2,
 // max_input_nums_after_fuse 2. data -> {D, E, F} -> Concat -> G. GE: -3 nodes, one
 // FusedAscBackend {D, E, F, Concat}. By hand: the HIGH (concat) bucket: D, E, F each join

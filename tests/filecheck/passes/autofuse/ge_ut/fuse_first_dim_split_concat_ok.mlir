@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_first_dim_split_concat_ok (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real A5 split lowering and the real decider: data ->
+// docs/ge/autofuse.md) with the real A5 split lowering and the real decider: data ->
 // SplitFirstDim -> {A, R} -> Concat2Inputs -> NetOutput. GE: -3 nodes (all four fuse).
 // A and R are Exp so the lowering keeps them as their own AscBackends (heavy op), as in GE's
 // UT. By hand: HIGHEST: the two StoreSplit pieces fuse (GE's SplitFirstDim); HIGHER: A and

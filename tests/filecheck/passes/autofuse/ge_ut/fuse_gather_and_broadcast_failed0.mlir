@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_gather_and_Broadcast_Failed0 (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), real lowering (enable-pass=gather) and the real decider: data1,
+// docs/ge/autofuse.md), real lowering (enable-pass=gather) and the real decider: data1,
 // data2, data3 -> Gather -> BroadcastWith5Axis (GE's hand-built pointwise AscGraph whose
 // Load broadcasts its last axis, same 5 axes as the gather). GE: 0 nodes fused ("node2
 // BroadcastWith5Axis (Pointwise with Broadcast) cannot fuse"). Ours: the gather's output

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_gather_and_Broadcast_Failed1 (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), real lowering (enable-pass=gather) and the real decider: data1,
+// docs/ge/autofuse.md), real lowering (enable-pass=gather) and the real decider: data1,
 // data2, data3 -> Gather (5 loop axes) -> BroadcastWith6Axis (a pointwise AscGraph over 6
 // axes). GE: 0 nodes fused ("node1 axis size(5) != node2 axis size(6)"). Ours: the
 // gather loops over 2 axes [4, 8]; BroadcastToD to [2, 4, 8] then Abs is one pointwise

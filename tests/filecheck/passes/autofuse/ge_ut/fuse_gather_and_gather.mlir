@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=gather},ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_gather_and_gather (fusion_strategy_solver_unittest.cpp, ge_fusion.md
+// GE's solver UT Fuse_gather_and_gather (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md
 // §9.1), real lowering (enable-pass=gather) and the real decider: data1 -> {Gather,
 // Gather1} (params of both), data2 -> Gather (indices), Gather -> Gather1 (its indices),
 // data3 -> both (axis), Gather1 -> Abs. Ours: data1 is an int32 table [4, 8] so the

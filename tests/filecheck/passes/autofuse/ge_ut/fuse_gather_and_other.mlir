@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=gather},ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_gather_and_other (fusion_strategy_solver_unittest.cpp, ge_fusion.md
+// GE's solver UT Fuse_gather_and_other (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md
 // §9.1), real lowering (enable-pass=gather) and the real decider: data1, data2, data3 ->
 // Gather -> Abs. data3 is the GatherV2's axis Const (LowerGather requires a Const axis; on
 // A2/A3 it must be x's last axis). GE: -1 node, "Gather, abs fuse together". By hand: the

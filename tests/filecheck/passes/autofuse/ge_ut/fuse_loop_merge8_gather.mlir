@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's decider UT AscBackendFusionDecider_FuseLoopMerge8_Ok (asc_backend_fusion_decider_unittest.cpp,
-// ge_fusion.md §9.2; "gather+element can fuse vertically"): data1, data2 -> Gather (two
+// docs/ge/autofuse.md; "gather+element can fuse vertically"): data1, data2 -> Gather (two
 // inputs: GE's Gather op, axis 0) -> AbsAfterReduce (an Abs kernel). GE calls Fuse
 // directly and asserts a fused node with 2 inputs and 1 output. Here the real lowering
 // (enable-pass=gather: LowerGather's two-input branch, no last-axis condition) and the

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_slice_split (fusion_strategy_solver_unittest.cpp, ge_fusion.md §9.1),
+// GE's solver UT Fuse_slice_split (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md),
 // the A2/A3 slice path: data -> StridedSlice0 -> StridedSlice1 -> D -> NetOutput. GE: -2
 // nodes (all three fuse into one AscBackend).
 // The graph is GE's UT graph after lowering, written by hand: our lowering of a SplitD

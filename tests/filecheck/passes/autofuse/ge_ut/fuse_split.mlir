@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=split split-lowering=split}' | filecheck %s --check-prefix=LOWER
 //
-// GE's solver UT Fuse_split (fusion_strategy_solver_unittest.cpp, ge_fusion.md §9.1) with
+// GE's solver UT Fuse_split (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md) with
 // the real A5 split lowering (split_lowered_to_split) and the real decider:
 // data -> Split0 -> {A, R} -> NetOutput, A and R elementwise. GE: -2 nodes (Split0, A, R
 // become one AscBackend).

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=split,concat split-lowering=split},ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_split_concat_nok (fusion_strategy_solver_unittest.cpp, ge_fusion.md
+// GE's solver UT Fuse_split_concat_nok (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md
 // §9.1) with the real A5 split lowering and the real decider: data -> Split0 -> {A, R} ->
 // Concat2Inputs -> NetOutput. GE: -2 nodes ({Split0, A, R} fuse, the concat stays).
 // A and R are Exp here so the lowering realizes them (heavy op) instead of inlining them

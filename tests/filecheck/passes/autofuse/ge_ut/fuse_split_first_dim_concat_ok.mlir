@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Fuse_split_first_dim_concat_ok (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real A5 split lowering and the real decider: data -> Split0
+// docs/ge/autofuse.md) with the real A5 split lowering and the real decider: data -> Split0
 // (dim 1) -> {A, R} -> Concat2InputsFirstDim -> NetOutput. GE: -3 nodes (all four fuse).
 // A and R are Exp (realized, as GE's UT has them as their own AscBackends). By hand as
 // in Fuse_first_dim_split_concat_ok, except that here the concat is the first-dim one:

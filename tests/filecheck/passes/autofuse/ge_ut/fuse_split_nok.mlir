@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p 'ge-lower-autofuse{enable-pass=split,concat split-lowering=split},ge-autofuse{lifting=false remarks=true}' 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
-// GE's solver UT Fuse_split_nok (fusion_strategy_solver_unittest.cpp, ge_fusion.md §9.1)
+// GE's solver UT Fuse_split_nok (fusion_strategy_solver_unittest.cpp, docs/ge/autofuse.md)
 // with the real A5 split lowering and the real decider: data -> A -> Split0 -> Concat2Inputs
 // (both split outputs) -> NetOutput. GE: node count unchanged.
 // Our start has one more node: the lowering makes one StoreSplit box per output (and

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Not_Fuse_concat_and_reduce (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real decider: data -> D -> {E -> Concat, G -> Reduce}
+// docs/ge/autofuse.md) with the real decider: data -> D -> {E -> Concat, G -> Reduce}
 // (GE's Concat has one input; ours takes E twice). GE: -3 nodes, "D, E, Concat fuse
 // together; G, Reduce fuse together". By hand: HIGH (concat) bucket: E+Concat make a
 // FusedAscBackend (a concat never loop-merges); D joins it vertically (into a concat is

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Not_Fuse_gather_and_concat (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), real lowering (enable-pass=gather,concat) and the real decider:
+// docs/ge/autofuse.md), real lowering (enable-pass=gather,concat) and the real decider:
 // data1 -> {Gather, Concat}, data2 -> Gather (indices), data3 -> Gather (axis), Gather ->
 // Concat. GE's hand-built Concat also reads data3; ours concatenates data1 with the
 // gather's output along dim 1 (an axis Const has no place in a concat of tensors), and

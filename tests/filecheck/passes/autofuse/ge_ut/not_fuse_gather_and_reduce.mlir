@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Not_Fuse_gather_and_reduce (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), real lowering (enable-pass=gather,reduce) and the real decider:
+// docs/ge/autofuse.md), real lowering (enable-pass=gather,reduce) and the real decider:
 // data1 -> Gather (params), data2 -> EletAbs -> Gather (indices), data3 -> Gather (axis,
 // our Const), Gather -> {Reduce, EletAbs1 -> EletAdd (+ data4)}. GE: -2 nodes, "gather,
 // abs1 and add fuse together". GE's abs1 and add are separate AscBackends; our lowering

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Not_Fuse_reduce_and_concat (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1) with the real decider: data -> D -> {E -> Reduce, G -> Concat}
+// docs/ge/autofuse.md) with the real decider: data -> D -> {E -> Reduce, G -> Concat}
 // (GE's Concat has one input, ours takes G twice; GE's control edge Reduce -> Concat has
 // no counterpart in our IR, and it only forbids Concat-before-Reduce orders, which the
 // data edges do not need). GE: -3 nodes, "D, E, Reduce fuse together; G, Concat fuse

@@ -2,11 +2,11 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Reduce_Can_Only_Fuse_At_Most_3_Elementwise (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), real lowering (enable-pass=gather,reduce) and the real decider:
+// docs/ge/autofuse.md), real lowering (enable-pass=gather,reduce) and the real decider:
 // Gather -> Reduce -> D -> A -> R -> R1 -> E1, GE's D..E1 all Abs kernels. Ours are Exp
 // (GE's heavy op realizes its output, so each stays its own kernel as in GE's hand-built
 // graph; Abs chains would be inlined into one kernel by our lowering). GE: -4 nodes;
-// ge_fusion.md reads it as {Reduce, D, A, R} + {R1, E1}. By hand: Gather -> Reduce is
+// docs/ge/autofuse.md reads it as {Reduce, D, A, R} + {R1, E1}. By hand: Gather -> Reduce is
 // refused (gather_fusion_strategy.cpp CheckGatherReduceFuse, enable_reduce_gather_fusion
 // false on A2/A3); Reduce absorbs D, A, R (reduction_fusion_strategy.cpp: at most
 // max_reduce_can_fuse_elementwise_nums = 3 compute nodes after a reduction), R1 would be

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Slice_Horizontal_Has_Multi_Same_Input_Fuse_ok (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), the A2/A3 slice path with the real decider: SliceNode1(data1, data1,
+// docs/ge/autofuse.md), the A2/A3 slice path with the real decider: SliceNode1(data1, data1,
 // data2) and SliceNode2(data1, data1, data3) -> NetOutput. GE: node count unchanged.
 // Each slice node here is a slice of data1 (a SplitD output, lowered as a StridedSlice
 // view) read twice plus data2 (data3), summed by AddN: the lowering inlines the slice into

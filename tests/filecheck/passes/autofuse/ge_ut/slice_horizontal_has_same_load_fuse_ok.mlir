@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's solver UT Slice_Horizontal_Has_Same_Load_Fuse_ok (fusion_strategy_solver_unittest.cpp,
-// ge_fusion.md §9.1), the A2/A3 slice path with the real decider: data1 -> SliceNodeSame1..3
+// docs/ge/autofuse.md), the A2/A3 slice path with the real decider: data1 -> SliceNodeSame1..3
 // -> ConcatNode -> NetOutput. GE: -3 nodes (all four fuse).
 // The op set has no StridedSlice; the three slices are the outputs of one SplitD, which the
 // default lowering turns into three StridedSlice views (lowering_impl.cpp

@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's decider UT AscBackendFusionDecider_SplitAndConcat_Ok (asc_backend_fusion_decider_unittest.cpp,
-// ge_fusion.md §9.2): Data1 -> Split1 (3 outputs) -> Concat1 (3 inputs) -> Shape; GE:
+// docs/ge/autofuse.md): Data1 -> Split1 (3 outputs) -> Concat1 (3 inputs) -> Shape; GE:
 // CanFuseVertical(Split1, Concat1) is true. With the real A5 split lowering the three
 // StoreSplit pieces first fuse into the three-output split (HIGHEST, same gid); then
 // split -> concat is allowed because the split is first-dim (concat_fusion_strategy.cpp),

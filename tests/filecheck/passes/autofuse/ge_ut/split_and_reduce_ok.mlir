@@ -2,7 +2,7 @@
 // RUN: filecheck %s --check-prefix=REMARK < %t.err
 //
 // GE's decider UT AscBackendFusionDecider_SplitAndReduce_Ok (asc_backend_fusion_decider_unittest.cpp,
-// ge_fusion.md §9.2): Data1 -> Split1 (3 outputs) -> Reduce -> Shape; GE: CanFuseVertical
+// docs/ge/autofuse.md): Data1 -> Split1 (3 outputs) -> Reduce -> Shape; GE: CanFuseVertical
 // is false both ways (split_fusion_strategy.cpp: a split does not fuse with a reduction;
 // the reverse order is tests/passes/autofuse/test_split.py). With the real A5 split lowering the
 // three StoreSplit pieces fuse (HIGHEST, same gid); split -> Reduce is refused

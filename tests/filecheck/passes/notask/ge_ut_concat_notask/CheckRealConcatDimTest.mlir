@@ -1,7 +1,7 @@
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.CheckRealConcatDimTest (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #27 (CheckRealConcatDim
+// GE test: UtestConcatNotaskPass.CheckRealConcatDimTest (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #27 (CheckRealConcatDim
 // is CheckRealDim since the NotaskPassBase refactor). GE calls CheckRealDim directly with
 // align {1, 16, 1, 1}, src {1, 16, 5, 6} and the NCHW->FRACTAL_Z mapping. Here each cell is a C5-like
 // graph (data, refdata -> conv2d1/conv2d2 -> concat, fp16) whose concat inputs are NCHW origin,

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.allgather_connect_to_concat (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #1.
+// GE test: UtestConcatNotaskPass.allgather_connect_to_concat (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #1.
 // Graph: G1 = BuildStroageFormatTrainGraph1(ND, ND, {2048, 12288}, {2048, 12288}):
 // data_i -> HcomAllGather_i -> concat input i-1; concat is the graph output. concat_dim = 0.
 // Our IR has one SSA value per edge: each tensor carries the shape/format GE's test sets on the

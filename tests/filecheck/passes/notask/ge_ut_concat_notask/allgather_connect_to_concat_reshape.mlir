@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.allgather_connect_to_concat_reshape (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #2.
+// GE test: UtestConcatNotaskPass.allgather_connect_to_concat_reshape (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #2.
 // Graph: GR = BuildStroageFormatTrainGraphReshape(ND, ND, {2048, 12288}, {2048, 12288}):
 // data_1 -> HcomAllGather_1 -> reshape (RESHAPE, InCnt 2) -> concat input 0;
 // data_2 -> HcomAllGather_2 -> concat input 1. concat_dim = 0.

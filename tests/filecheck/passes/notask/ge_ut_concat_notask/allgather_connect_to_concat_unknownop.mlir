@@ -1,7 +1,7 @@
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.allgather_connect_to_concat_unknownop (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #12.
+// GE test: UtestConcatNotaskPass.allgather_connect_to_concat_unknownop (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #12.
 // Graph: GO = BuildTrainGraphOutputInvalid(ND, ND, {2048, 12288}, {2048, 12288}) (RELU predecessors both
 // fed from data_1; concat -> reshape -> relu_1), concat_dim = 0; three Runs, one case each:
 // (a) @unknown_input: concat input 0 has an unknown dim. GE writes {4096, -1}; here {2048, -1}

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.concat_notask_lxfusion_op (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #3.
+// GE test: UtestConcatNotaskPass.concat_notask_lxfusion_op (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #3.
 // Graph: GF = BuildStroageFormatTrainGraphFusionOp(ND, ND, {2048, 12288}, {2048, 12288}):
 // G2 topology (RELU predecessors named HcomAllGather_1/_2), both fed from data_1; the concat is
 // named concat_lxslice. concat_dim = 0.

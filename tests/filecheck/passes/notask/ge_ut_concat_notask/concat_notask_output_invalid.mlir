@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.concat_notask_output_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #6.
+// GE test: UtestConcatNotaskPass.concat_notask_output_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #6.
 // Graph: GO = BuildTrainGraphOutputInvalid(ND, ND, {2048, 12288}, {2048, 12288}): RELU predecessors
 // HcomAllGather_1/_2 both fed from data_1; concat -> reshape (RESHAPE 1->1) -> relu_1 (RELU), the
 // graph output. concat_dim = 0; relu_1 has _no_task = true.

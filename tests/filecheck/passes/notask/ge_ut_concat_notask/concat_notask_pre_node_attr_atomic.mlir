@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.concat_notask_pre_node_attr_atomic (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #9.
+// GE test: UtestConcatNotaskPass.concat_notask_pre_node_attr_atomic (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #9.
 // Graph: G2 = BuildStroageFormatTrainGraph2(ND, ND, {2048, 12288}, {2048, 12288}); concat_dim = 0;
 // HcomAllGather_2 has atomic_output_index = [0]. (GE also sets engine names, which no rule reads.)
 // Our IR has one SSA value per edge: each tensor carries the shape/format GE's test sets on the

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #13.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #13.
 // Graph: C5 = BuildRefDataWithStroageFormatTrainGraph1(NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16},
 // DT_FLOAT16): data_k, refdata_k -> conv2d_k -> concat input k-1; concat is the graph output.
 // concat_dim = 1.

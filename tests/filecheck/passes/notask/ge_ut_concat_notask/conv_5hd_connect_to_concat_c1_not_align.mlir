@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_c1_not_align (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #18.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_c1_not_align (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #18.
 // Graph: C5(NC1HWC0, NCHW, {1, 31, 16, 16}, {1, 2, 16, 16, 16}, DT_FLOAT16), concat_dim = 1.
 // Our IR has one SSA value per edge: the conv outputs carry the concat input descs GE's test sets
 // (origin NCHW, storage `fmt`, dtype). GE's RefData (origin {1, 2, 4, 5}) cannot make a convolution

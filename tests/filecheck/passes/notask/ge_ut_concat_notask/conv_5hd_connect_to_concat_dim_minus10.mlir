@@ -1,6 +1,6 @@
 // RUN: not ge-opt %s -p ge-concat-notask --remarks 2>&1 | filecheck %s
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_dim_minus10 (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #21.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_dim_minus10 (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #21.
 // Graph: C5 as #13 (NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16}, DT_FLOAT16), concat_dim = -10.
 // GE: CheckDim computes -10 + 4 = -6, its GE_ASSERT 0 <= dim < rank fails, the node is not marked.
 // In our IR this graph never reaches the pass: the ge.ConcatD verifier rejects a concat_dim outside

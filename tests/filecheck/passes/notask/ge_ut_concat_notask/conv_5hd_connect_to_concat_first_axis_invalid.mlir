@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_first_axis_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #23.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_first_axis_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #23.
 // GE graph: C5(NC1HWC0, NCHW, {1, 32, 16, 16}, {2, 2, 16, 16, 16}, DT_FLOAT16), concat_dim = 1.
 // Our descs derive the runtime shape from the origin shape, so the origin here is {2, 32, 16, 16},
 // whose NC1HWC0 runtime shape is GE's {2, ceil(32/16) = 2, 16, 16, 16}.

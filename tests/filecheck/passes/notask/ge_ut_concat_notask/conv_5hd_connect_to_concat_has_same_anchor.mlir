@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_has_same_anchor (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #17.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_has_same_anchor (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #17.
 // Graph: SA = BuildRefDataWithStroageFormatTrainGraphSameAnchor(NC1HWC0, NCHW, {1, 32, 16, 16}, ""):
 // data1, refdata1 -> conv2d1 -> reshape (RESHAPE 1->1) -> concat input 0, and conv2d1 -> concat
 // input 1; data2, refdata2 -> conv2d2 (dangling, as in GE). concat_dim = 1.

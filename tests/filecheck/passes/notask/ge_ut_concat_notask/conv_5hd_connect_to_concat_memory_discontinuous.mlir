@@ -2,7 +2,7 @@
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
 // GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_memory_discontinuous (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc);
-// ge_notask.md §4 #22.
+// docs/ge/notask.md #22.
 // Graph: C5 as #13 (NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16}, DT_FLOAT16), concat_dim = -3
 // (which alone would be marked, see #20); the graph has _memory_discontiguous_allocation = true.
 // Our IR has one SSA value per edge: the conv outputs carry the concat input descs GE's test sets

@@ -1,7 +1,7 @@
 // RUN: not ge-opt %s --split-input-file -p ge-concat-notask 2>&1 | filecheck %s
 // RUN: not ge-opt %s --split-input-file -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_ori_shape_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #25.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_ori_shape_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #25.
 //
 // Case 1 (@ori_rank1, GE's graph): C5(NC1HWC0, NCHW, ori {32}, {1, 2, 16, 16, 16}, DT_FLOAT16),
 // concat_dim = 1. GE: CheckDim asserts 0 <= 1 < origin rank 1, fails, not marked. Conv2D cannot

@@ -2,7 +2,7 @@
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
 // GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_pre_outanchor_can_reuse (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc);
-// ge_notask.md §4 #16.
+// docs/ge/notask.md #16.
 // Graph: C5 as #13 (NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16}, DT_FLOAT16), concat_dim = 1;
 // conv2d1's output desc has can_reused_for_concat_optimize = false (already locked).
 // Our IR has one SSA value per edge: the conv outputs carry the concat input descs GE's test sets

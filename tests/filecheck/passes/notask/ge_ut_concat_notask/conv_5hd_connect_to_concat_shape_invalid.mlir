@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_shape_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #24.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_shape_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #24.
 // GE graph: C5(NC1HWC0, NCHW, {1, 32, 16, 16}, {2}, DT_FLOAT16), concat_dim = 1: runtime shape {2},
 // 2 elements * 2 B = 4 B.
 // Our descs derive the runtime shape from the origin shape ({2} cannot be an NC1HWC0 storage

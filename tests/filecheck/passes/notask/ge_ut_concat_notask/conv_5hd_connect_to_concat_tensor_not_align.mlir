@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_tensor_not_align (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #19.
+// GE test: UtestConcatNotaskPass.conv_5hd_connect_to_concat_tensor_not_align (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #19.
 // GE graph: C5(NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 15, 15, 15}, DT_FLOAT16), concat_dim = 1: the
 // runtime shape {1, 2, 15, 15, 15} has 6750 elements * 2 B = 13500 B.
 // Our descs derive the runtime shape from the origin shape, and an NC1HWC0 fp16 tensor always has

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.data_connect_to_concat (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #11.
+// GE test: UtestConcatNotaskPass.data_connect_to_concat (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #11.
 // Graph: GD = BuildTrainGraphDataConcat(ND, ND, {2048, 12288}, {2048, 12288}): data_1 -> concat input 0
 // directly; data_2 -> HcomAllGather_2 (RELU) -> concat input 1. concat_dim = 0.
 // Our IR has one SSA value per edge: each tensor carries the shape/format GE's test sets on the

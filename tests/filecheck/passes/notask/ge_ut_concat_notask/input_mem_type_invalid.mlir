@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.input_mem_type_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #4.
+// GE test: UtestConcatNotaskPass.input_mem_type_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #4.
 // Graph: G2 = BuildStroageFormatTrainGraph2(ND, ND, {2048, 12288}, {2048, 12288}); concat_dim = 0;
 // the concat's _input_memory_type = [RT_MEMORY_L1, RT_MEMORY_L1] = [65536, 65536]. (GE also sets
 // engine names, which no rule reads.)

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s --split-input-file -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.nullptr_check (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #26. GE calls helpers only;
+// GE test: UtestConcatNotaskPass.nullptr_check (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #26. GE calls helpers only;
 // each is tested here through the pass, in a graph where exactly that rule decides.
 // Our IR has one SSA value per edge: the conv outputs carry the concat input descs GE's test sets
 // (origin NCHW, storage `fmt`, dtype). GE's RefData (origin {1, 2, 4, 5}) cannot make a convolution

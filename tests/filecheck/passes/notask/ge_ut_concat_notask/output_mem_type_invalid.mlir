@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.output_mem_type_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #5.
+// GE test: UtestConcatNotaskPass.output_mem_type_invalid (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #5.
 // Graph: G2(ND, ND, {2048, 12288}, {2048, 12288}); concat_dim = 0; the concat's
 // _output_memory_type = [RT_MEMORY_L1] = [65536].
 // Our IR has one SSA value per edge: each tensor carries the shape/format GE's test sets on the

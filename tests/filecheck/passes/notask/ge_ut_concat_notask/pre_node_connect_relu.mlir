@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-concat-notask | filecheck %s
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestConcatNotaskPass.pre_node_connect_relu (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #15.
+// GE test: UtestConcatNotaskPass.pre_node_connect_relu (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #15.
 // Graph: C5-R = BuildTrainGraphPreNodeConnectRelu(NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16},
 // DT_FLOAT16): C5, plus conv2d2 output 0 also feeds relu_1 (RELU, dangling as in GE). concat_dim = 1.
 // Our IR has one SSA value per edge: the conv outputs carry the concat input descs GE's test sets

@@ -1,6 +1,6 @@
 // RUN: ge-opt %s -p ge-concat-notask --remarks 2>&1 | filecheck %s
 
-// GE test: UtestConcatNotaskPass.scalar_input_check (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); ge_notask.md §4 #28.
+// GE test: UtestConcatNotaskPass.scalar_input_check (tests/ge/ut/ge/graph/passes/concat_notask_pass_unittest.cc); docs/ge/notask.md #28.
 // GE graph: data_1 ({6} fp16) -> relu1 -> concat input 0; data_2 ({} fp16) -> relu2 -> concat
 // input 1; concat -> NetOutput; the concat's input 0 origin shape is then set to {} and input 1's
 // to {100}, concat_dim = 0. GE expects IsScalarInput(0) == true, IsScalarInput(1) == false and

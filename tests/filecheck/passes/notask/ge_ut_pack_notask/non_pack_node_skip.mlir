@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.non_pack_node_skip (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.non_pack_node_skip (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: data_1 (ND fp16 {256, 12288}) -> relu_1 -> concat (ConcatD, 1 input), the graph output.
 // Expected: the ConcatD is not touched and no remark is printed: PackNotaskPass's IsTargetOp
 // accepts only type "Pack".

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_axis1_dim0_is1_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_axis1_dim0_is1_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {1, 12288}, {1, 12288}), axis = 1.
 // Expected: marked; relu_1:0, relu_2:0 locked.
 // Deciding rule: none fails. 12288*4 B = 49152 B (multiple of 32). CheckDim: 0 < axis 1 < rank 2

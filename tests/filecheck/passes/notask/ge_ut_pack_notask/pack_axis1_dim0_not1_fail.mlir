@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_axis1_dim0_not1_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_axis1_dim0_not1_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {2, 12288}, {2, 12288}), axis = 1.
 // Expected: not marked; nothing locked.
 // Deciding rule: CheckRealDim (front-dims rule): CheckDimForInput(1), ND->ND, real_dim = 1 and

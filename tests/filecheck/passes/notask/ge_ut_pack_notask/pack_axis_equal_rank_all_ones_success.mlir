@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_axis_equal_rank_all_ones_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_axis_equal_rank_all_ones_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildSingleInputPackGraph(ND, ND, {1, 1, 1}, {1, 1, 1}): data_1 -> relu_1 -> pack (1 input);
 // axis = 3 = rank.
 // Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_format_fractal_nz_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_format_fractal_nz_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(FRACTAL_NZ, ND, {1, 2048}, {1, 128, 16}), axis = 0.
 // Our descs derive the storage shape: ND {1, 2048} f32 -> FRACTAL_NZ [ceil(2048/16) = 128,
 // ceil(1/16) = 1, 16, 16] (GE's test writes {1, 128, 16}; no rule at axis 0 reads it except the

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_format_fractal_nz_with_c0_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_format_fractal_nz_with_c0_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(GetFormatFromC0(FRACTAL_NZ, 5), ND, {1, 2048}, {1, 128, 16}), axis = 0: a
 // composite format with C0 bits (0x0500001D in GE's comment), i.e. FRACTAL_NZ_C0_16 here.
 // Storage [128, 1, 16, 16] as in pack_format_fractal_nz_success; 131072 B.

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_format_fractal_z_reject (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_format_fractal_z_reject (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(FRACTAL_Z, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16}), axis = 0.
 // Our descs derive the storage shape: NCHW {1, 32, 16, 16} -> FRACTAL_Z [ceil(32/16)*16*16 = 512,
 // ceil(1/16) = 1, 16, 16] (GE writes {1, 2, 16, 16, 16}, which FRACTAL_Z cannot have): 131072*4 B,

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_format_mixed_internal_reject (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_format_mixed_internal_reject (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // GE graph: relu_1's output / pack input 0 ND {2048, 12288}; relu_2's output / pack input 1 NCHW
 // origin, NC1HWC0 storage {1, 32, 16, 16} / {1, 2, 16, 16, 16}; axis = 0.
 // ge.Pack's verifier needs inputs of one origin shape, so input 0 is ND {1, 32, 16, 16} (still a

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_format_nchw_to_nc1hwc0_reject (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_format_nchw_to_nc1hwc0_reject (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(NC1HWC0, NCHW, {1, 32, 16, 16}, {1, 2, 16, 16, 16}), axis = 0. (GE has two
 // tests with this same graph and outcome.)
 // NCHW {1, 32, 16, 16} f32 -> NC1HWC0 {1, ceil(32/16) = 2, 16, 16, 16} (C0 = 16 for fp32):

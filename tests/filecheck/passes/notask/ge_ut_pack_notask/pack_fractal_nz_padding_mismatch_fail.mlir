@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_fractal_nz_padding_mismatch_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_fractal_nz_padding_mismatch_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(FRACTAL_NZ, ND, {1, 30}, {1, 2, 16, 16}), axis = 1.
 // ND {1, 30} f32 -> FRACTAL_NZ [ceil(30/16) = 2, ceil(1/16) = 1, 16, 16] (GE writes {1, 2, 16, 16}):
 // 2*1*16*16*4 B = 2048 B, aligned. CheckFormat: NZ allowed.

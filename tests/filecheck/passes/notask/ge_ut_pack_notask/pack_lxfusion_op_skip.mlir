@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_lxfusion_op_skip (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_lxfusion_op_skip (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph topology (ND {2048, 12288}), the pack named pack_lxslice_0; axis = 0.
 // Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's
 // test sets (origin/storage format and shape; dtype = GE's DSL default DT_FLOAT = f32, which the

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_negative_axis_not_rank_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_negative_axis_not_rank_success (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {1, 12288}, {1, 12288}), axis = -2.
 // Expected: marked; relu_1:0, relu_2:0 locked; axis stays -2 on the node.
 // Deciding rule: none fails. CheckDim: -2 + rank 2 + 1 = 1 (< rank) -> CheckDimForInput(1):

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_next_node_has_notask_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_next_node_has_notask_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: data_k -> relu_k (ND {2048, 12288}) -> pack input k-1 -> relu_next, the graph output;
 // axis = 0; relu_next has _no_task = true.
 // Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's

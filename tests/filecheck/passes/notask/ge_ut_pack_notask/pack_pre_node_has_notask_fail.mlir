@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_pre_node_has_notask_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_pre_node_has_notask_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {2048, 12288}, {2048, 12288}), axis = 0; relu_1 has _no_task = true (a virtual op).
 // Expected: not marked; nothing locked.
 // Deciding rule: IsPreNodeAttrValid at input 0 (the direct predecessor relu_1). Input 0's earlier

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_pre_node_has_subgraph_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_pre_node_has_subgraph_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {2048, 12288}, {2048, 12288}), axis = 0; relu_1 is given a subgraph
 // instance ("body"). In our IR a node with a subgraph is a ge.PartitionedCall; relu_1 is one
 // (named relu_1) calling @body (Data -> Relu -> NetOutput). PartitionedCall is not a ref node

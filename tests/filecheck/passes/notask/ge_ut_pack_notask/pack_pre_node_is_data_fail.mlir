@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_pre_node_is_data_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_pre_node_is_data_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraphWithDataInput(ND, ND, {2048, 12288}, {2048, 12288}): data_1, data_2 (ND fp16)
 // feed the pack directly; axis = 0. One SSA value per edge: the pack inputs are the Data outputs,
 // fp16: 2048*12288*2 B = 50331648 B, aligned.

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_pre_node_output_reuse_input_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_pre_node_output_reuse_input_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {2048, 12288}, {2048, 12288}), axis = 0; relu_1 has _output_reuse_input = true (a virtual op; not a ref node: IsRefFromInput rule (e) needs a
 // no-padding flag too, and rule (d) reads the tensor's reuse-input flag, not this attribute).
 // Expected: not marked; nothing locked.

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_pre_output_connect_netoutput_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_pre_output_connect_netoutput_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: data_k -> relu_k (ND {2048, 12288}) -> pack input k-1; relu_1:0 also feeds the NetOutput
 // node "output" (input 0), the pack its input 1; axis = 0.
 // Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's

@@ -1,13 +1,13 @@
 // RUN: ge-opt %s --split-input-file -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s --split-input-file -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_pre_tensor_locked_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_pre_tensor_locked_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Case 1 (@main, GE's graph): BuildPackGraph(ND, ND, {2048, 12288}, {2048, 12288}), axis = 0; relu_1's
 // output has can_reused_for_pack_optimize = false.
 // Expected: not marked; relu_2 stays unlocked. Deciding rule: IsPreOutAnchorCanReuse at input 0.
 // Case 2 (@concat_lock, added): relu_1's output carries the CONCAT lock instead,
 // can_reused_for_concat_optimize = false. Pack and Concat use different lock attributes
-// (ge_notask.md §3.4, §6), so the Pack pass ignores it: marked, and relu_1 gets the Pack lock next
+// (docs/ge/notask.md), so the Pack pass ignores it: marked, and relu_1 gets the Pack lock next
 // to the Concat one; relu_2 is locked too.
 // Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's
 // test sets (origin/storage format and shape; dtype = GE's DSL default DT_FLOAT = f32, which the

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_same_source_anchor_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_same_source_anchor_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: data_1 -> relu_1; relu_1:0 feeds both pack inputs (ND {2048, 12288}); axis = 0.
 // Our IR has one SSA value per edge: relu_1/relu_2's outputs carry the pack input descs GE's
 // test sets (origin/storage format and shape; dtype = GE's DSL default DT_FLOAT = f32, which the

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_scalar_input_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_scalar_input_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: data_k -> relu_k -> pack input k-1, the relu outputs and pack inputs are ND scalars
 // (origin and runtime shape {}); axis = 0. GE's data nodes are {1} fp16; Relu's shape rule needs
 // its input to be a scalar too here. Pack of two scalars is a {2} tensor.

@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_tensor_not_aligned_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_tensor_not_aligned_fail (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {3, 5}, {3, 5}), axis = 0.
 // The pack input descs keep the DSL default DT_FLOAT: 3*5*4 B = 60 B (GE's comment says fp16,
 // 30 B); 60 % 32 = 28 != 0.

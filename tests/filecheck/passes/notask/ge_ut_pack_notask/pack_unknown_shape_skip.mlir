@@ -1,7 +1,7 @@
 // RUN: ge-opt %s -p ge-pack-notask | filecheck %s
 // RUN: ge-opt %s -p ge-pack-notask --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// GE test: UtestPackNotaskPass.pack_unknown_shape_skip (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); ge_notask.md §6.
+// GE test: UtestPackNotaskPass.pack_unknown_shape_skip (tests/ge/ut/ge/graph/passes/pack_notask_pass_unittest.cc); docs/ge/notask.md
 // Graph: BuildPackGraph(ND, ND, {2048, 12288}, {2048, 12288}), axis = 0; then pack input 0's runtime
 // shape is set to {-1, 12288}. ge.Pack's verifier needs both inputs of one shape, so both
 // relu outputs are {?, 12288} here (one unknown input already decides).
