@@ -155,9 +155,7 @@ def _within(got: np.ndarray, want: np.ndarray, rtol: float, atol: float, bound: 
     a, b = got.astype(np.float64), want.astype(np.float64)
     with np.errstate(invalid="ignore"):
         return (
-            (np.abs(a - b) <= atol + rtol * np.abs(b) + bound)
-            | (a == b)
-            | (np.isnan(a) & np.isnan(b))
+            (np.abs(a - b) <= atol + rtol * np.abs(b) + bound) | (a == b) | (np.isnan(a) & np.isnan(b))
         ) & ~np.isinf(bound)
 
 
