@@ -575,6 +575,7 @@ def make_onnx_model(
 README_PIPELINE: list[str] = [
     "ge-dimension-compute-pass",
     "ge-constant-folding-pass",
+    "ge-infer-shape-for-preprocess",
     "ge-dropout-pass",
     "ge-stop-gradient-pass",
     "ge-prevent-gradient-pass",
@@ -582,6 +583,7 @@ README_PIPELINE: list[str] = [
     "ge-identity-pass",
     "ge-dimension-compute-pass",
     "ge-constant-folding-pass",
+    "ge-const-to-attr",
     "ge-partition-dynamic",
     "ge-phony-notask{stage=mark}",
     "ge-lower-autofuse",
