@@ -2073,6 +2073,13 @@ class SqueezeV3(ReshapeLike):
     name = "ge.SqueezeV3"
     NUM_INPUTS: ClassVar = (1, 2)
 
+    def infer(self) -> list[Dims | None] | None:
+        # squeezev3_kernel.cc / SqueezeV3's infer: the axes input's values, when a Const
+        # (the importer's folded form keeps the axes in its `axes` attribute)
+        axes = const_ints(self.operands[1]) if len(self.operands) == 2 else self.int_list("axes")
+        s = self.in_shape(0)
+        return None if axes is None or s is None else [squeeze_shape(s, axes)]
+
 
 @irdl_op_definition
 class UnsqueezeV2(ReshapeLike):
@@ -2088,6 +2095,34 @@ class UnsqueezeV3(ReshapeLike):
 
     name = "ge.UnsqueezeV3"
     NUM_INPUTS: ClassVar = (1, 2)
+
+    def infer(self) -> list[Dims | None] | None:
+        # unsqueezev3_kernel.cc / UnsqueezeV3's infer: the axes input's values, when a Const
+        # (the importer's folded form keeps the axes in its `axes` attribute)
+        axes = const_ints(self.operands[1]) if len(self.operands) == 2 else self.int_list("axes")
+        s = self.in_shape(0)
+        return None if axes is None or s is None else [unsqueeze_shape(s, axes)]
+
+
+def squeeze_shape(s: Dims, axes: Sequence[int]) -> Dims | None:
+    """`s` without the size-1 `axes` (all size-1 axes when empty; None: unknown rank)."""
+    if not axes:
+        return None if any(d < 0 for d in s) else tuple(d for d in s if d != 1)
+    norm = {normalize_axis(a, len(s), "axes entry") for a in axes}
+    for a in norm:
+        if s[a] not in (1, -1):
+            raise VerifyException(f"cannot squeeze axis {a} of size {s[a]}")
+    return tuple(d for i, d in enumerate(s) if i not in norm)
+
+
+def unsqueeze_shape(s: Dims, axes: Sequence[int]) -> Dims:
+    """`s` with size-1 axes inserted at `axes` (positions in the output)."""
+    rank = len(s) + len(axes)
+    norm = {normalize_axis(a, rank, "axes entry") for a in axes}
+    if len(norm) != len(axes):
+        raise VerifyException(f"axes {list(axes)} name an axis twice")
+    it = iter(s)
+    return tuple(1 if i in norm else next(it) for i in range(rank))
 
 
 @irdl_op_definition

@@ -991,8 +991,8 @@ class _NodeCtx:
         v = self.value(i)
         if v.unranked:
             raise self.error(
-                f"input {i} has no known rank when imported ({v.producer}: a reduction over axes computed "
-                "in the graph), and this op's mapping needs it"
+                f"input {i} has no known rank when imported ({v.producer}, whose axes or shape are computed "
+                "in the graph: ONNX's inference gives it no rank), and this op's mapping needs it"
             )
         return v.dims
 

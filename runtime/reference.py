@@ -464,6 +464,20 @@ def _reshape(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [x.reshape(shape)]
 
 
+def _squeeze_unsqueeze_v3(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # SqueezeV3 / UnsqueezeV3 with an axes input: the run-time axes say the shape (the
+    # output type may not know it: axes computed in the graph); without it, the output type
+    if len(args) < 2:
+        return _reshape(op, args)
+    x, axes = args[0], _ints_of(args[1])
+    try:
+        shape = ge.squeeze_shape(x.shape, axes) if isinstance(op, ge.SqueezeV3) else ge.unsqueeze_shape(x.shape, axes)
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    assert shape is not None  # a run-time shape has no unknown dim
+    return [x.reshape(shape)]
+
+
 def _reshape_target(op: Operation, x: np.ndarray, dims: list[int]) -> tuple[int, ...]:
     if sum(1 for d in dims if d == -1) > 1 or any(d < -1 for d in dims):
         raise ReferenceEvalError(op, f"shape {dims} may hold one -1 and no other negative entry")
@@ -1103,9 +1117,9 @@ class ReferenceFunctions(InterpreterFunctions):
     run_flatten_v2 = node_impl(ge.FlattenV2, _reshape)
     run_reformat = node_impl(ge.ReFormat, _reshape)
     run_squeeze_v2 = node_impl(ge.SqueezeV2, _reshape)
-    run_squeeze_v3 = node_impl(ge.SqueezeV3, _reshape)
+    run_squeeze_v3 = node_impl(ge.SqueezeV3, _squeeze_unsqueeze_v3)
     run_unsqueeze_v2 = node_impl(ge.UnsqueezeV2, _reshape)
-    run_unsqueeze_v3 = node_impl(ge.UnsqueezeV3, _reshape)
+    run_unsqueeze_v3 = node_impl(ge.UnsqueezeV3, _squeeze_unsqueeze_v3)
     run_bitcast = node_impl(ge.Bitcast, _bitcast)
     run_transpose = node_impl(ge.TransposeD, _transpose)
     run_broadcast_to = node_impl(ge.BroadcastToD, _broadcast_to)
