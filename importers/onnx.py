@@ -536,7 +536,7 @@ def _import(
     init_names = {t.name for t in graph.initializer}
     _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
-    inferred = _infer_types(model, name)
+    inferred = _infer_types(model, name, dynamic_dims)
     imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims)
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
@@ -653,8 +653,115 @@ def _fix_input_shapes(
 _INFER_NODE = re.compile(r"\(op_type:([^,]*), node name: ([^)]*)\): (.*)")
 
 
-def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list[int | str | None] | None]]:
-    """ONNX's shape inference (strict) on the model: value name -> (elem type, dims)."""
+Types = dict[str, tuple[int, "list[int | str | None] | None"]]
+
+# The ops whose values the import evaluates, for the types only, when all their inputs are
+# constants (shape arithmetic: _types_through_constants)
+_SHAPE_ARITHMETIC = frozenset({
+    "Abs", "Add", "And", "Cast", "Ceil", "Concat", "ConstantOfShape", "Div", "Equal", "Expand", "Floor",
+    "Gather", "Greater", "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Max", "Min", "Mod", "Mul", "Neg",
+    "Not", "Or", "Range", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSum", "Reshape", "Shape", "Size", "Slice",
+    "Sqrt", "Squeeze", "Sub", "Tile", "Transpose", "Unsqueeze", "Where",
+})  # fmt: skip
+_SMALL = 4096  # elements: a shape-arithmetic value, not a weight
+
+
+def _infer_types(model: onnx.ModelProto, name: str, dynamic_dims: bool = False) -> Types:
+    """ONNX's shape inference (strict) on the model: value name -> (elem type, dims); where
+    it leaves dims unknown behind a value computed from constants, the dims those values
+    give (_types_through_constants)."""
+    types = _infer_once(model, name)
+    if not dynamic_dims and any(d is None or any(not isinstance(x, int) for x in d) for _, d in types.values()):
+        types = _types_through_constants(model, name, types)
+    return types
+
+
+def _types_through_constants(model: onnx.ModelProto, name: str, types: Types) -> Types:
+    """GE infers a node's shape after folding its all-Const producers (graph_prepare.cc:
+    InferShapeForPreprocess runs InferShapePass, DimensionComputePass and
+    ConstantFoldingPass node by node), so a Reshape whose shape comes from Shape -> Mod ->
+    Slice has a static output there; ONNX's data propagation stops at such ops (Mod, a
+    Slice with computed ends, ...). Here the small values computed from constants and
+    static shapes (Shape, Size and _SHAPE_ARITHMETIC ops, by onnx.reference) are evaluated
+    and ONNX's inference runs again on a copy holding them as initializers, until nothing
+    more is known. Only the types are taken: the nodes are imported as they are, and
+    GE's preparation (passes/prepare/) folds them."""
+    from onnx.reference import ReferenceEvaluator
+
+    g = model.graph
+    opset = default_opset(model, name)
+    values: dict[str, np.ndarray] = {
+        t.name: numpy_helper.to_array(t) for t in g.initializer if math.prod(t.dims) <= _SMALL
+    }
+    for _ in range(16):
+        grew = False
+        for node in g.node:
+            outs = [o for o in node.output if o]
+            if not outs or all(o in values for o in outs) or node.domain not in _DEFAULT_DOMAINS:
+                continue
+            got = None
+            if node.op_type == "Constant":
+                a = node.attribute[0] if len(node.attribute) == 1 else None
+                if a is not None and a.type == onnx.AttributeProto.TENSOR and math.prod(a.t.dims) <= _SMALL:
+                    got = [numpy_helper.to_array(a.t)]
+            elif node.op_type in ("Shape", "Size") and node.input[0] in types:
+                dims = types[node.input[0]][1]
+                if dims is not None and all(isinstance(d, int) for d in dims):
+                    got = [_shape_value(node, [int(d) for d in dims])]  # type: ignore[arg-type]
+            elif node.op_type in _SHAPE_ARITHMETIC and all(i == "" or i in values for i in node.input):
+                got = _evaluate(ReferenceEvaluator, node, opset, {i: values[i] for i in node.input if i})
+            if got is None or len(got) != len(node.output) or any(np.asarray(v).size > _SMALL for v in got):
+                continue
+            for o, v in zip(node.output, got):
+                if o:
+                    values[o] = np.asarray(v)
+            grew = True
+        if not grew:
+            break
+        types = _infer_once(_with_values(model, values), name)
+        for k, v in values.items():
+            if k not in types and v.dtype != object:
+                types[k] = (onnx.helper.np_dtype_to_tensor_dtype(v.dtype), list(v.shape))
+    return types
+
+
+def _shape_value(node: onnx.NodeProto, dims: list[int]) -> np.ndarray:
+    """Shape (with Shape-15's start/end, clamped as ONNX says) or Size of static `dims`."""
+    if node.op_type == "Size":
+        return np.array(math.prod(dims), np.int64)
+    attrs = {a.name: a.i for a in node.attribute}
+    r = len(dims)
+
+    def clamp(v: int) -> int:
+        return min(max(v + r if v < 0 else v, 0), r)
+
+    return np.array(dims[clamp(attrs.get("start", 0)) : clamp(attrs.get("end", r))], np.int64)
+
+
+def _evaluate(evaluator: Any, node: onnx.NodeProto, opset: int, feeds: dict[str, np.ndarray]) -> list | None:
+    try:
+        return list(evaluator(node, opsets={"": opset}).run(None, feeds))
+    except Exception:  # a node onnx.reference cannot evaluate: its type stays ONNX's
+        return None
+
+
+def _with_values(model: onnx.ModelProto, values: dict[str, np.ndarray]) -> onnx.ModelProto:
+    """A copy of `model` whose nodes with every output in `values` are initializers."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    g = m.graph
+    have = {t.name for t in g.initializer}
+    keep = [n for n in g.node if not all(o in values for o in n.output if o) or not any(n.output)]
+    for n in g.node:
+        for o in n.output:
+            if o and o in values and o not in have and n not in keep:
+                g.initializer.append(numpy_helper.from_array(values[o], o))
+    del g.node[:]
+    g.node.extend(keep)
+    return m
+
+
+def _infer_once(model: onnx.ModelProto, name: str) -> Types:
     try:
         out = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     except Exception as e:  # onnx.shape_inference.InferenceError and friends
@@ -2290,9 +2397,11 @@ def _resize(ctx: _NodeCtx) -> None:
             }
             ctx.single(ge.Resize, [ctx.x(0), roi, no_scales, ctx.x(3)], attrs)
             return
-        sizes = np.array([od[a] for a in axes], dtype=np.float64)
-    elif by_sizes:
-        sizes = ctx.const(3, "sizes").astype(np.float64).reshape(-1)
+    if by_sizes:
+        if computed:
+            sizes = np.array([od[a] for a in axes], dtype=np.float64)
+        else:
+            sizes = ctx.const(3, "sizes").astype(np.float64).reshape(-1)
         if sizes.size != len(axes):
             raise ctx.error(f"sizes holds {sizes.size} values for {len(axes)} axes")
         ratios = [float(np.float32(sizes[k]) / np.float32(xd[a])) for k, a in enumerate(axes)]

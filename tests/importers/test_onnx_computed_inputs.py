@@ -415,18 +415,44 @@ def test_computed_sizes_with_a_keep_aspect_ratio_policy_are_refused() -> None:
 
 
 def test_an_op_needing_the_rank_of_a_value_of_unknown_rank_is_refused() -> None:
-    # a ReduceSum over computed axes without keepdims has no rank in ONNX's inference; a
-    # Softmax of it needs the rank to map its axis: one located line
+    # a ReduceSum over axes read from the data has no rank in ONNX's inference (keepdims =
+    # 0); a Softmax of it needs the rank to map its axis: one located line
     m = make(
         [
-            h.make_node("Shape", ["x"], ["s"], name="shape"),
-            h.make_node("Shape", ["s"], ["rank"], name="rank"),
-            k("one", [1]),
-            h.make_node("Sub", ["rank", "one"], ["last"], name="sub"),
-            h.make_node("ReduceSum", ["x", "last"], ["r"], name="reduce", keepdims=0),
+            h.make_node("ReduceSum", ["x", "a"], ["r"], name="reduce", keepdims=0),
             h.make_node("Softmax", ["r"], ["y"], name="softmax"),
         ],
-        [("x", T.FLOAT, [2, 3])],
+        [("x", T.FLOAT, [2, 3]), ("a", T.INT64, [1])],
     )
     with pytest.raises(OnnxImportError, match=r"node 'softmax' \(Softmax\): error: input 0 has no known rank"):
         import_model(m, "m.onnx")
+
+
+def test_types_follow_values_computed_from_constants() -> None:
+    # Shape -> Mod -> Reshape -> Slice ends (ViT's attention, as torch writes it): ONNX's
+    # data propagation stops at Mod; the import evaluates the constant arithmetic for the
+    # types (the nodes stay, GE's preparation folds them)
+    m = make(
+        [
+            h.make_node("Shape", ["x"], ["s"], name="shape"),
+            k("c7", 7),
+            k("c3", 3),
+            h.make_node("Mod", ["c7", "c3"], ["md"], name="mod"),
+            k("one", [1]),
+            h.make_node("Reshape", ["md", "one"], ["mr"], name="reshape_mod"),
+            k("z", [0]),
+            h.make_node("Slice", ["s", "z", "mr"], ["lead"], name="slice"),
+            k("m1", [-1]),
+            h.make_node("Concat", ["lead", "m1"], ["shp"], name="concat", axis=0),
+            h.make_node("Reshape", ["x", "shp"], ["r"], name="reshape"),
+            h.make_node("Transpose", ["r"], ["y"], name="transpose", perm=[1, 0]),
+        ],
+        [("x", T.FLOAT, [3, 4, 2])],
+    )
+    module = import_model(m, "m.onnx")
+    ops = {op.name: op for op in module.walk()}
+    assert "ge.Mod" in ops or "ge.FloorMod" in ops  # the node is imported, not folded
+    (rs,) = [op for op in module.walk() if isinstance(op, ge.Reshape) and shape_of(op.operands[0].type) == (3, 4, 2)]
+    assert shape_of(rs.results[0].type) == (3, 8)
+    x = np.random.default_rng(2).standard_normal((3, 4, 2)).astype(np.float32)
+    np.testing.assert_array_equal(api.reference(module, [x])[0], _ort(m, {"x": x})[0])
