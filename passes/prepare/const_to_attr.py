@@ -95,12 +95,12 @@ class ConstInputToAttr(RewritePattern):
             new_r.name_hint = old_r.name_hint
         consts = [v.owner for v in op.operands[1:]]
         name, what = node_name(op), ge_type(op)
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         gone = []
         for c in consts:
             if isinstance(c, ge.Const | ge.Constant) and not any(r.uses for r in c.results) and c.parent is not None:
                 gone.append(node_name(c))
-                rewriter.erase_op(c)
+                rewriter.erase(c)
         if self.remarks:
             tail = f"; Const {', '.join(repr(g) for g in gone)} removed" if gone else ""
             remark(
