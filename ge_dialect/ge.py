@@ -2072,9 +2072,18 @@ class SqueezeV2(ReshapeLike):
 
 @irdl_op_definition
 class SqueezeV3(ReshapeLike):
-    """Squeeze, V3."""
+    """Squeeze, V3: the axes, when given, are input 1 (array_ops.h: REG_OP(SqueezeV3),
+    an optional int32/int64 axes; the output is x's data in the output's shape)."""
 
     name = "ge.SqueezeV3"
+    NUM_INPUTS: ClassVar = (1, 2)
+
+    def infer(self) -> list[Dims | None] | None:
+        # squeezev3_kernel.cc / SqueezeV3's infer: the axes input's values, when a Const
+        # (the importer's folded form keeps the axes in its `axes` attribute)
+        axes = const_ints(self.operands[1]) if len(self.operands) == 2 else self.int_list("axes")
+        s = self.in_shape(0)
+        return None if axes is None or s is None else [squeeze_shape(s, axes)]
 
 
 @irdl_op_definition
@@ -2086,9 +2095,39 @@ class UnsqueezeV2(ReshapeLike):
 
 @irdl_op_definition
 class UnsqueezeV3(ReshapeLike):
-    """Unsqueeze, V3."""
+    """Unsqueeze, V3: the axes are input 1 when given (array_ops.h: REG_OP(UnsqueezeV3));
+    the output is x's data in the output's shape."""
 
     name = "ge.UnsqueezeV3"
+    NUM_INPUTS: ClassVar = (1, 2)
+
+    def infer(self) -> list[Dims | None] | None:
+        # unsqueezev3_kernel.cc / UnsqueezeV3's infer: the axes input's values, when a Const
+        # (the importer's folded form keeps the axes in its `axes` attribute)
+        axes = const_ints(self.operands[1]) if len(self.operands) == 2 else self.int_list("axes")
+        s = self.in_shape(0)
+        return None if axes is None or s is None else [unsqueeze_shape(s, axes)]
+
+
+def squeeze_shape(s: Dims, axes: Sequence[int]) -> Dims | None:
+    """`s` without the size-1 `axes` (all size-1 axes when empty; None: unknown rank)."""
+    if not axes:
+        return None if any(d < 0 for d in s) else tuple(d for d in s if d != 1)
+    norm = {normalize_axis(a, len(s), "axes entry") for a in axes}
+    for a in norm:
+        if s[a] not in (1, -1):
+            raise VerifyException(f"cannot squeeze axis {a} of size {s[a]}")
+    return tuple(d for i, d in enumerate(s) if i not in norm)
+
+
+def unsqueeze_shape(s: Dims, axes: Sequence[int]) -> Dims:
+    """`s` with size-1 axes inserted at `axes` (positions in the output)."""
+    rank = len(s) + len(axes)
+    norm = {normalize_axis(a, rank, "axes entry") for a in axes}
+    if len(norm) != len(axes):
+        raise VerifyException(f"axes {list(axes)} name an axis twice")
+    it = iter(s)
+    return tuple(1 if i in norm else next(it) for i in range(rank))
 
 
 @irdl_op_definition
@@ -2928,7 +2967,7 @@ def called_graph_names(op: Operation) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------
-# Structural and compute ops of real models (issue 11): BatchNorm, pooling, PadV3,
+# Structural and compute ops of real models: BatchNorm, pooling, PadV3,
 # StridedSliceV2, Tile, BatchMatMulV2, ArgMaxV2, ArgMin, GatherElements, Tril, Triu, the
 # two resizes and Conv2DTranspose.
 # Each is one library kernel task: GE's autofuse has no lowering of pooling, normalisation,
@@ -3771,7 +3810,7 @@ STRUCTURAL_OPS: list[type[GeNode]] = [
 
 
 # ---------------------------------------------------------------------------------------
-# Recurrent ops (issue 28): DynamicRNN (LSTM) and DynamicGRUV2 (GRU), GE's op protos
+# Recurrent ops: DynamicRNN (LSTM) and DynamicGRUV2 (GRU), GE's op protos
 # (ops/built-in/op_proto/inc/rnn.h: REG_OP(DynamicRNN), REG_OP(DynamicGRUV2); hicann/ops-nn
 # rnn/dynamic_rnn/op_graph/dynamic_rnn_proto.h). Time-major 3-D tensors here (GE's ND
 # form): x [T, B, I]; every output [T, B, H], one row per time step in the input's time
@@ -4017,6 +4056,164 @@ RECURRENT_OPS: list[type[GeNode]] = [DynamicRNN, DynamicGRUV2]
 
 
 # ---------------------------------------------------------------------------------------
+# Ops that take a shape, axes or sizes as a tensor input: what the CANN ONNX
+# plugins make when the value is an ONNX input (Expand, ReduceXxx with an axes input,
+# SplitV). GE's graph preparation folds the input to a Const (DimensionComputePass,
+# ConstantFoldingPass) and the fusion engine's ConstToAttrPass turns the node into the
+# D form the rest of the pipeline lowers (passes/prepare/const_to_attr.py); a node whose
+# input stays computed runs as a library kernel with its input's run-time values.
+# ---------------------------------------------------------------------------------------
+
+
+def _index_vector(op: GeNode, i: int, what: str) -> None:
+    dt = dtype_of(op.operands[i])
+    if dt not in INDEX_DTYPES:
+        raise VerifyException(f"{ge_type(op)} {what} must be int32 or int64, got {dt}")
+    s = op.in_shape(i)
+    if s is not None and len(s) > 1:
+        raise VerifyException(f"{ge_type(op)} {what} must be 0-d or 1-D, got shape {fmt_shape(s)}")
+
+
+@irdl_op_definition
+class Expand(GeNode):
+    """`ge.Expand(%x, %shape)`: x broadcast with `shape` both ways (array_ops.h:
+    REG_OP(Expand), "Compatible with the ONNX operator Expand": the output is the numpy
+    broadcast of x's shape and `shape`, so a 1 in `shape` keeps x's dim)."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.Expand"
+    NUM_INPUTS: ClassVar = (2, 2)
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        _index_vector(self, 1, "shape")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, target = self.in_shape(0), const_ints(self.operands[1])
+        if s is None or target is None:
+            return None
+        if any(t < 0 for t in target):
+            raise VerifyException(f"shape {target} has a negative entry")
+        out = broadcast_shapes(s, tuple(target))
+        if out is None:
+            raise VerifyException(f"x {fmt_shape(s)} and shape {target} do not broadcast")
+        return [out]
+
+
+class ReduceAxes(GeNode):
+    """A reduction over the axes of input 1 (reduce_ops.h: REG_OP(ReduceSum) and its
+    kin: x, axes int32/int64; `keep_dims` default false; `noop_with_empty_axes`
+    default false: empty axes reduce every axis, set: the output is x)."""
+
+    traits = traits_def(Pure())
+
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {"keep_dims": (A.AttrKind.BOOL, False), "noop_with_empty_axes": (A.AttrKind.BOOL, False)}
+    D_FORM: ClassVar[type[ReduceD]]
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], self.results[0]], "x and y")
+        _index_vector(self, 1, "axes")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, axes = self.in_shape(0), const_ints(self.operands[1])
+        if s is None or axes is None:
+            return None
+        if not axes and A.get_bool(self, "noop_with_empty_axes", False):
+            return [s]
+        norm = sorted({normalize_axis(a, len(s), "axes entry") for a in axes}) if axes else list(range(len(s)))
+        if axes and len(norm) != len(axes):
+            raise VerifyException(f"axes {axes} name an axis twice")
+        keep = A.get_bool(self, "keep_dims", False)
+        return [tuple(1 if i in norm else d for i, d in enumerate(s) if keep or i not in norm)]
+
+
+@irdl_op_definition
+class ReduceSum(ReduceAxes):
+    name = "ge.ReduceSum"
+    D_FORM: ClassVar = ReduceSumD
+
+
+@irdl_op_definition
+class ReduceMax(ReduceAxes):
+    name = "ge.ReduceMax"
+    D_FORM: ClassVar = ReduceMaxD
+
+
+@irdl_op_definition
+class ReduceMin(ReduceAxes):
+    name = "ge.ReduceMin"
+    D_FORM: ClassVar = ReduceMinD
+
+
+@irdl_op_definition
+class ReduceMean(ReduceAxes):
+    name = "ge.ReduceMean"
+    D_FORM: ClassVar = ReduceMeanD
+
+
+@irdl_op_definition
+class ReduceProd(ReduceAxes):
+    name = "ge.ReduceProd"
+    D_FORM: ClassVar = ReduceProdD
+
+
+@irdl_op_definition
+class SplitV(GeNode):
+    """`ge.SplitV(%x, %size_splits, %split_dim)`: x split along the 0-d `split_dim`
+    into parts of `size_splits` (one entry may be -1: the rest), `num_split` outputs
+    (split_combination_ops.h: REG_OP(SplitV))."""
+
+    traits = traits_def(Pure())
+
+    name = "ge.SplitV"
+    NUM_INPUTS: ClassVar = (3, 3)
+    NUM_OUTPUTS: ClassVar = (1, None)
+    ATTRS: ClassVar = {"num_split": (A.AttrKind.INT, True)}
+
+    def check(self) -> None:
+        self.same_dtype([self.operands[0], *self.results], "x and outputs")
+        _index_vector(self, 1, "size_splits")
+        _index_vector(self, 2, "split_dim")
+        n = self.int_attr("num_split")
+        if n is not None and n != len(self.results):
+            raise VerifyException(f"num_split = {n} but SplitV has {len(self.results)} outputs")
+
+    @classmethod
+    def _build_num_outputs(cls, attributes: dict[str, Attribute]) -> int | None:
+        n = attributes.get("num_split")
+        return n.value.data if isinstance(n, IntegerAttr) and n.value.data > 0 else None
+
+    def infer(self) -> list[Dims | None] | None:
+        s, sizes, dim = self.in_shape(0), const_ints(self.operands[1]), const_ints(self.operands[2])
+        if s is None or sizes is None or dim is None:
+            return None
+        if len(dim) != 1:
+            raise VerifyException(f"split_dim must hold one value, got {dim}")
+        axis = normalize_axis(dim[0], len(s), "split_dim")
+        parts = split_sizes(sizes, len(self.results), s[axis])
+        return [s[:axis] + (p,) + s[axis + 1 :] for p in parts]
+
+
+def split_sizes(sizes: Sequence[int], n: int, dim_size: int) -> list[int]:
+    """SplitV's part sizes: `sizes` with its one -1 resolved (SplitVD's rule)."""
+    if len(sizes) != n:
+        raise VerifyException(f"size_splits has {len(sizes)} entries for {n} outputs")
+    if sum(1 for s in sizes if s == -1) > 1 or any(s < -1 for s in sizes):
+        raise VerifyException(f"size_splits {list(sizes)}: sizes must be >= 0, with at most one -1")
+    if dim_size < 0:
+        return [s if s >= 0 else -1 for s in sizes]
+    rest = dim_size - sum(s for s in sizes if s >= 0)
+    if (-1 in sizes and rest < 0) or (-1 not in sizes and rest != 0):
+        raise VerifyException(f"size_splits {list(sizes)} do not add up to split_dim size {dim_size}")
+    return [rest if s == -1 else s for s in sizes]
+
+
+INPUT_FORM_OPS: list[type[GeNode]] = [Expand, ReduceSum, ReduceMax, ReduceMin, ReduceMean, ReduceProd, SplitV]
+
+
+# ---------------------------------------------------------------------------------------
 # Graph preparation: nodes GE's prepare passes remove (DropOutPass, StopGradientPass,
 # PreventGradientPass, SnapshotPass) or fold on the host (DimensionComputePass,
 # ConstantFoldingPass: Size, Rank, Fill, Range); passes/prepare/ holds the passes
@@ -4146,7 +4343,7 @@ class Range(GeNode):
 
 
 # ---------------------------------------------------------------------------------------
-# More ops of ONNX models (issue 28): Cumsum, HardMax, ScatterElements, GatherNd,
+# More ops of ONNX models: Cumsum, HardMax, ScatterElements, GatherNd,
 # TensorScatterUpdate / TensorScatterAdd / TensorScatterMax / TensorScatterMin,
 # DepthToSpace, SpaceToDepth, BitwiseAnd / BitwiseOr / BitwiseXor, Invert, LeftShift,
 # RightShift. Each is one library kernel task: GE's autofuse lowers none of them
@@ -4560,6 +4757,7 @@ GE_NODE_OPS: list[type[GeNode]] = [
     PartitionedCall, AscBackend, FusedAscBackend,
     *CONTROL_OPS,
     *STRUCTURAL_OPS,
+    *INPUT_FORM_OPS,
     *RECURRENT_OPS,
     *MORE_ONNX_OPS,
     Dropout, StopGradient, PreventGradient, Snapshot, Size, Rank, Fill, Range,

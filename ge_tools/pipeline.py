@@ -44,10 +44,13 @@ class GeCompilePass(PipelinePass):
     Graph preparation first (GE's GraphPrepare, then OptimizeStage1's folding):
     ge-for-pass (graph_prepare.cc: GraphEquivalentTransformation),
     ge-dimension-compute-pass, ge-constant-folding-pass (graph_prepare.cc:
-    InferShapeForPreprocess), ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass,
+    InferShapeForPreprocess), ge-infer-shape-for-preprocess (the same walk per node with
+    InferShapePass first), ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass,
     ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass (PrepareOptimize's order),
     ge-dimension-compute-pass, ge-constant-folding-pass again (graph_manager.cc:
-    OptimizeStage1: what the removals exposed); ge-partition-dynamic (graph_manager.cc:
+    OptimizeStage1: what the removals exposed); ge-const-to-attr (the fusion engine's
+    ConstToAttrPass: Expand, ReduceXxx and SplitV with Const inputs become their D forms);
+    ge-partition-dynamic (graph_manager.cc:
     DoDynamicShapePartition: a graph with an unknown-shape node becomes known and unknown
     subgraphs; the passes below compile the known ones into known-node models and leave the
     root and the unknown ones as ge graphs); then ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
@@ -86,10 +89,12 @@ class GeCompilePass(PipelinePass):
         from passes.notask.phony import PhonyNotaskPass
         from passes.notask.split import SplitNotaskPass
         from passes.partition.dynamic_shape_partition import DynamicShapePartitionPass
+        from passes.prepare.const_to_attr import ConstToAttrPass
         from passes.prepare.constant_folding import ConstantFoldingPass
         from passes.prepare.dimension_compute import DimensionComputePass
         from passes.prepare.dropout import DropOutPass
         from passes.prepare.identity import IdentityPass
+        from passes.prepare.infer_shape import InferShapeForPreprocessPass
         from passes.prepare.prevent_gradient import PreventGradientPass
         from passes.prepare.snapshot import SnapshotPass
         from passes.prepare.stop_gradient import StopGradientPass
@@ -100,6 +105,9 @@ class GeCompilePass(PipelinePass):
             # graph_prepare.cc: InferShapeForPreprocess (DimensionComputePass, ConstantFoldingPass)
             DimensionComputePass(),
             ConstantFoldingPass(),
+            # the same per node (GEPass), with InferShapePass first: the dims ONNX's inference
+            # left unknown behind a computed value (a no-op on a graph without `?`)
+            InferShapeForPreprocessPass(),
             # graph_prepare.cc: PrepareOptimize (names_to_passes: CondPass after EnterPass,
             # then, in inference, DropOutPass)
             CondPass(),
@@ -111,6 +119,8 @@ class GeCompilePass(PipelinePass):
             # graph_manager.cc: OptimizeStage1 (DimensionComputePass, ConstantFoldingPass again)
             DimensionComputePass(),
             ConstantFoldingPass(),
+            # the fusion engine's graph fusion (OptimizeOriginalGraph): ConstToAttrPass
+            ConstToAttrPass(),
             # graph_manager.cc: OptimizeSubgraph -> DoDynamicShapePartition (after
             # PreRunOptimizeOriginalGraph, before the subgraphs are optimized and built)
             DynamicShapePartitionPass(),

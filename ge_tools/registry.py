@@ -61,6 +61,16 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConstantFoldingPass
 
+    def get_infer_shape() -> type[ModulePass]:
+        from passes.prepare.infer_shape import InferShapeForPreprocessPass
+
+        return InferShapeForPreprocessPass
+
+    def get_const_to_attr() -> type[ModulePass]:
+        from passes.prepare.const_to_attr import ConstToAttrPass
+
+        return ConstToAttrPass
+
     def get_dropout() -> type[ModulePass]:
         from passes.prepare.dropout import DropOutPass
 
@@ -151,6 +161,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "ge-cond-pass": get_cond,
         "ge-dimension-compute-pass": get_dimension_compute,
         "ge-constant-folding-pass": get_constant_folding,
+        "ge-const-to-attr": get_const_to_attr,
+        "ge-infer-shape-for-preprocess": get_infer_shape,
         "ge-dropout-pass": get_dropout,
         "ge-stop-gradient-pass": get_stop_gradient,
         "ge-prevent-gradient-pass": get_prevent_gradient,

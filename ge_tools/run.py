@@ -1283,9 +1283,18 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _run_graph(
     args: argparse.Namespace, ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp
 ) -> int:
-    if is_dynamic_graph(module, graph):
-        return _run_dynamic(args, ctx, pipeline, module, graph)
     name = graph.sym_name.data
+    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
+    compiled: ModuleOp | None = None
+    if is_dynamic_graph(module, graph):
+        if not _static_inputs_only(module, graph) or args.reference:
+            return _run_dynamic(args, ctx, pipeline, module, graph)
+        # static inputs, unknown dims inside (values computed in the graph, which
+        # ONNX's inference did not follow): GE's preparation may make the graph static
+        with rec.collecting() if rec is not None else nullcontext():
+            compiled = compile_module(ctx, pipeline, module)
+        if find_model(compiled, name) is None:
+            return _run_dynamic(args, ctx, pipeline, module, graph)
     inputs = make_inputs(args, graph)
     named = bool(args.input) and _named_inputs(args.input)
     sets = make_input_sets(args, graph) if named else [inputs] * execution_count(args, graph)
@@ -1310,11 +1319,11 @@ def _run_graph(
         write_reports(args, pipeline, module, None, stats, [])
         return 0
 
-    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
-    with rec.collecting() if rec is not None else nullcontext():
-        if (args.remarks or rec is not None) and not args.input:
-            remark_input_ranges(graph)
-        compiled = compile_module(ctx, pipeline, module)
+    if compiled is None:
+        with rec.collecting() if rec is not None else nullcontext():
+            if (args.remarks or rec is not None) and not args.input:
+                remark_input_ranges(graph)
+            compiled = compile_module(ctx, pipeline, module)
     if (model := find_model(compiled, name)) is not None:
         try:
             if distinct:
@@ -1425,6 +1434,13 @@ def is_dynamic_graph(module: ModuleOp, graph: ge.GraphOp) -> bool:
     if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
         return True
     return any(has_unknown_shape(op) for op in graph.body.block.ops)
+
+
+def _static_inputs_only(module: ModuleOp, graph: ge.GraphOp) -> bool:
+    """A flat graph whose Data nodes all have static shapes (its unknown dims are inside)."""
+    if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
+        return False
+    return all(not has_unknown_shape(d) for d in graph.data_nodes)
 
 
 def uncompiled_known_subgraphs(module: ModuleOp) -> list[str]:

@@ -1,4 +1,4 @@
-"""ONNX import: an ONNX `ModelProto` (ai.onnx opsets 11 to 21, static shapes) to a ge module.
+"""ONNX import: an ONNX `ModelProto` (ai.onnx opsets 11 to 28, static shapes) to a ge module.
 
     module = import_model(onnx.load("model.onnx"), "model.onnx")
     module = load_model("model.onnx", input_shapes={"x": (1, 3, 224, 224)})
@@ -37,11 +37,14 @@ a value whose shape stays dynamic is a located error at the node that makes it. 
 `dynamic_dims` (ge-import/ge-opt/ge-run --dynamic-dims) a named or unknown dim stays
 unknown instead, `?` (GE's -1), through the inputs and every value inference gives it to. Inputs
 that are attributes in GE (and in older opsets), such as Split's `split`, Reduce*'s `axes`,
-Expand's `shape`, Squeeze's and Unsqueeze's `axes`, must be initializers or `Constant`
-outputs: they are folded in; one computed at run time is a located error. A Reshape's
-shape may be computed (PyTorch's flatten: Shape -> Gather -> Unsqueeze -> Concat): it stays
-the Reshape's input 1 and GE's graph preparation folds it (passes/prepare/, first in
-ge-compile).
+Expand's `shape`, Squeeze's and Unsqueeze's `axes`, are folded in when they are initializers
+or `Constant` outputs. Computed in the graph (PyTorch's flatten, expand_as, x[:, :n],
+interpolate: Shape -> Gather -> Unsqueeze -> Concat -> ...), they stay inputs of the GE op
+that takes them (Reshape, Expand, StridedSliceV2, Tile, PadV3, SqueezeV3, UnsqueezeV3,
+ReduceXxx, SplitV, Resize; VALUE_INPUTS), and GE's graph preparation folds them and the
+dims ONNX's inference left unknown (passes/prepare/: ge-infer-shape-for-preprocess,
+ge-const-to-attr); a dim whose value arrives with the data stays a dynamic shape. A few
+stay constants only (STATIC_INPUTS: Trilu's k, Resize's scales, ReduceLogSum's axes).
 
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
@@ -49,7 +52,7 @@ support (the message lists the ones we do, and what GE maps it to), an attribute
 do not support, a dynamic or missing dimension, a negative dim other than -1, a value with
 two producers, a constant index out of range of an index op, a shape-inference failure
 (the cause given), a truncated or non-ONNX file, missing external data, an opset outside
-11-21. Sparse initializers are imported as the dense tensors they stand for.
+11-28 (or an op version whose semantics changed). Sparse initializers are imported as the dense tensors they stand for.
 
 Where this departs from GE's plugins it says so at the converter: ONNX's default perm of
 Transpose (GE's plugin refuses an empty perm), Gemm's C of another shape than [N] (MatMul
@@ -108,6 +111,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     StringAttr,
     TensorType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
@@ -131,7 +135,14 @@ __all__ = [
 ]
 
 MIN_OPSET = 11
-MAX_OPSET = 21
+# The newest ai.onnx opset both the installed onnx (onnx.defs.onnx_opset_version()) and
+# onnxruntime run (onnxruntime 1.32 loads opset 28 and refuses 29); the op versions
+# between 21 and 28 change types only (bfloat16, float4/6/8, int2/4: outside the dtypes
+# imported here), except Cast-24 (round_mode, for float8e8m0 only: not a GE dtype),
+# Mod-28 (its documentation only) and Range-27 (stash_type for float16 / bfloat16, which
+# Range takes from 27 on: refused, see _range). tests/importers/test_onnx_opsets.py checks
+# the table against onnx.defs and onnxruntime.
+MAX_OPSET = 28
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 
 
@@ -225,7 +236,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Conv | Conv2D (1-D: Unsqueeze, Conv2D, Squeeze) | conv_plugin.cc
     Div | RealDiv | similar_opp_plugins.cc
     Exp | Exp | similar_opp_plugins.cc
-    Expand | Expand (a constant shape: BroadcastToD) | similar_opp_plugins.cc
+    Expand | Expand (a constant or folded shape: BroadcastToD) | similar_opp_plugins.cc
     Flatten | Flatten | flatten_plugin.cc
     Gather | GatherV2 (Const axis, negative_index_support) | gather_plugin.cc
     Gemm | MatMulV2 (alpha, beta != 1: Mul, Add) | gemm_plugin.cc
@@ -247,12 +258,12 @@ MAPPINGS: dict[str, Mapping] = _table(
     ReduceMean | ReduceMean (Const axes) | reduce_mean_plugin.cc
     ReduceMin | ReduceMin (Const axes) | reduce_min_plugin.cc
     ReduceProd | ReduceProd (Const axes) | reduce_prod_plugin.cc
-    ReduceSum | ReduceSum (Const axes) | reduce_sum_plugin.cc
+    ReduceSum | ReduceSum (Const or folded axes: ReduceSumD) | reduce_sum_plugin.cc
     Relu | Relu | similar_opp_plugins.cc
     Reshape | Reshape | reshape_plugin.cc
     Shape | Shape | shape_plugin.cc
     Sigmoid | Sigmoid | similar_opp_plugins.cc
-    Split | Split / SplitV (Const split_dim, size_splits) | split_plugin.cc
+    Split | Split / SplitV (Const split_dim; Const or folded size_splits: SplitVD) | split_plugin.cc
     Sqrt | Sqrt | similar_opp_plugins.cc
     Squeeze | Squeeze (opset 13+: SqueezeV3) | squeeze_plugin.cc
     Sub | Sub | similar_opp_plugins.cc
@@ -301,7 +312,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Not | LogicalNot | similar_opp_plugins.cc
     OneHot | OneHot | onehot_plugin.cc | OneHot
     Or | LogicalOr | similar_opp_plugins.cc
-    Pad | PadV3 (Const paddings) | pad_plugin.cc
+    Pad | PadV3 (paddings) | pad_plugin.cc
     Range | Range | similar_opp_plugins.cc
     Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
@@ -309,11 +320,11 @@ MAPPINGS: dict[str, Mapping] = _table(
     Sign | Sign | similar_opp_plugins.cc
     Sin | Sin | similar_opp_plugins.cc
     Size | Size | size_plugin.cc
-    Slice | StridedSliceV2 (Const begin, end, axes, strides) | slice_plugin.cc
+    Slice | StridedSliceV2 (begin, end, axes, strides) | slice_plugin.cc
     Softmax | SoftmaxV2 | softmax_plugin.cc
     Softplus | Softplus | similar_opp_plugins.cc
     Softsign | Softsign | similar_opp_plugins.cc
-    Tile | Tile (Const multiples) | similar_opp_plugins.cc
+    Tile | Tile (multiples) | similar_opp_plugins.cc
     TopK | TopK | topk_plugin.cc | TopK
     Trilu | Tril / Triu | trilu_plugin.cc
     Where | SelectV2 | similar_opp_plugins.cc
@@ -324,16 +335,22 @@ MAPPINGS: dict[str, Mapping] = _table(
 )
 
 
-# Inputs GE takes as attributes (or as Consts it folds into the D form): op type -> input
-# positions. They must be initializers or Constant outputs (the plugins read them as
-# attributes in the opsets before they became inputs).
+# Inputs that must be constants (initializers or Constant outputs): op type -> input
+# positions. The others (a Reshape's or an Expand's shape, Slice's starts/ends/axes/steps,
+# Tile's repeats, Pad's pads, Squeeze/Unsqueeze's and the reductions' axes, Split's split,
+# Resize's sizes) may be computed in the graph: they are imported as the GE op that takes
+# the value as an input, for GE's graph preparation to fold (passes/prepare/).
 STATIC_INPUTS: dict[str, dict[int, str]] = {
-    "Expand": {1: "shape"}, "Split": {1: "split"},
-    "Squeeze": {1: "axes"}, "Unsqueeze": {1: "axes"},
-    "Pad": {1: "pads", 3: "axes"}, "Slice": {1: "starts", 2: "ends", 3: "axes", 4: "steps"}, "Tile": {1: "repeats"}, "Resize": {2: "scales", 3: "sizes"},
-    **{op: {1: "axes"} for op in (
-        "ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceLogSum", "ReduceLogSumExp",
-    )},
+    "Resize": {2: "scales"},
+    **{op: {1: "axes"} for op in ("ReduceLogSum", "ReduceLogSumExp")},
+}  # fmt: skip
+
+
+# The inputs whose values (not only dims) set an op's output shape: op type -> positions.
+VALUE_INPUTS: dict[str, tuple[int, ...]] = {
+    "Reshape": (1,), "Expand": (1,), "Slice": (1, 2, 3, 4), "Tile": (1,), "Pad": (1,), "Squeeze": (1,),
+    "Unsqueeze": (1,), "ReduceSum": (1,), "ReduceMax": (1,), "ReduceMin": (1,), "ReduceMean": (1,),
+    "ReduceProd": (1,), "Split": (1,), "Resize": (3,), "ConstantOfShape": (0,), "Range": (0, 1, 2),
 }  # fmt: skip
 
 
@@ -532,7 +549,7 @@ def _import(
     init_names = {t.name for t in graph.initializer}
     _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
-    inferred = _infer_types(model, name)
+    inferred = _infer_types(model, name, dynamic_dims)
     imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims)
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
@@ -747,8 +764,115 @@ INFERENCE_COMPLETIONS: list[
 ] = []
 
 
-def _infer_types(model: onnx.ModelProto, name: str) -> dict[str, tuple[int, list[int | str | None] | None]]:
-    """ONNX's shape inference (strict) on the model: value name -> (elem type, dims)."""
+Types = dict[str, tuple[int, "list[int | str | None] | None"]]
+
+# The ops whose values the import evaluates, for the types only, when all their inputs are
+# constants (shape arithmetic: _types_through_constants)
+_SHAPE_ARITHMETIC = frozenset({
+    "Abs", "Add", "And", "Cast", "Ceil", "Concat", "ConstantOfShape", "Div", "Equal", "Expand", "Floor",
+    "Gather", "Greater", "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Max", "Min", "Mod", "Mul", "Neg",
+    "Not", "Or", "Range", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSum", "Reshape", "Shape", "Size", "Slice",
+    "Sqrt", "Squeeze", "Sub", "Tile", "Transpose", "Unsqueeze", "Where",
+})  # fmt: skip
+_SMALL = 4096  # elements: a shape-arithmetic value, not a weight
+
+
+def _infer_types(model: onnx.ModelProto, name: str, dynamic_dims: bool = False) -> Types:
+    """ONNX's shape inference (strict) on the model: value name -> (elem type, dims); where
+    it leaves dims unknown behind a value computed from constants, the dims those values
+    give (_types_through_constants)."""
+    types = _infer_once(model, name)
+    if not dynamic_dims and any(d is None or any(not isinstance(x, int) for x in d) for _, d in types.values()):
+        types = _types_through_constants(model, name, types)
+    return types
+
+
+def _types_through_constants(model: onnx.ModelProto, name: str, types: Types) -> Types:
+    """GE infers a node's shape after folding its all-Const producers (graph_prepare.cc:
+    InferShapeForPreprocess runs InferShapePass, DimensionComputePass and
+    ConstantFoldingPass node by node), so a Reshape whose shape comes from Shape -> Mod ->
+    Slice has a static output there; ONNX's data propagation stops at such ops (Mod, a
+    Slice with computed ends, ...). Here the small values computed from constants and
+    static shapes (Shape, Size and _SHAPE_ARITHMETIC ops, by onnx.reference) are evaluated
+    and ONNX's inference runs again on a copy holding them as initializers, until nothing
+    more is known. Only the types are taken: the nodes are imported as they are, and
+    GE's preparation (passes/prepare/) folds them."""
+    from onnx.reference import ReferenceEvaluator
+
+    g = model.graph
+    opset = default_opset(model, name)
+    values: dict[str, np.ndarray] = {
+        t.name: numpy_helper.to_array(t) for t in g.initializer if math.prod(t.dims) <= _SMALL
+    }
+    for _ in range(16):
+        grew = False
+        for node in g.node:
+            outs = [o for o in node.output if o]
+            if not outs or all(o in values for o in outs) or node.domain not in _DEFAULT_DOMAINS:
+                continue
+            got = None
+            if node.op_type == "Constant":
+                a = node.attribute[0] if len(node.attribute) == 1 else None
+                if a is not None and a.type == onnx.AttributeProto.TENSOR and math.prod(a.t.dims) <= _SMALL:
+                    got = [numpy_helper.to_array(a.t)]
+            elif node.op_type in ("Shape", "Size") and node.input[0] in types:
+                dims = types[node.input[0]][1]
+                if dims is not None and all(isinstance(d, int) for d in dims):
+                    got = [_shape_value(node, [int(d) for d in dims])]  # type: ignore[arg-type]
+            elif node.op_type in _SHAPE_ARITHMETIC and all(i == "" or i in values for i in node.input):
+                got = _evaluate(ReferenceEvaluator, node, opset, {i: values[i] for i in node.input if i})
+            if got is None or len(got) != len(node.output) or any(np.asarray(v).size > _SMALL for v in got):
+                continue
+            for o, v in zip(node.output, got):
+                if o:
+                    values[o] = np.asarray(v)
+            grew = True
+        if not grew:
+            break
+        types = _infer_once(_with_values(model, values), name)
+        for k, v in values.items():
+            if k not in types and v.dtype != object:
+                types[k] = (onnx.helper.np_dtype_to_tensor_dtype(v.dtype), list(v.shape))
+    return types
+
+
+def _shape_value(node: onnx.NodeProto, dims: list[int]) -> np.ndarray:
+    """Shape (with Shape-15's start/end, clamped as ONNX says) or Size of static `dims`."""
+    if node.op_type == "Size":
+        return np.array(math.prod(dims), np.int64)
+    attrs = {a.name: a.i for a in node.attribute}
+    r = len(dims)
+
+    def clamp(v: int) -> int:
+        return min(max(v + r if v < 0 else v, 0), r)
+
+    return np.array(dims[clamp(attrs.get("start", 0)) : clamp(attrs.get("end", r))], np.int64)
+
+
+def _evaluate(evaluator: Any, node: onnx.NodeProto, opset: int, feeds: dict[str, np.ndarray]) -> list | None:
+    try:
+        return list(evaluator(node, opsets={"": opset}).run(None, feeds))
+    except Exception:  # a node onnx.reference cannot evaluate: its type stays ONNX's
+        return None
+
+
+def _with_values(model: onnx.ModelProto, values: dict[str, np.ndarray]) -> onnx.ModelProto:
+    """A copy of `model` whose nodes with every output in `values` are initializers."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    g = m.graph
+    have = {t.name for t in g.initializer}
+    keep = [n for n in g.node if not all(o in values for o in n.output if o) or not any(n.output)]
+    for n in g.node:
+        for o in n.output:
+            if o and o in values and o not in have and n not in keep:
+                g.initializer.append(numpy_helper.from_array(values[o], o))
+    del g.node[:]
+    g.node.extend(keep)
+    return m
+
+
+def _infer_once(model: onnx.ModelProto, name: str) -> Types:
     try:
         out = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
     except Exception as e:  # onnx.shape_inference.InferenceError and friends
@@ -813,6 +937,7 @@ class _Value:
     const: np.ndarray | None = None
     producer: str = ""  # "graph input 'x'", "node 'n' (Op)", "initializer 'w'"
     const_name: str = ""  # the ge name of its Const, when it becomes one
+    unranked: bool = False  # no rank known yet (a reduction over computed axes)
 
 
 @dataclass
@@ -1049,12 +1174,29 @@ class _NodeCtx:
             raise self.error(
                 f"output {i} '{out}' has dtype {_dtype_name(elem).lower()}, which is not supported (supported: {_supported_dtypes()})"
             )
-        if dims is None or (not self.imp.dynamic_dims and any(not isinstance(d, int) for d in dims)):
+        if (dims is None and not self.shape_from_values()) or (
+            dims is not None
+            and not self.imp.dynamic_dims
+            and any(not isinstance(d, int) for d in dims)
+            and not self.shape_from_values()
+        ):
             shown = "no shape" if dims is None else f"shape {_fmt_dims(dims)}"
             raise self.error(
                 f"output {i} '{out}' has a dynamic or unknown dimension ({shown}): static shapes only "
                 "(fix the graph inputs' shapes with --input-shape NAME=DIMS)"
             )
+
+    def shape_from_values(self) -> bool:
+        """Whether an unknown output dim of this node comes from values computed in the
+        graph, not from the graph inputs: a value input (VALUE_INPUTS) that is no constant,
+        or an input whose dims are already such (-1). ONNX's inference does not follow
+        every computed value (Slice's ends, Tile's repeats, Resize's sizes); GE's
+        preparation infers the dims once it has folded the value (ge-infer-shape), and what
+        stays unknown is a dynamic shape."""
+        for i in VALUE_INPUTS.get(self.op_type, ()):
+            if self.has(i) and self.value(i).const is None:
+                return True
+        return any(self.has(i) and (-1 in self.value(i).dims or self.value(i).unranked) for i in range(self.n_inputs))
 
     # -- inputs ------------------------------------------------------------------------------
 
@@ -1084,7 +1226,13 @@ class _NodeCtx:
         return self.value(i).elem
 
     def dims(self, i: int) -> tuple[int, ...]:
-        return self.value(i).dims
+        v = self.value(i)
+        if v.unranked:
+            raise self.error(
+                f"input {i} has no known rank when imported ({v.producer}, whose axes or shape are computed "
+                "in the graph: ONNX's inference gives it no rank), and this op's mapping needs it"
+            )
+        return v.dims
 
     def const(self, i: int, what: str) -> np.ndarray:
         """The static value of input `i` (an initializer or a Constant output): GE takes it as
@@ -1135,6 +1283,10 @@ class _NodeCtx:
         return tuple(d if isinstance(d, int) else -1 for d in self.imp.inferred[self.node.output[i]][1] or ())
 
     def out_type(self, i: int = 0) -> TensorType:
+        if self.imp.inferred[self.node.output[i]][1] is None:
+            # no rank either (a reduction over computed axes): GE's unknown rank (-2),
+            # ge-infer-shape-for-preprocess gives it once the axes are folded
+            return UnrankedTensorType(_ELEM[self.out_elem(i)])  # type: ignore[return-value]
         return self.imp.tensor_type(self.out_elem(i), self.out_dims(i))
 
     def emit(
@@ -1169,6 +1321,7 @@ class _NodeCtx:
                 self.out_dims(i),
                 ssa=ssa,
                 producer=f"output {i} of node '{self.name}' ({self.op_type})",
+                unranked=self.imp.inferred[out][1] is None,
             )
 
     def bind_const(self, i: int, arr: np.ndarray, elem: int) -> None:
@@ -1670,11 +1823,20 @@ _REDUCE_D: dict[str, type[Operation]] = {
     "ReduceSum": ge.ReduceSumD, "ReduceMax": ge.ReduceMaxD, "ReduceMin": ge.ReduceMinD,
     "ReduceMean": ge.ReduceMeanD, "ReduceProd": ge.ReduceProdD,
 }  # fmt: skip
+_REDUCE_AXES: dict[str, type[Operation]] = {
+    "ReduceSum": ge.ReduceSum, "ReduceMax": ge.ReduceMax, "ReduceMin": ge.ReduceMin,
+    "ReduceMean": ge.ReduceMean, "ReduceProd": ge.ReduceProd,
+}  # fmt: skip
+
+
+def _axes_input(ctx: _NodeCtx) -> bool:
+    """Whether the reduction reads its axes from input 1 (ReduceSum from 13, the others 18)."""
+    return ctx.imp.opset >= _AXES_INPUT_SINCE.get(ctx.op_type, 18)
 
 
 def _reduce_axes(ctx: _NodeCtx) -> list[int] | None:
     """The reduced axes as written (empty: all); None: noop_with_empty_axes = 1 with no axes."""
-    if ctx.imp.opset >= _AXES_INPUT_SINCE.get(ctx.op_type, 18):
+    if _axes_input(ctx):
         axes = ctx.const_ints(1, "axes") if ctx.has(1) else []
         if not axes and ctx.attr_int("noop_with_empty_axes", 0):
             return None  # reduce_sum_plugin.cc: ParseOpToGraphReduceSum13 (empty axes, noop set)
@@ -1695,7 +1857,16 @@ def _reduce(ctx: _NodeCtx, x: SSAValue, cls: type[Operation], suffix: str | None
 def _reduce_d(ctx: _NodeCtx) -> None:
     # reduce_sum_plugin.cc / reduce_max_plugin.cc / reduce_min_plugin.cc /
     # reduce_mean_plugin.cc / reduce_prod_plugin.cc: ReduceXxx(x, Const axes) {keep_dims},
-    # which GE turns into ReduceXxxD {axes, keep_dims}.
+    # which GE turns into ReduceXxxD {axes, keep_dims}. Computed axes stay input 1 of
+    # ReduceXxx {keep_dims, noop_with_empty_axes} (reduce_sum_plugin.cc:
+    # ParseOpToGraphReduceSum13 passes the axes input on), for ge-const-to-attr.
+    if _axes_input(ctx) and ctx.has(1) and ctx.value(1).const is None:
+        attrs = {
+            "keep_dims": _bool(bool(ctx.attr_int("keepdims", 1))),
+            "noop_with_empty_axes": _bool(bool(ctx.attr_int("noop_with_empty_axes", 0))),
+        }
+        ctx.single(_REDUCE_AXES[ctx.op_type], [ctx.x(0), ctx.x(1)], attrs)
+        return
     if _reduce_axes(ctx) is None:
         ctx.single(ge.Identity, [ctx.x(0)])
         return
@@ -1743,6 +1914,14 @@ def _split(ctx: _NodeCtx) -> None:
     if not dims:
         raise ctx.error("cannot split a 0-d tensor")
     a = _norm_axis(ctx, axis, len(dims))
+    if ctx.imp.opset >= 13 and ctx.has(1) and ctx.value(1).const is None:
+        # a computed split: SplitV(x, size_splits, Const split_dim) as the plugin makes it,
+        # folded and turned into SplitVD by GE's preparation (ge-const-to-attr)
+        dim = ctx.const_value(np.array(axis, dtype=np.int32), _T.INT32, "split_dim")
+        op = ctx.emit(ge.SplitV, [ctx.x(0), ctx.x(1), dim], [ctx.out_type(i) for i in range(n)], {"num_split": _int(n)})
+        for i, r in enumerate(op.results):
+            ctx.bind(i, r)
+        return
     if ctx.imp.opset >= 13:
         sizes = ctx.const_ints(1, "split") if ctx.has(1) else None
     else:
@@ -1803,6 +1982,9 @@ def _squeeze(ctx: _NodeCtx) -> None:
         axes = ctx.attr_ints("axes")
         ctx.single(ge.Squeeze, [ctx.x(0)], {} if axes is None else {"axis": _ints(axes)})
         return
+    if ctx.has(1) and ctx.value(1).const is None:
+        ctx.single(ge.SqueezeV3, [ctx.x(0), ctx.x(1)])  # computed axes: SqueezeV3's input
+        return
     axes = ctx.const_ints(1, "axes") if ctx.has(1) else None
     ctx.single(ge.SqueezeV3, [ctx.x(0)], {} if axes is None else {"axes": _ints(axes)})
 
@@ -1813,6 +1995,9 @@ def _unsqueeze(ctx: _NodeCtx) -> None:
     # input, folded as Squeeze's.
     if ctx.imp.opset < 13:
         ctx.single(ge.Unsqueeze, [ctx.x(0)], {"axes": _ints(ctx.attr_ints("axes", []) or [])})
+        return
+    if ctx.value(1).const is None:
+        ctx.single(ge.UnsqueezeV3, [ctx.x(0), ctx.x(1)])  # computed axes: UnsqueezeV3's input
         return
     axes = ctx.const_ints(1, "axes")
     ctx.single(ge.UnsqueezeV3, [ctx.x(0)], {"axes": _ints(axes)})
@@ -1830,7 +2015,12 @@ def _transpose(ctx: _NodeCtx) -> None:
 @converts("Expand")
 def _expand(ctx: _NodeCtx) -> None:
     # similar_opp_plugins.cc: ai.onnx::11::Expand -> Expand(x, shape); with a constant shape
-    # it is BroadcastToD {shape = the broadcast of x's shape and shape}.
+    # it is BroadcastToD {shape = the broadcast of x's shape and shape}. A computed shape
+    # (torch's expand_as: Shape -> ... -> Expand) stays Expand's input, for GE's preparation
+    # to fold and ge-const-to-attr to turn into BroadcastToD.
+    if ctx.value(1).const is None:
+        ctx.single(ge.Expand, [ctx.x(0), ctx.x(1)])
+        return
     ctx.const_ints(1, "shape")
     ctx.single(ge.BroadcastToD, [ctx.x(0)], {"shape": _ints(ctx.out_dims())})
 
@@ -2091,6 +2281,13 @@ def _constant_of_shape(ctx: _NodeCtx) -> None:
 def _range(ctx: _NodeCtx) -> None:
     # similar_opp_plugins.cc: ai.onnx::11::Range -> Range(start, limit, delta)
     _same_dtype(ctx, (0, 1, 2))
+    if ctx.elem(0) in (_T.FLOAT16, _T.BFLOAT16):
+        # Range-27 takes float16 / bfloat16 and computes them in its stash_type (float32 by
+        # default); GE's Range computes in its own dtype
+        raise ctx.error(
+            f"Range-27 of {_dtype_name(ctx.elem(0)).lower()} (stash_type {ctx.attr_int('stash_type', 1)}) "
+            "is not supported: GE's Range computes in the output's dtype"
+        )
     ctx.single(ge.Range, [ctx.x(i) for i in range(3)])
 
 
@@ -2274,15 +2471,16 @@ def _global_pool(ctx: _NodeCtx) -> None:
 def _pad(ctx: _NodeCtx) -> None:
     # pad_plugin.cc: parse_params_pad_v11: PadV3(x, pads, constant_value) {mode,
     # paddings_contiguous = false (ONNX's [b_1, ..., b_n, e_1, ..., e_n])}. Pad-18's axes
-    # (after the plugin's opsets) are folded into full-rank paddings; Pad-19's wrap mode
-    # is not a PadV3 mode.
+    # (after the plugin's opsets) are folded into full-rank paddings (pads and axes must
+    # then be constants); without axes the pads input is PadV3's, a constant or computed
+    # (GE's preparation folds it). Pad-19's wrap mode is not a PadV3 mode.
     mode = ctx.attr_str("mode", "constant")
     if mode not in ge.PAD_MODES:
         raise ctx.unsupported_attr("mode", mode, f"GE's PadV3 supports {', '.join(ge.PAD_MODES)}")
     rank = len(ctx.dims(0))
-    pads = ctx.const_ints(1, "pads")
     paddings = ctx.x(1)
     if ctx.has(3):
+        pads = ctx.const_ints(1, "pads")  # spread over the axes here: both must be constants
         axes = [_norm_axis(ctx, a, rank, "axes entry") for a in ctx.const_ints(3, "axes")]
         if len(pads) != 2 * len(axes) or len(set(axes)) != len(axes):
             raise ctx.error(f"pads {pads} do not match axes {axes} (2 per axis, each axis once)")
@@ -2299,13 +2497,14 @@ def _pad(ctx: _NodeCtx) -> None:
 @converts("Slice")
 def _slice(ctx: _NodeCtx) -> None:
     # slice_plugin.cc: ai.onnx::11/12/13::Slice -> StridedSliceV2(x, starts, ends, axes,
-    # steps), the inputs as they are (Consts: GE folds them; here they must be constants).
+    # steps), the inputs as they are: constants, or computed ones GE's preparation folds
+    # (torch's x[:, :n]: Shape -> Gather -> Unsqueeze -> Slice ends).
     # Without axes but with steps, axes is ONNX's default [0, 1, ..., len(starts) - 1].
     ins = [ctx.x(0), ctx.x(1), ctx.x(2)]
     if ctx.has(3):
         ins.append(ctx.x(3))
     elif ctx.has(4):
-        n = len(ctx.const_ints(1, "starts"))
+        n = ctx.dims(1)[0] if len(ctx.dims(1)) == 1 else len(ctx.const_ints(1, "starts"))
         ins.append(ctx.const_value(np.arange(n, dtype=np.int64), _T.INT64, "axes"))
     if ctx.has(4):
         ins.append(ctx.x(4))
@@ -2471,14 +2670,46 @@ def _resize(ctx: _NodeCtx) -> None:
     axes = [a + 4 if -4 <= a < 0 else a for a in (ctx.attr_ints("axes") or [0, 1, 2, 3])]
     if len(set(axes)) != len(axes) or not all(0 <= a < 4 for a in axes):
         raise ctx.unsupported_attr("axes", axes, "axes must be distinct axes of the 4-D X")
-    if tuple(od[:2]) != tuple(xd[:2]):
+    if any(o >= 0 and o != x for o, x in zip(od[:2], xd[:2])):
         raise ctx.error(f"resizing N or C ({list(xd)} -> {list(od)}) is not supported: GE's resize ops resize H and W")
     # ONNX's scale per axis: the scales input, or out / in of the sizes (one scale for all
     # the axes with keep_aspect_ratio_policy not_larger / not_smaller)
     scale = [1.0] * 4
     by_sizes = ctx.has(3)
+    computed = by_sizes and ctx.value(3).const is None
+    if computed:
+        # sizes computed in the graph (torch's interpolate(size=...): Shape -> Slice ->
+        # Concat): with the stretch policy they are the output shape ONNX's inference gives
+        if policy != "stretch":
+            raise ctx.error(
+                f"input 3 ('sizes') must be a constant with keep_aspect_ratio_policy {policy} "
+                f"(its scale is computed from the sizes' values); it is {ctx.value(3).producer}"
+            )
+        if len(ctx.dims(3)) != 1 or ctx.dims(3)[0] != len(axes):
+            raise ctx.error(f"sizes has shape {list(ctx.dims(3))} for {len(axes)} axes")
+        if any(od[a] < 0 for a in axes):
+            # ONNX's inference does not follow the sizes' values: GE's Resize (image_ops.h:
+            # REG_OP(Resize), ONNX's attributes; resize_onnx_plugin.cpp's
+            # BuildInterpolatingResize makes it for linear) with the computed sizes, whose
+            # output GE's preparation infers once they are folded
+            if axes != [0, 1, 2, 3]:
+                raise ctx.error(f"computed sizes with axes {axes} are not supported (the 4 axes only)")
+            if ctx.attr_int("antialias", 0):
+                raise ctx.unsupported_attr("antialias", 1, "with computed sizes (GE's Resize has no antialiasing)")
+            roi = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "roi")
+            no_scales = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "scales")
+            attrs = {
+                "coordinate_transformation_mode": StringAttr(coord),
+                "mode": StringAttr(mode),
+                "nearest_mode": StringAttr(nm),
+            }
+            ctx.single(ge.Resize, [ctx.x(0), roi, no_scales, ctx.x(3)], attrs)
+            return
     if by_sizes:
-        sizes = ctx.const(3, "sizes").astype(np.float64).reshape(-1)
+        if computed:
+            sizes = np.array([od[a] for a in axes], dtype=np.float64)
+        else:
+            sizes = ctx.const(3, "sizes").astype(np.float64).reshape(-1)
         if sizes.size != len(axes):
             raise ctx.error(f"sizes holds {sizes.size} values for {len(axes)} axes")
         ratios = [float(np.float32(sizes[k]) / np.float32(xd[a])) for k, a in enumerate(axes)]
@@ -2503,6 +2734,25 @@ def _resize(ctx: _NodeCtx) -> None:
         (f for f in candidates if all(_resize_matches(mode, nm, coord, f, xd[a], od[a], scale[a]) for a in (2, 3))),
         None,
     )
+    if flags is not None and computed:
+        # resize_onnx_plugin.cpp: BuildResizeSizesFromInputs (Cast of sizes to int32) and
+        # CreateSliceForResize (Slice of [H, W]): here StridedSliceV2 of the H and W entries
+        tt = ctx.imp.tensor_type
+        k = axes.index(2)
+        if axes[k + 1 : k + 2] != [3]:
+            raise ctx.error(f"axes {axes}: the computed sizes must list H and W one after the other")
+        n = len(axes)
+        cast = ctx.emit(
+            ge.Cast, [ctx.x(3)], [tt(_T.INT32, (n,))], {"dst_type": _int(_GE_DATATYPE[_T.INT32])}, suffix="Cast0"
+        )
+        begin = ctx.const_value(np.array([k], np.int64), _T.INT64, "data_offsets")
+        end = ctx.const_value(np.array([k + 2], np.int64), _T.INT64, "data_end")
+        size = ctx.emit(ge.StridedSliceV2, [cast.results[0], begin, end], [tt(_T.INT32, (2,))], suffix="Slice").results[
+            0
+        ]
+        cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
+        ctx.single(cls, [ctx.x(0), size], {"align_corners": _bool(flags[0]), "half_pixel_centers": _bool(flags[1])})
+        return
     if flags is not None:
         size = ctx.const_value(np.array(od[2:], dtype=np.int32), _T.INT32, "size")
         cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
@@ -2518,7 +2768,9 @@ def _resize(ctx: _NodeCtx) -> None:
             )
     roi = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "roi")
     operands = [ctx.x(0), roi, ctx.const_value(np.array(scale, np.float32), _T.FLOAT, "scales")]
-    if by_sizes:
+    if computed and axes == [0, 1, 2, 3]:
+        operands.append(ctx.x(3))  # the computed sizes, folded by GE's preparation
+    elif by_sizes:
         operands.append(ctx.const_value(np.array(od, np.int64), _T.INT64, "sizes"))
     attrs = {
         "coordinate_transformation_mode": StringAttr(coord),

@@ -434,10 +434,29 @@ def _reduce(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     x, ex = args[0], bounds[0]
-    axes = R.reduce_axes(op, x.ndim)
+    return _reduce_bound(op, ge.ge_type(op), x, ex, R.reduce_axes(op, x.ndim), outs)
+
+
+@_rule(ge.ReduceSum, ge.ReduceMean, ge.ReduceProd, ge.ReduceMax, ge.ReduceMin)
+def _reduce_axes_input(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # the input forms (issue 28): their D form's bound with the axes input's values
+    if not _index_inputs_exact(bounds, 1):
+        return [np.full(outs[0].shape, INF)]
+    x, ex = args[0], bounds[0]
+    vals = [int(v) for v in np.asarray(args[1]).reshape(-1)]
+    if not vals and A.get_bool(op, "noop_with_empty_axes", False):
+        return [np.require(ex, np.float64, ["C", "W"]).copy()]
+    axes = tuple(sorted({v + x.ndim if v < 0 else v for v in vals})) if vals else tuple(range(x.ndim))
+    return _reduce_bound(op, ge.ge_type(op) + "D", x, ex, axes, outs)
+
+
+def _reduce_bound(
+    op: Operation, kind: str, x: np.ndarray, ex: np.ndarray, axes: tuple[int, ...], outs: list[np.ndarray]
+) -> list[np.ndarray]:
     keep = A.get_bool(op, "keep_dims", False)
     n = math.prod(x.shape[a] for a in axes)
-    kind = ge.ge_type(op)
     with np.errstate(all="ignore"):
         if kind in ("ReduceMaxD", "ReduceMinD"):  # exact, order-free
             return [_finish(op, 0, outs[0], np.max(ex, axis=axes, keepdims=keep, initial=0.0))]
@@ -518,8 +537,20 @@ def _conv2d(
 def _moves(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    # data movement: the bounds move as the elements do (the op's own semantics on them)
-    return [np.require(b, np.float64, ["C", "W"]) for b in ip.run_node(op, list(bounds))]
+    # data movement: the bounds move as the elements do (the op's own semantics on them;
+    # a Reshape's shape and a V3's axes input, values computed in the graph, as they are)
+    ins = list(bounds) if isinstance(op, ge.ConcatBase | ge.Pack | ge.PhonyConcat) else [bounds[0], *args[1:]]
+    return [np.require(b, np.float64, ["C", "W"]) for b in ip.run_node(op, ins)]
+
+
+@_rule(ge.Expand, ge.SplitV)
+def _moves_by_input(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # the input forms (issue 28): data movement by the values of inputs 1.. (shape, sizes)
+    if not _index_inputs_exact(bounds, 1):
+        return [np.full(o.shape, INF) for o in outs]
+    return [np.require(b, np.float64, ["C", "W"]) for b in ip.run_node(op, [_f64(bounds[0]), *args[1:]])]
 
 
 def index_bound_spread(ei: np.ndarray, moved: np.ndarray, lead: int, batch: int, trail: int) -> np.ndarray:

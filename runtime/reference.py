@@ -469,6 +469,20 @@ def _reshape(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [x.reshape(shape)]
 
 
+def _squeeze_unsqueeze_v3(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    # SqueezeV3 / UnsqueezeV3 with an axes input: the run-time axes say the shape (the
+    # output type may not know it: axes computed in the graph); without it, the output type
+    if len(args) < 2:
+        return _reshape(op, args)
+    x, axes = args[0], _ints_of(args[1])
+    try:
+        shape = ge.squeeze_shape(x.shape, axes) if isinstance(op, ge.SqueezeV3) else ge.unsqueeze_shape(x.shape, axes)
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    assert shape is not None  # a run-time shape has no unknown dim
+    return [x.reshape(shape)]
+
+
 def _reshape_target(op: Operation, x: np.ndarray, dims: list[int]) -> tuple[int, ...]:
     if sum(1 for d in dims if d == -1) > 1 or any(d < -1 for d in dims):
         raise ReferenceEvalError(op, f"shape {dims} may hold one -1 and no other negative entry")
@@ -732,6 +746,48 @@ def _tile(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.tile(args[0], reps)]
 
 
+# -- the input forms: Expand, ReduceXxx with an axes input, SplitV (their D forms' semantics
+# with the input's run-time values)
+
+
+def _expand(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, shape = args[0], tuple(_ints_of(args[1]))
+    if any(d < 0 for d in shape):
+        raise ReferenceEvalError(op, f"shape {list(shape)} has a negative entry")
+    try:
+        out = np.broadcast_shapes(x.shape, shape)
+    except ValueError:
+        raise ReferenceEvalError(op, f"x {fmt_shape(x.shape)} and shape {list(shape)} do not broadcast") from None
+    return [np.ascontiguousarray(np.broadcast_to(x, out))]
+
+
+def _reduction_axes(kind: str) -> Impl:
+    def semantics(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, axes = args[0], _ints_of(args[1])
+        if not axes and A.get_bool(op, "noop_with_empty_axes", False):
+            return [x.copy()]
+        norm = sorted({_norm_axis(op, a, x.ndim, "axes entry") for a in axes}) if axes else range(x.ndim)
+        try:
+            r = reduce(kind, x, tuple(norm), A.get_bool(op, "keep_dims", False))
+        except ZeroDivisionError:
+            raise ReferenceEvalError(op, "ReduceMean of an empty integer tensor") from None
+        return [np.asarray(r).astype(out_dtype(op), copy=False)]
+
+    return semantics
+
+
+def _split_v(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, dim = args[0], _ints_of(args[2])
+    if len(dim) != 1:
+        raise ReferenceEvalError(op, f"split_dim must hold one value, got {dim}")
+    axis = _norm_axis(op, dim[0], x.ndim, "split_dim")
+    try:
+        sizes = ge.split_sizes(_ints_of(args[1]), len(op.results), x.shape[axis])
+    except VerifyException as e:
+        raise ReferenceEvalError(op, str(e)) from None
+    return list(np.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
+
+
 def batch_matmul_nd(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """x1 @ x2 over the last two axes with numpy's batch broadcasting, after adj_x1 /
     adj_x2, in the arrays' dtype (shared with runtime/error_bound.py)."""
@@ -845,7 +901,8 @@ def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int) -> np.ndarray:
     h, w = x.shape[2], x.shape[3]
     if isinstance(op, ge.Resize):
         got = op.scales_and_shape()
-        assert got is not None  # the error bound: a verified op with Const scales / sizes
+        if got is None:  # computed sizes (issue 28): the output's size is the sizes' value
+            got = ([1.0, 1.0, oh / h, ow / w], (x.shape[0], x.shape[1], oh, ow))
         return _onnx_resize_nchw(op, x, *got)
     if isinstance(op, ge.ResizeNearestNeighborV2):
         return x[:, :, resize_nearest_index(op, h, oh)][:, :, :, resize_nearest_index(op, w, ow)]
@@ -1439,9 +1496,9 @@ class ReferenceFunctions(InterpreterFunctions):
     run_flatten_v2 = node_impl(ge.FlattenV2, _reshape)
     run_reformat = node_impl(ge.ReFormat, _reshape)
     run_squeeze_v2 = node_impl(ge.SqueezeV2, _reshape)
-    run_squeeze_v3 = node_impl(ge.SqueezeV3, _reshape)
+    run_squeeze_v3 = node_impl(ge.SqueezeV3, _squeeze_unsqueeze_v3)
     run_unsqueeze_v2 = node_impl(ge.UnsqueezeV2, _reshape)
-    run_unsqueeze_v3 = node_impl(ge.UnsqueezeV3, _reshape)
+    run_unsqueeze_v3 = node_impl(ge.UnsqueezeV3, _squeeze_unsqueeze_v3)
     run_bitcast = node_impl(ge.Bitcast, _bitcast)
     run_transpose = node_impl(ge.TransposeD, _transpose)
     run_broadcast_to = node_impl(ge.BroadcastToD, _broadcast_to)
@@ -1477,6 +1534,14 @@ class ReferenceFunctions(InterpreterFunctions):
     # Recurrent ops
     run_dynamic_rnn = node_impl(ge.DynamicRNN, dynamic_rnn)
     run_dynamic_gru_v2 = node_impl(ge.DynamicGRUV2, dynamic_gru_v2)
+    # The input forms (ConstToAttrPass makes D forms of them once their inputs are Consts)
+    run_expand = node_impl(ge.Expand, _expand)
+    run_reduce_sum_axes = node_impl(ge.ReduceSum, _reduction_axes("sum"))
+    run_reduce_max_axes = node_impl(ge.ReduceMax, _reduction_axes("max"))
+    run_reduce_min_axes = node_impl(ge.ReduceMin, _reduction_axes("min"))
+    run_reduce_mean_axes = node_impl(ge.ReduceMean, _reduction_axes("mean"))
+    run_reduce_prod_axes = node_impl(ge.ReduceProd, _reduction_axes("prod"))
+    run_split_v_input = node_impl(ge.SplitV, _split_v)
     # Graph preparation (GE removes Dropout in inference, StopGradient, PreventGradient and
     # Snapshot, io_map 0 -> 0: each is its input; it folds Size, Rank, Fill, Range)
     run_dropout = node_impl(ge.Dropout, _pointwise(lambda x: x))

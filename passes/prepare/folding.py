@@ -151,13 +151,15 @@ def run_folding(
     try_fold: Callable[[Operation], tuple[list[np.ndarray], str] | None],
     remarks: bool,
     may_fold: Callable[[Operation], bool] = lambda op: True,
+    before: Callable[[Operation], None] | None = None,
 ) -> None:
     """The GEPass walk of a folding pass: root graphs, then subgraphs; in each, nodes in
     graph order, each tried once (a Const made before a later node's turn is what it
     sees, as GE's re-pass of a folded node's consumers gives); `try_fold` gives the
     outputs and the kernel's name, or None (GE's NOT_CHANGED). `may_fold` is a cheap
     necessary condition of `try_fold`'s success (its pass's first check), asked before
-    the shape checks; the names the Consts must avoid are read at a graph's first fold."""
+    the shape checks; the names the Consts must avoid are read at a graph's first fold.
+    `before` runs on each node first (GEPass's earlier passes on the node: InferShapePass)."""
     graphs = graphs_in_pass_order(module)
     for graph in graphs:
         name_nodes(graph.body.block)  # names follow the input graph
@@ -166,6 +168,8 @@ def run_folding(
         block = graph.body.block
         folder: Folder | None = None
         for op in list(block.ops):
+            if before is not None and op.parent is block and isinstance(op, GeNode):
+                before(op)
             if op.parent is not block or not isinstance(op, GeNode) or not op.results or not may_fold(op):
                 continue
             if NO_NEED_CONSTANT_FOLDING in op.attributes or all_outputs_empty(op):

@@ -13,9 +13,11 @@ REGISTER_COMPUTE_NODE_KERNEL). Here:
   has, each with its kernel's dtype table and refusals (a refusal is GE's NOT_CHANGED:
   the node stays);
 * AICPU_KERNELS: the few AICPU host kernels the ONNX shape patterns need and the built-in
-  set lacks (ConcatD, RealDiv, Div, Minimum, and ConcatV2D of another dtype than int32 /
-  float32), computed as their reference semantics; every other AICPU kernel is not
-  modelled, so those nodes stay, as they would in a GE without the AICPU engine.
+  set lacks (ConcatD, RealDiv, Div, Minimum, ConcatV2D of another dtype than int32 /
+  float32; and for the shape arithmetic of exported networks, issue 28: StridedSliceV2,
+  Expand, Tile, Equal, SelectV2 and the integer Casts cast_kernel.cc lacks), computed as
+  their reference semantics; every other AICPU kernel is not modelled, so those nodes
+  stay, as they would in a GE without the AICPU engine.
 
 A kernel takes the node and its input arrays and returns the output arrays, or None.
 numpy only (passes/ imports ge_dialect and passes/ only).
@@ -28,10 +30,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import ge_dtype_name
+from ge_dialect.ge import slice_ranges
 from passes.prepare.dimension_kernels import np_out_dtype as _np_out
 from passes.prepare.dimension_kernels import out_dtype
 
@@ -225,6 +229,40 @@ def _concat(op: Operation, args: Arrays, allow_empty_rank: int | None) -> list[n
     return [np.concatenate(args, axis=axis).astype(_np_out(op))]
 
 
+# greater_kernel.cc: GreaterKernel::Compute (its SET_BCAST_COMPUTE_CASE list; DT_BOOL out)
+GREATER_DTYPES = ARITH_DTYPES | {"DT_BOOL"}
+
+
+def greater_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # greater_kernel.cc: GreaterKernel::Compute / GreaterCheck (two non-empty inputs of one
+    # dtype, broadcast by BCast)
+    if len(args) != 2 or in_dtype(op, 0) != in_dtype(op, 1) or in_dtype(op, 0) not in GREATER_DTYPES:
+        return None
+    if args[0].size == 0 or args[1].size == 0:
+        return None
+    return [np.greater(args[0], args[1])]
+
+
+def reduce_prod_kernel(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # reduce_prod_kernel.cc: ReduceProdKernel::Compute / ReduceProdCheck: ReduceProd(x,
+    # axes) of int32 or float x with a 1-D int32/int64 axes of one entry (empty x refused),
+    # keep_dims as the attribute says; an int32 overflow is NOT_CHANGED
+    x, axes = args
+    if in_dtype(op, 0) not in ("DT_INT32", "DT_FLOAT") or x.size == 0 or axes.ndim != 1 or axes.size != 1:
+        return None
+    a = int(axes[0])
+    if not -x.ndim <= a < x.ndim:
+        return None
+    keep = A.get_bool(op, "keep_dims", False)
+    if x.dtype.kind in "iu":
+        r = np.prod(x.astype(object), axis=a, keepdims=keep)
+        flat = np.asarray(r).reshape(-1)
+        if flat.size and (min(flat) < np.iinfo(x.dtype).min or max(flat) > np.iinfo(x.dtype).max):
+            return None
+        return [np.asarray(r).astype(_np_out(op))]
+    return [np.asarray(np.prod(x, axis=a, keepdims=keep)).astype(_np_out(op))]
+
+
 BUILTIN_KERNELS: dict[str, tuple[Kernel, str]] = {
     "Add": (_binary(lambda a, b: a + b), "add_kernel.cc"),
     "Sub": (_binary(lambda a, b: a - b), "sub_kernel.cc"),
@@ -249,6 +287,8 @@ BUILTIN_KERNELS: dict[str, tuple[Kernel, str]] = {
     "Fill": (fill_kernel, "fill_kernel.cc"),
     "Range": (range_kernel, "range_kernel.cc"),
     "ConcatV2D": (concat_v2_kernel, "concat_v2_kernel.cc"),
+    "Greater": (greater_kernel, "greater_kernel.cc"),
+    "ReduceProd": (reduce_prod_kernel, "reduce_prod_kernel.cc"),
 }
 
 
@@ -277,8 +317,78 @@ def _aicpu_divide(op: Operation, args: Arrays) -> list[np.ndarray] | None:
         return [np.asarray(a / b).astype(_np_out(op))]
 
 
+def _aicpu_strided_slice_v2(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # ONNX Slice's semantics (ge.slice_ranges); the output must be the node's static shape
+    x = args[0]
+    lists = [[int(v) for v in a.reshape(-1)] for a in args[1:]]
+    try:
+        r = slice_ranges(x.shape, lists[0], lists[1], lists[2] if len(lists) > 2 else None,
+                         lists[3] if len(lists) > 3 else None)  # fmt: skip
+    except VerifyException:
+        return None
+    out = np.ascontiguousarray(x[tuple(slice(b, None if e < 0 else e, st) for b, e, st in r)])
+    return [out] if out.shape == _out_shape(op) else None
+
+
+def _aicpu_expand(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    x, shape = args[0], tuple(int(v) for v in args[1].reshape(-1))
+    if any(d < 0 for d in shape):
+        return None
+    try:
+        out = np.broadcast_shapes(x.shape, shape)
+    except ValueError:
+        return None
+    return [np.broadcast_to(x, out).copy()] if out == _out_shape(op) else None
+
+
+def _aicpu_tile(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    reps = [int(v) for v in args[1].reshape(-1)]
+    if len(reps) != args[0].ndim or any(k < 0 for k in reps):
+        return None
+    return [np.tile(args[0], reps)]
+
+
+def _aicpu_equal(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    if in_dtype(op, 0) != in_dtype(op, 1):
+        return None
+    return [np.equal(args[0], args[1])]
+
+
+def _aicpu_select_v2(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    cond, a, b = args
+    if in_dtype(op, 1) != in_dtype(op, 2):
+        return None
+    return [np.where(cond.astype(bool), a, b).astype(_np_out(op))]
+
+
+def _aicpu_cast(op: Operation, args: Arrays) -> list[np.ndarray] | None:
+    # the integer <-> integer and integer <-> float casts shape arithmetic uses (int64 <->
+    # float, ...) that cast_kernel.cc's table lacks (its own pairs are left to it: the
+    # numbers are the same); float to integer truncates toward zero, and a value out of the
+    # target's range is not folded; float <-> float and bool casts are not modelled
+    src, dst = in_dtype(op, 0), out_dtype(op)
+    if (src, dst) in CAST_PAIRS or src not in ARITH_DTYPES or dst not in _INTS | _FLOATS:
+        return None
+    if src in _FLOATS and dst in _FLOATS:
+        return None
+    x, want = args[0], _np_out(op)
+    if want.kind in "iu":
+        t = np.trunc(x) if x.dtype.kind == "f" else x
+        if x.dtype.kind == "f" and not np.all(np.isfinite(t)):
+            return None
+        if t.size and (t.min() < np.iinfo(want).min or t.max() > np.iinfo(want).max):
+            return None
+    return [x.astype(want)]
+
+
 AICPU_KERNELS: dict[str, tuple[Kernel, str]] = {
     "ConcatD": (_aicpu_concat, "AICPU host kernel ConcatD"),
+    "StridedSliceV2": (_aicpu_strided_slice_v2, "AICPU host kernel StridedSliceV2"),
+    "Expand": (_aicpu_expand, "AICPU host kernel Expand"),
+    "Tile": (_aicpu_tile, "AICPU host kernel Tile"),
+    "Equal": (_aicpu_equal, "AICPU host kernel Equal"),
+    "SelectV2": (_aicpu_select_v2, "AICPU host kernel SelectV2"),
+    "Cast": (_aicpu_cast, "AICPU host kernel Cast"),
     "ConcatV2D": (_aicpu_concat, "AICPU host kernel ConcatV2D"),
     "RealDiv": (_aicpu_divide, "AICPU host kernel RealDiv"),
     "Div": (_aicpu_divide, "AICPU host kernel Div"),

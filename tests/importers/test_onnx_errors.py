@@ -4,7 +4,7 @@ Each error class of the importer (importers/onnx.py) has tests: an op we do not 
 (the message lists the supported ones and names GE's mapping), an attribute value we do
 not support, a dynamic or missing dimension (and `--input-shape` fixing it), a truncated or
 non-ONNX file (several shapes of bad bytes, and every truncation of a small model), missing
-external data, an opset outside 11-21, and a static input that is not constant. They run
+external data, an opset outside 11-28, and a static input that is not constant. They run
 ge-import in-process (`main`), one of them also as a subprocess.
 """
 
@@ -166,37 +166,26 @@ def test_unsupported_attribute_value(tmp_path: Path, node, inputs, pattern: str)
 
 
 def test_static_input_must_be_constant(tmp_path: Path) -> None:
+    # Trilu's k is Tril/Triu's diagonal attribute (STATIC_INPUTS); shapes, axes and sizes
+    # may be computed (tests/importers/test_onnx_computed_inputs.py)
     m = model(
-        [h.make_node("Expand", ["x", "s"], ["y"], name="ex")],
-        [("x", T.FLOAT, [2, 3]), ("s", T.INT64, [2])],
+        [h.make_node("Trilu", ["x", "k"], ["y"], name="tri")],
+        [("x", T.FLOAT, [2, 3]), ("k", T.INT64, [])],
         [("y", T.FLOAT, None)],
     )
     expect_error(
         save(m, tmp_path),
-        pattern=r"node 'ex' \(Expand\): error: input 1 \('shape'\) must be a constant \(an initializer or a Constant node\) .* it is input 's'",
+        pattern=r"node 'tri' \(Trilu\): error: input 1 \('k'\) must be a constant \(an initializer or a Constant node\) .* it is input 'k'",
     )
 
 
 def test_static_input_made_by_a_node_names_that_node(tmp_path: Path) -> None:
     m = model(
-        [h.make_node("Shape", ["x"], ["s"], name="shape_of_x"), h.make_node("Expand", ["x", "s"], ["y"], name="ex")],
+        [h.make_node("Size", ["x"], ["k"], name="size_of_x"), h.make_node("Trilu", ["x", "k"], ["y"], name="tri")],
         [("x", T.FLOAT, [2, 3])],
         [("y", T.FLOAT, None)],
     )
-    expect_error(save(m, tmp_path), pattern=r"it is output 0 of node 'shape_of_x' \(Shape\)")
-
-
-def test_reshape_to_a_shape_only_known_at_run_time(tmp_path: Path) -> None:
-    # a computed shape may stay a Reshape input (the prepare passes fold it), but one read
-    # from a graph input leaves the output's shape dynamic: a static-shape error
-    m = model(
-        [h.make_node("Reshape", ["x", "s"], ["y"], name="rs")],
-        [("x", T.FLOAT, [2, 3]), ("s", T.INT64, [2])],
-        [("y", T.FLOAT, None)],
-    )
-    expect_error(
-        save(m, tmp_path), pattern=r"node 'rs' \(Reshape\): error: output 0 'y' has a dynamic or unknown dimension"
-    )
+    expect_error(save(m, tmp_path), pattern=r"it is output 0 of node 'size_of_x' \(Size\)")
 
 
 def test_dropout_in_training_mode_is_refused(tmp_path: Path) -> None:
@@ -421,15 +410,15 @@ def test_import_model_refuses_unloaded_external_data(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("opset", [9, 10, 22])
+@pytest.mark.parametrize("opset", [9, 10, 29])
 def test_opset_outside_the_range(tmp_path: Path, opset: int) -> None:
     expect_error(
         save(relu_model(opset=opset), tmp_path),
-        pattern=rf"m\.onnx: error: ai\.onnx opset {opset} is outside the supported range 11-21",
+        pattern=rf"m\.onnx: error: ai\.onnx opset {opset} is outside the supported range 11-28",
     )
 
 
-@pytest.mark.parametrize("opset", [11, 21])
+@pytest.mark.parametrize("opset", [11, 21, 28])
 def test_opset_range_ends_import(opset: int) -> None:
     import_model(relu_model(opset=opset), "m.onnx")
 
@@ -458,7 +447,7 @@ def test_ge_import_process_error_and_help(tmp_path: Path) -> None:
     assert len(p.stderr.splitlines()) == 1 and "node 'es' (Einsum): error:" in p.stderr
     hp = subprocess.run([str(exe), "--help"], capture_output=True, text=True)
     assert hp.returncode == 0
-    for word in ("--input-shape", "-o OUT.mlir", "Supported ONNX ops:", "Conv,", "opsets 11 to 21"):
+    for word in ("--input-shape", "-o OUT.mlir", "Supported ONNX ops:", "Conv,", "opsets 11 to 28"):
         assert word in hp.stdout, word
 
 

@@ -590,6 +590,15 @@ def _reshape_cases(name: str) -> Iterator[Case]:
     for src, dst, attrs in specs:
         x = rng_array(src, F32)
         yield Case(f"{name}-{src}-{dst}", one_op(name, [x], [dst], [F32], attrs), [x], [_row_major(x, dst)])
+    # V3 with its axes input (issue 28: axes computed in the graph, folded to a Const)
+    with_axes = {
+        "SqueezeV3": [((3, 1, 5), [1], (3, 5)), ((1, 4, 1), [-1], (1, 4))],
+        "UnsqueezeV3": [((3, 5), [0, 3], (1, 3, 5, 1)), ((), [0], (1,))],
+    }
+    for src, axes, dst in with_axes.get(name, []):
+        x = rng_array(src, F32)
+        text = op_with_consts(name, [x], [np.array(axes, I64)], [dst], [F32])
+        yield Case(f"{name}-{src}-axes{axes}", text, [x], [_row_major(x, dst)])
 
 
 for _name, (_cls, _) in RESHAPES.items():
@@ -1417,6 +1426,64 @@ def _tile(op: str) -> Iterator[Case]:
             [x],
             [build(out, dt, lambda i, x=x, shape=shape: py(x, tuple(k % d for k, d in zip(i, shape))))],
         )
+
+
+# -- the input forms of issue 28: Expand, ReduceXxx with an axes input, SplitV, and
+# SqueezeV3 / UnsqueezeV3 with an axes input (their values as Consts, or Data read at run time)
+
+
+@formula(ge.Expand)
+def _expand(op: str) -> Iterator[Case]:
+    # ONNX's Expand: both ways (a 1 in shape keeps x's dim)
+    for src, shape, dt in [((3, 1), [2, 1, 4], F32), ((1,), [5], I64), ((2, 3), [1, 1], F16), ((4, 1), [4, 0], F32)]:
+        x = rng_array(src, dt, seed=2)
+        out = bcast_shape(src, tuple(shape))
+        want = build(out, dt, lambda i, x=x: py(x, bcast_index(i, x.shape)))
+        yield Case(f"Expand-{src}-{shape}", op_with_consts(op, [x], [np.array(shape, I64)], [out], [dt]), [x], [want])
+    # the shape read at run time (a Data): the output type says the shape
+    x, sh = rng_array((3, 1), F32, seed=3), np.array([3, 2], I64)
+    want = build((3, 2), F32, lambda i, x=x: py(x, (i[0], 0)))
+    yield Case("Expand-data-shape", one_op(op, [x, sh], [(3, 2)], [F32]), [x, sh], [want])
+
+
+@formula(ge.ReduceSum, ge.ReduceMax, ge.ReduceMin, ge.ReduceMean, ge.ReduceProd)
+def _reductions_axes_input(op: str) -> Iterator[Case]:
+    kind = {"ReduceSum": "sum", "ReduceMax": "max", "ReduceMin": "min", "ReduceMean": "mean", "ReduceProd": "prod"}[op]
+    for dt in (F32, I32):
+        for shape, axes in [((3, 5), [1]), ((2, 3, 5), [0, -1]), ((3, 5), [])]:
+            for keep in (False, True):
+                x = rng_array(shape, dt, -3, 3, seed=len(axes))
+                out_shape, f, tol = _reduce_formula(kind, x, axes, keep)
+                attrs = f" {{keep_dims = {'true' if keep else 'false'}}}"
+                yield Case(
+                    f"{op}-{np.dtype(dt)}-{shape}-{axes}-{keep}",
+                    op_with_consts(op, [x], [np.array(axes, I64)], [out_shape], [dt], attrs),
+                    [x], [build(out_shape, dt, f)], tol=[tol],
+                )  # fmt: skip
+    # empty axes with noop_with_empty_axes: the output is x
+    x = rng_array((2, 3), F32, seed=5)
+    yield Case(
+        f"{op}-noop",
+        op_with_consts(op, [x], [np.zeros(0, I64)], [(2, 3)], [F32], " {noop_with_empty_axes = true}"),
+        [x], [build((2, 3), F32, lambda i, x=x: py(x, i))],
+    )  # fmt: skip
+
+
+@formula(ge.SplitV)
+def _split_v(op: str) -> Iterator[Case]:
+    for shape, dim, sizes in [((3, 5), 1, [2, -1, 0]), ((7,), 0, [3, 4]), ((2, 3, 5), -1, [5]), ((2,), 0, [1, -1])]:
+        x = rng_array(shape, F32)
+        a = dim + len(shape) if dim < 0 else dim
+        real = [shape[a] - sum(s for s in sizes if s >= 0) if s == -1 else s for s in sizes]
+        outs, wants, off = [], [], 0
+        for n in real:
+            o = shape[:a] + (n,) + shape[a + 1 :]
+            outs.append(o)
+            wants.append(build(o, F32, lambda i, off=off, x=x, a=a: py(x, i[:a] + (i[a] + off,) + i[a + 1 :])))
+            off += n
+        consts = [np.array(sizes, I64), np.array(dim, I32)]
+        text = op_with_consts(op, [x], consts, outs, [F32] * len(outs), f" {{num_split = {len(sizes)}}}")
+        yield Case(f"SplitV-{shape}-{dim}-{sizes}", text, [x], wants)
 
 
 @formula(ge.BatchMatMulV2)

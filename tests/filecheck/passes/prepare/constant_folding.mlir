@@ -7,7 +7,7 @@
 // run. Each refusal is the kernel's NOT_CHANGED:
 //  * gather_v2_kernel.cc: supported_type has no DT_FLOAT (the f32 GatherV2 stays);
 //  * rsqrt_kernel.cc: an input <= 0 (ZeroCheck);
-//  * cast_kernel.cc: a pair outside datatype_transfer.cc's trans_mode_map (f32 -> i64);
+//  * cast_kernel.cc: a pair outside datatype_transfer.cc's trans_mode_map (f32 -> f64; no modelled AICPU kernel has it);
 //  * add_kernel.cc: an int32 overflow (OverflowCheck);
 //  * a node with a non-Const input, with no_need_constant_folding, or of a type without
 //    a kernel (Relu);
@@ -28,7 +28,7 @@ ge.graph @main {
   %f = ge.Const {value = dense<[1.0, 4.0, -1.0]> : tensor<3xf32>} : tensor<3xf32>
   %gf = ge.GatherV2(%f, %i, %ax) : (tensor<3xf32>, tensor<2xi32>, tensor<i32>) -> tensor<2xf32>
   %rs = ge.Rsqrt(%f) : (tensor<3xf32>) -> tensor<3xf32>
-  %c64 = ge.Cast(%f) : (tensor<3xf32>) -> tensor<3xi64>
+  %c64 = ge.Cast(%f) : (tensor<3xf32>) -> tensor<3xf64>
   %c32 = ge.Cast(%f) : (tensor<3xf32>) -> tensor<3xi32>
   %big = ge.Const {value = dense<2147483647> : tensor<i32>} : tensor<i32>
   %one = ge.Const {value = dense<1> : tensor<i32>} : tensor<i32>
@@ -39,7 +39,7 @@ ge.graph @main {
   %e0 = ge.Const {value = dense<> : tensor<0x2xi32>} : tensor<0x2xi32>
   %er = ge.Reshape(%e0) : (tensor<0x2xi32>) -> tensor<2x0xi32>
   %cv = ge.ConcatV2D(%c32, %c32) {concat_dim = -1, N = 2} : (tensor<3xi32>, tensor<3xi32>) -> tensor<6xi32>
-  ge.NetOutput %g, %gf, %rs, %c64, %c32, %ovf, %xr, %keep, %re, %er, %cv : tensor<2xi64>, tensor<2xf32>, tensor<3xf32>, tensor<3xi64>, tensor<3xi32>, tensor<i32>, tensor<4xf32>, tensor<i32>, tensor<3xf32>, tensor<2x0xi32>, tensor<6xi32>
+  ge.NetOutput %g, %gf, %rs, %c64, %c32, %ovf, %xr, %keep, %re, %er, %cv : tensor<2xi64>, tensor<2xf32>, tensor<3xf32>, tensor<3xf64>, tensor<3xi32>, tensor<i32>, tensor<4xf32>, tensor<i32>, tensor<3xf32>, tensor<2x0xi32>, tensor<6xi32>
 }
 
 // CHECK:      ge.graph @main {
