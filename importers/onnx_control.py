@@ -193,7 +193,7 @@ class _Subgraph:
     def finish(self, outs: list[SSAValue], parent_outputs: bool = True) -> SymbolRefAttr:
         attrs = {ge.PARENT_NODE_INDEX: A.int_list_attr(range(len(outs)))} if parent_outputs else {}
         net = ge.NetOutput.create(operands=outs, attributes=attrs)
-        net.location = self.imp.location(self.ctx.line)
+        net.location = self.imp.location(f"node '{self.ctx.name}' ({self.ctx.op_type})", self.ctx.line)
         self.imp.ops.append(net)
         self.imp.subgraphs.append(ge.GraphOp(self.sym, Region(Block(self.imp.ops))))
         return SymbolRefAttr(self.sym)

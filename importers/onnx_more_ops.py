@@ -4,11 +4,13 @@ models use that GE has, each as its CANN ONNX plugin maps it
 or the plugin is narrower than ONNX, as a short sequence of GE ops that gives ONNX's
 numbers (said at each converter).
 
-importers/onnx.py imports this module at its end, which registers the converters with its
+importers/__init__.py imports this module, which registers the converters with importers/onnx.py's
 `converts` decorator and adds their rows to its MAPPINGS table.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import onnx
@@ -522,7 +524,7 @@ def _normalized(ctx: _NodeCtx, x: SSAValue, shape: tuple[int, ...], eps: float) 
     return y
 
 
-def _affine(ctx: _NodeCtx, y: SSAValue, per_channel: list[SSAValue]) -> None:
+def _affine(ctx: _NodeCtx, y: SSAValue, per_channel: Sequence[SSAValue]) -> None:
     """y * scale + bias, scale and bias [C] Reshaped to [C, 1, ...] (the node's output)."""
     elem, dims = ctx.elem(0), ctx.dims(0)
     tt = ctx.imp.tensor_type
