@@ -366,6 +366,18 @@ def _rule(*classes: type[Operation]) -> Callable[[BoundRule], BoundRule]:
     return reg
 
 
+@_rule(*ge.CONTROL_OPS)
+def _control_op(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    """If, Case, While, For run on the host with the reference's own semantics (the dynamic
+    executor; docs/control_flow.md): exact on exact inputs. Bounds are not carried through
+    their subgraphs yet (a branch or a trip count may hinge on an inexact value): an input
+    that carries a bound makes every output undecidable, never a silent match."""
+    exact = not any(np.any(b > 0) for b in bounds)
+    return [np.full(o.shape, 0.0 if exact else INF) for o in outs]
+
+
 def bound_rule_of(op_class: type[Operation]) -> BoundRule | None:
     return _RULES.get(op_class)
 

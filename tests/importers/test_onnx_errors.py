@@ -166,26 +166,34 @@ def test_unsupported_attribute_value(tmp_path: Path, node, inputs, pattern: str)
 
 
 def test_static_input_must_be_constant(tmp_path: Path) -> None:
-    # Trilu's k is Tril/Triu's diagonal attribute (STATIC_INPUTS); shapes, axes and sizes
-    # may be computed (tests/importers/test_onnx_computed_inputs.py)
+    # ReduceLogSum's axes (opset 18: an input) are its ReduceSum's axes attribute
+    # (STATIC_INPUTS); shapes, axes and sizes of the other ops may be computed
+    # (tests/importers/test_onnx_computed_inputs.py)
     m = model(
-        [h.make_node("Trilu", ["x", "k"], ["y"], name="tri")],
-        [("x", T.FLOAT, [2, 3]), ("k", T.INT64, [])],
+        [h.make_node("ReduceLogSum", ["x", "k"], ["y"], name="rls")],
+        [("x", T.FLOAT, [2, 3]), ("k", T.INT64, [1])],
         [("y", T.FLOAT, None)],
+        opset=18,
     )
     expect_error(
         save(m, tmp_path),
-        pattern=r"node 'tri' \(Trilu\): error: input 1 \('k'\) must be a constant \(an initializer or a Constant node\) .* it is input 'k'",
+        pattern=r"node 'rls' \(ReduceLogSum\): error: input 1 \('axes'\) must be a constant \(an initializer or a Constant node\) .* it is input 'k'",
     )
 
 
 def test_static_input_made_by_a_node_names_that_node(tmp_path: Path) -> None:
     m = model(
-        [h.make_node("Size", ["x"], ["k"], name="size_of_x"), h.make_node("Trilu", ["x", "k"], ["y"], name="tri")],
-        [("x", T.FLOAT, [2, 3])],
+        [
+            h.make_node("Shape", ["x"], ["s"], name="shape_of_x"),
+            h.make_node("Slice", ["s", "one", "two"], ["k"], name="last_axis"),
+            h.make_node("ReduceLogSum", ["x", "k"], ["y"], name="rls"),
+        ],
+        [("x", T.FLOAT, [2, 1])],  # its last dim, 1, is the axis the Slice computes
         [("y", T.FLOAT, None)],
+        inits={"one": np.array([1], np.int64), "two": np.array([2], np.int64)},
+        opset=18,
     )
-    expect_error(save(m, tmp_path), pattern=r"it is output 0 of node 'size_of_x' \(Size\)")
+    expect_error(save(m, tmp_path), pattern=r"it is output 0 of node 'last_axis' \(Slice\)")
 
 
 def test_dropout_in_training_mode_is_refused(tmp_path: Path) -> None:

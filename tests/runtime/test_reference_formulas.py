@@ -2136,7 +2136,8 @@ def _depth_space(op: str) -> Iterator[Case]:
 
 
 def test_every_ge_op_has_a_formula():
-    missing = [c.name for c in ge.GE_NODE_OPS if c not in FORMULAS]
+    # the control ops' semantics are their subgraphs': tests/runtime/test_control_flow.py
+    missing = [c.name for c in ge.GE_NODE_OPS if c not in FORMULAS and c not in ge.CONTROL_OPS]
     extra = [c.name for c in FORMULAS if c not in ge.GE_NODE_OPS]
     assert missing == [] and extra == []
 
