@@ -111,7 +111,7 @@ def test_progress_on_a_terminal_names_each_pass_with_its_graph_size(monkeypatch,
     updates = [u for u in text.split("\r\x1b[K") if u]
     # one update per pass, in order, each `ge-opt: [k/n] <pass as in -p>: <ops> ops, <t> s`
     assert [u.split("] ")[1].split(":")[0] for u in updates] == README_PIPELINE
-    assert updates[0].startswith(f"ge-opt: [1/{len(README_PIPELINE)}] ge-dimension-compute-pass: ")
+    assert updates[0].startswith(f"ge-opt: [1/{len(README_PIPELINE)}] {README_PIPELINE[0]}: ")
     # the graph size is the module's op count when the pass starts
     ops = sum(1 for _ in _parsed_example().walk())
     assert f": {ops} ops, " in updates[0]
@@ -217,7 +217,7 @@ def test_ge_run_progress_on_a_terminal_and_remarks_on_clean_lines(monkeypatch):
     text = err.getvalue()
     # each pass as configured (with --remarks: remarks=true where the pass has the option)
     n = len(README_PIPELINE)
-    assert f"\r\x1b[Kge-run: [1/{n}] ge-dimension-compute-pass{{remarks=true}}: " in text
+    assert f"\r\x1b[Kge-run: [1/{n}] {README_PIPELINE[0]}{{remarks=true}}: " in text
     assert f"\r\x1b[Kge-run: [{n}/{n}] ge-to-npu: " in text
     assert text.count("ge-run: [") == n
     for line in text.split("\n"):
