@@ -129,8 +129,11 @@ ge.graph @main attributes {_single_op_scene = false} {
 // AFTER-NEXT: npu.model @main streams = 1
 // AFTER-NOT: IR Dump
 
-// BETWEEN: {{\A}}IR after ge-dimension-compute-pass:
+// BETWEEN: {{\A}}IR after ge-for-pass:
+// BETWEEN-NEXT: IR after ge-dimension-compute-pass:
 // BETWEEN-NEXT: IR after ge-constant-folding-pass:
+// BETWEEN-NEXT: IR after ge-infer-shape-for-preprocess:
+// BETWEEN-NEXT: IR after ge-cond-pass:
 // BETWEEN-NEXT: IR after ge-dropout-pass:
 // BETWEEN-NEXT: IR after ge-stop-gradient-pass:
 // BETWEEN-NEXT: IR after ge-prevent-gradient-pass:
@@ -138,6 +141,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // BETWEEN-NEXT: IR after ge-identity-pass:
 // BETWEEN-NEXT: IR after ge-dimension-compute-pass:
 // BETWEEN-NEXT: IR after ge-constant-folding-pass:
+// BETWEEN-NEXT: IR after ge-const-to-attr:
 // BETWEEN-NEXT: IR after ge-partition-dynamic:
 // BETWEEN-NEXT: IR after ge-phony-notask{stage=mark}:
 // BETWEEN-NEXT: IR after ge-lower-autofuse:
@@ -145,6 +149,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // BETWEEN-NEXT: IR after ge-split-notask:
 // BETWEEN-NEXT: IR after ge-concat-notask:
 // BETWEEN-NEXT: IR after ge-pack-notask:
+// BETWEEN-NEXT: IR after ge-label-allocator:
 // BETWEEN-NEXT: IR after ge-phony-notask{stage=calc}:
 // BETWEEN-NEXT: IR after ge-assign-memory:
 // BETWEEN-NOT: {{.}}
