@@ -289,6 +289,10 @@ def _depth_space(ctx: _NodeCtx) -> None:
         attrs["mode"] = StringAttr(ctx.attr_str("mode", "DCR"))
         ctx.single(ge.DepthToSpace, [ctx.x(0)], attrs)
     else:
+        # ONNX's newer SpaceToDepth takes a mode too (CRD as DepthToSpace's); GE's plugin and
+        # op know the DCR order only: any other is refused, never computed in DCR's order
+        if (mode := ctx.attr_str("mode", "DCR")) != "DCR":
+            raise ctx.unsupported_attr("mode", mode, "GE's SpaceToDepth plugin computes the DCR order only")
         ctx.single(ge.SpaceToDepth, [ctx.x(0)], attrs)
 
 

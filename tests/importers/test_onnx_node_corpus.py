@@ -59,7 +59,7 @@ from runtime.reference import select_graph
 
 # cases of the installed onnx's collect_testcases() that match (onnx 1.23.2: 1,884 cases,
 # most of them at opsets 22 to 25, outside the importer's range)
-RECORDED_MATCHES = 437
+RECORDED_MATCHES = 874
 # cases of onnx 1.17.0's wheel data (1,288) that match (344 before issue 28's ops)
 RECORDED_MATCHES_1_17 = 535
 
@@ -187,7 +187,11 @@ def run_case(case: Case) -> Outcome:
             if any(not isinstance(a, np.ndarray) for a in (*inputs, *expected)):
                 return Outcome("refused", "a data set holds a sequence, optional or map value")
             ref = api.reference(module, inputs)
-            if why := _differs("reference", ref, expected, case.rtol, case.atol, None):
+            # the expected outputs are another implementation's, which may round each op on
+            # its own (an f16 op in f16 or in f32): ge-run's bound against onnxruntime
+            ref_bounds = output_error_bounds(graph, [np.asarray(a) for a in inputs], independent=True)
+            finite = [np.where(np.isinf(b), np.finfo(np.float64).max, b) for b in ref_bounds]
+            if why := _differs("reference", ref, expected, case.rtol, case.atol, finite):
                 return Outcome("wrong", why)
             got = api.simulate(module, inputs).outputs
             bounds = output_error_bounds(graph, [np.asarray(a) for a in inputs])
