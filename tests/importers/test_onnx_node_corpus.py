@@ -58,7 +58,7 @@ from runtime.error_bound import output_error_bounds
 from runtime.reference import select_graph
 
 # cases of the installed onnx's collect_testcases() that match (onnx 1.23.2: 1,884 cases,
-# most of them at opsets 22 to 25, outside the importer's range)
+# the refusals grouped by reason are printed by the test)
 RECORDED_MATCHES = 874
 # cases of onnx 1.17.0's wheel data (1,288) that match (344 before issue 28's ops)
 RECORDED_MATCHES_1_17 = 535
