@@ -6,7 +6,10 @@
 from __future__ import annotations
 
 import inspect
+import io
 import random
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr, redirect_stdout
 from io import StringIO
 from pathlib import Path
 
@@ -76,6 +79,19 @@ MORE_ONNX_OPS = frozenset({
     "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cosh", "Sinh", "Tan",
     "InstanceNormalization", "GroupNormalization",
 })  # fmt: skip
+
+
+def run_cli(main: Callable[[list[str]], object], argv: Sequence[str]) -> tuple[int, str, str]:
+    """A tool's `main` (ge-opt, ge-run, ge-import) in this process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(list(argv))
+        except SystemExit as e:
+            code = int(e.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
 
 # ---------------------------------------------------------------------------------------
 # Work counts: how often a function runs (the work tests count calls, never seconds)

@@ -11,10 +11,8 @@ with onnx.helper.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Sequence
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +22,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
+from conftest import run_cli
 from ge_tools import import_onnx
 from ge_tools import opt as ge_opt
 from ge_tools import run as ge_run
@@ -54,14 +53,7 @@ def model(nodes, inputs, outputs, inits=None, opset: int = 17, sparse=()) -> onn
 
 
 def run_tool(tool: str, *args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            TOOLS[tool](list(args))
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
+    return run_cli(TOOLS[tool], args)
 
 
 def refused_by_every_tool(m: onnx.ModelProto, tmp_path: Path, pattern: str, *extra: str) -> None:

@@ -13,8 +13,6 @@ graph input stays a dynamic shape: the dynamic executor runs it and matches onnx
 
 from __future__ import annotations
 
-import io
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +23,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
+from conftest import run_cli
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_tools import api
@@ -51,14 +50,8 @@ def make(nodes: list[onnx.NodeProto], inputs: list[tuple[str, int, list[int]]], 
 def ge_run_model(m: onnx.ModelProto, tmp_path: Path, *args: str) -> tuple[int, str]:
     path = tmp_path / "m.onnx"
     onnx.save(m, path)
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            ge_run.main([str(path), "--seed", "0", *args])
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue() + err.getvalue()
+    code, out, err = run_cli(ge_run.main, [str(path), "--seed", "0", *args])
+    return code, out + err
 
 
 def prepared_ops(m: onnx.ModelProto) -> list[str]:

@@ -5,9 +5,7 @@ through the reference at two batch sizes and matches onnxruntime."""
 
 from __future__ import annotations
 
-import io
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +14,7 @@ import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from importers.onnx import OnnxImportError, import_model, load_model
@@ -81,14 +79,8 @@ def test_an_unknown_dim_without_a_name_and_a_second_input() -> None:
 
 
 def _tool(main, argv: list[str]) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(argv)
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue() + err.getvalue()
+    code, out, err = run_cli(main, argv)
+    return code, out + err
 
 
 def test_ge_import_and_ge_opt_take_dynamic_dims(tmp_path: Path) -> None:

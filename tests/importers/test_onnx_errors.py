@@ -10,12 +10,10 @@ ge-import in-process (`main`), one of them also as a subprocess.
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +23,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 from ge_tools import import_onnx
 from importers.onnx import OnnxImportError, import_model, load_model, supported_ops
 
@@ -52,20 +50,13 @@ def relu_model(shape=(2, 3), opset: int = 17) -> onnx.ModelProto:
     )
 
 
-def run_cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            import_onnx.main(list(args))
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
+def run_import(*args: str) -> tuple[int, str, str]:
+    return run_cli(import_onnx.main, args)
 
 
 def expect_error(path: Path | str, *extra: str, pattern: str) -> str:
     """ge-import fails with one line on stderr matching `pattern`, nothing on stdout."""
-    code, out, err = run_cli(str(path), *extra)
+    code, out, err = run_import(str(path), *extra)
     lines = err.splitlines()
     assert code == 1, err
     assert out == ""
@@ -245,7 +236,7 @@ def test_dynamic_dimension_suggests_input_shape(tmp_path: Path) -> None:
         pattern=r"m\.onnx: input 'x': error: dim 0 is dynamic \('batch'\) in shape \[batch, 3\]: static shapes only; "
         r"give it with --input-shape, e.g. --input-shape x=1x3 \(or import it as \? with --dynamic-dims\)$",
     )
-    code, out, err = run_cli(str(p), "--input-shape", "x=4x3")
+    code, out, err = run_import(str(p), "--input-shape", "x=4x3")
     assert code == 0, err
     assert "tensor<4x3xf32>" in out
 
@@ -258,7 +249,7 @@ def test_unknown_dimension_and_missing_shape(tmp_path: Path) -> None:
     expect_error(
         save(m, tmp_path), pattern=r"input 'x': error: the model gives no shape for it; give it with --input-shape"
     )
-    code, out, _ = run_cli(str(save(m, tmp_path)), "--input-shape", "x=5,6")
+    code, out, _ = run_import(str(save(m, tmp_path)), "--input-shape", "x=5,6")
     assert code == 0 and "tensor<5x6xf32>" in out
 
 
@@ -371,7 +362,7 @@ def external_model(tmp_path: Path) -> Path:
 
 def test_external_data_loads(tmp_path: Path) -> None:
     p = external_model(tmp_path)
-    code, out, err = run_cli(str(p))
+    code, out, err = run_import(str(p))
     assert code == 0, err
     assert "ge.MatMul" in out and "tensor<3x4xf32>" in out
 
@@ -462,7 +453,7 @@ def test_ge_import_process_error_and_help(tmp_path: Path) -> None:
 def test_output_file_and_load_model_or_text(tmp_path: Path) -> None:
     p = save(relu_model(), tmp_path)
     out = tmp_path / "m.mlir"
-    code, stdout, err = run_cli(str(p), "-o", str(out))
+    code, stdout, err = run_import(str(p), "-o", str(out))
     assert code == 0 and stdout == "", err
     text = out.read_text()
     assert "ge.Relu" in text

@@ -11,11 +11,9 @@ write into a live input buffer), each through the tools' entry points; `.mlir` i
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +23,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 from ge_dialect.diagnostics import Remark
 from ge_tools import opt as ge_opt
 from ge_tools import run as ge_run
@@ -38,14 +36,7 @@ ELEMENT = r"(node '[^']+' \([A-Za-z]+\)|input '[^']+'|initializer '[^']+'|graph 
 
 
 def run_tool(tool: str, *args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            TOOLS[tool](list(args))
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
+    return run_cli(TOOLS[tool], args)
 
 
 def model(nodes, inputs, outputs, inits=None, opset: int = 17, name: str = "g") -> onnx.ModelProto:

@@ -17,7 +17,6 @@ For every case a tiny model is built with onnx.helper:
 from __future__ import annotations
 
 import io
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from onnx import helper as h
 from onnx import numpy_helper
 from xdsl.printer import Printer
 
-from conftest import STRUCTURAL_ONNX_OPS, imported_compute_ops, onnx_attr_value
+from conftest import STRUCTURAL_ONNX_OPS, imported_compute_ops, onnx_attr_value, run_cli
 from conftest import make_onnx_model as make_model
 from ge_dialect.desc import shape_of
 from ge_tools import run as ge_run
@@ -491,14 +490,8 @@ COMPILED = [
 def ge_run_text(text: str, tmp_path: Path, *args: str) -> tuple[int, str]:
     src = tmp_path / "m.mlir"
     src.write_text(text)
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            ge_run.main([str(src), *args])
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue() + err.getvalue()
+    code, out, err = run_cli(ge_run.main, [str(src), *args])
+    return code, out + err
 
 
 def two_branches(m: onnx.ModelProto) -> onnx.ModelProto:

@@ -10,8 +10,6 @@ refusal naming the op and the version.
 
 from __future__ import annotations
 
-import io
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +20,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
+from conftest import run_cli
 from ge_tools import api
 from ge_tools import run as ge_run
 from importers.onnx import MAX_OPSET, MIN_OPSET, OnnxImportError, import_model
@@ -153,14 +152,8 @@ def test_representative_ops_match_onnxruntime(opset: int) -> None:
 def test_the_newest_opset_compiles_and_matches_onnxruntime(tmp_path: Path) -> None:
     path = tmp_path / "m.onnx"
     onnx.save(model(MAX_OPSET), path)
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            ge_run.main([str(path), "--seed", "0"])
-        except SystemExit as e:
-            code = int(e.code or 0)
-    text = out.getvalue() + err.getvalue()
+    code, out, err = run_cli(ge_run.main, [str(path), "--seed", "0"])
+    text = out + err
     assert code == 0, text
     assert "outputs match the reference" in text and "outputs match onnxruntime" in text, text
 

@@ -18,7 +18,6 @@ each optional input (B, sequence_lens, initial_h, initial_c, P) and output (Y, Y
 from __future__ import annotations
 
 import io
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +28,7 @@ import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 
-from conftest import imported_compute_ops
+from conftest import imported_compute_ops, run_cli
 from conftest import make_onnx_model as make_model
 from ge_dialect import attrs as A
 from ge_dialect import ge
@@ -237,14 +236,8 @@ def test_layout_1(case: Case) -> None:
 def ge_run_file(m: onnx.ModelProto, tmp_path: Path, *args: str) -> tuple[int, str]:
     path = tmp_path / "m.onnx"
     onnx.save(m, path)
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            ge_run.main([str(path), *args])
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue() + err.getvalue()
+    code, out, err = run_cli(ge_run.main, [str(path), *args])
+    return code, out + err
 
 
 @pytest.mark.parametrize(

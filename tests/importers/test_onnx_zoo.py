@@ -12,9 +12,7 @@ Tolerances of the reference check are test_onnx_import.py's (float32: rtol 1e-5,
 
 from __future__ import annotations
 
-import io
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +20,7 @@ import onnxruntime as ort
 import pytest
 from xdsl.context import Context
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 from ge_dialect import ge
 from ge_tools import run as ge_run
 from importers.onnx import import_model
@@ -78,14 +76,8 @@ def ge_run_on(name: str, tmp_path: Path, *args: str) -> tuple[int, str]:
     """`ge-run examples/zoo/NAME.onnx ARGS` (import, compile, simulate, compare with the
     reference and onnxruntime)."""
     argv = [str(ZOO / f"{name}.onnx"), *args]  # ge-run's own inputs (ids in the vocabulary)
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            ge_run.main(argv)
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue() + err.getvalue()
+    code, out, err = run_cli(ge_run.main, argv)
+    return code, out + err
 
 
 @pytest.mark.parametrize("streams", ["1", "2"])

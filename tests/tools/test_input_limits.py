@@ -13,13 +13,11 @@
 
 from __future__ import annotations
 
-import io
 import os
 import resource
 import subprocess
 import sys
 from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +27,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
-from conftest import ROOT, parse
+from conftest import ROOT, parse, run_cli
 from ge_tools import import_onnx
 from ge_tools import opt as ge_opt
 from ge_tools import run as ge_run
@@ -43,14 +41,7 @@ TOOLS: dict[str, Callable[[list[str]], None]] = {
 
 
 def run_tool(tool: str, *args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            TOOLS[tool](list(args))
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
+    return run_cli(TOOLS[tool], args)
 
 
 def one_error(tool: str, *args: str) -> str:
