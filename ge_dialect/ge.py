@@ -2820,6 +2820,13 @@ class ControlOp(GeNode):
         n = self.LEAD_INPUTS
         return [v.type for v in self.operands[n:]], list(range(n, len(self.operands)))
 
+    def _branches_agree(self, graphs: list[tuple[str, GraphOp]]) -> None:
+        """Each branch takes the inputs after the lead ones and returns the op's results."""
+        ins, parents = self.branch_ins()
+        outs = [r.type for r in self.results]
+        for role, g in graphs:
+            self._signature(role, g, ins, parents, outs)
+
 
 class IfBase(ControlOp):
     """`ge.If(%cond, %x...) {then_branch = @t, else_branch = @e}`: then_branch when cond is
@@ -2833,10 +2840,7 @@ class IfBase(ControlOp):
         return self._refs(THEN_BRANCH, ELSE_BRANCH)
 
     def check_subgraphs(self, graphs: list[tuple[str, GraphOp]]) -> None:
-        ins, parents = self.branch_ins()
-        outs = [r.type for r in self.results]
-        for role, g in graphs:
-            self._signature(role, g, ins, parents, outs)
+        self._branches_agree(graphs)
 
 
 @irdl_op_definition
@@ -2865,10 +2869,7 @@ class CaseBase(ControlOp):
     def check_subgraphs(self, graphs: list[tuple[str, GraphOp]]) -> None:
         # functional_ops.h: REG_OP(Case) INPUT(branch_index, DT_INT32)
         self._lead_scalar_int32(0, "branch_index")
-        ins, parents = self.branch_ins()
-        outs = [r.type for r in self.results]
-        for role, g in graphs:
-            self._signature(role, g, ins, parents, outs)
+        self._branches_agree(graphs)
 
 
 @irdl_op_definition

@@ -949,6 +949,27 @@ def _acc_u(x: np.ndarray) -> float:
     return _u_acc(np.dtype(x.dtype)) if is_float_dtype(x.dtype) else 0.0
 
 
+class _SoftmaxTerms:
+    """What the SoftmaxV2 and LogSoftmaxV2 rules share, over the op's axes: s = x - max
+    (`sv`), the softmax y, D = max e (`big_d`), W = sum y e (`w_e`), log S = log sum y e^e
+    (`log_s_e`), the computing dtype's u and sum y |s| (`w`), and n, the terms per sum."""
+
+    def __init__(self, op: ge.SoftmaxBase, x: np.ndarray, ex: np.ndarray) -> None:
+        axes = tuple(op.norm_axes() or [x.ndim - 1])
+        self.n = math.prod(x.shape[a] for a in axes)
+        a = _f64(R.upcast([x])[0])
+        with np.errstate(all="ignore"):
+            self.sv = a - np.max(a, axis=axes, keepdims=True)
+            p = np.exp(self.sv)
+            self.lse = np.log(np.sum(p, axis=axes, keepdims=True))
+            self.y = p / np.sum(p, axis=axes, keepdims=True)
+            self.big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
+            self.w_e = np.sum(self.y * ex, axis=axes, keepdims=True)
+            self.log_s_e = np.log1p(np.sum(self.y * np.expm1(ex), axis=axes, keepdims=True))
+            self.w = np.sum(self.y * np.abs(self.sv), axis=axes, keepdims=True)
+        self.u = _acc_u(x)
+
+
 @_rule(ge.SoftmaxV2)
 def _softmax(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
@@ -970,20 +991,11 @@ def _softmax(
     x, ex = args[0], bounds[0]
     if x.ndim == 0 or x.size == 0 or not _rounds(bounds):  # one element is 1 exactly
         return [_zeros(outs[0])]
-    axes = tuple(op.norm_axes() or [x.ndim - 1])
-    n = math.prod(x.shape[a] for a in axes)
-    a = _f64(R.upcast([x])[0])
+    t = _SoftmaxTerms(op, x, ex)
+    sv, y, big_d, w, u, n = t.sv, t.y, t.big_d, t.w, t.u, t.n
     with np.errstate(all="ignore"):
-        sv = a - np.max(a, axis=axes, keepdims=True)
-        y = np.exp(sv)
-        y = y / np.sum(y, axis=axes, keepdims=True)
-        big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
-        w_e = np.sum(y * ex, axis=axes, keepdims=True)
-        log_s_e = np.log1p(np.sum(y * np.expm1(ex), axis=axes, keepdims=True))
-        grow = np.maximum(np.expm1(ex + w_e), -np.expm1(-(ex + log_s_e)))
+        grow = np.maximum(np.expm1(ex + t.w_e), -np.expm1(-(ex + t.log_s_e)))
         e = np.where(ex + big_d > 0, np.minimum(y * grow, np.maximum(y, 1 - y)), 0.0)
-        u = _acc_u(x)
-        w = np.sum(y * np.abs(sv), axis=axes, keepdims=True)
         rel = (np.abs(sv) + w + 6) * u + _gamma(n, u)
         rel_p = (np.abs(sv) + 2 * big_d + (1 + grow) * (w + 2 * big_d) + 6) * u + _gamma(n, u)
         extra = y * rel + (y + e) * rel_p
@@ -1007,22 +1019,12 @@ def _log_softmax(
     x, ex = args[0], bounds[0]
     if x.ndim == 0 or x.size == 0 or not _rounds(bounds):  # one element is 0 exactly
         return [_zeros(outs[0])]
-    axes = tuple(op.norm_axes() or [x.ndim - 1])
-    n = math.prod(x.shape[a] for a in axes)
-    a = _f64(R.upcast([x])[0])
+    t = _SoftmaxTerms(op, x, ex)
     with np.errstate(all="ignore"):
-        sv = a - np.max(a, axis=axes, keepdims=True)
-        lse = np.log(np.sum(np.exp(sv), axis=axes, keepdims=True))
-        z = sv - lse
-        y = np.exp(z)
-        big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
-        w_e = np.sum(y * ex, axis=axes, keepdims=True)
-        log_s_e = np.log1p(np.sum(y * np.expm1(ex), axis=axes, keepdims=True))
-        e = ex + np.maximum(w_e, log_s_e)
-        u = _acc_u(x)
-        w = np.sum(y * np.abs(sv), axis=axes, keepdims=True)
-        mag = np.abs(sv) + np.abs(lse) + np.abs(z) + w + 4
-        extra = (2 * mag + 8 * big_d + 2 * ex) * u * 1.01 + 2 * _gamma(n, u)
+        z = t.sv - t.lse
+        e = ex + np.maximum(t.w_e, t.log_s_e)
+        mag = np.abs(t.sv) + np.abs(t.lse) + np.abs(z) + t.w + 4
+        extra = (2 * mag + 8 * t.big_d + 2 * ex) * t.u * 1.01 + 2 * _gamma(t.n, t.u)
         e = np.where(np.isnan(e), INF, e)
     return [_finish(op, 0, outs[0], e, extra)]
 
