@@ -17,7 +17,12 @@ consumers need of it:
   Identity, the reshape family, TransposeD, BroadcastToD, Tile, slices, splits, concats,
   the data operand of a gather) hands its outputs' needs to that input; an Add or Sub of
   an integer constant c (one value, broadcast) shifts the range by -c or +c;
-* two consumers' needs intersect (an input indexing dims of 10 and 4 gets [0, 4)).
+* two consumers' needs intersect (an input indexing dims of 10 and 4 gets [0, 4));
+* a SelectV2 whose branches are the same value x, each moved by constant shifts, and whose
+  condition compares x with a constant so that each branch is taken exactly where x lies in
+  that branch's range (ONNX's negative indices: SelectV2(Less(i, 0), Add(i, d), i) needs i in
+  [-d, d)) needs the union of the two ranges of x; any other SelectV2 hands its output's need
+  to both branches.
 
 A PartitionedCall hands its callee's needs of its Data nodes to its operands. What a Data
 node needs is its `InputRange`; a float input takes only the no-zero need (an index is an
@@ -175,6 +180,60 @@ def _shift_constant(op: Operation) -> tuple[int, int] | None:
     return None
 
 
+def _through_shifts(v: SSAValue, n: _Need) -> tuple[SSAValue, _Need]:
+    """The value `v` is made of by single-operand value-preserving ops and constant shifts,
+    and `n` expressed on it."""
+    while isinstance(op := v.owner, Operation):
+        t = ge.ge_type(op)
+        if VALUE_PRESERVING.get(t) == (0,) and len(op.results) == 1 and op.operands:
+            v = op.operands[0]
+        elif t in SHIFTS and (sc := _shift_constant(op)) is not None:
+            v, n = op.operands[sc[0]], n.shifted(SHIFTS[t] * sc[1])
+        else:
+            break
+    return v, n
+
+
+# cond's true set as an interval of x for `Cmp(x, c)`: (low, high) with None unbounded; the
+# bounds as a half-open integer range [low, high)
+_CMP_TRUE = {
+    "Less": lambda c: (None, c),
+    "LessEqual": lambda c: (None, c + 1),
+    "Greater": lambda c: (c + 1, None),
+    "GreaterEqual": lambda c: (c, None),
+}
+
+
+def _within(n: _Need, lo: int | None, hi: int | None) -> bool:
+    """Whether n's range [n.low, n.high) lies in [lo, hi) (None: unbounded)."""
+    assert n.high is not None
+    low = n.low if n.low is not None else 0
+    return (lo is None or low >= lo) and (hi is None or n.high <= hi)
+
+
+def _select_union(op: Operation, out: _Need) -> tuple[SSAValue, _Need] | None:
+    """(x, the union of its two ranges) for a SelectV2 both of whose branches are x moved
+    by constant shifts, chosen by `Cmp(x, c)` exactly where x lies in the branch's range;
+    None otherwise (module docstring)."""
+    if out.high is None or out.nonzero or len(op.operands) != 3:
+        return None
+    r1, n1 = _through_shifts(op.operands[1], out)
+    r2, n2 = _through_shifts(op.operands[2], out)
+    cond = op.operands[0].owner
+    if r1 is not r2 or not isinstance(cond, Operation) or ge.ge_type(cond) not in _CMP_TRUE:
+        return None
+    if len(cond.operands) != 2 or cond.operands[0] is not r1 or not (vals := ge.const_ints(cond.operands[1])) or len(set(vals)) != 1:
+        return None
+    lo, hi = _CMP_TRUE[ge.ge_type(cond)](vals[0])
+    # the then branch only where cond holds, the else branch only where it does not
+    if not _within(n1, lo, hi) or not (_within(n2, hi, None) if lo is None else _within(n2, None, lo)):
+        return None
+    a, b = sorted([(n1.low or 0, n1.high or 0), (n2.low or 0, n2.high or 0)])
+    if a[1] < b[0]:  # not contiguous: the union is no range
+        return None
+    return r1, _Need(a[0], max(a[1], b[1]), out.bound_why)
+
+
 def _value_needs(graph: ge.GraphOp, memo: dict[str, list[_Need]]) -> list[_Need]:
     """The need of each Data node's value, in `graph.data_nodes` order."""
     needs: dict[SSAValue, _Need] = {}
@@ -207,6 +266,13 @@ def _value_needs(graph: ge.GraphOp, memo: dict[str, list[_Need]]) -> list[_Need]
         elif t in SHIFTS and (sc := _shift_constant(op)) is not None:
             k, c = sc
             add(op.operands[k], out.shifted(SHIFTS[t] * c))
+        elif t == "SelectV2":
+            if (u := _select_union(op, out)) is not None:
+                add(*u)
+            else:
+                for k in (1, 2):
+                    if k < len(op.operands):
+                        add(op.operands[k], out)
         if isinstance(op, ge.PartitionedCall) and isinstance(f := op.attributes.get("f"), SymbolRefAttr):
             callee = SymbolTable.lookup_symbol(op, f)
             if isinstance(callee, ge.GraphOp):

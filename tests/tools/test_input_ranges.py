@@ -296,3 +296,50 @@ def test_node_types_of_the_rules_exist() -> None:
 
     names = {c.name for c in ge.GE.operations}  # type: ignore[attr-defined]
     assert {f"ge.{t}" for t in INDEX_OPERANDS} <= names
+
+
+def select_graph_text(shape: tuple[int, ...], dim: int, cmp: str, c: int, then_shift: int, else_shift: int) -> str:
+    """GatherElements(x, SelectV2(cmp(i, c), i + then_shift, i + else_shift)): the form
+    ONNX's negative indices import as (cmp Less, c 0, shifts d and 0)."""
+    t, ti = _t(shape, "f32"), _t(shape, "i64")
+    s = _t((), "i64")
+    return f"""builtin.module {{
+  ge.graph @main {{
+    %x = ge.Data {{index = 0}} : {t}
+    %i = ge.Data {{index = 1}} : {ti}
+    %c = ge.Const {{value = dense<{c}> : {s}}} : {s}
+    %s1 = ge.Const {{value = dense<{then_shift}> : {s}}} : {s}
+    %s2 = ge.Const {{value = dense<{else_shift}> : {s}}} : {s}
+    %p = ge.{cmp}(%i, %c) : ({ti}, {s}) -> {_t(shape, "i1")}
+    %a = ge.Add(%i, %s1) : ({ti}, {s}) -> {ti}
+    %b = ge.Add(%i, %s2) : ({ti}, {s}) -> {ti}
+    %k = ge.SelectV2(%p, %a, %b) : ({_t(shape, "i1")}, {ti}, {ti}) -> {ti}
+    %y = ge.GatherElements(%x, %k) {{dim = {dim}}} : ({t}, {ti}) -> {t}
+    ge.NetOutput %y : {t}
+  }}
+}}"""
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((3, 17), 1), ((4, 2), 0), ((2, 5, 4), -1)])
+def test_negative_indices_normalised_by_a_select_take_minus_d_to_d(shape: tuple[int, ...], dim: int) -> None:
+    # SelectV2(Less(i, 0), i + d, i): i in [-d, 0) takes i + d, i in [0, d) itself
+    d = shape[dim]
+    g = select_graph(parse(select_graph_text(shape, dim, "Less", 0, d, 0)), None)
+    r = input_ranges(g)[1]
+    assert r is not None and (r.low, r.high) == (-d, d)
+    for seed in SEEDS:
+        ins = R.random_inputs(g, np.random.default_rng(seed))
+        assert r.admits(ins[1])
+        run_graph(g, ins)  # every index in range after the select
+
+
+def test_a_select_whose_condition_does_not_split_its_branches_meets_them() -> None:
+    # GreaterEqual(i, 0) takes i + 5 where i >= 0: [-5, 0) for that branch lies outside
+    # i >= 0, so no union; both branches' needs meet: [-5, 0) and [0, 5) share no value
+    g = select_graph(parse(select_graph_text((2, 5), 1, "GreaterEqual", 0, 5, 0)), None)
+    r = input_ranges(g)[1]
+    assert r is not None and r.high is None and "no value satisfies every use" in r.why[0]
+    # a select over different shifts of i whose ranges overlap: the intersection
+    g = select_graph(parse(select_graph_text((2, 5), 1, "Less", 3, 1, 0)), None)
+    r = input_ranges(g)[1]
+    assert r is not None and (r.low, r.high) == (0, 4)
