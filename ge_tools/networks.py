@@ -17,6 +17,7 @@ torch, torchvision and transformers come with the project's `models` extra
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -254,7 +255,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         print(f"error: unknown network {unknown[0]!r} (see --list)", file=sys.stderr)
         return 1
-    os.makedirs(args.output_dir, exist_ok=True)
+    missing = [m for m in ("torch", "torchvision", "transformers") if importlib.util.find_spec(m) is None]
+    if missing:
+        print(f"error: {', '.join(missing)} not installed: pip install -e '.[models]'", file=sys.stderr)
+        return 1
+    try:
+        os.makedirs(args.output_dir, exist_ok=True)
+    except OSError as e:
+        print(f"error: {args.output_dir}: {e.strerror or e}", file=sys.stderr)
+        return 1
     for name in args.names or list(NETWORKS):
         print(export(name, os.path.join(args.output_dir, name + ".onnx"), args.exporter))
     return 0
