@@ -50,6 +50,7 @@ def _cpu(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
 def measure(name: str, path: str, repeat: int) -> dict[str, object]:
     import onnxruntime as ort
 
+    from ge_tools.run import random_inputs
     from runtime.reference import select_graph
     from runtime.simulator import load
 
@@ -64,7 +65,7 @@ def measure(name: str, path: str, repeat: int) -> dict[str, object]:
     assert isinstance(session, ort.InferenceSession)
     module = api.load(path)
     graph = select_graph(module, None)
-    inputs = api._inputs(graph, None, 0)  # ge-run's own inputs of seed 0
+    inputs = random_inputs(graph, np.random.default_rng(0))  # ge-run's own inputs of seed 0
     feeds = {i.name: a for i, a in zip(session.get_inputs(), inputs, strict=True)}
     t_ort_run, _ = _cpu(lambda: session.run(None, feeds), repeat)
     model = compiled.model(graph.sym_name.data)
