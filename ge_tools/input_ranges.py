@@ -222,7 +222,12 @@ def _select_union(op: Operation, out: _Need) -> tuple[SSAValue, _Need] | None:
     cond = op.operands[0].owner
     if r1 is not r2 or not isinstance(cond, Operation) or ge.ge_type(cond) not in _CMP_TRUE:
         return None
-    if len(cond.operands) != 2 or cond.operands[0] is not r1 or not (vals := ge.const_ints(cond.operands[1])) or len(set(vals)) != 1:
+    if (
+        len(cond.operands) != 2
+        or cond.operands[0] is not r1
+        or not (vals := ge.const_ints(cond.operands[1]))
+        or len(set(vals)) != 1
+    ):
         return None
     lo, hi = _CMP_TRUE[ge.ge_type(cond)](vals[0])
     # the then branch only where cond holds, the else branch only where it does not
