@@ -34,7 +34,6 @@ from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-ex
 )
 from ge_tools.parse import UserError, parse_module
 from ge_tools.registry import make_context
-from importers import onnx as onnx_importer
 
 
 def read_input_file(path: str, max_bytes: int | None = None) -> bytes:
@@ -78,11 +77,15 @@ def load_model_or_text(
         raise UserError(f"{path}: error: {flag} applies to an ONNX model (.onnx) only")
     data = read_input_file(path, max_bytes)
     if is_onnx_path(path):
+        from importers import onnx as onnx_importer  # onnx loads in ~1.5 s: only when a model is read
+
         return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims, data=data)
     return parse_module(ctx or make_context(), data, path)
 
 
 def _epilog() -> str:
+    from importers import onnx as onnx_importer
+
     ops = ", ".join(onnx_importer.supported_ops())
     return "\n".join(
         [
@@ -137,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
             module = load_model_or_text(args.model, max_bytes=args.max_input_size)
         else:
+            from importers import onnx as onnx_importer
+
             data = read_input_file(args.model, args.max_input_size)
             module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims, data=data)
         if args.output:

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import onnx
 
 from ge_tools.opt import UserError
 
@@ -85,6 +84,8 @@ def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str],
         raise UserError(f"{path}: error: onnxruntime cannot load the model: {' '.join(str(e).split())}") from None
     # the graph inputs without an initializer, in order (the importer's ge.Data indices);
     # onnxruntime also lists an initializer that is a graph input as an (optional) input
+    import onnx  # onnx loads in ~1.5 s: only when onnxruntime is asked
+
     proto = onnx.load(path, load_external_data=False)
     inits = {t.name for t in proto.graph.initializer}
     names = [vi.name for vi in proto.graph.input if vi.name not in inits]
