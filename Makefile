@@ -45,8 +45,9 @@ typecheck: $(STAMP)
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck
 
+# pytest-xdist: one worker per core (`-n auto`); the tests share no files and no session state.
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 # lint, typecheck, lit, then pytest; fails when any fails (pytest's "no tests ran", exit 5, fails too).
 test: lint typecheck lit pytest
