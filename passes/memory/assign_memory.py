@@ -27,7 +27,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
-from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
+from ge_dialect.ge import GraphOp, NetOutput, WhileBase, ge_type, node_name
 from ge_dialect.graph import IS_UNKNOWN_SHAPE, consumers, graph_nodes, graphs_to_compile, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
 from ge_dialect.pass_options import REMARKS, AtLeast, OneOf, Option, check_options
@@ -275,10 +275,28 @@ class GraphPlanner:
                         node,
                         f"alias of {out_name(node.operands[k])} ({t} output {j} reuses input {k})",
                     )
+            if isinstance(node, WhileBase):
+                self.layout_while(node, name)
             if is_nopadding_continuous_input(node):
                 self.layout_continuous_input(node, t, name)
             elif is_nopadding_continuous_output(node):
                 self.layout_continuous_output(node, t, name)
+
+    def layout_while(self, node: WhileBase, name: str) -> None:
+        """# graph_utils.cc: GraphUtils::HandleSubgraphInput / HandleSubgraphOutput: a
+        # While's output k, its cond's and body's Data k and its body's NetOutput input k
+        # are one symbol with its input k: the loop-carried value lives in place (the
+        # subgraphs reach it through their input:k / output:k, ge-to-npu)"""
+        seen: set[SSAValue] = set()
+        for k, (v, r) in enumerate(zip(node.operands, node.results)):
+            if v in seen:
+                raise LocatedError(
+                    node,
+                    f"While '{name}' takes {out_name(v)} as two inputs, which cannot both be loop-carried in "
+                    "place: run ge-subgraph-pass first (WhileInputNodes copies it)",
+                )
+            seen.add(v)
+            self.join(v, r, 0, node, f"While '{name}' output {k} is its input {k}, loop-carried in place")
 
     def layout_continuous_input(self, node: Operation, t: str, name: str) -> None:
         """# graph_mem_assigner.cc: AssignContinuousInputMemory (no padding): the output refs
