@@ -834,8 +834,11 @@ class GeToNpuPass(ModulePass):
     kernel; a FusedAscBackend is one kernel per inner AscBackend with workspace buffers
     between them; any other node is one library kernel of its GE type; a PartitionedCall
     runs its subgraph inline, in its own arena appended to the model's fm and weight
-    regions; a NetOutput input that is not in its output:<k> region is copied there by a
-    memcpy. Data/NetOutput produce no kernels (zero-copy I/O).
+    regions; an If, Case or While (labels from ge-label-allocator) runs its subgraphs
+    inline between LabelSet / LabelGotoEx / LabelSwitchByIndex tasks laid out as GE's label
+    makers place them (lower_control), each subgraph in its own arena, its Data at the
+    parent's input and its outputs in the parent's output buffers (a While's in place); a
+    NetOutput input that is not in its output:<k> region is copied there by a memcpy. Data/NetOutput produce no kernels (zero-copy I/O).
     With streams=2, tasks of independent branches go to stream 1 (activated by a
     stream_active at the head of stream 0) with an event record/wait pair at each
     cross-stream dependency: data, and reuse of the same bytes (the planner reused memory

@@ -41,6 +41,14 @@ stream_active, docs/ge/executor.md); a wait for an event never recorded (deadloc
 event recorded twice before its wait; a task of another stream not joined before
 end_graph. Streams run round robin, one task at a time.
 
+Labels (an If, Case or While on the static path, docs/control_flow.md): label_set marks a
+position, label_goto jumps to it, label_switch_by_index reads an int32 index and jumps to
+labels[index] (out of range: the last). A jump back closes a loop: the loop's tasks run
+again, their reads pending and their tensors rewritten, every check as on the first pass;
+more than `iteration_cap` (WHILE_ITERATION_CAP) such jumps of one goto in one execution is
+a fault naming its While. A switch makes the parent's outputs it lists pending: a read of
+their bytes before the branch taken writes them is a fault.
+
 Known-shape subgraphs of a dynamic graph (issue 16; runtime/dynamic_executor.py): `load(model,
 frozen, device=DeviceMemory)` loads the model as GE's DavinciModelCreate does for a known
 node (SetKnownNode(true), davinci_model_kernel.cc): its weights and variables are copied into
