@@ -245,3 +245,20 @@ def test_while_iteration_cap_names_the_node() -> None:
     m.iteration_cap = 7
     with pytest.raises(SimulatorFault, match=r"While 'w' did not stop after 7 iterations .*WHILE_ITERATION_CAP = 7"):
         m.execute([np.array(-1, np.int32), np.ones(4, np.float32)])
+
+
+@pytest.mark.parametrize(("n", "dtype", "streams"), [(5, "f16", 1), (33, "f32", 2), (16, "f16", 2)])
+def test_generated_nested_while_if_static(n: int, dtype: str, streams: int) -> None:
+    # the nested example with other sizes and dtypes, several executions with new inputs
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "examples" / "control" / "nested_while_if.mlir").read_text()
+    text = text.replace("8xf32", f"{n}x{dtype}").replace("tensor<f32>", f"tensor<{dtype}>")
+    model = load(compiled(text, streams))
+    npdt = np.float16 if dtype == "f16" else np.float32
+    rng = np.random.default_rng(n)
+    for trips in (0, 3, 6):
+        inputs = [rng.uniform(0, 2, n).astype(npdt), np.array(trips, np.int32), np.array(n * 0.8, npdt)]
+        (want,) = run_module(api.parse_module(text), inputs)
+        (got,) = model.execute(inputs)
+        np.testing.assert_array_equal(got, want)
