@@ -593,6 +593,7 @@ class _Lowering:
         n = self.raw(op, cv)
         slot = self.address("fm", self.fm_top, n)
         self.fm_top += -(-n // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
+        self.lower_bound += -(-n // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE  # live while the While runs
         self.grow("fm", slot.end)
         cname = self.node_names.get(f"{name}/cond")
         self.table.append(npu.TensorOp(f"{cname}:0", slot, {"node": StringAttr(name), "type": StringAttr("While")}))

@@ -176,3 +176,29 @@ def test_while_body_bypass_needs_no_copy() -> None:
     a = np.array([1, 2, 3, 4], np.float32)
     b = np.array([1, 1, 2, 3], np.float32)
     runs(text, [a, b])
+
+
+def test_memory_figures_cover_subgraphs() -> None:
+    # ge-assign-memory's totals for a root with subgraphs are the model's figures: every
+    # called subgraph's arena and a While's cond slot, in memory_size and memory_lower_bound
+    from ge_tools.pipeline import GeCompilePass
+    from ge_tools.registry import make_context
+    from lowering.ge_to_npu import GeToNpuPass
+    from passes.memory.assign_memory import subgraph_arenas
+    from random_graphs import control_graph_text
+
+    for text in (SWAP, IF_DATA_CONST, WHILE_CONST, *(control_graph_text(s) for s in range(3000, 3004))):
+        m = api.parse_module(text)
+        ctx = make_context()
+        *prep, to_npu = GeCompilePass().passes()
+        assert isinstance(to_npu, GeToNpuPass)
+        for p in prep:
+            p.apply(ctx, m)
+        ((root, (n, size, bound)),) = subgraph_arenas(m).items()
+        assert root.sym_name.data == "main" and n >= 1
+        to_npu.apply(ctx, m)
+        (model,) = [op for op in m.ops if op.name == "npu.model"]
+        assert (size, bound) == (
+            model.attributes["memory_size"].value.data,  # type: ignore[attr-defined]
+            model.attributes["memory_lower_bound"].value.data,  # type: ignore[attr-defined]
+        )
