@@ -202,3 +202,48 @@ def test_memory_figures_cover_subgraphs() -> None:
             model.attributes["memory_size"].value.data,  # type: ignore[attr-defined]
             model.attributes["memory_lower_bound"].value.data,  # type: ignore[attr-defined]
         )
+
+
+CASE_DATA = """
+ge.graph @main {
+  %k = ge.Data {index = 0} : tensor<i32>
+  %x = ge.Data {index = 1} : tensor<4xf32>
+  %y = ge.Data {index = 2} : tensor<4xf32>
+  %o:2 = ge.Case(%k, %x, %y) {branches = [@b0, @b1]} : (tensor<i32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  ge.NetOutput %o#0, %o#1 : tensor<4xf32>, tensor<4xf32>
+}
+ge.graph @b0 {
+  %a = ge.Data {index = 0, _parent_node_index = 1} : tensor<4xf32>
+  %b = ge.Data {index = 1, _parent_node_index = 2} : tensor<4xf32>
+  ge.NetOutput %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+ge.graph @b1 {
+  %a = ge.Data {index = 0, _parent_node_index = 1} : tensor<4xf32>
+  %b = ge.Data {index = 1, _parent_node_index = 2} : tensor<4xf32>
+  ge.NetOutput %b, %a : tensor<4xf32>, tensor<4xf32>
+}
+"""
+
+
+def test_CaseSubGraph_EachInsertIdentity_Success() -> None:
+    # if_case_subgraph_unittest.cc: every branch output fed by a Data gets its own copy into
+    # the Case's output buffer (SubgraphOutputNode), so the branches may swap their inputs
+    got = after(CASE_DATA)
+    assert got["b0"] == ["NetOutput_input_0_Memcpy", "NetOutput_input_1_Memcpy"]
+    assert got["b1"] == ["NetOutput_input_0_Memcpy", "NetOutput_input_1_Memcpy"]
+    x = np.array([1, 2, 3, 4], np.float32)
+    y = np.array([5, 6, 7, 8], np.float32)
+    for k in (0, 1, 5):
+        runs(CASE_DATA, [np.array(k, np.int32), x, y])
+
+
+def test_IfSingleOutMultiRefToNetoutput_CheckReturnSuccess() -> None:
+    # if_case_subgraph_unittest.cc: one output read by two NetOutput inputs of a branch
+    # (SeparateOutputsAddrOfCondSubgraph copies the second): the If's two outputs differ in
+    # memory and both hold the value
+    x = np.array([0.5, -1.0, 2.0, 0.0], np.float32)
+    model = api.compile(api.parse_module(IF_DATA_CONST)).model("main")
+    assert model is not None
+    o0, o1 = load(model).execute([np.array(0, np.int32), x])
+    np.testing.assert_allclose(o0, np.exp(x), rtol=1e-6)
+    np.testing.assert_allclose(o1, np.exp(x), rtol=1e-6)
