@@ -334,6 +334,13 @@ class GraphPlanner:
                     "place: run ge-subgraph-pass first (WhileInputNodes copies it)",
                 )
             seen.add(v)
+            src = v.owner
+            if isinstance(src, Operation) and ge_type(src) in IMMUTABLE_OUTPUT_TYPES:
+                raise LocatedError(
+                    node,
+                    f"While '{name}' input {k} is {out_name(v)}, whose buffer the loop cannot write in place "
+                    "(a graph input, weight or variable): run ge-subgraph-pass first (it copies it)",
+                )
             self.join(v, r, 0, node, f"While '{name}' output {k} is its input {k}, loop-carried in place")
 
     def layout_continuous_input(self, node: Operation, t: str, name: str) -> None:
