@@ -1,4 +1,7 @@
 // RUN: ge-opt %s -p ge-compile | filecheck %s
+// The npu model prints and parses back (round trip):
+// RUN: ge-opt %s -p ge-compile > %t.mlir
+// RUN: ge-opt %t.mlir | filecheck %s
 // RUN: ge-run %s --executions 2 | filecheck %s --check-prefix=SIM
 // RUN: ge-opt %s -p ge-cond-pass,ge-subgraph-pass,ge-label-allocator --remarks 2>&1 >/dev/null | filecheck %s --check-prefix=REM
 // A Case in a known-shape graph on the static path: LabelAllocator gives it a label per
