@@ -85,6 +85,13 @@ VAR_SIZE = "var_size"
 # inserts (SetNotDeleteAttr) so IdentityPass keeps it: it is a real copy.
 CANNOT_BE_DELETED = "_cannot_be_deleted"
 INSERTED_BY = "_inserted_by"
+# The labels LabelAllocator gave a functional control node, in its label maker's order (If:
+# then-enter, else-enter, else-leave; While: cond-enter, body-enter, body-leave; Case: one
+# per branch, then the leave label); GE keeps them on the LabelSet / LabelSwitchByIndex
+# nodes the makers add (ATTR_NAME_LABEL_SWITCH_INDEX, ATTR_NAME_LABEL_SWITCH_LIST).
+LABEL_INDEXES = "_label_indexes"
+# ge_attr_define.cc: ATTR_MODEL_LABEL_NUM (the root graph's label count)
+LABEL_NUM = "_label_num"
 
 NODE_ATTR_KINDS: dict[str, AttrKind] = {
     NO_TASK: AttrKind.BOOL,

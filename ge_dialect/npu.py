@@ -34,7 +34,9 @@ static executor (docs/ge/executor.md: model header, regions, tasks per stream).
   device memory; attributes copied) or `ascgraph` (a copy of the AscBackend's AscGraph).
 * Tasks, per stream, in program order: `npu.kernel`, `npu.memcpy` (MEMCPY_ASYNC),
   `npu.event_record` / `npu.event_wait` (EVENT_RECORD / EVENT_WAIT), `npu.stream_active`
-  (STREAM_ACTIVE), `npu.end_graph` (MODEL_END_GRAPH). Each kernel/memcpy operand is
+  (STREAM_ACTIVE), `npu.label_set` / `npu.label_goto` / `npu.label_switch_by_index`
+  (LABEL_SET, LABEL_GOTO_EX, LABEL_SWITCH_BY_INDEX: the branches and loops of If, Case and
+  While, docs/control_flow.md), `npu.end_graph` (MODEL_END_GRAPH). Each kernel/memcpy operand is
   `"<tensor>" at #npu.addr<...>`: which tensor of the table it reads or writes and where.
 
 Verifier rules (messages name the task and the address): tasks sit in a stream, and
@@ -44,7 +46,8 @@ declared tensors; a kernel names a kernel_def and has its arity; an operand addr
 least its tensor type's bytes; a memcpy copies one range to an equally long one; event
 ids are below `events`, each recorded once and waited once on another stream; stream ids
 are 0..streams-1, stream 0 is the head stream and every other stream is the target of a
-stream_active; stream 0 ends with the model's one end_graph.
+stream_active; stream 0 ends with the model's one end_graph; a label is set once, and
+every goto or switch jumps to a label set on its own stream.
 """
 
 from __future__ import annotations
@@ -713,6 +716,88 @@ class StreamActiveOp(_IdTask):
 
 
 @irdl_op_definition
+class LabelSetOp(_IdTask):
+    """`npu.label_set <l>`: LABEL_SET, binds label l to this position of its stream
+    (rts label_set_op.cc; rtLabelSet). Runs as a no-op; a jump to l continues here."""
+
+    name = "npu.label_set"
+    KEY: ClassVar = "label"
+    label = prop_def(IntegerAttr[I64])
+    assembly_format = "custom<Count>($label) attr-dict"
+
+    def __init__(self, label: int, attributes: dict[str, Attribute] | None = None):
+        super().__init__(properties={"label": IntegerAttr(label, i64)}, attributes=attributes or {})
+
+
+@irdl_op_definition
+class LabelGotoOp(_IdTask):
+    """`npu.label_goto <l>`: LABEL_GOTO_EX (rts label_goto_ex_op.cc; rtLabelGotoEx), an
+    unconditional jump to label l on the same stream."""
+
+    name = "npu.label_goto"
+    KEY: ClassVar = "label"
+    label = prop_def(IntegerAttr[I64])
+    assembly_format = "custom<Count>($label) attr-dict"
+
+    def __init__(self, label: int, attributes: dict[str, Attribute] | None = None):
+        super().__init__(properties={"label": IntegerAttr(label, i64)}, attributes=attributes or {})
+
+
+@irdl_op_definition
+class LabelSwitchByIndexOp(_MoveTask):
+    """`npu.label_switch_by_index ins("i" at addr) outs(...) labels [l0, l1, ...]`:
+    LABEL_SWITCH_BY_INDEX (rts label_switch_by_index_op.cc; rtLabelSwitchByIndex): reads
+    the int32 index at `ins`, jumps to labels[index] (an index at or above the label count,
+    or negative, takes the last label: ours, GE's runtime leaves it open; it gives If's
+    "non-zero is true" with labels [else, then] and Case's "out of range takes the last
+    branch"). `outs` are the parent node's outputs the branch taken must write (an If's or
+    a Case's): until a task writes them, a read of their bytes is a fault."""
+
+    name = "npu.label_switch_by_index"
+    labels = prop_def(ArrayAttr[IntegerAttr[I64]])
+    assembly_format = (
+        "`ins` custom<Operands>($in_tensors, $in_addrs) `outs` custom<Operands>($out_tensors, $out_addrs) "
+        "`labels` $labels attr-dict"
+    )
+
+    def __init__(
+        self,
+        index: tuple[str, AddrAttr],
+        labels: Sequence[int],
+        outs: Sequence[tuple[str, AddrAttr]] = (),
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        super().__init__(
+            properties={
+                "in_tensors": _names([index[0]]),
+                "in_addrs": ArrayAttr([index[1]]),
+                "out_tensors": _names([n for n, _ in outs]),
+                "out_addrs": ArrayAttr([a for _, a in outs]),
+                "labels": ArrayAttr([IntegerAttr(x, i64) for x in labels]),
+            },
+            attributes=attributes or {},
+        )
+
+    def footprint(self) -> tuple[list[tuple[str, AddrAttr]], list[tuple[str, AddrAttr]]]:
+        # the branch outputs are not written by the switch (the branch taken writes them)
+        ins, _ = super().footprint()
+        return ins, []
+
+    def branch_outputs(self) -> list[tuple[str, AddrAttr]]:
+        return [(n.data, a) for n, a in zip(self.out_tensors.data, self.out_addrs.data)]
+
+    def label_ids(self) -> list[int]:
+        return [x.value.data for x in self.labels.data]
+
+    def verify_(self) -> None:
+        self._verify_lists()
+        if len(self.in_addrs) != 1 or not self.labels.data:
+            raise VerifyException("a label_switch_by_index reads one index and has at least one label")
+        if self.in_addrs.data[0].length.data < 4:
+            raise VerifyException(f"the index at {self.in_addrs.data[0]} is shorter than an int32")
+
+
+@irdl_op_definition
 class EndGraphOp(TaskOp):
     """`npu.end_graph`: MODEL_END_GRAPH, the model's completion."""
 
@@ -797,6 +882,8 @@ class _TaskWalk:
     waits: dict[int, int] = field(default_factory=dict)  # event -> waiting stream
     activated: set[int] = field(default_factory=set)  # streams a stream_active targets
     end_graphs: list[tuple[int, int]] = field(default_factory=list)  # (stream, task position)
+    label_sets: dict[int, int] = field(default_factory=dict)  # label -> the stream that sets it
+    jumps: list[tuple[int, int, str]] = field(default_factory=list)  # (label, stream, task) of gotos / switches
     addrs: dict[int, AddrAttr] = field(default_factory=dict)  # _check_addr's passes
     sizes: dict[int, tuple[Attribute, int]] = field(default_factory=dict)  # id(type) -> (type, raw_bytes)
 
@@ -896,6 +983,7 @@ class ModelOp(IRDLOperation):
                 what = f"stream {s.stream.value.data} task {pos} ({t.name})"
                 self._init_task_info(t, s.stream.value.data, pos, what, regions, names, kernels, walk)
         self._verify_event_pairs(walk)
+        self._verify_labels(walk)
         self._bind_model_stream(walk)
         self._verify_end_graph(streams, walk)
 
@@ -971,6 +1059,15 @@ class ModelOp(IRDLOperation):
             self._init_stream_active_task(t, sid, what, walk)
         elif isinstance(t, EndGraphOp):
             walk.end_graphs.append((sid, pos))
+        elif isinstance(t, LabelSetOp):
+            # LabelSetTaskInfo::Init: a label is bound to one position (rtLabelSet once)
+            if t.id in walk.label_sets:
+                raise VerifyException(f"{what}: label {t.id} is set twice")
+            walk.label_sets[t.id] = sid
+        elif isinstance(t, LabelGotoOp):
+            walk.jumps.append((t.id, sid, what))
+        if isinstance(t, LabelSwitchByIndexOp):
+            walk.jumps.extend((x, sid, what) for x in t.label_ids())
 
     def _init_event_task(self, t: EventRecordOp | EventWaitOp, sid: int, what: str, walk: _TaskWalk) -> None:
         """EventRecordTaskInfo / EventWaitTaskInfo::Init: the event id is below `events`
@@ -1011,6 +1108,17 @@ class ModelOp(IRDLOperation):
                 )
             if e in waits and records[e] == waits[e]:
                 raise VerifyException(f"event {e} is recorded and waited on the same stream {waits[e]}")
+
+    @staticmethod
+    def _verify_labels(walk: _TaskWalk) -> None:
+        """LabelGotoExTaskInfo / LabelSwitchByIndexTaskInfo::Init: every label a jump names
+        is set, on the jump's own stream (a label is a position of one stream)."""
+        for label, sid, what in walk.jumps:
+            at = walk.label_sets.get(label)
+            if at is None:
+                raise VerifyException(f"{what}: jumps to label {label}, which no label_set sets")
+            if at != sid:
+                raise VerifyException(f"{what}: jumps to label {label}, which is set on stream {at}, not on {sid}")
 
     def _bind_model_stream(self, walk: _TaskWalk) -> None:
         """DavinciModel::BindModelStream: streams not targeted by an activation are HEAD
@@ -1073,6 +1181,9 @@ NPU = Dialect(
         EventRecordOp,
         EventWaitOp,
         StreamActiveOp,
+        LabelSetOp,
+        LabelGotoOp,
+        LabelSwitchByIndexOp,
         EndGraphOp,
     ],
     [AddrAttr],

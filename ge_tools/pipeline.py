@@ -54,7 +54,8 @@ class GeCompilePass(PipelinePass):
     DoDynamicShapePartition: a graph with an unknown-shape node becomes known and unknown
     subgraphs; the passes below compile the known ones into known-node models and leave the
     root and the unknown ones as ge graphs); then ge-phony-notask{stage=mark}, ge-lower-autofuse{enable-pass=E},
-    ge-autofuse{solver=F}, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-label-allocator,
+    ge-autofuse{solver=F}, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-subgraph-pass,
+    ge-label-allocator,
     ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}. ge-opt and ge-run run (verify, dump and
     time) each of them as its own pass.
     """
@@ -84,6 +85,7 @@ class GeCompilePass(PipelinePass):
         from passes.control.for_pass import ForPass
         from passes.control.label_allocator import LabelAllocatorPass
         from passes.memory.assign_memory import AssignMemoryPass
+        from passes.memory.subgraph_pass import SubgraphPass
         from passes.notask.concat import ConcatNotaskPass
         from passes.notask.pack import PackNotaskPass
         from passes.notask.phony import PhonyNotaskPass
@@ -131,7 +133,9 @@ class GeCompilePass(PipelinePass):
             SplitNotaskPass(),
             ConcatNotaskPass(),
             PackNotaskPass(),
-            # graph_manager.cc: OptimizeStage2 -> ControlAttrOptimize (LabelAllocator)
+            # graph_manager.cc: OptimizeStage2 -> ControlAttrOptimize (SubgraphPass, then
+            # LabelAllocator)
+            SubgraphPass(),
             LabelAllocatorPass(),
             PhonyNotaskPass(stage="calc"),
             AssignMemoryPass(),

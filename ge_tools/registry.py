@@ -146,6 +146,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ForPass
 
+    def get_subgraph() -> type[ModulePass]:
+        from passes.memory.subgraph_pass import SubgraphPass
+
+        return SubgraphPass
+
     def get_label_allocator() -> type[ModulePass]:
         from passes.control.label_allocator import LabelAllocatorPass
 
@@ -175,6 +180,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "ge-pack-notask": get_pack_notask,
         "ge-lower-autofuse": get_lower_autofuse,
         "ge-autofuse": get_autofuse,
+        "ge-subgraph-pass": get_subgraph,
         "ge-label-allocator": get_label_allocator,
         "ge-assign-memory": get_assign_memory,
         "ge-to-npu": get_ge_to_npu,

@@ -800,11 +800,19 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
 
 def model_figures(model: npu.ModelOp) -> dict[str, object]:
     tasks = [t for s in model.stream_ops() for t in s.tasks]
+    # a node with tasks of its own (a While's label tasks) is not a no-task node, though its
+    # outputs are aliases (the loop-carried buffers)
+    tasked = {n.data for t in tasks if isinstance(n := t.attributes.get("node"), StringAttr)}
     no_task: dict[str, str] = {}
     for e in model.table():
         if isinstance(e, npu.AliasOp):
             node, ty = e.attributes.get("node"), e.attributes.get("type")
-            if isinstance(node, StringAttr) and isinstance(ty, StringAttr) and ty.data not in ("Data", "RefData"):
+            if (
+                isinstance(node, StringAttr)
+                and isinstance(ty, StringAttr)
+                and ty.data not in ("Data", "RefData")
+                and node.data not in tasked
+            ):
                 no_task.setdefault(node.data, ty.data)
     size = model.regions_table().get("fm", 0)
     bound = A.get_int(model, A.MEMORY_PROVEN_BOUND, 0) or 0

@@ -549,6 +549,9 @@ def _import(
     init_names = {t.name for t in graph.initializer}
     _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
+    if not dynamic_dims:
+        for pre in STATIC_PRE_INFERENCE:
+            pre(model, name)
     inferred = _infer_types(model, name, dynamic_dims)
     imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims)
     imp.checker_ctx.ir_version = model.ir_version
@@ -765,6 +768,12 @@ INFERENCE_COMPLETIONS: list[
 
 
 Types = dict[str, tuple[int, "list[int | str | None] | None"]]
+
+# Before ONNX's shape inference on a static import (no --dynamic-dims): functions (model,
+# model name) registered by the op modules that know what inference cannot carry into a
+# subgraph (importers/onnx_control.py: the static shapes of a Loop body's and an If
+# branch's declared inputs and outputs).
+STATIC_PRE_INFERENCE: list[Callable[[onnx.ModelProto, str], None]] = []
 
 # The ops whose values the import evaluates, for the types only, when all their inputs are
 # constants (shape arithmetic: _types_through_constants)

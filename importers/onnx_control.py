@@ -43,9 +43,11 @@ from importers.onnx import (
     _ELEM,
     _T,
     INFERENCE_COMPLETIONS,
+    STATIC_PRE_INFERENCE,
     OnnxImportError,
     _dtype_name,
     _Importer,
+    _infer_once,
     _int,
     _name_unnamed_nodes,
     _NodeCtx,
@@ -98,6 +100,66 @@ def loop_carried_types(
 
 
 INFERENCE_COMPLETIONS.append(loop_carried_types)
+
+
+def _set_dims(vi: onnx.ValueInfoProto, dims: list[int | str | None] | None) -> bool:
+    """Give `vi` the static `dims` where its declared shape is none or named (agreeing
+    with them); whether it changed."""
+    if dims is None or not all(isinstance(d, int) for d in dims) or not vi.type.HasField("tensor_type"):
+        return False
+    tt = vi.type.tensor_type
+    if tt.HasField("shape"):
+        have = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+        if all(h is not None for h in have) or not _agree([h if h is not None else "?" for h in have], dims):
+            return False
+    tt.shape.Clear()
+    for d in dims:
+        tt.shape.dim.add().dim_value = int(d)  # type: ignore[arg-type]
+    return True
+
+
+def _clear_named(vi: onnx.ValueInfoProto) -> bool:
+    """Drop a declared shape with a named or unknown dim: inference derives it."""
+    tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+    if tt is None or not tt.HasField("shape") or all(d.HasField("dim_value") for d in tt.shape.dim):
+        return False
+    tt.ClearField("shape")
+    return True
+
+
+def static_subgraph_shapes(model: onnx.ModelProto, model_name: str) -> None:
+    """On a static import, a Loop body's and an If branch's declared dims that are named
+    (`N`) become the static ones the outer graph gives: ONNX's LoopInferenceFunction passes
+    only the dtype of a loop-carried value into the body (its shape may change between
+    iterations), and a declared output keeps its name. Each loop-carried input of a body
+    takes its initial value's shape (the While the Loop becomes keeps one shape per value,
+    loop_carried_types), and the bodies' and branches' declared outputs with a named dim
+    are left to inference. Repeated while anything changes (one more level of nesting each
+    time). Ours: GE's ONNX parser takes the declared shapes as they are."""
+    for _ in range(8):
+        types = _infer_once(model, model_name)
+        changed = False
+        todo = [model.graph]
+        while todo:
+            g = todo.pop()
+            for node in g.node:
+                subs = [a.g for a in node.attribute if a.type == onnx.AttributeProto.GRAPH]
+                todo.extend(subs)
+                if node.domain not in ("", "ai.onnx") or node.op_type not in ("If", "Loop"):
+                    continue
+                if node.op_type == "Loop" and subs:
+                    body = subs[0]
+                    for k, vi in enumerate(body.input[2:], start=2):
+                        if k < len(node.input) and node.input[k]:
+                            changed |= _set_dims(vi, types.get(node.input[k], (0, None))[1])
+                for sg in subs:
+                    for vi in sg.output:
+                        changed |= _clear_named(vi)
+        if not changed:
+            return
+
+
+STATIC_PRE_INFERENCE.append(static_subgraph_shapes)
 
 
 def _agree(a: list[int | str | None], b: list[int | str | None]) -> bool:

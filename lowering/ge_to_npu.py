@@ -23,6 +23,8 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
@@ -82,6 +84,9 @@ class _Task:
     preds: list[int] = field(default_factory=list)  # data predecessors (tasks whose writes it reads)
     deps: list[int] = field(default_factory=list)  # every ordering constraint (RAW, WAR, WAW)
     stream: int = 0
+    # a control node's tasks (its labels and its subgraphs'), kept together on one stream:
+    # their jumps stay on the stream that sets their labels
+    group: list[npu.TaskOp] = field(default_factory=list)
 
 
 @dataclass
@@ -93,6 +98,10 @@ class _Scope:
     prefix: str = ""
     remap: dict[str, tuple[str, int]] = field(default_factory=dict)  # region -> (region, base)
     io_tensors: dict[str, str] = field(default_factory=dict)  # "input:k" -> caller's tensor name
+    # "output:k" -> the tensor the parent declared there (an If's or Case's output, a While's
+    # loop-carried value): whatever writes output k writes that tensor, in every branch and
+    # every iteration
+    out_tensors: dict[str, str] = field(default_factory=dict)
 
 
 class _Lowering:
@@ -131,6 +140,10 @@ class _Lowering:
         self._addrs: dict[tuple[str, int, int], npu.AddrAttr] = {}
         self._raws: dict[int, tuple[Attribute, int]] = {}  # id(type) -> (type, bytes); the type held
         self.addrs_built = 0
+        # labels used in this model: LabelAllocator's ids, and fresh ones past its count for
+        # a subgraph inlined twice
+        self.labels_used: set[int] = set()
+        self.next_label = A.get_int(graph, A.LABEL_NUM, 0) or 0
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -266,9 +279,7 @@ class _Lowering:
 
     # -- nodes ----------------------------------------------------------------------------
 
-    def lower_graph(
-        self, graph: ge.GraphOp, scope: _Scope, call: ge.PartitionedCall | None
-    ) -> list[tuple[str, npu.AddrAttr]]:
+    def lower_graph(self, graph: ge.GraphOp, scope: _Scope, call: ge.GeNode | None) -> list[tuple[str, npu.AddrAttr]]:
         """Lower one graph; returns, per NetOutput input, the tensor and address holding it."""
         outputs: list[tuple[str, npu.AddrAttr]] = []
         move = self.lowerings.get(graph.sym_name.data, 0) <= 1
@@ -285,6 +296,13 @@ class _Lowering:
             planned = [o.value.data for o in self._list(op, A.OUTPUT_OFFSET, len(op.results))] if op.results else []  # type: ignore[attr-defined]
             outs = [self.out_addr(op, i, scope) for i in range(len(op.results))]
             tnames = [f"{name}:{i}" for i in range(len(op.results))]
+            shared: set[int] = set()  # outputs written into a tensor the parent declared
+            if scope.out_tensors and op.results:
+                for i, r in enumerate(self._list(op, A.OUTPUT_REGION, len(op.results))):
+                    n = scope.out_tensors.get(r.data)  # type: ignore[attr-defined]
+                    if n is not None:
+                        tnames[i] = n
+                        shared.add(i)
             for i, r in enumerate(op.results):
                 self.define(op, r, outs[i], tnames[i], planned[i])
             if isinstance(op, ge.Data | ge.RefData):
@@ -309,6 +327,9 @@ class _Lowering:
                 continue
             if isinstance(op, ge.PartitionedCall):
                 self.lower_call(op, name, outs, tnames, info)
+                continue
+            if isinstance(op, ge.ControlOp):
+                self.lower_control(op, name, outs, tnames, info, shared)
                 continue
             in_tensors = [(self.names[v], self.in_addr(op, j)) for j, v in enumerate(op.operands)]
             # task_generator_utils.cc: NoNeedGenTask (_no_task, or a GE-local NoOp type):
@@ -335,7 +356,8 @@ class _Lowering:
                 # memcpy_async_op.cc: MemcpyAsyncOp::Run, one copy per input i into output i
                 # of min(input, output) bytes; CheckInputSize: a 0-byte copy has no task
                 for i in range(len(op.results)):
-                    self.table.append(npu.TensorOp(tnames[i], outs[i], info))
+                    if i not in shared:
+                        self.table.append(npu.TensorOp(tnames[i], outs[i], info))
                     if min(in_tensors[i][1].length.data, outs[i].length.data) > 0:
                         self.emit(npu.MemcpyOp(in_tensors[i], (tnames[i], outs[i]), {"node": StringAttr(name)}))
                 continue
@@ -343,7 +365,8 @@ class _Lowering:
                 # ge_deleted_op.cc: GeDeletedOp::Run
                 raise LocatedError(op, deleted_op_message(t))
             for i in range(len(op.results)):
-                self.table.append(npu.TensorOp(tnames[i], outs[i], info))
+                if i not in shared:
+                    self.table.append(npu.TensorOp(tnames[i], outs[i], info))
             if isinstance(op, ge.FusedAscBackend):
                 self.lower_fused(op, name, in_tensors, list(zip(tnames, outs)), move)
                 continue
@@ -372,8 +395,9 @@ class _Lowering:
             # davinci_model.cc: CopyOutputData for an output that is not zero-copy (the rts
             # engine's MemcpyAsync task when it is sunk into the model)
             dst = self.place(op, dst_region, 0, a.length.data, scope)
-            dname = f"{name}:{k}"
-            self.table.append(npu.TensorOp(dname, dst, {"node": StringAttr(name), "type": StringAttr("NetOutput")}))
+            dname = scope.out_tensors.get(dst_region, f"{name}:{k}")
+            if dst_region not in scope.out_tensors:
+                self.table.append(npu.TensorOp(dname, dst, {"node": StringAttr(name), "type": StringAttr("NetOutput")}))
             self.emit(npu.MemcpyOp(src, (dname, dst), {"node": StringAttr(name)}))
             res.append((dname, dst))
         return res
@@ -388,6 +412,28 @@ class _Lowering:
         if sub in self.stack:
             raise LocatedError(op, f"recursive subgraph call @{sub}")
         scope = _Scope(prefix=f"{name}/")
+        self.arena(callee, scope)
+        for j, v in enumerate(op.operands):
+            a = self.in_addr(op, j)
+            scope.remap[f"input:{j}"] = (a.region.data, a.offset.data)
+            scope.io_tensors[f"input:{j}"] = self.names[v]
+        for i, a in enumerate(outs):
+            scope.remap[f"output:{i}"] = (a.region.data, a.offset.data)
+        self.stack.append(sub)
+        results = self.lower_graph(callee, scope, op)
+        self.stack.pop()
+        for i, (tn, _) in enumerate(results):
+            self.table.append(npu.AliasOp(tnames[i], outs[i], [tn], info))
+
+    # -- functional control flow (label tasks) ---------------------------------------------
+
+    def arena(self, callee: ge.GraphOp, scope: _Scope) -> None:
+        """The subgraph's own arena, appended to the model's fm, weight and var regions; its
+        lower bound adds to the model's (while the subgraph runs its blocks live there)."""
+        if A.get_int(callee, A.MEMORY_SIZE) is None:
+            raise LocatedError(
+                callee, f"subgraph @{callee.sym_name.data} has no memory plan: run ge-assign-memory first"
+            )
         scope.remap["fm"] = ("fm", self.fm_top)
         self.fm_top += -(-(A.get_int(callee, A.MEMORY_SIZE, 0) or 0) // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
         self.lower_bound += A.get_int(callee, A.MEMORY_LOWER_BOUND, 0) or 0
@@ -395,19 +441,184 @@ class _Lowering:
         self.weight_top += A.get_int(callee, A.WEIGHT_SIZE, 0) or 0
         scope.remap["var"] = ("var", self.var_top)
         self.var_top += A.get_int(callee, A.VAR_SIZE, 0) or 0
-        for j, v in enumerate(op.operands):
-            a = self.in_addr(op, j)
-            scope.remap[f"input:{j}"] = (a.region.data, a.offset.data)
-            scope.io_tensors[f"input:{j}"] = self.names[v]
-        for i, a in enumerate(outs):
-            scope.remap[f"output:{i}"] = (a.region.data, a.offset.data)
-        if A.get_int(callee, A.MEMORY_SIZE) is None:
-            raise LocatedError(callee, f"subgraph @{sub} has no memory plan: run ge-assign-memory first")
+
+    def label_ids(self, op: ge.ControlOp, n: int) -> list[int]:
+        """The node's labels (LabelAllocator's `_label_indexes`); a subgraph lowered a
+        second time in this model takes fresh ones."""
+        ids = A.get_int_list(op, A.LABEL_INDEXES)
+        if ids is None or len(ids) != n:
+            raise LocatedError(
+                op, f"{ge.ge_type(op)} '{ge.node_name(op)}' has no labels ({n} expected): run ge-label-allocator first"
+            )
+        out = []
+        for i in ids:
+            if i in self.labels_used:
+                i = self.next_label
+                self.next_label += 1
+            self.labels_used.add(i)
+            out.append(i)
+        return out
+
+    def sub_scope(
+        self, op: ge.ControlOp, name: str, graph: ge.GraphOp, outs: dict[str, tuple[str, npu.AddrAttr]]
+    ) -> _Scope:
+        """A control node's subgraph inlined with its own arena: its Data k (parent input
+        p = `_parent_node_index`) is the node's input p, its output:k the given tensor
+        (GraphUtils::HandleSubgraphInput / HandleSubgraphOutput: one symbol across the border)."""
+        scope = _Scope(prefix=f"{name}/{graph.sym_name.data}/")
+        self.arena(graph, scope)
+        for d in graph.data_nodes:
+            k = A.get_int(d, "index", 0) or 0
+            p = d.int_attr(ge.PARENT_NODE_INDEX)
+            assert p is not None  # the node's verifier checks it
+            a = self.in_addr(op, p)
+            scope.remap[f"input:{k}"] = (a.region.data, a.offset.data)
+            scope.io_tensors[f"input:{k}"] = self.names[op.operands[p]]
+        for region, (tn, a) in outs.items():
+            scope.remap[region] = (a.region.data, a.offset.data)
+            scope.out_tensors[region] = tn
+        return scope
+
+    def inline(
+        self, op: ge.ControlOp, name: str, graph: ge.GraphOp, outs: dict[str, tuple[str, npu.AddrAttr]]
+    ) -> list[tuple[str, npu.AddrAttr]]:
+        sub = graph.sym_name.data
+        if sub in self.stack:
+            raise LocatedError(op, f"recursive subgraph call @{sub}")
+        scope = self.sub_scope(op, name, graph, outs)
         self.stack.append(sub)
-        results = self.lower_graph(callee, scope, op)
+        results = self.lower_graph(graph, scope, op)
         self.stack.pop()
-        for i, (tn, _) in enumerate(results):
-            self.table.append(npu.AliasOp(tnames[i], outs[i], [tn], info))
+        return results
+
+    @staticmethod
+    def check_index(op: ge.ControlOp, v: SSAValue, what: str) -> None:
+        """The switch's index is an int32 scalar (CondPass made the cond one)."""
+        t = v.type
+        if not (isinstance(t, TensorType) and t.element_type == i32 and math.prod(t.get_shape()) == 1):
+            raise LocatedError(
+                op,
+                f"{ge.ge_type(op)} '{ge.node_name(op)}': LabelSwitchByIndex reads an int32 index, but {what} is {t}: "
+                "run ge-cond-pass first",
+            )
+
+    def lower_control(
+        self,
+        op: ge.ControlOp,
+        name: str,
+        outs: list[npu.AddrAttr],
+        tnames: list[str],
+        info: dict[str, Attribute],
+        shared: set[int],
+    ) -> None:
+        """If, Case and While of a known graph as the label makers lay them out
+        (compiler/graph/label/*_label_maker.cc), their subgraphs inlined in between, each
+        with its own arena: LabelSwitchByIndex picks a branch, LabelSet marks where each
+        one starts, LabelGotoEx leaves a branch or closes the loop. The node's tasks form one
+        group on one stream (their labels are that stream's positions)."""
+        start = len(self.tasks)
+        node: dict[str, Attribute] = {"node": StringAttr(name)}
+        kind = ge.ge_type(op).removeprefix("Stateless")
+        if kind == "While":
+            self.lower_while(op, name, outs, tnames, info, node)
+        else:
+            for i in range(len(op.results)):
+                if i not in shared:
+                    self.table.append(npu.TensorOp(tnames[i], outs[i], info))
+            results = {f"output:{i}": (tnames[i], outs[i]) for i in range(len(op.results))}
+            branches = [op.subgraph(i) for i in range(len(op.subgraph_refs()))]
+            if kind == "Case" and len(branches) == 1:
+                # case_op_label_maker.cc: a single branch is called without a switch
+                self.inline(op, name, branches[0], results)
+            else:
+                self.check_index(op, op.operands[0], "its cond" if kind == "If" else "its branch index")
+                index = (self.names[op.operands[0]], self.in_addr(op, 0))
+                pending = list(results.values())
+                if kind == "If":
+                    # if_op_label_maker.cc: IfOpLabelMaker::Run: labels then-enter, else-enter,
+                    # else-leave; switch_labels {else, then} (0 = false -> else, 1 = true -> then)
+                    then_l, else_l, leave_l = self.label_ids(op, 3)
+                    self.emit(npu.LabelSwitchByIndexOp(index, [else_l, then_l], pending, node))
+                    self.emit(npu.LabelSetOp(then_l, node))
+                    self.inline(op, name, branches[0], results)
+                    self.emit(npu.LabelGotoOp(leave_l, node))
+                    self.emit(npu.LabelSetOp(else_l, node))
+                    self.inline(op, name, branches[1], results)
+                    self.emit(npu.LabelSetOp(leave_l, node))
+                else:
+                    # case_op_label_maker.cc: CaseOpLabelMaker::Run: a label per branch and the
+                    # leave label; the switch at branch 0's head; each branch but the last
+                    # jumps to the leave label, the last sets it
+                    ids = self.label_ids(op, len(branches) + 1)
+                    leave_l = ids[-1]
+                    self.emit(npu.LabelSwitchByIndexOp(index, ids[:-1], pending, node))
+                    for i, g in enumerate(branches):
+                        self.emit(npu.LabelSetOp(ids[i], node))
+                        self.inline(op, name, g, results)
+                        if i + 1 < len(branches):
+                            self.emit(npu.LabelGotoOp(leave_l, node))
+                    self.emit(npu.LabelSetOp(leave_l, node))
+        self.group(start)
+
+    def lower_while(
+        self,
+        op: ge.ControlOp,
+        name: str,
+        outs: list[npu.AddrAttr],
+        tnames: list[str],
+        info: dict[str, Attribute],
+        node: dict[str, Attribute],
+    ) -> None:
+        """# while_op_label_maker.cc: WhileOpLabelMaker::Run: labels cond-enter, body-enter,
+        # body-leave; cond graph: LabelSet(cond-enter) ... LabelSwitchByIndex on its output
+        # (0 -> body-leave, 1 -> body-enter); body graph: LabelSet(body-enter) ...
+        # LabelGotoEx(cond-enter), then LabelSet(body-leave).
+        The loop-carried value k is one buffer (ge-assign-memory joined input and output k):
+        the cond and body read it through their Data k, the body writes it as its output k,
+        all as the tensor that fed input k."""
+        carried: dict[str, tuple[str, npu.AddrAttr]] = {}
+        for k, v in enumerate(op.operands):
+            a = self.in_addr(op, k)
+            if (a.region.data, a.offset.data) != (outs[k].region.data, outs[k].offset.data):
+                raise LocatedError(
+                    op,
+                    f"While '{ge.node_name(op)}': output {k} at {outs[k]} is not its input {k} at {a}: the "
+                    "loop-carried value must live in place (run ge-assign-memory)",
+                )
+            carried[f"output:{k}"] = (self.names[v], a)
+        cond_g, body_g = op.subgraph(0), op.subgraph(1)
+        cond_l, body_l, leave_l = self.label_ids(op, 3)
+        # the cond's value: a slot of its own, appended to the feature map
+        cv = cond_g.net_output.operands[0]
+        n = self.raw(op, cv)
+        slot = self.address("fm", self.fm_top, n)
+        self.fm_top += -(-n // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE
+        self.lower_bound += -(-n // MEM_ALIGN_SIZE) * MEM_ALIGN_SIZE  # live while the While runs
+        self.grow("fm", slot.end)
+        cname = self.node_names.get(f"{name}/cond")
+        self.table.append(npu.TensorOp(f"{cname}:0", slot, {"node": StringAttr(name), "type": StringAttr("While")}))
+        self.emit(npu.LabelSetOp(cond_l, node))
+        res = self.inline(op, name, cond_g, {"output:0": (f"{cname}:0", slot)})
+        self.check_index(op, cv, f"the output of its cond @{cond_g.sym_name.data}")
+        self.emit(npu.LabelSwitchByIndexOp(res[0], [leave_l, body_l], (), node))
+        self.emit(npu.LabelSetOp(body_l, node))
+        self.inline(op, name, body_g, carried)
+        self.emit(npu.LabelGotoOp(cond_l, node))
+        self.emit(npu.LabelSetOp(leave_l, node))
+        for k in range(len(op.results)):
+            self.table.append(npu.AliasOp(tnames[k], outs[k], [carried[f"output:{k}"][0]], info))
+
+    def group(self, start: int) -> None:
+        """The tasks emitted since `start` become one task of one stream (their footprints
+        united): a jump stays on the stream that sets its label."""
+        ts = self.tasks[start:]
+        if not ts:
+            return
+        ops = [o for t in ts for o in (t.group or [t.op])]
+        reads = [x for t in ts for x in t.reads]
+        writes = [x for t in ts for x in t.writes]
+        del self.tasks[start:]
+        self.tasks.append(_Task(ops[0], reads, writes, group=ops))
 
     def lower_fused(
         self,
@@ -528,7 +739,7 @@ class _Lowering:
                 waits.append(npu.EventWaitOp(e))
                 known[(t.stream, ds)] = max(known[(t.stream, ds)], pos[d])
             pos[i] = len(lists[t.stream])
-            lists[t.stream].append([*waits, t.op])
+            lists[t.stream].append([*waits, *(t.group or [t.op])])
         tail: list[npu.TaskOp] = []
         for s in used[1:]:
             if lists[s] and known[(0, s)] < len(lists[s]) - 1:
@@ -593,11 +804,9 @@ def _lowering_counts(module: ModuleOp, root: ge.GraphOp) -> dict[str, int]:
         if g is None or name in stack:
             return
         if name not in callees:
-            callees[name] = [
-                f.root_reference.data
-                for n in g.body.block.ops
-                if isinstance(n, ge.PartitionedCall) and isinstance(f := n.attributes.get("f"), SymbolRefAttr)
-            ]
+            # a PartitionedCall's callee, and each subgraph of a control node (inlined between
+            # its labels)
+            callees[name] = [c for n in g.body.block.ops for c in ge.called_graph_names(n)]
         stack.append(name)
         for c in callees[name]:
             visit(c)
@@ -626,8 +835,11 @@ class GeToNpuPass(ModulePass):
     kernel; a FusedAscBackend is one kernel per inner AscBackend with workspace buffers
     between them; any other node is one library kernel of its GE type; a PartitionedCall
     runs its subgraph inline, in its own arena appended to the model's fm and weight
-    regions; a NetOutput input that is not in its output:<k> region is copied there by a
-    memcpy. Data/NetOutput produce no kernels (zero-copy I/O).
+    regions; an If, Case or While (labels from ge-label-allocator) runs its subgraphs
+    inline between LabelSet / LabelGotoEx / LabelSwitchByIndex tasks laid out as GE's label
+    makers place them (lower_control), each subgraph in its own arena, its Data at the
+    parent's input and its outputs in the parent's output buffers (a While's in place); a
+    NetOutput input that is not in its output:<k> region is copied there by a memcpy. Data/NetOutput produce no kernels (zero-copy I/O).
     With streams=2, tasks of independent branches go to stream 1 (activated by a
     stream_active at the head of stream 0) with an event record/wait pair at each
     cross-stream dependency: data, and reuse of the same bytes (the planner reused memory
@@ -667,6 +879,9 @@ class GeToNpuPass(ModulePass):
             if not isinstance(g, ge.GraphOp):
                 continue
             for n in g.body.block.ops:
+                if isinstance(n, ge.ControlOp) and g.sym_name.data in compiled:
+                    inlined.update(n.subgraph_names())  # run between its labels in its caller's model
+                    continue
                 f = n.attributes.get("f") if isinstance(n, ge.PartitionedCall) else None
                 if not isinstance(f, SymbolRefAttr):
                     continue

@@ -41,6 +41,14 @@ stream_active, docs/ge/executor.md); a wait for an event never recorded (deadloc
 event recorded twice before its wait; a task of another stream not joined before
 end_graph. Streams run round robin, one task at a time.
 
+Labels (an If, Case or While on the static path, docs/control_flow.md): label_set marks a
+position, label_goto jumps to it, label_switch_by_index reads an int32 index and jumps to
+labels[index] (out of range: the last). A jump back closes a loop: the loop's tasks run
+again, their reads pending and their tensors rewritten, every check as on the first pass;
+more than `iteration_cap` (WHILE_ITERATION_CAP) such jumps of one goto in one execution is
+a fault naming its While. A switch makes the parent's outputs it lists pending: a read of
+their bytes before the branch taken writes them is a fault.
+
 Known-shape subgraphs of a dynamic graph (issue 16; runtime/dynamic_executor.py): `load(model,
 frozen, device=DeviceMemory)` loads the model as GE's DavinciModelCreate does for a known
 node (SetKnownNode(true), davinci_model_kernel.cc): its weights and variables are copied into
@@ -79,7 +87,7 @@ from ge_dialect.dtypes import is_float_dtype, numpy_dtype
 from ge_dialect.interval_map import IntervalMap
 from runtime.ascgraph_interp import run_asc_graph
 from runtime.device_memory import Allocation, DeviceMemory
-from runtime.graph_interpreter import ReferenceEvalError
+from runtime.graph_interpreter import WHILE_ITERATION_CAP, ReferenceEvalError
 from runtime.interpreter import ge_interpreter
 from runtime.layouts import gather, scatter, storage_elements, storage_index
 
@@ -94,6 +102,9 @@ ARGS_SLOT_BYTES = 8
 # a known node's refreshable feature-map ids (refreshable_fm_index_and_allocation_ids_)
 FM_REGIONS = ("fm", "workspace")
 HOST_REGIONS = ("weight", "var")
+# the writer recorded over a branch output when a label_switch_by_index takes a branch: the
+# branch has yet to write it (a read before any write is a fault)
+PENDING_WRITER = -1
 
 
 class SimulatorFault(Exception):
@@ -148,6 +159,8 @@ class _Task:
     bindings: list[tuple[np.ndarray, int]] | None = None
     # known node: the device address each args slot holds (active_base[id] + offset)
     slots: list[int] | None = None
+    # a label_switch_by_index: the parent's outputs the branch taken must write
+    pending: list[_Operand] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -294,6 +307,10 @@ class LoadedModel:
         self.n_streams = model.streams.value.data
         self.tasks: list[_Task] = []
         self.streams: list[list[_Task]] = []
+        # label -> its position on its stream (the verifier keeps a jump on its label's stream)
+        self.labels: dict[int, int] = {}
+        # the most times one label_goto may jump back in one execution (a While's iterations)
+        self.iteration_cap = WHILE_ITERATION_CAP
         kernels = model.kernel_defs()
         impls: dict[str, object] = {}
         for s in model.stream_ops():
@@ -304,7 +321,9 @@ class LoadedModel:
                     f" '{node.data}')" if isinstance(node, StringAttr) else ")"
                 )
                 t = _Task(len(self.tasks), s.stream.value.data, pos, op, label)
-                if isinstance(op, npu.KernelOp | npu.MemcpyOp):
+                if isinstance(op, npu.LabelSwitchByIndexOp):
+                    t.pending = [_Operand(n, a) for n, a in op.branch_outputs()]
+                if isinstance(op, npu.KernelOp | npu.MemcpyOp | npu.LabelSwitchByIndexOp):
                     ins, outs = op.footprint()
                     t.ins = [_Operand(n, a) for n, a in ins]
                     t.outs = [_Operand(n, a) for n, a in outs]
@@ -320,6 +339,8 @@ class LoadedModel:
                     if sym not in impls:
                         impls[sym] = self._kernel(k)
                     t.run = impls[sym]
+                if isinstance(op, npu.LabelSetOp):
+                    self.labels[op.id] = pos
                 self.tasks.append(t)
                 lst.append(t)
             self.streams.append(lst)
@@ -811,6 +832,9 @@ class _Execution:
         self.live = IntervalMap()
         self.live_bytes = 0
         self.counted: set[tuple[int, str]] = set()  # (reader task, base) spans in `live`
+        self.jumps: dict[int, int] = {}  # label_goto task -> backward jumps in this execution
+        # label_goto task -> (the tasks of the loop it closes, the base tensors they write)
+        self.loops: dict[int, tuple[list[int], set[str]]] = {}
 
     def live_add(self, lo: int, hi: int, d: int) -> None:
         m = self.live
@@ -876,6 +900,12 @@ class _Execution:
             mine |= tb.writers[base]
         for a, b, st in sh.covered(off, end):
             w = st[0]  # type: ignore[index]
+            if w is not None and w[3] == PENDING_WRITER:
+                raise self.fault(
+                    t, f"read of a branch output left unwritten: {r} [{a}, {b}) (reading tensor \"{o.tensor}\" at "
+                    f"{r} [{off}, {end})) is an output of the control node whose branch {w[2]} took; that branch "
+                    "did not write it", r, a, b,
+                )  # fmt: skip
             if w is not None and w[3] not in mine:
                 # the bytes hold another tensor's data: its own writer has not written them
                 for x in sorted(mine):
@@ -960,7 +990,7 @@ class _Execution:
                 self.written.add(b)
                 if tb.range[b][0] == "fm":
                     for rd, lo, hi in tb.spans[b]:
-                        if rd not in self.retired:
+                        if rd not in self.retired and (rd, b) not in self.counted:
                             self.counted.add((rd, b))
                             self.live_add(lo, hi, 1)
 
@@ -989,7 +1019,9 @@ class _Execution:
         name = node.data if node is not None else ""  # type: ignore[attr-defined]
         self.stats.bytes_by_node[name] = self.stats.bytes_by_node.get(name, 0) + n
 
-    def run_task(self, t: _Task) -> None:
+    def run_task(self, t: _Task) -> int:
+        """Run `t`; returns the position its stream continues at (the next task, or a
+        label's position after a jump)."""
         s = t.stream
         self.vc[s][s] += 1
         self.epoch[t.index] = (s, self.vc[s][s])
@@ -1016,7 +1048,7 @@ class _Execution:
                 db[do : do + n] = src
                 self.stats.memcpy_bytes += n
                 self.count_node_bytes(t, 2 * n)
-                return
+                return t.pos + 1
             args = [_view(o, buf, off) for o, (buf, off) in zip(t.ins, t.bindings[:nin])]
             # every check of the writes comes before the kernel runs: an AscGraph kernel
             # stores straight into its output views (no result buffer, no second copy),
@@ -1057,6 +1089,62 @@ class _Execution:
             self.vc[tgt] = [max(a, b) for a, b in zip(self.vc[tgt], self.vc[s])]
         elif isinstance(op, npu.EndGraphOp):
             self.end_vc = list(self.vc[s])
+        elif isinstance(op, npu.LabelSwitchByIndexOp):
+            return self.label_switch(t, op)
+        elif isinstance(op, npu.LabelGotoOp):
+            return self.label_goto(t, op)
+        return t.pos + 1
+
+    # -- labels ---------------------------------------------------------------------------------
+
+    def label_switch(self, t: _Task, op: npu.LabelSwitchByIndexOp) -> int:
+        """rtLabelSwitchByIndex: read the int32 index, jump to labels[index] (out of range:
+        the last label, npu.LabelSwitchByIndexOp); the parent's outputs become pending
+        until the branch taken writes them."""
+        assert t.bindings is not None
+        o = t.ins[0]
+        buf, off = t.bindings[0]
+        self.check_bounds(t, o, buf, off)
+        if self.m.device is not None:
+            self.m.check_slots(t, self.m.device.epoch)
+        self.read(t, o)
+        self.retire_reads(t)
+        index = int(buf[off : off + 4].view(np.int32)[0])
+        labels = op.label_ids()
+        label = labels[index] if 0 <= index < len(labels) else labels[-1]
+        s = t.stream
+        mark = ((s, self.vc[s][s], t.label, PENDING_WRITER), (None,) * self.m.n_streams)
+        for p in t.pending:
+            self.shadow[p.region].update(p.addr.offset.data, p.addr.end, lambda _: mark)
+        return self.m.labels[label]
+
+    def label_goto(self, t: _Task, op: npu.LabelGotoOp) -> int:
+        """rtLabelGotoEx: continue at the label. A jump back closes a loop (a While's body
+        back to its cond): the loop's tasks run again, their reads pending and their
+        tensors rewritten; more than the iteration cap of such jumps is a fault."""
+        target = self.m.labels[op.id]
+        if target > t.pos:
+            return target
+        n = self.jumps.get(t.index, 0) + 1
+        self.jumps[t.index] = n
+        cap = self.m.iteration_cap
+        if n > cap:
+            node = op.attributes.get("node")
+            who = f"While '{node.data}'" if isinstance(node, StringAttr) else "a loop"
+            raise self.fault(
+                t, f"{who} did not stop after {cap} iterations (the simulator's iteration cap, "
+                f"WHILE_ITERATION_CAP = {cap}): its cond never became false", "", 0, 0,
+            )  # fmt: skip
+        loop = self.loops.get(t.index)
+        if loop is None:
+            body = [x.index for x in self.m.streams[t.stream][target : t.pos + 1]]
+            tb = self.m.table
+            bases = {b for i in body for o in self.m.tasks[i].outs for b in tb.base[o.tensor]}
+            loop = self.loops[t.index] = (body, bases)
+        body, bases = loop
+        self.retired.difference_update(body)
+        self.written.difference_update(bases)
+        return target
 
     def blocked(self, t: _Task) -> bool:
         return isinstance(t.op, npu.EventWaitOp) and self.events.get(t.op.event.value.data) is None
@@ -1071,8 +1159,7 @@ class _Execution:
                 t = lst[self.pc[s]]
                 if self.blocked(t):
                     continue
-                self.run_task(t)
-                self.pc[s] += 1
+                self.pc[s] = self.run_task(t)
                 progress = True
             if not progress:
                 break

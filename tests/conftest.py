@@ -618,6 +618,7 @@ README_PIPELINE: list[str] = [
     "ge-split-notask",
     "ge-concat-notask",
     "ge-pack-notask",
+    "ge-subgraph-pass",
     "ge-label-allocator",
     "ge-phony-notask{stage=calc}",
     "ge-assign-memory",

@@ -1285,3 +1285,109 @@ def nonfinite_fraction(text: str, input_seed: int = 0) -> tuple[int, int]:
             total += a.size
             bad += int(a.size - np.count_nonzero(np.isfinite(a)))
     return bad, total
+
+
+# -- control flow (issue 29) ---------------------------------------------------------------
+
+
+def control_graph_text(seed: int, dynamic: bool = False) -> str:
+    """A module with nested If / Case / While (depth up to 3, each subgraph a ge.graph):
+    one Data `x` (f32 or f16, 1 to 3 dims of 1 to 6) and an int32 scalar Data `k`, every
+    subgraph taking (x, k) through its Data nodes (`_parent_node_index`) and returning the
+    new x. If's cond is sum(x) > 0 (a bool, CondPass casts it); Case's index is k (ge-run's
+    inputs draw it in [-4, 4]: out of range takes the last branch); a While counts i from 0
+    to a trip count of 0 to 3 and carries (i, x, k). Values stay bounded (Tanh, Abs + 1
+    scaled by 0.5), so every iteration is finite. With `dynamic`, dim 0 of x is `?` in
+    every graph. Deterministic."""
+    rng = random.Random(seed)
+    dt = rng.choice(["f32", "f16"])
+    dims = [rng.randint(1, 6) for _ in range(rng.randint(1, 3))]
+    shown = ["?" if dynamic and i == 0 else str(d) for i, d in enumerate(dims)]
+    xt = f"tensor<{'x'.join(shown)}x{dt}>"
+    st = f"tensor<{dt}>"
+    it = "tensor<i32>"
+    axes = ", ".join(str(i) for i in range(len(dims)))
+    graphs: list[str] = []
+    counter = [0]
+
+    def fresh(kind: str) -> str:
+        counter[0] += 1
+        return f"{kind}_{counter[0]}"
+
+    def block(depth: int, x: str, k: str, lines: list[str]) -> str:
+        """Lines computing a new x from %x and %k into `lines`; returns its name."""
+        choices = ["pointwise"] + (["if", "case", "while"] if depth < 3 else [])
+        kind = rng.choice(choices) if depth > 0 else rng.choice(choices[1:] or choices)
+        n = fresh("v")
+        if kind == "pointwise":
+            c = fresh("c")
+            op = rng.choice(["Tanh", "Abs", "Neg", "Relu"])
+            lines.append(f"%{c} = ge.Const {{value = dense<{rng.choice([0.5, 0.25, -0.5])}> : {st}}} : {st}")
+            lines.append(f"%{n}_a = ge.{op}(%{x}) : ({xt}) -> {xt}")
+            lines.append(f"%{n} = ge.Mul(%{n}_a, %{c}) : ({xt}, {st}) -> {xt}")
+            return n
+        if kind == "while":
+            body, cond = fresh("body"), fresh("cond")
+            trips = rng.randint(0, 3)
+            lines.append(f"%{n}_i = ge.Const {{value = dense<0> : {it}}} : {it}")
+            lines.append(
+                f"%{n}:3 = ge.While(%{n}_i, %{x}, %{k}) {{cond = @{cond}, body = @{body}}} : "
+                f"({it}, {xt}, {it}) -> ({it}, {xt}, {it})"
+            )
+            datas = (
+                f"  %i = ge.Data {{index = 0, _parent_node_index = 0}} : {it}\n"
+                f"  %x = ge.Data {{index = 1, _parent_node_index = 1}} : {xt}\n"
+                f"  %k = ge.Data {{index = 2, _parent_node_index = 2}} : {it}\n"
+            )
+            graphs.append(
+                f"ge.graph @{cond} {{\n{datas}"
+                f"  %n = ge.Const {{value = dense<{trips}> : {it}}} : {it}\n"
+                f"  %l = ge.Less(%i, %n) : ({it}, {it}) -> tensor<i1>\n"
+                f"  ge.NetOutput %l : tensor<i1>\n}}"
+            )
+            inner: list[str] = []
+            y = block(depth + 1, "x", "k", inner)
+            body_lines = "".join(f"  {ln}\n" for ln in inner)
+            graphs.append(
+                f"ge.graph @{body} {{\n{datas}"
+                f"  %one = ge.Const {{value = dense<1> : {it}}} : {it}\n"
+                f"  %i1 = ge.Add(%i, %one) : ({it}, {it}) -> {it}\n{body_lines}"
+                f"  ge.NetOutput %i1, %{y}, %k {{_parent_node_index = [0, 1, 2]}} : {it}, {xt}, {it}\n}}"
+            )
+            return f"{n}#1"
+        names = [fresh("branch") for _ in range(2 if kind == "if" else rng.randint(2, 3))]
+        for b in names:
+            inner = []
+            y = block(depth + 1, "x", "k", inner)
+            body_lines = "".join(f"  {ln}\n" for ln in inner)
+            graphs.append(
+                f"ge.graph @{b} {{\n"
+                f"  %x = ge.Data {{index = 0, _parent_node_index = 1}} : {xt}\n"
+                f"  %k = ge.Data {{index = 1, _parent_node_index = 2}} : {it}\n{body_lines}"
+                f"  ge.NetOutput %{y} : {xt}\n}}"
+            )
+        if kind == "if":
+            lines.append(f"%{n}_s = ge.ReduceSumD(%{x}) {{axes = [{axes}], keep_dims = false}} : ({xt}) -> {st}")
+            lines.append(f"%{n}_z = ge.Const {{value = dense<0.0> : {st}}} : {st}")
+            lines.append(f"%{n}_c = ge.Greater(%{n}_s, %{n}_z) : ({st}, {st}) -> tensor<i1>")
+            lines.append(
+                f"%{n} = ge.If(%{n}_c, %{x}, %{k}) {{then_branch = @{names[0]}, else_branch = @{names[1]}}} : "
+                f"(tensor<i1>, {xt}, {it}) -> {xt}"
+            )
+        else:
+            refs = ", ".join(f"@{b}" for b in names)
+            lines.append(f"%{n} = ge.Case(%{k}, %{x}, %{k}) {{branches = [{refs}]}} : ({it}, {xt}, {it}) -> {xt}")
+        return n
+
+    main: list[str] = []
+    y = block(0, "x", "k", main)
+    y2 = fresh("out")
+    main.append(f"%{y2} = ge.Tanh(%{y}) : ({xt}) -> {xt}")
+    text = (
+        "ge.graph @main {\n"
+        f"  %x = ge.Data {{index = 0}} : {xt}\n"
+        f"  %k = ge.Data {{index = 1}} : {it}\n"
+        + "".join(f"  {ln}\n" for ln in main)
+        + f"  ge.NetOutput %{y2} : {xt}\n}}"
+    )
+    return "\n".join([text, *graphs]) + "\n"

@@ -27,7 +27,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import tensor_size_in_bytes
-from ge_dialect.ge import GraphOp, NetOutput, ge_type, node_name
+from ge_dialect.ge import GraphOp, NetOutput, WhileBase, called_graph_names, ge_type, node_name
 from ge_dialect.graph import IS_UNKNOWN_SHAPE, consumers, graph_nodes, graphs_to_compile, node_order
 from ge_dialect.node_types import CONST_TYPES, DATA_NODE_TYPES, GE_LOCAL_NOOP_TYPES
 from ge_dialect.pass_options import REMARKS, AtLeast, OneOf, Option, check_options
@@ -219,6 +219,44 @@ def solve_user_input_nopadding_output(graph: GraphOp, build_graph_mode: str, rem
     return made
 
 
+# -- graphs with subgraphs -------------------------------------------------------------------
+
+
+def subgraph_arenas(module: ModuleOp) -> dict[GraphOp, tuple[int, int, int]]:
+    """Per planned root graph that calls subgraphs (PartitionedCall, If, Case, While): how
+    many arenas its model holds (one per call of a subgraph, nested calls included), and
+    its memory_size and memory_lower_bound over the root's and all arenas (each arena
+    aligned, appended to the feature map, and a While's cond value in a slot of its own:
+    lowering/ge_to_npu.py `arena`, `lower_while`)."""
+    graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
+    called = {c for g in graphs.values() for n in g.body.block.ops for c in called_graph_names(n)}
+    out: dict[GraphOp, tuple[int, int, int]] = {}
+
+    def walk(g: GraphOp, stack: tuple[str, ...]) -> tuple[int, int, int]:
+        n = 0
+        size = align(A.get_int(g, A.MEMORY_SIZE, 0) or 0)
+        bound = A.get_int(g, A.MEMORY_LOWER_BOUND, 0) or 0
+        for node in g.body.block.ops:
+            if isinstance(node, WhileBase) and (cg := graphs.get(node.subgraph_names()[0])) is not None:
+                # the cond's value has a slot of its own (ge-to-npu: lower_while)
+                slot = align(tensor_desc(cg.net_output.operands[0].type).size_in_bytes or 0)
+                size, bound = size + slot, bound + slot
+            for c in called_graph_names(node):
+                sub = graphs.get(c)
+                if sub is None or c in stack or A.get_int(sub, A.MEMORY_SIZE) is None:
+                    continue
+                k, s2, b2 = walk(sub, (*stack, c))
+                n, size, bound = n + 1 + k, size + s2, bound + b2
+        return n, size, bound
+
+    for name, g in graphs.items():
+        if name not in called and A.get_int(g, A.MEMORY_SIZE) is not None:
+            got = walk(g, (name,))
+            if got[0]:
+                out[g] = got
+    return out
+
+
 # -- the per-graph planner --------------------------------------------------------------------
 
 
@@ -275,10 +313,35 @@ class GraphPlanner:
                         node,
                         f"alias of {out_name(node.operands[k])} ({t} output {j} reuses input {k})",
                     )
+            if isinstance(node, WhileBase):
+                self.layout_while(node, name)
             if is_nopadding_continuous_input(node):
                 self.layout_continuous_input(node, t, name)
             elif is_nopadding_continuous_output(node):
                 self.layout_continuous_output(node, t, name)
+
+    def layout_while(self, node: WhileBase, name: str) -> None:
+        """# graph_utils.cc: GraphUtils::HandleSubgraphInput / HandleSubgraphOutput: a
+        # While's output k, its cond's and body's Data k and its body's NetOutput input k
+        # are one symbol with its input k: the loop-carried value lives in place (the
+        # subgraphs reach it through their input:k / output:k, ge-to-npu)"""
+        seen: set[SSAValue] = set()
+        for k, (v, r) in enumerate(zip(node.operands, node.results)):
+            if v in seen:
+                raise LocatedError(
+                    node,
+                    f"While '{name}' takes {out_name(v)} as two inputs, which cannot both be loop-carried in "
+                    "place: run ge-subgraph-pass first (WhileInputNodes copies it)",
+                )
+            seen.add(v)
+            src = v.owner
+            if isinstance(src, Operation) and ge_type(src) in IMMUTABLE_OUTPUT_TYPES:
+                raise LocatedError(
+                    node,
+                    f"While '{name}' input {k} is {out_name(v)}, whose buffer the loop cannot write in place "
+                    "(a graph input, weight or variable): run ge-subgraph-pass first (it copies it)",
+                )
+            self.join(v, r, 0, node, f"While '{name}' output {k} is its input {k}, loop-carried in place")
 
     def layout_continuous_input(self, node: Operation, t: str, name: str) -> None:
         """# graph_mem_assigner.cc: AssignContinuousInputMemory (no padding): the output refs
@@ -612,3 +675,11 @@ class AssignMemoryPass(ModulePass):
             planner = GraphPlanner(graph, self.remarks, exact)
             planner.plan()
             planner.write()
+        if self.remarks:
+            for root, (n, size, bound) in subgraph_arenas(op).items():
+                remark(
+                    root,
+                    f"graph @{root.sym_name.data} with its {n} subgraph arena(s): memory_size {size} B, "
+                    f"memory_lower_bound {bound} B (each subgraph called runs in its own arena, appended to "
+                    "the feature map by ge-to-npu: the model's figures)",
+                )

@@ -6,7 +6,7 @@
 // RUN: ge-opt %s -p 'ge-compile' | filecheck %s --check-prefix=ONE
 // The same module as the passes listed one by one:
 // RUN: ge-opt %s -p 'ge-compile{streams=2}' > %t.spliced
-// RUN: ge-opt %s -p 'ge-for-pass,ge-dimension-compute-pass,ge-constant-folding-pass,ge-infer-shape-for-preprocess,ge-cond-pass,ge-dropout-pass,ge-stop-gradient-pass,ge-prevent-gradient-pass,ge-snapshot-pass,ge-identity-pass,ge-dimension-compute-pass,ge-constant-folding-pass,ge-const-to-attr,ge-partition-dynamic,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-split-notask,ge-concat-notask,ge-pack-notask,ge-label-allocator,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
+// RUN: ge-opt %s -p 'ge-for-pass,ge-dimension-compute-pass,ge-constant-folding-pass,ge-infer-shape-for-preprocess,ge-cond-pass,ge-dropout-pass,ge-stop-gradient-pass,ge-prevent-gradient-pass,ge-snapshot-pass,ge-identity-pass,ge-dimension-compute-pass,ge-constant-folding-pass,ge-const-to-attr,ge-partition-dynamic,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse,ge-split-notask,ge-concat-notask,ge-pack-notask,ge-subgraph-pass,ge-label-allocator,ge-phony-notask{stage=calc},ge-assign-memory,ge-to-npu{streams=2}' > %t.listed
 // (cmp, and filecheck < FILE rather than cat: lit 23 runs its built-in diff and cat with
 // PYTHONPATH set to lit's own directory for the RUN lines after them, which then run the
 // installed package rather than this tree: lit/TestRunner.py, _executeShCmd)
@@ -18,7 +18,7 @@
 // RUN: ls %t.d | filecheck %s --check-prefix=LS
 // RUN: filecheck %s --check-prefix=UNCHANGED < %t.d/unchanged.txt
 // RUN: ge-opt %s -p 'ge-compile,dce' --print-ir-after-change 2>&1 >/dev/null | filecheck %s --check-prefix=CHANGE
-// RUN: filecheck %s --check-prefix=TWO < %t.d/24_ge-to-npu.mlir
+// RUN: filecheck %s --check-prefix=TWO < %t.d/25_ge-to-npu.mlir
 // RUN: ge-opt %s -p ge-compile --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
 // xDSL's --print-between-passes (stdout, between two passes: not after the last one)
 // RUN: ge-opt %s -p ge-compile --print-between-passes | grep '^IR after' | filecheck %s --check-prefix=BETWEEN
@@ -82,16 +82,17 @@ ge.graph @main attributes {_single_op_scene = false} {
 // LS-NEXT: {{^}}17_ge-autofuse.mlir{{$}}
 // LS-NEXT: {{^}}18_ge-split-notask.mlir{{$}}
 // LS-NEXT: {{^}}19_ge-concat-notask.mlir{{$}}
-// LS-NEXT: {{^}}23_ge-assign-memory.mlir{{$}}
-// LS-NEXT: {{^}}24_ge-to-npu.mlir{{$}}
+// LS-NEXT: {{^}}24_ge-assign-memory.mlir{{$}}
+// LS-NEXT: {{^}}25_ge-to-npu.mlir{{$}}
 // LS-NEXT: {{^}}unchanged.txt{{$}}
 // LS-NOT: {{.}}
 // UNCHANGED: {{\A}}01_ge-for-pass.mlir: same as 00_input.mlir{{$}}
 // UNCHANGED: {{^}}15_ge-phony-notask.mlir: same as 00_input.mlir{{$}}
 // UNCHANGED-NEXT: {{^}}20_ge-pack-notask.mlir: same as 19_ge-concat-notask.mlir{{$}}
-// UNCHANGED-NEXT: {{^}}21_ge-label-allocator.mlir: same as 19_ge-concat-notask.mlir{{$}}
-// UNCHANGED-NEXT: {{^}}22_ge-phony-notask.mlir: same as 19_ge-concat-notask.mlir{{$}}
-// UNCHANGED-NEXT: {{^}}25_dce.mlir: same as 24_ge-to-npu.mlir{{$}}
+// UNCHANGED-NEXT: {{^}}21_ge-subgraph-pass.mlir: same as 19_ge-concat-notask.mlir{{$}}
+// UNCHANGED-NEXT: {{^}}22_ge-label-allocator.mlir: same as 19_ge-concat-notask.mlir{{$}}
+// UNCHANGED-NEXT: {{^}}23_ge-phony-notask.mlir: same as 19_ge-concat-notask.mlir{{$}}
+// UNCHANGED-NEXT: {{^}}26_dce.mlir: same as 25_ge-to-npu.mlir{{$}}
 // UNCHANGED-NOT: {{.}}
 
 // --print-ir-after-change: the IR after the passes that changed it only
@@ -149,6 +150,7 @@ ge.graph @main attributes {_single_op_scene = false} {
 // BETWEEN-NEXT: IR after ge-split-notask:
 // BETWEEN-NEXT: IR after ge-concat-notask:
 // BETWEEN-NEXT: IR after ge-pack-notask:
+// BETWEEN-NEXT: IR after ge-subgraph-pass:
 // BETWEEN-NEXT: IR after ge-label-allocator:
 // BETWEEN-NEXT: IR after ge-phony-notask{stage=calc}:
 // BETWEEN-NEXT: IR after ge-assign-memory:
