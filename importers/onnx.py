@@ -1,4 +1,5 @@
-"""ONNX import: an ONNX `ModelProto` (ai.onnx opsets 11 to 28, static shapes) to a ge module.
+"""ONNX import: an ONNX `ModelProto` (ai.onnx opsets 11 to 28, and 7 to 10 where each op is
+unchanged since, see OLDEST_OPSET; static shapes) to a ge module.
 
     module = import_model(onnx.load("model.onnx"), "model.onnx")
     module = load_model("model.onnx", input_shapes={"x": (1, 3, 224, 224)})
@@ -44,7 +45,7 @@ that takes them (Reshape, Expand, StridedSliceV2, Tile, PadV3, SqueezeV3, Unsque
 ReduceXxx, SplitV, Resize; VALUE_INPUTS), and GE's graph preparation folds them and the
 dims ONNX's inference left unknown (passes/prepare/: ge-infer-shape-for-preprocess,
 ge-const-to-attr); a dim whose value arrives with the data stays a dynamic shape. A few
-stay constants only (STATIC_INPUTS: Trilu's k, Resize's scales, ReduceLogSum's axes).
+stay constants only (STATIC_INPUTS: Trilu's k, Resize's scales).
 
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
@@ -126,6 +127,7 @@ __all__ = [
     "STATIC_INPUTS",
     "MAX_OPSET",
     "MIN_OPSET",
+    "OLDEST_OPSET",
     "Mapping",
     "OnnxImportError",
     "import_model",
@@ -143,6 +145,13 @@ MIN_OPSET = 11
 # Range takes from 27 on: refused, see _range). tests/importers/test_onnx_opsets.py checks
 # the table against onnx.defs and onnxruntime.
 MAX_OPSET = 28
+# Older opsets (onnxruntime guarantees 7 and up): a model of opset 7 to 10 is imported as
+# opset MIN_OPSET where every op it uses has, at its opset, the version it has at MIN_OPSET
+# (onnx.defs: the same since_version, so the same semantics: And-7, Xor-7, Shrink-9,
+# ReverseSequence-10, ...); a node whose op is older (Upsample-9, Slice-1, Pad-2, ...) is
+# refused, naming the op and both versions (`check_old_op_version`). Beyond GE: its parser
+# takes the plugins' registered opsets (8 to 18), which leave the version to each plugin.
+OLDEST_OPSET = 7
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 
 
@@ -342,7 +351,6 @@ MAPPINGS: dict[str, Mapping] = _table(
 # the value as an input, for GE's graph preparation to fold (passes/prepare/).
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Resize": {2: "scales"},
-    **{op: {1: "axes"} for op in ("ReduceLogSum", "ReduceLogSumExp")},
 }  # fmt: skip
 
 
@@ -351,6 +359,7 @@ VALUE_INPUTS: dict[str, tuple[int, ...]] = {
     "Reshape": (1,), "Expand": (1,), "Slice": (1, 2, 3, 4), "Tile": (1,), "Pad": (1,), "Squeeze": (1,),
     "Unsqueeze": (1,), "ReduceSum": (1,), "ReduceMax": (1,), "ReduceMin": (1,), "ReduceMean": (1,),
     "ReduceProd": (1,), "Split": (1,), "Resize": (3,), "ConstantOfShape": (0,), "Range": (0, 1, 2),
+    "ReduceL1": (1,), "ReduceL2": (1,), "ReduceSumSquare": (1,), "ReduceLogSum": (1,), "ReduceLogSumExp": (1,),
 }  # fmt: skip
 
 
@@ -523,17 +532,33 @@ def import_model(
 
 
 def default_opset(model: onnx.ModelProto, name: str) -> int:
-    """The model's ai.onnx opset; outside MIN_OPSET..MAX_OPSET is an error."""
+    """The model's ai.onnx opset; outside OLDEST_OPSET..MAX_OPSET is an error."""
     versions = [o.version for o in model.opset_import if o.domain in _DEFAULT_DOMAINS]
     if not versions:
         raise OnnxImportError(f"{name}: error: the model imports no ai.onnx opset (opset_import has none)")
     v = versions[0]
-    if not MIN_OPSET <= v <= MAX_OPSET:
+    if not OLDEST_OPSET <= v <= MAX_OPSET:
         raise OnnxImportError(
-            f"{name}: error: ai.onnx opset {v} is outside the supported range {MIN_OPSET}-{MAX_OPSET} "
+            f"{name}: error: ai.onnx opset {v} is outside the supported range {OLDEST_OPSET}-{MAX_OPSET} "
             "(convert it with onnx.version_converter first)"
         )
     return v
+
+
+def check_old_op_version(op_type: str, opset: int) -> str | None:
+    """For a model of an opset below MIN_OPSET: None where `op_type` has at `opset` the
+    version it has at MIN_OPSET (unchanged since: imported as at MIN_OPSET), else why not."""
+    try:
+        old = onnx.defs.get_schema(op_type, opset).since_version
+        now = onnx.defs.get_schema(op_type, MIN_OPSET).since_version
+    except onnx.defs.SchemaError:
+        return None  # no such op at one of the opsets: the op's own check refuses it
+    if old == now:
+        return None
+    return (
+        f"{op_type}-{old} (opset {opset}) is not supported: the op changed to {op_type}-{now} by opset "
+        f"{MIN_OPSET}, the oldest whose ops are mapped (convert the model with onnx.version_converter)"
+    )
 
 
 def _import(
@@ -550,7 +575,8 @@ def _import(
     _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
     inferred = _infer_types(model, name, dynamic_dims)
-    imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims)
+    # an older opset reads as MIN_OPSET: each op's version is checked against it (convert_node)
+    imp = _Importer(name, max(opset, MIN_OPSET), inferred, dynamic_dims=dynamic_dims, model_opset=opset)
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
     return imp.run(graph)
@@ -943,10 +969,11 @@ class _Value:
 @dataclass
 class _Importer:
     model_name: str
-    opset: int
+    opset: int  # the opset the ops are imported at (the model's, or MIN_OPSET for an older one)
     inferred: dict[str, tuple[int, list[int | str | None] | None]]
     # --dynamic-dims: a named or unknown ONNX dim is an unknown dim (-1, `?`)
     dynamic_dims: bool = False
+    model_opset: int = 0  # the model's own ai.onnx opset (below MIN_OPSET: see OLDEST_OPSET)
     values: dict[str, _Value] = field(default_factory=dict)
     ops: list[Operation] = field(default_factory=list)
     used_names: set[str] = field(default_factory=set)
@@ -1091,6 +1118,9 @@ class _Importer:
         ctx = _NodeCtx(self, node, line)
         if node.domain not in _DEFAULT_DOMAINS or node.op_type not in _CONVERTERS:
             raise ctx.error(_unsupported_message(node.op_type, node.domain))
+        if self.model_opset and self.model_opset < MIN_OPSET:
+            if why := check_old_op_version(node.op_type, self.model_opset):
+                raise ctx.error(why)
         try:  # ONNX's checker: attribute names and types against the op's schema
             # (not a node with subgraphs: the checker cannot be told the outer scope a
             # branch reads; each node of a subgraph is checked when onnx_control.py imports it)
@@ -1844,8 +1874,29 @@ def _reduce_axes(ctx: _NodeCtx) -> list[int] | None:
     return ctx.attr_ints("axes", [])
 
 
+def computed_axes(ctx: _NodeCtx) -> bool:
+    """Whether the reduction's axes are input 1 and no constant (computed in the graph or a
+    graph input): then they stay an input of GE's ReduceXxx (_reduce_d)."""
+    return _axes_input(ctx) and ctx.has(1) and ctx.value(1).const is None
+
+
 def _reduce(ctx: _NodeCtx, x: SSAValue, cls: type[Operation], suffix: str | None, out_elem: int) -> Operation:
-    """One ReduceXxxD {axes, keep_dims} of `x` (ONNX keepdims defaults to 1)."""
+    """One ReduceXxxD {axes, keep_dims} of `x` (ONNX keepdims defaults to 1); with
+    computed axes (`computed_axes`), ReduceSum(x, axes) {keep_dims, noop_with_empty_axes}
+    (reduce_sum_plugin.cc: ParseOpToGraphReduceSum13 passes the axes input on; `cls` is
+    ReduceSumD then)."""
+    if computed_axes(ctx):
+        assert cls is ge.ReduceSumD, cls
+        if ctx.attr_int("noop_with_empty_axes", 0):  # ONNX passes x itself on for empty axes
+            raise ctx.unsupported_attr(
+                "noop_with_empty_axes", 1, f"GE's {ctx.op_type} plugin always reduces (its axes are computed)"
+            )
+        attrs = {
+            "keep_dims": _bool(bool(ctx.attr_int("keepdims", 1))),
+            "noop_with_empty_axes": _bool(bool(ctx.attr_int("noop_with_empty_axes", 0))),
+        }
+        assert out_elem == ctx.out_elem(), (out_elem, ctx.out_elem())
+        return ctx.emit(ge.ReduceSum, [x, ctx.x(1)], [ctx.out_type()], attrs, suffix=suffix)
     axes = _reduce_axes(ctx)
     keep = bool(ctx.attr_int("keepdims", 1))
     attrs = {"axes": _ints(axes or []), "keep_dims": _bool(keep)}
@@ -1860,7 +1911,7 @@ def _reduce_d(ctx: _NodeCtx) -> None:
     # which GE turns into ReduceXxxD {axes, keep_dims}. Computed axes stay input 1 of
     # ReduceXxx {keep_dims, noop_with_empty_axes} (reduce_sum_plugin.cc:
     # ParseOpToGraphReduceSum13 passes the axes input on), for ge-const-to-attr.
-    if _axes_input(ctx) and ctx.has(1) and ctx.value(1).const is None:
+    if computed_axes(ctx):
         attrs = {
             "keep_dims": _bool(bool(ctx.attr_int("keepdims", 1))),
             "noop_with_empty_axes": _bool(bool(ctx.attr_int("noop_with_empty_axes", 0))),
@@ -1877,9 +1928,10 @@ def _reduce_d(ctx: _NodeCtx) -> None:
 @converts("ReduceLogSum", "ReduceLogSumExp")
 def _reduce_log_sum(ctx: _NodeCtx) -> None:
     # reduce_log_sum_plugin.cc: ReduceSum(x) -> Log; reduce_log_sum_exp_plugin.cc:
-    # Exp(x) -> ReduceSum -> Log (both with Const axes and keep_dims).
+    # Exp(x) -> ReduceSum -> Log (both with Const axes and keep_dims; computed axes stay
+    # ReduceSum's input, as ReduceSum's own plugin keeps them).
     x = ctx.x(0)
-    if _reduce_axes(ctx) is None:
+    if not computed_axes(ctx) and _reduce_axes(ctx) is None:
         raise ctx.unsupported_attr("noop_with_empty_axes", 1, "GE's plugin always reduces (axes are empty)")
     if ctx.op_type == "ReduceLogSumExp":
         x = ctx.emit(ge.Exp, [x], [ctx.imp.tensor_type(ctx.elem(0), ctx.dims(0))], suffix="Exp").results[0]

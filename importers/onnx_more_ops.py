@@ -32,6 +32,7 @@ from importers.onnx import (
     _reduce_axes,
     _same_dtype,
     _table,
+    computed_axes,
     converts,
     nonnegative_indices,
 )
@@ -195,8 +196,9 @@ def _reduce_norms(ctx: _NodeCtx) -> None:
     # reduce_sum_square_plugin.cc: SquareSumV1; reduceL1_plugin.cc / reduceL2_plugin.cc:
     # LpNorm {p = 1 / 2}. The ge dialect has neither; each is the GE ops that compute it,
     # with reduce_sum_plugin.cc's axes and keep_dims: Mul(x, x) or Abs(x), ReduceSumD,
-    # and for L2 a Sqrt.
-    if _reduce_axes(ctx) is None:
+    # and for L2 a Sqrt. Computed axes stay ReduceSum's input (as reduce_sum_plugin.cc's
+    # ParseOpToGraphReduceSum13 keeps them).
+    if not computed_axes(ctx) and _reduce_axes(ctx) is None:
         raise ctx.unsupported_attr("noop_with_empty_axes", 1, f"GE's {ctx.op_type} plugin always reduces")
     x, elem = ctx.x(0), ctx.elem(0)
     t = ctx.imp.tensor_type(elem, ctx.dims(0))
