@@ -21,6 +21,7 @@ from ge_dialect import ge
 from importers.onnx import (
     _GE_DATATYPE,
     _T,
+    CAST_DTYPES,
     MAPPINGS,
     _bool,
     _dtype_name,
@@ -32,6 +33,7 @@ from importers.onnx import (
     _reduce_axes,
     _same_dtype,
     _table,
+    cast_to,
     computed_axes,
     converts,
     nonnegative_indices,
@@ -87,15 +89,15 @@ MAPPINGS.update(
 
 @converts("CastLike")
 def _cast_like(ctx: _NodeCtx) -> None:
-    # No plugin in the public copy: CastLike(x, target) is cast_plugin.cc's Cast to
-    # target's dtype, with the same table of dtypes.
+    # No plugin in the public copy: CastLike(x, target) is Cast to target's dtype, with
+    # Cast's dtypes and saturate (importers/onnx.py: cast_to).
     to = ctx.elem(1)
-    if to not in _GE_DATATYPE:
+    if to not in CAST_DTYPES:
         raise ctx.error(
             f"CastLike to {_dtype_name(to).lower()}: GE's Cast plugin maps only "
-            + ", ".join(_dtype_name(c) for c in _GE_DATATYPE)
+            + ", ".join(_dtype_name(c) for c in CAST_DTYPES)
         )
-    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
+    cast_to(ctx, ctx.x(0), to, bool(ctx.attr_int("saturate", 1)))
 
 
 @converts("BitShift")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -641,3 +642,36 @@ def test_shape_slice_of_unknown_dims_is_refused() -> None:
     )
     with pytest.raises(OnnxImportError, match=r"node 's' \(Shape\): error: attribute start/end = 0/1 is not supported"):
         import_model(m, "m.onnx", dynamic_dims=True)
+
+
+@pytest.mark.parametrize("to", [T.FLOAT8E4M3FN, T.FLOAT8E5M2])
+@pytest.mark.parametrize("saturate", [1, 0])
+@pytest.mark.parametrize("src", [np.float32, np.float16])
+def test_cast_to_float8_saturates_as_onnx_says(to: int, saturate: int, src: type) -> None:
+    # beyond cast_plugin.cc's table: GE's Cast to DT_FLOAT8_*; saturate (the default) clips
+    # to the float8 range first (infinities too), without it E4M3FN overflows to NaN and
+    # E5M2 to inf; rounding to nearest even in both (ml_dtypes computes the expected values)
+    f8 = onnx.helper.tensor_dtype_to_np_dtype(to)
+    top = float(ml_dtypes.finfo(f8).max)
+    values = np.concatenate([rng(to).uniform(-1.5 * top, 1.5 * top, 12), [np.inf, -np.inf, np.nan, 0.3, -1e-3, top]])
+    with np.errstate(over="ignore"):  # beyond float16's range: inf, as wanted
+        x = values.astype(src).reshape(3, 6)
+    m = make_model(
+        [h.make_node("Cast", ["x"], ["y"], name="c", to=to, saturate=saturate)],
+        [("x", _ONNX_OF[src], [3, 6])],
+        ["y"],
+        opset=19,
+    )
+    module = import_model(m, "m.onnx")
+    assert ("ge.ClipByValue" in _ge_ops(module)) == bool(saturate)
+    want = (np.clip(x, -top, top) if saturate else x).astype(f8)
+    for (got,) in (run_module(module, [x]), api.simulate(module, [x]).outputs):
+        assert got.dtype == f8
+        np.testing.assert_array_equal(got.astype(np.float64), want.astype(np.float64))
+
+
+@pytest.mark.parametrize(("alpha", "gamma"), [(2.0, 3.0), (1.6732632, 0.5), (0.25, 1.0507)])
+def test_selu_with_other_constants_is_gamma_times_elu(alpha: float, gamma: float) -> None:
+    c = case("Selu", "Selu", {"x": f32(3, 5, seed=4) * 3}, ["ge.Elu", "ge.Mul"], alpha=alpha, gamma=gamma)
+    assert _ge_ops(import_model(c.model, "m.onnx")) == c.expect
+    test_numbers(c)
