@@ -64,6 +64,8 @@ MAPPINGS.update(
     SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
     DequantizeLinear | Cast, Sub, Mul (no plugin in the public copy) | -
     QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
+    MatMulInteger | Cast, Sub, MatMul / BatchMatMulV2 in int32 (no plugin in the public copy) | -
+    QLinearMatMul | Cast, Sub, MatMul / BatchMatMulV2, Mul, RealDiv, Add, Round, ClipByValue, Cast (no plugin in the public copy) | -
     ThresholdedRelu | Greater, SelectV2 | threshold_relu_plugin.cc
     Shrink | Less, Greater, Add, Sub, SelectV2 (no plugin in the public copy) | -
     EyeLike | Const (folded: a static shape) | eyelike_plugin.cc
@@ -444,6 +446,92 @@ def _quantize_linear(ctx: _NodeCtx) -> None:
     hi = ctx.const_value(np.asarray(info.max, fdt), elem, "max")
     q = ctx.emit(ge.ClipByValue, [q, lo, hi], [t], suffix="ClipByValue").results[0]
     ctx.single(ge.Cast, [q], {"dst_type": _int(_GE_DATATYPE[out])})
+
+
+# -- MatMulInteger, QLinearMatMul ----------------------------------------------------------
+
+
+def _int32_operand(ctx: _NodeCtx, i: int, zp: int, row_axis: int | None) -> SSAValue:
+    """Input `i` (8-bit) as int32, minus its zero point (input `zp`, when given): a scalar,
+    or one value per row of A (`row_axis`: reshaped to [M, 1]) / per column of B (a [N]
+    vector broadcasts as it is), as ONNX's MatMulInteger and QLinearMatMul take them."""
+    tt = ctx.imp.tensor_type
+    dims = ctx.dims(i)
+    v = ctx.emit(ge.Cast, [ctx.x(i)], [tt(_T.INT32, dims)], {"dst_type": _int(_GE_DATATYPE[_T.INT32])},
+                 suffix=f"in{i}_Cast").results[0]  # fmt: skip
+    if not ctx.has(zp):
+        return v
+    zd = ctx.dims(zp)
+    z = ctx.emit(ge.Cast, [ctx.x(zp)], [tt(_T.INT32, zd)], {"dst_type": _int(_GE_DATATYPE[_T.INT32])},
+                 suffix=f"zp{zp}_Cast").results[0]  # fmt: skip
+    n = int(np.prod(zd, dtype=np.int64))
+    if n != 1:
+        axis = row_axis if row_axis is not None else len(dims) - 1
+        if len(zd) != 1 or zd[0] != dims[axis]:
+            raise ctx.error(
+                f"zero point {zp} of shape {list(zd)} is neither a scalar nor one value per {'row' if row_axis is not None else 'column'}"
+            )
+        if row_axis is not None:
+            s = ctx.const_value(np.array([zd[0], 1], np.int64), _T.INT64, f"zp{zp}_shape")
+            z = ctx.emit(ge.Reshape, [z, s], [tt(_T.INT32, (zd[0], 1))], suffix=f"zp{zp}_Reshape").results[0]
+    return ctx.emit(ge.Sub, [v, z], [tt(_T.INT32, dims)], suffix=f"in{i}_Sub").results[0]
+
+
+def _int32_matmul(ctx: _NodeCtx, a: SSAValue, b: SSAValue, out_dims: tuple[int, ...]) -> SSAValue:
+    """a @ b in int32 (exact: 8-bit terms), as MatMul (two 2-D inputs) or BatchMatMulV2
+    (matmul_plugin.cc's ops), which GE's REG_OPs declare for DT_INT32."""
+    ra, rb = len(ctx.dims(0)), len(ctx.dims(3 if ctx.op_type == "QLinearMatMul" else 1))
+    t = ctx.imp.tensor_type(_T.INT32, out_dims)
+    if ra == 2 and rb == 2:
+        return ctx.emit(ge.MatMul, [a, b], [t], suffix="MatMul").results[0]
+    if not (2 <= ra <= 6 and 2 <= rb <= 6):
+        raise ctx.error(f"{ctx.op_type} of a rank-{ra} and a rank-{rb} input: BatchMatMulV2 takes 2-D to 6-D inputs")
+    return ctx.emit(ge.BatchMatMulV2, [a, b], [t], {"adj_x1": _bool(False), "adj_x2": _bool(False)},
+                    suffix="BatchMatMulV2").results[0]  # fmt: skip
+
+
+@converts("MatMulInteger")
+def _matmul_integer(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: (A - a_zero_point) @ (B - b_zero_point) in int32, as
+    # Cast, Sub and MatMul / BatchMatMulV2 (exact, as ONNX defines it).
+    a = _int32_operand(ctx, 0, 2, len(ctx.dims(0)) - 2)
+    b = _int32_operand(ctx, 1, 3, None)
+    ctx.bind(0, _int32_matmul(ctx, a, b, ctx.out_dims()))
+
+
+@converts("QLinearMatMul")
+def _qlinear_matmul(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: ONNX's definition step by step. The int32 product C of
+    # the zero-pointed operands (as MatMulInteger), the multiplier a_scale * b_scale /
+    # y_scale in the scales' dtype (Mul, RealDiv), C * multiplier + y_zero_point in
+    # float64 (C and both terms are exact there; one rounding, as ONNX's reference
+    # computes it), Round (half to even), ClipByValue to the output type's range, Cast.
+    tt = ctx.imp.tensor_type
+    out_dims, out = ctx.out_dims(), ctx.out_elem()
+    selem = ctx.elem(1)
+    for i, what in ((1, "a_scale"), (4, "b_scale"), (6, "y_scale"), (7, "y_zero_point")):
+        if ctx.has(i) and int(np.prod(ctx.dims(i), dtype=np.int64)) != 1 and i != 4:
+            raise ctx.error(f"{what} of shape {list(ctx.dims(i))}: only a per-tensor {what} is imported")
+    a = _int32_operand(ctx, 0, 2, len(ctx.dims(0)) - 2)
+    b = _int32_operand(ctx, 3, 5, None)
+    c = _int32_matmul(ctx, a, b, out_dims)
+    f64 = _GE_DATATYPE[_T.DOUBLE]
+    scale_dims = ctx.dims(4) if int(np.prod(ctx.dims(4), dtype=np.int64)) != 1 else ctx.dims(1)
+    m = ctx.emit(ge.Mul, [ctx.x(1), ctx.x(4)], [tt(selem, scale_dims)], suffix="scale_Mul").results[0]
+    m = ctx.emit(ge.RealDiv, [m, ctx.x(6)], [tt(selem, scale_dims)], suffix="scale_RealDiv").results[0]
+    m = ctx.emit(ge.Cast, [m], [tt(_T.DOUBLE, scale_dims)], {"dst_type": _int(f64)}, suffix="scale_Cast").results[0]
+    d = ctx.emit(ge.Cast, [c], [tt(_T.DOUBLE, out_dims)], {"dst_type": _int(f64)}, suffix="acc_Cast").results[0]
+    d = ctx.emit(ge.Mul, [d, m], [tt(_T.DOUBLE, out_dims)], suffix="Mul").results[0]
+    if ctx.has(7):
+        z = ctx.emit(ge.Cast, [ctx.x(7)], [tt(_T.DOUBLE, ctx.dims(7))], {"dst_type": _int(f64)},
+                     suffix="y_zero_point_Cast").results[0]  # fmt: skip
+        d = ctx.emit(ge.Add, [d, z], [tt(_T.DOUBLE, out_dims)], suffix="Add").results[0]
+    d = ctx.emit(ge.Round, [d], [tt(_T.DOUBLE, out_dims)], suffix="Round").results[0]
+    info = np.iinfo(onnx.helper.tensor_dtype_to_np_dtype(out))
+    lo = ctx.const_value(np.asarray(info.min, np.float64), _T.DOUBLE, "min")
+    hi = ctx.const_value(np.asarray(info.max, np.float64), _T.DOUBLE, "max")
+    d = ctx.emit(ge.ClipByValue, [d, lo, hi], [tt(_T.DOUBLE, out_dims)], suffix="ClipByValue").results[0]
+    ctx.single(ge.Cast, [d], {"dst_type": _int(_GE_DATATYPE[out])})
 
 
 # -- ThresholdedRelu, Shrink, EyeLike ------------------------------------------------------

@@ -203,7 +203,7 @@ def finish(
             if exact is None:
                 over = np.abs(rr) + e > fmax
             else:  # the threshold: fmax + u 2^floor(log2 fmax) (f32: 2^128 - 2^103)
-                over = exact + e_prop + extra >= fmax + u * 2.0 ** math.floor(math.log2(fmax))
+                over = exact + e_prop + extra >= fmax + math.ldexp(u, math.frexp(fmax)[1] - 1)
             e = np.where((e > 0) & over, INF, e)
         else:  # an integer or bool result: a fractional error rounds up to whole units
             e = np.ceil(e)

@@ -77,6 +77,10 @@ def f32(*shape: int, seed: int = 0) -> np.ndarray:
     return rng(seed).standard_normal(shape).astype(np.float32)
 
 
+def u8(*shape: int, seed: int = 0) -> np.ndarray:
+    return rng(seed).integers(0, 256, shape).astype(np.uint8)
+
+
 def i64(*v: object) -> np.ndarray:
     return np.array(v, dtype=np.int64)
 
@@ -535,6 +539,53 @@ CASES: list[Case] = [
     case("DepthToSpace-DCR", "DepthToSpace", {"x": f32(1, 8, 2, 3)}, ["ge.DepthToSpace"], blocksize=2),
     case("DepthToSpace-CRD", "DepthToSpace", {"x": f32(2, 9, 2, 2)}, ["ge.DepthToSpace"], blocksize=3, mode="CRD"),
     case("SpaceToDepth", "SpaceToDepth", {"x": f32(1, 2, 4, 6)}, ["ge.SpaceToDepth"], blocksize=2),
+    # -- MatMulInteger, QLinearMatMul (int32 products; the multiplier's one rounding in f64) --
+    case(
+        "MatMulInteger-u8-zp",
+        "MatMulInteger",
+        {"a": u8(4, 3), "b": u8(3, 5, seed=1), "az": np.array(200, np.uint8), "bz": np.array(7, np.uint8)},
+        ["ge.Cast", "ge.Cast", "ge.Sub", "ge.Cast", "ge.Cast", "ge.Sub", "ge.MatMul"],
+        opset=10,
+    ),
+    case(
+        "MatMulInteger-i8-batched",
+        "MatMulInteger",
+        {"a": u8(2, 3, 4).astype(np.int8), "b": u8(4, 2, seed=3).astype(np.int8)},
+        ["ge.Cast", "ge.Cast", "ge.BatchMatMulV2"],
+    ),
+    case(
+        "QLinearMatMul-u8",
+        "QLinearMatMul",
+        {"a": u8(3, 4), "b": u8(4, 2, seed=5)},
+        [
+            "ge.Cast",
+            "ge.Cast",
+            "ge.Sub",
+            "ge.Cast",
+            "ge.Cast",
+            "ge.Sub",
+            "ge.MatMul",
+            "ge.Mul",
+            "ge.RealDiv",
+            "ge.Cast",
+            "ge.Cast",
+            "ge.Mul",
+            "ge.Cast",
+            "ge.Add",
+            "ge.Round",
+            "ge.ClipByValue",
+            "ge.Cast",
+        ],
+        inits={
+            "as": np.array([0.0137], np.float32),
+            "az": np.array([113], np.uint8),
+            "bs": np.array([0.0211], np.float32),
+            "bz": np.array([131], np.uint8),
+            "ys": np.array([0.0523], np.float32),
+            "yz": np.array([100], np.uint8),
+        },
+        order=["a", "as", "az", "b", "bs", "bz", "ys", "yz"],
+    ),  # fmt: skip
 ]
 
 
@@ -675,3 +726,41 @@ def test_selu_with_other_constants_is_gamma_times_elu(alpha: float, gamma: float
     c = case("Selu", "Selu", {"x": f32(3, 5, seed=4) * 3}, ["ge.Elu", "ge.Mul"], alpha=alpha, gamma=gamma)
     assert _ge_ops(import_model(c.model, "m.onnx")) == c.expect
     test_numbers(c)
+
+
+@pytest.mark.parametrize("out", [np.uint8, np.int8])
+@pytest.mark.parametrize("scale", [np.float32, np.float16])
+def test_qlinear_matmul_is_onnx_reference(out: type, scale: type) -> None:
+    # ONNX's definition (its ReferenceEvaluator): C * (a_scale * b_scale / y_scale) in float64
+    # (int32 times a narrower float), + y_zero_point, rint, clip; saturating int8 outputs
+    from onnx.reference import ReferenceEvaluator
+
+    r = rng(11)
+    a = r.integers(-128, 128, (2, 3, 6)).astype(out) if out is np.int8 else u8(2, 3, 6, seed=11)
+    b = r.integers(-128, 128, (2, 6, 4)).astype(out) if out is np.int8 else u8(2, 6, 4, seed=12)
+    vals = [a, np.array([0.031], scale), np.array([3], out), b, np.array([0.017], scale), np.array([-5 if out is np.int8 else 9], out),
+            np.array([0.009], scale), np.array([2], out)]  # fmt: skip
+    names = ["a", "as", "az", "b", "bs", "bz", "ys", "yz"]
+    m = make_model([h.make_node("QLinearMatMul", names, ["y"], name="q")],
+                   [(n, _ONNX_OF[v.dtype.type], list(v.shape)) for n, v in zip(names, vals)], ["y"], opset=21)  # fmt: skip
+    (want,) = ReferenceEvaluator(m).run(None, dict(zip(names, vals)))
+    module = import_model(m, "m.onnx")
+    assert (want == np.iinfo(out).min).any() or (want == np.iinfo(out).max).any()  # some saturate
+    for (got,) in (run_module(module, vals), api.simulate(module, vals).outputs):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_matmul_integer_per_row_and_column_zero_points() -> None:
+    # ONNX allows one zero point per row of A and per column of B (onnxruntime does not):
+    # numpy computes the expected int32 product
+    a, b, az, bz = u8(4, 3), u8(3, 5, seed=1), u8(4, seed=2), u8(5, seed=3)
+    m = make_model(
+        [h.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"], name="mi")],
+        [("a", T.UINT8, [4, 3]), ("b", T.UINT8, [3, 5]), ("az", T.UINT8, [4]), ("bz", T.UINT8, [5])],
+        ["y"],
+        opset=10,
+    )
+    want = (a.astype(np.int32) - az.astype(np.int32)[:, None]) @ (b.astype(np.int32) - bz.astype(np.int32))
+    module = import_model(m, "m.onnx")
+    for (got,) in (run_module(module, [a, b, az, bz]), api.simulate(module, [a, b, az, bz]).outputs):
+        np.testing.assert_array_equal(got, want)
