@@ -29,6 +29,7 @@ from importers.onnx import (
     _ints,
     _NodeCtx,
     _norm_axis,
+    _pool_attrs,
     _reduce,
     _reduce_axes,
     _same_dtype,
@@ -65,6 +66,7 @@ MAPPINGS.update(
     DequantizeLinear | Cast, Sub, Mul (no plugin in the public copy) | -
     QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
     MatMulInteger | Cast, Sub, MatMul / BatchMatMulV2 in int32 (no plugin in the public copy) | -
+    LpPool | Abs, Pow, AvgPoolV2 {divisor_override = 1}, Pow (no plugin in the public copy) | -
     QLinearMatMul | Cast, Sub, MatMul / BatchMatMulV2, Mul, RealDiv, Add, Round, ClipByValue, Cast (no plugin in the public copy) | -
     ThresholdedRelu | Greater, SelectV2 | threshold_relu_plugin.cc
     Shrink | Less, Greater, Add, Sub, SelectV2 (no plugin in the public copy) | -
@@ -532,6 +534,40 @@ def _qlinear_matmul(ctx: _NodeCtx) -> None:
     hi = ctx.const_value(np.asarray(info.max, np.float64), _T.DOUBLE, "max")
     d = ctx.emit(ge.ClipByValue, [d, lo, hi], [tt(_T.DOUBLE, out_dims)], suffix="ClipByValue").results[0]
     ctx.single(ge.Cast, [d], {"dst_type": _int(_GE_DATATYPE[out])})
+
+
+# -- LpPool ---------------------------------------------------------------------------------
+
+
+@converts("LpPool")
+def _lp_pool(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: (sum over the window of |x|^p)^(1/p) as Abs, Pow,
+    # AvgPoolV2 {divisor_override = 1} (average_pool_plugin.cc's op and attributes, read by
+    # _pool_attrs: its window sum; padding adds |0|^p = 0) and Pow(1/p). A 1-D pool pools
+    # [N, C, L, 1] as AveragePool's plugin does. ceil_mode (LpPool-18) is refused: a
+    # window past the padded edge is not ONNX's there.
+    if ctx.attr_int("ceil_mode", 0):
+        raise ctx.unsupported_attr("ceil_mode", 1, "LpPool's windows past the edge are not AvgPoolV2's")
+    p = ctx.attr_int("p", 2)
+    if p <= 0:
+        raise ctx.unsupported_attr("p", p, "the norm's order must be positive")
+    attrs, trans = _pool_attrs(ctx, "AvgPool")
+    attrs["exclusive"] = _bool(False)
+    attrs["divisor_override"] = _int(1)
+    x, elem, xd, od = ctx.x(0), ctx.elem(0), ctx.dims(0), ctx.out_dims()
+    tt = ctx.imp.tensor_type
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    a = ctx.emit(ge.Abs, [x], [tt(elem, xd)], suffix="Abs").results[0]
+    pw = ctx.const_value(np.asarray(p, dt), elem, "p")
+    a = ctx.emit(ge.Pow, [a, pw], [tt(elem, xd)], suffix="Pow").results[0]
+    if trans:
+        a = ctx.emit(ge.Unsqueeze, [a], [tt(elem, (*xd, 1))], {"axes": _ints([3])}, suffix="UnsqueezeX").results[0]
+        s = ctx.emit(ge.AvgPoolV2, [a], [tt(elem, (*od, 1))], attrs, suffix="AvgPoolV2").results[0]
+        s = ctx.emit(ge.Squeeze, [s], [tt(elem, od)], {"axis": _ints([3])}, suffix="Squeeze").results[0]
+    else:
+        s = ctx.emit(ge.AvgPoolV2, [a], [tt(elem, od)], attrs, suffix="AvgPoolV2").results[0]
+    inv = ctx.const_value(np.asarray(1.0 / p, dt), elem, "inv_p")
+    ctx.single(ge.Pow, [s, inv])
 
 
 # -- ThresholdedRelu, Shrink, EyeLike ------------------------------------------------------

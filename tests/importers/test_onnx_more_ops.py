@@ -539,6 +539,35 @@ CASES: list[Case] = [
     case("DepthToSpace-DCR", "DepthToSpace", {"x": f32(1, 8, 2, 3)}, ["ge.DepthToSpace"], blocksize=2),
     case("DepthToSpace-CRD", "DepthToSpace", {"x": f32(2, 9, 2, 2)}, ["ge.DepthToSpace"], blocksize=3, mode="CRD"),
     case("SpaceToDepth", "SpaceToDepth", {"x": f32(1, 2, 4, 6)}, ["ge.SpaceToDepth"], blocksize=2),
+    # -- LpPool: Abs, Pow, the window sums (AvgPoolV2 divisor_override 1), Pow(1/p) ------------
+    case(
+        "LpPool-2d-pads-p3",
+        "LpPool",
+        {"x": f32(1, 2, 6, 5)},
+        ["ge.Abs", "ge.Pow", "ge.AvgPoolV2", "ge.Pow"],
+        opset=18,
+        kernel_shape=[3, 2],
+        p=3,
+        pads=[1, 0, 2, 1],
+        strides=[2, 1],
+    ),
+    case(
+        "LpPool-1d-p2",
+        "LpPool",
+        {"x": f32(2, 3, 9)},
+        ["ge.Abs", "ge.Pow", "ge.Unsqueeze", "ge.AvgPoolV2", "ge.Squeeze", "ge.Pow"],
+        kernel_shape=[4],
+        strides=[2],
+    ),
+    case(
+        "LpPool-same-upper-p1",
+        "LpPool",
+        {"x": f32(1, 1, 5, 5)},
+        ["ge.Abs", "ge.Pow", "ge.AvgPoolV2", "ge.Pow"],
+        kernel_shape=[2, 2],
+        p=1,
+        auto_pad="SAME_UPPER",
+    ),  # fmt: skip
     # -- MatMulInteger, QLinearMatMul (int32 products; the multiplier's one rounding in f64) --
     case(
         "MatMulInteger-u8-zp",
