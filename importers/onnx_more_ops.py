@@ -67,6 +67,7 @@ MAPPINGS.update(
     QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
     MatMulInteger | Cast, Sub, MatMul / BatchMatMulV2 in int32 (no plugin in the public copy) | -
     LpPool | Abs, Pow, AvgPoolV2 {divisor_override = 1}, Pow (no plugin in the public copy) | -
+    DynamicQuantizeLinear | ReduceMaxD, ReduceMinD, Maximum, Minimum, Equal, SelectV2, Sub, RealDiv, Neg, ClipByValue, Round, Add, Cast (no plugin in the public copy) | -
     QLinearMatMul | Cast, Sub, MatMul / BatchMatMulV2, Mul, RealDiv, Add, Round, ClipByValue, Cast (no plugin in the public copy) | -
     ThresholdedRelu | Greater, SelectV2 | threshold_relu_plugin.cc
     Shrink | Less, Greater, Add, Sub, SelectV2 (no plugin in the public copy) | -
@@ -534,6 +535,47 @@ def _qlinear_matmul(ctx: _NodeCtx) -> None:
     hi = ctx.const_value(np.asarray(info.max, np.float64), _T.DOUBLE, "max")
     d = ctx.emit(ge.ClipByValue, [d, lo, hi], [tt(_T.DOUBLE, out_dims)], suffix="ClipByValue").results[0]
     ctx.single(ge.Cast, [d], {"dst_type": _int(_GE_DATATYPE[out])})
+
+
+# -- DynamicQuantizeLinear -----------------------------------------------------------------
+
+
+@converts("DynamicQuantizeLinear")
+def _dynamic_quantize_linear(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: ONNX's definition as GE ops, on float32 x. The range
+    # [min(0, min x), max(0, max x)] (ReduceMinD / ReduceMaxD over every axis, Minimum /
+    # Maximum with 0); y_scale = (max - min) / 255, and 1 when they are equal (Equal,
+    # SelectV2: onnxruntime's rule and the reference's comment; its Python divides that 1
+    # by 255 too, a case ONNX's node tests do not hold); y_zero_point = rint(clip(0 - min / y_scale, 0, 255)); y = clip(rint(x /
+    # y_scale) + y_zero_point, 0, 255), each Cast to uint8 (RealDiv, Neg, ClipByValue,
+    # Round, Add, as QuantizeLinear's sequence).
+    x, xd = ctx.x(0), ctx.dims(0)
+    if ctx.elem(0) != _T.FLOAT:
+        raise ctx.error("DynamicQuantizeLinear takes float32 x")
+    tt = ctx.imp.tensor_type
+    f, scalar = _T.FLOAT, ()
+
+    def k(v: float, what: str) -> SSAValue:
+        return ctx.const_value(np.asarray(v, np.float32), f, what)
+
+    def op(cls: type, args: list[SSAValue], what: str, dims: tuple[int, ...] = scalar, **attrs) -> SSAValue:
+        return ctx.emit(cls, args, [tt(f, dims)], attrs or None, suffix=what).results[0]
+
+    every = {"axes": _ints(range(len(xd))), "keep_dims": _bool(False)}
+    hi = op(ge.Maximum, [op(ge.ReduceMaxD, [x], "ReduceMax", **every), k(0.0, "zero")], "Maximum")
+    lo = op(ge.Minimum, [op(ge.ReduceMinD, [x], "ReduceMin", **every), k(0.0, "zero_min")], "Minimum")
+    same = ctx.emit(ge.Equal, [hi, lo], [tt(_T.BOOL, scalar)], suffix="Equal").results[0]
+    ratio = op(ge.RealDiv, [op(ge.Sub, [hi, lo], "Sub"), k(255.0, "qrange")], "RealDiv_range")
+    scale = ctx.emit(ge.SelectV2, [same, k(1.0, "one"), ratio], [tt(f, scalar)], suffix="y_scale").results[0]
+    qmin, qmax = k(0.0, "qmin"), k(255.0, "qmax")
+    zp = op(ge.Neg, [op(ge.RealDiv, [lo, scale], "min_RealDiv")], "Neg")
+    zp = op(ge.Round, [op(ge.ClipByValue, [zp, qmin, qmax], "zp_ClipByValue")], "zp_Round")
+    q = op(ge.Round, [op(ge.RealDiv, [x, scale], "RealDiv", xd)], "Round", xd)
+    q = op(ge.ClipByValue, [op(ge.Add, [q, zp], "Add", xd), qmin, qmax], "ClipByValue", xd)
+    u8 = {"dst_type": _int(_GE_DATATYPE[_T.UINT8])}
+    ctx.bind(0, ctx.emit(ge.Cast, [q], [tt(_T.UINT8, xd)], u8, suffix="Cast").results[0])
+    ctx.bind(1, ctx.emit(ge.Identity, [scale], [tt(f, scalar)], suffix="y_scale_out").results[0])
+    ctx.bind(2, ctx.emit(ge.Cast, [zp], [tt(_T.UINT8, scalar)], u8, suffix="zp_Cast").results[0])
 
 
 # -- LpPool ---------------------------------------------------------------------------------

@@ -77,6 +77,11 @@ def f32(*shape: int, seed: int = 0) -> np.ndarray:
     return rng(seed).standard_normal(shape).astype(np.float32)
 
 
+DQL_OPS = ["ge.ReduceMaxD", "ge.Maximum", "ge.ReduceMinD", "ge.Minimum", "ge.Equal", "ge.Sub", "ge.RealDiv",
+           "ge.SelectV2", "ge.RealDiv", "ge.Neg", "ge.ClipByValue", "ge.Round", "ge.RealDiv", "ge.Round", "ge.Add",
+           "ge.ClipByValue", "ge.Cast", "ge.Identity", "ge.Cast"]  # fmt: skip
+
+
 def u8(*shape: int, seed: int = 0) -> np.ndarray:
     return rng(seed).integers(0, 256, shape).astype(np.uint8)
 
@@ -539,6 +544,16 @@ CASES: list[Case] = [
     case("DepthToSpace-DCR", "DepthToSpace", {"x": f32(1, 8, 2, 3)}, ["ge.DepthToSpace"], blocksize=2),
     case("DepthToSpace-CRD", "DepthToSpace", {"x": f32(2, 9, 2, 2)}, ["ge.DepthToSpace"], blocksize=3, mode="CRD"),
     case("SpaceToDepth", "SpaceToDepth", {"x": f32(1, 2, 4, 6)}, ["ge.SpaceToDepth"], blocksize=2),
+    # -- DynamicQuantizeLinear: the range, scale and zero point, then QuantizeLinear's steps ---
+    *(
+        case(f"DynamicQuantizeLinear-{name}", "DynamicQuantizeLinear", {"x": x}, DQL_OPS, n_out=3)
+        for name, x in (
+            ("mixed", f32(3, 4, seed=7) * 2),
+            ("positive", np.abs(f32(6, seed=8)) + 0.5),
+            ("negative", -np.abs(f32(2, 5, seed=9)) - 0.1),
+            ("zeros", np.zeros((4,), np.float32)),
+        )
+    ),
     # -- LpPool: Abs, Pow, the window sums (AvgPoolV2 divisor_override 1), Pow(1/p) ------------
     case(
         "LpPool-2d-pads-p3",
