@@ -2269,6 +2269,14 @@ def _conv(ctx: _NodeCtx) -> None:
     # is Unsqueeze(axes=[2]) of x and the filter, Conv2D, Squeeze(axis=[2]). 5-D needs Conv3D.
     # auto_pad (GE keeps it as an attribute) is resolved into explicit pads here.
     _same_dtype(ctx, (0, 1))
+    attrs = conv_attrs(ctx)
+    x, w = ctx.x(0), ctx.x(1)
+    bias = [ctx.x(2)] if ctx.has(2) else []
+    conv_2d(ctx, x, w, bias, attrs, ctx.elem(0))
+
+
+def conv_attrs(ctx: _NodeCtx) -> dict[str, Attribute]:
+    """Conv2D's attributes of an ONNX Conv-like node (conv_plugin.cc's reading, see _conv)."""
     xd, wd = ctx.dims(0), ctx.dims(1)
     rank = len(xd)
     if rank == 5:
@@ -2293,12 +2301,18 @@ def _conv(ctx: _NodeCtx) -> None:
         "groups": _int(group),
         "data_format": StringAttr("NCHW"),
     }
-    x, w = ctx.x(0), ctx.x(1)
-    bias = [ctx.x(2)] if ctx.has(2) else []
-    if n == 2:
+    return attrs
+
+
+def conv_2d(
+    ctx: _NodeCtx, x: SSAValue, w: SSAValue, bias: list[SSAValue], attrs: dict[str, Attribute], elem: int
+) -> None:
+    """The node's output: Conv2D of `x` and `w` (of ONNX dtype `elem`) with _conv's
+    attributes; a 1-D conv (3-D x) as Unsqueeze(axes=[2]) of both, Conv2D, Squeeze(axis=[2])."""
+    xd, wd = ctx.dims(0), ctx.dims(1)
+    if len(xd) == 4:
         ctx.single(ge.Conv2D, [x, w, *bias], attrs)
         return
-    elem = ctx.elem(0)
     tt = ctx.imp.tensor_type
     x4 = ctx.emit(ge.Unsqueeze, [x], [tt(elem, (xd[0], xd[1], 1, xd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeX")
     w4 = ctx.emit(ge.Unsqueeze, [w], [tt(elem, (wd[0], wd[1], 1, wd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeW")

@@ -36,6 +36,8 @@ from importers.onnx import (
     _table,
     cast_to,
     computed_axes,
+    conv_2d,
+    conv_attrs,
     converts,
     nonnegative_indices,
 )
@@ -66,6 +68,7 @@ MAPPINGS.update(
     DequantizeLinear | Cast, Sub, Mul (no plugin in the public copy) | -
     QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
     MatMulInteger | Cast, Sub, MatMul / BatchMatMulV2 in int32 (no plugin in the public copy) | -
+    ConvInteger | Cast, Sub, Conv2D in int32 (no plugin in the public copy) | -
     LpPool | Abs, Pow, AvgPoolV2 {divisor_override = 1}, Pow (no plugin in the public copy) | -
     DynamicQuantizeLinear | ReduceMaxD, ReduceMinD, Maximum, Minimum, Equal, SelectV2, Sub, RealDiv, Neg, ClipByValue, Round, Add, Cast (no plugin in the public copy) | -
     QLinearMatMul | Cast, Sub, MatMul / BatchMatMulV2, Mul, RealDiv, Add, Round, ClipByValue, Cast (no plugin in the public copy) | -
@@ -491,6 +494,22 @@ def _int32_matmul(ctx: _NodeCtx, a: SSAValue, b: SSAValue, out_dims: tuple[int, 
         raise ctx.error(f"{ctx.op_type} of a rank-{ra} and a rank-{rb} input: BatchMatMulV2 takes 2-D to 6-D inputs")
     return ctx.emit(ge.BatchMatMulV2, [a, b], [t], {"adj_x1": _bool(False), "adj_x2": _bool(False)},
                     suffix="BatchMatMulV2").results[0]  # fmt: skip
+
+
+@converts("ConvInteger")
+def _conv_integer(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: (x - x_zero_point) convolved with (w - w_zero_point) in
+    # int32 (exact), as Cast, Sub and Conv2D with Conv's attributes (conv_plugin.cc's
+    # reading, importers/onnx.py: conv_attrs). Conv2D pads with zeros, which is ONNX's
+    # padding with x_zero_point once it is subtracted. A zero point per output channel of
+    # w is refused (per tensor only).
+    for i in (2, 3):
+        if ctx.has(i) and int(np.prod(ctx.dims(i), dtype=np.int64)) != 1:
+            raise ctx.error(f"zero point {i} of shape {list(ctx.dims(i))}: only a per-tensor zero point is imported")
+    attrs = conv_attrs(ctx)
+    x = _int32_operand(ctx, 0, 2, None)
+    w = _int32_operand(ctx, 1, 3, None)
+    conv_2d(ctx, x, w, [], attrs, _T.INT32)
 
 
 @converts("MatMulInteger")

@@ -592,6 +592,21 @@ CASES: list[Case] = [
         opset=10,
     ),
     case(
+        "ConvInteger-pads-strides",
+        "ConvInteger",
+        {"x": u8(1, 2, 5, 6), "w": u8(3, 2, 2, 3, seed=4), "xz": np.array(128, np.uint8), "wz": np.array(3, np.uint8)},
+        ["ge.Cast", "ge.Cast", "ge.Sub", "ge.Cast", "ge.Cast", "ge.Sub", "ge.Conv2D"],
+        opset=10,
+        pads=[1, 0, 1, 2],
+        strides=[2, 1],
+    ),
+    case(
+        "ConvInteger-1d",
+        "ConvInteger",
+        {"x": u8(2, 2, 7), "w": u8(4, 2, 3, seed=6)},
+        ["ge.Cast", "ge.Cast", "ge.Unsqueeze", "ge.Unsqueeze", "ge.Conv2D", "ge.Squeeze"],
+    ),
+    case(
         "MatMulInteger-i8-batched",
         "MatMulInteger",
         {"a": u8(2, 3, 4).astype(np.int8), "b": u8(4, 2, seed=3).astype(np.int8)},
