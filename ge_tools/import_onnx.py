@@ -92,7 +92,8 @@ def _epilog() -> str:
             "What it does:",
             *textwrap.wrap(
                 "Reads an ONNX model (ai.onnx opsets "
-                f"{onnx_importer.MIN_OPSET} to {onnx_importer.MAX_OPSET}, static shapes; external data "
+                f"{onnx_importer.MIN_OPSET} to {onnx_importer.MAX_OPSET}, and {onnx_importer.OLDEST_OPSET} to "
+                f"{onnx_importer.MIN_OPSET - 1} where each op is unchanged since; static shapes; external data "
                 "next to the model) and prints one ge.graph @main: graph inputs become ge.Data "
                 "{index} in order, initializers and Constant nodes ge.Const, outputs the "
                 "ge.NetOutput, and each node the GE op(s) GE's ONNX plugin for it makes "

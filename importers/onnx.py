@@ -1,4 +1,5 @@
-"""ONNX import: an ONNX `ModelProto` (ai.onnx opsets 11 to 28, static shapes) to a ge module.
+"""ONNX import: an ONNX `ModelProto` (ai.onnx opsets 11 to 28, and 7 to 10 where each op is
+unchanged since, see OLDEST_OPSET; static shapes) to a ge module.
 
     module = import_model(onnx.load("model.onnx"), "model.onnx")
     module = load_model("model.onnx", input_shapes={"x": (1, 3, 224, 224)})
@@ -44,7 +45,7 @@ that takes them (Reshape, Expand, StridedSliceV2, Tile, PadV3, SqueezeV3, Unsque
 ReduceXxx, SplitV, Resize; VALUE_INPUTS), and GE's graph preparation folds them and the
 dims ONNX's inference left unknown (passes/prepare/: ge-infer-shape-for-preprocess,
 ge-const-to-attr); a dim whose value arrives with the data stays a dynamic shape. A few
-stay constants only (STATIC_INPUTS: Trilu's k, Resize's scales, ReduceLogSum's axes).
+stay constants only (STATIC_INPUTS: Trilu's k, Resize's scales).
 
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
@@ -126,6 +127,7 @@ __all__ = [
     "STATIC_INPUTS",
     "MAX_OPSET",
     "MIN_OPSET",
+    "OLDEST_OPSET",
     "Mapping",
     "OnnxImportError",
     "import_model",
@@ -143,6 +145,13 @@ MIN_OPSET = 11
 # Range takes from 27 on: refused, see _range). tests/importers/test_onnx_opsets.py checks
 # the table against onnx.defs and onnxruntime.
 MAX_OPSET = 28
+# Older opsets (onnxruntime guarantees 7 and up): a model of opset 7 to 10 is imported as
+# opset MIN_OPSET where every op it uses has, at its opset, the version it has at MIN_OPSET
+# (onnx.defs: the same since_version, so the same semantics: And-7, Xor-7, Shrink-9,
+# ReverseSequence-10, ...); a node whose op is older (Upsample-9, Slice-1, Pad-2, ...) is
+# refused, naming the op and both versions (`check_old_op_version`). Beyond GE: its parser
+# takes the plugins' registered opsets (8 to 18), which leave the version to each plugin.
+OLDEST_OPSET = 7
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 
 
@@ -230,7 +239,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     """
     Abs | Abs | similar_opp_plugins.cc
     Add | Add | similar_opp_plugins.cc
-    Cast | Cast | cast_plugin.cc
+    Cast | Cast (to float8 with saturate: ClipByValue, Cast; beyond the plugin) | cast_plugin.cc
     Concat | ConcatD (one input: Identity) | concat_plugin.cc
     Constant | Const | onnx_parser.cc (kOnnxOpMap)
     Conv | Conv2D (1-D: Unsqueeze, Conv2D, Squeeze) | conv_plugin.cc
@@ -316,7 +325,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Range | Range | similar_opp_plugins.cc
     Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
-    Selu | Selu | selu_plugin.cc
+    Selu | Selu (other alpha, gamma: Elu, Mul; beyond the plugin) | selu_plugin.cc
     Sign | Sign | similar_opp_plugins.cc
     Sin | Sin | similar_opp_plugins.cc
     Size | Size | size_plugin.cc
@@ -342,7 +351,6 @@ MAPPINGS: dict[str, Mapping] = _table(
 # the value as an input, for GE's graph preparation to fold (passes/prepare/).
 STATIC_INPUTS: dict[str, dict[int, str]] = {
     "Resize": {2: "scales"},
-    **{op: {1: "axes"} for op in ("ReduceLogSum", "ReduceLogSumExp")},
 }  # fmt: skip
 
 
@@ -351,6 +359,7 @@ VALUE_INPUTS: dict[str, tuple[int, ...]] = {
     "Reshape": (1,), "Expand": (1,), "Slice": (1, 2, 3, 4), "Tile": (1,), "Pad": (1,), "Squeeze": (1,),
     "Unsqueeze": (1,), "ReduceSum": (1,), "ReduceMax": (1,), "ReduceMin": (1,), "ReduceMean": (1,),
     "ReduceProd": (1,), "Split": (1,), "Resize": (3,), "ConstantOfShape": (0,), "Range": (0, 1, 2),
+    "ReduceL1": (1,), "ReduceL2": (1,), "ReduceSumSquare": (1,), "ReduceLogSum": (1,), "ReduceLogSumExp": (1,),
 }  # fmt: skip
 
 
@@ -523,17 +532,33 @@ def import_model(
 
 
 def default_opset(model: onnx.ModelProto, name: str) -> int:
-    """The model's ai.onnx opset; outside MIN_OPSET..MAX_OPSET is an error."""
+    """The model's ai.onnx opset; outside OLDEST_OPSET..MAX_OPSET is an error."""
     versions = [o.version for o in model.opset_import if o.domain in _DEFAULT_DOMAINS]
     if not versions:
         raise OnnxImportError(f"{name}: error: the model imports no ai.onnx opset (opset_import has none)")
     v = versions[0]
-    if not MIN_OPSET <= v <= MAX_OPSET:
+    if not OLDEST_OPSET <= v <= MAX_OPSET:
         raise OnnxImportError(
-            f"{name}: error: ai.onnx opset {v} is outside the supported range {MIN_OPSET}-{MAX_OPSET} "
+            f"{name}: error: ai.onnx opset {v} is outside the supported range {OLDEST_OPSET}-{MAX_OPSET} "
             "(convert it with onnx.version_converter first)"
         )
     return v
+
+
+def check_old_op_version(op_type: str, opset: int) -> str | None:
+    """For a model of an opset below MIN_OPSET: None where `op_type` has at `opset` the
+    version it has at MIN_OPSET (unchanged since: imported as at MIN_OPSET), else why not."""
+    try:
+        old = onnx.defs.get_schema(op_type, opset).since_version
+        now = onnx.defs.get_schema(op_type, MIN_OPSET).since_version
+    except onnx.defs.SchemaError:
+        return None  # no such op at one of the opsets: the op's own check refuses it
+    if old == now:
+        return None
+    return (
+        f"{op_type}-{old} (opset {opset}) is not supported: the op changed to {op_type}-{now} by opset "
+        f"{MIN_OPSET}, the oldest whose ops are mapped (convert the model with onnx.version_converter)"
+    )
 
 
 def _import(
@@ -553,7 +578,8 @@ def _import(
         for pre in STATIC_PRE_INFERENCE:
             pre(model, name)
     inferred = _infer_types(model, name, dynamic_dims)
-    imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims)
+    # an older opset reads as MIN_OPSET: each op's version is checked against it (convert_node)
+    imp = _Importer(name, max(opset, MIN_OPSET), inferred, dynamic_dims=dynamic_dims, model_opset=opset)
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
     return imp.run(graph)
@@ -952,10 +978,11 @@ class _Value:
 @dataclass
 class _Importer:
     model_name: str
-    opset: int
+    opset: int  # the opset the ops are imported at (the model's, or MIN_OPSET for an older one)
     inferred: dict[str, tuple[int, list[int | str | None] | None]]
     # --dynamic-dims: a named or unknown ONNX dim is an unknown dim (-1, `?`)
     dynamic_dims: bool = False
+    model_opset: int = 0  # the model's own ai.onnx opset (below MIN_OPSET: see OLDEST_OPSET)
     values: dict[str, _Value] = field(default_factory=dict)
     ops: list[Operation] = field(default_factory=list)
     used_names: set[str] = field(default_factory=set)
@@ -1100,6 +1127,9 @@ class _Importer:
         ctx = _NodeCtx(self, node, line)
         if node.domain not in _DEFAULT_DOMAINS or node.op_type not in _CONVERTERS:
             raise ctx.error(_unsupported_message(node.op_type, node.domain))
+        if self.model_opset and self.model_opset < MIN_OPSET:
+            if why := check_old_op_version(node.op_type, self.model_opset):
+                raise ctx.error(why)
         try:  # ONNX's checker: attribute names and types against the op's schema
             # (not a node with subgraphs: the checker cannot be told the outer scope a
             # branch reads; each node of a subgraph is checked when onnx_control.py imports it)
@@ -1566,11 +1596,37 @@ def _cast(ctx: _NodeCtx) -> None:
     # cast_plugin.cc: ParseParamsCast: dst_type = GE's DataType of `to`; a type outside its
     # table (string, bf16, float8, ...) fails the plugin.
     to = ctx.attr_int("to", -1)
-    if to not in _GE_DATATYPE:
+    if to not in CAST_DTYPES:
         raise ctx.unsupported_attr(
-            "to", _dtype_name(to), "GE's Cast plugin maps only " + ", ".join(_dtype_name(c) for c in _GE_DATATYPE)
+            "to", _dtype_name(to), "GE's Cast plugin maps only " + ", ".join(_dtype_name(c) for c in CAST_DTYPES)
         )
-    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
+    cast_to(ctx, ctx.x(0), to, bool(ctx.attr_int("saturate", 1)))
+
+
+# Beyond cast_plugin.cc's table (it stops at BOOL): GE's Cast op itself takes the float8
+# types (metadef's DataType: DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36), which ONNX casts
+# to from opset 19, rounding to nearest even as onnxruntime and ml_dtypes do. bfloat16
+# (DT_BF16) stays refused: ONNX's own test data truncates float to bfloat16 where
+# onnxruntime rounds to nearest even, so no one cast matches both.
+_CAST_BEYOND_PLUGIN: dict[int, int] = {_T.FLOAT8E5M2: 35, _T.FLOAT8E4M3FN: 36}
+CAST_DTYPES: dict[int, int] = {**_GE_DATATYPE, **_CAST_BEYOND_PLUGIN}  # ONNX dtype -> GE DataType
+
+
+def cast_to(ctx: _NodeCtx, x: SSAValue, to: int, saturate: bool) -> None:
+    """The node's output: Cast of `x` to ONNX dtype `to` (Cast, CastLike). ONNX's saturate
+    (Cast-19, float8 outputs only: a value beyond the float8 range, infinities included,
+    becomes the largest finite one, NaN stays NaN) is ClipByValue to that range first; without
+    it the cast itself gives NaN (E4M3FN) or inf (E5M2), as ONNX says."""
+    code = CAST_DTYPES[to]
+    src = ctx.elem(0)
+    if saturate and to in (_T.FLOAT8E5M2, _T.FLOAT8E4M3FN) and src in (_T.FLOAT, _T.FLOAT16, _T.BFLOAT16, _T.DOUBLE):
+        top = float(ml_dtypes.finfo(onnx.helper.tensor_dtype_to_np_dtype(to)).max)
+        dt = onnx.helper.tensor_dtype_to_np_dtype(src)
+        lo = ctx.const_value(np.array(-top, dt), src, "saturate_min")
+        hi = ctx.const_value(np.array(top, dt), src, "saturate_max")
+        t = ctx.imp.tensor_type(src, ctx.dims(0))
+        x = ctx.emit(ge.ClipByValue, [x, lo, hi], [t], suffix="Saturate").results[0]
+    ctx.single(ge.Cast, [x], {"dst_type": _int(code)})
 
 
 # -- activations, rounding, comparisons, logic, selection, softmax, layer norm -------------
@@ -1634,12 +1690,17 @@ _SELU_ALPHA, _SELU_GAMMA, _SELU_DIFF = 1.67326324235, 1.05070098736, 0.00001
 
 @converts("Selu")
 def _selu(ctx: _NodeCtx) -> None:
-    # selu_plugin.cc: ParseParamsSelu -- GE's Selu has SELU's constants; others fail the plugin
-    for name, default in (("alpha", _SELU_ALPHA), ("gamma", _SELU_GAMMA)):
-        v = ctx.attr_float(name, default)
-        if abs(v - default) > _SELU_DIFF:
-            raise ctx.unsupported_attr(name, v, f"GE's Selu plugin takes only the default {default}")
-    ctx.single(ge.Selu, [ctx.x(0)])
+    # selu_plugin.cc: ParseParamsSelu -- GE's Selu has SELU's constants; others fail the
+    # plugin. Beyond it: other constants are gamma * Elu(x, alpha) (Elu is alpha (e^x - 1)
+    # below 0 and x above, elu_plugin.cc's op), which gives ONNX's numbers for any of them.
+    alpha, gamma = ctx.attr_float("alpha", _SELU_ALPHA), ctx.attr_float("gamma", _SELU_GAMMA)
+    if abs(alpha - _SELU_ALPHA) <= _SELU_DIFF and abs(gamma - _SELU_GAMMA) <= _SELU_DIFF:
+        ctx.single(ge.Selu, [ctx.x(0)])
+        return
+    elem = ctx.elem(0)
+    elu = ctx.emit(ge.Elu, [ctx.x(0)], [ctx.out_type()], {"alpha": _f32(alpha)}, suffix="Elu")
+    g = ctx.const_value(np.array(gamma, onnx.helper.tensor_dtype_to_np_dtype(elem)), elem, "gamma")
+    ctx.single(ge.Mul, [elu.results[0], g])
 
 
 @converts("IsInf")
@@ -1853,8 +1914,29 @@ def _reduce_axes(ctx: _NodeCtx) -> list[int] | None:
     return ctx.attr_ints("axes", [])
 
 
+def computed_axes(ctx: _NodeCtx) -> bool:
+    """Whether the reduction's axes are input 1 and no constant (computed in the graph or a
+    graph input): then they stay an input of GE's ReduceXxx (_reduce_d)."""
+    return _axes_input(ctx) and ctx.has(1) and ctx.value(1).const is None
+
+
 def _reduce(ctx: _NodeCtx, x: SSAValue, cls: type[Operation], suffix: str | None, out_elem: int) -> Operation:
-    """One ReduceXxxD {axes, keep_dims} of `x` (ONNX keepdims defaults to 1)."""
+    """One ReduceXxxD {axes, keep_dims} of `x` (ONNX keepdims defaults to 1); with
+    computed axes (`computed_axes`), ReduceSum(x, axes) {keep_dims, noop_with_empty_axes}
+    (reduce_sum_plugin.cc: ParseOpToGraphReduceSum13 passes the axes input on; `cls` is
+    ReduceSumD then)."""
+    if computed_axes(ctx):
+        assert cls is ge.ReduceSumD, cls
+        if ctx.attr_int("noop_with_empty_axes", 0):  # ONNX passes x itself on for empty axes
+            raise ctx.unsupported_attr(
+                "noop_with_empty_axes", 1, f"GE's {ctx.op_type} plugin always reduces (its axes are computed)"
+            )
+        attrs = {
+            "keep_dims": _bool(bool(ctx.attr_int("keepdims", 1))),
+            "noop_with_empty_axes": _bool(bool(ctx.attr_int("noop_with_empty_axes", 0))),
+        }
+        assert out_elem == ctx.out_elem(), (out_elem, ctx.out_elem())
+        return ctx.emit(ge.ReduceSum, [x, ctx.x(1)], [ctx.out_type()], attrs, suffix=suffix)
     axes = _reduce_axes(ctx)
     keep = bool(ctx.attr_int("keepdims", 1))
     attrs = {"axes": _ints(axes or []), "keep_dims": _bool(keep)}
@@ -1869,7 +1951,7 @@ def _reduce_d(ctx: _NodeCtx) -> None:
     # which GE turns into ReduceXxxD {axes, keep_dims}. Computed axes stay input 1 of
     # ReduceXxx {keep_dims, noop_with_empty_axes} (reduce_sum_plugin.cc:
     # ParseOpToGraphReduceSum13 passes the axes input on), for ge-const-to-attr.
-    if _axes_input(ctx) and ctx.has(1) and ctx.value(1).const is None:
+    if computed_axes(ctx):
         attrs = {
             "keep_dims": _bool(bool(ctx.attr_int("keepdims", 1))),
             "noop_with_empty_axes": _bool(bool(ctx.attr_int("noop_with_empty_axes", 0))),
@@ -1886,9 +1968,10 @@ def _reduce_d(ctx: _NodeCtx) -> None:
 @converts("ReduceLogSum", "ReduceLogSumExp")
 def _reduce_log_sum(ctx: _NodeCtx) -> None:
     # reduce_log_sum_plugin.cc: ReduceSum(x) -> Log; reduce_log_sum_exp_plugin.cc:
-    # Exp(x) -> ReduceSum -> Log (both with Const axes and keep_dims).
+    # Exp(x) -> ReduceSum -> Log (both with Const axes and keep_dims; computed axes stay
+    # ReduceSum's input, as ReduceSum's own plugin keeps them).
     x = ctx.x(0)
-    if _reduce_axes(ctx) is None:
+    if not computed_axes(ctx) and _reduce_axes(ctx) is None:
         raise ctx.unsupported_attr("noop_with_empty_axes", 1, "GE's plugin always reduces (axes are empty)")
     if ctx.op_type == "ReduceLogSumExp":
         x = ctx.emit(ge.Exp, [x], [ctx.imp.tensor_type(ctx.elem(0), ctx.dims(0))], suffix="Exp").results[0]
@@ -2195,6 +2278,14 @@ def _conv(ctx: _NodeCtx) -> None:
     # is Unsqueeze(axes=[2]) of x and the filter, Conv2D, Squeeze(axis=[2]). 5-D needs Conv3D.
     # auto_pad (GE keeps it as an attribute) is resolved into explicit pads here.
     _same_dtype(ctx, (0, 1))
+    attrs = conv_attrs(ctx)
+    x, w = ctx.x(0), ctx.x(1)
+    bias = [ctx.x(2)] if ctx.has(2) else []
+    conv_2d(ctx, x, w, bias, attrs, ctx.elem(0))
+
+
+def conv_attrs(ctx: _NodeCtx) -> dict[str, Attribute]:
+    """Conv2D's attributes of an ONNX Conv-like node (conv_plugin.cc's reading, see _conv)."""
     xd, wd = ctx.dims(0), ctx.dims(1)
     rank = len(xd)
     if rank == 5:
@@ -2219,12 +2310,18 @@ def _conv(ctx: _NodeCtx) -> None:
         "groups": _int(group),
         "data_format": StringAttr("NCHW"),
     }
-    x, w = ctx.x(0), ctx.x(1)
-    bias = [ctx.x(2)] if ctx.has(2) else []
-    if n == 2:
+    return attrs
+
+
+def conv_2d(
+    ctx: _NodeCtx, x: SSAValue, w: SSAValue, bias: list[SSAValue], attrs: dict[str, Attribute], elem: int
+) -> None:
+    """The node's output: Conv2D of `x` and `w` (of ONNX dtype `elem`) with _conv's
+    attributes; a 1-D conv (3-D x) as Unsqueeze(axes=[2]) of both, Conv2D, Squeeze(axis=[2])."""
+    xd, wd = ctx.dims(0), ctx.dims(1)
+    if len(xd) == 4:
         ctx.single(ge.Conv2D, [x, w, *bias], attrs)
         return
-    elem = ctx.elem(0)
     tt = ctx.imp.tensor_type
     x4 = ctx.emit(ge.Unsqueeze, [x], [tt(elem, (xd[0], xd[1], 1, xd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeX")
     w4 = ctx.emit(ge.Unsqueeze, [w], [tt(elem, (wd[0], wd[1], 1, wd[2]))], {"axes": _ints([2])}, suffix="UnsqueezeW")

@@ -205,6 +205,7 @@ class _Subgraph:
             root.opset,
             root.inferred,
             dynamic_dims=root.dynamic_dims,
+            model_opset=root.model_opset,
             origin=root.origin,
             _locations=root._locations,
             checker_ctx=root.checker_ctx,

@@ -21,6 +21,7 @@ from ge_dialect import ge
 from importers.onnx import (
     _GE_DATATYPE,
     _T,
+    CAST_DTYPES,
     MAPPINGS,
     _bool,
     _dtype_name,
@@ -28,10 +29,15 @@ from importers.onnx import (
     _ints,
     _NodeCtx,
     _norm_axis,
+    _pool_attrs,
     _reduce,
     _reduce_axes,
     _same_dtype,
     _table,
+    cast_to,
+    computed_axes,
+    conv_2d,
+    conv_attrs,
     converts,
     nonnegative_indices,
 )
@@ -61,6 +67,11 @@ MAPPINGS.update(
     SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
     DequantizeLinear | Cast, Sub, Mul (no plugin in the public copy) | -
     QuantizeLinear | RealDiv, Round, Add, ClipByValue, Cast (no plugin in the public copy) | -
+    MatMulInteger | Cast, Sub, MatMul / BatchMatMulV2 in int32 (no plugin in the public copy) | -
+    ConvInteger | Cast, Sub, Conv2D in int32 (no plugin in the public copy) | -
+    LpPool | Abs, Pow, AvgPoolV2 {divisor_override = 1}, Pow (no plugin in the public copy) | -
+    DynamicQuantizeLinear | ReduceMaxD, ReduceMinD, Maximum, Minimum, Equal, SelectV2, Sub, RealDiv, Neg, ClipByValue, Round, Add, Cast (no plugin in the public copy) | -
+    QLinearMatMul | Cast, Sub, MatMul / BatchMatMulV2, Mul, RealDiv, Add, Round, ClipByValue, Cast (no plugin in the public copy) | -
     ThresholdedRelu | Greater, SelectV2 | threshold_relu_plugin.cc
     Shrink | Less, Greater, Add, Sub, SelectV2 (no plugin in the public copy) | -
     EyeLike | Const (folded: a static shape) | eyelike_plugin.cc
@@ -86,15 +97,15 @@ MAPPINGS.update(
 
 @converts("CastLike")
 def _cast_like(ctx: _NodeCtx) -> None:
-    # No plugin in the public copy: CastLike(x, target) is cast_plugin.cc's Cast to
-    # target's dtype, with the same table of dtypes.
+    # No plugin in the public copy: CastLike(x, target) is Cast to target's dtype, with
+    # Cast's dtypes and saturate (importers/onnx.py: cast_to).
     to = ctx.elem(1)
-    if to not in _GE_DATATYPE:
+    if to not in CAST_DTYPES:
         raise ctx.error(
             f"CastLike to {_dtype_name(to).lower()}: GE's Cast plugin maps only "
-            + ", ".join(_dtype_name(c) for c in _GE_DATATYPE)
+            + ", ".join(_dtype_name(c) for c in CAST_DTYPES)
         )
-    ctx.single(ge.Cast, [ctx.x(0)], {"dst_type": _int(_GE_DATATYPE[to])})
+    cast_to(ctx, ctx.x(0), to, bool(ctx.attr_int("saturate", 1)))
 
 
 @converts("BitShift")
@@ -195,8 +206,9 @@ def _reduce_norms(ctx: _NodeCtx) -> None:
     # reduce_sum_square_plugin.cc: SquareSumV1; reduceL1_plugin.cc / reduceL2_plugin.cc:
     # LpNorm {p = 1 / 2}. The ge dialect has neither; each is the GE ops that compute it,
     # with reduce_sum_plugin.cc's axes and keep_dims: Mul(x, x) or Abs(x), ReduceSumD,
-    # and for L2 a Sqrt.
-    if _reduce_axes(ctx) is None:
+    # and for L2 a Sqrt. Computed axes stay ReduceSum's input (as reduce_sum_plugin.cc's
+    # ParseOpToGraphReduceSum13 keeps them).
+    if not computed_axes(ctx) and _reduce_axes(ctx) is None:
         raise ctx.unsupported_attr("noop_with_empty_axes", 1, f"GE's {ctx.op_type} plugin always reduces")
     x, elem = ctx.x(0), ctx.elem(0)
     t = ctx.imp.tensor_type(elem, ctx.dims(0))
@@ -440,6 +452,183 @@ def _quantize_linear(ctx: _NodeCtx) -> None:
     hi = ctx.const_value(np.asarray(info.max, fdt), elem, "max")
     q = ctx.emit(ge.ClipByValue, [q, lo, hi], [t], suffix="ClipByValue").results[0]
     ctx.single(ge.Cast, [q], {"dst_type": _int(_GE_DATATYPE[out])})
+
+
+# -- MatMulInteger, QLinearMatMul ----------------------------------------------------------
+
+
+def _int32_operand(ctx: _NodeCtx, i: int, zp: int, row_axis: int | None) -> SSAValue:
+    """Input `i` (8-bit) as int32, minus its zero point (input `zp`, when given): a scalar,
+    or one value per row of A (`row_axis`: reshaped to [M, 1]) / per column of B (a [N]
+    vector broadcasts as it is), as ONNX's MatMulInteger and QLinearMatMul take them."""
+    tt = ctx.imp.tensor_type
+    dims = ctx.dims(i)
+    v = ctx.emit(ge.Cast, [ctx.x(i)], [tt(_T.INT32, dims)], {"dst_type": _int(_GE_DATATYPE[_T.INT32])},
+                 suffix=f"in{i}_Cast").results[0]  # fmt: skip
+    if not ctx.has(zp):
+        return v
+    zd = ctx.dims(zp)
+    z = ctx.emit(ge.Cast, [ctx.x(zp)], [tt(_T.INT32, zd)], {"dst_type": _int(_GE_DATATYPE[_T.INT32])},
+                 suffix=f"zp{zp}_Cast").results[0]  # fmt: skip
+    n = int(np.prod(zd, dtype=np.int64))
+    if n != 1:
+        axis = row_axis if row_axis is not None else len(dims) - 1
+        if len(zd) != 1 or zd[0] != dims[axis]:
+            raise ctx.error(
+                f"zero point {zp} of shape {list(zd)} is neither a scalar nor one value per {'row' if row_axis is not None else 'column'}"
+            )
+        if row_axis is not None:
+            s = ctx.const_value(np.array([zd[0], 1], np.int64), _T.INT64, f"zp{zp}_shape")
+            z = ctx.emit(ge.Reshape, [z, s], [tt(_T.INT32, (zd[0], 1))], suffix=f"zp{zp}_Reshape").results[0]
+    return ctx.emit(ge.Sub, [v, z], [tt(_T.INT32, dims)], suffix=f"in{i}_Sub").results[0]
+
+
+def _int32_matmul(ctx: _NodeCtx, a: SSAValue, b: SSAValue, out_dims: tuple[int, ...]) -> SSAValue:
+    """a @ b in int32 (exact: 8-bit terms), as MatMul (two 2-D inputs) or BatchMatMulV2
+    (matmul_plugin.cc's ops), which GE's REG_OPs declare for DT_INT32."""
+    ra, rb = len(ctx.dims(0)), len(ctx.dims(3 if ctx.op_type == "QLinearMatMul" else 1))
+    t = ctx.imp.tensor_type(_T.INT32, out_dims)
+    if ra == 2 and rb == 2:
+        return ctx.emit(ge.MatMul, [a, b], [t], suffix="MatMul").results[0]
+    if not (2 <= ra <= 6 and 2 <= rb <= 6):
+        raise ctx.error(f"{ctx.op_type} of a rank-{ra} and a rank-{rb} input: BatchMatMulV2 takes 2-D to 6-D inputs")
+    return ctx.emit(ge.BatchMatMulV2, [a, b], [t], {"adj_x1": _bool(False), "adj_x2": _bool(False)},
+                    suffix="BatchMatMulV2").results[0]  # fmt: skip
+
+
+@converts("ConvInteger")
+def _conv_integer(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: (x - x_zero_point) convolved with (w - w_zero_point) in
+    # int32 (exact), as Cast, Sub and Conv2D with Conv's attributes (conv_plugin.cc's
+    # reading, importers/onnx.py: conv_attrs). Conv2D pads with zeros, which is ONNX's
+    # padding with x_zero_point once it is subtracted. A zero point per output channel of
+    # w is refused (per tensor only).
+    for i in (2, 3):
+        if ctx.has(i) and int(np.prod(ctx.dims(i), dtype=np.int64)) != 1:
+            raise ctx.error(f"zero point {i} of shape {list(ctx.dims(i))}: only a per-tensor zero point is imported")
+    attrs = conv_attrs(ctx)
+    x = _int32_operand(ctx, 0, 2, None)
+    w = _int32_operand(ctx, 1, 3, None)
+    conv_2d(ctx, x, w, [], attrs, _T.INT32)
+
+
+@converts("MatMulInteger")
+def _matmul_integer(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: (A - a_zero_point) @ (B - b_zero_point) in int32, as
+    # Cast, Sub and MatMul / BatchMatMulV2 (exact, as ONNX defines it).
+    a = _int32_operand(ctx, 0, 2, len(ctx.dims(0)) - 2)
+    b = _int32_operand(ctx, 1, 3, None)
+    ctx.bind(0, _int32_matmul(ctx, a, b, ctx.out_dims()))
+
+
+@converts("QLinearMatMul")
+def _qlinear_matmul(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: ONNX's definition step by step. The int32 product C of
+    # the zero-pointed operands (as MatMulInteger), the multiplier a_scale * b_scale /
+    # y_scale in the scales' dtype (Mul, RealDiv), C * multiplier + y_zero_point in
+    # float64 (C and both terms are exact there; one rounding, as ONNX's reference
+    # computes it), Round (half to even), ClipByValue to the output type's range, Cast.
+    tt = ctx.imp.tensor_type
+    out_dims, out = ctx.out_dims(), ctx.out_elem()
+    selem = ctx.elem(1)
+    for i, what in ((1, "a_scale"), (4, "b_scale"), (6, "y_scale"), (7, "y_zero_point")):
+        if ctx.has(i) and int(np.prod(ctx.dims(i), dtype=np.int64)) != 1 and i != 4:
+            raise ctx.error(f"{what} of shape {list(ctx.dims(i))}: only a per-tensor {what} is imported")
+    a = _int32_operand(ctx, 0, 2, len(ctx.dims(0)) - 2)
+    b = _int32_operand(ctx, 3, 5, None)
+    c = _int32_matmul(ctx, a, b, out_dims)
+    f64 = _GE_DATATYPE[_T.DOUBLE]
+    scale_dims = ctx.dims(4) if int(np.prod(ctx.dims(4), dtype=np.int64)) != 1 else ctx.dims(1)
+    m = ctx.emit(ge.Mul, [ctx.x(1), ctx.x(4)], [tt(selem, scale_dims)], suffix="scale_Mul").results[0]
+    m = ctx.emit(ge.RealDiv, [m, ctx.x(6)], [tt(selem, scale_dims)], suffix="scale_RealDiv").results[0]
+    m = ctx.emit(ge.Cast, [m], [tt(_T.DOUBLE, scale_dims)], {"dst_type": _int(f64)}, suffix="scale_Cast").results[0]
+    d = ctx.emit(ge.Cast, [c], [tt(_T.DOUBLE, out_dims)], {"dst_type": _int(f64)}, suffix="acc_Cast").results[0]
+    d = ctx.emit(ge.Mul, [d, m], [tt(_T.DOUBLE, out_dims)], suffix="Mul").results[0]
+    if ctx.has(7):
+        z = ctx.emit(ge.Cast, [ctx.x(7)], [tt(_T.DOUBLE, ctx.dims(7))], {"dst_type": _int(f64)},
+                     suffix="y_zero_point_Cast").results[0]  # fmt: skip
+        d = ctx.emit(ge.Add, [d, z], [tt(_T.DOUBLE, out_dims)], suffix="Add").results[0]
+    d = ctx.emit(ge.Round, [d], [tt(_T.DOUBLE, out_dims)], suffix="Round").results[0]
+    info = np.iinfo(onnx.helper.tensor_dtype_to_np_dtype(out))
+    lo = ctx.const_value(np.asarray(info.min, np.float64), _T.DOUBLE, "min")
+    hi = ctx.const_value(np.asarray(info.max, np.float64), _T.DOUBLE, "max")
+    d = ctx.emit(ge.ClipByValue, [d, lo, hi], [tt(_T.DOUBLE, out_dims)], suffix="ClipByValue").results[0]
+    ctx.single(ge.Cast, [d], {"dst_type": _int(_GE_DATATYPE[out])})
+
+
+# -- DynamicQuantizeLinear -----------------------------------------------------------------
+
+
+@converts("DynamicQuantizeLinear")
+def _dynamic_quantize_linear(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: ONNX's definition as GE ops, on float32 x. The range
+    # [min(0, min x), max(0, max x)] (ReduceMinD / ReduceMaxD over every axis, Minimum /
+    # Maximum with 0); y_scale = (max - min) / 255, and 1 when they are equal (Equal,
+    # SelectV2: onnxruntime's rule and the reference's comment; its Python divides that 1
+    # by 255 too, a case ONNX's node tests do not hold); y_zero_point = rint(clip(0 - min / y_scale, 0, 255)); y = clip(rint(x /
+    # y_scale) + y_zero_point, 0, 255), each Cast to uint8 (RealDiv, Neg, ClipByValue,
+    # Round, Add, as QuantizeLinear's sequence).
+    x, xd = ctx.x(0), ctx.dims(0)
+    if ctx.elem(0) != _T.FLOAT:
+        raise ctx.error("DynamicQuantizeLinear takes float32 x")
+    tt = ctx.imp.tensor_type
+    f, scalar = _T.FLOAT, ()
+
+    def k(v: float, what: str) -> SSAValue:
+        return ctx.const_value(np.asarray(v, np.float32), f, what)
+
+    def op(cls: type, args: list[SSAValue], what: str, dims: tuple[int, ...] = scalar, **attrs) -> SSAValue:
+        return ctx.emit(cls, args, [tt(f, dims)], attrs or None, suffix=what).results[0]
+
+    every = {"axes": _ints(range(len(xd))), "keep_dims": _bool(False)}
+    hi = op(ge.Maximum, [op(ge.ReduceMaxD, [x], "ReduceMax", **every), k(0.0, "zero")], "Maximum")
+    lo = op(ge.Minimum, [op(ge.ReduceMinD, [x], "ReduceMin", **every), k(0.0, "zero_min")], "Minimum")
+    same = ctx.emit(ge.Equal, [hi, lo], [tt(_T.BOOL, scalar)], suffix="Equal").results[0]
+    ratio = op(ge.RealDiv, [op(ge.Sub, [hi, lo], "Sub"), k(255.0, "qrange")], "RealDiv_range")
+    scale = ctx.emit(ge.SelectV2, [same, k(1.0, "one"), ratio], [tt(f, scalar)], suffix="y_scale").results[0]
+    qmin, qmax = k(0.0, "qmin"), k(255.0, "qmax")
+    zp = op(ge.Neg, [op(ge.RealDiv, [lo, scale], "min_RealDiv")], "Neg")
+    zp = op(ge.Round, [op(ge.ClipByValue, [zp, qmin, qmax], "zp_ClipByValue")], "zp_Round")
+    q = op(ge.Round, [op(ge.RealDiv, [x, scale], "RealDiv", xd)], "Round", xd)
+    q = op(ge.ClipByValue, [op(ge.Add, [q, zp], "Add", xd), qmin, qmax], "ClipByValue", xd)
+    u8 = {"dst_type": _int(_GE_DATATYPE[_T.UINT8])}
+    ctx.bind(0, ctx.emit(ge.Cast, [q], [tt(_T.UINT8, xd)], u8, suffix="Cast").results[0])
+    ctx.bind(1, ctx.emit(ge.Identity, [scale], [tt(f, scalar)], suffix="y_scale_out").results[0])
+    ctx.bind(2, ctx.emit(ge.Cast, [zp], [tt(_T.UINT8, scalar)], u8, suffix="zp_Cast").results[0])
+
+
+# -- LpPool ---------------------------------------------------------------------------------
+
+
+@converts("LpPool")
+def _lp_pool(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: (sum over the window of |x|^p)^(1/p) as Abs, Pow,
+    # AvgPoolV2 {divisor_override = 1} (average_pool_plugin.cc's op and attributes, read by
+    # _pool_attrs: its window sum; padding adds |0|^p = 0) and Pow(1/p). A 1-D pool pools
+    # [N, C, L, 1] as AveragePool's plugin does. ceil_mode (LpPool-18) is refused: a
+    # window past the padded edge is not ONNX's there.
+    if ctx.attr_int("ceil_mode", 0):
+        raise ctx.unsupported_attr("ceil_mode", 1, "LpPool's windows past the edge are not AvgPoolV2's")
+    p = ctx.attr_int("p", 2)
+    if p <= 0:
+        raise ctx.unsupported_attr("p", p, "the norm's order must be positive")
+    attrs, trans = _pool_attrs(ctx, "AvgPool")
+    attrs["exclusive"] = _bool(False)
+    attrs["divisor_override"] = _int(1)
+    x, elem, xd, od = ctx.x(0), ctx.elem(0), ctx.dims(0), ctx.out_dims()
+    tt = ctx.imp.tensor_type
+    dt = onnx.helper.tensor_dtype_to_np_dtype(elem)
+    a = ctx.emit(ge.Abs, [x], [tt(elem, xd)], suffix="Abs").results[0]
+    pw = ctx.const_value(np.asarray(p, dt), elem, "p")
+    a = ctx.emit(ge.Pow, [a, pw], [tt(elem, xd)], suffix="Pow").results[0]
+    if trans:
+        a = ctx.emit(ge.Unsqueeze, [a], [tt(elem, (*xd, 1))], {"axes": _ints([3])}, suffix="UnsqueezeX").results[0]
+        s = ctx.emit(ge.AvgPoolV2, [a], [tt(elem, (*od, 1))], attrs, suffix="AvgPoolV2").results[0]
+        s = ctx.emit(ge.Squeeze, [s], [tt(elem, od)], {"axis": _ints([3])}, suffix="Squeeze").results[0]
+    else:
+        s = ctx.emit(ge.AvgPoolV2, [a], [tt(elem, od)], attrs, suffix="AvgPoolV2").results[0]
+    inv = ctx.const_value(np.asarray(1.0 / p, dt), elem, "inv_p")
+    ctx.single(ge.Pow, [s, inv])
 
 
 # -- ThresholdedRelu, Shrink, EyeLike ------------------------------------------------------

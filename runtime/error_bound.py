@@ -166,12 +166,25 @@ def _fmax(v: SSAValue) -> float:
     return float(float_info(dt).max) if is_float_dtype(dt) else INF
 
 
-def finish(element_type: Attribute, r: np.ndarray, e_prop: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
+def finish(
+    element_type: Attribute,
+    r: np.ndarray,
+    e_prop: np.ndarray,
+    extra: np.ndarray | float = 0.0,
+    exact: np.ndarray | None = None,
+) -> np.ndarray:
     """The bound of a result `r` of `element_type`: the propagated input errors `e_prop`,
     plus `extra` (a reordering term), plus the op's own rounding 2u|r| wherever either is
     nonzero; inf where r +- e may overflow the dtype or where the reference is NaN but an
     input error could have made it a number (0 where the reference is NaN from exact
-    inputs: NaN must equal NaN); whole units for integer results."""
+    inputs: NaN must equal NaN); whole units for integer results.
+
+    `exact`, where the rule knows it: a bound on the magnitude of the reference's result
+    before its rounding. Rounding to nearest overflows only at fmax + half an ulp of fmax
+    (IEEE 754 4.3.1), so a result within `e_prop + extra` of a value below that threshold
+    stays finite on the other side too, even at fmax itself (a mask of -fmax added to a
+    score: both sides round to -fmax). Without it, |r| + e > fmax is taken as overflow:
+    r alone does not say how far below the threshold the unrounded value was."""
     u = unit_roundoff(element_type)
     rr = _f64(r)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -187,15 +200,26 @@ def finish(element_type: Attribute, r: np.ndarray, e_prop: np.ndarray, extra: np
             step = float(fi.smallest_subnormal)
             e = e + np.where(has_err | (e > 0), 2 * u * np.abs(rr) + step, 0.0)
             fmax = float(fi.max)
-            e = np.where((e > 0) & (np.abs(rr) + e > fmax), INF, e)
+            if exact is None:
+                over = np.abs(rr) + e > fmax
+            else:  # the threshold: fmax + u 2^floor(log2 fmax) (f32: 2^128 - 2^103)
+                over = exact + e_prop + extra >= fmax + math.ldexp(u, math.frexp(fmax)[1] - 1)
+            e = np.where((e > 0) & over, INF, e)
         else:  # an integer or bool result: a fractional error rounds up to whole units
             e = np.ceil(e)
         e = np.where(np.isnan(rr), np.where(moved, INF, 0.0), np.where(np.isnan(e), INF, e))
     return np.require(np.broadcast_to(e, r.shape), np.float64, ["C", "W"])
 
 
-def _finish(op: Operation, i: int, r: np.ndarray, e_prop: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
-    return finish(op.results[i].type.element_type, r, e_prop, extra)  # type: ignore[attr-defined]
+def _finish(
+    op: Operation,
+    i: int,
+    r: np.ndarray,
+    e_prop: np.ndarray,
+    extra: np.ndarray | float = 0.0,
+    exact: np.ndarray | None = None,
+) -> np.ndarray:
+    return finish(op.results[i].type.element_type, r, e_prop, extra, exact)  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------------------
@@ -415,8 +439,16 @@ def _unary(
 def _binary(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    e = binary_bound(ge.ge_type(op), args[0], args[1], bounds[0], bounds[1])
-    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape))]
+    name = ge.ge_type(op)
+    e = binary_bound(name, args[0], args[1], bounds[0], bounds[1])
+    exact = None
+    if name in ("Add", "Sub") and is_float_dtype(outs[0].dtype):
+        # the unrounded sum, from float64 (one rounding of 2^-53 relative: f32, f16, bf16
+        # inputs never overflow it); lets `finish` keep a sum at +-fmax finite
+        with np.errstate(all="ignore"):
+            a, b = _f64(args[0]), _f64(args[1])
+            exact = np.abs(a + b if name == "Add" else a - b) * (1 + 2.0**-52)
+    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), exact=exact)]
 
 
 @_rule(ge.Cast)
@@ -952,7 +984,11 @@ def _acc_u(x: np.ndarray) -> float:
 class _SoftmaxTerms:
     """What the SoftmaxV2 and LogSoftmaxV2 rules share, over the op's axes: s = x - max
     (`sv`), the softmax y, D = max e (`big_d`), W = sum y e (`w_e`), log S = log sum y e^e
-    (`log_s_e`), the computing dtype's u and sum y |s| (`w`), and n, the terms per sum."""
+    (`log_s_e`), the computing dtype's u and sum y |s| (`w`), and n, the terms per sum;
+    `shift`, how far the maximum itself may move (M - max(x - e) down, max(x + e) - M up),
+    and `p_hi` = y e^e = exp(s - lse + e) evaluated as such, so that an element whose
+    exponential underflows (a masked score, x = -fmax, with a large bound) weighs nothing
+    instead of 0 * inf."""
 
     def __init__(self, op: ge.SoftmaxBase, x: np.ndarray, ex: np.ndarray) -> None:
         axes = tuple(op.norm_axes() or [x.ndim - 1])
@@ -964,8 +1000,15 @@ class _SoftmaxTerms:
             self.lse = np.log(np.sum(p, axis=axes, keepdims=True))
             self.y = p / np.sum(p, axis=axes, keepdims=True)
             self.big_d = np.max(ex, axis=axes, keepdims=True, initial=0.0)
-            self.w_e = np.sum(self.y * ex, axis=axes, keepdims=True)
-            self.log_s_e = np.log1p(np.sum(self.y * np.expm1(ex), axis=axes, keepdims=True))
+            top = np.max(a, axis=axes, keepdims=True)
+            self.shift = np.maximum(
+                top - np.max(a - ex, axis=axes, keepdims=True), np.max(a + ex, axis=axes, keepdims=True) - top
+            )
+            self.p_hi = np.exp(self.sv - self.lse + ex)
+            self.w_e = np.sum(np.where(self.y > 0, self.y * ex, 0.0), axis=axes, keepdims=True)
+            # y e^e - y: by expm1 where e is small (no cancellation), else as the difference
+            grown = np.where(ex < 1, self.y * np.expm1(ex), self.p_hi - self.y)
+            self.log_s_e = np.log1p(np.sum(grown, axis=axes, keepdims=True))
             self.w = np.sum(self.y * np.abs(self.sv), axis=axes, keepdims=True)
         self.u = _acc_u(x)
 
@@ -980,25 +1023,43 @@ def _softmax(
     # what is used: the denominator is >= exp(sum_j y_j d_j) >= e^-W (Jensen; W = sum_j y_j
     # e_j) and <= S = sum_j y_j e^(e_j), so y_i' / y_i lies in [e^-e_i / S, e^(e_i + W)]:
     # |y_i' - y_i| <= y_i max(e^(e_i + W) - 1, 1 - e^-e_i / S), and never more than
-    # max(y_i, 1 - y_i) (both lie in [0, 1]).
+    # max(y_i, 1 - y_i) (both lie in [0, 1]). And y_i' = exp(s_i') / sum_j exp(s_j') <=
+    # exp(s_i') (the largest term is exp(0) = 1), with s_i' = x_i' - max(x') <= s_i + e_i +
+    # G, G = M - max_j (x_j - e_j) the most the maximum M may drop: |y_i' - y_i| <=
+    # max(y_i, min(1, exp(s_i + e_i + G))), which settles an element whose exponential
+    # underflows on both sides however large its bound (a score masked by -fmax: y = 0).
     # Its own rounding (u of the computing dtype) on each side: s = x - max rounds by
     # u|s|, which moves exp(s) by u|s| relatively; exp itself by 2u; the sum of n
     # positive terms by gamma(n) plus the terms' own relative errors, weighted by y
     # (u * sum_j y_j |s_j| + 2u); the division by u: relatively
-    # (|s_i| + sum_j y_j |s_j| + 6) u + gamma(n), on the perturbed side with |s'| <= |s| + 2D
-    # and y' <= y e^(e_i + D).
+    # (|s_i| + sum_j y_j |s_j| + 6) u + gamma(n), on the perturbed side with
+    # |s_j'| <= |s_j| + e_j + H (H = `shift`, the most the maximum moves either way) and
+    # y_j' <= y_j e^(e_j + W): sum_j y_j' |s_j'| <= e^W sum_j y_j e^(e_j) (|s_j| + e_j + H),
+    # and never more than max_j (|s_j| + e_j + H) (the y_j' sum to 1).
     assert isinstance(op, ge.SoftmaxBase)
     x, ex = args[0], bounds[0]
     if x.ndim == 0 or x.size == 0 or not _rounds(bounds):  # one element is 1 exactly
         return [_zeros(outs[0])]
     t = _SoftmaxTerms(op, x, ex)
     sv, y, big_d, w, u, n = t.sv, t.y, t.big_d, t.w, t.u, t.n
+    axes = tuple(op.norm_axes() or [x.ndim - 1])
     with np.errstate(all="ignore"):
+        a = _f64(R.upcast([x])[0])
+        top = np.max(a, axis=axes, keepdims=True)
+        drop = top - np.max(a - ex, axis=axes, keepdims=True)
+        y_hi = np.minimum(1.0, np.exp(sv + ex + drop))  # y' <= y_hi
         grow = np.maximum(np.expm1(ex + t.w_e), -np.expm1(-(ex + t.log_s_e)))
-        e = np.where(ex + big_d > 0, np.minimum(y * grow, np.maximum(y, 1 - y)), 0.0)
+        by_ratio = np.where(y > 0, y * grow, INF)
+        e = np.minimum(np.minimum(by_ratio, np.maximum(y, 1 - y)), np.maximum(y, y_hi))
+        e = np.where(ex + big_d > 0, e, 0.0)
         rel = (np.abs(sv) + w + 6) * u + _gamma(n, u)
-        rel_p = (np.abs(sv) + 2 * big_d + (1 + grow) * (w + 2 * big_d) + 6) * u + _gamma(n, u)
-        extra = y * rel + (y + e) * rel_p
+        mag_p = np.abs(sv) + ex + t.shift
+        w_p = np.minimum(
+            np.exp(t.w_e) * np.sum(np.where(t.p_hi > 0, t.p_hi * mag_p, 0.0), axis=axes, keepdims=True),
+            np.max(mag_p, axis=axes, keepdims=True),
+        )
+        rel_p = (mag_p + w_p + 6) * u + _gamma(n, u)
+        extra = np.where(y > 0, y * rel, 0.0) + np.where(y + e > 0, (y + e) * rel_p, 0.0)
         e = np.where(np.isnan(e) | np.isnan(extra), INF, e)
     return [_finish(op, 0, outs[0], e, extra)]
 

@@ -77,7 +77,7 @@ MORE_ONNX_OPS = frozenset({
     "SpaceToDepth", "Xor", "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss",
     "QuantizeLinear", "DequantizeLinear", "ThresholdedRelu", "Shrink", "EyeLike",
     "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cosh", "Sinh", "Tan",
-    "InstanceNormalization", "GroupNormalization",
+    "InstanceNormalization", "GroupNormalization", "MatMulInteger", "QLinearMatMul", "LpPool", "DynamicQuantizeLinear", "ConvInteger",
 })  # fmt: skip
 
 

@@ -449,3 +449,31 @@ def test_types_follow_values_computed_from_constants() -> None:
     assert shape_of(rs.results[0].type) == (3, 8)
     x = np.random.default_rng(2).standard_normal((3, 4, 2)).astype(np.float32)
     np.testing.assert_array_equal(api.reference(module, [x])[0], _ort(m, {"x": x})[0])
+
+
+@pytest.mark.parametrize("op", ["ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"])
+@pytest.mark.parametrize(("shape", "axes", "keep"), [((2, 3, 4), [1], 1), ((3, 5), [0, 1], 0), ((2, 4, 3), [-1, 0], 1)])
+def test_a_composite_reduction_over_axes_read_from_the_data_runs_dynamic(op, shape, axes, keep) -> None:
+    # the plugins' decompositions (Abs / Mul / Exp, ReduceSum, Sqrt / Log) keep the axes as
+    # ReduceSum's input, as ReduceSum's own plugin does: the dynamic executor runs them
+    m = make(
+        [h.make_node(op, ["x", "a"], ["y"], name="reduce", keepdims=keep)],
+        [("x", T.FLOAT, list(shape)), ("a", T.INT64, [len(axes)])],
+        opset=18,
+    )
+    module = import_model(m, "m.onnx")
+    assert any(isinstance(o, ge.ReduceSum) for o in module.walk())
+    x = np.random.default_rng(len(shape)).uniform(0.5, 2, shape).astype(np.float32)
+    a = np.array(axes, np.int64)
+    (got,) = api.simulate(module, [x, a]).outputs
+    np.testing.assert_allclose(got, _ort(m, {"x": x, "a": a})[0], rtol=1e-5)
+
+
+def test_a_composite_reduction_over_computed_axes_with_noop_is_refused() -> None:
+    m = make(
+        [h.make_node("ReduceL2", ["x", "a"], ["y"], name="reduce", noop_with_empty_axes=1)],
+        [("x", T.FLOAT, [2, 3]), ("a", T.INT64, [1])],
+        opset=18,
+    )
+    with pytest.raises(OnnxImportError, match=r"node 'reduce' \(ReduceL2\): error: attribute noop_with_empty_axes = 1"):
+        import_model(m, "m.onnx")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -74,6 +75,15 @@ def case(
 
 def f32(*shape: int, seed: int = 0) -> np.ndarray:
     return rng(seed).standard_normal(shape).astype(np.float32)
+
+
+DQL_OPS = ["ge.ReduceMaxD", "ge.Maximum", "ge.ReduceMinD", "ge.Minimum", "ge.Equal", "ge.Sub", "ge.RealDiv",
+           "ge.SelectV2", "ge.RealDiv", "ge.Neg", "ge.ClipByValue", "ge.Round", "ge.RealDiv", "ge.Round", "ge.Add",
+           "ge.ClipByValue", "ge.Cast", "ge.Identity", "ge.Cast"]  # fmt: skip
+
+
+def u8(*shape: int, seed: int = 0) -> np.ndarray:
+    return rng(seed).integers(0, 256, shape).astype(np.uint8)
 
 
 def i64(*v: object) -> np.ndarray:
@@ -534,6 +544,107 @@ CASES: list[Case] = [
     case("DepthToSpace-DCR", "DepthToSpace", {"x": f32(1, 8, 2, 3)}, ["ge.DepthToSpace"], blocksize=2),
     case("DepthToSpace-CRD", "DepthToSpace", {"x": f32(2, 9, 2, 2)}, ["ge.DepthToSpace"], blocksize=3, mode="CRD"),
     case("SpaceToDepth", "SpaceToDepth", {"x": f32(1, 2, 4, 6)}, ["ge.SpaceToDepth"], blocksize=2),
+    # -- DynamicQuantizeLinear: the range, scale and zero point, then QuantizeLinear's steps ---
+    *(
+        case(f"DynamicQuantizeLinear-{name}", "DynamicQuantizeLinear", {"x": x}, DQL_OPS, n_out=3)
+        for name, x in (
+            ("mixed", f32(3, 4, seed=7) * 2),
+            ("positive", np.abs(f32(6, seed=8)) + 0.5),
+            ("negative", -np.abs(f32(2, 5, seed=9)) - 0.1),
+            ("zeros", np.zeros((4,), np.float32)),
+        )
+    ),
+    # -- LpPool: Abs, Pow, the window sums (AvgPoolV2 divisor_override 1), Pow(1/p) ------------
+    case(
+        "LpPool-2d-pads-p3",
+        "LpPool",
+        {"x": f32(1, 2, 6, 5)},
+        ["ge.Abs", "ge.Pow", "ge.AvgPoolV2", "ge.Pow"],
+        opset=18,
+        kernel_shape=[3, 2],
+        p=3,
+        pads=[1, 0, 2, 1],
+        strides=[2, 1],
+    ),
+    case(
+        "LpPool-1d-p2",
+        "LpPool",
+        {"x": f32(2, 3, 9)},
+        ["ge.Abs", "ge.Pow", "ge.Unsqueeze", "ge.AvgPoolV2", "ge.Squeeze", "ge.Pow"],
+        kernel_shape=[4],
+        strides=[2],
+    ),
+    case(
+        "LpPool-same-upper-p1",
+        "LpPool",
+        {"x": f32(1, 1, 5, 5)},
+        ["ge.Abs", "ge.Pow", "ge.AvgPoolV2", "ge.Pow"],
+        kernel_shape=[2, 2],
+        p=1,
+        auto_pad="SAME_UPPER",
+    ),  # fmt: skip
+    # -- MatMulInteger, QLinearMatMul (int32 products; the multiplier's one rounding in f64) --
+    case(
+        "MatMulInteger-u8-zp",
+        "MatMulInteger",
+        {"a": u8(4, 3), "b": u8(3, 5, seed=1), "az": np.array(200, np.uint8), "bz": np.array(7, np.uint8)},
+        ["ge.Cast", "ge.Cast", "ge.Sub", "ge.Cast", "ge.Cast", "ge.Sub", "ge.MatMul"],
+        opset=10,
+    ),
+    case(
+        "ConvInteger-pads-strides",
+        "ConvInteger",
+        {"x": u8(1, 2, 5, 6), "w": u8(3, 2, 2, 3, seed=4), "xz": np.array(128, np.uint8), "wz": np.array(3, np.uint8)},
+        ["ge.Cast", "ge.Cast", "ge.Sub", "ge.Cast", "ge.Cast", "ge.Sub", "ge.Conv2D"],
+        opset=10,
+        pads=[1, 0, 1, 2],
+        strides=[2, 1],
+    ),
+    case(
+        "ConvInteger-1d",
+        "ConvInteger",
+        {"x": u8(2, 2, 7), "w": u8(4, 2, 3, seed=6)},
+        ["ge.Cast", "ge.Cast", "ge.Unsqueeze", "ge.Unsqueeze", "ge.Conv2D", "ge.Squeeze"],
+    ),
+    case(
+        "MatMulInteger-i8-batched",
+        "MatMulInteger",
+        {"a": u8(2, 3, 4).astype(np.int8), "b": u8(4, 2, seed=3).astype(np.int8)},
+        ["ge.Cast", "ge.Cast", "ge.BatchMatMulV2"],
+    ),
+    case(
+        "QLinearMatMul-u8",
+        "QLinearMatMul",
+        {"a": u8(3, 4), "b": u8(4, 2, seed=5)},
+        [
+            "ge.Cast",
+            "ge.Cast",
+            "ge.Sub",
+            "ge.Cast",
+            "ge.Cast",
+            "ge.Sub",
+            "ge.MatMul",
+            "ge.Mul",
+            "ge.RealDiv",
+            "ge.Cast",
+            "ge.Cast",
+            "ge.Mul",
+            "ge.Cast",
+            "ge.Add",
+            "ge.Round",
+            "ge.ClipByValue",
+            "ge.Cast",
+        ],
+        inits={
+            "as": np.array([0.0137], np.float32),
+            "az": np.array([113], np.uint8),
+            "bs": np.array([0.0211], np.float32),
+            "bz": np.array([131], np.uint8),
+            "ys": np.array([0.0523], np.float32),
+            "yz": np.array([100], np.uint8),
+        },
+        order=["a", "as", "az", "b", "bs", "bz", "ys", "yz"],
+    ),  # fmt: skip
 ]
 
 
@@ -641,3 +752,74 @@ def test_shape_slice_of_unknown_dims_is_refused() -> None:
     )
     with pytest.raises(OnnxImportError, match=r"node 's' \(Shape\): error: attribute start/end = 0/1 is not supported"):
         import_model(m, "m.onnx", dynamic_dims=True)
+
+
+@pytest.mark.parametrize("to", [T.FLOAT8E4M3FN, T.FLOAT8E5M2])
+@pytest.mark.parametrize("saturate", [1, 0])
+@pytest.mark.parametrize("src", [np.float32, np.float16])
+def test_cast_to_float8_saturates_as_onnx_says(to: int, saturate: int, src: type) -> None:
+    # beyond cast_plugin.cc's table: GE's Cast to DT_FLOAT8_*; saturate (the default) clips
+    # to the float8 range first (infinities too), without it E4M3FN overflows to NaN and
+    # E5M2 to inf; rounding to nearest even in both (ml_dtypes computes the expected values)
+    f8 = onnx.helper.tensor_dtype_to_np_dtype(to)
+    top = float(ml_dtypes.finfo(f8).max)
+    values = np.concatenate([rng(to).uniform(-1.5 * top, 1.5 * top, 12), [np.inf, -np.inf, np.nan, 0.3, -1e-3, top]])
+    with np.errstate(over="ignore"):  # beyond float16's range: inf, as wanted
+        x = values.astype(src).reshape(3, 6)
+    m = make_model(
+        [h.make_node("Cast", ["x"], ["y"], name="c", to=to, saturate=saturate)],
+        [("x", _ONNX_OF[src], [3, 6])],
+        ["y"],
+        opset=19,
+    )
+    module = import_model(m, "m.onnx")
+    assert ("ge.ClipByValue" in _ge_ops(module)) == bool(saturate)
+    want = (np.clip(x, -top, top) if saturate else x).astype(f8)
+    for (got,) in (run_module(module, [x]), api.simulate(module, [x]).outputs):
+        assert got.dtype == f8
+        np.testing.assert_array_equal(got.astype(np.float64), want.astype(np.float64))
+
+
+@pytest.mark.parametrize(("alpha", "gamma"), [(2.0, 3.0), (1.6732632, 0.5), (0.25, 1.0507)])
+def test_selu_with_other_constants_is_gamma_times_elu(alpha: float, gamma: float) -> None:
+    c = case("Selu", "Selu", {"x": f32(3, 5, seed=4) * 3}, ["ge.Elu", "ge.Mul"], alpha=alpha, gamma=gamma)
+    assert _ge_ops(import_model(c.model, "m.onnx")) == c.expect
+    test_numbers(c)
+
+
+@pytest.mark.parametrize("out", [np.uint8, np.int8])
+@pytest.mark.parametrize("scale", [np.float32, np.float16])
+def test_qlinear_matmul_is_onnx_reference(out: type, scale: type) -> None:
+    # ONNX's definition (its ReferenceEvaluator): C * (a_scale * b_scale / y_scale) in float64
+    # (int32 times a narrower float), + y_zero_point, rint, clip; saturating int8 outputs
+    from onnx.reference import ReferenceEvaluator
+
+    r = rng(11)
+    a = r.integers(-128, 128, (2, 3, 6)).astype(out) if out is np.int8 else u8(2, 3, 6, seed=11)
+    b = r.integers(-128, 128, (2, 6, 4)).astype(out) if out is np.int8 else u8(2, 6, 4, seed=12)
+    vals = [a, np.array([0.031], scale), np.array([3], out), b, np.array([0.017], scale), np.array([-5 if out is np.int8 else 9], out),
+            np.array([0.009], scale), np.array([2], out)]  # fmt: skip
+    names = ["a", "as", "az", "b", "bs", "bz", "ys", "yz"]
+    m = make_model([h.make_node("QLinearMatMul", names, ["y"], name="q")],
+                   [(n, _ONNX_OF[v.dtype.type], list(v.shape)) for n, v in zip(names, vals)], ["y"], opset=21)  # fmt: skip
+    (want,) = ReferenceEvaluator(m).run(None, dict(zip(names, vals)))
+    module = import_model(m, "m.onnx")
+    assert (want == np.iinfo(out).min).any() or (want == np.iinfo(out).max).any()  # some saturate
+    for (got,) in (run_module(module, vals), api.simulate(module, vals).outputs):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_matmul_integer_per_row_and_column_zero_points() -> None:
+    # ONNX allows one zero point per row of A and per column of B (onnxruntime does not):
+    # numpy computes the expected int32 product
+    a, b, az, bz = u8(4, 3), u8(3, 5, seed=1), u8(4, seed=2), u8(5, seed=3)
+    m = make_model(
+        [h.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"], name="mi")],
+        [("a", T.UINT8, [4, 3]), ("b", T.UINT8, [3, 5]), ("az", T.UINT8, [4]), ("bz", T.UINT8, [5])],
+        ["y"],
+        opset=10,
+    )
+    want = (a.astype(np.int32) - az.astype(np.int32)[:, None]) @ (b.astype(np.int32) - bz.astype(np.int32))
+    module = import_model(m, "m.onnx")
+    for (got,) in (run_module(module, [a, b, az, bz]), api.simulate(module, [a, b, az, bz]).outputs):
+        np.testing.assert_array_equal(got, want)

@@ -10,6 +10,7 @@ refusal naming the op and the version.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -172,5 +173,66 @@ def test_range_27_of_float16_is_refused_naming_op_and_version(opset: int) -> Non
 
 
 def test_an_opset_past_the_newest_is_refused() -> None:
-    with pytest.raises(OnnxImportError, match=rf"opset {MAX_OPSET + 1} is outside the supported range 11-{MAX_OPSET}"):
+    with pytest.raises(OnnxImportError, match=rf"opset {MAX_OPSET + 1} is outside the supported range 7-{MAX_OPSET}"):
         import_model(relu(MAX_OPSET + 1), "m.onnx")
+
+
+def older(opset: int, nodes: list[onnx.NodeProto], inputs, outputs) -> onnx.ModelProto:
+    g = h.make_graph(nodes, "g", inputs, outputs)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 7
+    return m
+
+
+@pytest.mark.parametrize("opset", [7, 8, 9, 10])
+def test_an_older_opset_imports_the_ops_unchanged_since(opset: int, tmp_path) -> None:
+    # And-7, Xor-7, Relu-6, Softmax-1 are the versions opset 11 has too: imported as there
+    m = older(
+        opset,
+        [
+            h.make_node("Xor", ["a", "b"], ["x"]),
+            h.make_node("And", ["x", "a"], ["y"]),
+            h.make_node("Relu", ["f"], ["r"]),
+        ],
+        [
+            h.make_tensor_value_info("a", T.BOOL, [3, 4]),
+            h.make_tensor_value_info("b", T.BOOL, [4]),
+            h.make_tensor_value_info("f", T.FLOAT, [2, 5]),
+        ],
+        [h.make_tensor_value_info("y", T.BOOL, [3, 4]), h.make_tensor_value_info("r", T.FLOAT, [2, 5])],
+    )
+    path = tmp_path / "old.onnx"
+    onnx.save(m, path)
+    code, out, err = run_cli(ge_run.main, [str(path), "--seed", str(opset)])
+    assert code == 0 and "outputs match onnxruntime" in out, out + err
+
+
+@pytest.mark.parametrize(
+    ("opset", "node", "why"),
+    [
+        (
+            9,
+            h.make_node("Slice", ["f"], ["r"], starts=[0], ends=[1]),
+            "Slice-1 (opset 9) is not supported: the op changed to Slice-11",
+        ),
+        (
+            10,
+            h.make_node("Clip", ["f"], ["r"], min=0.0),
+            "Clip-6 (opset 10) is not supported: the op changed to Clip-11",
+        ),
+        (
+            8,
+            h.make_node("MaxPool", ["f"], ["r"], kernel_shape=[1]),
+            "MaxPool-8 (opset 8) is not supported: the op changed to MaxPool-11",
+        ),
+    ],
+)
+def test_an_older_op_version_is_refused_by_name(opset: int, node: onnx.NodeProto, why: str) -> None:
+    m = older(
+        opset,
+        [node],
+        [h.make_tensor_value_info("f", T.FLOAT, [2, 5, 3])],
+        [h.make_tensor_value_info("r", T.FLOAT, None)],
+    )
+    with pytest.raises(OnnxImportError, match=rf"node '[^']*' \({node.op_type}\): error: {re.escape(why)}"):
+        import_model(m, "m.onnx")

@@ -280,3 +280,47 @@ def test_softmax_bound_holds_at_the_worst_perturbation(op: str):
             d = -sign * e[0]
             d[i] = sign * e[0, i]
             assert abs(f(x64 + d)[i] - f(x64)[i]) <= b[0, i]
+
+
+FMAX32 = float(np.finfo(np.float32).max)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_sum_at_fmax_stays_finite(seed: int):
+    # an attention mask: score + (-fmax). Both sides round to -fmax; it overflows only at
+    # fmax + half an ulp (2^128 - 2^103), far beyond the scores' bound
+    rng = np.random.default_rng(seed)
+    g = binary_graph("Add", (3, 8), "f32")
+    a = rng.standard_normal((3, 8)).astype(np.float32)
+    m = np.where(np.tri(3, 8, dtype=bool), 0.0, -FMAX32).astype(np.float32)
+    (b,) = holds(g, [a, m], [np.full((3, 8), 1e-3), np.zeros((3, 8))], rng)
+    assert np.isfinite(b).all()
+    # a sum that may reach the threshold stays undecidable: fmax + fmax
+    (b2,) = EB.output_error_bounds(g, [np.full((3, 8), FMAX32, np.float32)] * 2, input_bounds=[np.ones((3, 8))] * 2)
+    assert np.isinf(b2).all()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_softmax_of_masked_scores_is_decided(seed: int):
+    # masked scores (-fmax / 2 here, so that the perturbations stay finite) carry a bound
+    # of 2u|x| (their own rounding): their exponentials underflow on both sides, so they
+    # weigh nothing, and the other elements keep the bound of the unmasked row
+    rng = np.random.default_rng(seed)
+    g = unary_graph("SoftmaxV2", (4, 6), "{axes = [-1]}")
+    x = rng.standard_normal((4, 6)).astype(np.float32)
+    mask = ~np.tri(4, 6, dtype=bool)
+    x[mask] = -FMAX32 / 2
+    e = np.where(mask, 2.0**-24 * FMAX32, 1e-4)
+    (b,) = holds(g, [x], [e], rng)
+    assert np.isfinite(b).all() and (b[mask] == 0).all() and (b[~mask] > 0).all()
+    # the unmasked elements: as the first row alone (one element: exact), within rounding
+    for r in range(1, 4):
+        k = r + 1
+        gr = unary_graph("SoftmaxV2", (1, k), "{axes = [-1]}")
+        (br,) = EB.output_error_bounds(gr, [x[r : r + 1, :k]], input_bounds=[np.full((1, k), 1e-4)])
+        assert np.allclose(b[r, :k], br[0], rtol=1e-2)
+    # a score whose bound lets it reach the maximum still counts
+    x2 = np.array([[0.0, -1.0, -50.0]], np.float32)
+    g2 = unary_graph("SoftmaxV2", (1, 3), "{axes = [-1]}")
+    (b2,) = holds(g2, [x2], [np.array([[0.0, 0.0, 60.0]])], rng)
+    assert b2[0, 2] > 0.5

@@ -1,8 +1,8 @@
 """Issue 27 parts 1 and 2: every output element is judged, and the check can fail.
 
 For every example, every zoo model and one generated ONNX model per op family (pointwise,
-reduction, softmax / LayerNorm, MatMul / Conv, gather / index, casts, bools; each in two
-shapes), ge-run itself runs the model (--stats-json, --save-dir): it must match with no
+reduction, softmax / LayerNorm, MatMul / Conv, gather / index, casts, bools, a causal
+attention mask; each in two shapes), ge-run itself runs the model (--stats-json, --save-dir): it must match with no
 undecidable element (`unbounded_elements` 0, exit 0). Then the simulator's saved outputs
 are mutated one element at a time, at random positions, several per output, by just more
 than the documented tolerance (a bool flipped; an integer moved by its bound + 1; a float
@@ -114,10 +114,31 @@ def family_model(family: str, n: int) -> onnx.ModelProto:
             oh.make_node("Where", ["gt", "x", "y"], ["wh"]),
         ]
         return make_onnx_model(nodes, [x, y], ["ng", "an", "wh"], {"zero": np.zeros((3, n), np.float32)})
+    if family == "attention_mask":
+        # a causal mask as exporters write it: scores + (-fmax above the diagonal), then
+        # Softmax (the masked sums round to -fmax on both sides; their exponentials vanish)
+        q = ("q", TP.FLOAT, [1, n, 8])
+        mask = np.where(np.tri(n, n, dtype=bool), 0.0, np.finfo(np.float32).min).astype(np.float32)
+        nodes = [
+            oh.make_node("MatMul", ["q", "k"], ["s"]),
+            oh.make_node("Add", ["s", "mask"], ["sm"]),
+            oh.make_node("Softmax", ["sm"], ["p"], axis=-1),
+            oh.make_node("MatMul", ["p", "v"], ["o"]),
+        ]
+        return make_onnx_model(nodes, [q], ["p", "o"], {"k": _f(8, n), "mask": mask[None], "v": _f(n, 4)})
     raise KeyError(family)
 
 
-FAMILIES = ["pointwise", "reduction", "softmax_layernorm", "matmul_conv", "gather_index", "casts", "bools"]
+FAMILIES = [
+    "pointwise",
+    "reduction",
+    "softmax_layernorm",
+    "matmul_conv",
+    "gather_index",
+    "casts",
+    "bools",
+    "attention_mask",
+]
 NODE_MODELS = [(f, n) for f in FAMILIES for n in (4, 7)]
 
 
