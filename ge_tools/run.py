@@ -1481,6 +1481,11 @@ def compile_dynamic(
         return compiled
     name = graph.sym_name.data
     root = next((g for g in compiled.ops if isinstance(g, ge.GraphOp) and g.sym_name.data == name), None)
+    if root is not None and A.get_bool(root, A.GRAPH_UNKNOWN_FLAG) and not A.get_bool(root, PARTITIONED_ATTR):
+        # dynamic_shape_partition.cc: SetRootGraphUnknown (placement HOST, lower limit -1,
+        # only Data and NetOutput) or host scheduling: the root is left whole and unknown,
+        # and the host runs it op by op
+        return compiled
     if root is not None and PARTITIONED_ATTR in root.attributes:
         left = uncompiled_known_subgraphs(compiled)
         if left:
