@@ -9,8 +9,13 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   is unknown when it carries ``_is_unknown_shape`` or ``_force_unknown_shape`` = true
   (JudgeUnknowShapeWithAttr); when one of its output or input descs has a ``?`` dim or an
   unknown rank (IsUnknownShape) and it cannot run without tiling (IsNodeSupportNoTiling:
-  here only GE's kNotilingOps, of which the dialect has PartitionedCall; the other
-  no-tiling conditions need engine and shape-range attributes the dialect does not have);
+  GE's kNotilingOps, of which the dialect has PartitionedCall, a node marked
+  ``_op_no_tiling``, or one whose engine supports tiling inline and exporting its shape
+  (``_op_tiling_inline_engine``, ``_op_export_shape_engine``) with a max shape for each
+  unknown output (``_op_max_shape``) and producers that export theirs; MarkOpNoTiling marks
+  such a node: ``_op_no_tiling``, per output ``_tensor_no_tiling_mem_type`` and
+  ``_tensor_max_shape``; RevertOpNoTilingAttr unmarks it when unknown nodes exist too);
+  when its engine is DNN_VM_HOST_CPU (``_specified_engine_name``: GE's engine placement);
   when its subgraph holds an unknown node (IsUnknownShapeGraph); when it carries
   ``_dynamic_tiling_depend_op`` = true (JudgeUnknownShapeForTilingDependNode, tiling sink
   off as by default); when it carries ``_is_support_addr_refresh`` = false
@@ -76,8 +81,8 @@ Where this differs from GE: GE marks each moved node
 cluster's nodes keep their graph order in the subgraph (GE: the merge order, which an SSA
 block cannot keep when it is not topological), and the root's nodes and calls are ordered by a topological sort that
 takes the earliest node first (GE: AddPartitionedCallKeepTopo, then TopologicalSorting).
-Not ported, as the dialect has no such nodes: the host-CPU engine rule (no engine
-placement before this pass), ReDynamicShapePartitioner's data-flow pass (Stack / Queue
+Not ported, as the dialect has no such nodes: custom ops on the host CPU
+(IsCustomOpExecOnHostCpu), ReDynamicShapePartitioner's data-flow pass (Stack / Queue
 ops), ref-variable merging (a Variable has no input: MergeRefVariableCluster has nothing
 to do), the multi-batch Case graphs, the training-iteration check of the host scheduling
 (IsNeedTrainIteFlowCtrl: the dialect has no iteration loop).
@@ -91,19 +96,20 @@ into the larger, so that the pass stays near-linear on large graphs.
 from __future__ import annotations
 
 import heapq
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
-from ge_dialect.diagnostics import remark
+from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.ge import (
     Const,
     Constant,
@@ -150,6 +156,23 @@ DEFAULT_LOWER_LIMIT = 4
 DEFAULT_LOWER_LIMIT_KNOWN_FIRST = 6
 # dynamic_shape_partition.cc: kThresholdForMergeAllToUnknownGraph
 MERGE_ALL_TO_UNKNOWN = -1
+# ge_attr_define.cc: the no-tiling attributes (IsNodeSupportNoTiling, MarkOpNoTiling)
+OP_NO_TILING = "_op_no_tiling"  # ATTR_NAME_OP_NO_TILING
+OP_TILING_INLINE_ENGINE = "_op_tiling_inline_engine"  # ATTR_NAME_OP_TILING_INLINE_ENGINE
+OP_EXPORT_SHAPE_ENGINE = "_op_export_shape_engine"  # ATTR_NAME_OP_EXPORT_SHAPE_ENGINE
+OP_MAX_SHAPE = "_op_max_shape"  # ATTR_NAME_OP_MAX_SHAPE
+TENSOR_NO_TILING_MEM_TYPE = "_tensor_no_tiling_mem_type"  # ATTR_NAME_TENSOR_NO_TILING_MEM_TYPE (per output)
+TENSOR_MAX_SHAPE = "_tensor_max_shape"  # ATTR_NAME_TENSOR_MAX_SHAPE (per output)
+NO_TILING_ATTRS = (OP_NO_TILING, OP_TILING_INLINE_ENGINE, OP_EXPORT_SHAPE_ENGINE, OP_MAX_SHAPE)
+# A node's engine: GE's engine placement (before this pass) sets the OpDesc's engine name,
+# which a user pins with ATTR_NAME_OP_SPECIFIED_ENGINE_NAME (dnnengine_manager.cc:
+# GetOpInfos); the dialect has no engine placement, so the node's attribute is its engine
+SPECIFIED_ENGINE_NAME = "_specified_engine_name"
+# dynamic_shape_partition.cc: kHostCpuEngineName
+HOST_CPU_ENGINE = "DNN_VM_HOST_CPU"
+# dynamic_shape_partition.cc: IsExportShapeOps (data nodes, MEMCPYASYNC, STREAMMERGE,
+# PARTITIONEDCALL, CASE)
+EXPORT_SHAPE_TYPES = frozenset({"Data", "RefData", "MemcpyAsync", "StreamMerge", "PartitionedCall", "Case"})
 # ge_context.cc: GetHostExecFlag (kHostExecPlacement)
 HOST_PLACEMENT = "HOST"
 # dynamic_shape_partition.cc: kNotilingOps (MEMCPYASYNC, STREAMMERGE, PARTITIONEDCALL: the dialect has the last)
@@ -344,6 +367,20 @@ def only_data_and_netoutput(nodes: list[Operation]) -> bool:
     )
 
 
+def _str_list(op: Operation, name: str) -> list[str]:
+    """A list-of-strings attribute (GE: AttrUtils::GetListStr), empty when absent."""
+    a = op.attributes.get(name)
+    if isinstance(a, ArrayAttr):
+        return [x.data for x in a.data if isinstance(x, StringAttr)]
+    return []
+
+
+def _strtol(text: str) -> int:
+    """std::strtol(text, nullptr, 10): leading spaces, a sign, digits; 0 when none."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
 def is_special_node(op: Operation) -> bool:
     """dynamic_shape_partition.cc: IsSpecialNode: a node with subgraphs (PartitionedCall,
     If, Case, While; the dialect has no stream-control nodes)."""
@@ -398,6 +435,12 @@ class DynamicShapePartitioner:
         for attr in (IS_UNKNOWN_SHAPE, FORCE_UNKNOWN_SHAPE):
             if A.get_bool(op, attr):
                 return Reason("JudgeUnknowShapeWithAttr", f"unknown because it carries {attr} = true")
+        # dynamic_shape_partition.cc: IsUnknownShapeNode: a node of the host-CPU engine relies
+        # on the runtime scheduler
+        if A.get_str(op, SPECIFIED_ENGINE_NAME) == HOST_CPU_ENGINE:
+            return Reason(
+                "IsUnknownShapeNode", f"unknown because its engine is {HOST_CPU_ENGINE} ({SPECIFIED_ENGINE_NAME})"
+            )
         shape_reason = None
         # dynamic_shape_partition.cc: IsUnknownShape (outputs first, then inputs)
         for i, r in enumerate(op.results):
@@ -410,16 +453,21 @@ class DynamicShapePartitioner:
                     shape_reason = Reason("IsUnknownShape", f"unknown because input {i} is {_type_str(v)}")
                     break
         if shape_reason is not None:
-            # dynamic_shape_partition.cc: IsNodeSupportNoTiling (kNotilingOps default support no tiling)
-            if ge_type(op) not in NOTILING_TYPES:
+            # dynamic_shape_partition.cc: IsNodeSupportNoTiling, then MarkOpNoTiling
+            why_not = self.no_tiling_refusal(op, in_subgraph)
+            self.mark_op_no_tiling(op, why_not is None)
+            if why_not is not None:
+                if any(a in op.attributes for a in NO_TILING_ATTRS):  # the node asked for no tiling
+                    return Reason(shape_reason.rule, f"{shape_reason.message}; no tiling: {why_not}")
                 return shape_reason
-            if not in_subgraph:
-                self.has_no_tiling = True
+        else:
+            self.mark_op_no_tiling(op, False)
         # dynamic_shape_partition.cc: IsUnknownShapeNode (a node with subgraphs, PartitionedCall
         # or a control op: unknown when any of its subgraphs is, IsUnknownShapeGraph)
         for sub in called_graph_names(op):
             inner = self.graph_unknown_reason(sub)
             if inner is not None:
+                self.mark_op_no_tiling(op, False)
                 return Reason("IsUnknownShapeGraph", f"unknown because its subgraph @{sub} holds {inner.message}")
         if shape_reason is not None and not in_subgraph:
             self.no_tiling.append(op)
@@ -438,6 +486,109 @@ class DynamicShapePartitioner:
                 f"unknown because it carries {SUPPORT_ADDR_REFRESH} = false (its addresses cannot be refreshed)",
             )
         return None
+
+    def no_tiling_refusal(self, op: Operation, in_subgraph: bool) -> str | None:
+        """dynamic_shape_partition.cc: IsNodeSupportNoTiling: None when `op`, of unknown
+        shape, can run without tiling (a static model with its outputs at their max shape);
+        else why not."""
+        if ge_type(op) in NOTILING_TYPES:  # kNotilingOps default support no tiling
+            self.has_no_tiling = self.has_no_tiling or not in_subgraph
+            return None
+        if A.get_bool(op, OP_NO_TILING):  # marked as support no tiling
+            self.has_no_tiling = self.has_no_tiling or not in_subgraph
+            return None
+        data_or_netoutput = isinstance(op, Data | RefData | NetOutput)
+        if not data_or_netoutput:
+            engine = A.get_str(op, SPECIFIED_ENGINE_NAME) or ""
+            if engine not in _str_list(op, OP_TILING_INLINE_ENGINE):
+                return f"engine '{engine}' does not support tiling inline ({OP_TILING_INLINE_ENGINE})"
+            if engine not in _str_list(op, OP_EXPORT_SHAPE_ENGINE):
+                return f"engine '{engine}' does not support update shape ({OP_EXPORT_SHAPE_ENGINE})"
+        # judge shape range: the dialect has no shape range, so an output of unknown shape
+        # needs _op_max_shape
+        if OP_MAX_SHAPE not in op.attributes:
+            for i, r in enumerate(op.results):
+                d = tensor_desc(r.type)
+                if not d.is_unknown_shape:
+                    continue
+                if d.shape is None:
+                    return f"output {i} has an unknown rank"
+                return f"output {i} has no shape range ({OP_MAX_SHAPE})"
+        # NoTilingCheckInputNodeUpdateShape: each producer of an unknown input exports shapes
+        for i, v in enumerate(op.operands):
+            src = v.owner
+            if not tensor_desc(v.type).is_unknown_shape or not isinstance(src, Operation):
+                continue
+            if ge_type(src) in EXPORT_SHAPE_TYPES:  # IsExportShapeOps
+                continue
+            engine = A.get_str(src, SPECIFIED_ENGINE_NAME) or ""
+            if engine not in _str_list(src, OP_EXPORT_SHAPE_ENGINE):
+                return (
+                    f"input {i}'s producer '{node_name(src)}' (engine '{engine}') does not export its shape "
+                    f"({OP_EXPORT_SHAPE_ENGINE})"
+                )
+        if not data_or_netoutput and not in_subgraph:
+            self.has_no_tiling = True
+        return None
+
+    def mark_op_no_tiling(self, op: Operation, no_tiling: bool) -> None:
+        """dynamic_shape_partition.cc: MarkOpNoTiling: `_op_no_tiling`, and on each output
+        of unknown shape `_tensor_no_tiling_mem_type` and its `_tensor_max_shape` (from
+        `_op_max_shape`: ';' between tensors, ',' between dims).
+
+        Beyond GE: GE writes `_op_no_tiling = false` on every node it looks at; here only on
+        a node that carried the attribute (a dump does not grow by one attribute per node).
+        The input descs are the producers' output descs (one SSA value for both)."""
+        if not no_tiling:
+            if OP_NO_TILING in op.attributes:
+                op.attributes[OP_NO_TILING] = FALSE
+            return
+        max_shapes = self.parse_max_shape(op)
+        for i, r in enumerate(op.results):
+            if not tensor_desc(r.type).is_unknown_shape:
+                continue
+            A.set_output_flag(op, TENSOR_NO_TILING_MEM_TYPE, i, True, default=False)
+            if max_shapes is not None:
+                shapes = op.attributes.get(TENSOR_MAX_SHAPE)
+                rows = list(shapes.data) if isinstance(shapes, ArrayAttr) else []
+                rows += [A.int_list_attr([])] * (len(op.results) - len(rows))
+                rows[i] = A.int_list_attr(max_shapes[i])
+                op.attributes[TENSOR_MAX_SHAPE] = ArrayAttr(rows)
+        op.attributes[OP_NO_TILING] = TRUE
+
+    @staticmethod
+    def parse_max_shape(op: Operation) -> list[list[int]] | None:
+        """dynamic_shape_partition.cc: ParseShapeRangeAttr / SplitMaxShapeStr: one list of
+        dims per output; a count or a rank that does not match fails the partition."""
+        text = A.get_str(op, OP_MAX_SHAPE)
+        if not text:
+            return None
+        shapes = [[_strtol(d) for d in t.split(",")] for t in text.split(";")]
+        if len(shapes) != len(op.results):
+            raise LocatedError(
+                op,
+                f"{PASS}: {OP_MAX_SHAPE} '{text}' has {len(shapes)} shape{'s' if len(shapes) != 1 else ''} for "
+                f"{len(op.results)} output{'s' if len(op.results) != 1 else ''} (ParseShapeRangeAttr); use ';' "
+                "between tensors and ',' between dims",
+            )
+        for i, (dims, r) in enumerate(zip(shapes, op.results)):
+            rank = tensor_desc(r.type).rank
+            if rank != len(dims):
+                raise LocatedError(
+                    op,
+                    f"{PASS}: {OP_MAX_SHAPE} '{text}' gives output {i} {len(dims)} dim"
+                    f"{'s' if len(dims) != 1 else ''}, its rank is {rank} (ParseShapeRangeAttr)",
+                )
+        return shapes
+
+    def revert_op_no_tiling(self, op: Operation) -> None:
+        """dynamic_shape_partition.cc: RevertOpNoTilingAttr."""
+        if not A.get_bool(op, OP_NO_TILING):
+            return
+        for i, r in enumerate(op.results):
+            if tensor_desc(r.type).is_unknown_shape:
+                A.set_output_flag(op, TENSOR_NO_TILING_MEM_TYPE, i, False, default=False)
+        op.attributes[OP_NO_TILING] = FALSE
 
     def graph_unknown_reason(self, name: str) -> Reason | None:
         """dynamic_shape_partition.cc: IsUnknownShapeGraph: the first unknown node of the
@@ -478,6 +629,7 @@ class DynamicShapePartitioner:
         # MarkUnknownShapeNodes: no-tiling and unknown nodes cannot coexist
         if self.unknown and self.no_tiling:
             for op in self.no_tiling:
+                self.revert_op_no_tiling(op)
                 if op not in self.unknown:
                     self.unknown[op] = Reason(
                         "MarkUnknownShapeNodes",

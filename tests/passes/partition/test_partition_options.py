@@ -341,3 +341,115 @@ def test_rdfs_without_delay_topo_sort(monkeypatch):
 
     monkeypatch.setattr(topo_sorting, "_delay_topo_sort", lambda nodes: nodes)
     assert order(RDFS) == "x a a2 c aw b b2 NetOutput".split()
+
+
+# -- no tiling (IsNodeSupportNoTiling, MarkOpNoTiling, RevertOpNoTilingAttr) -------------
+
+AICPU = '"DNN_VM_AICPU"'
+WHERE_ATTRS = (
+    f"{{_specified_engine_name = {AICPU}, _op_tiling_inline_engine = [{AICPU}], "
+    f'_op_export_shape_engine = [{AICPU}], _op_max_shape = "10, 0"}}'
+)
+
+
+def no_tiling_graph(where_attrs: str = WHERE_ATTRS, where1: bool = False) -> str:
+    # GE's mark_no_tiling_nodes: data (2x5) -> where (?x5, an AI CPU op that supports no
+    # tiling, max shape 10x0) -> NetOutput; with where1, a second where without the
+    # attributes after it (mark_unknown_and_no_tiling_nodes)
+    last = "where"
+    text = (
+        "ge.graph @g1 {\n"
+        "  %data = ge.Data {index = 0} : tensor<2x5xf32>\n"
+        f"  %where = ge.Relu(%data) {where_attrs} : (tensor<2x5xf32>) -> tensor<?x5xf32>\n"
+    )
+    if where1:
+        text += "  %where1 = ge.Relu(%where) : (tensor<?x5xf32>) -> tensor<?x5xf32>\n"
+        last = "where1"
+    return text + f"  ge.NetOutput %{last} : tensor<?x5xf32>\n}}\n"
+
+
+def node(m: ModuleOp, name: str):
+    return next(op for g in m.ops if isinstance(g, GraphOp) for op in g.body.block.ops if node_name(op) == name)
+
+
+def test_mark_no_tiling_nodes():
+    m = partition(no_tiling_graph())
+    assert subgraphs(m) == {}  # no unknown node: not partitioned
+    where = node(m, "where")
+    assert A.get_bool(where, "_op_no_tiling")
+    assert A.get_bool_list(where, "_tensor_no_tiling_mem_type") == [True]
+    assert str(where.attributes["_tensor_max_shape"]) == "[[10 : i64, 0 : i64]]"
+    # the NetOutput reads a shape the where exports: no tiling too
+    assert A.get_bool(node(m, "NetOutput"), "_op_no_tiling")
+
+
+@pytest.mark.parametrize(
+    "drop",
+    ["_op_tiling_inline_engine", "_op_export_shape_engine", "_op_max_shape", "_specified_engine_name"],
+)
+def test_mark_no_tiling_nodes_without_each_condition(drop):
+    # IsNodeSupportNoTiling: each condition removed, the where is unknown: partitioned
+    attrs = WHERE_ATTRS.replace(f"{drop} = ", "_dropped = ")
+    m = partition(no_tiling_graph(attrs))
+    assert list(subgraphs(m)) == ["g1_sub_0_unknow"]
+    assert not A.get_bool(node(m, "where"), "_op_no_tiling")
+
+
+def test_mark_unknown_and_no_tiling_nodes():
+    # where1 (no attributes) is unknown: the no-tiling where joins the unknown set and its
+    # marks are reverted (RevertOpNoTilingAttr: _op_no_tiling false)
+    m = partition(no_tiling_graph(where1=True))
+    where = node(m, "where")
+    assert "_op_no_tiling" in where.attributes and not A.get_bool(where, "_op_no_tiling")
+    assert A.get_bool_list(where, "_tensor_no_tiling_mem_type") == [False]
+    assert subgraphs(m) == {"g1_sub_0_unknow": ["where", "where1"]}
+
+
+def test_test_node_support_no_tiling_01():
+    # IsNodeSupportNoTiling: a node marked _op_no_tiling supports no tiling whatever its
+    # engine; unmarked, it needs the engine attributes
+    def refusal(attrs: str):
+        m = parse(no_tiling_graph(attrs))
+        g = root(m)
+        p = dsp.DynamicShapePartitioner(m, g, 4, False, False)
+        return p.no_tiling_refusal(node(m, "where"), False)
+
+    assert refusal("{_op_no_tiling = true}") is None
+    assert refusal("{_op_no_tiling = false}") == "engine '' does not support tiling inline (_op_tiling_inline_engine)"
+    assert refusal(WHERE_ATTRS) is None
+
+
+def test_test_node_support_no_tiling():
+    # the NetOutput of a no-tiling node whose engine does not export its shape: refused
+    # (NoTilingCheckInputNodeUpdateShape), so both are unknown and the graph is partitioned
+    m = partition(no_tiling_graph("{_op_no_tiling = true}"))
+    assert list(subgraphs(m)) == ["g1_sub_0_unknow"]
+    assert not A.get_bool(node(m, "where"), "_op_no_tiling")  # reverted
+
+
+def test_bad_op_max_shape_is_a_located_error():
+    from ge_dialect.diagnostics import LocatedError
+
+    with pytest.raises(LocatedError, match=r"_op_max_shape '10' gives output 0 1 dim, its rank is 2"):
+        partition(no_tiling_graph(WHERE_ATTRS.replace('"10, 0"', '"10"')))
+    with pytest.raises(LocatedError, match=r"has 2 shapes for 1 output"):
+        partition(no_tiling_graph(WHERE_ATTRS.replace('"10, 0"', '"10,0;3,3"')))
+
+
+def test_not_single_op_scene_success_host_cpu_engine():
+    # not_single_op_scene_success: a node of the DNN_VM_HOST_CPU engine is unknown though
+    # its shapes are known (IsUnknownShapeNode). By hand: the known cast2 -> relu2 and
+    # cast3 -> relu3 merge into addn (5 nodes, kept known); cast1 alone (1 < 4) turns
+    # unknown and joins relu1
+    static = BRANCHES.replace(T, K)
+    text = static.replace(
+        "%relu1 = ge.Relu(%cast1)", '%relu1 = ge.Relu(%cast1) {_specified_engine_name = "DNN_VM_HOST_CPU"}'
+    )
+    m = partition(text)
+    assert subgraphs(m) == {
+        "g1_sub_0_unknow": ["cast1", "relu1"],
+        "g1_sub_1_know": "cast2 cast3 relu2 relu3 addn".split(),
+    }
+    # another engine, or none: the static graph is not partitioned
+    assert subgraphs(partition(text.replace("DNN_VM_HOST_CPU", "AIcoreEngine"))) == {}
+    assert subgraphs(partition(static)) == {}
