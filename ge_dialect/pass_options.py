@@ -139,12 +139,18 @@ class InRange(Allowed):
 
 @dataclass(frozen=True)
 class OneOf(Allowed):
+    """One of `choices`; `or_none`: the option may be left unset (`X | None`)."""
+
     choices: tuple[object, ...]
+    or_none: str | None = None
 
     def describe(self, type_name: str) -> str:
-        return " | ".join(_shown(c).strip("'") for c in self.choices)
+        shown = " | ".join(_shown(c).strip("'") for c in self.choices)
+        return shown + (f", or none ({self.or_none})" if self.or_none else "")
 
     def check(self, p: ModulePass, field: str) -> None:
+        if self.or_none is not None and getattr(p, field) is None:
+            return
         one_of(p, field, self.choices)
 
 

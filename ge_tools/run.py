@@ -156,7 +156,9 @@ Modes:
                "args_bytes_refreshed", --report a "Dynamic shapes" section. A slot left
                pointing at a moved block is a simulator fault "stale address in execution
                K". An already compiled module (its known parts npu.models) runs without a
-               reference.
+               reference. A graph ge-partition-dynamic leaves whole and unknown (its
+               placement=HOST, static-model-ops-lower-limit=-1, or a static graph under
+               host-scheduling-max-threshold) runs the same way, every node on the host.
 
 The memory line, in bytes ("memory: feature map F bytes, lower bound L (F/L x), peak
 live P"):
@@ -1332,6 +1334,12 @@ def _run_graph(
             if (args.remarks or rec is not None) and not args.input:
                 remark_input_ranges(graph)
             compiled = compile_module(ctx, pipeline, module)
+    host_root = select_graph(compiled, name) if find_model(compiled, name) is None else None
+    if isinstance(host_root, ge.GraphOp) and A.get_bool(host_root, A.GRAPH_UNKNOWN_FLAG):
+        # dynamic_shape_partition.cc: IsGraphNeedUnknownShapePartition (host scheduling,
+        # ge.exec.hostSchedulingMaxThreshold) or SetRootGraphUnknown (placement HOST): a
+        # static graph left unknown runs op by op on the dynamic executor
+        return _run_dynamic(args, ctx, pipeline, module, graph)
     if (model := find_model(compiled, name)) is not None:
         try:
             if distinct:
@@ -1489,6 +1497,11 @@ def compile_dynamic(
         return compiled
     name = graph.sym_name.data
     root = next((g for g in compiled.ops if isinstance(g, ge.GraphOp) and g.sym_name.data == name), None)
+    if root is not None and A.get_bool(root, A.GRAPH_UNKNOWN_FLAG) and not A.get_bool(root, PARTITIONED_ATTR):
+        # dynamic_shape_partition.cc: SetRootGraphUnknown (placement HOST, lower limit -1,
+        # only Data and NetOutput) or host scheduling: the root is left whole and unknown,
+        # and the host runs it op by op
+        return compiled
     if root is not None and PARTITIONED_ATTR in root.attributes:
         left = uncompiled_known_subgraphs(compiled)
         if left:

@@ -138,7 +138,7 @@ class PartitionSummary:
     """The clusters of a partitioned root graph (DynamicShapePartitioner's kinds)."""
 
     data: int = 0
-    input_nodes: int = 0  # Consts left in the root (GE's INPUT_NODE clusters)
+    input_nodes: int = 0  # Consts in the root (a module written so: the partition puts them in `_input`)
     netoutput: int = 0
     unknown_shape: list[str] = field(default_factory=list)  # the subgraphs (callee names)
     known_shape: list[str] = field(default_factory=list)

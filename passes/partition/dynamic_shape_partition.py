@@ -9,14 +9,25 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   is unknown when it carries ``_is_unknown_shape`` or ``_force_unknown_shape`` = true
   (JudgeUnknowShapeWithAttr); when one of its output or input descs has a ``?`` dim or an
   unknown rank (IsUnknownShape) and it cannot run without tiling (IsNodeSupportNoTiling:
-  here only GE's kNotilingOps, of which the dialect has PartitionedCall; the other
-  no-tiling conditions need engine and shape-range attributes the dialect does not have);
+  GE's kNotilingOps, of which the dialect has PartitionedCall, a node marked
+  ``_op_no_tiling``, or one whose engine supports tiling inline and exporting its shape
+  (``_op_tiling_inline_engine``, ``_op_export_shape_engine``) with a max shape for each
+  unknown output (``_op_max_shape``) and producers that export theirs; MarkOpNoTiling marks
+  such a node: ``_op_no_tiling``, per output ``_tensor_no_tiling_mem_type`` and
+  ``_tensor_max_shape``; RevertOpNoTilingAttr unmarks it when unknown nodes exist too);
+  when its engine is DNN_VM_HOST_CPU (``_specified_engine_name``: GE's engine placement);
   when its subgraph holds an unknown node (IsUnknownShapeGraph); when it carries
   ``_dynamic_tiling_depend_op`` = true (JudgeUnknownShapeForTilingDependNode, tiling sink
   off as by default); when it carries ``_is_support_addr_refresh`` = false
   (IsNodeSupportAddrRefresh). The Consts feeding an unknown node join the unknown set.
   A known PartitionedCall of unknown shape (no tiling) becomes unknown when unknown nodes
   exist too (MarkUnknownShapeNodes: the mixed case is not supported).
+* The options of GE's session: placement HOST (ge.exec.placement, GetHostExecFlag) marks
+  the root unknown, unpartitioned, like static-model-ops-lower-limit -1 (Partition:
+  SetRootGraphUnknown); a graph left unpartitioned because no node is unknown is still
+  marked unknown, host-scheduled, when it has fewer known nodes than
+  host-scheduling-max-threshold (ge.exec.hostSchedulingMaxThreshold) and no node with a
+  subgraph (IsGraphNeedUnknownShapePartition, IsSpecialNode).
 * No partition when the root already carries ``_dynamic_shape_partitioned = true`` (a
   module written or dumped after the partition, examples/dynamic_batch.mlir): GE runs
   DoDynamicShapePartition once per root graph (graph_manager.cc: OptimizeSubgraph) and
@@ -27,7 +38,9 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   ``_single_op_scene`` is set, or the root holds only Data and NetOutput, or
   static-model-ops-lower-limit is -1: then the root is marked unknown
   (``_graph_unknown_flag``, SetRootGraphUnknown) and nothing is partitioned.
-* **InitClusters**: one cluster per node, in topological order (its rank and id): DATA for
+* **InitClusters**: one cluster per node, in topological order (its rank and id; with
+  topo-sorting-mode, GE's ge.topoSortingMode, the graph is sorted first by GE's BFS, DFS,
+  RDFS or StableRDFS: passes/partition/topo_sorting.py): DATA for
   a Data / RefData, INPUT_NODE for a Const / Constant without inputs, NETOUTPUT, STAGE for
   a PartitionedCall with ``_stage_level``, then UNKNOWN_SHAPE or KNOWN_SHAPE; the cluster
   graph's edges are the data edges.
@@ -40,11 +53,17 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   ChangeSmallClusterType (a known cluster of fewer than static-model-ops-lower-limit nodes
   becomes unknown), TryMergeClusters on the unknown clusters. merge-known-first=true is
   GE's FFTS order (known first, limit 6).
+  With topo-sorting-mode 3 (StableRDFS) MergeClustersWithConsistantId replaces all of
+  this after MergeClustersControlFlow: in topological order, consecutive known or unknown
+  clusters of one kind merge; a run of known clusters shorter than the limit turns
+  unknown and joins its neighbours (MergeIdConsistantCluster); the INPUT_NODE clusters
+  merge into one (MergeClustersInput).
 * **PruneUniqueClusters**: the surviving clusters by id.
 * **BuildPartitionFrame / CombinePartitionFrame / BuildPartitionSubgraph**: each
-  KNOWN_SHAPE and UNKNOWN_SHAPE cluster becomes a ge.graph ``<root>_sub_<k>_know`` /
-  ``_unknow`` (GetSubgraphName; k is GE's counter over the built frames) called by a
-  ge.PartitionedCall ``<sub>_PartitionedCall_<k>``; every input edge from outside the
+  KNOWN_SHAPE, UNKNOWN_SHAPE and INPUT_NODE cluster becomes a ge.graph
+  ``<root>_sub_<k>_know`` / ``_unknow`` / ``_input`` (GetSubgraphName: the root's Consts
+  are the known subgraph ``_input``, whose call feeds their readers; k is GE's counter
+  over the built frames) called by a ge.PartitionedCall ``<sub>_PartitionedCall_<k>``; every input edge from outside the
   cluster is one call operand and one subgraph ``ge.Data {index = i}``
   (``<sub>_Data_<i>``; AddFrameInput without merge_inputs: two uses of one value are two
   inputs), every output read outside is one call result and one NetOutput operand
@@ -57,16 +76,16 @@ OptimizeSubgraph -> DoDynamicShapePartition). In GE's order:
   subgraph Data the node producing the value it receives, a subgraph NetOutput its first
   operand's producer.
 
-Where this differs from GE, by DYN_CONTRACT.md (/work/wt/briefs): GE also builds a frame
-for the INPUT_NODE cluster (``<root>_sub_<k>_input``); here its Consts stay in the root
-(the counter k still counts it, so the other names are GE's). GE marks each moved node
+Where this differs from GE: GE marks each moved node
 ``_is_unknown_shape`` / OwnerGraphIsUnknown; here the call and the graph carry it. A
-cluster's nodes keep their graph order in the subgraph (GE: the merge order, then
-TopologicalSorting), and the root's nodes and calls are ordered by a topological sort that
+cluster's nodes keep their graph order in the subgraph (GE: the merge order, which an SSA
+block cannot keep when it is not topological), and the root's nodes and calls are ordered by a topological sort that
 takes the earliest node first (GE: AddPartitionedCallKeepTopo, then TopologicalSorting).
-Not ported, as the dialect has no such nodes: the host-CPU engine rule (no engine
-placement before this pass), ReDynamicShapePartitioner's data-flow pass (Stack / Queue
-ops), ref-variable merging (a Variable has no input), the multi-batch Case graphs.
+Not ported, as the dialect has no such nodes: custom ops on the host CPU
+(IsCustomOpExecOnHostCpu), ReDynamicShapePartitioner's data-flow pass (Stack / Queue
+ops), ref-variable merging (a Variable has no input: MergeRefVariableCluster has nothing
+to do), the multi-batch Case graphs, the training-iteration check of the host scheduling
+(IsNeedTrainIteFlowCtrl: the dialect has no iteration loop).
 
 The cluster graph is GE's: clusters with in/out lists (here insertion-ordered dicts) and
 topological ranks that bound each search (TryMerge, MergeAllPathFrom). A node finds its
@@ -77,24 +96,36 @@ into the larger, so that the pass stays near-linear on large graphs.
 from __future__ import annotations
 
 import heapq
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
-from ge_dialect.diagnostics import remark
-from ge_dialect.ge import Const, Constant, Data, GraphOp, NetOutput, PartitionedCall, RefData, called_graph_names
+from ge_dialect.diagnostics import LocatedError, remark
+from ge_dialect.ge import (
+    Const,
+    Constant,
+    ControlOp,
+    Data,
+    GraphOp,
+    NetOutput,
+    PartitionedCall,
+    RefData,
+    called_graph_names,
+)
 from ge_dialect.graph import IS_UNKNOWN_SHAPE, graphs_in_pass_order
 from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
-from ge_dialect.pass_options import REMARKS, AtLeast, Flag, Option, check_options
+from ge_dialect.pass_options import REMARKS, AtLeast, Flag, OneOf, Option, check_options
 from ge_dialect.reason import Reason
+from passes.partition.topo_sorting import STABLE_RDFS, topological_sorting
 
 PASS = "ge-partition-dynamic"
 
@@ -125,6 +156,25 @@ DEFAULT_LOWER_LIMIT = 4
 DEFAULT_LOWER_LIMIT_KNOWN_FIRST = 6
 # dynamic_shape_partition.cc: kThresholdForMergeAllToUnknownGraph
 MERGE_ALL_TO_UNKNOWN = -1
+# ge_attr_define.cc: the no-tiling attributes (IsNodeSupportNoTiling, MarkOpNoTiling)
+OP_NO_TILING = "_op_no_tiling"  # ATTR_NAME_OP_NO_TILING
+OP_TILING_INLINE_ENGINE = "_op_tiling_inline_engine"  # ATTR_NAME_OP_TILING_INLINE_ENGINE
+OP_EXPORT_SHAPE_ENGINE = "_op_export_shape_engine"  # ATTR_NAME_OP_EXPORT_SHAPE_ENGINE
+OP_MAX_SHAPE = "_op_max_shape"  # ATTR_NAME_OP_MAX_SHAPE
+TENSOR_NO_TILING_MEM_TYPE = "_tensor_no_tiling_mem_type"  # ATTR_NAME_TENSOR_NO_TILING_MEM_TYPE (per output)
+TENSOR_MAX_SHAPE = "_tensor_max_shape"  # ATTR_NAME_TENSOR_MAX_SHAPE (per output)
+NO_TILING_ATTRS = (OP_NO_TILING, OP_TILING_INLINE_ENGINE, OP_EXPORT_SHAPE_ENGINE, OP_MAX_SHAPE)
+# A node's engine: GE's engine placement (before this pass) sets the OpDesc's engine name,
+# which a user pins with ATTR_NAME_OP_SPECIFIED_ENGINE_NAME (dnnengine_manager.cc:
+# GetOpInfos); the dialect has no engine placement, so the node's attribute is its engine
+SPECIFIED_ENGINE_NAME = "_specified_engine_name"
+# dynamic_shape_partition.cc: kHostCpuEngineName
+HOST_CPU_ENGINE = "DNN_VM_HOST_CPU"
+# dynamic_shape_partition.cc: IsExportShapeOps (data nodes, MEMCPYASYNC, STREAMMERGE,
+# PARTITIONEDCALL, CASE)
+EXPORT_SHAPE_TYPES = frozenset({"Data", "RefData", "MemcpyAsync", "StreamMerge", "PartitionedCall", "Case"})
+# ge_context.cc: GetHostExecFlag (kHostExecPlacement)
+HOST_PLACEMENT = "HOST"
 # dynamic_shape_partition.cc: kNotilingOps (MEMCPYASYNC, STREAMMERGE, PARTITIONEDCALL: the dialect has the last)
 NOTILING_TYPES = frozenset({"MemcpyAsync", "StreamMerge", "PartitionedCall"})
 
@@ -317,6 +367,26 @@ def only_data_and_netoutput(nodes: list[Operation]) -> bool:
     )
 
 
+def _str_list(op: Operation, name: str) -> list[str]:
+    """A list-of-strings attribute (GE: AttrUtils::GetListStr), empty when absent."""
+    a = op.attributes.get(name)
+    if isinstance(a, ArrayAttr):
+        return [x.data for x in a.data if isinstance(x, StringAttr)]
+    return []
+
+
+def _strtol(text: str) -> int:
+    """std::strtol(text, nullptr, 10): leading spaces, a sign, digits; 0 when none."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def is_special_node(op: Operation) -> bool:
+    """dynamic_shape_partition.cc: IsSpecialNode: a node with subgraphs (PartitionedCall,
+    If, Case, While; the dialect has no stream-control nodes)."""
+    return isinstance(op, PartitionedCall | ControlOp) or bool(called_graph_names(op))
+
+
 def _type_str(v: SSAValue) -> str:
     return str(v.type)
 
@@ -331,12 +401,20 @@ class DynamicShapePartitioner:
         lower_limit: int,
         merge_known_first: bool,
         remarks: bool,
+        topo_sorting_mode: int | None = None,
+        host_scheduling_max_threshold: int = 0,
+        placement: str = "DEVICE",
     ):
         self.module = module
         self.graph = graph
         self.lower_limit = lower_limit
         self.merge_known_first = merge_known_first
         self.remarks = remarks
+        self.topo_sorting_mode = topo_sorting_mode
+        self.host_scheduling_max_threshold = host_scheduling_max_threshold
+        self.placement = placement
+        self.known_count = 0  # known_shape_nodes_ (CollectSpreadUnknownShapeNodes)
+        self.has_special_node = False  # has_special_node_ (IsSpecialNode)
         self.graphs = {g.sym_name.data: g for g in module.ops if isinstance(g, GraphOp)}
         self.unknown: dict[Operation, Reason] = {}  # unknown_shape_nodes_, with why
         self.no_tiling: list[Operation] = []  # unknown_shape_no_tiling_nodes_
@@ -357,6 +435,12 @@ class DynamicShapePartitioner:
         for attr in (IS_UNKNOWN_SHAPE, FORCE_UNKNOWN_SHAPE):
             if A.get_bool(op, attr):
                 return Reason("JudgeUnknowShapeWithAttr", f"unknown because it carries {attr} = true")
+        # dynamic_shape_partition.cc: IsUnknownShapeNode: a node of the host-CPU engine relies
+        # on the runtime scheduler
+        if A.get_str(op, SPECIFIED_ENGINE_NAME) == HOST_CPU_ENGINE:
+            return Reason(
+                "IsUnknownShapeNode", f"unknown because its engine is {HOST_CPU_ENGINE} ({SPECIFIED_ENGINE_NAME})"
+            )
         shape_reason = None
         # dynamic_shape_partition.cc: IsUnknownShape (outputs first, then inputs)
         for i, r in enumerate(op.results):
@@ -369,16 +453,21 @@ class DynamicShapePartitioner:
                     shape_reason = Reason("IsUnknownShape", f"unknown because input {i} is {_type_str(v)}")
                     break
         if shape_reason is not None:
-            # dynamic_shape_partition.cc: IsNodeSupportNoTiling (kNotilingOps default support no tiling)
-            if ge_type(op) not in NOTILING_TYPES:
+            # dynamic_shape_partition.cc: IsNodeSupportNoTiling, then MarkOpNoTiling
+            why_not = self.no_tiling_refusal(op, in_subgraph)
+            self.mark_op_no_tiling(op, why_not is None)
+            if why_not is not None:
+                if any(a in op.attributes for a in NO_TILING_ATTRS):  # the node asked for no tiling
+                    return Reason(shape_reason.rule, f"{shape_reason.message}; no tiling: {why_not}")
                 return shape_reason
-            if not in_subgraph:
-                self.has_no_tiling = True
+        else:
+            self.mark_op_no_tiling(op, False)
         # dynamic_shape_partition.cc: IsUnknownShapeNode (a node with subgraphs, PartitionedCall
         # or a control op: unknown when any of its subgraphs is, IsUnknownShapeGraph)
         for sub in called_graph_names(op):
             inner = self.graph_unknown_reason(sub)
             if inner is not None:
+                self.mark_op_no_tiling(op, False)
                 return Reason("IsUnknownShapeGraph", f"unknown because its subgraph @{sub} holds {inner.message}")
         if shape_reason is not None and not in_subgraph:
             self.no_tiling.append(op)
@@ -397,6 +486,109 @@ class DynamicShapePartitioner:
                 f"unknown because it carries {SUPPORT_ADDR_REFRESH} = false (its addresses cannot be refreshed)",
             )
         return None
+
+    def no_tiling_refusal(self, op: Operation, in_subgraph: bool) -> str | None:
+        """dynamic_shape_partition.cc: IsNodeSupportNoTiling: None when `op`, of unknown
+        shape, can run without tiling (a static model with its outputs at their max shape);
+        else why not."""
+        if ge_type(op) in NOTILING_TYPES:  # kNotilingOps default support no tiling
+            self.has_no_tiling = self.has_no_tiling or not in_subgraph
+            return None
+        if A.get_bool(op, OP_NO_TILING):  # marked as support no tiling
+            self.has_no_tiling = self.has_no_tiling or not in_subgraph
+            return None
+        data_or_netoutput = isinstance(op, Data | RefData | NetOutput)
+        if not data_or_netoutput:
+            engine = A.get_str(op, SPECIFIED_ENGINE_NAME) or ""
+            if engine not in _str_list(op, OP_TILING_INLINE_ENGINE):
+                return f"engine '{engine}' does not support tiling inline ({OP_TILING_INLINE_ENGINE})"
+            if engine not in _str_list(op, OP_EXPORT_SHAPE_ENGINE):
+                return f"engine '{engine}' does not support update shape ({OP_EXPORT_SHAPE_ENGINE})"
+        # judge shape range: the dialect has no shape range, so an output of unknown shape
+        # needs _op_max_shape
+        if OP_MAX_SHAPE not in op.attributes:
+            for i, r in enumerate(op.results):
+                d = tensor_desc(r.type)
+                if not d.is_unknown_shape:
+                    continue
+                if d.shape is None:
+                    return f"output {i} has an unknown rank"
+                return f"output {i} has no shape range ({OP_MAX_SHAPE})"
+        # NoTilingCheckInputNodeUpdateShape: each producer of an unknown input exports shapes
+        for i, v in enumerate(op.operands):
+            src = v.owner
+            if not tensor_desc(v.type).is_unknown_shape or not isinstance(src, Operation):
+                continue
+            if ge_type(src) in EXPORT_SHAPE_TYPES:  # IsExportShapeOps
+                continue
+            engine = A.get_str(src, SPECIFIED_ENGINE_NAME) or ""
+            if engine not in _str_list(src, OP_EXPORT_SHAPE_ENGINE):
+                return (
+                    f"input {i}'s producer '{node_name(src)}' (engine '{engine}') does not export its shape "
+                    f"({OP_EXPORT_SHAPE_ENGINE})"
+                )
+        if not data_or_netoutput and not in_subgraph:
+            self.has_no_tiling = True
+        return None
+
+    def mark_op_no_tiling(self, op: Operation, no_tiling: bool) -> None:
+        """dynamic_shape_partition.cc: MarkOpNoTiling: `_op_no_tiling`, and on each output
+        of unknown shape `_tensor_no_tiling_mem_type` and its `_tensor_max_shape` (from
+        `_op_max_shape`: ';' between tensors, ',' between dims).
+
+        Beyond GE: GE writes `_op_no_tiling = false` on every node it looks at; here only on
+        a node that carried the attribute (a dump does not grow by one attribute per node).
+        The input descs are the producers' output descs (one SSA value for both)."""
+        if not no_tiling:
+            if OP_NO_TILING in op.attributes:
+                op.attributes[OP_NO_TILING] = FALSE
+            return
+        max_shapes = self.parse_max_shape(op)
+        for i, r in enumerate(op.results):
+            if not tensor_desc(r.type).is_unknown_shape:
+                continue
+            A.set_output_flag(op, TENSOR_NO_TILING_MEM_TYPE, i, True, default=False)
+            if max_shapes is not None:
+                shapes = op.attributes.get(TENSOR_MAX_SHAPE)
+                rows = list(shapes.data) if isinstance(shapes, ArrayAttr) else []
+                rows += [A.int_list_attr([])] * (len(op.results) - len(rows))
+                rows[i] = A.int_list_attr(max_shapes[i])
+                op.attributes[TENSOR_MAX_SHAPE] = ArrayAttr(rows)
+        op.attributes[OP_NO_TILING] = TRUE
+
+    @staticmethod
+    def parse_max_shape(op: Operation) -> list[list[int]] | None:
+        """dynamic_shape_partition.cc: ParseShapeRangeAttr / SplitMaxShapeStr: one list of
+        dims per output; a count or a rank that does not match fails the partition."""
+        text = A.get_str(op, OP_MAX_SHAPE)
+        if not text:
+            return None
+        shapes = [[_strtol(d) for d in t.split(",")] for t in text.split(";")]
+        if len(shapes) != len(op.results):
+            raise LocatedError(
+                op,
+                f"{PASS}: {OP_MAX_SHAPE} '{text}' has {len(shapes)} shape{'s' if len(shapes) != 1 else ''} for "
+                f"{len(op.results)} output{'s' if len(op.results) != 1 else ''} (ParseShapeRangeAttr); use ';' "
+                "between tensors and ',' between dims",
+            )
+        for i, (dims, r) in enumerate(zip(shapes, op.results)):
+            rank = tensor_desc(r.type).rank
+            if rank != len(dims):
+                raise LocatedError(
+                    op,
+                    f"{PASS}: {OP_MAX_SHAPE} '{text}' gives output {i} {len(dims)} dim"
+                    f"{'s' if len(dims) != 1 else ''}, its rank is {rank} (ParseShapeRangeAttr)",
+                )
+        return shapes
+
+    def revert_op_no_tiling(self, op: Operation) -> None:
+        """dynamic_shape_partition.cc: RevertOpNoTilingAttr."""
+        if not A.get_bool(op, OP_NO_TILING):
+            return
+        for i, r in enumerate(op.results):
+            if tensor_desc(r.type).is_unknown_shape:
+                A.set_output_flag(op, TENSOR_NO_TILING_MEM_TYPE, i, False, default=False)
+        op.attributes[OP_NO_TILING] = FALSE
 
     def graph_unknown_reason(self, name: str) -> Reason | None:
         """dynamic_shape_partition.cc: IsUnknownShapeGraph: the first unknown node of the
@@ -422,6 +614,9 @@ class DynamicShapePartitioner:
                 continue
             r = self.unknown_reason(op)
             if r is None:
+                # CollectSpreadUnknownShapeNodes: known_shape_nodes_, has_special_node_
+                self.known_count += 1
+                self.has_special_node = self.has_special_node or is_special_node(op)
                 continue
             self.unknown[op] = r
             # CollectSpreadUnknownShapeNodes: the Consts feeding an unknown node go with it
@@ -434,6 +629,7 @@ class DynamicShapePartitioner:
         # MarkUnknownShapeNodes: no-tiling and unknown nodes cannot coexist
         if self.unknown and self.no_tiling:
             for op in self.no_tiling:
+                self.revert_op_no_tiling(op)
                 if op not in self.unknown:
                     self.unknown[op] = Reason(
                         "MarkUnknownShapeNodes",
@@ -444,7 +640,11 @@ class DynamicShapePartitioner:
     # -- InitClusters ----------------------------------------------------------------------
 
     def init_clusters(self) -> None:
-        """dynamic_shape_partition.cc: InitClusters."""
+        """dynamic_shape_partition.cc: InitClusters (after graph->TopologicalSorting() in
+        the ge.topoSortingMode; unset, the graph's stored order, which is topological)."""
+        if self.topo_sorting_mode is not None:
+            self.nodes = topological_sorting(self.nodes, self.topo_sorting_mode)
+            self.pos = {op: i for i, op in enumerate(self.nodes)}
         for rank, op in enumerate(self.nodes):
             if isinstance(op, Data | RefData) and not op.operands:
                 t = DATA
@@ -582,6 +782,9 @@ class DynamicShapePartitioner:
             return c.is_known
 
         self.merge_clusters_control_flow()
+        if self.topo_sorting_mode == STABLE_RDFS:
+            self.merge_clusters_with_consistant_id()  # kStableRdfsSort
+            return
         if self.merge_known_first:
             # MergeClustersNormal, merge_known_first_ (the FFTS order); ChangeSmallClusterType
             # and MergeClustersInputData walk the ordered clusters of the last sort
@@ -597,6 +800,61 @@ class DynamicShapePartitioner:
         self.merge_clusters_input_data(ordered)
         self.change_small_cluster_type(ordered)
         self.try_merge_clusters(self.topological_sort_clusters(unknown), unknown)
+
+    # -- MergeClustersWithConsistantId (ge.topoSortingMode 3) -------------------------------
+
+    def merge_clusters_with_consistant_id(self) -> None:
+        """dynamic_shape_partition.cc: MergeClustersWithConsistantId: MergeIdConsistantCluster,
+        MergeRefVariableCluster (a Variable has no input here: nothing to merge),
+        MergeClustersInput."""
+        self.merge_id_consistant_cluster()
+        inputs = [c for c in self.unique_clusters() if c.type == INPUT_NODE]
+        for c in inputs[1:]:  # MergeClustersInput: every INPUT_NODE cluster into the first
+            inputs[0].merge(c)
+
+    def merge_id_consistant_cluster(self) -> None:
+        """dynamic_shape_partition.cc: MergeIdConsistantCluster: the known and unknown
+        clusters in topological order, consecutive ones of one kind merged; a run of known
+        clusters shorter than static-model-ops-lower-limit (counting the next one when it is
+        known too, or the last) merges with the next and turns unknown, and with the unknown
+        run before it."""
+        unique = [c for c in self.unique_clusters() if c.type in (KNOWN_SHAPE, UNKNOWN_SHAPE)]
+        last_num, num = 0, 1
+        limit = self.lower_limit
+        for i in range(1, len(unique)):
+            cur, last = unique[i], unique[i - 1]
+            if last.type != cur.type or i == len(unique) - 1:
+                # the static run ends here: a known cluster counts itself too
+                static_num = num + 1 if cur.type != UNKNOWN_SHAPE else num
+                if last.type == KNOWN_SHAPE and static_num < limit:
+                    small = [op for op in last.nodes]
+                    last.merge(cur)
+                    last.type = UNKNOWN_SHAPE
+                    self._small_run_reasons(small, static_num)
+                    unique[i] = last
+                    num += 1
+                    prev = None if i < num else unique[i - num]
+                    if prev is not None:  # the unknown run before the static one joins
+                        prev.merge(last)
+                        unique[i] = prev
+                        num += last_num
+                    continue
+            if last.type == cur.type:
+                last.merge(cur)
+                unique[i] = last
+                num += 1
+                continue
+            last_num, num = num, 1
+
+    def _small_run_reasons(self, nodes: list[Operation], size: int) -> None:
+        why = Reason(
+            "MergeIdConsistantCluster",
+            f"unknown because its run of known clusters has {size}, fewer than static-model-ops-lower-limit "
+            f"{self.lower_limit} (ge.topoSortingMode 3)",
+        )
+        for op in nodes:
+            if op not in self.unknown:
+                self.why.setdefault(op, why)
 
     def merge_unknown(self, ordered: list[Cluster]) -> None:
         """dynamic_shape_partition.cc: MergeClustersUnknownShape: for each unknown cluster
@@ -657,6 +915,10 @@ class DynamicShapePartitioner:
             return []
         self.nodes = list(block.ops)
         self.pos = {op: i for i, op in enumerate(self.nodes)}
+        # Partition: GetHostExecFlag (ge.exec.placement = HOST: the host runs the whole graph)
+        if self.placement == HOST_PLACEMENT:
+            self.mark_root_unknown("placement is HOST (ge.exec.placement: GetHostExecFlag)")
+            return []
         # Partition: IsUnknownGraphOnlyContainDataNetOutput / kThresholdForMergeAllToUnknownGraph
         if self.lower_limit == MERGE_ALL_TO_UNKNOWN:
             self.mark_root_unknown("static-model-ops-lower-limit is -1 (kThresholdForMergeAllToUnknownGraph)")
@@ -669,7 +931,17 @@ class DynamicShapePartitioner:
             return []
         self.mark_unknown_shape_nodes()
         if not self.unknown and (self.has_no_tiling or not self.no_tiling):
-            return []  # a static graph: unchanged, and no remark (its compile says the same as before)
+            # IsGraphNeedUnknownShapePartition: no partition; a graph of fewer known nodes
+            # than ge.exec.hostSchedulingMaxThreshold, none with a subgraph, is host-scheduled
+            # (the root unknown); otherwise unchanged, and no remark (its compile says the
+            # same as before)
+            if self.known_count < self.host_scheduling_max_threshold and not self.has_special_node:
+                self.mark_root_unknown(
+                    f"host scheduling: {self.known_count} known node{'s' if self.known_count != 1 else ''}, "
+                    f"fewer than host-scheduling-max-threshold {self.host_scheduling_max_threshold} "
+                    "(IsGraphNeedUnknownShapePartition)"
+                )
+            return []
         # IsSingleOpGraph
         if A.get_bool(self.graph, A.SINGLE_OP_SCENE):
             self.mark_root_unknown("single op scene (IsSingleOpGraph)")
@@ -693,10 +965,10 @@ class DynamicShapePartitioner:
                 continue
             k = counter
             counter += 1  # base_cluster.cc: BuildPartitionFrame (unique_id_++)
-            if c.type == INPUT_NODE:
-                continue  # DYN_CONTRACT.md: the Consts stay in the root
-            # dynamic_shape_partition.cc: GetSubgraphName
-            sub = taken.get(f"{root}_sub_{k}_{'unknow' if c.is_unknown else 'know'}")
+            # dynamic_shape_partition.cc: GetSubgraphName (an INPUT_NODE cluster, the root's
+            # Consts, is the known subgraph `_input`)
+            kind = "input" if c.type == INPUT_NODE else "unknow" if c.is_unknown else "know"
+            sub = taken.get(f"{root}_sub_{k}_{kind}")
             framed.append((c, sub, f"{sub}_PartitionedCall_{k}"))
 
         self._remark_nodes(framed)
@@ -832,7 +1104,9 @@ class DynamicShapePartitioner:
             elif c.type == NETOUTPUT:
                 why = Reason("InitClusters", "the NetOutput stays in the root")
             elif c.type == INPUT_NODE:
-                why = Reason("InitClusters", "a Const without inputs (INPUT_NODE) stays in the root")
+                why = Reason(
+                    "MergeClustersInputData", "a Const without inputs (INPUT_NODE): the root's Consts form one cluster"
+                )
             elif c.type == STAGE:
                 why = Reason("InitClusters", f"a PartitionedCall with {STAGE_LEVEL} stays in the root")
             else:
@@ -860,6 +1134,9 @@ class DynamicShapePartitionPass(ModulePass):
 
     static_model_ops_lower_limit: int | None = None
     merge_known_first: bool = False
+    topo_sorting_mode: int | None = None
+    host_scheduling_max_threshold: int = 0
+    placement: str = "DEVICE"
     remarks: bool = False
 
     OPTIONS: ClassVar[dict[str, Option]] = {
@@ -870,6 +1147,23 @@ class DynamicShapePartitionPass(ModulePass):
         ),
         "merge_known_first": Option(
             "merge the known-shape clusters before the unknown ones (MergeClustersNormal's FFTS order)", Flag()
+        ),
+        "topo_sorting_mode": Option(
+            "GE's option ge.topoSortingMode: the topological order the nodes are numbered in before "
+            "clustering (0 BFS, 1 DFS, 2 RDFS, 3 StableRDFS, which keeps the graph's order); 3 also merges "
+            "consecutive clusters of one kind in that order instead (MergeClustersWithConsistantId)",
+            OneOf((0, 1, 2, 3), or_none="the graph's stored order, clusters merged as by 0..2"),
+        ),
+        "host_scheduling_max_threshold": Option(
+            "GE's option ge.exec.hostSchedulingMaxThreshold: a graph without unknown-shape nodes and with fewer "
+            "known nodes than this, none with a subgraph, is not compiled to a static model but marked unknown "
+            "and run op by op by the host (IsGraphNeedUnknownShapePartition)",
+            AtLeast(0),
+        ),
+        "placement": Option(
+            "GE's option ge.exec.placement: HOST marks the root unknown, unpartitioned, so the host runs the "
+            "whole graph (GetHostExecFlag); DEVICE partitions",
+            OneOf(("HOST", "DEVICE")),
         ),
         "remarks": REMARKS,
     }
@@ -887,7 +1181,16 @@ class DynamicShapePartitionPass(ModulePass):
         called = {n for g in graphs for node in g.body.block.ops for n in called_graph_names(node)}
         roots = [g for g in graphs_in_pass_order(op) if g.sym_name.data not in called]
         for graph in roots:
-            made = DynamicShapePartitioner(op, graph, limit, self.merge_known_first, self.remarks).partition()
+            made = DynamicShapePartitioner(
+                op,
+                graph,
+                limit,
+                self.merge_known_first,
+                self.remarks,
+                self.topo_sorting_mode,
+                self.host_scheduling_max_threshold,
+                self.placement,
+            ).partition()
             # base_cluster.cc: BuildPartitionFrame (root_graph->AddSubgraph): after the root
             anchor: Operation = graph
             for g in made:

@@ -430,14 +430,15 @@ ge.graph @main {
 }
 """
     m, rem = partition(text)
-    assert subgraph_kinds(m) == {"main_sub_1_unknow": True}
+    assert subgraph_kinds(m) == {"main_sub_0_input": False, "main_sub_1_unknow": True}
     ids = {r.nodes[0]: r.facts["cluster"] for r in rem if r.nodes}
     assert ids["c1"] == ids["c2"]
-    # Consts stay in the root (DYN_CONTRACT.md), the call reads them
-    assert placement(m)["c1"] == "main" and placement(m)["c2"] == "main"
+    # GetSubgraphName: the Consts go to the known subgraph <root>_sub_<k>_input, whose
+    # call feeds the unknown one
+    assert placement(m)["c1"] == "main_sub_0_input" and placement(m)["c2"] == "main_sub_0_input"
     without(monkeypatch, "merge_clusters_input_data")
     m2, _ = partition(text)
-    assert subgraph_kinds(m2) == {"main_sub_2_unknow": True}
+    assert subgraph_kinds(m2) == {"main_sub_0_input": False, "main_sub_1_input": False, "main_sub_2_unknow": True}
 
 
 def test_control_flow_group_merges(monkeypatch):
@@ -522,10 +523,13 @@ def test_multi_output_node_and_const_inputs():
     kinds = subgraph_kinds(m)
     assert kinds[p["s"]] is False and same_graph(m, "s", "a", "b", "c")
     assert kinds[p["u"]] is True and same_graph(m, "u", "v")
-    assert p["w"] == "main" and p["x"] == "main"
+    # the Const in the known subgraph _input (GetSubgraphName), the Data in the root
+    assert p["w"] == "main_sub_0_input" and kinds["main_sub_0_input"] is False and p["x"] == "main"
     root = graphs(m)["main"]
     known_call = next(
-        op for op in root.body.block.ops if isinstance(op, PartitionedCall) and not A.get_bool(op, "_is_unknown_shape")
+        op
+        for op in root.body.block.ops
+        if isinstance(op, PartitionedCall) and op.attributes["f"].root_reference.data.endswith("_know")  # type: ignore[union-attr]
     )
     # the known call: x, w (Add), w (Mul): one operand per input edge (AddFrameInput)
     assert [str(v.type) for v in known_call.operands] == ["tensor<8x8xf32>", "tensor<4x8xf32>", "tensor<4x8xf32>"]
