@@ -52,6 +52,14 @@ class IntervalMap:
             out.append((pos, end))
         return out
 
+    def unset_bytes(self, start: int, end: int) -> int:
+        """How many bytes of [start, end) have no state or a false one (a count of 0)."""
+        n = end - start
+        for s, e, st in self.covered(start, end):
+            if st:
+                n -= e - s
+        return n
+
     def update(self, start: int, end: int, fn: Callable[[object | None], object]) -> None:
         """Replace the state of every byte of [start, end) by fn(old state or None)."""
         if start >= end:

@@ -157,10 +157,21 @@ class _Task:
     bindings: list[tuple[np.ndarray, int]] | None = None
     # known node: the device address each args slot holds (active_base[id] + offset)
     slots: list[int] | None = None
+    # the operands' views at the current bindings: (bindings, input views (None where the
+    # storage layout is gathered each run), output views a kernel may write in place)
+    views: tuple[object, list[np.ndarray | None], list[np.ndarray | None]] | None = None
+    kind: str = field(init=False)
+    node: str = field(init=False)  # the GE node of the task ("" for none)
 
     @property
-    def kind(self) -> str:
-        return self.op.name.split(".", 1)[1]
+    def nbytes(self) -> tuple[int, int]:
+        """The bytes the task's kernel reads and writes (storage sizes)."""
+        return sum(o.nbytes for o in self.ins), sum(o.nbytes for o in self.outs)
+
+    def __post_init__(self) -> None:
+        self.kind = self.op.name.split(".", 1)[1]
+        n = self.op.attributes.get("node")
+        self.node = n.data if isinstance(n, StringAttr) else ""
 
 
 @dataclass
@@ -234,6 +245,11 @@ class _Tensors:
             for b, a, z in dict.fromkeys(mine):
                 self.spans[b].append((t.index, a, z))
             self.reads[t.index] = list(dict.fromkeys(mine))
+        # per base tensor, the distinct tasks that read it; per task, the bases it reads
+        self.reader_count: dict[str, int] = {n: len({r for r, _, _ in sp}) for n, sp in self.spans.items()}
+        self.read_bases: dict[int, list[str]] = {
+            i: list(dict.fromkeys(b for b, _, _ in r)) for i, r in self.reads.items()
+        }
         self.bases = [n for n in self.range if n not in aliases]
         self.owners: dict[str, IntervalMap] = {}
         for e in model.table():
@@ -247,8 +263,8 @@ class _Tensors:
             )
 
         self.base_set = {n: frozenset(b) for n, b in self.base.items()}
-        self._pinned = {n for n in self.range if self._is_pinned(n)}
-        self._others: dict[tuple[int, str, int, int], list[tuple[str, int, int, bool]]] = {}
+        self.pinned_set = {n for n in self.range if self._is_pinned(n)}
+        self._others: dict[tuple[int, str, int, int], tuple[frozenset[str], dict[str, tuple[int, int]]]] = {}
         self._writers_of: dict[str, frozenset[int]] = {}
 
     def _is_pinned(self, n: str) -> bool:
@@ -256,7 +272,7 @@ class _Tensors:
         return r in HOST_REGIONS or r.startswith("input:") or r.startswith("output:")
 
     def pinned(self, n: str) -> bool:
-        return n in self._pinned
+        return n in self.pinned_set
 
     def writers_of(self, tensor: str) -> frozenset[int]:
         """The tasks that write any base tensor `tensor` is made of."""
@@ -265,11 +281,12 @@ class _Tensors:
             got = self._writers_of[tensor] = frozenset().union(*(self.writers[b] for b in self.base[tensor]))
         return got
 
-    def others(self, task: int, tensor: str, region: str, off: int, end: int) -> list[tuple[str, int, int, bool]]:
+    def others(
+        self, task: int, tensor: str, region: str, off: int, end: int
+    ) -> tuple[frozenset[str], dict[str, tuple[int, int]]]:
         """The base tensors a write of `tensor` by `task` at `region` [off, end) may clobber:
         each other tensor of the table in those bytes that `task` does not itself write, with
-        the bytes of it the write covers and whether it is pinned (always live once written).
-        Static: made on the first execution's write and kept."""
+        the bytes of it the write covers. Static: made on the first execution's write and kept."""
         key = (task, tensor, off, end)
         got = self._others.get(key)
         if got is None:
@@ -280,11 +297,11 @@ class _Tensors:
                 for n in names:  # type: ignore[union-attr]
                     if n not in mine and task not in self.writers[n]:
                         seen[n] = None
-            got = []
+            spans = {}
             for n in seen:
                 _, ns, ne = self.range[n]
-                got.append((n, max(off, ns), min(end, ne), n in self._pinned))
-            self._others[key] = got
+                spans[n] = (max(off, ns), min(end, ne))
+            got = self._others[key] = (frozenset(spans), spans)
         return got
 
 
@@ -852,6 +869,10 @@ class _Execution:
         self.written: set[str] = {
             b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")
         }
+        # per base tensor, its readers yet to read; the written ones still to be read (or
+        # pinned): only those can be clobbered
+        self.pending = dict(tb.reader_count)
+        self.alive = {b for b in self.written if tb.pinned(b) or self.pending[b]}
         # fm bytes still to be read: a count of pending reads per byte range
         self.live = IntervalMap()
         self.live_bytes = 0
@@ -980,11 +1001,12 @@ class _Execution:
         tb = self.m.table
         owners = tb.owners.get(r)
         mine = tb.base_set[o.tensor]
-        # the other tensors of the table in these bytes (precomputed once per write): only
-        # when one of them is live does the walk below find the first clobbered segment
+        # the other tensors of the table in these bytes (precomputed once per write) that
+        # are live: only when one of them is still to be read in these bytes does the walk
+        # below find the first clobbered segment
+        names, spans = tb.others(t.index, o.tensor, r, off, end)
         if owners is not None and any(
-            n in self.written and (pinned or self.still_read(n, lo, hi, t))
-            for n, lo, hi, pinned in tb.others(t.index, o.tensor, r, off, end)
+            n in tb.pinned_set or self.still_read(n, *spans[n], t) for n in names & self.alive
         ):
             for a, b, names in owners.covered(off, end):
                 for n in names:  # type: ignore[union-attr]
@@ -1003,6 +1025,8 @@ class _Execution:
         for b in mine:
             if b not in self.written:
                 self.written.add(b)
+                if b in tb.pinned_set or self.pending[b]:
+                    self.alive.add(b)
                 if tb.range[b][0] == "fm":
                     for rd, lo, hi in tb.spans[b]:
                         if rd not in self.retired:
@@ -1012,16 +1036,25 @@ class _Execution:
     def retire_reads(self, t: _Task) -> None:
         """`t` has read its inputs: no later write into them clobbers a read of `t`."""
         self.retired.add(t.index)
+        pending, pinned = self.pending, self.m.table.pinned_set
+        for b in self.m.table.read_bases[t.index]:
+            pending[b] -= 1
+            if not pending[b] and b not in pinned:
+                self.alive.discard(b)
 
     def account(self, t: _Task) -> None:
         """The live fm bytes while `t` runs (its inputs and outputs live together), then
         its reads leave the live set."""
-        outs = [(o.offset, o.end) for o in t.outs if o.region == "fm"]
-        for lo, hi in outs:
-            self.live_add(lo, hi, 1)
-        self.stats.peak_live_fm_bytes = max(self.stats.peak_live_fm_bytes, self.live_bytes)
-        for lo, hi in outs:
-            self.live_add(lo, hi, -1)
+        outs = sorted((o.offset, o.end) for o in t.outs if o.region == "fm")
+        if all(a[1] <= b[0] for a, b in zip(outs, outs[1:])):  # disjoint outputs: count, do not add
+            running = self.live_bytes + sum(self.live.unset_bytes(lo, hi) for lo, hi in outs)
+        else:
+            for lo, hi in outs:
+                self.live_add(lo, hi, 1)
+            running = self.live_bytes
+            for lo, hi in outs:
+                self.live_add(lo, hi, -1)
+        self.stats.peak_live_fm_bytes = max(self.stats.peak_live_fm_bytes, running)
         for b, lo, hi in self.m.table.reads[t.index]:
             if (t.index, b) in self.counted:
                 self.counted.discard((t.index, b))
@@ -1030,9 +1063,8 @@ class _Execution:
     # -- tasks ----------------------------------------------------------------------------------
 
     def count_node_bytes(self, t: _Task, n: int) -> None:
-        node = t.op.attributes.get("node")
-        name = node.data if node is not None else ""  # type: ignore[attr-defined]
-        self.stats.bytes_by_node[name] = self.stats.bytes_by_node.get(name, 0) + n
+        by_node = self.stats.bytes_by_node
+        by_node[t.node] = by_node.get(t.node, 0) + n
 
     def run_task(self, t: _Task) -> None:
         s = t.stream
@@ -1062,15 +1094,27 @@ class _Execution:
                 self.stats.memcpy_bytes += n
                 self.count_node_bytes(t, 2 * n)
                 return
-            args = [_view(o, buf, off) for o, (buf, off) in zip(t.ins, t.bindings[:nin])]
+            views = t.views
+            if views is None or views[0] is not t.bindings:  # made once per binding (refresh)
+                views = t.views = (
+                    t.bindings,
+                    [_view(o, buf, off) if o.identity else None for o, (buf, off) in zip(t.ins, t.bindings[:nin])],
+                    [
+                        _flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None
+                        for o, (buf, off) in zip(t.outs, t.bindings[nin:])
+                    ],
+                )
+            args = [
+                v if v is not None else _view(o, buf, off)
+                for o, v, (buf, off) in zip(t.ins, views[1], t.bindings[:nin])
+            ]
             # every check of the writes comes before the kernel runs: an AscGraph kernel
             # stores straight into its output views (no result buffer, no second copy),
             # as a device kernel writes its output address
             self.retire_reads(t)
-            dst: list[np.ndarray | None] = []
-            for o, (buf, off) in zip(t.outs, t.bindings[nin:]):
+            for o in t.outs:
                 self.write(t, o)
-                dst.append(_flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None)
+            dst = views[2]
             self.account(t)
             try:
                 with np.errstate(all="ignore"):
@@ -1081,11 +1125,12 @@ class _Execution:
                 if not o.identity:
                     assert o.type is not None  # a layout that is not the identity is the kernel's type's
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
-                elif d is None or not _same_memory(res, d):
+                elif d is None or (res is not d and not _same_memory(res, d)):
                     _view(o, buf, off)[...] = res
-                self.stats.kernel_bytes_written += o.nbytes
-            self.stats.kernel_bytes_read += sum(o.nbytes for o in t.ins)
-            self.count_node_bytes(t, sum(o.nbytes for o in (*t.ins, *t.outs)))
+            n_in, n_out = t.nbytes
+            self.stats.kernel_bytes_written += n_out
+            self.stats.kernel_bytes_read += n_in
+            self.count_node_bytes(t, n_in + n_out)
         elif isinstance(op, npu.EventRecordOp):
             e = op.event.value.data
             if self.events.get(e) is not None:

@@ -1,4 +1,4 @@
-"""ge_dialect/interval_map.py's `assign` and `add` against a byte-by-byte model: random
+"""ge_dialect/interval_map.py's `assign`, `add` and `unset_bytes` against a byte-by-byte model: random
 updates on a small region, the states and the count of nonzero bytes checked after each."""
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ def test_add_counts_like_bytes(seed: int) -> None:
             model[i] += d
         assert [c or 0 for c in states(m)] == model
         assert nonzero == sum(1 for c in model if c)
+        lo = rng.randrange(SIZE)
+        hi = rng.randrange(lo, SIZE + 1)
+        assert m.unset_bytes(lo, hi) == sum(1 for c in model[lo:hi] if not c)
         # touching segments with equal counts are merged: the map stays as small as the counts
         assert not any(
             m.ends[i] == m.starts[i + 1] and m.states[i] == m.states[i + 1] for i in range(len(m.starts) - 1)
