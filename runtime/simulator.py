@@ -10,8 +10,11 @@ allocated at load (weights and variables copied in), `input:<k>` / `output:<k>` 
 user's arrays of each execution (zero-copy I/O). A kernel runs on numpy views made at its
 bound addresses (`buffer[offset:offset+n].view(dtype).reshape(shape)`, the dtype
 ge_dialect.dtypes.numpy_dtype's: bf16 and the float8 types are ml_dtypes' dtypes, so each
-tensor is GE's own bytes, 2 per bf16 element), so a wrong offset gives a wrong number: library kernels run the reference semantics of their GE type
-(runtime/reference.py), AscGraph kernels the AscGraph interpreter. Values are kept in
+tensor is GE's own bytes, 2 per bf16 element), so a wrong offset gives a wrong number:
+Conv2D, MatMul, BatchMatMulV2 and the pools run the simulator's BLAS-backed kernels
+(runtime/kernels.py: the same function as the reference's, accumulated in BLAS's order),
+the other library kernels the reference semantics of their GE type (runtime/reference.py),
+AscGraph kernels the AscGraph interpreter. Values are kept in
 their storage layout (runtime/layouts.py): row-major in the origin shape for ND and the
 plain formats, the padded NC1HWC0 / FRACTAL_Z / FRACTAL_NZ layouts (and permutations)
 otherwise, each tensor taking its storage size; a kernel gathers its inputs into origin
