@@ -15,21 +15,33 @@ count, and a ratio of two figures taken side by side is what is compared across 
 
 and the two ratios the performance targets are about: (import + compile) / ort session
 (target <= 2) and simulate / ort run (target <= 10). Each figure is the minimum over
-`--repeat` rounds. A network that does not import or compile is listed with its error
-line. A benchmark reports; it never fails on a missed target.
+`--repeat` rounds. Under each network, where one more execution spent its CPU time: per
+kernel type (the GE type of a library kernel, `AscGraph` for a fused kernel) and `checks`
+(the rest: scheduling, address refresh, the memory checks, memcpy tasks' copies). A network that
+does not import or compile is listed with its error line. A benchmark reports; it never
+fails on a missed target.
+
+Both sides run on one thread: onnxruntime's session with intra_op_num_threads = 1, and
+numpy's BLAS with OPENBLAS_NUM_THREADS / OMP_NUM_THREADS = 1 (set here before numpy loads,
+unless the environment sets them): a spinning second BLAS thread doubles the CPU time of a
+small GEMM without making it faster.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # before numpy loads its BLAS (module doc)
+
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -73,6 +85,7 @@ def measure(name: str, path: str, repeat: int) -> dict[str, object]:
     # one load, then `repeat` executions: the execution alone is timed (GE loads a model once)
     loaded = load(model)
     t_sim, _ = _cpu(lambda: loaded.execute([np.array(a, copy=True) for a in inputs]), repeat)
+    by_kind = breakdown(loaded, inputs)
     return {
         "network": name,
         "import_compile_s": t_compile,
@@ -81,7 +94,41 @@ def measure(name: str, path: str, repeat: int) -> dict[str, object]:
         "ort_run_s": t_ort_run,
         "compile_ratio": t_compile / t_session,
         "simulate_ratio": t_sim / t_ort_run,
+        "simulate_by_kind_s": by_kind,
     }
+
+
+def breakdown(loaded: object, inputs: list[np.ndarray]) -> dict[str, float]:
+    """CPU seconds of one more execution of `loaded` per kernel type (a library kernel's GE
+    type, `AscGraph`), and `checks` for the rest (scheduling, refresh, checks, memcpy)."""
+    from runtime.simulator import LoadedModel
+
+    assert isinstance(loaded, LoadedModel)
+    spent: dict[str, float] = {}
+    defs = loaded.model.kernel_defs()
+    saved = [(t, t.run) for t in loaded.tasks if t.run is not None]
+    for t, run in saved:
+        k = defs[t.op.kernel.root_reference.data]  # type: ignore[attr-defined]
+        kind = k.ge_type.data if k.ge_type is not None else "AscGraph"
+
+        def timed(args: object, dst: object, run: object = run, kind: str = kind) -> object:
+            t0 = time.process_time()
+            try:
+                return run(args, dst)  # type: ignore[operator]
+            finally:
+                spent[kind] = spent.get(kind, 0.0) + time.process_time() - t0
+
+        t.run = timed
+    try:
+        t0 = time.process_time()
+        loaded.execute([np.array(a, copy=True) for a in inputs])
+        total = time.process_time() - t0
+    finally:
+        for t, run in saved:
+            t.run = run
+    out = dict(sorted(spent.items(), key=lambda kv: -kv[1]))
+    out["checks"] = max(total - sum(spent.values()), 0.0)
+    return out
 
 
 def main() -> int:
@@ -110,6 +157,9 @@ def main() -> int:
                 f"{name:20} {row['import_compile_s']:14.3f} {row['ort_session_s']:11.3f} {row['compile_ratio']:6.1f}"
                 f"   {row['simulate_s']:9.4f} {row['ort_run_s']:8.4f} {row['simulate_ratio']:6.1f}"
             )
+            kinds = row["simulate_by_kind_s"]
+            assert isinstance(kinds, dict)
+            print(f"{'':20} simulate by kind: " + ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in kinds.items()))
     done = [r for r in rows if "error" not in r]
     if done:
         cr = [float(r["compile_ratio"]) for r in done]  # type: ignore[arg-type]

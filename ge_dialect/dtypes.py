@@ -243,22 +243,38 @@ def held_bits(elem: Attribute) -> int:
     return ge_dtype(elem).held_bits
 
 
+# numpy numbers the dtypes a package registers (ml_dtypes') from NPY_USERDEF up; its own
+# are below: a dtype under it is no ml_dtypes float, decided without importing ml_dtypes (a
+# float32 graph's run does not pay for loading it: bench/bench_run_startup.py)
+_NPY_USERDEF = 256
+
+
+def _is_ml_float(dt: np.dtype) -> bool:
+    return dt.num >= _NPY_USERDEF and dt in _ml_floats()
+
+
 def is_float_dtype(dt: np.dtype) -> bool:
     """Whether numpy dtype `dt` is a float: numpy's own, or bf16 / float8 of ml_dtypes
     (whose numpy kind is "V" or "f")."""
-    return dt.kind == "f" or dt in _ml_floats()
+    return dt.kind == "f" or _is_ml_float(dt)
 
 
 def compute_dtype(dt: np.dtype) -> np.dtype:
     """The dtype an op computes in for inputs of `dt`: float32 for bf16 and the float8 types
     (each op casts them up and rounds its result once; module docstring), `dt` otherwise."""
+    if not _is_ml_float(dt):
+        return dt
     import numpy as np
 
-    return np.dtype(np.float32) if dt in _ml_floats() else dt
+    return np.dtype(np.float32)
 
 
 def float_info(dt: np.dtype) -> np.finfo:
     """numpy's finfo of a float dtype, ml_dtypes' for bf16 and the float8 types."""
+    if dt.num < _NPY_USERDEF:  # numpy's own: ml_dtypes stays unloaded
+        import numpy as np
+
+        return np.finfo(dt)
     import ml_dtypes
 
     return ml_dtypes.finfo(dt)

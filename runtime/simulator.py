@@ -10,8 +10,11 @@ allocated at load (weights and variables copied in), `input:<k>` / `output:<k>` 
 user's arrays of each execution (zero-copy I/O). A kernel runs on numpy views made at its
 bound addresses (`buffer[offset:offset+n].view(dtype).reshape(shape)`, the dtype
 ge_dialect.dtypes.numpy_dtype's: bf16 and the float8 types are ml_dtypes' dtypes, so each
-tensor is GE's own bytes, 2 per bf16 element), so a wrong offset gives a wrong number: library kernels run the reference semantics of their GE type
-(runtime/reference.py), AscGraph kernels the AscGraph interpreter. Values are kept in
+tensor is GE's own bytes, 2 per bf16 element), so a wrong offset gives a wrong number:
+Conv2D, MatMul, BatchMatMulV2 and the pools run the simulator's BLAS-backed kernels
+(runtime/kernels.py: the same function as the reference's, accumulated in BLAS's order),
+the other library kernels the reference semantics of their GE type (runtime/reference.py),
+AscGraph kernels the AscGraph interpreter. Values are kept in
 their storage layout (runtime/layouts.py): row-major in the origin shape for ND and the
 plain formats, the padded NC1HWC0 / FRACTAL_Z / FRACTAL_NZ layouts (and permutations)
 otherwise, each tensor taking its storage size; a kernel gathers its inputs into origin
@@ -89,6 +92,7 @@ from runtime.ascgraph_interp import run_asc_graph
 from runtime.device_memory import Allocation, DeviceMemory
 from runtime.graph_interpreter import WHILE_ITERATION_CAP, ReferenceEvalError
 from runtime.interpreter import ge_interpreter
+from runtime.kernels import library_kernel
 from runtime.layouts import gather, scatter, storage_elements, storage_index
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
@@ -135,15 +139,23 @@ class _Operand:
     shape: tuple[int, ...] = ()  # origin shape
     type: Attribute | None = None  # the kernel's tensor type (its storage layout)
     nbytes: int = 0  # the bytes the kernel reads or writes: the storage size
+    # the address as plain ints, read once at load (each task reads them every execution)
+    region: str = field(init=False)
+    offset: int = field(init=False)
+    end: int = field(init=False)
+    length: int = field(init=False)
+    # the storage layout is the origin's row-major one (runtime/layouts.py)
+    identity: bool = True
 
-    @property
-    def region(self) -> str:
-        return self.addr.region.data
+    def __post_init__(self) -> None:
+        a = self.addr
+        self.region, self.offset, self.end, self.length = a.region.data, a.offset.data, a.end, a.length.data
 
-    @property
-    def identity(self) -> bool:
-        """The storage layout is the origin's row-major one (runtime/layouts.py)."""
-        return self.type is None or storage_index(self.type) is None
+    def set_type(self, ty: TensorType) -> None:
+        """The kernel's tensor type of this operand: dtype, origin shape, storage layout and size."""
+        self.dtype, self.shape, self.type = numpy_dtype(ty.element_type), tuple(ty.get_shape()), ty
+        self.nbytes = storage_elements(ty) * self.dtype.itemsize
+        self.identity = storage_index(ty) is None
 
 
 @dataclass
@@ -161,10 +173,21 @@ class _Task:
     slots: list[int] | None = None
     # a label_switch_by_index: the parent's outputs the branch taken must write
     pending: list[_Operand] = field(default_factory=list)
+    # the operands' views at the current bindings: (bindings, input views (None where the
+    # storage layout is gathered each run), output views a kernel may write in place)
+    views: tuple[object, list[np.ndarray | None], list[np.ndarray | None]] | None = None
+    kind: str = field(init=False)
+    node: str = field(init=False)  # the GE node of the task ("" for none)
 
     @property
-    def kind(self) -> str:
-        return self.op.name.split(".", 1)[1]
+    def nbytes(self) -> tuple[int, int]:
+        """The bytes the task's kernel reads and writes (storage sizes)."""
+        return sum(o.nbytes for o in self.ins), sum(o.nbytes for o in self.outs)
+
+    def __post_init__(self) -> None:
+        self.kind = self.op.name.split(".", 1)[1]
+        n = self.op.attributes.get("node")
+        self.node = n.data if isinstance(n, StringAttr) else ""
 
 
 @dataclass
@@ -228,7 +251,7 @@ class _Tensors:
                     self.writers[b].add(t.index)
             mine: list[tuple[str, int, int]] = []
             for o in t.ins:
-                r, lo, hi = o.region, o.addr.offset.data, o.addr.end
+                r, lo, hi = o.region, o.offset, o.end
                 for b in self.base[o.tensor]:
                     self.readers[b].add(t.index)
                     br, bs, be = self.range[b]
@@ -238,6 +261,11 @@ class _Tensors:
             for b, a, z in dict.fromkeys(mine):
                 self.spans[b].append((t.index, a, z))
             self.reads[t.index] = list(dict.fromkeys(mine))
+        # per base tensor, the distinct tasks that read it; per task, the bases it reads
+        self.reader_count: dict[str, int] = {n: len({r for r, _, _ in sp}) for n, sp in self.spans.items()}
+        self.read_bases: dict[int, list[str]] = {
+            i: list(dict.fromkeys(b for b, _, _ in r)) for i, r in self.reads.items()
+        }
         self.bases = [n for n in self.range if n not in aliases]
         self.owners: dict[str, IntervalMap] = {}
         for e in model.table():
@@ -250,9 +278,47 @@ class _Tensors:
                 lambda st, n=n: (*(st or ()), n),  # type: ignore[misc]
             )
 
-    def pinned(self, n: str) -> bool:
+        self.base_set = {n: frozenset(b) for n, b in self.base.items()}
+        self.pinned_set = {n for n in self.range if self._is_pinned(n)}
+        self._others: dict[tuple[int, str, int, int], tuple[frozenset[str], dict[str, tuple[int, int]]]] = {}
+        self._writers_of: dict[str, frozenset[int]] = {}
+
+    def _is_pinned(self, n: str) -> bool:
         r = self.range[n][0]
         return r in HOST_REGIONS or r.startswith("input:") or r.startswith("output:")
+
+    def pinned(self, n: str) -> bool:
+        return n in self.pinned_set
+
+    def writers_of(self, tensor: str) -> frozenset[int]:
+        """The tasks that write any base tensor `tensor` is made of."""
+        got = self._writers_of.get(tensor)
+        if got is None:
+            got = self._writers_of[tensor] = frozenset().union(*(self.writers[b] for b in self.base[tensor]))
+        return got
+
+    def others(
+        self, task: int, tensor: str, region: str, off: int, end: int
+    ) -> tuple[frozenset[str], dict[str, tuple[int, int]]]:
+        """The base tensors a write of `tensor` by `task` at `region` [off, end) may clobber:
+        each other tensor of the table in those bytes that `task` does not itself write, with
+        the bytes of it the write covers. Static: made on the first execution's write and kept."""
+        key = (task, tensor, off, end)
+        got = self._others.get(key)
+        if got is None:
+            mine = self.base_set[tensor]
+            seen: dict[str, None] = {}
+            owners = self.owners.get(region)
+            for _, _, names in owners.covered(off, end) if owners is not None else ():
+                for n in names:  # type: ignore[union-attr]
+                    if n not in mine and task not in self.writers[n]:
+                        seen[n] = None
+            spans = {}
+            for n in seen:
+                _, ns, ne = self.range[n]
+                spans[n] = (max(off, ns), min(end, ne))
+            got = self._others[key] = (frozenset(spans), spans)
+        return got
 
 
 def load(model: npu.ModelOp, frozen_inputs: Sequence[int] = (), device: DeviceMemory | None = None) -> LoadedModel:
@@ -328,13 +394,12 @@ class LoadedModel:
                     t.ins = [_Operand(n, a) for n, a in ins]
                     t.outs = [_Operand(n, a) for n, a in outs]
                     for o in (*t.ins, *t.outs):
-                        o.nbytes = o.addr.length.data
+                        o.nbytes = o.length
                 if isinstance(op, npu.KernelOp):
                     k = kernels[op.kernel.root_reference.data]
                     for o, ty in (*zip(t.ins, k.function_type.inputs.data), *zip(t.outs, k.function_type.outputs.data)):
                         assert isinstance(ty, TensorType)
-                        o.dtype, o.shape, o.type = numpy_dtype(ty.element_type), tuple(ty.get_shape()), ty
-                        o.nbytes = storage_elements(ty) * o.dtype.itemsize
+                        o.set_type(ty)
                     sym = k.sym_name.data
                     if sym not in impls:
                         impls[sym] = self._kernel(k)
@@ -367,7 +432,7 @@ class LoadedModel:
             for kind, ops in (("reads", t.ins), ("writes", t.outs)):
                 for o in ops:
                     want = rng.get(o.tensor)
-                    got = (o.region, o.addr.offset.data, o.addr.end)
+                    got = (o.region, o.offset, o.end)
                     if want is not None and want != got:
                         raise SimulatorFault(
                             f"{t.label}: wrong offset: {kind} tensor \"{o.tensor}\" at {got[0]} [{got[1]}, {got[2]}), "
@@ -511,6 +576,9 @@ class LoadedModel:
             operands=list(block.args), result_types=list(k.function_type.outputs.data), attributes=dict(k.attributes)
         )
         block.add_op(node)
+        fast = library_kernel(node)
+        if fast is not None:  # Conv2D, MatMul, BatchMatMulV2, pools: BLAS-backed (runtime/kernels.py)
+            return lambda args, dst: fast(args)
         return lambda args, dst: interpreter.run_node(node, args)
 
     # -- execution ----------------------------------------------------------------------------
@@ -597,21 +665,18 @@ class LoadedModel:
             if ret_up != K_INIT_ONE_TIME and not any(o.region in changed for o in ops):
                 continue
             if t.bindings is None or ret_up == K_INIT_ONE_TIME:
-                t.bindings = [(memory[o.region], o.addr.offset.data) for o in ops]
+                t.bindings = [(memory[o.region], o.offset) for o in ops]
                 self.refreshed_slots += len(ops)
                 if bases is not None:
-                    t.slots = [bases[o.region] + o.addr.offset.data for o in ops]
+                    t.slots = [bases[o.region] + o.offset for o in ops]
             else:  # only the slots registered under a changed allocation id are rewritten
                 t.bindings = [
-                    (memory[o.region], o.addr.offset.data) if o.region in changed else b
-                    for o, b in zip(ops, t.bindings)
+                    (memory[o.region], o.offset) if o.region in changed else b for o, b in zip(ops, t.bindings)
                 ]
                 self.refreshed_slots += sum(o.region in changed for o in ops)
                 if bases is not None:
                     assert t.slots is not None
-                    t.slots = [
-                        bases[o.region] + o.addr.offset.data if o.region in changed else a for o, a in zip(ops, t.slots)
-                    ]
+                    t.slots = [bases[o.region] + o.offset if o.region in changed else a for o, a in zip(ops, t.slots)]
             self.refreshed.append(t.label)
 
     def execute(self, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
@@ -780,16 +845,16 @@ class LoadedModel:
         execution: else the refresh left a stale address behind."""
         assert self.device is not None and t.slots is not None
         for o, addr in zip((*t.ins, *t.outs), t.slots):
-            n = o.addr.length.data
+            n = o.length
             cur = self.current.get(o.region)
             if cur is not None and cur.live and cur.ptr <= addr and addr + n <= cur.ptr + cur.size:
                 continue
             now = f"{cur.describe()}" if cur is not None else "no block"
             raise SimulatorFault(
                 f"{t.label}: stale address in execution {execution}: the args slot of tensor \"{o.tensor}\" "
-                f"({o.region} [{o.addr.offset.data}, {o.addr.end})) holds device address {addr:#x}, but this "
+                f"({o.region} [{o.offset}, {o.end})) holds device address {addr:#x}, but this "
                 f"execution's {o.region} is {now}; {addr:#x} is {self.device.describe(addr)}",
-                t.label, o.region, o.addr.offset.data, o.addr.end, t.op,
+                t.label, o.region, o.offset, o.end, t.op,
             )  # fmt: skip
 
 
@@ -828,6 +893,10 @@ class _Execution:
         self.written: set[str] = {
             b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")
         }
+        # per base tensor, its readers yet to read; the written ones still to be read (or
+        # pinned): only those can be clobbered
+        self.pending = dict(tb.reader_count)
+        self.alive = {b for b in self.written if tb.pinned(b) or self.pending[b]}
         # fm bytes still to be read: a count of pending reads per byte range
         self.live = IntervalMap()
         self.live_bytes = 0
@@ -837,10 +906,7 @@ class _Execution:
         self.loops: dict[int, tuple[list[int], set[str]]] = {}
 
     def live_add(self, lo: int, hi: int, d: int) -> None:
-        m = self.live
-        before = sum(e - s for s, e, c in m.covered(lo, hi) if c)
-        m.update(lo, hi, lambda c: (c or 0) + d)  # type: ignore[operator]
-        self.live_bytes += sum(e - s for s, e, c in m.covered(lo, hi) if c) - before
+        self.live_bytes += self.live.add(lo, hi, d)
 
     def still_read(self, n: str, a: int, b: int, t: _Task) -> bool:
         """Whether a task other than `t` has yet to read bytes [a, b) of base tensor `n`."""
@@ -857,7 +923,7 @@ class _Execution:
     # -- memory -------------------------------------------------------------------------------
 
     def check_bounds(self, t: _Task, o: _Operand, buf: np.ndarray, off: int) -> None:
-        n = o.addr.length.data
+        n = o.length
         if off + n > len(buf):
             raise self.fault(
                 t, f"address out of bounds: tensor \"{o.tensor}\" at {o.region} [{off}, {off + n}) "
@@ -865,7 +931,7 @@ class _Execution:
             )  # fmt: skip
 
     def read(self, t: _Task, o: _Operand) -> None:
-        self.read_range(t, o, o.addr.offset.data, o.addr.end)
+        self.read_range(t, o, o.offset, o.end)
 
     def read_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
         r = o.region
@@ -895,9 +961,7 @@ class _Execution:
             )
         s = t.stream
         tb = self.m.table
-        mine: set[int] = set()
-        for base in tb.base[o.tensor]:
-            mine |= tb.writers[base]
+        mine = tb.writers_of(o.tensor)
         for a, b, st in sh.covered(off, end):
             w = st[0]  # type: ignore[index]
             if w is not None and w[3] == PENDING_WRITER:
@@ -940,7 +1004,7 @@ class _Execution:
         sh.update(off, end, upd)
 
     def write(self, t: _Task, o: _Operand) -> None:
-        self.write_range(t, o, o.addr.offset.data, o.addr.end)
+        self.write_range(t, o, o.offset, o.end)
 
     def write_range(self, t: _Task, o: _Operand, off: int, end: int) -> None:
         r = o.region
@@ -969,8 +1033,14 @@ class _Execution:
                     )
         tb = self.m.table
         owners = tb.owners.get(r)
-        mine = set(tb.base[o.tensor])
-        if owners is not None:
+        mine = tb.base_set[o.tensor]
+        # the other tensors of the table in these bytes (precomputed once per write) that
+        # are live: only when one of them is still to be read in these bytes does the walk
+        # below find the first clobbered segment
+        names, spans = tb.others(t.index, o.tensor, r, off, end)
+        if owners is not None and any(
+            n in tb.pinned_set or self.still_read(n, *spans[n], t) for n in names & self.alive
+        ):
             for a, b, names in owners.covered(off, end):
                 for n in names:  # type: ignore[union-attr]
                     if n in mine or t.index in tb.writers[n]:
@@ -984,10 +1054,12 @@ class _Execution:
                         )  # fmt: skip
         me = (s, self.vc[s][s], t.label, t.index)
         fresh = (me, (None,) * self.m.n_streams)
-        sh.update(off, end, lambda _: fresh)
+        sh.assign(off, end, fresh)
         for b in mine:
             if b not in self.written:
                 self.written.add(b)
+                if b in tb.pinned_set or self.pending[b]:
+                    self.alive.add(b)
                 if tb.range[b][0] == "fm":
                     for rd, lo, hi in tb.spans[b]:
                         if rd not in self.retired and (rd, b) not in self.counted:
@@ -997,16 +1069,25 @@ class _Execution:
     def retire_reads(self, t: _Task) -> None:
         """`t` has read its inputs: no later write into them clobbers a read of `t`."""
         self.retired.add(t.index)
+        pending, pinned = self.pending, self.m.table.pinned_set
+        for b in self.m.table.read_bases[t.index]:
+            pending[b] -= 1
+            if not pending[b] and b not in pinned:
+                self.alive.discard(b)
 
     def account(self, t: _Task) -> None:
         """The live fm bytes while `t` runs (its inputs and outputs live together), then
         its reads leave the live set."""
-        outs = [(o.addr.offset.data, o.addr.end) for o in t.outs if o.region == "fm"]
-        for lo, hi in outs:
-            self.live_add(lo, hi, 1)
-        self.stats.peak_live_fm_bytes = max(self.stats.peak_live_fm_bytes, self.live_bytes)
-        for lo, hi in outs:
-            self.live_add(lo, hi, -1)
+        outs = sorted((o.offset, o.end) for o in t.outs if o.region == "fm")
+        if all(a[1] <= b[0] for a, b in zip(outs, outs[1:])):  # disjoint outputs: count, do not add
+            running = self.live_bytes + sum(self.live.unset_bytes(lo, hi) for lo, hi in outs)
+        else:
+            for lo, hi in outs:
+                self.live_add(lo, hi, 1)
+            running = self.live_bytes
+            for lo, hi in outs:
+                self.live_add(lo, hi, -1)
+        self.stats.peak_live_fm_bytes = max(self.stats.peak_live_fm_bytes, running)
         for b, lo, hi in self.m.table.reads[t.index]:
             if (t.index, b) in self.counted:
                 self.counted.discard((t.index, b))
@@ -1015,9 +1096,8 @@ class _Execution:
     # -- tasks ----------------------------------------------------------------------------------
 
     def count_node_bytes(self, t: _Task, n: int) -> None:
-        node = t.op.attributes.get("node")
-        name = node.data if node is not None else ""  # type: ignore[attr-defined]
-        self.stats.bytes_by_node[name] = self.stats.bytes_by_node.get(name, 0) + n
+        by_node = self.stats.bytes_by_node
+        by_node[t.node] = by_node.get(t.node, 0) + n
 
     def run_task(self, t: _Task) -> int:
         """Run `t`; returns the position its stream continues at (the next task, or a
@@ -1040,7 +1120,7 @@ class _Execution:
                 self.read(t, o)
             if isinstance(op, npu.MemcpyOp):
                 (sb, so), (db, do) = t.bindings
-                n = t.ins[0].addr.length.data
+                n = t.ins[0].length
                 src = sb[so : so + n].copy() if sb is db else sb[so : so + n]
                 self.retire_reads(t)
                 self.write(t, t.outs[0])
@@ -1049,15 +1129,27 @@ class _Execution:
                 self.stats.memcpy_bytes += n
                 self.count_node_bytes(t, 2 * n)
                 return t.pos + 1
-            args = [_view(o, buf, off) for o, (buf, off) in zip(t.ins, t.bindings[:nin])]
+            views = t.views
+            if views is None or views[0] is not t.bindings:  # made once per binding (refresh)
+                views = t.views = (
+                    t.bindings,
+                    [_view(o, buf, off) if o.identity else None for o, (buf, off) in zip(t.ins, t.bindings[:nin])],
+                    [
+                        _flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None
+                        for o, (buf, off) in zip(t.outs, t.bindings[nin:])
+                    ],
+                )
+            args = [
+                v if v is not None else _view(o, buf, off)
+                for o, v, (buf, off) in zip(t.ins, views[1], t.bindings[:nin])
+            ]
             # every check of the writes comes before the kernel runs: an AscGraph kernel
             # stores straight into its output views (no result buffer, no second copy),
             # as a device kernel writes its output address
             self.retire_reads(t)
-            dst: list[np.ndarray | None] = []
-            for o, (buf, off) in zip(t.outs, t.bindings[nin:]):
+            for o in t.outs:
                 self.write(t, o)
-                dst.append(_flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None)
+            dst = views[2]
             self.account(t)
             try:
                 with np.errstate(all="ignore"):
@@ -1065,13 +1157,15 @@ class _Execution:
             except ReferenceEvalError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
             for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
-                if o.type is not None and not o.identity:
+                if not o.identity:
+                    assert o.type is not None  # a layout that is not the identity is the kernel's type's
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
-                elif d is None or not _same_memory(res, d):
+                elif d is None or (res is not d and not _same_memory(res, d)):
                     _view(o, buf, off)[...] = res
-                self.stats.kernel_bytes_written += o.nbytes
-            self.stats.kernel_bytes_read += sum(o.nbytes for o in t.ins)
-            self.count_node_bytes(t, sum(o.nbytes for o in (*t.ins, *t.outs)))
+            n_in, n_out = t.nbytes
+            self.stats.kernel_bytes_written += n_out
+            self.stats.kernel_bytes_read += n_in
+            self.count_node_bytes(t, n_in + n_out)
         elif isinstance(op, npu.EventRecordOp):
             e = op.event.value.data
             if self.events.get(e) is not None:
@@ -1199,11 +1293,11 @@ def _disjoint(o: _Operand, buf: np.ndarray, off: int, t: _Task) -> bool:
     """Output `o` at `buf[off:]` shares no byte with any other operand of task `t` (its
     inputs, its other outputs): only then may the kernel write it while it still reads."""
     assert t.bindings is not None
-    end = off + max(_nbytes(o), o.addr.length.data)
+    end = off + max(_nbytes(o), o.length)
     for p, (b, q) in zip((*t.ins, *t.outs), t.bindings):
         if p is o or b is not buf:
             continue
-        if q < end and off < q + p.addr.length.data:
+        if q < end and off < q + p.length:
             return False
     return True
 
@@ -1228,7 +1322,8 @@ def _view(o: _Operand, buf: np.ndarray, off: int) -> np.ndarray:
     its tensor (a PhonyConcat / PhonySplit piece too: one offset, no strides): a view when
     its storage layout is the origin's row-major one, else gathered from the storage
     layout (runtime/layouts.py)."""
-    if o.type is not None and not o.identity:
+    if not o.identity:
+        assert o.type is not None  # a layout that is not the identity is the kernel's type's
         return gather(o.type, _storage_view(o, buf, off))
     return _flat_view(o, buf, off).reshape(o.shape)
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 GE_OPT = Path(sys.executable).parent / "ge-opt"
 SMALLEST = min(EXAMPLES, key=lambda p: p.stat().st_size)
@@ -141,3 +141,43 @@ def test_a_compile_without_data_to_compute_imports_no_numpy(tmp_path):
 """
     )
     assert "numpy" in imported(str(tmp_path / "f.mlir"), "-p", "ge-compile")
+
+
+# -- ge-run (issue 31, target 4: bench/bench_run_startup.py measures the ratios) ----------------
+
+_RUN_MODULES = """
+import sys
+from ge_tools import run
+status = run.run(sys.argv[1:])
+print(status, " ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def ge_run_modules(*args: str) -> tuple[int, set[str]]:
+    """The exit status of a ge-run run in a fresh process, and every module loaded by its end."""
+    r = subprocess.run([sys.executable, "-c", _RUN_MODULES, *args], capture_output=True, text=True, timeout=600)
+    status, modules = r.stderr.strip().splitlines()[-1].split(" ", 1)
+    return int(status), set(modules.split())
+
+
+def test_ge_run_of_an_f32_graph_loads_no_onnx_no_ml_dtypes_no_drawing():
+    """A .mlir run of a float32 graph (compile, simulate, compare with its error bounds)
+    needs neither the ONNX libraries, nor ml_dtypes (bf16 / float8 only: numpy's own dtypes
+    are told apart by their number, ge_dialect/dtypes.py), nor matplotlib."""
+    status, modules = ge_run_modules(str(ROOT / "examples" / "softmax_like.mlir"))
+    assert status == 0
+    assert "runtime.simulator" in modules and "runtime.error_bound" in modules  # it did run and compare
+    assert roots(modules) & {"onnx", "onnxruntime", "ml_dtypes", "matplotlib", "torch"} == set()
+
+
+def test_ge_run_of_a_bf16_graph_loads_ml_dtypes(tmp_path: Path):
+    """The counterpart: a bf16 graph does need ml_dtypes (the test above can fail)."""
+    t = "tensor<4x8xbf16>"
+    path = tmp_path / "bf16.mlir"
+    path.write_text(
+        f"ge.graph @main {{\n  %x = ge.Data {{index = 0}} : {t}\n  %r = ge.Relu(%x) : ({t}) -> {t}\n"
+        f"  %y = ge.Add(%r, %x) : ({t}, {t}) -> {t}\n  ge.NetOutput %y : {t}\n}}\n"
+    )
+    status, modules = ge_run_modules(str(path))
+    assert status == 0
+    assert "ml_dtypes" in modules
