@@ -120,6 +120,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.diagnostics import LocatedError, element_location
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.weights import weight_bytes
 
 __all__ = [
     "MAPPINGS",
@@ -377,8 +378,9 @@ def load_model(
         except OSError as e:
             raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
     model = parse_model_bytes(data, name)
-    load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
-    return _import(model, name, input_shapes, dynamic_dims)
+    del data  # the file's bytes (when this function read them) go once decoded: weights are held once
+    weights = load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
+    return _import(model, name, input_shapes, dynamic_dims, weights)
 
 
 def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
@@ -416,11 +418,14 @@ def _all_tensors(model: onnx.ModelProto) -> Iterable[tuple[str, onnx.TensorProto
                 yield f"node '{node.name}' ({node.op_type})", a.t
 
 
-def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None:
-    """Read every tensor stored outside the model (ONNX's external data) into the model.
+def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> dict[str, bytes]:
+    """Read every tensor stored outside the model (ONNX's external data): an initializer's
+    bytes are returned (name -> bytes: they become its ge.Const's value as read, no copy
+    into the protobuf and out again), a node attribute's are put into the model.
 
     The data file must lie in the model's folder (or below it) and hold the tensor's
     bytes at `offset`/`length`; anything else is an error naming the tensor."""
+    aside: dict[str, bytes] = {}
     for what, t in _all_tensors(model):
         if t.data_location != _T.EXTERNAL:
             continue
@@ -464,9 +469,13 @@ def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None
                 f"{where} external data file '{loc}' gives {len(raw)} bytes, a {_dtype_name(t.data_type).lower()} "
                 f"tensor of shape {list(t.dims)} has {want}"
             )
-        t.raw_data = raw
         del t.external_data[:]
         t.data_location = _T.DEFAULT
+        if what.startswith("initializer ") and t.data_type != _T.BOOL:
+            aside[t.name] = raw
+        else:
+            t.raw_data = raw
+    return aside
 
 
 def _tensor_nbytes(t: onnx.TensorProto) -> int | None:
@@ -541,7 +550,9 @@ def _import(
     name: str,
     input_shapes: collections.abc.Mapping[str, Sequence[int]] | None,
     dynamic_dims: bool = False,
+    weights: dict[str, bytes] | None = None,
 ) -> ModuleOp:
+    """`weights`: initializers' bytes read aside (load_external_data), by name."""
     opset = default_opset(model, name)
     graph = model.graph
     _name_unnamed_nodes(graph)
@@ -549,11 +560,36 @@ def _import(
     init_names = {t.name for t in graph.initializer}
     _check_graph_structure(graph, init_names, name)
     _fix_input_shapes(graph, init_names, dict(input_shapes or {}), name, dynamic_dims)
+    weights = _take_raw_weights(graph, dict(weights or {}))
     inferred = _infer_types(model, name, dynamic_dims)
-    imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims)
+    imp = _Importer(name, opset, inferred, dynamic_dims=dynamic_dims, weights=weights)
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
     return imp.run(graph)
+
+
+def _take_raw_weights(graph: onnx.GraphProto, weights: dict[str, bytes]) -> dict[str, bytes]:
+    """`weights` and the raw data of every initializer larger than a shape value (_SMALL
+    elements), taken out of the protobuf: each is one `bytes` object, which becomes its
+    ge.Const's value as it is (a numpy view, never Python numbers: ge_dialect/weights.py),
+    and ONNX's shape inference, which serialises the model and parses it back, copies none
+    of them (it reads an initializer's type and dims, not its data)."""
+    for t in graph.initializer:
+        if (
+            t.name in weights
+            or t.data_type not in _ELEM
+            or t.data_type == _T.BOOL  # raw bools are 0 / 1 bytes; the IR's i1 true is -1
+            or t.data_location == _T.EXTERNAL
+            or not t.HasField("raw_data")
+            or math.prod(t.dims) <= _SMALL
+        ):
+            continue
+        raw = t.raw_data
+        if len(raw) != _tensor_nbytes(t):
+            continue  # a bad size: to_array's error, where the initializer is read
+        weights[t.name] = raw
+        t.ClearField("raw_data")
+    return weights
 
 
 def _name_unnamed_nodes(graph: onnx.GraphProto) -> None:
@@ -957,6 +993,8 @@ class _Importer:
     checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
     # the subgraphs of If / Loop nodes (importers/onnx_control.py), module-level ge.graphs
     subgraphs: list[ge.GraphOp] = field(default_factory=list)
+    # initializers' raw bytes taken out of the protobuf (_take_raw_weights), by name
+    weights: dict[str, bytes] = field(default_factory=dict[str, bytes])
 
     # -- names, types, locations -----------------------------------------------------------
 
@@ -1061,7 +1099,12 @@ class _Importer:
                     f"(supported: {_supported_dtypes()})"
                 )
             try:
-                arr = numpy_helper.to_array(t)
+                raw = self.weights.get(t.name)
+                if raw is not None:  # a read-only view of the bytes (no copy)
+                    arr = np.frombuffer(raw, dtype=onnx.helper.tensor_dtype_to_np_dtype(t.data_type))
+                    arr = arr.reshape(tuple(t.dims))
+                else:
+                    arr = numpy_helper.to_array(t)
             except Exception as e:
                 raise OnnxImportError(f"{name}: initializer '{t.name}': error: cannot read its data: {e}") from None
             self.values[t.name] = _Value(
@@ -1141,7 +1184,8 @@ def dense_attr(arr: np.ndarray, elem: int, t: TensorType) -> DenseIntOrFPElement
     if elem == _T.BOOL:
         data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
     else:
-        data = np.ascontiguousarray(arr).astype(numpy_dtype(t.element_type), copy=False).tobytes()
+        # an initializer's raw bytes as they were read (a view of them: weight_bytes)
+        data = weight_bytes(np.ascontiguousarray(arr).astype(numpy_dtype(t.element_type), copy=False))
     # `t`'s element type is one of _ELEM's, all dense element types (the cast says so)
     return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
 
