@@ -262,7 +262,7 @@ def _location(line_starts: list[int], line_offset: int, pos: int) -> tuple[int, 
 # -- the resource section -----------------------------------------------------------------
 
 _BLANKS = b" \t\r\n"
-_SCAN = 8 << 20  # bytes of hex decoded (or searched) per step
+_SCAN = 1 << 19  # bytes of hex decoded (or searched) per step (an even number)
 _RESOURCE_TOKEN = re.compile(rb"\s*+(?:([A-Za-z_][A-Za-z0-9_$.]*+)|(\{-#|#-\}|[{}:,])|(\"0x))")
 
 
@@ -363,8 +363,9 @@ class ResourceReader:
 
     def _blob(self, pos: int) -> tuple[bytes, int]:
         """The data of the hex blob starting at `pos` (after `"0x`) and the position after
-        its closing quote: decoded a block at a time into one bytes object (BytesIO's
-        getvalue hands over its buffer without a copy)."""
+        its closing quote. Two passes a block at a time: the closing quote, then the hex
+        decoded into one buffer of the blob's size (BytesIO grown once; its getvalue hands
+        that buffer over without a copy), each block's pages let go once read."""
         buf = self.buf
         header = bytes(buf[pos : pos + 8])
         try:
@@ -373,25 +374,28 @@ class ResourceReader:
             align = 0
         if align <= 0 or align & (align - 1):
             raise ResourceError(pos, "a resource blob starts with its alignment, a power of two (8 hex digits)")
+        start = p = pos + 8
+        while (stop := buf.find(b'"', p, p + _SCAN)) < 0:
+            if p + _SCAN >= len(buf):
+                raise ResourceError(pos - 3, "the resource blob is not closed (no '\"')")
+            self.release(p, p + _SCAN)
+            p += _SCAN
+        self.release(p, stop)
+        if (stop - start) % 2:
+            raise ResourceError(stop, "the resource blob holds an odd number of hex digits")
         out = io.BytesIO()
-        p = pos + 8
-        while True:
-            stop = buf.find(b'"', p, p + _SCAN)
-            chunk_end = stop if stop >= 0 else min(p + _SCAN, len(buf))
-            if chunk_end == p and stop < 0:
-                raise ResourceError(pos, "the resource blob is not closed (no '\"')")
-            if (chunk_end - p) % 2 and stop < 0:
-                chunk_end -= 1  # an even number of hex digits per block
+        if stop > start:
+            out.seek((stop - start) // 2 - 1)
+            out.write(b"\0")  # the buffer at its final size, once
+            out.seek(0)
+        for p in range(start, stop, _SCAN):
+            end = min(p + _SCAN, stop)
             try:
-                out.write(binascii.unhexlify(memoryview(buf)[p:chunk_end]))  # pyright: ignore[reportArgumentType]
+                out.write(binascii.unhexlify(memoryview(buf)[p:end]))  # pyright: ignore[reportArgumentType]
             except binascii.Error:
-                raise ResourceError(
-                    p, "the resource blob holds a character that is not a hex digit, or an odd number of digits"
-                ) from None
-            self.release(p, chunk_end)
-            p = chunk_end
-            if stop >= 0:
-                return out.getvalue(), stop + 1
+                raise ResourceError(p, "the resource blob holds a character that is not a hex digit") from None
+            self.release(p, end)
+        return out.getvalue(), stop + 1
 
 
 def _resource_error(e: ResourceError, data: bytes | mmap.mmap, name: str, line_offset: int = 0) -> UserError:
@@ -430,9 +434,10 @@ def read_ir_file(f: IO[bytes], name: str, cap: int) -> tuple[bytes, dict[str, by
         reader = ResourceReader(mm)
         head = reader.start if reader.start is not None else len(mm)
         if head > cap:
+            what = f"{len(mm)} bytes" if reader.start is None else f"{head} bytes of text before its resource section"
             raise UserError(
-                f"{name}: error: the input has {head} bytes of text, more than the cap on an input's size, "
-                f"{cap} (raise it with --max-input-size SIZE)"
+                f"{name}: error: the input has {what}, more than the cap on an input's size, {cap} "
+                "(raise it with --max-input-size SIZE)"
             )
         try:
             blobs = reader.blobs() if reader.start is not None else {}

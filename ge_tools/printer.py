@@ -97,7 +97,7 @@ RESOURCE_MIN_BYTES = 64 * 1024
 # The values xDSL's printer writes as a list of numbers; above, as hex (or a resource).
 _LIST_MAX_ELEMENTS = 100
 # Bytes of a blob converted to hex per write (the hex text is twice that).
-_HEX_CHUNK = 1 << 20
+_HEX_CHUNK = 1 << 18
 _HANDLE_CHARS = re.compile(r"[^A-Za-z0-9_$.]")
 
 
