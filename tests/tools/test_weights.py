@@ -214,12 +214,26 @@ def test_elided_module_is_an_error_where_data_is_needed(tmp_path: Path) -> None:
     code, again, err = run_cli(opt.main, [str(elided)])
     assert code == 0, err
     assert "dense_resource<__elided__> : tensor<64x300xf32>" in again
-    # running it does: one located line, exit 1
-    for argv in ([str(elided), "--reference"], [str(elided)]):
-        code, _, err = run_cli(run.main, argv)
+    # running, compiling or lowering it does: one located line, exit 1
+    cases = [
+        (run.main, [str(elided), "--reference"]),  # the reference interpreter
+        (run.main, [str(elided)]),
+        (opt.main, [str(elided), "-p", "ge-assign-memory,ge-to-npu"]),  # lowering the weight
+        (opt.main, [str(elided), "-p", "ge-compile"]),  # folding, then lowering
+    ]
+    for main, argv in cases:
+        code, _, err = run_cli(main, argv)
         lines = err.strip().splitlines()
         assert code == 1 and len(lines) == 1, err
-        assert lines[0].startswith(f"{elided}:4:") and "elided" in lines[0], err
+        assert lines[0].startswith(f"{elided}:4:") and "was elided" in lines[0], err
+    # a compiled model's weight elided: its npu.const does not parse
+    compiled = tmp_path / "compiled.mlir"
+    code, _, err = run_cli(
+        opt.main, [str(tmp_path / "m.onnx"), "-p", "ge-compile", "--elide-large-elements", "16", "-o", str(compiled)]
+    )
+    assert code == 0, err
+    code, _, err = run_cli(run.main, [str(compiled)])
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "was elided" in err, err
 
 
 # -- peak memory ---------------------------------------------------------------------------
