@@ -26,7 +26,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 TARGET_RSS = 2.0
@@ -55,16 +54,28 @@ def make_model(path: Path, n: int, k: int = 1000) -> None:
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
 
 
+# A child's ru_maxrss starts at its parent's resident size (the fork copies the parent's
+# mappings before the exec): each tool is started by this small wrapper process, never by
+# the benchmark itself.
+_WRAPPER = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+err = p.stderr.read()
+_, status, usage = os.wait4(p.pid, 0)
+sys.stderr.write(err.decode()[-2000:])
+print(usage.ru_maxrss * 1024, time.perf_counter() - t0, usage.ru_utime + usage.ru_stime,
+      os.waitstatus_to_exitcode(status))
+"""
+
+
 def measure(cmd: list[str]) -> dict[str, float]:
     """Peak RSS (bytes), wall and CPU seconds of one process running `cmd`."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read() if p.stderr is not None else b""
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"bench_weights: {' '.join(cmd)} failed:\n{err.decode()[-2000:]}")
-    return {"rss": usage.ru_maxrss * 1024, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime}
+    r = subprocess.run([sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, check=True)
+    rss, wall, cpu, code = r.stdout.split()
+    if code != "0":
+        raise SystemExit(f"bench_weights: {' '.join(cmd)} failed:\n{r.stderr}")
+    return {"rss": float(rss), "wall": float(wall), "cpu": float(cpu)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -72,13 +83,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mb", type=float, default=200, help="the initializer's size in MB (default 200)")
     ap.add_argument("--dir", default="/tmp", help="where the models are written (default /tmp)")
     ap.add_argument("--json", help="also write the numbers to this file")
+    ap.add_argument("--make", nargs=2, metavar=("PATH", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.make:
+        make_model(Path(args.make[0]), int(args.make[1]))
+        return
     d = Path(args.dir)
     n = max(4, int(args.mb * 1e6 / 4 / 1000))
     big, small = d / f"bench_weights_{n}.onnx", d / "bench_weights_4.onnx"
     for path, cols in ((big, n), (small, 4)):
-        if not path.exists():
-            make_model(path, cols)
+        if not path.exists():  # in a process of its own: this one stays small
+            subprocess.run([sys.executable, __file__, "--make", str(path), str(cols)], check=True)
     size = big.stat().st_size
     out = d / "bench_weights_out.mlir"
     commands = {
@@ -102,15 +117,21 @@ def main(argv: list[str] | None = None) -> None:
             "wall_s": m["wall"],
             "cpu_s": m["cpu"],
             "cpu_s_per_100mb": m["cpu"] / (size / 1e8),
+            # the seconds the weights cost: the tool's start-up (imports) taken off
+            "cpu_s_per_100mb_above_footprint": (m["cpu"] - footprint["cpu"]) / (size / 1e8),
         }
-    print(f"{'tool':22s} {'peak RSS':>9s} {'/model':>7s} {'above footprint':>16s} {'CPU s':>7s} {'s/100MB':>8s}")
+    print(
+        f"{'tool':22s} {'peak RSS':>9s} {'/model':>7s} {'above footprint':>16s} {'CPU s':>7s} {'s/100MB':>8s}"
+        f" {'above footprint':>16s}"
+    )
     for name, r in rows.items():
         print(
             f"{name:22s} {r['rss_bytes'] / 1e6:7.0f}MB {r['rss_over_model']:7.2f} "
             f"{r['above_footprint_over_model']:13.2f} x  {r['cpu_s']:7.2f} {r['cpu_s_per_100mb']:8.2f}"
+            f" {r['cpu_s_per_100mb_above_footprint']:16.2f}"
         )
     worst = max(r["rss_over_model"] for r in rows.values())
-    imp = rows["ge-import"]["cpu_s_per_100mb"]
+    imp = rows["ge-import"]["cpu_s_per_100mb_above_footprint"]
     print(
         f"peak RSS / model bytes, worst tool: {worst:.2f} (target <= {TARGET_RSS} + feature map): "
         f"{'PASS' if worst <= TARGET_RSS else 'FAIL'}"

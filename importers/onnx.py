@@ -82,11 +82,12 @@ from __future__ import annotations
 import collections.abc
 import functools
 import math
+import mmap
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
 import ml_dtypes
 import numpy as np
@@ -371,16 +372,127 @@ def load_model(
     (`dynamic_dims`: see import_model). `data`: the file's bytes, when the caller has read
     them (the tools read an input with a cap on its size: ge_tools/opt.py read_capped)."""
     name = name or path
+    aside: dict[str, bytes] = {}
     if data is None:
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data, aside = _read_without_large_raw_data(f)
         except OSError as e:
             raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
     model = parse_model_bytes(data, name)
     del data  # the file's bytes (when this function read them) go once decoded: weights are held once
     weights = load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
-    return _import(model, name, input_shapes, dynamic_dims, weights)
+    return _import(model, name, input_shapes, dynamic_dims, {**aside, **weights})
+
+
+# An initializer's raw data of at least this many bytes is read straight from the file into
+# its own bytes object (_read_without_large_raw_data), never through the protobuf.
+_RAW_ASIDE_BYTES = 64 * 1024
+
+
+def _varint(buf: bytes | mmap.mmap, pos: int) -> tuple[int, int]:
+    value, shift = 0, 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, pos
+        shift += 7
+        if shift > 63:
+            raise ValueError("varint too long")
+
+
+def _fields(buf: bytes | mmap.mmap, start: int, end: int) -> Iterable[tuple[int, int, int, int, int]]:
+    """The protobuf fields in buf[start:end]: (number, wire type, field start, value
+    start, value end); a length-delimited value's range is its bytes."""
+    pos = start
+    while pos < end:
+        tag, p = _varint(buf, pos)
+        number, wire = tag >> 3, tag & 7
+        if wire == 0:
+            v0, v1 = p, _varint(buf, p)[1]
+        elif wire == 1:
+            v0, v1 = p, p + 8
+        elif wire == 2:
+            n, v0 = _varint(buf, p)
+            v1 = v0 + n
+        elif wire == 5:
+            v0, v1 = p, p + 4
+        else:
+            raise ValueError(f"wire type {wire}")
+        if v1 > end:
+            raise ValueError("a field past its message")
+        yield number, wire, pos, v0, v1
+        pos = v1
+
+
+def _len_field(number: int, payload: bytes) -> bytes:
+    out = bytearray()
+    for v in ((number << 3) | 2, len(payload)):
+        while v >= 0x80:
+            out.append((v & 0x7F) | 0x80)
+            v >>= 7
+        out.append(v)
+    return bytes(out) + payload
+
+
+def _read_without_large_raw_data(f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
+    """The model file's protobuf bytes without the raw data of its main graph's large
+    initializers, and those raw data by initializer name, each read from the file into
+    one bytes object (no protobuf copy, no second buffer): a model's weights are held
+    once. Read through a memory map of the file's structure (the weights' pages are never
+    touched by it). Anything unexpected (not a regular file, a field this walk does not
+    know): the whole file, and nothing aside, for the protobuf to judge."""
+    try:
+        size = os.fstat(f.fileno()).st_size
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+    except (OSError, ValueError):
+        mm = None
+    if mm is None:
+        return f.read(), {}
+    with mm:
+        try:
+            return _split_large_raw_data(mm, f)
+        except (ValueError, IndexError, UnicodeDecodeError):
+            f.seek(0)
+            return f.read(), {}
+
+
+def _split_large_raw_data(mm: mmap.mmap, f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
+    # onnx.proto: ModelProto.graph = 7; GraphProto.initializer = 5; TensorProto.name = 8,
+    # raw_data = 9
+    aside: dict[str, bytes] = {}
+    model_parts: list[bytes] = []
+    for number, wire, fstart, vstart, vend in _fields(mm, 0, len(mm)):
+        if number != 7 or wire != 2 or vend - vstart < _RAW_ASIDE_BYTES:
+            model_parts.append(mm[fstart:vend])
+            continue
+        graph_parts: list[bytes] = []
+        last = vstart
+        for gnum, gwire, gstart, gv0, gv1 in _fields(mm, vstart, vend):
+            if gnum != 5 or gwire != 2 or gv1 - gv0 < _RAW_ASIDE_BYTES:
+                continue
+            raw, name, keep = None, None, []
+            for tnum, twire, tstart, tv0, tv1 in _fields(mm, gv0, gv1):
+                if tnum == 9 and twire == 2 and tv1 - tv0 >= _RAW_ASIDE_BYTES:
+                    raw = (tv0, tv1)
+                    continue
+                if tnum == 8 and twire == 2:
+                    name = mm[tv0:tv1].decode("utf-8")
+                keep.append(mm[tstart:tv1])
+            if raw is None or name is None or name in aside:
+                continue
+            f.seek(raw[0])
+            aside[name] = f.read(raw[1] - raw[0])
+            if len(aside[name]) != raw[1] - raw[0]:
+                raise ValueError("short read")
+            graph_parts.append(mm[last:gstart])
+            graph_parts.append(_len_field(5, b"".join(keep)))
+            last = gv1
+        graph_parts.append(mm[last:vend])
+        model_parts.append(_len_field(7, b"".join(graph_parts)))
+    return b"".join(model_parts), aside
 
 
 def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
@@ -1100,10 +1212,13 @@ class _Importer:
                 )
             try:
                 raw = self.weights.get(t.name)
-                if raw is not None:  # a read-only view of the bytes (no copy)
-                    arr = np.frombuffer(raw, dtype=onnx.helper.tensor_dtype_to_np_dtype(t.data_type))
-                    arr = arr.reshape(tuple(t.dims))
+                dt = onnx.helper.tensor_dtype_to_np_dtype(t.data_type)
+                if raw is not None and len(raw) == math.prod(t.dims) * dt.itemsize:
+                    # a read-only view of the bytes (no copy)
+                    arr = np.frombuffer(raw, dtype=dt).reshape(tuple(t.dims))
                 else:
+                    if raw is not None:  # packed (4-bit) or a bad size: ONNX's reader says
+                        t.raw_data = raw
                     arr = numpy_helper.to_array(t)
             except Exception as e:
                 raise OnnxImportError(f"{name}: initializer '{t.name}': error: cannot read its data: {e}") from None

@@ -283,3 +283,48 @@ def test_peak_memory_proportional_to_the_model(tmp_path: Path) -> None:
         peaks = [_peak([a.format(m=str(p)[: -len(".onnx")]) for a in argv]) for p in (big, small)]
         grown[" ".join(argv)] = (peaks[0] - peaks[1]) / size, bound
     assert all(g <= b for g, b in grown.values()), grown
+
+
+# -- the importer: raw data read aside, every dtype --------------------------------------
+
+
+@pytest.mark.parametrize("external", [False, True], ids=["embedded", "external-data"])
+def test_import_keeps_every_initializers_bytes(tmp_path: Path, external: bool) -> None:
+    # large initializers of each dtype (read from the file into their own bytes, not
+    # through the protobuf), small ones and a Constant node (through it): each Const's
+    # bytes are the values' own (bool: the IR's -1 / 0)
+    rng = np.random.default_rng(3)
+    n = 40_000
+    arrays = {
+        "f32": rng.standard_normal(n).astype(np.float32),
+        "f16": rng.standard_normal(n).astype(np.float16),
+        "bf16": rng.standard_normal(n).astype(ml_dtypes.bfloat16),
+        "i8": rng.integers(-128, 127, n, dtype=np.int8),
+        "i32": rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int32),
+        "i64": rng.integers(-(2**62), 2**62, n, dtype=np.int64),
+        "b": rng.random(n) < 0.5,
+        "small": rng.standard_normal(7).astype(np.float32),
+    }
+    inits = [numpy_helper.from_array(a, k) for k, a in arrays.items()]
+    const = helper.make_node("Constant", [], ["c"], name="c", value=numpy_helper.from_array(arrays["f32"][:5000], "cv"))
+    nodes = [helper.make_node("Identity", [k], [f"o_{k}"], name=f"id_{k}") for k in arrays] + [const]
+    outs = [
+        helper.make_tensor_value_info(f"o_{k}", helper.np_dtype_to_tensor_dtype(a.dtype), [a.size])
+        for k, a in arrays.items()
+    ] + [helper.make_tensor_value_info("c", TensorProto.FLOAT, [5000])]
+    model = helper.make_model(
+        helper.make_graph(nodes, "g", [], outs, inits), opset_imports=[helper.make_opsetid("", 17)]
+    )
+    path = tmp_path / "m.onnx"
+    if external:
+        onnx.save(model, str(path), save_as_external_data=True, location="m.data", size_threshold=1024)
+    else:
+        onnx.save(model, str(path))
+    out = tmp_path / "m.mlir"
+    code, _, err = run_cli(import_onnx.main, [str(path), "-o", str(out)])
+    assert code == 0, err
+    got = _consts(parse_module(make_context(), out.read_bytes(), str(out)))
+    for k, a in arrays.items():
+        want = np.where(a, -1, 0).astype(np.int8).tobytes() if a.dtype == bool else a.tobytes()
+        assert got[k] == want, k
+    assert got["c"] == arrays["f32"][:5000].tobytes()
