@@ -56,7 +56,7 @@ def weight_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
 
     t = attr.get_type()
     assert isinstance(t, ShapedType)
-    et = t.get_element_type()
+    et = attr.get_element_type()
     raw = attr.data.data
     if isinstance(et, IntegerType) and et.width.data == 1:
         arr = np.frombuffer(raw, dtype=np.int8) != 0

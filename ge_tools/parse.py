@@ -399,9 +399,10 @@ class ResourceReader:
 
 
 def _resource_error(e: ResourceError, data: bytes | mmap.mmap, name: str, line_offset: int = 0) -> UserError:
-    line = data.count(b"\n", 0, e.pos) + 1 + line_offset
-    col = e.pos - (data.rfind(b"\n", 0, e.pos) + 1) + 1
-    return UserError(f"{name}:{line}:{col}: error: {e.message}")
+    line, start = 1 + line_offset, 0
+    while (k := data.find(b"\n", start, e.pos)) >= 0:  # (an mmap has no count)
+        line, start = line + 1, k + 1
+    return UserError(f"{name}:{line}:{e.pos - start + 1}: error: {e.message}")
 
 
 def split_resources(data: bytes, name: str, line_offset: int = 0) -> tuple[bytes, dict[str, bytes]]:
