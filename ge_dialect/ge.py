@@ -89,6 +89,7 @@ from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.names import ge_type, node_name  # noqa: F401  (re-exported: the one naming function)
 from ge_dialect.shapes import dims_agree, fmt_shape, merge_shapes, normalize_axis
+from ge_dialect.weights import is_elided, weight_array
 
 Dims = tuple[int, ...]  # a tensor shape, as GE's GeShape::GetDims
 
@@ -849,9 +850,11 @@ class ConstLike(GeNode):
             if self.VALUE_REQUIRED:
                 raise VerifyException(f"{ge_type(self)} requires attribute 'value' (dense<...> : tensor<...>)")
             return
-        if not isinstance(v, DenseIntOrFPElementsAttr):
+        # an elided value (printed without its data, ge_dialect/weights.py) reads back; what
+        # needs its bytes says so (elided_error)
+        if not isinstance(v, DenseIntOrFPElementsAttr) and not is_elided(v):
             raise VerifyException(f"attribute 'value' must be a dense<...> tensor, got {v}")
-        vt, rt = v.get_type(), self.results[0].type
+        vt, rt = v.get_type(), self.results[0].type  # type: ignore[attr-defined]
         if shape_of(vt) != shape_of(rt) or vt.element_type != rt.element_type:  # type: ignore[attr-defined]
             raise VerifyException(f"attribute 'value' has type {vt}, but the output is {rt}")
 
@@ -2283,7 +2286,9 @@ def const_ints(v: SSAValue) -> list[int] | None:
     val = owner.attributes.get("value")
     if not isinstance(val, DenseIntOrFPElementsAttr):
         return None
-    return [int(x) for x in val.get_values()]
+    if val.get_element_type() == IntegerType(1):
+        return [int(x) for x in val.get_values()]  # i1 true is the signless -1
+    return [int(x) for x in weight_array(val).reshape(-1).tolist()]  # no Python number per byte
 
 
 class GatherBase(GeNode):
@@ -3707,7 +3712,7 @@ class Resize(GeNode):
         val = owner.attributes.get("value") if isinstance(owner, Const | Constant) else None
         if s is None or sizes is None or not isinstance(val, DenseIntOrFPElementsAttr):
             return None
-        return resize_scales_and_shape(s, [float(v) for v in val.get_values()], sizes)
+        return resize_scales_and_shape(s, weight_array(val).reshape(-1).astype(float).tolist(), sizes)
 
     def infer(self) -> list[Dims | None] | None:
         got = self.scales_and_shape()
@@ -4736,10 +4741,9 @@ def const_scalar(v: SSAValue) -> float | None:
     if not isinstance(owner, Const | Constant):
         return None
     val = owner.attributes.get("value")
-    if not isinstance(val, DenseIntOrFPElementsAttr):
+    if not isinstance(val, DenseIntOrFPElementsAttr) or len(val) != 1:  # len: no element read
         return None
-    vals = val.get_values()
-    return float(vals[0]) if len(vals) == 1 else None
+    return float(weight_array(val).reshape(-1)[0])
 
 
 GE_NODE_OPS: list[type[GeNode]] = [

@@ -95,6 +95,7 @@ from xdsl.utils.exceptions import VerifyException
 from ge_dialect import attrs as A
 from ge_dialect.ascgraph import AscGraphOp, Data, Output
 from ge_dialect.dtypes import held_bits
+from ge_dialect.weights import is_elided
 
 FIXED_REGIONS = ("fm", "weight", "var", "workspace")
 IO_KINDS = ("input", "output")
@@ -303,6 +304,13 @@ class DenseValue(CustomDirective):
     def parse(self, parser: Parser, state: ParsingState) -> None:
         pos = parser.pos
         value = parser.parse_attribute()
+        if is_elided(value):  # a weight of a compiled model is its bytes (ge_dialect/weights.py)
+            parser.raise_error(
+                "this weight was elided when the module was printed (dense_resource<__elided__>): "
+                "write the module without --elide-large-elements",
+                pos,
+                parser.pos,
+            )
         if not isinstance(value, DenseIntOrFPElementsAttr):
             parser.raise_error(f"expected dense<...> : tensor<...>, got {value}", pos, parser.pos)
         self.value.set(state, value)

@@ -12,6 +12,8 @@ Errors are one line and exit 1 (`MODEL.onnx: node 'NAME' (OpType): error: ...`).
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -19,11 +21,12 @@ from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
 
 from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
+    add_elide_argument,
     add_input_shape_argument,
     add_max_input_size_argument,
+    elide_limit,
     exit_without_teardown,
     input_shapes_arg,
     input_size_cap,
@@ -32,7 +35,8 @@ from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-ex
     read_capped,
     run_tool,
 )
-from ge_tools.parse import UserError, parse_module
+from ge_tools.parse import UserError, parse_module, read_ir_file
+from ge_tools.printer import print_module
 from ge_tools.registry import make_context
 
 
@@ -75,12 +79,38 @@ def load_model_or_text(
     if not is_onnx_path(path) and (input_shapes or dynamic_dims):
         flag = "--input-shape" if input_shapes else "--dynamic-dims"
         raise UserError(f"{path}: error: {flag} applies to an ONNX model (.onnx) only")
-    data = read_input_file(path, max_bytes)
     if is_onnx_path(path):
-        from importers import onnx as onnx_importer  # onnx loads in ~1.5 s: only when a model is read
+        return _load_onnx(path, dict(input_shapes or {}), dynamic_dims, max_bytes)
+    try:
+        with open(path, "rb") as f:
+            data, resources = read_ir_file(f, path, input_size_cap(path, max_bytes))
+    except OSError:
+        raise  # run_tool's `TOOL: error: FILE: why`, as for any file
+    return parse_module(ctx or make_context(), data, path, resources=resources)
 
-        return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims, data=data)
-    return parse_module(ctx or make_context(), data, path)
+
+def _load_onnx(
+    path: str, input_shapes: Mapping[str, Sequence[int]], dynamic_dims: bool, max_bytes: int | None
+) -> ModuleOp:
+    """An ONNX model imported (importers/onnx.py: load_model). A regular file within the cap
+    is read by the importer, which lets the file's bytes go once they are decoded (the
+    weights then live once, as their raw bytes); anything else is read here, capped."""
+    from importers import onnx as onnx_importer  # onnx loads in ~1.5 s: only when a model is read
+
+    cap = input_size_cap(path, max_bytes)
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise UserError(f"{path}: error: cannot read the model: {e.strerror or e}") from None
+    if stat.S_ISREG(st.st_mode):
+        if st.st_size > cap:
+            raise UserError(
+                f"{path}: error: the input has {st.st_size} bytes, more than the cap on an input's size, {cap} "
+                "(raise it with --max-input-size SIZE)"
+            )
+        return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims)
+    data = read_input_file(path, max_bytes)
+    return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims, data=data)
 
 
 def _epilog() -> str:
@@ -136,21 +166,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         p.add_argument("-o", "--output", metavar="OUT.mlir", help="write the module here (default: stdout)")
         add_input_shape_argument(p)
         add_max_input_size_argument(p)
+        add_elide_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
         if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
             module = load_model_or_text(args.model, max_bytes=args.max_input_size)
         else:
-            from importers import onnx as onnx_importer
-
-            data = read_input_file(args.model, args.max_input_size)
-            module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims, data=data)
+            module = _load_onnx(args.model, shapes, args.dynamic_dims, args.max_input_size)
+        # weights streamed as the module's resource section (ge_tools/printer.py); elided
+        # only where asked, or on a terminal
         if args.output:
             with open(args.output, "w") as f:
-                Printer(stream=f).print_op(module)
+                print_module(module, f, elide_limit(args.elide_large_elements, f))
                 f.write("\n")
         else:
-            Printer(stream=sys.stdout).print_op(module)
+            print_module(module, sys.stdout, elide_limit(args.elide_large_elements, sys.stdout))
             sys.stdout.write("\n")
 
     run_tool(run, "ge-import")

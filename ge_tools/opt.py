@@ -70,9 +70,9 @@ from ge_dialect.pass_options import Option, PassOptionError, option_table
 from ge_tools.beside import MIN_INPUT_BYTES, PrintBeside
 from ge_tools.expected import Diagnostic
 from ge_tools.expected import check as check_expected
-from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module
+from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module, read_ir_file
 from ge_tools.pipeline import PipelinePass, expand
-from ge_tools.printer import GeMLIRTarget, GePrinter
+from ge_tools.printer import GeMLIRTarget, print_module
 from ge_tools.registry import get_all_dialects, get_all_passes
 
 
@@ -624,6 +624,8 @@ class PipelineCallback:
     dump_dir: str | None = None
     dot_dir: str | None = None
     print_generic: bool = False  # --print-op-generic: the prints and dumps in generic form too
+    # the prints and dumps elide a value of more than this many elements (GePrinter.elide_limit)
+    elide: int | None = None
     progress: Progress | None = None
     # called with the module right before the verify of the pipeline's result (ge-opt
     # starts the result's print beside that verify: ge_tools/beside.py)
@@ -702,10 +704,10 @@ class PipelineCallback:
 
     def _print(self, module: ModuleOp, stream: IO[str]) -> None:
         if not self.print_generic:
-            GePrinter(stream=stream).print_op(module)
+            print_module(module, stream, self.elide)
             return
         with names_as_attributes(module):  # node names that upstream tools keep
-            GePrinter(stream=stream, print_generic_format=True).print_op(module)
+            print_module(module, stream, self.elide, print_generic_format=True)
 
     def _text(self, module: ModuleOp) -> str:
         out = io.StringIO()
@@ -1037,6 +1039,7 @@ class GeOptMain(xDSLOptMain):
             "(Graphviz's dot when on PATH, else networkx + matplotlib; large graphs summarised "
             "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
         )
+        add_elide_argument(arg_parser)
         add_input_shape_argument(arg_parser, only_onnx=True)  # issue 11: ge-opt MODEL.onnx
         add_max_input_size_argument(arg_parser)
         arg_parser.add_argument(
@@ -1078,9 +1081,15 @@ class GeOptMain(xDSLOptMain):
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         # xDSL's, with the whole input kept (--verify-diagnostics reads its expectations).
         f, file_extension = self.get_input_stream()
+        self.resources: dict[str, bytes] = {}
         try:
             cap = input_size_cap(self.get_input_name(), self.args.max_input_size)
-            self.input_data = read_capped(f, self.get_input_name(), cap)
+            if is_onnx_path(self.get_input_name()) and _regular_within_cap(f, self.get_input_name(), cap):
+                self.input_data = b""  # the importer reads the model (its bytes go once decoded)
+            elif self.args.split_input_file or self.args.verify_diagnostics:
+                self.input_data = read_capped(f, self.get_input_name(), cap)  # each chunk has its own section
+            else:  # the text before the resource section, and its blobs (ge_tools/parse.py)
+                self.input_data, self.resources = read_ir_file(f, self.get_input_name(), cap)
         finally:
             if f is not sys.stdin.buffer:
                 f.close()
@@ -1094,7 +1103,9 @@ class GeOptMain(xDSLOptMain):
         return chunks, self.args.frontend or file_extension
 
     def _parse(self, data: bytes, offset: int) -> ModuleOp:
-        return parse_module(self.ctx, data, self.get_input_name(), offset, not self.args.no_implicit_module)
+        return parse_module(
+            self.ctx, data, self.get_input_name(), offset, not self.args.no_implicit_module, self.resources
+        )
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
         # issue 11: an ONNX model (.onnx) is imported (importers/onnx.py), with --input-shape
@@ -1103,7 +1114,7 @@ class GeOptMain(xDSLOptMain):
             from importers import onnx as onnx_importer
 
             return onnx_importer.load_model(
-                self.get_input_name(), shapes, dynamic_dims=self.args.dynamic_dims, data=self.input_data
+                self.get_input_name(), shapes, dynamic_dims=self.args.dynamic_dims, data=self.input_data or None
             )
         if self.get_input_name().lower().endswith(".pt2") and not shapes and not self.args.dynamic_dims:
             from importers.fx import load_exported_program  # a torch.export program
@@ -1140,6 +1151,7 @@ class GeOptMain(xDSLOptMain):
             dump_dir=self.args.dump_dir,
             dot_dir=self.args.dot_dir,
             print_generic=self.args.print_op_generic,
+            elide=elide_limit(self.args.elide_large_elements, None, default_on=True),
             progress=Progress.on_terminal(len(passes)),
             before_result_verify=None if self.args.disable_threading else self._start_print_beside,
         )
@@ -1156,10 +1168,27 @@ class GeOptMain(xDSLOptMain):
     # -- running --------------------------------------------------------------------------
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
+        out = io.StringIO()
+        self.emit_result(prog, out)
+        return out.getvalue()
+
+    def emit_result(self, prog: ModuleOp, out: IO[str]) -> None:
+        """The result written to `out` as it is printed (xDSLOptMain.output_resulting_program's
+        target, without the one string: a weight's hex is streamed), large values elided as
+        --elide-large-elements and the output (a terminal or not) say."""
+        # xdsl_opt_main.py: xDSLOptMain.output_resulting_program (the mlir target, the only one)
+        target = GeMLIRTarget(
+            print_generic_format=self.args.print_op_generic,
+            print_properties_as_attributes=self.args.print_no_properties,
+            print_debuginfo=self.args.print_debuginfo,
+            syntax_highlight=self.args.syntax_highlight,
+            elide_large_elements=elide_limit(self.args.elide_large_elements, out),
+        )
         if not self.args.print_op_generic:
-            return super().output_resulting_program(prog)
+            target.emit(self.ctx, prog, out)
+            return
         with names_as_attributes(prog):  # node names that upstream tools keep
-            return super().output_resulting_program(prog)
+            target.emit(self.ctx, prog, out)
 
     def apply_passes(self, prog: ModuleOp, reparse: Callable[[], ModuleOp | None] | None = None) -> None:
         """The pipeline on `prog`. Verified at the ends only (no --verify-each), a failure
@@ -1275,7 +1304,8 @@ class GeOptMain(xDSLOptMain):
         if module is None:
             return
         # the result's text is rendered beside its verify (PrintBeside) for a large input
-        self._beside_wanted = len(data) >= MIN_INPUT_BYTES
+        # (not one with weights in a resource section: their hex is streamed, never one text)
+        self._beside_wanted = len(data) >= MIN_INPUT_BYTES and not self.resources
         try:
             self.apply_passes(module, parse)
             beside, self._beside = self._beside, None
@@ -1285,7 +1315,10 @@ class GeOptMain(xDSLOptMain):
             if self._beside is not None:  # the verify (or a pass after it) failed
                 self._beside.cancel()
                 self._beside = None
-        out.write(text if text is not None else self.output_resulting_program(module))
+        if text is not None:
+            out.write(text)
+        else:
+            self.emit_result(module, out)
 
     _beside_wanted: bool = False
     _beside: PrintBeside | None = None
@@ -1381,6 +1414,54 @@ def input_size_cap(path: str, given: int | None) -> int:
     if given is not None:
         return given
     return MAX_ONNX_BYTES if is_onnx_path(path) else MAX_TEXT_BYTES
+
+
+def _regular_within_cap(f: IO[bytes], name: str, cap: int) -> bool:
+    """Whether `f` is a non-empty regular file (which its reader may read itself); one of
+    more than `cap` bytes is refused as read_capped refuses it."""
+    try:
+        st = os.fstat(f.fileno())
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        return False
+    if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+        return False
+    if st.st_size > cap:
+        read_capped(f, name, cap)  # its error
+    return True
+
+
+# --elide-large-elements: the limit where a print is read by a person (a terminal, the
+# dumps, --print-ir-after-all) and none is given; mlir-opt users' usual
+# --mlir-elide-elementsattrs-if-larger=16
+DEFAULT_ELIDE_ELEMENTS = 16
+ELIDE_HELP = (
+    "print a constant of more than N elements (not a splat) elided, as mlir-opt's "
+    "--mlir-elide-elementsattrs-if-larger: `dense_resource<__elided__> : tensor<SHAPExDTYPE>`, "
+    "its shape and dtype without its data. Default: elided with N = "
+    f"{DEFAULT_ELIDE_ELEMENTS} on a terminal, in --dump-dir files and in --print-ir-after-all / "
+    "--print-ir-after-change; never in output to a file or a pipe, which must read back (weights go whole, "
+    "as hex in the module's resource section). N < 0: never elide. A module read back with "
+    "an elided constant is an error where its data is needed (running, lowering, folding it)"
+)
+
+
+def add_elide_argument(p: argparse.ArgumentParser) -> None:
+    """--elide-large-elements N, as ge-opt, ge-run and ge-import take it."""
+    p.add_argument("--elide-large-elements", type=int, metavar="N", help=ELIDE_HELP)
+
+
+def elide_limit(given: int | None, stream: IO[str] | None, default_on: bool = False) -> int | None:
+    """The elision limit of a print to `stream`: --elide-large-elements N (None when N < 0),
+    else DEFAULT_ELIDE_ELEMENTS where a person reads it (`default_on`: a dump or an
+    --print-ir-after-all; a terminal), else none: a file or a pipe gets every byte."""
+    if given is not None:
+        return None if given < 0 else given
+    if default_on:
+        return DEFAULT_ELIDE_ELEMENTS
+    try:
+        return DEFAULT_ELIDE_ELEMENTS if stream is not None and stream.isatty() else None
+    except (ValueError, AttributeError):
+        return None
 
 
 def read_capped(f: IO[bytes], name: str, cap: int) -> bytes:

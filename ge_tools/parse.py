@@ -5,31 +5,47 @@ the API (ge_tools/api.py) and the tools ge-opt, ge-run and ge-import).
 every bad input is one `UserError` line `NAME:LINE:COL: error: ...`. `LocatedParser` is
 xDSL's Parser with those locations and with `GeLexer`, a lexer without xDSL's
 exponential string-literal regex.
+
+Weights: the module's resource section (`{-# dialect_resources: { builtin: { NAME:
+"0x..." } } #-}`, after the module, as ge_tools/printer.py writes it) is read first, each
+blob decoded from its hex a block at a time into one `bytes` object (`ResourceReader`;
+from a file, `read_ir_file`, through a memory map whose pages are let go once decoded),
+and `dense_resource<NAME> : tensor<...>` reads as the `dense<...>` value holding those
+bytes: bit-exact, never Python numbers. xDSL keeps resource blobs as hex strings in
+the builtin dialect's interface, shared by every parse; here they belong to the one
+parse. `dense_resource<__elided__>` (an elided value, ge_dialect/weights.py) reads back
+without data.
 """
 
 from __future__ import annotations
 
+import binascii
+import io
 import math
+import mmap
 import os
 import re
+import stat
 import string
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
-from typing import ClassVar
+from typing import IO, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     FileLineColLoc,
     IntAttr,
     ModuleOp,
     StringAttr,
+    TensorType,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue, TypedAttribute
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -39,6 +55,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLit
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.names import adopt_parsed_name
+from ge_dialect.weights import ELIDED_HANDLE
 
 
 class GeLexer(MLIRLexer):
@@ -242,6 +259,194 @@ def _location(line_starts: list[int], line_offset: int, pos: int) -> tuple[int, 
     return line + 1 + line_offset, pos - line_starts[line] + 1
 
 
+# -- the resource section -----------------------------------------------------------------
+
+_BLANKS = b" \t\r\n"
+_SCAN = 1 << 19  # bytes of hex decoded (or searched) per step (an even number)
+_RESOURCE_TOKEN = re.compile(rb"\s*+(?:([A-Za-z_][A-Za-z0-9_$.]*+)|(\{-#|#-\}|[{}:,])|(\"0x))")
+
+
+class ResourceError(Exception):
+    """A malformed resource section: its position (in the whole input) and message."""
+
+    def __init__(self, pos: int, message: str):
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+class ResourceReader:
+    """The resource section at the end of `buf` (bytes, or a read-only mmap of the file:
+    `release` lets its pages go once they are decoded, so that the hex never sits in
+    memory whole), as MLIR writes it (mlir/lib/AsmParser/Parser.cpp:
+    parseFileMetadataDictionary): `{-# dialect_resources: { builtin: { NAME: "0x<4-byte
+    alignment><data>", ... } } #-}`. `start` is where it begins (None: no section)."""
+
+    def __init__(self, buf: bytes | mmap.mmap):
+        self.buf = buf
+        self.start = self._find_start()
+
+    def release(self, start: int, end: int) -> None:
+        if isinstance(self.buf, mmap.mmap):
+            page = mmap.PAGESIZE
+            lo, hi = (start // page) * page, (end // page) * page
+            if hi > lo:
+                self.buf.madvise(mmap.MADV_DONTNEED, lo, hi - lo)
+
+    def _find_start(self) -> int | None:
+        buf, end = self.buf, len(self.buf)
+        while end > 0 and buf[end - 1] in _BLANKS:
+            end -= 1
+        if end < 3 or buf[end - 3 : end] != b"#-}":
+            return None
+        pos = end
+        while pos > 0:  # back to its `{-#`, a block at a time (hex holds no `{`)
+            lo = max(0, pos - _SCAN)
+            k = buf.rfind(b"{-#", lo, min(end, pos + 2))
+            self.release(lo, end)
+            if k >= 0:
+                return k
+            pos = lo
+        return None
+
+    def _token(self, pos: int, want: str) -> tuple[int, str]:
+        m = _RESOURCE_TOKEN.match(self.buf, pos)  # pyright: ignore[reportCallIssue, reportArgumentType]
+        if m is None:
+            raise ResourceError(pos, f"expected {want} in the resource section")
+        return m.end(), m.group().strip().decode()
+
+    def _expect(self, pos: int, text: str) -> int:
+        end, got = self._token(pos, f"'{text}'")
+        if got != text:
+            raise ResourceError(
+                pos + len(self.buf[pos:end]) - len(got), f"expected '{text}' in the resource section, got '{got}'"
+            )
+        return end
+
+    def blobs(self) -> dict[str, bytes]:
+        """handle -> the blob's data (its alignment header checked and dropped)."""
+        assert self.start is not None
+        out: dict[str, bytes] = {}
+        pos = self._expect(self.start, "{-#")
+        end, key = self._token(pos, "dialect_resources")
+        if key != "dialect_resources":
+            raise ResourceError(pos, f"only dialect_resources are read, got '{key}'")
+        pos = self._expect(self._expect(end, ":"), "{")
+        end, dialect = self._token(pos, "a dialect name")
+        if dialect != "builtin":
+            raise ResourceError(pos, f"only the builtin dialect's resources are read, got '{dialect}'")
+        pos = self._expect(self._expect(end, ":"), "{")
+        while True:
+            end, tok = self._token(pos, "a resource name or '}'")
+            if tok == "}":
+                pos = end
+                break
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", tok):
+                raise ResourceError(pos, f"expected a resource name, got '{tok}'")
+            if tok in out:
+                raise ResourceError(pos, f"resource '{tok}' is given twice")
+            pos = self._expect(end, ":")
+            end, q = self._token(pos, 'a blob "0x..."')
+            if q != '"0x':
+                raise ResourceError(pos, f"expected a blob \"0x...\", got '{q}'")
+            out[tok], pos = self._blob(end)
+            end, tok = self._token(pos, "',' or '}'")
+            if tok == "}":
+                pos = end
+                break
+            if tok != ",":
+                raise ResourceError(pos, f"expected ',' or '}}' in the resource section, got '{tok}'")
+            pos = end
+        pos = self._expect(pos, "}")
+        self._expect(pos, "#-}")
+        return out
+
+    def _blob(self, pos: int) -> tuple[bytes, int]:
+        """The data of the hex blob starting at `pos` (after `"0x`) and the position after
+        its closing quote. Two passes a block at a time: the closing quote, then the hex
+        decoded into one buffer of the blob's size (BytesIO grown once; its getvalue hands
+        that buffer over without a copy), each block's pages let go once read."""
+        buf = self.buf
+        header = bytes(buf[pos : pos + 8])
+        try:
+            align = int.from_bytes(binascii.unhexlify(header), "little") if len(header) == 8 else 0
+        except binascii.Error:
+            align = 0
+        if align <= 0 or align & (align - 1):
+            raise ResourceError(pos, "a resource blob starts with its alignment, a power of two (8 hex digits)")
+        start = p = pos + 8
+        while (stop := buf.find(b'"', p, p + _SCAN)) < 0:
+            if p + _SCAN >= len(buf):
+                raise ResourceError(pos - 3, "the resource blob is not closed (no '\"')")
+            self.release(p, p + _SCAN)
+            p += _SCAN
+        self.release(p, stop)
+        if (stop - start) % 2:
+            raise ResourceError(stop, "the resource blob holds an odd number of hex digits")
+        out = io.BytesIO()
+        if stop > start:
+            out.seek((stop - start) // 2 - 1)
+            out.write(b"\0")  # the buffer at its final size, once
+            out.seek(0)
+        for p in range(start, stop, _SCAN):
+            end = min(p + _SCAN, stop)
+            try:
+                out.write(binascii.unhexlify(memoryview(buf)[p:end]))  # pyright: ignore[reportArgumentType]
+            except binascii.Error:
+                raise ResourceError(p, "the resource blob holds a character that is not a hex digit") from None
+            self.release(p, end)
+        return out.getvalue(), stop + 1
+
+
+def _resource_error(e: ResourceError, data: bytes | mmap.mmap, name: str, line_offset: int = 0) -> UserError:
+    line, start = 1 + line_offset, 0
+    while (k := data.find(b"\n", start, e.pos)) >= 0:  # (an mmap has no count)
+        line, start = line + 1, k + 1
+    return UserError(f"{name}:{line}:{e.pos - start + 1}: error: {e.message}")
+
+
+def split_resources(data: bytes, name: str, line_offset: int = 0) -> tuple[bytes, dict[str, bytes]]:
+    """The text before the resource section and its blobs (ResourceReader)."""
+    reader = ResourceReader(data)
+    if reader.start is None:
+        return data, {}
+    try:
+        blobs = reader.blobs()
+    except ResourceError as e:
+        raise _resource_error(e, data, name, line_offset) from None
+    return data[: reader.start], blobs
+
+
+def read_ir_file(f: IO[bytes], name: str, cap: int) -> tuple[bytes, dict[str, bytes]]:
+    """A file of IR text: the text before its resource section (refused beyond `cap`
+    bytes, read_capped's error) and the section's blobs, read through a memory map whose
+    pages are let go as the hex is decoded: a weight is in memory once, as bytes. Anything
+    that cannot be mapped (a pipe, an empty file) is read whole, the cap on all of it."""
+    from ge_tools.opt import read_capped  # the tools' cap (ge_tools/opt.py)
+
+    try:
+        st = os.fstat(f.fileno())
+        regular = stat.S_ISREG(st.st_mode) and st.st_size > 0
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        regular = False
+    if not regular:
+        return split_resources(read_capped(f, name, cap), name)
+    with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        reader = ResourceReader(mm)
+        head = reader.start if reader.start is not None else len(mm)
+        if head > cap:
+            what = f"{len(mm)} bytes" if reader.start is None else f"{head} bytes of text before its resource section"
+            raise UserError(
+                f"{name}: error: the input has {what}, more than the cap on an input's size, {cap} "
+                "(raise it with --max-input-size SIZE)"
+            )
+        try:
+            blobs = reader.blobs() if reader.start is not None else {}
+        except ResourceError as e:
+            raise _resource_error(e, mm, name) from None
+        return mm[:head], blobs
+
+
 class LocatedParser(Parser):
     """A Parser that gives each op a FileLineColLoc (line table built once: no
     quadratic newline counting, see xdsl_guide.md §6.3), lexes with GeLexer, and reads
@@ -249,8 +454,16 @@ class LocatedParser(Parser):
     token is lexed at once) or UserError (not UTF-8): parse_module reports both."""
 
     def __init__(
-        self, ctx: Context, input: str | bytes, name: str, line_offset: int = 0, line_starts: list[int] | None = None
+        self,
+        ctx: Context,
+        input: str | bytes,
+        name: str,
+        line_offset: int = 0,
+        line_starts: list[int] | None = None,
+        resources: dict[str, bytes] | None = None,
     ):
+        # the blobs of the input's resource section (split_resources): handle -> bytes
+        self.resources = resources or {}
         text = decode_input(input, name, line_offset)
         self._line_starts = line_starts if line_starts is not None else _line_starts(text)
         self._line_offset = line_offset
@@ -389,6 +602,36 @@ class LocatedParser(Parser):
             self._dense_count += 1
         return element
 
+    def _parse_builtin_dense_resource_attr(self) -> TypedAttribute:  # pyright: ignore[reportIncompatibleMethodOverride]
+        # `dense_resource<NAME> : tensor<...>`: the dense value holding the blob's bytes
+        # (not xDSL's DenseResourceAttr, whose blob lives in a table every parse shares);
+        # `__elided__`: the value printed without data (ge_dialect/weights.py)
+        start = self._current_token.span.start
+        self.parse_characters("<", " in dense_resource attribute")
+        handle = self.parse_identifier(" for resource handle")
+        self.parse_characters(">", " in dense_resource attribute")
+        self.parse_characters(":", " in dense_resource attribute")
+        t = self.parse_type()
+        if not isinstance(t, TensorType):
+            self.raise_error(f"dense_resource needs a tensor type, got {t}", start, self.pos)
+        if handle == ELIDED_HANDLE:
+            return DenseResourceAttr.from_params(handle, t)
+        blob = self.resources.get(handle)
+        if blob is None:
+            self.raise_error(
+                f"dense_resource<{handle}>: the file's resource section (dialect_resources: builtin) has no "
+                f"blob '{handle}'",
+                start,
+                self.pos,
+            )
+        size = getattr(t.element_type, "compile_time_size", None)
+        want = None if size is None else math.prod(t.get_shape()) * size
+        if want is None or len(blob) != want:
+            self.raise_error(
+                f"dense_resource<{handle}>: its blob holds {len(blob)} bytes, {t} takes {want}", start, self.pos
+            )
+        return DenseIntOrFPElementsAttr(t, BytesAttr(blob))  # pyright: ignore[reportUnknownArgumentType]
+
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         super()._register_ssa_definition(name, values, span)
         adopt_parsed_name(values)  # a `name` attribute read back (generic form, mlir-opt)
@@ -406,11 +649,25 @@ class UserError(Exception):
     """An error about the command line or the input, printed as one line."""
 
 
-def parse_module(ctx: Context, data: str | bytes, name: str, offset: int = 0, implicit_module: bool = True) -> ModuleOp:
+def parse_module(
+    ctx: Context,
+    data: str | bytes,
+    name: str,
+    offset: int = 0,
+    implicit_module: bool = True,
+    resources: dict[str, bytes] | None = None,
+) -> ModuleOp:
     """Parse IR text with located ops (not verified); every bad input is a one-line
     UserError `NAME:LINE:COL: error: ...`: bytes that are not UTF-8, brackets nested deeper
     than MAX_NESTING, a syntax error (in time linear in the input: GeLexer), an attribute
-    or type that fails its own checks. Shared by ge-opt and ge-run."""
+    or type that fails its own checks. Shared by ge-opt and ge-run. The resource section
+    at the end of `data` is read first (split_resources); `resources`: blobs already read
+    from it (read_ir_file)."""
+    if isinstance(data, str) and data.rstrip().endswith("#-}"):
+        data = data.encode("utf-8", "surrogatepass")  # a str with a resource section: read as bytes
+    if isinstance(data, bytes):
+        data, found = split_resources(data, name, offset)
+        resources = {**(resources or {}), **found}
     text = decode_input(data, name, offset)
     starts = _line_starts(text)
 
@@ -425,7 +682,7 @@ def parse_module(ctx: Context, data: str | bytes, name: str, offset: int = 0, im
         )
     parser: LocatedParser | None = None
     try:
-        parser = LocatedParser(ctx, text, name, offset, starts)
+        parser = LocatedParser(ctx, text, name, offset, starts, resources)
         module = parser.parse_module(implicit_module)
         if isinstance(module.location, UnknownLoc):
             # The implicit module: errors about the whole module point at the chunk's start.

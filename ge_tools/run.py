@@ -51,7 +51,7 @@ from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
-from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument, read_input_file
+from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
@@ -59,16 +59,19 @@ from ge_tools.opt import (
     PipelineCallback,
     PipelineError,
     Progress,
+    add_elide_argument,
     build_pipeline,
     context,
+    elide_limit,
     exit_without_teardown,
+    input_size_cap,
     one_line_arg_errors,
     run_tool,
     tune_gc,
     verify_module,
     with_remarks,
 )
-from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module
+from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module, read_ir_file
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import get_all_passes
 from report.html import Check, RunRecorder, write_report
@@ -598,6 +601,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir), or an ONNX model (.onnx)")
     add_input_shape_argument(p, only_onnx=True)  # issue 11
     add_max_input_size_argument(p)
+    add_elide_argument(p)
     p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
     p.add_argument(
         "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"
@@ -794,7 +798,12 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     passes = () if args.reference else passes
     # a status line per pass when stderr is a terminal (never in pipes or tests)
     progress = Progress.on_terminal(len(passes), tool="ge-run") if passes else None
-    callback = PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir, progress=progress)
+    callback = PipelineCallback(
+        dump_dir=args.dump_dir,
+        dot_dir=args.dot_dir,
+        progress=progress,
+        elide=elide_limit(args.elide_large_elements, None, default_on=True),
+    )
     if args.remarks_json or args.report:  # the remarks collected, with what the report draws
         return PassPipeline(passes, RunRecorder(callback, echo=args.remarks))
     return PassPipeline(passes, callback)
@@ -887,8 +896,10 @@ def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> Module
     """FILE parsed and verified as ge-opt does it, nameless nodes named (ge_dialect/names.py):
     the reference, the compiled copy and the reports then call each node the same. The
     file is refused beyond `max_bytes` (--max-input-size; default: ge_tools/opt.py's cap)."""
-    data = read_input_file(path, max_bytes)
-    module: ModuleOp = parse_module(ctx, data, path)
+    # the text, and its resource section's weights read once, as bytes (ge_tools/parse.py)
+    with open(path, "rb") as f:
+        data, resources = read_ir_file(f, path, input_size_cap(path, max_bytes))
+    module: ModuleOp = parse_module(ctx, data, path, resources=resources)
     verify_module(module)
     name_all_nodes(module)
     return module

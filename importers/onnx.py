@@ -83,11 +83,12 @@ from __future__ import annotations
 import collections.abc
 import functools
 import math
+import mmap
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
 import ml_dtypes
 import numpy as np
@@ -121,6 +122,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.diagnostics import LocatedError, element_location
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.weights import weight_bytes
 
 __all__ = [
     "MAPPINGS",
@@ -379,15 +381,127 @@ def load_model(
     (`dynamic_dims`: see import_model). `data`: the file's bytes, when the caller has read
     them (the tools read an input with a cap on its size: ge_tools/opt.py read_capped)."""
     name = name or path
+    aside: dict[str, bytes] = {}
     if data is None:
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data, aside = _read_without_large_raw_data(f)
         except OSError as e:
             raise OnnxImportError(f"{name}: error: cannot read the model: {e.strerror or e}") from None
     model = parse_model_bytes(data, name)
-    load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
-    return _import(model, name, input_shapes, dynamic_dims)
+    del data  # the file's bytes (when this function read them) go once decoded: weights are held once
+    weights = load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
+    return _import(model, name, input_shapes, dynamic_dims, {**aside, **weights})
+
+
+# An initializer's raw data of at least this many bytes is read straight from the file into
+# its own bytes object (_read_without_large_raw_data), never through the protobuf.
+_RAW_ASIDE_BYTES = 64 * 1024
+
+
+def _varint(buf: bytes | mmap.mmap, pos: int) -> tuple[int, int]:
+    value, shift = 0, 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, pos
+        shift += 7
+        if shift > 63:
+            raise ValueError("varint too long")
+
+
+def _fields(buf: bytes | mmap.mmap, start: int, end: int) -> Iterable[tuple[int, int, int, int, int]]:
+    """The protobuf fields in buf[start:end]: (number, wire type, field start, value
+    start, value end); a length-delimited value's range is its bytes."""
+    pos = start
+    while pos < end:
+        tag, p = _varint(buf, pos)
+        number, wire = tag >> 3, tag & 7
+        if wire == 0:
+            v0, v1 = p, _varint(buf, p)[1]
+        elif wire == 1:
+            v0, v1 = p, p + 8
+        elif wire == 2:
+            n, v0 = _varint(buf, p)
+            v1 = v0 + n
+        elif wire == 5:
+            v0, v1 = p, p + 4
+        else:
+            raise ValueError(f"wire type {wire}")
+        if v1 > end:
+            raise ValueError("a field past its message")
+        yield number, wire, pos, v0, v1
+        pos = v1
+
+
+def _len_field(number: int, payload: bytes) -> bytes:
+    out = bytearray()
+    for v in ((number << 3) | 2, len(payload)):
+        while v >= 0x80:
+            out.append((v & 0x7F) | 0x80)
+            v >>= 7
+        out.append(v)
+    return bytes(out) + payload
+
+
+def _read_without_large_raw_data(f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
+    """The model file's protobuf bytes without the raw data of its main graph's large
+    initializers, and those raw data by initializer name, each read from the file into
+    one bytes object (no protobuf copy, no second buffer): a model's weights are held
+    once. Read through a memory map of the file's structure (the weights' pages are never
+    touched by it). Anything unexpected (not a regular file, a field this walk does not
+    know): the whole file, and nothing aside, for the protobuf to judge."""
+    try:
+        size = os.fstat(f.fileno()).st_size
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+    except (OSError, ValueError):
+        mm = None
+    if mm is None:
+        return f.read(), {}
+    with mm:
+        try:
+            return _split_large_raw_data(mm, f)
+        except (ValueError, IndexError, UnicodeDecodeError):
+            f.seek(0)
+            return f.read(), {}
+
+
+def _split_large_raw_data(mm: mmap.mmap, f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
+    # onnx.proto: ModelProto.graph = 7; GraphProto.initializer = 5; TensorProto.name = 8,
+    # raw_data = 9
+    aside: dict[str, bytes] = {}
+    model_parts: list[bytes] = []
+    for number, wire, fstart, vstart, vend in _fields(mm, 0, len(mm)):
+        if number != 7 or wire != 2 or vend - vstart < _RAW_ASIDE_BYTES:
+            model_parts.append(mm[fstart:vend])
+            continue
+        graph_parts: list[bytes] = []
+        last = vstart
+        for gnum, gwire, gstart, gv0, gv1 in _fields(mm, vstart, vend):
+            if gnum != 5 or gwire != 2 or gv1 - gv0 < _RAW_ASIDE_BYTES:
+                continue
+            raw, name, keep = None, None, []
+            for tnum, twire, tstart, tv0, tv1 in _fields(mm, gv0, gv1):
+                if tnum == 9 and twire == 2 and tv1 - tv0 >= _RAW_ASIDE_BYTES:
+                    raw = (tv0, tv1)
+                    continue
+                if tnum == 8 and twire == 2:
+                    name = mm[tv0:tv1].decode("utf-8")
+                keep.append(mm[tstart:tv1])
+            if raw is None or name is None or name in aside:
+                continue
+            f.seek(raw[0])
+            aside[name] = f.read(raw[1] - raw[0])
+            if len(aside[name]) != raw[1] - raw[0]:
+                raise ValueError("short read")
+            graph_parts.append(mm[last:gstart])
+            graph_parts.append(_len_field(5, b"".join(keep)))
+            last = gv1
+        graph_parts.append(mm[last:vend])
+        model_parts.append(_len_field(7, b"".join(graph_parts)))
+    return b"".join(model_parts), aside
 
 
 def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
@@ -425,11 +539,14 @@ def _all_tensors(model: onnx.ModelProto) -> Iterable[tuple[str, onnx.TensorProto
                 yield f"node '{node.name}' ({node.op_type})", a.t
 
 
-def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None:
-    """Read every tensor stored outside the model (ONNX's external data) into the model.
+def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> dict[str, bytes]:
+    """Read every tensor stored outside the model (ONNX's external data): an initializer's
+    bytes are returned (name -> bytes: they become its ge.Const's value as read, no copy
+    into the protobuf and out again), a node attribute's are put into the model.
 
     The data file must lie in the model's folder (or below it) and hold the tensor's
     bytes at `offset`/`length`; anything else is an error naming the tensor."""
+    aside: dict[str, bytes] = {}
     for what, t in _all_tensors(model):
         if t.data_location != _T.EXTERNAL:
             continue
@@ -473,9 +590,13 @@ def load_external_data(model: onnx.ModelProto, base_dir: str, name: str) -> None
                 f"{where} external data file '{loc}' gives {len(raw)} bytes, a {_dtype_name(t.data_type).lower()} "
                 f"tensor of shape {list(t.dims)} has {want}"
             )
-        t.raw_data = raw
         del t.external_data[:]
         t.data_location = _T.DEFAULT
+        if what.startswith("initializer ") and t.data_type != _T.BOOL:
+            aside[t.name] = raw
+        else:
+            t.raw_data = raw
+    return aside
 
 
 def _tensor_nbytes(t: onnx.TensorProto) -> int | None:
@@ -566,7 +687,9 @@ def _import(
     name: str,
     input_shapes: collections.abc.Mapping[str, Sequence[int]] | None,
     dynamic_dims: bool = False,
+    weights: dict[str, bytes] | None = None,
 ) -> ModuleOp:
+    """`weights`: initializers' bytes read aside (load_external_data), by name."""
     opset = default_opset(model, name)
     graph = model.graph
     _name_unnamed_nodes(graph)
@@ -577,12 +700,39 @@ def _import(
     if not dynamic_dims:
         for pre in STATIC_PRE_INFERENCE:
             pre(model, name)
+    weights = _take_raw_weights(graph, dict(weights or {}))
     inferred = _infer_types(model, name, dynamic_dims)
     # an older opset reads as MIN_OPSET: each op's version is checked against it (convert_node)
-    imp = _Importer(name, max(opset, MIN_OPSET), inferred, dynamic_dims=dynamic_dims, model_opset=opset)
+    imp = _Importer(
+        name, max(opset, MIN_OPSET), inferred, dynamic_dims=dynamic_dims, model_opset=opset, weights=weights
+    )
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
     return imp.run(graph)
+
+
+def _take_raw_weights(graph: onnx.GraphProto, weights: dict[str, bytes]) -> dict[str, bytes]:
+    """`weights` and the raw data of every initializer larger than a shape value (_SMALL
+    elements), taken out of the protobuf: each is one `bytes` object, which becomes its
+    ge.Const's value as it is (a numpy view, never Python numbers: ge_dialect/weights.py),
+    and ONNX's shape inference, which serialises the model and parses it back, copies none
+    of them (it reads an initializer's type and dims, not its data)."""
+    for t in graph.initializer:
+        if (
+            t.name in weights
+            or t.data_type not in _ELEM
+            or t.data_type == _T.BOOL  # raw bools are 0 / 1 bytes; the IR's i1 true is -1
+            or t.data_location == _T.EXTERNAL
+            or not t.HasField("raw_data")
+            or math.prod(t.dims) <= _SMALL
+        ):
+            continue
+        raw = t.raw_data
+        if len(raw) != _tensor_nbytes(t):
+            continue  # a bad size: to_array's error, where the initializer is read
+        weights[t.name] = raw
+        t.ClearField("raw_data")
+    return weights
 
 
 def _name_unnamed_nodes(graph: onnx.GraphProto) -> None:
@@ -993,6 +1143,8 @@ class _Importer:
     checker_ctx: onnx.checker.C.CheckerContext = field(default_factory=onnx.checker.C.CheckerContext)
     # the subgraphs of If / Loop nodes (importers/onnx_control.py), module-level ge.graphs
     subgraphs: list[ge.GraphOp] = field(default_factory=list)
+    # initializers' raw bytes taken out of the protobuf (_take_raw_weights), by name
+    weights: dict[str, bytes] = field(default_factory=dict[str, bytes])
 
     # -- names, types, locations -----------------------------------------------------------
 
@@ -1097,7 +1249,15 @@ class _Importer:
                     f"(supported: {_supported_dtypes()})"
                 )
             try:
-                arr = numpy_helper.to_array(t)
+                raw = self.weights.get(t.name)
+                dt = onnx.helper.tensor_dtype_to_np_dtype(t.data_type)
+                if raw is not None and len(raw) == math.prod(t.dims) * dt.itemsize:
+                    # a read-only view of the bytes (no copy)
+                    arr = np.frombuffer(raw, dtype=dt).reshape(tuple(t.dims))
+                else:
+                    if raw is not None:  # packed (4-bit) or a bad size: ONNX's reader says
+                        t.raw_data = raw
+                    arr = numpy_helper.to_array(t)
             except Exception as e:
                 raise OnnxImportError(f"{name}: initializer '{t.name}': error: cannot read its data: {e}") from None
             self.values[t.name] = _Value(
@@ -1180,7 +1340,8 @@ def dense_attr(arr: np.ndarray, elem: int, t: TensorType) -> DenseIntOrFPElement
     if elem == _T.BOOL:
         data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
     else:
-        data = np.ascontiguousarray(arr).astype(numpy_dtype(t.element_type), copy=False).tobytes()
+        # an initializer's raw bytes as they were read (a view of them: weight_bytes)
+        data = weight_bytes(np.ascontiguousarray(arr).astype(numpy_dtype(t.element_type), copy=False))
     # `t`'s element type is one of _ELEM's, all dense element types (the cast says so)
     return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
 

@@ -41,6 +41,7 @@ from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import UniqueNames, name_nodes
 from ge_dialect.node_types import GE_LOCAL_DELETED_TYPES, GE_LOCAL_NOOP_TYPES, RESHAPE_FAMILY_TYPES
 from ge_dialect.pass_options import OneOf, Option, check_options
+from ge_dialect.weights import elided_error, is_elided
 
 # An Identity that reaches task generation (IdentityPass kept it, or memory assignment
 # inserted it) is placed on the rts engine, not the GE-local one: both list it
@@ -317,6 +318,8 @@ class _Lowering:
                 continue
             if isinstance(op, ge.Const | ge.Constant | ge.Variable):
                 v = op.attributes.get("value")
+                if is_elided(v):  # printed without its data: a weight needs its bytes
+                    raise elided_error(op, v)  # pyright: ignore[reportArgumentType]
                 if isinstance(v, DenseIntOrFPElementsAttr):
                     rt = op.results[0].type
                     # the weight is loaded in its storage layout (the simulator's `layout`)

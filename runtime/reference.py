@@ -60,6 +60,7 @@ from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
 from ge_dialect.resize import onnx_resize_index, onnx_resize_weights, tf_linear_weights, tf_nearest_index
 from ge_dialect.shapes import fmt_shape, normalize_axis
+from ge_dialect.weights import const_value_array, weight_array
 from runtime import activations as AF
 from runtime.graph_interpreter import GeInterpreter, Impl, ReferenceEvalError, node_impl, run_time_node
 from runtime.numerics import acc_dtype, c_div, gather_indices, reduce, reduce_identity, upcast
@@ -179,26 +180,24 @@ def _bound_by_block(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarra
 
 
 def dense_value(op: Operation, attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """The `value` of a Const/Constant/Variable as an array of the output's type."""
+    """The `value` of a Const/Constant/Variable as an array of the output's type: a
+    read-only view of the value's bytes (ge_dialect/weights.py), never Python numbers."""
     t = op.results[0].type
     s = shape_of(t)
     assert s is not None and all(d >= 0 for d in s)  # the verifier checks value type == output type
-    vals = attr.get_values()
-    dt = out_dtype(op)
-    # i1 `true` unpacks as -1 (signless): astype(bool) maps nonzero to True.
-    return np.array(vals, dtype=np.float64 if is_float_dtype(dt) else np.int64).astype(dt).reshape(s)
+    return weight_array(attr).astype(out_dtype(op), copy=False).reshape(s)
 
 
 def _const(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    v = op.attributes["value"]
-    assert isinstance(v, DenseIntOrFPElementsAttr)
-    return [dense_value(op, v)]
+    v = const_value_array(op, op.attributes.get("value"))  # an elided value: a located error
+    assert v is not None  # the verifier checks a Const has a value
+    return [v.astype(out_dtype(op), copy=False)]
 
 
 def _variable(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    v = op.attributes.get("value")
-    if isinstance(v, DenseIntOrFPElementsAttr):
-        return [dense_value(op, v)]
+    v = const_value_array(op, op.attributes.get("value"))
+    if v is not None:
+        return [v.astype(out_dtype(op), copy=False)]
     s = shape_of(op.results[0].type)
     if s is None or any(d < 0 for d in s):
         raise ReferenceEvalError(op, f"a Variable without 'value' needs a known shape, got {op.results[0].type}")

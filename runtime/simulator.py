@@ -86,8 +86,9 @@ from xdsl.ir import Attribute, Block, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge, npu
-from ge_dialect.dtypes import is_float_dtype, numpy_dtype
+from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.interval_map import IntervalMap
+from ge_dialect.weights import weight_array
 from runtime.ascgraph_interp import run_asc_graph
 from runtime.device_memory import Allocation, DeviceMemory
 from runtime.graph_interpreter import WHILE_ITERATION_CAP, ReferenceEvalError
@@ -1361,12 +1362,7 @@ def _stored(e: npu.ConstOp, value: np.ndarray) -> np.ndarray:
 
 
 def _dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """A weight's value as a C-contiguous array of its type (splats broadcast)."""
-    t = attr.get_type()
-    assert isinstance(t, TensorType)
-    dt = numpy_dtype(t.element_type)
-    # bf16 / float8 values are exact in float64: astype gives their own bytes
-    vals = np.array(attr.get_values(), dtype=np.float64 if is_float_dtype(dt) else np.int64).astype(dt)
-    shape = tuple(t.get_shape())
-    # A splat (one value) fills the shape; a 0-d shape takes the value itself, not a 1-vector.
-    return np.ascontiguousarray(np.broadcast_to(vals.reshape(-1)[0], shape) if vals.size == 1 else vals.reshape(shape))
+    """A weight's value as a C-contiguous array of its type: a read-only view of the
+    attribute's bytes (ge_dialect/weights.py), copied once, into the weight region, at
+    load (davinci_model.cc: DavinciModel::InitWeightMem)."""
+    return weight_array(attr)

@@ -30,6 +30,7 @@ from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.ge import Const, Constant, DataLike, GeNode, GraphOp
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import UniqueNames, ge_type, name_nodes, node_name
+from ge_dialect.weights import const_value_array, weight_bytes
 
 if TYPE_CHECKING:  # numpy is imported where an array is made (passes/prepare/dimension_kernels.py)
     import numpy as np
@@ -43,25 +44,20 @@ _DYNAMIC_CONST = re.compile(r"dynamic_const_(\d+)")
 
 def const_array(op: Operation) -> np.ndarray | None:
     """The value of a Const/Constant as an array of its output's numpy dtype (GE's
-    OpDescUtils::GetWeightsFromNodes), or None for anything else."""
-    import numpy as np
-
+    OpDescUtils::GetWeightsFromNodes), or None for anything else; an elided value (printed
+    without its data) is a located error (ge_dialect/weights.py: elided_error)."""
     if not isinstance(op, Const | Constant):
         return None
-    v = op.attributes.get("value")
-    if not isinstance(v, DenseIntOrFPElementsAttr):
-        return None
-    t = op.results[0].type
-    s = shape_of(t)
-    assert s is not None  # the verifier checks the value's type is the output's
-    et = t.element_type  # type: ignore[attr-defined]
-    want = numpy_dtype(et)
-    if isinstance(et, IntegerType) and et.width.data == 1:
-        return np.frombuffer(v.data.data, dtype=np.int8).astype(want).reshape(s)  # i1: bytes 0 / -1
     # the dense bytes are the dtype's own (bf16 and float8 as ml_dtypes' encoding): GE's
     # byte-copying kernels (reshape_kernel.cc, identity_kernel.cc, ...) fold them; its
-    # arithmetic kernels' dtype tables (host_kernels.py) take no bf16 or float8
-    return np.frombuffer(v.data.data, dtype=want).copy().reshape(s)
+    # arithmetic kernels' dtype tables (host_kernels.py) take no bf16 or float8. A
+    # read-only view of the bytes: a kernel makes new arrays, it never writes its inputs
+    v = const_value_array(op, op.attributes.get("value"))
+    if v is None:
+        return None
+    s = shape_of(op.results[0].type)
+    assert s is not None  # the verifier checks the value's type is the output's
+    return v.reshape(s)
 
 
 def static_type(t: Any) -> bool:
@@ -84,7 +80,8 @@ def dense_attr(arr: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     if isinstance(et, IntegerType) and et.width.data == 1:
         data = np.where(np.asarray(arr, dtype=bool), -1, 0).astype(np.int8).tobytes()
     else:
-        data = np.ascontiguousarray(arr).astype(numpy_dtype(et), copy=False).tobytes()
+        # a result that is a whole weight's bytes (Reshape, Identity, ... folded) shares them
+        data = weight_bytes(np.ascontiguousarray(arr).astype(numpy_dtype(et), copy=False))
     return DenseIntOrFPElementsAttr(cast("TensorType[Any]", t), BytesAttr(data))
 
 
