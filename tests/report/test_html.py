@@ -14,7 +14,7 @@ from report_helpers import EX
 
 from bench.gen_graphs import generate
 from ge_tools.run import run as ge_run
-from report.html import PAGE_ROWS, inline_svg
+from report.html import PAGE_ROWS, PICTURE_FOLD_LIMIT, inline_svg
 
 SECTIONS = ("summary", "kernels", "notask", "graphs", "memory", "tasks", "comparison", "remarks")
 VOID = {"meta", "br", "hr", "img", "input", "link"}
@@ -217,12 +217,14 @@ def test_generated_graph_paginated(tmp_path):
     body = t.find("tbody")
     assert body is not None and len(body) > PAGE_ROWS
     assert t.get("data-page") == str(PAGE_ROWS)
-    # the pictures are summarised (by kernel or kernel type), the DOT beside has every node
     notes = ["".join(p.itertext()) for d in root.iter("div") if d.get("class") == "stage" for p in d.iter("p")]
-    assert len(notes) == 3 and all("summarised by kernel" in n for n in notes[1:]), notes
+    # the pictures are drawn in full (every node of the DOT beside), the kernels folded at
+    # first sight (more than PICTURE_FOLD_LIMIT nodes)
     dot = (tmp_path / "rep" / "02_planned.dot").read_text()
     drawn = len(re.findall(r"^ *n[0-9]+ \[", dot, re.M))
-    assert f" of {drawn} nodes" in notes[2]
+    assert drawn > PICTURE_FOLD_LIMIT
+    assert len(notes) == 3 and f"the full picture: {drawn} nodes" in notes[2], notes
+    assert all("kernels folded" in n for n in notes[1:])
     # every kernel of the graph after planning is a row, each holding at least one op
     assert all(int(r[4]) >= 1 for r in rows(root, "kernel-list"))
     json_out = tmp_path / "r.json"
