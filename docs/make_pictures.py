@@ -11,8 +11,8 @@ with report/html.py's RunRecorder) and writes
 * memory_plan.svg: the feature-map plan (one rectangle per block, the concat's inputs as
   pieces of its block).
 
-The graph pictures come from Graphviz's dot when it is on PATH, else from the networkx +
-matplotlib layout (report/svg_render.py).
+The graph pictures come from Graphviz's dot when it is on PATH, else from report/layered.py
+(report/svg_render.py).
 """
 
 from __future__ import annotations

@@ -1034,7 +1034,7 @@ class GeOptMain(xDSLOptMain):
             "--dot-dir",
             metavar="DIR",
             help="draw the input and the graph after each pass: DIR/NN_<pass>.dot and .svg "
-            "(Graphviz's dot when on PATH, else networkx + matplotlib; large graphs summarised "
+            "(Graphviz's dot when on PATH, else report/layered.py's pure-Python layout; large graphs summarised "
             "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
         )
         add_input_shape_argument(arg_parser, only_onnx=True)  # issue 11: ge-opt MODEL.onnx

@@ -71,7 +71,9 @@ from ge_tools.opt import (
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import get_all_passes
+from report.figures import help_text as memory_help
 from report.html import Check, RunRecorder, write_report
+from report.layered import RENDERER as REPORT_RENDERER
 from report.remarks import write_remarks_json
 from runtime.dynamic_executor import (
     PARTITIONED_ATTR,
@@ -158,24 +160,7 @@ Modes:
                K". An already compiled module (its known parts npu.models) runs without a
                reference.
 
-The memory line, in bytes ("memory: feature map F bytes, lower bound L (F/L x), peak
-live P"):
-  feature map  F: the size of the model's feature-map region: the arena
-               ge-assign-memory planned for the graph (its memory_size) plus, for each
-               inlined PartitionedCall, its subgraph's arena (512-aligned, appended).
-  lower bound  L: the planner's memory_lower_bound, plus each inlined call arena's: the
-               most bytes of feature-map blocks alive at one node (a block is a memory
-               symbol's stored size, GE's TensorUtils::GetSize of its storage shape,
-               rounded up to 512; alive from its first producer to its last reader, both
-               included). No placement of those blocks fits in fewer bytes: L <= F.
-  peak live    P: measured by the simulator, the most feature-map bytes live at once: a
-               byte is live from the task that writes it until the last task that reads
-               it (of its tensor, or of a view over it: a PhonySplit piece nobody reads
-               is dead), a running task's inputs and outputs live together, an output
-               nobody reads live while its task runs; bytes are counted once (views share
-               them) and at their tensor's storage size, not rounded. The maximum over
-               all executions. P <= L on one stream (every live byte lies in a block the
-               plan keeps alive at that node); P <= F on any number of streams.
+{MEMORY_FIGURES}
 
 Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
 numpy dtype must be the Data type's; i1 is held as bool, sub-byte ints as int8/uint8,
@@ -252,7 +237,7 @@ tensors need more host memory than the machine has (twice the sum of every node'
 output bytes, as numpy arrays: the reference's values and the compiled run's), located
 at the node with the largest output.
 """
-DESCRIPTION = DESCRIPTION.replace("{ORT_TOLERANCES}", tolerance_text())
+DESCRIPTION = DESCRIPTION.replace("{ORT_TOLERANCES}", tolerance_text()).replace("{MEMORY_FIGURES}", memory_help())
 
 
 @dataclass
@@ -793,6 +778,10 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     # a status line per pass when stderr is a terminal (never in pipes or tests)
     progress = Progress.on_terminal(len(passes), tool="ge-run") if passes else None
     callback = PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir, progress=progress)
+    if args.dot_dir:
+        from report.svg_render import renderer
+
+        print(f"ge-run: --dot-dir {args.dot_dir}: graph pictures drawn by {renderer()}", file=sys.stderr)
     if args.remarks_json or args.report:  # the remarks collected, with what the report draws
         return PassPipeline(passes, RunRecorder(callback, echo=args.remarks))
     return PassPipeline(passes, callback)
@@ -1251,7 +1240,8 @@ def write_reports(
     if args.remarks_json:
         write_remarks_json(args.remarks_json, rec.remarks if rec is not None else [])
     if args.report:
-        write_report(args.report, args.file, stats, module, rec, compiled, checks)
+        page = write_report(args.report, args.file, stats, module, rec, compiled, checks)
+        print(f"ge-run: report {page}: graph pictures drawn by {REPORT_RENDERER}", file=sys.stderr)
 
 
 def write_stats(path: str | None, stats: dict[str, object]) -> None:

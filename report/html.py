@@ -39,16 +39,18 @@ from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import attrs as A
 from ge_dialect import npu
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR
 from ge_dialect.diagnostics import Remark
-from ge_dialect.ge import AscBackend, FusedAscBackend
+from ge_dialect.ge import AscBackend, FusedAscBackend, GeNode, NetOutput, PartitionedCall
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import ge_type, node_name
-from report.dot import Picture, build_picture, named, node_types, to_dot
+from ge_dialect.node_types import SOURCE_TYPES
+from report.dot import Picture, build_picture, is_no_task, named, node_types, to_dot, value_label
+from report.figures import MEMORY_FIGURES
 from report.layered import RENDERER, layered_svg
 from report.memory_svg import ALIAS, PIECE, GraphPlan, graph_plan, plans_svg
 from report.remarks import RemarkCollector, parse_location
@@ -88,8 +90,10 @@ class Kernel:
     graph: str
     name: str
     type: str
-    fuse_type: str
+    fuse_type: str  # an AscBackend's fuse type; "" for a library kernel
     ops: list[str]  # origin nodes, `name (Type)` when the input named the type
+    bytes_read: int | None = None  # its inputs' storage bytes (None: a size unknown)
+    bytes_written: int | None = None
 
 
 @dataclass
@@ -141,21 +145,77 @@ class RunRecorder:
             self.plans = [p for g in graphs_in_pass_order(m) if (p := graph_plan(g)) is not None]
 
 
+def _bytes(values: Iterable[SSAValue]) -> int | None:
+    sizes = [value_label(v.type)[1] for v in values]
+    return None if any(b is None for b in sizes) else sum(b for b in sizes if b is not None)
+
+
 def module_kernels(module: ModuleOp, types: Mapping[str, str]) -> list[Kernel]:
-    """Every AscBackend / FusedAscBackend of the module's graphs with the ops it holds."""
+    """Every node of the module's graphs that becomes a kernel task: each AscBackend /
+    FusedAscBackend with the ops it holds, and each library kernel (a GE op kept as it is),
+    with the bytes it reads and writes. Not kernels: graph inputs, constants, NetOutput,
+    calls and no-task nodes (report/dot.py: is_no_task)."""
     out = []
     for g in graphs_in_pass_order(module):
         for op in g.body.block.ops:
-            if isinstance(op, AscBackend | FusedAscBackend):
-                origin = op.attributes.get("origin_nodes")
-                names = (
-                    [s.data for s in origin.data if isinstance(s, StringAttr)] if isinstance(origin, ArrayAttr) else []
+            if not isinstance(op, GeNode) or isinstance(op, NetOutput | PartitionedCall):
+                continue
+            t = ge_type(op)
+            if t in SOURCE_TYPES or is_no_task(op):
+                continue
+            origin = op.attributes.get("origin_nodes")
+            names = [s.data for s in origin.data if isinstance(s, StringAttr)] if isinstance(origin, ArrayAttr) else []
+            if not isinstance(op, AscBackend | FusedAscBackend):
+                names = names or [node_name(op)]
+            ops = [f"{n} ({types[n]})" if n in types else n for n in names]
+            out.append(
+                Kernel(
+                    g.sym_name.data,
+                    node_name(op),
+                    t,
+                    A.get_str(op, FUSE_TYPE_ATTR) or "",
+                    ops,
+                    _bytes(op.operands),
+                    _bytes(op.results),
                 )
-                ops = [f"{n} ({types[n]})" if n in types else n for n in names]
-                out.append(
-                    Kernel(g.sym_name.data, node_name(op), ge_type(op), A.get_str(op, FUSE_TYPE_ATTR) or "", ops)
-                )
+            )
     return out
+
+
+def kernel_decision(k: Kernel, remarks: Sequence[Remark]) -> str:
+    """The decision that made kernel `k`, from the run's remarks: the fusion that made it
+    (ge-autofuse), the lowering into it (ge-lower-autofuse), or why its op stayed a library
+    kernel."""
+    for r in remarks:
+        if r.pass_name == FUSION_PASS and r.verdict == "fused" and len(r.nodes) > 2 and r.nodes[2] == k.name:
+            return f"{FUSION_PASS}: fused {_pair(r)}" + (
+                f" (priority {r.facts['priority']})" if "priority" in r.facts else ""
+            )
+    lowered = [
+        r.nodes[0]
+        for r in remarks
+        if r.pass_name == LOWERING_PASS and r.verdict == "lowered" and tuple(r.nodes[1:2]) == (k.name,)
+    ]
+    if lowered:
+        return f"{LOWERING_PASS}: lowered " + ", ".join(lowered)
+    if k.type in ("AscBackend", "FusedAscBackend"):
+        return "an AscBackend of the input"
+    # lowered into an AscBackend that ge-autofuse's lifting put back as its ops
+    into = {
+        r.nodes[1]
+        for r in remarks
+        if r.pass_name == LOWERING_PASS
+        and r.verdict == "lowered"
+        and tuple(r.nodes[:1]) == (k.name,)
+        and len(r.nodes) > 1
+    }
+    for r in remarks:
+        if r.pass_name == FUSION_PASS and r.verdict == "lifted" and into & set(r.nodes):
+            return r.message
+    for r in remarks:
+        if r.pass_name == LOWERING_PASS and r.verdict is not None and tuple(r.nodes[:1]) == (k.name,):
+            return f"{LOWERING_PASS}: {r.message.split(': ', 1)[-1]}"
+    return "library kernel (no pass changed it)"
 
 
 # -- HTML pieces ------------------------------------------------------------------------------------
@@ -569,12 +629,31 @@ def _pair(r: Remark) -> str:
 
 
 def kernels_section(kernels: Sequence[Kernel], remarks: Sequence[Remark], source: str) -> str:
-    parts = [_p("Which original ops each kernel holds (the IR after fusion).")]
+    parts = [
+        _p(
+            "Every kernel task of the compiled graph, fused or not, AscBackend or library kernel: which original "
+            "ops it holds, the bytes it reads and writes in global memory (its inputs' and outputs' storage "
+            "sizes), and the decision that made it."
+        )
+    ]
     parts.append(
         table(
             "kernel-list",
-            ("graph", "kernel", "type", "fuse type", "ops", "holds"),
-            [(k.graph, k.name, k.type, k.fuse_type, len(k.ops), ", ".join(k.ops)) for k in kernels],
+            ("graph", "kernel", "type", "fuse type", "ops", "holds", "bytes read", "bytes written", "decision"),
+            [
+                (
+                    k.graph,
+                    k.name,
+                    k.type,
+                    k.fuse_type or "library kernel",
+                    len(k.ops),
+                    ", ".join(k.ops),
+                    k.bytes_read,
+                    k.bytes_written,
+                    kernel_decision(k, remarks),
+                )
+                for k in kernels
+            ],
         )
     )
     lowering = [r for r in remarks if r.pass_name == LOWERING_PASS and r.verdict is not None]
@@ -692,10 +771,23 @@ def graphs_section(stages: Sequence[Stage]) -> str:
     return _section("graphs", "Graph pictures", body + "\n".join(_picture_block(s, i) for i, s in enumerate(stages)))
 
 
-def memory_section(plans: Sequence[GraphPlan]) -> str:
+def figures_table(stats: Mapping[str, object]) -> str:
+    """The memory figures of the run with their one definition (report/figures.py, as
+    ge-run --help gives it)."""
+    return table(
+        "memory-figures",
+        ("figure", "", "--stats-json key", "bytes", "definition"),
+        [(f.name, f.letter, f.stats_key, stats.get(f.stats_key, "not measured"), f.definition) for f in MEMORY_FIGURES],
+    )
+
+
+def memory_section(plans: Sequence[GraphPlan], stats: Mapping[str, object] | None = None) -> str:
+    figures = figures_table(stats or {})
     if not plans:
-        return _section("memory", "Memory plan", _p("no memory plan (the run did not reach ge-assign-memory)"))
-    parts = [f'<div class="picture">{inline_svg(plans_svg(list(plans)), "mem")}</div>']
+        return _section(
+            "memory", "Memory plan", _p("no memory plan (the run did not reach ge-assign-memory)") + figures
+        )
+    parts = [figures, f'<div class="picture">{inline_svg(plans_svg(list(plans)), "mem")}</div>']
     for k, p in enumerate(plans):
         parts.append(
             f"<p>graph @{_e(p.graph)}: feature map {p.memory_size} bytes, lower bound {p.lower_bound}"
@@ -899,7 +991,7 @@ def report_html(
         kernels_section(kernels, remarks, source),
         notask_section(remarks, source),
         graphs_section(stages),
-        memory_section(plans),
+        memory_section(plans, stats),
         tasks_section(compiled),
         comparison_section(checks),
         *((dynamic_section(stats),) if "dynamic" in stats else ()),
