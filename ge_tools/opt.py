@@ -68,6 +68,7 @@ from ge_dialect.diagnostics import LocatedError, Remark, current_remark_sink, re
 from ge_dialect.names import names_as_attributes
 from ge_dialect.pass_options import Option, PassOptionError, option_table
 from ge_tools.beside import MIN_INPUT_BYTES, PrintBeside
+from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.expected import Diagnostic
 from ge_tools.expected import check as check_expected
 from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module
@@ -1030,6 +1031,7 @@ class GeOptMain(xDSLOptMain):
             metavar="DIR",
             help=DUMP_DIR_HELP,
         )
+        add_dump_onnx_argument(arg_parser)
         arg_parser.add_argument(
             "--dot-dir",
             metavar="DIR",
@@ -1151,7 +1153,7 @@ class GeOptMain(xDSLOptMain):
             self.collector = RemarkCollector(echo=self.args.remarks)
         if self.collector is not None:
             callback = self.collector.callback(callback)
-        self.pipeline = PassPipeline(passes, callback)
+        self.pipeline = PassPipeline(passes, with_dump_onnx(callback, self.args.dump_onnx))
 
     # -- running --------------------------------------------------------------------------
 

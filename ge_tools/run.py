@@ -51,6 +51,7 @@ from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
+from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument, read_input_file
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.onnx_oracle import tolerance_text
@@ -615,6 +616,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
     )  # fmt: skip
     p.add_argument("--dump-dir", metavar="DIR", help=DUMP_DIR_HELP)
+    add_dump_onnx_argument(p)
     p.add_argument(
         "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
     )
@@ -782,9 +784,10 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
         from report.svg_render import renderer
 
         print(f"ge-run: --dot-dir {args.dot_dir}: graph pictures drawn by {renderer()}", file=sys.stderr)
+    stages = with_dump_onnx(callback, args.dump_onnx)
     if args.remarks_json or args.report:  # the remarks collected, with what the report draws
-        return PassPipeline(passes, RunRecorder(callback, echo=args.remarks))
-    return PassPipeline(passes, callback)
+        return PassPipeline(passes, RunRecorder(stages, echo=args.remarks))
+    return PassPipeline(passes, stages)
 
 
 def model_figures(model: npu.ModelOp) -> dict[str, object]:
@@ -1071,7 +1074,7 @@ def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> Mo
     compiled = module.clone()
     cb = pipeline.callback
     inner = cb.inner if isinstance(cb, RunRecorder) else cb
-    progress = inner.progress if isinstance(inner, PipelineCallback) else None
+    progress = getattr(inner, "progress", None)
     if progress is None:
         pipeline.apply(ctx, compiled)
         return compiled
