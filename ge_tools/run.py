@@ -71,6 +71,7 @@ from ge_tools.opt import (
 )
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module
 from ge_tools.pipeline import GeCompilePass
+from ge_tools.progress import phase, steps
 from ge_tools.registry import get_all_passes
 from report.figures import help_text as memory_help
 from report.html import Check, RunRecorder, write_report
@@ -817,7 +818,7 @@ def _simulate(
     loaded: LoadedModel, inputs: Sequence[np.ndarray], names: Sequence[str], n: int
 ) -> tuple[list[list[Output]], list[int]]:
     runs, refreshed = [], []
-    for _ in range(n):
+    for _ in steps(range(n), "ge-run: executions", n):
         outs = loaded.execute([np.array(a, copy=True) for a in inputs])
         runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
         refreshed.append(len(loaded.refreshed))
@@ -1113,7 +1114,8 @@ def simulate_model(
     """DavinciModel: load `model` (frozen inputs refreshed once), execute it `executions`
     times on fresh input buffers. A SimulatorFault propagates."""
     figures = model_figures(model)
-    loaded = load(model, frozen)
+    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
+        loaded = load(model, frozen)
     runs, refreshed = _simulate(loaded, inputs, names, executions)
     return Simulation(figures, runs, refreshed, loaded.stats)
 
@@ -1407,7 +1409,8 @@ def simulate_sets(
 ) -> Simulation:
     """DavinciModel: load `model` once, execute it once per input set (fresh buffers)."""
     figures = model_figures(model)
-    loaded = load(model, frozen)
+    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
+        loaded = load(model, frozen)
     runs, refreshed = [], []
     for ins in sets:
         outs = loaded.execute([np.array(a, copy=True) for a in ins])
