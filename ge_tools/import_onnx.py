@@ -12,6 +12,7 @@ Errors are one line and exit 1 (`MODEL.onnx: node 'NAME' (OpType): error: ...`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -140,10 +141,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
             module = load_model_or_text(args.model, max_bytes=args.max_input_size)
         else:
+            from ge_tools.progress import phase
             from importers import onnx as onnx_importer
 
             data = read_input_file(args.model, args.max_input_size)
-            module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims, data=data)
+            with phase(f"ge-import: importing {os.path.basename(args.model)}"):
+                module = onnx_importer.load_model(args.model, shapes, dynamic_dims=args.dynamic_dims, data=data)
         if args.output:
             with open(args.output, "w") as f:
                 Printer(stream=f).print_op(module)

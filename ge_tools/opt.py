@@ -1132,6 +1132,8 @@ class GeOptMain(xDSLOptMain):
             raise UserError(f"ge-opt: error: {e}") from None
         if self.args.remarks or self.args.remarks_json:
             passes = with_remarks(passes)
+        from ge_tools.progress import PassBar  # a tqdm bar, on a terminal only
+
         self.verifier = PipelineCallback(
             verify=not self.args.disable_verify,
             verify_each=self.args.verify_each,
@@ -1142,7 +1144,7 @@ class GeOptMain(xDSLOptMain):
             dump_dir=self.args.dump_dir,
             dot_dir=self.args.dot_dir,
             print_generic=self.args.print_op_generic,
-            progress=Progress.on_terminal(len(passes)),
+            progress=PassBar.on_terminal(len(passes)),
             before_result_verify=None if self.args.disable_threading else self._start_print_beside,
         )
         callback: Callable[..., None] = self.verifier

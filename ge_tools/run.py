@@ -59,7 +59,6 @@ from ge_tools.opt import (
     DUMP_DIR_HELP,
     PipelineCallback,
     PipelineError,
-    Progress,
     build_pipeline,
     context,
     exit_without_teardown,
@@ -71,7 +70,7 @@ from ge_tools.opt import (
 )
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module
 from ge_tools.pipeline import GeCompilePass
-from ge_tools.progress import phase, steps
+from ge_tools.progress import PassBar, phase, steps
 from ge_tools.registry import get_all_passes
 from report.figures import help_text as memory_help
 from report.html import Check, RunRecorder, write_report
@@ -779,7 +778,7 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
         passes = with_remarks(passes)
     passes = () if args.reference else passes
     # a status line per pass when stderr is a terminal (never in pipes or tests)
-    progress = Progress.on_terminal(len(passes), tool="ge-run") if passes else None
+    progress = PassBar.on_terminal(len(passes), tool="ge-run") if passes else None
     callback = PipelineCallback(dump_dir=args.dump_dir, dot_dir=args.dot_dir, progress=progress)
     if args.dot_dir:
         from report.svg_render import renderer
@@ -885,7 +884,10 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
     shapes = input_shapes_arg(args.input_shape, "ge-run")
     if not (is_onnx_path(args.file) or is_torch_program_path(args.file)) and not shapes and not args.dynamic_dims:
         return read_module(ctx, args.file, args.max_input_size)
-    module = load_model_or_text(args.file, ctx, shapes, dynamic_dims=args.dynamic_dims, max_bytes=args.max_input_size)
+    with phase(f"ge-run: importing {os.path.basename(args.file)}"):
+        module = load_model_or_text(
+            args.file, ctx, shapes, dynamic_dims=args.dynamic_dims, max_bytes=args.max_input_size
+        )
     verify_module(module)
     name_all_nodes(module)
     return module
