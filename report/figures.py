@@ -23,7 +23,7 @@ PLANNED_ARENA = Figure(
     "feature map",
     "F",
     "memory_size",
-    "the planned arena: the size of the model's feature-map region, the arena ge-assign-memory "
+    "the size of the model's feature-map region, the planned arena: the arena ge-assign-memory "
     "planned for the graph (its memory_size) plus, for each inlined PartitionedCall, its subgraph's "
     "arena (512-aligned, appended).",
 )
