@@ -46,10 +46,7 @@ NETWORK = ROOT / "examples" / "zoo" / "transformer_encoder_layer.onnx"
 SCREENSHOT = "report_transformer.png"
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 # the page as the screenshot shows it: the title and the graph after fusion
-_ONLY_FUSED = (
-    "<style>section:not(#graphs), ul, #stage-0, #stage-2, "
-    "#graphs > p.note { display: none; }</style></head>"
-)
+_ONLY_FUSED = "<style>section:not(#graphs), ul, #stage-0, #stage-2, #graphs > p.note { display: none; }</style></head>"
 
 
 def report_screenshot(out: Path, network: Path = NETWORK) -> Path | None:
