@@ -172,7 +172,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
             module = load_model_or_text(args.model, max_bytes=args.max_input_size)
         else:
-            module = _load_onnx(args.model, shapes, args.dynamic_dims, args.max_input_size)
+            from ge_tools.progress import phase
+
+            with phase(f"ge-import: importing {os.path.basename(args.model)}"):
+                module = _load_onnx(args.model, shapes, args.dynamic_dims, args.max_input_size)
         # weights streamed as the module's resource section (ge_tools/printer.py); elided
         # only where asked, or on a terminal
         if args.output:

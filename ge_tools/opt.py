@@ -68,6 +68,7 @@ from ge_dialect.diagnostics import LocatedError, Remark, current_remark_sink, re
 from ge_dialect.names import names_as_attributes
 from ge_dialect.pass_options import Option, PassOptionError, option_table
 from ge_tools.beside import MIN_INPUT_BYTES, PrintBeside
+from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.expected import Diagnostic
 from ge_tools.expected import check as check_expected
 from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module, read_ir_file
@@ -1032,11 +1033,12 @@ class GeOptMain(xDSLOptMain):
             metavar="DIR",
             help=DUMP_DIR_HELP,
         )
+        add_dump_onnx_argument(arg_parser)
         arg_parser.add_argument(
             "--dot-dir",
             metavar="DIR",
             help="draw the input and the graph after each pass: DIR/NN_<pass>.dot and .svg "
-            "(Graphviz's dot when on PATH, else networkx + matplotlib; large graphs summarised "
+            "(Graphviz's dot when on PATH, else report/layered.py's pure-Python layout; large graphs summarised "
             "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
         )
         add_elide_argument(arg_parser)
@@ -1141,6 +1143,8 @@ class GeOptMain(xDSLOptMain):
             raise UserError(f"ge-opt: error: {e}") from None
         if self.args.remarks or self.args.remarks_json:
             passes = with_remarks(passes)
+        from ge_tools.progress import PassBar  # a tqdm bar, on a terminal only
+
         self.verifier = PipelineCallback(
             verify=not self.args.disable_verify,
             verify_each=self.args.verify_each,
@@ -1152,7 +1156,7 @@ class GeOptMain(xDSLOptMain):
             dot_dir=self.args.dot_dir,
             print_generic=self.args.print_op_generic,
             elide=elide_limit(self.args.elide_large_elements, None, default_on=True),
-            progress=Progress.on_terminal(len(passes)),
+            progress=PassBar.on_terminal(len(passes)),
             before_result_verify=None if self.args.disable_threading else self._start_print_beside,
         )
         callback: Callable[..., None] = self.verifier
@@ -1163,7 +1167,7 @@ class GeOptMain(xDSLOptMain):
             self.collector = RemarkCollector(echo=self.args.remarks)
         if self.collector is not None:
             callback = self.collector.callback(callback)
-        self.pipeline = PassPipeline(passes, callback)
+        self.pipeline = PassPipeline(passes, with_dump_onnx(callback, self.args.dump_onnx))
 
     # -- running --------------------------------------------------------------------------
 

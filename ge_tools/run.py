@@ -51,6 +51,7 @@ from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shapes import fmt_shape
+from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.onnx_oracle import tolerance_text
@@ -58,7 +59,6 @@ from ge_tools.opt import (
     DUMP_DIR_HELP,
     PipelineCallback,
     PipelineError,
-    Progress,
     add_elide_argument,
     build_pipeline,
     context,
@@ -73,8 +73,11 @@ from ge_tools.opt import (
 )
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module, read_ir_file
 from ge_tools.pipeline import GeCompilePass
+from ge_tools.progress import PassBar, phase, steps
 from ge_tools.registry import get_all_passes
+from report.figures import help_text as memory_help
 from report.html import Check, RunRecorder, write_report
+from report.layered import RENDERER as REPORT_RENDERER
 from report.remarks import write_remarks_json
 from runtime.dynamic_executor import (
     PARTITIONED_ATTR,
@@ -163,24 +166,7 @@ Modes:
                placement=HOST, static-model-ops-lower-limit=-1, or a static graph under
                host-scheduling-max-threshold) runs the same way, every node on the host.
 
-The memory line, in bytes ("memory: feature map F bytes, lower bound L (F/L x), peak
-live P"):
-  feature map  F: the size of the model's feature-map region: the arena
-               ge-assign-memory planned for the graph (its memory_size) plus, for each
-               inlined PartitionedCall, its subgraph's arena (512-aligned, appended).
-  lower bound  L: the planner's memory_lower_bound, plus each inlined call arena's: the
-               most bytes of feature-map blocks alive at one node (a block is a memory
-               symbol's stored size, GE's TensorUtils::GetSize of its storage shape,
-               rounded up to 512; alive from its first producer to its last reader, both
-               included). No placement of those blocks fits in fewer bytes: L <= F.
-  peak live    P: measured by the simulator, the most feature-map bytes live at once: a
-               byte is live from the task that writes it until the last task that reads
-               it (of its tensor, or of a view over it: a PhonySplit piece nobody reads
-               is dead), a running task's inputs and outputs live together, an output
-               nobody reads live while its task runs; bytes are counted once (views share
-               them) and at their tensor's storage size, not rounded. The maximum over
-               all executions. P <= L on one stream (every live byte lies in a block the
-               plan keeps alive at that node); P <= F on any number of streams.
+{MEMORY_FIGURES}
 
 Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
 numpy dtype must be the Data type's; i1 is held as bool, sub-byte ints as int8/uint8,
@@ -257,7 +243,7 @@ tensors need more host memory than the machine has (twice the sum of every node'
 output bytes, as numpy arrays: the reference's values and the compiled run's), located
 at the node with the largest output.
 """
-DESCRIPTION = DESCRIPTION.replace("{ORT_TOLERANCES}", tolerance_text())
+DESCRIPTION = DESCRIPTION.replace("{ORT_TOLERANCES}", tolerance_text()).replace("{MEMORY_FIGURES}", memory_help())
 
 
 @dataclass
@@ -636,6 +622,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
     )  # fmt: skip
     p.add_argument("--dump-dir", metavar="DIR", help=DUMP_DIR_HELP)
+    add_dump_onnx_argument(p)
     p.add_argument(
         "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
     )
@@ -797,16 +784,21 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
         passes = with_remarks(passes)
     passes = () if args.reference else passes
     # a status line per pass when stderr is a terminal (never in pipes or tests)
-    progress = Progress.on_terminal(len(passes), tool="ge-run") if passes else None
+    progress = PassBar.on_terminal(len(passes), tool="ge-run") if passes else None
     callback = PipelineCallback(
         dump_dir=args.dump_dir,
         dot_dir=args.dot_dir,
         progress=progress,
         elide=elide_limit(args.elide_large_elements, None, default_on=True),
     )
+    if args.dot_dir:
+        from report.svg_render import renderer
+
+        print(f"ge-run: --dot-dir {args.dot_dir}: graph pictures drawn by {renderer()}", file=sys.stderr)
+    stages = with_dump_onnx(callback, args.dump_onnx)
     if args.remarks_json or args.report:  # the remarks collected, with what the report draws
-        return PassPipeline(passes, RunRecorder(callback, echo=args.remarks))
-    return PassPipeline(passes, callback)
+        return PassPipeline(passes, RunRecorder(stages, echo=args.remarks))
+    return PassPipeline(passes, stages)
 
 
 def model_figures(model: npu.ModelOp) -> dict[str, object]:
@@ -844,7 +836,7 @@ def _simulate(
     loaded: LoadedModel, inputs: Sequence[np.ndarray], names: Sequence[str], n: int
 ) -> tuple[list[list[Output]], list[int]]:
     runs, refreshed = [], []
-    for _ in range(n):
+    for _ in steps(range(n), "ge-run: executions", n):
         outs = loaded.execute([np.array(a, copy=True) for a in inputs])
         runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
         refreshed.append(len(loaded.refreshed))
@@ -913,7 +905,10 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
     shapes = input_shapes_arg(args.input_shape, "ge-run")
     if not (is_onnx_path(args.file) or is_torch_program_path(args.file)) and not shapes and not args.dynamic_dims:
         return read_module(ctx, args.file, args.max_input_size)
-    module = load_model_or_text(args.file, ctx, shapes, dynamic_dims=args.dynamic_dims, max_bytes=args.max_input_size)
+    with phase(f"ge-run: importing {os.path.basename(args.file)}"):
+        module = load_model_or_text(
+            args.file, ctx, shapes, dynamic_dims=args.dynamic_dims, max_bytes=args.max_input_size
+        )
     verify_module(module)
     name_all_nodes(module)
     return module
@@ -1103,7 +1098,7 @@ def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> Mo
     compiled = module.clone()
     cb = pipeline.callback
     inner = cb.inner if isinstance(cb, RunRecorder) else cb
-    progress = inner.progress if isinstance(inner, PipelineCallback) else None
+    progress = getattr(inner, "progress", None)
     if progress is None:
         pipeline.apply(ctx, compiled)
         return compiled
@@ -1142,7 +1137,8 @@ def simulate_model(
     """DavinciModel: load `model` (frozen inputs refreshed once), execute it `executions`
     times on fresh input buffers. A SimulatorFault propagates."""
     figures = model_figures(model)
-    loaded = load(model, frozen)
+    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
+        loaded = load(model, frozen)
     runs, refreshed = _simulate(loaded, inputs, names, executions)
     return Simulation(figures, runs, refreshed, loaded.stats)
 
@@ -1272,7 +1268,8 @@ def write_reports(
     if args.remarks_json:
         write_remarks_json(args.remarks_json, rec.remarks if rec is not None else [])
     if args.report:
-        write_report(args.report, args.file, stats, module, rec, compiled, checks)
+        page = write_report(args.report, args.file, stats, module, rec, compiled, checks)
+        print(f"ge-run: report {page}: graph pictures drawn by {REPORT_RENDERER}", file=sys.stderr)
 
 
 def write_stats(path: str | None, stats: dict[str, object]) -> None:
@@ -1441,7 +1438,8 @@ def simulate_sets(
 ) -> Simulation:
     """DavinciModel: load `model` once, execute it once per input set (fresh buffers)."""
     figures = model_figures(model)
-    loaded = load(model, frozen)
+    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
+        loaded = load(model, frozen)
     runs, refreshed = [], []
     for ins in sets:
         outs = loaded.execute([np.array(a, copy=True) for a in ins])

@@ -7,8 +7,10 @@ model the DOT writer and the SVG renderer both draw); `to_dot(picture)` writes i
 What the picture shows:
 
 * every `ge.graph` is a cluster `graph @name`; nodes are labelled with their GE type and
-  name. Kernels (nodes that become a task) are boxes; graph inputs, constants and
-  NetOutput are ellipses; a PartitionedCall is a box naming the subgraph it calls (drawn
+  name. Kernels (nodes that become a task) are boxes; graph inputs and NetOutput are
+  ellipses; a constant (Const, Constant: a weight) is not a node but a line on each node
+  that reads it (`name: shape dtype, N B`, `Node.weights`), so a CNN's weights do not
+  widen its picture; a PartitionedCall is a box naming the subgraph it calls (drawn
   as its own cluster).
 * a no-task node is a dashed box labelled with the nodes whose memory it reuses: a
   node with `_no_task`, or of a GE-local NoOp type (the reshape family, PhonyConcat,
@@ -52,7 +54,7 @@ from ge_dialect.desc import shape_of, tensor_desc
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import AscBackend, Data, FusedAscBackend, GeNode, GraphOp, NetOutput, PartitionedCall, RefData
 from ge_dialect.names import ge_type, given_name, name_all_nodes, node_name
-from ge_dialect.node_types import GE_LOCAL_NOOP_TYPES, SOURCE_TYPES
+from ge_dialect.node_types import CONST_TYPES, GE_LOCAL_NOOP_TYPES, SOURCE_TYPES
 from ge_dialect.shapes import fmt_shape
 
 GM = "gm"
@@ -86,6 +88,7 @@ class Node:
     type: str  # GE type (AscIR type for ASC nodes)
     cluster: str | None
     unit: str  # the top-level kernel it belongs to: itself, or its outermost kernel cluster
+    weights: list[str] = field(default_factory=list)  # the constants it reads: `name: shape dtype, N B`
 
 
 @dataclass
@@ -95,6 +98,7 @@ class Cluster:
     kind: str  # "graph", "AscBackend", "FusedAscBackend"
     type: str  # graph: "graph"; kernels: their summary key (type and fuse type)
     parent: str | None
+    ops: int = 0  # a kernel: how many original ops it holds (origin_nodes)
 
 
 @dataclass
@@ -234,6 +238,8 @@ class _Builder:
         self.seq: dict[Operation, int] = {}
         self.anchor: dict[Operation, str] = {}  # kernel op -> a node inside its cluster
         self.value_ids: dict[SSAValue, str] = {}
+        self.weights: dict[Operation, str] = {}  # constants: the line their readers show
+        self.nodes: dict[str, Node] = {}
         self.n = 0
         self.c = 0
 
@@ -242,13 +248,14 @@ class _Builder:
         self.n += 1
         self.ids[op] = nid
         self.seq.setdefault(op, self.n)
-        self.pic.nodes.append(Node(nid, label, kind, typ, cluster, unit or nid))
+        node = self.nodes[nid] = Node(nid, label, kind, typ, cluster, unit or nid)
+        self.pic.nodes.append(node)
         return nid
 
-    def _cluster(self, label: str, kind: str, typ: str, parent: str | None) -> str:
+    def _cluster(self, label: str, kind: str, typ: str, parent: str | None, ops: int = 0) -> str:
         cid = f"cluster_{self.c}"
         self.c += 1
-        self.pic.clusters.append(Cluster(cid, label, kind, typ, parent))
+        self.pic.clusters.append(Cluster(cid, label, kind, typ, parent, ops))
         return cid
 
     def _value(self, v: SSAValue) -> str:
@@ -281,6 +288,11 @@ class _Builder:
             self.fused(op, cluster, unit)
         elif isinstance(op, NetOutput):
             self._node(op, f"{t}\n{name}", OUTPUT, t, cluster, unit)
+        elif t in CONST_TYPES:
+            # a weight is a line on each node that reads it, not a node of its own
+            text, nbytes = _type_label(op.results[0].type)
+            size = "? B" if nbytes is None else f"{nbytes} B"
+            self.weights[op] = f"{name}: {text}, {size}"
         elif t in SOURCE_TYPES:
             self._node(op, f"{t}\n{name}", SOURCE, t, cluster, unit)
         elif isinstance(op, PartitionedCall):
@@ -295,7 +307,7 @@ class _Builder:
         else:
             self._node(op, f"{t}\n{name}", KERNEL, t, cluster, unit)
 
-    def _kernel_label(self, op: Operation) -> tuple[str, str]:
+    def _kernel_label(self, op: Operation) -> tuple[str, str, int]:
         t, name = ge_type(op), node_name(op)
         ft = A.get_str(op, FUSE_TYPE_ATTR)
         lines = [t, name]
@@ -307,11 +319,11 @@ class _Builder:
             typed = [f"{n} ({self.origin_types[n]})" if n in self.origin_types else n for n in names]
             lines.append(f"holds {len(names)} op{'s' if len(names) != 1 else ''}:")
             lines.extend(_wrap_names(typed))
-        return "\n".join(lines), f"{t} {ft}" if ft else t
+        return "\n".join(lines), f"{t} {ft}" if ft else t, len(names)
 
     def asc_backend(self, op: AscBackend, parent: str, unit: str | None) -> None:
-        label, key = self._kernel_label(op)
-        cid = self._cluster(label, "AscBackend", key, parent)
+        label, key, ops = self._kernel_label(op)
+        cid = self._cluster(label, "AscBackend", key, parent, ops)
         unit = unit or cid
         g = asc_graph_of(op)
         inner = [n for n in g.body.block.ops if isinstance(n, ag.AscNode)]
@@ -335,8 +347,8 @@ class _Builder:
                 self.pic.edges.append(Edge(self.ids[prod], self.ids[n], text, ON_CHIP, self._value(v), nbytes))
 
     def fused(self, op: FusedAscBackend, parent: str, unit: str | None) -> None:
-        label, key = self._kernel_label(op)
-        cid = self._cluster(label, "FusedAscBackend", key, parent)
+        label, key, ops = self._kernel_label(op)
+        cid = self._cluster(label, "FusedAscBackend", key, parent, ops)
         unit = unit or cid
         body = [n for n in op.body.block.ops if isinstance(n, GeNode)]
         first = self.n
@@ -397,6 +409,11 @@ class _Builder:
             prod = v.owner
             if inner_of is not None and isinstance(prod, Data | RefData):
                 continue  # a FusedAscBackend input: drawn from the outer producer
+            if isinstance(prod, Operation) and prod in self.weights:
+                for dst in self.targets(op, k):
+                    if self.weights[prod] not in self.nodes[dst].weights:
+                        self.nodes[dst].weights.append(self.weights[prod])
+                continue
             if not isinstance(prod, Operation) or (prod not in self.ids and prod not in self.anchor):
                 continue
             src = self.source(v)
@@ -445,16 +462,18 @@ def summarise_by_kernel(pic: Picture) -> Picture:
     pair of units), edges inside a kernel go."""
     clusters = {c.id: c for c in pic.clusters}
     out = Picture(pic.title, clusters=[c for c in pic.clusters if c.kind == "graph"])
-    seen_units: set[str] = set()
+    seen_units: dict[str, Node] = {}
     for n in pic.nodes:
-        if n.unit in seen_units:
-            continue
-        seen_units.add(n.unit)
-        if n.unit == n.id:
-            out.nodes.append(Node(n.id, n.label, n.kind, n.type, n.cluster, n.id))
-        else:
-            c = clusters[n.unit]
-            out.nodes.append(Node(c.id, c.label, KERNEL, c.type, c.parent, c.id))
+        box = seen_units.get(n.unit)
+        if box is None:
+            if n.unit == n.id:
+                box = Node(n.id, n.label, n.kind, n.type, n.cluster, n.id)
+            else:
+                c = clusters[n.unit]
+                box = Node(c.id, c.label, KERNEL, c.type, c.parent, c.id)
+            seen_units[n.unit] = box
+            out.nodes.append(box)
+        box.weights.extend(w for w in n.weights if w not in box.weights)
     unit = {n.id: n.unit for n in pic.nodes}
     seen: set[tuple[str, str, str]] = set()
     for e in pic.edges:
@@ -534,7 +553,11 @@ def to_dot(pic: Picture) -> str:
 
     def emit_nodes(cluster: str | None, indent: str) -> None:
         for n in members.get(cluster, ()):
-            attrs = {"label": dot_string(n.label), "class": dot_string(n.kind), **_NODE_ATTRS[n.kind]}
+            attrs = {
+                "label": dot_string("\n".join([n.label, *n.weights])),
+                "class": dot_string(n.kind),
+                **_NODE_ATTRS[n.kind],
+            }
             lines.append(f"{indent}{n.id} [{_attrs(attrs)}];")
 
     def emit_cluster(c: Cluster, indent: str) -> None:

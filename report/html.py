@@ -39,20 +39,23 @@ from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import attrs as A
 from ge_dialect import npu
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR
 from ge_dialect.diagnostics import Remark
-from ge_dialect.ge import AscBackend, FusedAscBackend
+from ge_dialect.ge import AscBackend, FusedAscBackend, GeNode, NetOutput, PartitionedCall
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import ge_type, node_name
-from report.dot import Picture, build_picture, named, node_types, to_dot
+from ge_dialect.node_types import SOURCE_TYPES
+from report.dot import Picture, build_picture, is_no_task, named, node_types, to_dot, value_label
+from report.figures import MEMORY_FIGURES
+from report.layered import RENDERER, layered_svg
 from report.memory_svg import ALIAS, PIECE, GraphPlan, graph_plan, plans_svg
 from report.remarks import RemarkCollector, parse_location
 from report.stages import stage_file_stem
-from report.svg_render import picture_to_show, render_svg
+from report.svg_render import picture_to_show
 
 # The passes whose remarks fill the kernel tables (GeCompilePass's, ge_tools/pipeline.py).
 LOWERING_PASS = "ge-lower-autofuse"
@@ -62,11 +65,13 @@ NO_TASK_VERDICTS = ("marked", "not marked")
 PAGE_ROWS = 100
 """Rows per page of a long table (the inline script's pagination)."""
 
-PICTURE_FULL_LIMIT = 400
-PICTURE_KERNEL_LIMIT = 300
-"""A page's pictures: drawn in full up to 400 nodes, by kernel up to 300 kernels, else by
-kernel type (report/svg_render.py's limits are for pictures of their own: a layout's time
-grows faster than the nodes it places, and a page of several pictures stays light)."""
+PICTURE_FULL_LIMIT = 4000
+PICTURE_KERNEL_LIMIT = 1500
+PICTURE_FOLD_LIMIT = 40
+"""A page's pictures: drawn in full up to 4,000 nodes, by kernel up to 1,500 kernels, else by
+kernel type; above 40 drawn nodes each kernel cluster is shown folded at first (one box
+with its op count; the script unfolds it on a click). Always report/layered.py's drawing,
+whose groups the script folds, searches and lays out again."""
 
 
 @dataclass
@@ -85,8 +90,10 @@ class Kernel:
     graph: str
     name: str
     type: str
-    fuse_type: str
+    fuse_type: str  # an AscBackend's fuse type; "" for a library kernel
     ops: list[str]  # origin nodes, `name (Type)` when the input named the type
+    bytes_read: int | None = None  # its inputs' storage bytes (None: a size unknown)
+    bytes_written: int | None = None
 
 
 @dataclass
@@ -138,21 +145,77 @@ class RunRecorder:
             self.plans = [p for g in graphs_in_pass_order(m) if (p := graph_plan(g)) is not None]
 
 
+def _bytes(values: Iterable[SSAValue]) -> int | None:
+    sizes = [value_label(v.type)[1] for v in values]
+    return None if any(b is None for b in sizes) else sum(b for b in sizes if b is not None)
+
+
 def module_kernels(module: ModuleOp, types: Mapping[str, str]) -> list[Kernel]:
-    """Every AscBackend / FusedAscBackend of the module's graphs with the ops it holds."""
+    """Every node of the module's graphs that becomes a kernel task: each AscBackend /
+    FusedAscBackend with the ops it holds, and each library kernel (a GE op kept as it is),
+    with the bytes it reads and writes. Not kernels: graph inputs, constants, NetOutput,
+    calls and no-task nodes (report/dot.py: is_no_task)."""
     out = []
     for g in graphs_in_pass_order(module):
         for op in g.body.block.ops:
-            if isinstance(op, AscBackend | FusedAscBackend):
-                origin = op.attributes.get("origin_nodes")
-                names = (
-                    [s.data for s in origin.data if isinstance(s, StringAttr)] if isinstance(origin, ArrayAttr) else []
+            if not isinstance(op, GeNode) or isinstance(op, NetOutput | PartitionedCall):
+                continue
+            t = ge_type(op)
+            if t in SOURCE_TYPES or is_no_task(op):
+                continue
+            origin = op.attributes.get("origin_nodes")
+            names = [s.data for s in origin.data if isinstance(s, StringAttr)] if isinstance(origin, ArrayAttr) else []
+            if not isinstance(op, AscBackend | FusedAscBackend):
+                names = names or [node_name(op)]
+            ops = [f"{n} ({types[n]})" if n in types else n for n in names]
+            out.append(
+                Kernel(
+                    g.sym_name.data,
+                    node_name(op),
+                    t,
+                    A.get_str(op, FUSE_TYPE_ATTR) or "",
+                    ops,
+                    _bytes(op.operands),
+                    _bytes(op.results),
                 )
-                ops = [f"{n} ({types[n]})" if n in types else n for n in names]
-                out.append(
-                    Kernel(g.sym_name.data, node_name(op), ge_type(op), A.get_str(op, FUSE_TYPE_ATTR) or "", ops)
-                )
+            )
     return out
+
+
+def kernel_decision(k: Kernel, remarks: Sequence[Remark]) -> str:
+    """The decision that made kernel `k`, from the run's remarks: the fusion that made it
+    (ge-autofuse), the lowering into it (ge-lower-autofuse), or why its op stayed a library
+    kernel."""
+    for r in remarks:
+        if r.pass_name == FUSION_PASS and r.verdict == "fused" and len(r.nodes) > 2 and r.nodes[2] == k.name:
+            return f"{FUSION_PASS}: fused {_pair(r)}" + (
+                f" (priority {r.facts['priority']})" if "priority" in r.facts else ""
+            )
+    lowered = [
+        r.nodes[0]
+        for r in remarks
+        if r.pass_name == LOWERING_PASS and r.verdict == "lowered" and tuple(r.nodes[1:2]) == (k.name,)
+    ]
+    if lowered:
+        return f"{LOWERING_PASS}: lowered " + ", ".join(lowered)
+    if k.type in ("AscBackend", "FusedAscBackend"):
+        return "an AscBackend of the input"
+    # lowered into an AscBackend that ge-autofuse's lifting put back as its ops
+    into = {
+        r.nodes[1]
+        for r in remarks
+        if r.pass_name == LOWERING_PASS
+        and r.verdict == "lowered"
+        and tuple(r.nodes[:1]) == (k.name,)
+        and len(r.nodes) > 1
+    }
+    for r in remarks:
+        if r.pass_name == FUSION_PASS and r.verdict == "lifted" and into & set(r.nodes):
+            return r.message
+    for r in remarks:
+        if r.pass_name == LOWERING_PASS and r.verdict is not None and tuple(r.nodes[:1]) == (k.name,):
+            return f"{LOWERING_PASS}: {r.message.split(': ', 1)[-1]}"
+    return "library kernel (no pass changed it)"
 
 
 # -- HTML pieces ------------------------------------------------------------------------------------
@@ -171,6 +234,14 @@ tr.refused td { background: #fbeeee; }
 nav.pages { font-size: 0.85em; margin: 0.3em 0; }
 nav.pages button { margin-right: 0.5em; }
 code { font-size: 0.95em; }
+.graph-tools { font-size: 0.85em; margin: 0.3em 0; }
+.graph-tools input { width: 16em; }
+.graph-tools .matches { margin-left: 0.6em; color: #555; }
+svg.ge-graph { cursor: grab; }
+svg.ge-graph g.folded > rect.frame, svg.ge-graph g.folded > text, svg.ge-graph g.folded > g.body { display: none; }
+svg.ge-graph g.folded > g.fold { display: inline; }
+svg.ge-graph g.cluster[data-fw] > rect.frame, svg.ge-graph g.fold { cursor: pointer; }
+svg.ge-graph g.found > rect { stroke: #e7298a; stroke-width: 5; }
 """
 
 # Paginates every table with data-page (the rows of one page shown, Prev / Next); marks the
@@ -208,6 +279,251 @@ _SCRIPT = """
   var tables = document.querySelectorAll('table[data-page]');
   for (var i = 0; i !== tables.length; i++) { paginate(tables[i]); }
   document.body.setAttribute('data-script', 'ok');
+})();
+// The graph pictures (report/layered.py's SVG): zoom (wheel, + and -), pan (drag), fold a
+// kernel cluster into one box with its op count (click its frame) and unfold it (click the
+// box), find a node by name (the search box; Enter for the next match; #find=NAME in the
+// page's address finds NAME at load). Folding lays the picture out again with
+// report/layered.py's coordinate rule: rows of items side by side, each row centred.
+(function () {
+  function num(el, a) { return parseFloat(el.getAttribute(a)); }
+  function kids(g, cls) {
+    var out = [];
+    for (var i = 0; i !== g.children.length; i++) {
+      var c = g.children[i];
+      if (c.classList && (c.classList.contains('node') || c.classList.contains('cluster'))) { out.push(c); }
+    }
+    return cls ? out.filter(function (c) { return c.classList.contains(cls); }) : out;
+  }
+  function child(g, cls) {
+    for (var i = 0; i !== g.children.length; i++) {
+      if (g.children[i].classList && g.children[i].classList.contains(cls)) { return g.children[i]; }
+    }
+    return null;
+  }
+  function Picture(svg, tools) {
+    var self = this;
+    var gaps = svg.getAttribute('data-gaps').split(' ').map(parseFloat);
+    var GX = gaps[0], GY = gaps[1], PAD = gaps[2];
+    var margin = num(svg, 'data-margin'), top = num(svg, 'data-top');
+    var root = svg.querySelector('g.items');
+    var prefix = svg.parentNode.getAttribute('data-prefix') + '-';
+    var items = {};
+    var all = svg.querySelectorAll('g.node, g.cluster');
+    for (var i = 0; i !== all.length; i++) { items[all[i].id.slice(prefix.length)] = all[i]; }
+    var edges = svg.querySelectorAll('g.edges > path');
+    var labels = svg.querySelectorAll('g.edges > text');
+    var W = 0, H = 0, view = null, box = {}, rep = {};
+    function foldable(g) { return g.classList.contains('cluster') && g.hasAttribute('data-fw'); }
+    function size(g) {
+      if (g.classList.contains('node')) { return [num(g, 'data-w'), num(g, 'data-h')]; }
+      if (g.classList.contains('folded')) { return [num(g, 'data-fw'), num(g, 'data-fh')]; }
+      var body = child(g, 'body');
+      var c = pack(body);
+      var oy = g.hasAttribute('data-oy') ? num(g, 'data-oy') : num(g, 'data-h') - c[1] - PAD;
+      var minw = g.hasAttribute('data-minw') ? num(g, 'data-minw') : 60;
+      var w = Math.max(c[0] + 2 * PAD, minw), h = c[1] + oy + PAD;
+      var frame = child(g, 'frame');
+      frame.setAttribute('width', w); frame.setAttribute('height', h);
+      g.setAttribute('data-w', w); g.setAttribute('data-h', h);
+      return [w, h];
+    }
+    function pack(g) {
+      var rows = [], cur = null, last = null;
+      kids(g).forEach(function (c) {
+        var r = c.getAttribute('data-row');
+        if (r !== last) { cur = []; rows.push(cur); last = r; }
+        c._s = size(c);
+        cur.push(c);
+      });
+      var widths = rows.map(function (row) {
+        return row.reduce(function (a, c) { return a + c._s[0]; }, 0) + GX * (row.length - 1);
+      });
+      var cw = Math.max.apply(null, [0].concat(widths)), y = 0;
+      rows.forEach(function (row, k) {
+        var rh = Math.max.apply(null, row.map(function (c) { return c._s[1]; }));
+        var x = (cw - widths[k]) / 2;
+        row.forEach(function (c) {
+          c.setAttribute('transform', 'translate(' + x + ',' + (y + (rh - c._s[1]) / 2) + ')');
+          c._x = x; c._y = y + (rh - c._s[1]) / 2;
+          x += c._s[0] + GX;
+        });
+        y += rh + GY;
+      });
+      return [cw, Math.max(y - GY, 0)];
+    }
+    function place(g, ox, oy, shown) {
+      kids(g).forEach(function (c) {
+        var key = c.id.slice(prefix.length);
+        if (shown) {  // inside a folded cluster: drawn as that cluster's box
+          rep[key] = shown;
+          if (c.classList.contains('cluster')) { place(child(c, 'body'), 0, 0, shown); }
+          return;
+        }
+        var x = ox + c._x, y = oy + c._y;
+        box[key] = [x, y, c._s[0], c._s[1]];
+        rep[key] = key;
+        if (c.classList.contains('cluster')) {
+          var folded = c.classList.contains('folded');
+          var oyc = c.hasAttribute('data-oy') ? num(c, 'data-oy') : 0;
+          place(child(c, 'body'), x + PAD, y + oyc, folded ? key : null);
+        }
+      });
+    }
+    function route(el) {
+      var s = rep[el.getAttribute('data-src')], d = rep[el.getAttribute('data-dst')];
+      if (s === undefined || d === undefined || s === d) { el.style.display = 'none'; return null; }
+      el.style.display = '';
+      return [box[s], box[d]];
+    }
+    self.layout = function () {
+      var c = pack(root);
+      box = {}; rep = {};
+      place(root, margin, margin + top, null);
+      for (var i = 0; i !== edges.length; i++) {
+        var r = route(edges[i]);
+        if (!r) { continue; }
+        var x1 = r[0][0] + r[0][2] / 2, y1 = r[0][1] + r[0][3], x2 = r[1][0] + r[1][2] / 2, y2 = r[1][1];
+        var dd = Math.max(Math.abs(y2 - y1) / 2, 20);
+        edges[i].setAttribute('d', 'M' + x1 + ',' + y1 + ' C' + x1 + ',' + (y1 + dd) + ' ' + x2 + ',' + (y2 - dd) + ' ' + x2 + ',' + y2);
+      }
+      for (var j = 0; j !== labels.length; j++) {
+        var q = route(labels[j]);
+        if (!q) { continue; }
+        labels[j].setAttribute('x', (q[0][0] + q[0][2] / 2 + q[1][0] + q[1][2] / 2) / 2 + 3);
+        labels[j].setAttribute('y', (q[0][1] + q[0][3] + q[1][1]) / 2);
+      }
+      W = c[0] + 2 * margin; H = c[1] + top + 2 * margin;
+      svg.querySelector('rect.background').setAttribute('width', W);
+      svg.querySelector('rect.background').setAttribute('height', H);
+    };
+    function setView(v) {
+      view = v;
+      svg.setAttribute('viewBox', v.join(' '));
+    }
+    self.fit = function () { self.layout(); setView([0, 0, W, H]); };
+    // at first: at most natural size, as wide as the page allows, from the top
+    self.home = function () {
+      self.layout();
+      var pw = svg.parentNode.clientWidth || 1000;
+      var scale = Math.min(1, pw / W);
+      var h = Math.max(Math.min(H * scale, 0.8 * (window.innerHeight || 800), 900), 120);
+      svg.setAttribute('height', Math.round(h) + 'px');
+      setView([W / 2 - pw / scale / 2, 0, pw / scale, h / scale]);
+    };
+    self.zoom = function (f, cx, cy) {
+      var v = view.slice();
+      if (cx === undefined) { cx = v[0] + v[2] / 2; cy = v[1] + v[3] / 2; }
+      setView([cx - (cx - v[0]) * f, cy - (cy - v[1]) * f, v[2] * f, v[3] * f]);
+    };
+    self.setFolded = function (g, folded) {
+      if (foldable(g)) { g.classList.toggle('folded', folded); }
+    };
+    self.foldAll = function (folded) {
+      var cs = svg.querySelectorAll('g.cluster');
+      for (var i = 0; i !== cs.length; i++) { self.setFolded(cs[i], folded); }
+      self.home();
+    };
+    svg.setAttribute('width', '100%');
+    svg.setAttribute('preserveAspectRatio', 'xMidYMin meet');
+    svg.addEventListener('wheel', function (ev) {
+      ev.preventDefault();
+      var r = svg.getBoundingClientRect();
+      var s = Math.max(view[2] / r.width, view[3] / r.height);
+      var cx = view[0] + (ev.clientX - r.left) * s, cy = view[1] + (ev.clientY - r.top) * s;
+      self.zoom(ev.deltaY > 0 ? 1.2 : 1 / 1.2, cx, cy);
+    }, { passive: false });
+    var drag = null;
+    svg.addEventListener('mousedown', function (ev) { drag = [ev.clientX, ev.clientY, view.slice(), false]; });
+    window.addEventListener('mouseup', function () { setTimeout(function () { drag = null; }, 0); });
+    svg.addEventListener('mousemove', function (ev) {
+      if (!drag || ev.buttons !== 1) { return; }
+      var r = svg.getBoundingClientRect();
+      var s = Math.max(view[2] / r.width, view[3] / r.height);
+      var dx = ev.clientX - drag[0], dy = ev.clientY - drag[1];
+      if (Math.abs(dx) + Math.abs(dy) > 3) { drag[3] = true; }
+      setView([drag[2][0] - dx * s, drag[2][1] - dy * s, drag[2][2], drag[2][3]]);
+    });
+    svg.addEventListener('click', function (ev) {
+      if (drag && drag[3]) { return; }
+      var t = ev.target;
+      var g = t.closest ? t.closest('g.cluster') : null;
+      if (!g || !foldable(g)) { return; }
+      if (g.classList.contains('folded')) {
+        self.setFolded(g, false);
+      } else if (t.parentNode === g) {
+        self.setFolded(g, true);
+      } else { return; }
+      self.layout();
+    });
+    var matches = [], at = -1, last = '';
+    self.find = function (text) {
+      text = text.trim().toLowerCase();
+      if (!text) { return null; }
+      if (text !== last) {
+        last = text; at = -1; matches = [];
+        for (var k in items) {
+          var n = (items[k].getAttribute('data-name') || '').toLowerCase();
+          if (n.indexOf(text) >= 0) { matches.push(items[k]); }
+        }
+        matches.sort(function (a, b) {
+          var x = a.getAttribute('data-name').toLowerCase() === text, y = b.getAttribute('data-name').toLowerCase() === text;
+          return x === y ? 0 : x ? -1 : 1;
+        });
+      }
+      var old = svg.querySelectorAll('.found');
+      for (var i = 0; i !== old.length; i++) { old[i].classList.remove('found'); }
+      var out = tools.querySelector('.matches');
+      if (!matches.length) { out.textContent = 'no node named like "' + text + '"'; return null; }
+      at = (at + 1) % matches.length;
+      var g = matches[at];
+      for (var p = g.parentNode; p && p !== svg; p = p.parentNode) {
+        if (p.classList && p.classList.contains('cluster')) { self.setFolded(p, false); }
+      }
+      self.layout();
+      g.classList.add('found');
+      var key = g.id.slice(prefix.length), b = box[key];
+      var w = Math.max(b[2] * 4, Math.min(W, 900)), h = w * (view[3] / view[2]);
+      setView([b[0] + b[2] / 2 - w / 2, b[1] + b[3] / 2 - h / 2, w, h]);
+      svg.setAttribute('data-found', key);
+      out.textContent = (at + 1) + ' of ' + matches.length + ': ' + g.getAttribute('data-name');
+      return g;
+    };
+    var input = tools.querySelector('input');
+    self.input = input;
+    input.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') { self.find(input.value); } });
+    tools.addEventListener('click', function (ev) {
+      var act = ev.target.getAttribute && ev.target.getAttribute('data-act');
+      if (act === 'in') { self.zoom(1 / 1.4); } else if (act === 'out') { self.zoom(1.4); }
+      else if (act === 'fit') { self.fit(); } else if (act === 'fold') { self.foldAll(true); }
+      else if (act === 'unfold') { self.foldAll(false); } else if (act === 'find') { self.find(input.value); }
+    });
+    if (svg.getAttribute('data-folded') === '1') {
+      var cs = kids(root);
+      var stack = cs.slice();
+      while (stack.length) {
+        var c = stack.pop();
+        if (foldable(c)) { self.setFolded(c, true); } else if (c.classList.contains('cluster')) { stack = stack.concat(kids(child(c, 'body'))); }
+      }
+    }
+    self.home();
+  }
+  var pictures = [];
+  var holders = document.querySelectorAll('div.picture[data-prefix]');
+  for (var i = 0; i !== holders.length; i++) {
+    var svg = holders[i].querySelector('svg.ge-graph');
+    var tools = holders[i].previousElementSibling;
+    if (svg && tools) { pictures.push(new Picture(svg, tools)); }
+  }
+  var m = /[#&]find=([^&]*)/.exec(window.location.hash);
+  if (m) {
+    var name = decodeURIComponent(m[1]);
+    for (var j = 0; j !== pictures.length; j++) {
+      pictures[j].input.value = name;
+      pictures[j].find(name);
+    }
+  }
+  document.body.setAttribute('data-graphs', String(pictures.length));
 })();
 """
 
@@ -313,12 +629,31 @@ def _pair(r: Remark) -> str:
 
 
 def kernels_section(kernels: Sequence[Kernel], remarks: Sequence[Remark], source: str) -> str:
-    parts = [_p("Which original ops each kernel holds (the IR after fusion).")]
+    parts = [
+        _p(
+            "Every kernel task of the compiled graph, fused or not, AscBackend or library kernel: which original "
+            "ops it holds, the bytes it reads and writes in global memory (its inputs' and outputs' storage "
+            "sizes), and the decision that made it."
+        )
+    ]
     parts.append(
         table(
             "kernel-list",
-            ("graph", "kernel", "type", "fuse type", "ops", "holds"),
-            [(k.graph, k.name, k.type, k.fuse_type, len(k.ops), ", ".join(k.ops)) for k in kernels],
+            ("graph", "kernel", "type", "fuse type", "ops", "holds", "bytes read", "bytes written", "decision"),
+            [
+                (
+                    k.graph,
+                    k.name,
+                    k.type,
+                    k.fuse_type or "library kernel",
+                    len(k.ops),
+                    ", ".join(k.ops),
+                    k.bytes_read,
+                    k.bytes_written,
+                    kernel_decision(k, remarks),
+                )
+                for k in kernels
+            ],
         )
     )
     lowering = [r for r in remarks if r.pass_name == LOWERING_PASS and r.verdict is not None]
@@ -405,13 +740,22 @@ def notask_section(remarks: Sequence[Remark], source: str) -> str:
 
 def _picture_block(stage: Stage, index: int) -> str:
     shown = picture_to_show(stage.picture, PICTURE_FULL_LIMIT, PICTURE_KERNEL_LIMIT)
-    svg = inline_svg(render_svg(shown.picture, None, PICTURE_FULL_LIMIT, PICTURE_KERNEL_LIMIT), f"g{index}")
+    folded = len(shown.picture.nodes) > PICTURE_FOLD_LIMIT
+    svg = inline_svg(layered_svg(shown.picture, RENDERER, folded), f"g{index}")
     note = shown.note or f"the full picture: {len(stage.picture.nodes)} nodes, {len(stage.picture.edges)} edges"
+    if folded:
+        note += "; kernels folded (click one to unfold it, its frame to fold it again)"
     link = f'<a href="{_e(stage.stem)}.dot">{_e(stage.stem)}.dot</a>'
+    tools = (
+        '<div class="graph-tools"><input type="search" placeholder="find a node by name (Enter: next)"/>'
+        '<button data-act="find">find</button> <button data-act="in">+</button><button data-act="out">\u2212</button>'
+        '<button data-act="fit">fit</button> <button data-act="fold">fold all</button>'
+        '<button data-act="unfold">unfold all</button><span class="matches"></span></div>'
+    )
     return (
         f'<div class="stage" id="stage-{index}"><h3>{_e(stage.title)}</h3>'
-        f'<p class="note">{_e(note)}; the full DOT: {link}</p>'
-        f'<div class="picture">{svg}</div></div>'
+        f'<p class="note">{_e(note)}; drawn by {_e(RENDERER)}; the full DOT: {link}</p>'
+        f'{tools}<div class="picture" data-prefix="g{index}">{svg}</div></div>'
     )
 
 
@@ -420,15 +764,30 @@ def graphs_section(stages: Sequence[Stage]) -> str:
         return _section("graphs", "Graph pictures", _p("no graph to draw"))
     body = _p(
         "Kernels are boxes, AscBackend / FusedAscBackend clusters list the ops they hold, no-task nodes "
-        "are dashed; edges carry shape, dtype and bytes: solid through global memory, dotted on chip."
+        "are dashed, a weight is a purple line on the node that reads it; edges carry shape, dtype and "
+        "bytes: solid through global memory, dotted on chip. Red: the critical path (the longest chain of "
+        "dependent kernels); orange: the largest buffers in global memory. Wheel to zoom, drag to pan."
     )
     return _section("graphs", "Graph pictures", body + "\n".join(_picture_block(s, i) for i, s in enumerate(stages)))
 
 
-def memory_section(plans: Sequence[GraphPlan]) -> str:
+def figures_table(stats: Mapping[str, object]) -> str:
+    """The memory figures of the run with their one definition (report/figures.py, as
+    ge-run --help gives it)."""
+    return table(
+        "memory-figures",
+        ("figure", "", "--stats-json key", "bytes", "definition"),
+        [(f.name, f.letter, f.stats_key, stats.get(f.stats_key, "not measured"), f.definition) for f in MEMORY_FIGURES],
+    )
+
+
+def memory_section(plans: Sequence[GraphPlan], stats: Mapping[str, object] | None = None) -> str:
+    figures = figures_table(stats or {})
     if not plans:
-        return _section("memory", "Memory plan", _p("no memory plan (the run did not reach ge-assign-memory)"))
-    parts = [f'<div class="picture">{inline_svg(plans_svg(list(plans)), "mem")}</div>']
+        return _section(
+            "memory", "Memory plan", _p("no memory plan (the run did not reach ge-assign-memory)") + figures
+        )
+    parts = [figures, f'<div class="picture">{inline_svg(plans_svg(list(plans)), "mem")}</div>']
     for k, p in enumerate(plans):
         parts.append(
             f"<p>graph @{_e(p.graph)}: feature map {p.memory_size} bytes, lower bound {p.lower_bound}"
@@ -632,7 +991,7 @@ def report_html(
         kernels_section(kernels, remarks, source),
         notask_section(remarks, source),
         graphs_section(stages),
-        memory_section(plans),
+        memory_section(plans, stats),
         tasks_section(compiled),
         comparison_section(checks),
         *((dynamic_section(stats),) if "dynamic" in stats else ()),

@@ -19,9 +19,10 @@ Read from the plan ge-assign-memory writes on the IR (ge_dialect/attrs.py:
   `piece` where it covers part of the block (a zero-copy concat's inputs, a split's
   outputs), `alias` where it covers all of it (a concat's output, a split's input, a
   reshape and its input); the block's label names its tensors;
-* the lower bound (the most bytes of blocks alive at one position) and the peak (the
-  arena's size, `memory_size`) are horizontal lines, the position where the bound is
-  reached a vertical one.
+* the lower bound L (the most bytes of blocks alive at one position) and the planned arena
+  F (`memory_size`) are horizontal lines (report/figures.py defines them, as ge-run's
+  --help does), the position where the bound is reached a vertical one;
+* the time axis names the node at each position it marks.
 
 Written as SVG text directly (no dependency), escaped for XML; one panel per graph that
 has a plan (root graphs and subgraphs: each its own arena). Linear in the graph (a sort
@@ -43,6 +44,7 @@ from ge_dialect.graph import graph_nodes, graphs_in_pass_order, node_order
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
 from ge_dialect.names import node_name
 from report.dot import clean_text, named
+from report.figures import LOWER_BOUND, PLANNED_ARENA
 
 REGION_FM = "fm"
 
@@ -221,7 +223,8 @@ def module_plans(module: ModuleOp) -> list[GraphPlan]:
 
 # -- SVG ------------------------------------------------------------------------------------
 
-_LEFT, _RIGHT, _TOP, _BOTTOM = 90, 180, 58, 48
+_LEFT, _RIGHT, _TOP, _BOTTOM = 90, 180, 58, 130
+_AXIS_CHARS = 22
 _PLOT_H = 420
 _FONT = 'font-family="Helvetica, Arial, sans-serif"'
 
@@ -248,8 +251,9 @@ def _fit(names: Iterable[str], px: float) -> str:
 def _header(plan: GraphPlan) -> str:
     proven = "" if plan.proven_bound is None else f", proven bound {plan.proven_bound} B"
     return (
-        f"graph @{plan.graph}: feature map {plan.memory_size} B (memory_size), lower bound "
-        f"{plan.lower_bound} B{proven}; {len(plan.blocks)} blocks for {plan.tensors} tensors"
+        f"graph @{plan.graph}: {PLANNED_ARENA.name} {PLANNED_ARENA.letter} {plan.memory_size} B (the planned arena), "
+        f"{LOWER_BOUND.name} {LOWER_BOUND.letter} {plan.lower_bound} B{proven}; {len(plan.blocks)} blocks for "
+        f"{plan.tensors} tensors"
     )
 
 
@@ -281,16 +285,19 @@ def _panel(plan: GraphPlan, y0: float, out: list[str]) -> float:
         f'transform="rotate(-90 14 {_fmt(y(top_bytes / 2))})" text-anchor="middle">offset (bytes)</text>'
     )
     step = max(1, (n + 9) // 10)
+    # the time axis names its nodes: position and node name, turned to fit
+    step = max(step, int(12 * n / width) + 1)
     for t in range(0, n, step):
-        xt = _x(t + 0.5, n, width)
+        xt, yt = _x(t + 0.5, n, width), y(top_bytes) + 10
         name = plan.positions[t] if t < len(plan.positions) else ""
+        short = name if len(name) <= _AXIS_CHARS else name[: _AXIS_CHARS - 1] + "\u2026"
         out.append(
-            f'<text x="{_fmt(xt)}" y="{_fmt(y(top_bytes) + 14)}" font-size="9" text-anchor="middle" {_FONT}>'
-            f"{t}<title>{_text(name)}</title></text>"
+            f'<text class="time-name" x="{_fmt(xt)}" y="{_fmt(yt)}" font-size="9" text-anchor="end" '
+            f'transform="rotate(-40 {_fmt(xt)} {_fmt(yt)})" {_FONT}>{_text(f"{t} {short}")}<title>{_text(name)}</title></text>'
         )
     out.append(
-        f'<text x="{_fmt(_LEFT + width / 2)}" y="{_fmt(y(top_bytes) + 32)}" font-size="10" text-anchor="middle" '
-        f"{_FONT}>node position (time)</text>"
+        f'<text x="{_fmt(_LEFT + width / 2)}" y="{_fmt(y(top_bytes) + _BOTTOM - 8)}" font-size="10" text-anchor="middle" '
+        f"{_FONT}>node position (time) and name</text>"
     )
     # blocks, then the tensors inside multi-tensor blocks
     for i, b in enumerate(plan.blocks):
@@ -326,8 +333,8 @@ def _panel(plan: GraphPlan, y0: float, out: list[str]) -> float:
     # the bound and the peak
     right = _LEFT + width
     for cls, val, color, text in (
-        ("lower-bound", plan.lower_bound, "#2e7d32", f"lower bound {plan.lower_bound} B"),
-        ("peak", plan.memory_size, "#c62828", f"peak (memory_size) {plan.memory_size} B"),
+        ("lower-bound", plan.lower_bound, "#2e7d32", f"{LOWER_BOUND.name} {LOWER_BOUND.letter} {plan.lower_bound} B"),
+        ("arena", plan.memory_size, "#c62828", f"planned arena {PLANNED_ARENA.letter} {plan.memory_size} B"),
     ):
         yy = y(val)
         dy = 12 if cls == "lower-bound" and plan.lower_bound == plan.memory_size else 0

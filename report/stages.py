@@ -4,8 +4,8 @@ ge-opt and ge-run calls after reading the input and after each pass.
 For a stage `S` (`00_input`, `03_ge-autofuse`, ...):
 
 * `DIR/S.dot`: the graph picture (report/dot.py), complete whatever its size;
-* `DIR/S.svg`: its drawing (report/svg_render.py: Graphviz when on PATH, else networkx
-  and matplotlib; summarised by kernel above the cut-offs named there);
+* `DIR/S.svg`: its drawing (report/svg_render.py: Graphviz when on PATH, else report/layered.py,
+  pure Python; summarised by kernel above the cut-offs named there);
 * `DIR/S.memory.svg`: the feature-map plan (report/memory_svg.py), when the module
   carries one (after ge-assign-memory).
 

@@ -12,6 +12,7 @@ from report_helpers import EX, Dot, staged
 from conftest import parse, print_module
 from ge_dialect.ge import GraphOp
 from ge_dialect.names import ge_type, node_name
+from ge_dialect.node_types import CONST_TYPES
 from report.dot import EDGE_STYLE, dot_string, module_to_dot, node_types
 
 LOWER_AND_FUSE = "ge-identity-pass,ge-phony-notask{stage=mark},ge-lower-autofuse,ge-autofuse"
@@ -142,10 +143,38 @@ def test_every_example_at_every_stage_parses():
             m = staged(path, passes)
             d = Dot(module_to_dot(m, path.name))
             drawn = {tuple(a["label"].split("\n")[:2]) for a in (*d.nodes.values(), *d.clusters.values())}
+            lines = {ln for a in d.nodes.values() for ln in a["label"].split("\n")}
             for g in m.ops:
                 assert isinstance(g, GraphOp)
                 for op in g.body.block.ops:
-                    assert (ge_type(op), node_name(op)) in drawn, (path.name, passes, node_name(op))
+                    if ge_type(op) in CONST_TYPES and op.results[0].uses:
+                        # a weight: a line `name: shape dtype, N B` on the nodes that read it
+                        assert any(ln.startswith(f"{node_name(op)}: ") for ln in lines), (path.name, node_name(op))
+                    else:
+                        assert (ge_type(op), node_name(op)) in drawn, (path.name, passes, node_name(op))
+
+
+def test_weights_are_lines_on_their_readers_not_nodes():
+    # a Const of 4x8 f32 = 128 B read by two nodes: no Const node and no edge from it; each
+    # reader's label ends with the weight's line
+    d = Dot(
+        module_to_dot(
+            parse("""
+ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<4x8xf32>
+  %w = ge.Const {value = dense<1.0> : tensor<4x8xf32>} : tensor<4x8xf32>
+  %a = ge.Add(%x, %w) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %b = ge.Mul(%a, %w) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  ge.NetOutput %b : tensor<4x8xf32>
+}
+"""),
+            "w",
+        )
+    )
+    assert not any(a["label"].startswith("Const") for a in d.nodes.values())
+    assert len(d.nodes) == 4 and len(d.edges) == 3
+    for n in ("Add\na", "Mul\nb"):
+        assert d.label_of(d.node_by_label(n)).split("\n")[-1] == "w: 4x8 f32, 128 B"
 
 
 def test_deterministic():

@@ -14,7 +14,7 @@ from report_helpers import EX
 
 from bench.gen_graphs import generate
 from ge_tools.run import run as ge_run
-from report.html import PAGE_ROWS, inline_svg
+from report.html import PAGE_ROWS, PICTURE_FOLD_LIMIT, inline_svg
 
 SECTIONS = ("summary", "kernels", "notask", "graphs", "memory", "tasks", "comparison", "remarks")
 VOID = {"meta", "br", "hr", "img", "input", "link"}
@@ -102,7 +102,22 @@ def test_softmax_like(tmp_path):
     check_page(page, root)
     # ge-lower-autofuse puts Sub and Exp into one kernel; the reductions stay out
     kernels = {r[1]: r[5] for r in rows(root, "kernel-list")}
-    assert kernels == {"autofuse_pointwise_0_Sub_Exp": "d (Sub), e (Exp)"}
+    assert kernels == {
+        "m": "m (ReduceMaxD)",
+        "autofuse_pointwise_0_Sub_Exp": "d (Sub), e (Exp)",
+        "s": "s (ReduceSumD)",
+        "y": "y (RealDiv)",
+    }
+    # every kernel a row (fused or not, library kernel or AscBackend), as many as ge-run's
+    # kernels; bytes by hand: x and e are 8x64 f32 = 2048 B, m and s 8x1 f32 = 32 B
+    table = {r[1]: (r[3], r[6], r[7], r[8]) for r in rows(root, "kernel-list")}
+    assert table["m"][:3] == ("library kernel", "2048", "32")
+    assert table["m"][3].startswith("ge-lower-autofuse: not lowered")
+    assert table["autofuse_pointwise_0_Sub_Exp"] == ("pointwise", "2080", "2048", "ge-lower-autofuse: lowered d, e")
+    assert table["s"][:3] == ("library kernel", "2048", "32")
+    # RealDiv was lowered alone, then lifted back (one compute op): a library kernel
+    assert table["y"][:3] == ("library kernel", "2080", "2048")
+    assert table["y"][3].startswith("ge-autofuse: lifted 'autofuse_pointwise_1_RealDiv' back to RealDiv 'y'")
     lowering = {r[0]: (r[1], r[2]) for r in rows(root, "lowering")}
     assert lowering["d"] == lowering["e"] == ("lowered", "autofuse_pointwise_0_Sub_Exp")
     assert lowering["m"][0] == lowering["s"][0] == "not lowered"
@@ -143,7 +158,16 @@ def test_split_compute_merge(tmp_path):
         "autofuse_0_Exp_Mul": "e0 (Exp), b0 (Mul)",
         "autofuse_1_Exp_Mul": "e1 (Exp), b1 (Mul)",
         "autofuse_2_Exp_Mul": "e2 (Exp), b2 (Mul)",
+        "m": "m (MatMul)",
+        "t": "t (Tanh)",
     }
+    # the summary's kernels count (the simulator's kernel tasks) is the table's rows
+    summary = {r[0]: r[1] for r in rows(root, "summary-figures")}
+    assert summary["kernels"] == str(len(kernels)) == "6"
+    fused = {r[1]: r[8] for r in rows(root, "kernel-list")}
+    assert fused["autofuse_1_Exp_Mul"] == (
+        "ge-autofuse: fused 'autofuse_pointwise_3_Exp' + 'autofuse_pointwise_4_Mul' (priority DEFAULT)"
+    )
     fused = [r for r in rows(root, "fusion") if r[1] == "fused"]
     assert [(r[0], r[2], r[6]) for r in fused] == [
         (
@@ -217,12 +241,14 @@ def test_generated_graph_paginated(tmp_path):
     body = t.find("tbody")
     assert body is not None and len(body) > PAGE_ROWS
     assert t.get("data-page") == str(PAGE_ROWS)
-    # the pictures are summarised (by kernel or kernel type), the DOT beside has every node
     notes = ["".join(p.itertext()) for d in root.iter("div") if d.get("class") == "stage" for p in d.iter("p")]
-    assert len(notes) == 3 and all("summarised by kernel" in n for n in notes[1:]), notes
+    # the pictures are drawn in full (every node of the DOT beside), the kernels folded at
+    # first sight (more than PICTURE_FOLD_LIMIT nodes)
     dot = (tmp_path / "rep" / "02_planned.dot").read_text()
     drawn = len(re.findall(r"^ *n[0-9]+ \[", dot, re.M))
-    assert f" of {drawn} nodes" in notes[2]
+    assert drawn > PICTURE_FOLD_LIMIT
+    assert len(notes) == 3 and f"the full picture: {drawn} nodes" in notes[2], notes
+    assert all("kernels folded" in n for n in notes[1:])
     # every kernel of the graph after planning is a row, each holding at least one op
     assert all(int(r[4]) >= 1 for r in rows(root, "kernel-list"))
     json_out = tmp_path / "r.json"
@@ -259,3 +285,19 @@ def test_onnx_model_report_shows_the_onnxruntime_comparison(tmp_path):
     assert set(figures) == {"y: max abs error", "y: max rel error"}
     assert float(figures["y: max abs error"]) < 1e-4
     assert "_skip_Concat" in page
+
+
+def test_ge_run_names_the_renderer(tmp_path):
+    from html import escape
+
+    from conftest import run_cli
+    from report.layered import RENDERER
+    from report.svg_render import renderer
+
+    code, _, err = run_cli(
+        ge_run, [str(EX / "softmax_like.mlir"), "--report", str(tmp_path / "r"), "--dot-dir", str(tmp_path / "d")]
+    )
+    assert code == 0
+    assert f"--dot-dir {tmp_path / 'd'}: graph pictures drawn by {renderer()}" in err
+    assert f"report {tmp_path / 'r' / 'index.html'}: graph pictures drawn by {RENDERER}" in err
+    assert f"drawn by {escape(RENDERER)}" in (tmp_path / "r" / "index.html").read_text()

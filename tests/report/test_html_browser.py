@@ -82,3 +82,57 @@ def not_blank(png: Path) -> bool:
 
     a = image.imread(str(png))
     return bool(a.size) and float(a.reshape(-1, a.shape[-1]).std(axis=0).max()) > 0.01
+
+
+def _report_of(tmp_path: Path, argv: list[str]) -> Path:
+    out = tmp_path / "rep"
+    assert ge_run([*argv, "--report", str(out)]) in (0, 1)  # 1: an inconclusive comparison
+    return out / "index.html"
+
+
+def _inner_name(page: str) -> str:
+    """The name of the first AscIR node drawn inside a kernel cluster of the page."""
+    m = re.search(
+        r'<g class="cluster AscBackend[^"]*"[^>]*>.*?<g class="node asc[^"]*" id="[^"]*" data-name="([^"]+)"',
+        page,
+        re.S,
+    )
+    assert m, "the page draws a kernel cluster with AscIR nodes"
+    return m.group(1)
+
+
+def check_pictures_interact(index: Path) -> None:
+    """The page's pictures: kernels folded at first sight; #find=NAME (the search box's own
+    function) finds a node inside a folded kernel, unfolds that kernel only and marks it."""
+    page = index.read_text()
+    name = _inner_name(page)
+    plain = chromium("--dump-dom", index.as_uri())
+    assert plain.returncode == 0 and console_errors(plain.stderr) == []
+    assert re.search(r'<body[^>]*data-script="ok"', plain.stdout) and 'data-graphs="3"' in plain.stdout
+    folded_before = plain.stdout.count(' folded"')
+    assert folded_before > 0, "a large picture's kernels are folded at first sight"
+    assert 'data-found="' not in plain.stdout
+    done = chromium("--dump-dom", index.as_uri() + "#find=" + name)
+    assert done.returncode == 0 and console_errors(done.stderr) == []
+    dom = done.stdout
+    found = re.findall(r'data-found="([^"]+)"', dom)
+    assert found, f"the search found no node named {name}"
+    assert re.search(r'class="matches">1 of \d+: ' + re.escape(name), dom)
+    # the node found is drawn (class found) and the kernel holding it unfolded
+    assert dom.count(' folded"') < folded_before
+    for m in re.finditer(r'<g class="node [^"]*found[^"]*"', dom):
+        before = dom[: m.start()]
+        opened = before.rfind('<g class="cluster AscBackend')
+        assert opened >= 0 and "folded" not in dom[opened : dom.index(">", opened)]
+
+
+def test_zoo_transformer_report_folds_finds_and_unfolds(tmp_path):
+    check_pictures_interact(_report_of(tmp_path, [str(EX / "zoo" / "transformer_encoder_layer.onnx")]))
+
+
+def test_generated_2000_node_report_folds_finds_and_unfolds(tmp_path):
+    from bench.gen_graphs import generate
+
+    src = tmp_path / "g.mlir"
+    src.write_text(generate("mixed", 2000, 3, 40))
+    check_pictures_interact(_report_of(tmp_path, [str(src), "--accept-undecidable"]))

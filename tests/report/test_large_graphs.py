@@ -9,6 +9,8 @@ from report_helpers import staged
 
 from bench.gen_graphs import generate
 from ge_dialect.ge import GeNode, GraphOp
+from ge_dialect.names import ge_type
+from ge_dialect.node_types import CONST_TYPES
 from ge_tools.opt import build_pipeline
 from ge_tools.registry import get_all_passes, make_context
 from passes.memory.assign_memory import GraphPlanner
@@ -20,15 +22,18 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def test_ten_thousand_nodes_picture_and_plan():
-    # --nodes N is the exact number of ops, Data, Const and NetOutput included; at the input
-    # stage each is one drawn node and each operand one GM edge
+    # --nodes N is the exact number of ops, Data, Const and NetOutput included
     m = staged(generate("mixed", 10000, 0, 1000))
     [g] = [op for op in m.ops if isinstance(op, GraphOp)]
     ops = [op for op in g.body.block.ops if isinstance(op, GeNode)]
     assert len(ops) == 10000
     pic = build_picture(m, "input")
-    assert len(pic.nodes) == 10000
-    assert len(pic.edges) == sum(len(op.operands) for op in ops)
+    # a constant is a line on its readers (one per reader and constant), not a node
+    consts = [op for op in ops if ge_type(op) in CONST_TYPES]
+    assert consts
+    assert len(pic.nodes) == 10000 - len(consts)
+    assert len(pic.edges) == sum(1 for op in ops for v in op.operands if ge_type(v.owner) not in CONST_TYPES)
+    assert sum(len(n.weights) for n in pic.nodes) == len({(u.operation, c) for c in consts for u in c.results[0].uses})
     assert {e.kind for e in pic.edges} == {"gm"}
     assert to_dot(pic).count(" -> ") == len(pic.edges)
     shown = picture_to_show(pic)

@@ -74,9 +74,15 @@ def test_softmax_blocks_and_marks():
     assert all(len(b.tensors) == 1 and b.tensors[0].kind == TENSOR for b in plan.blocks)
     root = ET.fromstring(svg)
     lines = {ln.get("class") for ln in root.iter(f"{SVG}line")}
-    assert {"peak", "lower-bound", "bound-position"} <= lines
+    assert {"arena", "lower-bound", "bound-position"} <= lines
     texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
-    assert "peak (memory_size) 3072 B" in texts and "lower bound 3072 B" in texts
+    assert "planned arena F 3072 B" in texts and "lower bound L 3072 B" in texts
+    # the time axis names every position's node (six positions: one label each, a long name
+    # cut with an ellipsis, the whole name in its tooltip)
+    named = [t for t in root.iter(f"{SVG}text") if t.get("class") == "time-name"]
+    assert [t.text for t in named][:2] == ["0 x", "1 m"] and named[2].text == "2 autofuse_pointwise_0_\u2026"
+    assert [t.findtext(f"{SVG}title") for t in named] == plan.positions
+    assert len(named) == len(plan.positions) > 3
 
 
 def test_subgraphs_get_a_panel_each():

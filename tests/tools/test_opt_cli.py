@@ -104,18 +104,26 @@ def _run_with_stderr(monkeypatch, tmp_path, stderr: io.StringIO, *extra: str) ->
     assert "npu.model @main" in out.read_text()
 
 
+def _bar_passes(text: str, tool: str) -> list[tuple[str, int]]:
+    """The passes (and op counts) a tqdm pass bar named, in order, each once."""
+    out: list[tuple[str, int]] = []
+    for m in re.finditer(rf"\r{tool}: ([^\r(]+?) \((\d+) ops\)", text):
+        if not out or out[-1][0] != m.group(1):
+            out.append((m.group(1), int(m.group(2))))
+    return out
+
+
 def test_progress_on_a_terminal_names_each_pass_with_its_graph_size(monkeypatch, tmp_path):
     err = FakeTerminal()
     _run_with_stderr(monkeypatch, tmp_path, err)
     text = err.getvalue()
-    updates = [u for u in text.split("\r\x1b[K") if u]
-    # one update per pass, in order, each `ge-opt: [k/n] <pass as in -p>: <ops> ops, <t> s`
-    assert [u.split("] ")[1].split(":")[0] for u in updates] == README_PIPELINE
-    assert updates[0].startswith(f"ge-opt: [1/{len(README_PIPELINE)}] {README_PIPELINE[0]}: ")
-    # the graph size is the module's op count when the pass starts
-    ops = sum(1 for _ in _parsed_example().walk())
-    assert f": {ops} ops, " in updates[0]
-    assert text.endswith("\r\x1b[K")  # the line is erased at the end
+    # a tqdm bar (ge_tools/progress.py: PassBar) naming each pass as in -p, in order, with the
+    # module's op count when the pass starts, and the passes done of all
+    named = _bar_passes(text, "ge-opt")
+    assert [p for p, _ in named] == README_PIPELINE
+    assert named[0][1] == sum(1 for _ in _parsed_example().walk())
+    assert f"| {len(README_PIPELINE) - 1}/{len(README_PIPELINE)} [" in text
+    assert text.split("\r")[-1] == ""  # the bar is erased at the end
 
 
 def test_no_progress_when_stderr_is_not_a_terminal(monkeypatch, tmp_path):
@@ -128,9 +136,9 @@ def test_progress_leaves_remarks_and_timings_on_their_own_lines(monkeypatch, tmp
     err = FakeTerminal()
     _run_with_stderr(monkeypatch, tmp_path, err, "--remarks", "--time-passes")
     for line in err.getvalue().split("\n"):
-        visible = line.split("\r\x1b[K")[-1]
-        # each printed line starts after an erase, never after a progress text
-        assert not visible.startswith("ge-opt: ["), visible
+        visible = line.split("\r")[-1]
+        # each printed line starts after the bar is erased, never after a progress text
+        assert not visible.startswith("ge-opt: "), visible
     assert "remark: " in err.getvalue() and "Total Execution Time: " in err.getvalue()
 
 
@@ -199,15 +207,14 @@ def test_verify_diagnostics_on_a_terminal_still_collects_the_remarks(monkeypatch
     monkeypatch.setattr(sys, "stderr", err)
     argv = [str(src), "-p", "ge-phony-notask", "--remarks", "--verify-diagnostics", "-o", str(tmp_path / "o")]
     GeOptMain(argv).run()  # no SystemExit: every expectation matched
-    visible = [u for u in err.getvalue().split("\r\x1b[K") if u]
-    assert len(visible) == 1 and re.fullmatch(
-        r"ge-opt: \[1/1\] ge-phony-notask\{remarks=true\}: 5 ops, [0-9.]+ s", visible[0]
-    )
-    assert err.getvalue().endswith("\r\x1b[K")
+    text = err.getvalue()
+    # only the pass bar: no remark line (matched), the bar erased at the end
+    assert _bar_passes(text, "ge-opt") == [("ge-phony-notask{remarks=true}", 5)]
+    assert "\n" not in text and text.split("\r")[-1] == ""
 
 
 def test_ge_run_progress_on_a_terminal_and_remarks_on_clean_lines(monkeypatch):
-    """ge-run shows the same status line as ge-opt (prefixed ge-run), erases it at the end,
+    """ge-run shows the same pass bar as ge-opt (prefixed ge-run), erases it at the end,
     and each remark starts on a clean line."""
     from ge_tools.run import run as ge_run
 
@@ -216,14 +223,14 @@ def test_ge_run_progress_on_a_terminal_and_remarks_on_clean_lines(monkeypatch):
     assert ge_run([str(EXAMPLES / "allgather_concat.mlir"), "--remarks"]) == 0
     text = err.getvalue()
     # each pass as configured (with --remarks: remarks=true where the pass has the option)
-    n = len(README_PIPELINE)
-    assert f"\r\x1b[Kge-run: [1/{n}] {README_PIPELINE[0]}{{remarks=true}}: " in text
-    assert f"\r\x1b[Kge-run: [{n}/{n}] ge-to-npu: " in text
-    assert text.count("ge-run: [") == n
+    named = [p for p, _ in _bar_passes(text, "ge-run")]
+    assert named[0] == f"{README_PIPELINE[0]}{{remarks=true}}" and named[-1] == "ge-to-npu"
+    assert len(named) == len(README_PIPELINE)
     for line in text.split("\n"):
-        if "remark:" in line:  # the status line was erased before the remark
-            assert line.split("\r\x1b[K")[-1].startswith(str(EXAMPLES / "allgather_concat.mlir"))
-    assert text.endswith("\r\x1b[K")  # erased at the end
+        if "remark:" in line:  # the bar was erased before the remark
+            assert line.split("\r")[-1].startswith(str(EXAMPLES / "allgather_concat.mlir"))
+    assert "ge-run: executions" in text  # the executions' bar (ge_tools/progress.py: steps)
+    assert text.split("\r")[-1] == ""  # erased at the end
 
 
 def test_ge_run_no_progress_when_not_a_terminal(monkeypatch):
@@ -232,7 +239,7 @@ def test_ge_run_no_progress_when_not_a_terminal(monkeypatch):
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     assert ge_run([str(EXAMPLES / "allgather_concat.mlir")]) == 0
-    assert "ge-run: [" not in err.getvalue() and "\x1b[K" not in err.getvalue()
+    assert "ge-run: " not in err.getvalue() and "\r" not in err.getvalue()
 
 
 # -- verification policy: the input and the result, or after every pass (--verify-each) ---
