@@ -10,7 +10,10 @@ reason name and NFxxxx code, and a message for remarks). Fuse either loop-merges
 AscBackends into one AscBackend (passes/autofuse/loop_merge.py: shared Data nodes
 deduplicated, Store -> Data -> Load removed, outputs only the partner read dropped), or,
 when a concat is involved or a side is already a FusedAscBackend, wraps them in a
-ge.FusedAscBackend and records the pairs its inner round may still loop-merge.
+ge.FusedAscBackend and records the pairs its inner round may still loop-merge. The
+replacement of the pair by the merged node is a rewrite, the FuseAscBackendPair pattern,
+applied through xDSL's PatternRewriter: the solver decides the pairs, the pattern merges
+them and reports each insertion, use change and erasure to the rewriter.
 
 Every answer that is kept across calls (per node, per pair, per content) is read through
 `self.cache` (passes/autofuse/fuse_cache.py); with ge-autofuse's `fuse-cache=false` or
@@ -47,6 +50,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
@@ -431,25 +436,13 @@ class AscBackendFusionDecider:
         return new, olds, n1, n2
 
     def fuse(self, n1: Operation, n2: Operation) -> Operation:
-        """AscBackendFusionDecider::Fuse: the fused node in node2's place, both erased."""
-        built = self.build_fused(n1, n2, take=True)  # both are erased below
-        assert not isinstance(built, Reason), built
-        new, olds, n1, n2 = built
-        block = n2.parent_block()
-        assert block is not None
-        block.insert_op_before(new, n2)
-        for old, r in zip(olds, new.results):
-            old.replace_all_uses_with(r)
-        # Operation.erase but for its last step, which replaces each result, used by nothing
-        # now, by an ErasedSSAValue (a fused node has an output per member: 8 per fusion)
-        n2.detach()
-        _drop_fused_away(n2)
-        for n in (n2, n1):  # outputs read only by n2 (now erased) have no uses left
-            for r in n.results:
-                assert r.first_use is None, f"output {r.index} of '{node_name(n)}' still used"
-        n1.detach()
-        _drop_fused_away(n1)
-        return new
+        """AscBackendFusionDecider::Fuse: the fused node in node2's place, both erased (the
+        FuseAscBackendPair rewrite, through xDSL's PatternRewriter)."""
+        n1, n2 = ordered_pair(n1, n2)
+        rewrite = FuseAscBackendPair(self, n1)
+        rewrite.match_and_rewrite(n2, PatternRewriter(n2))
+        assert rewrite.fused is not None
+        return rewrite.fused
 
     def _attrs(self, n1: Operation, n2: Operation, fused: bool) -> dict[str, Attribute]:
         """FuseNode's attributes: name, primary type of n1, OR-ed masks, origin nodes."""
@@ -543,15 +536,46 @@ def _inner_pairs(
     return pairs
 
 
-def _drop_fused_away(n: Operation) -> None:
-    """Operation.drop_all_references of a node Fuse erased, without walking its origin
-    region: an AscBackend's origin (a ge graph body lowering built, or split_origin's
-    clone) is its own and nothing is moved out of it, and the node is IsolatedFromAbove, so
-    every use in it is of a value in it and dies with it (about 3/4 of the nested nodes
-    the erase walked). Its AscGraph, out of which the merge moved nodes, is still dropped."""
+@dataclass
+class FuseAscBackendPair(RewritePattern):
+    """Fuse of a pair CanFuse accepted, as a rewrite of node2: node1 and node2 replaced by
+    the merged node (an AscBackend from MergeAscGraphByLoop, loop_merge.py, or a
+    FusedAscBackend from MergeGraphToFusedAscBackendNode), inserted in node2's place.
+
+    # asc_backend_fusion_decider.cpp: AscBackendFusionDecider::Fuse (then FuseNode)
+    The solver decides the pairs (solver.py: FusionStrategySolver::FuseGraph) and calls
+    the decider's `fuse`, which applies this pattern to node2 once; the insertion, the
+    uses of both nodes' outputs moving to the merged node's, and the two erasures go
+    through the PatternRewriter, so a listener sees them. `fused` is the merged node.
+    """
+
+    decider: AscBackendFusionDecider
+    node1: Operation
+    fused: Operation | None = None
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        built = self.decider.build_fused(self.node1, op, take=True)  # both are erased below
+        assert not isinstance(built, Reason), built
+        new, olds, n1, n2 = built
+        rewriter.insert(new, InsertPoint.before(n2))
+        for old, r in zip(olds, new.results):
+            rewriter.replace_all_uses_with(old, r)
+        # node2 first: the outputs of node1 only node2 read have no use left after it
+        for n in (n2, n1):
+            _detach_origin(n)
+            rewriter.erase(n)
+        self.fused = new
+
+
+def _detach_origin(n: Operation) -> None:
+    """Before a fused-away node is erased: its origin region (an AscBackend's, a ge graph
+    body lowering built, or split_origin's clone) detached, so the erasure does not walk
+    it. The origin is the node's own and nothing is moved out of it, and the node is
+    IsolatedFromAbove, so every use in it is of a value in it and dies with it (about 3/4
+    of the nested nodes the erase walked). Its AscGraph, out of which the merge moved
+    nodes, is still dropped by the erasure."""
     if isinstance(n, ge.AscBackend) and (origin := n.origin) is not None:
         n.detach_region(origin)
-    n.drop_all_references()
 
 
 def _inline_side(

@@ -8,9 +8,12 @@ LxFusionCheck; a node that passes them all gets SetNotaskAttr. Marking mutates t
 as the pass goes (locks on producers, virtual-op attributes on the node), so later nodes
 see earlier marks: a tensor feeds at most one no-task node, the first in node order.
 
-A subclass names its target op types, its lock attribute and its CheckDim (and optionally
-CheckFormat) rule, as GE's ConcatNotaskPass / PackNotaskPass override the base class.
-Every rule returns a ``Reason`` (ge_dialect/reason.py: GE's function name and a message a
+The per-node decision is a RewritePattern, `MarkNotask`, that the pass applies with xDSL's
+PatternRewriteWalker once per node, forward (no re-application, no reverse walk); the pass
+keeps the per-graph gate (ShouldSkipGraph) and the analyses the nodes share (`NotaskGraph`).
+A MarkNotask subclass names its target op types, its lock attribute and its CheckDim (and
+optionally CheckFormat) rule, as GE's ConcatNotaskPass / PackNotaskPass override the base
+class (MarkConcatNotask, MarkPackNotask, MarkSplitNotask). Every rule returns a ``Reason`` (ge_dialect/reason.py: GE's function name and a message a
 user understands) or None when it passes; RunOnTargetNode and InputCheck are ordered rule
 tuples, the first failure deciding. With ``remarks`` the pass prints one line per target
 node with the first failing rule, or the locked producers.
@@ -28,6 +31,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from ge_dialect import attrs as A
 from ge_dialect import graph as G
@@ -616,17 +620,48 @@ def set_notask_attr(op: Operation, lock_attr: str) -> list[tuple[Operation, int]
 
 
 # ---------------------------------------------------------------------------------------
-# The pass skeleton
+# The marking pattern and the pass skeleton
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class NotaskPassBase(ModulePass):
-    """Base of the no-task passes (GE's NotaskPassBase); not registered itself."""
+# What RunOnTargetNode gives a node: the first failing rule, or the producer outputs
+# SetNotaskAttr locked.
+Outcome = Reason | list[tuple[Operation, int]]
 
-    remarks: bool = False
 
-    OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
+@dataclass
+class NotaskGraph:
+    """What the markings of one graph share, computed by the pass: the graph, its
+    ShouldSkipGraph verdict, the module's ref links, and the node order (OutputCheck's
+    "first consumer"), computed at the first node that needs it."""
+
+    graph: GraphOp
+    skip: Reason | None
+    links: RefLinks
+
+    @cached_property
+    def order(self) -> dict[Operation, int]:
+        return G.node_order(self.graph)
+
+
+@dataclass
+class MarkNotask(RewritePattern):
+    """One target node of one graph: RunOnTargetNode's chain, then SetNotaskAttr.
+
+    # notask_pass_base.cc: NotaskPassBase::Run (per node of graph->GetDirectNode(): IsTargetOp,
+    # then RunOnTargetNode)
+    The pass applies it with a PatternRewriteWalker, forward and without re-application
+    (`apply_recursively=False`), so each node is matched once, in the graph's stored
+    (topological) order, and sees the locks the earlier nodes set, as GE's loop does. A
+    subclass names its target types, its lock attribute and its CheckDim (and optionally
+    CheckFormat), as GE's ConcatNotaskPass / PackNotaskPass override the base class. The
+    marks are reported to the rewriter (`notify_op_modified` on the node and on each
+    producer it locked); `remarks` prints one line per target node.
+    """
+
+    on: NotaskGraph
+    remarks: bool
+    pass_name: str
 
     # notask_pass_base.h: IsTargetOp (overridden per pass)
     TARGET_TYPES: ClassVar[frozenset[str]] = frozenset()
@@ -641,53 +676,82 @@ class NotaskPassBase(ModulePass):
     def check_dim(self, op: Operation) -> Reason | None:
         """# notask_pass_base.h: NotaskPassBase::CheckDim (pure virtual)"""
 
-    def run_on_target_node(
-        self, op: Operation, graph: GraphOp, links: RefLinks, order: dict[Operation, int]
-    ) -> Reason | list[tuple[Operation, int]]:
+    def run_on_target_node(self, op: Operation) -> Outcome:
         """# notask_pass_base.cc: NotaskPassBase::RunOnTargetNode"""
+        on = self.on
         for rule in (
             lambda: is_unknown_shape_op(op),
             # the graph being processed is the node's owner graph
-            lambda: is_owner_graph_unknown(graph),
-            lambda: input_check(op, self.LOCK_ATTR, links),
+            lambda: is_owner_graph_unknown(on.graph),
+            lambda: input_check(op, self.LOCK_ATTR, on.links),
             lambda: self.check_format(op),
             lambda: self.check_dim(op),
-            lambda: output_check(op, order),
+            lambda: output_check(op, on.order),
             lambda: lx_fusion_check(op),
         ):
             if (rej := rule()) is not None:
                 return rej
         return set_notask_attr(op, self.LOCK_ATTR)
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        """# notask_pass_base.cc: NotaskPassBase::Run, per graph (PassManager::Run: root
-        graph, then each subgraph separately)"""
-        links = RefLinks(op)
-        for graph in G.graphs_in_pass_order(op):
-            skip = should_skip_graph(graph)
-            order: dict[Operation, int] | None = None
-            for node in G.graph_nodes(graph):
-                if ge_type(node) not in self.TARGET_TYPES:
-                    continue
-                if skip is not None:
-                    self._remark(node, skip)
-                    continue
-                if order is None:
-                    order = G.node_order(graph)
-                self._remark(node, self.run_on_target_node(node, graph, links, order))
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        # notask_pass_base.cc: NotaskPassBase::Run (GetDirectNode: nodes of this graph, not
+        # the copies inside an AscBackend's origin region; IsTargetOp)
+        if op.parent_op() is not self.on.graph or ge_type(op) not in self.TARGET_TYPES:
+            return
+        # notask_pass_base.cc: NotaskPassBase::Run (ShouldSkipGraph: no node is marked)
+        if self.on.skip is not None:
+            self.report(op, self.on.skip)
+            return
+        outcome = self.run_on_target_node(op)
+        if not isinstance(outcome, Reason):
+            rewriter.notify_op_modified(op)
+            for producer, _ in outcome:
+                rewriter.notify_op_modified(producer)
+        self.report(op, outcome)
 
-    def _remark(self, op: Operation, outcome: Reason | list[tuple[Operation, int]]) -> None:
+    def report(self, op: Operation, outcome: Outcome) -> None:
+        """The remark of one target node: the first failing rule, or the locked producers."""
         if not self.remarks:
             return
         head = f"{ge_type(op)} '{node_name(op)}'"
         if isinstance(outcome, Reason):
             remark(
-                op, f"{head} not marked: {outcome}", reason=outcome, pass_name=self.name, verdict="not marked",
+                op, f"{head} not marked: {outcome}", reason=outcome, pass_name=self.pass_name, verdict="not marked",
                 nodes=(node_name(op),),
             )  # fmt: skip
         else:
             locks = ", ".join(f"{node_name(p)}:{i}" for p, i in outcome)
             remark(
-                op, f"{head} marked no-task; locked producers: {locks}", pass_name=self.name, verdict="marked",
+                op, f"{head} marked no-task; locked producers: {locks}", pass_name=self.pass_name, verdict="marked",
                 nodes=(node_name(op), *(node_name(p) for p, _ in outcome)),
             )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class NotaskPassBase(ModulePass):
+    """Base of the no-task passes (GE's NotaskPassBase); not registered itself.
+
+    The pass keeps what is per graph: the graphs in GE's pass order, ShouldSkipGraph, and
+    the analyses the nodes share (NotaskGraph); the per-node decision is its PATTERN, a
+    MarkNotask applied once per node by xDSL's PatternRewriteWalker.
+    """
+
+    remarks: bool = False
+
+    OPTIONS: ClassVar[dict[str, Option]] = {"remarks": REMARKS}
+
+    # the per-node marking (a MarkNotask subclass)
+    PATTERN: ClassVar[type[MarkNotask]]
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        """# notask_pass_base.cc: NotaskPassBase::Run, per graph (PassManager::Run: root
+        graph, then each subgraph separately)"""
+        links = RefLinks(op)
+        targets = self.PATTERN.TARGET_TYPES
+        for graph in G.graphs_in_pass_order(op):
+            # IsTargetOp: a graph without a target node has nothing to mark or remark
+            if not any(ge_type(n) in targets for n in G.graph_nodes(graph)):
+                continue
+            pattern = self.PATTERN(NotaskGraph(graph, should_skip_graph(graph), links), self.remarks, self.name)
+            # forward, each node once: GE's node loop (see MarkNotask)
+            PatternRewriteWalker(pattern, walk_reverse=False, apply_recursively=False).rewrite_region(graph.body)

@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.reason import Reason
-from passes.notask.base import NotaskPassBase, check_dim_for_input
+from passes.notask.base import MarkNotask, NotaskPassBase, check_dim_for_input
 
 
 def check_concat_dim(op: Operation) -> Reason | None:
@@ -49,6 +49,22 @@ def check_concat_dim(op: Operation) -> Reason | None:
     return None
 
 
+@dataclass
+class MarkConcatNotask(MarkNotask):
+    """One ConcatD / ConcatV2D: marked no-task when its producers can write side by side.
+
+    # concat_notask_pass.cc: ConcatNotaskPass (IsTargetOp, CheckDim) on NotaskPassBase's chain
+    """
+
+    # concat_notask_pass.cc: ConcatNotaskPass::IsTargetOp (CONCATD, CONCATV2D)
+    TARGET_TYPES: ClassVar[frozenset[str]] = frozenset({"ConcatD", "ConcatV2D"})
+    LOCK_ATTR: ClassVar[str] = A.CAN_REUSED_FOR_CONCAT_OPTIMIZE
+
+    def check_dim(self, op: Operation) -> Reason | None:
+        """# concat_notask_pass.cc: ConcatNotaskPass::CheckDim"""
+        return check_concat_dim(op)
+
+
 @dataclass(frozen=True)
 class ConcatNotaskPass(NotaskPassBase):
     """Marks ConcatD/ConcatV2D no-task when its producers can write side by side (GE ConcatNotaskPass).
@@ -61,14 +77,9 @@ class ConcatNotaskPass(NotaskPassBase):
     storage format's alignment), OutputCheck, LxFusionCheck. Marked: `_no_task`,
     `_no_padding_continuous_input`, `_output_reuse_input`, `_reuse_input_on_dim_index = 0`;
     producers get `can_reused_for_concat_optimize = [false]`. `remarks` says why, node by node.
+    Each node is one application of the MarkConcatNotask pattern.
     """
 
     name = "ge-concat-notask"
 
-    # concat_notask_pass.cc: ConcatNotaskPass::IsTargetOp (CONCATD, CONCATV2D)
-    TARGET_TYPES: ClassVar[frozenset[str]] = frozenset({"ConcatD", "ConcatV2D"})
-    LOCK_ATTR: ClassVar[str] = A.CAN_REUSED_FOR_CONCAT_OPTIMIZE
-
-    def check_dim(self, op: Operation) -> Reason | None:
-        """# concat_notask_pass.cc: ConcatNotaskPass::CheckDim"""
-        return check_concat_dim(op)
+    PATTERN: ClassVar[type[MarkNotask]] = MarkConcatNotask

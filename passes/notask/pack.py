@@ -19,7 +19,7 @@ from ge_dialect.desc import tensor_desc
 from ge_dialect.formats import FRACTAL_NZ, ORIGIN_FORMATS, primary_format
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_dims
-from passes.notask.base import NotaskPassBase, check_dim_for_input
+from passes.notask.base import MarkNotask, NotaskPassBase, check_dim_for_input
 
 
 def is_internal_format(fmt: str) -> bool:
@@ -71,18 +71,13 @@ def check_pack_dim(op: Operation) -> Reason | None:
     return None
 
 
-@dataclass(frozen=True)
-class PackNotaskPass(NotaskPassBase):
-    """Marks Pack no-task when its producers can write side by side (GE PackNotaskPass).
+@dataclass
+class MarkPackNotask(MarkNotask):
+    """One Pack: marked no-task when its producers can write side by side.
 
-    The ConcatNotaskPass chain (graph gates, unknown shapes, InputCheck, OutputCheck,
-    LxFusionCheck) with Pack's own rules: CheckFormat rejects internal storage formats other
-    than FRACTAL_NZ; CheckDim normalises a negative `axis` by rank + 1, accepts axis 0,
-    needs all-ones pieces for axis == rank, and applies CheckDimForInput otherwise.
-    Producers are locked with `can_reused_for_pack_optimize = [false]`.
+    # pack_notask_pass.cc: PackNotaskPass (IsTargetOp, CheckFormat, CheckDim) on
+    # NotaskPassBase's chain
     """
-
-    name = "ge-pack-notask"
 
     # pack_notask_pass.cc: PackNotaskPass::IsTargetOp (type "Pack")
     TARGET_TYPES: ClassVar[frozenset[str]] = frozenset({"Pack"})
@@ -95,3 +90,20 @@ class PackNotaskPass(NotaskPassBase):
     def check_dim(self, op: Operation) -> Reason | None:
         """# pack_notask_pass.cc: PackNotaskPass::CheckDim"""
         return check_pack_dim(op)
+
+
+@dataclass(frozen=True)
+class PackNotaskPass(NotaskPassBase):
+    """Marks Pack no-task when its producers can write side by side (GE PackNotaskPass).
+
+    The ConcatNotaskPass chain (graph gates, unknown shapes, InputCheck, OutputCheck,
+    LxFusionCheck) with Pack's own rules: CheckFormat rejects internal storage formats other
+    than FRACTAL_NZ; CheckDim normalises a negative `axis` by rank + 1, accepts axis 0,
+    needs all-ones pieces for axis == rank, and applies CheckDimForInput otherwise.
+    Producers are locked with `can_reused_for_pack_optimize = [false]`. Each node is one
+    application of the MarkPackNotask pattern.
+    """
+
+    name = "ge-pack-notask"
+
+    PATTERN: ClassVar[type[MarkNotask]] = MarkPackNotask

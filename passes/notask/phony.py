@@ -19,6 +19,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
@@ -454,7 +455,7 @@ def check_phony_layout(node: Operation) -> str | None:
     return msg
 
 
-# -- the pass ----------------------------------------------------------------------------------
+# -- the patterns and the pass ------------------------------------------------------------------
 
 
 def _all_nodes(graph: GraphOp) -> Iterator[GeNode]:
@@ -463,6 +464,91 @@ def _all_nodes(graph: GraphOp) -> Iterator[GeNode]:
     for op in graph.walk():
         if isinstance(op, GeNode):
             yield op
+
+
+@dataclass
+class MarkPhonyNotask(RewritePattern):
+    """One PhonyConcat / PhonySplit: marked GE's no-padding continuous virtual op.
+
+    # engine/ge_local_graph_optimizer.cc: GeLocalGraphOptimizer::OptimizeOriginalGraphJudgeInsert
+    Unconditional (mark_phony_node); applied once per node of GetAllNodes (the walk's
+    pre-order: a nested body's nodes right after their parent), the mark reported to the
+    rewriter.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, GeNode) and mark_phony_node(op):
+            rewriter.notify_op_modified(op)
+
+
+@dataclass
+class CalcOpRunningParam(RewritePattern):
+    """One node of one graph at build time: a PhonyConcat's producer offsets, a PhonySplit's
+    consumer offsets, the reshape family's output reusing its input.
+
+    # ge_local_ops_kernel_builder.cc: GeLocalOpsKernelBuilder::CalcOpRunningParam
+    Applied once per node, forward over GetAllNodes (the pass's walker), with what the
+    graph's nodes share: the node order (a PhonySplit's consumers in node order) and the
+    offset slots of the calculation (`OffsetSlots`: each pair keeps its slot).
+    """
+
+    order: dict[Operation, int]
+    slots: OffsetSlots
+    remarks: bool
+    pass_name: str
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, GeNode):
+            return
+        t = ge_type(op)
+        if t not in (PHONY_CONCAT, PHONY_SPLIT) and t not in REUSE_INPUT_OP_TYPES:
+            return
+        head = f"{t} '{node_name(op)}'"
+        # CalcOpRunningParam: an unknown-shape node (no _op_no_tiling) is skipped entirely.
+        if has_unknown_shape(op):
+            self._unknown_shape(op, t, head)
+        elif t in (PHONY_CONCAT, PHONY_SPLIT):
+            self._phony_offsets(op, t, head, rewriter)
+        elif calc_node_offset_by_reuse_input(op):
+            rewriter.notify_op_modified(op)
+            if self.remarks:
+                remark(
+                    op, f"{head} marked output 0 reuses input 0", pass_name=self.pass_name, verdict="marked",
+                    nodes=(node_name(op),),
+                )  # fmt: skip
+        elif self.remarks:
+            why = Reason("CalcNodeOffsetByReuseInput", "owner graph is unknown")
+            remark(op, f"{head} not marked: {why}", reason=why, pass_name=self.pass_name, verdict="not marked")
+
+    def _unknown_shape(self, op: Operation, t: str, head: str) -> None:
+        """The remark of a node CalcOpRunningParam skips (unknown shape)."""
+        if not self.remarks:
+            return
+        why = Reason("CalcOpRunningParam", "unknown shape")
+        if t in REUSE_INPUT_OP_TYPES:
+            remark(op, f"{head} not marked: {why}", reason=why, pass_name=self.pass_name, verdict="not marked")
+        else:
+            remark(
+                op, f"{head} marked no-task; offsets not computed: {why}", reason=why, pass_name=self.pass_name,
+                verdict="marked",
+            )  # fmt: skip
+
+    def _phony_offsets(self, op: Operation, t: str, head: str, rewriter: PatternRewriter) -> None:
+        """CalcPhonyConcatNodeOffset / CalcPhonySplitNodeOffset, then our layout check."""
+        if t == PHONY_CONCAT:
+            written, note = calc_phony_concat_node_offset(op, self.slots)
+        else:
+            written, note = calc_phony_split_node_offset(op, self.order, self.slots)
+        for node, _, _ in written:  # the producers' (consumers') offset lists
+            rewriter.notify_op_modified(node)
+        if self.remarks:
+            remark(
+                op, f"{head} marked no-task; {note}", pass_name=self.pass_name, verdict="marked",
+                nodes=(node_name(op),),
+            )  # fmt: skip
+        # Ours, not GE's: GE builds this graph and its kernels clobber each other.
+        if written and (msg := check_phony_layout(op)) is not None:
+            warning(op, msg)
 
 
 @dataclass(frozen=True)
@@ -491,6 +577,10 @@ class PhonyNotaskPass(ModulePass):
     CheckPhonySplitOutputShapeSame, CheckPhonyConcatInputIs32Align, CheckDimAttrValid,
     CheckDimAttrMatchTensor). Several of them are caught earlier by the ge dialect's
     verifier on origin shapes; the pass checks again on runtime shapes, as GE does.
+
+    The per-node work is two RewritePatterns, MarkPhonyNotask (mark) and CalcOpRunningParam
+    (calc), each applied once per node, forward, by xDSL's PatternRewriteWalker; the pass
+    keeps the stages' order and, per graph, what the nodes share.
     """
 
     name = "ge-phony-notask"
@@ -520,54 +610,16 @@ class PhonyNotaskPass(ModulePass):
         # engine/ge_local_graph_optimizer.cc: OptimizeOriginalGraphJudgeInsert (GetAllNodes)
         if self.stage in ("all", "mark"):
             for graph in graphs:
-                for node in _all_nodes(graph):
-                    mark_phony_node(node)
+                _walk_once(MarkPhonyNotask(), graph)
         if self.stage == "mark":
             return
         # ge_local_ops_kernel_builder.cc: GeLocalOpsKernelBuilder::CalcOpRunningParam
         for graph in graphs:
-            nodes = list(_all_nodes(graph))
-            order: dict[Operation, int] = {n: i for i, n in enumerate(nodes)}
-            slots = OffsetSlots()  # one calculation per graph: every pair keeps its slot
-            for node in nodes:
-                self._calc_op_running_param(node, order, slots)
+            order: dict[Operation, int] = {n: i for i, n in enumerate(_all_nodes(graph))}
+            # one calculation per graph: every pair keeps its slot
+            _walk_once(CalcOpRunningParam(order, OffsetSlots(), self.remarks, self.name), graph)
 
-    def _calc_op_running_param(self, node: GeNode, order: dict[Operation, int], slots: OffsetSlots) -> None:
-        t = ge_type(node)
-        if t not in (PHONY_CONCAT, PHONY_SPLIT) and t not in REUSE_INPUT_OP_TYPES:
-            return
-        head = f"{t} '{node_name(node)}'"
-        marked = f"{head} marked no-task; "
-        # CalcOpRunningParam: an unknown-shape node (no _op_no_tiling) is skipped entirely.
-        if has_unknown_shape(node):
-            if self.remarks:
-                why = Reason("CalcOpRunningParam", "unknown shape")
-                if t in REUSE_INPUT_OP_TYPES:
-                    remark(node, f"{head} not marked: {why}", reason=why, pass_name=self.name, verdict="not marked")
-                else:
-                    remark(
-                        node, f"{marked}offsets not computed: {why}", reason=why, pass_name=self.name, verdict="marked"
-                    )
-            return
-        if t in (PHONY_CONCAT, PHONY_SPLIT):
-            if t == PHONY_CONCAT:
-                written, note = calc_phony_concat_node_offset(node, slots)
-            else:
-                written, note = calc_phony_split_node_offset(node, order, slots)
-            if self.remarks:
-                remark(node, marked + note, pass_name=self.name, verdict="marked", nodes=(node_name(node),))
-            # Ours, not GE's: GE builds this graph and its kernels clobber each other.
-            if written and (msg := check_phony_layout(node)) is not None:
-                warning(node, msg)
-        elif calc_node_offset_by_reuse_input(node):
-            if self.remarks:
-                remark(
-                    node,
-                    f"{head} marked output 0 reuses input 0",
-                    pass_name=self.name,
-                    verdict="marked",
-                    nodes=(node_name(node),),
-                )
-        elif self.remarks:
-            why = Reason("CalcNodeOffsetByReuseInput", "owner graph is unknown")
-            remark(node, f"{head} not marked: {why}", reason=why, pass_name=self.name, verdict="not marked")
+
+def _walk_once(pattern: RewritePattern, graph: GraphOp) -> None:
+    """`pattern` on every node of `graph` (GetAllNodes), forward, each node once."""
+    PatternRewriteWalker(pattern, walk_reverse=False, apply_recursively=False).rewrite_region(graph.body)

@@ -54,7 +54,9 @@ from ge_dialect.mem_types import RT_MEMORY_HBM, is_memory_type_special, memory_t
 from ge_dialect.node_types import CONST_TYPES, VARIABLE_TYPES
 from ge_dialect.reason import Reason
 from passes.notask.base import (
+    MarkNotask,
     NotaskPassBase,
+    Outcome,
     RefLinks,
     check_dim_for_input,
     first_out_anchor_not_in_ref_node,
@@ -330,6 +332,27 @@ def split_rules(op: Operation, graph: GraphOp, links: RefLinks, order: dict[Oper
     return None
 
 
+@dataclass
+class MarkSplitNotask(MarkNotask):
+    """One SplitD / SplitVD: marked no-task when its outputs can be views of its input
+    (the chain of split_rules, then set_split_notask_attr; ours, in the shape of GE's
+    NotaskPassBase: see the module docstring)."""
+
+    TARGET_TYPES: ClassVar[frozenset[str]] = frozenset({SPLIT_D, SPLIT_VD})
+
+    def check_format(self, op: Operation) -> Reason | None:
+        return check_split_format(op)
+
+    def check_dim(self, op: Operation) -> Reason | None:
+        return check_split_dim(op)
+
+    def run_on_target_node(self, op: Operation) -> Outcome:
+        """The chain of split_rules, then SetNotaskAttr."""
+        on = self.on
+        rej = split_rules(op, on.graph, on.links, on.order)
+        return rej if rej is not None else set_split_notask_attr(op)
+
+
 @dataclass(frozen=True)
 class SplitNotaskPass(NotaskPassBase):
     """Marks SplitD/SplitVD no-task when its outputs can be views of its input (ours: the
@@ -346,22 +369,10 @@ class SplitNotaskPass(NotaskPassBase):
     ref op), LxFusionCheck. Marked: `_no_task`, `_no_padding_continuous_output`,
     `_output_reuse_input`, `_reuse_input_on_dim_index = 0`; the input's producer output gets
     `can_reused_for_concat_optimize = [false]` and `can_reused_for_pack_optimize = [false]`.
-    Runs before ge-concat-notask (why: passes/notask/split.py). `remarks` says why, node by node.
+    Runs before ge-concat-notask (why: passes/notask/split.py). `remarks` says why, node by
+    node. Each node is one application of the MarkSplitNotask pattern.
     """
 
     name = "ge-split-notask"
 
-    TARGET_TYPES: ClassVar[frozenset[str]] = frozenset({SPLIT_D, SPLIT_VD})
-
-    def check_format(self, op: Operation) -> Reason | None:
-        return check_split_format(op)
-
-    def check_dim(self, op: Operation) -> Reason | None:
-        return check_split_dim(op)
-
-    def run_on_target_node(
-        self, op: Operation, graph: GraphOp, links: RefLinks, order: dict[Operation, int]
-    ) -> Reason | list[tuple[Operation, int]]:
-        """The chain of split_rules, then SetNotaskAttr."""
-        rej = split_rules(op, graph, links, order)
-        return rej if rej is not None else set_split_notask_attr(op)
+    PATTERN: ClassVar[type[MarkNotask]] = MarkSplitNotask

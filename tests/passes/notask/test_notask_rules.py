@@ -73,8 +73,8 @@ def test_passes_are_registered_with_a_remarks_option():
     assert passes["ge-concat-notask"]() is ConcatNotaskPass
     assert passes["ge-pack-notask"]() is PackNotaskPass
     assert ConcatNotaskPass().remarks is False and PackNotaskPass(remarks=True).remarks is True
-    assert ConcatNotaskPass.TARGET_TYPES == {"ConcatD", "ConcatV2D"}
-    assert PackNotaskPass.TARGET_TYPES == {"Pack"}
+    assert ConcatNotaskPass.PATTERN.TARGET_TYPES == {"ConcatD", "ConcatV2D"}
+    assert PackNotaskPass.PATTERN.TARGET_TYPES == {"Pack"}
 
 
 # ---------------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ def run_and_compare(m: ModuleOp, c: ModuleOp, executions: int = 3, seed: int = 0
 def test_registered_with_remarks_option_and_in_ge_compile_before_the_concat() -> None:
     assert get_all_passes()["ge-split-notask"]() is S.SplitNotaskPass
     assert S.SplitNotaskPass().remarks is False and S.SplitNotaskPass(remarks=True).remarks
-    assert S.SplitNotaskPass.TARGET_TYPES == {"SplitD", "SplitVD"}
+    assert S.SplitNotaskPass.PATTERN.TARGET_TYPES == {"SplitD", "SplitVD"}
     seq = [p.split("{")[0] for p in COMPILE_ORDER]
     assert seq.index("ge-autofuse") < seq.index("ge-split-notask") == seq.index("ge-concat-notask") - 1
     assert "ge-split-notask" in COMPILE_ORDER
