@@ -30,12 +30,32 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, IntAttr, IntegerAttr, StringAttr
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, IntegerAttr, StringAttr, TensorType
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ge_dialect import symbolic as S
 
 SHAPE_ENV_ATTR = "_shape_env"
+# an AscBackend's output shape over symbols, one expression per dim (GE keeps it in the
+# output desc's SymbolicDescAttr: its origin symbol shape)
+ORIGIN_SYMBOL_SHAPE_ATTR = "_origin_symbol_shape"
+
+
+def origin_symbol_shape(v: SSAValue) -> ArrayAttr:
+    """`v`'s origin symbol shape as its producer's `_origin_symbol_shape` holds it (one list,
+    or one per result), else its static shape; each dim an expression's text."""
+    owner = v.owner
+    a = owner.attributes.get(ORIGIN_SYMBOL_SHAPE_ATTR) if isinstance(owner, Operation) else None
+    if isinstance(a, ArrayAttr) and a.data:
+        if isinstance(a.data[0], ArrayAttr):
+            k = v.index if isinstance(v, OpResult) else 0
+            if k < len(a.data):
+                return a.data[k]  # type: ignore[return-value]
+        else:
+            return a
+    t = v.type
+    dims = t.get_shape() if isinstance(t, TensorType) else ()
+    return ArrayAttr([StringAttr(str(d)) for d in dims])
 
 
 class DynamicMode(enum.Enum):
@@ -119,8 +139,8 @@ class Guard:
     def holds(self, values: Mapping[str, int]) -> bool:
         return _HOLDS[self.rel](S.evaluate(self.lhs, values), S.evaluate(self.rhs, values))
 
-    def static_check(self) -> S.TriBool:
-        return _CHECKS[self.rel](self.lhs, self.rhs)
+    def static_check(self, lower: int = 1) -> S.TriBool:
+        return _CHECKS[self.rel](self.lhs, self.rhs, lower)
 
     def negation(self) -> Guard:
         """not (lhs rel rhs), with the relations this type has (GE: sym::Not)."""
@@ -190,6 +210,13 @@ class ShapeEnv:
         self.sources.append((source, e))
         return e
 
+    @property
+    def lower(self) -> int:
+        """The symbols' lower bound: 2 under 0/1 specialisation (a 0 or 1 became a
+        constant, so a symbol was >= 2 when it was made, and binding guards that it stays
+        so), else 1 (a dim)."""
+        return 2 if self.setting.specialize_zero_one else 1
+
     def hint(self, name: str) -> int:
         return self.symbol_to_value[name]
 
@@ -202,13 +229,13 @@ class ShapeEnv:
     def append_guard(self, g: Guard) -> None:
         """# GE: ShapeEnvAttr::AppendSymbolCheckInfo (a provable fact is not recorded; one
         guard once)"""
-        if g.static_check() is S.TriBool.TRUE or self.has_guard(g):
+        if g.static_check(self.lower) is S.TriBool.TRUE or self.has_guard(g):
             return
         self.guards.append(g)
 
     def append_assert(self, g: Guard) -> None:
         """# GE: ShapeEnvAttr::AppendSymbolAssertInfo"""
-        if g.static_check() is S.TriBool.TRUE or self.has_assert(g):
+        if g.static_check(self.lower) is S.TriBool.TRUE or self.has_assert(g):
             return
         self.asserts.append(g)
 
@@ -231,7 +258,7 @@ class ShapeEnv:
         """
         a, b = S.expr(lhs), S.expr(rhs)
         g = Guard(a, rel, b, dfx_info)
-        r = g.static_check()
+        r = g.static_check(self.lower)
         if r is not S.TriBool.UNKNOWN:
             return r is S.TriBool.TRUE
         held = g.holds(self.symbol_to_value)
@@ -257,6 +284,13 @@ class ShapeEnv:
             elif values[name] != v:
                 first = self.symbol_to_source[name]
                 raise GuardFailed(f"{src} is {v}, compiled equal to {name} = {values[name]} ({first}; duck sizing)")
+        if self.lower > 1:
+            for name, v in values.items():
+                if v < self.lower:
+                    raise GuardFailed(
+                        f"{name} = {v} ({self.symbol_to_source[name]}), compiled for {name} >= {self.lower} "
+                        "(0/1 specialisation)"
+                    )
         for g in self.asserts:
             if not g.holds(values):
                 raise AssertFailed(f"assert {g.text()} fails with {self.fmt_values(values, g)}")
@@ -292,13 +326,13 @@ class ShapeEnv:
 
         def src_attr(src: Source, e: S.Expr) -> Attribute:
             dim = src.dim if isinstance(src, InputShapeSource) else -1
-            return ArrayAttr([IntAttr(src.input_index), IntAttr(dim), StringAttr(S.text(e))])
+            return ArrayAttr([IntegerAttr(src.input_index, 64), IntegerAttr(dim, 64), StringAttr(S.text(e))])
 
         return DictionaryAttr({
             "mode": StringAttr(self.setting.dynamic_mode.value),
             "specialize_zero_one": BoolAttr.from_bool(self.setting.specialize_zero_one),
             "symbols": ArrayAttr([
-                ArrayAttr([StringAttr(n), IntAttr(h)]) for n, h in self.symbol_to_value.items()
+                ArrayAttr([StringAttr(n), IntegerAttr(h, 64)]) for n, h in self.symbol_to_value.items()
             ]),
             "sources": ArrayAttr([src_attr(s, e) for s, e in self.sources]),
             "guards": ArrayAttr([StringAttr(g.text()) for g in self.guards]),
@@ -321,12 +355,13 @@ class ShapeEnv:
             hints: dict[str, int] = {}
             for s in syms.data:
                 n, h = s.data  # type: ignore[attr-defined]
-                hints[n.data] = h.data
+                hints[n.data] = h.value.data
             srcs = d["sources"]
             assert isinstance(srcs, ArrayAttr)
             for s in srcs.data:
                 i, dim, e = s.data  # type: ignore[attr-defined]
-                src: Source = InputRankSource(i.data) if dim.data < 0 else InputShapeSource(i.data, dim.data)
+                i, dim = i.value.data, dim.value.data
+                src: Source = InputRankSource(i) if dim < 0 else InputShapeSource(i, dim)
                 ex = S.parse(e.data)
                 env.sources.append((src, ex))
                 name = str(ex)
