@@ -200,6 +200,14 @@ def _shape(v: SSAValue) -> tuple[int, ...]:
 # While a graph is lowered over symbolic shapes (LowerAutofusePass.lower_graph_symbolic):
 # each value's shape from lowering/symbolic_shape.py, its dims ints or symbolic.Dims.
 _SYMBOLIC_SHAPES: ContextVar[dict[SSAValue, tuple] | None] = ContextVar("symbolic_shapes", default=None)
+# the nodes whose boxes could not be realized over symbols, with why (lower_graph_symbolic)
+_EXCLUDED: ContextVar[dict[Operation, str] | None] = ContextVar("symbolic_excluded", default=None)
+
+
+class _RealizeNotProvable(Exception):
+    def __init__(self, node: Operation, why: str):
+        super().__init__(why)
+        self.node, self.why = node, why
 
 
 def _dtype(v: SSAValue) -> Attribute:
@@ -327,9 +335,24 @@ class LowerAutofusePass(ModulePass):
         structural fact the lowering uses is a static check (a fact it cannot prove makes
         the node fall back, Reason StaticCheck)."""
         token = _SYMBOLIC_SHAPES.set(shapes)
+        excluded: dict[Operation, str] = {}
+        token2 = _EXCLUDED.set(excluded)
         try:
-            self.lower_graph(graph, counter, split_gid)
+            # a box whose AscGraph needs a fact the checks cannot prove (found only when it
+            # is realized): its node falls back and the graph is lowered again without it
+            # (the graph is untouched until every box realized; at most one retry per node)
+            start = (counter[0], list(split_gid) if split_gid is not None else None)
+            while True:
+                try:
+                    self.lower_graph(graph, counter, split_gid)
+                    return
+                except _RealizeNotProvable as e:
+                    excluded[e.node] = e.why
+                    counter[0] = start[0]
+                    if split_gid is not None and start[1] is not None:
+                        split_gid[:] = start[1]
         finally:
+            _EXCLUDED.reset(token2)
             _SYMBOLIC_SHAPES.reset(token)
 
     def lower_node(self, st: _State, node: GeNode) -> None:
@@ -428,6 +451,10 @@ class LowerAutofusePass(ModulePass):
 
     def lower_outputs(self, st: _State, node: GeNode) -> list[KernelBox]:
         t = ge_type(node)
+        excluded = _EXCLUDED.get()
+        if excluded is not None and node in excluded:
+            why = excluded[node]
+            raise Extern(f"not provable over symbols: {why}", Reason("StaticCheck", f"cannot prove {why}"))
         # asc_ir_lowerer.cpp: skips decided before lowering
         for attr in (SUPER_KERNEL_SCOPE, DISABLE_AUTOFUSE_SCOPE):
             if attr in node.attributes:
@@ -510,7 +537,11 @@ def build_backends(
         types = "_".join(ge_type(x.node) for x in covered)
         name = f"autofuse_{fuse}_{counter[0]}_{types}"
         counter[0] += 1
-        backends.setdefault(b.node, []).append((b.value, _asc_backend(b, name, fuse, covered, cse, graphs)))
+        try:
+            backend = _asc_backend(b, name, fuse, covered, cse, graphs)
+        except S.NotProvable as e:
+            raise _RealizeNotProvable(b.node, str(e)) from None
+        backends.setdefault(b.node, []).append((b.value, backend))
         for x in covered:
             made.setdefault(x.node, []).append(name)
     return backends, made

@@ -189,3 +189,31 @@ def test_kernel_access_outside_its_block_is_an_error(tmp_path: Path) -> None:
         ReferenceEvalError, match="view reaches element 47 from offset 0, but its buffer has 24 elements"
     ):
         ex.execute([np.ones((3, 8), np.float32)])
+
+
+SPLITS = """ge.graph @main {
+  %x = ge.Data {index = 0} : tensor<?x16xf32>
+  %e = ge.Exp(%x) : (tensor<?x16xf32>) -> tensor<?x16xf32>
+  %a, %b = ge.SplitVD(%e) {size_splits = [2, -1], split_dim = 0, num_split = 2} : (tensor<?x16xf32>) -> (tensor<2x16xf32>, tensor<?x16xf32>)
+  %r = ge.Relu(%b) : (tensor<?x16xf32>) -> tensor<?x16xf32>
+  %c, %d = ge.SplitD(%e) {split_dim = 1, num_split = 2} : (tensor<?x16xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>)
+  %s = ge.Add(%c, %d) : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  ge.NetOutput %a, %r, %s : tensor<2x16xf32>, tensor<?x16xf32>, tensor<?x8xf32>
+}"""
+
+
+def test_split_along_and_beside_a_symbolic_axis(tmp_path: Path) -> None:
+    # SplitD of the static axis lowers (slices of [s0, 16]); SplitVD [2, -1] of the symbolic
+    # axis leaves s0 - 2 rows, which may be 0 for s0 >= 2: its kernel's extents cannot be
+    # proved >= 1, so it and its reader run on the host (Reason StaticCheck), the assert
+    # s0 - 2 > 0 recorded; every execution matches the reference
+    f = tmp_path / "g.mlir"
+    f.write_text(SPLITS)
+    stats = tmp_path / "s.json"
+    code, out, err = run_cli(ge_run.main, [str(f), "--dim", "0=5,9,3", "--remarks", "--stats-json", str(stats)])
+    assert code == 0 and "outputs match the reference" in out, out + err
+    assert "assert -2+s0 > 0 (from SplitVD 'a')" in err
+    assert "SplitVD 'a': not lowered (not provable over symbols" in err
+    s = json.loads(stats.read_text())
+    assert s["compiles"] == 1
+    assert [(e["device_kernels"], e["host_nodes"]) for e in s["dynamic"]["executions"]] == [(2, 2)] * 3
