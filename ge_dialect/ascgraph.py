@@ -23,8 +23,12 @@
 * Every output is a `!ascgraph.tensor<dtype, axis = [...], repeats = [...], strides = [...]>`
   (GE `AscTensorAttr`): the value's dims in `axis` order, their extents and element
   strides. Because the type is the SSA value's, both ends of an edge agree by construction.
-* Sizes, repeats, strides and offsets are integers: static shapes only. GE uses symbolic
-  `Expression`s (`s0`, `s1*s2`, ...); a lowered graph here has them evaluated.
+* Sizes, repeats and strides are integers, or, in a graph lowered over symbolic shapes
+  (dims of `?`), GE's `Expression`s over the ShapeEnv's symbols, printed quoted:
+  `0: z0 = "s0"`, `repeats = ["s0", 32]`, `strides = [32, 1]` (`#ascgraph.sym`). Read
+  through the attributes, such a dim is a `symbolic.Dim`: every comparison the verifiers
+  and passes make on it is a static check (provable, else NotProvable). `instantiate`
+  evaluates them for the symbols' values of one execution (tiling). Offsets stay ints.
 
 Op names are GE's AscIR names (`ascir_ops.cpp`, `REG_ASC_IR`): pointwise maximum/minimum
 are `Maximum`/`Minimum` and the reductions are `Sum`, `Max`, `Min`, `Mean`, `Prod`; the
@@ -79,6 +83,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import attrs as A
+from ge_dialect import symbolic as S
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import ge_dtype_name
 
@@ -121,6 +126,83 @@ def _parse_int_list(parser: AttrParser) -> list[int]:
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
 
 
+# The lower bound of the symbols a quoted dim does not state: 2, the ShapeEnv's default
+# with 0/1 specialisation (ge_dialect/shape_env.py).
+DEFAULT_SYM_LOWER = 2
+
+
+@irdl_attr_definition
+class SymDimAttr(ParametrizedAttribute):
+    """`#ascgraph.sym<"s0*32">`: a symbolic dim (GE's Expression) where an axis size,
+    repeat or stride is not a constant; `lower` is its symbols' lower bound (>= 2 under
+    0/1 specialisation). `data` is the dim as a `symbolic.Dim`, so code reading
+    `IntAttr.data` reads it too, comparing only through static checks."""
+
+    name = "ascgraph.sym"
+    expr: StringAttr
+    lower: IntAttr
+
+    def __init__(self, e: str | S.Dim, lower: int = DEFAULT_SYM_LOWER):
+        if isinstance(e, S.Dim):
+            e, lower = S.text(e.e), e.lower
+        super().__init__(StringAttr(e), IntAttr(lower))
+
+    @property
+    def data(self) -> S.Dim:
+        d = vars(self)
+        if (v := d.get("_dim")) is None:
+            v = d["_dim"] = S.Dim(S.parse(self.expr.data), self.lower.data)
+        return v
+
+    def text(self) -> str:
+        if self.lower.data == DEFAULT_SYM_LOWER:
+            return f'"{self.expr.data}"'
+        return f'"{self.expr.data}; >={self.lower.data}"'
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            a = _parse_sym_text(parser, parser.parse_str_literal(), parser.pos)
+        return (a.expr, a.lower)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.text()}>")
+
+
+def _parse_sym_text(parser: AttrParser, text: str, pos: int) -> SymDimAttr:
+    body, _, low = text.partition("; >=")
+    try:
+        d = S.parse(body)
+        lower = int(low) if low else DEFAULT_SYM_LOWER
+    except ValueError as e:
+        parser.raise_error(str(e), pos, parser.pos)
+    c = S.as_const(d)
+    if c is not None:
+        parser.raise_error(f"symbolic dim {text!r} is the constant {c}: write it as an integer", pos, parser.pos)
+    return SymDimAttr(S.text(d), lower)
+
+
+def dim_attr(v: int | S.Dim) -> IntAttr | SymDimAttr:
+    """An int dim as an IntAttr, a symbolic one as a SymDimAttr."""
+    return SymDimAttr(v) if isinstance(v, S.Dim) else IntAttr(v)
+
+
+def _dim_str(a: IntAttr | SymDimAttr) -> str:
+    return a.text() if isinstance(a, SymDimAttr) else str(a.data)
+
+
+def _parse_dim(parser: AttrParser) -> IntAttr | SymDimAttr:
+    pos = parser.pos
+    text = parser.parse_optional_str_literal()
+    if text is not None:
+        return _parse_sym_text(parser, text, pos)
+    return IntAttr(parser.parse_integer())
+
+
+def _parse_dim_list(parser: AttrParser) -> list[IntAttr | SymDimAttr]:
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _parse_dim(parser))
+
+
 @irdl_attr_definition
 class AxisAttr(ParametrizedAttribute):
     """`#ascgraph.axis<0: z0 = 16>`: one graph axis (GE `Axis`: id, name, size; type Original)."""
@@ -128,10 +210,10 @@ class AxisAttr(ParametrizedAttribute):
     name = "ascgraph.axis"
     id: IntAttr
     axis_name: StringAttr
-    size: IntAttr
+    size: IntAttr | SymDimAttr
 
-    def __init__(self, id: int, name: str, size: int):
-        super().__init__(IntAttr(id), StringAttr(name), IntAttr(size))
+    def __init__(self, id: int, name: str, size: int | S.Dim):
+        super().__init__(IntAttr(id), StringAttr(name), dim_attr(size))
 
     @staticmethod
     def parse_body(parser: AttrParser) -> AxisAttr:
@@ -140,9 +222,12 @@ class AxisAttr(ParametrizedAttribute):
         parser.parse_punctuation(":")
         n = parser.parse_identifier()
         parser.parse_punctuation("=")
-        s = parser.parse_integer(allow_negative=False)
+        d = _parse_dim(parser)
+        if isinstance(d, SymDimAttr):
+            return AxisAttr(i, n, d.data)
+        s = d.data
         if s < 1:
-            parser.raise_error(f"axis {n} has size {s}; sizes are static integers >= 1", start, parser.pos)
+            parser.raise_error(f"axis {n} has size {s}; sizes are integers >= 1 or symbolic dims", start, parser.pos)
         return AxisAttr(i, n, s)
 
     @classmethod
@@ -152,7 +237,7 @@ class AxisAttr(ParametrizedAttribute):
         return (a.id, a.axis_name, a.size)
 
     def body_str(self) -> str:
-        return f"{self.id.data}: {self.axis_name.data} = {self.size.data}"
+        return f"{self.id.data}: {self.axis_name.data} = {_dim_str(self.size)}"
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.body_str()}>")
@@ -170,15 +255,21 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
     PRINTS_BY_VALUE: ClassVar[bool] = True
     element_type: Attribute
     axis: ArrayAttr[IntAttr]
-    repeats: ArrayAttr[IntAttr]
-    strides: ArrayAttr[IntAttr]
+    repeats: ArrayAttr[IntAttr | SymDimAttr]
+    strides: ArrayAttr[IntAttr | SymDimAttr]
 
-    def __init__(self, element_type: Attribute, axis: Sequence[int], repeats: Sequence[int], strides: Sequence[int]):
+    def __init__(
+        self,
+        element_type: Attribute,
+        axis: Sequence[int],
+        repeats: Sequence[int | S.Dim],
+        strides: Sequence[int | S.Dim],
+    ):
         super().__init__(
             element_type,
             ArrayAttr(IntAttr(a) for a in axis),
-            ArrayAttr(IntAttr(r) for r in repeats),
-            ArrayAttr(IntAttr(s) for s in strides),
+            ArrayAttr(dim_attr(r) for r in repeats),
+            ArrayAttr(dim_attr(s) for s in strides),
         )
 
     # The three lists as tuples, built once per attribute: it is immutable, and the passes
@@ -197,14 +288,14 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
         d = vars(self)
         if (t := d.get("_repeat_list")) is None:
             t = d["_repeat_list"] = tuple(a.data for a in self.repeats.data)
-        return t
+        return t  # pyright: ignore[reportReturnType] (a symbolic Dim compares as an int, by proof)
 
     @property
     def stride_list(self) -> tuple[int, ...]:
         d = vars(self)
         if (t := d.get("_stride_list")) is None:
             t = d["_stride_list"] = tuple(a.data for a in self.strides.data)
-        return t
+        return t  # pyright: ignore[reportReturnType] (a symbolic Dim compares as an int, by proof)
 
     def repeat_of(self, axis_id: int) -> int:
         """The repeat on `axis_id`; 1 when the value does not have that axis."""
@@ -223,13 +314,13 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             elem = parser.parse_type()
-            lists: dict[str, list[int]] = {}
+            lists: dict[str, list] = {}
             for key in ("axis", "repeats", "strides"):
                 parser.parse_punctuation(",")
                 parser.parse_keyword(key)
                 parser.parse_punctuation("=")
                 start = parser.pos
-                lists[key] = _parse_int_list(parser)
+                lists[key] = _parse_int_list(parser) if key == "axis" else [d.data for d in _parse_dim_list(parser)]
                 if key != "axis" and len(lists[key]) != len(lists["axis"]):
                     parser.raise_error(
                         f"{key} has {len(lists[key])} entries for {len(lists['axis'])} axes", start, parser.pos
@@ -240,9 +331,21 @@ class AscTensorType(ParametrizedAttribute, TypeAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
         printer.print_attribute(self.element_type)
+        if self.is_symbolic():
+            reps = "[" + ", ".join(_dim_str(a) for a in self.repeats.data) + "]"
+            strides = "[" + ", ".join(_dim_str(a) for a in self.strides.data) + "]"
+            printer.print_string(f", axis = {list(self.axis_ids)}, repeats = {reps}, strides = {strides}>")
+            return
         printer.print_string(
             f", axis = {list(self.axis_ids)}, repeats = {list(self.repeat_list)}, strides = {list(self.stride_list)}>"
         )
+
+    def is_symbolic(self) -> bool:
+        """A repeat or stride is a symbolic dim."""
+        d = vars(self)
+        if (t := d.get("_symbolic")) is None:
+            t = d["_symbolic"] = any(isinstance(a, SymDimAttr) for a in (*self.repeats.data, *self.strides.data))
+        return t
 
 
 _item = tuple.__getitem__  # (SSAValues is a tuple)
@@ -306,7 +409,8 @@ class AscGraphOp(IRDLOperation):
     # -- queries ------------------------------------------------------------------------
 
     def axis_sizes(self) -> dict[int, int]:
-        return {a.id.data: a.size.data for a in self.axis.data}
+        # a symbolic size is a Dim, which compares as an int, by proof
+        return {a.id.data: a.size.data for a in self.axis.data}  # pyright: ignore[reportReturnType]
 
     def axis_names(self) -> dict[int, str]:
         return {a.id.data: a.axis_name.data for a in self.axis.data}
@@ -1508,4 +1612,65 @@ ASC_NODE_OPS: list[type[AscNode]] = [
     *ACTIVATION_NODE_OPS,
 ]  # fmt: skip
 
-AscGraph = Dialect("ascgraph", [AscGraphOp, *ASC_NODE_OPS], [AxisAttr, AscTensorType])
+AscGraph = Dialect("ascgraph", [AscGraphOp, *ASC_NODE_OPS], [AxisAttr, AscTensorType, SymDimAttr])
+
+
+# ---------------------------------------------------------------------------------------
+# Symbolic graphs: tiling per symbol values
+# ---------------------------------------------------------------------------------------
+
+
+def is_symbolic(graph: AscGraphOp) -> bool:
+    """An axis size of the graph is a symbolic dim (every symbolic repeat or stride is
+    made of the axis sizes, so a graph with static axes has none)."""
+    return any(isinstance(a.size, SymDimAttr) for a in graph.axis.data)
+
+
+def _eval_dim(a: Attribute, values: dict[str, int]) -> IntAttr:
+    if isinstance(a, SymDimAttr):
+        return IntAttr(S.evaluate(a.data.e, values))
+    assert isinstance(a, IntAttr)
+    return a
+
+
+def instantiate(graph: AscGraphOp, values: dict[str, int]) -> AscGraphOp:
+    """A copy of symbolic `graph` with every axis size, repeat and stride evaluated for the
+    symbols' `values`: what a tiling function gives a kernel for one execution's shapes
+    (GE: runtime/v2/engine/aicore/kernel/autofuse_op_kernel.cc SymbolTilingParse). Nodes
+    and attributes are the graph's; only the dims change."""
+    types: dict[AscTensorType, AscTensorType] = {}
+
+    def conc(t: Attribute) -> Attribute:
+        if not isinstance(t, AscTensorType) or not t.is_symbolic():
+            return t
+        out = types.get(t)
+        if out is None:
+            out = types[t] = AscTensorType.new(
+                (
+                    t.element_type,
+                    t.axis,
+                    ArrayAttr(_eval_dim(a, values) for a in t.repeats.data),
+                    ArrayAttr(_eval_dim(a, values) for a in t.strides.data),
+                )
+            )
+        return out
+
+    axes = [AxisAttr.new((a.id, a.axis_name, _eval_dim(a.size, values))) for a in graph.axis.data]
+    vmap: dict[SSAValue, SSAValue] = {}
+    ops: list[Operation] = []
+    for op in graph.body.block.ops:
+        made = type(op).create(
+            operands=[vmap[v] for v in op.operands],
+            result_types=[conc(r.type) for r in op.results],
+            attributes=dict(op.attributes),
+            properties=dict(op.properties),
+        )
+        for r, m in zip(op.results, made.results):
+            vmap[r] = m
+            m.name_hint = r.name_hint
+        ops.append(made)
+    return AscGraphOp.create(
+        properties={"sym_name": graph.sym_name, "axis": ArrayAttr(axes)},
+        attributes=dict(graph.attributes),
+        regions=[Region(Block(ops))],
+    )

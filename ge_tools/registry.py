@@ -121,6 +121,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LowerAutofusePass
 
+    def get_symbolic_autofuse() -> type[ModulePass]:
+        from lowering.symbolic_autofuse import SymbolicAutofusePass
+
+        return SymbolicAutofusePass
+
     def get_autofuse() -> type[ModulePass]:
         from passes.autofuse.autofuse import AutofusePass
 
@@ -181,6 +186,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "ge-lower-autofuse": get_lower_autofuse,
         "ge-autofuse": get_autofuse,
         "ge-subgraph-pass": get_subgraph,
+        "ge-symbolic-autofuse": get_symbolic_autofuse,
         "ge-label-allocator": get_label_allocator,
         "ge-assign-memory": get_assign_memory,
         "ge-to-npu": get_ge_to_npu,

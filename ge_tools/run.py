@@ -50,6 +50,7 @@ from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float
 from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
+from ge_dialect.shape_env import AssertFailed, GuardFailed
 from ge_dialect.shapes import fmt_shape
 from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument
@@ -159,7 +160,14 @@ Modes:
                policy (all-one-time, model-io, fm-and-model-io, no_need_update) and the
                args slots refreshed, in bytes (8 per slot: 64-bit device addresses), and
                the pool's mallocs and peak; --stats-json adds "dynamic" and
-               "args_bytes_refreshed", --report a "Dynamic shapes" section. A slot left
+               "args_bytes_refreshed", --report a "Dynamic shapes" section.
+               The unknown-shape parts are compiled once over symbols (ge-symbolic-autofuse:
+               each `?` dim of an input a symbol whose hint is execution 0's size) into
+               fused AscBackends that run as device kernels, tiled per symbol values; each
+               execution checks the guards first, and one that fails compiles again for
+               that execution's shapes ("guard failed ...: recompiling"). Per execution:
+               symbol values, device kernels; --stats-json adds "compiles" and per execution
+               "device_kernels"; --no-symbolic runs those nodes on the host. A slot left
                pointing at a moved block is a simulator fault "stale address in execution
                K". An already compiled module (its known parts npu.models) runs without a
                reference. A graph ge-partition-dynamic leaves whole and unknown (its
@@ -647,6 +655,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="random inputs: an unknown dim (?) at AXIS (of Data NAME, or of every Data) has SIZE "
         "in execution 0, the next SIZE in execution 1, ... (the list repeats); default 1, as a "
         "free dimension without an override; a --dim that matches no unknown dim is an error",
+    )  # fmt: skip
+    p.add_argument(
+        "--no-symbolic", action="store_true",
+        help="dynamic graphs: run the unknown-shape nodes on the host op by op instead of compiling them "
+        "once over symbols into fused device kernels (ge-symbolic-autofuse)",
     )  # fmt: skip
     p.add_argument(
         "--frozen-input", type=int, action="append", default=[], metavar="K",
@@ -1533,17 +1546,39 @@ def _policy(p: int) -> str:
     return UPDATE_POLICY_NAMES.get(p, "unknown")
 
 
-def report_dynamic(summary: PartitionSummary, history: Sequence[ExecutionStats]) -> dict[str, object]:
+def symbolic_compile(ctx: Context, compiled: ModuleOp, inputs: Sequence[np.ndarray], remarks: bool) -> ModuleOp:
+    """`compiled` (ge-compile's dynamic module) with its unknown-shape graphs lowered over
+    symbols made from `inputs`' shapes (ge-symbolic-autofuse) and fused (ge-autofuse
+    symbolic=true), a copy."""
+    from lowering.symbolic_autofuse import SymbolicAutofusePass
+    from passes.autofuse.autofuse import AutofusePass
+
+    shapes = tuple("x".join(map(str, np.shape(a))) or "scalar" for a in inputs)
+    out = compiled.clone()
+    # first stage over symbols, then ge-autofuse's CanFuse on the symbolic AscBackends
+    SymbolicAutofusePass(input_shapes=shapes, remarks=remarks).apply(ctx, out)
+    AutofusePass(symbolic=True, remarks=remarks).apply(ctx, out)
+    return out
+
+
+def report_dynamic(
+    summary: PartitionSummary, history: Sequence[ExecutionStats], compiles: int | None = None
+) -> dict[str, object]:
     """Print the partition and each execution's refresh cost; return them for --stats-json."""
     print(summary.line())
+    if compiles is not None:
+        print(f"compiles: {compiles} (symbolic: one compile serves every execution whose guards hold)")
     for h in history:
         shapes = ", ".join(fmt_shape(s) for s in h.input_shapes)
         models = "; ".join(
             f"@{m.model} {_policy(m.ret_up)}, {m.refreshed_slots} args slots refreshed ({m.refreshed_bytes} bytes)"
             for m in h.known_models
         )
+        syms = ", ".join(f"{n}={v}" for n, v in h.symbols.items())
         print(
-            f"execution {h.execution}: inputs {shapes}; {h.host_nodes} host nodes, "
+            f"execution {h.execution}: inputs {shapes}; "
+            + (f"symbols {syms}, {h.device_kernels} device kernels, " if h.symbols or h.device_kernels else "")
+            + f"{h.host_nodes} host nodes, "
             f"static model runs: {h.known_models_executed}" + (f" ({models})" if models else "")
             + f"; pool: {h.pool.mallocs} mallocs ({h.pool.reused_blocks} reused), peak {h.pool.peak_in_use_bytes} bytes"
         )  # fmt: skip
@@ -1592,16 +1627,49 @@ def _run_dynamic(
             remark_input_ranges(graph)
         compiled = compile_dynamic(ctx, pipeline, module, graph, args.remarks or bool(args.remarks_json or args.report))
     names = output_names(graph)
+    symbolic = not args.no_symbolic and not is_dynamic_module(module) and bool(sets)
+    remarks = args.remarks or bool(args.remarks_json or args.report)
+    base = compiled
+    if symbolic:
+        compiled = symbolic_compile(ctx, base, sets[0], remarks)
+    compiles = 1
+    history: list[ExecutionStats] = []
     try:
-        ex = DynamicExecutor(compiled, args.frozen_input)
+        # guard_cache.cc: the compiled graphs (guarded execution points), the first whose
+        # guards hold runs an execution; none: compile again, for its shapes
+        points = [DynamicExecutor(compiled, args.frozen_input)]
         runs = []
-        for ins in sets:
-            outs = ex.execute([np.array(a, copy=True) for a in ins])
+        for k, ins in enumerate(sets):
+            outs = None
+            failed: list[str] = []
+            for ex in points:
+                ex.executions = k
+                try:
+                    outs = ex.execute([np.array(a, copy=True) for a in ins])
+                except GuardFailed as g:
+                    failed.append(str(g))
+                    continue
+                history.append(ex.last_stats)
+                break
+            if outs is None:
+                shapes = ", ".join(fmt_shape(np.shape(a)) for a in ins)
+                print(f"execution {k}: guard failed ({'; '.join(failed)}): recompiling for inputs {shapes}")
+                compiles += 1
+                compiled = symbolic_compile(ctx, base, ins, remarks)
+                ex = DynamicExecutor(compiled, args.frozen_input)
+                ex.executions = k
+                outs = ex.execute([np.array(a, copy=True) for a in ins])
+                history.append(ex.last_stats)
+                points.append(ex)
             runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
     except SimulatorFault as e:
         print(f"{op_location(fault_node(graph, e))}: error: simulator: {e}", file=sys.stderr)
         return 1
-    stats.update(report_dynamic(partition_summary(compiled), ex.history))
+    except AssertFailed as e:
+        print(f"{op_location(graph)}: error: {e}", file=sys.stderr)
+        return 1
+    stats["compiles"] = compiles
+    stats.update(report_dynamic(partition_summary(compiled), history, compiles if symbolic else None))
     if not refs:  # a compiled module: no graph to take a reference from
         print("no reference: the module is already compiled (its known-shape subgraphs are npu.models)")
         print_outputs(runs[-1], args.print_values)

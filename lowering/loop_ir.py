@@ -32,6 +32,7 @@ from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
+from ge_dialect import symbolic as S
 from lowering.op_builder import new_block, new_op
 
 Shape = tuple[int, ...]
@@ -230,6 +231,8 @@ def _sched(n: int) -> Attribute:
 
 @functools.cache
 def _int(v: int) -> Attribute:
+    if isinstance(v, S.Dim):  # offsets and indices stay ints (ascgraph.py)
+        raise S.NotProvable(f"an integer attribute of value {v}")
     return A.make_int(v)
 
 

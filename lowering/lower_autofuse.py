@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -37,6 +38,7 @@ from xdsl.passes import ModulePass
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge
+from ge_dialect import symbolic as S
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import remark
@@ -46,6 +48,7 @@ from ge_dialect.graph import graph_nodes, graphs_to_compile, unknown_desc_reason
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, ListOf, OneOf, Option, check_options
 from ge_dialect.reason import Reason
+from ge_dialect.shape_env import ORIGIN_SYMBOL_SHAPE_ATTR
 from ge_dialect.shapes import normalize_axis
 from lowering import loop_ir as L
 from lowering.op_builder import clone_op, new_block, new_op
@@ -157,7 +160,16 @@ def unknown_shape_reason(node: Operation) -> Reason | None:
     (lowerings.cpp: FallbackLowering) and runs as its own kernel.
 
     # asc_lowerer/loop_api.cpp: AreDescriptorsStatic
+    While a graph is lowered over symbolic shapes, a node whose every input and output has
+    one (lowering/symbolic_shape.py) lowers with symbolic axes instead.
     """
+    sym = _SYMBOLIC_SHAPES.get()
+    if sym is not None:
+        if all(v in sym for v in (*node.operands, *node.results)):
+            return None
+        return unknown_desc_reason(
+            node, "SymbolicShapeInference", "symbolic shape inference gave it no symbolic shape (no rule, or undecided)"
+        )
     return unknown_desc_reason(node, "AreDescriptorsStatic", "the loops lowering builds need static extents")
 
 
@@ -177,9 +189,25 @@ def _type_error(t: Attribute) -> str | None:
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
+    sym = _SYMBOLIC_SHAPES.get()
+    if sym is not None and (s := sym.get(v)) is not None:
+        return s  # type: ignore[return-value]
     t = v.type
     assert isinstance(t, TensorType)
     return tuple(t.get_shape())
+
+
+# While a graph is lowered over symbolic shapes (LowerAutofusePass.lower_graph_symbolic):
+# each value's shape from lowering/symbolic_shape.py, its dims ints or symbolic.Dims.
+_SYMBOLIC_SHAPES: ContextVar[dict[SSAValue, tuple] | None] = ContextVar("symbolic_shapes", default=None)
+# the nodes whose boxes could not be realized over symbols, with why (lower_graph_symbolic)
+_EXCLUDED: ContextVar[dict[Operation, str] | None] = ContextVar("symbolic_excluded", default=None)
+
+
+class _RealizeNotProvable(Exception):
+    def __init__(self, node: Operation, why: str):
+        super().__init__(why)
+        self.node, self.why = node, why
 
 
 def _dtype(v: SSAValue) -> Attribute:
@@ -299,6 +327,34 @@ class LowerAutofusePass(ModulePass):
             return
         fused_loop_to_asc_backend(graph.body.block, {n: backends.get(n, []) for n in lowered})
 
+    def lower_graph_symbolic(
+        self, graph: GraphOp, counter: list[int], shapes: dict[SSAValue, tuple], split_gid: list[int] | None = None
+    ) -> None:
+        """lower_graph over symbolic shapes (`shapes`: each value's dims, ints or
+        symbolic.Dims): the AscGraphs' axes, repeats and strides are expressions, and every
+        structural fact the lowering uses is a static check (a fact it cannot prove makes
+        the node fall back, Reason StaticCheck)."""
+        token = _SYMBOLIC_SHAPES.set(shapes)
+        excluded: dict[Operation, str] = {}
+        token2 = _EXCLUDED.set(excluded)
+        try:
+            # a box whose AscGraph needs a fact the checks cannot prove (found only when it
+            # is realized): its node falls back and the graph is lowered again without it
+            # (the graph is untouched until every box realized; at most one retry per node)
+            start = (counter[0], list(split_gid) if split_gid is not None else None)
+            while True:
+                try:
+                    self.lower_graph(graph, counter, split_gid)
+                    return
+                except _RealizeNotProvable as e:
+                    excluded[e.node] = e.why
+                    counter[0] = start[0]
+                    if split_gid is not None and start[1] is not None:
+                        split_gid[:] = start[1]
+        finally:
+            _EXCLUDED.reset(token2)
+            _SYMBOLIC_SHAPES.reset(token)
+
     def lower_node(self, st: _State, node: GeNode) -> None:
         """# asc_ir_lowerer.cpp: LoweringManager::LowerNode + PostPrecessAfterLoweringNode"""
         try:
@@ -310,17 +366,27 @@ class LowerAutofusePass(ModulePass):
                 outs = self.lower_relowering(st, node)
                 if any(self.oversize(b) for b in outs):
                     raise Extern("oversize even with its inputs realized")
+        except S.NotProvable as np_:
+            # Beyond GE's rules: a structural fact about symbolic dims (equal extents, a 1
+            # that broadcasts, ...) the static checks cannot prove; GE decides those
+            # only through StaticCheck == kTrue too (backend_utils.cpp IsEqZero / IsEqOne).
+            e = Extern(f"not provable over symbols: {np_}", Reason("StaticCheck", f"cannot prove {np_}"))
+            self._fallback(st, node, e)
+            return
         except Extern as e:
-            # lowerings.cpp: FallbackLowering -- realize every input, outputs stay extern.
-            st.not_lowered[node] = str(e)
-            if e.reason is not None:
-                st.not_lowered_reason[node] = e.reason
-            st.realize_inputs(node, f"read by {ge_type(node)} '{node_name(node)}', which is not lowered")
+            self._fallback(st, node, e)
             return
         for b in outs:
             st.boxes[b.value] = b
             st.order.append(b)
         self.post_process(st, node, outs)
+
+    def _fallback(self, st: _State, node: GeNode, e: Extern) -> None:
+        """# lowerings.cpp: FallbackLowering -- realize every input, outputs stay extern."""
+        st.not_lowered[node] = str(e)
+        if e.reason is not None:
+            st.not_lowered_reason[node] = e.reason
+        st.realize_inputs(node, f"read by {ge_type(node)} '{node_name(node)}', which is not lowered")
 
     def lower_relowering(self, st: _State, node: GeNode) -> list[KernelBox]:
         """Lower; when a lowering needs a producer realized (a non-view reshape of an
@@ -385,6 +451,10 @@ class LowerAutofusePass(ModulePass):
 
     def lower_outputs(self, st: _State, node: GeNode) -> list[KernelBox]:
         t = ge_type(node)
+        excluded = _EXCLUDED.get()
+        if excluded is not None and node in excluded:
+            why = excluded[node]
+            raise Extern(f"not provable over symbols: {why}", Reason("StaticCheck", f"cannot prove {why}"))
         # asc_ir_lowerer.cpp: skips decided before lowering
         for attr in (SUPER_KERNEL_SCOPE, DISABLE_AUTOFUSE_SCOPE):
             if attr in node.attributes:
@@ -467,7 +537,11 @@ def build_backends(
         types = "_".join(ge_type(x.node) for x in covered)
         name = f"autofuse_{fuse}_{counter[0]}_{types}"
         counter[0] += 1
-        backends.setdefault(b.node, []).append((b.value, _asc_backend(b, name, fuse, covered, cse, graphs)))
+        try:
+            backend = _asc_backend(b, name, fuse, covered, cse, graphs)
+        except S.NotProvable as e:
+            raise _RealizeNotProvable(b.node, str(e)) from None
+        backends.setdefault(b.node, []).append((b.value, backend))
         for x in covered:
             made.setdefault(x.node, []).append(name)
     return backends, made
@@ -491,6 +565,11 @@ def _asc_backend(
         "origin_nodes": ArrayAttr([StringAttr(node_name(x.node)) for x in covered]),
         "fusion_nodes_size": L.int_attr(ag.node_count(graph)),
     }
+    sym = _SYMBOLIC_SHAPES.get()
+    if sym is not None and (shape := sym.get(b.value)) is not None:
+        # GE: the output's SymbolicDescAttr (origin symbol shape); the dynamic executor
+        # evaluates it for each execution's symbol values
+        attrs[ORIGIN_SYMBOL_SHAPE_ATTR] = ArrayAttr([StringAttr(str(d)) for d in shape])
     backend = new_op(ge.AscBackend, buffers, (b.value.type,), attrs, regions=(Region(new_block([graph])),))
     backend.results[0].name_hint = b.value.name_hint
     backend.location = b.node.location
@@ -596,8 +675,14 @@ def _check_dtype(node: GeNode, asc_types: list[str]) -> None:
 _dtype_name = functools.lru_cache(maxsize=64)(ge_dtype_name)
 
 
+def _same_shape(a: tuple, b: tuple) -> bool:
+    """Shapes equal dim by dim; ranks first (a tuple compares items before lengths, and
+    a symbolic dim compares only through a static check)."""
+    return len(a) == len(b) and a == b
+
+
 def _broadcast_to(e: L.LoopExpr, shape: tuple[int, ...]) -> L.LoopExpr:
-    return e if e.shape == shape else L.BroadcastView(shape, e.dtype, e)
+    return e if _same_shape(e.shape, shape) else L.BroadcastView(shape, e.dtype, e)
 
 
 def _lower_pointwise(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -> list[Out]:
@@ -661,7 +746,7 @@ def _lower_reshape(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) -
     shape = _shape(out)
     src = node.operands[0]
     x = rd.read(src)
-    if x.shape == shape:
+    if _same_shape(x.shape, shape):
         return [(x, "store", "reshape", 0)]
     if [d for d in x.shape if d != 1] == [d for d in shape if d != 1]:
         return [(L.UnitReshapeView(shape, x.dtype, x), "store", "reshape", 0)]
@@ -699,7 +784,7 @@ def _lower_reduce(p: LowerAutofusePass, st: _State, rd: _Reads, node: GeNode) ->
     out = node.results[0]
     eff = tuple(a for a in axes if in_shape[a] != 1)
     if not eff:
-        view = x if x.shape == _shape(out) else L.UnitReshapeView(_shape(out), x.dtype, x)
+        view = x if _same_shape(x.shape, _shape(out)) else L.UnitReshapeView(_shape(out), x.dtype, x)
         return [(view, "store", "reshape", 0)]
     keep = tuple(1 if a in eff else d for a, d in enumerate(in_shape))
     return [(L.ReduceOp(keep, _dtype(out), kind, x, eff), "reduce", "reduce", 1)]

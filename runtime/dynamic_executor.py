@@ -51,6 +51,7 @@ addresses it was given; the pool's mallocs, frees, reuses and peak bytes.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -58,10 +59,15 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
+from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
+from ge_dialect import symbolic as S
+from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.shape_env import ORIGIN_SYMBOL_SHAPE_ATTR, SHAPE_ENV_ATTR, ShapeEnv, origin_symbol_shape
 from ge_dialect.shapes import fmt_shape
+from runtime.ascgraph_interp import run_asc_graph
 from runtime.device_memory import Allocation, DeviceMemory, PoolStats
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import ge_interpreter
@@ -216,6 +222,11 @@ class ExecutionStats:
     execution: int = 0
     input_shapes: list[tuple[int, ...]] = field(default_factory=list)
     host_nodes: int = 0  # nodes run on the host (reference semantics)
+    device_kernels: int = 0  # symbolic fused AscBackends run as device kernels
+    symbols: dict[str, int] = field(default_factory=dict)  # this execution's symbol values
+    guards_checked: int = 0  # guards, asserts and source checks done before it ran
+    guard_check_seconds: float = 0.0
+    tilings_computed: int = 0  # kernels tiled for new symbol values (the others hit the cache)
     known_models: list[KnownModelRun] = field(default_factory=list)
     pool: PoolStats = field(default_factory=PoolStats)  # this execution's mallocs, frees, reuses, peak
 
@@ -236,6 +247,10 @@ class ExecutionStats:
             "execution": self.execution,
             "input_shapes": [list(s) for s in self.input_shapes],
             "host_nodes": self.host_nodes,
+            "device_kernels": self.device_kernels,
+            "symbols": dict(self.symbols),
+            "guards_checked": self.guards_checked,
+            "tilings_computed": self.tilings_computed,
             "known_models_executed": self.known_models_executed,
             "refreshed_slots": self.refreshed_slots,
             "args_bytes_refreshed": self.args_bytes_refreshed,
@@ -306,6 +321,19 @@ class DynamicExecutor:
         self.executions = 0
         self.last_stats = ExecutionStats()
         self.history: list[ExecutionStats] = []
+        # ge-symbolic-autofuse's ShapeEnv: the symbols bound from each execution's inputs,
+        # the guards checked before it runs (a GuardFailed means: compile again)
+        self.shape_env: ShapeEnv | None = None
+        env = self.root.attributes.get(SHAPE_ENV_ATTR)
+        if env is not None:
+            try:
+                self.shape_env = ShapeEnv.from_attr(env)
+            except ValueError as e:
+                raise ReferenceEvalError(self.root, str(e)) from None
+        self.values: dict[str, int] = {}
+        # autofuse_op_kernel.cc GetSymbolTilingCacheKey: per kernel, its tiling (the
+        # AscGraph instantiated) per the values of the symbols it uses
+        self.tilings: dict[tuple[Operation, tuple[int, ...]], ag.AscGraphOp] = {}
 
     # -- creation ---------------------------------------------------------------------------
 
@@ -385,13 +413,24 @@ class DynamicExecutor:
             raise ReferenceEvalError(
                 self.root, f"graph @{self.root.sym_name.data} takes {len(self.datas)} inputs, {len(inputs)} given"
             )
-        env: dict[SSAValue, _Value] = {}
         for d in self.datas:
             k = A.get_int(d, "index") or 0
             arr = inputs[k]
             if not isinstance(arr, np.ndarray):
                 raise ReferenceEvalError(d, f"input {k} is a {type(arr).__name__}, not a numpy array")
             check_value(d, d.results[0], arr, f"input {k}")
+        if self.shape_env is not None:
+            # guarded_execution_point.cc: the guards first (GuardFailed: compile again)
+            t0 = time.perf_counter()
+            env_ = self.shape_env
+            self.values = env_.bind([np.shape(inputs[A.get_int(d, "index") or 0]) for d in self.datas])
+            st.guard_check_seconds = time.perf_counter() - t0
+            st.guards_checked = len(env_.sources) + len(env_.guards) + len(env_.asserts)
+            st.symbols = dict(self.values)
+        env: dict[SSAValue, _Value] = {}
+        for d in self.datas:
+            k = A.get_int(d, "index") or 0
+            arr = inputs[k]
             st.input_shapes.append(tuple(arr.shape))
             env[d.results[0]] = self._h2d(k, d, arr)
         outs = self._run_block(self.root.body.block, env, top=True)
@@ -460,6 +499,10 @@ class DynamicExecutor:
                 else:
                     assert isinstance(callee, ge.GraphOp)
                     results = self._run_subgraph(op, callee, args)
+            elif isinstance(op, ge.AscBackend) and self.shape_env is not None and _symbolic_kernel(op):
+                results = self._run_kernel(op, args)
+            elif isinstance(op, ge.FusedAscBackend) and self.shape_env is not None and _symbolic_fused(op):
+                results = self._run_fused(op, args)
             else:
                 results = self._run_host(op, args)
             for r, v in zip(op.results, results):
@@ -488,6 +531,83 @@ class DynamicExecutor:
             v.refs = r.uses.get_length()
             vals.append(v)
         return vals
+
+    def _tiling(self, op: ge.AscBackend, graph: ag.AscGraphOp) -> ag.AscGraphOp:
+        """The kernel's AscGraph for this execution's symbol values, computed once per
+        values of the symbols it uses and kept (autofuse_op_kernel.cc: SymbolTilingParse,
+        GetSymbolTilingCacheKey); the concrete graph passes the static verifier."""
+        names = sorted({n for a in graph.axis.data for n in _dim_symbols(a.size)}, key=lambda n: int(n[1:]))
+        key = (op, tuple(self.values[n] for n in names))
+        inst = self.tilings.get(key)
+        if inst is None:
+            inst = ag.instantiate(graph, self.values)
+            try:
+                inst.verify()
+            except Exception as e:  # a VerifyException: the symbolic graph is wrong at these values
+                raise ReferenceEvalError(op, f"kernel at {ShapeEnv.fmt_values(self.values)}: {e}") from None
+            self.tilings[key] = inst
+            self._stats.tilings_computed += 1
+        return inst
+
+    def _run_kernel(self, op: ge.AscBackend, args: Sequence[_Value]) -> list[_Value]:
+        """A fused AscBackend over symbolic axes, as a device kernel (autofuse_node_converter.cc:
+        LoweringAutofuseNode / AutofuseLaunch): its output shapes and its AscGraph evaluated
+        for this execution's symbol values, its output blocks from the pool, the kernel run
+        on the device bytes of its inputs and outputs. Every Load and Store view is checked
+        against the block it reads or writes (ascgraph_interp.gm_view), as the simulator
+        checks a static kernel's accesses."""
+        self._stats.device_kernels += 1
+        graph = self._tiling(op, asc_graph_of(op))
+        name = ge.node_name(op)
+        shapes: list[tuple[int, ...]] = []
+        for k, r in enumerate(op.results):
+            t = r.type
+            assert isinstance(t, TensorType)
+            dims = list(t.get_shape())
+            if any(d < 0 for d in dims):
+                if ORIGIN_SYMBOL_SHAPE_ATTR not in op.attributes:
+                    raise ReferenceEvalError(op, f"output {k} has unknown dims and no {ORIGIN_SYMBOL_SHAPE_ATTR}")
+                exprs = [S.parse(e.data) for e in origin_symbol_shape(r).data]  # type: ignore[attr-defined]
+                dims = [S.evaluate(e, self.values) for e in exprs]
+            shapes.append(tuple(dims))
+        ins = [self._array(v).reshape(-1) for v in args]
+        outs: list[_Value] = []
+        bufs: list[np.ndarray] = []
+        for k, (r, shape) in enumerate(zip(op.results, shapes)):
+            t = r.type
+            assert isinstance(t, TensorType)
+            dt = numpy_dtype(t.element_type)
+            n = math.prod(shape) * dt.itemsize
+            a = self.device.malloc(n, f"{name}:{k}")
+            outs.append(_Value(a, shape, dt, r.uses.get_length(), False))
+            bufs.append(self.device.view(a.ptr, n).view(dt))
+        with np.errstate(all="ignore"):
+            got = run_asc_graph(self.interpreter, graph, ins, shapes, bufs)
+        for buf, g in zip(bufs, got):
+            if not np.shares_memory(buf, g):
+                buf[...] = np.asarray(g).reshape(-1)
+        return outs
+
+    def _run_fused(self, op: ge.FusedAscBackend, args: Sequence[_Value]) -> list[_Value]:
+        """A FusedAscBackend over symbolic axes: one device kernel (GE launches the fused
+        node as one), its AscBackends run in its body's order on the device blocks of
+        their inputs and outputs; its Data nodes are its operands, its NetOutput its results."""
+        self._stats.device_kernels += 1
+        kernels = self._stats.device_kernels
+        block = op.regions[0].block
+        inner: dict[SSAValue, _Value] = {}
+        for d in block.ops:
+            if isinstance(d, ge.Data):
+                v = args[A.get_int(d, "index") or 0]
+                v.refs += d.results[0].uses.get_length()
+                inner[d.results[0]] = v
+        outs = self._run_block(block, inner)  # (the caller releases the op's own reads)
+        self._stats.device_kernels = kernels  # its AscBackends are parts of this one kernel
+        for r, v in zip(op.results, outs):
+            v.refs += r.uses.get_length()
+        for v in outs:
+            self._release(v)
+        return outs
 
     def _run_subgraph(self, call: Operation, graph: ge.GraphOp, args: Sequence[_Value]) -> list[_Value]:
         """A ge.graph subgraph (unknown-shape): its Data nodes are the call's operands'
@@ -546,6 +666,27 @@ class DynamicExecutor:
             assert isinstance(t, TensorType)
             vals.append(_Value(a, tuple(t.get_shape()), numpy_dtype(t.element_type), r.uses.get_length(), False))
         return vals
+
+
+def _symbolic_kernel(op: ge.AscBackend) -> bool:
+    """An AscBackend ge-symbolic-autofuse made: over symbolic axes, or with a symbolic
+    output shape (its axes all constants once a dim was specialised to 0 or 1)."""
+    if ORIGIN_SYMBOL_SHAPE_ATTR in op.attributes:
+        return True
+    try:
+        return ag.is_symbolic(asc_graph_of(op))
+    except Exception:  # no AscGraph: the host's reference semantics say why
+        return False
+
+
+def _symbolic_fused(op: ge.FusedAscBackend) -> bool:
+    return ORIGIN_SYMBOL_SHAPE_ATTR in op.attributes or any(
+        isinstance(x, ge.AscBackend) and _symbolic_kernel(x) for x in op.regions[0].block.ops
+    )
+
+
+def _dim_symbols(a: object) -> list[str]:
+    return S.free_symbols(a.data.e) if isinstance(a, ag.SymDimAttr) else []
 
 
 def root_graph_name(module: ModuleOp) -> str:

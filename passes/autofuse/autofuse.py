@@ -18,10 +18,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
+from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.diagnostics import remark
-from ge_dialect.ge import GraphOp, NetOutput, ge_type
-from ge_dialect.graph import graphs_to_compile
+from ge_dialect.ge import AscBackend, GraphOp, NetOutput, ge_type
+from ge_dialect.graph import dynamic_graphs, graphs_in_pass_order, graphs_to_compile
 from ge_dialect.node_types import SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AtLeast, Flag, OneOf, Option, check_options
 from passes.autofuse.concat_lifting import lifting_poor_perf_fused_asc_backends
@@ -73,6 +75,18 @@ def ideal_traffic(block: Block) -> int:
     return sum(map(buffer_bytes, inputs)) + sum(map(buffer_bytes, outputs))
 
 
+def symbolic_graphs(module: ModuleOp) -> list[GraphOp]:
+    """The unknown-shape graphs holding AscBackends over symbolic axes (ge-symbolic-autofuse's)."""
+    dynamic = dynamic_graphs(module)
+    out = []
+    for g in graphs_in_pass_order(module):
+        if g.sym_name.data in dynamic and any(
+            isinstance(n, AscBackend) and ag.is_symbolic(asc_graph_of(n)) for n in g.body.block.ops
+        ):
+            out.append(g)
+    return out
+
+
 def _is_input(v: SSAValue) -> bool:
     return isinstance(v.owner, Operation) and ge_type(v.owner) in SOURCE_TYPES
 
@@ -119,6 +133,7 @@ class AutofusePass(ModulePass):
     max_nodes_explored: int = MAX_NODES_EXPLORED
     max_region_nodes: int = MAX_REGION_NODES
     fuse_cache: bool = True
+    symbolic: bool = False
 
     OPTIONS: ClassVar[dict[str, Option]] = {
         "max_fusion_size": Option("the most AscIR nodes one fused kernel may hold (0: never fuse)", AtLeast(0)),
@@ -156,6 +171,12 @@ class AutofusePass(ModulePass):
             "with the same result",
             Flag(),
         ),
+        "symbolic": Option(
+            "fuse the AscBackends over symbolic shapes of the unknown-shape graphs (ge-symbolic-autofuse's "
+            "output) instead of the static graphs: candidate pairs ranked by ScoreFusionMemory as an "
+            "expression in ScoreFusion::Compare's order, a fact CanFuse cannot prove refuses the pair, no lifting",
+            Flag(),
+        ),
     }
 
     def __post_init__(self) -> None:
@@ -174,10 +195,13 @@ class AutofusePass(ModulePass):
             max_output_bytes=self.max_output_bytes,
             buffer_group_window=self.buffer_group_window,
         )
-        for graph in graphs_to_compile(op, self.name, self.remarks, "no fusion"):
+        graphs = symbolic_graphs(op) if self.symbolic else graphs_to_compile(op, self.name, self.remarks, "no fusion")
+        if self.symbolic:
+            cfg.symbolic = True
+        for graph in graphs:
             block = graph.body.block
             before = kernel_traffic(block)
-            if self.solver == "global":
+            if self.solver == "global" and not self.symbolic:
                 stats = self._fuse_global(graph, cfg, kw)
                 block = graph.body.block
             else:
@@ -190,10 +214,11 @@ class AutofusePass(ModulePass):
                 )
             if self.remarks:
                 for f in stats.fused:
+                    score = f.shared_expr if self.symbolic else f.shared_bytes
                     remark(
                         None,
                         f"ge-autofuse: '{f.first_name}' and '{f.second_name}' fused into '{f.fused_name}' "
-                        f"(priority {f.priority.name}, ScoreFusionMemory {f.shared_bytes} bytes)",
+                        f"(priority {f.priority.name}, ScoreFusionMemory {score} bytes)",
                         pass_name=self.name,
                         stage="fuse",
                         verdict="fused",
@@ -216,7 +241,8 @@ class AutofusePass(ModulePass):
             unfolded: list[str] = []
             lifted: list[str] = []
             # autofuser.cpp: AscIrLowerer::Lifting -- concat unfolding first, then LiftingGraph
-            if self.lifting:
+            # lifting would give GE ops back to the host: not over symbols
+            if self.lifting and not self.symbolic:
                 unfolded = lifting_poor_perf_fused_asc_backends(block, remarks=self.remarks)
                 lifted = lift_graph(block, remarks=self.remarks)
             if self.remarks:

@@ -59,6 +59,7 @@ from ge_dialect import ge
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 from ge_dialect.ge import ge_type, node_name
 from ge_dialect.reason import Reason, not_fuse
+from ge_dialect.shape_env import ORIGIN_SYMBOL_SHAPE_ATTR, origin_symbol_shape
 from passes.autofuse import ascgraph_queries as U
 from passes.autofuse import strategies as S
 from passes.autofuse.axis_group import AxisGroup, can_merge_axis_group, graph_axis_group
@@ -433,6 +434,10 @@ class AscBackendFusionDecider:
             new.attributes[AXIS_GROUP_ATTR] = StringAttr(merged.to_text())
         olds: list[SSAValue] = [n1.results[i] for i in p.info.node1_outputs]
         olds += n2.results
+        if ORIGIN_SYMBOL_SHAPE_ATTR in n1.attributes or ORIGIN_SYMBOL_SHAPE_ATTR in n2.attributes:
+            # over symbolic shapes: each output keeps its SymbolicDescAttr (GE keeps it on
+            # the fused node's output descs), for the dynamic executor
+            new.attributes[ORIGIN_SYMBOL_SHAPE_ATTR] = ArrayAttr([origin_symbol_shape(v) for v in olds])
         return new, olds, n1, n2
 
     def fuse(self, n1: Operation, n2: Operation) -> Operation:

@@ -43,10 +43,13 @@ from typing import Protocol
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from ge_dialect import symbolic as S
 from ge_dialect.diagnostics import op_location
 from ge_dialect.dtypes import size_in_bytes
 from ge_dialect.ge import node_name
 from ge_dialect.reason import Reason, not_fuse
+from ge_dialect.symbolic import NotProvable
+from passes.autofuse import symbolic_score as SP
 
 # auto_fuse_config.h: FusionStrategySolverConfig defaults (docs/ge/autofuse.md)
 MAX_FUSE_ROUNDS = 10
@@ -156,6 +159,7 @@ class Fusion:
     fused_name: str
     priority: FusionPriority
     shared_bytes: int
+    shared_expr: str = ""  # over symbolic shapes: ScoreFusionMemory as an expression
 
 
 @dataclass
@@ -187,6 +191,9 @@ class SolverConfig:
     max_proximity: int | None = None  # GE: INT64_MAX, i.e. disabled
     max_output_bytes: int = MAX_OUTPUT_MEMORY_SIZE_AFTER_FUSION
     buffer_group_window: int = BUFFER_GROUP_WINDOW
+    # a graph over symbolic shapes (ge-symbolic-autofuse): pairs ranked by their memory
+    # score as an expression with ScoreFusion::Compare (passes/autofuse/symbolic_score.py)
+    symbolic: bool = False
 
 
 class _Order:
@@ -347,7 +354,12 @@ class FusionStrategySolver:
                 return r
             if (r := self.check_write_memory_after_fusion(n1, n2)) is not None:
                 return r
-        r = self.decider.can_fuse(n1.op, n2.op)
+        try:
+            r = self.decider.can_fuse(n1.op, n2.op)
+        except NotProvable as e:
+            # over symbolic shapes: a fact the decider needs that the static checks cannot
+            # prove refuses the pair (GE's backend checks are StaticCheck* == kTrue)
+            r = Reason("StaticCheck", f"cannot prove {e}")
         if r is not None:
             self.can_not_fuse[(n1.op, n2.op)] = r
         return r
@@ -409,10 +421,28 @@ class FusionStrategySolver:
             buckets = self._bucketed_pairs(nodes, recorded)
         out: list[tuple[FusingNode, FusingNode]] = []
         for prio in sorted(buckets):
-            for _, a, b in sorted(buckets[prio], key=lambda t: t[0]):
+            for _, a, b in self._sorted(buckets[prio]):
                 self.priority[(a, b)] = prio
                 out.append((a, b))
         return out
+
+    def _sorted(self, bucket: list[tuple[tuple, FusingNode, FusingNode]]) -> list[tuple[tuple, FusingNode, FusingNode]]:
+        """A bucket in GE's order: by (memory score desc, proximity, min orders, names); over
+        symbolic shapes by ScoreFusion::Compare on the scores as expressions."""
+        if not self.config.symbolic:
+            return sorted(bucket, key=lambda t: t[0])
+        # this port's total order (min orders, names) first; then GE's Compare, stable
+        base = sorted(bucket, key=lambda t: t[0][2:])
+        scored = [
+            SP.ScoredPair(self.symbolic_score(a, b), self.proximity(a, b), a.min_order, k[2:]) for k, a, b in base
+        ]
+        at = {id(p): t for p, t in zip(scored, base)}
+        return [at[id(p)] for p in SP.sort_pairs(scored)]
+
+    @staticmethod
+    def symbolic_score(n1: FusingNode, n2: FusingNode) -> S.Expr:
+        """# fusion_strategy_solver.cpp: ScoreFusion::ScoreFusionMemory, an Expression"""
+        return SP.score_fusion_memory(n1.buffers, n2.buffers)
 
     def _bucketed_pairs(
         self, nodes: Sequence[FusingNode], recorded: list[tuple[FusingNode, FusingNode]] | None
@@ -511,9 +541,10 @@ class FusionStrategySolver:
         order.sink_after(between, f2.op)
         a_op, b_op = f1.op, f2.op
         where, shared = op_location(a_op), self._score(f1, f2)
+        expr = S.text(self.symbolic_score(f1, f2)) if self.config.symbolic else ""
         new_op = self.decider.fuse(a_op, b_op)
         prio = self.priority.get((p1, p2), FusionPriority.DEFAULT)
-        self.stats.fused.append(Fusion(where, f1.name, f2.name, node_name(new_op), prio, shared))
+        self.stats.fused.append(Fusion(where, f1.name, f2.name, node_name(new_op), prio, shared, expr))
         order.replace(a_op, b_op, new_op)
         new = self._make_node(new_op, min(f1.min_order, f2.min_order), f1.size + f2.size)
         new.max_order = max(f1.max_order, f2.max_order)

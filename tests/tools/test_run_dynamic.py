@@ -24,7 +24,7 @@ EXAMPLE = str(ROOT / "examples" / "dynamic_batch.mlir")
 
 
 def test_the_dynamic_example_exists_and_has_a_header() -> None:
-    assert [p.name for p in DYNAMIC_EXAMPLES] == ["dynamic_batch.mlir", "dynamic_mlp.mlir"]
+    assert [p.name for p in DYNAMIC_EXAMPLES] == ["dynamic_batch.mlir", "dynamic_mlp.mlir", "dynamic_transformer.mlir"]
     assert Path(EXAMPLE).read_text().startswith("//")
     module = api.load(EXAMPLE)
     assert api.parse_module(str(module)).is_structurally_equivalent(module)
@@ -32,7 +32,8 @@ def test_the_dynamic_example_exists_and_has_a_header() -> None:
 
 def test_three_batch_sizes_through_ge_run(tmp_path, capsys) -> None:
     stats = tmp_path / "s.json"
-    assert ge_run([EXAMPLE, "--dim", "0=2,8,5", "--stats-json", str(stats)]) == 0
+    # the issue-16 path (its unknown part on the host): the refresh costs worked out by hand
+    assert ge_run([EXAMPLE, "--dim", "0=2,8,5", "--no-symbolic", "--stats-json", str(stats)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
         "clusters: 1 unknown-shape, 1 known-shape (1 run as static models: @main_sub_2_know), 1 data, "
@@ -209,7 +210,7 @@ def test_ge_run_compiles_a_partitioned_module_as_ge_compile_does(monkeypatch) ->
     monkeypatch.setattr(R, "DynamicExecutor", Recording)
     got = []
     with remark_sink(got.append):
-        assert ge_run([EXAMPLE, "--dim", "0=2,3", "--remarks"]) == 0
+        assert ge_run([EXAMPLE, "--dim", "0=2,3", "--remarks", "--no-symbolic"]) == 0
     want = api.compile(api.load(EXAMPLE))
     assert ran == [str(want.module)]
     assert [(r.location, r.message) for r in got] == [(r.location, r.message) for r in want.remarks]
