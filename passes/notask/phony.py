@@ -42,6 +42,10 @@ REUSE_INPUT_OP_TYPES: frozenset[str] = frozenset({
     "SqueezeV2", "SqueezeV3", "UnsqueezeV2", "UnsqueezeV3",
 })  # fmt: skip
 
+PHONY_TYPES: frozenset[str] = frozenset({PHONY_CONCAT, PHONY_SPLIT})
+# the types CalcOpRunningParam computes something for
+CALC_TYPES: frozenset[str] = PHONY_TYPES | REUSE_INPUT_OP_TYPES
+
 # ge_local_ops_kernel_calc_op_param.cc: kConcatDim, kConcatNum, kKeepInputOffset, kSplitDim,
 # kSplitNum, kKeepOutputOffset
 CONCAT_DIM = "concat_dim"
@@ -610,14 +614,18 @@ class PhonyNotaskPass(ModulePass):
         # engine/ge_local_graph_optimizer.cc: OptimizeOriginalGraphJudgeInsert (GetAllNodes)
         if self.stage in ("all", "mark"):
             for graph in graphs:
-                _walk_once(MarkPhonyNotask(), graph)
+                # a graph without a PhonyConcat / PhonySplit has nothing to mark
+                if any(ge_type(n) in PHONY_TYPES for n in _all_nodes(graph)):
+                    _walk_once(MarkPhonyNotask(), graph)
         if self.stage == "mark":
             return
         # ge_local_ops_kernel_builder.cc: GeLocalOpsKernelBuilder::CalcOpRunningParam
         for graph in graphs:
             order: dict[Operation, int] = {n: i for i, n in enumerate(_all_nodes(graph))}
-            # one calculation per graph: every pair keeps its slot
-            _walk_once(CalcOpRunningParam(order, OffsetSlots(), self.remarks, self.name), graph)
+            # a graph without a node CalcOpRunningParam computes has nothing to do
+            if any(ge_type(n) in CALC_TYPES for n in order):
+                # one calculation per graph: every pair keeps its slot
+                _walk_once(CalcOpRunningParam(order, OffsetSlots(), self.remarks, self.name), graph)
 
 
 def _walk_once(pattern: RewritePattern, graph: GraphOp) -> None:
