@@ -1062,10 +1062,13 @@ class _Execution:
                 if b in tb.pinned_set or self.pending[b]:
                     self.alive.add(b)
                 if tb.range[b][0] == "fm":
+                    pending: dict[tuple[int, int], int] = {}  # readers per span: one update each
                     for rd, lo, hi in tb.spans[b]:
                         if rd not in self.retired and (rd, b) not in self.counted:
                             self.counted.add((rd, b))
-                            self.live_add(lo, hi, 1)
+                            pending[lo, hi] = pending.get((lo, hi), 0) + 1
+                    for (lo, hi), k in pending.items():
+                        self.live_add(lo, hi, k)
 
     def retire_reads(self, t: _Task) -> None:
         """`t` has read its inputs: no later write into them clobbers a read of `t`."""
