@@ -79,7 +79,7 @@ def measure(cmd: list[str]) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=200, help="the initializer's size in MB (default 200)")
     ap.add_argument("--dir", default="/tmp", help="where the models are written (default /tmp)")
     ap.add_argument("--json", help="also write the numbers to this file")

@@ -329,3 +329,16 @@ def test_import_keeps_every_initializers_bytes(tmp_path: Path, external: bool) -
         want = np.where(a, -1, 0).astype(np.int8).tobytes() if a.dtype == bool else a.tobytes()
         assert got[k] == want, k
     assert got["c"] == arrays["f32"][:5000].tobytes()
+
+
+def test_elision_defaults_by_where_the_output_goes() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert opt.elide_limit(None, Terminal()) == opt.DEFAULT_ELIDE_ELEMENTS  # a person reads it
+    assert opt.elide_limit(None, io.StringIO()) is None  # a file or a pipe: every byte
+    assert opt.elide_limit(None, None, default_on=True) == opt.DEFAULT_ELIDE_ELEMENTS  # dumps
+    assert opt.elide_limit(5, io.StringIO()) == 5
+    assert opt.elide_limit(-1, Terminal()) is None
+    assert opt.elide_limit(-1, None, default_on=True) is None
