@@ -572,9 +572,9 @@ def matmul_nd(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _matmul(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     acc = acc_dtype(args[0].dtype)
-    r = matmul_nd(op, args[0].astype(acc), args[1].astype(acc))
+    r = matmul_nd(op, args[0].astype(acc, copy=False), args[1].astype(acc, copy=False))
     if len(args) == 3:
-        r = r + args[2].astype(acc).reshape(-1)
+        r = r + args[2].astype(acc, copy=False).reshape(-1)
     return [r.astype(out_dtype(op))]
 
 
@@ -582,9 +582,9 @@ def _conv2d(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """NCHW: x [N,C,H,W], filter [K,C/groups,kh,kw], bias [K]; strides/dilations NCHW
     4-lists, pads [top, bottom, left, right] (GE's Conv2D op proto, nn_calculation_ops.h)."""
     acc = acc_dtype(args[0].dtype)
-    out = conv2d_nchw(op, args[0].astype(acc), args[1].astype(acc))
+    out = conv2d_nchw(op, args[0].astype(acc, copy=False), args[1].astype(acc, copy=False))
     if len(args) == 3:
-        out = out + args[2].astype(acc).reshape(1, -1, 1, 1)
+        out = out + args[2].astype(acc, copy=False).reshape(1, -1, 1, 1)
     return [out.astype(out_dtype(op))]
 
 
@@ -611,7 +611,7 @@ def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
                 :, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw
             ]
     patches = patches.reshape(n, g, cg, kh, kw, oh, ow)
-    wg = w.astype(acc).reshape(g, k // g, cg, kh, kw)
+    wg = w.astype(acc, copy=False).reshape(g, k // g, cg, kh, kw)
     return np.einsum("ngcijhw,gkcij->ngkhw", patches, wg).reshape(n, k, oh, ow)
 
 
@@ -799,9 +799,9 @@ def batch_matmul_nd(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _batch_matmul_v2(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     acc = acc_dtype(args[0].dtype)
-    r = batch_matmul_nd(op, args[0].astype(acc), args[1].astype(acc))
+    r = batch_matmul_nd(op, args[0].astype(acc, copy=False), args[1].astype(acc, copy=False))
     if len(args) == 3:
-        r = r + args[2].astype(acc)
+        r = r + args[2].astype(acc, copy=False)
     return [np.asarray(r).astype(out_dtype(op))]
 
 
@@ -955,7 +955,7 @@ def conv2d_transpose_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.nda
 def _conv2d_transpose(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     # accumulates in float32 for f16 / bf16 (the Cube unit), as Conv2D does
     acc = acc_dtype(args[1].dtype)
-    out = conv2d_transpose_nchw(op, args[1].astype(acc), args[2].astype(acc))
+    out = conv2d_transpose_nchw(op, args[1].astype(acc, copy=False), args[2].astype(acc, copy=False))
     if len(args) == 4:
         out = out + args[3].astype(acc).reshape(1, -1, 1, 1)
     return [out.astype(out_dtype(op))]
