@@ -1042,7 +1042,7 @@ class GeOptMain(xDSLOptMain):
             "by kernel), and DIR/NN_<pass>.memory.svg once memory is planned",
         )
         add_elide_argument(arg_parser)
-        add_input_shape_argument(arg_parser, only_onnx=True)  # issue 11: ge-opt MODEL.onnx
+        add_input_shape_argument(arg_parser, only_onnx=True)  # ge-opt MODEL.onnx (docs/onnx.md)
         add_max_input_size_argument(arg_parser)
         arg_parser.add_argument(
             "--remarks",
@@ -1110,7 +1110,7 @@ class GeOptMain(xDSLOptMain):
         )
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
-        # issue 11: an ONNX model (.onnx) is imported (importers/onnx.py), with --input-shape
+        # an ONNX model (.onnx, docs/onnx.md) is imported (importers/onnx.py), with --input-shape
         shapes = input_shapes_arg(self.args.input_shape, "ge-opt")
         if is_onnx_path(self.get_input_name()):
             from importers import onnx as onnx_importer
@@ -1354,7 +1354,7 @@ class GeOptMain(xDSLOptMain):
         return found
 
 
-# -- ONNX models as input (issue 11; ge_tools/import_onnx.py is ge-import) -----------------
+# -- ONNX models as input (docs/onnx.md; ge_tools/import_onnx.py is ge-import) -----------------
 
 ONNX_SUFFIX = ".onnx"
 INPUT_SHAPE_HELP = (

@@ -129,7 +129,7 @@ class GeCompilePass(PipelinePass):
             PhonyNotaskPass(stage="mark"),
             LowerAutofusePass(enable_pass=self.enable_pass),
             AutofusePass(solver=self.fusion_solver),
-            # issue 13: the split before the concat (passes/notask/split.py says why)
+            # the split before the concat (passes/notask/split.py says why)
             SplitNotaskPass(),
             ConcatNotaskPass(),
             PackNotaskPass(),

@@ -1,4 +1,4 @@
-"""Progress bars for the long phases of ge-opt, ge-run and ge-import (issue 33, item 6):
+"""Progress bars for the long phases of ge-opt, ge-run and ge-import (docs/diagnostics.md):
 importing a model, each pass (`PassBar`: the bar names the running pass and the module's
 op count), loading the model onto the simulator and each execution; drawn by tqdm on
 stderr when stderr is a terminal, nothing at all otherwise (pipes, files, tests).

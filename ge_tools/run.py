@@ -593,7 +593,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     one_line_arg_errors(p)
     p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir), or an ONNX model (.onnx)")
-    add_input_shape_argument(p, only_onnx=True)  # issue 11
+    add_input_shape_argument(p, only_onnx=True)  # docs/onnx.md
     add_max_input_size_argument(p)
     add_elide_argument(p)
     p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
@@ -911,7 +911,7 @@ def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> Module
 
 
 def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
-    """issue 11: FILE as read_module reads it, or an ONNX model (.onnx) imported with
+    """FILE as read_module reads it, or an ONNX model (.onnx) imported with
     --input-shape (ge_tools/import_onnx.py; errors as ge-import gives them)."""
     from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, is_torch_program_path, load_model_or_text
 
@@ -930,10 +930,10 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
 def compare_with_onnx_model(
     args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output], graph: ge.GraphOp | None = None
 ) -> tuple[int, Check | None]:
-    """issue 11: for an ONNX model, the compiled outputs against onnxruntime's
+    """For an ONNX model, the compiled outputs against onnxruntime's
     (ge_tools/onnx_oracle.py), printed; the exit status and the check the report shows.
     (0, None) for anything else. With the imported `graph`, each element's tolerance
-    also takes its error bound under independent rounding (issue 28: an f16 island
+    also takes its error bound under independent rounding (docs/tolerance.md: an f16 island
     between two Casts rounds each op in f16 here, maybe in f32 in onnxruntime)."""
     from ge_tools.import_onnx import is_onnx_path
 
@@ -1161,7 +1161,7 @@ LIST_SHOWN = 20  # items of a long list ge-run prints; --stats-json has them all
 
 def capped(items: Sequence[str]) -> str:
     """`N (a, b, ...)` up to LIST_SHOWN items, else `N; the first 20: a, b, ...; all in
-    --stats-json`: a 10,000-node graph's no-task line was 14,672 characters (issue 33)."""
+    --stats-json`: a 10,000-node graph's no-task line was 14,672 characters (tests/tools/test_dumps.py)."""
     if not items:
         return "0"
     if len(items) <= LIST_SHOWN:
@@ -1462,7 +1462,7 @@ def simulate_sets(
 
 
 # ---------------------------------------------------------------------------------------
-# Dynamic shapes (issue 16): partitioned graphs on runtime/dynamic_executor.py
+# Dynamic shapes (docs/dynamic_shapes.md): partitioned graphs on runtime/dynamic_executor.py
 # ---------------------------------------------------------------------------------------
 
 
@@ -1594,7 +1594,7 @@ def report_dynamic(
 def _run_dynamic(
     args: argparse.Namespace, ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp
 ) -> int:
-    """Issue 16: each execution's inputs (their shapes may differ) on the reference and on
+    """Each execution's inputs (their shapes may differ) on the reference and on
     the dynamic executor (runtime/dynamic_executor.py), compared execution by execution."""
     name = graph.sym_name.data
     make_inputs(args, graph)  # checks --frozen-input

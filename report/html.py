@@ -878,7 +878,7 @@ def comparison_section(checks: Sequence[Check]) -> str:
 
 
 def dynamic_section(stats: Mapping[str, object]) -> str:
-    """Issue 16: the clusters of a partitioned graph, which ran as static models, and each
+    """The clusters of a partitioned graph, which ran as static models, and each
     execution's address refresh (ge-run's stats["dynamic"], runtime/dynamic_executor.py)."""
     dyn = stats.get("dynamic")
     assert isinstance(dyn, dict)

@@ -1,4 +1,4 @@
-"""Mixed execution of a dynamic-shape graph (issue 16): GE's dynamic runtime with its
+"""Mixed execution of a dynamic-shape graph (docs/dynamic_shapes.md): GE's dynamic runtime with its
 known-shape subgraphs run as static models (docs/ge/executor.md "Dynamic-shape parent";
 runtime/v2/kernel/known_subgraph/davinci_model_kernel.cc).
 

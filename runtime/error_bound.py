@@ -485,7 +485,7 @@ def _reduce(
 def _reduce_axes_input(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    # the input forms (issue 28): their D form's bound with the axes input's values
+    # the input forms (docs/onnx.md): their D form's bound with the axes input's values
     if not _index_inputs_exact(bounds, 1):
         return [np.full(outs[0].shape, INF)]
     x, ex = args[0], bounds[0]
@@ -591,7 +591,7 @@ def _moves(
 def _moves_by_input(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    # the input forms (issue 28): data movement by the values of inputs 1.. (shape, sizes)
+    # the input forms (docs/onnx.md): data movement by the values of inputs 1.. (shape, sizes)
     if not _index_inputs_exact(bounds, 1):
         return [np.full(o.shape, INF) for o in outs]
     return [np.require(b, np.float64, ["C", "W"]) for b in ip.run_node(op, [_f64(bounds[0]), *args[1:]])]
@@ -1303,7 +1303,7 @@ def _asc_node_bounds(
     return [np.full(o.shape, INF if any(np.any(e > 0) for e in es) else 0.0) for o in outs]
 
 
-# -- More ops of ONNX models (issue 28) ---------------------------------------------------
+# -- More ops of ONNX models (docs/onnx_ops.md) ---------------------------------------------------
 
 
 @_rule(ge.BitwiseAnd, ge.BitwiseOr, ge.BitwiseXor, ge.Invert, ge.LeftShift, ge.RightShift, ge.HardMax)
@@ -1396,7 +1396,7 @@ def _nd_and_block_moves(
 
 
 # ---------------------------------------------------------------------------------------
-# Recurrent ops (issue 28): DynamicRNN and DynamicGRUV2
+# Recurrent ops (importers/onnx_rnn.py): DynamicRNN and DynamicGRUV2
 #
 # The kernel computes each step from the previous step's state, so an input's error and
 # the order of the matmuls' accumulations travel through the recurrence. The rule runs the

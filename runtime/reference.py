@@ -900,7 +900,7 @@ def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int) -> np.ndarray:
     h, w = x.shape[2], x.shape[3]
     if isinstance(op, ge.Resize):
         got = op.scales_and_shape()
-        if got is None:  # computed sizes (issue 28): the output's size is the sizes' value
+        if got is None:  # computed sizes (docs/onnx.md): the output's size is the sizes' value
             got = ([1.0, 1.0, oh / h, ow / w], (x.shape[0], x.shape[1], oh, ow))
         return _onnx_resize_nchw(op, x, *got)
     if isinstance(op, ge.ResizeNearestNeighborV2):
@@ -1220,7 +1220,7 @@ def _control_impl(
 # ---------------------------------------------------------------------------------------
 
 
-# -- More ops of ONNX models (issue 28): bit operations, Cumsum, HardMax, the scatters,
+# -- More ops of ONNX models (docs/onnx_ops.md): bit operations, Cumsum, HardMax, the scatters,
 #    GatherNd, DepthToSpace, SpaceToDepth ---------------------------------------------------
 
 

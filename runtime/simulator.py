@@ -52,7 +52,7 @@ more than `iteration_cap` (WHILE_ITERATION_CAP) such jumps of one goto in one ex
 a fault naming its While. A switch makes the parent's outputs it lists pending: a read of
 their bytes before the branch taken writes them is a fault.
 
-Known-shape subgraphs of a dynamic graph (issue 16; runtime/dynamic_executor.py): `load(model,
+Known-shape subgraphs of a dynamic graph (docs/dynamic_shapes.md; runtime/dynamic_executor.py): `load(model,
 frozen, device=DeviceMemory)` loads the model as GE's DavinciModelCreate does for a known
 node (SetKnownNode(true), davinci_model_kernel.cc): its weights and variables are copied into
 blocks of the simulated device memory (runtime/device_memory.py) once, its feature map and

@@ -197,3 +197,24 @@ def test_no_test_imports_a_module_for_its_side_effect():
         (1, "runtime.ascgraph_interp"),
         (2, "runtime.simulator"),
     ]
+
+
+def test_citations_resolve_in_a_clone():
+    """What the packages and docs cite is in the repository: no file points at the notes
+    outside it (`../shared`), and no package comment sends the reader to an issue number
+    (issues close; the docs and tests that explain a rule stay)."""
+    import re
+
+    shared, issue = re.compile(r"\.\./shared|/work/shared"), re.compile(r"\bissues? #?\d+", re.IGNORECASE)
+    texts = [p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))]
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "bench").rglob("*.md"))]
+    bad = [f"{p.relative_to(ROOT)}: ../shared" for p in [*texts, *docs] if shared.search(p.read_text())]
+    bad += [
+        f"{p.relative_to(ROOT)}:{k}: {line.strip()}"
+        for p in texts
+        for k, line in enumerate(p.read_text().splitlines(), 1)
+        if issue.search(line)
+    ]
+    assert not bad, "\n".join(bad)
+    # the check sees what it forbids
+    assert shared.search("see ../shared/DESIGN.md") and issue.search("(issue 28)")

@@ -476,8 +476,8 @@ def place_by_sweep(blocks: Sequence[FmBlock], bound: int, above: int) -> list[in
     return offset
 
 
-# The arena / lower-bound ratio above which the sweep placement is tried (issue 6's
-# quality target for the planner).
+# The arena / lower-bound ratio above which the sweep placement is tried (the planner's
+# quality target, docs/ge/executor.md).
 
 
 # -- the arena --------------------------------------------------------------------------------

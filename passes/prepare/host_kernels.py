@@ -14,7 +14,7 @@ REGISTER_COMPUTE_NODE_KERNEL). Here:
   the node stays);
 * AICPU_KERNELS: the few AICPU host kernels the ONNX shape patterns need and the built-in
   set lacks (ConcatD, RealDiv, Div, Minimum, ConcatV2D of another dtype than int32 /
-  float32; and for the shape arithmetic of exported networks, issue 28: StridedSliceV2,
+  float32; and for the shape arithmetic of exported networks (docs/onnx.md): StridedSliceV2,
   Expand, Tile, Equal, SelectV2 and the integer Casts cast_kernel.cc lacks), computed as
   their reference semantics; every other AICPU kernel is not modelled, so those nodes
   stay, as they would in a GE without the AICPU engine.
