@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -61,6 +62,35 @@ def test_small_network_matches_eager_with_stats_remarks_and_dumps(tmp_path, caps
     dumped = (tmp_path / "graph_0.mlir").read_text()
     assert "ge.Conv2D" in dumped and "ge.MaxPoolV3" in dumped and "ge.SoftmaxV2" in dumped
     assert "npu.model" in (tmp_path / "graph_0.compiled.mlir").read_text()
+
+
+def test_report_and_stats_mean_what_ge_run_says(tmp_path):
+    """`report` writes ge-run --report's page per subgraph; `stats` has ge-run --stats-json's
+    figures, with the same values ge-run gives for the same imported graph."""
+    torch._dynamo.reset()
+    m = Small().eval()
+    stats: dict = {}
+    fast = _compile(m, check=True, stats=stats, dump_dir=str(tmp_path), report=str(tmp_path / "report"))
+    with torch.no_grad():
+        for _ in range(2):
+            fast(torch.randn(2, 3, 8, 8))
+    page = (tmp_path / "report" / "graph_0" / "index.html").read_text()
+    assert "eager PyTorch" in page and "ge-autofuse" in page and f"{__file__}" in page
+    assert (tmp_path / "report" / "graph_0" / "02_planned.dot").exists()
+    ours = stats["graphs"][0]
+    assert ours["executions"] == 2 and ours["mode"] == "compare" and ours["mismatch_count"] == 0
+    out = tmp_path / "run.json"
+    r = subprocess.run(
+        [sys.executable, "-m", "ge_tools.run", str(tmp_path / "graph_0.mlir"), "--stats-json", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert r.returncode == 0, r.stderr
+    theirs = json.loads(out.read_text())
+    assert set(theirs) <= set(ours), set(theirs) - set(ours)
+    for key in ("graph", "passes", "outputs", "tasks", "tasks_by_kind", "kernels", "memory_size", "bytes_moved"):
+        assert ours[key] == theirs[key], key
 
 
 def test_dynamic_batch_compiles_once():
