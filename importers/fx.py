@@ -1065,6 +1065,18 @@ def import_graph_module(
                 if not isinstance(got, SSAValue):
                     raise FxImportError(f"{name}: error: graph output {v!r} is not a tensor the graph computes")
                 outputs.append(got)
+        elif node.op == "get_attr":
+            # a tensor the graph module holds (AOTAutograd keeps a traced constant, such as
+            # GPT-2's masked_bias, as `_tensor_constantK`): a ge.Const, as a lifted constant
+            # placeholder of torch.export is
+            t: Any = gm
+            for part in str(node.target).split("."):
+                t = getattr(t, part, None)
+            if not hasattr(t, "shape") or not hasattr(t, "dtype"):
+                raise FxImportError(f"{name}: error: FX node '{node.name}' (get_attr) is not a tensor")
+            op = _const_op(_numpy(t), _elem(t.dtype, f"{name}: get_attr '{node.name}'"), node.name, top)
+            imp.ops.append(op)
+            imp.values[node.name] = op.results[0]
         else:
             raise FxImportError(f"{name}: error: FX node '{node.name}' ({node.op}) is not supported")
     net = ge.NetOutput.create(operands=outputs)

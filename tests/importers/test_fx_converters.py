@@ -331,3 +331,18 @@ def _cases_at_both_dtypes(src: str) -> set[str]:
                 c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and str(c.value).startswith("aten.")
             }
     return found
+
+
+def test_get_attr_tensor_constant_is_a_const():
+    """A tensor the graph module holds (`get_attr`, as make_fx / AOTAutograd keep a traced
+    constant) becomes a ge.Const with its values."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from importers.fx import import_graph_module
+
+    c = torch.tensor([1.0, 2.0, 3.0])
+    gm = make_fx(lambda x: x * c + 1.0)(_x(2, 3))
+    assert any(n.op == "get_attr" for n in gm.graph.nodes)
+    module = import_graph_module(gm, None, "k.py")
+    x = _x(4, 3, seed=2)[:2]
+    np.testing.assert_allclose(api.reference(module, [x.numpy()])[0], (x * c + 1.0).numpy(), rtol=1e-6)
