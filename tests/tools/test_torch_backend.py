@@ -196,3 +196,14 @@ def test_exported_program_through_the_tools(tmp_path):
     bad.write_bytes(b"not a zip")
     r = subprocess.run([sys.executable, "-m", "ge_tools.run", str(bad)], capture_output=True, text=True)
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and f"{bad}: error: not a torch.export program" in r.stderr
+
+
+def test_networks_torch_compile_entry(capsys):
+    """`python -m ge_tools.networks --torch-compile NAME ...`: one line per network, a CNN
+    matching eager, and a network Dynamo does not capture reported, not counted as a match."""
+    from ge_tools.networks import main
+
+    assert main(["--torch-compile", "squeezenet1_1", "lstm"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("squeezenet1_1: matches eager (1 compiled subgraph(s), ")
+    assert out[1] == "lstm: error: not compiled: Dynamo captured no graph (it ran the model eagerly)"
