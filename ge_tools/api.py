@@ -71,6 +71,7 @@ from ge_dialect.pass_options import PassOptionError
 from ge_tools import parse
 from ge_tools.parse import UserError
 from ge_tools.registry import get_all_passes, make_context
+from report.html import RunRecorder
 
 __all__ = [
     "CompileResult",
@@ -231,6 +232,9 @@ class CompileResult:
     """The figures ge-run --stats-json writes about the compiled program: graph, passes,
     outputs (index, name, shape, dtype) and, when the pipeline built an npu.model, tasks, kernels, streams, events,
     no_task_nodes, memory_size, memory_lower_bound, memory_proven_bound, memory_gap."""
+    recorder: RunRecorder | None = None
+    """With `compile(..., record=True)`: what ge-run --report shows (the pictures after fusion
+    and after planning, the kernels, the remarks), for report/html.py: write_report."""
 
     def model(self, graph: str | None = None) -> npu.ModelOp | None:
         """The npu.model of `graph` (default: the root graph), or None."""
@@ -281,11 +285,14 @@ def _passes(pipeline: str, options: Mapping[str, object]) -> tuple[ModulePass, .
     return with_remarks(passes)
 
 
-def compile(module: ModuleOp, pipeline: str = "ge-compile", **options: object) -> CompileResult:
+def compile(
+    module: ModuleOp, pipeline: str = "ge-compile", *, record: bool = False, **options: object
+) -> CompileResult:
     """Run `pipeline` (ge-opt's -p syntax; default the whole compile path) on a copy of
     `module`, verifying after each pass; `options` are its single pass's options with
     Python values (`enable_pass=("reduce",)`, `streams=2`). The remarks go to the
-    result, not to stderr."""
+    result, not to stderr. `record`: gather what ge-run --report shows, as ge-run does
+    (a RunRecorder around the pipeline), in the result's `recorder`."""
     from ge_tools.opt import PipelineCallback
     from ge_tools.run import model_figures
 
@@ -304,8 +311,14 @@ def compile(module: ModuleOp, pipeline: str = "ge-compile", **options: object) -
         # a remark whose pass did not say its name is the running pass's
         remarks.append(r if r.pass_name is not None else dataclasses.replace(r, pass_name=running[0]))
 
-    with remark_sink(collect):
-        PassPipeline(passes, between).apply(make_context(), compiled)
+    recorder = RunRecorder(between) if record else None
+    if recorder is not None:
+        with recorder.collecting():
+            PassPipeline(passes, recorder).apply(make_context(), compiled)
+        remarks = recorder.remarks
+    else:
+        with remark_sink(collect):
+            PassPipeline(passes, between).apply(make_context(), compiled)
     stats: dict[str, object] = {"passes": [p.name for p in passes]}
     graphs = [g for g in module.ops if isinstance(g, ge.GraphOp)]
     if graphs:
@@ -329,7 +342,7 @@ def compile(module: ModuleOp, pipeline: str = "ge-compile", **options: object) -
             ]
             if (model := _find_model(compiled, root.sym_name.data)) is not None:
                 stats.update(model_figures(model))
-    return CompileResult(compiled, remarks, stats)
+    return CompileResult(compiled, remarks, stats, recorder)
 
 
 # ---------------------------------------------------------------------------------------

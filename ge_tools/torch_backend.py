@@ -27,10 +27,18 @@ buffers and the user's inputs are ge.Data, fed each call.
   `GeCheckError` naming the FX node of the output and its source line;
 * `remarks`: print what GE decided (the passes' remarks) on stderr, one line each,
   located at the user's model line;
-* `stats`: a dict the backend fills: `graphs` (one entry per compiled subgraph: the figures
-  ge-run --stats-json writes, api.compile's `stats`), `compiles`, `calls`;
+* `stats`: a dict the backend fills: `graphs` (one entry per compiled subgraph, in
+  ge-run --stats-json's meaning: graph, passes, outputs and the model's figures from the
+  compile; the last call's simulator figures (tasks_by_kind, bytes_moved, peak_live_fm_bytes,
+  ..., or `dynamic` for a graph with `?` dims); `executions`, the calls of that subgraph;
+  `mode` "compare" with `check` (then mismatch_count, max_error, unbounded_elements against
+  eager) or "run"), `compiles`, `calls`;
 * `dump_dir`: write each subgraph's imported module (`graph_K.mlir`) and compiled module
-  (`graph_K.compiled.mlir`) there.
+  (`graph_K.compiled.mlir`) there;
+* `report`: a directory; each subgraph's ge-run --report page (report/html.py: the graph
+  before and after fusion and after planning, its kernels, memory plans, remarks, figures
+  and, with `check`, the comparison with eager) in `DIR/graph_K/index.html`, rewritten at
+  each call with that call's figures.
 
 The backend is registered under torch's entry point (`torch_dynamo_backends` in
 pyproject.toml), so `backend="ge_xdsl"` needs no import; `ge_xdsl` itself may be passed too.
@@ -46,10 +54,11 @@ from typing import Any
 import numpy as np
 
 from ge_tools import api
+from report.html import Check, write_report
 
 __all__ = ["GeCheckError", "ge_xdsl"]
 
-_BACKEND_KEYS = ("pipeline", "check", "remarks", "stats", "dump_dir")
+_BACKEND_KEYS = ("pipeline", "check", "remarks", "stats", "dump_dir", "report")
 
 
 class GeCheckError(AssertionError):
@@ -68,6 +77,7 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
     remarks = bool(opts.pop("remarks", False))
     stats = opts.pop("stats", None)
     dump_dir = opts.pop("dump_dir", None)
+    report = opts.pop("report", None)
     pass_options = opts
     if stats is not None and not isinstance(stats, dict):
         raise TypeError(f"ge_xdsl: options['stats'] must be a dict the backend fills, got {type(stats).__name__}")
@@ -75,6 +85,8 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
     # which are parameters (frozen as Const, taken outside AOTAutograd's fake-tensor mode)
     dyn_names = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
     frozen = {k: _array(t) for k, t in enumerate(example_inputs) if isinstance(t, torch.nn.Parameter)}
+    # subgraphs compiled with these options so far (graph_K of dump_dir and report; `compiles`)
+    counter = [int(stats.get("compiles", 0)) if stats is not None else 0]
 
     def forward_compiler(fx: Any, fake_inputs: Sequence[Any]) -> Callable[..., Any]:
         from importers.fx import import_graph_module
@@ -91,11 +103,16 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
         names = [dyn_names[k] if k < len(dyn_names) else n.name for k, n in enumerate(holders)]
         file = _user_file(fx)
         module = import_graph_module(fx, consts, file, names=names, skip=set(symbolic))
-        number = stats.setdefault("compiles", 0) if stats is not None else 0
-        result = api.compile(module, pipeline, **pass_options)
+        number = counter[0]
+        counter[0] += 1
+        result = api.compile(module, pipeline, record=bool(report), **pass_options)
+        # this subgraph's figures, in ge-run --stats-json's meaning: the compile's (graph,
+        # passes, outputs, the model's), then each call's simulator figures and, with
+        # `check`, the comparison with eager (ge_tools/run.py: _run_graph, _finish)
+        figures: dict[str, object] = {**result.stats, "mode": "compare" if check else "run", "executions": 0}
         if stats is not None:
-            stats["compiles"] = number + 1
-            stats.setdefault("graphs", []).append(result.stats)
+            stats["compiles"] = counter[0]
+            stats.setdefault("graphs", []).append(figures)
             stats.setdefault("calls", 0)
         if remarks:
             for r in result.remarks:
@@ -107,14 +124,32 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
 
         def run(*args: Any) -> list[Any]:
             feeds = [_array(args[k]) for k in fed]
-            outs = execute(feeds)
+            outs, sim_figures = execute(feeds)
             tensors = [torch.from_numpy(np.array(o, copy=True)) for o in outs]
+            calls = int(figures["executions"]) + 1  # type: ignore[arg-type]
+            figures.update(sim_figures)
+            figures["executions"] = calls
             if stats is not None:
                 stats["calls"] = stats.get("calls", 0) + 1
+            checks: list[Check] = []
+            eager: list[Any] = []
             if check:
                 with torch.no_grad():
-                    eager = fx(*args)
-                _compare(tensors, list(eager), out_nodes, module, feeds)
+                    eager = list(fx(*args))
+                checks.append(_comparison(tensors, eager, module, feeds, figures))
+            if report:
+                # ge-run --report's page for this subgraph (rewritten each call: the last call's figures)
+                write_report(
+                    os.path.join(str(report), f"graph_{number}"),
+                    f"{file} (torch.compile subgraph {number})",
+                    figures,
+                    module,
+                    result.recorder,
+                    result.module,
+                    checks,
+                )
+            if check:
+                _compare(tensors, eager, out_nodes, module, feeds)
             return tensors
 
         run._boxed_call = False  # type: ignore[attr-defined]  # AOTAutograd calls run(*args)
@@ -123,16 +158,30 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
     return aot_autograd(fw_compiler=forward_compiler)(gm, example_inputs)
 
 
-def _executor(result: api.CompileResult) -> Callable[[list[np.ndarray]], Sequence[np.ndarray]]:
-    """How a call runs: the npu.model on the device simulator (api.simulate), or, for a graph
-    with `?` dims (dynamic=True), the partitioned module on the dynamic executor
-    (runtime/dynamic_executor.py, as ge-run runs one), built once and fed each call's shapes."""
+def _executor(
+    result: api.CompileResult,
+) -> Callable[[list[np.ndarray]], tuple[Sequence[np.ndarray], dict[str, object]]]:
+    """How a call runs, and its figures (ge-run --stats-json's): the npu.model on the device
+    simulator (api.simulate: its simulator figures), or, for a graph with `?` dims
+    (dynamic=True), the partitioned module on the dynamic executor (runtime/dynamic_executor.py,
+    as ge-run runs one), built once and fed each call's shapes (ge-run's `dynamic` figures)."""
     if result.model() is not None:
-        return lambda feeds: api.simulate(result.module, feeds).outputs
-    from runtime.dynamic_executor import DynamicExecutor
+
+        def simulate(feeds: list[np.ndarray]) -> tuple[Sequence[np.ndarray], dict[str, object]]:
+            sim = api.simulate(result.module, feeds)
+            return sim.outputs, sim.stats
+
+        return simulate
+    from runtime.dynamic_executor import DynamicExecutor, partition_summary
 
     ex = DynamicExecutor(result.module, ())
-    return lambda feeds: ex.execute(feeds)
+    clusters = partition_summary(result.module).as_dict()
+
+    def dynamic(feeds: list[np.ndarray]) -> tuple[Sequence[np.ndarray], dict[str, object]]:
+        outs = ex.execute(feeds)
+        return outs, {"dynamic": {"clusters": clusters, "executions": [h.as_dict() for h in ex.history]}}
+
+    return dynamic
 
 
 def _array(t: Any) -> np.ndarray:
@@ -158,6 +207,26 @@ def _output_nodes(fx: Any) -> list[Any]:
     out = next(n for n in fx.graph.nodes if n.op == "output")
     args = out.args[0]
     return list(args) if isinstance(args, list | tuple) else [args]
+
+
+def _comparison(got: Sequence[Any], eager: Sequence[Any], module: Any, feeds: Any, figures: dict[str, object]) -> Check:
+    """ge-run's comparison of this call's outputs with eager's (ge_tools/run.py: compare_runs,
+    widened by the graph's error bounds as ge-run widens them): its figures go to `figures`
+    (mismatch_count, max_error, unbounded_elements, as --stats-json's), and the report's Check."""
+    from ge_tools.run import Output, compare_runs
+    from runtime.error_bound import output_error_bounds
+    from runtime.reference import select_graph
+
+    bounds = output_error_bounds(select_graph(module, None), feeds)
+    ref = [Output(k, f"output {k}", _array(e)) for k, e in enumerate(eager)]
+    run = [Output(k, f"output {k}", g.numpy()) for k, g in enumerate(got)]
+    if any(a.array.shape != b.array.shape or a.array.dtype != b.array.dtype for a, b in zip(ref, run, strict=True)):
+        figures.update(mismatch_count=sum(o.array.size for o in run), max_error=float("inf"), unbounded_elements=0)
+        return Check("eager PyTorch", False, {"mismatch_count": figures["mismatch_count"]}, ["shapes or dtypes differ"])
+    c = compare_runs(ref, [run], bounds)
+    figures.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
+    shown = {"mismatch_count": c.mismatches, "max_error": c.max_error, "unbounded_elements": c.unbounded}
+    return Check("eager PyTorch", not c.mismatches, shown, c.report + c.undecidable)
 
 
 def _compare(got: Sequence[Any], eager: Sequence[Any], nodes: Sequence[Any], module: Any, feeds: Any) -> None:

@@ -39,7 +39,7 @@ import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -638,10 +638,16 @@ def _batch_norm(cx: _Node) -> list[SSAValue]:
         params.append(v)
     if rank < 4:
         x = cx.emit(ge.Unsqueeze, x, suffix="Unsqueeze", axes=list(range(rank, 4))).results[0]
+    # BatchNorm's y has x's dtype (f16 or f32), its other outputs are float32 [C] (and [1]),
+    # as importers/onnx.py builds it (nn_norm_ops.h: REG_OP(BatchNorm))
+    x4 = cast(TensorType[Attribute], x.type)
+    f32 = TensorType(Float32Type(), [c])
+    types = [x4, f32, f32, f32, f32, TensorType(Float32Type(), [1])]
     bn = cx.emit(
         ge.BatchNorm,
         x,
         *params,
+        types=types,
         suffix=None if rank == 4 else "BatchNorm",
         epsilon=FloatAttr(float(cx.a("eps")), Float32Type()),
         data_format="NCHW",
@@ -1059,6 +1065,18 @@ def import_graph_module(
                 if not isinstance(got, SSAValue):
                     raise FxImportError(f"{name}: error: graph output {v!r} is not a tensor the graph computes")
                 outputs.append(got)
+        elif node.op == "get_attr":
+            # a tensor the graph module holds (AOTAutograd keeps a traced constant, such as
+            # GPT-2's masked_bias, as `_tensor_constantK`): a ge.Const, as a lifted constant
+            # placeholder of torch.export is
+            t: Any = gm
+            for part in str(node.target).split("."):
+                t = getattr(t, part, None)
+            if not hasattr(t, "shape") or not hasattr(t, "dtype"):
+                raise FxImportError(f"{name}: error: FX node '{node.name}' (get_attr) is not a tensor")
+            op = _const_op(_numpy(t), _elem(t.dtype, f"{name}: get_attr '{node.name}'"), node.name, top)
+            imp.ops.append(op)
+            imp.values[node.name] = op.results[0]
         else:
             raise FxImportError(f"{name}: error: FX node '{node.name}' ({node.op}) is not supported")
     net = ge.NetOutput.create(operands=outputs)

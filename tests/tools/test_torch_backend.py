@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -63,6 +64,35 @@ def test_small_network_matches_eager_with_stats_remarks_and_dumps(tmp_path, caps
     assert "npu.model" in (tmp_path / "graph_0.compiled.mlir").read_text()
 
 
+def test_report_and_stats_mean_what_ge_run_says(tmp_path):
+    """`report` writes ge-run --report's page per subgraph; `stats` has ge-run --stats-json's
+    figures, with the same values ge-run gives for the same imported graph."""
+    torch._dynamo.reset()
+    m = Small().eval()
+    stats: dict = {}
+    fast = _compile(m, check=True, stats=stats, dump_dir=str(tmp_path), report=str(tmp_path / "report"))
+    with torch.no_grad():
+        for _ in range(2):
+            fast(torch.randn(2, 3, 8, 8))
+    page = (tmp_path / "report" / "graph_0" / "index.html").read_text()
+    assert "eager PyTorch" in page and "ge-autofuse" in page and f"{__file__}" in page
+    assert (tmp_path / "report" / "graph_0" / "02_planned.dot").exists()
+    ours = stats["graphs"][0]
+    assert ours["executions"] == 2 and ours["mode"] == "compare" and ours["mismatch_count"] == 0
+    out = tmp_path / "run.json"
+    r = subprocess.run(
+        [sys.executable, "-m", "ge_tools.run", str(tmp_path / "graph_0.mlir"), "--stats-json", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert r.returncode == 0, r.stderr
+    theirs = json.loads(out.read_text())
+    assert set(theirs) <= set(ours), set(theirs) - set(ours)
+    for key in ("graph", "passes", "outputs", "tasks", "tasks_by_kind", "kernels", "memory_size", "bytes_moved"):
+        assert ours[key] == theirs[key], key
+
+
 def test_dynamic_batch_compiles_once():
     torch._dynamo.reset()
     m = torch.nn.Sequential(torch.nn.Linear(6, 4), torch.nn.ReLU(), torch.nn.Linear(4, 3)).eval()
@@ -118,8 +148,12 @@ def test_check_reports_the_mismatching_node(monkeypatch):
     def f(x):
         return torch.tanh(x) + 1.0
 
-    with pytest.raises(GeCheckError, match=r"output 0 \(node 'add'\): \d+ of 6 elements differ from eager"):
+    with pytest.raises(GeCheckError) as info:
         torch.compile(f, backend=ge_xdsl, options={"check": True})(torch.randn(2, 3))
+    # the FX node of the output and the user's line that made it (its stack_trace)
+    line = f.__code__.co_firstlineno + 1
+    assert str(info.value).startswith(f"{__file__}:{line}:1: error: output 0 (node 'add'): ")
+    assert " of 6 elements differ from eager" in str(info.value) and "\n" not in str(info.value)
 
 
 def test_resnet18_matches_eager():
@@ -162,3 +196,14 @@ def test_exported_program_through_the_tools(tmp_path):
     bad.write_bytes(b"not a zip")
     r = subprocess.run([sys.executable, "-m", "ge_tools.run", str(bad)], capture_output=True, text=True)
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and f"{bad}: error: not a torch.export program" in r.stderr
+
+
+def test_networks_torch_compile_entry(capsys):
+    """`python -m ge_tools.networks --torch-compile NAME ...`: one line per network, a CNN
+    matching eager, and a network Dynamo does not capture reported, not counted as a match."""
+    from ge_tools.networks import main
+
+    assert main(["--torch-compile", "squeezenet1_1", "lstm"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("squeezenet1_1: matches eager (1 compiled subgraph(s), ")
+    assert out[1] == "lstm: error: not compiled: Dynamo captured no graph (it ran the model eagerly)"
