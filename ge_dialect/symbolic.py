@@ -22,11 +22,27 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Mapping
-from typing import TypeAlias
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeAlias
 
-import symengine as se
+if TYPE_CHECKING:
+    import symengine as se
+else:
 
-Expr: TypeAlias = se.Basic
+    class _SymEngine(ModuleType):
+        """symengine, imported at the first symbolic operation: it loads numpy (a fifth of
+        ge-opt's start-up), which a graph without `?` dims never needs
+        (tests/tools/test_interop_startup.py)."""
+
+        def __getattr__(self, name: str) -> object:
+            import symengine
+
+            globals()["se"] = symengine
+            return getattr(symengine, name)
+
+    se = _SymEngine("symengine")
+
+Expr: TypeAlias = "se.Basic"
 
 SYMBOL_NAME = re.compile(r"^s[0-9]+$")
 _TOKEN = re.compile(r"\s*(?:(s[0-9]+)|([0-9]+)|([-+*()]))")

@@ -32,10 +32,9 @@ from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-ex
     input_size_cap,
     is_onnx_path,
     one_line_arg_errors,
-    read_capped,
     run_tool,
 )
-from ge_tools.parse import UserError, parse_module, read_ir_file
+from ge_tools.parse import UserError, parse_module, read_capped, read_ir_file
 from ge_tools.printer import print_module
 from ge_tools.registry import make_context
 

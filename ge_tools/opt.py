@@ -71,9 +71,10 @@ from ge_tools.beside import MIN_INPUT_BYTES, PrintBeside
 from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.expected import Diagnostic
 from ge_tools.expected import check as check_expected
-from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module, read_ir_file
+from ge_tools.parse import MAX_NESTING, UserError, one_line, parse_module, read_capped, read_ir_file
 from ge_tools.pipeline import PipelinePass, expand
 from ge_tools.printer import GeMLIRTarget, print_module
+from ge_tools.progress import Progress
 from ge_tools.registry import get_all_dialects, get_all_passes
 
 
@@ -566,44 +567,6 @@ def verify_module(module: ModuleOp, fast: bool = True) -> None:
 
 
 @dataclass
-class Progress:
-    """A status line on a terminal, `ge-opt: [k/n] <pass>: <ops> ops, <elapsed> s`, written
-    in place (carriage return, erase line) as each pass starts, erased at the end."""
-
-    stream: IO[str]
-    total: int
-    start: float = field(default_factory=time.perf_counter)
-    shown: bool = False
-    tool: str = "ge-opt"
-
-    @staticmethod
-    def on_terminal(total: int, stream: IO[str] | None = None, tool: str = "ge-opt") -> Progress | None:
-        """A Progress on `stream` (stderr) when it is a terminal, else None: never in
-        pipes, files or tests."""
-        stream = stream if stream is not None else sys.stderr
-        if stream is None:  # no stderr at all (pythonw)
-            return None
-        try:
-            tty = stream.isatty()
-        except (AttributeError, ValueError):
-            tty = False
-        return Progress(stream, total, tool=tool) if tty else None
-
-    def show(self, index: int, p: ModulePass, module: ModuleOp) -> None:
-        ops = sum(1 for _ in module.walk())
-        elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\r\x1b[K{self.tool}: [{index}/{self.total}] {pass_spec(p)}: {ops} ops, {elapsed:.1f} s")
-        self.stream.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
-
-
-@dataclass
 class PipelineCallback:
     """What runs between two passes (xDSL's PassPipeline callback: previous pass or None,
     the module, next pass or None): verification with located errors (after every pass,
@@ -688,7 +651,7 @@ class PipelineCallback:
         if self.time_passes and next is None:
             print(time_report(self.times, self.verify_time if self.verify else None), file=sys.stderr, end="")
         if self.progress is not None and next is not None:
-            self.progress.show(self.index + 1, next, module)
+            self.progress.show(self.index + 1, pass_spec(next), module)
         self.started = time.perf_counter()
 
     @staticmethod
@@ -1466,26 +1429,6 @@ def elide_limit(given: int | None, stream: IO[str] | None, default_on: bool = Fa
         return DEFAULT_ELIDE_ELEMENTS if stream is not None and stream.isatty() else None
     except (ValueError, AttributeError):
         return None
-
-
-def read_capped(f: IO[bytes], name: str, cap: int) -> bytes:
-    """All of `f`, refused with one error line (a UserError) when it holds more than `cap`
-    bytes: a regular file by its size before anything is read, a stream (a pipe, a device
-    such as /dev/zero) once `cap` bytes are read without reaching its end."""
-    hint = "(raise it with --max-input-size SIZE)"
-    try:
-        st = os.fstat(f.fileno())
-        size = st.st_size if stat.S_ISREG(st.st_mode) else 0
-    except (OSError, AttributeError, io.UnsupportedOperation):  # a BytesIO
-        size = 0
-    if size > cap:
-        raise UserError(
-            f"{name}: error: the input has {size} bytes, more than the cap on an input's size, {cap} {hint}"
-        )
-    data = f.read(cap + 1)
-    if len(data) > cap:
-        raise UserError(f"{name}: error: the input goes past {cap} bytes, the cap on an input's size {hint}")
-    return data
 
 
 def input_shapes_arg(specs: Sequence[str] | None, tool: str = "ge-import") -> dict[str, tuple[int, ...]]:

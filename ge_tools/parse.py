@@ -422,7 +422,6 @@ def read_ir_file(f: IO[bytes], name: str, cap: int) -> tuple[bytes, dict[str, by
     bytes, read_capped's error) and the section's blobs, read through a memory map whose
     pages are let go as the hex is decoded: a weight is in memory once, as bytes. Anything
     that cannot be mapped (a pipe, an empty file) is read whole, the cap on all of it."""
-    from ge_tools.opt import read_capped  # the tools' cap (ge_tools/opt.py)
 
     try:
         st = os.fstat(f.fileno())
@@ -705,3 +704,23 @@ def parse_module(
         # An attribute or type that failed its own checks while being built.
         where = parser.current_location() if parser is not None else at(0)
         raise UserError(f"{where}: error: {one_line(str(e))}") from None
+
+
+def read_capped(f: IO[bytes], name: str, cap: int) -> bytes:
+    """All of `f`, refused with one error line (a UserError) when it holds more than `cap`
+    bytes: a regular file by its size before anything is read, a stream (a pipe, a device
+    such as /dev/zero) once `cap` bytes are read without reaching its end."""
+    hint = "(raise it with --max-input-size SIZE)"
+    try:
+        st = os.fstat(f.fileno())
+        size = st.st_size if stat.S_ISREG(st.st_mode) else 0
+    except (OSError, AttributeError, io.UnsupportedOperation):  # a BytesIO
+        size = 0
+    if size > cap:
+        raise UserError(
+            f"{name}: error: the input has {size} bytes, more than the cap on an input's size, {cap} {hint}"
+        )
+    data = f.read(cap + 1)
+    if len(data) > cap:
+        raise UserError(f"{name}: error: the input goes past {cap} bytes, the cap on an input's size {hint}")
+    return data

@@ -379,7 +379,7 @@ def load_model(
 ) -> ModuleOp:
     """Read the ONNX file at `path` (with its external data, next to it) and import it
     (`dynamic_dims`: see import_model). `data`: the file's bytes, when the caller has read
-    them (the tools read an input with a cap on its size: ge_tools/opt.py read_capped)."""
+    them (the tools read an input with a cap on its size: ge_tools/parse.py read_capped)."""
     name = name or path
     aside: dict[str, bytes] = {}
     if data is None:

@@ -565,10 +565,17 @@ class FuseAscBackendPair(RewritePattern):
         rewriter.insert(new, InsertPoint.before(n2))
         for old, r in zip(olds, new.results):
             rewriter.replace_all_uses_with(old, r)
-        # node2 first: the outputs of node1 only node2 read have no use left after it
+        # node2 first: the outputs of node1 only node2 read have no use left after it.
+        # PatternRewriter.erase without its per-result ErasedSSAValue (Operation.erase makes
+        # one for every result, used or not; a fused node has an output per member): the
+        # listener hears of the removal as erase reports it, and no result is used any more
         for n in (n2, n1):
             _detach_origin(n)
-            rewriter.erase(n)
+            assert all(r.first_use is None for r in n.results), f"'{node_name(n)}' still used"
+            rewriter.has_done_action = True
+            rewriter.handle_operation_removal(n)
+            n.detach()
+            n.drop_all_references()
         self.fused = new
 
 

@@ -52,7 +52,12 @@ UNDECIDABLE = {"densenet121", "mobilenet_v3_small", "resnet50", "t5_encoder", "v
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="undecidable output elements (worst-case bounds compound over depth)"))
+        pytest.param(
+            n,
+            marks=pytest.mark.xfail(
+                strict=True, reason="undecidable output elements (worst-case bounds compound over depth)"
+            ),
+        )
         if n in UNDECIDABLE
         else n
         for n in sorted(NETWORKS)

@@ -166,7 +166,6 @@ def test_no_symbolic_runs_on_the_host(tmp_path: Path) -> None:
 def test_kernel_access_outside_its_block_is_an_error(tmp_path: Path) -> None:
     # a symbolic kernel whose Load reads s0*16 elements from a block of s0*8 (its Data view
     # claims a wider input than the operand has): gm_view's bounds check names it
-    from ge_dialect.shape_env import ShapeEnv  # noqa: F401
     from runtime.dynamic_executor import DynamicExecutor
     from runtime.graph_interpreter import ReferenceEvalError
     from tests.conftest import parse

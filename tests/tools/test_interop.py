@@ -128,9 +128,13 @@ def test_generated_graph_stages_parse_with_mlir_opt(seed: int, tmp_path: Path):
 
 
 def test_two_stream_models_parse_with_mlir_opt():
-    """With two streams every npu op appears (events, stream_active): all parse."""
+    """With two streams every npu op appears (events, stream_active; the label tasks of the
+    known-shape control-flow examples, examples/control/): all parse."""
     mlir_opt = need_mlir_opt()
-    chunks = [run_ge_opt([str(p), "-p", "ge-compile{streams=2}", "--print-op-generic"])[0] for p in EXAMPLES]
+    control = [p for p in sorted((ROOT / "examples" / "control").glob("*.mlir")) if "dynamic" not in p.name]
+    chunks = [
+        run_ge_opt([str(p), "-p", "ge-compile{streams=2}", "--print-op-generic"])[0] for p in [*EXAMPLES, *control]
+    ]
     seen = {m for c in chunks for m in re.findall(r'"(npu\.\w+)"', c)}
     assert seen == {op.name for op in NPU.operations}
     mlir_opt_parses(mlir_opt, chunks)
