@@ -1627,7 +1627,12 @@ def _run_dynamic(
             remark_input_ranges(graph)
         compiled = compile_dynamic(ctx, pipeline, module, graph, args.remarks or bool(args.remarks_json or args.report))
     names = output_names(graph)
-    symbolic = not args.no_symbolic and not is_dynamic_module(module) and bool(sets)
+    root = next((g for g in compiled.ops if isinstance(g, ge.GraphOp) and g.sym_name.data == graph.sym_name.data), None)
+    # a root ge-partition-dynamic left whole and unknown (placement HOST, host scheduling,
+    # lower limit -1: SetRootGraphUnknown) runs op by op on the host, as GE's host
+    # execution does, never over symbols in device kernels
+    host_whole = root is not None and A.get_bool(root, A.GRAPH_UNKNOWN_FLAG) and not A.get_bool(root, PARTITIONED_ATTR)
+    symbolic = not args.no_symbolic and not is_dynamic_module(module) and bool(sets) and not host_whole
     remarks = args.remarks or bool(args.remarks_json or args.report)
     base = compiled
     if symbolic:

@@ -207,7 +207,7 @@ ge.graph @g {
   ge.NetOutput %y0 : tensor<4x8xf32>
 }
 
-// CHECK: error: axis z1 has size 0; sizes are static integers >= 1
+// CHECK: error: axis z1 has size 0; sizes are integers >= 1 or symbolic dims
 
 // -----
 

@@ -42,7 +42,7 @@ ge.graph @main {
   ge.NetOutput %x : tensor<4xf16>
 }
 
-// UNKNOWN: {{\A}}ge-opt: error: bad pass pipeline 'nope': unknown pass 'nope' (the project's passes: ge-compile, ge-for-pass, ge-dimension-compute-pass, ge-constant-folding-pass, ge-infer-shape-for-preprocess, ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass, ge-const-to-attr, ge-partition-dynamic, ge-phony-notask, ge-lower-autofuse, ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-subgraph-pass, ge-label-allocator, ge-assign-memory, ge-to-npu; ge-opt --help lists xDSL's too){{$}}
+// UNKNOWN: {{\A}}ge-opt: error: bad pass pipeline 'nope': unknown pass 'nope' (the project's passes: ge-compile, ge-for-pass, ge-dimension-compute-pass, ge-constant-folding-pass, ge-infer-shape-for-preprocess, ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass, ge-const-to-attr, ge-partition-dynamic, ge-phony-notask, ge-lower-autofuse, ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-subgraph-pass, ge-label-allocator, ge-assign-memory, ge-to-npu, ge-symbolic-autofuse; ge-opt --help lists xDSL's too){{$}}
 // UNKNOWN-NOT: {{.}}
 
 // OPTION: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask{nosuch=1}': pass ge-phony-notask: unknown option 'nosuch' (options: stage, remarks){{$}}
@@ -51,7 +51,7 @@ ge.graph @main {
 // VALUE: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask{remarks=maybe}': pass ge-phony-notask: option remarks takes true | false, got 'maybe'{{$}}
 // VALUE-NOT: {{.}}
 
-// SECOND: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask,nope': unknown pass 'nope' (the project's passes: ge-compile, ge-for-pass, ge-dimension-compute-pass, ge-constant-folding-pass, ge-infer-shape-for-preprocess, ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass, ge-const-to-attr, ge-partition-dynamic, ge-phony-notask, ge-lower-autofuse, ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-subgraph-pass, ge-label-allocator, ge-assign-memory, ge-to-npu; ge-opt --help lists xDSL's too){{$}}
+// SECOND: {{\A}}ge-opt: error: bad pass pipeline 'ge-phony-notask,nope': unknown pass 'nope' (the project's passes: ge-compile, ge-for-pass, ge-dimension-compute-pass, ge-constant-folding-pass, ge-infer-shape-for-preprocess, ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass, ge-const-to-attr, ge-partition-dynamic, ge-phony-notask, ge-lower-autofuse, ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-subgraph-pass, ge-label-allocator, ge-assign-memory, ge-to-npu, ge-symbolic-autofuse; ge-opt --help lists xDSL's too){{$}}
 // SECOND-NOT: {{.}}
 
 // UNCLOSED: {{\A}}ge-opt: error: bad pass pipeline 'ge-autofuse{max-fusion-size=3': pass ge-autofuse: options opened at column 12 are not closed (missing '}'){{$}}
@@ -90,7 +90,7 @@ ge.graph @main {
 // PIPEOPT: {{\A}}ge-opt: error: bad pass pipeline 'ge-compile{stream=2}': pass ge-compile: unknown option 'stream' (options: streams, enable-pass, fusion-solver); did you mean 'streams'?{{$}}
 // PIPEOPT-NOT: {{.}}
 
-// SUGGEST: {{\A}}ge-opt: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'? (the project's passes: ge-compile, ge-for-pass, ge-dimension-compute-pass, ge-constant-folding-pass, ge-infer-shape-for-preprocess, ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass, ge-const-to-attr, ge-partition-dynamic, ge-phony-notask, ge-lower-autofuse, ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-subgraph-pass, ge-label-allocator, ge-assign-memory, ge-to-npu; ge-opt --help lists xDSL's too){{$}}
+// SUGGEST: {{\A}}ge-opt: error: bad pass pipeline 'ge-compil': unknown pass 'ge-compil'; did you mean 'ge-compile'? (the project's passes: ge-compile, ge-for-pass, ge-dimension-compute-pass, ge-constant-folding-pass, ge-infer-shape-for-preprocess, ge-cond-pass, ge-dropout-pass, ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass, ge-identity-pass, ge-const-to-attr, ge-partition-dynamic, ge-phony-notask, ge-lower-autofuse, ge-autofuse, ge-split-notask, ge-concat-notask, ge-pack-notask, ge-subgraph-pass, ge-label-allocator, ge-assign-memory, ge-to-npu, ge-symbolic-autofuse; ge-opt --help lists xDSL's too){{$}}
 // SUGGEST-NOT: {{.}}
 
 // NONAME: {{\A}}ge-opt: error: bad pass pipeline '{stage=calc}': expected a pass name at column 1, got '{'{{$}}
