@@ -77,7 +77,8 @@ the device holds there now (free memory, or another allocation) and the executio
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -89,6 +90,7 @@ from ge_dialect import ge, npu
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.interval_map import IntervalMap
 from ge_dialect.weights import weight_array
+from runtime.ascgraph_compiled import compile_asc_graph
 from runtime.ascgraph_interp import run_asc_graph
 from runtime.device_memory import Allocation, DeviceMemory
 from runtime.graph_interpreter import WHILE_ITERATION_CAP, ReferenceEvalError
@@ -322,22 +324,42 @@ class _Tensors:
         return got
 
 
-def load(model: npu.ModelOp, frozen_inputs: Sequence[int] = (), device: DeviceMemory | None = None) -> LoadedModel:
+def load(
+    model: npu.ModelOp, frozen_inputs: Sequence[int] = (), device: DeviceMemory | None = None,
+    plan: bool | None = None,
+) -> LoadedModel:  # fmt: skip
     """DavinciModel::Init: validate, allocate regions, copy weights, build the task lists.
     With `device`, the model is a known node of a dynamic graph (DavinciModelCreate: see the
-    module doc): its memory is blocks of `device`."""
+    module doc): its memory is blocks of `device`. `plan` (default: on, unless the
+    environment sets GE_SIM_PLAIN=1) runs the checks on the load-time check plan and the
+    AscGraph kernels compiled at load (runtime/simulator_plan.py, runtime/ascgraph_compiled.py);
+    off, the rules and the AscGraph interpreter alone: the same results and faults."""
     try:
         model.verify()
     except VerifyException as e:
         raise SimulatorFault(f"the model does not verify: {e}") from None
-    return LoadedModel(model, frozenset(frozen_inputs), device)
+    if plan is None:
+        plan = os.environ.get("GE_SIM_PLAIN", "") in ("", "0")
+    return LoadedModel(model, frozenset(frozen_inputs), device, plan)
+
+
+# What `LoadedModel.observer` is called with after each kernel or memcpy task has written
+# its outputs: the task (its `label`, `node`, `kind`, `outs`) and its outputs' values (a
+# kernel's: origin-shaped, in the storage's dtype; a memcpy's: its bytes), views of device
+# memory that later tasks overwrite (copy what is kept). Not called on a replay.
+TaskObserver = Callable[["_Task", list[np.ndarray]], None]
 
 
 class LoadedModel:
-    def __init__(self, model: npu.ModelOp, frozen: frozenset[int], device: DeviceMemory | None = None):
+    def __init__(
+        self, model: npu.ModelOp, frozen: frozenset[int], device: DeviceMemory | None = None, plan: bool = True
+    ):
         self.model = model
         self.frozen = frozen
         self.device = device  # a known node's device memory (None: a standalone static model)
+        self.plan = plan  # the load-time check plan and compiled AscGraph kernels (see `load`)
+        self.check_plans: dict[tuple[tuple[str, int], ...], object] = {}  # per host extents
+        self.observer: TaskObserver | None = None  # called after each task's writes (TaskObserver)
         # the kernels' semantics: the reference interpreter's for library kernels, the
         # AscGraph interpreter's for AscGraph kernels
         self.interpreter = ge_interpreter()
@@ -567,6 +589,11 @@ class LoadedModel:
         interpreter = self.interpreter
         if k.kind.data == "ascgraph":
             graph = k.asc_graph()
+            if self.plan:  # compiled once (runtime/ascgraph_compiled.py): the interpreter's walk, resolved
+                dtypes = [numpy_dtype(t.element_type) for t in k.function_type.inputs.data]  # type: ignore[attr-defined]
+                compiled = compile_asc_graph(interpreter, graph, dtypes, outs)  # type: ignore[arg-type]
+                if compiled is not None:
+                    return compiled
             return lambda args, dst: run_asc_graph(interpreter, graph, args, outs, dst)  # type: ignore[arg-type]
         assert k.ge_type is not None
         cls = _ops_by_type().get(k.ge_type.data)
@@ -685,7 +712,7 @@ class LoadedModel:
         bound, outs = self._bind_io(inputs, outputs)
         self._refresh(bound)
         self.first = False
-        run = _Execution(self, bound)
+        run = self._execution(bound)
         run.go()
         for k, a in enumerate(outs):
             dev = self.staged.get(f"output:{k}")
@@ -694,6 +721,13 @@ class LoadedModel:
                 a[...] = gather(t, dev[: storage_elements(t) * a.dtype.itemsize].view(a.dtype))
         self._record(run)
         return outs
+
+    def _execution(self, bound: dict[str, np.ndarray]) -> _Execution:
+        if not self.plan:
+            return _Execution(self, bound)
+        from runtime.simulator_plan import PlannedExecution  # it builds on _Execution
+
+        return PlannedExecution(self, bound)
 
     def _record(self, run: _Execution) -> None:
         """This execution's figures (`last_stats`), added to the totals (`stats`)."""
@@ -830,7 +864,7 @@ class LoadedModel:
             for r, a in self.current.items()
             if r.startswith("input:") or r.startswith("output:")
         }
-        run = _Execution(self, bound)
+        run = self._execution(bound)
         run.go()
         self._record(run)
 
@@ -871,9 +905,15 @@ class _Execution:
     that writes it runs).
     """
 
-    def __init__(self, m: LoadedModel, bound: dict[str, np.ndarray]):
+    def __init__(self, m: LoadedModel, bound: dict[str, np.ndarray], script: list[int] | None = None):
         self.m = m
+        self.bound = bound
         self.stats = Stats()
+        # a replay (`script`: the label_switch indices an execution read, in order) runs the
+        # checks and bookkeeping of every task, not its kernel
+        self.kernels = script is None
+        self.script = script
+        self.switched: list[int] = []  # the label_switch indices this execution read
         n = m.n_streams
         self.vc = [[0] * n for _ in range(n)]
         self.pc = [0] * n
@@ -881,14 +921,7 @@ class _Execution:
         self.events: dict[int, list[int] | None] = {}
         self.epoch: dict[int, tuple[int, int]] = {}
         self.end_vc: list[int] | None = None
-        # shadow state per region: (writer epoch or None for the host, reads per stream)
-        self.shadow: dict[str, IntervalMap] = {}
-        host = (None, (None,) * n)
-        for r, size in m.region_sizes.items():
-            sh = IntervalMap()
-            if r in HOST_REGIONS or r.startswith("input:"):
-                sh.update(0, len(bound[r]) if r in bound else size, lambda _: host)
-            self.shadow[r] = sh
+        self.init_shadow(bound)
         tb = m.table
         self.retired: set[int] = set()  # tasks whose reads are done
         self.written: set[str] = {
@@ -898,16 +931,32 @@ class _Execution:
         # pinned): only those can be clobbered
         self.pending = dict(tb.reader_count)
         self.alive = {b for b in self.written if tb.pinned(b) or self.pending[b]}
-        # fm bytes still to be read: a count of pending reads per byte range
-        self.live = IntervalMap()
-        self.live_bytes = 0
+        self.live_bytes = 0  # the fm bytes with a read pending (`live_add`)
         self.counted: set[tuple[int, str]] = set()  # (reader task, base) spans in `live`
         self.jumps: dict[int, int] = {}  # label_goto task -> backward jumps in this execution
         # label_goto task -> (the tasks of the loop it closes, the base tensors they write)
         self.loops: dict[int, tuple[list[int], set[str]]] = {}
 
+    def init_shadow(self, bound: dict[str, np.ndarray]) -> None:
+        """The shadow state per region: (writer epoch, None for the host; reads per stream)
+        of each byte range, the host's over the inputs, weights and variables; and the fm
+        bytes still to be read: a count of pending reads per byte range."""
+        n = self.m.n_streams
+        self.shadow: dict[str, IntervalMap] = {}
+        host = (None, (None,) * n)
+        for r, size in self.m.region_sizes.items():
+            sh = IntervalMap()
+            if r in HOST_REGIONS or r.startswith("input:"):
+                sh.update(0, len(bound[r]) if r in bound else size, lambda _: host)
+            self.shadow[r] = sh
+        self.live = IntervalMap()
+
     def live_add(self, lo: int, hi: int, d: int) -> None:
         self.live_bytes += self.live.add(lo, hi, d)
+
+    def unset_bytes(self, lo: int, hi: int) -> int:
+        """The fm bytes of [lo, hi) with no read pending."""
+        return self.live.unset_bytes(lo, hi)
 
     def still_read(self, n: str, a: int, b: int, t: _Task) -> bool:
         """Whether a task other than `t` has yet to read bytes [a, b) of base tensor `n`."""
@@ -1032,6 +1081,15 @@ class _Execution:
                         a,
                         b,
                     )
+        self.check_live(t, o, off, end)
+        me = (s, self.vc[s][s], t.label, t.index)
+        sh.assign(off, end, (me, (None,) * self.m.n_streams))
+        self.mark_written(o)
+
+    def check_live(self, t: _Task, o: _Operand, off: int, end: int) -> None:
+        """The live-buffer check of `t`'s write of `o` at [off, end): no other tensor of the
+        table in those bytes is written and still to be read (or pinned)."""
+        r = o.region
         tb = self.m.table
         owners = tb.owners.get(r)
         mine = tb.base_set[o.tensor]
@@ -1053,10 +1111,12 @@ class _Execution:
                             f"overlaps tensor \"{n}\" at {r} [{ts}, {te}), which is still to be read",
                             r, a, b,
                         )  # fmt: skip
-        me = (s, self.vc[s][s], t.label, t.index)
-        fresh = (me, (None,) * self.m.n_streams)
-        sh.assign(off, end, fresh)
-        for b in mine:
+
+    def mark_written(self, o: _Operand) -> None:
+        """The base tensors `o` is made of are written: live while a reader is still to run
+        (their fm bytes counted per reader span)."""
+        tb = self.m.table
+        for b in tb.base_set[o.tensor]:
             if b not in self.written:
                 self.written.add(b)
                 if b in tb.pinned_set or self.pending[b]:
@@ -1084,7 +1144,7 @@ class _Execution:
         its reads leave the live set."""
         outs = sorted((o.offset, o.end) for o in t.outs if o.region == "fm")
         if all(a[1] <= b[0] for a, b in zip(outs, outs[1:])):  # disjoint outputs: count, do not add
-            running = self.live_bytes + sum(self.live.unset_bytes(lo, hi) for lo, hi in outs)
+            running = self.live_bytes + sum(self.unset_bytes(lo, hi) for lo, hi in outs)
         else:
             for lo, hi in outs:
                 self.live_add(lo, hi, 1)
@@ -1125,11 +1185,13 @@ class _Execution:
             if isinstance(op, npu.MemcpyOp):
                 (sb, so), (db, do) = t.bindings
                 n = t.ins[0].length
-                src = sb[so : so + n].copy() if sb is db else sb[so : so + n]
                 self.retire_reads(t)
                 self.write(t, t.outs[0])
                 self.account(t)
-                db[do : do + n] = src
+                if self.kernels:
+                    db[do : do + n] = sb[so : so + n].copy() if sb is db else sb[so : so + n]
+                    if self.m.observer is not None:
+                        self.m.observer(t, [db[do : do + n]])
                 self.stats.memcpy_bytes += n
                 self.count_node_bytes(t, 2 * n)
                 return t.pos + 1
@@ -1155,6 +1217,8 @@ class _Execution:
                 self.write(t, o)
             dst = views[2]
             self.account(t)
+            if not self.kernels:  # a replay of the checks (_PlannedExecution.refute)
+                return t.pos + 1
             try:
                 with np.errstate(all="ignore"):
                     results = t.run(args, dst)  # type: ignore[operator]
@@ -1166,6 +1230,8 @@ class _Execution:
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
                 elif d is None or (res is not d and not _same_memory(res, d)):
                     _view(o, buf, off)[...] = res
+            if self.m.observer is not None:
+                self.m.observer(t, [_view(o, buf, off) for o, (buf, off) in zip(t.outs, t.bindings[nin:])])
             n_in, n_out = t.nbytes
             self.stats.kernel_bytes_written += n_out
             self.stats.kernel_bytes_read += n_in
@@ -1207,14 +1273,22 @@ class _Execution:
             self.m.check_slots(t, self.m.device.epoch)
         self.read(t, o)
         self.retire_reads(t)
-        index = int(buf[off : off + 4].view(np.int32)[0])
+        if self.script is not None:  # a replay: the index this execution read
+            index = self.script.pop(0)
+        else:
+            index = int(buf[off : off + 4].view(np.int32)[0])
+            self.switched.append(index)
         labels = op.label_ids()
         label = labels[index] if 0 <= index < len(labels) else labels[-1]
+        self.mark_pending(t)
+        return self.m.labels[label]
+
+    def mark_pending(self, t: _Task) -> None:
+        """The parent's outputs `t` lists are pending: the branch taken has yet to write them."""
         s = t.stream
         mark = ((s, self.vc[s][s], t.label, PENDING_WRITER), (None,) * self.m.n_streams)
         for p in t.pending:
-            self.shadow[p.region].update(p.addr.offset.data, p.addr.end, lambda _: mark)
-        return self.m.labels[label]
+            self.shadow[p.region].update(p.offset, p.end, lambda _: mark)
 
     def label_goto(self, t: _Task, op: npu.LabelGotoOp) -> int:
         """rtLabelGotoEx: continue at the label. A jump back closes a loop (a While's body
