@@ -181,6 +181,10 @@ class _Task:
     views: tuple[object, list[np.ndarray | None], list[np.ndarray | None]] | None = None
     kind: str = field(init=False)
     node: str = field(init=False)  # the GE node of the task ("" for none)
+    moves: bool = field(init=False)  # a kernel or a memcpy
+    memcpy: bool = field(init=False)
+    wait: bool = field(init=False)  # an event_wait
+    operands: list[_Operand] = field(init=False)  # ins + outs, in args order (set once loaded)
 
     @property
     def nbytes(self) -> tuple[int, int]:
@@ -189,6 +193,9 @@ class _Task:
 
     def __post_init__(self) -> None:
         self.kind = self.op.name.split(".", 1)[1]
+        self.moves = isinstance(self.op, npu.KernelOp | npu.MemcpyOp)
+        self.memcpy = isinstance(self.op, npu.MemcpyOp)
+        self.wait = isinstance(self.op, npu.EventWaitOp)
         n = self.op.attributes.get("node")
         self.node = n.data if isinstance(n, StringAttr) else ""
 
@@ -429,6 +436,7 @@ class LoadedModel:
                     t.run = impls[sym]
                 if isinstance(op, npu.LabelSetOp):
                     self.labels[op.id] = pos
+                t.operands = [*t.ins, *t.outs]
                 self.tasks.append(t)
                 lst.append(t)
             self.streams.append(lst)
@@ -1159,6 +1167,11 @@ class _Execution:
 
     # -- tasks ----------------------------------------------------------------------------------
 
+    def call_kernel(self, t: _Task, args: list[np.ndarray], dst: list[np.ndarray | None]) -> list[np.ndarray]:
+        """`t`'s kernel on its input views (`dst`: the output views it may write in place)."""
+        with np.errstate(all="ignore"):
+            return t.run(args, dst)  # type: ignore[operator]
+
     def count_node_bytes(self, t: _Task, n: int) -> None:
         by_node = self.stats.bytes_by_node
         by_node[t.node] = by_node.get(t.node, 0) + n
@@ -1172,17 +1185,17 @@ class _Execution:
         kind = t.kind
         self.stats.tasks_by_kind[kind] = self.stats.tasks_by_kind.get(kind, 0) + 1
         op = t.op
-        if isinstance(op, npu.KernelOp | npu.MemcpyOp):
+        if t.moves:  # a kernel or a memcpy
             assert t.bindings is not None
-            ops = [*t.ins, *t.outs]
-            for o, (buf, off) in zip(ops, t.bindings):
-                self.check_bounds(t, o, buf, off)
+            for o, (buf, off) in zip(t.operands, t.bindings):
+                if off + o.length > len(buf):
+                    self.check_bounds(t, o, buf, off)
             if self.m.device is not None:
                 self.m.check_slots(t, self.m.device.epoch)
             nin = len(t.ins)
             for o in t.ins:
                 self.read(t, o)
-            if isinstance(op, npu.MemcpyOp):
+            if t.memcpy:
                 (sb, so), (db, do) = t.bindings
                 n = t.ins[0].length
                 self.retire_reads(t)
@@ -1220,15 +1233,14 @@ class _Execution:
             if not self.kernels:  # a replay of the checks (_PlannedExecution.refute)
                 return t.pos + 1
             try:
-                with np.errstate(all="ignore"):
-                    results = t.run(args, dst)  # type: ignore[operator]
+                results = self.call_kernel(t, args, dst)
             except ReferenceEvalError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
             for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
                 if not o.identity:
                     assert o.type is not None  # a layout that is not the identity is the kernel's type's
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
-                elif d is None or (res is not d and not _same_memory(res, d)):
+                elif d is None or (res is not d and (res.base is None or not _same_memory(res, d))):
                     _view(o, buf, off)[...] = res
             if self.m.observer is not None:
                 self.m.observer(t, [_view(o, buf, off) for o, (buf, off) in zip(t.outs, t.bindings[nin:])])
@@ -1319,7 +1331,7 @@ class _Execution:
         return target
 
     def blocked(self, t: _Task) -> bool:
-        return isinstance(t.op, npu.EventWaitOp) and self.events.get(t.op.event.value.data) is None
+        return t.wait and self.events.get(t.op.event.value.data) is None
 
     def go(self) -> None:
         streams = self.m.streams
