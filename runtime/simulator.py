@@ -1331,7 +1331,7 @@ class _Execution:
         return target
 
     def blocked(self, t: _Task) -> bool:
-        return t.wait and self.events.get(t.op.event.value.data) is None
+        return t.wait and self.events.get(t.op.event.value.data) is None  # type: ignore[attr-defined]
 
     def go(self) -> None:
         streams = self.m.streams
