@@ -181,7 +181,7 @@ def test_the_observer_sees_each_tasks_outputs() -> None:
     for plan in (True, False):
         loaded = load(model, plan=plan)
         seen: list[tuple[str, np.ndarray]] = []
-        loaded.observer = lambda t, outs: seen.append((t.node, outs[0].copy()))
+        loaded.observer = lambda t, outs, seen=seen: seen.append((t.node, outs[0].copy()))
         loaded.execute([X.copy()])
         assert [n for n, _ in seen] == ["ka", "kc", "ky"]
         assert all(np.array_equal(v, X * (-1) ** (i + 1)) for i, (_, v) in enumerate(seen))
