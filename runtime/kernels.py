@@ -13,7 +13,9 @@ in float32), in another order where the result may differ by rounding only:
 * Conv2D is im2col (one strided copy of the padded input into [N, G, C/G*kh*kw, OH*OW],
   none for a 1x1 convolution of stride 1 without padding) times the filter [G, K/G,
   C/G*kh*kw] by `np.matmul` (BLAS GEMM); the sum of each output's C/G*kh*kw products is
-  accumulated in BLAS's order, which runtime/error_bound.py's Conv2D rule allows;
+  accumulated in BLAS's order, which runtime/error_bound.py's Conv2D rule allows; a
+  depthwise Conv2D (one input channel per group) is instead a multiply-add per tap over
+  the whole output, the kh*kw products summed in tap order (the same rule);
 * MatMul and BatchMatMulV2 are `np.matmul` on the accumulation dtype (the same order
   freedom, the MatMul and BatchMatMulV2 rules);
 * MaxPool / MaxPoolV3 take the max of each window of the input padded with the dtype's

@@ -451,6 +451,10 @@ class LoadedModel:
         self.last_stats = Stats()
         if device is not None:
             self._create_known_node(device)
+        if plan:
+            from runtime.simulator_plan import check_plan  # it builds on _Execution
+
+            check_plan(self)  # made at load, as GE prepares the task args (DavinciModel::Init)
 
     # -- load-time checks of the addresses ----------------------------------------------------
 

@@ -36,7 +36,7 @@ from runtime.simulator import HOST_REGIONS, SimulatorFault, _Execution, _Operand
 if TYPE_CHECKING:
     from runtime.simulator import LoadedModel
 
-__all__ = ["CheckPlan", "PlannedExecution"]
+__all__ = ["CheckPlan", "PlannedExecution", "check_plan"]
 
 # the host's writes (inputs, weights, variables): before every task, on every stream
 HOST = (-1, 0, "the host", -2)
@@ -60,6 +60,18 @@ class CheckPlan:
         self.sizes = {r: [hi - lo for lo, hi in zip(b, b[1:])] for r, b in self.bounds.items()}
 
 
+def check_plan(m: LoadedModel, extents: dict[str, int] | None = None) -> CheckPlan:
+    """`m`'s check plan for these extents of the host-written regions (default: each
+    region's size, as the load binds them), made once."""
+    if extents is None:
+        extents = {r: n for r, n in m.region_sizes.items() if r in HOST_REGIONS or r.startswith("input:")}
+    key = tuple(sorted(extents.items()))
+    plan = m.check_plans.get(key)
+    if not isinstance(plan, CheckPlan):
+        plan = m.check_plans[key] = CheckPlan(m, extents)
+    return plan
+
+
 class PlannedExecution(_Execution):
     """One execution whose shadow state is kept per atom of the model's check plan."""
 
@@ -70,10 +82,7 @@ class PlannedExecution(_Execution):
             for r, size in m.region_sizes.items()
             if r in HOST_REGIONS or r.startswith("input:")
         }
-        key = tuple(sorted(extents.items()))
-        plan = m.check_plans.get(key)
-        if not isinstance(plan, CheckPlan):
-            plan = m.check_plans[key] = CheckPlan(m, extents)
+        plan = check_plan(m, extents)
         self.at = plan.at
         n = m.n_streams
         # per region and atom: the last writer's epoch (stream, clock, label, task), HOST,
