@@ -185,6 +185,7 @@ class _Task:
     memcpy: bool = field(init=False)
     wait: bool = field(init=False)  # an event_wait
     operands: list[_Operand] = field(init=False)  # ins + outs, in args order (set once loaded)
+    io_bytes: tuple[int, int] = field(init=False)  # `nbytes`, once loaded
 
     @property
     def nbytes(self) -> tuple[int, int]:
@@ -289,6 +290,10 @@ class _Tensors:
             )
 
         self.base_set = {n: frozenset(b) for n, b in self.base.items()}
+        # the base tensors the host writes before every execution (inputs, weights, variables)
+        self.host_written = frozenset(
+            b for b in self.bases if self.range[b][0] in HOST_REGIONS or self.range[b][0].startswith("input:")
+        )
         self.pinned_set = {n for n in self.range if self._is_pinned(n)}
         self._others: dict[tuple[int, str, int, int], tuple[frozenset[str], dict[str, tuple[int, int]]]] = {}
         self._writers_of: dict[str, frozenset[int]] = {}
@@ -441,6 +446,12 @@ class LoadedModel:
                 lst.append(t)
             self.streams.append(lst)
         self.table = _Tensors(model, self.tasks)
+        # per region, the tasks with an args slot in it (refreshed when its base changes)
+        self.tasks_of_region: dict[str, list[int]] = {}
+        for t in self.tasks:
+            for r in dict.fromkeys(o.region for o in t.operands):
+                self.tasks_of_region.setdefault(r, []).append(t.index)
+            t.io_bytes = t.nbytes
         self._check_addresses()
         self._check_views(kernels)
         self.active_base: dict[str, int] = {}
@@ -698,11 +709,13 @@ class LoadedModel:
         self.refreshed_slots = 0
         if ret_up == K_NO_NEED_UPDATE:
             return
-        for t in self.tasks:
-            ops = [*t.ins, *t.outs]
+        if ret_up == K_INIT_ONE_TIME:
+            tasks = self.tasks
+        else:  # the slots registered under a changed allocation id (ModelArgsManager's per-id lists)
+            tasks = [self.tasks[i] for i in sorted({i for r in changed for i in self.tasks_of_region.get(r, ())})]
+        for t in tasks:
+            ops = t.operands
             if not ops:
-                continue
-            if ret_up != K_INIT_ONE_TIME and not any(o.region in changed for o in ops):
                 continue
             if t.bindings is None or ret_up == K_INIT_ONE_TIME:
                 t.bindings = [(memory[o.region], o.offset) for o in ops]
@@ -936,9 +949,7 @@ class _Execution:
         self.init_shadow(bound)
         tb = m.table
         self.retired: set[int] = set()  # tasks whose reads are done
-        self.written: set[str] = {
-            b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")
-        }
+        self.written: set[str] = set(tb.host_written)
         # per base tensor, its readers yet to read; the written ones still to be read (or
         # pinned): only those can be clobbered
         self.pending = dict(tb.reader_count)
@@ -1248,7 +1259,7 @@ class _Execution:
                     _view(o, buf, off)[...] = res
             if self.m.observer is not None:
                 self.m.observer(t, [_view(o, buf, off) for o, (buf, off) in zip(t.outs, t.bindings[nin:])])
-            n_in, n_out = t.nbytes
+            n_in, n_out = t.io_bytes
             self.stats.kernel_bytes_written += n_out
             self.stats.kernel_bytes_read += n_in
             self.count_node_bytes(t, n_in + n_out)

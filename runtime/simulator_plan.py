@@ -129,8 +129,10 @@ class PlannedExecution(_Execution):
         s = t.stream
         vcs = self.vc[s]
         mine: frozenset[int] | None = None
-        for i in range(i0, i1):
-            w = w_at[i]
+        span = w_at[i0:i1]
+        if span and span.count(span[0]) == len(span):  # one writer over the range (the usual case)
+            span = span[:1]
+        for w in span:
             if w is HOST:
                 continue
             if w is None:  # read of uninitialised memory (or a race with a writer yet to run)
@@ -181,7 +183,16 @@ class PlannedExecution(_Execution):
 
     def live_add(self, lo: int, hi: int, d: int) -> None:
         count, sizes, grown = self.count, self.fm_sizes, 0
-        for i in range(self.fm_at[lo], self.fm_at[hi]):
+        i0, i1 = self.fm_at[lo], self.fm_at[hi]
+        if i0 == i1:
+            return
+        c = count[i0]
+        if count[i0:i1].count(c) == i1 - i0:  # one count over the range: one update
+            n = c + d
+            count[i0:i1] = [n] * (i1 - i0)
+            self.live_bytes += (hi - lo) * ((n != 0) - (c != 0))
+            return
+        for i in range(i0, i1):
             c = count[i]
             n = count[i] = c + d
             if not c:
@@ -193,4 +204,7 @@ class PlannedExecution(_Execution):
 
     def unset_bytes(self, lo: int, hi: int) -> int:
         count, sizes = self.count, self.fm_sizes
-        return sum(sizes[i] for i in range(self.fm_at[lo], self.fm_at[hi]) if not count[i])
+        i0, i1 = self.fm_at[lo], self.fm_at[hi]
+        if count[i0:i1].count(0) == i1 - i0:
+            return hi - lo
+        return sum(sizes[i] for i in range(i0, i1) if not count[i])
