@@ -177,8 +177,9 @@ class _Task:
     # a label_switch_by_index: the parent's outputs the branch taken must write
     pending: list[_Operand] = field(default_factory=list)
     # the operands' views at the current bindings: (bindings, input views (None where the
-    # storage layout is gathered each run), output views a kernel may write in place)
-    views: tuple[object, list[np.ndarray | None], list[np.ndarray | None]] | None = None
+    # storage layout is gathered each run), flat output views a kernel may write in place,
+    # origin-shaped output views (None where the layout is scattered))
+    views: tuple[object, list[np.ndarray | None], list[np.ndarray | None], list[np.ndarray | None]] | None = None
     kind: str = field(init=False)
     node: str = field(init=False)  # the GE node of the task ("" for none)
     moves: bool = field(init=False)  # a kernel or a memcpy
@@ -1232,6 +1233,7 @@ class _Execution:
                         _flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None
                         for o, (buf, off) in zip(t.outs, t.bindings[nin:])
                     ],
+                    [_view(o, buf, off) if o.identity else None for o, (buf, off) in zip(t.outs, t.bindings[nin:])],
                 )
             args = [
                 v if v is not None else _view(o, buf, off)
@@ -1251,12 +1253,12 @@ class _Execution:
                 results = self.call_kernel(t, args, dst)
             except ReferenceEvalError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
-            for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
-                if not o.identity:
+            for o, (buf, off), res, d, v in zip(t.outs, t.bindings[nin:], results, dst, views[3]):
+                if v is None:  # a layout that is not the identity
                     assert o.type is not None  # a layout that is not the identity is the kernel's type's
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
                 elif d is None or (res is not d and (res.base is None or not _same_memory(res, d))):
-                    _view(o, buf, off)[...] = res
+                    v[...] = res
             if self.m.observer is not None:
                 self.m.observer(t, [_view(o, buf, off) for o, (buf, off) in zip(t.outs, t.bindings[nin:])])
             n_in, n_out = t.io_bytes
