@@ -22,7 +22,7 @@ from ge_dialect import npu
 from ge_tools.opt import GeOptMain
 from ge_tools.parse import parse_module
 from ge_tools.run import random_input
-from random_graphs import graph_text
+from random_graphs import Options, graph_text
 from runtime import simulator_plan
 from runtime.reference import select_graph
 from runtime.simulator import SimulatorFault, _Task, load
@@ -223,9 +223,10 @@ def test_examples_give_the_same_bytes_either_way(path: Path, streams: int) -> No
     _same_either_way(m, model)
 
 
-@pytest.mark.parametrize("seed", range(3000, 3016))
+@pytest.mark.parametrize("seed", range(3000, 3020))
 def test_random_graphs_give_the_same_bytes_either_way(seed: int) -> None:
-    text = graph_text(seed)
+    # every fourth graph may hold size-0 tensors (empty byte ranges: atoms of no bytes)
+    text = graph_text(seed, Options(with_=frozenset({"zero_size"})) if seed % 4 == 3 else Options())
     try:
         m, model = _compiled(text, f"random{seed}.mlir", 1 + seed % 2)
     except Exception as e:  # a graph the compiler refuses: an open issue-17 case, not the simulator's
