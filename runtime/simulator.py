@@ -52,6 +52,14 @@ more than `iteration_cap` (WHILE_ITERATION_CAP) such jumps of one goto in one ex
 a fault naming its While. A switch makes the parent's outputs it lists pending: a read of
 their bytes before the branch taken writes them is a fault.
 
+The checks above are this module's rules (`_Execution`). By default a load also makes a
+check plan (runtime/simulator_plan.py: the same checks on the model's static byte ranges,
+a fault replayed by the rules for their message) and compiles each AscGraph kernel
+(runtime/ascgraph_compiled.py); `load(..., plan=False)` or GE_SIM_PLAIN=1 runs the rules
+and the AscGraph interpreter alone, with the same results and faults. `observer` (a
+`TaskObserver`, default None) is called after each kernel and memcpy task with the task
+and its output values.
+
 Known-shape subgraphs of a dynamic graph (docs/dynamic_shapes.md; runtime/dynamic_executor.py): `load(model,
 frozen, device=DeviceMemory)` loads the model as GE's DavinciModelCreate does for a known
 node (SetKnownNode(true), davinci_model_kernel.cc): its weights and variables are copied into
