@@ -213,8 +213,14 @@ def _same_either_way(m: ModuleOp, model: npu.ModelOp) -> None:
     assert sa == sb
 
 
+# the static control-flow examples too: label_switch marks, loops run again (their ranges re-checked)
+CONTROL = sorted(
+    p for p in (Path(__file__).parents[2] / "examples" / "control").glob("*.mlir") if "dynamic" not in p.stem
+)
+
+
 @pytest.mark.parametrize("streams", [1, 2])
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EXAMPLES + CONTROL, ids=lambda p: p.stem)
 def test_examples_give_the_same_bytes_either_way(path: Path, streams: int) -> None:
     try:
         m, model = _compiled(path.read_text(), str(path), streams)
