@@ -195,6 +195,8 @@ class _Task:
     wait: bool = field(init=False)  # an event_wait
     operands: list[_Operand] = field(init=False)  # ins + outs, in args order (set once loaded)
     io_bytes: tuple[int, int] = field(init=False)  # `nbytes`, once loaded
+    # its fm outputs' ranges in address order, and whether they are disjoint (once loaded)
+    fm_outs: tuple[list[tuple[int, int]], bool] = field(init=False)
 
     @property
     def nbytes(self) -> tuple[int, int]:
@@ -461,6 +463,8 @@ class LoadedModel:
             for r in dict.fromkeys(o.region for o in t.operands):
                 self.tasks_of_region.setdefault(r, []).append(t.index)
             t.io_bytes = t.nbytes
+            fm = sorted((o.offset, o.end) for o in t.outs if o.region == "fm")
+            t.fm_outs = (fm, all(a[1] <= b[0] for a, b in zip(fm, fm[1:])))
         self._check_addresses()
         self._check_views(kernels)
         self.active_base: dict[str, int] = {}
@@ -1174,8 +1178,8 @@ class _Execution:
     def account(self, t: _Task) -> None:
         """The live fm bytes while `t` runs (its inputs and outputs live together), then
         its reads leave the live set."""
-        outs = sorted((o.offset, o.end) for o in t.outs if o.region == "fm")
-        if all(a[1] <= b[0] for a, b in zip(outs, outs[1:])):  # disjoint outputs: count, do not add
+        outs, disjoint = t.fm_outs
+        if disjoint:  # disjoint outputs: count, do not add
             running = self.live_bytes + sum(self.unset_bytes(lo, hi) for lo, hi in outs)
         else:
             for lo, hi in outs:
