@@ -105,6 +105,7 @@ from runtime.graph_interpreter import WHILE_ITERATION_CAP, ReferenceEvalError
 from runtime.interpreter import ge_interpreter
 from runtime.kernels import library_kernel
 from runtime.layouts import gather, scatter, storage_elements, storage_index
+from runtime.simulator_plan import PlannedChecks, check_plan
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
 
@@ -475,10 +476,8 @@ class LoadedModel:
         self.last_stats = Stats()
         if device is not None:
             self._create_known_node(device)
-        if plan:
-            from runtime.simulator_plan import check_plan  # it builds on _Execution
-
-            check_plan(self)  # made at load, as GE prepares the task args (DavinciModel::Init)
+        if plan:  # made at load, as GE prepares the task args (DavinciModel::Init)
+            check_plan(self, self.host_extents({}))
 
     # -- load-time checks of the addresses ----------------------------------------------------
 
@@ -761,11 +760,16 @@ class LoadedModel:
         return outs
 
     def _execution(self, bound: dict[str, np.ndarray]) -> _Execution:
-        if not self.plan:
-            return _Execution(self, bound)
-        from runtime.simulator_plan import PlannedExecution  # it builds on _Execution
+        return _PlannedExecution(self, bound) if self.plan else _Execution(self, bound)
 
-        return PlannedExecution(self, bound)
+    def host_extents(self, bound: dict[str, np.ndarray]) -> dict[str, int]:
+        """The bytes the host writes before an execution, per region: the inputs, weights
+        and variables (an input its bound buffer's length)."""
+        return {
+            r: len(bound[r]) if r in bound else size
+            for r, size in self.region_sizes.items()
+            if r in HOST_REGIONS or r.startswith("input:")
+        }
 
     def _record(self, run: _Execution) -> None:
         """This execution's figures (`last_stats`), added to the totals (`stats`)."""
@@ -1393,6 +1397,28 @@ class _Execution:
                     raise self.fault(
                         last, "not joined before end_graph: no event orders it before the model completes", "", 0, 0
                     )
+
+
+class _PlannedExecution(PlannedChecks, _Execution):
+    """An execution whose checks run on the load-time check plan (runtime/simulator_plan.py);
+    a fault the plan finds is this module's rules' own, found by replaying the execution."""
+
+    def go(self) -> None:
+        with np.errstate(all="ignore"):  # once per execution, not per kernel (call_kernel)
+            super().go()
+
+    def call_kernel(self, t: _Task, args: list[np.ndarray], dst: list[np.ndarray | None]) -> list[np.ndarray]:
+        return t.run(args, dst)  # type: ignore[operator]
+
+    def refute(self, t: _Task) -> BaseException:
+        """The fault the rules find in this execution (the plan found one at `t`): the
+        execution replayed by the rules, checks and bookkeeping only."""
+        replay = _Execution(self.m, self.bound, list(self.switched))
+        try:
+            replay.go()
+        except SimulatorFault as e:
+            return e
+        return AssertionError(f"internal error: the check plan refuses {t.label}, the simulator's rules do not")
 
 
 def _nbytes(o: _Operand) -> int:

@@ -6,7 +6,7 @@ operands' addresses, a tensor of the table keeps its range, a label_switch marks
 branch outputs. Cut at every such bound, each region falls into **atoms** (the byte ranges
 between two consecutive bounds), and every checked range is a run of whole atoms. The
 plan (`CheckPlan`, made once per load and per extent of the host-written buffers) gives
-each operand its run of atoms; `PlannedExecution` keeps the shadow state per atom in plain
+each operand its run of atoms; `PlannedChecks` keeps the shadow state per atom in plain
 lists (the writer's epoch, the last read per stream, the pending-read count of the
 feature map) instead of runtime/simulator.py's interval maps, so a read or a write is a
 walk over a few list items: no search, no split, no new segment.
@@ -27,16 +27,12 @@ alone (the interpretive path); results and faults are the same either way
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from runtime.simulator import HOST_REGIONS, SimulatorFault, _Execution, _Operand, _Task
-
-if TYPE_CHECKING:
-    from runtime.simulator import LoadedModel
-
-__all__ = ["CheckPlan", "PlannedExecution", "check_plan"]
+__all__ = ["CheckPlan", "PlannedChecks", "check_plan"]
 
 # the host's writes (inputs, weights, variables): before every task, on every stream
 HOST = (-1, 0, "the host", -2)
@@ -46,7 +42,7 @@ class CheckPlan:
     """Per region, the atoms' bounds (`bounds`), sizes (`sizes`) and each bound's atom
     index (`at`): the first atom of a range starting there, or the end of one ending there."""
 
-    def __init__(self, m: LoadedModel, extents: dict[str, int]):
+    def __init__(self, m: Any, extents: dict[str, int]):  # m: runtime/simulator.py's LoadedModel
         cuts: dict[str, set[int]] = {r: {0, size} for r, size in m.region_sizes.items()}
         for r, n in extents.items():
             cuts.setdefault(r, {0}).add(n)
@@ -60,11 +56,9 @@ class CheckPlan:
         self.sizes = {r: [hi - lo for lo, hi in zip(b, b[1:])] for r, b in self.bounds.items()}
 
 
-def check_plan(m: LoadedModel, extents: dict[str, int] | None = None) -> CheckPlan:
-    """`m`'s check plan for these extents of the host-written regions (default: each
-    region's size, as the load binds them), made once."""
-    if extents is None:
-        extents = {r: n for r, n in m.region_sizes.items() if r in HOST_REGIONS or r.startswith("input:")}
+def check_plan(m: Any, extents: dict[str, int]) -> CheckPlan:
+    """The check plan of loaded model `m` for these extents of its host-written regions,
+    made once."""
     key = tuple(sorted(extents.items()))
     plan = m.check_plans.get(key)
     if not isinstance(plan, CheckPlan):
@@ -72,16 +66,21 @@ def check_plan(m: LoadedModel, extents: dict[str, int] | None = None) -> CheckPl
     return plan
 
 
-class PlannedExecution(_Execution):
-    """One execution whose shadow state is kept per atom of the model's check plan."""
+class PlannedChecks:
+    """The checks of one execution on the model's check plan: the shadow state kept per
+    atom. A mixin over the rules' execution (runtime/simulator.py `_Execution`), which
+    gives the state and methods declared here; `refute` replays the execution by the rules."""
+
+    m: Any  # the LoadedModel
+    vc: list[list[int]]
+    live_bytes: int
+    check_live: Callable[[Any, Any, int, int], None]
+    mark_written: Callable[[Any], None]
+    refute: Callable[[Any], BaseException]
 
     def init_shadow(self, bound: dict[str, np.ndarray]) -> None:
         m = self.m
-        extents = {
-            r: len(bound[r]) if r in bound else size
-            for r, size in m.region_sizes.items()
-            if r in HOST_REGIONS or r.startswith("input:")
-        }
+        extents = m.host_extents(bound)
         plan = check_plan(m, extents)
         self.at = plan.at
         n = m.n_streams
@@ -102,33 +101,15 @@ class PlannedExecution(_Execution):
         self.fm_sizes = plan.sizes.get("fm", [])
         self.count = [0] * len(self.fm_sizes)
 
-    def go(self) -> None:
-        with np.errstate(all="ignore"):  # once per execution, not per kernel (call_kernel)
-            super().go()
-
-    def call_kernel(self, t: _Task, args: list[np.ndarray], dst: list[np.ndarray | None]) -> list[np.ndarray]:
-        return t.run(args, dst)  # type: ignore[operator]
-
-    def refute(self, t: _Task) -> BaseException:
-        """The fault the rules find in this execution (the plan found one at `t`): the
-        execution replayed by the rules, checks and bookkeeping only."""
-        replay = _Execution(self.m, self.bound, list(self.switched))
-        try:
-            replay.go()
-        except SimulatorFault as e:
-            return e
-        return AssertionError(f"internal error: the check plan refuses {t.label}, the simulator's rules do not")
-
     # -- the rules' checks on atoms (runtime/simulator.py _Execution.read_range / write_range)
 
-    def read(self, t: _Task, o: _Operand) -> None:
+    def read(self, t: Any, o: Any) -> None:
         r = o.region
         at = self.at[r]
         i0, i1 = at[o.offset], at[o.end]
         w_at = self.writer[r]
         s = t.stream
         vcs = self.vc[s]
-        mine: frozenset[int] | None = None
         span = w_at[i0:i1]
         if span and span.count(span[0]) == len(span):  # one writer over the range (the usual case)
             span = span[:1]
@@ -137,14 +118,12 @@ class PlannedExecution(_Execution):
                 continue
             if w is None:  # read of uninitialised memory (or a race with a writer yet to run)
                 raise self.refute(t)
-            if mine is None:
-                mine = self.m.table.writers_of(o.tensor)
             # a pending branch output, stale bytes of another tensor, a race
-            if w[3] not in mine or (w[0] != s and w[1] > vcs[w[0]]):
+            if w[3] not in self.m.table.writers_of(o.tensor) or (w[0] != s and w[1] > vcs[w[0]]):
                 raise self.refute(t)
         self.reader[r][s][i0:i1] = [(s, vcs[s], t.label, t.index)] * (i1 - i0)
 
-    def write(self, t: _Task, o: _Operand) -> None:
+    def write(self, t: Any, o: Any) -> None:
         r = o.region
         if r == "weight":
             raise self.refute(t)
@@ -170,7 +149,7 @@ class PlannedExecution(_Execution):
             rq[i0:i1] = none
         self.mark_written(o)
 
-    def mark_pending(self, t: _Task) -> None:
+    def mark_pending(self, t: Any) -> None:
         s = t.stream
         mark = (s, self.vc[s][s], t.label, -1)  # simulator.PENDING_WRITER: never a writer of a tensor
         for p in t.pending:

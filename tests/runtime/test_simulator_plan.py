@@ -23,7 +23,7 @@ from ge_tools.opt import GeOptMain
 from ge_tools.parse import parse_module
 from ge_tools.run import random_input
 from random_graphs import Options, graph_text
-from runtime import simulator_plan
+from runtime import simulator
 from runtime.reference import select_graph
 from runtime.simulator import SimulatorFault, _Task, load
 
@@ -138,13 +138,13 @@ def test_the_plan_finds_each_fault_kind(case: str, monkeypatch: pytest.MonkeyPat
     the execution pass, and this test fail), and the fault is the rules' own."""
     streams, events, message = FAULTS[case]
     refuted: list[str] = []  # the tasks at which the plan found a fault
-    real = simulator_plan.PlannedExecution.refute
+    real = simulator._PlannedExecution.refute
 
-    def refute(self: simulator_plan.PlannedExecution, t: _Task) -> BaseException:
+    def refute(self: simulator._PlannedExecution, t: _Task) -> BaseException:
         refuted.append(t.label)
         return real(self, t)
 
-    monkeypatch.setattr(simulator_plan.PlannedExecution, "refute", refute)
+    monkeypatch.setattr(simulator._PlannedExecution, "refute", refute)
     with pytest.raises(SimulatorFault) as planned:
         load(_model(streams, events), plan=True).execute([X.copy()])
     assert str(planned.value) == message
@@ -159,7 +159,7 @@ def test_the_plan_finds_each_fault_kind(case: str, monkeypatch: pytest.MonkeyPat
 
 
 def test_a_correct_program_runs_on_both_paths_without_a_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    refuted = count_calls(monkeypatch, simulator_plan.PlannedExecution, "refute")
+    refuted = count_calls(monkeypatch, simulator._PlannedExecution, "refute")
     model = _model([[_k("x", "a", "ka"), _k("a", "c", "kc"), _k("c", "b", "kb"), _k("b", "y", "ky"), "npu.end_graph"]])
     for plan in (True, False):
         (y,) = load(model, plan=plan).execute([X.copy()])
