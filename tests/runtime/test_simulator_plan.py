@@ -169,6 +169,7 @@ def test_a_correct_program_runs_on_both_paths_without_a_replay(monkeypatch: pyte
 
 def test_the_environment_switches_the_plan_off(monkeypatch: pytest.MonkeyPatch) -> None:
     model = _model([[_k("x", "y", "ky"), "npu.end_graph"]])
+    monkeypatch.delenv("GE_SIM_PLAIN", raising=False)
     assert load(model).plan
     monkeypatch.setenv("GE_SIM_PLAIN", "1")
     assert not load(model).plan
