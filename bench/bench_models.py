@@ -10,7 +10,10 @@ count, and a ratio of two figures taken side by side is what is compared across 
   import + compile    api.load (ONNX import) then api.compile (ge-compile)
   ort session         onnxruntime.InferenceSession creation (default optimizations)
   simulate            one execution of the compiled program on the device simulator,
-                      every memory check on (load excluded: it happens once per model)
+                      every memory check on (load excluded: it happens once per model),
+                      on its load-time check plan and compiled AscGraph kernels
+  plain               the same on the simulator's rules and AscGraph interpreter alone
+                      (load(plan=False), GE_SIM_PLAIN=1): what the plan saves
   ort run             one onnxruntime inference
 
 and the two ratios the performance targets are about: (import + compile) / ort session
@@ -83,17 +86,21 @@ def measure(name: str, path: str, repeat: int) -> dict[str, object]:
     model = compiled.model(graph.sym_name.data)
     assert model is not None
     # one load, then `repeat` executions: the execution alone is timed (GE loads a model once)
-    loaded = load(model)
+    loaded = load(model, plan=True)
     t_sim, _ = _cpu(lambda: loaded.execute([np.array(a, copy=True) for a in inputs]), repeat)
     by_kind = breakdown(loaded, inputs)
+    plain = load(model, plan=False)
+    t_plain, _ = _cpu(lambda: plain.execute([np.array(a, copy=True) for a in inputs]), repeat)
     return {
         "network": name,
         "import_compile_s": t_compile,
         "ort_session_s": t_session,
         "simulate_s": t_sim,
+        "simulate_plain_s": t_plain,
         "ort_run_s": t_ort_run,
         "compile_ratio": t_compile / t_session,
         "simulate_ratio": t_sim / t_ort_run,
+        "simulate_plain_ratio": t_plain / t_ort_run,
         "simulate_by_kind_s": by_kind,
     }
 
@@ -139,7 +146,8 @@ def main() -> int:
     args = p.parse_args()
     rows: list[dict[str, object]] = []
     print(
-        f"{'network':20} {'import+compile':>14} {'ort session':>11} {'ratio':>6}   {'simulate':>9} {'ort run':>8} {'ratio':>6}"
+        f"{'network':20} {'import+compile':>14} {'ort session':>11} {'ratio':>6}   {'simulate':>9} {'ort run':>8} "
+        f"{'ratio':>6}   {'plain':>9} {'ratio':>6}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.names or list(NETWORKS):
@@ -156,6 +164,7 @@ def main() -> int:
             print(
                 f"{name:20} {row['import_compile_s']:14.3f} {row['ort_session_s']:11.3f} {row['compile_ratio']:6.1f}"
                 f"   {row['simulate_s']:9.4f} {row['ort_run_s']:8.4f} {row['simulate_ratio']:6.1f}"
+                f"   {row['simulate_plain_s']:9.4f} {row['simulate_plain_ratio']:6.1f}"
             )
             kinds = row["simulate_by_kind_s"]
             assert isinstance(kinds, dict)
@@ -164,9 +173,11 @@ def main() -> int:
     if done:
         cr = [float(r["compile_ratio"]) for r in done]  # type: ignore[arg-type]
         sr = [float(r["simulate_ratio"]) for r in done]  # type: ignore[arg-type]
+        pr = [float(r["simulate_plain_ratio"]) for r in done]  # type: ignore[arg-type]
         print(
             f"compile ratio median {np.median(cr):.1f} (max {max(cr):.1f}, target <= 2); "
-            f"simulate ratio median {np.median(sr):.1f} (max {max(sr):.1f}, target <= 10)"
+            f"simulate ratio median {np.median(sr):.1f} (max {max(sr):.1f}, target <= 10; "
+            f"plain {np.median(pr):.1f}, max {max(pr):.1f}); load average {os.getloadavg()[0]:.1f}"
         )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))

@@ -52,6 +52,14 @@ more than `iteration_cap` (WHILE_ITERATION_CAP) such jumps of one goto in one ex
 a fault naming its While. A switch makes the parent's outputs it lists pending: a read of
 their bytes before the branch taken writes them is a fault.
 
+The checks above are this module's rules (`_Execution`). By default a load also makes a
+check plan (runtime/simulator_plan.py: the same checks on the model's static byte ranges,
+a fault replayed by the rules for their message) and compiles each AscGraph kernel
+(runtime/ascgraph_compiled.py); `load(..., plan=False)` or GE_SIM_PLAIN=1 runs the rules
+and the AscGraph interpreter alone, with the same results and faults. `observer` (a
+`TaskObserver`, default None) is called after each kernel and memcpy task with the task
+and its output values.
+
 Known-shape subgraphs of a dynamic graph (docs/dynamic_shapes.md; runtime/dynamic_executor.py): `load(model,
 frozen, device=DeviceMemory)` loads the model as GE's DavinciModelCreate does for a known
 node (SetKnownNode(true), davinci_model_kernel.cc): its weights and variables are copied into
@@ -77,7 +85,8 @@ the device holds there now (free memory, or another allocation) and the executio
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -89,12 +98,14 @@ from ge_dialect import ge, npu
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.interval_map import IntervalMap
 from ge_dialect.weights import weight_array
+from runtime.ascgraph_compiled import compile_asc_graph
 from runtime.ascgraph_interp import run_asc_graph
 from runtime.device_memory import Allocation, DeviceMemory
 from runtime.graph_interpreter import WHILE_ITERATION_CAP, ReferenceEvalError
 from runtime.interpreter import ge_interpreter
 from runtime.kernels import library_kernel
 from runtime.layouts import gather, scatter, storage_elements, storage_index
+from runtime.simulator_plan import PlannedChecks, check_plan
 
 __all__ = ["LoadedModel", "SimulatorFault", "load"]
 
@@ -175,10 +186,18 @@ class _Task:
     # a label_switch_by_index: the parent's outputs the branch taken must write
     pending: list[_Operand] = field(default_factory=list)
     # the operands' views at the current bindings: (bindings, input views (None where the
-    # storage layout is gathered each run), output views a kernel may write in place)
-    views: tuple[object, list[np.ndarray | None], list[np.ndarray | None]] | None = None
+    # storage layout is gathered each run), flat output views a kernel may write in place,
+    # origin-shaped output views (None where the layout is scattered))
+    views: tuple[object, list[np.ndarray | None], list[np.ndarray | None], list[np.ndarray | None]] | None = None
     kind: str = field(init=False)
     node: str = field(init=False)  # the GE node of the task ("" for none)
+    moves: bool = field(init=False)  # a kernel or a memcpy
+    memcpy: bool = field(init=False)
+    wait: bool = field(init=False)  # an event_wait
+    operands: list[_Operand] = field(init=False)  # ins + outs, in args order (set once loaded)
+    io_bytes: tuple[int, int] = field(init=False)  # `nbytes`, once loaded
+    # its fm outputs' ranges in address order, and whether they are disjoint (once loaded)
+    fm_outs: tuple[list[tuple[int, int]], bool] = field(init=False)
 
     @property
     def nbytes(self) -> tuple[int, int]:
@@ -187,6 +206,9 @@ class _Task:
 
     def __post_init__(self) -> None:
         self.kind = self.op.name.split(".", 1)[1]
+        self.moves = isinstance(self.op, npu.KernelOp | npu.MemcpyOp)
+        self.memcpy = isinstance(self.op, npu.MemcpyOp)
+        self.wait = isinstance(self.op, npu.EventWaitOp)
         n = self.op.attributes.get("node")
         self.node = n.data if isinstance(n, StringAttr) else ""
 
@@ -280,6 +302,10 @@ class _Tensors:
             )
 
         self.base_set = {n: frozenset(b) for n, b in self.base.items()}
+        # the base tensors the host writes before every execution (inputs, weights, variables)
+        self.host_written = frozenset(
+            b for b in self.bases if self.range[b][0] in HOST_REGIONS or self.range[b][0].startswith("input:")
+        )
         self.pinned_set = {n for n in self.range if self._is_pinned(n)}
         self._others: dict[tuple[int, str, int, int], tuple[frozenset[str], dict[str, tuple[int, int]]]] = {}
         self._writers_of: dict[str, frozenset[int]] = {}
@@ -322,22 +348,42 @@ class _Tensors:
         return got
 
 
-def load(model: npu.ModelOp, frozen_inputs: Sequence[int] = (), device: DeviceMemory | None = None) -> LoadedModel:
+def load(
+    model: npu.ModelOp, frozen_inputs: Sequence[int] = (), device: DeviceMemory | None = None,
+    plan: bool | None = None,
+) -> LoadedModel:  # fmt: skip
     """DavinciModel::Init: validate, allocate regions, copy weights, build the task lists.
     With `device`, the model is a known node of a dynamic graph (DavinciModelCreate: see the
-    module doc): its memory is blocks of `device`."""
+    module doc): its memory is blocks of `device`. `plan` (default: on, unless the
+    environment sets GE_SIM_PLAIN=1) runs the checks on the load-time check plan and the
+    AscGraph kernels compiled at load (runtime/simulator_plan.py, runtime/ascgraph_compiled.py);
+    off, the rules and the AscGraph interpreter alone: the same results and faults."""
     try:
         model.verify()
     except VerifyException as e:
         raise SimulatorFault(f"the model does not verify: {e}") from None
-    return LoadedModel(model, frozenset(frozen_inputs), device)
+    if plan is None:
+        plan = os.environ.get("GE_SIM_PLAIN", "") in ("", "0")
+    return LoadedModel(model, frozenset(frozen_inputs), device, plan)
+
+
+# What `LoadedModel.observer` is called with after each kernel or memcpy task has written
+# its outputs: the task (its `label`, `node`, `kind`, `outs`) and its outputs' values (a
+# kernel's: origin-shaped, in the storage's dtype; a memcpy's: its bytes), views of device
+# memory that later tasks overwrite (copy what is kept). Not called on a replay.
+TaskObserver = Callable[["_Task", list[np.ndarray]], None]
 
 
 class LoadedModel:
-    def __init__(self, model: npu.ModelOp, frozen: frozenset[int], device: DeviceMemory | None = None):
+    def __init__(
+        self, model: npu.ModelOp, frozen: frozenset[int], device: DeviceMemory | None = None, plan: bool = True
+    ):
         self.model = model
         self.frozen = frozen
         self.device = device  # a known node's device memory (None: a standalone static model)
+        self.plan = plan  # the load-time check plan and compiled AscGraph kernels (see `load`)
+        self.check_plans: dict[tuple[tuple[str, int], ...], object] = {}  # per host extents
+        self.observer: TaskObserver | None = None  # called after each task's writes (TaskObserver)
         # the kernels' semantics: the reference interpreter's for library kernels, the
         # AscGraph interpreter's for AscGraph kernels
         self.interpreter = ge_interpreter()
@@ -407,10 +453,19 @@ class LoadedModel:
                     t.run = impls[sym]
                 if isinstance(op, npu.LabelSetOp):
                     self.labels[op.id] = pos
+                t.operands = [*t.ins, *t.outs]
                 self.tasks.append(t)
                 lst.append(t)
             self.streams.append(lst)
         self.table = _Tensors(model, self.tasks)
+        # per region, the tasks with an args slot in it (refreshed when its base changes)
+        self.tasks_of_region: dict[str, list[int]] = {}
+        for t in self.tasks:
+            for r in dict.fromkeys(o.region for o in t.operands):
+                self.tasks_of_region.setdefault(r, []).append(t.index)
+            t.io_bytes = t.nbytes
+            fm = sorted((o.offset, o.end) for o in t.outs if o.region == "fm")
+            t.fm_outs = (fm, all(a[1] <= b[0] for a, b in zip(fm, fm[1:])))
         self._check_addresses()
         self._check_views(kernels)
         self.active_base: dict[str, int] = {}
@@ -421,6 +476,8 @@ class LoadedModel:
         self.last_stats = Stats()
         if device is not None:
             self._create_known_node(device)
+        if plan:  # made at load, as GE prepares the task args (DavinciModel::Init)
+            check_plan(self, self.host_extents({}))
 
     # -- load-time checks of the addresses ----------------------------------------------------
 
@@ -567,6 +624,11 @@ class LoadedModel:
         interpreter = self.interpreter
         if k.kind.data == "ascgraph":
             graph = k.asc_graph()
+            if self.plan:  # compiled once (runtime/ascgraph_compiled.py): the interpreter's walk, resolved
+                dtypes = [numpy_dtype(t.element_type) for t in k.function_type.inputs.data]  # type: ignore[attr-defined]
+                compiled = compile_asc_graph(interpreter, graph, dtypes, outs)  # type: ignore[arg-type]
+                if compiled is not None:
+                    return compiled
             return lambda args, dst: run_asc_graph(interpreter, graph, args, outs, dst)  # type: ignore[arg-type]
         assert k.ge_type is not None
         cls = _ops_by_type().get(k.ge_type.data)
@@ -659,11 +721,13 @@ class LoadedModel:
         self.refreshed_slots = 0
         if ret_up == K_NO_NEED_UPDATE:
             return
-        for t in self.tasks:
-            ops = [*t.ins, *t.outs]
+        if ret_up == K_INIT_ONE_TIME:
+            tasks = self.tasks
+        else:  # the slots registered under a changed allocation id (ModelArgsManager's per-id lists)
+            tasks = [self.tasks[i] for i in sorted({i for r in changed for i in self.tasks_of_region.get(r, ())})]
+        for t in tasks:
+            ops = t.operands
             if not ops:
-                continue
-            if ret_up != K_INIT_ONE_TIME and not any(o.region in changed for o in ops):
                 continue
             if t.bindings is None or ret_up == K_INIT_ONE_TIME:
                 t.bindings = [(memory[o.region], o.offset) for o in ops]
@@ -685,7 +749,7 @@ class LoadedModel:
         bound, outs = self._bind_io(inputs, outputs)
         self._refresh(bound)
         self.first = False
-        run = _Execution(self, bound)
+        run = self._execution(bound)
         run.go()
         for k, a in enumerate(outs):
             dev = self.staged.get(f"output:{k}")
@@ -694,6 +758,18 @@ class LoadedModel:
                 a[...] = gather(t, dev[: storage_elements(t) * a.dtype.itemsize].view(a.dtype))
         self._record(run)
         return outs
+
+    def _execution(self, bound: dict[str, np.ndarray]) -> _Execution:
+        return _PlannedExecution(self, bound) if self.plan else _Execution(self, bound)
+
+    def host_extents(self, bound: dict[str, np.ndarray]) -> dict[str, int]:
+        """The bytes the host writes before an execution, per region: the inputs, weights
+        and variables (an input its bound buffer's length)."""
+        return {
+            r: len(bound[r]) if r in bound else size
+            for r, size in self.region_sizes.items()
+            if r in HOST_REGIONS or r.startswith("input:")
+        }
 
     def _record(self, run: _Execution) -> None:
         """This execution's figures (`last_stats`), added to the totals (`stats`)."""
@@ -830,7 +906,7 @@ class LoadedModel:
             for r, a in self.current.items()
             if r.startswith("input:") or r.startswith("output:")
         }
-        run = _Execution(self, bound)
+        run = self._execution(bound)
         run.go()
         self._record(run)
 
@@ -871,9 +947,15 @@ class _Execution:
     that writes it runs).
     """
 
-    def __init__(self, m: LoadedModel, bound: dict[str, np.ndarray]):
+    def __init__(self, m: LoadedModel, bound: dict[str, np.ndarray], script: list[int] | None = None):
         self.m = m
+        self.bound = bound
         self.stats = Stats()
+        # a replay (`script`: the label_switch indices an execution read, in order) runs the
+        # checks and bookkeeping of every task, not its kernel
+        self.kernels = script is None
+        self.script = script
+        self.switched: list[int] = []  # the label_switch indices this execution read
         n = m.n_streams
         self.vc = [[0] * n for _ in range(n)]
         self.pc = [0] * n
@@ -881,33 +963,40 @@ class _Execution:
         self.events: dict[int, list[int] | None] = {}
         self.epoch: dict[int, tuple[int, int]] = {}
         self.end_vc: list[int] | None = None
-        # shadow state per region: (writer epoch or None for the host, reads per stream)
-        self.shadow: dict[str, IntervalMap] = {}
-        host = (None, (None,) * n)
-        for r, size in m.region_sizes.items():
-            sh = IntervalMap()
-            if r in HOST_REGIONS or r.startswith("input:"):
-                sh.update(0, len(bound[r]) if r in bound else size, lambda _: host)
-            self.shadow[r] = sh
+        self.init_shadow(bound)
         tb = m.table
         self.retired: set[int] = set()  # tasks whose reads are done
-        self.written: set[str] = {
-            b for b in tb.bases if tb.range[b][0] in HOST_REGIONS or tb.range[b][0].startswith("input:")
-        }
+        self.written: set[str] = set(tb.host_written)
         # per base tensor, its readers yet to read; the written ones still to be read (or
         # pinned): only those can be clobbered
         self.pending = dict(tb.reader_count)
         self.alive = {b for b in self.written if tb.pinned(b) or self.pending[b]}
-        # fm bytes still to be read: a count of pending reads per byte range
-        self.live = IntervalMap()
-        self.live_bytes = 0
+        self.live_bytes = 0  # the fm bytes with a read pending (`live_add`)
         self.counted: set[tuple[int, str]] = set()  # (reader task, base) spans in `live`
         self.jumps: dict[int, int] = {}  # label_goto task -> backward jumps in this execution
         # label_goto task -> (the tasks of the loop it closes, the base tensors they write)
         self.loops: dict[int, tuple[list[int], set[str]]] = {}
 
+    def init_shadow(self, bound: dict[str, np.ndarray]) -> None:
+        """The shadow state per region: (writer epoch, None for the host; reads per stream)
+        of each byte range, the host's over the inputs, weights and variables; and the fm
+        bytes still to be read: a count of pending reads per byte range."""
+        n = self.m.n_streams
+        self.shadow: dict[str, IntervalMap] = {}
+        host = (None, (None,) * n)
+        for r, size in self.m.region_sizes.items():
+            sh = IntervalMap()
+            if r in HOST_REGIONS or r.startswith("input:"):
+                sh.update(0, len(bound[r]) if r in bound else size, lambda _: host)
+            self.shadow[r] = sh
+        self.live = IntervalMap()
+
     def live_add(self, lo: int, hi: int, d: int) -> None:
         self.live_bytes += self.live.add(lo, hi, d)
+
+    def unset_bytes(self, lo: int, hi: int) -> int:
+        """The fm bytes of [lo, hi) with no read pending."""
+        return self.live.unset_bytes(lo, hi)
 
     def still_read(self, n: str, a: int, b: int, t: _Task) -> bool:
         """Whether a task other than `t` has yet to read bytes [a, b) of base tensor `n`."""
@@ -1032,6 +1121,15 @@ class _Execution:
                         a,
                         b,
                     )
+        self.check_live(t, o, off, end)
+        me = (s, self.vc[s][s], t.label, t.index)
+        sh.assign(off, end, (me, (None,) * self.m.n_streams))
+        self.mark_written(o)
+
+    def check_live(self, t: _Task, o: _Operand, off: int, end: int) -> None:
+        """The live-buffer check of `t`'s write of `o` at [off, end): no other tensor of the
+        table in those bytes is written and still to be read (or pinned)."""
+        r = o.region
         tb = self.m.table
         owners = tb.owners.get(r)
         mine = tb.base_set[o.tensor]
@@ -1053,10 +1151,12 @@ class _Execution:
                             f"overlaps tensor \"{n}\" at {r} [{ts}, {te}), which is still to be read",
                             r, a, b,
                         )  # fmt: skip
-        me = (s, self.vc[s][s], t.label, t.index)
-        fresh = (me, (None,) * self.m.n_streams)
-        sh.assign(off, end, fresh)
-        for b in mine:
+
+    def mark_written(self, o: _Operand) -> None:
+        """The base tensors `o` is made of are written: live while a reader is still to run
+        (their fm bytes counted per reader span)."""
+        tb = self.m.table
+        for b in tb.base_set[o.tensor]:
             if b not in self.written:
                 self.written.add(b)
                 if b in tb.pinned_set or self.pending[b]:
@@ -1082,9 +1182,9 @@ class _Execution:
     def account(self, t: _Task) -> None:
         """The live fm bytes while `t` runs (its inputs and outputs live together), then
         its reads leave the live set."""
-        outs = sorted((o.offset, o.end) for o in t.outs if o.region == "fm")
-        if all(a[1] <= b[0] for a, b in zip(outs, outs[1:])):  # disjoint outputs: count, do not add
-            running = self.live_bytes + sum(self.live.unset_bytes(lo, hi) for lo, hi in outs)
+        outs, disjoint = t.fm_outs
+        if disjoint:  # disjoint outputs: count, do not add
+            running = self.live_bytes + sum(self.unset_bytes(lo, hi) for lo, hi in outs)
         else:
             for lo, hi in outs:
                 self.live_add(lo, hi, 1)
@@ -1099,6 +1199,11 @@ class _Execution:
 
     # -- tasks ----------------------------------------------------------------------------------
 
+    def call_kernel(self, t: _Task, args: list[np.ndarray], dst: list[np.ndarray | None]) -> list[np.ndarray]:
+        """`t`'s kernel on its input views (`dst`: the output views it may write in place)."""
+        with np.errstate(all="ignore"):
+            return t.run(args, dst)  # type: ignore[operator]
+
     def count_node_bytes(self, t: _Task, n: int) -> None:
         by_node = self.stats.bytes_by_node
         by_node[t.node] = by_node.get(t.node, 0) + n
@@ -1112,24 +1217,26 @@ class _Execution:
         kind = t.kind
         self.stats.tasks_by_kind[kind] = self.stats.tasks_by_kind.get(kind, 0) + 1
         op = t.op
-        if isinstance(op, npu.KernelOp | npu.MemcpyOp):
+        if t.moves:  # a kernel or a memcpy
             assert t.bindings is not None
-            ops = [*t.ins, *t.outs]
-            for o, (buf, off) in zip(ops, t.bindings):
-                self.check_bounds(t, o, buf, off)
+            for o, (buf, off) in zip(t.operands, t.bindings):
+                if off + o.length > len(buf):
+                    self.check_bounds(t, o, buf, off)
             if self.m.device is not None:
                 self.m.check_slots(t, self.m.device.epoch)
             nin = len(t.ins)
             for o in t.ins:
                 self.read(t, o)
-            if isinstance(op, npu.MemcpyOp):
+            if t.memcpy:
                 (sb, so), (db, do) = t.bindings
                 n = t.ins[0].length
-                src = sb[so : so + n].copy() if sb is db else sb[so : so + n]
                 self.retire_reads(t)
                 self.write(t, t.outs[0])
                 self.account(t)
-                db[do : do + n] = src
+                if self.kernels:
+                    db[do : do + n] = sb[so : so + n].copy() if sb is db else sb[so : so + n]
+                    if self.m.observer is not None:
+                        self.m.observer(t, [db[do : do + n]])
                 self.stats.memcpy_bytes += n
                 self.count_node_bytes(t, 2 * n)
                 return t.pos + 1
@@ -1142,6 +1249,7 @@ class _Execution:
                         _flat_view(o, buf, off) if o.identity and _disjoint(o, buf, off, t) else None
                         for o, (buf, off) in zip(t.outs, t.bindings[nin:])
                     ],
+                    [_view(o, buf, off) if o.identity else None for o, (buf, off) in zip(t.outs, t.bindings[nin:])],
                 )
             args = [
                 v if v is not None else _view(o, buf, off)
@@ -1155,18 +1263,21 @@ class _Execution:
                 self.write(t, o)
             dst = views[2]
             self.account(t)
+            if not self.kernels:  # a replay of the checks (_PlannedExecution.refute)
+                return t.pos + 1
             try:
-                with np.errstate(all="ignore"):
-                    results = t.run(args, dst)  # type: ignore[operator]
+                results = self.call_kernel(t, args, dst)
             except ReferenceEvalError as e:
                 raise self.fault(t, f"the kernel failed: {e.message}", "", 0, 0) from None
-            for o, (buf, off), res, d in zip(t.outs, t.bindings[nin:], results, dst):
-                if not o.identity:
+            for o, (buf, off), res, d, v in zip(t.outs, t.bindings[nin:], results, dst, views[3]):
+                if v is None:  # a layout that is not the identity
                     assert o.type is not None  # a layout that is not the identity is the kernel's type's
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
-                elif d is None or (res is not d and not _same_memory(res, d)):
-                    _view(o, buf, off)[...] = res
-            n_in, n_out = t.nbytes
+                elif d is None or (res is not d and (res.base is None or not _same_memory(res, d))):
+                    v[...] = res
+            if self.m.observer is not None:
+                self.m.observer(t, [_view(o, buf, off) for o, (buf, off) in zip(t.outs, t.bindings[nin:])])
+            n_in, n_out = t.io_bytes
             self.stats.kernel_bytes_written += n_out
             self.stats.kernel_bytes_read += n_in
             self.count_node_bytes(t, n_in + n_out)
@@ -1207,14 +1318,22 @@ class _Execution:
             self.m.check_slots(t, self.m.device.epoch)
         self.read(t, o)
         self.retire_reads(t)
-        index = int(buf[off : off + 4].view(np.int32)[0])
+        if self.script is not None:  # a replay: the index this execution read
+            index = self.script.pop(0)
+        else:
+            index = int(buf[off : off + 4].view(np.int32)[0])
+            self.switched.append(index)
         labels = op.label_ids()
         label = labels[index] if 0 <= index < len(labels) else labels[-1]
+        self.mark_pending(t)
+        return self.m.labels[label]
+
+    def mark_pending(self, t: _Task) -> None:
+        """The parent's outputs `t` lists are pending: the branch taken has yet to write them."""
         s = t.stream
         mark = ((s, self.vc[s][s], t.label, PENDING_WRITER), (None,) * self.m.n_streams)
         for p in t.pending:
-            self.shadow[p.region].update(p.addr.offset.data, p.addr.end, lambda _: mark)
-        return self.m.labels[label]
+            self.shadow[p.region].update(p.offset, p.end, lambda _: mark)
 
     def label_goto(self, t: _Task, op: npu.LabelGotoOp) -> int:
         """rtLabelGotoEx: continue at the label. A jump back closes a loop (a While's body
@@ -1245,7 +1364,7 @@ class _Execution:
         return target
 
     def blocked(self, t: _Task) -> bool:
-        return isinstance(t.op, npu.EventWaitOp) and self.events.get(t.op.event.value.data) is None
+        return t.wait and self.events.get(t.op.event.value.data) is None  # type: ignore[attr-defined]
 
     def go(self) -> None:
         streams = self.m.streams
@@ -1278,6 +1397,28 @@ class _Execution:
                     raise self.fault(
                         last, "not joined before end_graph: no event orders it before the model completes", "", 0, 0
                     )
+
+
+class _PlannedExecution(PlannedChecks, _Execution):
+    """An execution whose checks run on the load-time check plan (runtime/simulator_plan.py);
+    a fault the plan finds is this module's rules' own, found by replaying the execution."""
+
+    def go(self) -> None:
+        with np.errstate(all="ignore"):  # once per execution, not per kernel (call_kernel)
+            super().go()
+
+    def call_kernel(self, t: _Task, args: list[np.ndarray], dst: list[np.ndarray | None]) -> list[np.ndarray]:
+        return t.run(args, dst)  # type: ignore[operator]
+
+    def refute(self, t: _Task) -> BaseException:
+        """The fault the rules find in this execution (the plan found one at `t`): the
+        execution replayed by the rules, checks and bookkeeping only."""
+        replay = _Execution(self.m, self.bound, list(self.switched))
+        try:
+            replay.go()
+        except SimulatorFault as e:
+            return e
+        return AssertionError(f"internal error: the check plan refuses {t.label}, the simulator's rules do not")
 
 
 def _nbytes(o: _Operand) -> int:
