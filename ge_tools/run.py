@@ -30,7 +30,7 @@ import os
 import sys
 import textwrap
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import BinaryIO, NoReturn, get_origin, get_type_hints
@@ -80,6 +80,7 @@ from report.figures import help_text as memory_help
 from report.html import Check, RunRecorder, write_report
 from report.layered import RENDERER as REPORT_RENDERER
 from report.remarks import write_remarks_json
+from runtime.anchored import Verdict, judge_simulator
 from runtime.dynamic_executor import (
     PARTITIONED_ATTR,
     DynamicExecutor,
@@ -625,6 +626,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "executions, refreshed_tasks (per execution)",
     )  # fmt: skip
     p.add_argument(
+        "--anchored", action="store_true",
+        help="judge every compiled step on the inputs it read (see Tolerance, anchored judgment) even when "
+        "the end-to-end comparison judges every element: names the first wrong kernel",
+    )  # fmt: skip
+    p.add_argument(
         "--accept-undecidable", action="store_true",
         help="accept output elements whose error bound is infinite (undecidable, see Tolerance) unjudged: "
         "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
@@ -928,21 +934,33 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
 
 
 def compare_with_onnx_model(
-    args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output], graph: ge.GraphOp | None = None
+    args: argparse.Namespace,
+    inputs: Sequence[np.ndarray],
+    got: Sequence[Output],
+    graph: ge.GraphOp | None = None,
+    ours: Callable[[], Verdict | None] | None = None,
 ) -> tuple[int, Check | None]:
     """For an ONNX model, the compiled outputs against onnxruntime's
     (ge_tools/onnx_oracle.py), printed; the exit status and the check the report shows.
     (0, None) for anything else. With the imported `graph`, each element's tolerance
     also takes its error bound under independent rounding (docs/tolerance.md: an f16 island
-    between two Casts rounds each op in f16 here, maybe in f32 in onnxruntime)."""
+    between two Casts rounds each op in f16 here, maybe in f32 in onnxruntime). Elements
+    that leaves undecidable are judged anchored (onnx_oracle.anchor_oracle), given `ours`:
+    the compiled program's anchored verdict on `inputs` (made when first asked)."""
     from ge_tools.import_onnx import is_onnx_path
 
     if not is_onnx_path(args.file):
         return 0, None
-    from ge_tools.onnx_oracle import compare_with_onnxruntime, print_oracle
+    from ge_tools.onnx_oracle import anchor_oracle, compare_with_onnxruntime, print_oracle
 
     bounds = output_error_bounds(graph, inputs, independent=True) if graph is not None else None
     result = compare_with_onnxruntime(args.file, inputs, [o.array for o in got], bounds=bounds)
+    if bounds is not None and ours is not None and (result.undecidable or args.anchored) and not result.shape_errors:
+        mine = ours()
+        if mine is not None:
+            bad, unjudged = mine.outputs([o.array for o in got], within_tolerance)
+            judged = [~b & ~u for b, u in zip(bad, unjudged)]
+            result = anchor_oracle(result, args.file, inputs, bounds, judged, bool(mine.wrong))
     status = print_oracle(result, args.accept_undecidable)
     figures: dict[str, object] = {}
     for o in result.outputs:
@@ -952,6 +970,7 @@ def compare_with_onnx_model(
     lines += [
         f"output '{o.name}': {o.undecidable} of {o.size} elements undecidable" for o in result.outputs if o.undecidable
     ]
+    lines += result.steps
     return status, Check("onnxruntime", status == 0, figures, lines + result.shape_errors)
 
 
@@ -1225,6 +1244,11 @@ class Comparison:
     unbounded: int  # output elements whose error bound is infinite (undecidable)
     undecidable: list[str] = dataclasses.field(default_factory=list)  # per output: count, first indices
     warnings: list[str] = dataclasses.field(default_factory=list)  # constant outputs
+    # per execution, per output: the elements whose end-to-end bound is infinite
+    infinite: list[list[np.ndarray]] = dataclasses.field(default_factory=list, repr=False)
+    anchored: int = 0  # of those, elements the anchored judgment judged (runtime/anchored.py)
+    steps: list[str] = dataclasses.field(default_factory=list)  # the anchored judgment's lines
+    anchored_steps: int = 0  # steps judged on their own inputs (0: the judgment did not run)
 
 
 def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds: Sequence[np.ndarray]) -> Comparison:
@@ -1234,9 +1258,11 @@ def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
     unbounded, where = undecidable(ref, bounds)
+    inf = [np.isinf(b) for b in bounds]
     return Comparison(
-        mismatches, report, max(_max_error(ref, r) for r in runs), unbounded, where, constant_outputs(ref)
-    )
+        mismatches, report, max(_max_error(ref, r) for r in runs), unbounded, where, constant_outputs(ref),
+        [inf] * len(runs),
+    )  # fmt: skip
 
 
 def report_comparison(
@@ -1247,6 +1273,13 @@ def report_comparison(
     print(f"max error: {c.max_error:.6g}")
     for line in c.warnings:
         print(line)
+    if c.anchored_steps:
+        print(
+            f"anchored: {c.anchored_steps} steps judged on the inputs they read; {c.anchored} output elements "
+            "undecidable end to end judged step by step"
+        )
+        for line in c.steps:
+            print(f"  {line}")
     if c.unbounded:
         verdict = "accepted unjudged (--accept-undecidable)" if accept_undecidable else "never a match"
         print(f"tolerance: {c.unbounded} output elements are undecidable (their error bound is infinite): {verdict}")
@@ -1380,7 +1413,7 @@ def _run_graph(
     else:
         refs = [ref]
         c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
-    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets)
 
 
 def _finish(
@@ -1392,15 +1425,29 @@ def _finish(
     c: Comparison,
     runs: Sequence[Sequence[Output]],
     ref: Sequence[Output],
-    inputs: Sequence[np.ndarray],
+    sets: Sequence[Sequence[np.ndarray]],
 ) -> int:
-    """Print the comparison and the last execution's outputs, compare them with
-    onnxruntime's on that execution's `inputs`, save, write --stats-json and the reports;
-    the exit status."""
+    """Print the comparison (anchored step by step where the end-to-end comparison leaves
+    elements undecidable or finds a mismatch, or with --anchored: anchor_comparison) and
+    the last execution's outputs, compare them with onnxruntime's on that execution's
+    inputs (`sets[k]`: execution k's), save, write --stats-json and the reports; the exit
+    status."""
+    graph = select_graph(module, args.graph)
+    model = find_model(compiled, graph.sym_name.data)
+    verdicts: dict[int, Verdict] = {}
+    if model is not None and (c.unbounded or c.mismatches or args.anchored):
+        c, verdicts = anchor_comparison(c, model, graph, sets, runs, args.frozen_input)
     status = report_comparison(c, runs[-1], args.print_values, args.accept_undecidable)
-    oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1], select_graph(module, args.graph))
+
+    def ours() -> Verdict | None:  # the anchored judgment of the last execution, made once
+        if id(sets[-1]) not in verdicts and model is not None:
+            verdicts[id(sets[-1])] = judge_simulator(model, graph, sets[-1], args.frozen_input, within_tolerance)[0]
+        return verdicts.get(id(sets[-1]))
+
+    oracle_status, oracle_check = compare_with_onnx_model(args, sets[-1], runs[-1], graph, ours)
     status = max(status, oracle_status)
     stats.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
+    stats.update(anchored_elements=c.anchored, anchored_steps=c.anchored_steps)
     if args.save_dir:
         _save(args.save_dir, "output_", runs[-1])
         _save(args.save_dir, "reference_output_", ref)
@@ -1409,9 +1456,10 @@ def _finish(
         "mismatch_count": c.mismatches,
         "max_error": c.max_error,
         "unbounded_elements": c.unbounded,
+        "anchored_elements": c.anchored,
     }
     passed = not c.mismatches and not (c.unbounded and not args.accept_undecidable)
-    checks = [Check("the reference interpreter", passed, figures, c.report + c.undecidable)]
+    checks = [Check("the reference interpreter", passed, figures, c.report + c.steps + c.undecidable)]
     if oracle_check is not None:
         checks.append(oracle_check)
     write_reports(args, pipeline, module, compiled, stats, checks)
@@ -1434,7 +1482,9 @@ def compare_each(
 ) -> Comparison:
     """Execution k's outputs against the reference's on execution k's inputs."""
     mismatches, report, err, unbounded, where, warnings = 0, [], 0.0, 0, [], []
+    infinite = []
     for k, (ref, r, b) in enumerate(zip(refs, runs, bounds)):
+        infinite.append([np.isinf(e) for e in b])
         bad, lines = compare(ref, r, b)
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
@@ -1443,7 +1493,82 @@ def compare_each(
         unbounded += n
         where += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
         warnings += [w for w in constant_outputs(ref) if w not in warnings]
-    return Comparison(mismatches, report, err, unbounded, where, warnings)
+    return Comparison(mismatches, report, err, unbounded, where, warnings, infinite)
+
+
+ANCHOR_WHO = "the compiled program"
+
+
+def anchor_comparison(
+    c: Comparison,
+    model: npu.ModelOp,
+    graph: ge.GraphOp,
+    sets: Sequence[Sequence[np.ndarray]],
+    runs: Sequence[Sequence[Output]],
+    frozen: Sequence[int],
+) -> tuple[Comparison, dict[int, Verdict]]:
+    """`c` with the anchored judgment (runtime/anchored.py, docs/tolerance.md): per
+    distinct input set the model executed once more, each kernel's outputs captured and
+    judged against the reference on the inputs it read. An element `c` left undecidable is
+    judged where its last step's bound is finite and every step before it is decided;
+    a step outside its tolerance, or such an element outside its last step's, is a
+    mismatch. Also returns the verdicts by input set (id)."""
+    verdicts: dict[int, Verdict] = {}
+    mism, judged, still, lines, where = 0, 0, 0, [], []
+    many = len(runs) > 1
+    for k, (ins, run) in enumerate(zip(sets, runs)):
+        at = f"execution {k}: " if many else ""
+        if id(ins) not in verdicts:
+            v, outs = judge_simulator(model, graph, ins, frozen, within_tolerance)
+            verdicts[id(ins)] = v
+            for st in v.wrong:
+                mism += st.bad
+                lines.append(f"{op_location(st.node)}: {at}{st.describe(ANCHOR_WHO)}")
+            for st in v.undecided:
+                lines.append(f"{op_location(st.node)}: {at}{st.describe(ANCHOR_WHO)}")
+        else:
+            v, outs = verdicts[id(ins)], []
+        bad, unjudged = v.outputs([o.array for o in run], within_tolerance)
+        for o, a, b, u, inf in zip(run, outs or [None] * len(run), bad, unjudged, c.infinite[k]):
+            if a is not None and not _same_bits(a, o.array):
+                mism += 1
+                lines.append(f"{at}output {o.index} {o.name}: differs from a second execution on the same inputs")
+            wrong = inf & b
+            if np.any(wrong):
+                n, first = int(np.count_nonzero(wrong)), _first(wrong)
+                mism += n
+                lines.append(
+                    f"{at}output {o.index} {o.name}: {n} of the elements undecidable end to end are outside their "
+                    f"last step's tolerance; first at {list(first)}: compiled {_num(o.array[first])}, "
+                    f"reference on the step's inputs {_num(v.refs[o.index][first])}"
+                )
+            left = inf & u
+            n = int(np.count_nonzero(left))
+            if n:
+                shown = ", ".join(str([int(i) for i in ix]) for ix in np.argwhere(left)[:UNDECIDABLE_SHOWN])
+                where.append(
+                    f"{at}output {o.index} {o.name}: {n} of {left.size} elements undecidable step by step too, at {shown}"
+                )
+            judged += int(np.count_nonzero(inf & ~u & ~b))
+            still += n
+    steps = sum(v.steps for v in verdicts.values())
+    c = dataclasses.replace(
+        c, mismatches=c.mismatches + mism, unbounded=still, undecidable=where if c.unbounded else c.undecidable,
+        anchored=judged, steps=lines, anchored_steps=steps,
+    )  # fmt: skip
+    return c, verdicts
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return (
+        a.shape == b.shape
+        and a.dtype == b.dtype
+        and np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
+    )
+
+
+def _first(mask: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(mask)[0])
 
 
 def simulate_sets(
@@ -1681,7 +1806,7 @@ def _run_dynamic(
         write_stats(args.stats_json, stats)
         return 0
     c = compare_each(refs, runs, _bounds(graph, sets))
-    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

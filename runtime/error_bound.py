@@ -63,7 +63,7 @@ from runtime.graph_interpreter import GeInterpreter
 from runtime.interpreter import ge_interpreter
 from runtime.numerics import acc_dtype, gather_indices
 
-__all__ = ["bound_rule_of", "finish", "output_error_bounds", "unit_roundoff"]
+__all__ = ["anchored_bounds", "bound_rule_of", "finish", "output_error_bounds", "unit_roundoff"]
 
 BoundRule = Callable[[GeInterpreter, Operation, list[np.ndarray], list[np.ndarray], list[np.ndarray]], list[np.ndarray]]
 # (interpreter, op, input values, input bounds, output values) -> output bounds (float64, output shapes)
@@ -1585,10 +1585,20 @@ def _dynamic_gru_v2(
 # ---------------------------------------------------------------------------------------
 
 
+# (value, its reference, its bound) -> the value to carry on exactly (an anchor), or None
+Anchor = Callable[[SSAValue, np.ndarray, np.ndarray], np.ndarray | None]
+
+
 def _block_bounds(
-    ip: GeInterpreter, block: Block, inputs: Sequence[np.ndarray], in_bounds: Sequence[np.ndarray]
+    ip: GeInterpreter,
+    block: Block,
+    inputs: Sequence[np.ndarray],
+    in_bounds: Sequence[np.ndarray],
+    anchor: Anchor | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """(output values, output bounds) of a graph body, Data nodes bound by index."""
+    """(output values, output bounds) of a graph body, Data nodes bound by index. With
+    `anchor`, each op result is offered to it after its rule ran: a value it returns
+    replaces the result, with bound 0, for the ops that follow (`anchored_bounds`)."""
     val: dict[SSAValue, np.ndarray] = {}
     err: dict[SSAValue, np.ndarray] = {}
     for op in block.ops:
@@ -1609,6 +1619,11 @@ def _block_bounds(
             eb = rule(ip, op, args, bs, outs)
         val.update(zip(op.results, outs))
         err.update(zip(op.results, eb))
+        if anchor is not None:
+            for r in op.results:
+                got = anchor(r, val[r], err[r])
+                if got is not None:
+                    val[r], err[r] = got, np.zeros(got.shape)
     raise AssertionError("a graph body ends with NetOutput (the reference ran it)")
 
 
@@ -1633,3 +1648,18 @@ def output_error_bounds(
         ip = ge_interpreter()
         _, bounds = _block_bounds(ip, graph.body.block, inputs, input_bounds)
     return [np.require(b, np.float64, ["C", "W"]) for b in bounds]
+
+
+def anchored_bounds(
+    graph: ge.GraphOp, inputs: Sequence[np.ndarray], anchor: Anchor, independent: bool = False
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The reference and bounds of `graph` on `inputs` (exact), where each op result
+    `anchor` returns a value for is carried on as that value, exact: an op after it is
+    evaluated, and its bound derived, on that value (runtime/anchored.py: another
+    implementation's value of the result). `anchor` sees each result's reference and bound
+    computed from the values before it, so a bound compounds only from the last anchors.
+    Returns the NetOutput values' (reference, bound) after anchoring."""
+    with np.errstate(all="ignore"), _independent(independent):
+        ip = ge_interpreter()
+        vals, bounds = _block_bounds(ip, graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs], anchor)
+    return vals, [np.require(b, np.float64, ["C", "W"]) for b in bounds]

@@ -77,7 +77,7 @@ the device holds there now (free memory, or another allocation) and the executio
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -419,6 +419,9 @@ class LoadedModel:
         self.refreshed_slots = 0
         self.stats = Stats()
         self.last_stats = Stats()
+        # called with each kernel task and its results right after it wrote them, before any
+        # later task can reuse the bytes (runtime/anchored.py copies them out); None: no call
+        self.observer: Callable[[_Task, Sequence[np.ndarray]], None] | None = None
         if device is not None:
             self._create_known_node(device)
 
@@ -1166,6 +1169,8 @@ class _Execution:
                     scatter(o.type, np.asarray(res), _storage_view(o, buf, off))
                 elif d is None or (res is not d and not _same_memory(res, d)):
                     _view(o, buf, off)[...] = res
+            if self.m.observer is not None:
+                self.m.observer(t, results)
             n_in, n_out = t.nbytes
             self.stats.kernel_bytes_written += n_out
             self.stats.kernel_bytes_read += n_in
