@@ -428,11 +428,31 @@ def _interface(
     raise AssertionError("Data and NetOutput are bound by their graph")
 
 
+def _exact_infinities(e: np.ndarray, r: np.ndarray, v64: np.ndarray, exact_in: np.ndarray) -> np.ndarray:
+    """`e` with 0 where the result `r` (of a dtype narrower than float64) is the infinity
+    its float64 evaluation `v64` on exact inputs (`exact_in`) also gives: a pole (log 0,
+    x / 0), an infinite operand, or a value beyond float64's range, far past the narrow
+    dtype's overflow threshold; every implementation rounds it to that infinity (IEEE 754
+    7.3, 7.4), even one that rounds each op on its own (`_INDEPENDENT`)."""
+    if r.dtype == np.float64 or not is_float_dtype(r.dtype):
+        return e
+    rr = _f64(r)
+    with np.errstate(invalid="ignore"):
+        same = np.isinf(v64) & np.isinf(rr) & (np.sign(v64) == np.sign(rr)) & exact_in
+    return np.where(same, 0.0, e) if np.any(same) else e
+
+
 @_rule(*(getattr(ge, n) for n in UNARY_F64))
 def _unary(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    return [_finish(op, 0, outs[0], unary_bound(ge.ge_type(op), args[0], bounds[0], _fmax(op.results[0])))]
+    name = ge.ge_type(op)
+    e = _finish(op, 0, outs[0], unary_bound(name, args[0], bounds[0], _fmax(op.results[0])))
+    if _INDEPENDENT.get() and np.any(np.isinf(e)):
+        with np.errstate(all="ignore"):
+            v64 = UNARY_F64[name][0](_f64(args[0]))
+        e = _exact_infinities(e, outs[0], np.broadcast_to(v64, e.shape), bounds[0] == 0)
+    return [e]
 
 
 @_rule(ge.Add, ge.Sub, ge.Mul, ge.RealDiv, ge.Div, ge.Maximum, ge.Minimum, ge.Pow)
@@ -448,7 +468,13 @@ def _binary(
         with np.errstate(all="ignore"):
             a, b = _f64(args[0]), _f64(args[1])
             exact = np.abs(a + b if name == "Add" else a - b) * (1 + 2.0**-52)
-    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), exact=exact)]
+    res = _finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), exact=exact)
+    if _INDEPENDENT.get() and name in ("Mul", "RealDiv", "Div") and np.any(np.isinf(res)):
+        with np.errstate(all="ignore"):
+            a, b = _f64(args[0]), _f64(args[1])
+            v64 = np.broadcast_to(a * b if name == "Mul" else a / b, res.shape)
+        res = _exact_infinities(res, outs[0], v64, np.broadcast_to((bounds[0] == 0) & (bounds[1] == 0), res.shape))
+    return [res]
 
 
 @_rule(ge.Cast)
