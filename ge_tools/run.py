@@ -228,7 +228,19 @@ decision boundary than their bounds. An element whose bound is infinite (a singu
 an overflow or a decision boundary within reach) is undecidable and never a match: ge-run
 prints "tolerance: N output elements are undecidable", the first indices per output, and
 "comparison inconclusive" (exit 1), unless --accept-undecidable accepts them unjudged;
---stats-json counts them as unbounded_elements. An output of more than one element whose
+--stats-json counts them as unbounded_elements. Anchored judgment (runtime/anchored.py;
+docs/tolerance.md): where the end-to-end bounds leave elements undecidable (they compound
+over a deep network's layers) or find a mismatch, and always with --anchored, the model
+executes once more with each kernel's outputs copied out as written; each kernel output
+that is a value of the graph (its node's name, shape and dtype) is judged against the
+reference of its step evaluated on the captured values the graph wires into it, with that
+step's bound alone (same formula), so bounds never compound beyond one kernel. A step
+outside its tolerance is a mismatch, printed at its node ("step 'N' (Type) output K: ...
+outside the tolerance on the inputs the compiled program read"): the first such step is
+the first wrong kernel. An element undecidable end to end is judged where its last step's
+bound is finite and no step before it is undecidable ("anchored: N steps judged ...; M
+output elements undecidable end to end judged step by step"; --stats-json
+anchored_elements, anchored_steps). An output of more than one element whose
 reference values are all equal is warned about ("warning: output K NAME is constant"): a
 match on it proves little.
 
@@ -239,8 +251,12 @@ the same inputs): one line per output with its largest absolute and relative err
 "outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b| + e
 per dtype: {ORT_TOLERANCES}; e is the element's error bound with every op's own rounding
 counted (the intermediate dtypes: an f16 op between two Casts may round in f16 here and in
-f32 in onnxruntime). An element whose e is infinite is undecidable, as above: "comparison
-with onnxruntime inconclusive" (exit 1) unless --accept-undecidable.
+f32 in onnxruntime). An element whose e is infinite is undecidable, as above, and judged
+anchored: onnxruntime runs once more with its intermediate tensors as outputs, each judged
+against the reference on onnxruntime's own inputs with e (a wrong one fails the
+comparison, named at its ONNX node); the element is judged when both anchored judgments
+judge it. Else "comparison with onnxruntime inconclusive" (exit 1) unless
+--accept-undecidable.
 
 Output: one summary line per NetOutput value (index, producer node:output, shape, dtype,
 min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.
@@ -619,7 +635,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--stats-json", metavar="PATH",
         help="write figures as JSON: graph, mode, passes, outputs (name, shape, dtype) and, "
         "when comparing, mismatch_count (differing elements over all outputs, all executions), "
-        "max_error, unbounded_elements (undecidable: an infinite error bound, see Tolerance) and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
+        "max_error, unbounded_elements (undecidable: an infinite error bound, see Tolerance; after the "
+        "anchored judgment), anchored_elements (undecidable end to end, judged step by step), anchored_steps "
+        "(kernel outputs judged on their own inputs; 0: the anchored judgment did not run) and, with the "
+        "simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
         "bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size, "
         "memory_lower_bound, memory_proven_bound (a proven lower bound on any plan), memory_gap "
         "(memory_size / memory_proven_bound - 1; 0 when optimal), peak_live_fm_bytes, "
@@ -1530,9 +1549,13 @@ def anchor_comparison(
             v, outs = verdicts[id(ins)], []
         bad, unjudged = v.outputs([o.array for o in run], within_tolerance)
         for o, a, b, u, inf in zip(run, outs or [None] * len(run), bad, unjudged, c.infinite[k]):
-            if a is not None and not _same_bits(a, o.array):
-                mism += 1
-                lines.append(f"{at}output {o.index} {o.name}: differs from a second execution on the same inputs")
+            if a is not None and np.any(moved := inf & ~_same_values(a, o.array)):
+                # the steps judged are the second execution's: an element they judge must be its
+                mism += int(np.count_nonzero(moved))
+                lines.append(
+                    f"{at}output {o.index} {o.name}: {int(np.count_nonzero(moved))} elements undecidable end to end "
+                    "differ from a second execution on the same inputs"
+                )
             wrong = inf & b
             if np.any(wrong):
                 n, first = int(np.count_nonzero(wrong)), _first(wrong)
@@ -1559,12 +1582,15 @@ def anchor_comparison(
     return c, verdicts
 
 
-def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    return (
-        a.shape == b.shape
-        and a.dtype == b.dtype
-        and np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
-    )
+def _same_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise: equal, or both NaN (all False where shapes or dtypes differ)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return np.zeros(b.shape, bool)
+    with np.errstate(invalid="ignore"):
+        same = a == b
+        if is_float_dtype(a.dtype):
+            same |= np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
+    return same
 
 
 def _first(mask: np.ndarray) -> tuple[int, ...]:
