@@ -114,22 +114,14 @@ def run_onnxruntime(
 
 def _with_outputs(path: str, extra: Mapping[str, Attribute]) -> bytes:
     """The model at `path` (its external data loaded) with `extra`'s tensors added as
-    outputs, serialised; a tensor whose dtype ONNX cannot name is left out."""
+    outputs, serialised. Each is declared by name alone: onnxruntime takes its type from
+    the node that makes it (the importer's type may differ, an index held as int32)."""
     import onnx
-
-    from ge_dialect.dtypes import numpy_dtype
 
     proto = onnx.load(path)
     taken = {o.name for o in proto.graph.output} | {i.name for i in proto.graph.input}
     taken |= {t.name for t in proto.graph.initializer}
-    for name, ty in extra.items():
-        if name in taken:
-            continue
-        try:
-            elem = onnx.helper.np_dtype_to_tensor_dtype(numpy_dtype(ty.element_type))  # type: ignore[attr-defined]
-        except (AttributeError, KeyError, TypeError, ValueError):
-            continue
-        proto.graph.output.append(onnx.helper.make_tensor_value_info(name, elem, None))
+    proto.graph.output.extend(onnx.ValueInfoProto(name=n) for n in extra if n not in taken)
     return proto.SerializeToString()
 
 
@@ -219,7 +211,10 @@ def anchor_oracle(
     from ge_dialect.diagnostics import op_location
     from runtime.anchored import judge, onnxruntime_anchors
 
-    graph, anchors, ort_out = onnxruntime_anchors(path, inputs)
+    try:
+        graph, anchors, ort_out = onnxruntime_anchors(path, inputs)
+    except UserError as e:  # onnxruntime refuses the model with its intermediates as outputs
+        return replace(result, steps=[f"no anchored judgment: {e}"])
     theirs = judge(graph, inputs, anchors, within, independent=True)
     bad, unjudged = theirs.outputs(ort_out, within)
     lines = [f"{op_location(st.node)}: {st.describe('onnxruntime')}" for st in (*theirs.wrong, *theirs.undecided)]

@@ -215,3 +215,29 @@ def test_random_graphs_are_judged_step_by_step(seed: int, tmp_path: Path) -> Non
     assert "outputs match the reference" in out, out
     assert stats["anchored_steps"] > 0, out
     assert "outside the tolerance on the inputs" not in out, out
+
+
+def test_onnxruntime_refusing_its_intermediates_leaves_the_comparison_inconclusive(
+    chain: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No anchored judgment against onnxruntime: its elements stay undecidable (exit 1),
+    said in one line; the comparison with the reference still passes."""
+
+    def refuse(path: str, inputs: list[np.ndarray]) -> None:
+        raise onnx_oracle.UserError(f"{path}: error: onnxruntime cannot load the model: refused")
+
+    monkeypatch.setattr(AN, "onnxruntime_anchors", refuse)
+    code, out, _ = _ge_run(chain, tmp_path)
+    assert code == 1, out
+    assert "outputs match the reference" in out, out
+    assert "no anchored judgment:" in out and "comparison with onnxruntime inconclusive" in out, out
+
+
+@pytest.mark.parametrize("seed", range(2006, 2009))
+def test_random_graphs_on_two_streams_are_judged_step_by_step(seed: int, tmp_path: Path) -> None:
+    path = tmp_path / "g.mlir"
+    path.write_text(graph_text(seed, MASKED))
+    code, out, stats = _ge_run(path, tmp_path, "--anchored", "--streams", "2", "--executions", "2")
+    assert code == 0, out
+    # a graph whose kernels all are fused AscBackends materialises none of its values
+    assert stats["unbounded_elements"] == 0 and stats["mismatch_count"] == 0, out
