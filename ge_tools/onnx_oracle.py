@@ -20,8 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, SSAValue
 
+from ge_dialect.ge import GraphOp
 from ge_tools.opt import UserError
 
 # dtype name -> (atol, rtol) of a float output; integers and bools compare exactly
@@ -192,6 +193,36 @@ def within(got: np.ndarray, want: np.ndarray, bound: np.ndarray) -> np.ndarray:
     return ok & ~np.isinf(bound)
 
 
+def onnxruntime_anchors(
+    path: str, inputs: Sequence[np.ndarray]
+) -> tuple[GraphOp, dict[SSAValue, np.ndarray], list[np.ndarray]]:
+    """The model at `path` imported again, with the ge value of each ONNX tensor
+    (importers/onnx.py: load_model's `tensors`), and onnxruntime's value of every such
+    intermediate tensor, from one run with them added as outputs (optimisations off):
+    (the graph, its values onnxruntime computed, onnxruntime's outputs)."""
+    from ge_dialect import ge
+    from ge_dialect.names import name_all_nodes
+    from importers.onnx import load_model
+    from runtime.anchored import matches
+
+    tensors: dict[str, SSAValue] = {}
+    module = load_model(path, tensors=tensors)
+    name_all_nodes(module)
+    graph = next(g for g in module.ops if isinstance(g, ge.GraphOp))
+    block = graph.body.block
+    mine = {
+        n: s
+        for n, s in tensors.items()
+        if isinstance(s.owner, Operation)
+        and s.owner.parent_block() is block
+        and not isinstance(s.owner, ge.Data | ge.RefData | ge.Const)
+    }
+    names, values = run_onnxruntime(path, inputs, extra={n: s.type for n, s in mine.items()})
+    got = dict(zip(names, values))
+    anchors = {s: got[n] for n, s in mine.items() if n in got and matches(s, got[n])}
+    return graph, anchors, values[: len(graph.net_output.operands)]
+
+
 def anchor_oracle(
     result: OracleResult,
     path: str,
@@ -209,7 +240,7 @@ def anchor_oracle(
     step of it is wrong, which judges nothing) holds and onnxruntime's last step's bound
     is finite after decided steps; outside that last step's tolerance it is a mismatch."""
     from ge_dialect.diagnostics import op_location
-    from runtime.anchored import judge, onnxruntime_anchors
+    from runtime.anchored import judge
 
     try:
         graph, anchors, ort_out = onnxruntime_anchors(path, inputs)
@@ -284,6 +315,7 @@ __all__ = [
     "TOLERANCES",
     "OracleResult",
     "anchor_oracle",
+    "onnxruntime_anchors",
     "OutputCheck",
     "compare_with_onnxruntime",
     "oracle_status",

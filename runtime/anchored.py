@@ -12,9 +12,9 @@ implementation materialised, in the spirit of translation validation:
   stays on). A kernel output named `node:k` whose node and shape and dtype are those of
   the original graph's value `node:k` is that value, materialised (`simulator_anchors`); a
   fused AscBackend's internals and a no-task view are not materialised;
-* onnxruntime: `onnxruntime_anchors` runs the model once with every intermediate ONNX
-  tensor the importer mapped to a ge value added as an output (optimisations off), the
-  values onnxruntime computed node by node.
+* onnxruntime: ge_tools/onnx_oracle.py's `onnxruntime_anchors` runs the model once with
+  every intermediate ONNX tensor the importer mapped to a ge value added as an output
+  (optimisations off), the values onnxruntime computed node by node.
 
 `judge` then evaluates the original graph on the reference interpreter where each
 anchored value is replaced, for the ops after it, by the anchor (exact: bound 0), so each
@@ -40,7 +40,7 @@ from ge_dialect.dtypes import numpy_dtype
 from runtime.error_bound import anchored_bounds
 from runtime.simulator import load
 
-__all__ = ["StepCheck", "Verdict", "capture", "judge", "judge_simulator", "onnxruntime_anchors", "simulator_anchors"]
+__all__ = ["StepCheck", "Verdict", "capture", "judge", "judge_simulator", "simulator_anchors"]
 
 # (got, reference, bound) -> where got lies within the tolerance (an infinite bound: never)
 Within = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -126,7 +126,8 @@ def _values(graph: ge.GraphOp) -> list[tuple[Operation, OpResult]]:
     return [(op, r) for op in graph.body.block.ops if not isinstance(op, ge.NetOutput) for r in op.results]
 
 
-def _matches(v: SSAValue, a: np.ndarray) -> bool:
+def matches(v: SSAValue, a: np.ndarray) -> bool:
+    """Whether array `a` has value `v`'s shape and numpy dtype."""
     t = v.type
     try:
         shape, dt = tuple(t.get_shape()), numpy_dtype(t.element_type)  # type: ignore[attr-defined]
@@ -144,7 +145,7 @@ def simulator_anchors(graph: ge.GraphOp, captured: dict[str, np.ndarray]) -> dic
         if isinstance(op, ge.Data | ge.RefData | ge.Const):
             continue
         a = captured.get(f"{ge.node_name(op)}:{r.index}")
-        if a is not None and _matches(r, a):
+        if a is not None and matches(r, a):
             out[r] = a
     return out
 
@@ -209,35 +210,6 @@ def judge(
         v.bounds.append(bound)
         v.tainted.append(r in tainted)
     return v
-
-
-def onnxruntime_anchors(
-    path: str, inputs: Sequence[np.ndarray]
-) -> tuple[ge.GraphOp, dict[SSAValue, np.ndarray], list[np.ndarray]]:
-    """The model at `path` imported again, with the ge value of each ONNX tensor
-    (importers/onnx.py: load_model's `tensors`), and onnxruntime's value of every such
-    intermediate tensor, from one run with them added as outputs (optimisations off):
-    (the graph, its values onnxruntime computed, onnxruntime's outputs)."""
-    from ge_dialect.names import name_all_nodes
-    from ge_tools.onnx_oracle import run_onnxruntime
-    from importers.onnx import load_model
-
-    tensors: dict[str, SSAValue] = {}
-    module = load_model(path, tensors=tensors)
-    name_all_nodes(module)
-    graph = next(g for g in module.ops if isinstance(g, ge.GraphOp))
-    block = graph.body.block
-    mine = {
-        n: s
-        for n, s in tensors.items()
-        if isinstance(s.owner, Operation)
-        and s.owner.parent_block() is block
-        and not isinstance(s.owner, ge.Data | ge.RefData | ge.Const)
-    }
-    names, values = run_onnxruntime(path, inputs, extra={n: s.type for n, s in mine.items()})
-    got = dict(zip(names, values))
-    anchors = {s: got[n] for n, s in mine.items() if n in got and _matches(s, got[n])}
-    return graph, anchors, values[: len(graph.net_output.operands)]
 
 
 def judge_simulator(

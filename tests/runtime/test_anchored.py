@@ -226,7 +226,7 @@ def test_onnxruntime_refusing_its_intermediates_leaves_the_comparison_inconclusi
     def refuse(path: str, inputs: list[np.ndarray]) -> None:
         raise onnx_oracle.UserError(f"{path}: error: onnxruntime cannot load the model: refused")
 
-    monkeypatch.setattr(AN, "onnxruntime_anchors", refuse)
+    monkeypatch.setattr(onnx_oracle, "onnxruntime_anchors", refuse)
     code, out, _ = _ge_run(chain, tmp_path)
     assert code == 1, out
     assert "outputs match the reference" in out, out
