@@ -16,11 +16,13 @@ f32 or f16 by kernel).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
+from xdsl.ir import Attribute, Operation, SSAValue
 
+from ge_dialect.ge import GraphOp
 from ge_tools.opt import UserError
 
 # dtype name -> (atol, rtol) of a float output; integers and bools compare exactly
@@ -50,24 +52,33 @@ class OutputCheck:
     bad: int
     size: int
     undecidable: int = 0  # elements whose error bound is infinite: not judged, never a match
+    anchored: int = 0  # elements undecidable end to end, judged step by step (anchor_oracle)
 
 
 @dataclass
 class OracleResult:
     outputs: list[OutputCheck]
     shape_errors: list[str]
+    steps: list[str] = field(default_factory=list)  # the anchored judgment's lines (anchor_oracle)
+    wrong_steps: int = 0  # onnxruntime's steps outside their tolerance
+    anchored_steps: int = 0  # onnxruntime's steps judged on their own inputs
 
     @property
     def ok(self) -> bool:
-        return not self.shape_errors and all(o.bad == 0 for o in self.outputs)
+        return not self.shape_errors and not self.wrong_steps and all(o.bad == 0 for o in self.outputs)
 
     @property
     def undecidable(self) -> int:
         return sum(o.undecidable for o in self.outputs)
 
 
-def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str], list[np.ndarray]]:
-    """The model's output names and values on onnxruntime's CPU provider."""
+def run_onnxruntime(
+    path: str, inputs: Sequence[np.ndarray], extra: Mapping[str, Attribute] | None = None
+) -> tuple[list[str], list[np.ndarray]]:
+    """The model's output names and values on onnxruntime's CPU provider. `extra`: tensors
+    of the model (ONNX name -> the ge type the importer gave it) to add as outputs after the
+    model's own, for runtime/anchored.py (one that is already an output or an input is not
+    added again)."""
     try:
         import onnxruntime as ort  # lazily: only an ONNX model needs it
     except ImportError:
@@ -78,8 +89,11 @@ def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str],
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     opts.log_severity_level = 3
+    model: str | bytes = path
+    if extra:
+        model = _with_outputs(path, extra)
     try:
-        sess = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+        sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime's Fail / InvalidGraph / NotImplemented
         raise UserError(f"{path}: error: onnxruntime cannot load the model: {' '.join(str(e).split())}") from None
     # the graph inputs without an initializer, in order (the importer's ge.Data indices);
@@ -97,6 +111,19 @@ def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str],
     except Exception as e:
         raise UserError(f"{path}: error: onnxruntime fails to run the model: {' '.join(str(e).split())}") from None
     return [o.name for o in sess.get_outputs()], [np.asarray(g) for g in got]
+
+
+def _with_outputs(path: str, extra: Mapping[str, Attribute]) -> bytes:
+    """The model at `path` (its external data loaded) with `extra`'s tensors added as
+    outputs, serialised. Each is declared by name alone: onnxruntime takes its type from
+    the node that makes it (the importer's type may differ, an index held as int32)."""
+    import onnx
+
+    proto = onnx.load(path)
+    taken = {o.name for o in proto.graph.output} | {i.name for i in proto.graph.input}
+    taken |= {t.name for t in proto.graph.initializer}
+    proto.graph.output.extend(onnx.ValueInfoProto(name=n) for n in extra if n not in taken)
+    return proto.SerializeToString()
 
 
 def check_output(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None = None) -> OutputCheck:
@@ -155,6 +182,95 @@ def compare_with_onnxruntime(
     return OracleResult(checks, shape_errors)
 
 
+def within(got: np.ndarray, want: np.ndarray, bound: np.ndarray) -> np.ndarray:
+    """Elementwise check_output's test: |got - want| <= atol + rtol |want| + bound (TOLERANCES
+    of want's dtype; integers and bools within the bound), NaN equal to NaN, an infinity
+    equal to itself; never where the bound is infinite."""
+    atol, rtol = TOLERANCES.get(str(want.dtype), (0.0, 0.0))
+    a, b = got.astype(np.float64), want.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        ok = (np.abs(a - b) <= atol + rtol * np.abs(b) + bound) | (a == b) | (np.isnan(a) & np.isnan(b))
+    return ok & ~np.isinf(bound)
+
+
+def onnxruntime_anchors(
+    path: str, inputs: Sequence[np.ndarray]
+) -> tuple[GraphOp, dict[SSAValue, np.ndarray], list[np.ndarray]]:
+    """The model at `path` imported again, with the ge value of each ONNX tensor
+    (importers/onnx.py: load_model's `tensors`), and onnxruntime's value of every such
+    intermediate tensor, from one run with them added as outputs (optimisations off):
+    (the graph, its values onnxruntime computed, onnxruntime's outputs)."""
+    from ge_dialect import ge
+    from ge_dialect.names import name_all_nodes
+    from importers.onnx import load_model
+    from runtime.anchored import matches
+
+    tensors: dict[str, SSAValue] = {}
+    module = load_model(path, tensors=tensors)
+    name_all_nodes(module)
+    graph = next(g for g in module.ops if isinstance(g, ge.GraphOp))
+    block = graph.body.block
+    mine = {
+        n: s
+        for n, s in tensors.items()
+        if isinstance(s.owner, Operation)
+        and s.owner.parent_block() is block
+        and not isinstance(s.owner, ge.Data | ge.RefData | ge.Const)
+    }
+    names, values = run_onnxruntime(path, inputs, extra={n: s.type for n, s in mine.items()})
+    got = dict(zip(names, values))
+    anchors = {s: got[n] for n, s in mine.items() if n in got and matches(s, got[n])}
+    return graph, anchors, values[: len(graph.net_output.operands)]
+
+
+def anchor_oracle(
+    result: OracleResult,
+    path: str,
+    inputs: Sequence[np.ndarray],
+    bounds: Sequence[np.ndarray],
+    ours: Sequence[np.ndarray],
+    ours_wrong: bool,
+) -> OracleResult:
+    """`result` with its undecidable elements judged anchored (runtime/anchored.py,
+    docs/tolerance.md): onnxruntime run once more with its intermediate tensors as outputs,
+    each of its nodes judged against the reference on onnxruntime's own inputs with the
+    independent-rounding bound. An element undecidable end to end (`bounds`: ours against
+    onnxruntime's) is judged where `ours` (per output: the elements the compiled program's
+    anchored judgment judged and found within their last step's tolerance; `ours_wrong`: a
+    step of it is wrong, which judges nothing) holds and onnxruntime's last step's bound
+    is finite after decided steps; outside that last step's tolerance it is a mismatch."""
+    from ge_dialect.diagnostics import op_location
+    from runtime.anchored import judge
+
+    try:
+        graph, anchors, ort_out = onnxruntime_anchors(path, inputs)
+    except UserError as e:  # onnxruntime refuses the model with its intermediates as outputs
+        return replace(result, steps=[f"no anchored judgment: {e}"])
+    theirs = judge(graph, inputs, anchors, within, independent=True)
+    bad, unjudged = theirs.outputs(ort_out, within)
+    lines = [f"{op_location(st.node)}: {st.describe('onnxruntime')}" for st in (*theirs.wrong, *theirs.undecided)]
+    checks = []
+    for o, e, mine, b, u in zip(result.outputs, bounds, ours, bad, unjudged):
+        inf = np.isinf(e) if e.shape == b.shape else np.zeros(b.shape, bool)
+        judged = inf & ~u & ~b & (mine if not ours_wrong else False)
+        wrong = inf & b
+        checks.append(
+            replace(
+                o,
+                bad=o.bad + int(np.count_nonzero(wrong)),
+                undecidable=int(np.count_nonzero(inf & ~judged & ~wrong)),
+                anchored=int(np.count_nonzero(judged)),
+            )
+        )
+    return replace(
+        result,
+        outputs=checks,
+        steps=lines,
+        wrong_steps=sum(st.bad for st in theirs.wrong),
+        anchored_steps=theirs.steps,
+    )
+
+
 def print_oracle(result: OracleResult, accept_undecidable: bool = False) -> int:
     """Print one line per output and the verdict; the exit status (0: match). Undecidable
     elements make the comparison inconclusive (1) unless `accept_undecidable`."""
@@ -162,11 +278,17 @@ def print_oracle(result: OracleResult, accept_undecidable: bool = False) -> int:
         verdict = "" if not o.bad else f" ({o.bad} of {o.size} elements outside the tolerance)"
         if o.undecidable:
             verdict += f" ({o.undecidable} of {o.size} elements undecidable)"
+        if o.anchored:
+            verdict += f" ({o.anchored} of {o.size} elements judged step by step)"
         print(
             f"onnxruntime: output '{o.name}' {o.dtype}: max abs error {o.max_abs:.3g}, max rel error {o.max_rel:.3g}{verdict}"
         )
     for line in result.shape_errors:
         print(f"onnxruntime: {line}")
+    if result.anchored_steps:
+        print(f"onnxruntime: anchored: {result.anchored_steps} of its steps judged on the inputs they read")
+    for line in result.steps:
+        print(f"  {line}")
     if result.ok and result.undecidable and not accept_undecidable:
         print(
             f"comparison with onnxruntime inconclusive: {result.undecidable} output elements are undecidable "
@@ -177,7 +299,10 @@ def print_oracle(result: OracleResult, accept_undecidable: bool = False) -> int:
         print("outputs match onnxruntime")
         return 0
     bad = sum(o.bad for o in result.outputs)
-    print(f"outputs do not match onnxruntime ({bad} elements differ, {len(result.shape_errors)} shape mismatches)")
+    steps = f", {result.wrong_steps} elements of its steps outside their tolerance" if result.wrong_steps else ""
+    print(
+        f"outputs do not match onnxruntime ({bad} elements differ, {len(result.shape_errors)} shape mismatches{steps})"
+    )
     return 1
 
 
@@ -189,9 +314,12 @@ def oracle_status(path: str, inputs: Sequence[np.ndarray], outputs: Sequence[np.
 __all__ = [
     "TOLERANCES",
     "OracleResult",
+    "anchor_oracle",
+    "onnxruntime_anchors",
     "OutputCheck",
     "compare_with_onnxruntime",
     "oracle_status",
     "print_oracle",
     "tolerance_text",
+    "within",
 ]

@@ -30,7 +30,7 @@ import os
 import sys
 import textwrap
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import BinaryIO, NoReturn, get_origin, get_type_hints
@@ -80,6 +80,7 @@ from report.figures import help_text as memory_help
 from report.html import Check, RunRecorder, write_report
 from report.layered import RENDERER as REPORT_RENDERER
 from report.remarks import write_remarks_json
+from runtime.anchored import Verdict, judge_simulator
 from runtime.dynamic_executor import (
     PARTITIONED_ATTR,
     DynamicExecutor,
@@ -227,7 +228,19 @@ decision boundary than their bounds. An element whose bound is infinite (a singu
 an overflow or a decision boundary within reach) is undecidable and never a match: ge-run
 prints "tolerance: N output elements are undecidable", the first indices per output, and
 "comparison inconclusive" (exit 1), unless --accept-undecidable accepts them unjudged;
---stats-json counts them as unbounded_elements. An output of more than one element whose
+--stats-json counts them as unbounded_elements. Anchored judgment (runtime/anchored.py;
+docs/tolerance.md): where the end-to-end bounds leave elements undecidable (they compound
+over a deep network's layers) or find a mismatch, and always with --anchored, the model
+executes once more with each kernel's outputs copied out as written; each kernel output
+that is a value of the graph (its node's name, shape and dtype) is judged against the
+reference of its step evaluated on the captured values the graph wires into it, with that
+step's bound alone (same formula), so bounds never compound beyond one kernel. A step
+outside its tolerance is a mismatch, printed at its node ("step 'N' (Type) output K: ...
+outside the tolerance on the inputs the compiled program read"): the first such step is
+the first wrong kernel. An element undecidable end to end is judged where its last step's
+bound is finite and no step before it is undecidable ("anchored: N steps judged ...; M
+output elements undecidable end to end judged step by step"; --stats-json
+anchored_elements, anchored_steps). An output of more than one element whose
 reference values are all equal is warned about ("warning: output K NAME is constant"): a
 match on it proves little.
 
@@ -238,8 +251,12 @@ the same inputs): one line per output with its largest absolute and relative err
 "outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b| + e
 per dtype: {ORT_TOLERANCES}; e is the element's error bound with every op's own rounding
 counted (the intermediate dtypes: an f16 op between two Casts may round in f16 here and in
-f32 in onnxruntime). An element whose e is infinite is undecidable, as above: "comparison
-with onnxruntime inconclusive" (exit 1) unless --accept-undecidable.
+f32 in onnxruntime). An element whose e is infinite is undecidable, as above, and judged
+anchored: onnxruntime runs once more with its intermediate tensors as outputs, each judged
+against the reference on onnxruntime's own inputs with e (a wrong one fails the
+comparison, named at its ONNX node); the element is judged when both anchored judgments
+judge it. Else "comparison with onnxruntime inconclusive" (exit 1) unless
+--accept-undecidable.
 
 Output: one summary line per NetOutput value (index, producer node:output, shape, dtype,
 min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.
@@ -618,11 +635,19 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "--stats-json", metavar="PATH",
         help="write figures as JSON: graph, mode, passes, outputs (name, shape, dtype) and, "
         "when comparing, mismatch_count (differing elements over all outputs, all executions), "
-        "max_error, unbounded_elements (undecidable: an infinite error bound, see Tolerance) and, with the simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
+        "max_error, unbounded_elements (undecidable: an infinite error bound, see Tolerance; after the "
+        "anchored judgment), anchored_elements (undecidable end to end, judged step by step), anchored_steps "
+        "(kernel outputs judged on their own inputs; 0: the anchored judgment did not run) and, with the "
+        "simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
         "bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size, "
         "memory_lower_bound, memory_proven_bound (a proven lower bound on any plan), memory_gap "
         "(memory_size / memory_proven_bound - 1; 0 when optimal), peak_live_fm_bytes, "
         "executions, refreshed_tasks (per execution)",
+    )  # fmt: skip
+    p.add_argument(
+        "--anchored", action="store_true",
+        help="judge every compiled step on the inputs it read (see Tolerance, anchored judgment) even when "
+        "the end-to-end comparison judges every element: names the first wrong kernel",
     )  # fmt: skip
     p.add_argument(
         "--accept-undecidable", action="store_true",
@@ -928,21 +953,33 @@ def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
 
 
 def compare_with_onnx_model(
-    args: argparse.Namespace, inputs: Sequence[np.ndarray], got: Sequence[Output], graph: ge.GraphOp | None = None
+    args: argparse.Namespace,
+    inputs: Sequence[np.ndarray],
+    got: Sequence[Output],
+    graph: ge.GraphOp | None = None,
+    ours: Callable[[], Verdict | None] | None = None,
 ) -> tuple[int, Check | None]:
     """For an ONNX model, the compiled outputs against onnxruntime's
     (ge_tools/onnx_oracle.py), printed; the exit status and the check the report shows.
     (0, None) for anything else. With the imported `graph`, each element's tolerance
     also takes its error bound under independent rounding (docs/tolerance.md: an f16 island
-    between two Casts rounds each op in f16 here, maybe in f32 in onnxruntime)."""
+    between two Casts rounds each op in f16 here, maybe in f32 in onnxruntime). Elements
+    that leaves undecidable are judged anchored (onnx_oracle.anchor_oracle), given `ours`:
+    the compiled program's anchored verdict on `inputs` (made when first asked)."""
     from ge_tools.import_onnx import is_onnx_path
 
     if not is_onnx_path(args.file):
         return 0, None
-    from ge_tools.onnx_oracle import compare_with_onnxruntime, print_oracle
+    from ge_tools.onnx_oracle import anchor_oracle, compare_with_onnxruntime, print_oracle
 
     bounds = output_error_bounds(graph, inputs, independent=True) if graph is not None else None
     result = compare_with_onnxruntime(args.file, inputs, [o.array for o in got], bounds=bounds)
+    if bounds is not None and ours is not None and (result.undecidable or args.anchored) and not result.shape_errors:
+        mine = ours()
+        if mine is not None:
+            bad, unjudged = mine.outputs([o.array for o in got], within_tolerance)
+            judged = [~b & ~u for b, u in zip(bad, unjudged)]
+            result = anchor_oracle(result, args.file, inputs, bounds, judged, bool(mine.wrong))
     status = print_oracle(result, args.accept_undecidable)
     figures: dict[str, object] = {}
     for o in result.outputs:
@@ -952,6 +989,7 @@ def compare_with_onnx_model(
     lines += [
         f"output '{o.name}': {o.undecidable} of {o.size} elements undecidable" for o in result.outputs if o.undecidable
     ]
+    lines += result.steps
     return status, Check("onnxruntime", status == 0, figures, lines + result.shape_errors)
 
 
@@ -1225,6 +1263,11 @@ class Comparison:
     unbounded: int  # output elements whose error bound is infinite (undecidable)
     undecidable: list[str] = dataclasses.field(default_factory=list)  # per output: count, first indices
     warnings: list[str] = dataclasses.field(default_factory=list)  # constant outputs
+    # per execution, per output: the elements whose end-to-end bound is infinite
+    infinite: list[list[np.ndarray]] = dataclasses.field(default_factory=list, repr=False)
+    anchored: int = 0  # of those, elements the anchored judgment judged (runtime/anchored.py)
+    steps: list[str] = dataclasses.field(default_factory=list)  # the anchored judgment's lines
+    anchored_steps: int = 0  # steps judged on their own inputs (0: the judgment did not run)
 
 
 def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds: Sequence[np.ndarray]) -> Comparison:
@@ -1234,9 +1277,11 @@ def compare_runs(ref: Sequence[Output], runs: Sequence[Sequence[Output]], bounds
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
     unbounded, where = undecidable(ref, bounds)
+    inf = [np.isinf(b) for b in bounds]
     return Comparison(
-        mismatches, report, max(_max_error(ref, r) for r in runs), unbounded, where, constant_outputs(ref)
-    )
+        mismatches, report, max(_max_error(ref, r) for r in runs), unbounded, where, constant_outputs(ref),
+        [inf] * len(runs),
+    )  # fmt: skip
 
 
 def report_comparison(
@@ -1247,6 +1292,13 @@ def report_comparison(
     print(f"max error: {c.max_error:.6g}")
     for line in c.warnings:
         print(line)
+    if c.anchored_steps:
+        print(
+            f"anchored: {c.anchored_steps} steps judged on the inputs they read; {c.anchored} output elements "
+            "undecidable end to end judged step by step"
+        )
+        for line in c.steps:
+            print(f"  {line}")
     if c.unbounded:
         verdict = "accepted unjudged (--accept-undecidable)" if accept_undecidable else "never a match"
         print(f"tolerance: {c.unbounded} output elements are undecidable (their error bound is infinite): {verdict}")
@@ -1380,7 +1432,7 @@ def _run_graph(
     else:
         refs = [ref]
         c = compare_runs(ref, runs, output_error_bounds(graph, inputs))
-    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets)
 
 
 def _finish(
@@ -1392,15 +1444,29 @@ def _finish(
     c: Comparison,
     runs: Sequence[Sequence[Output]],
     ref: Sequence[Output],
-    inputs: Sequence[np.ndarray],
+    sets: Sequence[Sequence[np.ndarray]],
 ) -> int:
-    """Print the comparison and the last execution's outputs, compare them with
-    onnxruntime's on that execution's `inputs`, save, write --stats-json and the reports;
-    the exit status."""
+    """Print the comparison (anchored step by step where the end-to-end comparison leaves
+    elements undecidable or finds a mismatch, or with --anchored: anchor_comparison) and
+    the last execution's outputs, compare them with onnxruntime's on that execution's
+    inputs (`sets[k]`: execution k's), save, write --stats-json and the reports; the exit
+    status."""
+    graph = select_graph(module, args.graph)
+    model = find_model(compiled, graph.sym_name.data)
+    verdicts: dict[int, Verdict] = {}
+    if model is not None and (c.unbounded or c.mismatches or args.anchored):
+        c, verdicts = anchor_comparison(c, model, graph, sets, runs, args.frozen_input)
     status = report_comparison(c, runs[-1], args.print_values, args.accept_undecidable)
-    oracle_status, oracle_check = compare_with_onnx_model(args, inputs, runs[-1], select_graph(module, args.graph))
+
+    def ours() -> Verdict | None:  # the anchored judgment of the last execution, made once
+        if id(sets[-1]) not in verdicts and model is not None:
+            verdicts[id(sets[-1])] = judge_simulator(model, graph, sets[-1], args.frozen_input, within_tolerance)[0]
+        return verdicts.get(id(sets[-1]))
+
+    oracle_status, oracle_check = compare_with_onnx_model(args, sets[-1], runs[-1], graph, ours)
     status = max(status, oracle_status)
     stats.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
+    stats.update(anchored_elements=c.anchored, anchored_steps=c.anchored_steps)
     if args.save_dir:
         _save(args.save_dir, "output_", runs[-1])
         _save(args.save_dir, "reference_output_", ref)
@@ -1409,9 +1475,10 @@ def _finish(
         "mismatch_count": c.mismatches,
         "max_error": c.max_error,
         "unbounded_elements": c.unbounded,
+        "anchored_elements": c.anchored,
     }
     passed = not c.mismatches and not (c.unbounded and not args.accept_undecidable)
-    checks = [Check("the reference interpreter", passed, figures, c.report + c.undecidable)]
+    checks = [Check("the reference interpreter", passed, figures, c.report + c.steps + c.undecidable)]
     if oracle_check is not None:
         checks.append(oracle_check)
     write_reports(args, pipeline, module, compiled, stats, checks)
@@ -1434,7 +1501,9 @@ def compare_each(
 ) -> Comparison:
     """Execution k's outputs against the reference's on execution k's inputs."""
     mismatches, report, err, unbounded, where, warnings = 0, [], 0.0, 0, [], []
+    infinite = []
     for k, (ref, r, b) in enumerate(zip(refs, runs, bounds)):
+        infinite.append([np.isinf(e) for e in b])
         bad, lines = compare(ref, r, b)
         mismatches += bad
         report += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
@@ -1443,7 +1512,89 @@ def compare_each(
         unbounded += n
         where += [f"execution {k}: {ln}" for ln in lines] if len(runs) > 1 else lines
         warnings += [w for w in constant_outputs(ref) if w not in warnings]
-    return Comparison(mismatches, report, err, unbounded, where, warnings)
+    return Comparison(mismatches, report, err, unbounded, where, warnings, infinite)
+
+
+ANCHOR_WHO = "the compiled program"
+
+
+def anchor_comparison(
+    c: Comparison,
+    model: npu.ModelOp,
+    graph: ge.GraphOp,
+    sets: Sequence[Sequence[np.ndarray]],
+    runs: Sequence[Sequence[Output]],
+    frozen: Sequence[int],
+) -> tuple[Comparison, dict[int, Verdict]]:
+    """`c` with the anchored judgment (runtime/anchored.py, docs/tolerance.md): per
+    distinct input set the model executed once more, each kernel's outputs captured and
+    judged against the reference on the inputs it read. An element `c` left undecidable is
+    judged where its last step's bound is finite and every step before it is decided;
+    a step outside its tolerance, or such an element outside its last step's, is a
+    mismatch. Also returns the verdicts by input set (id)."""
+    verdicts: dict[int, Verdict] = {}
+    mism, judged, still, lines, where = 0, 0, 0, [], []
+    many = len(runs) > 1
+    for k, (ins, run) in enumerate(zip(sets, runs)):
+        at = f"execution {k}: " if many else ""
+        if id(ins) not in verdicts:
+            v, outs = judge_simulator(model, graph, ins, frozen, within_tolerance)
+            verdicts[id(ins)] = v
+            for st in v.wrong:
+                mism += st.bad
+                lines.append(f"{op_location(st.node)}: {at}{st.describe(ANCHOR_WHO)}")
+            for st in v.undecided:
+                lines.append(f"{op_location(st.node)}: {at}{st.describe(ANCHOR_WHO)}")
+        else:
+            v, outs = verdicts[id(ins)], []
+        bad, unjudged = v.outputs([o.array for o in run], within_tolerance)
+        for o, a, b, u, inf in zip(run, outs or [None] * len(run), bad, unjudged, c.infinite[k]):
+            if a is not None and np.any(moved := inf & ~_same_values(a, o.array)):
+                # the steps judged are the second execution's: an element they judge must be its
+                mism += int(np.count_nonzero(moved))
+                lines.append(
+                    f"{at}output {o.index} {o.name}: {int(np.count_nonzero(moved))} elements undecidable end to end "
+                    "differ from a second execution on the same inputs"
+                )
+            wrong = inf & b
+            if np.any(wrong):
+                n, first = int(np.count_nonzero(wrong)), _first(wrong)
+                mism += n
+                lines.append(
+                    f"{at}output {o.index} {o.name}: {n} of the elements undecidable end to end are outside their "
+                    f"last step's tolerance; first at {list(first)}: compiled {_num(o.array[first])}, "
+                    f"reference on the step's inputs {_num(v.refs[o.index][first])}"
+                )
+            left = inf & u
+            n = int(np.count_nonzero(left))
+            if n:
+                shown = ", ".join(str([int(i) for i in ix]) for ix in np.argwhere(left)[:UNDECIDABLE_SHOWN])
+                where.append(
+                    f"{at}output {o.index} {o.name}: {n} of {left.size} elements undecidable step by step too, at {shown}"
+                )
+            judged += int(np.count_nonzero(inf & ~u & ~b))
+            still += n
+    steps = sum(v.steps for v in verdicts.values())
+    c = dataclasses.replace(
+        c, mismatches=c.mismatches + mism, unbounded=still, undecidable=where if c.unbounded else c.undecidable,
+        anchored=judged, steps=lines, anchored_steps=steps,
+    )  # fmt: skip
+    return c, verdicts
+
+
+def _same_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise: equal, or both NaN (all False where shapes or dtypes differ)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return np.zeros(b.shape, bool)
+    with np.errstate(invalid="ignore"):
+        same = a == b
+        if is_float_dtype(a.dtype):
+            same |= np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
+    return same
+
+
+def _first(mask: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(mask)[0])
 
 
 def simulate_sets(
@@ -1681,7 +1832,7 @@ def _run_dynamic(
         write_stats(args.stats_json, stats)
         return 0
     c = compare_each(refs, runs, _bounds(graph, sets))
-    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets[-1])
+    return _finish(args, pipeline, module, compiled, stats, c, runs, refs[-1], sets)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -222,9 +222,12 @@ def _comparison(got: Sequence[Any], eager: Sequence[Any], module: Any, feeds: An
     run = [Output(k, f"output {k}", g.numpy()) for k, g in enumerate(got)]
     if any(a.array.shape != b.array.shape or a.array.dtype != b.array.dtype for a, b in zip(ref, run, strict=True)):
         figures.update(mismatch_count=sum(o.array.size for o in run), max_error=float("inf"), unbounded_elements=0)
+        figures.update(anchored_elements=0, anchored_steps=0)
         return Check("eager PyTorch", False, {"mismatch_count": figures["mismatch_count"]}, ["shapes or dtypes differ"])
     c = compare_runs(ref, [run], bounds)
     figures.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
+    # eager PyTorch's intermediate values are not captured: no anchored judgment (ge-run's, runtime/anchored.py)
+    figures.update(anchored_elements=c.anchored, anchored_steps=c.anchored_steps)
     shown = {"mismatch_count": c.mismatches, "max_error": c.max_error, "unbounded_elements": c.unbounded}
     return Check("eager PyTorch", not c.mismatches, shown, c.report + c.undecidable)
 

@@ -376,10 +376,14 @@ def load_model(
     name: str | None = None,
     dynamic_dims: bool = False,
     data: bytes | None = None,
+    tensors: dict[str, SSAValue] | None = None,
 ) -> ModuleOp:
     """Read the ONNX file at `path` (with its external data, next to it) and import it
     (`dynamic_dims`: see import_model). `data`: the file's bytes, when the caller has read
-    them (the tools read an input with a cap on its size: ge_tools/parse.py read_capped)."""
+    them (the tools read an input with a cap on its size: ge_tools/parse.py read_capped).
+    `tensors`, when given, receives the ge value of each ONNX tensor of the main graph that
+    became one (by ONNX name): runtime/anchored.py judges onnxruntime's intermediate values
+    there."""
     name = name or path
     aside: dict[str, bytes] = {}
     if data is None:
@@ -391,7 +395,7 @@ def load_model(
     model = parse_model_bytes(data, name)
     del data  # the file's bytes (when this function read them) go once decoded: weights are held once
     weights = load_external_data(model, os.path.dirname(os.path.abspath(path)), name)
-    return _import(model, name, input_shapes, dynamic_dims, {**aside, **weights})
+    return _import(model, name, input_shapes, dynamic_dims, {**aside, **weights}, tensors)
 
 
 # An initializer's raw data of at least this many bytes is read straight from the file into
@@ -688,8 +692,10 @@ def _import(
     input_shapes: collections.abc.Mapping[str, Sequence[int]] | None,
     dynamic_dims: bool = False,
     weights: dict[str, bytes] | None = None,
+    tensors: dict[str, SSAValue] | None = None,
 ) -> ModuleOp:
-    """`weights`: initializers' bytes read aside (load_external_data), by name."""
+    """`weights`: initializers' bytes read aside (load_external_data), by name; `tensors`:
+    see load_model."""
     opset = default_opset(model, name)
     graph = model.graph
     _name_unnamed_nodes(graph)
@@ -708,7 +714,10 @@ def _import(
     )
     imp.checker_ctx.ir_version = model.ir_version
     imp.checker_ctx.opset_imports = {o.domain: o.version for o in model.opset_import}
-    return imp.run(graph)
+    module = imp.run(graph)
+    if tensors is not None:
+        tensors.update((n, v.ssa) for n, v in imp.values.items() if v.ssa is not None)
+    return module
 
 
 def _take_raw_weights(graph: onnx.GraphProto, weights: dict[str, bytes]) -> dict[str, bytes]:

@@ -63,7 +63,7 @@ from runtime.graph_interpreter import GeInterpreter
 from runtime.interpreter import ge_interpreter
 from runtime.numerics import acc_dtype, gather_indices
 
-__all__ = ["bound_rule_of", "finish", "output_error_bounds", "unit_roundoff"]
+__all__ = ["anchored_bounds", "bound_rule_of", "finish", "output_error_bounds", "unit_roundoff"]
 
 BoundRule = Callable[[GeInterpreter, Operation, list[np.ndarray], list[np.ndarray], list[np.ndarray]], list[np.ndarray]]
 # (interpreter, op, input values, input bounds, output values) -> output bounds (float64, output shapes)
@@ -428,11 +428,31 @@ def _interface(
     raise AssertionError("Data and NetOutput are bound by their graph")
 
 
+def _exact_infinities(e: np.ndarray, r: np.ndarray, v64: np.ndarray, exact_in: np.ndarray) -> np.ndarray:
+    """`e` with 0 where the result `r` (of a dtype narrower than float64) is the infinity
+    its float64 evaluation `v64` on exact inputs (`exact_in`) also gives: a pole (log 0,
+    x / 0), an infinite operand, or a value beyond float64's range, far past the narrow
+    dtype's overflow threshold; every implementation rounds it to that infinity (IEEE 754
+    7.3, 7.4), even one that rounds each op on its own (`_INDEPENDENT`)."""
+    if r.dtype == np.float64 or not is_float_dtype(r.dtype):
+        return e
+    rr = _f64(r)
+    with np.errstate(invalid="ignore"):
+        same = np.isinf(v64) & np.isinf(rr) & (np.sign(v64) == np.sign(rr)) & exact_in
+    return np.where(same, 0.0, e) if np.any(same) else e
+
+
 @_rule(*(getattr(ge, n) for n in UNARY_F64))
 def _unary(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    return [_finish(op, 0, outs[0], unary_bound(ge.ge_type(op), args[0], bounds[0], _fmax(op.results[0])))]
+    name = ge.ge_type(op)
+    e = _finish(op, 0, outs[0], unary_bound(name, args[0], bounds[0], _fmax(op.results[0])))
+    if _INDEPENDENT.get() and np.any(np.isinf(e)):
+        with np.errstate(all="ignore"):
+            v64 = UNARY_F64[name][0](_f64(args[0]))
+        e = _exact_infinities(e, outs[0], np.broadcast_to(v64, e.shape), bounds[0] == 0)
+    return [e]
 
 
 @_rule(ge.Add, ge.Sub, ge.Mul, ge.RealDiv, ge.Div, ge.Maximum, ge.Minimum, ge.Pow)
@@ -448,7 +468,13 @@ def _binary(
         with np.errstate(all="ignore"):
             a, b = _f64(args[0]), _f64(args[1])
             exact = np.abs(a + b if name == "Add" else a - b) * (1 + 2.0**-52)
-    return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), exact=exact)]
+    res = _finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), exact=exact)
+    if _INDEPENDENT.get() and name in ("Mul", "RealDiv", "Div") and np.any(np.isinf(res)):
+        with np.errstate(all="ignore"):
+            a, b = _f64(args[0]), _f64(args[1])
+            v64 = np.broadcast_to(a * b if name == "Mul" else a / b, res.shape)
+        res = _exact_infinities(res, outs[0], v64, np.broadcast_to((bounds[0] == 0) & (bounds[1] == 0), res.shape))
+    return [res]
 
 
 @_rule(ge.Cast)
@@ -1585,10 +1611,20 @@ def _dynamic_gru_v2(
 # ---------------------------------------------------------------------------------------
 
 
+# (value, its reference, its bound) -> the value to carry on exactly (an anchor), or None
+Anchor = Callable[[SSAValue, np.ndarray, np.ndarray], np.ndarray | None]
+
+
 def _block_bounds(
-    ip: GeInterpreter, block: Block, inputs: Sequence[np.ndarray], in_bounds: Sequence[np.ndarray]
+    ip: GeInterpreter,
+    block: Block,
+    inputs: Sequence[np.ndarray],
+    in_bounds: Sequence[np.ndarray],
+    anchor: Anchor | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """(output values, output bounds) of a graph body, Data nodes bound by index."""
+    """(output values, output bounds) of a graph body, Data nodes bound by index. With
+    `anchor`, each op result is offered to it after its rule ran: a value it returns
+    replaces the result, with bound 0, for the ops that follow (`anchored_bounds`)."""
     val: dict[SSAValue, np.ndarray] = {}
     err: dict[SSAValue, np.ndarray] = {}
     for op in block.ops:
@@ -1609,6 +1645,11 @@ def _block_bounds(
             eb = rule(ip, op, args, bs, outs)
         val.update(zip(op.results, outs))
         err.update(zip(op.results, eb))
+        if anchor is not None:
+            for r in op.results:
+                got = anchor(r, val[r], err[r])
+                if got is not None:
+                    val[r], err[r] = got, np.zeros(got.shape)
     raise AssertionError("a graph body ends with NetOutput (the reference ran it)")
 
 
@@ -1633,3 +1674,18 @@ def output_error_bounds(
         ip = ge_interpreter()
         _, bounds = _block_bounds(ip, graph.body.block, inputs, input_bounds)
     return [np.require(b, np.float64, ["C", "W"]) for b in bounds]
+
+
+def anchored_bounds(
+    graph: ge.GraphOp, inputs: Sequence[np.ndarray], anchor: Anchor, independent: bool = False
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The reference and bounds of `graph` on `inputs` (exact), where each op result
+    `anchor` returns a value for is carried on as that value, exact: an op after it is
+    evaluated, and its bound derived, on that value (runtime/anchored.py: another
+    implementation's value of the result). `anchor` sees each result's reference and bound
+    computed from the values before it, so a bound compounds only from the last anchors.
+    Returns the NetOutput values' (reference, bound) after anchoring."""
+    with np.errstate(all="ignore"), _independent(independent):
+        ip = ge_interpreter()
+        vals, bounds = _block_bounds(ip, graph.body.block, inputs, [np.zeros(np.shape(a)) for a in inputs], anchor)
+    return vals, [np.require(b, np.float64, ["C", "W"]) for b in bounds]
