@@ -117,11 +117,10 @@ def capture(
                 twice.add(o.tensor)
             a = np.asarray(res)
             if memcpy:  # a memcpy's destination bytes, raw: its tensor's value when they fit
-                dtype = np.dtype(o.dtype)
-                if a.nbytes != int(np.prod(o.shape)) * dtype.itemsize:
+                if o.dtype is None or a.nbytes != int(np.prod(o.shape)) * np.dtype(o.dtype).itemsize:
                     twice.add(o.tensor)
                     continue
-                a = np.ascontiguousarray(a).view(dtype)
+                a = np.ascontiguousarray(a).view(o.dtype)
             seen[o.tensor] = np.array(a.reshape(o.shape) if a.size == int(np.prod(o.shape)) else a, dtype=o.dtype)
 
     loaded.observer = observe
