@@ -3649,6 +3649,7 @@ class ResizeBilinearV2(ResizeBase):
 # ONNX's Resize attribute values that GE's Resize op (image_ops.h: REG_OP(Resize)) lists
 RESIZE_COORDINATE_MODES: tuple[str, ...] = (
     "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
+    "tf_crop_and_resize",
 )  # fmt: skip
 RESIZE_NEAREST_MODES: tuple[str, ...] = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 
@@ -3659,12 +3660,13 @@ class Resize(GeNode):
     (image_ops.h: REG_OP(Resize), "compatible with" ONNX's attributes: x 4-D of int8 ..
     double, roi f16/f32/f64, scales f32, sizes int32/int64; attrs
     coordinate_transformation_mode "half_pixel", cubic_coeff_a -0.75, exclude_outside 0,
-    extrapolation_value 0.0, mode "nearest", nearest_mode "round_prefer_floor"). scales,
-    roi and sizes are ge.Consts; sizes, when not empty, is the output shape (and each
-    axis's scale is sizes / in), else the output is floor(in * scales). Here: mode nearest
-    or linear, the coordinate modes without a roi (RESIZE_COORDINATE_MODES), N and C not
-    resized (scale 1). The semantics are ONNX's (runtime/reference.py: onnx_resize_index /
-    onnx_resize_weights)."""
+    extrapolation_value 0.0, mode "nearest", nearest_mode "round_prefer_floor"). roi,
+    scales and sizes are inputs (Consts, or values computed from the data); sizes, when
+    not empty, is the output shape (and each axis's scale is sizes / in), else the output
+    is floor(in * scales); roi ([start per axis, end per axis], 8 values) is read by
+    tf_crop_and_resize only. Here: mode nearest, linear or cubic, ONNX's coordinate modes
+    (RESIZE_COORDINATE_MODES), N and C not resized (scale 1). The semantics are ONNX's
+    (ge_dialect/resize.py; runtime/reference.py: _resize_onnx)."""
 
     name = "ge.Resize"
     traits = traits_def(Pure())
@@ -3681,8 +3683,8 @@ class Resize(GeNode):
         mode = A.get_str(self, "mode") or "nearest"
         coord = A.get_str(self, "coordinate_transformation_mode") or "half_pixel"
         nm = A.get_str(self, "nearest_mode") or "round_prefer_floor"
-        if mode not in ("nearest", "linear"):
-            raise VerifyException(f"mode must be nearest or linear here, got '{mode}'")
+        if mode not in ("nearest", "linear", "cubic"):
+            raise VerifyException(f"mode must be nearest, linear or cubic, got '{mode}'")
         if coord not in RESIZE_COORDINATE_MODES:
             raise VerifyException(
                 f"coordinate_transformation_mode must be one of {', '.join(RESIZE_COORDINATE_MODES)} here, got '{coord}'"
@@ -3696,8 +3698,10 @@ class Resize(GeNode):
             "DT_BF16"
         }:
             raise VerifyException(f"Resize x must be an int8 .. int64, float16, float32 or double tensor, got {x}")
-        if mode == "linear" and x not in FLOATING_TYPES:
-            raise VerifyException(f"linear Resize takes a float x here, got {x}")
+        if mode != "nearest" and x not in FLOATING_TYPES:
+            raise VerifyException(f"{mode} Resize takes a float x here, got {x}")
+        if dtype_of(self.operands[1]) not in {"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE"}:
+            raise VerifyException(f"roi must be float16, float32 or double, got {dtype_of(self.operands[1])}")
         self.same_dtype([self.operands[0], self.results[0]], "x and y")
         if dtype_of(self.operands[2]) != "DT_FLOAT":
             raise VerifyException(f"scales must be float32, got {dtype_of(self.operands[2])}")

@@ -58,7 +58,13 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
-from ge_dialect.resize import onnx_resize_index, onnx_resize_weights, tf_linear_weights, tf_nearest_index
+from ge_dialect.resize import (
+    onnx_resize_index,
+    onnx_resize_matrix,
+    onnx_resize_weights,
+    tf_linear_weights,
+    tf_nearest_index,
+)
 from ge_dialect.shapes import fmt_shape, normalize_axis
 from ge_dialect.weights import const_value_array, weight_array
 from runtime import activations as AF
@@ -76,6 +82,8 @@ __all__ = [
     "dynamic_gru_v2",
     "dynamic_rnn",
     "matmul_nd",
+    "onnx_resize_matrices",
+    "onnx_resize_shape",
     "out_dtype",
     "pool2d",
     "resize_nchw",
@@ -876,11 +884,47 @@ def _onnx_resize_nchw(op: ge.Resize, x: np.ndarray, scales: list[float], out: Se
     return t + (b - t) * ly
 
 
+def onnx_resize_matrices(
+    op: Operation, args: Sequence[np.ndarray], scales: list[float], out: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """ge.Resize's H and W weight matrices and out-of-input masks (ge_dialect/resize.py:
+    onnx_resize_matrix) for its attributes and input values (roi: args[1]). Shared with
+    runtime/error_bound.py."""
+    coord = A.get_str(op, "coordinate_transformation_mode") or "half_pixel"
+    roi = np.asarray(args[1], np.float64).reshape(-1)
+    if coord == "tf_crop_and_resize":
+        if roi.size != 8:
+            raise ReferenceEvalError(op, f"tf_crop_and_resize needs a roi of 8 values, got {roi.size}")
+        if any(roi[a] != 0 or roi[4 + a] != 1 for a in (0, 1)):
+            raise ReferenceEvalError(op, f"roi {roi.tolist()} crops N or C: Resize resizes H and W here")
+    common = (
+        A.get_str(op, "mode") or "nearest",
+        coord,
+        A.get_str(op, "nearest_mode") or "round_prefer_floor",
+    )
+    a = ge.float_attr(op, "cubic_coeff_a", -0.75)
+    excl = bool(A.get_int(op, "exclude_outside", 0))
+    h, w = args[0].shape[2], args[0].shape[3]
+    crop = coord == "tf_crop_and_resize"
+    mh, oh = onnx_resize_matrix(*common, h, out[2], scales[2], (roi[2], roi[6]) if crop else (0, 1), a, excl)
+    mw, ow = onnx_resize_matrix(*common, w, out[3], scales[3], (roi[3], roi[7]) if crop else (0, 1), a, excl)
+    return mh, mw, oh, ow
+
+
 def _resize_onnx(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, ge.Resize)
     x = args[0]
     scales, out = onnx_resize_shape(op, args)
-    if (A.get_str(op, "mode") or "nearest") == "linear" and x.dtype != np.float64:
+    mode = A.get_str(op, "mode") or "nearest"
+    if mode == "cubic" or A.get_str(op, "coordinate_transformation_mode") == "tf_crop_and_resize":
+        # the weight matrices of both axes in float64, rounded once to x's dtype;
+        # outputs outside the cropped input take extrapolation_value
+        mh, mw, oh, ow = onnx_resize_matrices(op, args, scales, out)
+        y = np.einsum("ph,nchw,qw->ncpq", mh, x.astype(np.float64), mw, optimize=True)
+        fill = ge.float_attr(op, "extrapolation_value", 0.0)
+        y = np.where(oh.reshape(-1, 1) | ow.reshape(1, -1), fill, y)
+        return [np.ascontiguousarray(y).astype(out_dtype(op))]
+    if mode == "linear" and x.dtype != np.float64:
         x = x.astype(np.float32)  # computed in float32, rounded once to x's dtype
     return [np.ascontiguousarray(_onnx_resize_nchw(op, x, scales, out)).astype(out_dtype(op))]
 
@@ -894,12 +938,13 @@ def onnx_resize_shape(op: Operation, args: Sequence[np.ndarray]) -> tuple[list[f
         raise ReferenceEvalError(op, str(e)) from None
 
 
-def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int) -> np.ndarray:
+def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int, args: Sequence[np.ndarray] | None = None) -> np.ndarray:
     """`op`'s resize of NCHW `x` to oh x ow, in x's dtype (bilinear: the caller passes
-    float32 or float64)."""
+    float32 or float64); a ge.Resize's scales from its input values `args` when given
+    (scales computed from the data), else from its Consts."""
     h, w = x.shape[2], x.shape[3]
     if isinstance(op, ge.Resize):
-        got = op.scales_and_shape()
+        got = onnx_resize_shape(op, args) if args is not None else op.scales_and_shape()
         if got is None:  # computed sizes (docs/onnx.md): the output's size is the sizes' value
             got = ([1.0, 1.0, oh / h, ow / w], (x.shape[0], x.shape[1], oh, ow))
         return _onnx_resize_nchw(op, x, *got)
