@@ -4732,10 +4732,73 @@ class Tan(CheckedUnary):
 TRIG_OPS: list[type[GeNode]] = [Acos, Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Tan]
 
 
+# image_ops.h: REG_OP(GridSampler2D) / REG_OP(GridSampler3D) (PyTorch's grid_sampler):
+# interpolation_mode default "bilinear", padding_mode default "zeros"
+GRID_SAMPLE_PADDING: tuple[str, ...] = ("zeros", "border", "reflection")
+
+
+class _GridSampler(GeNode):
+    """`ge.GridSampler2D(%x, %grid)` / `ge.GridSampler3D`: x [N, C, *in] sampled at the
+    normalized positions of grid [N, *out, rank] (its last axis x, y[, z]: W first),
+    y [N, C, *out] (image_ops.h: REG_OP(GridSampler2D) / (GridSampler3D): x and grid
+    float16/float32/double, attrs interpolation_mode, padding_mode "zeros" / "border" /
+    "reflection", align_corners false; channel_last false only here). The semantics are
+    PyTorch's grid_sampler, which ONNX's GridSample is (runtime/reference.py:
+    grid_sample)."""
+
+    traits = traits_def(Pure())
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {
+        "interpolation_mode": (A.AttrKind.STR, False),
+        "padding_mode": (A.AttrKind.STR, False),
+        "align_corners": (A.AttrKind.BOOL, False),
+        "channel_last": (A.AttrKind.BOOL, False),
+    }
+    SPATIAL: ClassVar[int] = 2
+    MODES: ClassVar[tuple[str, ...]] = ("bilinear", "nearest")
+
+    def check(self) -> None:
+        _check_dtypes(self, self.operands[0], frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE"}), "x")
+        self.same_dtype([self.operands[0], self.operands[1], self.results[0]], "x, grid and y")
+        mode = A.get_str(self, "interpolation_mode") or "bilinear"
+        if mode not in self.MODES:
+            raise VerifyException(f"interpolation_mode must be one of {', '.join(self.MODES)}, got '{mode}'")
+        pad = A.get_str(self, "padding_mode") or "zeros"
+        if pad not in GRID_SAMPLE_PADDING:
+            raise VerifyException(f"padding_mode must be one of {', '.join(GRID_SAMPLE_PADDING)}, got '{pad}'")
+        if A.get_bool(self, "channel_last"):
+            raise VerifyException("channel_last is not supported (NCHW only)")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, g = self.in_shape(0), self.in_shape(1)
+        if s is None or g is None:
+            return None
+        r = self.SPATIAL
+        if len(s) != r + 2 or len(g) != r + 2 or g[-1] not in (r, -1):
+            raise VerifyException(
+                f"{self.name} takes x of rank {r + 2} and grid [N, ..., {r}], got {fmt_shape(s)} and {fmt_shape(g)}"
+            )
+        if s[0] >= 0 and g[0] >= 0 and s[0] != g[0]:
+            raise VerifyException(f"x and grid have batch {s[0]} and {g[0]}")
+        return [(s[0] if s[0] >= 0 else g[0], s[1], *g[1:-1])]
+
+
+@irdl_op_definition
+class GridSampler2D(_GridSampler):
+    name = "ge.GridSampler2D"
+    MODES: ClassVar[tuple[str, ...]] = ("bilinear", "nearest", "bicubic")
+
+
+@irdl_op_definition
+class GridSampler3D(_GridSampler):
+    name = "ge.GridSampler3D"
+    SPATIAL: ClassVar[int] = 3
+
+
 MORE_ONNX_OPS: list[type[GeNode]] = [
     BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Cumsum, HardMax,
     ScatterElements, GatherNd, TensorScatterUpdate, TensorScatterAdd, TensorScatterMax,
-    TensorScatterMin, DepthToSpace, SpaceToDepth, *TRIG_OPS,
+    TensorScatterMin, DepthToSpace, SpaceToDepth, *TRIG_OPS, GridSampler2D, GridSampler3D,
 ]  # fmt: skip
 
 

@@ -794,6 +794,28 @@ def _resize_by_matrices(op: Operation, args: list[np.ndarray], bounds: list[np.n
     return _finish(op, 0, outs[0], e, extra)
 
 
+@_rule(ge.GridSampler2D, ge.GridSampler3D)
+def _grid_sampler(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # the output sums taps of x with weights from the grid: x's bounds combine by
+    # |weights|, plus the roundings of summing the (at most 4^r) products in float32 (2 * (taps
+    # + 2 r) u of the sum of |terms|); nearest moves elements. A grid that may differ moves
+    # the sampled positions (nearest: another pixel): undecidable (infinite)
+    x, grid = args
+    if np.any(bounds[1] > 0):
+        return [np.full(outs[0].shape, INF)]
+    with np.errstate(all="ignore"):
+        e = R.grid_sample(op, _f64(bounds[0]), grid, absolute=True)
+        if (A.get_str(op, "interpolation_mode") or "bilinear") == "nearest":
+            return [np.require(e, np.float64, ["C", "W"])]
+        r = grid.shape[-1]
+        per_axis = 2 if (A.get_str(op, "interpolation_mode") or "bilinear") == "bilinear" else 4
+        u = float(np.finfo(np.float32).eps) / 2
+        extra = 2 * (per_axis**r + 2 * r) * u * R.grid_sample(op, np.abs(_f64(x)), grid, absolute=True)
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
 @_rule(ge.Conv2DTranspose)
 def _conv2d_transpose(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]

@@ -35,6 +35,7 @@ Rules the whole interpreter keeps:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -81,6 +82,7 @@ __all__ = [
     "dense_value",
     "dynamic_gru_v2",
     "dynamic_rnn",
+    "grid_sample",
     "matmul_nd",
     "onnx_resize_matrices",
     "onnx_resize_shape",
@@ -1310,6 +1312,88 @@ def _cumsum(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.ascontiguousarray(s).astype(out_dtype(op))]
 
 
+def _grid_reflect(v: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """`v` reflected by the nearer border until within [lo, hi] (PyTorch's
+    reflect_coordinates; ONNX's reference _gs_reflect)."""
+    rng = hi - lo
+    v = v.astype(np.float64)
+    below, above = lo - v, v - hi
+    n_b, n_a = np.floor(below / rng), np.floor(above / rng)
+    r_b, r_a = below - n_b * rng, above - n_a * rng
+    out = np.where(v < lo, np.where(n_b % 2 == 0, lo + r_b, hi - r_b), v)
+    return np.where(v > hi, np.where(n_a % 2 == 0, hi - r_a, lo + r_a), out)
+
+
+def _grid_cubic(t: np.ndarray) -> list[np.ndarray]:
+    """The cubic convolution weights (A = -0.75) of taps -1, 0, 1, 2 for fraction t."""
+    a = -0.75
+    t = t.astype(np.float64)
+    d = [t + 1, t, 1 - t, 2 - t]
+    return [(((a * e - 5 * a) * e + 8 * a) * e - 4 * a) if k in (0, 3) else (((a + 2) * e - (a + 3)) * e * e + 1) for k, e in enumerate(d)]  # fmt: skip
+
+
+def grid_sample(op: Operation, x: np.ndarray, grid: np.ndarray, absolute: bool = False) -> np.ndarray:
+    """GridSampler2D / GridSampler3D (PyTorch's grid_sampler, ONNX's GridSample) of x [N,
+    C, *in] at grid [N, *out, r], in float64: each grid position denormalized per axis
+    (align_corners: (g + 1) / 2 * (d - 1), else ((g + 1) * d - 1) / 2, in float32; the
+    grid's last axis lists W first), rounded for nearest (half to even, as onnxruntime
+    and ONNX's data: PyTorch's 3-D rounds half away from zero), moved inside by border (clamp) or reflection padding when outside
+    [-0.5, d - 0.5] ([0, d - 1] aligned); then the taps (nearest 1, bilinear 2, bicubic 4
+    of A = -0.75 per axis), a tap outside the input 0 (zeros) or its clamped / reflected
+    pixel. `absolute`: with |weights| (runtime/error_bound.py)."""
+    mode = A.get_str(op, "interpolation_mode") or "bilinear"
+    pad = A.get_str(op, "padding_mode") or "zeros"
+    align = A.get_bool(op, "align_corners")
+    r = grid.shape[-1]
+    dims = x.shape[2:]
+    g = grid.astype(np.float32)
+    taps: list[list[tuple[np.ndarray, np.ndarray]]] = []
+    for k, d in enumerate(dims):
+        n = g[..., r - 1 - k]
+        if align:
+            c = (n + np.float32(1)) / np.float32(2) * np.float32(d - 1)
+        else:
+            c = ((n + np.float32(1)) * np.float32(d) - np.float32(1)) / np.float32(2)
+        if mode == "nearest":
+            c = np.rint(c)
+        lo, hi = (0.0, d - 1.0) if align else (-0.5, d - 0.5)
+        if pad == "border":
+            c = np.where((c < lo) | (c > hi), np.clip(c, 0, d - 1), c)
+        elif pad == "reflection":
+            c = np.where((c < lo) | (c > hi), _grid_reflect(c, lo, hi), c).astype(np.float32)
+        f = np.floor(c)
+        if mode == "nearest":
+            axis_taps = [(c.astype(np.int64), np.ones(c.shape))]
+        elif mode == "bilinear":
+            t = (c - f).astype(np.float64)
+            axis_taps = [(f.astype(np.int64), 1 - t), (f.astype(np.int64) + 1, t)]
+        else:
+            w = _grid_cubic(c - f)
+            axis_taps = [(f.astype(np.int64) + j, w[j + 1]) for j in range(-1, 3)]
+        padded = []
+        for i, w in axis_taps:
+            if pad == "zeros":
+                w = np.where((i >= 0) & (i < d), w, 0.0)
+            elif pad == "reflection":
+                i = _grid_reflect(i, lo, hi).astype(np.int64)
+            padded.append((np.clip(i, 0, d - 1), np.abs(w) if absolute else w))
+        taps.append(padded)
+    xt = np.moveaxis(x.astype(np.float64), 1, -1)  # [N, *in, C]
+    batch = np.arange(x.shape[0]).reshape((-1,) + (1,) * (g.ndim - 2))
+    out = np.zeros((*g.shape[:-1], x.shape[1]))
+    for combo in itertools.product(*taps):
+        w = np.prod([c[1] for c in combo], axis=0)
+        out += w[..., None] * xt[(batch, *(c[0] for c in combo))]
+    return np.moveaxis(out, -1, 1)
+
+
+def _grid_sampler(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, grid = args
+    if x.shape[0] != grid.shape[0]:
+        raise ReferenceEvalError(op, f"x and grid have batch {x.shape[0]} and {grid.shape[0]}")
+    return [np.ascontiguousarray(grid_sample(op, x, grid)).astype(out_dtype(op))]
+
+
 def _hard_max(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """HardMax: 1 at the first largest value along the axis, 0 elsewhere."""
     x = args[0]
@@ -1606,6 +1690,8 @@ class ReferenceFunctions(InterpreterFunctions):
     run_right_shift = node_impl(ge.RightShift, _shift(False))
     run_cumsum = node_impl(ge.Cumsum, _cumsum)
     run_hard_max = node_impl(ge.HardMax, _hard_max)
+    run_grid_sampler_2d = node_impl(ge.GridSampler2D, _grid_sampler)
+    run_grid_sampler_3d = node_impl(ge.GridSampler3D, _grid_sampler)
     run_scatter_elements = node_impl(ge.ScatterElements, _scatter_elements)
     run_gather_nd = node_impl(ge.GatherNd, _gather_nd)
     run_tensor_scatter_update = node_impl(ge.TensorScatterUpdate, _tensor_scatter)
