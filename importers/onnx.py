@@ -664,9 +664,17 @@ def default_opset(model: onnx.ModelProto, name: str) -> int:
     return v
 
 
+# Ops of opsets 7 to 10 that ONNX renamed by opset 11, the semantics unchanged (ONNX's
+# Changelog: Scatter-9 became ScatterElements-11, Scatter-11 only deprecates it): imported
+# as the later op.
+OLD_OP_RENAMES: dict[str, str] = {"Scatter": "ScatterElements"}
+
+
 def check_old_op_version(op_type: str, opset: int) -> str | None:
     """For a model of an opset below MIN_OPSET: None where `op_type` has at `opset` the
     version it has at MIN_OPSET (unchanged since: imported as at MIN_OPSET), else why not."""
+    if op_type in OLD_OP_RENAMES:
+        return None  # the same op under its later name (OLD_OP_RENAMES)
     try:
         old = onnx.defs.get_schema(op_type, opset).since_version
         now = onnx.defs.get_schema(op_type, MIN_OPSET).since_version

@@ -62,6 +62,7 @@ MAPPINGS.update(
     ReduceSumSquare | Mul, ReduceSum | reduce_sum_square_plugin.cc
     ScatterElements | ScatterElements (negative indices: Less, Add, SelectV2) | scatter_elements_plugin.cc
     ScatterND | TensorScatterUpdate / TensorScatterAdd / Max / Min | similar_opp_plugins.cc
+    Scatter | ScatterElements (opsets 9-10: ScatterElements-11's old name) | scatter_elements_plugin.cc
     SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc
     NegativeLogLikelihoodLoss | ExpandDims, GatherElements, Squeeze, Neg, GatherV2, Mul, ReduceSum (no plugin in the public copy) | -
     SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
@@ -244,6 +245,14 @@ def _scatter_elements(ctx: _NodeCtx) -> None:
     idx = nonnegative_indices(ctx, 1, dims[axis], "indices")
     attrs = {"axis": _int(axis), "reduction": StringAttr(reduction)}
     ctx.single(ge.ScatterElements, [ctx.x(0), idx, ctx.x(2)], attrs)
+
+
+@converts("Scatter")
+def _scatter(ctx: _NodeCtx) -> None:
+    # CANN: onnx_plugin/scatter_elements_plugin.cc: ONNX's Scatter-9 (opsets 9 and 10) is
+    # ScatterElements-11 under its old name (ONNX's Changelog), imported as it
+    # (importers/onnx.py: OLD_OP_RENAMES)
+    _scatter_elements(ctx)
 
 
 def _nd_indices(ctx: _NodeCtx) -> SSAValue:

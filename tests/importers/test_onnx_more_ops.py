@@ -645,6 +645,22 @@ CASES: list[Case] = [
         },
         order=["a", "as", "az", "b", "bs", "bz", "ys", "yz"],
     ),  # fmt: skip
+    # -- Scatter (opsets 9-10): ScatterElements-11's old name ------------------------------
+    case(
+        "Scatter-opset10-axis1",
+        "Scatter",
+        {"d": f32(3, 5), "i": np.array([[1, -1], [0, 4], [2, 3]], np.int64), "u": f32(3, 2, seed=2)},
+        ["ge.Less", "ge.Add", "ge.SelectV2", "ge.ScatterElements"],
+        opset=10,
+        axis=1,
+    ),
+    case(
+        "Scatter-opset9-axis0",
+        "Scatter",
+        {"d": f32(4, 2), "i": np.array([[3, 0]], np.int32), "u": f32(1, 2, seed=3)},
+        ["ge.Less", "ge.Add", "ge.SelectV2", "ge.ScatterElements"],
+        opset=9,
+    ),  # fmt: skip
     # -- GridSample: GE's GridSampler2D / GridSampler3D (no plugin in the public copy) -----
     *(
         case(
