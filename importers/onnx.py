@@ -126,7 +126,6 @@ from ge_dialect.weights import weight_bytes
 
 __all__ = [
     "MAPPINGS",
-    "STATIC_INPUTS",
     "MAX_OPSET",
     "MIN_OPSET",
     "OLDEST_OPSET",
@@ -346,15 +345,11 @@ MAPPINGS: dict[str, Mapping] = _table(
 )
 
 
-# Inputs that must be constants (initializers or Constant outputs): op type -> input
-# positions. The others (a Reshape's or an Expand's shape, Slice's starts/ends/axes/steps,
-# Tile's repeats, Pad's pads, Squeeze/Unsqueeze's and the reductions' axes, Split's split,
-# Resize's sizes) may be computed in the graph: they are imported as the GE op that takes
-# the value as an input, for GE's graph preparation to fold (passes/prepare/).
-STATIC_INPUTS: dict[str, dict[int, str]] = {}
-
-
 # The inputs whose values (not only dims) set an op's output shape: op type -> positions.
+# They may be computed in the graph (a Reshape's or an Expand's shape, Slice's
+# starts/ends/axes/steps, Tile's repeats, Pad's pads, the axes, Split's split, Resize's
+# scales and sizes): imported as the GE op that takes the value as an input, for GE's graph
+# preparation to fold (passes/prepare/), or to read when it runs.
 VALUE_INPUTS: dict[str, tuple[int, ...]] = {
     "Reshape": (1,), "Expand": (1,), "Slice": (1, 2, 3, 4), "Tile": (1,), "Pad": (1,), "Squeeze": (1,),
     "Unsqueeze": (1,), "ReduceSum": (1,), "ReduceMax": (1,), "ReduceMin": (1,), "ReduceMean": (1,),
@@ -1303,9 +1298,6 @@ class _Importer:
                 onnx.checker.check_node(node, self.checker_ctx)
         except Exception as e:  # onnx.checker.ValidationError
             raise ctx.error(f"the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
-        for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
-            if ctx.has(i):
-                ctx.const(i, what)
         _check_constant_indices(ctx)
         for i, out in enumerate(node.output):
             if not out:
