@@ -2929,6 +2929,8 @@ def _resize_onnx_op(ctx: _NodeCtx, mode: str, coord: str, nm: str, axes: list[in
         if not ctx.has(1):
             raise ctx.error("tf_crop_and_resize needs the roi input")
         relem = ctx.elem(1)
+        if ctx.dims(1) != (2 * len(axes),):
+            raise ctx.error(f"roi has shape {list(ctx.dims(1))}: tf_crop_and_resize takes a start and an end per axis")
         rdt = onnx.helper.tensor_dtype_to_np_dtype(relem)
         roi = _resize_vector(ctx, 1, axes, np.array([0, 0, 0, 0, 1, 1, 1, 1], rdt), relem, "roi")
     else:
