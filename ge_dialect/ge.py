@@ -3649,6 +3649,7 @@ class ResizeBilinearV2(ResizeBase):
 # ONNX's Resize attribute values that GE's Resize op (image_ops.h: REG_OP(Resize)) lists
 RESIZE_COORDINATE_MODES: tuple[str, ...] = (
     "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
+    "tf_crop_and_resize",
 )  # fmt: skip
 RESIZE_NEAREST_MODES: tuple[str, ...] = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 
@@ -3659,12 +3660,13 @@ class Resize(GeNode):
     (image_ops.h: REG_OP(Resize), "compatible with" ONNX's attributes: x 4-D of int8 ..
     double, roi f16/f32/f64, scales f32, sizes int32/int64; attrs
     coordinate_transformation_mode "half_pixel", cubic_coeff_a -0.75, exclude_outside 0,
-    extrapolation_value 0.0, mode "nearest", nearest_mode "round_prefer_floor"). scales,
-    roi and sizes are ge.Consts; sizes, when not empty, is the output shape (and each
-    axis's scale is sizes / in), else the output is floor(in * scales). Here: mode nearest
-    or linear, the coordinate modes without a roi (RESIZE_COORDINATE_MODES), N and C not
-    resized (scale 1). The semantics are ONNX's (runtime/reference.py: onnx_resize_index /
-    onnx_resize_weights)."""
+    extrapolation_value 0.0, mode "nearest", nearest_mode "round_prefer_floor"). roi,
+    scales and sizes are inputs (Consts, or values computed from the data); sizes, when
+    not empty, is the output shape (and each axis's scale is sizes / in), else the output
+    is floor(in * scales); roi ([start per axis, end per axis], 8 values) is read by
+    tf_crop_and_resize only. Here: mode nearest, linear or cubic, ONNX's coordinate modes
+    (RESIZE_COORDINATE_MODES), N and C not resized (scale 1). The semantics are ONNX's
+    (ge_dialect/resize.py; runtime/reference.py: _resize_onnx)."""
 
     name = "ge.Resize"
     traits = traits_def(Pure())
@@ -3681,8 +3683,8 @@ class Resize(GeNode):
         mode = A.get_str(self, "mode") or "nearest"
         coord = A.get_str(self, "coordinate_transformation_mode") or "half_pixel"
         nm = A.get_str(self, "nearest_mode") or "round_prefer_floor"
-        if mode not in ("nearest", "linear"):
-            raise VerifyException(f"mode must be nearest or linear here, got '{mode}'")
+        if mode not in ("nearest", "linear", "cubic"):
+            raise VerifyException(f"mode must be nearest, linear or cubic, got '{mode}'")
         if coord not in RESIZE_COORDINATE_MODES:
             raise VerifyException(
                 f"coordinate_transformation_mode must be one of {', '.join(RESIZE_COORDINATE_MODES)} here, got '{coord}'"
@@ -3696,8 +3698,10 @@ class Resize(GeNode):
             "DT_BF16"
         }:
             raise VerifyException(f"Resize x must be an int8 .. int64, float16, float32 or double tensor, got {x}")
-        if mode == "linear" and x not in FLOATING_TYPES:
-            raise VerifyException(f"linear Resize takes a float x here, got {x}")
+        if mode != "nearest" and x not in FLOATING_TYPES:
+            raise VerifyException(f"{mode} Resize takes a float x here, got {x}")
+        if dtype_of(self.operands[1]) not in {"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE"}:
+            raise VerifyException(f"roi must be float16, float32 or double, got {dtype_of(self.operands[1])}")
         self.same_dtype([self.operands[0], self.results[0]], "x and y")
         if dtype_of(self.operands[2]) != "DT_FLOAT":
             raise VerifyException(f"scales must be float32, got {dtype_of(self.operands[2])}")
@@ -4728,10 +4732,73 @@ class Tan(CheckedUnary):
 TRIG_OPS: list[type[GeNode]] = [Acos, Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Tan]
 
 
+# image_ops.h: REG_OP(GridSampler2D) / REG_OP(GridSampler3D) (PyTorch's grid_sampler):
+# interpolation_mode default "bilinear", padding_mode default "zeros"
+GRID_SAMPLE_PADDING: tuple[str, ...] = ("zeros", "border", "reflection")
+
+
+class _GridSampler(GeNode):
+    """`ge.GridSampler2D(%x, %grid)` / `ge.GridSampler3D`: x [N, C, *in] sampled at the
+    normalized positions of grid [N, *out, rank] (its last axis x, y[, z]: W first),
+    y [N, C, *out] (image_ops.h: REG_OP(GridSampler2D) / (GridSampler3D): x and grid
+    float16/float32/double, attrs interpolation_mode, padding_mode "zeros" / "border" /
+    "reflection", align_corners false; channel_last false only here). The semantics are
+    PyTorch's grid_sampler, which ONNX's GridSample is (runtime/reference.py:
+    grid_sample)."""
+
+    traits = traits_def(Pure())
+    NUM_INPUTS: ClassVar = (2, 2)
+    ATTRS: ClassVar = {
+        "interpolation_mode": (A.AttrKind.STR, False),
+        "padding_mode": (A.AttrKind.STR, False),
+        "align_corners": (A.AttrKind.BOOL, False),
+        "channel_last": (A.AttrKind.BOOL, False),
+    }
+    SPATIAL: ClassVar[int] = 2
+    MODES: ClassVar[tuple[str, ...]] = ("bilinear", "nearest")
+
+    def check(self) -> None:
+        _check_dtypes(self, self.operands[0], frozenset({"DT_FLOAT16", "DT_FLOAT", "DT_DOUBLE"}), "x")
+        self.same_dtype([self.operands[0], self.operands[1], self.results[0]], "x, grid and y")
+        mode = A.get_str(self, "interpolation_mode") or "bilinear"
+        if mode not in self.MODES:
+            raise VerifyException(f"interpolation_mode must be one of {', '.join(self.MODES)}, got '{mode}'")
+        pad = A.get_str(self, "padding_mode") or "zeros"
+        if pad not in GRID_SAMPLE_PADDING:
+            raise VerifyException(f"padding_mode must be one of {', '.join(GRID_SAMPLE_PADDING)}, got '{pad}'")
+        if A.get_bool(self, "channel_last"):
+            raise VerifyException("channel_last is not supported (NCHW only)")
+
+    def infer(self) -> list[Dims | None] | None:
+        s, g = self.in_shape(0), self.in_shape(1)
+        if s is None or g is None:
+            return None
+        r = self.SPATIAL
+        if len(s) != r + 2 or len(g) != r + 2 or g[-1] not in (r, -1):
+            raise VerifyException(
+                f"{self.name} takes x of rank {r + 2} and grid [N, ..., {r}], got {fmt_shape(s)} and {fmt_shape(g)}"
+            )
+        if s[0] >= 0 and g[0] >= 0 and s[0] != g[0]:
+            raise VerifyException(f"x and grid have batch {s[0]} and {g[0]}")
+        return [(s[0] if s[0] >= 0 else g[0], s[1], *g[1:-1])]
+
+
+@irdl_op_definition
+class GridSampler2D(_GridSampler):
+    name = "ge.GridSampler2D"
+    MODES: ClassVar[tuple[str, ...]] = ("bilinear", "nearest", "bicubic")
+
+
+@irdl_op_definition
+class GridSampler3D(_GridSampler):
+    name = "ge.GridSampler3D"
+    SPATIAL: ClassVar[int] = 3
+
+
 MORE_ONNX_OPS: list[type[GeNode]] = [
     BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Cumsum, HardMax,
     ScatterElements, GatherNd, TensorScatterUpdate, TensorScatterAdd, TensorScatterMax,
-    TensorScatterMin, DepthToSpace, SpaceToDepth, *TRIG_OPS,
+    TensorScatterMin, DepthToSpace, SpaceToDepth, *TRIG_OPS, GridSampler2D, GridSampler3D,
 ]  # fmt: skip
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "ONNX_RESIZE_COORDINATES",
     "onnx_resize_coordinate",
     "onnx_resize_index",
+    "onnx_resize_matrix",
     "onnx_resize_weights",
     "resize_matrix",
     "tf_linear_weights",
@@ -91,6 +92,16 @@ ONNX_NEAREST_ROUNDING: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
+def _crop_coordinate(n_in: int, n_out: int, roi: tuple[float, float]) -> np.ndarray:
+    # tf_crop_and_resize: the roi [start, end] (fractions of the input) mapped onto the
+    # output's pixels (upsamplebase.h: GetOriginalCoordinateFromResizedCoordinate)
+    start, end = np.float32(roi[0]), np.float32(roi[1])
+    o = np.arange(n_out, dtype=np.float32)
+    if n_out > 1:
+        return start * np.float32(n_in - 1) + o * (end - start) * np.float32(n_in - 1) / np.float32(n_out - 1)
+    return np.full(n_out, np.float32(0.5) * (start + end) * np.float32(n_in - 1), np.float32)
+
+
 def onnx_resize_coordinate(coord: str, n_in: int, n_out: int, scale: float) -> np.ndarray:
     """The source coordinate of each output index of one axis. An axis of scale 1 that
     keeps its size is the identity (onnxruntime's upsample.cc copies it; ONNX's formulas
@@ -125,3 +136,59 @@ def resize_matrix(lo: np.ndarray, hi: np.ndarray, w_hi: np.ndarray, n_in: int) -
     np.add.at(m, (rows, lo), 1 - w_hi.astype(np.float64))
     np.add.at(m, (rows, hi), w_hi.astype(np.float64))
     return m
+
+
+def _cubic_coefficients(t: np.ndarray, a: float) -> np.ndarray:
+    """The four cubic convolution weights of taps floor(x) - 1 .. floor(x) + 2 for the
+    fraction t = x - floor(x) (Keys' kernel with coefficient a; onnxruntime's
+    upsample.cc GetCubicCoeffs), [len(t), 4] in float64."""
+    t = t.astype(np.float64).reshape(-1, 1)
+    d = np.concatenate([t + 1, t, 1 - t, 2 - t], axis=1)  # each tap's distance
+    near = ((a + 2) * d - (a + 3)) * d * d + 1
+    far = ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    return np.where(d <= 1, near, far)
+
+
+def onnx_resize_matrix(
+    mode: str,
+    coord: str,
+    nearest_mode: str,
+    n_in: int,
+    n_out: int,
+    scale: float,
+    roi: tuple[float, float] = (0.0, 1.0),
+    cubic_coeff_a: float = -0.75,
+    exclude_outside: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """ONNX's Resize on one axis as an [n_out, n_in] float64 weight matrix (row o: the
+    weights of the input pixels output o is made of) and the outputs whose coordinate lies
+    outside the input (tf_crop_and_resize: they take extrapolation_value, onnxruntime's
+    use_extrapolation). nearest: one weight 1 at the rounded, clamped index; linear: the
+    two neighbours of the clamped coordinate (onnx_resize_weights); cubic: four taps
+    floor(x) - 1 .. floor(x) + 2 clamped to the edge, or with exclude_outside those outside
+    dropped and the rest renormalised."""
+    if coord == "tf_crop_and_resize":
+        x = _crop_coordinate(n_in, n_out, roi)
+    else:
+        x = onnx_resize_coordinate(coord, n_in, n_out, scale)
+    outside = (x < 0) | (x > n_in - 1) if coord == "tf_crop_and_resize" else np.zeros(n_out, bool)
+    m = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
+    if mode == "nearest":
+        idx = np.clip(ONNX_NEAREST_ROUNDING[nearest_mode](x), 0, n_in - 1).astype(np.int64)
+        m[rows, idx] = 1.0
+    elif mode == "linear":
+        xc = np.clip(x, 0, n_in - 1)
+        lo = np.floor(xc).astype(np.int64)
+        w = (xc - lo).astype(np.float64)
+        np.add.at(m, (rows, lo), 1 - w)
+        np.add.at(m, (rows, np.minimum(lo + 1, n_in - 1)), w)
+    else:
+        base = np.floor(x).astype(np.int64)
+        taps = base.reshape(-1, 1) + np.arange(-1, 3).reshape(1, 4)
+        c = _cubic_coefficients(x - np.floor(x), cubic_coeff_a)
+        if exclude_outside:
+            c = np.where((taps >= 0) & (taps < n_in), c, 0.0)
+            c = c / c.sum(axis=1, keepdims=True)
+        np.add.at(m, (np.repeat(rows, 4), np.clip(taps, 0, n_in - 1).reshape(-1)), c.reshape(-1))
+    return m, outside

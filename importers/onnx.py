@@ -44,8 +44,8 @@ interpolate: Shape -> Gather -> Unsqueeze -> Concat -> ...), they stay inputs of
 that takes them (Reshape, Expand, StridedSliceV2, Tile, PadV3, SqueezeV3, UnsqueezeV3,
 ReduceXxx, SplitV, Resize; VALUE_INPUTS), and GE's graph preparation folds them and the
 dims ONNX's inference left unknown (passes/prepare/: ge-infer-shape-for-preprocess,
-ge-const-to-attr); a dim whose value arrives with the data stays a dynamic shape. A few
-stay constants only (STATIC_INPUTS: Trilu's k, Resize's scales).
+ge-const-to-attr); a dim whose value arrives with the data stays a dynamic shape. Inputs
+that choose the mapping (Dropout's training_mode, ...) stay constants only.
 
 Errors are one line, `MODEL: node 'NAME' (OpType): error: ...` (or `MODEL: input 'x':
 error: ...`, `MODEL: error: ...` for the file), raised as `OnnxImportError`: an op we do not
@@ -126,7 +126,6 @@ from ge_dialect.weights import weight_bytes
 
 __all__ = [
     "MAPPINGS",
-    "STATIC_INPUTS",
     "MAX_OPSET",
     "MIN_OPSET",
     "OLDEST_OPSET",
@@ -325,7 +324,7 @@ MAPPINGS: dict[str, Mapping] = _table(
     Or | LogicalOr | similar_opp_plugins.cc
     Pad | PadV3 (paddings) | pad_plugin.cc
     Range | Range | similar_opp_plugins.cc
-    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize | resize_plugin.cc
+    Resize | ResizeNearestNeighborV2 / ResizeBilinearV2 (Const size), else Resize (cubic, tf_crop_and_resize, scales from data: beyond the plugin) | resize_plugin.cc
     Round | Round | similar_opp_plugins.cc
     Selu | Selu (other alpha, gamma: Elu, Mul; beyond the plugin) | selu_plugin.cc
     Sign | Sign | similar_opp_plugins.cc
@@ -346,21 +345,15 @@ MAPPINGS: dict[str, Mapping] = _table(
 )
 
 
-# Inputs that must be constants (initializers or Constant outputs): op type -> input
-# positions. The others (a Reshape's or an Expand's shape, Slice's starts/ends/axes/steps,
-# Tile's repeats, Pad's pads, Squeeze/Unsqueeze's and the reductions' axes, Split's split,
-# Resize's sizes) may be computed in the graph: they are imported as the GE op that takes
-# the value as an input, for GE's graph preparation to fold (passes/prepare/).
-STATIC_INPUTS: dict[str, dict[int, str]] = {
-    "Resize": {2: "scales"},
-}  # fmt: skip
-
-
 # The inputs whose values (not only dims) set an op's output shape: op type -> positions.
+# They may be computed in the graph (a Reshape's or an Expand's shape, Slice's
+# starts/ends/axes/steps, Tile's repeats, Pad's pads, the axes, Split's split, Resize's
+# scales and sizes): imported as the GE op that takes the value as an input, for GE's graph
+# preparation to fold (passes/prepare/), or to read when it runs.
 VALUE_INPUTS: dict[str, tuple[int, ...]] = {
     "Reshape": (1,), "Expand": (1,), "Slice": (1, 2, 3, 4), "Tile": (1,), "Pad": (1,), "Squeeze": (1,),
     "Unsqueeze": (1,), "ReduceSum": (1,), "ReduceMax": (1,), "ReduceMin": (1,), "ReduceMean": (1,),
-    "ReduceProd": (1,), "Split": (1,), "Resize": (3,), "ConstantOfShape": (0,), "Range": (0, 1, 2),
+    "ReduceProd": (1,), "Split": (1,), "Resize": (2, 3), "ConstantOfShape": (0,), "Range": (0, 1, 2),
     "ReduceL1": (1,), "ReduceL2": (1,), "ReduceSumSquare": (1,), "ReduceLogSum": (1,), "ReduceLogSumExp": (1,),
 }  # fmt: skip
 
@@ -670,9 +663,17 @@ def default_opset(model: onnx.ModelProto, name: str) -> int:
     return v
 
 
+# Ops of opsets 7 to 10 that ONNX renamed by opset 11, the semantics unchanged (ONNX's
+# Changelog: Scatter-9 became ScatterElements-11, Scatter-11 only deprecates it): imported
+# as the later op.
+OLD_OP_RENAMES: dict[str, str] = {"Scatter": "ScatterElements"}
+
+
 def check_old_op_version(op_type: str, opset: int) -> str | None:
     """For a model of an opset below MIN_OPSET: None where `op_type` has at `opset` the
     version it has at MIN_OPSET (unchanged since: imported as at MIN_OPSET), else why not."""
+    if op_type in OLD_OP_RENAMES:
+        return None  # the same op under its later name (OLD_OP_RENAMES)
     try:
         old = onnx.defs.get_schema(op_type, opset).since_version
         now = onnx.defs.get_schema(op_type, MIN_OPSET).since_version
@@ -1306,9 +1307,6 @@ class _Importer:
                 onnx.checker.check_node(node, self.checker_ctx)
         except Exception as e:  # onnx.checker.ValidationError
             raise ctx.error(f"the ONNX checker refuses it: {str(e).split('==> Context:')[0]}") from None
-        for i, what in STATIC_INPUTS.get(node.op_type, {}).items():
-            if ctx.has(i):
-                ctx.const(i, what)
         _check_constant_indices(ctx)
         for i, out in enumerate(node.output):
             if not out:
@@ -2899,9 +2897,66 @@ def _resize_matches(mode: str, nm: str, coord: str, flags: tuple[bool, bool], n:
     return bool(np.allclose(want, R.resize_matrix(*R.tf_linear_weights(*flags, n, m), n), rtol=0, atol=1e-5))
 
 
+def _resize_vector(ctx: _NodeCtx, i: int, axes: list[int], defaults: np.ndarray, elem: int, what: str) -> SSAValue:
+    """Input `i` (Resize's roi, scales or sizes: one value per axis of `axes`, or roi's
+    starts then ends) as the full 4-D vector GE's Resize takes: as it is for the 4 axes in
+    order, else ConcatD of the `defaults` (a Const) and the input, and GatherV2 of each
+    axis's entry (the input's for an axis in `axes`, else its default)."""
+    k = len(axes)
+    if axes == [0, 1, 2, 3]:
+        return ctx.x(i)
+    per = defaults.size // 4  # 1 (scales, sizes) or 2 (roi: start and end)
+    idx = []
+    for half in range(per):
+        idx += [defaults.size + half * k + axes.index(a) if a in axes else half * 4 + a for a in range(4)]
+    tt = ctx.imp.tensor_type
+    d = ctx.const_value(defaults, elem, f"{what}_defaults")
+    both = ctx.emit(
+        ge.ConcatD, [d, ctx.x(i)], [tt(elem, (defaults.size + per * k,))], {"concat_dim": _int(0), "N": _int(2)},
+        suffix=f"{what}_ConcatD",
+    ).results[0]  # fmt: skip
+    index = ctx.const_value(np.array(idx, np.int64), _T.INT64, f"{what}_index")
+    axis = ctx.const_value(np.array(0, np.int32), _T.INT32, f"{what}_axis")
+    return ctx.emit(ge.GatherV2, [both, index, axis], [tt(elem, (len(idx),))], suffix=f"{what}_GatherV2").results[0]
+
+
+def _resize_onnx_op(ctx: _NodeCtx, mode: str, coord: str, nm: str, axes: list[int]) -> None:
+    """GE's Resize (image_ops.h: REG_OP(Resize), ONNX's attributes) with the node's roi,
+    scales and sizes as its inputs, each made 4-D (_resize_vector): constants, or values
+    computed from the data, which GE's Resize reads when it runs."""
+    xd = ctx.dims(0)
+    attrs: dict[str, Attribute] = {
+        "coordinate_transformation_mode": StringAttr(coord),
+        "mode": StringAttr(mode),
+        "nearest_mode": StringAttr(nm),
+    }
+    if mode == "cubic":
+        attrs["cubic_coeff_a"] = _f32(ctx.attr_float("cubic_coeff_a", -0.75))
+        attrs["exclude_outside"] = _int(ctx.attr_int("exclude_outside", 0))
+    if coord == "tf_crop_and_resize":
+        attrs["extrapolation_value"] = _f32(ctx.attr_float("extrapolation_value", 0.0))
+        if not ctx.has(1):
+            raise ctx.error("tf_crop_and_resize needs the roi input")
+        relem = ctx.elem(1)
+        if ctx.dims(1) != (2 * len(axes),):
+            raise ctx.error(f"roi has shape {list(ctx.dims(1))}: tf_crop_and_resize takes a start and an end per axis")
+        rdt = onnx.helper.tensor_dtype_to_np_dtype(relem)
+        roi = _resize_vector(ctx, 1, axes, np.array([0, 0, 0, 0, 1, 1, 1, 1], rdt), relem, "roi")
+    else:
+        roi = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "roi")
+    if ctx.has(3):
+        sizes = _resize_vector(ctx, 3, axes, np.array(xd, np.int64), ctx.elem(3), "sizes")
+        operands = [ctx.x(0), roi, ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "scales"), sizes]
+    else:
+        if coord == "tf_crop_and_resize":
+            raise ctx.error("tf_crop_and_resize with scales: only with sizes is it imported")
+        operands = [ctx.x(0), roi, _resize_vector(ctx, 2, axes, np.ones(4, np.float32), _T.FLOAT, "scales")]
+    ctx.single(ge.Resize, operands, attrs)
+
+
 @converts("Resize")
 def _resize(ctx: _NodeCtx) -> None:
-    # resize_plugin.cc: ParseParamsResize / ParseOpToGraphResize: mode nearest ->
+    # CANN: onnx_plugin/resize_plugin.cc: ParseParamsResize / ParseOpToGraphResize: mode nearest ->
     # ResizeNearestNeighborV2, linear -> ResizeBilinearV2, any other mode fails
     # ("Unsupported interpolation mode": no cubic), (x, size = [H, W] of sizes, or of
     # shape * scales) {align_corners = (coordinate_transformation_mode == align_corners),
@@ -2916,21 +2971,25 @@ def _resize(ctx: _NodeCtx) -> None:
     # tf_half_pixel_for_nn floor and half_pixel round_prefer_ceil nearest are
     # half_pixel_centers; asymmetric floor is both false, ...). A node no setting computes
     # becomes GE's Resize op (image_ops.h: REG_OP(Resize), whose attributes are ONNX's,
-    # with the node's scales or sizes). Refused: cubic (the plugin's error),
-    # tf_crop_and_resize (a roi crop), antialias when linear downscales, resizing N or C.
+    # with the node's scales or sizes), and so does, beyond the plugin, a cubic one (its
+    # cubic_coeff_a and exclude_outside), a tf_crop_and_resize one (its roi and
+    # extrapolation_value) and one whose scales are computed from the data (the scale of
+    # each axis is only known when it runs: GE's Resize reads its scales input). Refused:
+    # antialias when linear or cubic downscale (GE's Resize has no antialiasing filter),
+    # keep_aspect_ratio_policy with sizes from the data, resizing N or C.
     from ge_dialect.resize import ONNX_NEAREST_ROUNDING, ONNX_RESIZE_COORDINATES
 
     mode = ctx.attr_str("mode", "nearest")
     coord = ctx.attr_str("coordinate_transformation_mode", "half_pixel")
     nm = ctx.attr_str("nearest_mode", "round_prefer_floor")
     policy = ctx.attr_str("keep_aspect_ratio_policy", "stretch")
-    if mode not in ("nearest", "linear"):
-        raise ctx.unsupported_attr("mode", mode, "GE's Resize plugin maps nearest and linear only")
-    if coord not in ONNX_RESIZE_COORDINATES:
+    if mode not in ("nearest", "linear", "cubic"):
+        raise ctx.unsupported_attr("mode", mode, "ONNX's modes are nearest, linear and cubic")
+    if coord not in ONNX_RESIZE_COORDINATES and coord != "tf_crop_and_resize":
         raise ctx.unsupported_attr(
             "coordinate_transformation_mode",
             coord,
-            "GE's resize ops take no roi crop; supported: " + ", ".join(ONNX_RESIZE_COORDINATES),
+            "supported: " + ", ".join([*ONNX_RESIZE_COORDINATES, "tf_crop_and_resize"]),
         )
     # Resize-11 has tf_half_pixel_for_nn, Resize-19 adds half_pixel_symmetric (ONNX's schemas)
     for m, ok in (("tf_half_pixel_for_nn", ctx.imp.opset < 13), ("half_pixel_symmetric", ctx.imp.opset >= 19)):
@@ -2948,39 +3007,43 @@ def _resize(ctx: _NodeCtx) -> None:
         raise ctx.unsupported_attr("axes", axes, "axes must be distinct axes of the 4-D X")
     if any(o >= 0 and o != x for o, x in zip(od[:2], xd[:2])):
         raise ctx.error(f"resizing N or C ({list(xd)} -> {list(od)}) is not supported: GE's resize ops resize H and W")
+    antialias = ctx.attr_int("antialias", 0) and mode != "nearest"
     # ONNX's scale per axis: the scales input, or out / in of the sizes (one scale for all
     # the axes with keep_aspect_ratio_policy not_larger / not_smaller)
     scale = [1.0] * 4
     by_sizes = ctx.has(3)
     computed = by_sizes and ctx.value(3).const is None
-    if computed:
+    if not by_sizes and not ctx.has(2):
+        raise ctx.error("neither scales nor sizes is given")
+    computed_scales = not by_sizes and ctx.value(2).const is None
+    if computed and policy != "stretch":
         # sizes computed in the graph (torch's interpolate(size=...): Shape -> Slice ->
         # Concat): with the stretch policy they are the output shape ONNX's inference gives
-        if policy != "stretch":
-            raise ctx.error(
-                f"input 3 ('sizes') must be a constant with keep_aspect_ratio_policy {policy} "
-                f"(its scale is computed from the sizes' values); it is {ctx.value(3).producer}"
-            )
-        if len(ctx.dims(3)) != 1 or ctx.dims(3)[0] != len(axes):
-            raise ctx.error(f"sizes has shape {list(ctx.dims(3))} for {len(axes)} axes")
-        if any(od[a] < 0 for a in axes):
-            # ONNX's inference does not follow the sizes' values: GE's Resize (image_ops.h:
-            # REG_OP(Resize), ONNX's attributes; resize_onnx_plugin.cpp's
-            # BuildInterpolatingResize makes it for linear) with the computed sizes, whose
-            # output GE's preparation infers once they are folded
-            if axes != [0, 1, 2, 3]:
-                raise ctx.error(f"computed sizes with axes {axes} are not supported (the 4 axes only)")
-            if ctx.attr_int("antialias", 0):
-                raise ctx.unsupported_attr("antialias", 1, "with computed sizes (GE's Resize has no antialiasing)")
-            roi = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "roi")
-            no_scales = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "scales")
-            attrs = {
-                "coordinate_transformation_mode": StringAttr(coord),
-                "mode": StringAttr(mode),
-                "nearest_mode": StringAttr(nm),
-            }
-            ctx.single(ge.Resize, [ctx.x(0), roi, no_scales, ctx.x(3)], attrs)
-            return
+        raise ctx.error(
+            f"input 3 ('sizes') must be a constant with keep_aspect_ratio_policy {policy} "
+            f"(its scale is computed from the sizes' values); it is {ctx.value(3).producer}"
+        )
+    if (computed or computed_scales) and antialias:
+        raise ctx.unsupported_attr(
+            "antialias", 1, "with sizes or scales from the data (GE's Resize has no antialiasing)"
+        )
+    if computed and (len(ctx.dims(3)) != 1 or ctx.dims(3)[0] != len(axes)):
+        raise ctx.error(f"sizes has shape {list(ctx.dims(3))} for {len(axes)} axes")
+    if computed_scales and (len(ctx.dims(2)) != 1 or ctx.dims(2)[0] != len(axes)):
+        raise ctx.error(f"scales has shape {list(ctx.dims(2))} for {len(axes)} axes")
+    if (
+        computed_scales
+        or mode == "cubic"
+        or coord == "tf_crop_and_resize"
+        or (computed and any(od[a] < 0 for a in axes))
+    ):
+        if antialias:
+            raise ctx.unsupported_attr("antialias", 1, "GE's Resize has no antialiasing filter")
+        # ONNX's inference does not follow computed sizes' values: GE's Resize infers the
+        # output once GE's preparation has folded them (resize_onnx_plugin.cpp's
+        # BuildInterpolatingResize makes GE's Resize for linear)
+        _resize_onnx_op(ctx, mode, coord, nm, axes)
+        return
     if by_sizes:
         if computed:
             sizes = np.array([od[a] for a in axes], dtype=np.float64)
@@ -2994,15 +3057,13 @@ def _resize(ctx: _NodeCtx) -> None:
             by_sizes = False  # the coordinates use that one scale, not out / in
         for k, a in enumerate(axes):
             scale[a] = ratios[k]
-    elif ctx.has(2):
+    else:
         scales = ctx.const(2, "scales").astype(np.float32).reshape(-1)
         if scales.size != len(axes):
             raise ctx.error(f"scales holds {scales.size} values for {len(axes)} axes")
         for k, a in enumerate(axes):
             scale[a] = float(scales[k])
-    else:
-        raise ctx.error("neither scales nor sizes is given")
-    if ctx.attr_int("antialias", 0) and mode == "linear" and min(scale[2:]) < 1:
+    if antialias and min(scale[2:]) < 1:
         raise ctx.unsupported_attr("antialias", 1, "GE's resize ops have no antialiasing filter for downscaling")
     plugin = (coord == "align_corners", coord == "pytorch_half_pixel")
     candidates = [plugin] + [f for f in ((False, True), (False, False), (True, False)) if f != plugin]
@@ -3012,20 +3073,22 @@ def _resize(ctx: _NodeCtx) -> None:
     )
     if flags is not None and computed:
         # resize_onnx_plugin.cpp: BuildResizeSizesFromInputs (Cast of sizes to int32) and
-        # CreateSliceForResize (Slice of [H, W]): here StridedSliceV2 of the H and W entries
+        # CreateSliceForResize (Slice of [H, W]): here StridedSliceV2 of the H and W
+        # entries (GatherV2 of them when axes lists them in another order)
         tt = ctx.imp.tensor_type
-        k = axes.index(2)
-        if axes[k + 1 : k + 2] != [3]:
-            raise ctx.error(f"axes {axes}: the computed sizes must list H and W one after the other")
         n = len(axes)
         cast = ctx.emit(
             ge.Cast, [ctx.x(3)], [tt(_T.INT32, (n,))], {"dst_type": _int(_GE_DATATYPE[_T.INT32])}, suffix="Cast0"
-        )
-        begin = ctx.const_value(np.array([k], np.int64), _T.INT64, "data_offsets")
-        end = ctx.const_value(np.array([k + 2], np.int64), _T.INT64, "data_end")
-        size = ctx.emit(ge.StridedSliceV2, [cast.results[0], begin, end], [tt(_T.INT32, (2,))], suffix="Slice").results[
-            0
-        ]
+        ).results[0]
+        k = axes.index(2)
+        if axes[k + 1 : k + 2] == [3]:
+            begin = ctx.const_value(np.array([k], np.int64), _T.INT64, "data_offsets")
+            end = ctx.const_value(np.array([k + 2], np.int64), _T.INT64, "data_end")
+            size = ctx.emit(ge.StridedSliceV2, [cast, begin, end], [tt(_T.INT32, (2,))], suffix="Slice").results[0]
+        else:
+            hw = ctx.const_value(np.array([k, axes.index(3)], np.int64), _T.INT64, "hw_index")
+            axis = ctx.const_value(np.array(0, np.int32), _T.INT32, "hw_axis")
+            size = ctx.emit(ge.GatherV2, [cast, hw, axis], [tt(_T.INT32, (2,))], suffix="GatherV2").results[0]
         cls = ge.ResizeNearestNeighborV2 if mode == "nearest" else ge.ResizeBilinearV2
         ctx.single(cls, [ctx.x(0), size], {"align_corners": _bool(flags[0]), "half_pixel_centers": _bool(flags[1])})
         return
@@ -3044,8 +3107,8 @@ def _resize(ctx: _NodeCtx) -> None:
             )
     roi = ctx.const_value(np.zeros(0, np.float32), _T.FLOAT, "roi")
     operands = [ctx.x(0), roi, ctx.const_value(np.array(scale, np.float32), _T.FLOAT, "scales")]
-    if computed and axes == [0, 1, 2, 3]:
-        operands.append(ctx.x(3))  # the computed sizes, folded by GE's preparation
+    if computed:
+        operands.append(_resize_vector(ctx, 3, axes, np.array(xd, np.int64), ctx.elem(3), "sizes"))
     elif by_sizes:
         operands.append(ctx.const_value(np.array(od, np.int64), _T.INT64, "sizes"))
     attrs = {

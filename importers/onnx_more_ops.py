@@ -62,6 +62,7 @@ MAPPINGS.update(
     ReduceSumSquare | Mul, ReduceSum | reduce_sum_square_plugin.cc
     ScatterElements | ScatterElements (negative indices: Less, Add, SelectV2) | scatter_elements_plugin.cc
     ScatterND | TensorScatterUpdate / TensorScatterAdd / Max / Min | similar_opp_plugins.cc
+    Scatter | ScatterElements (opsets 9-10: ScatterElements-11's old name) | scatter_elements_plugin.cc
     SpaceToDepth | SpaceToDepth | space_to_depth_plugin.cc
     NegativeLogLikelihoodLoss | ExpandDims, GatherElements, Squeeze, Neg, GatherV2, Mul, ReduceSum (no plugin in the public copy) | -
     SoftmaxCrossEntropyLoss | LogSoftmaxV2, then NegativeLogLikelihoodLoss's ops (no plugin in the public copy) | -
@@ -87,6 +88,7 @@ MAPPINGS.update(
     InstanceNormalization | ReduceMean, Sub, Mul, Add, Rsqrt, Reshape | instancenormalization_plugin.cc
     GroupNormalization | Reshape, ReduceMean, Sub, Mul, Add, Rsqrt (no plugin in the public copy) | -
     Xor | LogicalOr, LogicalAnd, LogicalNot, LogicalAnd | xor_plugin.cc
+    GridSample | GridSampler2D (4-D) / GridSampler3D (5-D) (no plugin in the public copy) | -
     """
     )
 )
@@ -243,6 +245,14 @@ def _scatter_elements(ctx: _NodeCtx) -> None:
     idx = nonnegative_indices(ctx, 1, dims[axis], "indices")
     attrs = {"axis": _int(axis), "reduction": StringAttr(reduction)}
     ctx.single(ge.ScatterElements, [ctx.x(0), idx, ctx.x(2)], attrs)
+
+
+@converts("Scatter")
+def _scatter(ctx: _NodeCtx) -> None:
+    # CANN: onnx_plugin/scatter_elements_plugin.cc: ONNX's Scatter-9 (opsets 9 and 10) is
+    # ScatterElements-11 under its old name (ONNX's Changelog), imported as it
+    # (importers/onnx.py: OLD_OP_RENAMES)
+    _scatter_elements(ctx)
 
 
 def _nd_indices(ctx: _NodeCtx) -> SSAValue:
@@ -767,3 +777,48 @@ def _group_norm(ctx: _NodeCtx) -> None:
             for v, w in zip(params, ("scale", "bias"))
         ]
     _affine(ctx, y, params)
+
+
+# -- GridSample ----------------------------------------------------------------------------
+
+# ONNX's modes (GridSample-16's names, and 20's) -> GE's interpolation_mode
+_GRID_MODES = {
+    "bilinear": "bilinear",
+    "linear": "bilinear",
+    "nearest": "nearest",
+    "bicubic": "bicubic",
+    "cubic": "bicubic",
+}
+
+
+@converts("GridSample")
+def _grid_sample(ctx: _NodeCtx) -> None:
+    # No plugin in the public copy: GE's GridSampler2D / GridSampler3D (image_ops.h:
+    # REG_OP(GridSampler2D), (GridSampler3D): PyTorch's grid_sampler, which ONNX's
+    # GridSample is) with interpolation_mode, padding_mode and align_corners; a 4-D X
+    # takes bilinear, nearest and bicubic, a 5-D one bilinear and nearest (GridSampler3D's).
+    _same_dtype(ctx, (0, 1))
+    rank = len(ctx.dims(0))
+    mode = ctx.attr_str("mode", "linear" if ctx.imp.opset >= 20 else "bilinear")
+    if mode not in _GRID_MODES:
+        raise ctx.unsupported_attr("mode", mode, "ONNX's modes are linear, nearest and cubic")
+    ge_mode = _GRID_MODES[mode]
+    if rank not in (4, 5):
+        raise ctx.error(f"GridSample of a rank-{rank} X: GE's GridSampler2D / GridSampler3D take 4-D and 5-D")
+    if rank == 5 and ge_mode == "bicubic":
+        raise ctx.unsupported_attr("mode", mode, "GE's GridSampler3D interpolates bilinear or nearest")
+    pad = ctx.attr_str("padding_mode", "zeros")
+    if pad not in ge.GRID_SAMPLE_PADDING:
+        raise ctx.unsupported_attr("padding_mode", pad, "ONNX's are zeros, border and reflection")
+    if ge_mode == "bicubic" and pad != "zeros":
+        # ONNX's reference moves the coordinate inside before taking the 4 taps, PyTorch's
+        # bicubic (GE's op, and onnxruntime) pads each tap only: the numbers differ
+        raise ctx.unsupported_attr(
+            "padding_mode", pad, "cubic GridSample pads as ONNX's reference defines only with zeros padding"
+        )
+    attrs = {
+        "interpolation_mode": StringAttr(ge_mode),
+        "padding_mode": StringAttr(pad),
+        "align_corners": _bool(bool(ctx.attr_int("align_corners", 0))),
+    }
+    ctx.single(ge.GridSampler2D if rank == 4 else ge.GridSampler3D, [ctx.x(0), ctx.x(1)], attrs)

@@ -45,9 +45,13 @@ Refused, each one line naming the node and the attribute: clip (DynamicRNN's cel
 bounds the cell state from above, not the gates' inputs, and the passes drop clip),
 LSTM's input_forget = 1, activations other than the defaults (LSTM, GRU: GE's kernels
 compute sigmoid and tanh only) or than those the ge dialect has an op for (RNN: not
-ThresholdedRelu, ScaledTanh, Affine), weights
-that are not constants (the passes rewrite them at compile time: MutableWeights), dtypes
-other than float16 / float32 (the kernels' TensorType).
+ThresholdedRelu, ScaledTanh, Affine), dtypes other than float16 / float32 (the kernels'
+TensorType).
+
+Weights that are not constants (graph inputs, as ONNX's node tests feed them) go beyond
+the passes, which rewrite Consts at compile time (MutableWeights): the same rearrangement
+is written as GE ops in the graph (per direction SplitD and Reshape, the gate blocks by
+SplitD and ConcatD, TransposeD, the two biases' Add).
 """
 
 from __future__ import annotations
@@ -59,20 +63,20 @@ from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect import ge
-from importers.onnx import _T, STATIC_INPUTS, _bool, _f32, _int, _ints, _NodeCtx, converts
+from importers.onnx import _T, _bool, _f32, _int, _ints, _NodeCtx, converts
 
 _DIRECTIONS = {"forward": 1, "reverse": 1, "bidirectional": 2}
 
-# The weights are Consts the fusion passes rewrite at compile time (CommonLSTMFusionPass::
-# ProcessLSTMWxh / ProcessLSTMBias read them with OpDescUtils::MutableWeights): like the
-# other inputs GE folds, they must be initializers or Constant outputs.
-STATIC_INPUTS.update(
-    {
-        "LSTM": {1: "W", 2: "R", 3: "B", 7: "P"},
-        "GRU": {1: "W", 2: "R", 3: "B"},
-        "RNN": {1: "W", 2: "R", 3: "B"},
-    }
-)
+# The weights the fusion passes rewrite at compile time (CommonLSTMFusionPass::
+# ProcessLSTMWxh / ProcessLSTMBias read Consts with OpDescUtils::MutableWeights): inputs
+# by position. A weight that is no constant (a graph input, as ONNX's node tests feed
+# them) is rearranged by GE ops in the graph instead (_Recurrent.piece): beyond the passes,
+# which need Consts.
+WEIGHT_INPUTS: dict[str, dict[int, str]] = {
+    "LSTM": {1: "W", 2: "R", 3: "B", 7: "P"},
+    "GRU": {1: "W", 2: "R", 3: "B"},
+    "RNN": {1: "W", 2: "R", 3: "B"},
+}
 # ONNX's default activations per direction (LSTM: f, g, h; GRU: f, g; RNN: f)
 _DEFAULT_ACTS = {"LSTM": ("Sigmoid", "Tanh", "Tanh"), "GRU": ("Sigmoid", "Tanh"), "RNN": ("Tanh",)}
 
@@ -105,24 +109,19 @@ class _Recurrent:
                 "cell state from above (tbe/impl/dynamic_rnn.py), and the fusion passes drop clip",
             )
         self.check_activations()
+        self.split_cache: dict[int, list[SSAValue]] = {}
         w = self.weight(1, "W")
         r = self.weight(2, "R")
+        wd, rd = ctx.dims(1), ctx.dims(2)
         self.gates = gates
-        self.hidden = r.shape[-1] if r.ndim == 3 else 0
-        if (
-            w.ndim != 3
-            or r.ndim != 3
-            or w.shape[0] != self.nd
-            or r.shape != (self.nd, gates * self.hidden, self.hidden)
-        ):
-            raise ctx.error(
-                f"W {list(w.shape)} and R {list(r.shape)} do not fit {self.nd} direction(s) of {gates} gates"
-            )
+        self.hidden = rd[-1] if len(rd) == 3 else 0
+        if len(wd) != 3 or len(rd) != 3 or wd[0] != self.nd or rd != (self.nd, gates * self.hidden, self.hidden):
+            raise ctx.error(f"W {list(wd)} and R {list(rd)} do not fit {self.nd} direction(s) of {gates} gates")
         hs = ctx.attr_int("hidden_size", self.hidden)
         if hs != self.hidden:
-            raise ctx.unsupported_attr("hidden_size", hs, f"R {list(r.shape)} gives hidden size {self.hidden}")
+            raise ctx.unsupported_attr("hidden_size", hs, f"R {list(rd)} gives hidden size {self.hidden}")
         self.w, self.r = w, r
-        self.input_size = w.shape[2]
+        self.input_size = wd[2]
         dims = ctx.dims(0)
         self.t, self.b = (dims[1], dims[0]) if self.layout else (dims[0], dims[1])
         self.x = self.time_major(ctx.x(0), dims, "TransposeX")
@@ -154,18 +153,61 @@ class _Recurrent:
                     f"{', '.join(_DEFAULT_ACTS[ctx.op_type])} only)",
                 )
 
-    def weight(self, i: int, what: str) -> np.ndarray:
-        """Input `i` as a constant: the fusion passes rewrite the weights at compile time."""
+    def weight(self, i: int, what: str) -> np.ndarray | None:
+        """Input `i`'s value when it is a constant (the fusion passes rewrite it at
+        compile time), else None: the graph rearranges it (piece)."""
         ctx = self.ctx
         v = ctx.value(i)
-        if v.const is None:
-            raise ctx.error(
-                f"input {i} ('{what}') must be a constant (an initializer or a Constant node): GE's fusion pass "
-                f"rewrites it into {self.ge_name()}'s weights at compile time; it is {v.producer}"
-            )
         if v.elem != self.elem:
             raise ctx.error(f"input {i} ('{what}') has another dtype than X")
+        if v.const is None:
+            return None
         return np.asarray(v.const, dtype=np.float32)
+
+    def piece(
+        self, i: int, d: int, blocks: int = 1, order: Sequence[int] | None = None, transpose: bool = False
+    ) -> list[SSAValue]:
+        """Direction `d` of weight input `i` ([nd, rows, cols] or [nd, n]) from the data,
+        as GE ops: SplitD of the directions (once per input), Reshape without the
+        direction axis, SplitD into `blocks` equal row blocks (ConcatD in `order` when
+        given: one tensor), TransposeD of a 2-D result."""
+        ctx = self.ctx
+        dims = ctx.dims(i)
+        one = (1, *dims[1:])
+        if i not in self.split_cache:
+            if self.nd == 1:
+                self.split_cache[i] = [ctx.x(i)]
+            else:
+                attrs = {"split_dim": _int(0), "num_split": _int(self.nd)}
+                op = self.emit(ge.SplitD, [ctx.x(i)], [self.tt(one)] * self.nd, attrs, f"Split_input{i}")
+                self.split_cache[i] = list(op.results)
+        rest = tuple(dims[1:])
+        shape = self.const(np.array(rest, np.int64), f"input{i}_{d}_shape", _T.INT64)
+        v = self.emit(
+            ge.Reshape, [self.split_cache[i][d], shape], [self.tt(rest)], {}, f"Reshape_input{i}_{d}"
+        ).results[0]
+        parts: list[SSAValue] = [v]
+        if blocks > 1:
+            blk = (rest[0] // blocks, *rest[1:])
+            attrs = {"split_dim": _int(0), "num_split": _int(blocks)}
+            parts = list(self.emit(ge.SplitD, [v], [self.tt(blk)] * blocks, attrs, f"Split_input{i}_{d}").results)
+        if order is not None:
+            attrs = {"concat_dim": _int(0), "N": _int(len(order))}
+            parts = [self.emit(ge.ConcatD, [parts[k] for k in order], [self.tt(rest)], attrs, f"Concat_input{i}_{d}").results[0]]  # fmt: skip
+        if transpose:
+            parts = [self.transpose(p, [1, 0], f"Transpose_input{i}_{d}") for p in parts]
+        return parts
+
+    def add(self, a: SSAValue, b: SSAValue, suffix: str) -> SSAValue:
+        return self.emit(ge.Add, [a, b], [a.type], {}, suffix).results[0]
+
+    def reorder(self, v: SSAValue, blocks: int, order: Sequence[int], suffix: str) -> SSAValue:
+        """1-D `v`'s `blocks` equal blocks in `order` (SplitD, ConcatD)."""
+        (n,) = v.type.get_shape()  # type: ignore[attr-defined]
+        attrs = {"split_dim": _int(0), "num_split": _int(blocks)}
+        parts = self.emit(ge.SplitD, [v], [self.tt((n // blocks,))] * blocks, attrs, f"Split_{suffix}").results
+        attrs = {"concat_dim": _int(0), "N": _int(blocks)}
+        return self.emit(ge.ConcatD, [parts[k] for k in order], [self.tt((n,))], attrs, f"Concat_{suffix}").results[0]
 
     # -- tensors -------------------------------------------------------------------------
 
@@ -322,25 +364,46 @@ def _lstm(ctx: _NodeCtx) -> None:
         )
     hid, nd = rec.hidden, rec.nd
     bias = rec.weight(3, "B") if ctx.has(3) else np.zeros((nd, 8 * hid), np.float32)
-    peep = rec.weight(7, "P") if ctx.has(7) else None
-    if bias.shape != (nd, 8 * hid) or (peep is not None and peep.shape != (nd, 3 * hid)):
-        raise ctx.error(f"B {list(bias.shape)} or P does not fit {nd} direction(s) of hidden size {hid}")
+    has_peep = ctx.has(7)
+    peep = rec.weight(7, "P") if has_peep else None
+    if (ctx.has(3) and ctx.dims(3) != (nd, 8 * hid)) or (has_peep and ctx.dims(7) != (nd, 3 * hid)):
+        raise ctx.error(f"B {list(ctx.dims(3))} or P does not fit {nd} direction(s) of hidden size {hid}")
     seq = rec.seq_lens()
     init_h, init_c = rec.states(5, "initial_h"), rec.states(6, "initial_c")
     ys, hs, cs = [], [], []
     for d in range(nd):
-        w = np.concatenate([_reordered(rec.w[d], hid, _LSTM_TO_IJFO).T, _reordered(rec.r[d], hid, _LSTM_TO_IJFO).T])
-        b = _reordered(bias[d, : 4 * hid] + bias[d, 4 * hid :], hid, _LSTM_TO_IJFO)
-        ins = [rec.x, rec.data_const(w, f"w{d}"), rec.data_const(b, f"b{d}")]
+        if rec.w is not None and rec.r is not None:
+            wr = [_reordered(rec.w[d], hid, _LSTM_TO_IJFO).T, _reordered(rec.r[d], hid, _LSTM_TO_IJFO).T]
+            w = rec.data_const(np.concatenate(wr), f"w{d}")
+        else:  # from the data: the same rearrangement as GE ops
+            parts = [
+                rec.data_const(_reordered(a[d], hid, _LSTM_TO_IJFO).T, f"{n}{d}")
+                if a is not None
+                else rec.piece(i, d, 4, _LSTM_TO_IJFO, transpose=True)[0]
+                for i, a, n in ((1, rec.w, "W"), (2, rec.r, "R"))
+            ]
+            attrs = {"concat_dim": _int(0), "N": _int(2)}
+            w = rec.emit(ge.ConcatD, parts, [rec.tt((rec.input_size + hid, 4 * hid))], attrs, f"Concat_w{d}").results[0]
+        if bias is not None:
+            b = rec.data_const(_reordered(bias[d, : 4 * hid] + bias[d, 4 * hid :], hid, _LSTM_TO_IJFO), f"b{d}")
+        else:
+            halves = rec.piece(3, d, 2)
+            summed = rec.add(halves[0], halves[1], f"Add_b{d}")
+            b = rec.reorder(summed, 4, _LSTM_TO_IJFO, f"b{d}")
+        ins = [rec.x, w, b]
         if seq is not None:
             ins.append(seq)
         h0, c0 = init_h[d], init_c[d]
-        if h0 is not None or c0 is not None or peep is not None:
+        if h0 is not None or c0 is not None or has_peep:
             ins.append(h0 if h0 is not None else rec.zeros_state(f"initial_h_{d}"))
             ins.append(c0 if c0 is not None else rec.zeros_state(f"initial_c_{d}"))
         attrs: dict[str, Attribute] = {}
-        if peep is not None:  # ONNX's P is p_i, p_o, p_f
-            ins += [rec.data_const(peep[d, k * hid : (k + 1) * hid], f"w{n}{d}") for k, n in ((0, "ci"), (2, "cf"), (1, "co"))]  # fmt: skip
+        if has_peep:  # ONNX's P is p_i, p_o, p_f
+            if peep is not None:
+                ins += [rec.data_const(peep[d, k * hid : (k + 1) * hid], f"w{n}{d}") for k, n in ((0, "ci"), (2, "cf"), (1, "co"))]  # fmt: skip
+            else:
+                p_i, p_o, p_f = rec.piece(7, d, 3)
+                ins += [p_i, p_f, p_o]
             attrs["use_peephole"] = _bool(True)
         reverse = rec.direction == "reverse" or d == 1
         attrs["direction"] = StringAttr("REDIRECTIONAL" if reverse else "UNIDIRECTIONAL")
@@ -363,18 +426,26 @@ def _gru(ctx: _NodeCtx) -> None:
     rec = _Recurrent(ctx, 3)
     hid, nd = rec.hidden, rec.nd
     bias = rec.weight(3, "B") if ctx.has(3) else np.zeros((nd, 6 * hid), np.float32)
-    if bias.shape != (nd, 6 * hid):
-        raise ctx.error(f"B {list(bias.shape)} does not fit {nd} direction(s) of hidden size {hid}")
+    if ctx.has(3) and ctx.dims(3) != (nd, 6 * hid):
+        raise ctx.error(f"B {list(ctx.dims(3))} does not fit {nd} direction(s) of hidden size {hid}")
     seq = rec.seq_lens()
     init_h = rec.states(5, "initial_h")
     ys, hs = [], []
     for d in range(nd):
         ins = [
             rec.x,
-            rec.data_const(rec.w[d].T, f"weight_input{d}"),
-            rec.data_const(rec.r[d].T, f"weight_hidden{d}"),
-            rec.data_const(bias[d, : 3 * hid], f"bias_input{d}"),
-            rec.data_const(bias[d, 3 * hid :], f"bias_hidden{d}"),
+            rec.data_const(rec.w[d].T, f"weight_input{d}") if rec.w is not None else rec.piece(1, d, transpose=True)[0],
+            rec.data_const(rec.r[d].T, f"weight_hidden{d}")
+            if rec.r is not None
+            else rec.piece(2, d, transpose=True)[0],
+            *(
+                [
+                    rec.data_const(bias[d, : 3 * hid], f"bias_input{d}"),
+                    rec.data_const(bias[d, 3 * hid :], f"bias_hidden{d}"),
+                ]
+                if bias is not None
+                else rec.piece(3, d, 2)
+            ),
         ]
         if seq is not None:
             ins.append(seq)
@@ -450,8 +521,8 @@ def _rnn(ctx: _NodeCtx) -> None:
     acts = [a.decode() if isinstance(a, bytes) else str(a) for a in names] if names is not None else ["Tanh"] * nd  # type: ignore[union-attr]
     activations = _rnn_activations(ctx, acts)
     bias = rec.weight(3, "B") if ctx.has(3) else np.zeros((nd, 2 * hid), np.float32)
-    if bias.shape != (nd, 2 * hid):
-        raise ctx.error(f"B {list(bias.shape)} does not fit {nd} direction(s) of hidden size {hid}")
+    if ctx.has(3) and ctx.dims(3) != (nd, 2 * hid):
+        raise ctx.error(f"B {list(ctx.dims(3))} does not fit {nd} direction(s) of hidden size {hid}")
     seq = rec.seq_lens()
     init_h = rec.states(5, "initial_h")
     bh = rec.tt((b_size, hid))
@@ -464,9 +535,13 @@ def _rnn(ctx: _NodeCtx) -> None:
     zero = rec.data_const(np.zeros((1, 1), np.float32), "zero")
     ys, finals = [], []
     for d in range(nd):
-        w = rec.data_const(rec.w[d].T, f"W{d}")
-        r = rec.data_const(rec.r[d].T, f"R{d}")
-        b = rec.data_const(bias[d, :hid] + bias[d, hid:], f"B{d}")
+        w = rec.data_const(rec.w[d].T, f"W{d}") if rec.w is not None else rec.piece(1, d, transpose=True)[0]
+        r = rec.data_const(rec.r[d].T, f"R{d}") if rec.r is not None else rec.piece(2, d, transpose=True)[0]
+        if bias is not None:
+            b = rec.data_const(bias[d, :hid] + bias[d, hid:], f"B{d}")
+        else:
+            b_in, b_rec = rec.piece(3, d, 2)
+            b = rec.add(b_in, b_rec, f"Add_B{d}")
         xw = rec.emit(ge.MatMul, [x2, w, b], [rec.tt((t_size * b_size, hid))], {}, f"MatMul_X{d}").results[0]
         steps = rec.emit(ge.SplitD, [xw], [bh] * t_size, {"split_dim": _int(0), "num_split": _int(t_size)}, f"Split_X{d}")  # fmt: skip
         h = init_h[d]

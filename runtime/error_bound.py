@@ -785,14 +785,60 @@ def _resize(
     # 1): the bounds combine the same way, plus on perturbed inputs its float32 roundings
     # (three lerps of two terms each), all below the combination of |x|
     oh, ow = outs[0].shape[2], outs[0].shape[3]
+    if isinstance(op, ge.Resize) and (
+        A.get_str(op, "mode") == "cubic" or A.get_str(op, "coordinate_transformation_mode") == "tf_crop_and_resize"
+    ):
+        return [_resize_by_matrices(op, args, bounds, outs)]
+    resize_args = args if isinstance(op, ge.Resize) else None
     with np.errstate(all="ignore"):
-        e = R.resize_nchw(op, _f64(bounds[0]), oh, ow)
+        e = R.resize_nchw(op, _f64(bounds[0]), oh, ow, resize_args)
         if isinstance(op, ge.ResizeNearestNeighborV2) or (
             isinstance(op, ge.Resize) and (A.get_str(op, "mode") or "nearest") == "nearest"
         ):
             return [np.require(e, np.float64, ["C", "W"])]
         u = float(np.finfo(np.float32).eps) / 2
-        extra = np.where(e > 0, 2 * 6 * u * R.resize_nchw(op, np.abs(_f64(args[0])), oh, ow), 0.0)
+        extra = np.where(e > 0, 2 * 6 * u * R.resize_nchw(op, np.abs(_f64(args[0])), oh, ow, resize_args), 0.0)
+    return [_finish(op, 0, outs[0], e, extra)]
+
+
+def _resize_by_matrices(op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]):
+    """ge.Resize's cubic and tf_crop_and_resize outputs: each is sum_ij mh[p, i] x[i, j]
+    mw[q, j] (weights of either sign for cubic): the bounds combine by |mh| and |mw|, plus
+    the roundings of an implementation that sums the (at most 4 x 4) products in the
+    working precision (at most 8 additions and 3 products deep: 2 * 12 u of the sum of
+    |terms|); an extrapolated output is the exact extrapolation_value."""
+    scales, out = R.onnx_resize_shape(op, args)
+    mh, mw, oh, ow = R.onnx_resize_matrices(op, args, scales, out)
+    ah, aw = np.abs(mh), np.abs(mw)
+    with np.errstate(all="ignore"):
+        e = np.einsum("ph,nchw,qw->ncpq", ah, _f64(bounds[0]), aw, optimize=True)
+        mag = np.einsum("ph,nchw,qw->ncpq", ah, np.abs(_f64(args[0])), aw, optimize=True)
+    u = float(np.finfo(np.float32).eps) / 2
+    outside = oh.reshape(-1, 1) | ow.reshape(1, -1)
+    e = np.where(outside, 0.0, e)
+    extra = np.where(outside, 0.0, 2 * 12 * u * mag)
+    return _finish(op, 0, outs[0], e, extra)
+
+
+@_rule(ge.GridSampler2D, ge.GridSampler3D)
+def _grid_sampler(
+    ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
+) -> list[np.ndarray]:
+    # the output sums taps of x with weights from the grid: x's bounds combine by
+    # |weights|, plus the roundings of summing the (at most 4^r) products in float32 (2 * (taps
+    # + 2 r) u of the sum of |terms|); nearest moves elements. A grid that may differ moves
+    # the sampled positions (nearest: another pixel): undecidable (infinite)
+    x, grid = args
+    if np.any(bounds[1] > 0):
+        return [np.full(outs[0].shape, INF)]
+    with np.errstate(all="ignore"):
+        e = R.grid_sample(op, _f64(bounds[0]), grid, absolute=True)
+        if (A.get_str(op, "interpolation_mode") or "bilinear") == "nearest":
+            return [np.require(e, np.float64, ["C", "W"])]
+        r = grid.shape[-1]
+        per_axis = 2 if (A.get_str(op, "interpolation_mode") or "bilinear") == "bilinear" else 4
+        u = float(np.finfo(np.float32).eps) / 2
+        extra = 2 * (per_axis**r + 2 * r) * u * R.grid_sample(op, np.abs(_f64(x)), grid, absolute=True)
     return [_finish(op, 0, outs[0], e, extra)]
 
 

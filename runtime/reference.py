@@ -35,6 +35,7 @@ Rules the whole interpreter keeps:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,7 +59,13 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
-from ge_dialect.resize import onnx_resize_index, onnx_resize_weights, tf_linear_weights, tf_nearest_index
+from ge_dialect.resize import (
+    onnx_resize_index,
+    onnx_resize_matrix,
+    onnx_resize_weights,
+    tf_linear_weights,
+    tf_nearest_index,
+)
 from ge_dialect.shapes import fmt_shape, normalize_axis
 from ge_dialect.weights import const_value_array, weight_array
 from runtime import activations as AF
@@ -75,7 +82,10 @@ __all__ = [
     "dense_value",
     "dynamic_gru_v2",
     "dynamic_rnn",
+    "grid_sample",
     "matmul_nd",
+    "onnx_resize_matrices",
+    "onnx_resize_shape",
     "out_dtype",
     "pool2d",
     "resize_nchw",
@@ -876,11 +886,47 @@ def _onnx_resize_nchw(op: ge.Resize, x: np.ndarray, scales: list[float], out: Se
     return t + (b - t) * ly
 
 
+def onnx_resize_matrices(
+    op: Operation, args: Sequence[np.ndarray], scales: list[float], out: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """ge.Resize's H and W weight matrices and out-of-input masks (ge_dialect/resize.py:
+    onnx_resize_matrix) for its attributes and input values (roi: args[1]). Shared with
+    runtime/error_bound.py."""
+    coord = A.get_str(op, "coordinate_transformation_mode") or "half_pixel"
+    roi = np.asarray(args[1], np.float64).reshape(-1)
+    if coord == "tf_crop_and_resize":
+        if roi.size != 8:
+            raise ReferenceEvalError(op, f"tf_crop_and_resize needs a roi of 8 values, got {roi.size}")
+        if any(roi[a] != 0 or roi[4 + a] != 1 for a in (0, 1)):
+            raise ReferenceEvalError(op, f"roi {roi.tolist()} crops N or C: Resize resizes H and W here")
+    common = (
+        A.get_str(op, "mode") or "nearest",
+        coord,
+        A.get_str(op, "nearest_mode") or "round_prefer_floor",
+    )
+    a = ge.float_attr(op, "cubic_coeff_a", -0.75)
+    excl = bool(A.get_int(op, "exclude_outside", 0))
+    h, w = args[0].shape[2], args[0].shape[3]
+    crop = coord == "tf_crop_and_resize"
+    mh, oh = onnx_resize_matrix(*common, h, out[2], scales[2], (roi[2], roi[6]) if crop else (0, 1), a, excl)
+    mw, ow = onnx_resize_matrix(*common, w, out[3], scales[3], (roi[3], roi[7]) if crop else (0, 1), a, excl)
+    return mh, mw, oh, ow
+
+
 def _resize_onnx(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, ge.Resize)
     x = args[0]
     scales, out = onnx_resize_shape(op, args)
-    if (A.get_str(op, "mode") or "nearest") == "linear" and x.dtype != np.float64:
+    mode = A.get_str(op, "mode") or "nearest"
+    if mode == "cubic" or A.get_str(op, "coordinate_transformation_mode") == "tf_crop_and_resize":
+        # the weight matrices of both axes in float64, rounded once to x's dtype;
+        # outputs outside the cropped input take extrapolation_value
+        mh, mw, oh, ow = onnx_resize_matrices(op, args, scales, out)
+        y = np.einsum("ph,nchw,qw->ncpq", mh, x.astype(np.float64), mw, optimize=True)
+        fill = ge.float_attr(op, "extrapolation_value", 0.0)
+        y = np.where(oh.reshape(-1, 1) | ow.reshape(1, -1), fill, y)
+        return [np.ascontiguousarray(y).astype(out_dtype(op))]
+    if mode == "linear" and x.dtype != np.float64:
         x = x.astype(np.float32)  # computed in float32, rounded once to x's dtype
     return [np.ascontiguousarray(_onnx_resize_nchw(op, x, scales, out)).astype(out_dtype(op))]
 
@@ -894,12 +940,13 @@ def onnx_resize_shape(op: Operation, args: Sequence[np.ndarray]) -> tuple[list[f
         raise ReferenceEvalError(op, str(e)) from None
 
 
-def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int) -> np.ndarray:
+def resize_nchw(op: Operation, x: np.ndarray, oh: int, ow: int, args: Sequence[np.ndarray] | None = None) -> np.ndarray:
     """`op`'s resize of NCHW `x` to oh x ow, in x's dtype (bilinear: the caller passes
-    float32 or float64)."""
+    float32 or float64); a ge.Resize's scales from its input values `args` when given
+    (scales computed from the data), else from its Consts."""
     h, w = x.shape[2], x.shape[3]
     if isinstance(op, ge.Resize):
-        got = op.scales_and_shape()
+        got = onnx_resize_shape(op, args) if args is not None else op.scales_and_shape()
         if got is None:  # computed sizes (docs/onnx.md): the output's size is the sizes' value
             got = ([1.0, 1.0, oh / h, ow / w], (x.shape[0], x.shape[1], oh, ow))
         return _onnx_resize_nchw(op, x, *got)
@@ -1265,6 +1312,88 @@ def _cumsum(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.ascontiguousarray(s).astype(out_dtype(op))]
 
 
+def _grid_reflect(v: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """`v` reflected by the nearer border until within [lo, hi] (PyTorch's
+    reflect_coordinates; ONNX's reference _gs_reflect)."""
+    rng = hi - lo
+    v = v.astype(np.float64)
+    below, above = lo - v, v - hi
+    n_b, n_a = np.floor(below / rng), np.floor(above / rng)
+    r_b, r_a = below - n_b * rng, above - n_a * rng
+    out = np.where(v < lo, np.where(n_b % 2 == 0, lo + r_b, hi - r_b), v)
+    return np.where(v > hi, np.where(n_a % 2 == 0, hi - r_a, lo + r_a), out)
+
+
+def _grid_cubic(t: np.ndarray) -> list[np.ndarray]:
+    """The cubic convolution weights (A = -0.75) of taps -1, 0, 1, 2 for fraction t."""
+    a = -0.75
+    t = t.astype(np.float64)
+    d = [t + 1, t, 1 - t, 2 - t]
+    return [(((a * e - 5 * a) * e + 8 * a) * e - 4 * a) if k in (0, 3) else (((a + 2) * e - (a + 3)) * e * e + 1) for k, e in enumerate(d)]  # fmt: skip
+
+
+def grid_sample(op: Operation, x: np.ndarray, grid: np.ndarray, absolute: bool = False) -> np.ndarray:
+    """GridSampler2D / GridSampler3D (PyTorch's grid_sampler, ONNX's GridSample) of x [N,
+    C, *in] at grid [N, *out, r], in float64: each grid position denormalized per axis
+    (align_corners: (g + 1) / 2 * (d - 1), else ((g + 1) * d - 1) / 2, in float32; the
+    grid's last axis lists W first), rounded for nearest (half to even, as onnxruntime
+    and ONNX's data: PyTorch's 3-D rounds half away from zero), moved inside by border (clamp) or reflection padding when outside
+    [-0.5, d - 0.5] ([0, d - 1] aligned); then the taps (nearest 1, bilinear 2, bicubic 4
+    of A = -0.75 per axis), a tap outside the input 0 (zeros) or its clamped / reflected
+    pixel. `absolute`: with |weights| (runtime/error_bound.py)."""
+    mode = A.get_str(op, "interpolation_mode") or "bilinear"
+    pad = A.get_str(op, "padding_mode") or "zeros"
+    align = A.get_bool(op, "align_corners")
+    r = grid.shape[-1]
+    dims = x.shape[2:]
+    g = grid.astype(np.float32)
+    taps: list[list[tuple[np.ndarray, np.ndarray]]] = []
+    for k, d in enumerate(dims):
+        n = g[..., r - 1 - k]
+        if align:
+            c = (n + np.float32(1)) / np.float32(2) * np.float32(d - 1)
+        else:
+            c = ((n + np.float32(1)) * np.float32(d) - np.float32(1)) / np.float32(2)
+        if mode == "nearest":
+            c = np.rint(c)
+        lo, hi = (0.0, d - 1.0) if align else (-0.5, d - 0.5)
+        if pad == "border":
+            c = np.where((c < lo) | (c > hi), np.clip(c, 0, d - 1), c)
+        elif pad == "reflection":
+            c = np.where((c < lo) | (c > hi), _grid_reflect(c, lo, hi), c).astype(np.float32)
+        f = np.floor(c)
+        if mode == "nearest":
+            axis_taps = [(c.astype(np.int64), np.ones(c.shape))]
+        elif mode == "bilinear":
+            t = (c - f).astype(np.float64)
+            axis_taps = [(f.astype(np.int64), 1 - t), (f.astype(np.int64) + 1, t)]
+        else:
+            w = _grid_cubic(c - f)
+            axis_taps = [(f.astype(np.int64) + j, w[j + 1]) for j in range(-1, 3)]
+        padded = []
+        for i, w in axis_taps:
+            if pad == "zeros":
+                w = np.where((i >= 0) & (i < d), w, 0.0)
+            elif pad == "reflection":
+                i = _grid_reflect(i, lo, hi).astype(np.int64)
+            padded.append((np.clip(i, 0, d - 1), np.abs(w) if absolute else w))
+        taps.append(padded)
+    xt = np.moveaxis(x.astype(np.float64), 1, -1)  # [N, *in, C]
+    batch = np.arange(x.shape[0]).reshape((-1,) + (1,) * (g.ndim - 2))
+    out = np.zeros((*g.shape[:-1], x.shape[1]))
+    for combo in itertools.product(*taps):
+        w = np.prod([c[1] for c in combo], axis=0)
+        out += w[..., None] * xt[(batch, *(c[0] for c in combo))]
+    return np.moveaxis(out, -1, 1)
+
+
+def _grid_sampler(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, grid = args
+    if x.shape[0] != grid.shape[0]:
+        raise ReferenceEvalError(op, f"x and grid have batch {x.shape[0]} and {grid.shape[0]}")
+    return [np.ascontiguousarray(grid_sample(op, x, grid)).astype(out_dtype(op))]
+
+
 def _hard_max(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """HardMax: 1 at the first largest value along the axis, 0 elsewhere."""
     x = args[0]
@@ -1561,6 +1690,8 @@ class ReferenceFunctions(InterpreterFunctions):
     run_right_shift = node_impl(ge.RightShift, _shift(False))
     run_cumsum = node_impl(ge.Cumsum, _cumsum)
     run_hard_max = node_impl(ge.HardMax, _hard_max)
+    run_grid_sampler_2d = node_impl(ge.GridSampler2D, _grid_sampler)
+    run_grid_sampler_3d = node_impl(ge.GridSampler3D, _grid_sampler)
     run_scatter_elements = node_impl(ge.ScatterElements, _scatter_elements)
     run_gather_nd = node_impl(ge.GatherNd, _gather_nd)
     run_tensor_scatter_update = node_impl(ge.TensorScatterUpdate, _tensor_scatter)

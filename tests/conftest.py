@@ -78,6 +78,7 @@ MORE_ONNX_OPS = frozenset({
     "QuantizeLinear", "DequantizeLinear", "ThresholdedRelu", "Shrink", "EyeLike",
     "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cosh", "Sinh", "Tan",
     "InstanceNormalization", "GroupNormalization", "MatMulInteger", "QLinearMatMul", "LpPool", "DynamicQuantizeLinear", "ConvInteger",
+    "GridSample", "Scatter",
 })  # fmt: skip
 
 

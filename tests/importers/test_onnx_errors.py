@@ -157,32 +157,32 @@ def test_unsupported_attribute_value(tmp_path: Path, node, inputs, pattern: str)
 
 
 def test_static_input_must_be_constant(tmp_path: Path) -> None:
-    # Resize's scales are its ResizeXxx's scales attribute (STATIC_INPUTS); shapes, axes and
-    # sizes of the other ops may be computed (tests/importers/test_onnx_computed_inputs.py)
+    # Dropout's training_mode chooses the mapping (inference: Identity): it must be a
+    # constant; shapes, axes, scales and sizes of the other ops may be computed
+    # (tests/importers/test_onnx_computed_inputs.py)
     m = model(
-        [h.make_node("Resize", ["x", "", "s"], ["y"], name="rs", mode="nearest")],
-        [("x", T.FLOAT, [1, 1, 2, 3]), ("s", T.FLOAT, [4])],
+        [h.make_node("Dropout", ["x", "", "t"], ["y"], name="drop")],
+        [("x", T.FLOAT, [1, 1, 2, 3]), ("t", T.BOOL, [])],
         [("y", T.FLOAT, None)],
         opset=18,
     )
     expect_error(
         save(m, tmp_path),
-        pattern=r"node 'rs' \(Resize\): error: input 2 \('scales'\) must be a constant \(an initializer or a Constant node\) .* it is input 's'",
+        pattern=r"node 'drop' \(Dropout\): error: input 2 \('training_mode'\) must be a constant \(an initializer or a Constant node\) .* it is input 't'",
     )
 
 
 def test_static_input_made_by_a_node_names_that_node(tmp_path: Path) -> None:
     m = model(
         [
-            h.make_node("Concat", ["ones", "twos"], ["s"], name="scales_of_x", axis=0),
-            h.make_node("Resize", ["x", "", "s"], ["y"], name="rs", mode="nearest"),
+            h.make_node("Not", ["f"], ["t"], name="mode_of_x"),
+            h.make_node("Dropout", ["x", "", "t"], ["y"], name="drop"),
         ],
-        [("x", T.FLOAT, [1, 1, 2, 3])],
+        [("x", T.FLOAT, [1, 1, 2, 3]), ("f", T.BOOL, [])],
         [("y", T.FLOAT, None)],
-        inits={"ones": np.ones(2, np.float32), "twos": np.full(2, 2.0, np.float32)},
         opset=18,
     )
-    expect_error(save(m, tmp_path), pattern=r"it is output 0 of node 'scales_of_x' \(Concat\)")
+    expect_error(save(m, tmp_path), pattern=r"it is output 0 of node 'mode_of_x' \(Not\)")
 
 
 def test_dropout_in_training_mode_is_refused(tmp_path: Path) -> None:

@@ -645,6 +645,57 @@ CASES: list[Case] = [
         },
         order=["a", "as", "az", "b", "bs", "bz", "ys", "yz"],
     ),  # fmt: skip
+    # -- Scatter (opsets 9-10): ScatterElements-11's old name ------------------------------
+    case(
+        "Scatter-opset10-axis1",
+        "Scatter",
+        {"d": f32(3, 5), "i": np.array([[1, -1], [0, 4], [2, 3]], np.int64), "u": f32(3, 2, seed=2)},
+        ["ge.Less", "ge.Add", "ge.SelectV2", "ge.ScatterElements"],
+        opset=10,
+        axis=1,
+    ),
+    case(
+        "Scatter-opset9-axis0",
+        "Scatter",
+        {"d": f32(4, 2), "i": np.array([[3, 0]], np.int32), "u": f32(1, 2, seed=3)},
+        ["ge.Less", "ge.Add", "ge.SelectV2", "ge.ScatterElements"],
+        opset=9,
+    ),  # fmt: skip
+    # -- GridSample: GE's GridSampler2D / GridSampler3D (no plugin in the public copy) -----
+    *(
+        case(
+            f"GridSample-{mode}-{pad}-{align}-{opset}",
+            "GridSample",
+            {"x": f32(2, 3, 4, 5, seed=3), "g": (f32(2, 3, 6, 2, seed=4) * 0.8).astype(np.float32)},
+            ["ge.GridSampler2D"],
+            opset=opset,
+            mode=mode,
+            padding_mode=pad,
+            align_corners=align,
+        )
+        for mode, pad, align, opset in [
+            ("bilinear", "zeros", 0, 16),
+            ("nearest", "border", 1, 16),
+            ("bicubic", "zeros", 0, 16),
+            ("linear", "reflection", 1, 20),
+            ("cubic", "zeros", 1, 20),
+            ("nearest", "reflection", 0, 20),
+            ("linear", "border", 0, 20),
+        ]
+    ),
+    *(
+        case(
+            f"GridSample-3d-{mode}-{pad}-{align}",
+            "GridSample",
+            {"x": f32(1, 2, 3, 4, 5, seed=5), "g": (f32(1, 2, 3, 4, 3, seed=6) * 0.9).astype(np.float32)},
+            ["ge.GridSampler3D"],
+            opset=20,
+            mode=mode,
+            padding_mode=pad,
+            align_corners=align,
+        )
+        for mode, pad, align in [("linear", "zeros", 0), ("nearest", "border", 1), ("linear", "reflection", 1)]
+    ),  # fmt: skip
 ]
 
 
@@ -737,8 +788,26 @@ def test_out_of_range_index_from_data_is_an_error(op: str, x: np.ndarray, idx: n
             [("d", F, [2]), ("t", T.BFLOAT16, [1])],
             r"node 'cl' \(CastLike\): error: CastLike to bfloat16: GE's Cast plugin maps only",
         ),
+        (
+            h.make_node("GridSample", ["x", "g"], ["y"], name="gs", mode="bicubic"),
+            [("x", F, [1, 1, 2, 2, 2]), ("g", F, [1, 1, 1, 1, 3])],
+            r"node 'gs' \(GridSample\): error: attribute mode = bicubic is not supported: GE.s GridSampler3D",
+        ),
+        (
+            h.make_node("GridSample", ["x", "g"], ["y"], name="gs", mode="bicubic", padding_mode="border"),
+            [("x", F, [1, 1, 2, 2]), ("g", F, [1, 1, 1, 2])],
+            r"node 'gs' \(GridSample\): error: attribute padding_mode = border is not supported",
+        ),
     ],
-    ids=["scatter-elements-max", "scatter-nd-mul", "gather-nd-batch-dims", "depth-to-space-block-1", "castlike-bf16"],
+    ids=[
+        "scatter-elements-max",
+        "scatter-nd-mul",
+        "gather-nd-batch-dims",
+        "depth-to-space-block-1",
+        "castlike-bf16",
+        "gridsample-3d-cubic",
+        "gridsample-cubic-border",
+    ],  # fmt: skip
 )
 def test_refused(node, inputs, pattern: str) -> None:
     m = make_model([node], inputs, ["y"], opset=18)

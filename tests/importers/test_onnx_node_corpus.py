@@ -29,11 +29,12 @@ grow). A case whose expected outputs both the installed onnx's reference and onn
 contradict, giving our reference's numbers, is *disputed*: the data's own error (onnx
 1.17's int8 QLinearMatMul outputs wrap around where both saturate), listed, not a match.
 
-`test_node_corpus` runs the installed onnx's cases (RECORDED_MATCHES). Set
+`test_node_corpus[k]` runs the installed onnx's cases of shard k (RECORDED_MATCHES_BY_SHARD;
+the shards let pytest-xdist run them on every core). Set
 GE_ONNX_NODE_DATA to a wheel's node data directory to run that instead (for onnx 1.17.0's:
-`pip download --no-deps onnx==1.17.0`, unzip `onnx/backend/test/data/node`); the count on
-it is RECORDED_MATCHES_1_17. `python tests/importers/test_onnx_node_corpus.py DIR` prints
-the same report for a directory.
+`pip download --no-deps onnx==1.17.0`, unzip `onnx/backend/test/data/node`); the counts on
+it are RECORDED_MATCHES_1_17_BY_SHARD. `python tests/importers/test_onnx_node_corpus.py DIR
+[CASE ...]` prints the same report for a directory (or the named cases of it), all shards.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import re
 import sys
 import tempfile
 import warnings
+import zlib
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -59,11 +61,18 @@ from ge_tools.parse import UserError
 from runtime.error_bound import output_error_bounds
 from runtime.reference import select_graph
 
-# cases of the installed onnx's collect_testcases() that match (onnx 1.23.2: 1,884 cases,
-# the refusals grouped by reason are printed by the test)
-RECORDED_MATCHES = 874
-# cases of onnx 1.17.0's wheel data (1,288) that match (344 before issue 28's ops)
-RECORDED_MATCHES_1_17 = 944
+# The cases run in SHARDS pytest tests (test_node_corpus[k]), for pytest-xdist to spread
+# them over the cores; a case's shard is the CRC-32 of its name modulo SHARDS (stable as
+# cases come and go). Each shard's matches are recorded: a shard fails when fewer match,
+# so the total can only drop where a shard does.
+SHARDS = 8
+# cases of the installed onnx's collect_testcases() that match, per shard (onnx 1.23.2:
+# 1,884 cases, 1,020 match; the refusals grouped by reason are printed by the test)
+RECORDED_MATCHES_BY_SHARD = (111, 116, 134, 112, 135, 143, 129, 140)
+# cases of onnx 1.17.0's wheel data (1,288) that match, per shard (1,001; 344 before issue 28's ops)
+RECORDED_MATCHES_1_17_BY_SHARD = (111, 117, 141, 110, 137, 132, 110, 143)
+RECORDED_MATCHES = sum(RECORDED_MATCHES_BY_SHARD)
+RECORDED_MATCHES_1_17 = sum(RECORDED_MATCHES_1_17_BY_SHARD)
 
 # ONNX's backend runner's default tolerances (onnx/backend/test/runner: assert_similar_outputs)
 RTOL, ATOL = 1e-3, 1e-7
@@ -120,9 +129,11 @@ def _data_files(d: str, prefix: str, elems: list[int]) -> list[object]:
     return [_read_value(os.path.join(d, f"{prefix}{i}.pb"), elems[i] if i < len(elems) else -1) for i in range(n)]
 
 
-def cases_in(directory: str) -> Iterator[Case]:
-    """The cases of a wheel's node data directory, in name order."""
+def cases_in(directory: str, shard: int | None = None) -> Iterator[Case]:
+    """The cases of a wheel's node data directory (those of `shard` when given), in name order."""
     for name in sorted(os.listdir(directory)):
+        if shard is not None and shard_of(name) != shard:
+            continue
         d = os.path.join(directory, name)
         model = os.path.join(d, "model.onnx")
         if not os.path.isfile(model):
@@ -135,14 +146,17 @@ def cases_in(directory: str) -> Iterator[Case]:
         yield Case(name, model, sets)
 
 
-def installed_cases(tmp: str) -> Iterator[Case]:
-    """The installed onnx's node cases, each model written to a file under `tmp`."""
+def installed_cases(tmp: str, shard: int | None = None) -> Iterator[Case]:
+    """The installed onnx's node cases (those of `shard` when given), each model written to
+    a file under `tmp`."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from onnx.backend.test.case.node import collect_testcases
 
         collected = collect_testcases()
     for c in collected:
+        if shard is not None and shard_of(c.name) != shard:
+            continue
         path = os.path.join(tmp, f"{c.name}.onnx")
         onnx.save(c.model, path)
         yield Case(c.name, path, [(list(i), list(o)) for i, o in c.data_sets], c.rtol, c.atol)
@@ -270,19 +284,34 @@ def run_all(cases: Iterator[Case]) -> dict[str, Outcome]:
     return {c.name: run_case(c) for c in cases}
 
 
-def test_node_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+def shard_of(name: str) -> int:
+    return zlib.crc32(name.encode()) % SHARDS
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_node_corpus(shard: int, capsys: pytest.CaptureFixture[str]) -> None:
     directory = os.environ.get("GE_ONNX_NODE_DATA")
     with tempfile.TemporaryDirectory() as tmp:
         if directory:
-            outcomes, recorded, source = run_all(cases_in(directory)), RECORDED_MATCHES_1_17, directory
+            outcomes, recorded = run_all(cases_in(directory, shard)), RECORDED_MATCHES_1_17_BY_SHARD[shard]
+            source = f"{directory}, shard {shard} of {SHARDS}"
         else:
-            outcomes, recorded, source = run_all(installed_cases(tmp)), RECORDED_MATCHES, "installed onnx"
+            outcomes, recorded = run_all(installed_cases(tmp, shard)), RECORDED_MATCHES_BY_SHARD[shard]
+            source = f"installed onnx, shard {shard} of {SHARDS}"
     with capsys.disabled():
         print("\n" + report(outcomes, recorded, source))
     bad = sorted(n for n, o in outcomes.items() if o.status in ("wrong", "crash"))
     assert not bad, f"{len(bad)} node tests give a wrong number or crash: {bad[:10]}"
     matches = sum(o.status == "match" for o in outcomes.values())
-    assert matches >= recorded, f"{matches} node tests match, fewer than the recorded {recorded}"
+    assert matches >= recorded, f"{matches} node tests of shard {shard} match, fewer than the recorded {recorded}"
+
+
+def test_shards_cover_the_cases_once() -> None:
+    # every case is in exactly one shard, and the shards' records add up to the totals
+    names = [f"test_case_{k}" for k in range(200)]
+    assert sorted(n for k in range(SHARDS) for n in names if shard_of(n) == k) == sorted(names)
+    assert len({shard_of(n) for n in names}) == SHARDS
+    assert len(RECORDED_MATCHES_BY_SHARD) == len(RECORDED_MATCHES_1_17_BY_SHARD) == SHARDS
 
 
 if __name__ == "__main__":

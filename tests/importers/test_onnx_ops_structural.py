@@ -625,14 +625,19 @@ REFUSED = [
         "needs Conv3DTranspose",
     ),
     (
-        "resize-cubic",
-        resize_model("cubic", "asymmetric", sizes=[1, 2, 8, 10]),
-        "attribute mode = cubic is not supported",
+        "resize-cubic-antialias-down",
+        resize_model("cubic", "asymmetric", sizes=[1, 2, 2, 3], opset=18, antialias=1),
+        "attribute antialias = 1 is not supported",
     ),
     (
-        "resize-tf-crop-and-resize",
+        "resize-tf-crop-and-resize-empty-roi",
         resize_model("linear", "tf_crop_and_resize", sizes=[1, 2, 8, 10]),
-        "attribute coordinate_transformation_mode = tf_crop_and_resize is not supported",
+        "roi has shape [0]: tf_crop_and_resize takes a start and an end per axis",
+    ),
+    (
+        "resize-tf-crop-and-resize-scales",
+        resize_model("linear", "tf_crop_and_resize", scales=[1, 1, 2, 2]),
+        "roi has shape [0]",
     ),
     (
         "resize-antialias-down",

@@ -5,8 +5,10 @@ GE's Resize plugin (resize_plugin.cc) makes nearest a ResizeNearestNeighborV2 an
 ResizeBilinearV2; where its attributes would compute other numbers than ONNX, the
 importer gives the same op the attribute setting that computes ONNX's pixels for the
 node's sizes, else it makes GE's Resize op (image_ops.h: REG_OP(Resize), ONNX's
-attributes). Every generated case must import (except the refusals at the end), and
-match onnxruntime: nearest exactly, linear within float32 / float16 rounding.
+attributes). Beyond the plugin, cubic, tf_crop_and_resize (the roi) and scales computed
+from the data are GE's Resize too. Every generated case must import (except the refusals
+at the end), and match onnxruntime: nearest exactly, linear and cubic within float32 /
+float16 rounding.
 """
 
 from __future__ import annotations
@@ -165,15 +167,144 @@ def test_which_ge_op(mode, coord, nm, out_hw, ge_type: str, flags) -> None:
         assert op.attributes["mode"].data == mode
 
 
+def _data_model(mode: str, coord: str, by: str, axes: list[int] | None, elem: int = T.FLOAT, **attrs):
+    """One Resize of x [1, 2, 4, 5] whose scales or sizes (and roi for tf_crop_and_resize)
+    are graph inputs, fed as data (one value per axis of `axes`); the output shape
+    declared (ONNX's inference cannot follow data)."""
+    k = len(axes) if axes else 4
+    inputs = [("x", elem, X_SHAPE)]
+    names = ["x", "", "", ""]
+    if coord == "tf_crop_and_resize":
+        inputs.append(("roi", T.FLOAT, [2 * k]))
+        names[1] = "roi"
+    if by == "scales":
+        inputs.append(("scales", T.FLOAT, [k]))
+        names[2] = "scales"
+    else:
+        inputs.append(("sizes", T.INT64, [k]))
+        names[3] = "sizes"
+    names = names[: 3 if by == "scales" else 4]
+    kw = dict(mode=mode, coordinate_transformation_mode=coord, **attrs)
+    if axes:
+        kw["axes"] = axes
+    node = h.make_node("Resize", names, ["y"], name="rs", **kw)
+    return make_onnx_model([node], inputs, ["y"], opset=19)
+
+
+def _data_check(m, feeds: dict[str, np.ndarray], out_hw: tuple[int, int]) -> None:
+    """The model with its output shape declared (`out_hw`): the reference against
+    onnxruntime (or ONNX's reference where the two disagree), the compiled program against the reference within the error bound."""
+    m.graph.output[0].type.tensor_type.shape.dim[2].dim_value = out_hw[0]
+    m.graph.output[0].type.tensor_type.shape.dim[3].dim_value = out_hw[1]
+    module = import_model(m, "rs.onnx")
+    args = list(feeds.values())
+    (ref,) = api.reference(module, args)
+    sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    (want,) = sess.run(None, feeds)
+    assert ref.shape == want.shape == (*X_SHAPE[:2], *out_hw)
+    if not _same(ref, want, exact=False):
+        # onnxruntime's cubic tf_crop_and_resize is not ONNX's (its reference's, which
+        # the node tests' data hold): ours must then be the reference's
+        spec = ReferenceEvaluator(m).run(None, feeds)[0]
+        assert _same(ref, spec, exact=False) and not _same(spec, want, exact=False)
+    (sim,) = api.simulate(module, args).outputs
+    bound = output_error_bounds(select_graph(module, None), args)[0]
+    assert ge_run.within_tolerance(sim, ref, bound).all()
+
+
+CUBIC_CASES = [
+    ("half_pixel", -0.75, 0, (8, 10)),
+    ("half_pixel", -0.5, 1, (3, 3)),
+    ("align_corners", -0.75, 0, (7, 3)),
+    ("asymmetric", -0.75, 1, (6, 15)),
+    ("pytorch_half_pixel", -0.5, 0, (1, 5)),
+    ("half_pixel_symmetric", -0.75, 0, (2, 7)),
+]
+
+
+@pytest.mark.parametrize(
+    ("coord", "a", "excl", "out_hw"), CUBIC_CASES, ids=[f"{c[0]}-{c[2]}-{c[3]}" for c in CUBIC_CASES]
+)
+@pytest.mark.parametrize("elem", [T.FLOAT, T.FLOAT16])
+def test_cubic_matches_onnxruntime(coord: str, a: float, excl: int, out_hw: tuple[int, int], elem: int) -> None:
+    # beyond the plugin (it refuses cubic): GE's Resize with cubic_coeff_a and exclude_outside
+    m = _model("cubic", coord, None, out_hw, elem=elem)
+    m.graph.node[0].attribute.extend([h.make_attribute("cubic_coeff_a", a), h.make_attribute("exclude_outside", excl)])
+    assert _check(m, elem, 7) == "Resize"
+
+
+@pytest.mark.parametrize(
+    ("mode", "coord", "scales", "axes", "out_hw"),
+    [
+        ("nearest", "half_pixel", [1, 1, 2.0, 3.0], None, (8, 15)),
+        ("nearest", "asymmetric", [3.0, 2.0], [3, 2], (8, 15)),
+        ("linear", "half_pixel", [0.6, 0.6], [2, 3], (2, 3)),
+        ("linear", "align_corners", [1, 1, 1.5, 0.8], None, (6, 4)),
+        ("cubic", "half_pixel", [0.8, 2.5], [-2, -1], (3, 12)),
+        ("cubic", "asymmetric", [1, 1, 2.0, 2.0], None, (8, 10)),
+    ],
+)
+def test_scales_from_data_match_onnxruntime(mode, coord, scales, axes, out_hw) -> None:
+    # the scales are data: GE's Resize reads them when it runs (the coordinates use the
+    # scale, not out / in: 0.6 of 4 pixels is 2 pixels at scale 0.6)
+    m = _data_model(mode, coord, "scales", axes)
+    x = _input(T.FLOAT, 5)
+    _data_check(m, {"x": x, "scales": np.array(scales, np.float32)}, out_hw)
+    ops = [ge.ge_type(o) for o in select_graph(import_model(m, "rs.onnx"), None).body.block.ops]
+    assert "Resize" in ops and ("GatherV2" in ops) == (axes is not None)
+
+
+@pytest.mark.parametrize(
+    ("mode", "roi", "sizes", "axes", "extrapolation"),
+    [
+        ("linear", [0, 0, 0.4, 0.6, 1, 1, 0.6, 0.8], [1, 2, 3, 3], None, 0.0),
+        ("linear", [0.4, 0.6, 0.6, 0.8], [3, 3], [2, 3], 0.0),
+        ("linear", [0.6, 0.4, 0.8, 0.6], [3, 3], [3, 2], 0.0),
+        ("linear", [0, 0, -0.2, 0.5, 1, 1, 1.3, 1.2], [1, 2, 5, 4], None, 10.0),
+        ("nearest", [0, 0, 0.1, 0.2, 1, 1, 0.9, 1.4], [1, 2, 6, 4], None, -1.0),
+        ("cubic", [0, 0, 0.2, 0.1, 1, 1, 0.9, 0.7], [1, 2, 4, 7], None, 0.0),
+    ],
+)
+def test_crop_and_resize_matches_onnxruntime(mode, roi, sizes, axes, extrapolation) -> None:
+    # beyond the plugin (no roi crop): GE's Resize with the roi input and
+    # extrapolation_value for the outputs whose coordinate falls outside the input
+    m = _data_model(mode, "tf_crop_and_resize", "sizes", axes, extrapolation_value=extrapolation)
+    x = _input(T.FLOAT, 9)
+    feeds = {"x": x, "roi": np.array(roi, np.float32), "sizes": np.array(sizes, np.int64)}
+    hw = (sizes[-2], sizes[-1]) if axes != [3, 2] else (sizes[1], sizes[0])
+    _data_check(m, feeds, hw)
+
+
+def test_cubic_bound_covers_negative_weights() -> None:
+    # cubic weights have either sign: a bound from the signed weights could cancel to 0;
+    # the rule combines |weights|, so a perturbation of x moves the output within it
+    m = _model("cubic", "half_pixel", None, (8, 10))
+    module = import_model(m, "rs.onnx")
+    x = _input(T.FLOAT, 11)
+    bound = output_error_bounds(select_graph(module, None), [x])[0]
+    (ref,) = api.reference(module, [x])
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        dx = (rng.uniform(-1, 1, x.shape) * 1e-3).astype(np.float32)
+        (moved,) = api.reference(module, [x + dx])
+        spread = output_error_bounds(select_graph(module, None), [x], input_bounds=[np.full(x.shape, 1e-3)])[0]
+        assert (np.abs(moved.astype(np.float64) - ref) <= spread + 1e-6).all()
+    assert (bound > 0).all()
+
+
 @pytest.mark.parametrize(
     ("m", "msg"),
     [
-        (_model("cubic", "half_pixel", None, (8, 10)), "attribute mode = cubic is not supported"),
-        (_model("linear", "tf_crop_and_resize", None, (8, 10)), "tf_crop_and_resize is not supported"),
         (_model("linear", "tf_half_pixel_for_nn", None, (8, 10), opset=19), "not a mode of Resize at opset 19"),
         (_model("linear", "half_pixel_symmetric", None, (8, 10), opset=18), "not a mode of Resize at opset 18"),
+        (_data_model("linear", "half_pixel", "scales", None, antialias=1), "antialias = 1 is not supported"),
+        (_data_model("cubic", "half_pixel", "sizes", [2, 3], antialias=1), "antialias = 1 is not supported"),
+        (
+            _data_model("nearest", "half_pixel", "sizes", [2, 3], keep_aspect_ratio_policy="not_larger"),
+            r"input 3 \('sizes'\) must be a constant with keep_aspect_ratio_policy not_larger",
+        ),
     ],
-    ids=["cubic", "tf-crop-and-resize", "tf-half-pixel-at-19", "half-pixel-symmetric-at-18"],
+    ids=["tf-half-pixel-at-19", "half-pixel-symmetric-at-18", "antialias-scales", "antialias-sizes", "policy"],
 )
 def test_refused(m, msg: str) -> None:
     with pytest.raises(OnnxImportError, match=msg) as e:

@@ -368,16 +368,51 @@ def test_refused(tag: str, case: Case, want: str) -> None:
     assert want in msg, msg
 
 
-def test_weights_from_the_graph_are_refused() -> None:
-    node = h.make_node("LSTM", ["x", "W", "R"], ["Y"], name="n", hidden_size=2)
-    m = make_model(
-        [node],
-        [("x", T.FLOAT, [3, 1, 2]), ("W", T.FLOAT, [1, 8, 2])],
-        ["Y"],
-        {"R": np.zeros((1, 8, 2), np.float32)},
-    )
-    with pytest.raises(OnnxImportError, match=r"node 'n' \(LSTM\): error: input 1 \('W'\) must be a constant"):
-        import_model(m, "m.onnx")
+def weights_as_inputs(m: onnx.ModelProto, names: set[str]) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+    """`m` with the initializers `names` made graph inputs, and their values as feeds."""
+    out = onnx.ModelProto()
+    out.CopyFrom(m)
+    moved = {t.name: onnx.numpy_helper.to_array(t) for t in out.graph.initializer if t.name in names}
+    keep = [t for t in out.graph.initializer if t.name not in names]
+    del out.graph.initializer[:]
+    out.graph.initializer.extend(keep)
+    for n, a in moved.items():
+        out.graph.input.append(h.make_tensor_value_info(n, onnx.helper.np_dtype_to_tensor_dtype(a.dtype), a.shape))
+    return out, moved
+
+
+DATA_WEIGHT_CASES = [
+    (Case("LSTM", 5, 3, 4, 6, "bidirectional", peep=True, init=True, seq=[5, 2, 4]), {"W", "R", "B", "P"}),
+    (Case("LSTM", 4, 2, 3, 5, "forward"), {"W"}),
+    (Case("LSTM", 4, 2, 3, 5, "reverse", bias=False), {"R"}),
+    (Case("GRU", 5, 3, 4, 6, "bidirectional", init=True), {"W", "R", "B"}),
+    (Case("GRU", 5, 2, 3, 4, "forward", attrs={"linear_before_reset": 1}), {"B"}),
+    (Case("RNN", 4, 2, 3, 4, "bidirectional", seq=[4, 2]), {"W", "R", "B"}),
+    (Case("RNN", 4, 2, 3, 4, "forward", layout=1), {"W", "B"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "names"), DATA_WEIGHT_CASES, ids=[f"{c.id}-{'-'.join(sorted(n))}" for c, n in DATA_WEIGHT_CASES]
+)
+def test_weights_from_the_data_match_onnxruntime(case: Case, names: set[str]) -> None:
+    # beyond GE's fusion passes (they rewrite Consts): weights that are graph inputs are
+    # rearranged by GE ops in the graph (SplitD, Reshape, ConcatD, TransposeD, Add)
+    from ge_tools import api
+
+    m, values = weights_as_inputs(build(case), names)
+    f = {**feeds(build(case)), **values}
+    order = [vi.name for vi in m.graph.input]
+    args = [f[n] for n in order]
+    want = ort_run(m, dict(zip(order, args))) if not case.layout else None
+    module = import_model(m, "m.onnx")
+    ops = {o.name for g in module.ops for o in g.walk()}
+    assert "ge.Reshape" in ops  # the weights' rearrangement is in the graph
+    got_ref = run_module(module, args)
+    if want is None:  # layout 1: against the same model with the weights as initializers
+        want = run_module(import_model(build(case), "m.onnx"), list(feeds(build(case)).values()))
+    close(got_ref, want, case.elem)
+    close(api.simulate(module, args).outputs, want, case.elem)
 
 
 def test_double_is_refused() -> None:
@@ -447,17 +482,18 @@ def test_onnx_node_tests(case) -> None:  # noqa: ANN001
     """ONNX's own node tests of LSTM, GRU and RNN against their expected outputs, through the
     reference and through ge-compile and the simulator. This onnx stamps them opset 22,
     whose versions of the three ops only add bfloat16 to their types: restamped 21. Their
-    W, R, B (and P) are graph inputs fed as data; GE folds them (STATIC_INPUTS): here
-    initializers, as in a real model."""
+    W, R, B (and P) are graph inputs fed as data (onnx 1.17's data runs them so in
+    test_onnx_node_corpus.py): here initializers, as in a real model, whose rearrangement
+    GE's fusion passes do at compile time (WEIGHT_INPUTS)."""
     from ge_tools import api
-    from importers.onnx import STATIC_INPUTS
+    from importers.onnx_rnn import WEIGHT_INPUTS
 
     m = onnx.ModelProto()
     m.CopyFrom(case.model)
     assert m.opset_import[0].version == 22
     m.opset_import[0].version = 21
     node = m.graph.node[0]
-    static = {node.input[i] for i in STATIC_INPUTS[node.op_type] if i < len(node.input) and node.input[i]}
+    static = {node.input[i] for i in WEIGHT_INPUTS[node.op_type] if i < len(node.input) and node.input[i]}
     for inputs, outputs in case.data_sets:
         mm = onnx.ModelProto()
         mm.CopyFrom(m)

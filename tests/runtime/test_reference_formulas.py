@@ -2097,6 +2097,86 @@ def _tensor_scatter(op: str) -> Iterator[Case]:
         yield Case(f"{op}-{xs}-{ids}-{np.dtype(dt)}", one_op(op, [x, idx, u], [xs], [dt]), [x, idx, u], [want])
 
 
+def _grid_pixel(x: np.ndarray, n: int, c: int, idx: list[int], pad: str, align: bool) -> float:
+    """x[n, c, idx] with padding_mode `pad` for an index outside (PyTorch's grid_sampler)."""
+    fixed = []
+    for i, d in zip(idx, x.shape[2:]):
+        if pad == "zeros" and not 0 <= i < d:
+            return 0.0
+        if pad == "border":
+            i = min(max(i, 0), d - 1)
+        if pad == "reflection":
+            i = min(max(int(_reflect(float(i), *((0.0, d - 1.0) if align else (-0.5, d - 0.5)))), 0), d - 1)
+        fixed.append(i)
+    return float(x[(n, c, *fixed)])
+
+
+def _reflect(v: float, lo: float, hi: float) -> float:
+    span = hi - lo
+    if v < lo:
+        k, r = divmod(lo - v, span)
+        return lo + r if int(k) % 2 == 0 else hi - r
+    if v > hi:
+        k, r = divmod(v - hi, span)
+        return hi - r if int(k) % 2 == 0 else lo + r
+    return v
+
+
+def _keys(t: float) -> list[float]:
+    """Keys' cubic weights (a = -0.75) of taps -1, 0, 1, 2 at fraction t."""
+    a = -0.75
+    near = lambda d: ((a + 2) * d - (a + 3)) * d * d + 1  # noqa: E731
+    far = lambda d: ((a * d - 5 * a) * d + 8 * a) * d - 4 * a  # noqa: E731
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+@formula(ge.GridSampler2D, ge.GridSampler3D)
+def _grid_sampler(op: str) -> Iterator[Case]:
+    r = 2 if op == "GridSampler2D" else 3
+    modes = ["bilinear", "nearest", "bicubic"] if r == 2 else ["bilinear", "nearest"]
+    x_shape = (1, 2, 3, 5) if r == 2 else (1, 2, 3, 2, 3)
+    g_shape = (1, 3, 1, 2) if r == 2 else (1, 1, 3, 1, 3)
+    for k, (mode, pad, align) in enumerate(itertools.product(modes, ("zeros", "border", "reflection"), (False, True))):
+        xs, gs = (x_shape, g_shape) if k else ((1,) * (r + 2), (1,) * (r + 1) + (r,))  # size 1 first
+        x = rng_array(xs, F32, seed=40 + k)
+        g = rng_array(gs, F32, -1.4, 1.4, seed=60 + k)
+        out = (*xs[:2], *gs[1:-1])
+
+        def f(i, x=x, g=g, mode=mode, pad=pad, align=align) -> object:
+            n, c, *o = i
+            coords = []
+            for ax, d in enumerate(x.shape[2:]):
+                gv = float(np.float32(g[(n, *o, r - 1 - ax)]))
+                v = (gv + 1) / 2 * (d - 1) if align else ((gv + 1) * d - 1) / 2
+                v = float(np.float32(v))
+                if mode == "nearest":
+                    v = float(round(v))  # Python's round: half to even
+                lo, hi = (0.0, d - 1.0) if align else (-0.5, d - 0.5)
+                if (v < lo or v > hi) and pad == "border":
+                    v = min(max(v, 0.0), d - 1.0)
+                elif (v < lo or v > hi) and pad == "reflection":
+                    v = _reflect(v, lo, hi)
+                coords.append(v)
+            if mode == "nearest":
+                return _grid_pixel(x, n, c, [int(v) for v in coords], pad, align)
+            per_axis = []
+            for v in coords:
+                base = math.floor(v)
+                if mode == "bilinear":
+                    per_axis.append([(base, 1 - (v - base)), (base + 1, v - base)])
+                else:
+                    per_axis.append(list(zip(range(base - 1, base + 3), _keys(v - base))))
+            total = 0.0
+            for combo in itertools.product(*per_axis):
+                w = math.prod(t[1] for t in combo)
+                total += w * _grid_pixel(x, n, c, [t[0] for t in combo], pad, align)
+            return total
+
+        attrs = f' {{interpolation_mode = "{mode}", padding_mode = "{pad}", align_corners = {str(align).lower()}}}'
+        yield Case(f"{op}-{mode}-{pad}-{align}", one_op(op, [x, g], [out], [F32], attrs), [x, g],
+                   [build(out, F32, f)], tol=[1e-5])  # fmt: skip
+
+
 @formula(ge.DepthToSpace, ge.SpaceToDepth)
 def _depth_space(op: str) -> Iterator[Case]:
     for shape, b, mode, dt in [((1, 4, 1, 1), 2, "DCR", F32), ((1, 9, 3, 5), 3, "CRD", F32),
