@@ -83,6 +83,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 
 from ge_dialect import attrs as A
+from ge_dialect import memo
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR, verify_asc_backend, verify_fuse_attrs
 from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
@@ -160,6 +161,14 @@ def _discard(op: Operation) -> None:
     if op.parent is not None:
         op.detach()
     op.erase()
+
+
+def _const_value(v: SSAValue) -> Attribute | None:
+    """The `value` of the ge.Const / ge.Constant producing `v`, else None (what const_ints
+    and const_scalar read of an input's producer)."""
+    owner = v.owner
+    # (type(): both classes are final, and an ABC isinstance costs more than the rest of the key)
+    return owner.attributes.get("value") if type(owner) is Const or type(owner) is Constant else None
 
 
 class GeNode(IRDLOperation):
@@ -306,8 +315,19 @@ class GeNode(IRDLOperation):
 
     # -- verification ---------------------------------------------------------------
 
+    # True for a node whose verify reads beyond verify_inputs() (its region, a subgraph it
+    # calls): ge_dialect/memo.py never skips its verify
+    VERIFY_READS_GRAPH: ClassVar[bool] = False
+
     def verify_(self) -> None:
         # (the placement is the InGeGraph trait, verified just before this)
+        key = None
+        if memo.ENABLED and not self.VERIFY_READS_GRAPH:
+            key = self.verify_inputs()
+            if memo.NODE_VERIFIED.get(self) == key:
+                memo.COUNTS.skipped += 1
+                return  # nothing this verify reads changed since it last passed
+        memo.COUNTS.verified += 1
         self._verify_arity()
         for i, v in enumerate(self.operands):
             self._verify_type(v.type, f"input {i}")
@@ -320,6 +340,23 @@ class GeNode(IRDLOperation):
         inferred = self.infer()
         if inferred is not None:
             self._compare_results(inferred)
+        if key is not None:
+            memo.NODE_VERIFIED[self] = key
+
+    def verify_inputs(self) -> tuple[object, ...]:
+        """Everything verify_ reads of a node that does not read its graph: its inputs
+        (the values) and their types, its result types, attributes and properties, and
+        the `value` of each ge.Const / ge.Constant producing an input (const_ints,
+        const_scalar). Two equal tuples give the same verdict (ge_dialect/memo.py)."""
+        inputs = tuple(self.operands)
+        return (
+            inputs,
+            tuple([v.type for v in inputs]),
+            tuple([r.type for r in self.results]),
+            tuple(self.attributes.items()),
+            tuple(self.properties.items()),
+            tuple([_const_value(v) for v in inputs]),
+        )
 
     def _verify_arity(self) -> None:
         for what, n, (lo, hi) in (
@@ -559,18 +596,20 @@ class GeNode(IRDLOperation):
 def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLike]:
     """Shared by ge.graph and ge.FusedAscBackend: nodes in topological order, dense Data
     indices, a final NetOutput. Returns the Data nodes by index."""
-    defined: set[SSAValue] = set()
+    # the ops seen so far (a set of ops: their identity hash is C's, a value's is Python's)
+    defined: set[Operation] = set()
     for op in block_ops:
         # GE graphs are DAGs listed in topological order (passes and the interpreters walk
         # the block in order): an input produced further down is a forward edge or a cycle.
+        block = op.parent
         for i, v in enumerate(op.operands):
-            if isinstance(v, OpResult) and v.op.parent is op.parent and v not in defined:
+            if isinstance(v, OpResult) and v.op not in defined and v.op.parent is block:
                 raise LocatedError(
                     op,
                     f"input {i} '%{v.name_hint or v.index}' is produced by '{node_name(v.op)}' further down "
                     "the graph: nodes must be listed in topological order (no cycles)",
                 )
-        defined.update(op.results)
+        defined.add(op)
     datas = _graph_data_nodes(block_ops, what)
     if not block_ops or not isinstance(block_ops[-1], NetOutput):
         raise VerifyException(f"{what} must end with ge.NetOutput")
@@ -2568,6 +2607,7 @@ class PartitionedCall(GeNode):
     """Calls subgraph `f` (a ge.graph symbol): inputs map to its Data nodes by index."""
 
     name = "ge.PartitionedCall"
+    VERIFY_READS_GRAPH: ClassVar = True
     NUM_OUTPUTS: ClassVar = (0, None)
 
     def check(self) -> None:
@@ -2618,6 +2658,7 @@ class AscBackend(GeNode):
     """
 
     name = "ge.AscBackend"
+    VERIFY_READS_GRAPH: ClassVar = True
     NUM_INPUTS: ClassVar = (0, None)
     NUM_OUTPUTS: ClassVar = (1, None)
     HAS_REGION: ClassVar = True
@@ -2664,6 +2705,7 @@ class FusedAscBackend(GeNode):
     AscBackends with Data nodes (parent input index) and a NetOutput."""
 
     name = "ge.FusedAscBackend"
+    VERIFY_READS_GRAPH: ClassVar = True
     NUM_INPUTS: ClassVar = (0, None)
     NUM_OUTPUTS: ClassVar = (1, None)
     HAS_REGION: ClassVar = True
@@ -2727,6 +2769,7 @@ class ControlOp(GeNode):
     their signatures checked against the node's inputs and outputs (`check`)."""
 
     NUM_OUTPUTS: ClassVar = (0, None)
+    VERIFY_READS_GRAPH: ClassVar = True
     # inputs before the ones the subgraphs receive (If/Case: 1, For: 3, While: 0)
     LEAD_INPUTS: ClassVar[int] = 0
 
