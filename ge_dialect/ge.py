@@ -593,6 +593,22 @@ class GeNode(IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
+_ISA: dict[tuple[type, tuple[type, ...]], bool] = {}
+
+
+def _isa(obj: object, classes: tuple[type, ...]) -> bool:
+    """isinstance(obj, classes), kept per (type, classes) while ge_dialect/memo.py is on:
+    an xDSL op or value class is an ABC, whose isinstance is a Python call per object, and
+    the graph checks ask it of every node and input."""
+    if not memo.ENABLED:
+        return isinstance(obj, classes)
+    key = (type(obj), classes)
+    hit = _ISA.get(key)
+    if hit is None:
+        hit = _ISA[key] = isinstance(obj, classes)
+    return hit
+
+
 def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLike]:
     """Shared by ge.graph and ge.FusedAscBackend: nodes in topological order, dense Data
     indices, a final NetOutput. Returns the Data nodes by index."""
@@ -603,10 +619,13 @@ def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLi
         # the block in order): an input produced further down is a forward edge or a cycle.
         block = op.parent
         for i, v in enumerate(op.operands):
-            if isinstance(v, OpResult) and v.op not in defined and v.op.parent is block:
+            if not _isa(v, _OP_RESULT):
+                continue
+            r = cast(OpResult, v)
+            if r.op not in defined and r.op.parent is block:
                 raise LocatedError(
                     op,
-                    f"input {i} '%{v.name_hint or v.index}' is produced by '{node_name(v.op)}' further down "
+                    f"input {i} '%{r.name_hint or r.index}' is produced by '{node_name(r.op)}' further down "
                     "the graph: nodes must be listed in topological order (no cycles)",
                 )
         defined.add(op)
@@ -621,7 +640,8 @@ def _graph_data_nodes(block_ops: Sequence[Operation], what: str) -> list[DataLik
     datas: list[DataLike] = []
     seen: dict[int, DataLike] = {}
     for op in block_ops:
-        if isinstance(op, Data | RefData):
+        if _isa(op, _DATA_TYPES):
+            assert isinstance(op, DataLike)
             idx = op.int_attr("index")
             if idx is None:
                 # A callee graph is read by its PartitionedCall before its own nodes verify.
@@ -758,7 +778,7 @@ def _verify_node_placement(node: GeNode) -> None:
 def _verify_graph_body_ops(ops: Sequence[Operation], what: str) -> None:
     """A graph body holds GE nodes (a nested ge.graph reports itself, verified first)."""
     for op in ops:
-        if not isinstance(op, GeNode | GraphOp):
+        if not _isa(op, _BODY_TYPES):
             raise LocatedError(op, f"{what} holds {op.name}: a ge.graph body holds GE nodes only")
 
 
@@ -799,7 +819,7 @@ def _verify_no_call_cycle(graph: GraphOp, ops: Sequence[Operation]) -> None:
     bounded (stream_allocator.cc: BuildEventReuseMapOfOneDim fails beyond
     kMaxSubgraphDepth): a recursive call has no static meaning. One depth-first walk from
     this graph over the graphs it reaches; a graph without calls costs nothing."""
-    calls = [(op, called_graph_names(op)) for op in ops if isinstance(op, PartitionedCall | ControlOp)]
+    calls = [(op, called_graph_names(op)) for op in ops if _isa(op, _CALL_TYPES)]
     module = graph.parent_op()
     if not calls or module is None:
         return
@@ -4788,6 +4808,12 @@ def const_scalar(v: SSAValue) -> float | None:
         return None
     return float(weight_array(val).reshape(-1)[0])
 
+
+# the class tuples the graph checks ask _isa about
+_OP_RESULT: tuple[type, ...] = (OpResult,)
+_DATA_TYPES: tuple[type, ...] = (Data, RefData)
+_BODY_TYPES: tuple[type, ...] = (GeNode, GraphOp)
+_CALL_TYPES: tuple[type, ...] = (PartitionedCall, ControlOp)
 
 GE_NODE_OPS: list[type[GeNode]] = [
     Data, RefData, Const, Constant, Variable, NetOutput,

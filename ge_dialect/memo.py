@@ -11,6 +11,9 @@ on and off (tests/dialects/test_memo.py compares both ways, byte for byte).
   IdentityTable          a fact of an immutable attribute (a type), keyed by the object's
                          identity: no structural hash. ge_dialect/desc.py keeps each
                          type's TensorDesc and origin shape here.
+  ValueTable             an immutable attribute by an equal key: ge_dialect/attrs.py's
+                         int_list_attr makes one i64 IntegerAttr per value (xDSL checks
+                         an IntegerAttr's range each time one is made).
   NODE_VERIFIED          GeNode.verify_ (ge_dialect/ge.py) skips a node whose verify
                          inputs (GeNode.verify_inputs: its inputs and their types, its
                          result types, attributes and properties, the `value` of each
@@ -70,6 +73,30 @@ class IdentityTable(Generic[K, V]):
         return len(self._entries)
 
 
+class ValueTable(Generic[K, V]):
+    """Values by an equal key (an int, a str): made once per key, emptied at `limit`
+    entries. For values that are immutable and equal whenever their keys are."""
+
+    def __init__(self, limit: int = 1 << 16) -> None:
+        self.limit = limit
+        self._entries: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        return self._entries.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        if len(self._entries) >= self.limit:
+            self._entries.clear()
+        self._entries[key] = value
+        return value
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 @dataclass
 class MemoCounts:
     """Node verifies: run in full, and skipped by NODE_VERIFIED."""
@@ -83,13 +110,20 @@ COUNTS = MemoCounts()
 # node -> the verify inputs of its last verify that passed (weak: an erased node drops out)
 NODE_VERIFIED: weakref.WeakKeyDictionary[object, tuple[object, ...]] = weakref.WeakKeyDictionary()
 
-_TABLES: list[IdentityTable[Any, Any]] = []
+_TABLES: list[IdentityTable[Any, Any] | ValueTable[Any, Any]] = []
 
 
 def table(limit: int = 1 << 16) -> IdentityTable[Any, Any]:
     """A new IdentityTable (annotate it where it is kept), emptied with the others by
     `set_enabled`."""
     t: IdentityTable[Any, Any] = IdentityTable(limit)
+    _TABLES.append(t)
+    return t
+
+
+def value_table(limit: int = 1 << 16) -> ValueTable[Any, Any]:
+    """A new ValueTable, emptied with the others by `set_enabled`."""
+    t: ValueTable[Any, Any] = ValueTable(limit)
     _TABLES.append(t)
     return t
 

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ModuleO
 from xdsl.rewriter import Rewriter
 
 from conftest import ROOT, print_module
+from ge_dialect import attrs as A
 from ge_dialect import desc, ge, memo
 from ge_tools import api
 from ge_tools.opt import LocatedError, verify_module
@@ -124,6 +125,14 @@ def test_a_type_desc_is_kept_per_object():
     assert table.get(a) == (a, 1) and len(table) == 2
     table.put(c, 3)  # the limit: the table starts again
     assert table.get(a) is None and table.get(c) == (c, 3) and len(table) == 1
+
+
+def test_an_int_list_attr_makes_one_attribute_per_value():
+    a = A.int_list_attr([512, 512, 7])
+    assert a.data[0] is a.data[1] and A.int_list_attr([7]).data[0] is a.data[2]
+    with memo.enabled(False):
+        b = A.int_list_attr([512, 512])
+    assert b.data[0] is not b.data[1] and b == A.int_list_attr([512, 512])
 
 
 # -- ge-compile, verified after each pass, with the tables on and off ----------------------
