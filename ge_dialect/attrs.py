@@ -25,6 +25,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
+from ge_dialect import memo
+
 
 class AttrKind(Enum):
     BOOL = "a bool (true/false)"
@@ -211,7 +213,12 @@ def make_int(v: int) -> IntegerAttr:
 
 
 def int_list_attr(vs: Sequence[int]) -> ArrayAttr:
+    if memo.ENABLED:  # one IntegerAttr per value (ge_dialect/memo.py): xDSL's checks its range when made
+        return ArrayAttr([_INTS.get(v) or _INTS.put(v, IntegerAttr(v, i64)) for v in vs])
     return ArrayAttr([IntegerAttr(v, i64) for v in vs])
+
+
+_INTS: memo.ValueTable[int, IntegerAttr] = memo.value_table()
 
 
 def set_bool(op: Operation, name: str, v: bool) -> None:

@@ -32,7 +32,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from ge_dialect import formats
+from ge_dialect import formats, memo
 from ge_dialect.dtypes import ge_dtype_name, tensor_size_in_bytes
 from ge_dialect.shapes import fmt_dims
 
@@ -164,9 +164,23 @@ def _shape_of(t: TensorType) -> tuple[int, ...]:
     return tuple(-1 if d == DYNAMIC_INDEX else d for d in t.get_shape())
 
 
-@lru_cache(maxsize=4096)
+_DESCS: memo.IdentityTable[Attribute, TensorDesc] = memo.table()
+_SHAPES: memo.IdentityTable[Attribute, tuple[int, ...]] = memo.table()
+
+
 def tensor_desc(t: Attribute) -> TensorDesc:
-    """The GE desc of a value type. Raises VerifyException when the desc is inconsistent."""
+    """The GE desc of a value type. Raises VerifyException when the desc is inconsistent.
+    Kept per type object (ge_dialect/memo.py), else per equal type (an LRU cache)."""
+    if memo.ENABLED:
+        hit = _DESCS.get(t)
+        if hit is not None:
+            return hit[1]
+        return _DESCS.put(t, _tensor_desc(t))
+    return _tensor_desc(t)
+
+
+@lru_cache(maxsize=4096)
+def _tensor_desc(t: Attribute) -> TensorDesc:
     if isinstance(t, UnrankedTensorType):
         return TensorDesc(None, t.element_type, ND, ND, None, 0)
     if not isinstance(t, TensorType):
@@ -203,7 +217,13 @@ def tensor_desc(t: Attribute) -> TensorDesc:
 
 
 def shape_of(t: Attribute) -> tuple[int, ...] | None:
-    """Origin shape of a value type: -1 for unknown dims, None for unknown rank."""
-    if isinstance(t, TensorType):
-        return _shape_of(t)
-    return None
+    """Origin shape of a value type: -1 for unknown dims, None for unknown rank (kept per
+    type object, ge_dialect/memo.py)."""
+    if not isinstance(t, TensorType):
+        return None
+    if memo.ENABLED:
+        hit = _SHAPES.get(t)
+        if hit is not None:
+            return hit[1]
+        return _SHAPES.put(t, _shape_of(t))
+    return _shape_of(t)

@@ -83,6 +83,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 
 from ge_dialect import attrs as A
+from ge_dialect import memo
 from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR, verify_asc_backend, verify_fuse_attrs
 from ge_dialect.desc import GeDescAttr, shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
@@ -160,6 +161,14 @@ def _discard(op: Operation) -> None:
     if op.parent is not None:
         op.detach()
     op.erase()
+
+
+def _const_value(v: SSAValue) -> Attribute | None:
+    """The `value` of the ge.Const / ge.Constant producing `v`, else None (what const_ints
+    and const_scalar read of an input's producer)."""
+    owner = v.owner
+    # (type(): both classes are final, and an ABC isinstance costs more than the rest of the key)
+    return owner.attributes.get("value") if type(owner) is Const or type(owner) is Constant else None
 
 
 class GeNode(IRDLOperation):
@@ -306,8 +315,19 @@ class GeNode(IRDLOperation):
 
     # -- verification ---------------------------------------------------------------
 
+    # True for a node whose verify reads beyond verify_inputs() (its region, a subgraph it
+    # calls): ge_dialect/memo.py never skips its verify
+    VERIFY_READS_GRAPH: ClassVar[bool] = False
+
     def verify_(self) -> None:
         # (the placement is the InGeGraph trait, verified just before this)
+        key = None
+        if memo.ENABLED and not self.VERIFY_READS_GRAPH:
+            key = self.verify_inputs()
+            if memo.NODE_VERIFIED.get(self) == key:
+                memo.COUNTS.skipped += 1
+                return  # nothing this verify reads changed since it last passed
+        memo.COUNTS.verified += 1
         self._verify_arity()
         for i, v in enumerate(self.operands):
             self._verify_type(v.type, f"input {i}")
@@ -320,6 +340,23 @@ class GeNode(IRDLOperation):
         inferred = self.infer()
         if inferred is not None:
             self._compare_results(inferred)
+        if key is not None:
+            memo.NODE_VERIFIED[self] = key
+
+    def verify_inputs(self) -> tuple[object, ...]:
+        """Everything verify_ reads of a node that does not read its graph: its inputs
+        (the values) and their types, its result types, attributes and properties, and
+        the `value` of each ge.Const / ge.Constant producing an input (const_ints,
+        const_scalar). Two equal tuples give the same verdict (ge_dialect/memo.py)."""
+        inputs = tuple(self.operands)
+        return (
+            inputs,
+            tuple([v.type for v in inputs]),
+            tuple([r.type for r in self.results]),
+            tuple(self.attributes.items()),
+            tuple(self.properties.items()),
+            tuple([_const_value(v) for v in inputs]),
+        )
 
     def _verify_arity(self) -> None:
         for what, n, (lo, hi) in (
@@ -556,21 +593,42 @@ class GeNode(IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
+_ISA: dict[tuple[type, tuple[type, ...]], bool] = {}
+
+
+def _isa(obj: object, classes: tuple[type, ...]) -> bool:
+    """isinstance(obj, classes), kept per (type, classes) while ge_dialect/memo.py is on:
+    an xDSL op or value class is an ABC, whose isinstance is a Python call per object, and
+    the graph checks ask it of every node and input."""
+    if not memo.ENABLED:
+        return isinstance(obj, classes)
+    key = (type(obj), classes)
+    hit = _ISA.get(key)
+    if hit is None:
+        hit = _ISA[key] = isinstance(obj, classes)
+    return hit
+
+
 def _verify_graph_body(block_ops: Sequence[Operation], what: str) -> list[DataLike]:
     """Shared by ge.graph and ge.FusedAscBackend: nodes in topological order, dense Data
     indices, a final NetOutput. Returns the Data nodes by index."""
-    defined: set[SSAValue] = set()
+    # the ops seen so far (a set of ops: their identity hash is C's, a value's is Python's)
+    defined: set[Operation] = set()
     for op in block_ops:
         # GE graphs are DAGs listed in topological order (passes and the interpreters walk
         # the block in order): an input produced further down is a forward edge or a cycle.
+        block = op.parent
         for i, v in enumerate(op.operands):
-            if isinstance(v, OpResult) and v.op.parent is op.parent and v not in defined:
+            if not _isa(v, _OP_RESULT):
+                continue
+            r = cast(OpResult, v)
+            if r.op not in defined and r.op.parent is block:
                 raise LocatedError(
                     op,
-                    f"input {i} '%{v.name_hint or v.index}' is produced by '{node_name(v.op)}' further down "
+                    f"input {i} '%{r.name_hint or r.index}' is produced by '{node_name(r.op)}' further down "
                     "the graph: nodes must be listed in topological order (no cycles)",
                 )
-        defined.update(op.results)
+        defined.add(op)
     datas = _graph_data_nodes(block_ops, what)
     if not block_ops or not isinstance(block_ops[-1], NetOutput):
         raise VerifyException(f"{what} must end with ge.NetOutput")
@@ -582,7 +640,8 @@ def _graph_data_nodes(block_ops: Sequence[Operation], what: str) -> list[DataLik
     datas: list[DataLike] = []
     seen: dict[int, DataLike] = {}
     for op in block_ops:
-        if isinstance(op, Data | RefData):
+        if _isa(op, _DATA_TYPES):
+            assert isinstance(op, DataLike)
             idx = op.int_attr("index")
             if idx is None:
                 # A callee graph is read by its PartitionedCall before its own nodes verify.
@@ -719,7 +778,7 @@ def _verify_node_placement(node: GeNode) -> None:
 def _verify_graph_body_ops(ops: Sequence[Operation], what: str) -> None:
     """A graph body holds GE nodes (a nested ge.graph reports itself, verified first)."""
     for op in ops:
-        if not isinstance(op, GeNode | GraphOp):
+        if not _isa(op, _BODY_TYPES):
             raise LocatedError(op, f"{what} holds {op.name}: a ge.graph body holds GE nodes only")
 
 
@@ -760,7 +819,7 @@ def _verify_no_call_cycle(graph: GraphOp, ops: Sequence[Operation]) -> None:
     bounded (stream_allocator.cc: BuildEventReuseMapOfOneDim fails beyond
     kMaxSubgraphDepth): a recursive call has no static meaning. One depth-first walk from
     this graph over the graphs it reaches; a graph without calls costs nothing."""
-    calls = [(op, called_graph_names(op)) for op in ops if isinstance(op, PartitionedCall | ControlOp)]
+    calls = [(op, called_graph_names(op)) for op in ops if _isa(op, _CALL_TYPES)]
     module = graph.parent_op()
     if not calls or module is None:
         return
@@ -2568,6 +2627,7 @@ class PartitionedCall(GeNode):
     """Calls subgraph `f` (a ge.graph symbol): inputs map to its Data nodes by index."""
 
     name = "ge.PartitionedCall"
+    VERIFY_READS_GRAPH: ClassVar = True
     NUM_OUTPUTS: ClassVar = (0, None)
 
     def check(self) -> None:
@@ -2618,6 +2678,7 @@ class AscBackend(GeNode):
     """
 
     name = "ge.AscBackend"
+    VERIFY_READS_GRAPH: ClassVar = True
     NUM_INPUTS: ClassVar = (0, None)
     NUM_OUTPUTS: ClassVar = (1, None)
     HAS_REGION: ClassVar = True
@@ -2664,6 +2725,7 @@ class FusedAscBackend(GeNode):
     AscBackends with Data nodes (parent input index) and a NetOutput."""
 
     name = "ge.FusedAscBackend"
+    VERIFY_READS_GRAPH: ClassVar = True
     NUM_INPUTS: ClassVar = (0, None)
     NUM_OUTPUTS: ClassVar = (1, None)
     HAS_REGION: ClassVar = True
@@ -2727,6 +2789,7 @@ class ControlOp(GeNode):
     their signatures checked against the node's inputs and outputs (`check`)."""
 
     NUM_OUTPUTS: ClassVar = (0, None)
+    VERIFY_READS_GRAPH: ClassVar = True
     # inputs before the ones the subgraphs receive (If/Case: 1, For: 3, While: 0)
     LEAD_INPUTS: ClassVar[int] = 0
 
@@ -4812,6 +4875,12 @@ def const_scalar(v: SSAValue) -> float | None:
         return None
     return float(weight_array(val).reshape(-1)[0])
 
+
+# the class tuples the graph checks ask _isa about
+_OP_RESULT: tuple[type, ...] = (OpResult,)
+_DATA_TYPES: tuple[type, ...] = (Data, RefData)
+_BODY_TYPES: tuple[type, ...] = (GeNode, GraphOp)
+_CALL_TYPES: tuple[type, ...] = (PartitionedCall, ControlOp)
 
 GE_NODE_OPS: list[type[GeNode]] = [
     Data, RefData, Const, Constant, Variable, NetOutput,
