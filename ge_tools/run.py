@@ -37,24 +37,31 @@ from typing import BinaryIO, NoReturn, get_origin, get_type_hints
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
-from xdsl.ir import Operation, OpResult
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import PassPipeline
 from xdsl.utils.hints import type_repr
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
-from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark, remark_sink
-from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
-from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
+from ge_dialect.diagnostics import op_location, remark
+from ge_dialect.dtypes import compute_dtype, is_float_dtype, numpy_dtype
+from ge_dialect.graph import (
+    find_model,
+    has_static_inputs_only,
+    is_dynamic_graph,
+    is_dynamic_module,
+    output_names,
+    select_graph,
+)
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shape_env import AssertFailed, GuardFailed
 from ge_dialect.shapes import fmt_shape
 from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument
-from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
+from ge_tools.input_ranges import input_ranges
 from ge_tools.onnx_oracle import tolerance_text
 from ge_tools.opt import (
     DUMP_DIR_HELP,
@@ -74,9 +81,22 @@ from ge_tools.opt import (
 )
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module, read_ir_file
 from ge_tools.pipeline import GeCompilePass
-from ge_tools.progress import PassBar, phase, steps
+from ge_tools.progress import PassBar, phase
 from ge_tools.registry import get_all_passes
+from ge_tools.workflow import (
+    DEFAULT_DIM,
+    PARTITION_PASS,  # noqa: F401  (ge-run's steps, as callers read them here)
+    Execution,
+    compile_dynamic,
+    compile_module,
+    execute_model,
+    is_torch_program_path,
+    load_model_or_text,
+    random_input,
+    random_inputs,
+)
 from report.figures import help_text as memory_help
+from report.figures import simulation_stats
 from report.html import Check, RunRecorder, write_report
 from report.layered import RENDERER as REPORT_RENDERER
 from report.remarks import write_remarks_json
@@ -85,20 +105,16 @@ from runtime.dynamic_executor import (
     DynamicExecutor,
     ExecutionStats,
     PartitionSummary,
-    is_dynamic_module,
     partition_summary,
 )
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
-from runtime.reference import select_graph
-from runtime.simulator import ARGS_SLOT_BYTES, UPDATE_POLICY_NAMES, LoadedModel, SimulatorFault, load
+from runtime.simulator import ARGS_SLOT_BYTES, UPDATE_POLICY_NAMES, SimulatorFault
 from runtime.simulator import Stats as SimulatorStats
 
 RTOL = 1e-5
 ATOL = 1e-6
-DEFAULT_DIM = 1  # the size of an unknown dim without --dim (a free dimension's usual 1)
-PARTITION_PASS = "ge-partition-dynamic"  # GE's DynamicShapePartitioner (passes/partition/)
 NPY_MAGIC = b"\x93NUMPY"
 NPY_MAX_HEADER = 10000  # numpy.lib.format's default max_header_size (literal_eval is not fed more)
 
@@ -261,68 +277,9 @@ class Output:
     array: np.ndarray
 
 
-def output_names(graph: ge.GraphOp) -> list[str]:
-    """GE's tensor names of the NetOutput values: `producer:output index`."""
-    names = []
-    for v in graph.net_output.operands:
-        if isinstance(v, OpResult):
-            names.append(f"{ge.node_name(v.op)}:{v.index}")
-        else:
-            names.append(v.name_hint or "?")
-    return names
-
-
 # ---------------------------------------------------------------------------------------
 # Inputs
 # ---------------------------------------------------------------------------------------
-
-
-def random_input(
-    data: ge.DataLike,
-    rng: np.random.Generator,
-    shape: tuple[int, ...] | None = None,
-    want: InputRange | None = None,
-) -> np.ndarray:
-    """A random array for `data` (of `shape`, its concrete shape, when its type has unknown
-    dims), within `want` (ge_tools/input_ranges.py: an index in range, a divisor without
-    zero) when given."""
-    t = data.results[0].type
-    if shape is None:
-        shape = shape_of(t)
-    if shape is None or any(d < 0 for d in shape):
-        raise ReferenceEvalError(data, f"random inputs need a known shape, got {t}; give --input files")
-    elem = t.element_type  # type: ignore[attr-defined]
-    dt = numpy_dtype(elem)
-    if 0 in shape:  # nothing to draw (numpy's generators would build a float64/int64 array first)
-        return np.zeros(shape, dt)
-    if ge_dtype_name(elem) == "DT_FLOAT8_E8M0":  # no sign, no zero: powers of two
-        return np.asarray(np.ldexp(1.0, rng.integers(-4, 5, shape))).astype(dt)
-    if is_float_dtype(dt):
-        # float64 draws rounded once to the dtype (bf16 / float8: to nearest, ties to even)
-        a = np.asarray(rng.uniform(-1.0, 1.0, shape)).astype(dt)
-        if want is not None and want.nonzero:  # a divisor: a value rounded to 0 becomes 1
-            a[a == 0] = 1
-        return a
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(dt)
-    bits = dtype_bits(elem)
-    half = 2 ** (bits - 1)
-    default = (0, min(9, 2**bits)) if dt.kind == "u" else (-min(4, half), min(5, half))
-    a = rng.integers(*default, shape).astype(dt)
-    if want is None or (want.high is None and not want.nonzero):
-        return a
-    # Drawn from a generator spawned from `rng` after the usual draw, so that the values of
-    # every other input stay those they would have without this input's range.
-    return draw_integers(rng.spawn(1)[0], want, default, shape, dt)
-
-
-def random_inputs(
-    graph: ge.GraphOp, rng: np.random.Generator, shapes: Sequence[tuple[int, ...] | None] | None = None
-) -> list[np.ndarray]:
-    """--seed's random inputs of `graph`, in Data index order (of `shapes` where its types
-    have unknown dims), each within what the graph needs of it (input_ranges)."""
-    datas = graph.data_nodes
-    return [random_input(d, rng, sh, r) for d, sh, r in zip(datas, shapes or [None] * len(datas), input_ranges(graph))]
 
 
 def remark_input_ranges(graph: ge.GraphOp) -> None:
@@ -814,48 +771,6 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     return PassPipeline(passes, stages)
 
 
-def model_figures(model: npu.ModelOp) -> dict[str, object]:
-    tasks = [t for s in model.stream_ops() for t in s.tasks]
-    # a node with tasks of its own (a While's label tasks) is not a no-task node, though its
-    # outputs are aliases (the loop-carried buffers)
-    tasked = {n.data for t in tasks if isinstance(n := t.attributes.get("node"), StringAttr)}
-    no_task: dict[str, str] = {}
-    for e in model.table():
-        if isinstance(e, npu.AliasOp):
-            node, ty = e.attributes.get("node"), e.attributes.get("type")
-            if (
-                isinstance(node, StringAttr)
-                and isinstance(ty, StringAttr)
-                and ty.data not in ("Data", "RefData")
-                and node.data not in tasked
-            ):
-                no_task.setdefault(node.data, ty.data)
-    size = model.regions_table().get("fm", 0)
-    bound = A.get_int(model, A.MEMORY_PROVEN_BOUND, 0) or 0
-    return {
-        "tasks": len(tasks),
-        "kernels": sum(isinstance(t, npu.KernelOp) for t in tasks),
-        "streams": model.streams.value.data,
-        "events": model.events.value.data,
-        "no_task_nodes": [f"{n} ({t})" for n, t in no_task.items()],
-        "memory_size": model.regions_table().get("fm", 0),
-        "memory_lower_bound": A.get_int(model, "memory_lower_bound", 0),
-        "memory_proven_bound": bound,
-        "memory_gap": size / bound - 1 if bound else 0.0,
-    }
-
-
-def _simulate(
-    loaded: LoadedModel, inputs: Sequence[np.ndarray], names: Sequence[str], n: int
-) -> tuple[list[list[Output]], list[int]]:
-    runs, refreshed = [], []
-    for _ in steps(range(n), "ge-run: executions", n):
-        outs = loaded.execute([np.array(a, copy=True) for a in inputs])
-        runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
-        refreshed.append(len(loaded.refreshed))
-    return runs, refreshed
-
-
 def fault_node(graph: ge.GraphOp, fault: SimulatorFault) -> Operation:
     """The node of `graph` whose task faulted (its tensors are named `node:index`), or the
     graph itself (a fault outside a task, or a node made by a pass, e.g. an AscBackend)."""
@@ -913,7 +828,7 @@ def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> Module
 def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
     """FILE as read_module reads it, or an ONNX model (.onnx) imported with
     --input-shape (ge_tools/import_onnx.py; errors as ge-import gives them)."""
-    from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, is_torch_program_path, load_model_or_text
+    from ge_tools.import_onnx import input_shapes_arg, is_onnx_path
 
     shapes = input_shapes_arg(args.input_shape, "ge-run")
     if not (is_onnx_path(args.file) or is_torch_program_path(args.file)) and not shapes and not args.dynamic_dims:
@@ -1104,41 +1019,11 @@ def make_input_sets(args: argparse.Namespace, graph: ge.GraphOp) -> list[list[np
     return sets
 
 
-def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> ModuleOp:
-    """A copy of `module` through `pipeline` (the original stays for the reference). With
-    a progress line (stderr is a terminal) each remark starts on a clean line and the line
-    is erased at the end."""
-    compiled = module.clone()
-    cb = pipeline.callback
-    inner = cb.inner if isinstance(cb, RunRecorder) else cb
-    progress = getattr(inner, "progress", None)
-    if progress is None:
-        pipeline.apply(ctx, compiled)
-        return compiled
-    outer = current_remark_sink()
-
-    def sink(r: Remark) -> None:
-        progress.clear()
-        outer(r)
-
-    try:
-        with remark_sink(sink):
-            pipeline.apply(ctx, compiled)
-    finally:
-        progress.clear()
-    return compiled
-
-
-def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
-    """The npu.model ge-to-npu built for graph @name, or None (a pipeline that stops earlier)."""
-    return next((m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name), None)
-
-
 @dataclass
 class Simulation:
     """A model loaded once and executed N times (runtime/simulator.py)."""
 
-    figures: dict[str, object]  # model_figures
+    figures: dict[str, object]  # report/figures.py: model_figures
     runs: list[list[Output]]
     refreshed: list[int]  # per execution: tasks whose I/O addresses were refreshed
     stats: SimulatorStats
@@ -1148,12 +1033,15 @@ def simulate_model(
     model: npu.ModelOp, inputs: Sequence[np.ndarray], names: Sequence[str], executions: int, frozen: Sequence[int]
 ) -> Simulation:
     """DavinciModel: load `model` (frozen inputs refreshed once), execute it `executions`
-    times on fresh input buffers. A SimulatorFault propagates."""
-    figures = model_figures(model)
-    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
-        loaded = load(model, frozen)
-    runs, refreshed = _simulate(loaded, inputs, names, executions)
-    return Simulation(figures, runs, refreshed, loaded.stats)
+    times on fresh input buffers (ge_tools/workflow.py: execute_model). A SimulatorFault
+    propagates."""
+    return _simulation(execute_model(model, [inputs] * executions, frozen), names)
+
+
+def _simulation(ex: Execution, names: Sequence[str]) -> Simulation:
+    """`ex`'s outputs named (`node:index`) for the comparison."""
+    runs = [[Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))] for outs in ex.runs]
+    return Simulation(ex.figures, runs, ex.refreshed, ex.stats)
 
 
 LIST_SHOWN = 20  # items of a long list ge-run prints; --stats-json has them all
@@ -1177,23 +1065,6 @@ def capped_values(values: Sequence[int]) -> str:
     return f"[{shown}, ...] ({len(values)} executions; the first {LIST_SHOWN} shown, all in --stats-json)"
 
 
-def simulation_stats(sim: Simulation, executions: int) -> dict[str, object]:
-    """The simulator's figures for --stats-json (per execution) and the Python API."""
-    fig, st = sim.figures, sim.stats
-    n = st.executions
-    return {
-        **fig,
-        "executions": executions,
-        "refreshed_tasks": sim.refreshed,
-        "bytes_moved": (st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes) // n,
-        "tasks_by_kind": {k: v // n for k, v in st.tasks_by_kind.items()},
-        "kernel_bytes_read": st.kernel_bytes_read // n,
-        "kernel_bytes_written": st.kernel_bytes_written // n,
-        "memcpy_bytes": st.memcpy_bytes // n,
-        "peak_live_fm_bytes": st.peak_live_fm_bytes,
-    }
-
-
 def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     """Print the simulator's figures (per execution); return them for --stats-json."""
     fig, st = sim.figures, sim.stats
@@ -1212,7 +1083,7 @@ def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     )
     print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
     print(f"executions: {executions}, args refreshed per execution: {capped_values(sim.refreshed)}")
-    return simulation_stats(sim, executions)
+    return simulation_stats(sim.figures, sim.stats, sim.refreshed, executions)
 
 
 @dataclass
@@ -1318,7 +1189,7 @@ def _run_graph(
     rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
     compiled: ModuleOp | None = None
     if is_dynamic_graph(module, graph):
-        if not _static_inputs_only(module, graph) or args.reference:
+        if not has_static_inputs_only(module, graph) or args.reference:
             return _run_dynamic(args, ctx, pipeline, module, graph)
         # static inputs, unknown dims inside (values computed in the graph, which
         # ONNX's inference did not follow): GE's preparation may make the graph static
@@ -1450,96 +1321,12 @@ def simulate_sets(
     model: npu.ModelOp, sets: Sequence[Sequence[np.ndarray]], names: Sequence[str], frozen: Sequence[int]
 ) -> Simulation:
     """DavinciModel: load `model` once, execute it once per input set (fresh buffers)."""
-    figures = model_figures(model)
-    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
-        loaded = load(model, frozen)
-    runs, refreshed = [], []
-    for ins in sets:
-        outs = loaded.execute([np.array(a, copy=True) for a in ins])
-        runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
-        refreshed.append(len(loaded.refreshed))
-    return Simulation(figures, runs, refreshed, loaded.stats)
+    return _simulation(execute_model(model, sets, frozen), names)
 
 
 # ---------------------------------------------------------------------------------------
 # Dynamic shapes (docs/dynamic_shapes.md): partitioned graphs on runtime/dynamic_executor.py
 # ---------------------------------------------------------------------------------------
-
-
-def is_dynamic_graph(module: ModuleOp, graph: ge.GraphOp) -> bool:
-    """A graph the dynamic executor runs: partitioned (DYN_CONTRACT.md §2/§3), or with a
-    node of unknown shape (GE's IsUnknownShapeOp on any node of the root graph)."""
-    if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
-        return True
-    return any(has_unknown_shape(op) for op in graph.body.block.ops)
-
-
-def _static_inputs_only(module: ModuleOp, graph: ge.GraphOp) -> bool:
-    """A flat graph whose Data nodes all have static shapes (its unknown dims are inside)."""
-    if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
-        return False
-    return all(not has_unknown_shape(d) for d in graph.data_nodes)
-
-
-def uncompiled_known_subgraphs(module: ModuleOp) -> list[str]:
-    """The callees of known-shape calls (`_is_unknown_shape = false`, DYN_CONTRACT.md §2)
-    that are still ge.graphs, not known-node models, in call order."""
-    graphs = {g.sym_name.data for g in module.ops if isinstance(g, ge.GraphOp)}
-    out: dict[str, None] = {}
-    for op in module.walk():
-        if isinstance(op, ge.PartitionedCall) and not A.get_bool(op, IS_UNKNOWN_SHAPE, True):
-            f = op.attributes.get("f")
-            if isinstance(f, SymbolRefAttr) and f.root_reference.data in graphs:
-                out.setdefault(f.root_reference.data, None)
-    return list(out)
-
-
-def compile_dynamic(
-    ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp, remarks: bool = False
-) -> ModuleOp:
-    """DYN_CONTRACT.md §3's module, made by the pipeline itself on the whole module, flat or
-    already partitioned (§2): in ge-compile, ge-partition-dynamic partitions a flat root and
-    leaves a partitioned one as it is, and the passes after it compile each known-shape
-    subgraph into a known-node model (ge-to-npu) and skip the root and the unknown ones;
-    there is no second list of passes for a partitioned module. A -p pipeline without the
-    partition pass gets it first on a flat root (what ge-compile would have run)."""
-    if is_dynamic_module(module):
-        return module.clone()  # already compiled: the known subgraphs are npu.models
-    available = get_all_passes()
-    if (
-        PARTITIONED_ATTR not in graph.attributes
-        and PARTITION_PASS in available
-        and all(p.name != PARTITION_PASS for p in pipeline.passes)
-    ):
-        passes = build_pipeline(PARTITION_PASS, available)
-        module = module.clone()
-        PassPipeline(with_remarks(passes) if remarks else passes).apply(ctx, module)
-    compiled = compile_module(ctx, pipeline, module)
-    if is_dynamic_module(compiled):
-        return compiled
-    name = graph.sym_name.data
-    root = next((g for g in compiled.ops if isinstance(g, ge.GraphOp) and g.sym_name.data == name), None)
-    if root is not None and A.get_bool(root, A.GRAPH_UNKNOWN_FLAG) and not A.get_bool(root, PARTITIONED_ATTR):
-        # dynamic_shape_partition.cc: SetRootGraphUnknown (placement HOST, lower limit -1,
-        # only Data and NetOutput) or host scheduling: the root is left whole and unknown,
-        # and the host runs it op by op
-        return compiled
-    if root is not None and PARTITIONED_ATTR in root.attributes:
-        left = uncompiled_known_subgraphs(compiled)
-        if left:
-            raise ReferenceEvalError(
-                graph,
-                f"graph @{name} is partitioned, but the pipeline did not compile its known-shape subgraph"
-                f"{'s' if len(left) > 1 else ''} {', '.join('@' + n for n in left)} into known-node models "
-                "(npu.model known_node = true: ge-assign-memory, ge-to-npu)",
-            )
-        return compiled  # every cluster unknown: the host runs the whole graph op by op
-    raise ReferenceEvalError(
-        graph,
-        f"graph @{name} has inputs of unknown shape and the pipeline did not partition it into "
-        "known- and unknown-shape subgraphs (ge-partition-dynamic); give the partitioned module "
-        "(DYN_CONTRACT.md §2: PartitionedCalls marked _is_unknown_shape)",
-    )
 
 
 def _policy(p: int) -> str:
