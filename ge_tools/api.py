@@ -67,6 +67,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import Remark, remark_sink
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.ge import value_dtype
 from ge_dialect.graph import find_model, is_dynamic_graph, is_dynamic_module, output_names, root_graphs, select_graph
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
@@ -365,7 +366,7 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
             raise ValueError(f"graph @{graph.sym_name.data} takes {len(datas)} inputs, {len(values)} given")
     out = []
     for i, (d, v) in enumerate(zip(datas, values)):
-        want = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
+        want = numpy_dtype(value_dtype(d.results[0]))
         a = np.asarray(v)
         if a.dtype != want and a.dtype.kind in "fiub" and want.kind in "fiub":
             a = a.astype(want)  # Python floats / ints to the Data's dtype

@@ -47,6 +47,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import op_location, remark
 from ge_dialect.dtypes import compute_dtype, is_float_dtype, numpy_dtype
+from ge_dialect.ge import value_dtype
 from ge_dialect.graph import (
     find_model,
     has_static_inputs_only,
@@ -360,7 +361,7 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
         )
     arrays = []
     for i, (d, p) in enumerate(zip(datas, paths)):
-        want = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
+        want = numpy_dtype(value_dtype(d.results[0]))
         what = f"--input {p} (input {i})"
 
         try:
@@ -392,7 +393,7 @@ def check_host_memory(module: ModuleOp, limit: int | None) -> None:
             shape = shape_of(r.type)
             if shape is None or any(d < 0 for d in shape):
                 continue
-            itemsize = numpy_dtype(r.type.element_type).itemsize  # type: ignore[attr-defined]
+            itemsize = numpy_dtype(value_dtype(r)).itemsize
             if math.prod(d for d in shape if d) * itemsize > INT64_MAX:
                 # numpy multiplies the non-zero dims even for an empty array ("array is too big")
                 raise ReferenceEvalError(

@@ -28,6 +28,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import Remark, current_remark_sink, remark_sink
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
+from ge_dialect.ge import value_type
 from ge_dialect.graph import is_dynamic_module, uncompiled_known_subgraphs
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.opt import build_pipeline, input_size_cap, is_onnx_path, with_remarks
@@ -135,12 +136,12 @@ def random_input(
     """A random array for `data` (of `shape`, its concrete shape, when its type has unknown
     dims), within `want` (ge_tools/input_ranges.py: an index in range, a divisor without
     zero) when given."""
-    t = data.results[0].type
+    t = value_type(data.results[0])
     if shape is None:
         shape = shape_of(t)
     if shape is None or any(d < 0 for d in shape):
         raise ReferenceEvalError(data, f"random inputs need a known shape, got {t}; give --input files")
-    elem = t.element_type  # type: ignore[attr-defined]
+    elem = t.element_type
     dt = numpy_dtype(elem)
     if 0 in shape:  # nothing to draw (numpy's generators would build a float64/int64 array first)
         return np.zeros(shape, dt)

@@ -59,6 +59,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
+from ge_dialect.ge import value_dtype
 from ge_dialect.graph import root_graphs, select_graph
 from ge_dialect.resize import onnx_resize_index, onnx_resize_weights, tf_linear_weights, tf_nearest_index
 from ge_dialect.shapes import fmt_shape, normalize_axis
@@ -92,7 +93,7 @@ __all__ = [
 
 
 def out_dtype(op: Operation, i: int = 0) -> np.dtype:
-    return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
+    return numpy_dtype(value_dtype(op.results[i]))
 
 
 def run_time_shape(op: Operation, i: int, args: Sequence[np.ndarray]) -> tuple[int, ...] | None:
@@ -468,7 +469,7 @@ def _reshape_target(op: Operation, x: np.ndarray, dims: list[int]) -> tuple[int,
 
 def _bitcast(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = args[0]
-    src, dst = op.operands[0].type.element_type, op.results[0].type.element_type  # type: ignore[attr-defined]
+    src, dst = value_dtype(op.operands[0]), value_dtype(op.results[0])
     for t in (src, dst):
         if dtype_bits(t) != numpy_dtype(t).itemsize * 8:
             raise ReferenceEvalError(
