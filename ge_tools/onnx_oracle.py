@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ge_tools.opt import UserError
+
+if TYPE_CHECKING:  # numpy loads with the comparison, not with ge-run --help (TOLERANCES)
+    import numpy as np
 
 # dtype name -> (atol, rtol) of a float output; integers and bools compare exactly
 TOLERANCES: dict[str, tuple[float, float]] = {
@@ -68,6 +70,8 @@ class OracleResult:
 
 def run_onnxruntime(path: str, inputs: Sequence[np.ndarray]) -> tuple[list[str], list[np.ndarray]]:
     """The model's output names and values on onnxruntime's CPU provider."""
+    import numpy as np
+
     try:
         import onnxruntime as ort  # lazily: only an ONNX model needs it
     except ImportError:
@@ -104,6 +108,8 @@ def check_output(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray
     its `bound` (runtime/error_bound.py's with independent rounding: what the intermediate
     dtypes' roundings may move it by; none: the fixed tolerance alone). An element whose
     bound is infinite is undecidable: counted apart, never a match."""
+    import numpy as np
+
     undecided = np.isinf(bound) if bound is not None and bound.shape == want.shape else np.zeros(want.shape, bool)
     n_undecided = int(np.count_nonzero(undecided))
     dt = str(want.dtype)

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import StringAttr
 
 from ge_dialect import attrs as A
-from ge_dialect import npu
 
 if TYPE_CHECKING:
+    from ge_dialect import npu
     from runtime.simulator import Stats
 
 
@@ -85,6 +85,8 @@ def model_figures(model: npu.ModelOp) -> dict[str, object]:
     """The figures of a compiled npu.model (--stats-json's keys): tasks, kernels, streams,
     events, no_task_nodes (`node (Type)`), memory_size, memory_lower_bound,
     memory_proven_bound, memory_gap."""
+    from ge_dialect import npu  # here: ge-run --help reads the definitions above without the dialect
+
     tasks = [t for s in model.stream_ops() for t in s.tasks]
     # a node with tasks of its own (a While's label tasks) is not a no-task node, though its
     # outputs are aliases (the loop-carried buffers)
