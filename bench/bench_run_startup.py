@@ -27,22 +27,11 @@ import os
 import resource
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+from startup_timing import ROOT, smallest_example, take_turns, tool
+
 TARGETS = {"--version": 1.2, "--help": 1.2, "EXAMPLE": 1.5}
-
-
-def tool(name: str) -> str:
-    """The tool next to this interpreter (the venv's), else the one on PATH."""
-    local = Path(sys.executable).parent / name
-    return str(local) if local.exists() else name
-
-
-def smallest_example() -> Path:
-    return min(sorted((ROOT / "examples").glob("*.mlir")), key=lambda p: p.stat().st_size)
 
 
 def cpu(cmd: list[str]) -> float:
@@ -81,13 +70,10 @@ def main(argv: list[str] | None = None) -> None:
         "--help": ([run, "--help"], [opt, "--help"]),
         "EXAMPLE": ([run, example], [opt, "-p", "ge-compile", example]),
     }
-    times: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in pairs}
-    for a, b in pairs.values():  # warm the file cache and the bytecode
-        cpu(a), cpu(b)
-    for _ in range(args.runs):
-        for k, (a, b) in pairs.items():
-            times[k][0].append(cpu(a))
-            times[k][1].append(cpu(b))
+    # ge-run's and ge-opt's command of each pair in turn: a, b, a, b, ...
+    cmds = {(k, side): cmd for k, pair in pairs.items() for side, cmd in enumerate(pair)}
+    measured = take_turns(cmds, args.runs, cpu)
+    times = {k: (measured[(k, 0)], measured[(k, 1)]) for k in pairs}
     print(f"example: {Path(example).relative_to(ROOT) if Path(example).is_relative_to(ROOT) else example}, "
           f"{args.runs} runs each, CPU seconds (user + system), medians; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
     out: dict[str, object] = {"example": example, "runs": args.runs, "load_average": os.getloadavg()[0]}

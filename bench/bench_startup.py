@@ -29,24 +29,13 @@ import json
 import re
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+from startup_timing import ROOT, smallest_example, take_turns, tool
+
 TARGET = 1.2
-
-
-def tool(name: str) -> str:
-    """The tool next to this interpreter (the venv's), else the one on PATH."""
-    local = Path(sys.executable).parent / name
-    return str(local) if local.exists() else name
-
-
-def smallest_example() -> Path:
-    return min(sorted((ROOT / "examples").glob("*.mlir")), key=lambda p: p.stat().st_size)
 
 
 _SSA_NAMES = re.compile(r'(?:, )?ge\.ssa_names = (?:"[^"]*"|\[[^\]]*\])')
@@ -97,12 +86,7 @@ def main(argv: list[str] | None = None) -> None:
         plugin = subprocess.run(cmds["xdsl-opt+plugin"], capture_output=True).returncode == 0
         if not plugin:  # an older install without the entry point: (c) cannot run
             del cmds["xdsl-opt+plugin"]
-        for cmd in cmds.values():  # warm the file cache and the bytecode
-            wall(cmd)
-        walls: dict[str, list[float]] = {k: [] for k in cmds}
-        for _ in range(args.runs):
-            for k, cmd in cmds.items():
-                walls[k].append(wall(cmd))
+        walls = take_turns(cmds, args.runs, wall)
 
     med = {k: statistics.median(v) for k, v in walls.items()}
     ratio = med["ge-opt"] / med["xdsl-opt"]

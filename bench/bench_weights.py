@@ -28,6 +28,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from weights_model import Usage, make_model, measure
+
 TARGET_RSS = 2.0
 TARGET_IMPORT_S_PER_100MB = 1.0
 
@@ -38,44 +40,12 @@ def tool(name: str) -> str:
     return str(local) if local.exists() else name
 
 
-def make_model(path: Path, n: int, k: int = 1000) -> None:
-    import numpy as np
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
-
-    w = np.random.default_rng(0).standard_normal((k, n), dtype=np.float32)
-    g = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "W"], ["y"], name="mm")],
-        "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, k])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])],
-        [numpy_helper.from_array(w, "W")],
-    )
-    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
-
-
-# A child's ru_maxrss starts at its parent's resident size (the fork copies the parent's
-# mappings before the exec): each tool is started by this small wrapper process, never by
-# the benchmark itself.
-_WRAPPER = """
-import os, subprocess, sys, time
-t0 = time.perf_counter()
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-err = p.stderr.read()
-_, status, usage = os.wait4(p.pid, 0)
-sys.stderr.write(err.decode()[-2000:])
-print(usage.ru_maxrss * 1024, time.perf_counter() - t0, usage.ru_utime + usage.ru_stime,
-      os.waitstatus_to_exitcode(status))
-"""
-
-
-def measure(cmd: list[str]) -> dict[str, float]:
-    """Peak RSS (bytes), wall and CPU seconds of one process running `cmd`."""
-    r = subprocess.run([sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, check=True)
-    rss, wall, cpu, code = r.stdout.split()
-    if code != "0":
-        raise SystemExit(f"bench_weights: {' '.join(cmd)} failed:\n{r.stderr}")
-    return {"rss": float(rss), "wall": float(wall), "cpu": float(cpu)}
+def run(cmd: list[str]) -> Usage:
+    """`cmd`'s figures (bench/weights_model.py: measure); a failure ends the benchmark."""
+    u = measure(cmd)
+    if u.code != 0:
+        raise SystemExit(f"bench_weights: {' '.join(cmd)} failed:\n{u.stderr}")
+    return u
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--make", nargs=2, metavar=("PATH", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.make:
-        make_model(Path(args.make[0]), int(args.make[1]))
+        make_model(Path(args.make[0]), 1000, int(args.make[1]))
         return
     d = Path(args.dir)
     n = max(4, int(args.mb * 1e6 / 4 / 1000))
@@ -107,18 +77,18 @@ def main(argv: list[str] | None = None) -> None:
     print(f"load: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     rows = {}
     for name, cmd in commands.items():
-        footprint = measure(cmd(small))
-        m = measure(cmd(big))
+        footprint = run(cmd(small))
+        m = run(cmd(big))
         rows[name] = {
-            "rss_bytes": m["rss"],
-            "footprint_bytes": footprint["rss"],
-            "rss_over_model": m["rss"] / size,
-            "above_footprint_over_model": (m["rss"] - footprint["rss"]) / size,
-            "wall_s": m["wall"],
-            "cpu_s": m["cpu"],
-            "cpu_s_per_100mb": m["cpu"] / (size / 1e8),
+            "rss_bytes": m.rss,
+            "footprint_bytes": footprint.rss,
+            "rss_over_model": m.rss / size,
+            "above_footprint_over_model": (m.rss - footprint.rss) / size,
+            "wall_s": m.wall,
+            "cpu_s": m.cpu,
+            "cpu_s_per_100mb": m.cpu / (size / 1e8),
             # the seconds the weights cost: the tool's start-up (imports) taken off
-            "cpu_s_per_100mb_above_footprint": (m["cpu"] - footprint["cpu"]) / (size / 1e8),
+            "cpu_s_per_100mb_above_footprint": (m.cpu - footprint.cpu) / (size / 1e8),
         }
     print(
         f"{'tool':22s} {'peak RSS':>9s} {'/model':>7s} {'above footprint':>16s} {'CPU s':>7s} {'s/100MB':>8s}"

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Self, cast, overload
+from typing import ClassVar, Self, TypeAlias, cast, overload
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -59,6 +59,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    VarOperand,
+    VarOpResult,
     irdl_op_definition,
     lazy_traits_def,
     opt_region_def,
@@ -171,6 +173,21 @@ def _const_value(v: SSAValue) -> Attribute | None:
     return owner.attributes.get("value") if type(owner) is Const or type(owner) is Constant else None
 
 
+# The type of every input and output of a GE node, as GeNode's verifier checks it
+# (GeNode._verify_type): a ranked tensor, or GE's unknown rank (-2) as an unranked one.
+GeTensorType: TypeAlias = TensorType[Attribute] | UnrankedTensorType[Attribute]
+
+
+def value_type(v: SSAValue) -> GeTensorType:
+    """The tensor type of `v`, an input or output of a verified GE node."""
+    return cast(GeTensorType, v.type)
+
+
+def value_dtype(v: SSAValue) -> Attribute:
+    """The element type (GE's dtype) of `v`, an input or output of a verified GE node."""
+    return cast(GeTensorType, v.type).element_type
+
+
 class GeNode(IRDLOperation):
     """Base of every GE node: variadic tensor inputs and outputs, GE attributes.
 
@@ -185,9 +202,20 @@ class GeNode(IRDLOperation):
     # and the passes key dicts and sets by nodes (tests/dialects/test_node_hash.py)
     __hash__ = object.__hash__
 
-    inputs = var_operand_def()
-    outputs = var_result_def()
+    # Any type is accepted here and _verify_type refuses what is not a GeTensorType (its own
+    # message, located at the node); typed for the checker through the cast, so that
+    # `node.inputs[i].type.element_type`, input_dtype and output_dtype need no cast at use.
+    inputs = cast(VarOperand[GeTensorType], var_operand_def())
+    outputs = cast(VarOpResult[GeTensorType], var_result_def())
     traits = lazy_traits_def(lambda: (InGeGraph(),))
+
+    def input_dtype(self, i: int) -> Attribute:
+        """The element type of input `i` (value_dtype)."""
+        return value_dtype(self.operands[i])
+
+    def output_dtype(self, i: int = 0) -> Attribute:
+        """The element type of output `i` (value_dtype)."""
+        return value_dtype(self.results[i])
 
     # (min, max) numbers of inputs and outputs; None = unbounded.
     NUM_INPUTS: ClassVar[tuple[int, int | None]] = (0, None)
@@ -441,10 +469,10 @@ class GeNode(IRDLOperation):
         return shape_of(self.results[i].type)
 
     def same_dtype(self, values: Sequence[SSAValue], what: str) -> None:
-        first = values[0].type.element_type if values else None  # type: ignore[attr-defined]
-        if all(v.type.element_type == first for v in values):  # type: ignore[attr-defined]
+        first = value_dtype(values[0]) if values else None
+        if all(value_dtype(v) == first for v in values):
             return  # the common case, without building strings
-        dts = {str(v.type.element_type) for v in values}  # type: ignore[attr-defined]
+        dts = {str(value_dtype(v)) for v in values}
         if len(dts) > 1:
             raise VerifyException(f"{what} must share one dtype, got {', '.join(sorted(dts))}")
 
@@ -569,7 +597,7 @@ class GeNode(IRDLOperation):
         if elem is None:
             if not operands or not cls.SAME_DTYPE_OUT:
                 raise VerifyException(f"give dtype= ({what}'s output dtype is not its input's)")
-            elem = cast(Attribute, operands[0].type.element_type)  # type: ignore[attr-defined]
+            elem = value_dtype(operands[0])
         if shape is not None:
             return [TensorType(elem, list(shape))] * n
         # (inside xDSL's ImplicitBuilder the probe is appended to the block like any op:
@@ -913,7 +941,7 @@ class ConstLike(GeNode):
         # needs its bytes says so (elided_error)
         if not isinstance(v, DenseIntOrFPElementsAttr) and not is_elided(v):
             raise VerifyException(f"attribute 'value' must be a dense<...> tensor, got {v}")
-        vt, rt = v.get_type(), self.results[0].type  # type: ignore[attr-defined]
+        vt, rt = v.get_type(), value_type(self.results[0])  # type: ignore[attr-defined]
         if shape_of(vt) != shape_of(rt) or vt.element_type != rt.element_type:  # type: ignore[attr-defined]
             raise VerifyException(f"attribute 'value' has type {vt}, but the output is {rt}")
 
@@ -997,11 +1025,8 @@ class Elementwise(GeNode):
 
     def check(self) -> None:
         self.same_dtype(self.operands, "inputs")
-        if self.SAME_DTYPE_OUT and self.results[0].type.element_type != self.operands[0].type.element_type:  # type: ignore[attr-defined]
-            raise VerifyException(
-                f"output dtype {self.results[0].type.element_type} differs from input dtype "  # type: ignore[attr-defined]
-                f"{self.operands[0].type.element_type}"  # type: ignore[attr-defined]
-            )
+        if self.SAME_DTYPE_OUT and self.output_dtype(0) != self.input_dtype(0):
+            raise VerifyException(f"output dtype {self.output_dtype(0)} differs from input dtype {self.input_dtype(0)}")
 
     def infer(self) -> list[Dims | None] | None:
         shapes = [self.in_shape(i) for i in range(len(self.operands))]
@@ -1231,7 +1256,7 @@ def float_attr(op: Operation, name: str, default: float) -> float:
 
 
 def _dtype_of(v: SSAValue) -> str:
-    return ge_dtype_name(v.type.element_type)  # type: ignore[attr-defined]
+    return ge_dtype_name(value_dtype(v))
 
 
 class _Checked(Elementwise):
@@ -1253,17 +1278,15 @@ class _Checked(Elementwise):
             allowed = self.IN_DTYPES.get(i, self.DTYPES)
             if _dtype_of(v) not in allowed:
                 raise VerifyException(
-                    f"{ge_type(self)} input {i} has dtype {v.type.element_type}; GE's {ge_type(self)} takes "  # type: ignore[attr-defined]
+                    f"{ge_type(self)} input {i} has dtype {value_dtype(v)}; GE's {ge_type(self)} takes "
                     f"{', '.join(sorted(allowed))}"
                 )
         out = self.results[0]
         if self.OUT_DTYPE is not None:
             if _dtype_of(out) != self.OUT_DTYPE:
-                raise VerifyException(f"{ge_type(self)} outputs {self.OUT_DTYPE}, got {out.type.element_type}")  # type: ignore[attr-defined]
-        elif out.type.element_type != data[0].type.element_type:  # type: ignore[attr-defined]
-            raise VerifyException(
-                f"output dtype {out.type.element_type} differs from input dtype {data[0].type.element_type}"  # type: ignore[attr-defined]
-            )
+                raise VerifyException(f"{ge_type(self)} outputs {self.OUT_DTYPE}, got {value_dtype(out)}")
+        elif value_dtype(out) != value_dtype(data[0]):
+            raise VerifyException(f"output dtype {value_dtype(out)} differs from input dtype {value_dtype(data[0])}")
         for name, default in self.FLOAT_ATTRS.items():
             float_attr(self, name, default)
 
@@ -1618,9 +1641,7 @@ class SoftmaxBase(GeNode):
     def check(self) -> None:
         self.same_dtype([self.operands[0], self.results[0]], "input and output")
         if _dtype_of(self.operands[0]) not in FLOATING_TYPES:
-            raise VerifyException(
-                f"{ge_type(self)} takes float16, float32 or double, got {self.operands[0].type.element_type}"  # type: ignore[attr-defined]
-            )
+            raise VerifyException(f"{ge_type(self)} takes float16, float32 or double, got {self.input_dtype(0)}")
 
     def infer(self) -> list[Dims | None] | None:
         self.norm_axes()
@@ -1675,7 +1696,7 @@ class LayerNorm(GeNode):
     def check(self) -> None:
         self.same_dtype([*self.operands, *self.results], "inputs and outputs")
         if _dtype_of(self.operands[0]) not in F16_F32:
-            raise VerifyException(f"LayerNorm takes float16 or float32, got {self.operands[0].type.element_type}")  # type: ignore[attr-defined]
+            raise VerifyException(f"LayerNorm takes float16 or float32, got {self.input_dtype(0)}")
         self.epsilon()
 
     def infer(self) -> list[Dims | None] | None:
@@ -2380,9 +2401,9 @@ class GatherBase(GeNode):
 
     def check(self) -> None:
         self.same_dtype([self.operands[0], self.results[0]], "x and y")
-        it = self.operands[1].type
-        if ge_dtype_name(it.element_type) not in INDEX_DTYPES:  # type: ignore[attr-defined]
-            raise VerifyException(f"indices must be int32 or int64, got {it.element_type}")  # type: ignore[attr-defined]
+        it = value_type(self.operands[1])
+        if ge_dtype_name(it.element_type) not in INDEX_DTYPES:
+            raise VerifyException(f"indices must be int32 or int64, got {it.element_type}")
 
     def infer(self) -> list[Dims | None] | None:
         x, idx = self.in_shape(0), self.in_shape(1)
@@ -2431,9 +2452,9 @@ class GatherV2(GatherBase):
 
     def check(self) -> None:
         super().check()
-        at = self.operands[2].type
-        if ge_dtype_name(at.element_type) not in INDEX_DTYPES:  # type: ignore[attr-defined]
-            raise VerifyException(f"axis must be int32 or int64, got {at.element_type}")  # type: ignore[attr-defined]
+        at = value_type(self.operands[2])
+        if ge_dtype_name(at.element_type) not in INDEX_DTYPES:
+            raise VerifyException(f"axis must be int32 or int64, got {at.element_type}")
         s = shape_of(at)
         if s is not None and all(d >= 0 for d in s) and math.prod(s) != 1:
             raise VerifyException(f"axis must hold one value, got a tensor of shape {fmt_shape(s)}")
@@ -2874,8 +2895,8 @@ class ControlOp(GeNode):
             )
 
     def _lead_scalar_int32(self, i: int, what: str) -> None:
-        t = self.operands[i].type
-        if ge_dtype_name(t.element_type) != "DT_INT32":  # type: ignore[attr-defined]
+        t = value_type(self.operands[i])
+        if ge_dtype_name(t.element_type) != "DT_INT32":
             raise VerifyException(f"{ge_type(self)}'s {what} (input {i}) must be int32, got {t}")
         s = shape_of(t)
         if s is not None and _known(s) and math.prod(s) != 1:
@@ -3054,7 +3075,7 @@ POOL_MAX_DTYPES: frozenset[str] = FLOAT_DTYPES | {
 
 
 def dtype_of(v: SSAValue) -> str:
-    return ge_dtype_name(v.type.element_type)  # type: ignore[attr-defined]
+    return ge_dtype_name(value_dtype(v))
 
 
 def _check_dtypes(op: GeNode, v: SSAValue, allowed: frozenset[str], what: str) -> None:
@@ -3065,8 +3086,8 @@ def _check_dtypes(op: GeNode, v: SSAValue, allowed: frozenset[str], what: str) -
 
 def _const_input(op: GeNode, i: int, what: str) -> list[int] | None:
     """The values of constant index input `i` (int32/int64), None when it is not a Const."""
-    if ge_dtype_name(op.operands[i].type.element_type) not in INDEX_DTYPES:  # type: ignore[attr-defined]
-        raise VerifyException(f"{what} must be int32 or int64, got {op.operands[i].type.element_type}")  # type: ignore[attr-defined]
+    if ge_dtype_name(value_dtype(op.operands[i])) not in INDEX_DTYPES:
+        raise VerifyException(f"{what} must be int32 or int64, got {value_dtype(op.operands[i])}")
     return const_ints(op.operands[i])
 
 
@@ -4331,7 +4352,7 @@ class ShapeInfo(GeNode):
     NUM_INPUTS: ClassVar = (1, 1)
 
     def check(self) -> None:
-        et = self.results[0].type.element_type  # type: ignore[attr-defined]
+        et = self.output_dtype(0)
         if ge_dtype_name(et) not in INDEX_DTYPES:
             raise VerifyException(f"{ge_type(self)}'s output must be int32 or int64, got {et}")
 
@@ -4365,7 +4386,7 @@ class Fill(GeNode):
     NUM_INPUTS: ClassVar = (2, 2)
 
     def check(self) -> None:
-        dt = self.operands[0].type.element_type  # type: ignore[attr-defined]
+        dt = self.input_dtype(0)
         if ge_dtype_name(dt) not in INDEX_DTYPES:
             raise VerifyException(f"dims must be int32 or int64, got {dt}")
         ds, vs = self.in_shape(0), self.in_shape(1)

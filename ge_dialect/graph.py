@@ -1,24 +1,29 @@
-"""Analyses over ge graphs shared by the passes and lowering: which graphs to run on, in
-which order, who consumes what, and GE's graph-level flags. Plain functions, linear in the
-graph.
+"""Analyses over ge graphs shared by the passes, lowering, the runtime and the tools: which
+graphs to run on, in which order, who consumes what, GE's graph-level flags, and what a
+module holds (its root graph, its npu.models, whether the dynamic executor runs it, the
+names of a graph's outputs). Plain functions, linear in the graph.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of, tensor_desc
-from ge_dialect.ge import ControlOp, GeNode, GraphOp, PartitionedCall, called_graph_names
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.ge import ControlOp, GeNode, GraphOp, PartitionedCall, called_graph_names, node_name
+from ge_dialect.npu import ModelOp
 from ge_dialect.reason import Reason
 from ge_dialect.shapes import fmt_shape
 
 # ge_attr_define.cc: ATTR_NAME_IS_UNKNOWN_SHAPE (a node forced unknown; the partitioner's
 # PartitionedCall and subgraph mark)
 IS_UNKNOWN_SHAPE = "_is_unknown_shape"
+# an npu.model compiled from a known-shape subgraph (GE's known-node DavinciModel)
+KNOWN_NODE_ATTR = "known_node"
 
 
 def graphs_in_pass_order(module: ModuleOp) -> list[GraphOp]:
@@ -189,3 +194,102 @@ def graphs_to_compile(module: ModuleOp, pass_name: str, remarks: bool, what: str
                 verdict="skipped",
             )
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# What a module holds: its root graph, its models, the dynamic executor's modules
+# ---------------------------------------------------------------------------------------
+
+
+def root_graphs(module: ModuleOp) -> list[GraphOp]:
+    """The graphs of `module` no node calls (no ge.PartitionedCall, no control op), in
+    module order."""
+    graphs = [op for op in module.ops if isinstance(op, GraphOp)]
+    called: set[str] = set()
+    for op in module.walk():
+        if isinstance(op, PartitionedCall | ControlOp):
+            called.update(called_graph_names(op))
+    return [g for g in graphs if g.sym_name.data not in called]
+
+
+def select_graph(module: ModuleOp, graph_name: str | None = None) -> GraphOp:
+    """Graph `graph_name`, or the only root graph; a LocatedError when there is none or
+    several (located at the module's first graph: the module itself has no location)."""
+    graphs = [op for op in module.ops if isinstance(op, GraphOp)]
+    where: Operation = graphs[0] if graphs else module
+    if graph_name is not None:
+        for g in graphs:
+            if g.sym_name.data == graph_name:
+                return g
+        names = ", ".join(f"@{g.sym_name.data}" for g in graphs) or "none"
+        raise LocatedError(where, f"no ge.graph named @{graph_name} (graphs: {names})")
+    roots = root_graphs(module)
+    if len(roots) == 1:
+        return roots[0]
+    if not roots:
+        raise LocatedError(
+            where, "the module has no root ge.graph (every graph is called by another, or there is none)"
+        )
+    names = ", ".join(f"@{g.sym_name.data}" for g in roots)
+    raise LocatedError(where, f"the module has several root graphs ({names}); name one")
+
+
+def output_names(graph: GraphOp) -> list[str]:
+    """GE's tensor names of the NetOutput values: `producer:output index`."""
+    names = []
+    for v in graph.net_output.operands:
+        if isinstance(v, OpResult):
+            names.append(f"{node_name(v.op)}:{v.index}")
+        else:
+            names.append(v.name_hint or "?")
+    return names
+
+
+def find_model(module: ModuleOp, graph_name: str) -> ModelOp | None:
+    """The npu.model ge-to-npu built for graph @graph_name, or None (a pipeline that stops
+    earlier)."""
+    return next((m for m in module.ops if isinstance(m, ModelOp) and m.sym_name.data == graph_name), None)
+
+
+def is_known_model(op: Operation | None) -> bool:
+    """An npu.model compiled from a known-shape subgraph (`known_node = true`)."""
+    a = op.attributes.get(KNOWN_NODE_ATTR) if isinstance(op, ModelOp) else None
+    return isinstance(a, IntegerAttr) and bool(a.value.data)  # `true`: an i1 IntegerAttr
+
+
+def is_dynamic_module(module: ModuleOp) -> bool:
+    """A module the dynamic executor runs: some PartitionedCall calls a known-node model."""
+    models = {op.sym_name.data: op for op in module.ops if isinstance(op, ModelOp)}
+    for op in module.walk():
+        if isinstance(op, PartitionedCall) and isinstance(f := op.attributes.get("f"), SymbolRefAttr):
+            if is_known_model(models.get(f.root_reference.data)):
+                return True
+    return False
+
+
+def is_dynamic_graph(module: ModuleOp, graph: GraphOp) -> bool:
+    """A graph the dynamic executor runs: partitioned (docs/dynamic_shapes.md), or with a
+    node of unknown shape (GE's IsUnknownShapeOp on any node of the root graph)."""
+    if A.DYNAMIC_SHAPE_PARTITIONED in graph.attributes or is_dynamic_module(module):
+        return True
+    return any(has_unknown_shape(op) for op in graph.body.block.ops)
+
+
+def has_static_inputs_only(module: ModuleOp, graph: GraphOp) -> bool:
+    """A flat graph whose Data nodes all have static shapes (its unknown dims are inside)."""
+    if A.DYNAMIC_SHAPE_PARTITIONED in graph.attributes or is_dynamic_module(module):
+        return False
+    return all(not has_unknown_shape(d) for d in graph.data_nodes)
+
+
+def uncompiled_known_subgraphs(module: ModuleOp) -> list[str]:
+    """The callees of known-shape calls (`_is_unknown_shape = false`) that are still
+    ge.graphs, not known-node models, in call order."""
+    graphs = {g.sym_name.data for g in module.ops if isinstance(g, GraphOp)}
+    out: dict[str, None] = {}
+    for op in module.walk():
+        if isinstance(op, PartitionedCall) and not A.get_bool(op, IS_UNKNOWN_SHAPE, True):
+            f = op.attributes.get("f")
+            if isinstance(f, SymbolRefAttr) and f.root_reference.data in graphs:
+                out.setdefault(f.root_reference.data, None)
+    return list(out)

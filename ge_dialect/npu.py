@@ -723,32 +723,32 @@ class StreamActiveOp(_IdTask):
         super().__init__(properties={"target": IntegerAttr(target, i64)})
 
 
+class _LabelTask(_IdTask):
+    """A task that names one label of its stream (`npu.<op> <l>`): its property, syntax
+    and builder, shared as xDSL's arith binary ops share theirs in a base class."""
+
+    KEY: ClassVar = "label"
+    label = prop_def(IntegerAttr[I64])
+    assembly_format = "custom<Count>($label) attr-dict"
+
+    def __init__(self, label: int, attributes: dict[str, Attribute] | None = None):
+        super().__init__(properties={"label": IntegerAttr(label, i64)}, attributes=attributes or {})
+
+
 @irdl_op_definition
-class LabelSetOp(_IdTask):
+class LabelSetOp(_LabelTask):
     """`npu.label_set <l>`: LABEL_SET, binds label l to this position of its stream
     (rts label_set_op.cc; rtLabelSet). Runs as a no-op; a jump to l continues here."""
 
     name = "npu.label_set"
-    KEY: ClassVar = "label"
-    label = prop_def(IntegerAttr[I64])
-    assembly_format = "custom<Count>($label) attr-dict"
-
-    def __init__(self, label: int, attributes: dict[str, Attribute] | None = None):
-        super().__init__(properties={"label": IntegerAttr(label, i64)}, attributes=attributes or {})
 
 
 @irdl_op_definition
-class LabelGotoOp(_IdTask):
+class LabelGotoOp(_LabelTask):
     """`npu.label_goto <l>`: LABEL_GOTO_EX (rts label_goto_ex_op.cc; rtLabelGotoEx), an
     unconditional jump to label l on the same stream."""
 
     name = "npu.label_goto"
-    KEY: ClassVar = "label"
-    label = prop_def(IntegerAttr[I64])
-    assembly_format = "custom<Count>($label) attr-dict"
-
-    def __init__(self, label: int, attributes: dict[str, Attribute] | None = None):
-        super().__init__(properties={"label": IntegerAttr(label, i64)}, attributes=attributes or {})
 
 
 @irdl_op_definition

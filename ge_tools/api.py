@@ -64,13 +64,18 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 
 from ge_dialect import ge, npu
+from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import Remark, remark_sink
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.ge import value_dtype
+from ge_dialect.graph import find_model, is_dynamic_graph, is_dynamic_module, output_names, root_graphs, select_graph
 from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
 from ge_tools import parse
 from ge_tools.parse import UserError
 from ge_tools.registry import get_all_passes, make_context
+from ge_tools.workflow import DEFAULT_DIM, compile_dynamic, execute_model, load_model_or_text, random_inputs
+from report.figures import model_figures, simulation_stats
 from report.html import RunRecorder
 
 __all__ = [
@@ -112,8 +117,6 @@ def parse_module(
 def load(path: str, *, input_shapes: Mapping[str, Sequence[int]] | None = None, ctx: Context | None = None) -> ModuleOp:
     """The module in file `path`: an ONNX model (`.onnx`, imported by importers/onnx.py
     with `input_shapes` for its symbolic dims) or ge IR text; verified, nodes named."""
-    from ge_tools.import_onnx import load_model_or_text
-
     return _prepare(load_model_or_text(path, ctx, input_shapes))
 
 
@@ -242,17 +245,13 @@ class CompileResult:
 
 
 def _find_model(module: ModuleOp, graph: str | None) -> npu.ModelOp | None:
-    models = [m for m in module.ops if isinstance(m, npu.ModelOp)]
+    """The npu.model of `graph`, of the root graph, or a module's only model."""
     if graph is None:
-        graphs = [g for g in module.ops if isinstance(g, ge.GraphOp)]
-        if len(models) == 1 and not graphs:
-            return models[0]
-        if not graphs:
-            return None
-        from runtime.reference import select_graph
-
+        if not any(isinstance(g, ge.GraphOp) for g in module.ops):
+            models = [m for m in module.ops if isinstance(m, npu.ModelOp)]
+            return models[0] if len(models) == 1 else None
         graph = select_graph(module, None).sym_name.data
-    return next((m for m in models if m.sym_name.data == graph), None)
+    return find_model(module, graph)
 
 
 def _spec_value(v: object) -> str:
@@ -294,7 +293,6 @@ def compile(
     result, not to stderr. `record`: gather what ge-run --report shows, as ge-run does
     (a RunRecorder around the pipeline), in the result's `recorder`."""
     from ge_tools.opt import PipelineCallback
-    from ge_tools.run import model_figures
 
     passes = _passes(pipeline, options)
     _prepare(module)
@@ -322,12 +320,8 @@ def compile(
     stats: dict[str, object] = {"passes": [p.name for p in passes]}
     graphs = [g for g in module.ops if isinstance(g, ge.GraphOp)]
     if graphs:
-        from runtime.reference import root_graphs
-
         roots = root_graphs(module)
         if len(roots) == 1:
-            from ge_tools.run import output_names
-
             root = roots[0]
             stats["graph"] = root.sym_name.data
             types = [cast(TensorType[Attribute], v.type) for v in root.net_output.operands]
@@ -357,8 +351,6 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
 
     datas = graph.data_nodes
     if inputs is None:
-        from ge_tools.run import random_inputs
-
         # an unknown dim takes ge-run's size without --dim (run.py: make_input_sets)
         return random_inputs(graph, np.random.default_rng(seed), [_concrete_shape(d) for d in datas])
     if isinstance(inputs, Mapping):
@@ -374,7 +366,7 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
             raise ValueError(f"graph @{graph.sym_name.data} takes {len(datas)} inputs, {len(values)} given")
     out = []
     for i, (d, v) in enumerate(zip(datas, values)):
-        want = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
+        want = numpy_dtype(value_dtype(d.results[0]))
         a = np.asarray(v)
         if a.dtype != want and a.dtype.kind in "fiub" and want.kind in "fiub":
             a = a.astype(want)  # Python floats / ints to the Data's dtype
@@ -384,9 +376,6 @@ def _inputs(graph: ge.GraphOp, inputs: Sequence[object] | Mapping[str, object] |
 
 
 def _concrete_shape(d: ge.DataLike) -> tuple[int, ...] | None:
-    from ge_dialect.desc import shape_of
-    from ge_tools.run import DEFAULT_DIM
-
     sh = shape_of(d.results[0].type)
     return None if sh is None else tuple(x if x >= 0 else DEFAULT_DIM for x in sh)
 
@@ -401,7 +390,6 @@ def reference(
     """The outputs of `graph` (default: the root graph) on the reference interpreter
     (runtime/reference.py), in NetOutput order. `inputs` as for `simulate`."""
     from runtime.interpreter import run_graph
-    from runtime.reference import select_graph
 
     g = select_graph(module, graph)
     return run_graph(g, _inputs(g, inputs, seed))
@@ -436,15 +424,12 @@ def simulate(
     on fresh input buffers (as ge-run does). A module without an npu.model is compiled
     first (`ge-compile{streams=S}`, S default 1); a given model must have `streams`
     streams when it is given. A graph ge-run runs on the dynamic executor (unknown dims,
-    or partitioned; ge_tools/run.py: is_dynamic_graph) is compiled as ge-run compiles it
-    (run.py: compile_dynamic: its known-shape subgraphs become npu.models) and executed on
+    or partitioned; ge_dialect/graph.py: is_dynamic_graph) is compiled as ge-run compiles it
+    (ge_tools/workflow.py: compile_dynamic: its known-shape subgraphs become npu.models) and executed on
     runtime/dynamic_executor.py; its stats are ge-run --stats-json's `dynamic` figures.
     `inputs`: arrays in Data index order, a mapping from Data node names, or None for
     ge-run's random inputs of `seed` (a bare npu.model takes arrays only). A
     SimulatorFault propagates."""
-    from ge_tools.run import is_dynamic_graph, simulate_model, simulation_stats
-    from runtime.reference import select_graph
-
     if executions < 1:
         raise ValueError(f"executions must be >= 1, got {executions}")
     g: ge.GraphOp | None = None
@@ -473,16 +458,8 @@ def simulate(
     else:
         arrays = [np.asarray(a) for a in inputs]
     # one name per model output (the graph's `node:index` names; by index for a bare model)
-    if g is not None:
-        from ge_tools.run import output_names
-
-        names = output_names(g)
-    else:
-        regions = [r for r in model.body.block.ops if isinstance(r, npu.RegionOp)]
-        names = [str(i) for i in range(sum(1 for r in regions if r.region.data.startswith("output:")))]
-    sim = simulate_model(model, arrays, names, executions, frozen_inputs)
-    runs = [[o.array for o in run] for run in sim.runs]
-    return SimulationResult(runs[-1], runs, simulation_stats(sim, executions))
+    ex = execute_model(model, [arrays] * executions, frozen_inputs)
+    return SimulationResult(ex.runs[-1], ex.runs, simulation_stats(ex.figures, ex.stats, ex.refreshed, executions))
 
 
 def _simulate_dynamic(
@@ -495,9 +472,8 @@ def _simulate_dynamic(
     seed: int,
 ) -> SimulationResult:
     """What ge-run does with a graph of unknown shapes (ge_tools/run.py: _run_dynamic):
-    compile_dynamic, then the dynamic executor, `executions` times on fresh buffers."""
-    from ge_tools.run import compile_dynamic
-    from runtime.dynamic_executor import DynamicExecutor, is_dynamic_module, partition_summary
+    compile_dynamic (ge_tools/workflow.py), then the dynamic executor, `executions` times on fresh buffers."""
+    from runtime.dynamic_executor import DynamicExecutor, partition_summary
 
     arrays = _inputs(g, inputs, seed)
     if is_dynamic_module(module):

@@ -2,8 +2,8 @@
 
     ge-import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS ...] [--dynamic-dims]
 
-`load_model_or_text(path)` is the one entry the other tools use to read their input: an
-`.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text
+`load_model_or_text(path)` (ge_tools/workflow.py) is the one entry the tools and the API
+use to read their input: an `.onnx` file is imported (importers/onnx.py), anything else is parsed as ge IR text
 (`ge-opt MODEL.onnx ...` and `ge-run MODEL.onnx ...` read a model this way, with
 `--input-shape` as here).
 Errors are one line and exit 1 (`MODEL.onnx: node 'NAME' (OpType): error: ...`).
@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
 
 from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
     add_elide_argument,
@@ -34,82 +30,7 @@ from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-ex
     one_line_arg_errors,
     run_tool,
 )
-from ge_tools.parse import UserError, parse_module, read_capped, read_ir_file
 from ge_tools.printer import print_module
-from ge_tools.registry import make_context
-
-
-def read_input_file(path: str, max_bytes: int | None = None) -> bytes:
-    """The bytes of the tools' input file, refused beyond `max_bytes` (--max-input-size;
-    None: the default cap of its kind, ge_tools/opt.py input_size_cap)."""
-    try:
-        with open(path, "rb") as f:
-            return read_capped(f, path, input_size_cap(path, max_bytes))
-    except OSError as e:
-        if not is_onnx_path(path):
-            raise  # run_tool's `TOOL: error: FILE: why`, as for any file
-        raise UserError(f"{path}: error: cannot read the model: {e.strerror or e}") from None
-
-
-def is_torch_program_path(path: str) -> bool:
-    """A torch.export program saved with torch.export.save (`.pt2`)."""
-    return path.lower().endswith(".pt2")
-
-
-def load_model_or_text(
-    path: str,
-    ctx: Context | None = None,
-    input_shapes: Mapping[str, Sequence[int]] | None = None,
-    dynamic_dims: bool = False,
-    max_bytes: int | None = None,
-) -> ModuleOp:
-    """The module in `path`: an ONNX model (by its `.onnx` suffix) imported with
-    `input_shapes` and `dynamic_dims` (importers/onnx.py: import_model), a torch.export
-    program (`.pt2`, importers/fx.py: load_exported_program), else ge IR text parsed with
-    `ctx` (not verified; an imported module is). The file is read with read_input_file's
-    cap (`max_bytes`). Errors are one-line exceptions (OnnxImportError, UserError) that
-    `run_tool` prints."""
-    if is_torch_program_path(path) and not input_shapes and not dynamic_dims:
-        # a torch.export program (.pt2): importers/fx.py, TorchAir's ATen converters
-        from importers.fx import load_exported_program
-
-        read_input_file(path, max_bytes)  # refused past --max-input-size, as every input is
-        return load_exported_program(path)
-    if not is_onnx_path(path) and (input_shapes or dynamic_dims):
-        flag = "--input-shape" if input_shapes else "--dynamic-dims"
-        raise UserError(f"{path}: error: {flag} applies to an ONNX model (.onnx) only")
-    if is_onnx_path(path):
-        return _load_onnx(path, dict(input_shapes or {}), dynamic_dims, max_bytes)
-    try:
-        with open(path, "rb") as f:
-            data, resources = read_ir_file(f, path, input_size_cap(path, max_bytes))
-    except OSError:
-        raise  # run_tool's `TOOL: error: FILE: why`, as for any file
-    return parse_module(ctx or make_context(), data, path, resources=resources)
-
-
-def _load_onnx(
-    path: str, input_shapes: Mapping[str, Sequence[int]], dynamic_dims: bool, max_bytes: int | None
-) -> ModuleOp:
-    """An ONNX model imported (importers/onnx.py: load_model). A regular file within the cap
-    is read by the importer, which lets the file's bytes go once they are decoded (the
-    weights then live once, as their raw bytes); anything else is read here, capped."""
-    from importers import onnx as onnx_importer  # onnx loads in ~1.5 s: only when a model is read
-
-    cap = input_size_cap(path, max_bytes)
-    try:
-        st = os.stat(path)
-    except OSError as e:
-        raise UserError(f"{path}: error: cannot read the model: {e.strerror or e}") from None
-    if stat.S_ISREG(st.st_mode):
-        if st.st_size > cap:
-            raise UserError(
-                f"{path}: error: the input has {st.st_size} bytes, more than the cap on an input's size, {cap} "
-                "(raise it with --max-input-size SIZE)"
-            )
-        return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims)
-    data = read_input_file(path, max_bytes)
-    return onnx_importer.load_model(path, input_shapes, dynamic_dims=dynamic_dims, data=data)
 
 
 def _epilog() -> str:
@@ -167,6 +88,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         add_max_input_size_argument(p)
         add_elide_argument(p)
         args = p.parse_args(argv)
+        # the reading work the tools share (ge_tools/workflow.py: it loads numpy and the
+        # runtime), after the arguments
+        from ge_tools.workflow import is_torch_program_path, load_model_or_text, load_onnx
+
         shapes = input_shapes_arg(args.input_shape)
         if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
             module = load_model_or_text(args.model, max_bytes=args.max_input_size)
@@ -174,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             from ge_tools.progress import phase
 
             with phase(f"ge-import: importing {os.path.basename(args.model)}"):
-                module = _load_onnx(args.model, shapes, args.dynamic_dims, args.max_input_size)
+                module = load_onnx(args.model, shapes, args.dynamic_dims, args.max_input_size)
         # weights streamed as the module's resource section (ge_tools/printer.py); elided
         # only where asked, or on a terminal
         if args.output:

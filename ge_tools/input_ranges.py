@@ -43,6 +43,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.ge import value_dtype
 
 # Index operands: GE type -> (the index operand, the operand whose dim it indexes). The
 # dim is the op's axis (`_index_axis`). Each follows the op's proto in GE's op library
@@ -170,7 +171,7 @@ def _index_need(op: Operation, data: SSAValue) -> _Need:
 def _shift_constant(op: Operation) -> tuple[int, int] | None:
     """(the operand that is not the constant, c) for an integer Add/Sub whose operand 1 (or
     Add's operand 0) is an integer constant of one value; None otherwise."""
-    if len(op.operands) != 2 or not op.results or numpy_dtype(op.results[0].type.element_type).kind not in "iu":  # type: ignore[attr-defined]
+    if len(op.operands) != 2 or not op.results or numpy_dtype(value_dtype(op.results[0])).kind not in "iu":
         return None
     order = (1, 0) if ge.ge_type(op) == "Add" else (1,)
     for k in order:
@@ -298,7 +299,7 @@ def input_ranges(graph: ge.GraphOp) -> list[InputRange | None]:
     uses need and no zero where they divide; float inputs only the no-zero need."""
     out: list[InputRange | None] = []
     for d, n in zip(graph.data_nodes, _value_needs(graph, {})):
-        dt = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
+        dt = numpy_dtype(value_dtype(d.results[0]))
         if dt.kind not in "iu":
             n = _Need(nonzero=n.nonzero, zero_why=n.zero_why)
         elif n.high is not None:

@@ -24,20 +24,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect.ge import GraphOp
 from ge_tools.opt import UserError
-
-# dtype name -> (atol, rtol) of a float output; integers and bools compare exactly
-TOLERANCES: dict[str, tuple[float, float]] = {
-    "float64": (1e-9, 1e-9),
-    "float32": (1e-4, 1e-4),
-    "float16": (1e-2, 1e-2),
-    "bfloat16": (2e-2, 2e-2),
-}
-
-
-def tolerance_text() -> str:
-    """The TOLERANCES as the help and README state them."""
-    parts = [f"{dt} atol {a:g} rtol {r:g}" for dt, (a, r) in TOLERANCES.items()]
-    return "; ".join(parts) + "; integers and bools exactly"
+from ge_tools.tolerances import TOLERANCES, tolerance_text  # noqa: F401 - re-exported
 
 
 @dataclass

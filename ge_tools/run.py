@@ -23,60 +23,72 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
-import inspect
 import json
 import math
 import os
 import sys
-import textwrap
 import zlib
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import BinaryIO, NoReturn, get_origin, get_type_hints
+from typing import BinaryIO, NoReturn
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
-from xdsl.ir import Operation, OpResult
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import PassPipeline
-from xdsl.utils.hints import type_repr
 
 from ge_dialect import attrs as A
 from ge_dialect import ge, npu
 from ge_dialect.desc import shape_of
-from ge_dialect.diagnostics import Remark, current_remark_sink, op_location, remark, remark_sink
-from ge_dialect.dtypes import compute_dtype, dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
-from ge_dialect.graph import IS_UNKNOWN_SHAPE, has_unknown_shape
+from ge_dialect.diagnostics import op_location, remark
+from ge_dialect.dtypes import compute_dtype, is_float_dtype, numpy_dtype
+from ge_dialect.ge import value_dtype
+from ge_dialect.graph import (
+    find_model,
+    has_static_inputs_only,
+    is_dynamic_graph,
+    is_dynamic_module,
+    output_names,
+    select_graph,
+)
 from ge_dialect.names import name_all_nodes
-from ge_dialect.pass_options import PassOptionError, option_table
+from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shape_env import AssertFailed, GuardFailed
 from ge_dialect.shapes import fmt_shape
-from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
-from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument
-from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
-from ge_tools.onnx_oracle import tolerance_text
+from ge_tools.dump_onnx import with_dump_onnx
+from ge_tools.input_ranges import input_ranges
 from ge_tools.opt import (
-    DUMP_DIR_HELP,
     PipelineCallback,
     PipelineError,
-    add_elide_argument,
     build_pipeline,
     context,
     elide_limit,
     exit_without_teardown,
     input_size_cap,
-    one_line_arg_errors,
     run_tool,
     tune_gc,
     verify_module,
     with_remarks,
 )
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module, read_ir_file
-from ge_tools.pipeline import GeCompilePass
-from ge_tools.progress import PassBar, phase, steps
+from ge_tools.progress import PassBar, phase
 from ge_tools.registry import get_all_passes
-from report.figures import help_text as memory_help
+from ge_tools.run_args import build_arg_parser, check_arguments, compile_option_fields
+from ge_tools.workflow import (
+    DEFAULT_DIM,
+    PARTITION_PASS,  # noqa: F401  (ge-run's steps, as callers read them here)
+    Execution,
+    compile_dynamic,
+    compile_module,
+    execute_model,
+    is_torch_program_path,
+    load_model_or_text,
+    random_input,
+    random_inputs,
+)
+from report.figures import simulation_stats
 from report.html import Check, RunRecorder, write_report
 from report.layered import RENDERER as REPORT_RENDERER
 from report.remarks import write_remarks_json
@@ -86,189 +98,18 @@ from runtime.dynamic_executor import (
     DynamicExecutor,
     ExecutionStats,
     PartitionSummary,
-    is_dynamic_module,
     partition_summary,
 )
 from runtime.error_bound import output_error_bounds
 from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
-from runtime.reference import select_graph
-from runtime.simulator import ARGS_SLOT_BYTES, UPDATE_POLICY_NAMES, LoadedModel, SimulatorFault, load
+from runtime.simulator import ARGS_SLOT_BYTES, UPDATE_POLICY_NAMES, SimulatorFault
 from runtime.simulator import Stats as SimulatorStats
 
 RTOL = 1e-5
 ATOL = 1e-6
-DEFAULT_DIM = 1  # the size of an unknown dim without --dim (a free dimension's usual 1)
-PARTITION_PASS = "ge-partition-dynamic"  # GE's DynamicShapePartitioner (passes/partition/)
 NPY_MAGIC = b"\x93NUMPY"
 NPY_MAX_HEADER = 10000  # numpy.lib.format's default max_header_size (literal_eval is not fed more)
-
-DESCRIPTION = """\
-ge-run: run a ge graph on the reference interpreter and check a compiled copy against it.
-
-Modes:
-  default      run the passes of ge-compile (ge_tools/pipeline.py: graph preparation,
-               ge-dimension-compute-pass, ge-constant-folding-pass, ge-dropout-pass,
-               ge-stop-gradient-pass, ge-prevent-gradient-pass, ge-snapshot-pass,
-               ge-identity-pass, the two folding passes again, ge-partition-dynamic; then
-               ge-phony-notask{stage=mark}, ge-lower-autofuse, ge-autofuse,
-               ge-split-notask, ge-concat-notask, ge-pack-notask,
-               ge-phony-notask{stage=calc}, ge-assign-memory, ge-to-npu{streams=S}) on a copy of
-               the module (nodes the file leaves nameless named first, as GE's parser
-               names them: `Add_2`, ge_dialect/names.py), load the npu.model
-               on the device simulator (runtime/simulator.py) and execute it --executions
-               times, each with fresh copies of the inputs (new zero-copy buffers: the
-               I/O address refresh of GE's DavinciModel); evaluate the original graph on
-               the reference interpreter and compare every output of every execution
-               element by element (see Tolerance). Prints a report (simulator: tasks by
-               kind, kernels, no-task nodes and the bytes their tasks moved (none: a
-               no-task node has no task), bytes moved, args refreshed; memory, see
-               below; max error; a list of more than 20 items, as the no-task nodes of a
-               large graph, shows its count and first 20, --stats-json all of them), the
-               outputs, then "outputs match the reference"
-               (exit 0) or a mismatch report (exit 1).
-               A simulator fault (bad address, wrong offset: a task's address or a
-               no-task view's layout, uninitialised or stale read, clobbered live
-               bytes, race, deadlock) is one line "FILE:LINE:COL: error: simulator: ..."
-               located at the faulting task's (or view's) GE node (else at its graph;
-               for an ONNX model "MODEL.onnx: node 'NAME' (OpType): error: simulator:
-               ...", the node's ONNX node), and exit 1.
-               When the pipeline does not produce an npu.model, the compiled graph is
-               evaluated by the reference interpreter instead.
-  -p PIPELINE  the passes to run instead of ge-compile, in ge-opt's -p syntax
-               (`-p 'ge-lower-autofuse{enable-pass=reduce},ge-autofuse'`). The options
-               of ge-compile are flags too (--streams 2, --enable-pass reduce,concat;
-               one per GeCompilePass option), added to -p's single pass.
-  --remarks    what each pass decided, node by node, on stderr as ge-opt --remarks
-               prints it (`ge-run examples/softmax_like.mlir --enable-pass reduce
-               --remarks` shows the reduce fusions and simulates them).
-  --reference  only evaluate the graph on the reference interpreter and print outputs.
-  dynamic      a graph with nodes of unknown shape (`?` dims), partitioned into known-
-               and unknown-shape subgraphs (ge.PartitionedCall with _is_unknown_shape) by
-               the -p pipeline's ge-partition-dynamic (a module already in that form keeps
-               its partition), whose later passes compile each known subgraph into an
-               npu.model marked known_node (ge-opt -p ge-compile's module), runs on the dynamic
-               executor (runtime/dynamic_executor.py): unknown-shape nodes on the host with
-               the reference semantics over a simulated device memory pool (GE's caching
-               allocator), each known-shape model created once and, every execution, given
-               its feature-map arena and the addresses of its inputs and outputs (GE's
-               DavinciModelUpdateWorkspaces / UpdateArgs / Execute: only the args slots
-               whose allocation's address changed are rewritten, frozen inputs on the first
-               execution only). Each execution may have other input shapes (--input
-               NAME=A.npy,B.npy, --dim) and is compared with the reference on its own
-               inputs. Prints the clusters of each kind and which ran as static models,
-               then per execution: input shapes, host nodes, per static model GE's update
-               policy (all-one-time, model-io, fm-and-model-io, no_need_update) and the
-               args slots refreshed, in bytes (8 per slot: 64-bit device addresses), and
-               the pool's mallocs and peak; --stats-json adds "dynamic" and
-               "args_bytes_refreshed", --report a "Dynamic shapes" section.
-               The unknown-shape parts are compiled once over symbols (ge-symbolic-autofuse:
-               each `?` dim of an input a symbol whose hint is execution 0's size) into
-               fused AscBackends that run as device kernels, tiled per symbol values; each
-               execution checks the guards first, and one that fails compiles again for
-               that execution's shapes ("guard failed ...: recompiling"). Per execution:
-               symbol values, device kernels; --stats-json adds "compiles" and per execution
-               "device_kernels"; --no-symbolic runs those nodes on the host. A slot left
-               pointing at a moved block is a simulator fault "stale address in execution
-               K". An already compiled module (its known parts npu.models) runs without a
-               reference. A graph ge-partition-dynamic leaves whole and unknown (its
-               placement=HOST, static-model-ops-lower-limit=-1, or a static graph under
-               host-scheduling-max-threshold) runs the same way, every node on the host.
-
-{MEMORY_FIGURES}
-
-Inputs, in ge.Data index order: one --input per Data node (.npy arrays whose shape and
-numpy dtype must be the Data type's; i1 is held as bool, sub-byte ints as int8/uint8,
-bf16 and f8E5M2 / f8E4M3FN / f8E8M0FNU as ml_dtypes' bfloat16 / float8_e5m2 /
-float8_e4m3fn / float8_e8m0fnu, GE's bytes; numpy.save writes those with a dtype numpy
-alone cannot read back (|V2, <f1, |V1), so for such a Data a file whose dtype is a void
-of the same width, or the dtype's own descriptor, is taken as the Data's bytes, and
---save-dir writes them as void arrays of their bytes: `np.load(f).view(ml_dtypes.bfloat16)`;
-a file's header is checked against the Data before its data is read, so a header claiming
-more elements than the graph takes is refused, not allocated; a Fortran-ordered file runs:
-an input the simulator cannot use in place is copied into the model's own buffer, as GE's
-DavinciModel copies an input it cannot zero-copy),
-or, with --input NAME=A.npy,B.npy,..., one file per execution for Data NAME (one file:
-every execution; --executions defaults to the number of files),
-or random inputs from --seed: an unknown dim takes --dim [NAME:]AXIS=S1,S2,...'s size for
-the execution (the list repeats; --executions defaults to its length), else 1, the size
-of a free dimension with no override; each execution of a graph with unknown dims draws
-its own values, a static graph's executions share one draw; floats uniform in [-1, 1) rounded to the input
-dtype (to nearest, ties to even: representable values; f8E8M0FNU, which holds only
-powers of two, 2^k for k uniform in [-4, 4]), signed ints in [-4, 4], unsigned ints in
-[0, 8] (narrower for sub-byte types), bools uniform. Random inputs are valid for the
-graph (ge_tools/input_ranges.py): an integer input whose values reach the indices of a
-gather (Gather, GatherV2, GatherElements), through Cast, Identity, the reshape family,
-TransposeD, BroadcastToD, Tile, slices, splits, concats, a gather's data or an Add/Sub of
-an integer constant, is uniform over [0, d) of the dim d it indexes (the smallest d where
-it indexes several; [0, 1) for an unknown dim), and an input that reaches a divisor (Div,
-RealDiv, FloorDiv, Mod, FloorMod) holds no zero (a float one rounded to 0 becomes 1);
---remarks says which inputs and why ("input 'ids': values in [0, 50) because it indexes
-node 'emb' (GatherV2) axis 0"). The other inputs draw the same values as without them.
-
-Tolerance: compiled a matches reference b when |a-b| <= 1e-6 + 1e-5*|b| + e (floats; NaN
-equals NaN) or |a-b| <= e (integers and bools), where e is the element's error bound
-(runtime/error_bound.py; docs/tolerance.md): 0 where the compiled program has no freedom,
-else what accumulating in another order may change, carried through the ops that follow. A
-sum or mean of n terms (ReduceSumD, ReduceMeanD, AddN) may differ by 2*gamma(n-1)*sum|terms|
-(0 for two terms, and 0 where every order gives the exact sum: each term a multiple of the
-smallest last significant bit q, sum|terms| < q*2^p), a MatMul or Conv2D dot product of length n by
-2*gamma(n)*sum|products| (gamma(n) = n*u/(1-n*u), u the accumulation dtype's unit roundoff:
-2^-24 for f32 and for f16, bf16 and float8, which accumulate in f32, 2^-53 for f64), a
-ReduceProdD likewise relative to prod(|x|+e); DynamicRNN and DynamicGRUV2 carry the bounds
-through their steps (each step's matmuls as MatMul's, sigmoid's and tanh's slopes, the
-float32 roundings of the gates); each later op maps its inputs' bounds through
-its exact range (Pow(x, 8) multiplies a relative error by 8, Sub of near-equal values keeps
-the absolute error, SoftmaxV2 moves y by y*(e^(2D)-1) for inputs moved by D, LayerNorm by
-its derivative bounded through the variance and epsilon) and adds its own rounding
-(2u|result| plus the dtype's smallest subnormal, u of its dtype: f16 2^-11, bf16 2^-8,
-f8E4M3FN 2^-4, f8E5M2 2^-3, f8E8M0FNU 2^-1). A comparison, a bool op, a remainder, an
-ArgMax or a gathered index is judged exactly where its operands lie farther from the
-decision boundary than their bounds. An element whose bound is infinite (a singularity,
-an overflow or a decision boundary within reach) is undecidable and never a match: ge-run
-prints "tolerance: N output elements are undecidable", the first indices per output, and
-"comparison inconclusive" (exit 1), unless --accept-undecidable accepts them unjudged;
---stats-json counts them as unbounded_elements. Anchored judgment (runtime/anchored.py;
-docs/tolerance.md): where the end-to-end bounds leave elements undecidable (they compound
-over a deep network's layers) or find a mismatch, and always with --anchored, the model
-executes once more with each kernel's outputs copied out as written; each kernel output
-that is a value of the graph (its node's name, shape and dtype) is judged against the
-reference of its step evaluated on the captured values the graph wires into it, with that
-step's bound alone (same formula), so bounds never compound beyond one kernel. A step
-outside its tolerance is a mismatch, printed at its node ("step 'N' (Type) output K: ...
-outside the tolerance on the inputs the compiled program read"): the first such step is
-the first wrong kernel. An element undecidable end to end is judged where its last step's
-bound is finite and no step before it is undecidable ("anchored: N steps judged ...; M
-output elements undecidable end to end judged step by step"; --stats-json
-anchored_elements, anchored_steps). An output of more than one element whose
-reference values are all equal is warned about ("warning: output K NAME is constant"): a
-match on it proves little.
-
-ONNX models: FILE.onnx is imported as ge-import imports it (--input-shape fixes dynamic
-input dims; errors as ge-import's). After the comparison with the reference, the
-simulator's outputs are compared with onnxruntime's (CPU provider, optimisations off,
-the same inputs): one line per output with its largest absolute and relative error, then
-"outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b| + e
-per dtype: {ORT_TOLERANCES}; e is the element's error bound with every op's own rounding
-counted (the intermediate dtypes: an f16 op between two Casts may round in f16 here and in
-f32 in onnxruntime). An element whose e is infinite is undecidable, as above, and judged
-anchored: onnxruntime runs once more with its intermediate tensors as outputs, each judged
-against the reference on onnxruntime's own inputs with e (a wrong one fails the
-comparison, named at its ONNX node); the element is judged when both anchored judgments
-judge it. Else "comparison with onnxruntime inconclusive" (exit 1) unless
---accept-undecidable.
-
-Output: one summary line per NetOutput value (index, producer node:output, shape, dtype,
-min, max, mean, crc32 of the array's bytes); --print-values adds the full arrays.
-
-Errors (syntax, verifier, bad input files, ops without reference semantics) are one
-line FILE:LINE:COL: error: ... and exit 1. The file is read as ge-opt reads it (UTF-8 IR
-text whatever its extension, an .onnx model imported). Before allocating anything, ge-run refuses a graph whose
-tensors need more host memory than the machine has (twice the sum of every node's
-output bytes, as numpy arrays: the reference's values and the compiled run's), located
-at the node with the largest output.
-"""
-DESCRIPTION = DESCRIPTION.replace("{ORT_TOLERANCES}", tolerance_text()).replace("{MEMORY_FIGURES}", memory_help())
 
 
 @dataclass
@@ -278,68 +119,9 @@ class Output:
     array: np.ndarray
 
 
-def output_names(graph: ge.GraphOp) -> list[str]:
-    """GE's tensor names of the NetOutput values: `producer:output index`."""
-    names = []
-    for v in graph.net_output.operands:
-        if isinstance(v, OpResult):
-            names.append(f"{ge.node_name(v.op)}:{v.index}")
-        else:
-            names.append(v.name_hint or "?")
-    return names
-
-
 # ---------------------------------------------------------------------------------------
 # Inputs
 # ---------------------------------------------------------------------------------------
-
-
-def random_input(
-    data: ge.DataLike,
-    rng: np.random.Generator,
-    shape: tuple[int, ...] | None = None,
-    want: InputRange | None = None,
-) -> np.ndarray:
-    """A random array for `data` (of `shape`, its concrete shape, when its type has unknown
-    dims), within `want` (ge_tools/input_ranges.py: an index in range, a divisor without
-    zero) when given."""
-    t = data.results[0].type
-    if shape is None:
-        shape = shape_of(t)
-    if shape is None or any(d < 0 for d in shape):
-        raise ReferenceEvalError(data, f"random inputs need a known shape, got {t}; give --input files")
-    elem = t.element_type  # type: ignore[attr-defined]
-    dt = numpy_dtype(elem)
-    if 0 in shape:  # nothing to draw (numpy's generators would build a float64/int64 array first)
-        return np.zeros(shape, dt)
-    if ge_dtype_name(elem) == "DT_FLOAT8_E8M0":  # no sign, no zero: powers of two
-        return np.asarray(np.ldexp(1.0, rng.integers(-4, 5, shape))).astype(dt)
-    if is_float_dtype(dt):
-        # float64 draws rounded once to the dtype (bf16 / float8: to nearest, ties to even)
-        a = np.asarray(rng.uniform(-1.0, 1.0, shape)).astype(dt)
-        if want is not None and want.nonzero:  # a divisor: a value rounded to 0 becomes 1
-            a[a == 0] = 1
-        return a
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(dt)
-    bits = dtype_bits(elem)
-    half = 2 ** (bits - 1)
-    default = (0, min(9, 2**bits)) if dt.kind == "u" else (-min(4, half), min(5, half))
-    a = rng.integers(*default, shape).astype(dt)
-    if want is None or (want.high is None and not want.nonzero):
-        return a
-    # Drawn from a generator spawned from `rng` after the usual draw, so that the values of
-    # every other input stay those they would have without this input's range.
-    return draw_integers(rng.spawn(1)[0], want, default, shape, dt)
-
-
-def random_inputs(
-    graph: ge.GraphOp, rng: np.random.Generator, shapes: Sequence[tuple[int, ...] | None] | None = None
-) -> list[np.ndarray]:
-    """--seed's random inputs of `graph`, in Data index order (of `shapes` where its types
-    have unknown dims), each within what the graph needs of it (input_ranges)."""
-    datas = graph.data_nodes
-    return [random_input(d, rng, sh, r) for d, sh, r in zip(datas, shapes or [None] * len(datas), input_ranges(graph))]
 
 
 def remark_input_ranges(graph: ge.GraphOp) -> None:
@@ -420,7 +202,7 @@ def load_inputs(graph: ge.GraphOp, paths: Sequence[str]) -> list[np.ndarray]:
         )
     arrays = []
     for i, (d, p) in enumerate(zip(datas, paths)):
-        want = numpy_dtype(d.results[0].type.element_type)  # type: ignore[attr-defined]
+        want = numpy_dtype(value_dtype(d.results[0]))
         what = f"--input {p} (input {i})"
 
         try:
@@ -452,7 +234,7 @@ def check_host_memory(module: ModuleOp, limit: int | None) -> None:
             shape = shape_of(r.type)
             if shape is None or any(d < 0 for d in shape):
                 continue
-            itemsize = numpy_dtype(r.type.element_type).itemsize  # type: ignore[attr-defined]
+            itemsize = numpy_dtype(value_dtype(r)).itemsize
             if math.prod(d for d in shape if d) * itemsize > INT64_MAX:
                 # numpy multiplies the non-zero dims even for an empty array ("array is too big")
                 raise ReferenceEvalError(
@@ -604,179 +386,6 @@ def constant_outputs(ref: Sequence[Output]) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def build_arg_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="ge-run", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    one_line_arg_errors(p)
-    p.add_argument("file", metavar="FILE", help="ge-dialect IR (.mlir), or an ONNX model (.onnx)")
-    add_input_shape_argument(p, only_onnx=True)  # docs/onnx.md
-    add_max_input_size_argument(p)
-    add_elide_argument(p)
-    p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
-    p.add_argument(
-        "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"
-    )
-    src = p.add_mutually_exclusive_group()
-    src.add_argument(
-        "--input", metavar="PATH.npy | NAME=A.npy[,B.npy...]", action="append", default=[],
-        help="an input array, one per ge.Data in index order (repeat the option); or, per Data node "
-        "NAME, one file per execution (shapes may differ between executions where its type has "
-        "unknown dims; one file is used in every execution)",
-    )  # fmt: skip
-    src.add_argument("--seed", type=int, default=None, help="seed of the random inputs (default 0)")
-    p.add_argument("--print-values", action="store_true", help="print every output array in full after its summary")
-    p.add_argument(
-        "--save-dir", metavar="DIR",
-        help="write the outputs as DIR/output_0.npy, ...; when comparing these are the compiled "
-        "graph's outputs and the reference's go to DIR/reference_output_0.npy, ...",
-    )  # fmt: skip
-    p.add_argument(
-        "--stats-json", metavar="PATH",
-        help="write figures as JSON: graph, mode, passes, outputs (name, shape, dtype) and, "
-        "when comparing, mismatch_count (differing elements over all outputs, all executions), "
-        "max_error, unbounded_elements (undecidable: an infinite error bound, see Tolerance; after the "
-        "anchored judgment), anchored_elements (undecidable end to end, judged step by step), anchored_steps "
-        "(kernel outputs judged on their own inputs; 0: the anchored judgment did not run) and, with the "
-        "simulator: tasks, tasks_by_kind, kernels, no_task_nodes, "
-        "bytes_moved, kernel_bytes_read/written, memcpy_bytes, memory_size, "
-        "memory_lower_bound, memory_proven_bound (a proven lower bound on any plan), memory_gap "
-        "(memory_size / memory_proven_bound - 1; 0 when optimal), peak_live_fm_bytes, "
-        "executions, refreshed_tasks (per execution)",
-    )  # fmt: skip
-    p.add_argument(
-        "--anchored", action="store_true",
-        help="judge every compiled step on the inputs it read (see Tolerance, anchored judgment) even when "
-        "the end-to-end comparison judges every element: names the first wrong kernel",
-    )  # fmt: skip
-    p.add_argument(
-        "--accept-undecidable", action="store_true",
-        help="accept output elements whose error bound is infinite (undecidable, see Tolerance) unjudged: "
-        "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
-    )  # fmt: skip
-    p.add_argument("--dump-dir", metavar="DIR", help=DUMP_DIR_HELP)
-    add_dump_onnx_argument(p)
-    p.add_argument(
-        "--dot-dir", metavar="DIR", help="draw the input and the graph after each pass as ge-opt --dot-dir does"
-    )
-    p.add_argument(
-        "--remarks-json", metavar="FILE",
-        help="write every remark of the compile as a JSON object to FILE (pass, stage, verdict, GE rule, "
-        "NF code, nodes, message, location, data), as ge-opt --remarks-json does",
-    )  # fmt: skip
-    p.add_argument(
-        "--report", metavar="DIR",
-        help="write DIR/index.html, one self-contained page: the summary, the kernels and every fusion "
-        "and no-task decision, the graph before and after fusion, the memory plan, the task program per "
-        "stream and the comparison (report/html.py), with the full DOT of each picture beside it",
-    )  # fmt: skip
-    p.add_argument(
-        "--executions", type=int, default=None, metavar="N",
-        help="execute the loaded model N times, each with fresh input buffers (default 1, or the "
-        "number of files per --input NAME=... or of sizes per --dim)",
-    )  # fmt: skip
-    p.add_argument(
-        "--dim", action="append", default=[], metavar="[NAME:]AXIS=SIZE[,SIZE...]",
-        help="random inputs: an unknown dim (?) at AXIS (of Data NAME, or of every Data) has SIZE "
-        "in execution 0, the next SIZE in execution 1, ... (the list repeats); default 1, as a "
-        "free dimension without an override; a --dim that matches no unknown dim is an error",
-    )  # fmt: skip
-    p.add_argument(
-        "--no-symbolic", action="store_true",
-        help="dynamic graphs: run the unknown-shape nodes on the host op by op instead of compiling them "
-        "once over symbols into fused device kernels (ge-symbolic-autofuse)",
-    )  # fmt: skip
-    p.add_argument(
-        "--frozen-input", type=int, action="append", default=[], metavar="K",
-        help="input K is frozen (ge.exec.frozenInputIndexes): its address is refreshed on the first execution only",
-    )  # fmt: skip
-    add_pipeline_arguments(p)
-    return p
-
-
-def compile_option_fields() -> list[dataclasses.Field[object]]:
-    """GeCompilePass's options, each of which ge-run takes as a flag (`--enable-pass`)."""
-    return [f for f in dataclasses.fields(GeCompilePass) if f.init and f.name not in ("name", "remarks")]
-
-
-def _field_docs(cls: type) -> dict[str, str]:
-    """The docstring under each dataclass field of `cls` and its bases (`x: int = 1`
-    followed by a string), read from their source."""
-    docs: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
-        except (OSError, TypeError, SyntaxError):
-            continue
-        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-        for a, b in zip(body, body[1:]):
-            if (
-                isinstance(a, ast.AnnAssign)
-                and isinstance(a.target, ast.Name)
-                and isinstance(b, ast.Expr)
-                and isinstance(b.value, ast.Constant)
-                and isinstance(b.value.value, str)
-            ):
-                docs[a.target.id] = " ".join(b.value.value.split())
-    return docs
-
-
-def add_pipeline_arguments(p: argparse.ArgumentParser) -> None:
-    """-p, ge-compile's options as flags (from GeCompilePass's fields), --remarks, --version."""
-    p.add_argument(
-        "-p", "--passes", metavar="PIPELINE", default=None,
-        help="the passes to compile with, as ge-opt -p takes them (default: ge-compile); "
-        "the flags below set the options of its single pass",
-    )  # fmt: skip
-    docs, hints = _field_docs(GeCompilePass), get_type_hints(GeCompilePass)
-    for f in compile_option_fields():
-        name = f.name.replace("_", "-")
-        hint = hints.get(f.name, str)
-        listed = get_origin(hint) is tuple
-        default = f.default if f.default is not dataclasses.MISSING else None
-        shown = _spec_text(default) if default not in (None, ()) else "none"
-        opt = option_table(GeCompilePass).get(f.name)  # the table --help and the checks read
-        if opt is not None:
-            doc, takes = opt.doc.rstrip("."), f"takes {opt.allowed.describe(type_repr(hint))}; "
-        else:
-            doc, takes = docs.get(f.name, type_repr(hint)).rstrip("."), ""
-        text = f"{doc} ({takes}ge-compile's {name}; default {shown}{'; a list is a,b,c' if listed else ''})"
-        if hint is bool:
-            p.add_argument("--" + name, nargs="?", const="true", default=None, metavar="true|false", help=text)
-        else:
-            word = f.name.rsplit("_", 1)[-1].upper()
-            metavar = f"{word}[,{word}...]" if listed else ("N" if hint is int else word)
-            p.add_argument("--" + name, default=None, metavar=metavar, help=text)
-    p.add_argument(
-        "--remarks", action="store_true",
-        help="each pass that supports it says, node by node, what it decided and why "
-        "(FILE:LINE:COL: remark: ... on stderr, as ge-opt --remarks prints them)",
-    )  # fmt: skip
-    p.add_argument("--version", action="version", version=version_string())
-
-
-def _spec_text(v: object) -> str:
-    """An option value as -p writes it: true/false, a,b,c."""
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, tuple):
-        return ",".join(map(_spec_text, v))
-    return str(v)
-
-
-def version_string() -> str:
-    """`ge-run VERSION (xdsl VERSION)` from the installed packages' metadata."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    def of(package: str) -> str:
-        try:
-            return version(package)
-        except PackageNotFoundError:
-            return "unknown"
-
-    return f"ge-run {of('ge-xdsl')} (xdsl {of('xdsl')})"
-
-
 def _save(dir_: str, prefix: str, outs: Sequence[Output]) -> None:
     os.makedirs(dir_, exist_ok=True)
     for o in outs:
@@ -839,48 +448,6 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     return PassPipeline(passes, stages)
 
 
-def model_figures(model: npu.ModelOp) -> dict[str, object]:
-    tasks = [t for s in model.stream_ops() for t in s.tasks]
-    # a node with tasks of its own (a While's label tasks) is not a no-task node, though its
-    # outputs are aliases (the loop-carried buffers)
-    tasked = {n.data for t in tasks if isinstance(n := t.attributes.get("node"), StringAttr)}
-    no_task: dict[str, str] = {}
-    for e in model.table():
-        if isinstance(e, npu.AliasOp):
-            node, ty = e.attributes.get("node"), e.attributes.get("type")
-            if (
-                isinstance(node, StringAttr)
-                and isinstance(ty, StringAttr)
-                and ty.data not in ("Data", "RefData")
-                and node.data not in tasked
-            ):
-                no_task.setdefault(node.data, ty.data)
-    size = model.regions_table().get("fm", 0)
-    bound = A.get_int(model, A.MEMORY_PROVEN_BOUND, 0) or 0
-    return {
-        "tasks": len(tasks),
-        "kernels": sum(isinstance(t, npu.KernelOp) for t in tasks),
-        "streams": model.streams.value.data,
-        "events": model.events.value.data,
-        "no_task_nodes": [f"{n} ({t})" for n, t in no_task.items()],
-        "memory_size": model.regions_table().get("fm", 0),
-        "memory_lower_bound": A.get_int(model, "memory_lower_bound", 0),
-        "memory_proven_bound": bound,
-        "memory_gap": size / bound - 1 if bound else 0.0,
-    }
-
-
-def _simulate(
-    loaded: LoadedModel, inputs: Sequence[np.ndarray], names: Sequence[str], n: int
-) -> tuple[list[list[Output]], list[int]]:
-    runs, refreshed = [], []
-    for _ in steps(range(n), "ge-run: executions", n):
-        outs = loaded.execute([np.array(a, copy=True) for a in inputs])
-        runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
-        refreshed.append(len(loaded.refreshed))
-    return runs, refreshed
-
-
 def fault_node(graph: ge.GraphOp, fault: SimulatorFault) -> Operation:
     """The node of `graph` whose task faulted (its tensors are named `node:index`), or the
     graph itself (a fault outside a task, or a node made by a pass, e.g. an AscBackend)."""
@@ -913,15 +480,6 @@ def _max_error(ref: Sequence[Output], got: Sequence[Output]) -> float:
 # ---------------------------------------------------------------------------------------
 
 
-def check_arguments(args: argparse.Namespace) -> str | None:
-    """The error line of an argument argparse cannot check alone, or None."""
-    if args.executions is not None and args.executions < 1:
-        return f"ge-run: error: --executions must be >= 1, got {args.executions}"
-    if args.seed is not None and args.seed < 0:  # numpy's default_rng takes non-negative seeds only
-        return f"ge-run: error: --seed must be >= 0, got {args.seed}"
-    return None
-
-
 def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> ModuleOp:
     """FILE parsed and verified as ge-opt does it, nameless nodes named (ge_dialect/names.py):
     the reference, the compiled copy and the reports then call each node the same. The
@@ -938,7 +496,7 @@ def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> Module
 def read_input(ctx: Context, args: argparse.Namespace) -> ModuleOp:
     """FILE as read_module reads it, or an ONNX model (.onnx) imported with
     --input-shape (ge_tools/import_onnx.py; errors as ge-import gives them)."""
-    from ge_tools.import_onnx import input_shapes_arg, is_onnx_path, is_torch_program_path, load_model_or_text
+    from ge_tools.import_onnx import input_shapes_arg, is_onnx_path
 
     shapes = input_shapes_arg(args.input_shape, "ge-run")
     if not (is_onnx_path(args.file) or is_torch_program_path(args.file)) and not shapes and not args.dynamic_dims:
@@ -1142,41 +700,11 @@ def make_input_sets(args: argparse.Namespace, graph: ge.GraphOp) -> list[list[np
     return sets
 
 
-def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> ModuleOp:
-    """A copy of `module` through `pipeline` (the original stays for the reference). With
-    a progress line (stderr is a terminal) each remark starts on a clean line and the line
-    is erased at the end."""
-    compiled = module.clone()
-    cb = pipeline.callback
-    inner = cb.inner if isinstance(cb, RunRecorder) else cb
-    progress = getattr(inner, "progress", None)
-    if progress is None:
-        pipeline.apply(ctx, compiled)
-        return compiled
-    outer = current_remark_sink()
-
-    def sink(r: Remark) -> None:
-        progress.clear()
-        outer(r)
-
-    try:
-        with remark_sink(sink):
-            pipeline.apply(ctx, compiled)
-    finally:
-        progress.clear()
-    return compiled
-
-
-def find_model(compiled: ModuleOp, name: str) -> npu.ModelOp | None:
-    """The npu.model ge-to-npu built for graph @name, or None (a pipeline that stops earlier)."""
-    return next((m for m in compiled.ops if isinstance(m, npu.ModelOp) and m.sym_name.data == name), None)
-
-
 @dataclass
 class Simulation:
     """A model loaded once and executed N times (runtime/simulator.py)."""
 
-    figures: dict[str, object]  # model_figures
+    figures: dict[str, object]  # report/figures.py: model_figures
     runs: list[list[Output]]
     refreshed: list[int]  # per execution: tasks whose I/O addresses were refreshed
     stats: SimulatorStats
@@ -1186,12 +714,15 @@ def simulate_model(
     model: npu.ModelOp, inputs: Sequence[np.ndarray], names: Sequence[str], executions: int, frozen: Sequence[int]
 ) -> Simulation:
     """DavinciModel: load `model` (frozen inputs refreshed once), execute it `executions`
-    times on fresh input buffers. A SimulatorFault propagates."""
-    figures = model_figures(model)
-    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
-        loaded = load(model, frozen)
-    runs, refreshed = _simulate(loaded, inputs, names, executions)
-    return Simulation(figures, runs, refreshed, loaded.stats)
+    times on fresh input buffers (ge_tools/workflow.py: execute_model). A SimulatorFault
+    propagates."""
+    return _simulation(execute_model(model, [inputs] * executions, frozen), names)
+
+
+def _simulation(ex: Execution, names: Sequence[str]) -> Simulation:
+    """`ex`'s outputs named (`node:index`) for the comparison."""
+    runs = [[Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))] for outs in ex.runs]
+    return Simulation(ex.figures, runs, ex.refreshed, ex.stats)
 
 
 LIST_SHOWN = 20  # items of a long list ge-run prints; --stats-json has them all
@@ -1215,23 +746,6 @@ def capped_values(values: Sequence[int]) -> str:
     return f"[{shown}, ...] ({len(values)} executions; the first {LIST_SHOWN} shown, all in --stats-json)"
 
 
-def simulation_stats(sim: Simulation, executions: int) -> dict[str, object]:
-    """The simulator's figures for --stats-json (per execution) and the Python API."""
-    fig, st = sim.figures, sim.stats
-    n = st.executions
-    return {
-        **fig,
-        "executions": executions,
-        "refreshed_tasks": sim.refreshed,
-        "bytes_moved": (st.kernel_bytes_read + st.kernel_bytes_written + st.memcpy_bytes) // n,
-        "tasks_by_kind": {k: v // n for k, v in st.tasks_by_kind.items()},
-        "kernel_bytes_read": st.kernel_bytes_read // n,
-        "kernel_bytes_written": st.kernel_bytes_written // n,
-        "memcpy_bytes": st.memcpy_bytes // n,
-        "peak_live_fm_bytes": st.peak_live_fm_bytes,
-    }
-
-
 def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     """Print the simulator's figures (per execution); return them for --stats-json."""
     fig, st = sim.figures, sim.stats
@@ -1250,7 +764,7 @@ def report_simulation(sim: Simulation, executions: int) -> dict[str, object]:
     )
     print(f"memory: feature map {fig['memory_size']} bytes, lower bound {lb}{ratio}, peak live {st.peak_live_fm_bytes}")
     print(f"executions: {executions}, args refreshed per execution: {capped_values(sim.refreshed)}")
-    return simulation_stats(sim, executions)
+    return simulation_stats(sim.figures, sim.stats, sim.refreshed, executions)
 
 
 @dataclass
@@ -1345,7 +859,13 @@ def write_stats(path: str | None, stats: dict[str, object]) -> None:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    args = build_arg_parser().parse_args(argv)
+    """ge-run on `argv` (ge_tools/run_args.py's arguments): its exit status."""
+    return run_parsed(build_arg_parser().parse_args(argv))
+
+
+def run_parsed(args: argparse.Namespace) -> int:
+    """ge-run on its parsed arguments (ge_tools/run_cli.py reads them before this module
+    loads): the exit status."""
     if (error := check_arguments(args)) is not None:
         print(error, file=sys.stderr)
         return 1
@@ -1370,7 +890,7 @@ def _run_graph(
     rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
     compiled: ModuleOp | None = None
     if is_dynamic_graph(module, graph):
-        if not _static_inputs_only(module, graph) or args.reference:
+        if not has_static_inputs_only(module, graph) or args.reference:
             return _run_dynamic(args, ctx, pipeline, module, graph)
         # static inputs, unknown dims inside (values computed in the graph, which
         # ONNX's inference did not follow): GE's preparation may make the graph static
@@ -1601,96 +1121,12 @@ def simulate_sets(
     model: npu.ModelOp, sets: Sequence[Sequence[np.ndarray]], names: Sequence[str], frozen: Sequence[int]
 ) -> Simulation:
     """DavinciModel: load `model` once, execute it once per input set (fresh buffers)."""
-    figures = model_figures(model)
-    with phase(f"ge-run: loading @{model.sym_name.data} ({len(model.stream_ops())} streams)"):
-        loaded = load(model, frozen)
-    runs, refreshed = [], []
-    for ins in sets:
-        outs = loaded.execute([np.array(a, copy=True) for a in ins])
-        runs.append([Output(i, nm, a) for i, (nm, a) in enumerate(zip(names, outs))])
-        refreshed.append(len(loaded.refreshed))
-    return Simulation(figures, runs, refreshed, loaded.stats)
+    return _simulation(execute_model(model, sets, frozen), names)
 
 
 # ---------------------------------------------------------------------------------------
 # Dynamic shapes (docs/dynamic_shapes.md): partitioned graphs on runtime/dynamic_executor.py
 # ---------------------------------------------------------------------------------------
-
-
-def is_dynamic_graph(module: ModuleOp, graph: ge.GraphOp) -> bool:
-    """A graph the dynamic executor runs: partitioned (DYN_CONTRACT.md §2/§3), or with a
-    node of unknown shape (GE's IsUnknownShapeOp on any node of the root graph)."""
-    if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
-        return True
-    return any(has_unknown_shape(op) for op in graph.body.block.ops)
-
-
-def _static_inputs_only(module: ModuleOp, graph: ge.GraphOp) -> bool:
-    """A flat graph whose Data nodes all have static shapes (its unknown dims are inside)."""
-    if PARTITIONED_ATTR in graph.attributes or is_dynamic_module(module):
-        return False
-    return all(not has_unknown_shape(d) for d in graph.data_nodes)
-
-
-def uncompiled_known_subgraphs(module: ModuleOp) -> list[str]:
-    """The callees of known-shape calls (`_is_unknown_shape = false`, DYN_CONTRACT.md §2)
-    that are still ge.graphs, not known-node models, in call order."""
-    graphs = {g.sym_name.data for g in module.ops if isinstance(g, ge.GraphOp)}
-    out: dict[str, None] = {}
-    for op in module.walk():
-        if isinstance(op, ge.PartitionedCall) and not A.get_bool(op, IS_UNKNOWN_SHAPE, True):
-            f = op.attributes.get("f")
-            if isinstance(f, SymbolRefAttr) and f.root_reference.data in graphs:
-                out.setdefault(f.root_reference.data, None)
-    return list(out)
-
-
-def compile_dynamic(
-    ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp, remarks: bool = False
-) -> ModuleOp:
-    """DYN_CONTRACT.md §3's module, made by the pipeline itself on the whole module, flat or
-    already partitioned (§2): in ge-compile, ge-partition-dynamic partitions a flat root and
-    leaves a partitioned one as it is, and the passes after it compile each known-shape
-    subgraph into a known-node model (ge-to-npu) and skip the root and the unknown ones;
-    there is no second list of passes for a partitioned module. A -p pipeline without the
-    partition pass gets it first on a flat root (what ge-compile would have run)."""
-    if is_dynamic_module(module):
-        return module.clone()  # already compiled: the known subgraphs are npu.models
-    available = get_all_passes()
-    if (
-        PARTITIONED_ATTR not in graph.attributes
-        and PARTITION_PASS in available
-        and all(p.name != PARTITION_PASS for p in pipeline.passes)
-    ):
-        passes = build_pipeline(PARTITION_PASS, available)
-        module = module.clone()
-        PassPipeline(with_remarks(passes) if remarks else passes).apply(ctx, module)
-    compiled = compile_module(ctx, pipeline, module)
-    if is_dynamic_module(compiled):
-        return compiled
-    name = graph.sym_name.data
-    root = next((g for g in compiled.ops if isinstance(g, ge.GraphOp) and g.sym_name.data == name), None)
-    if root is not None and A.get_bool(root, A.GRAPH_UNKNOWN_FLAG) and not A.get_bool(root, PARTITIONED_ATTR):
-        # dynamic_shape_partition.cc: SetRootGraphUnknown (placement HOST, lower limit -1,
-        # only Data and NetOutput) or host scheduling: the root is left whole and unknown,
-        # and the host runs it op by op
-        return compiled
-    if root is not None and PARTITIONED_ATTR in root.attributes:
-        left = uncompiled_known_subgraphs(compiled)
-        if left:
-            raise ReferenceEvalError(
-                graph,
-                f"graph @{name} is partitioned, but the pipeline did not compile its known-shape subgraph"
-                f"{'s' if len(left) > 1 else ''} {', '.join('@' + n for n in left)} into known-node models "
-                "(npu.model known_node = true: ge-assign-memory, ge-to-npu)",
-            )
-        return compiled  # every cluster unknown: the host runs the whole graph op by op
-    raise ReferenceEvalError(
-        graph,
-        f"graph @{name} has inputs of unknown shape and the pipeline did not partition it into "
-        "known- and unknown-shape subgraphs (ge-partition-dynamic); give the partitioned module "
-        "(DYN_CONTRACT.md §2: PartitionedCalls marked _is_unknown_shape)",
-    )
 
 
 def _policy(p: int) -> str:
@@ -1849,7 +1285,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def cli() -> NoReturn:
-    """The ge-run console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    """main, then exit_without_teardown (ge_tools/opt.py): the console script of an install
+    made before ge_tools/run_cli.py, whose script reads the arguments first."""
     exit_without_teardown(main)
 
 

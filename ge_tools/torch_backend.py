@@ -213,9 +213,9 @@ def _comparison(got: Sequence[Any], eager: Sequence[Any], module: Any, feeds: An
     """ge-run's comparison of this call's outputs with eager's (ge_tools/run.py: compare_runs,
     widened by the graph's error bounds as ge-run widens them): its figures go to `figures`
     (mismatch_count, max_error, unbounded_elements, as --stats-json's), and the report's Check."""
+    from ge_dialect.graph import select_graph
     from ge_tools.run import Output, compare_runs
     from runtime.error_bound import output_error_bounds
-    from runtime.reference import select_graph
 
     bounds = output_error_bounds(select_graph(module, None), feeds)
     ref = [Output(k, f"output {k}", _array(e)) for k, e in enumerate(eager)]
@@ -236,10 +236,10 @@ def _compare(got: Sequence[Any], eager: Sequence[Any], nodes: Sequence[Any], mod
     """Every output within ge-run's tolerance of eager's (ge_tools/run.py: within_tolerance,
     widened by runtime/error_bound.py's bound of the graph on these inputs, as ge-run
     widens it), or a GeCheckError naming its FX node."""
+    from ge_dialect.graph import select_graph
     from ge_tools.run import within_tolerance
     from importers.fx import source_location
     from runtime.error_bound import output_error_bounds
-    from runtime.reference import select_graph
 
     bounds = output_error_bounds(select_graph(module, None), feeds)
     for k, (g, e) in enumerate(zip(got, eager, strict=True)):

@@ -35,6 +35,7 @@ from ge_dialect import ge, npu
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import dtype_bits, held_bits, numpy_dtype
+from ge_dialect.ge import value_type
 from ge_dialect.graph import graphs_to_compile
 from ge_dialect.interval_map import IntervalMap
 from ge_dialect.mem_types import MEM_ALIGN_SIZE
@@ -177,8 +178,8 @@ class _Lowering:
         storage shape (graph_metadef tensor_utils.cc: TensorUtils::CalcTensorMemSize of
         GeTensorDesc::GetShape, the runtime shape), not of its origin shape: a padded
         layout (NC1HWC0 with C not a multiple of C0, FRACTAL_NZ, ...) is bigger."""
-        t = v.type
-        elem = t.element_type  # type: ignore[attr-defined]
+        t = value_type(v)
+        elem = t.element_type
         held = held_bits(elem)  # numpy_dtype(elem).itemsize * 8, without importing numpy
         if held != dtype_bits(elem):
             raise LocatedError(

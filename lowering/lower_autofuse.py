@@ -43,7 +43,7 @@ from ge_dialect.asc_backend import FUSE_TYPE_ATTR, FUSE_TYPE_MASK_ATTR
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name
-from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name, value_dtype
 from ge_dialect.graph import graph_nodes, graphs_to_compile, unknown_desc_reason
 from ge_dialect.node_types import CONST_TYPES, LIFTING_MIN_COMPUTE_NODES, NON_COMPUTE_VIEW_TYPES, SOURCE_TYPES
 from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, ListOf, OneOf, Option, check_options
@@ -211,7 +211,7 @@ class _RealizeNotProvable(Exception):
 
 
 def _dtype(v: SSAValue) -> Attribute:
-    return v.type.element_type  # type: ignore[attr-defined]
+    return value_dtype(v)
 
 
 @dataclass

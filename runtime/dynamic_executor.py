@@ -65,6 +65,7 @@ from ge_dialect import ge, npu
 from ge_dialect import symbolic as S
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.graph import is_dynamic_module, is_known_model, root_graphs
 from ge_dialect.shape_env import ORIGIN_SYMBOL_SHAPE_ATTR, SHAPE_ENV_ATTR, ShapeEnv, origin_symbol_shape
 from ge_dialect.shapes import fmt_shape
 from runtime.ascgraph_interp import run_asc_graph
@@ -85,7 +86,6 @@ __all__ = [
 
 UNKNOWN_SHAPE_ATTR = "_is_unknown_shape"
 PARTITIONED_ATTR = "_dynamic_shape_partitioned"
-KNOWN_NODE_ATTR = "known_node"
 
 
 def _flag(op: Operation, name: str) -> bool | None:
@@ -93,11 +93,6 @@ def _flag(op: Operation, name: str) -> bool | None:
     if isinstance(a, IntegerAttr):  # a builtin bool (`true`) is an i1 IntegerAttr
         return bool(a.value.data)
     return None
-
-
-def is_known_model(op: Operation | None) -> bool:
-    """An npu.model compiled from a known-shape subgraph (`known_node = true`)."""
-    return isinstance(op, npu.ModelOp) and bool(_flag(op, KNOWN_NODE_ATTR))
 
 
 def _symbols(module: ModuleOp) -> dict[str, Operation]:
@@ -117,26 +112,12 @@ def _callee_name(op: Operation) -> str:
 def _root(module: ModuleOp) -> ge.GraphOp:
     """The ge.graph no node calls (the partitioned root): not a PartitionedCall's callee,
     nor a control op's branch, cond or body (those run on the host with their parent)."""
-    called = {
-        n
-        for op in module.walk()
-        if isinstance(op, ge.PartitionedCall | ge.ControlOp)
-        for n in ge.called_graph_names(op)
-    }
-    roots = [op for op in module.ops if isinstance(op, ge.GraphOp) and op.sym_name.data not in called]
+    roots = root_graphs(module)
     if len(roots) != 1:
         where: Operation = roots[1] if roots else module
         names = ", ".join(f"@{g.sym_name.data}" for g in roots) or "none"
         raise ReferenceEvalError(where, f"the dynamic executor needs one root ge.graph, the module has {names}")
     return roots[0]
-
-
-def is_dynamic_module(module: ModuleOp) -> bool:
-    """A module the dynamic executor runs: some PartitionedCall calls a known-node model."""
-    syms = _symbols(module)
-    return any(
-        isinstance(op, ge.PartitionedCall) and is_known_model(syms.get(_callee_name(op))) for op in module.walk()
-    )
 
 
 @dataclass

@@ -57,6 +57,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.asc_backend import asc_graph_of
 from ge_dialect.dtypes import float_info, is_float_dtype, numpy_dtype
+from ge_dialect.ge import value_dtype
 from runtime import ascgraph_interp as AI
 from runtime import reference as R
 from runtime.graph_interpreter import GeInterpreter
@@ -162,7 +163,7 @@ def _zeros(v: SSAValue | np.ndarray) -> np.ndarray:
 
 def _fmax(v: SSAValue) -> float:
     """The largest finite value of `v`'s float dtype (inf for integers: no overflow to inf)."""
-    dt = numpy_dtype(v.type.element_type)  # type: ignore[attr-defined]
+    dt = numpy_dtype(value_dtype(v))
     return float(float_info(dt).max) if is_float_dtype(dt) else INF
 
 
@@ -219,7 +220,7 @@ def _finish(
     extra: np.ndarray | float = 0.0,
     exact: np.ndarray | None = None,
 ) -> np.ndarray:
-    return finish(op.results[i].type.element_type, r, e_prop, extra, exact)  # type: ignore[attr-defined]
+    return finish(value_dtype(op.results[i]), r, e_prop, extra, exact)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1303,7 +1304,7 @@ def _asc_node_bounds(
     es = [err[v] for v in node.operands]
     outs = [val[r] for r in node.results]
     r = outs[0]
-    t = node.results[0].type.element_type  # type: ignore[attr-defined]
+    t = value_dtype(node.results[0])
 
     def rounding(e: np.ndarray, extra: np.ndarray | float = 0.0) -> np.ndarray:
         return finish(t, r, np.broadcast_to(e, r.shape), extra)
@@ -1506,7 +1507,7 @@ def _prod_bound(a: np.ndarray, ea: np.ndarray, b: np.ndarray, eb: np.ndarray) ->
 def _lows(op: Operation, outs: list[np.ndarray]) -> list[np.ndarray]:
     """Lower bounds of the outputs' magnitudes (their own rounding taken off)."""
     return [
-        np.maximum(np.abs(_f64(o)) * (1 - 4 * unit_roundoff(r.type.element_type)) - 1e-30, 0.0)  # type: ignore[attr-defined]
+        np.maximum(np.abs(_f64(o)) * (1 - 4 * unit_roundoff(value_dtype(r))) - 1e-30, 0.0)
         for o, r in zip(outs, op.results)
     ]
 
@@ -1515,7 +1516,7 @@ def _half_dist(op: Operation, outs: list[np.ndarray]) -> list[np.ndarray]:
     """Lower bounds of |output - 1/2| (a sigmoid's distance from its midpoint), the
     outputs' own rounding taken off."""
     return [
-        np.maximum(np.abs(_f64(o) - 0.5) - 4 * unit_roundoff(r.type.element_type) * np.abs(_f64(o)) - 1e-30, 0.0)  # type: ignore[attr-defined]
+        np.maximum(np.abs(_f64(o) - 0.5) - 4 * unit_roundoff(value_dtype(r)) * np.abs(_f64(o)) - 1e-30, 0.0)
         for o, r in zip(outs, op.results)
     ]
 
@@ -1551,7 +1552,7 @@ def _rnn_order(op: Operation, t_size: int) -> range:
 def _mags(op: Operation, outs: list[np.ndarray]) -> list[np.ndarray]:
     """The outputs' magnitudes in float64, widened by their own rounding (the kernel keeps
     its state in float32, the outputs may be f16)."""
-    return [np.abs(_f64(o)) * (1 + 2 * unit_roundoff(r.type.element_type)) for o, r in zip(outs, op.results)]  # type: ignore[attr-defined]
+    return [np.abs(_f64(o)) * (1 + 2 * unit_roundoff(value_dtype(r))) for o, r in zip(outs, op.results)]
 
 
 @_rule(ge.DynamicRNN)

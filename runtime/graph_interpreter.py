@@ -30,6 +30,7 @@ from ge_dialect import ge
 from ge_dialect.desc import shape_of, tensor_desc
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
+from ge_dialect.ge import value_dtype
 from ge_dialect.shapes import fmt_shape
 
 __all__ = [
@@ -64,7 +65,7 @@ def _shape_matches(want: tuple[int, ...] | None, got: tuple[int, ...]) -> bool:
 
 def check_value(op: Operation, value: SSAValue, arr: np.ndarray, what: str) -> None:
     """An array given for `value` (a graph input) must have its shape and numpy dtype."""
-    want_dt = numpy_dtype(value.type.element_type)  # type: ignore[attr-defined]
+    want_dt = numpy_dtype(value_dtype(value))
     want_shape = shape_of(value.type)
     if not _shape_matches(want_shape, arr.shape) or arr.dtype != want_dt:
         raise ReferenceEvalError(
@@ -98,12 +99,12 @@ def run_time_node(op: Operation, args: Sequence[np.ndarray]) -> Iterator[Operati
         if isinstance(v.owner, ge.Const | ge.Constant):
             operands.append(v)  # a constant input is read for its values (const_ints)
             continue
-        d = ge.Data.create(result_types=[TensorType(v.type.element_type, list(a.shape))])  # type: ignore[attr-defined]
+        d = ge.Data.create(result_types=[TensorType(value_dtype(v), list(a.shape))])
         made.append(d)
         operands.append(d.results[0])
     probe = type(op).create(
         operands=operands,
-        result_types=[UnrankedTensorType(r.type.element_type) for r in op.results],  # type: ignore[attr-defined]
+        result_types=[UnrankedTensorType(value_dtype(r)) for r in op.results],
         attributes=dict(op.attributes),
     )
     try:
@@ -145,7 +146,7 @@ def _check_outputs(op: Operation, outs: Sequence[np.ndarray]) -> None:
             op, f"internal error in the reference interpreter: {len(outs)} outputs for {len(op.results)} results"
         )
     for i, (r, a) in enumerate(zip(op.results, outs)):
-        want_dt = numpy_dtype(r.type.element_type)  # type: ignore[attr-defined]
+        want_dt = numpy_dtype(value_dtype(r))
         if not isinstance(a, np.ndarray) or a.dtype != want_dt or not _shape_matches(shape_of(r.type), a.shape):
             got = f"shape {fmt_shape(a.shape)} dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
             raise ReferenceEvalError(

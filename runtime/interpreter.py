@@ -23,9 +23,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from ge_dialect import ge
+from ge_dialect.graph import select_graph
 from runtime.ascgraph_interp import AscGraphFunctions
 from runtime.graph_interpreter import GeInterpreter
-from runtime.reference import ReferenceFunctions, select_graph
+from runtime.reference import ReferenceFunctions
 
 __all__ = ["ge_interpreter", "run_graph", "run_module"]
 

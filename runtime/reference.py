@@ -13,7 +13,8 @@ runtime/interpreter.py (the composition root) registers both function sets on ea
 interpreter it makes and gives `run_graph` / `run_module` to its callers. Registration is
 per interpreter instance: an implementation registered on one
 (`register_implementations(..., override=True)`) changes no other. `select_graph` picks
-the graph a module runs (the one no `ge.PartitionedCall` calls, unless one is named).
+the graph a module runs (the one no `ge.PartitionedCall` calls, unless one is named): a
+graph query of ge_dialect/graph.py, re-exported here for the interpreter's callers.
 
 Rules the whole interpreter keeps:
 
@@ -41,7 +42,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -59,6 +60,8 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import dtype_bits, is_float_dtype, numpy_dtype
+from ge_dialect.ge import value_dtype
+from ge_dialect.graph import root_graphs, select_graph
 from ge_dialect.resize import (
     onnx_resize_index,
     onnx_resize_matrix,
@@ -100,7 +103,7 @@ __all__ = [
 
 
 def out_dtype(op: Operation, i: int = 0) -> np.dtype:
-    return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
+    return numpy_dtype(value_dtype(op.results[i]))
 
 
 def run_time_shape(op: Operation, i: int, args: Sequence[np.ndarray]) -> tuple[int, ...] | None:
@@ -144,39 +147,6 @@ def _norm_axis(op: Operation, axis: int, rank: int, what: str) -> int:
 # ---------------------------------------------------------------------------------------
 # Which graph runs
 # ---------------------------------------------------------------------------------------
-
-
-def root_graphs(module: ModuleOp) -> list[ge.GraphOp]:
-    """The graphs of `module` no node calls (no ge.PartitionedCall, no control op), in
-    module order."""
-    graphs = [op for op in module.ops if isinstance(op, ge.GraphOp)]
-    called: set[str] = set()
-    for op in module.walk():
-        if isinstance(op, ge.PartitionedCall | ge.ControlOp):
-            called.update(ge.called_graph_names(op))
-    return [g for g in graphs if g.sym_name.data not in called]
-
-
-def select_graph(module: ModuleOp, graph_name: str | None = None) -> ge.GraphOp:
-    """Graph `graph_name`, or the only root graph; ReferenceEvalError when there is none or
-    several (located at the module's first graph: the module itself has no location)."""
-    graphs = [op for op in module.ops if isinstance(op, ge.GraphOp)]
-    where: Operation = graphs[0] if graphs else module
-    if graph_name is not None:
-        for g in graphs:
-            if g.sym_name.data == graph_name:
-                return g
-        names = ", ".join(f"@{g.sym_name.data}" for g in graphs) or "none"
-        raise ReferenceEvalError(where, f"no ge.graph named @{graph_name} (graphs: {names})")
-    roots = root_graphs(module)
-    if len(roots) == 1:
-        return roots[0]
-    if not roots:
-        raise ReferenceEvalError(
-            where, "the module has no root ge.graph (every graph is called by another, or there is none)"
-        )
-    names = ", ".join(f"@{g.sym_name.data}" for g in roots)
-    raise ReferenceEvalError(where, f"the module has several root graphs ({names}); name one")
 
 
 # ---------------------------------------------------------------------------------------
@@ -509,7 +479,7 @@ def _reshape_target(op: Operation, x: np.ndarray, dims: list[int]) -> tuple[int,
 
 def _bitcast(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = args[0]
-    src, dst = op.operands[0].type.element_type, op.results[0].type.element_type  # type: ignore[attr-defined]
+    src, dst = value_dtype(op.operands[0]), value_dtype(op.results[0])
     for t in (src, dst):
         if dtype_bits(t) != numpy_dtype(t).itemsize * 8:
             raise ReferenceEvalError(

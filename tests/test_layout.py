@@ -9,6 +9,10 @@ included, is read with `ast`, and
   and its two interpreters (reference.py, ascgraph_interp.py) import neither the other;
 * runtime/ imports ge_dialect and runtime/ only (it interprets IR; it never runs a pass);
 * report/ imports ge_dialect, runtime/ and report/ only (it reads IR);
+* the Python API (ge_tools/api.py) and the work it shares with ge-run
+  (ge_tools/workflow.py) import no command-line module (ge_tools/run.py,
+  ge_tools/import_onnx.py; from ge_tools/opt.py only the pass-pipeline machinery and the
+  input checks still kept there): the command-line modules import them, never the reverse;
 * passes/ imports ge_dialect and passes/ only, and a pass folder takes no `_private`
   name from another folder (a folder may use another's public analysis, never its
   internals);
@@ -156,6 +160,28 @@ def test_the_two_interpreters_import_neither_the_other():
 def test_report_imports_ge_dialect_runtime_and_report_only():
     assert any(_top(m) == "report" for m in MODULES)
     assert _violations(("report",), ("ge_dialect", "runtime", "report")) == []
+
+
+COMMAND_LINE = ("ge_tools.run", "ge_tools.opt", "ge_tools.import_onnx")
+# What ge_tools/api.py still takes from ge_tools/opt.py: the pass-pipeline machinery and the
+# verifier, which live in the command-line module until they move below it. Nothing else.
+API_FROM_OPT = {"verify_module", "build_pipeline", "PipelineError", "with_remarks", "PipelineCallback"}
+
+
+def _command_line_imports(module: str, from_opt: set[str] = API_FROM_OPT) -> list[str]:
+    return [
+        f"{module} imports {name} from {dep} (line {line})"
+        for dep, name, line in imports(module)
+        if dep in COMMAND_LINE and not (dep == "ge_tools.opt" and name in from_opt)
+    ]
+
+
+def test_the_api_imports_no_command_line_module():
+    assert _command_line_imports("ge_tools.api") == []
+    # the work ge-run and the API share: also the input checks ge-opt defines
+    assert _command_line_imports("ge_tools.workflow", API_FROM_OPT | {"input_size_cap", "is_onnx_path"}) == []
+    # the check is not vacuous: ge-run's own imports are seen
+    assert _command_line_imports("ge_tools.run") != []
 
 
 def test_passes_import_ge_dialect_and_public_names_of_other_pass_folders():

@@ -35,7 +35,7 @@ from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import remark
 from ge_dialect.dtypes import dtype_bits
-from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name
+from ge_dialect.ge import AscBackend, Data, NetOutput, RefData, ge_type, node_name, value_type
 from ge_dialect.node_types import (
     CONST_TYPES,
     DATA_NODE_TYPES,
@@ -121,10 +121,10 @@ def _is_non_tail_transpose_with_big_tail(n: Operation) -> bool:
     perm = A.get_int_list(n, "perm") or []
     if not perm or perm[-1] != len(perm) - 1:
         return False
-    t = n.operands[0].type
+    t = value_type(n.operands[0])
     shape = t.get_shape() if isinstance(t, TensorType) else ()  # the origin shape
     tail = shape[-1] if shape else 0
-    return tail > 0 and tail * dtype_bits(t.element_type) // 8 >= TRANSPOSE_TAIL_BYTES  # type: ignore[attr-defined]
+    return tail > 0 and tail * dtype_bits(t.element_type) // 8 >= TRANSPOSE_TAIL_BYTES
 
 
 def _output_of(op: AscBackend) -> SSAValue:

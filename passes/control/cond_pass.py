@@ -36,7 +36,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ge_dialect.desc import shape_of
 from ge_dialect.diagnostics import LocatedError, remark
 from ge_dialect.dtypes import ge_dtype_name
-from ge_dialect.ge import Cast, GraphOp, IfBase, Size, WhileBase
+from ge_dialect.ge import Cast, GraphOp, IfBase, Size, WhileBase, value_type
 from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import ge_type, name_nodes, node_name
 from ge_dialect.pass_options import REMARKS, Option
@@ -81,11 +81,11 @@ class CondPass(ModulePass):
 
     def _normalise(self, node: Operation, consumer: Operation, index: int) -> None:
         cond = consumer.operands[index]
-        t = cond.type
+        t = value_type(cond)
         shape = shape_of(t)
         if shape is None:
             return  # CondPass::Run: unknown rank (no string dtype here)
-        dt = ge_dtype_name(t.element_type)  # type: ignore[attr-defined]
+        dt = ge_dtype_name(t.element_type)
         i32 = IntegerType(32)
         if shape != ():
             # cond_pass.cc: CondPass::HandleNonScalarCond (Size)

@@ -25,7 +25,7 @@ from ge_dialect import attrs as A
 from ge_dialect.desc import tensor_desc
 from ge_dialect.diagnostics import LocatedError, remark, warning
 from ge_dialect.dtypes import size_in_bytes
-from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name, value_dtype
 from ge_dialect.graph import consumers, graphs_in_pass_order, has_unknown_shape, owner_graph
 from ge_dialect.mem_types import GE_LOCAL_MEM_ALIGN_SIZE
 from ge_dialect.pass_options import REMARKS, OneOf, Option, check_options
@@ -301,7 +301,7 @@ def calc_phony_concat_node_offset(
             check_dim_attr_match_tensor(
                 node, dims, shape, CONCAT_DIM, f"input {node_idx} ('{node_name(producer)}':{out_idx})"
             )
-            offset = get_concat_offset(shape, td.type.element_type, node_idx, dims, nums)  # type: ignore[attr-defined]
+            offset = get_concat_offset(shape, value_dtype(td), node_idx, dims, nums)
         # GE: outputs_offset[out_anchor_idx] = mem_offset, then SetListInt of the whole list
         # (an earlier piece's slot is lost); ours: this pair's slot only (OffsetSlots)
         slots.set(producer, A.OUTPUT_OFFSET_LIST_FOR_CONTINUOUS, len(producer.results), out_idx, offset)
@@ -356,7 +356,7 @@ def calc_phony_split_node_offset(
                     node, dims, shape, SPLIT_DIM,
                     f"output {node_idx}'s consumer '{node_name(consumer)}' input {in_idx}",
                 )  # fmt: skip
-                offset = get_split_offset(shape, td.type.element_type, node_idx, dims, nums)  # type: ignore[attr-defined]
+                offset = get_split_offset(shape, value_dtype(td), node_idx, dims, nums)
             # GE: inputs_offset[in_anchor_idx] = mem_offset, then SetListInt of the whole
             # list (an earlier piece's slot is lost); ours: this pair's slot only
             slots.set(consumer, A.INPUT_OFFSET_LIST_FOR_CONTINUOUS, len(consumer.operands), in_idx, offset)
@@ -432,7 +432,7 @@ def check_phony_layout(node: Operation) -> str | None:
         return None
     piece = node.operands[0] if concat else node.results[0]
     shape = _runtime_shape(piece)
-    dtype = piece.type.element_type  # type: ignore[attr-defined]
+    dtype = value_dtype(piece)
     size = size_in_bytes(math.prod(shape), dtype)
     if size <= 0:
         return None

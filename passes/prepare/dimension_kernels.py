@@ -17,6 +17,7 @@ from xdsl.ir import Operation
 
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import ge_dtype_name, numpy_dtype
+from ge_dialect.ge import value_dtype
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,11 +28,11 @@ INT32_MAX, INT64_MAX = 2**31 - 1, 2**63 - 1  # np.iinfo(np.int32).max, np.iinfo(
 
 
 def out_dtype(op: Operation, i: int = 0) -> str:
-    return ge_dtype_name(op.results[i].type.element_type)  # type: ignore[attr-defined]
+    return ge_dtype_name(value_dtype(op.results[i]))
 
 
 def np_out_dtype(op: Operation, i: int = 0) -> np.dtype:
-    return numpy_dtype(op.results[i].type.element_type)  # type: ignore[attr-defined]
+    return numpy_dtype(value_dtype(op.results[i]))
 
 
 def _static_in_shape(op: Operation) -> tuple[int, ...] | None:

@@ -35,7 +35,7 @@ from xdsl.utils.exceptions import VerifyException
 from ge_dialect import attrs as A
 from ge_dialect.desc import shape_of
 from ge_dialect.dtypes import ge_dtype_name
-from ge_dialect.ge import slice_ranges
+from ge_dialect.ge import slice_ranges, value_dtype
 from passes.prepare.dimension_kernels import np_out_dtype as _np_out
 from passes.prepare.dimension_kernels import out_dtype
 
@@ -50,7 +50,7 @@ ARITH_DTYPES = _INTS | _FLOATS
 
 
 def in_dtype(op: Operation, i: int) -> str:
-    return ge_dtype_name(op.operands[i].type.element_type)  # type: ignore[attr-defined]
+    return ge_dtype_name(value_dtype(op.operands[i]))
 
 
 def _out_shape(op: Operation, i: int = 0) -> tuple[int, ...] | None:

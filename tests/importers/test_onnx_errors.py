@@ -24,7 +24,7 @@ from onnx import helper as h
 from onnx import numpy_helper
 
 from conftest import ROOT, run_cli
-from ge_tools import import_onnx
+from ge_tools import import_onnx, workflow
 from importers.onnx import OnnxImportError, import_model, load_model, supported_ops
 
 
@@ -456,8 +456,8 @@ def test_output_file_and_load_model_or_text(tmp_path: Path) -> None:
     text = out.read_text()
     assert "ge.Relu" in text
     # the same module, read back as ge IR text, and straight from the model
-    a = import_onnx.load_model_or_text(str(out))
-    b = import_onnx.load_model_or_text(str(p))
+    a = workflow.load_model_or_text(str(out))
+    b = workflow.load_model_or_text(str(p))
     assert str(a) == str(b)
     a.verify()
 
@@ -487,11 +487,11 @@ def test_load_model_or_text_errors(tmp_path: Path) -> None:
     text = tmp_path / "g.mlir"
     text.write_text("ge.graph @main {\n  ge.NetOutput\n}\n")
     with pytest.raises(UserError, match=r"g\.mlir: error: --input-shape applies to an ONNX model \(\.onnx\) only"):
-        import_onnx.load_model_or_text(str(text), input_shapes={"x": (1,)})
+        workflow.load_model_or_text(str(text), input_shapes={"x": (1,)})
     p = save(relu_model(("N", 3)), tmp_path)
     with pytest.raises(OnnxImportError, match=r"input 'x': error: dim 0 is dynamic"):
-        import_onnx.load_model_or_text(str(p))
-    assert "tensor<7x3xf32>" in str(import_onnx.load_model_or_text(str(p), input_shapes={"x": (7, 3)}))
+        workflow.load_model_or_text(str(p))
+    assert "tensor<7x3xf32>" in str(workflow.load_model_or_text(str(p), input_shapes={"x": (7, 3)}))
 
 
 def test_name_that_is_not_utf8(tmp_path: Path) -> None:

@@ -15,11 +15,12 @@ from xdsl.interpreter import InterpreterFunctions, OpCounter, register_impls
 
 from ge_dialect import attrs as A
 from ge_dialect import ge
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.graph import select_graph
 from ge_tools.opt import GeOptMain
 from ge_tools.parse import parse_module
 from runtime.graph_interpreter import ReferenceEvalError, node_impl
 from runtime.interpreter import ge_interpreter, run_module
-from runtime.reference import select_graph
 
 _CTX = GeOptMain([]).ctx
 
@@ -821,7 +822,7 @@ def test_recursive_call_is_an_error():
     }"""
     # The verifier refuses the call cycle (ge.py: _verify_no_call_cycle); the interpreter's
     # own guard is for unverified modules.
-    with pytest.raises(ReferenceEvalError, match="no root ge.graph"):
+    with pytest.raises(LocatedError, match="no root ge.graph"):
         run(text, np.zeros(2, F32), verify=False)
     with pytest.raises(ReferenceEvalError, match="recursive subgraph call @main -> @main"):
         run(text, np.zeros(2, F32), graph="main", verify=False)
@@ -838,9 +839,9 @@ def test_several_roots_need_a_name():
       %y = ge.Neg(%x) : (tensor<2xf32>) -> tensor<2xf32>
       ge.NetOutput %y : tensor<2xf32>
     }"""
-    with pytest.raises(ReferenceEvalError, match=r"several root graphs \(@a, @b\)"):
+    with pytest.raises(LocatedError, match=r"several root graphs \(@a, @b\)"):
         run(text, np.zeros(2, F32))
-    with pytest.raises(ReferenceEvalError, match=r"no ge.graph named @c \(graphs: @a, @b\)"):
+    with pytest.raises(LocatedError, match=r"no ge.graph named @c \(graphs: @a, @b\)"):
         run(text, np.zeros(2, F32), graph="c")
     (r,) = run(text, np.array([1, -2], F32), graph="b")
     same(r, np.array([-1, 2], F32))

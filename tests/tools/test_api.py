@@ -175,11 +175,11 @@ def test_load_reads_ir_and_onnx(tmp_path):
 
 
 def test_the_parser_lives_in_ge_tools_parse():
-    from ge_tools import import_onnx, opt, parse
+    from ge_tools import opt, parse, workflow
     from ge_tools import run as R
 
     assert opt.parse_module is parse.parse_module and R.parse_module is parse.parse_module
-    assert import_onnx.parse_module is parse.parse_module
+    assert workflow.parse_module is parse.parse_module
     for name in ("LocatedParser", "GeLexer", "decode_input", "_line_starts", "_nesting_error"):
         assert hasattr(parse, name) and not hasattr(opt, name), name
 

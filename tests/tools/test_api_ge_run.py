@@ -9,6 +9,7 @@ import pytest
 
 from conftest import ROOT
 from ge_tools import run as R
+from ge_tools import run_args
 from ge_tools.pipeline import GeCompilePass
 
 SOFTMAX = str(ROOT / "examples" / "softmax_like.mlir")
@@ -31,11 +32,12 @@ class _WithMoreOptions(GeCompilePass):
 
 
 def test_a_new_option_gets_its_flag_and_help(monkeypatch, capsys):
-    monkeypatch.setattr(R, "GeCompilePass", _WithMoreOptions)
+    monkeypatch.setattr(run_args, "GeCompilePass", _WithMoreOptions)
     parser = R.build_arg_parser()
     assert {"--max-fusion-size", "--keep-going"} <= flags(parser)
     args = parser.parse_args([SOFTMAX, "--max-fusion-size", "8", "--keep-going", "--enable-pass", "reduce"])
     assert R.pipeline_spec(args) == "ge-compile{enable-pass=reduce max-fusion-size=8 keep-going=true}"
+    parser.format_help()  # the flags' help is built when the help is printed (start-up time)
     helps = {a.option_strings[-1]: a.help for a in parser._actions if a.option_strings}
     assert helps["--max-fusion-size"] == (
         "the most AscIR nodes one fused kernel may hold (ge-compile's max-fusion-size; default 64)"
@@ -61,8 +63,10 @@ def test_flags_reach_the_pipeline():
 
 
 def test_the_help_of_inherited_options_keeps_their_docstrings(monkeypatch):
-    monkeypatch.setattr(R, "GeCompilePass", _WithMoreOptions)
-    helps = {a.option_strings[-1]: a.help for a in R.build_arg_parser()._actions if a.option_strings}
+    monkeypatch.setattr(run_args, "GeCompilePass", _WithMoreOptions)
+    parser = R.build_arg_parser()
+    parser.format_help()  # the flags' help is built when the help is printed (start-up time)
+    helps = {a.option_strings[-1]: a.help for a in parser._actions if a.option_strings}
     # an option of ge-compile's OPTIONS table: its doc and allowed values, as ge-opt --help
     assert helps["--streams"].startswith("ge-to-npu's streams: 1: every task on stream 0; 2: tasks of")
     assert helps["--streams"].endswith("(takes 1 | 2; ge-compile's streams; default 1)")

@@ -19,8 +19,8 @@ from onnx import helper as oh
 from conftest import make_onnx_model
 from ge_tools import onnx_oracle
 from ge_tools import run as ge_run
-from ge_tools.import_onnx import load_model_or_text
 from ge_tools.run import random_input
+from ge_tools.workflow import load_model_or_text
 from runtime import error_bound as EB
 from runtime.interpreter import run_graph
 from runtime.reference import select_graph

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import EXAMPLES, ROOT
 
 GE_OPT = Path(sys.executable).parent / "ge-opt"
@@ -181,3 +183,35 @@ def test_ge_run_of_a_bf16_graph_loads_ml_dtypes(tmp_path: Path):
     status, modules = ge_run_modules(str(path))
     assert status == 0
     assert "ml_dtypes" in modules
+
+
+# ge-run's console script (pyproject.toml: ge_tools.run_cli:cli), as the installed script runs it
+_GE_RUN = "import sys; from ge_tools.run_cli import cli; sys.argv[0] = 'ge-run'; cli()"
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_ge_run_reads_its_arguments_before_the_runtime(flag: str):
+    """ge-run answers --version and --help from its command line (ge_tools/run_args.py)
+    alone: neither ge_tools/run.py nor numpy or the runtime are imported (nor, for
+    --version, a pass: ge-opt's --help imports them all too)."""
+    r = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", _GE_RUN, flag], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith("ge-run " if flag == "--version" else "usage: ge-run")
+    modules = set(_IMPORT.findall(r.stderr))
+    assert "ge_tools.run_args" in modules  # the list is the real one
+    assert "ge_tools.run" not in modules
+    assert roots(modules) & {"numpy", "ml_dtypes", "onnx", "runtime", "importers"} == set()
+    if flag == "--version":  # the help of ge-compile's flags reads its passes' options; --version does not
+        assert roots(modules) & {"passes", "lowering"} == set()
+
+
+def test_ge_run_runs_after_reading_its_arguments():
+    r = subprocess.run([sys.executable, "-c", _GE_RUN, str(SMALLEST)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.splitlines()[-1] == "outputs match the reference"
+    bad = subprocess.run(
+        [sys.executable, "-c", _GE_RUN, str(SMALLEST), "--executions", "0"], capture_output=True, text=True, timeout=300
+    )
+    assert bad.returncode == 1 and bad.stderr.strip() == "ge-run: error: --executions must be >= 1, got 0"

@@ -24,6 +24,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from bench.weights_model import make_model, measure
 from conftest import run_cli
 from ge_dialect.weights import weight_array
 from ge_tools import import_onnx, opt, run
@@ -164,21 +165,8 @@ def test_elided_form_names_shape_and_dtype() -> None:
     assert "__elided__" not in _printed(m)
 
 
-def _model(path: Path, k: int, n: int, seed: int = 0) -> np.ndarray:
-    w = np.random.default_rng(seed).standard_normal((k, n), dtype=np.float32)
-    g = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "W"], ["y"], name="mm")],
-        "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, k])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])],
-        [numpy_helper.from_array(w, "W")],
-    )
-    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
-    return w
-
-
 def test_tools_elide_on_request_and_files_round_trip(tmp_path: Path) -> None:
-    w = _model(tmp_path / "m.onnx", 64, 300)  # 19,200 elements: a resource (76,800 bytes)
+    w = make_model(tmp_path / "m.onnx", 64, 300)  # 19,200 elements: a resource (76,800 bytes)
     out = tmp_path / "m.mlir"
     code, _, err = run_cli(import_onnx.main, [str(tmp_path / "m.onnx"), "-o", str(out)])
     assert code == 0, err
@@ -205,7 +193,7 @@ def test_tools_elide_on_request_and_files_round_trip(tmp_path: Path) -> None:
 
 
 def test_elided_module_is_an_error_where_data_is_needed(tmp_path: Path) -> None:
-    _model(tmp_path / "m.onnx", 64, 300)
+    make_model(tmp_path / "m.onnx", 64, 300)
     elided = tmp_path / "elided.mlir"
     code, printed, err = run_cli(import_onnx.main, [str(tmp_path / "m.onnx"), "--elide-large-elements", "16"])
     assert code == 0, err
@@ -238,30 +226,19 @@ def test_elided_module_is_an_error_where_data_is_needed(tmp_path: Path) -> None:
 
 # -- peak memory ---------------------------------------------------------------------------
 
-_PEAK = """
-import os, subprocess, sys
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-err = p.stderr.read()
-_, status, usage = os.wait4(p.pid, 0)
-sys.stderr.write(err.decode())
-print(usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status))
-"""
-
 
 def _peak(argv: list[str]) -> int:
     """Peak resident bytes of one tool's process (ru_maxrss of exactly that child)."""
-    tool = str(Path(sys.executable).parent / argv[0])
-    r = subprocess.run([sys.executable, "-c", _PEAK, tool, *argv[1:]], capture_output=True, text=True, check=True)
-    rss, code = r.stdout.split()
-    assert code == "0", r.stderr
-    return int(rss)
+    u = measure([str(Path(sys.executable).parent / argv[0]), *argv[1:]])
+    assert u.code == 0, u.stderr
+    return u.rss
 
 
 def test_peak_memory_proportional_to_the_model(tmp_path: Path) -> None:
     # 8 MB of weights; the same graph with 8 KB of weights gives each tool's own footprint
     big, small = tmp_path / "big.onnx", tmp_path / "small.onnx"
-    _model(big, 1000, 2000)
-    _model(small, 1000, 2)
+    make_model(big, 1000, 2000)
+    make_model(small, 1000, 2)
     size = big.stat().st_size
     for path in (big, small):
         subprocess.run([str(Path(sys.executable).parent / "ge-import"), str(path), "-o", f"{path}.mlir"], check=True)

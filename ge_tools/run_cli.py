@@ -1,0 +1,41 @@
+"""The ge-run console script (pyproject.toml): it reads its arguments (ge_tools/run_args.py)
+before it loads numpy, the runtime and the report (ge_tools/run.py), so that --help,
+--version and a bad argument cost what ge-opt's do (bench/bench_run_startup.py,
+tests/tools/test_interop_startup.py); then it runs ge-run on them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from ge_tools.opt import exit_without_teardown, run_tool, tune_gc
+from ge_tools.run_args import build_arg_parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """ge-run's main: its arguments first, then ge_tools/run.py: run_parsed, under the
+    tools' error policy (run_tool: one line, exit 1)."""
+    tune_gc()
+    status = 0
+
+    def go() -> None:
+        nonlocal status
+        args = build_arg_parser().parse_args(argv)  # --help, --version, a bad flag: answered here
+        from ge_tools.run import run_parsed  # numpy, the runtime, the report: after the arguments
+
+        status = run_parsed(args)
+
+    run_tool(go, "ge-run")
+    if status:
+        sys.exit(status)
+
+
+def cli() -> NoReturn:
+    """The ge-run console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    exit_without_teardown(main)
+
+
+if __name__ == "__main__":
+    cli()
