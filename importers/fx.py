@@ -539,7 +539,7 @@ def _where(cx: _Node) -> SSAValue:
     return cx.single(ge.SelectV2, cx.x("condition"), cx.operand("self", elem), cx.operand("other", elem))
 
 
-@converts("aten._to_copy.default", "aten.to.dtype", "aten._to_copy")
+@converts("aten._to_copy.default", "aten.to.dtype")
 def _to_copy(cx: _Node) -> SSAValue:
     # TorchAir: ge_converter/aten/_to_copy.py: Cast {dst_type} to the new dtype, Identity
     # when it stays (a device or layout copy)
