@@ -179,6 +179,29 @@ def test_check_reports_the_mismatching_node(monkeypatch):
     assert " of 6 elements differ from eager" in str(info.value) and "\n" not in str(info.value)
 
 
+def test_check_undecidable_is_inconclusive_unless_accepted():
+    """An element within rounding of a comparison's boundary (0.3 * 10 against 3) has an
+    infinite error bound: the check calls the call inconclusive, as ge-run does, naming the
+    output's node and line; accept_undecidable accepts it unjudged and counts it."""
+
+    def f(x):
+        return (x * 10.0 > 3.0).float() + x
+
+    x = torch.tensor([0.1, 0.2, 0.3, 0.55])
+    torch._dynamo.reset()
+    with pytest.raises(GeCheckError) as info:
+        torch.compile(f, backend=ge_xdsl, options={"check": True})(x)
+    line = f.__code__.co_firstlineno + 1
+    assert str(info.value).startswith(
+        f"{__file__}:{line}:1: error: output 0 (node 'add'): comparison inconclusive: 1 of 4 elements are undecidable"
+    )
+    torch._dynamo.reset()
+    stats: dict = {}
+    got = torch.compile(f, backend=ge_xdsl, options={"check": True, "accept_undecidable": True, "stats": stats})(x)
+    np.testing.assert_array_equal(got.numpy(), f(x).numpy())
+    assert stats["graphs"][0]["unbounded_elements"] == 1 and stats["graphs"][0]["mismatch_count"] == 0
+
+
 def test_readme_torch_compile_block_runs_as_shown(tmp_path, monkeypatch, capsys):
     """README's "Bring your PyTorch model": its torch.compile block runs as written (the
     backend by its entry-point name, on a torchvision network), prints the remark lines
@@ -214,6 +237,8 @@ def test_exported_program_through_the_tools(tmp_path):
     env_run = [sys.executable, "-m", "ge_tools.import_onnx", str(path)]
     out = subprocess.run(env_run, capture_output=True, text=True, check=True).stdout
     assert "ge.Conv2D" in out and '"fc.weight"' not in out and "%fc.weight" in out
+    opt = [sys.executable, "-m", "ge_tools.opt", str(path), "-p", "ge-compile"]
+    assert "npu.model" in subprocess.run(opt, capture_output=True, text=True, check=True).stdout
     run = subprocess.run([sys.executable, "-m", "ge_tools.run", str(path)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     bad = tmp_path / "bad.pt2"
