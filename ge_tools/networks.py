@@ -1,6 +1,7 @@
 """The real-network suite: whole torchvision and transformers networks, exported as they come.
 
     python -m ge_tools.networks [NAME ...] [-o DIR] [--exporter torchscript|dynamo] [--list]
+    python -m ge_tools.networks --torch-compile [--accept-undecidable] [NAME ...]
 
 Each network is built from its library's own class with random weights (seeded; no weights
 are ever downloaded), small inputs, and exported to ONNX by torch's exporters exactly as a
@@ -237,9 +238,11 @@ def export(name: str, path: str, exporter: str | None = None) -> str:
     return path
 
 
-def torch_compile(name: str) -> str:
+def torch_compile(name: str, accept_undecidable: bool = False) -> str:
     """Run network `name` through `torch.compile(backend="ge_xdsl")` with `check` (every
-    output compared with eager at ge-run's tolerance); one line: what it gave."""
+    output compared with eager at ge-run's tolerance; undecidable elements accepted
+    unjudged with `accept_undecidable`, as ge-run's --accept-undecidable); one line: what
+    it gave."""
     import torch
 
     from ge_tools.torch_backend import ge_xdsl
@@ -248,14 +251,17 @@ def torch_compile(name: str) -> str:
     torch._dynamo.reset()
     model = net.build()
     stats: dict[str, Any] = {}
-    options: dict[str, Any] = {"check": True, "stats": stats}  # stats: a dict the backend fills
+    # stats: a dict the backend fills
+    options: dict[str, Any] = {"check": True, "accept_undecidable": accept_undecidable, "stats": stats}
     fast = torch.compile(model, backend=ge_xdsl, options=options)
     with torch.no_grad():
         fast(*net.inputs())
     tasks = sum(int(g.get("tasks", 0)) for g in stats.get("graphs", []))
     if not stats.get("compiles"):
         raise RuntimeError("not compiled: Dynamo captured no graph (it ran the model eagerly)")
-    return f"{name}: matches eager ({stats.get('compiles', 0)} compiled subgraph(s), {tasks} tasks)"
+    unjudged = sum(int(g.get("unbounded_elements", 0)) for g in stats.get("graphs", []))
+    accepted = f", {unjudged} undecidable elements accepted unjudged" if unjudged else ""
+    return f"{name}: matches eager ({stats.get('compiles', 0)} compiled subgraph(s), {tasks} tasks{accepted})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -272,6 +278,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help='instead of exporting, run each network through torch.compile(backend="ge_xdsl") with check '
         "(compared with eager); one line per network, exit 1 when one fails",
+    )
+    p.add_argument(
+        "--accept-undecidable",
+        action="store_true",
+        help="with --torch-compile: accept output elements whose error bound is infinite unjudged "
+        "(ge-run --accept-undecidable); without it they fail the check as inconclusive",
     )
     args = p.parse_args(argv)
     if args.list:
@@ -292,17 +304,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {args.output_dir}: {e.strerror or e}", file=sys.stderr)
         return 1
     if args.torch_compile:
-        return _torch_compile_all(args.names or list(NETWORKS))
+        return _torch_compile_all(args.names or list(NETWORKS), args.accept_undecidable)
     for name in args.names or list(NETWORKS):
         print(export(name, os.path.join(args.output_dir, name + ".onnx"), args.exporter))
     return 0
 
 
-def _torch_compile_all(names: Sequence[str]) -> int:
+def _torch_compile_all(names: Sequence[str], accept_undecidable: bool) -> int:
     failed = 0
     for name in names:
         try:
-            print(torch_compile(name), flush=True)
+            print(torch_compile(name, accept_undecidable), flush=True)
         except Exception as e:  # one line per network: Dynamo wraps the backend's error
             inner = getattr(e, "inner_exception", e)
             print(f"{name}: error: {str(inner).splitlines()[0] if str(inner) else type(inner).__name__}", flush=True)

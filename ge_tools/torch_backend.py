@@ -13,7 +13,11 @@ compiler, inference only), importers/fx.py converts every ATen op to GE ops (one
 per op, TorchAir's), ge-compile compiles it once (api.compile), and each call runs the
 npu.model on the device simulator (api.simulate) and returns torch tensors. Graph breaks are
 Dynamo's: each compiled subgraph is its own model. A recompile happens only where Dynamo's
-guards ask for one.
+guards ask for one. `dynamic=True` (or a dim Dynamo marks dynamic) makes a `?` dim: the
+subgraph is compiled once to a dynamic module, and run as ge-run runs one (ge_tools/run.py:
+_run_dynamic): its unknown-shape parts compiled over symbols at the first call
+(ge-symbolic-autofuse), every later call run by the first compiled point whose guards hold,
+and compiled again only when none does (GE's guard_cache.cc).
 
 The module's parameters are frozen into the model as ge.Const at compile time, as TorchAir's
 `config.experimental_config.frozen_parameter` does (GE then constant-folds and fuses them);
@@ -23,14 +27,18 @@ buffers and the user's inputs are ge.Data, fed each call.
 * `pipeline`: ge-opt's `-p` (default `ge-compile`); any other key not below is an option of
   its pass, as api.compile takes them (`streams`, `enable_pass`, ...);
 * `check`: also run each call eagerly (the ATen graph on torch) and compare every output
-  with ge-run's tolerance (ge_tools/run.py: within_tolerance); a mismatch raises
-  `GeCheckError` naming the FX node of the output and its source line;
+  with ge-run's tolerance (ge_tools/run.py: within_tolerance, widened by the graph's error
+  bound); a mismatch raises `GeCheckError` naming the FX node of the output and its source
+  line; so do undecidable elements (an infinite error bound: ge-run's "comparison
+  inconclusive") unless `accept_undecidable`, as ge-run's --accept-undecidable, accepts them
+  unjudged;
 * `remarks`: print what GE decided (the passes' remarks) on stderr, one line each,
   located at the user's model line;
 * `stats`: a dict the backend fills: `graphs` (one entry per compiled subgraph, in
   ge-run --stats-json's meaning: graph, passes, outputs and the model's figures from the
   compile; the last call's simulator figures (tasks_by_kind, bytes_moved, peak_live_fm_bytes,
-  ..., or `dynamic` for a graph with `?` dims); `executions`, the calls of that subgraph;
+  ..., or, for a graph with `?` dims, `dynamic` and `compiles`: its compiles over symbols,
+  as ge-run counts them); `executions`, the calls of that subgraph;
   `mode` "compare" with `check` (then mismatch_count, max_error, unbounded_elements against
   eager) or "run"), `compiles`, `calls`;
 * `dump_dir`: write each subgraph's imported module (`graph_K.mlir`) and compiled module
@@ -58,7 +66,7 @@ from report.html import Check, write_report
 
 __all__ = ["GeCheckError", "ge_xdsl"]
 
-_BACKEND_KEYS = ("pipeline", "check", "remarks", "stats", "dump_dir", "report")
+_BACKEND_KEYS = ("pipeline", "check", "accept_undecidable", "remarks", "stats", "dump_dir", "report")
 
 
 class GeCheckError(AssertionError):
@@ -74,6 +82,7 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
     opts = dict(options or {})
     pipeline = str(opts.pop("pipeline", "ge-compile"))
     check = bool(opts.pop("check", False))
+    accept_undecidable = bool(opts.pop("accept_undecidable", False))
     remarks = bool(opts.pop("remarks", False))
     stats = opts.pop("stats", None)
     dump_dir = opts.pop("dump_dir", None)
@@ -120,7 +129,7 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
         if dump_dir:
             _dump(dump_dir, number, module, result.module)
         out_nodes = _output_nodes(fx)
-        execute = _executor(result)
+        execute = _executor(result, remarks)
 
         def run(*args: Any) -> list[Any]:
             feeds = [_array(args[k]) for k in fed]
@@ -132,11 +141,12 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
             if stats is not None:
                 stats["calls"] = stats.get("calls", 0) + 1
             checks: list[Check] = []
-            eager: list[Any] = []
+            failure: str | None = None
             if check:
                 with torch.no_grad():
                     eager = list(fx(*args))
-                checks.append(_comparison(tensors, eager, module, feeds, figures))
+                verdict, failure = _judge(tensors, eager, out_nodes, module, feeds, figures, accept_undecidable)
+                checks.append(verdict)
             if report:
                 # ge-run --report's page for this subgraph (rewritten each call: the last call's figures)
                 write_report(
@@ -148,8 +158,8 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
                     result.module,
                     checks,
                 )
-            if check:
-                _compare(tensors, eager, out_nodes, module, feeds)
+            if failure is not None:
+                raise GeCheckError(failure)
             return tensors
 
         run._boxed_call = False  # type: ignore[attr-defined]  # AOTAutograd calls run(*args)
@@ -159,12 +169,12 @@ def ge_xdsl(gm: Any, example_inputs: Sequence[Any], options: dict[str, Any] | No
 
 
 def _executor(
-    result: api.CompileResult,
+    result: api.CompileResult, remarks: bool
 ) -> Callable[[list[np.ndarray]], tuple[Sequence[np.ndarray], dict[str, object]]]:
     """How a call runs, and its figures (ge-run --stats-json's): the npu.model on the device
     simulator (api.simulate: its simulator figures), or, for a graph with `?` dims
-    (dynamic=True), the partitioned module on the dynamic executor (runtime/dynamic_executor.py,
-    as ge-run runs one), built once and fed each call's shapes (ge-run's `dynamic` figures)."""
+    (dynamic=True), the partitioned module on the dynamic executor as ge-run runs one
+    (_GuardedPoints)."""
     if result.model() is not None:
 
         def simulate(feeds: list[np.ndarray]) -> tuple[Sequence[np.ndarray], dict[str, object]]:
@@ -172,16 +182,77 @@ def _executor(
             return sim.outputs, sim.stats
 
         return simulate
-    from runtime.dynamic_executor import DynamicExecutor, partition_summary
+    return _GuardedPoints(result.module, remarks)
 
-    ex = DynamicExecutor(result.module, ())
-    clusters = partition_summary(result.module).as_dict()
 
-    def dynamic(feeds: list[np.ndarray]) -> tuple[Sequence[np.ndarray], dict[str, object]]:
-        outs = ex.execute(feeds)
-        return outs, {"dynamic": {"clusters": clusters, "executions": [h.as_dict() for h in ex.history]}}
+class _GuardedPoints:
+    """A dynamic module run as ge-run runs one (ge_tools/run.py: _run_dynamic): its
+    unknown-shape parts compiled over symbols made from the first call's shapes
+    (run.py: symbolic_compile, ge-symbolic-autofuse), each call run by the first compiled
+    point whose guards hold, and a point compiled for the call's shapes only when none does
+    (GE: guard_cache.cc, the guarded execution points). A root ge-partition-dynamic left
+    whole and unknown runs on the host op by op, never over symbols, as in ge-run."""
 
-    return dynamic
+    def __init__(self, module: Any, remarks: bool):
+        from ge_dialect import attrs as A
+        from ge_dialect import ge
+        from ge_dialect.graph import select_graph
+        from runtime.dynamic_executor import PARTITIONED_ATTR, partition_summary
+
+        self.base = module
+        self.remarks = remarks
+        root = next((g for g in module.ops if isinstance(g, ge.GraphOp) and g is select_graph(module, None)), None)
+        self.symbolic = not (
+            root is not None and A.get_bool(root, A.GRAPH_UNKNOWN_FLAG) and not A.get_bool(root, PARTITIONED_ATTR)
+        )
+        self.points: list[Any] = []
+        self.history: list[Any] = []
+        self.clusters = partition_summary(module).as_dict()
+
+    def _compile(self, feeds: list[np.ndarray]) -> Any:
+        from ge_tools.registry import make_context
+        from ge_tools.run import symbolic_compile
+        from runtime.dynamic_executor import DynamicExecutor
+
+        if not self.symbolic:
+            return DynamicExecutor(self.base, ())
+        with _remarks_on_stderr(self.remarks):
+            compiled = symbolic_compile(make_context(), self.base, feeds, self.remarks)
+        return DynamicExecutor(compiled, ())
+
+    def __call__(self, feeds: list[np.ndarray]) -> tuple[Sequence[np.ndarray], dict[str, object]]:
+        from ge_dialect.shape_env import GuardFailed
+
+        outs = None
+        for ex in self.points:
+            ex.executions = len(self.history)
+            try:
+                outs = ex.execute([np.array(a, copy=True) for a in feeds])
+            except GuardFailed:
+                continue
+            self.history.append(ex.last_stats)
+            break
+        if outs is None:  # no compiled point's guards hold: compile one for these shapes
+            ex = self._compile(feeds)
+            ex.executions = len(self.history)
+            outs = ex.execute([np.array(a, copy=True) for a in feeds])
+            self.history.append(ex.last_stats)
+            self.points.append(ex)
+        figures: dict[str, object] = {
+            "compiles": len(self.points),
+            "dynamic": {"clusters": self.clusters, "executions": [h.as_dict() for h in self.history]},
+        }
+        return outs, figures
+
+
+def _remarks_on_stderr(on: bool) -> Any:
+    """The symbolic compile's remarks on stderr (`remarks`), one line each, as the
+    compile's; dropped otherwise."""
+    from ge_dialect.diagnostics import remark_sink
+
+    return remark_sink(
+        (lambda r: print(f"{r.location}: remark: {r.message}", file=sys.stderr)) if on else (lambda r: None)
+    )
 
 
 def _array(t: Any) -> np.ndarray:
@@ -209,57 +280,74 @@ def _output_nodes(fx: Any) -> list[Any]:
     return list(args) if isinstance(args, list | tuple) else [args]
 
 
-def _comparison(got: Sequence[Any], eager: Sequence[Any], module: Any, feeds: Any, figures: dict[str, object]) -> Check:
-    """ge-run's comparison of this call's outputs with eager's (ge_tools/run.py: compare_runs,
-    widened by the graph's error bounds as ge-run widens them): its figures go to `figures`
-    (mismatch_count, max_error, unbounded_elements, as --stats-json's), and the report's Check."""
+def _judge(
+    got: Sequence[Any],
+    eager: Sequence[Any],
+    nodes: Sequence[Any],
+    module: Any,
+    feeds: Any,
+    figures: dict[str, object],
+    accept_undecidable: bool,
+) -> tuple[Check, str | None]:
+    """ge-run's comparison of this call's outputs with eager's (ge_tools/run.py:
+    compare_runs, within_tolerance widened by runtime/error_bound.py's bound of the graph
+    on these inputs, as ge-run widens it against onnxruntime): its figures go to `figures` (mismatch_count,
+    max_error, unbounded_elements, as --stats-json's); returns the report's Check and, when
+    the call fails the check, the one-line error naming the output's FX node and source
+    line: a differing element, or (unless `accept_undecidable`) an undecidable one, as
+    ge-run's report_comparison fails them."""
     from ge_dialect.graph import select_graph
-    from ge_tools.run import Output, compare_runs
+    from ge_tools.run import Output, compare_runs, within_tolerance
     from runtime.error_bound import output_error_bounds
 
-    bounds = output_error_bounds(select_graph(module, None), feeds)
+    # eager PyTorch rounds each op on its own, as onnxruntime does: the bound ge-run takes
+    # against onnxruntime (independent rounding; ge_tools/run.py: the onnxruntime oracle)
+    bounds = output_error_bounds(select_graph(module, None), feeds, independent=True)
     ref = [Output(k, f"output {k}", _array(e)) for k, e in enumerate(eager)]
     run = [Output(k, f"output {k}", g.numpy()) for k, g in enumerate(got)]
-    if any(a.array.shape != b.array.shape or a.array.dtype != b.array.dtype for a, b in zip(ref, run, strict=True)):
-        figures.update(mismatch_count=sum(o.array.size for o in run), max_error=float("inf"), unbounded_elements=0)
-        figures.update(anchored_elements=0, anchored_steps=0)
-        return Check("eager PyTorch", False, {"mismatch_count": figures["mismatch_count"]}, ["shapes or dtypes differ"])
+
+    def where(k: int) -> str:
+        from importers.fx import source_location
+
+        node = nodes[k] if k < len(nodes) else None
+        file, line = source_location(node, "<torch.compile>") if node is not None else ("<torch.compile>", 0)
+        return f"{file}:{line}:1: error: output {k} (node '{getattr(node, 'name', f'output {k}')}')"
+
+    for k, (a, b) in enumerate(zip(run, ref, strict=True)):
+        if a.array.shape != b.array.shape or a.array.dtype != b.array.dtype:
+            figures.update(mismatch_count=sum(o.array.size for o in run), max_error=float("inf"), unbounded_elements=0)
+            figures.update(anchored_elements=0, anchored_steps=0)
+            shown = {"mismatch_count": figures["mismatch_count"]}
+            failure = (
+                f"{where(k)}: compiled is {a.array.dtype} {a.array.shape}, eager is {b.array.dtype} {b.array.shape}"
+            )
+            return Check("eager PyTorch", False, shown, ["shapes or dtypes differ"]), failure
     c = compare_runs(ref, [run], bounds)
     figures.update(mismatch_count=c.mismatches, max_error=c.max_error, unbounded_elements=c.unbounded)
     # eager PyTorch's intermediate values are not captured: no anchored judgment (ge-run's, runtime/anchored.py)
     figures.update(anchored_elements=c.anchored, anchored_steps=c.anchored_steps)
     shown = {"mismatch_count": c.mismatches, "max_error": c.max_error, "unbounded_elements": c.unbounded}
-    return Check("eager PyTorch", not c.mismatches, shown, c.report + c.undecidable)
-
-
-def _compare(got: Sequence[Any], eager: Sequence[Any], nodes: Sequence[Any], module: Any, feeds: Any) -> None:
-    """Every output within ge-run's tolerance of eager's (ge_tools/run.py: within_tolerance,
-    widened by runtime/error_bound.py's bound of the graph on these inputs, as ge-run
-    widens it), or a GeCheckError naming its FX node."""
-    from ge_dialect.graph import select_graph
-    from ge_tools.run import within_tolerance
-    from importers.fx import source_location
-    from runtime.error_bound import output_error_bounds
-
-    bounds = output_error_bounds(select_graph(module, None), feeds)
-    for k, (g, e) in enumerate(zip(got, eager, strict=True)):
-        a, b = g.numpy(), _array(e)
-        node = nodes[k] if k < len(nodes) else None
-        name = getattr(node, "name", f"output {k}")
-        file, line = source_location(node, "<torch.compile>") if node is not None else ("<torch.compile>", 0)
-        if a.shape != b.shape or a.dtype != b.dtype:
-            raise GeCheckError(
-                f"{file}:{line}:1: error: output {k} (node '{name}'): compiled is {a.dtype} {a.shape}, "
-                f"eager is {b.dtype} {b.shape}"
-            )
-        ok = within_tolerance(a, b, bounds[k] if k < len(bounds) else None)
-        bad = int(ok.size - np.count_nonzero(ok))
-        if bad:
+    undecided = [np.isinf(e) for e in bounds]
+    for k, (a, b) in enumerate(zip(run, ref, strict=True)):
+        ok = within_tolerance(a.array, b.array, bounds[k]) | undecided[k]
+        if not ok.all():
+            bad = int(ok.size - np.count_nonzero(ok))
             first = tuple(int(i) for i in np.argwhere(~ok)[0])
-            raise GeCheckError(
-                f"{file}:{line}:1: error: output {k} (node '{name}'): {bad} of {a.size} elements differ from "
-                f"eager; first at {list(first)}: compiled {a[first]}, eager {b[first]}"
+            failure = (
+                f"{where(k)}: {bad} of {ok.size} elements differ from eager; first at {list(first)}: "
+                f"compiled {a.array[first]}, eager {b.array[first]}"
             )
+            return Check("eager PyTorch", False, shown, c.report + c.undecidable), failure
+    failure = None
+    k = next((k for k, u in enumerate(undecided) if u.any()), None)
+    if k is not None and not accept_undecidable:
+        failure = (
+            f"{where(k)}: comparison inconclusive: {int(np.count_nonzero(undecided[k]))} of {undecided[k].size} "
+            "elements are undecidable (their error bound is infinite: ge-run --help, Tolerance); "
+            "options={'accept_undecidable': True} accepts them unjudged; the other elements match eager"
+        )
+    passed = failure is None
+    return Check("eager PyTorch", passed, shown, c.report + c.undecidable), failure
 
 
 def _dump(directory: str, number: int, module: Any, compiled: Any) -> None:

@@ -27,7 +27,7 @@ user's model line. Types are the node's own (`node.meta["val"]`, torch's fake te
 symbolic dim (`dynamic=True`, a dim Dynamo marks dynamic) is `?`.
 
 Errors are one line, raised as `FxImportError`: `FILE:LINE:1: error: aten.foo.default
-(node 'foo'): no converter (the ATen ops converted: ...)`, an argument value a converter
+(node 'foo'): no converter for this ATen op (N ATen ops have one: ...)`, an argument value a converter
 does not take, a dtype the ge dialect lacks. torch is imported only inside the functions
 that need it: the module imports without torch.
 """
@@ -147,12 +147,19 @@ def _numpy(t: Any) -> np.ndarray:
     array as it is."""
     if isinstance(t, np.ndarray):
         return t
-    t = t.detach().cpu()
-    if str(t.dtype) == "torch.bfloat16":
-        import ml_dtypes
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
 
-        return t.float().numpy().astype(ml_dtypes.bfloat16)
-    return t.contiguous().numpy()
+    # read outside AOTAutograd's fake-tensor mode, which the forward compiler runs in: a
+    # real constant (a get_attr tensor) would otherwise be dispatched to the fake mode and
+    # refused (TorchAir: npu_fx_compiler.py _NpuFxCompiler._gen_compiled_gm reads the
+    # graph module under no_dispatch)
+    with unset_fake_temporarily():
+        t = t.detach().cpu()
+        if str(t.dtype) == "torch.bfloat16":
+            import ml_dtypes
+
+            return t.float().numpy().astype(ml_dtypes.bfloat16)
+        return t.contiguous().numpy()
 
 
 # ---------------------------------------------------------------------------------------
@@ -293,6 +300,10 @@ class _Node:
         name = self.name if suffix is None else f"{self.name}_{suffix}"
         try:
             op = cls.build(*inputs, name=name, result_types=types, **attrs)
+            if types is None and any(_has_unknown_minus_one(r.type) for r in op.results):
+                # the op's inference spells an unknown dim as GE's -1; the ge types spell it `?`
+                types = [_question_dims(r.type) for r in op.results]
+                op = cls.build(*inputs, name=name, result_types=types, **attrs)
         except (ValueError, VerifyException, LocatedError) as e:
             raise self.error(f"converted to {cls.name}, which does not verify: {e}") from None
         op.location = self.location
@@ -321,6 +332,18 @@ class _Node:
         if not isinstance(v, int | float | bool):
             raise self.error(f"argument '{name}' = {v!r} is neither a tensor nor a number")
         return self.const(v, elem, name)
+
+
+def _has_unknown_minus_one(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and any(d < 0 and d != DYNAMIC_INDEX for d in t.get_shape())
+
+
+def _question_dims(t: Attribute) -> Attribute:
+    """`t` with each negative dim (GE's -1, unknown) as the builtin's `?`."""
+    if not _has_unknown_minus_one(t):
+        return t
+    tt = cast(TensorType[Attribute], t)
+    return TensorType(tt.element_type, [DYNAMIC_INDEX if d < 0 else d for d in tt.get_shape()])
 
 
 def _element_type(v: SSAValue) -> Attribute:
@@ -429,6 +452,8 @@ _UNARY: dict[str, type[ge.GeNode]] = {
     "aten.reciprocal.default": ge.Reciprocal, "aten.erf.default": ge.Erf, "aten.sin.default": ge.Sin,
     "aten.cos.default": ge.Cos, "aten.floor.default": ge.Floor, "aten.ceil.default": ge.Ceil,
     "aten.hardswish.default": ge.HardSwish, "aten.logical_not.default": ge.LogicalNot,
+    # hardsigmoid.py: HardSigmoid with the REG_OP's alpha 1/6 and beta 1/2, torch's
+    "aten.hardsigmoid.default": ge.HardSigmoid,
 }  # fmt: skip
 
 
@@ -437,9 +462,13 @@ def _unary(cx: _Node) -> SSAValue:
     return cx.single(_UNARY[cx.op], cx.x("self"))
 
 
-@converts("aten.clone.default", "aten.alias.default", "aten.detach.default", "aten.contiguous.default")
+@converts(
+    "aten.clone.default", "aten.alias.default", "aten.detach.default", "aten.contiguous.default",
+    "aten.lift_fresh_copy.default",
+)  # fmt: skip
 def _identity(cx: _Node) -> SSAValue:
-    # TorchAir: ge_converter/aten/clone.py: Identity
+    # TorchAir: ge_converter/aten/clone.py, lift_fresh_copy.py (a tensor constant the model
+    # makes with torch.tensor, copied into the graph): Identity
     return cx.single(ge.Identity, cx.x("self"))
 
 
@@ -510,7 +539,7 @@ def _where(cx: _Node) -> SSAValue:
     return cx.single(ge.SelectV2, cx.x("condition"), cx.operand("self", elem), cx.operand("other", elem))
 
 
-@converts("aten._to_copy.default", "aten.to.dtype", "aten._to_copy")
+@converts("aten._to_copy.default", "aten.to.dtype")
 def _to_copy(cx: _Node) -> SSAValue:
     # TorchAir: ge_converter/aten/_to_copy.py: Cast {dst_type} to the new dtype, Identity
     # when it stays (a device or layout copy)
@@ -527,11 +556,13 @@ def _to_copy(cx: _Node) -> SSAValue:
 @converts(
     "aten.full.default", "aten.zeros.default", "aten.ones.default", "aten.scalar_tensor.default",
     "aten.arange.default", "aten.arange.start", "aten.arange.start_step",
+    "aten.full_like.default", "aten.zeros_like.default", "aten.ones_like.default",
 )  # fmt: skip
 def _constant(cx: _Node) -> SSAValue:
     # TorchAir: ge_converter/aten/full.py (Fill), zeros.py, ones.py, scalar_tensor.py,
-    # arange.py (Range): every input here is a constant, so the value is the Const GE's
-    # constant folding makes of them (graph/passes/constant_folding_pass.cc).
+    # arange.py (Range), full_like.py, zeros_like.py, ones_like.py (Fill(Shape(self), value)):
+    # every input here is a constant (a *_like's input only gives its static shape), so the
+    # value is the Const GE's constant folding makes of them (graph/passes/constant_folding_pass.cc).
     t = cx.out()
     if any(d == DYNAMIC_INDEX for d in t.get_shape()):
         raise cx.error("a constant of a symbolic size is not supported")
@@ -543,6 +574,7 @@ def _constant(cx: _Node) -> SSAValue:
         step = cx.a("step") if cx.a("step") is not None else 1
         arr = np.arange(start, cx.a("end"), step).astype(dt)
     else:
+        kind = kind.removesuffix("_like")
         fill = {"zeros": 0, "ones": 1}.get(kind, cx.a("fill_value") if kind == "full" else cx.a("s"))
         arr = np.full(shape, fill, dtype=dt)
     op = _const_op(arr.reshape(shape), t.element_type, cx.name, cx.location)
@@ -843,6 +875,33 @@ def _expand(cx: _Node) -> SSAValue:
     return op.results[0]
 
 
+@converts("aten.as_strided.default")
+def _as_strided(cx: _Node) -> SSAValue:
+    # TorchAir: ge_converter/aten/as_strided.py: AsStrided(self, size, stride, storage_offset),
+    # which the ge dialect lacks. Our tensors are dense, so on a contiguous input the view
+    # reads the elements offset + sum(i_k * stride_k) of its row-major storage: a Reshape when
+    # those are the storage in order (AOTAutograd restriding an output, e.g. convnext's
+    # [1, C, 1, 1] pool), else a GatherV2 of them from the flattened input. Goes beyond
+    # TorchAir's op set, for the ge dialect's; a non-contiguous input is refused.
+    val = cx.val("self")
+    if not all(_is_static(d) for d in val.shape) or not val.is_contiguous():
+        raise cx.error("as_strided of a non-contiguous or symbolic-size input is not supported")
+    size, stride = cx.ints("size"), cx.ints("stride")
+    offset = int(cx.a("storage_offset") or 0)
+    index = np.full(size, offset, np.int64)
+    for k, (n, st) in enumerate(zip(size, stride, strict=True)):
+        index += (np.arange(n, dtype=np.int64) * st).reshape([n if j == k else 1 for j in range(len(size))])
+    numel = math.prod(int(d) for d in val.shape)
+    if index.size and (index.min() < 0 or index.max() >= numel):
+        raise cx.error(f"as_strided reads outside its input's {numel} elements")
+    i64 = IntegerType(64)
+    if index.size == numel and np.array_equal(index.reshape(-1), np.arange(numel)):
+        return cx.single(ge.Reshape, cx.x("self"), cx.const(np.array(size, np.int64), i64, "shape"))
+    flat = cx.emit(ge.Reshape, cx.x("self"), cx.const(np.array([numel], np.int64), i64, "flat"), suffix="flat")
+    axis = cx.const(0, IntegerType(32), "axis")
+    return cx.single(ge.GatherV2, flat.results[0], cx.const(index, i64, "index"), axis)
+
+
 @converts("aten.unsqueeze.default")
 def _unsqueeze(cx: _Node) -> SSAValue:
     # TorchAir: ge_converter/aten/unsqueeze.py: Unsqueeze {axes = [dim]}
@@ -987,7 +1046,10 @@ class _Unused:
 
 
 def _unsupported(cx: _Node) -> FxImportError:
-    return cx.error(f"no converter for this ATen op (the ATen ops converted: {', '.join(supported_ops())})")
+    # the count, not the list: a line of a hundred op names hides the one that matters
+    return cx.error(
+        f"no converter for this ATen op ({len(CONVERTERS)} ATen ops have one: importers.fx.supported_ops())"
+    )
 
 
 def import_graph_module(

@@ -9,7 +9,6 @@ takes it, float16.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 
 import numpy as np
@@ -292,45 +291,214 @@ def test_names_and_locations():
     assert isinstance(relu.location, FileLineColLoc) and relu.location.filename.data.endswith("activation.py")
 
 
+A = torch.ops.aten
+
+
+def _mixed(dt):
+    """(2, 3) with every other element equal to `_x(2, 3)`'s (an equality that is true somewhere)."""
+    return torch.where(torch.arange(6).reshape(2, 3) % 2 == 0, _x(2, 3, dtype=dt), _x(2, 3, dtype=dt, seed=1))
+
+
+def _other(dt):
+    return torch.float32 if dt == torch.float16 else torch.float16
+
+
+# Every converter's ATen op called as it is (torch.ops.aten.<op>.<overload>), so the graph
+# holds exactly that overload: op -> dtype -> (the function, its inputs). Ops reached only
+# through one spelling of AOTAutograd or torch.export (aliases, CompositeImplicit overloads
+# such as softmax.int or flatten.using_ints) are covered the same way.
+DIRECT: dict[str, Callable] = {
+    "aten._adaptive_avg_pool2d.default": lambda dt: (
+        lambda a: A._adaptive_avg_pool2d.default(a, [2, 3]), [_x(1, 2, 4, 6, dtype=dt)]),
+    "aten.adaptive_avg_pool2d.default": lambda dt: (
+        lambda a: A.adaptive_avg_pool2d.default(a, [1, 1]), [_x(1, 2, 4, 6, dtype=dt)]),
+    "aten._assert_tensor_metadata.default": lambda dt: (
+        lambda a: (A._assert_tensor_metadata.default(a, None, None, dt), A.relu.default(a))[1], [_x(2, 3, dtype=dt)]),
+    "aten._log_softmax.default": lambda dt: (lambda a: A._log_softmax.default(a, 1, False), [_x(3, 4, dtype=dt)]),
+    "aten._softmax.default": lambda dt: (lambda a: A._softmax.default(a, -1, False), [_x(3, 4, dtype=dt)]),
+    "aten.log_softmax.int": lambda dt: (lambda a: A.log_softmax.int(a, 0), [_x(3, 4, dtype=dt)]),
+    "aten.softmax.int": lambda dt: (lambda a: A.softmax.int(a, 0), [_x(3, 4, dtype=dt)]),
+    "aten._native_batch_norm_legit_no_training.default": lambda dt: (
+        lambda x, w, b, m, v: A._native_batch_norm_legit_no_training.default(x, w, b, m, v, 0.1, 1e-3)[0],
+        [_x(2, 3, 4, 5, dtype=dt), _x(3, seed=1, dtype=dt), _x(3, seed=2, dtype=dt), _x(3, seed=3, dtype=dt),
+         _x(3, seed=4, positive=True, dtype=dt)]),
+    "aten.native_layer_norm.default": lambda dt: (
+        lambda x, w, b: list(A.native_layer_norm.default(x, [5], w, b, 1e-5)),
+        [_x(2, 4, 5, dtype=dt), _x(5, seed=1, dtype=dt), _x(5, seed=2, dtype=dt)]),
+    "aten._scaled_dot_product_flash_attention_for_cpu.default": lambda dt: (
+        lambda q, k, v: A._scaled_dot_product_flash_attention_for_cpu.default(q, k, v, 0.0, True)[0],
+        [_x(1, 2, 4, 8, dtype=dt), _x(1, 2, 4, 8, seed=1, dtype=dt), _x(1, 2, 4, 8, seed=2, dtype=dt)]),
+    "aten._to_copy.default": lambda dt: (lambda a: A._to_copy.default(a, dtype=_other(dt)), [_x(2, 3, dtype=dt)]),
+    "aten.to.dtype": lambda dt: (lambda a: A.to.dtype(a, _other(dt)), [_x(2, 3, dtype=dt)]),
+    "aten._unsafe_view.default": lambda dt: (lambda a: A._unsafe_view.default(a, [6, 2]), [_x(3, 4, dtype=dt)]),
+    "aten.view.default": lambda dt: (lambda a: A.view.default(a, [2, 6]), [_x(3, 4, dtype=dt)]),
+    "aten.reshape.default": lambda dt: (lambda a: A.reshape.default(a, [-1, 3]), [_x(2, 2, 3, dtype=dt)]),
+    "aten.flatten.using_ints": lambda dt: (lambda a: A.flatten.using_ints(a, 1), [_x(2, 3, 4, dtype=dt)]),
+    "aten.abs.default": lambda dt: (lambda a: A.abs.default(a), [_x(2, 3, dtype=dt)]),
+    "aten.add.Tensor": lambda dt: (lambda a, b: A.add.Tensor(a, b, alpha=2), [_x(2, 3, dtype=dt), _x(3, seed=1, dtype=dt)]),
+    "aten.add.Scalar": lambda dt: (lambda a: A.add.Scalar(a, 2.5), [_x(2, 3, dtype=dt)]),
+    "aten.sub.Tensor": lambda dt: (lambda a, b: A.sub.Tensor(a, b), [_x(4, 1, dtype=dt), _x(1, 5, seed=1, dtype=dt)]),
+    "aten.sub.Scalar": lambda dt: (lambda a: A.sub.Scalar(a, 1.5), [_x(2, 3, dtype=dt)]),
+    "aten.mul.Tensor": lambda dt: (lambda a, b: A.mul.Tensor(a, b), [_x(2, 3, dtype=dt), _x(2, 3, seed=1, dtype=dt)]),
+    "aten.mul.Scalar": lambda dt: (lambda a: A.mul.Scalar(a, 3.0), [_x(2, 3, dtype=dt)]),
+    "aten.div.Tensor": lambda dt: (
+        lambda a, b: A.div.Tensor(a, b), [_x(2, 3, dtype=dt), _x(2, 3, seed=1, positive=True, dtype=dt)]),
+    "aten.div.Scalar": lambda dt: (lambda a: A.div.Scalar(a, 4.0), [_x(2, 3, dtype=dt)]),
+    "aten.rsub.Scalar": lambda dt: (lambda a: A.rsub.Scalar(a, 1.0, 2), [_x(2, 3, dtype=dt)]),
+    "aten.rsub.Tensor": lambda dt: (lambda a, b: A.rsub.Tensor(a, b), [_x(2, 3, dtype=dt), _x(2, 3, seed=1, dtype=dt)]),
+    "aten.pow.Tensor_Scalar": lambda dt: (lambda a: A.pow.Tensor_Scalar(a, 3), [_x(2, 3, positive=True, dtype=dt)]),
+    "aten.pow.Tensor_Tensor": lambda dt: (
+        lambda a, b: A.pow.Tensor_Tensor(a, b), [_x(2, 3, positive=True, dtype=dt), _x(2, 3, seed=1, dtype=dt)]),
+    "aten.maximum.default": lambda dt: (
+        lambda a, b: A.maximum.default(a, b), [_x(2, 3, dtype=dt), _x(2, 3, seed=1, dtype=dt)]),
+    "aten.minimum.default": lambda dt: (
+        lambda a, b: A.minimum.default(a, b), [_x(2, 3, dtype=dt), _x(2, 3, seed=1, dtype=dt)]),
+    "aten.addmm.default": lambda dt: (
+        lambda c, a, b: A.addmm.default(c, a, b, beta=0.5, alpha=2),
+        [_x(3, 2, seed=2, dtype=dt), _x(3, 4, dtype=dt), _x(4, 2, seed=1, dtype=dt)]),
+    "aten.mm.default": lambda dt: (lambda a, b: A.mm.default(a, b), [_x(3, 4, dtype=dt), _x(4, 2, seed=1, dtype=dt)]),
+    "aten.bmm.default": lambda dt: (
+        lambda a, b: A.bmm.default(a, b), [_x(2, 3, 4, dtype=dt), _x(2, 4, 5, seed=1, dtype=dt)]),
+    "aten.convolution.default": lambda dt: (
+        lambda x, w, b: A.convolution.default(x, w, b, [2, 1], [1, 0], [1, 1], False, [0, 0], 2),
+        [_x(1, 4, 7, 6, dtype=dt), _x(4, 2, 3, 3, seed=1, dtype=dt), _x(4, seed=2, dtype=dt)]),
+    "aten.max_pool2d.default": lambda dt: (
+        lambda a: A.max_pool2d.default(a, [3, 3], [2, 2], [1, 1]), [_x(1, 2, 7, 7, dtype=dt)]),
+    "aten.max_pool2d_with_indices.default": lambda dt: (
+        lambda a: A.max_pool2d_with_indices.default(a, [2, 2])[0], [_x(1, 2, 6, 6, dtype=dt)]),
+    "aten.avg_pool2d.default": lambda dt: (
+        lambda a: A.avg_pool2d.default(a, [3, 3], [2, 2], [1, 1], True, False), [_x(1, 2, 7, 7, dtype=dt)]),
+    "aten.mean.dim": lambda dt: (lambda a: A.mean.dim(a, [1], True), [_x(2, 3, 4, dtype=dt)]),
+    "aten.mean.default": lambda dt: (lambda a: A.mean.default(a), [_x(2, 3, 4, dtype=dt)]),
+    "aten.sum.dim_IntList": lambda dt: (lambda a: A.sum.dim_IntList(a, [-1]), [_x(2, 3, 4, dtype=dt)]),
+    "aten.sum.default": lambda dt: (lambda a: A.sum.default(a), [_x(2, 3, 4, dtype=dt)]),
+    "aten.amax.default": lambda dt: (lambda a: A.amax.default(a, [1]), [_x(2, 3, 4, dtype=dt)]),
+    "aten.amin.default": lambda dt: (lambda a: A.amin.default(a, [0, 2], True), [_x(2, 3, 4, dtype=dt)]),
+    "aten.permute.default": lambda dt: (lambda a: A.permute.default(a, [2, 0, 1]), [_x(2, 3, 4, dtype=dt)]),
+    "aten.t.default": lambda dt: (lambda a: A.t.default(a), [_x(2, 3, dtype=dt)]),
+    "aten.transpose.int": lambda dt: (lambda a: A.transpose.int(a, 0, -1), [_x(2, 3, 4, dtype=dt)]),
+    "aten.expand.default": lambda dt: (lambda a: A.expand.default(a, [3, 4, 5]), [_x(4, 1, dtype=dt)]),
+    "aten.unsqueeze.default": lambda dt: (lambda a: A.unsqueeze.default(a, -1), [_x(2, 3, dtype=dt)]),
+    "aten.squeeze.dim": lambda dt: (lambda a: A.squeeze.dim(a, 1), [_x(2, 1, 3, dtype=dt)]),
+    "aten.squeeze.dims": lambda dt: (lambda a: A.squeeze.dims(a, [0, 1, 3]), [_x(2, 1, 3, 1, dtype=dt)]),
+    "aten.squeeze.default": lambda dt: (lambda a: A.squeeze.default(a), [_x(2, 1, 3, 1, dtype=dt)]),
+    "aten.cat.default": lambda dt: (
+        lambda a, b: A.cat.default([a, b], -1), [_x(2, 3, dtype=dt), _x(2, 5, seed=1, dtype=dt)]),
+    "aten.split.Tensor": lambda dt: (lambda a: list(A.split.Tensor(a, 3, 0)), [_x(5, 2, dtype=dt)]),
+    "aten.split_with_sizes.default": lambda dt: (
+        lambda a: list(A.split_with_sizes.default(a, [1, 3], 1)), [_x(2, 4, dtype=dt)]),
+    "aten.slice.Tensor": lambda dt: (lambda a: A.slice.Tensor(a, 1, 1, 5, 2), [_x(2, 6, dtype=dt)]),
+    "aten.select.int": lambda dt: (lambda a: A.select.int(a, 1, -1), [_x(2, 3, 4, dtype=dt)]),
+    "aten.as_strided.default": lambda dt: (
+        # a view reading across rows (a GatherV2) and one that is the storage in order (a Reshape)
+        lambda a: [A.as_strided.default(a, [3, 2], [1, 3], 1), A.as_strided.default(a, [2, 6], [6, 1])],
+        [_x(4, 3, dtype=dt)]),
+    "aten.embedding.default": lambda dt: (
+        lambda w, i: A.embedding.default(w, i), [_x(10, 4, dtype=dt), torch.tensor([[1, 9, 0], [3, 3, 2]])]),
+    "aten.index_select.default": lambda dt: (
+        lambda a, i: A.index_select.default(a, 1, i), [_x(3, 5, dtype=dt), torch.tensor([4, 0])]),
+    "aten.gather.default": lambda dt: (
+        lambda a, i: A.gather.default(a, 1, i), [_x(3, 5, dtype=dt), torch.tensor([[4, 0], [1, 1], [2, 3]])]),
+    "aten.where.self": lambda dt: (
+        lambda a, b: A.where.self(A.gt.Scalar(a, 0.0), a, b), [_x(2, 3, dtype=dt), _x(2, 3, seed=1, dtype=dt)]),
+    "aten.logical_not.default": lambda dt: (
+        lambda a: A.logical_not.default(A.gt.Scalar(a, 0.0)), [_x(2, 3, dtype=dt)]),
+    "aten.leaky_relu.default": lambda dt: (lambda a: A.leaky_relu.default(a, 0.1), [_x(2, 3, dtype=dt)]),
+    "aten.hardtanh.default": lambda dt: (lambda a: A.hardtanh.default(a, -0.5, 0.5), [_x(2, 3, dtype=dt)]),
+    "aten.clamp.default": lambda dt: (lambda a: A.clamp.default(a, -0.5, 0.7), [_x(2, 3, dtype=dt)]),
+    "aten.gelu.default": lambda dt: (
+        lambda a: [A.gelu.default(a), A.gelu.default(a, approximate="tanh")], [_x(2, 5, dtype=dt)]),
+    "aten.full.default": lambda dt: (
+        lambda a: A.add.Tensor(a, A.full.default([2, 3], 1.5, dtype=dt)), [_x(2, 3, dtype=dt)]),
+    "aten.zeros.default": lambda dt: (lambda a: A.add.Tensor(a, A.zeros.default([3], dtype=dt)), [_x(2, 3, dtype=dt)]),
+    "aten.ones.default": lambda dt: (lambda a: A.add.Tensor(a, A.ones.default([1, 3], dtype=dt)), [_x(2, 3, dtype=dt)]),
+    "aten.scalar_tensor.default": lambda dt: (
+        lambda a: A.mul.Tensor(a, A.scalar_tensor.default(2.5, dtype=dt)), [_x(2, 3, dtype=dt)]),
+    "aten.arange.default": lambda dt: (lambda a: A.add.Tensor(a, A.arange.default(3, dtype=dt)), [_x(2, 3, dtype=dt)]),
+    "aten.arange.start": lambda dt: (
+        lambda a: A.add.Tensor(a, A.arange.start(1, 4, dtype=dt)), [_x(2, 3, dtype=dt)]),
+    "aten.arange.start_step": lambda dt: (
+        lambda a: A.add.Tensor(a, A.arange.start_step(0, 6, 2, dtype=dt)), [_x(2, 3, dtype=dt)]),
+    "aten.full_like.default": lambda dt: (lambda a: A.sub.Tensor(A.full_like.default(a, 2.0), a), [_x(2, 3, dtype=dt)]),
+    "aten.zeros_like.default": lambda dt: (lambda a: A.sub.Tensor(A.zeros_like.default(a), a), [_x(2, 3, dtype=dt)]),
+    "aten.ones_like.default": lambda dt: (lambda a: A.sub.Tensor(A.ones_like.default(a), a), [_x(2, 3, dtype=dt)]),
+}  # fmt: skip
+
+
+def _unary(name: str, positive: bool = False) -> Callable:
+    f = getattr(A, name).default
+    return lambda dt: (lambda a: f(a), [_x(2, 3, dtype=dt, positive=positive) * (1 if positive else 3)])
+
+
+def _comparison(name: str, overload: str) -> Callable:
+    f = getattr(getattr(A, name), overload)
+    if overload == "Tensor":
+        return lambda dt: (lambda a, b: f(a, b), [_x(2, 3, dtype=dt), _mixed(dt)])
+    return lambda dt: (lambda a: f(a, 0.25), [_x(2, 3, dtype=dt)])
+
+
+for _op in ("relu", "sigmoid", "tanh", "exp", "neg", "sin", "cos", "floor", "ceil", "hardswish", "hardsigmoid",
+            "erf", "silu", "clone", "alias", "detach", "contiguous", "lift_fresh_copy"):  # fmt: skip
+    DIRECT[f"aten.{_op}.default"] = _unary(_op)
+for _op in ("reciprocal", "sqrt", "rsqrt", "log"):
+    DIRECT[f"aten.{_op}.default"] = _unary(_op, positive=True)
+for _cmp in ("eq", "ne", "lt", "le", "gt", "ge"):
+    for _overload in ("Tensor", "Scalar"):
+        DIRECT[f"aten.{_cmp}.{_overload}"] = _comparison(_cmp, _overload)
+
+# tolerance factors over DTYPES' (sums of products, normalisations)
+LOOSE = {"aten.addmm.default": 10, "aten.mm.default": 10, "aten.bmm.default": 10, "aten.convolution.default": 20,
+         "aten._scaled_dot_product_flash_attention_for_cpu.default": 10, "aten.native_layer_norm.default": 5,
+         "aten._native_batch_norm_legit_no_training.default": 5, "aten.avg_pool2d.default": 5,
+         "aten._adaptive_avg_pool2d.default": 5, "aten.adaptive_avg_pool2d.default": 5, "aten.mean.dim": 5,
+         "aten.mean.default": 5, "aten.sum.dim_IntList": 5, "aten.sum.default": 10, "aten._softmax.default": 10,
+         "aten.softmax.int": 10, "aten._log_softmax.default": 10, "aten.log_softmax.int": 10,
+         "aten.pow.Tensor_Tensor": 5, "aten.gelu.default": 5}  # fmt: skip
+
+
+def _direct_module(op: str, dtype):
+    """The FX graph of DIRECT[op] at `dtype`, its inputs: make_fx's (each node's
+    meta['val'] a fake tensor), or, where make_fx decomposes the overload (a
+    CompositeImplicit one such as softmax.int), torch.fx.symbolic_trace's, which keeps it as
+    called, with FakeTensorProp's meta['val']."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+
+    fn, inputs = DIRECT[op](dtype)
+    gm = make_fx(fn, tracing_mode="fake")(*inputs)
+    if op not in {str(n.target) for n in gm.graph.nodes if n.op == "call_function"}:
+        gm = torch.fx.symbolic_trace(fn)
+        FakeTensorProp(gm).propagate(*inputs)
+    assert op in {str(n.target) for n in gm.graph.nodes if n.op == "call_function"}, gm.graph
+    return gm, inputs
+
+
+@pytest.mark.parametrize(("dtype", "tol"), DTYPES)
+@pytest.mark.parametrize("op", sorted(DIRECT))
+def test_converter_directly(op, dtype, tol):
+    """Each converter on exactly its ATen overload, against eager torch running the same graph."""
+    from importers.fx import import_graph_module
+
+    gm, inputs = _direct_module(op, dtype)
+    module = import_graph_module(gm, None, "direct.py")
+    with torch.no_grad():
+        want = gm(*inputs)
+    want = [want] if isinstance(want, torch.Tensor) else list(want)
+    got = api.reference(module, [x.numpy() for x in inputs])
+    assert len(got) == len(want)
+    t = tol * LOOSE.get(op, 1)
+    for g, w in zip(got, want, strict=True):
+        w = w.numpy()
+        assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
+        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=t, atol=t)
+
+
 def test_every_converter_is_tested():
-    """The converters this file exercises cover the table (a new converter needs a case);
-    the ATen spellings torch.compile's AOTAutograd gives (_softmax, max_pool2d_with_indices,
-    ...) are tested through the backend (tests/tools/test_torch_backend.py)."""
-    src = open(__file__).read()
-    untested = [op for op in CONVERTERS if op not in src]
-    # ops reached only through a spelling torch.export does not keep (aliases of the tested ones)
-    aliases = {
-        "aten.add.Scalar", "aten.sub.Scalar", "aten.mul.Scalar", "aten.div.Scalar", "aten.rsub.Tensor",
-        "aten.pow.Tensor_Tensor", "aten.minimum.default", "aten.reciprocal.default", "aten.erf.default",
-        "aten.sin.default", "aten.cos.default", "aten.floor.default", "aten.ceil.default", "aten.hardswish.default",
-        "aten.logical_not.default", "aten.alias.default", "aten.detach.default", "aten.contiguous.default",
-        "aten.leaky_relu.default", "aten.to.dtype", "aten._to_copy", "aten.zeros.default", "aten.ones.default",
-        "aten.scalar_tensor.default", "aten.arange.start_step", "aten.arange.start", "aten._adaptive_avg_pool2d.default",
-        "aten.max_pool2d_with_indices.default", "aten.mean.default", "aten.sum.default", "aten.amin.default",
-        "aten._softmax.default", "aten._log_softmax.default", "aten._unsafe_view.default", "aten.reshape.default",
-        "aten.flatten.using_ints", "aten.squeeze.dims", "aten.squeeze.default", "aten._assert_tensor_metadata.default",
-        "aten.eq.Scalar", "aten.ne.Tensor", "aten.lt.Tensor", "aten.le.Tensor", "aten.gt.Scalar", "aten.ge.Scalar",
-    }  # fmt: skip
-    assert [op for op in untested if op not in aliases] == []
-    # and each at float32 and float16: named in a test (or its case table) parametrized by DTYPES
-    assert [op for op in CONVERTERS if op not in aliases and op not in _cases_at_both_dtypes(src)] == []
-
-
-def _cases_at_both_dtypes(src: str) -> set[str]:
-    """The ATen ops named in the test functions parametrized by DTYPES and in the case tables
-    their decorators name."""
-    tree = ast.parse(src)
-    tables = {t.targets[0].id: t for t in tree.body if isinstance(t, ast.Assign) and isinstance(t.targets[0], ast.Name)}
-    found: set[str] = set()
-    for f in tree.body:
-        if not isinstance(f, ast.FunctionDef) or not any("DTYPES" in ast.unparse(d) for d in f.decorator_list):
-            continue
-        used = {n.id for d in f.decorator_list for n in ast.walk(d) if isinstance(n, ast.Name)} - {"DTYPES"}
-        for node in [f, *(tables[k] for k in used if k in tables)]:
-            found |= {
-                c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and str(c.value).startswith("aten.")
-            }
-    return found
+    """The converter table and the direct cases are the same set: a new converter needs a
+    case (at float32 and float16, test_converter_directly's DTYPES), and a case names no op
+    without a converter."""
+    assert sorted(set(CONVERTERS) - set(DIRECT)) == []
+    assert sorted(set(DIRECT) - set(CONVERTERS)) == []
 
 
 def test_get_attr_tensor_constant_is_a_const():

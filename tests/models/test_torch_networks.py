@@ -1,0 +1,108 @@
+"""The real-network suite (ge_tools/networks.py) from PyTorch directly, as TorchAir takes
+models to GE: each network through `torch.compile(backend="ge_xdsl")` and through
+`torch.export` + `torch.export.save` + `ge-run MODEL.pt2`, both compared with eager PyTorch.
+
+One test per network, both paths on the same model and inputs (the CNNs at 32x32, the
+smallest size every one of them takes, to keep the suite's time; the others at the suite's
+own inputs):
+
+* torch.compile: the returned tensors against eager at a fixed tolerance computed here
+  (the backend's own `check`, ge-run's comparison, is tested in
+  tests/tools/test_torch_backend.py; here it would repeat the error-bound pass ge-run
+  makes below);
+* the .pt2 program through ge-run as a user runs it (`--input` the same arrays,
+  `--save-dir`): ge-run exits 0 after comparing every element with the reference
+  interpreter (an undecidable one accepted unjudged, --accept-undecidable: the deep
+  networks' bounds grow past their values, docs/tolerance.md), and its saved outputs are
+  compared with eager.
+
+Skipped only where torch is absent (the `models` extra; .ci/run installs it).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+
+torch = pytest.importorskip("torch", reason="the real-network suite needs the `models` extra (torch)")
+pytest.importorskip("torchvision", reason="the real-network suite needs the `models` extra (torchvision)")
+pytest.importorskip("transformers", reason="the real-network suite needs the `models` extra (transformers)")
+
+from ge_tools.networks import NETWORKS  # noqa: E402
+from ge_tools.torch_backend import ge_xdsl  # noqa: E402
+
+GE_RUN = str(Path(sys.executable).with_name("ge-run"))
+
+# Dynamo runs nn.LSTM and nn.GRU eagerly (torch._dynamo.config.allow_rnn is off), so no
+# graph reaches the backend; with allow_rnn their ATen forms (mkldnn_rnn_layer for LSTM,
+# GRU's cell unrolled with unbind and flip) have no converter yet. Strict: the test fails
+# as soon as one of them passes, so this list only shrinks.
+NOT_CAPTURED = {"lstm", "gru"}
+
+
+def _inputs(name: str) -> tuple:
+    net = NETWORKS[name]
+    if net.family == "torchvision" and name != "vit":  # vit's image size is its config's
+        g = torch.Generator().manual_seed(1)
+        return (torch.randn(1, 3, 32, 32, generator=g),)
+    return net.inputs()
+
+
+def _close(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    assert got.shape == want.shape and got.dtype == want.dtype, (what, got.shape, got.dtype, want.shape, want.dtype)
+    scale = max(1.0, float(np.abs(want).max()))
+    np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4 * scale, err_msg=what)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="Dynamo runs the RNN eagerly (NOT_CAPTURED)"))
+        if n in NOT_CAPTURED
+        else n
+        for n in sorted(NETWORKS)
+    ],
+)
+def test_network_matches_eager(name: str, tmp_path: Path) -> None:
+    model = NETWORKS[name].build()
+    inputs = _inputs(name)
+    with torch.no_grad():
+        want = model(*inputs).numpy()
+
+    # torch.compile(backend="ge_xdsl")
+    torch._dynamo.reset()
+    stats: dict = {}
+    fast = torch.compile(model, backend=ge_xdsl, options={"stats": stats})
+    with torch.no_grad():
+        got = fast(*inputs)
+    assert stats.get("compiles", 0) >= 1, f"{name}: Dynamo gave the backend no graph"
+    _close(got.numpy(), want, f"{name} through torch.compile")
+
+    # torch.export -> .pt2 -> ge-run
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        program = torch.export.export(model, inputs)
+    pt2 = tmp_path / f"{name}.pt2"
+    torch.export.save(program, str(pt2))
+    files = []
+    for k, x in enumerate(inputs):
+        files += ["--input", str(tmp_path / f"input_{k}.npy")]
+        np.save(files[-1], x.numpy())
+    out = tmp_path / "out"
+    r = subprocess.run(
+        [GE_RUN, str(pt2), *files, "--save-dir", str(out), "--accept-undecidable"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    log = (r.stdout + r.stderr)[-3000:]
+    assert r.returncode == 0, log
+    assert "outputs match the reference" in log, log
+    _close(np.load(out / "output_0.npy"), want, f"{name} through torch.export and ge-run")
