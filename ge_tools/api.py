@@ -91,7 +91,7 @@ __all__ = [
 def _prepare(module: ModuleOp) -> ModuleOp:
     """`module` verified as the tools verify it (one LocatedError at the failing op) and
     every nameless node named (ge_dialect/names.py), as ge-run reads its input."""
-    from ge_tools.opt import verify_module  # the CLI module, imported when first needed
+    from ge_dialect.verify import verify_module
 
     verify_module(module)
     name_all_nodes(module)
@@ -266,7 +266,7 @@ def _spec_value(v: object) -> str:
 def _passes(pipeline: str, options: Mapping[str, object]) -> tuple[ModulePass, ...]:
     """The passes of `-p pipeline`, `options` given to its single pass (as
     `name{option=value ...}`: the command line's checks and messages); remarks on."""
-    from ge_tools.opt import PipelineError, build_pipeline, with_remarks
+    from ge_tools.pipeline_spec import PipelineError, build_pipeline, with_remarks
 
     spec = pipeline
     if options:
@@ -293,7 +293,7 @@ def compile(
     Python values (`enable_pass=("reduce",)`, `streams=2`). The remarks go to the
     result, not to stderr. `record`: gather what ge-run --report shows, as ge-run does
     (a RunRecorder around the pipeline), in the result's `recorder`."""
-    from ge_tools.opt import PipelineCallback
+    from ge_tools.pass_callback import PipelineCallback
     from ge_tools.run import model_figures
 
     passes = _passes(pipeline, options)

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ge_tools.opt import pass_docs_markdown
+from ge_tools.pass_help import pass_docs_markdown
 from importers import onnx as onnx_importer
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

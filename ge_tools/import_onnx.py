@@ -22,12 +22,13 @@ from typing import NoReturn
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
+from ge_fast.process import exit_without_teardown
+from ge_tools.cli_args import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
     add_elide_argument,
+    add_fast_paths_argument,
     add_input_shape_argument,
     add_max_input_size_argument,
     elide_limit,
-    exit_without_teardown,
     input_shapes_arg,
     input_size_cap,
     is_onnx_path,
@@ -41,7 +42,7 @@ from ge_tools.registry import make_context
 
 def read_input_file(path: str, max_bytes: int | None = None) -> bytes:
     """The bytes of the tools' input file, refused beyond `max_bytes` (--max-input-size;
-    None: the default cap of its kind, ge_tools/opt.py input_size_cap)."""
+    None: the default cap of its kind, ge_tools/cli_args.py input_size_cap)."""
     try:
         with open(path, "rb") as f:
             return read_capped(f, path, input_size_cap(path, max_bytes))
@@ -166,6 +167,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         add_input_shape_argument(p)
         add_max_input_size_argument(p)
         add_elide_argument(p)
+        add_fast_paths_argument(p)
         args = p.parse_args(argv)
         shapes = input_shapes_arg(args.input_shape)
         if is_torch_program_path(args.model) and not shapes and not args.dynamic_dims:
@@ -189,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def cli() -> NoReturn:
-    """The ge-import console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    """The ge-import console script: main, then exit_without_teardown (ge_fast/process.py)."""
     exit_without_teardown(main)
 
 

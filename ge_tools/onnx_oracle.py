@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ge_tools.opt import UserError
+from ge_tools.parse import UserError
 
 # dtype name -> (atol, rtol) of a float output; integers and bools compare exactly
 TOLERANCES: dict[str, tuple[float, float]] = {

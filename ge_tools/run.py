@@ -52,28 +52,25 @@ from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError, option_table
 from ge_dialect.shape_env import AssertFailed, GuardFailed
 from ge_dialect.shapes import fmt_shape
+from ge_dialect.verify import verify_module
+from ge_fast.process import exit_without_teardown, tune_gc
+from ge_tools.cli_args import (
+    DUMP_DIR_HELP,
+    add_elide_argument,
+    elide_limit,
+    input_size_cap,
+    one_line_arg_errors,
+    run_tool,
+)
 from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.import_onnx import add_input_shape_argument, add_max_input_size_argument
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.onnx_oracle import tolerance_text
-from ge_tools.opt import (
-    DUMP_DIR_HELP,
-    PipelineCallback,
-    PipelineError,
-    add_elide_argument,
-    build_pipeline,
-    context,
-    elide_limit,
-    exit_without_teardown,
-    input_size_cap,
-    one_line_arg_errors,
-    run_tool,
-    tune_gc,
-    verify_module,
-    with_remarks,
-)
+from ge_tools.opt import context
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module, read_ir_file
+from ge_tools.pass_callback import PipelineCallback
 from ge_tools.pipeline import GeCompilePass
+from ge_tools.pipeline_spec import PipelineError, build_pipeline, with_remarks
 from ge_tools.progress import PassBar, phase, steps
 from ge_tools.registry import get_all_passes
 from report.figures import help_text as memory_help
@@ -1698,7 +1695,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def cli() -> NoReturn:
-    """The ge-run console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    """The ge-run console script: main, then exit_without_teardown (ge_fast/process.py)."""
     exit_without_teardown(main)
 
 
