@@ -23,7 +23,7 @@ The switch: the environment variable GE_XDSL_FAST=0 (read at import), `ge-opt
 --no-fast-paths` (`set_enabled(False)`), or `with stock():` in-process, sends every call to
 xDSL's own code. Whatever changes the printed text (weights as dense_resource, elided
 values, exact SSA names, located errors) is a feature of the tools, not of this package,
-and stays on: the output is byte-identical either way (tests/test_ge_fast.py).
+and stays on: the output is byte-identical either way (tests/ge_fast/test_seam.py).
 
 This package imports xDSL and the standard library only; every package of the project may
 import it (tests/test_layout.py).

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Protocol, cast
 
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, NoneAttr, StringAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute
@@ -57,6 +57,28 @@ def _equal_prints_same(a: Attribute) -> bool:
 
 # Builtin classes whose parameters hold no float: equal attributes print the same text.
 _VALUE_KEYED: frozenset[type[Attribute]] = frozenset({IntegerAttr, IntAttr, StringAttr})
+
+
+class KeepsTexts(Protocol):
+    """A printer that keeps the texts of what it printed (FastPrinter; ge_tools/printer.py:
+    GePrinter, the tools' printer while the switch is on): the hot ops' print methods
+    (ge_dialect/attrs.py: ge_attr_dict_text, ge_dialect/npu.py, ascgraph.py) build a line
+    from kept texts and write it at once. With any other printer (xDSL's own, or the
+    tools' with the switch off) they print piece by piece, as xDSL would, and
+    tests/tools/test_parse_print_work.py compares the two texts."""
+
+    kept_texts: dict[Hashable, tuple[object, str]]
+
+    def attribute_text(self, attribute: Attribute) -> str | None: ...
+
+    def text_of(self, print_fn: Callable[[], object]) -> str | None: ...
+
+    def print_identifier_or_string_literal(self, text: str) -> None: ...
+
+
+def keeping(printer: Printer) -> KeepsTexts | None:
+    """`printer` as a KeepsTexts (its class says `keeps_texts = True`), or None."""
+    return cast(KeepsTexts, printer) if getattr(printer, "keeps_texts", False) else None
 
 
 @dataclass(eq=False, repr=False)

@@ -22,7 +22,7 @@
   `GraphBuilder` collects the nodes built inside its `with` block into a `ge.graph`
   with Data inputs (`data`, indexed in order) and a NetOutput (`output`).
 - `compile(module, pipeline="ge-compile", **options)`: the passes ge-opt runs for that
-  `-p` (ge_tools/opt.py: build_pipeline), each verified, on a copy; returns the
+  `-p` (ge_tools/pipeline_spec.py: build_pipeline), each verified, on a copy; returns the
   compiled module, every remark as a `Remark` object (ge_dialect/diagnostics.py:
   pass, GE rule, nodes, message, location) and the model's figures as ge-run
   --stats-json writes them.

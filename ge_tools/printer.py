@@ -1,7 +1,7 @@
 """The tools' IR printer: xDSL's Printer with the tools' weights (`ResourcePrinter`),
 written by ge_fast's FastPrinter while ge_fast's switch is on (`GePrinter`: string
 literals written whole, attribute texts kept; ge_fast/printer.py). Both print the same
-text (tests/test_ge_fast.py); what follows is the text, a feature of the tools.
+text (tests/ge_fast/test_seam.py); what follows is the text, a feature of the tools.
 
 Weights are printed from their bytes, never expanded into Python numbers (xDSL's
 DenseIntOrFPElementsAttr.print_builtin unpacks every element, twice, to test for a splat

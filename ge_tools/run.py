@@ -57,6 +57,7 @@ from ge_fast.process import exit_without_teardown, tune_gc
 from ge_tools.cli_args import (
     DUMP_DIR_HELP,
     add_elide_argument,
+    add_fast_paths_argument,
     elide_limit,
     input_size_cap,
     one_line_arg_errors,
@@ -593,6 +594,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     add_input_shape_argument(p, only_onnx=True)  # docs/onnx.md
     add_max_input_size_argument(p)
     add_elide_argument(p)
+    add_fast_paths_argument(p)
     p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
     p.add_argument(
         "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"
@@ -897,7 +899,7 @@ def check_arguments(args: argparse.Namespace) -> str | None:
 def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> ModuleOp:
     """FILE parsed and verified as ge-opt does it, nameless nodes named (ge_dialect/names.py):
     the reference, the compiled copy and the reports then call each node the same. The
-    file is refused beyond `max_bytes` (--max-input-size; default: ge_tools/opt.py's cap)."""
+    file is refused beyond `max_bytes` (--max-input-size; default: ge_tools/cli_args.py's cap)."""
     # the text, and its resource section's weights read once, as bytes (ge_tools/parse.py)
     with open(path, "rb") as f:
         data, resources = read_ir_file(f, path, input_size_cap(path, max_bytes))
