@@ -776,10 +776,11 @@ def profile_worker(argv: list[str]) -> None:
         return _P()
 
     with phase("imports"):
+        from ge_fast.process import tune_gc
         from ge_tools import opt
         from ge_tools.registry import get_all_dialects, get_all_passes
 
-        opt.tune_gc()  # what ge-opt's main does first: the same collector thresholds
+        tune_gc()  # what ge-opt's main does first: the same collector thresholds
 
         for factory in get_all_dialects().values():  # what ge-opt imports lazily on first use
             factory()
