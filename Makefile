@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup example test lint typecheck lit pytest bench pictures docs clean
+.PHONY: setup example test lint typecheck lit lit-stock pytest bench pictures docs clean
 
 setup: $(STAMP)
 
@@ -45,12 +45,19 @@ typecheck: $(STAMP)
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck
 
+# The same lit suite with ge_fast's switch off (GE_XDSL_FAST=0: xDSL's own verifier, lexer,
+# parser, printer and op building, no fork, no GC tuning): the same expected output. Every
+# lit test runs: none of them tests a fast path's internals (tests/tools and tests/ge_fast do).
+lit-stock: $(STAMP)
+	GE_XDSL_FAST=0 $(BIN)/lit -sv tests/filecheck
+
 # pytest-xdist: one worker per core (`-n auto`); the tests share no files and no session state.
 pytest: $(STAMP)
 	$(BIN)/pytest -n auto
 
-# lint, typecheck, lit, then pytest; fails when any fails (pytest's "no tests ran", exit 5, fails too).
-test: lint typecheck lit pytest
+# lint, typecheck, lit (with ge_fast's switch on, then off), then pytest; fails when any
+# fails (pytest's "no tests ran", exit 5, fails too).
+test: lint typecheck lit lit-stock pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py

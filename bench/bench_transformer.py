@@ -26,7 +26,7 @@ sys.path.insert(0, str(HERE.parent / "examples" / "zoo"))
 
 import gen_zoo  # noqa: E402
 
-from ge_tools.opt import verify_module  # noqa: E402
+from ge_dialect.verify import verify_module  # noqa: E402
 from ge_tools.pipeline import GeCompilePass, expand  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from importers.onnx import OnnxImportError, import_model  # noqa: E402

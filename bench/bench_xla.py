@@ -19,7 +19,7 @@ and CPU separately), two fresh processes per graph:
 * **ours**: `ge-opt -p ge-compile --time-passes FILE.mlir -o /dev/null`: Python start-up,
   imports, parse, a verify of the input, the nine passes of ge-compile, a verify of the
   result (ge-opt's default; `--verify-each` is not given), and printing the compiled
-  module (rendered in a forked child beside the result's verify: ge_tools/beside.py);
+  module (rendered in a forked child beside the result's verify: ge_fast/beside.py);
   `--time-passes` gives the passes' own time (the sum of its pass rows: no parse, verify,
   print or start-up). Both sides import from bytecode: pip wrote jax's and
   xDSL's `.pyc` files when it installed them, but an editable install of this project
@@ -436,7 +436,7 @@ def translate_graph(graph) -> JaxProgram:
 
 def parse_verified(text: str, name: str):
     """The module of `text`, parsed and verified as ge-opt does (a UserError when bad)."""
-    from ge_tools.opt import verify_module
+    from ge_dialect.verify import verify_module
     from ge_tools.parse import parse_module
     from ge_tools.registry import make_context
 
@@ -776,10 +776,11 @@ def profile_worker(argv: list[str]) -> None:
         return _P()
 
     with phase("imports"):
+        from ge_fast.process import tune_gc
         from ge_tools import opt
         from ge_tools.registry import get_all_dialects, get_all_passes
 
-        opt.tune_gc()  # what ge-opt's main does first: the same collector thresholds
+        tune_gc()  # what ge-opt's main does first: the same collector thresholds
 
         for factory in get_all_dialects().values():  # what ge-opt imports lazily on first use
             factory()
@@ -816,7 +817,7 @@ def profile_worker(argv: list[str]) -> None:
             with phase("print"):
                 return super().output_resulting_program(prog)
 
-    from ge_tools.beside import PrintBeside
+    from ge_fast.beside import PrintBeside
 
     text = PrintBeside.text
 

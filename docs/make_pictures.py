@@ -32,7 +32,9 @@ from pathlib import Path
 from xdsl.passes import PassPipeline
 
 from ge_dialect.names import name_all_nodes
-from ge_tools.opt import context, parse_module, verify_module
+from ge_dialect.verify import verify_module
+from ge_tools.opt import context
+from ge_tools.parse import parse_module
 from ge_tools.pipeline import GeCompilePass, expand
 from report.dot import build_picture, node_types
 from report.html import RunRecorder

@@ -86,6 +86,7 @@ from ge_dialect import attrs as A
 from ge_dialect import symbolic as S
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import ge_dtype_name
+from ge_fast.operands import operand
 
 SCHED_AXIS = "sched.axis"  # GE AscNodeAttr::sched.axis
 
@@ -662,9 +663,9 @@ class AscNode(IRDLOperation):
     # The two most read accessors of AscIR (the fusion queries, lowering and the verifier
     # ask them about a million times on a 4k-node graph): the operand and result tuples
     # indexed as tuples, not through Operation.operands' per-read view and SSAValues'
-    # Python __getitem__ (xDSL 0.74's Operation._operands; tests/dialects/test_asc_tensor_lists.py)
+    # Python __getitem__ (ge_fast/operands.py; tests/dialects/test_asc_tensor_lists.py)
     def in_type(self, i: int = 0) -> AscTensorType:
-        t = _item(self._operands, i).type  # pyright: ignore[reportPrivateUsage]
+        t = operand(self, i).type
         assert isinstance(t, AscTensorType)
         return t
 

@@ -9,9 +9,9 @@ message naming the attribute, wherever it appears.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import Enum
-from typing import Protocol, cast, overload
+from typing import overload
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -26,6 +26,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
 from ge_dialect import memo
+from ge_fast.printer import KeepsTexts, keeping  # noqa: F401  (keeping: re-exported, A.keeping)
 
 
 class AttrKind(Enum):
@@ -297,24 +298,8 @@ def print_ge_attr_dict(printer: Printer, attributes: dict[str, Attribute]) -> No
 # -- printing with kept texts ----------------------------------------------------------------
 
 
-class KeepsTexts(Protocol):
-    """A printer that keeps the texts of what it printed (ge_tools/printer.py: GePrinter,
-    the tools' printer): the hot ops' print methods build a line from kept texts and
-    write it at once. With xDSL's own Printer they print piece by piece, as before, and
-    tests/tools/test_parse_print_work.py compares the two texts."""
-
-    kept_texts: dict[Hashable, tuple[object, str]]
-
-    def attribute_text(self, attribute: Attribute) -> str | None: ...
-
-    def text_of(self, print_fn: Callable[[], object]) -> str | None: ...
-
-    def print_identifier_or_string_literal(self, text: str) -> None: ...
-
-
-def keeping(printer: Printer) -> KeepsTexts | None:
-    """`printer` as a KeepsTexts (its class says `keeps_texts = True`), or None."""
-    return cast(KeepsTexts, printer) if getattr(printer, "keeps_texts", False) else None
+# KeepsTexts and keeping: ge_fast/printer.py (the printer that keeps texts while ge_fast's
+# switch is on); the ops' print methods build their lines from its texts through these.
 
 
 def _key_text(printer: KeepsTexts, key: str) -> str | None:

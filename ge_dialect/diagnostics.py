@@ -30,6 +30,14 @@ from ge_dialect.names import given_name
 from ge_dialect.reason import Reason
 
 
+def one_line(msg: str) -> str:
+    """A message as one printable line (the character of "Unexpected character: X" may be
+    a control character)."""
+    if msg.isprintable():
+        return msg
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in msg)
+
+
 def element_location(file: str, what: str, index: int = 0) -> NameLoc:
     """The location of an op made for element `what` of `file`, a file without lines (an
     ONNX model): `what` says which element, in the words of the file's format (`node 'ga0'

@@ -40,7 +40,6 @@ semantics go in the reference interpreter
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Self, TypeAlias, cast, overload
 
@@ -70,7 +69,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
@@ -82,7 +81,6 @@ from xdsl.traits import (
     SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Span
 
 from ge_dialect import attrs as A
 from ge_dialect import memo
@@ -93,6 +91,7 @@ from ge_dialect.dtypes import dtype_bits, ge_dtype_name
 from ge_dialect.names import ge_type, node_name  # noqa: F401  (re-exported: the one naming function)
 from ge_dialect.shapes import dims_agree, fmt_shape, merge_shapes, normalize_axis
 from ge_dialect.weights import is_elided, weight_array
+from ge_fast.parser import parse_common_form
 
 Dims = tuple[int, ...]  # a tensor shape, as GE's GeShape::GetDims
 
@@ -227,7 +226,7 @@ class GeNode(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> GeNode:
-        if (op := cls._parse_common(parser)) is not None:
+        if not cls.HAS_REGION and (op := parse_common_form(cls, parser)) is not None:
             return op
         start = parser.pos
         args = []
@@ -262,59 +261,6 @@ class GeNode(IRDLOperation):
         return op
 
     HAS_REGION: ClassVar[bool] = False
-
-    @classmethod
-    def _parse_common(cls, parser: Parser) -> GeNode | None:
-        """The common form of a node, `(%a, %b) {attrs} : (T, T) -> T` or `{attrs} : T`
-        with each T a tensor type spelling parse.py's LocatedParser already parsed (its
-        `plain_tensor_types`), read from the text by three regexes instead of token by
-        token; the attribute dict is xDSL's parse. None, nothing consumed, for anything
-        else (other blanks, a comment, `#` indices, a new type spelling, a region):
-        then the token path below reads it, with its errors and locations. The operands
-        are resolved by xDSL's resolve_operands with the spans the token path gives
-        them. Relies on xDSL 0.74's Parser internals (`lexer.input`, `_resume_from`);
-        tests/tools/test_parse_print_work.py compares both paths' modules and errors."""
-        types = getattr(parser, "plain_tensor_types", None)
-        if types is None or cls.HAS_REGION or not FAST_NODE_PARSE:
-            return None
-        source = parser.lexer.input
-        text = source.content
-        start = pos = parser.pos
-        args: list[UnresolvedOperand] = []
-        if text.startswith("(", pos):
-            m = _COMMON_ARGS.match(text, pos)
-            if m is None:
-                return None
-            at = pos + 1
-            for name in m.group(1).split(", "):
-                args.append(UnresolvedOperand(Span(at, at + len(name), source), 0))
-                at += len(name) + 2
-            pos = m.end()
-        attributes: dict[str, Attribute] = {}
-        if text.startswith("{", pos) or (args and text.startswith(" {", pos)):
-            parser._resume_from(pos if text[pos] == "{" else pos + 1)  # pyright: ignore[reportPrivateUsage]
-            attributes = parser.parse_optional_attr_dict()
-            pos = parser.pos
-        elif args and text.startswith(" :", pos):
-            pos += 1
-        in_types: list[Attribute | None] = []
-        out_types: list[Attribute | None] = []
-        if args:
-            m = _COMMON_IN_OUT.match(text, pos)
-            if m is not None:
-                ins, one, outs = m.groups()
-                in_types = [types.get(t) for t in ins.split(", ")]
-                out_types = [types.get(one)] if one is not None else [types.get(t) for t in outs.split(", ") if outs]
-        else:
-            m = _COMMON_OUT.match(text, pos)
-            if m is not None:
-                in_types, out_types = [], [types.get(t) for t in m.group(1).split(", ")]
-        if m is None or None in in_types or None in out_types or len(in_types) != len(args):
-            parser._resume_from(start)  # pyright: ignore[reportPrivateUsage]
-            return None
-        operands = parser.resolve_operands(args, cast(list[Attribute], in_types), start)
-        parser._resume_from(m.end())  # pyright: ignore[reportPrivateUsage]
-        return cls.create(operands=operands, result_types=cast(list[Attribute], out_types), attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         if self.operands:
@@ -688,18 +634,6 @@ def _graph_data_nodes(block_ops: Sequence[Operation], what: str) -> list[DataLik
         if k not in seen:
             raise VerifyException(f"{what}: Data indices must be 0..{len(seen) - 1}; index {k} is missing")
     return sorted(datas, key=lambda d: d.int_attr("index") or 0)
-
-
-# GeNode._parse_common: an operand list `(%a, %b)` (names as GeLexer lexes a `%` name,
-# each followed by `, ` or `)`), a type list `: (T, T) -> T`, `-> (T, T)` or `-> ()`
-# after operands, `: T, T` (up to the line's end) without. T is a plain tensor type
-# (LocatedParser._PLAIN_TENSOR). Tests turn FAST_NODE_PARSE off to compare.
-FAST_NODE_PARSE = True
-_SSA = r"%(?:[0-9]++|[A-Za-z$._-][A-Za-z0-9$._-]*+)"
-_T = r"tensor<(?:(?:[0-9]++|\?)x)*+[a-z][a-z0-9]*+>"
-_COMMON_ARGS = re.compile(rf"\(({_SSA}(?:, {_SSA})*+)\)")
-_COMMON_IN_OUT = re.compile(rf": \(({_T}(?:, {_T})*+)\) -> (?:({_T})|\(((?:{_T}(?:, {_T})*+)?)\))")
-_COMMON_OUT = re.compile(rf": ({_T}(?:, {_T})*+)(?=[ \t]*+(?:\n|\Z))")
 
 
 @irdl_op_definition

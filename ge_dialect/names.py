@@ -20,7 +20,7 @@ two nodes apart that differ in it).
 xDSL strips a `_<digits>` suffix from every SSA name hint it is given (so `%data_1` and
 `%data_2` would both become node `data`). GE node names are identities (remarks, the
 `lxslice` rule, offset lists name producers), so the project keeps SSA names exactly, by
-replacing SSAValue.extract_valid_name (below: why it is still global).
+replacing SSAValue.extract_valid_name (ge_fast/ssa_names.py: why it is still global).
 """
 
 from __future__ import annotations
@@ -32,21 +32,11 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from ge_dialect.attrs import NODE_NAME
+from ge_fast.ssa_names import keep_exact_ssa_names
 
-
-def _keep_exact_ssa_name(cls: type, name: str | None) -> str | None:
-    """SSA names are GE node names here: keep them exactly (module docstring)."""
-    if name is not None and not SSAValue.is_valid_name(name):
-        raise ValueError(f"invalid SSA value name '{name}'")
-    return name
-
-
-# A global patch of xDSL, kept on purpose: xDSL copies name hints through this setter
-# wherever it clones or rewrites (ir/core.py: Operation.clone, replace_all_uses_with;
-# rewriter.py: Rewriter.replace_op), so without it a generated name such as `Add_2` would
-# lose its suffix on the first clone. Removing it needs every node's name kept as its
-# `name` attribute through every pass instead.
-SSAValue.extract_valid_name = classmethod(_keep_exact_ssa_name)  # type: ignore[method-assign, assignment]
+# xDSL would strip `_<digits>` from every SSA name: ge_fast/ssa_names.py keeps them exact
+# (a feature, on whatever ge_fast's switch says), from before any op is built.
+keep_exact_ssa_names()
 
 
 def is_node(op: Operation) -> bool:

@@ -22,7 +22,7 @@
   `GraphBuilder` collects the nodes built inside its `with` block into a `ge.graph`
   with Data inputs (`data`, indexed in order) and a NetOutput (`output`).
 - `compile(module, pipeline="ge-compile", **options)`: the passes ge-opt runs for that
-  `-p` (ge_tools/opt.py: build_pipeline), each verified, on a copy; returns the
+  `-p` (ge_tools/pipeline_spec.py: build_pipeline), each verified, on a copy; returns the
   compiled module, every remark as a `Remark` object (ge_dialect/diagnostics.py:
   pass, GE rule, nodes, message, location) and the model's figures as ge-run
   --stats-json writes them.
@@ -96,7 +96,7 @@ __all__ = [
 def _prepare(module: ModuleOp) -> ModuleOp:
     """`module` verified as the tools verify it (one LocatedError at the failing op) and
     every nameless node named (ge_dialect/names.py), as ge-run reads its input."""
-    from ge_tools.opt import verify_module  # the CLI module, imported when first needed
+    from ge_dialect.verify import verify_module
 
     verify_module(module)
     name_all_nodes(module)
@@ -265,7 +265,7 @@ def _spec_value(v: object) -> str:
 def _passes(pipeline: str, options: Mapping[str, object]) -> tuple[ModulePass, ...]:
     """The passes of `-p pipeline`, `options` given to its single pass (as
     `name{option=value ...}`: the command line's checks and messages); remarks on."""
-    from ge_tools.opt import PipelineError, build_pipeline, with_remarks
+    from ge_tools.pipeline_spec import PipelineError, build_pipeline, with_remarks
 
     spec = pipeline
     if options:
@@ -292,7 +292,7 @@ def compile(
     Python values (`enable_pass=("reduce",)`, `streams=2`). The remarks go to the
     result, not to stderr. `record`: gather what ge-run --report shows, as ge-run does
     (a RunRecorder around the pipeline), in the result's `recorder`."""
-    from ge_tools.opt import PipelineCallback
+    from ge_tools.pass_callback import PipelineCallback
 
     passes = _passes(pipeline, options)
     _prepare(module)

@@ -3,7 +3,7 @@
     python -m ge_tools.gen_docs [--check]      (make docs)
 
 * docs/passes.md: every project pass with its summary and options, from the same pass
-  docstrings and OPTIONS tables `ge-opt --help` renders (ge_tools/opt.py: pass_docs_markdown);
+  docstrings and OPTIONS tables `ge-opt --help` renders (ge_tools/pass_help.py: pass_docs_markdown);
 * docs/onnx_ops.md: every ai.onnx op the importer takes, with the GE op(s) it becomes and
   the CANN plugin it follows, from importers/onnx.py's MAPPINGS and its converter table.
 
@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ge_tools.opt import pass_docs_markdown
+from ge_tools.pass_help import pass_docs_markdown
 from importers import onnx as onnx_importer
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

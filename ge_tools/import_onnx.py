@@ -18,12 +18,13 @@ import textwrap
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ge_tools.opt import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
+from ge_fast.process import exit_without_teardown
+from ge_tools.cli_args import (  # noqa: F401  (is_onnx_path, input_shapes_arg: re-exported)
     add_elide_argument,
+    add_fast_paths_argument,
     add_input_shape_argument,
     add_max_input_size_argument,
     elide_limit,
-    exit_without_teardown,
     input_shapes_arg,
     input_size_cap,
     is_onnx_path,
@@ -87,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         add_input_shape_argument(p)
         add_max_input_size_argument(p)
         add_elide_argument(p)
+        add_fast_paths_argument(p)
         args = p.parse_args(argv)
         # the reading work the tools share (ge_tools/workflow.py: it loads numpy and the
         # runtime), after the arguments
@@ -114,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def cli() -> NoReturn:
-    """The ge-import console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    """The ge-import console script: main, then exit_without_teardown (ge_fast/process.py)."""
     exit_without_teardown(main)
 
 

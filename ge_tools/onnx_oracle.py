@@ -23,7 +23,7 @@ import numpy as np
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect.ge import GraphOp
-from ge_tools.opt import UserError
+from ge_tools.parse import UserError
 from ge_tools.tolerances import TOLERANCES, tolerance_text  # noqa: F401 - re-exported
 
 

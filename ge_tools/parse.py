@@ -30,7 +30,7 @@ import string
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
-from typing import IO, ClassVar
+from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -46,21 +46,22 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.ir import Attribute, Operation, SSAValue, TypedAttribute
-from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
-from ge_dialect.diagnostics import LocatedError
+from ge_dialect.diagnostics import LocatedError, one_line
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.names import adopt_parsed_name
 from ge_dialect.weights import ELIDED_HANDLE
+from ge_fast.lexer import FastLexer
+from ge_fast.parser import FastParser
 
 
-class GeLexer(MLIRLexer):
-    """xDSL's MLIR lexer with a string-literal rule that runs in linear time, and the
-    common tokens (identifiers, `%` names, punctuation) lexed by one regex (`lex`).
+class LinearStringLexer(MLIRLexer):
+    """xDSL's MLIR lexer with a string-literal rule that runs in linear time (a feature:
+    on whatever ge_fast's switch says, since xDSL's would never finish on a bad input).
 
     xDSL 0.74 matches a string literal with one regex whose repeated group holds a
     repeated character class: when the closing quote is missing, the regex engine tries
@@ -70,53 +71,6 @@ class GeLexer(MLIRLexer):
     says what is wrong: a line end or the end of the file (not closed) or a backslash
     (an unknown escape).
     """
-
-    # The tokens that make up most of ge IR, lexed by one regex: blanks and comments
-    # (MLIRLexer._whitespace_regex, possessive: never re-tried), then a bare identifier
-    # (_lex_bare_identifier: an ASCII letter or `_` first), a `%` identifier
-    # (_lex_prefixed_ident's suffix-id: digits, or a letter or $._- first), `->` or a
-    # single-character punctuation of MLIRLexer.lex's table (`/` and `{` are not: `//`
-    # is a comment, `{-#` a token of its own). Anything else (numbers, strings, `@`, `#`,
-    # `!`, `^`, `-`, `.`, non-ASCII, the end) is lexed by xDSL's MLIRLexer.lex from the
-    # same position: the same tokens either way (tests/tools/test_compile_work.py).
-    _fast_token = re.compile(
-        r"(?:(?://[^\n]*+\n?)|\s++)*+"
-        r"(?:(?P<bare>[A-Za-z_][A-Za-z0-9_$.]*+)|(?P<pct>%(?:[0-9]++|[A-Za-z$._-][A-Za-z0-9$._-]*+))"
-        r"|(?P<arrow>->)|(?P<punct>[:,()}\[\]<>=+*?|]))",
-        re.ASCII,
-    )
-    _punctuation: ClassVar[dict[str, MLIRTokenKind]] = {
-        ":": MLIRTokenKind.COLON,
-        ",": MLIRTokenKind.COMMA,
-        "(": MLIRTokenKind.L_PAREN,
-        ")": MLIRTokenKind.R_PAREN,
-        "}": MLIRTokenKind.R_BRACE,
-        "[": MLIRTokenKind.L_SQUARE,
-        "]": MLIRTokenKind.R_SQUARE,
-        "<": MLIRTokenKind.LESS,
-        ">": MLIRTokenKind.GREATER,
-        "=": MLIRTokenKind.EQUAL,
-        "+": MLIRTokenKind.PLUS,
-        "*": MLIRTokenKind.STAR,
-        "?": MLIRTokenKind.QUESTION,
-        "|": MLIRTokenKind.VERTICAL_BAR,
-    }
-
-    def lex(self) -> MLIRToken:
-        m = self._fast_token.match(self.input.content, self.pos)
-        if m is None:
-            return super().lex()
-        group = m.lastgroup or "punct"  # one of the four groups matched
-        if group == "bare":
-            kind = MLIRTokenKind.BARE_IDENT
-        elif group == "pct":
-            kind = MLIRTokenKind.PERCENT_IDENT
-        elif group == "arrow":
-            kind = MLIRTokenKind.ARROW
-        else:
-            kind = self._punctuation[m.group("punct")]
-        self.pos = m.end()
-        return Token(kind, Span(m.start(group), self.pos, self.input))
 
     # Python >= 3.11 possessive quantifiers: no backtracking into the body.
     _string_body = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+')
@@ -153,6 +107,11 @@ class GeLexer(MLIRLexer):
         except ParseError as e:
             prefix = self.input.content[start_pos]
             raise ParseError(e.span, f"expected a name after '{prefix}' (digits, or a letter or $._- first)") from None
+
+
+class GeLexer(FastLexer, LinearStringLexer):
+    """The tools' lexer: LinearStringLexer's rules, its common tokens lexed by one regex
+    (ge_fast/lexer.py)."""
 
 
 # How deep brackets ( [ { < may nest. xDSL's parser, verifier and printer recurse once per
@@ -233,14 +192,6 @@ def host_memory_bytes() -> int | None:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return None
-
-
-def one_line(msg: str) -> str:
-    """A message as one printable line (the character of "Unexpected character: X" may be
-    a control character)."""
-    if msg.isprintable():
-        return msg
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in msg)
 
 
 def _line_starts(text: str) -> list[int]:
@@ -446,7 +397,7 @@ def read_ir_file(f: IO[bytes], name: str, cap: int) -> tuple[bytes, dict[str, by
         return mm[:head], blobs
 
 
-class LocatedParser(Parser):
+class LocatedParser(FastParser):
     """A Parser that gives each op a FileLineColLoc (line table built once: no
     quadratic newline counting, see xdsl_guide.md §6.3), lexes with GeLexer, and reads
     bytes as UTF-8 with a located error. Constructing it may raise ParseError (the first
@@ -468,9 +419,8 @@ class LocatedParser(Parser):
         self._line_offset = line_offset
         self._file = StringAttr(name)
         super().__init__(ctx, "", name)
-        self._parser_state = ParserState(GeLexer(Input(text, name)))
-        # _parse_optional_builtin_parametrized_type's memo, also read by GeNode.parse's
-        # common form (ge_dialect/ge.py: _parse_common)
+        self._parser_state = ParserState(GeLexer(Input(text, name)))  # FastLexer: follows the switch
+        # FastParser's memo of plain tensor types (ge_fast/parser.py)
         self.plain_tensor_types: dict[str, Attribute] = {}
 
     def location_of(self, pos: int) -> tuple[int, int]:
@@ -487,58 +437,6 @@ class LocatedParser(Parser):
             line, col = self.location_of(start)
             op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
         return op
-
-    # One result, `%name = ` (the common case): its span, and the parser resumed after the
-    # `= `, as xDSL's _parse_op_result_list would leave it (one token and its list parse
-    # less per op); anything else (`%a, %b =`, `%a:2 =`, other blanks) is xDSL's parse.
-    # Relies on xDSL 0.74's Parser._parse_op_result_list (tests/tools/test_parse_print_work.py
-    # compares both on every lit input, generated, random and broken graphs).
-    fast_results: ClassVar[bool] = True
-
-    def _parse_op_result_list(self) -> list[tuple[Span, int]]:
-        tok = self._current_token
-        if tok.kind == MLIRTokenKind.PERCENT_IDENT and self.fast_results:
-            end = tok.span.end
-            if self.lexer.input.content.startswith(" = ", end):
-                self._resume_from(end + 3)
-                return [(tok.span, 1)]
-        return super()._parse_op_result_list()
-
-    # A plain ranked tensor type, `tensor<8x128xf16>` (dims, then a builtin element type
-    # spelled as one identifier): the bulk of an op's text (every input and output is
-    # written with its type). Each distinct spelling is parsed once by xDSL's parser and
-    # its (immutable) TensorType reused for every later occurrence of the same text; any
-    # other spelling (an encoding, blanks, `!dialect` types, a bad dim) takes xDSL's path.
-    # The key is the text itself, so nothing can go stale; the memo lives as long as the
-    # parser (one input).
-    _PLAIN_TENSOR = re.compile(r"tensor<(?:(?:[0-9]+|\?)x)*[a-z][a-z0-9]*>")
-
-    def _parse_optional_builtin_parametrized_type(self):  # type: ignore[no-untyped-def]
-        tok = self._current_token
-        if tok.kind != MLIRTokenKind.BARE_IDENT or tok.text != "tensor":
-            return super()._parse_optional_builtin_parametrized_type()
-        m = self._PLAIN_TENSOR.match(self.lexer.input.content, tok.span.start)
-        if m is None:
-            return super()._parse_optional_builtin_parametrized_type()
-        key = m.group()
-        t = self.plain_tensor_types.get(key)
-        if t is not None:
-            self._resume_from(m.end())
-            return t
-        t = super()._parse_optional_builtin_parametrized_type()
-        # the token after `>` starts past the match when xDSL read exactly the matched text
-        if t is not None and self._current_token.span.start >= m.end() and self._last_end() == m.end():
-            self.plain_tensor_types[key] = t
-        return t
-
-    def _last_end(self) -> int:
-        """Where the text xDSL's parser has consumed ends: the current token's start, less
-        the blanks before it (after a comment it is past the type: not memoised)."""
-        content = self.lexer.input.content
-        end = self._current_token.span.start
-        while end > 0 and content[end - 1] in " \t\r\n":
-            end -= 1
-        return end
 
     def _parse_dense_literal_type(self):  # type: ignore[no-untyped-def]
         # xDSL expands a splat `dense<v> : tensor<N...>` into a Python list of N values

@@ -1,17 +1,7 @@
-"""The tools' IR printer: xDSL's Printer, the same text written in fewer calls.
-
-xDSL 0.74's Printer writes a string literal one byte at a time (`print_bytes_literal`:
-one `print_string`, so one `print()` call, per character), and every `print_string` goes
-through the builtin `print`. Every GE node carries its name and attributes as string
-literals, so on a compiled graph that was about half of all writes. `GePrinter` builds
-each literal with the same escapes first and writes it once, and writes a piece of text
-without a newline with one `stream.write`; the text, and the line and column the printer
-keeps, are what xDSL's Printer gives (tests/tools/test_compile_work.py compares them).
-
-It also writes each attribute's text once: `attribute_text` keeps the text of every
-attribute it printed (tensor types, AscGraph views, addresses and integers repeat on
-every line of a compiled module), and the hot ops' print methods build their lines from
-these texts (tests/tools/test_parse_print_work.py counts and compares them).
+"""The tools' IR printer: xDSL's Printer with the tools' weights (`ResourcePrinter`),
+written by ge_fast's FastPrinter while ge_fast's switch is on (`GePrinter`: string
+literals written whole, attribute texts kept; ge_fast/printer.py). Both print the same
+text (tests/ge_fast/test_seam.py); what follows is the text, a feature of the tools.
 
 Weights are printed from their bytes, never expanded into Python numbers (xDSL's
 DenseIntOrFPElementsAttr.print_builtin unpacks every element, twice, to test for a splat
@@ -31,21 +21,16 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, ClassVar
+from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
-    IntAttr,
-    IntegerAttr,
     ModuleOp,
-    NoneAttr,
-    StringAttr,
     TensorType,
-    UnitAttr,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
@@ -53,43 +38,8 @@ from xdsl.targets.mlir import MLIRTarget
 
 from ge_dialect.names import given_name
 from ge_dialect.weights import ELIDED_HANDLE
-
-
-def _escaped(byte: int) -> str:
-    # xdsl/printer.py: Printer.print_bytes_literal (the same three cases)
-    if byte == 0x5C:  # ord("\\")
-        return "\\\\"
-    if byte < 0x20 or byte > 0x7E or byte == 0x22:
-        return f"\\{byte:02X}"
-    return chr(byte)
-
-
-_ESCAPES = tuple(_escaped(b) for b in range(256))
-# The bytes a literal writes as themselves: printable ASCII but `"` and `\`.
-_PLAIN = bytes(b for b in range(256) if _ESCAPES[b] == chr(b))
-
-
-def _bytes_literal(bytestring: bytes) -> str:
-    """The text xDSL's Printer.print_bytes_literal writes for `bytestring`."""
-    if not bytestring.translate(None, _PLAIN):  # only bytes that stand for themselves
-        return f'"{bytestring.decode("ascii")}"'
-    return '"' + "".join(_ESCAPES[b] for b in bytestring) + '"'
-
-
-def _equal_prints_same(a: Attribute) -> bool:
-    """Whether every attribute equal to `a` prints as `a` does (equality is structural in
-    xDSL; it is not the text for a float, as 0.0 == -0.0): the classes of the value memo.
-    A dialect's attribute class says so with `PRINTS_BY_VALUE = True` (ge_dialect/npu.py:
-    AddrAttr, ge_dialect/ascgraph.py: AscTensorType, AxisAttr)."""
-    t = type(a)
-    if t is TensorType:
-        return isinstance(a.encoding, NoneAttr)  # pyright: ignore[reportAttributeAccessIssue]
-    return t in _VALUE_KEYED or getattr(t, "PRINTS_BY_VALUE", False)
-
-
-# Builtin classes whose parameters hold no float: equal attributes print the same text.
-_VALUE_KEYED: frozenset[type[Attribute]] = frozenset({IntegerAttr, IntAttr, StringAttr})
-
+from ge_fast import SWITCH
+from ge_fast.printer import FastPrinter
 
 # A dense value of at least this many bytes (and not a splat) is printed as a resource:
 # 64 KiB, a 128x128 f32 weight; smaller ones stay inline, as xDSL prints them.
@@ -132,27 +82,11 @@ def resource_blob_chunks(attr: DenseIntOrFPElementsAttr) -> Iterator[str]:
 
 
 @dataclass(eq=False, repr=False)
-class GePrinter(Printer):
-    """xDSL's Printer with string literals written whole and attribute texts kept (see
-    the module docstring)."""
+class ResourcePrinter(Printer):
+    """xDSL's Printer with the tools' weights (module docstring: large values as
+    resources, elided values, values printed from their bytes): the printer of the tools
+    with ge_fast's switch off, and the base of GePrinter."""
 
-    keeps_texts: ClassVar[bool] = True  # ge_dialect/attrs.py: keeping
-
-    # id(attribute) -> (attribute, its text): the entry holds the attribute, so no other
-    # object has its id while the printer lives.
-    _texts_by_id: dict[int, tuple[Attribute, str]] = field(default_factory=dict[int, tuple[Attribute, str]], init=False)
-    # attribute -> text, for the classes where equal attributes print the same text
-    _texts_by_value: dict[Attribute, str] = field(default_factory=dict[Attribute, str], init=False)
-    # attributes whose text is not kept (held, as the entries above)
-    _unkept: dict[int, Attribute] = field(default_factory=dict[int, Attribute], init=False)
-    # The dialects' print methods keep texts they build from immutable attributes here
-    # (ge_dialect/attrs.py: ge_attr_dict_text): key -> (what the key names by id, text).
-    kept_texts: dict[Hashable, tuple[object, str]] = field(
-        default_factory=dict[Hashable, tuple[object, str]], init=False
-    )
-    # attribute texts printed (misses) and reused (hits): tests count them
-    text_misses: int = field(default=0, init=False)
-    text_hits: int = field(default=0, init=False)
     # --elide-large-elements N: a dense value of more than N elements (not a splat) is
     # printed elided (module docstring); None: never
     elide_limit: int | None = None
@@ -172,6 +106,19 @@ class GePrinter(Printer):
         finally:
             self._current_op = outer
 
+    def attribute_text(self, attribute: Attribute) -> str | None:
+        """The text xDSL's Printer writes for `attribute` (GePrinter keeps it)."""
+        out = io.StringIO()
+        Printer(stream=out).print_attribute(attribute)
+        return out.getvalue()
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        text = self.dense_text(attribute) if type(attribute) is DenseIntOrFPElementsAttr else None
+        if text is None:
+            super().print_attribute(attribute)
+        else:
+            self.print_string(text)
+
     def dense_text(self, attr: DenseIntOrFPElementsAttr) -> str | None:
         """The text of a dense value, from its bytes: elided, a resource, or xDSL's text
         (a list of numbers up to 100 elements and a splat, computed from one element;
@@ -187,7 +134,9 @@ class GePrinter(Printer):
             size = attr.get_element_type().compile_time_size  # pyright: ignore[reportAttributeAccessIssue]
             one = DenseIntOrFPElementsAttr(t, BytesAttr(attr.data.data[:size]))  # pyright: ignore[reportUnknownArgumentType]
             # xDSL prints a splat as its one element: this one-element value prints the same
-            return self.text_of(lambda: Printer.print_attribute(self, one))
+            out = io.StringIO()
+            Printer(stream=out).print_attribute(one)
+            return out.getvalue()
         if self.elide_limit is not None and n > self.elide_limit:
             return f"dense_resource<{ELIDED_HANDLE}> : {type_text}"
         if not self.use_resources or len(attr.data.data) < RESOURCE_MIN_BYTES:
@@ -228,112 +177,15 @@ class GePrinter(Printer):
             write(",\n" if k + 1 < len(entries) else "\n")
         write("    }\n  }\n#-}")
 
-    def attribute_text(self, attribute: Attribute) -> str | None:
-        """The text `print_attribute(attribute)` writes, without writing it, kept for the
-        next time; None (and nothing written) when it is not a text to keep (`text_of`)."""
-        e = self._texts_by_id.get(id(attribute))
-        if e is not None:
-            self.text_hits += 1
-            return e[1]
-        if self.printing_location or id(attribute) in self._unkept:
-            return None
-        by_value = _equal_prints_same(attribute)
-        if by_value:
-            text = self._texts_by_value.get(attribute)
-            if text is not None:
-                self._texts_by_id[id(attribute)] = (attribute, text)
-                self.text_hits += 1
-                return text
-        if type(attribute) is StringAttr:
-            # xdsl builtin.py: StringAttr.print_builtin prints the string literal of its
-            # data, one line (every control character is escaped): no buffer needed
-            text = _bytes_literal(attribute.data.encode("utf-8"))
-        elif type(attribute) is DenseIntOrFPElementsAttr and (dense := self.dense_text(attribute)) is not None:
-            text = dense
-        else:
-            text = self.text_of(lambda: Printer.print_attribute(self, attribute))
-        if text is None:
-            self._unkept[id(attribute)] = attribute
-            return None
-        self.text_misses += 1
-        self._texts_by_id[id(attribute)] = (attribute, text)
-        if by_value:
-            self._texts_by_value[attribute] = text
-        return text
 
-    def text_of(self, print_fn: Callable[[], object]) -> str | None:
-        """What `print_fn()` prints, printed into a buffer, with the printer's state put
-        back (nothing was written): the same calls, so the same text. None when that text
-        cannot be written by one `print_string` later with the same effect: a newline
-        (indentation, next-line callbacks), a dialect resource registered (print_metadata
-        lists them), a location being printed. Relies on xDSL 0.74's Printer state
-        (`stream`, `_current_column`, `_current_line`, `_dialect_resources`,
-        `_next_line_callback`, `printing_location`): tests/tools/test_parse_print_work.py
-        compares GePrinter's text, line and column with xDSL's Printer's."""
-        stream, column, line = self.stream, self._current_column, self._current_line
-        resources = {d: set(h) for d, h in self._dialect_resources.items()}
-        callbacks = list(self._next_line_callback)
-        buffer = io.StringIO()
-        self.stream = buffer
-        try:
-            print_fn()
-        finally:
-            self.stream = stream
-        text = buffer.getvalue()
-        kept = (
-            "\n" not in text
-            and self._current_line == line
-            and self._dialect_resources == resources
-            and not self.printing_location
-        )
-        self._current_column, self._current_line = column, line
-        self._dialect_resources, self._next_line_callback = resources, callbacks
-        return text if kept else None
+@dataclass(eq=False, repr=False)
+class GePrinter(FastPrinter, ResourcePrinter):
+    """The tools' printer: ResourcePrinter's text, written by ge_fast's FastPrinter."""
 
-    def print_attribute(self, attribute: Attribute) -> None:
-        text = self.attribute_text(attribute)
-        if text is None and type(attribute) is DenseIntOrFPElementsAttr:
-            text = self.dense_text(attribute)  # never xDSL's print of a large value
-        if text is None:
-            super().print_attribute(attribute)
-        else:
-            self.print_string(text)
 
-    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
-        # xdsl/printer.py: Printer.print_attr_dict and _print_attr_string, its entries'
-        # texts kept (the keys' and the values'), the dict written at once
-        parts: list[str] = []
-        for name, a in attr_dict.items():
-            key = self.kept_texts.get(("attr-key", name))
-            if key is None:
-                text = self.text_of(lambda: self.print_identifier_or_string_literal(name))  # noqa: B023
-                if text is None:
-                    super().print_attr_dict(attr_dict)
-                    return
-                self.kept_texts["attr-key", name] = (None, text)
-                key = (None, text)
-            if isinstance(a, UnitAttr):
-                parts.append(key[1])
-                continue
-            value = self.attribute_text(a)
-            if value is None:
-                super().print_attr_dict(attr_dict)
-                return
-            parts.append(f"{key[1]} = {value}")
-        self.print_string("{" + ", ".join(parts) + "}")
-
-    def print_bytes_literal(self, bytestring: bytes) -> None:
-        # no escape writes a newline, so this is print_string's one-line case
-        self.print_string(_bytes_literal(bytestring))
-
-    def print_string(self, text: str, *, indent: int | None = None) -> None:
-        # base_printer.py: BasePrinter.print_string, its case without a newline, written
-        # directly (print(text, end="", file=stream) writes the same text)
-        if self.stream is not None and "\n" not in text:
-            self._current_column += len(text)
-            self.stream.write(text)
-            return
-        super().print_string(text, indent=indent)
+def printer_class() -> type[ResourcePrinter]:
+    """The tools' printer class: GePrinter, or ResourcePrinter with ge_fast's switch off."""
+    return GePrinter if SWITCH.on else ResourcePrinter
 
 
 @dataclass(frozen=True)
@@ -349,7 +201,7 @@ class GeMLIRTarget(MLIRTarget):
             super().emit(ctx, module, output)
             return
         # xdsl/targets/mlir.py: MLIRTarget.emit
-        printer = GePrinter(
+        printer = printer_class()(
             stream=output,
             print_generic_format=self.print_generic_format,
             print_properties_as_attributes=self.print_properties_as_attributes,
@@ -367,6 +219,6 @@ def print_module(
 ) -> None:
     """`module` as the tools print it (GePrinter, then its resource section), written to
     `stream` as it is made: a weight's hex is never one string."""
-    printer = GePrinter(stream=stream, print_generic_format=print_generic_format, elide_limit=elide_limit)
+    printer = printer_class()(stream=stream, print_generic_format=print_generic_format, elide_limit=elide_limit)
     printer.print_op(module)
     printer.print_resources()

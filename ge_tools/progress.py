@@ -77,7 +77,7 @@ class Progress:
         return Progress(stream, total, tool=tool) if tty else None
 
     def show(self, index: int, spec: str, module: ModuleOp) -> None:
-        """Pass `index` of `total` starts: `spec` as typed in -p (opt.py: pass_spec)."""
+        """Pass `index` of `total` starts: `spec` as typed in -p (pipeline_spec.py: pass_spec)."""
         ops = sum(1 for _ in module.walk())
         elapsed = time.perf_counter() - self.start
         self.stream.write(f"\r\x1b[K{self.tool}: [{index}/{self.total}] {spec}: {ops} ops, {elapsed:.1f} s")
@@ -92,7 +92,7 @@ class Progress:
 
 
 class PassBar(Progress):
-    """ge-opt's pass progress (Progress above, which ge_tools/opt.py's PipelineCallback drives) as
+    """ge-opt's pass progress (Progress above, which ge_tools/pass_callback.py's PipelineCallback drives) as
     a tqdm bar: `[k/n]` passes done, the running pass and the module's ops."""
 
     bar: Any = None

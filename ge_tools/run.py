@@ -57,22 +57,15 @@ from ge_dialect.names import name_all_nodes
 from ge_dialect.pass_options import PassOptionError
 from ge_dialect.shape_env import AssertFailed, GuardFailed
 from ge_dialect.shapes import fmt_shape
+from ge_dialect.verify import verify_module
+from ge_fast.process import exit_without_teardown, tune_gc
+from ge_tools.cli_args import elide_limit, input_size_cap, run_tool
 from ge_tools.dump_onnx import with_dump_onnx
 from ge_tools.input_ranges import input_ranges
-from ge_tools.opt import (
-    PipelineCallback,
-    PipelineError,
-    build_pipeline,
-    context,
-    elide_limit,
-    exit_without_teardown,
-    input_size_cap,
-    run_tool,
-    tune_gc,
-    verify_module,
-    with_remarks,
-)
+from ge_tools.opt import context
 from ge_tools.parse import INT64_MAX, UserError, host_memory_bytes, parse_module, read_ir_file
+from ge_tools.pass_callback import PipelineCallback
+from ge_tools.pipeline_spec import PipelineError, build_pipeline, with_remarks
 from ge_tools.progress import PassBar, phase
 from ge_tools.registry import get_all_passes
 from ge_tools.run_args import build_arg_parser, check_arguments, compile_option_fields
@@ -483,7 +476,7 @@ def _max_error(ref: Sequence[Output], got: Sequence[Output]) -> float:
 def read_module(ctx: Context, path: str, max_bytes: int | None = None) -> ModuleOp:
     """FILE parsed and verified as ge-opt does it, nameless nodes named (ge_dialect/names.py):
     the reference, the compiled copy and the reports then call each node the same. The
-    file is refused beyond `max_bytes` (--max-input-size; default: ge_tools/opt.py's cap)."""
+    file is refused beyond `max_bytes` (--max-input-size; default: ge_tools/cli_args.py's cap)."""
     # the text, and its resource section's weights read once, as bytes (ge_tools/parse.py)
     with open(path, "rb") as f:
         data, resources = read_ir_file(f, path, input_size_cap(path, max_bytes))
@@ -1285,7 +1278,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def cli() -> NoReturn:
-    """main, then exit_without_teardown (ge_tools/opt.py): the console script of an install
+    """main, then exit_without_teardown (ge_fast/process.py): the console script of an install
     made before ge_tools/run_cli.py, whose script reads the arguments first."""
     exit_without_teardown(main)
 

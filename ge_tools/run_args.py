@@ -18,14 +18,15 @@ from typing import get_origin, get_type_hints
 from xdsl.utils.hints import type_repr
 
 from ge_dialect.pass_options import option_table
-from ge_tools.dump_onnx import add_dump_onnx_argument
-from ge_tools.opt import (
+from ge_tools.cli_args import (
     DUMP_DIR_HELP,
     add_elide_argument,
+    add_fast_paths_argument,
     add_input_shape_argument,
     add_max_input_size_argument,
     one_line_arg_errors,
 )
+from ge_tools.dump_onnx import add_dump_onnx_argument
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.tolerances import tolerance_text
 from report.figures import help_text as memory_help
@@ -207,6 +208,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     add_input_shape_argument(p, only_onnx=True)  # docs/onnx.md
     add_max_input_size_argument(p)
     add_elide_argument(p)
+    add_fast_paths_argument(p)
     p.add_argument("--reference", action="store_true", help="only evaluate the graph on the reference interpreter")
     p.add_argument(
         "--graph", metavar="NAME", help="the ge.graph to run (default: the only graph no PartitionedCall calls)"

@@ -10,7 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ge_tools.opt import exit_without_teardown, run_tool, tune_gc
+from ge_fast.process import exit_without_teardown, tune_gc
+from ge_tools.cli_args import run_tool
 from ge_tools.run_args import build_arg_parser
 
 
@@ -33,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def cli() -> NoReturn:
-    """The ge-run console script: main, then exit_without_teardown (ge_tools/opt.py)."""
+    """The ge-run console script: main, then exit_without_teardown (ge_fast/process.py)."""
     exit_without_teardown(main)
 
 

@@ -30,9 +30,10 @@ from ge_dialect.diagnostics import Remark, current_remark_sink, remark_sink
 from ge_dialect.dtypes import dtype_bits, ge_dtype_name, is_float_dtype, numpy_dtype
 from ge_dialect.ge import value_type
 from ge_dialect.graph import is_dynamic_module, uncompiled_known_subgraphs
+from ge_tools.cli_args import input_size_cap, is_onnx_path
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
-from ge_tools.opt import build_pipeline, input_size_cap, is_onnx_path, with_remarks
 from ge_tools.parse import UserError, parse_module, read_capped, read_ir_file
+from ge_tools.pipeline_spec import build_pipeline, with_remarks
 from ge_tools.progress import phase, steps
 from ge_tools.registry import get_all_passes, make_context
 from report.figures import model_figures
@@ -51,7 +52,7 @@ PARTITION_PASS = "ge-partition-dynamic"  # GE's DynamicShapePartitioner (passes/
 
 def read_input_file(path: str, max_bytes: int | None = None) -> bytes:
     """The bytes of the tools' input file, refused beyond `max_bytes` (--max-input-size;
-    None: the default cap of its kind, ge_tools/opt.py input_size_cap)."""
+    None: the default cap of its kind, ge_tools/cli_args.py input_size_cap)."""
     try:
         with open(path, "rb") as f:
             return read_capped(f, path, input_size_cap(path, max_bytes))

@@ -33,7 +33,7 @@ from xdsl.ir import Attribute, Operation, Region, SSAValue
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect import symbolic as S
-from lowering.op_builder import new_block, new_op
+from ge_fast.op_builder import new_block, new_op
 
 Shape = tuple[int, ...]
 

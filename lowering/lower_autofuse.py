@@ -50,8 +50,8 @@ from ge_dialect.pass_options import REMARKS, AnyValue, AtLeast, Flag, InRange, L
 from ge_dialect.reason import Reason
 from ge_dialect.shape_env import ORIGIN_SYMBOL_SHAPE_ATTR
 from ge_dialect.shapes import normalize_axis
+from ge_fast.op_builder import clone_op, new_block, new_op
 from lowering import loop_ir as L
-from lowering.op_builder import clone_op, new_block, new_op
 
 # auto_fuse_config.h: the `--autofuse_enable_pass` classes this port lowers (all off by
 # default in GE; pointwise, broadcast and the reshape family always lower).

@@ -32,6 +32,7 @@ from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.ge import value_dtype
 from ge_dialect.shapes import fmt_shape
+from ge_fast.interpreter import registered_impl
 
 __all__ = [
     "WHILE_ITERATION_CAP",
@@ -182,9 +183,8 @@ class GeInterpreter(Interpreter):
         return self._impl(op_type) is not None
 
     def _impl(self, op_type: type[Operation]) -> tuple[InterpreterFunctions, OpImpl[Any, Operation]] | None:
-        # The registered (functions, implementation) pairs as xDSL keeps them
-        # (_InterpreterFunctionImpls.register_from): the lookup Interpreter.run_op makes.
-        return self._impls._impl_dict.get(op_type)
+        # the lookup Interpreter.run_op makes (ge_fast/interpreter.py)
+        return registered_impl(self, op_type)
 
     def run_node(self, op: Operation, args: Sequence[Any], semantics: str = "reference") -> PythonValues:
         """The results of the implementation registered for `op`'s class on `args`; a

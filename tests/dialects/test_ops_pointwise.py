@@ -15,7 +15,8 @@ import pytest
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge
-from ge_tools.opt import GeOptMain, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import parse_module
 from lowering.lower_autofuse import LowerAutofusePass
 from runtime.interpreter import run_module
 from runtime.simulator import load

@@ -14,7 +14,8 @@ import pytest
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge
-from ge_tools.opt import GeOptMain, UserError, parse_module
+from ge_tools.opt import GeOptMain
+from ge_tools.parse import UserError, parse_module
 from runtime import error_bound as EB
 from runtime.interpreter import ge_interpreter, run_module
 

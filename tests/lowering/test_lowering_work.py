@@ -15,12 +15,12 @@ from bench.gen_graphs import generate
 from conftest import parse, print_module
 from ge_dialect import ascgraph as ag
 from ge_dialect import ge
+from ge_fast.op_builder import clone_op, new_block, new_op
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import make_context
 from lowering import ge_to_npu
 from lowering import loop_ir as L
 from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass
-from lowering.op_builder import clone_op, new_block, new_op
 
 T = TensorType(Float32Type(), [4, 8])
 

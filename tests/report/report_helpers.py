@@ -13,7 +13,7 @@ from xdsl.parser import Parser
 
 from conftest import COMPILE_ORDER, ROOT
 from ge_dialect.names import name_all_nodes
-from ge_tools.opt import build_pipeline
+from ge_tools.pipeline_spec import build_pipeline
 from ge_tools.registry import get_all_passes, make_context
 
 EX = ROOT / "examples"

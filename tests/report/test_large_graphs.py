@@ -11,7 +11,7 @@ from bench.gen_graphs import generate
 from ge_dialect.ge import GeNode, GraphOp
 from ge_dialect.names import ge_type
 from ge_dialect.node_types import CONST_TYPES
-from ge_tools.opt import build_pipeline
+from ge_tools.pipeline_spec import build_pipeline
 from ge_tools.registry import get_all_passes, make_context
 from passes.memory.assign_memory import GraphPlanner
 from report.dot import build_picture, to_dot

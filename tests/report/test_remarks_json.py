@@ -12,8 +12,8 @@ from report_helpers import EX, staged
 from bench.gen_graphs import generate
 from ge_dialect.diagnostics import Remark, remark, remark_sink
 from ge_dialect.reason import Reason
-from ge_tools.opt import build_pipeline, with_remarks
 from ge_tools.opt import main as ge_opt
+from ge_tools.pipeline_spec import build_pipeline, with_remarks
 from ge_tools.registry import get_all_passes, make_context
 from ge_tools.run import run as ge_run
 from report.remarks import (

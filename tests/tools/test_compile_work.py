@@ -24,7 +24,8 @@ from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, count_calls, parse, p
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
-from ge_tools.opt import GeOptMain, verify_module
+from ge_dialect.verify import verify_module
+from ge_tools.opt import GeOptMain
 from ge_tools.parse import GeLexer, LocatedParser, UserError, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.printer import GePrinter

@@ -64,7 +64,7 @@ def test_exit_with_a_message_is_status_one():
     """sys.exit("message") inside a tool: the message on stderr and status 1, as Python's
     own exit gives; sys.exit(3) keeps 3."""
     code = (
-        "import sys; from ge_tools.opt import exit_without_teardown\n"
+        "import sys; from ge_fast.process import exit_without_teardown\n"
         "def go(): print('partial'); sys.exit(sys.argv[1] if not sys.argv[1].isdigit() else int(sys.argv[1]))\n"
         "exit_without_teardown(go)\n"
     )

@@ -13,7 +13,8 @@ import pytest
 
 from bench.gen_graphs import generate
 from conftest import README_PIPELINE
-from ge_tools.opt import main, time_report
+from ge_tools.opt import main
+from ge_tools.pass_callback import time_report
 from ge_tools.run import main as run_main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

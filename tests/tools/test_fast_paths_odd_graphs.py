@@ -3,7 +3,7 @@ graphs never hold: a node reading two outputs of one producer, 0-d and size-0 te
 padded NC1HWC0 format, values without a name. Each fast path against the plain path it
 replaces, on each graph:
 
-* parse: a node's common form read by regex (ge.FAST_NODE_PARSE) against the token path;
+* parse: a node's common form read by regex (ge_fast/parser.py: parse_common_form) against the token path;
 * print: GePrinter's kept texts against xDSL's Printer, of the compiled module;
 * verify: the result's verify with the passed-node memo against one checking every node;
 * ge-autofuse: Fuse reusing the pair CanFuse just accepted against building its own, and
@@ -19,8 +19,8 @@ from xdsl.printer import Printer
 
 from conftest import NeverPassedNodes, count_calls, print_module, walker_once, without_fuse_handoff
 from ge_dialect import ascgraph as ag
-from ge_dialect import ge
-from ge_tools import opt as O
+from ge_dialect.verify import verify_module
+from ge_fast import Switch
 from ge_tools.parse import LocatedParser, UserError, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.printer import GePrinter
@@ -99,7 +99,7 @@ def _compiled(name: str) -> str:
     try:
         m = parse_module(make_context(), GRAPHS[name], f"{name}.mlir")
         GeCompilePass().apply(make_context(), m)
-        O.verify_module(m)
+        verify_module(m)
     except UserError as e:
         return f"error: {e}"
     return print_module(m, GePrinter)
@@ -124,7 +124,7 @@ def test_the_odd_graphs_compile(monkeypatch):
 def test_common_form_parses_as_the_token_path(monkeypatch, name):
     texts = []
     for fast in (True, False):
-        monkeypatch.setattr(ge, "FAST_NODE_PARSE", fast)
+        monkeypatch.setattr(Switch, "on", fast)
         monkeypatch.setattr(LocatedParser, "fast_results", fast)
         m = parse_module(make_context(), GRAPHS[name], f"{name}.mlir")
         texts.append(print_module(m, print_generic_format=True, print_debuginfo=True))

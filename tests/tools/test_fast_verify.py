@@ -1,4 +1,4 @@
-"""verify_module's compiled IRDL plans (ge_tools/opt.py, _fast_plan): each op class's
+"""verify_module's compiled IRDL plans (ge_fast/verify.py, _fast_plan): each op class's
 definition compiled to isinstance / equality tests, xDSL's OpDef.verify only where a plan
 cannot decide or rejects. The tests count OpDef.verify calls and compare the outcome of
 every op, valid and mutated, with xDSL's own verify (same exception, same message).
@@ -23,7 +23,8 @@ from conftest import ROOT, NeverPassedNodes
 from ge_dialect import ascgraph as ag
 from ge_dialect import npu
 from ge_dialect.diagnostics import LocatedError
-from ge_tools import opt as O
+from ge_dialect.verify import verify_module
+from ge_fast import verify as V
 from ge_tools.parse import parse_module
 from ge_tools.pipeline import GeCompilePass, expand
 from ge_tools.registry import make_context
@@ -112,9 +113,9 @@ def _mutations(op: Operation) -> Iterator[tuple[Callable[[], None], Callable[[],
 
 def _check_same(op: Operation) -> int:
     """_verify_op's outcome on `op` with and without the plans; 1 when a plan accepted."""
-    fast = _outcome(lambda: O._verify_op(op, True))  # pyright: ignore[reportPrivateUsage]
-    assert fast == _outcome(lambda: O._verify_op(op, False)), op.name  # pyright: ignore[reportPrivateUsage]
-    plan = O._FAST_PLANS.get(type(op))  # pyright: ignore[reportPrivateUsage]
+    fast = _outcome(lambda: V.verify_op(op, True))  # pyright: ignore[reportPrivateUsage]
+    assert fast == _outcome(lambda: V.verify_op(op, False)), op.name  # pyright: ignore[reportPrivateUsage]
+    plan = V._FAST_PLANS.get(type(op))  # pyright: ignore[reportPrivateUsage]
     if plan is None or _outcome(lambda: plan(op)) is not None or not plan(op):
         return 0
     assert isinstance(op, IRDLOperation)
@@ -171,13 +172,13 @@ def test_plans_cover_the_compiled_graph(monkeypatch):
 
     monkeypatch.setattr(OpDef, "verify", counted)
     ops = sum(1 for _ in result.walk())
-    O.VERIFY_COUNTS.fast = O.VERIFY_COUNTS.xdsl = 0
-    O.verify_module(result)
+    V.VERIFY_COUNTS.fast = V.VERIFY_COUNTS.xdsl = 0
+    verify_module(result)
     undecided = [op.name for op in result.walk() if isinstance(op, npu.ModelOp)]
-    assert calls[0] == O.VERIFY_COUNTS.xdsl == len(undecided) == 1
-    assert O.VERIFY_COUNTS.fast == ops - len(undecided) > ops * 3 // 4
+    assert calls[0] == V.VERIFY_COUNTS.xdsl == len(undecided) == 1
+    assert V.VERIFY_COUNTS.fast == ops - len(undecided) > ops * 3 // 4
     calls[0] = 0
-    O.verify_module(result, fast=False)
+    verify_module(result, fast=False)
     assert calls[0] == ops
 
 
@@ -204,7 +205,7 @@ def test_ascgraph_nodes_sharing_views_check_them_once(monkeypatch):
 
     monkeypatch.setattr(ag, "_check_axis_ids", counted)
     ag._last_table = None  # pyright: ignore[reportPrivateUsage]
-    O.verify_module(lowered)
+    verify_module(lowered)
     # main: one call per output of every node, and one per sched.axis
     assert len(nodes) > 400 and calls[0] * 2 < len(nodes)
 
@@ -237,12 +238,12 @@ def test_ascgraph_nodes_equal_to_a_passed_one_are_checked_once(monkeypatch):
     monkeypatch.setattr(ag.AscNode, "_verify_node", node)
     monkeypatch.setattr(ag, "_check_partial", part)
     monkeypatch.setattr(ag, "_PASSED_NODES", {})
-    O.verify_module(result)
+    verify_module(result)
     results = sum(len(op.results) for op in nodes)
     assert len(nodes) > 400 and checked[0] * 3 < len(nodes) and partial[0] * 3 < results, (checked, partial, results)
     checked[0] = 0
     monkeypatch.setattr(ag, "_PASSED_NODES", NeverPassedNodes())
-    O.verify_module(result)
+    verify_module(result)
     assert checked[0] == len(nodes)
 
 
@@ -312,24 +313,24 @@ def test_a_bad_node_in_a_large_graph_is_caught_with_the_memo_on(monkeypatch):
     _error_text_only(monkeypatch)
     result = _compiled("fanout", 1000)
     monkeypatch.setattr(ag, "_PASSED_NODES", {})
-    O.verify_module(result)
+    verify_module(result)
     assert len(ag._PASSED_NODES) > 0  # pyright: ignore[reportPrivateUsage]
     memo = ag._PASSED_NODES  # pyright: ignore[reportPrivateUsage]
     seen = 0
     for what, apply, undo in _breakages(result):
         apply()
         try:
-            warm = _outcome(lambda: O.verify_module(result))
+            warm = _outcome(lambda: verify_module(result))
             with monkeypatch.context() as mp:
                 mp.setattr(ag, "_PASSED_NODES", NeverPassedNodes())
-                plain = _outcome(lambda: O.verify_module(result))
+                plain = _outcome(lambda: verify_module(result))
         finally:
             undo()
         assert warm is not None and warm == plain, what
         seen += 1
         assert memo is ag._PASSED_NODES  # pyright: ignore[reportPrivateUsage]
     assert seen == 4
-    assert _outcome(lambda: O.verify_module(result)) is None
+    assert _outcome(lambda: verify_module(result)) is None
 
 
 # -- the npu.model's verifier: shared addresses and types checked once ---------------------
@@ -368,7 +369,7 @@ def test_npu_model_checks_each_address_and_kernel_type_once(monkeypatch):
     monkeypatch.setattr(npu, "raw_bytes", raw)
     monkeypatch.setattr(ag.AscGraphOp, "data_nodes", data_nodes)
     monkeypatch.setattr(ag.AscGraphOp, "output_nodes", output_nodes)
-    O.verify_module(result)
+    verify_module(result)
     tasks = [t for s in model.stream_ops() for t in s.tasks if isinstance(t, npu.KernelOp | npu.MemcpyOp)]
     uses = len(list(model.table())) + sum(len(t.in_addrs) + len(t.out_addrs) for t in tasks)
     distinct = {id(e.addr) for e in model.table()} | {id(a) for t in tasks for a in (*t.in_addrs, *t.out_addrs)}
@@ -382,7 +383,7 @@ def test_npu_model_checks_each_address_and_kernel_type_once(monkeypatch):
     a = t.in_addrs.data[0]
     t.properties["in_addrs"] = ArrayAttr([npu.AddrAttr(a.region.data, a.offset.data, 1 << 40), *t.in_addrs.data[1:]])
     try:
-        fast = _outcome(lambda: O.verify_module(result))
+        fast = _outcome(lambda: verify_module(result))
     finally:
         t.properties["in_addrs"] = old
     assert fast is not None and "beyond region" in fast[1] and fast[2] is model
@@ -431,7 +432,7 @@ def test_region_plans_decide_as_xdsl_on_broken_regions(monkeypatch):
             reader.operands = (outside, *old[1:])
             try:
                 _check_same(g)
-                assert _outcome(lambda g=g: O._verify_op(g, True)) is not None  # pyright: ignore[reportPrivateUsage]
+                assert _outcome(lambda g=g: V.verify_op(g, True)) is not None  # pyright: ignore[reportPrivateUsage]
             finally:
                 reader.operands = old
             tried += 1

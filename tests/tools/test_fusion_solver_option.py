@@ -15,8 +15,9 @@ from xdsl.passes import PassPipeline
 from conftest import README_PIPELINE as ORDER
 from conftest import ROOT, parse, print_module
 from ge_tools import run as R
-from ge_tools.opt import GeOptMain, build_pipeline, pass_spec
+from ge_tools.opt import GeOptMain
 from ge_tools.pipeline import GeCompilePass
+from ge_tools.pipeline_spec import build_pipeline, pass_spec
 from ge_tools.registry import make_context
 
 sys.path.insert(0, str(ROOT / "bench"))

@@ -9,8 +9,9 @@ from xdsl.passes import PassPipeline
 from conftest import ROOT
 from ge_dialect import npu
 from ge_tools import run as R
-from ge_tools.opt import context, pass_spec
+from ge_tools.opt import context
 from ge_tools.pipeline import GeCompilePass
+from ge_tools.pipeline_spec import pass_spec
 from runtime.reference import select_graph
 
 EXAMPLE = str(ROOT / "examples" / "split_relu_concat.mlir")

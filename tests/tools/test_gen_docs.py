@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ge_tools import gen_docs
-from ge_tools.opt import pass_help, project_pass_order
+from ge_tools.pass_help import pass_help
+from ge_tools.pipeline_spec import project_pass_order
 
 
 def test_generated_pages_are_current(capsys):

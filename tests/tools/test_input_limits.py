@@ -31,7 +31,7 @@ from conftest import ROOT, parse, run_cli
 from ge_tools import import_onnx
 from ge_tools import opt as ge_opt
 from ge_tools import run as ge_run
-from ge_tools.opt import MAX_ONNX_BYTES, MAX_TEXT_BYTES, parse_size
+from ge_tools.cli_args import MAX_ONNX_BYTES, MAX_TEXT_BYTES, parse_size
 
 TOOLS: dict[str, Callable[[list[str]], None]] = {
     "ge-opt": ge_opt.main,

@@ -15,7 +15,10 @@ from xdsl.passes import ModulePass
 from conftest import README_PIPELINE
 from ge_dialect.pass_options import Flag, OneOf, option_table
 from ge_tools import expected
-from ge_tools.opt import GeOptMain, main, option_help, run_tool, shell_split_hint
+from ge_tools.cli_args import run_tool
+from ge_tools.opt import GeOptMain, main
+from ge_tools.pass_help import option_help
+from ge_tools.pipeline_spec import shell_split_hint
 from ge_tools.registry import get_all_passes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -143,7 +146,7 @@ def test_progress_leaves_remarks_and_timings_on_their_own_lines(monkeypatch, tmp
 
 
 def _parsed_example():
-    from ge_tools.opt import parse_module
+    from ge_tools.parse import parse_module
 
     opt = GeOptMain([])
     path = EXAMPLES / "allgather_concat.mlir"
@@ -334,16 +337,16 @@ def test_verification_runs_at_the_ends_unless_verify_each(extra, verifies, monke
     """Four passes: the input and the result are verified (2 whole-module verifies), every
     pass's result with --verify-each (1 + 4), nothing with --disable-verify; the output is
     the same."""
-    import ge_tools.opt as opt
+    import ge_tools.pass_callback as callback
 
     calls = []
-    real = opt.verify_module
-    monkeypatch.setattr(opt, "verify_module", lambda m: (calls.append(1), real(m)))
+    real = callback.verify_module
+    monkeypatch.setattr(callback, "verify_module", lambda m: (calls.append(1), real(m)))
     out = tmp_path / "o.mlir"
     argv = [str(SOFTMAX), "-p", "ge-identity-pass,ge-dimension-compute-pass,ge-lower-autofuse,ge-autofuse"]
     GeOptMain([*argv, "-o", str(out), *extra]).run()
     assert len(calls) == verifies
-    monkeypatch.setattr(opt, "verify_module", real)
+    monkeypatch.setattr(callback, "verify_module", real)
     GeOptMain([*argv, "-o", str(tmp_path / "ref.mlir"), "--verify-each"]).run()
     assert out.read_text() == (tmp_path / "ref.mlir").read_text()
 

@@ -28,8 +28,8 @@ from bench.gen_graphs import generate
 from conftest import ROOT, count_calls
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
-from ge_dialect import ge
 from ge_dialect.npu import AddrAttr
+from ge_fast import Switch
 from ge_tools.parse import GeLexer, LocatedParser, UserError, parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.printer import GePrinter
@@ -218,7 +218,7 @@ def test_examples_compiled_print_what_xdsl_prints(name):
 
 def _parsed(text: str, fast: bool, monkeypatch: pytest.MonkeyPatch) -> str:
     """The module as generic text with locations, or the one-line error."""
-    monkeypatch.setattr(ge, "FAST_NODE_PARSE", fast)
+    monkeypatch.setattr(Switch, "on", fast)
     monkeypatch.setattr(LocatedParser, "fast_results", fast)
     try:
         m = parse_module(make_context(), text, "g.mlir")

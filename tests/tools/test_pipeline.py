@@ -9,8 +9,11 @@ from xdsl.passes import PassPipeline
 from conftest import EXAMPLES, parse, print_module
 from conftest import README_PIPELINE as ORDER
 from ge_dialect.diagnostics import LocatedError
-from ge_tools.opt import GeOptMain, PipelineCallback, build_pipeline, pass_spec, verify_module
+from ge_dialect.verify import verify_module
+from ge_tools.opt import GeOptMain
+from ge_tools.pass_callback import PipelineCallback
 from ge_tools.pipeline import GeCompilePass, PipelinePass, expand
+from ge_tools.pipeline_spec import build_pipeline, pass_spec
 from ge_tools.registry import make_context
 
 

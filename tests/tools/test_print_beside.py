@@ -1,5 +1,5 @@
 """ge-opt renders the result's text in a forked child beside the result's verify
-(ge_tools/beside.py): the same output, the same errors, and no output when the verify
+(ge_fast/beside.py): the same output, the same errors, and no output when the verify
 fails. Each case runs ge-opt in a fresh process (a pytest worker has threads, where
 ge-opt does not fork), counting the texts the child handed over."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.gen_graphs import generate
-from ge_tools.beside import MIN_INPUT_BYTES
+from ge_fast.beside import MIN_INPUT_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DRIVER = r"""
 import dataclasses, os, sys
 from xdsl.passes import ModulePass
-from ge_tools import beside, opt
+from ge_fast import beside
+from ge_tools import opt
 
 @dataclasses.dataclass(frozen=True)
 class BreakIR(ModulePass):

@@ -27,7 +27,7 @@ from onnx import TensorProto, helper, numpy_helper
 from bench.weights_model import make_model, measure
 from conftest import run_cli
 from ge_dialect.weights import weight_array
-from ge_tools import import_onnx, opt, run
+from ge_tools import cli_args, import_onnx, opt, run
 from ge_tools.parse import UserError, parse_module, read_ir_file
 from ge_tools.printer import RESOURCE_MIN_BYTES, print_module
 from ge_tools.registry import make_context
@@ -313,9 +313,9 @@ def test_elision_defaults_by_where_the_output_goes() -> None:
         def isatty(self) -> bool:
             return True
 
-    assert opt.elide_limit(None, Terminal()) == opt.DEFAULT_ELIDE_ELEMENTS  # a person reads it
-    assert opt.elide_limit(None, io.StringIO()) is None  # a file or a pipe: every byte
-    assert opt.elide_limit(None, None, default_on=True) == opt.DEFAULT_ELIDE_ELEMENTS  # dumps
-    assert opt.elide_limit(5, io.StringIO()) == 5
-    assert opt.elide_limit(-1, Terminal()) is None
-    assert opt.elide_limit(-1, None, default_on=True) is None
+    assert cli_args.elide_limit(None, Terminal()) == cli_args.DEFAULT_ELIDE_ELEMENTS  # a person reads it
+    assert cli_args.elide_limit(None, io.StringIO()) is None  # a file or a pipe: every byte
+    assert cli_args.elide_limit(None, None, default_on=True) == cli_args.DEFAULT_ELIDE_ELEMENTS  # dumps
+    assert cli_args.elide_limit(5, io.StringIO()) == 5
+    assert cli_args.elide_limit(-1, Terminal()) is None
+    assert cli_args.elide_limit(-1, None, default_on=True) is None

@@ -14,7 +14,10 @@ the verify fails, `cancel()` stops it.
 It is used only where a fork is safe and pays: a POSIX system with memfd_create, one
 thread in the process (a fork copies no other thread, whose locks could be held), and
 an input of at least MIN_INPUT_BYTES (under that, the fork costs about what it saves).
-`ge-opt --disable-threading` (mlir-opt's --mlir-disable-threading) turns it off.
+`ge-opt --disable-threading` (mlir-opt's --mlir-disable-threading) turns it off, and so
+does the switch (ge_fast): then the text is rendered in-process, as xDSL's driver does
+(xdsl_opt_main.py: xDSLOptMain.run, verify then output_resulting_program).
+tests/tools/test_print_beside.py proves the text and the errors are the same either way.
 """
 
 from __future__ import annotations
@@ -24,14 +27,17 @@ import signal
 import threading
 from collections.abc import Callable
 
+from ge_fast import SWITCH
+
 # about a 200-node graph: its print and verify take some 10 ms each, a fork about 2 ms
 MIN_INPUT_BYTES = 64 * 1024
 _ENCODING, _ERRORS = "utf-8", "surrogatepass"  # any str, lone surrogates included, round-trips
 
 
 def can_fork() -> bool:
-    """A fork here copies a process with one thread, on a system with memfd_create."""
-    return hasattr(os, "fork") and hasattr(os, "memfd_create") and threading.active_count() == 1
+    """A fork here copies a process with one thread, on a system with memfd_create (and
+    the fast paths are on)."""
+    return SWITCH.on and hasattr(os, "fork") and hasattr(os, "memfd_create") and threading.active_count() == 1
 
 
 class PrintBeside:

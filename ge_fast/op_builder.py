@@ -9,7 +9,10 @@ uses to remove, no successors, the unknown location bound once, each class's def
 looked up once. `clone_op(op, mapper)` is `op.clone(mapper)` for an op without regions or
 successors (Operation.clone_without_regions: mapped operands, copied attribute and
 property dicts, the location, results' name hints). tests/lowering/test_lowering_work.py
-compares every field of what these build with what xDSL's own calls build.
+compares every field of what these build with what xDSL's own calls build. They write
+xDSL 0.74's private fields (`Operation._operands`, `_operand_uses`, `_successors`,
+`Block._first_op`, `Operation._prev_op`, ...). With the switch off (ge_fast) each is the
+xDSL call it replaces.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from xdsl.dialects.builtin import UNKNOWN_LOC, LocationAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.operations import OptionalDef
+
+from ge_fast import SWITCH
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -61,6 +66,18 @@ def new_op(
     """`cls.create(operands=..., result_types=..., attributes=..., properties=...,
     regions=..., location=...)`, field for field; `hints` are the results' name hints
     (`result.name_hint = hint`, each distinct hint checked once)."""
+    if not SWITCH.on:
+        built = cls.create(
+            operands=operands,
+            result_types=result_types,
+            attributes=dict(attributes),
+            properties=dict(properties),
+            regions=regions,
+            location=location,
+        )
+        for r, h in zip(built.results, hints):
+            r.name_hint = h
+        return built
     op = cls.__new__(cls)
     if operands:
         ops = SSAValues(operands)
@@ -97,7 +114,7 @@ def new_op(
 
 def clone_op(op: OpT, value_mapper: dict[SSAValue, SSAValue]) -> OpT:
     """`op.clone(value_mapper=value_mapper)` (which an op with regions or successors gets)."""
-    if op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
+    if not SWITCH.on or op.regions or op.successors:
         return op.clone(value_mapper=value_mapper)
     new = new_op(
         type(op),
@@ -116,13 +133,15 @@ def clone_op(op: OpT, value_mapper: dict[SSAValue, SSAValue]) -> OpT:
 @functools.cache
 def _checked_name(name: str) -> str:
     """What the name_hint setter stores for `name` (SSAValue.extract_valid_name, which
-    ge_dialect/names.py replaces when it is imported, before any op is built)."""
+    ge_fast/ssa_names.py keeps exact, before any op is built)."""
     return SSAValue.extract_valid_name(name)
 
 
 def new_block(ops: Sequence[Operation]) -> Block:
     """`Block(ops)`: Block.add_op's links, op by op (a new block has no parent, so
     _attach_op's ancestor check cannot fail)."""
+    if not SWITCH.on:
+        return Block(ops)
     block = Block()
     prev: Operation | None = None
     for op in ops:
