@@ -11,10 +11,9 @@ own inputs):
   tests/tools/test_torch_backend.py; here it would repeat the error-bound pass ge-run
   makes below);
 * the .pt2 program through ge-run as a user runs it (`--input` the same arrays,
-  `--save-dir`): ge-run exits 0 after comparing every element with the reference
-  interpreter (an undecidable one accepted unjudged, --accept-undecidable: the deep
-  networks' bounds grow past their values, docs/tolerance.md), and its saved outputs are
-  compared with eager.
+  `--save-dir`): ge-run exits 0 after judging every element against the reference
+  interpreter (the deep networks' elements step by step: the anchored judgment,
+  docs/tolerance.md), and its saved outputs are compared with eager.
 
 Skipped only where torch is absent (the `models` extra; .ci/run installs it).
 """
@@ -97,7 +96,7 @@ def test_network_matches_eager(name: str, tmp_path: Path) -> None:
         np.save(files[-1], x.numpy())
     out = tmp_path / "out"
     r = subprocess.run(
-        [GE_RUN, str(pt2), *files, "--save-dir", str(out), "--accept-undecidable"],
+        [GE_RUN, str(pt2), *files, "--save-dir", str(out)],
         capture_output=True,
         text=True,
         cwd=ROOT,
