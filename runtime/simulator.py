@@ -474,9 +474,6 @@ class LoadedModel:
         self.refreshed_slots = 0
         self.stats = Stats()
         self.last_stats = Stats()
-        # called with each kernel task and its results right after it wrote them, before any
-        # later task can reuse the bytes (runtime/anchored.py copies them out); None: no call
-        self.observer: Callable[[_Task, Sequence[np.ndarray]], None] | None = None
         if device is not None:
             self._create_known_node(device)
         if plan:  # made at load, as GE prepares the task args (DavinciModel::Init)
