@@ -19,8 +19,9 @@ from xdsl.rewriter import Rewriter
 from conftest import ROOT, print_module
 from ge_dialect import attrs as A
 from ge_dialect import desc, ge, memo
+from ge_dialect.diagnostics import LocatedError
+from ge_dialect.verify import verify_module
 from ge_tools import api
-from ge_tools.opt import LocatedError, verify_module
 from random_graphs import graph_text
 
 TEXT = """

@@ -226,16 +226,16 @@ def test_harness_reports_and_reduces_a_miscompile(tmp_path: Path, monkeypatch: p
     reducer brings a graph down to a Data and its NetOutput (plus at most one node)."""
     import ge_tools.run as run
 
-    simulate = run._simulate
+    execute = run.execute_model
 
     def off_by_one(*a, **k):
-        runs, refreshed = simulate(*a, **k)
-        for outs in runs:
-            if outs and outs[0].array.size and outs[0].array.dtype.kind == "f":
-                outs[0].array = outs[0].array + 1
-        return runs, refreshed
+        ex = execute(*a, **k)
+        for outs in ex.runs:
+            if outs and outs[0].size and outs[0].dtype.kind == "f":
+                outs[0] = outs[0] + 1
+        return ex
 
-    monkeypatch.setattr(run, "_simulate", off_by_one)
+    monkeypatch.setattr(run, "execute_model", off_by_one)
     seed = next(s for s in MASKED_SEEDS if generate(s, MASKED).nodes[-1].ins[0].dtype in ("f32", "f16", "f64"))
     g = generate(seed, MASKED)
     res = D.check_text(g.text(), str(tmp_path / "g.mlir"), seed, ARGS)
