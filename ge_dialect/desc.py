@@ -165,18 +165,13 @@ def _shape_of(t: TensorType) -> tuple[int, ...]:
 
 
 _DESCS: memo.IdentityTable[Attribute, TensorDesc] = memo.table()
-_SHAPES: memo.IdentityTable[Attribute, tuple[int, ...]] = memo.table()
+_SHAPES: memo.IdentityTable[TensorType[Attribute], tuple[int, ...]] = memo.table()
 
 
 def tensor_desc(t: Attribute) -> TensorDesc:
     """The GE desc of a value type. Raises VerifyException when the desc is inconsistent.
     Kept per type object (ge_dialect/memo.py), else per equal type (an LRU cache)."""
-    if memo.ENABLED:
-        hit = _DESCS.get(t)
-        if hit is not None:
-            return hit[1]
-        return _DESCS.put(t, _tensor_desc(t))
-    return _tensor_desc(t)
+    return _DESCS.keep(t, _tensor_desc) if memo.ENABLED else _tensor_desc(t)
 
 
 @lru_cache(maxsize=4096)
@@ -221,9 +216,4 @@ def shape_of(t: Attribute) -> tuple[int, ...] | None:
     type object, ge_dialect/memo.py)."""
     if not isinstance(t, TensorType):
         return None
-    if memo.ENABLED:
-        hit = _SHAPES.get(t)
-        if hit is not None:
-            return hit[1]
-        return _SHAPES.put(t, _shape_of(t))
-    return _shape_of(t)
+    return _SHAPES.keep(t, _shape_of) if memo.ENABLED else _shape_of(t)

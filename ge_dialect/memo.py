@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -65,6 +65,11 @@ class IdentityTable(Generic[K, V]):
             self._entries.clear()
         self._entries[id(key)] = (key, value)
         return value
+
+    def keep(self, key: K, compute: Callable[[K], V]) -> V:
+        """`key`'s value: the one kept for this very object, else `compute(key)`, kept."""
+        hit = self.get(key)
+        return hit[1] if hit is not None else self.put(key, compute(key))
 
     def clear(self) -> None:
         self._entries.clear()
