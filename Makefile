@@ -42,18 +42,24 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/basedpyright
 
+# Every test process runs its BLAS (numpy's OpenBLAS), torch's OpenMP pool and MKL on one
+# thread: two lit tool processes or two xdist workers already share the two cores, and
+# OpenBLAS's threads spin-waiting on a shared core cost up to 4 x the CPU of the work itself
+# (bench/README.md, "The suite's time"). tests/conftest.py sets the same for a bare `pytest`.
+TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+
 lit: $(STAMP)
-	$(BIN)/lit -sv tests/filecheck
+	$(TEST_ENV) $(BIN)/lit -sv tests/filecheck
 
 # The same lit suite with ge_fast's switch off (GE_XDSL_FAST=0: xDSL's own verifier, lexer,
 # parser, printer and op building, no fork, no GC tuning): the same expected output. Every
 # lit test runs: none of them tests a fast path's internals (tests/tools and tests/ge_fast do).
 lit-stock: $(STAMP)
-	GE_XDSL_FAST=0 $(BIN)/lit -sv tests/filecheck
+	$(TEST_ENV) GE_XDSL_FAST=0 $(BIN)/lit -sv tests/filecheck
 
 # pytest-xdist: one worker per core (`-n auto`); the tests share no files and no session state.
 pytest: $(STAMP)
-	$(BIN)/pytest -n auto
+	$(TEST_ENV) $(BIN)/pytest -n auto
 
 # lint, typecheck, lit (with ge_fast's switch on, then off), then pytest; fails when any
 # fails (pytest's "no tests ran", exit 5, fails too).

@@ -76,6 +76,11 @@ def run_onnxruntime(
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     opts.log_severity_level = 3
+    # the oracle checks, it is not timed: its pool's threads sleep when idle instead of
+    # spinning (onnxruntime's default spins, which on a machine whose cores are shared, such
+    # as a parallel test run, takes the CPU the other processes need)
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
     model: str | bytes = path
     if extra:
         model = _with_outputs(path, extra)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
 import random
 from collections.abc import Callable, Sequence
 from contextlib import redirect_stderr, redirect_stdout
@@ -37,6 +38,14 @@ from passes.autofuse import ascgraph_queries as U
 from passes.memory.allocator import FmBlock
 from runtime.interpreter import run_module
 from runtime.reference import root_graphs
+
+# One BLAS / OpenMP / MKL thread in every process the tests start (xdist's workers, which
+# load numpy and torch after this runs in the controller, and the ge-run / ge-opt processes
+# the tests spawn): the workers already share the cores, and OpenBLAS's threads
+# spin-waiting on a shared core cost up to 4 x the CPU of the work (the Makefile's TEST_ENV
+# sets the same for `make test`).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 # ge-compile's passes as `-p` specs, in order (ge_tools/pipeline.py: GeCompilePass.passes)
 COMPILE_ORDER: tuple[str, ...] = tuple(
