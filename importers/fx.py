@@ -933,6 +933,56 @@ def _cat(cx: _Node) -> SSAValue:
     return cx.single(ge.ConcatD, xs, concat_dim=d + rank if d < 0 else d, N=len(xs))
 
 
+@converts("aten.unbind.int")
+def _unbind(cx: _Node) -> list[SSAValue]:
+    # TorchAir: ge_converter/aten/unbind.py: Unpack(self) {num = the outputs, axis = dim},
+    # which the ge dialect lacks: the sequence torch's ONNX exporter writes for unbind
+    # (symbolic_opset13.py: unbind: Split, then Squeeze of each part), as importers/onnx.py
+    # imports it: SplitD {split_dim, num_split}, Squeeze {axis = [dim]} per part (a dim of
+    # size 1: the Squeeze alone)
+    rank = cx.rank("self")
+    d = int(cx.a("dim"))
+    d = d + rank if d < 0 else d
+    types = [_tensor_type(v, cx.where) for v in cx.node.meta["val"]]
+    parts = [cx.x("self")]
+    if len(types) > 1:
+        one = list(types[0].get_shape())
+        one.insert(d, 1)  # each part keeps the dim, size 1
+        piece = TensorType(types[0].element_type, one)
+        op = cx.emit(
+            ge.SplitD, parts[0], suffix="SplitD", types=[piece] * len(types), split_dim=d, num_split=len(types)
+        )
+        parts = list(op.results)
+    return [
+        cx.emit(ge.Squeeze, p, suffix=str(k), types=[t], axis=[d]).results[0]
+        for k, (p, t) in enumerate(zip(parts, types, strict=True))
+    ]
+
+
+@converts("aten.flip.default")
+def _flip(cx: _Node) -> SSAValue:
+    # TorchAir: ge_converter/aten/flip.py: ReverseV2(self, dims), which the ge dialect lacks:
+    # the Slice torch's ONNX exporter writes for flip (symbolic_opset10.py: flip: starts -1,
+    # ends -INT64_MAX, steps -1 on each of dims), as importers/onnx.py imports it
+    # (slice_plugin.cc: StridedSliceV2(x, begin, end, axes, strides))
+    dims = _dims(cx, "dims", cx.rank("self"))
+    if not dims:
+        return cx.single(ge.Identity, cx.x("self"))
+    i64, n = IntegerType(64), len(dims)
+    ins = [cx.const([-1] * n, i64, "begin"), cx.const([-(2**63 - 1)] * n, i64, "end"), cx.const(dims, i64, "axes")]
+    ins.append(cx.const([-1] * n, i64, "strides"))
+    return cx.single(ge.StridedSliceV2, cx.x("self"), *ins)
+
+
+@converts("aten.stack.default")
+def _stack(cx: _Node) -> SSAValue:
+    # TorchAir: ge_converter/aten/stack.py: Pack(tensors) {N, axis = dim}
+    d = int(cx.a("dim") or 0)
+    rank = len(cx.out().get_shape())
+    xs = cx.xs("tensors")
+    return cx.single(ge.Pack, xs, axis=d + rank if d < 0 else d, N=len(xs))
+
+
 @converts("aten.split_with_sizes.default", "aten.split.Tensor")
 def _split(cx: _Node) -> list[SSAValue]:
     # TorchAir: ge_converter/aten/split_with_sizes.py: SplitV(self, split_sizes, dim) ->
@@ -1027,6 +1077,76 @@ def _sdpa(cx: _Node) -> list[SSAValue]:
     p = cx.emit(ge.SoftmaxV2, s, suffix="SoftmaxV2", axes=[-1]).results[0]
     out = cx.emit(ge.BatchMatMulV2, p, v, types=[cx.out(0)], adj_x1=False, adj_x2=False).results[0]
     return [out, _Unused(cx, "the logsumexp of scaled_dot_product_attention")]  # type: ignore[list-item]
+
+
+# -- recurrent layers ----------------------------------------------------------------------------
+
+# mkldnn_rnn_layer's `mode`, ideep's rnn_kind (RNN_RELU 0, RNN_TANH 1, LSTM 2, GRU 3)
+_MKLDNN_LSTM = 2
+
+
+@converts("aten.mkldnn_rnn_layer.default")
+def _mkldnn_rnn_layer(cx: _Node) -> list[SSAValue]:
+    # One layer and direction of an LSTM: what torch's CPU lstm runs per layer and direction
+    # (ATen: native/mkldnn/RNN.cpp: mkldnn_impl), and so what AOTAutograd captures of an
+    # nn.LSTM in float32. TorchAir has no converter for it (ge_converter/aten/lstm.py leaves
+    # aten.lstm unimplemented; on the NPU, torch_npu's npu_lstm is DynamicRNN): the GE op
+    # importers/onnx_rnn.py makes of ONNX's LSTM (common_lstm_fusion_pass.cc:
+    # CommonLSTMFusionPass::Fusion -> DynamicRNN), with torch's gate blocks i, f, g, o kept
+    # by gate_order "ifjo" (rnn.h: REG_OP(DynamicRNN)): w = ConcatD(TransposeD(weight0),
+    # TransposeD(weight1)) [I + H, 4H] and b = weight2 + weight3, which GE's constant folding
+    # computes for frozen parameters as the fusion pass rewrites its Consts (without biases,
+    # weight2 / weight3 repeat weight0 / weight1 and b is zeros); init_h, init_c = hx_, cx_.
+    # The output is DynamicRNN's y, hy / cy the final step of output_h / output_c (step 0 of
+    # a reverse layer: REDIRECTIONAL writes step t at index t, as importers/onnx_rnn.py's
+    # bind_last reads it); the workspace (training only) is refused where read.
+    mode = cx.a("mode")
+    if mode != _MKLDNN_LSTM:
+        raise cx.error(f"mode {mode} is not supported (only mkldnn's LSTM, mode {_MKLDNN_LSTM})")
+    if cx.a("train"):
+        raise cx.error("train = True is not supported (inference)")
+    if cx.a("batch_sizes"):
+        raise cx.error("a packed sequence (batch_sizes) is not supported")
+    if cx.a("batch_first"):
+        # torch's lstm transposes a batch-first input itself and passes false (mkldnn_impl);
+        # the CPU kernel's own batch-first reading is not what eager torch computes
+        raise cx.error("batch_first = True is not supported (the input must be time-major)")
+    x = cx.x("input")
+    elem = _element_type(x)
+    hid = int(cx.a("hidden_size"))
+    wt = [
+        cx.emit(ge.TransposeD, cx.x(n), suffix=f"TransposeD_{n}", perm=[1, 0]).results[0]
+        for n in ("weight0", "weight1")
+    ]
+    w = cx.emit(ge.ConcatD, wt, suffix="ConcatD_w", concat_dim=0, N=2).results[0]
+    if cx.a("has_biases"):
+        b = cx.emit(ge.Add, cx.x("weight2"), cx.x("weight3"), suffix="Add_b").results[0]
+    else:
+        b = cx.const(np.zeros(4 * hid), elem, "b")
+    reverse = bool(cx.a("reverse"))
+    rnn = cx.emit(
+        ge.DynamicRNN,
+        x,
+        w,
+        b,
+        cx.x("hx_"),
+        cx.x("cx_"),
+        types=[cx.out(0)] * 8,
+        direction="REDIRECTIONAL" if reverse else "UNIDIRECTIONAL",
+        gate_order="ifjo",
+        is_training=False,
+    )
+    i64 = IntegerType(64)
+    begin, end = ([0], [1]) if reverse else ([-1], [2**62])  # the final step, at any T
+    last = []
+    for k, what in ((1, "hy"), (2, "cy")):
+        ins = [
+            cx.const(begin, i64, f"{what}_begin"),
+            cx.const(end, i64, f"{what}_end"),
+            cx.const([0], i64, f"{what}_axes"),
+        ]
+        last.append(cx.emit(ge.StridedSliceV2, rnn.results[k], *ins, suffix=what, types=[cx.out(k)]).results[0])
+    return [rnn.results[0], *last, _Unused(cx, "the workspace of mkldnn_rnn_layer")]  # type: ignore[list-item]
 
 
 # ---------------------------------------------------------------------------------------
