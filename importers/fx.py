@@ -1149,6 +1149,114 @@ def _mkldnn_rnn_layer(cx: _Node) -> list[SSAValue]:
     return [rnn.results[0], *last, _Unused(cx, "the workspace of mkldnn_rnn_layer")]  # type: ignore[list-item]
 
 
+@converts("aten.lstm.input", "aten.gru.input")
+def _recurrent(cx: _Node) -> list[SSAValue]:
+    # A whole nn.LSTM / nn.GRU, as torch.export keeps it (a converter's op is not
+    # decomposed: _decomposition_table). TorchAir leaves both unimplemented
+    # (ge_converter/aten/lstm.py, gru.py): the GE ops importers/onnx_rnn.py makes of ONNX's
+    # LSTM and GRU, one per layer and direction (common_lstm_fusion_pass.cc:
+    # CommonLSTMFusionPass::Fusion -> DynamicRNN; gru_fusion_pass.cc: GRUFusionPass::Fusion
+    # -> DynamicGRUV2), with torch's gate blocks kept by gate_order (rnn.h: LSTM's i, f, g, o
+    # as "ifjo"; GRU's r, z, n as "rzh", its n = tanh(W_in x + b_in + r * (W_hn h + b_hn))
+    # DynamicGRUV2's reset_after). Per layer and direction, params hold w_ih, w_hh (and
+    # b_ih, b_hh with has_biases): DynamicRNN's w = ConcatD(TransposeD(w_ih),
+    # TransposeD(w_hh)), b = b_ih + b_hh; DynamicGRUV2's weights TransposeD(w_ih),
+    # TransposeD(w_hh), the biases as they are (zeros without); each direction's initial
+    # state is its row of hx (SplitD). A bidirectional layer's two y are joined on the
+    # feature axis (ConcatD, dim 2) for the next layer; hy (and cy) are the final steps
+    # (step 0 of a reverse direction, as importers/onnx_rnn.py's bind_last) joined on dim 0.
+    lstm = cx.op == "aten.lstm.input"
+    if cx.a("train"):
+        raise cx.error("train = True is not supported (inference)")
+    layers, nd = int(cx.a("num_layers")), 2 if cx.a("bidirectional") else 1
+    per = 4 if cx.a("has_biases") else 2
+    params = cx.xs("params")
+    if len(params) != layers * nd * per:
+        raise cx.error(
+            f"{len(params)} parameters for {layers} layer(s) of {nd} direction(s) (a projection, proj_size, "
+            "is not supported)"
+        )
+    x = cx.x("input")
+    batch_first = bool(cx.a("batch_first"))
+    if batch_first:  # [B, T, I] -> the kernels' time-major [T, B, I]
+        x = cx.emit(ge.TransposeD, x, suffix="TransposeD_input", perm=[1, 0, 2]).results[0]
+    elem = _element_type(x)
+    t, b, _ = cast(TensorType[Attribute], x.type).get_shape()
+    hid = cast(TensorType[Attribute], params[1].type).get_shape()[1]  # w_hh [gates * H, H]
+    state = TensorType(elem, [t, b, hid])
+    one = TensorType(elem, [1, b, hid])
+    initial = [cx.xs("hx")[0], cx.xs("hx")[1]] if lstm else [cx.x("hx")]
+    rows = [
+        list(
+            cx.emit(
+                ge.SplitD, v, suffix=f"SplitD_hx{k}", types=[one] * (layers * nd), split_dim=0, num_split=layers * nd
+            ).results
+        )
+        if layers * nd > 1
+        else [v]
+        for k, v in enumerate(initial)
+    ]
+    i64 = IntegerType(64)
+    finals: list[list[SSAValue]] = [[] for _ in initial]
+    for layer in range(layers):
+        last = layer == layers - 1
+        ys = []
+        for d in range(nd):
+            k = layer * nd + d
+            tag = f"l{layer}" + ("_reverse" if d else "")
+            # the op giving the node's output 0 is named after the node
+            own = last and nd == 1 and not batch_first
+            w_ih, w_hh, *bias = params[k * per : (k + 1) * per]
+            wt = [
+                cx.emit(ge.TransposeD, w, suffix=f"TransposeD_{n}_{tag}", perm=[1, 0]).results[0]
+                for w, n in ((w_ih, "w_ih"), (w_hh, "w_hh"))
+            ]
+            gates = (4 if lstm else 3) * hid
+            biases = bias or [
+                cx.const(np.zeros(gates), elem, f"b_ih_{tag}"),
+                cx.const(np.zeros(gates), elem, f"b_hh_{tag}"),
+            ]
+            attrs: dict[str, Any] = {"direction": "REDIRECTIONAL" if d else "UNIDIRECTIONAL", "is_training": False}
+            if lstm:
+                w = cx.emit(ge.ConcatD, wt, suffix=f"ConcatD_w_{tag}", concat_dim=0, N=2).results[0]
+                bsum = cx.emit(ge.Add, *biases, suffix=f"Add_b_{tag}").results[0]
+                ins = [x, w, bsum, rows[0][k], rows[1][k]]
+                rnn = cx.emit(ge.DynamicRNN, *ins, suffix=None if own else f"DynamicRNN_{tag}", types=[state] * 8, gate_order="ifjo", **attrs)  # fmt: skip
+            else:
+                ins = [x, *wt, *biases, rows[0][k]]
+                rnn = cx.emit(ge.DynamicGRUV2, *ins, suffix=None if own else f"DynamicGRUV2_{tag}", types=[state] * 6, gate_order="rzh", reset_after=True, **attrs)  # fmt: skip
+            ys.append(rnn.results[0])
+            begin, end = ([0], [1]) if d else ([-1], [2**62])  # the final step, at any T
+            for j in range(len(initial)):
+                what = ("hy", "cy")[j] + f"_{tag}"
+                ins = [
+                    cx.const(begin, i64, f"{what}_begin"),
+                    cx.const(end, i64, f"{what}_end"),
+                    cx.const([0], i64, f"{what}_axes"),
+                ]
+                finals[j].append(
+                    cx.emit(ge.StridedSliceV2, rnn.results[1 + j], *ins, suffix=what, types=[one]).results[0]
+                )
+        if nd == 1:
+            x = ys[0]
+        else:
+            both = TensorType(elem, [t, b, nd * hid])
+            name = None if last and not batch_first else f"ConcatD_y_l{layer}"
+            x = cx.emit(ge.ConcatD, ys, suffix=name, types=[both], concat_dim=2, N=2).results[0]
+    if batch_first:
+        x = cx.emit(ge.TransposeD, x, types=[cx.out(0)], perm=[1, 0, 2]).results[0]
+    outs = [x]
+    for j, got in enumerate(finals):
+        what = ("hy", "cy")[j]
+        if len(got) == 1:
+            outs.append(got[0])
+        else:
+            outs.append(
+                cx.emit(ge.ConcatD, got, suffix=what, types=[cx.out(1 + j)], concat_dim=0, N=len(got)).results[0]
+            )
+    return outs
+
+
 # ---------------------------------------------------------------------------------------
 # The walk
 # ---------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ takes it, float16.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 import numpy as np
@@ -439,7 +440,36 @@ DIRECT: dict[str, Callable] = {
         [_x(3, 2, 4, dtype=dt), _x(20, 4, seed=1, dtype=dt) * 0.5, _x(20, 5, seed=2, dtype=dt) * 0.5,
          _x(20, seed=3, dtype=dt), _x(20, seed=4, dtype=dt), _x(1, 2, 5, seed=5, dtype=dt),
          _x(1, 2, 5, seed=6, dtype=dt)]),
+    # two bidirectional batch-first layers with biases; one time-major layer without
+    "aten.lstm.input": lambda dt: _rnn_case(A.lstm.input, 4, dt),
+    "aten.gru.input": lambda dt: _rnn_case(A.gru.input, 3, dt),
 }  # fmt: skip
+
+
+def _rnn_case(op, gates: int, dt):
+    """DIRECT's case of aten.lstm.input / aten.gru.input (`gates` 4 / 3): every output of
+    two calls, (input [B=2, T=3, I=4], 2 bidirectional layers, H = 5, biases, batch_first)
+    and (input [T=3, B=2, I=4], 1 layer, no biases, time-major)."""
+    lstm = gates == 4
+    h = 5
+    shapes = []
+    for layer in range(2):
+        for _ in range(2):
+            shapes += [(gates * h, 4 if layer == 0 else 2 * h), (gates * h, h), (gates * h,), (gates * h,)]
+    shapes += [(gates * h, 4), (gates * h, h)]
+    params = [_x(*sh, seed=10 + k, dtype=dt) * 0.5 for k, sh in enumerate(shapes)]
+    x1, x2 = _x(2, 3, 4, dtype=dt), _x(3, 2, 4, seed=1, dtype=dt)
+    states = [_x(4, 2, h, seed=2, dtype=dt), _x(4, 2, h, seed=3, dtype=dt), _x(1, 2, h, seed=4, dtype=dt)]
+    states += [_x(1, 2, h, seed=5, dtype=dt)]
+
+    # written as an FX graph (one placeholder per tensor: symbolic_trace takes no *args)
+    graph = torch.fx.Graph()
+    x1n, x2n, h1, c1, h2, c2, *ps = [graph.placeholder(f"a{k}") for k in range(6 + len(params))]
+    a = graph.call_function(op, (x1n, [h1, c1] if lstm else h1, ps[:16], True, 2, 0.0, False, True, True))
+    b = graph.call_function(op, (x2n, [h2, c2] if lstm else h2, ps[16:], False, 1, 0.0, False, False, False))
+    graph.output([graph.call_function(operator.getitem, (r, k)) for r in (a, b) for k in range(3 if lstm else 2)])
+    return torch.fx.GraphModule(torch.nn.Module(), graph), [x1, x2, *states, *params]
+
 
 # ops whose eager CPU kernel takes no float16 (nothing to compare with at that dtype)
 NO_FLOAT16 = {"aten.mkldnn_rnn_layer.default": "oneDNN's CPU LSTM has no float16 primitive here"}
@@ -473,7 +503,7 @@ LOOSE = {"aten.addmm.default": 10, "aten.mm.default": 10, "aten.bmm.default": 10
          "aten._adaptive_avg_pool2d.default": 5, "aten.adaptive_avg_pool2d.default": 5, "aten.mean.dim": 5,
          "aten.mean.default": 5, "aten.sum.dim_IntList": 5, "aten.sum.default": 10, "aten._softmax.default": 10,
          "aten.softmax.int": 10, "aten._log_softmax.default": 10, "aten.log_softmax.int": 10,
-         "aten.pow.Tensor_Tensor": 5, "aten.gelu.default": 5, "aten.mkldnn_rnn_layer.default": 10}  # fmt: skip
+         "aten.pow.Tensor_Tensor": 5, "aten.gelu.default": 5, "aten.mkldnn_rnn_layer.default": 10, "aten.lstm.input": 10, "aten.gru.input": 10}  # fmt: skip
 
 
 def _direct_module(op: str, dtype):
