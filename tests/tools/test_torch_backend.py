@@ -248,16 +248,16 @@ def test_exported_program_through_the_tools(tmp_path):
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["f32", "f16"])
-@pytest.mark.parametrize("kind", ["lstm", "gru"])
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn"])
 def test_recurrent_layers_match_eager(kind, dtype, tmp_path):
-    """nn.LSTM / nn.GRU (two layers, bidirectional, batch-first, with and without biases)
+    """nn.LSTM / nn.GRU / nn.RNN (two layers, bidirectional, batch-first, with and without biases)
     reach the backend as ATen graphs and match eager under `check`, every output (y and the
     final states, stacked). A float32 LSTM is captured as one mkldnn_rnn_layer per layer and
     direction: each becomes one DynamicRNN; the others are the unrolled cells (unbind, flip
     of the reverse direction, stack)."""
     torch._dynamo.reset()
     torch.manual_seed(0)
-    cls = torch.nn.LSTM if kind == "lstm" else torch.nn.GRU
+    cls = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU, "rnn": torch.nn.RNN}[kind]
     bias = dtype == torch.float32
     m = cls(4, 6, num_layers=2, bidirectional=True, batch_first=True, bias=bias).eval().to(dtype)
     x = torch.randn(2, 3, 4).to(dtype)
