@@ -10,6 +10,7 @@ takes it, float16.
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -566,3 +567,31 @@ def test_get_attr_tensor_constant_is_a_const():
     module = import_graph_module(gm, None, "k.py")
     x = _x(4, 3, seed=2)[:2]
     np.testing.assert_allclose(api.reference(module, [x.numpy()])[0], (x * c + 1.0).numpy(), rtol=1e-6)
+
+
+def test_recurrent_refusals_are_one_line():
+    """What the recurrent converters refuse, each one FxImportError line naming the ATen op:
+    an LSTM projection (proj_size: a fifth parameter per layer), a training-mode layer
+    (dropout between layers), and mkldnn_rnn_layer's own batch-first reading (torch's lstm
+    transposes a batch-first input itself)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from importers.fx import import_graph_module
+
+    x = _x(2, 3, 4)
+    for m, what in [
+        (torch.nn.LSTM(4, 5, proj_size=2).eval(), r"aten.lstm.input .*: 5 parameters for 1 layer\(s\) .*proj_size"),
+        (torch.nn.GRU(4, 5, num_layers=2, dropout=0.5).train(), r"aten.gru.input .*: train = True is not supported"),
+    ]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # export's note on nn.LSTM's _flat_weights
+            program = torch.export.export(m, (x,))
+        with pytest.raises(FxImportError, match=what):
+            import_exported_program(program, "rnn.py")
+
+    def layer(x, wi, wh, h, c):
+        return A.mkldnn_rnn_layer.default(x, wi, wh, wi, wh, h, c, False, [], 2, 5, 1, False, False, True, False)[0]
+
+    gm = make_fx(layer, tracing_mode="fake")(x, _x(20, 4), _x(20, 5), _x(1, 2, 5), _x(1, 2, 5))
+    with pytest.raises(FxImportError, match=r"aten.mkldnn_rnn_layer.default .*: batch_first = True is not supported"):
+        import_graph_module(gm, None, "layer.py")
