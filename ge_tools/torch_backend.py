@@ -50,6 +50,8 @@ buffers and the user's inputs are ge.Data, fed each call.
 
 The backend is registered under torch's entry point (`torch_dynamo_backends` in
 pyproject.toml), so `backend="ge_xdsl"` needs no import; `ge_xdsl` itself may be passed too.
+Importing this module (which that lookup does) turns on Dynamo's `allow_rnn`, so nn.LSTM,
+nn.GRU and nn.RNN reach the backend as graphs instead of running eagerly (_allow_rnn).
 """
 
 from __future__ import annotations
@@ -65,6 +67,27 @@ from ge_tools import api
 from report.html import Check, write_report
 
 __all__ = ["GeCheckError", "ge_xdsl"]
+
+
+def _allow_rnn() -> None:
+    """Let Dynamo capture nn.LSTM, nn.GRU and nn.RNN (torch._dynamo.config.allow_rnn).
+
+    Dynamo decides at trace time, before any backend sees a graph, to run an RNN module
+    eagerly unless `allow_rnn` is on, and torch.compile hides a backend's own context
+    (`backend_ctx_ctor`, which only torch._dynamo.optimize honours). The one moment a
+    backend acts before Dynamo traces is its import: torch imports this module when
+    `torch.compile(..., backend="ge_xdsl")` looks the name up (the entry point), so the
+    flag is set here, process-wide, as torch.export sets it for its own tracing
+    (torch/export/_trace.py: ExportDynamoConfig.allow_rnn = True). A user who wants RNNs
+    run eagerly sets it back to False after the import (docs/bring_your_model.md)."""
+    try:
+        import torch._dynamo
+    except ImportError:  # the core without the `models` extra: nothing to configure
+        return
+    torch._dynamo.config.allow_rnn = True
+
+
+_allow_rnn()
 
 _BACKEND_KEYS = ("pipeline", "check", "accept_undecidable", "remarks", "stats", "dump_dir", "report")
 

@@ -933,6 +933,56 @@ def _cat(cx: _Node) -> SSAValue:
     return cx.single(ge.ConcatD, xs, concat_dim=d + rank if d < 0 else d, N=len(xs))
 
 
+@converts("aten.unbind.int")
+def _unbind(cx: _Node) -> list[SSAValue]:
+    # TorchAir: ge_converter/aten/unbind.py: Unpack(self) {num = the outputs, axis = dim},
+    # which the ge dialect lacks: the sequence torch's ONNX exporter writes for unbind
+    # (symbolic_opset13.py: unbind: Split, then Squeeze of each part), as importers/onnx.py
+    # imports it: SplitD {split_dim, num_split}, Squeeze {axis = [dim]} per part (a dim of
+    # size 1: the Squeeze alone)
+    rank = cx.rank("self")
+    d = int(cx.a("dim"))
+    d = d + rank if d < 0 else d
+    types = [_tensor_type(v, cx.where) for v in cx.node.meta["val"]]
+    parts = [cx.x("self")]
+    if len(types) > 1:
+        one = list(types[0].get_shape())
+        one.insert(d, 1)  # each part keeps the dim, size 1
+        piece = TensorType(types[0].element_type, one)
+        op = cx.emit(
+            ge.SplitD, parts[0], suffix="SplitD", types=[piece] * len(types), split_dim=d, num_split=len(types)
+        )
+        parts = list(op.results)
+    return [
+        cx.emit(ge.Squeeze, p, suffix=str(k), types=[t], axis=[d]).results[0]
+        for k, (p, t) in enumerate(zip(parts, types, strict=True))
+    ]
+
+
+@converts("aten.flip.default")
+def _flip(cx: _Node) -> SSAValue:
+    # TorchAir: ge_converter/aten/flip.py: ReverseV2(self, dims), which the ge dialect lacks:
+    # the Slice torch's ONNX exporter writes for flip (symbolic_opset10.py: flip: starts -1,
+    # ends -INT64_MAX, steps -1 on each of dims), as importers/onnx.py imports it
+    # (slice_plugin.cc: StridedSliceV2(x, begin, end, axes, strides))
+    dims = _dims(cx, "dims", cx.rank("self"))
+    if not dims:
+        return cx.single(ge.Identity, cx.x("self"))
+    i64, n = IntegerType(64), len(dims)
+    ins = [cx.const([-1] * n, i64, "begin"), cx.const([-(2**63 - 1)] * n, i64, "end"), cx.const(dims, i64, "axes")]
+    ins.append(cx.const([-1] * n, i64, "strides"))
+    return cx.single(ge.StridedSliceV2, cx.x("self"), *ins)
+
+
+@converts("aten.stack.default")
+def _stack(cx: _Node) -> SSAValue:
+    # TorchAir: ge_converter/aten/stack.py: Pack(tensors) {N, axis = dim}
+    d = int(cx.a("dim") or 0)
+    rank = len(cx.out().get_shape())
+    xs = cx.xs("tensors")
+    return cx.single(ge.Pack, xs, axis=d + rank if d < 0 else d, N=len(xs))
+
+
 @converts("aten.split_with_sizes.default", "aten.split.Tensor")
 def _split(cx: _Node) -> list[SSAValue]:
     # TorchAir: ge_converter/aten/split_with_sizes.py: SplitV(self, split_sizes, dim) ->
@@ -1027,6 +1077,184 @@ def _sdpa(cx: _Node) -> list[SSAValue]:
     p = cx.emit(ge.SoftmaxV2, s, suffix="SoftmaxV2", axes=[-1]).results[0]
     out = cx.emit(ge.BatchMatMulV2, p, v, types=[cx.out(0)], adj_x1=False, adj_x2=False).results[0]
     return [out, _Unused(cx, "the logsumexp of scaled_dot_product_attention")]  # type: ignore[list-item]
+
+
+# -- recurrent layers ----------------------------------------------------------------------------
+
+# mkldnn_rnn_layer's `mode`, ideep's rnn_kind (RNN_RELU 0, RNN_TANH 1, LSTM 2, GRU 3)
+_MKLDNN_LSTM = 2
+
+
+@converts("aten.mkldnn_rnn_layer.default")
+def _mkldnn_rnn_layer(cx: _Node) -> list[SSAValue]:
+    # One layer and direction of an LSTM: what torch's CPU lstm runs per layer and direction
+    # (ATen: native/mkldnn/RNN.cpp: mkldnn_impl), and so what AOTAutograd captures of an
+    # nn.LSTM in float32. TorchAir has no converter for it (ge_converter/aten/lstm.py leaves
+    # aten.lstm unimplemented; on the NPU, torch_npu's npu_lstm is DynamicRNN): the GE op
+    # importers/onnx_rnn.py makes of ONNX's LSTM (common_lstm_fusion_pass.cc:
+    # CommonLSTMFusionPass::Fusion -> DynamicRNN), with torch's gate blocks i, f, g, o kept
+    # by gate_order "ifjo" (rnn.h: REG_OP(DynamicRNN)): w = ConcatD(TransposeD(weight0),
+    # TransposeD(weight1)) [I + H, 4H] and b = weight2 + weight3, which GE's constant folding
+    # computes for frozen parameters as the fusion pass rewrites its Consts (without biases,
+    # weight2 / weight3 repeat weight0 / weight1 and b is zeros); init_h, init_c = hx_, cx_.
+    # The output is DynamicRNN's y, hy / cy the final step of output_h / output_c (step 0 of
+    # a reverse layer: REDIRECTIONAL writes step t at index t, as importers/onnx_rnn.py's
+    # bind_last reads it); the workspace (training only) is refused where read.
+    mode = cx.a("mode")
+    if mode != _MKLDNN_LSTM:
+        raise cx.error(f"mode {mode} is not supported (only mkldnn's LSTM, mode {_MKLDNN_LSTM})")
+    if cx.a("train"):
+        raise cx.error("train = True is not supported (inference)")
+    if cx.a("batch_sizes"):
+        raise cx.error("a packed sequence (batch_sizes) is not supported")
+    if cx.a("batch_first"):
+        # torch's lstm transposes a batch-first input itself and passes false (mkldnn_impl);
+        # the CPU kernel's own batch-first reading is not what eager torch computes
+        raise cx.error("batch_first = True is not supported (the input must be time-major)")
+    x = cx.x("input")
+    elem = _element_type(x)
+    hid = int(cx.a("hidden_size"))
+    wt = [
+        cx.emit(ge.TransposeD, cx.x(n), suffix=f"TransposeD_{n}", perm=[1, 0]).results[0]
+        for n in ("weight0", "weight1")
+    ]
+    w = cx.emit(ge.ConcatD, wt, suffix="ConcatD_w", concat_dim=0, N=2).results[0]
+    if cx.a("has_biases"):
+        b = cx.emit(ge.Add, cx.x("weight2"), cx.x("weight3"), suffix="Add_b").results[0]
+    else:
+        b = cx.const(np.zeros(4 * hid), elem, "b")
+    reverse = bool(cx.a("reverse"))
+    rnn = cx.emit(
+        ge.DynamicRNN,
+        x,
+        w,
+        b,
+        cx.x("hx_"),
+        cx.x("cx_"),
+        types=[cx.out(0)] * 8,
+        direction="REDIRECTIONAL" if reverse else "UNIDIRECTIONAL",
+        gate_order="ifjo",
+        is_training=False,
+    )
+    i64 = IntegerType(64)
+    begin, end = ([0], [1]) if reverse else ([-1], [2**62])  # the final step, at any T
+    last = []
+    for k, what in ((1, "hy"), (2, "cy")):
+        ins = [
+            cx.const(begin, i64, f"{what}_begin"),
+            cx.const(end, i64, f"{what}_end"),
+            cx.const([0], i64, f"{what}_axes"),
+        ]
+        last.append(cx.emit(ge.StridedSliceV2, rnn.results[k], *ins, suffix=what, types=[cx.out(k)]).results[0])
+    return [rnn.results[0], *last, _Unused(cx, "the workspace of mkldnn_rnn_layer")]  # type: ignore[list-item]
+
+
+@converts("aten.lstm.input", "aten.gru.input")
+def _recurrent(cx: _Node) -> list[SSAValue]:
+    # A whole nn.LSTM / nn.GRU, as torch.export keeps it (a converter's op is not
+    # decomposed: _decomposition_table). TorchAir leaves both unimplemented
+    # (ge_converter/aten/lstm.py, gru.py): the GE ops importers/onnx_rnn.py makes of ONNX's
+    # LSTM and GRU, one per layer and direction (common_lstm_fusion_pass.cc:
+    # CommonLSTMFusionPass::Fusion -> DynamicRNN; gru_fusion_pass.cc: GRUFusionPass::Fusion
+    # -> DynamicGRUV2), with torch's gate blocks kept by gate_order (rnn.h: LSTM's i, f, g, o
+    # as "ifjo"; GRU's r, z, n as "rzh", its n = tanh(W_in x + b_in + r * (W_hn h + b_hn))
+    # DynamicGRUV2's reset_after). Per layer and direction, params hold w_ih, w_hh (and
+    # b_ih, b_hh with has_biases): DynamicRNN's w = ConcatD(TransposeD(w_ih),
+    # TransposeD(w_hh)), b = b_ih + b_hh; DynamicGRUV2's weights TransposeD(w_ih),
+    # TransposeD(w_hh), the biases as they are (zeros without); each direction's initial
+    # state is its row of hx (SplitD). A bidirectional layer's two y are joined on the
+    # feature axis (ConcatD, dim 2) for the next layer; hy (and cy) are the final steps
+    # (step 0 of a reverse direction, as importers/onnx_rnn.py's bind_last) joined on dim 0.
+    lstm = cx.op == "aten.lstm.input"
+    if cx.a("train"):
+        raise cx.error("train = True is not supported (inference)")
+    layers, nd = int(cx.a("num_layers")), 2 if cx.a("bidirectional") else 1
+    per = 4 if cx.a("has_biases") else 2
+    params = cx.xs("params")
+    if len(params) != layers * nd * per:
+        raise cx.error(
+            f"{len(params)} parameters for {layers} layer(s) of {nd} direction(s) (a projection, proj_size, "
+            "is not supported)"
+        )
+    x = cx.x("input")
+    batch_first = bool(cx.a("batch_first"))
+    if batch_first:  # [B, T, I] -> the kernels' time-major [T, B, I]
+        x = cx.emit(ge.TransposeD, x, suffix="TransposeD_input", perm=[1, 0, 2]).results[0]
+    elem = _element_type(x)
+    t, b, _ = cast(TensorType[Attribute], x.type).get_shape()
+    hid = cast(TensorType[Attribute], params[1].type).get_shape()[1]  # w_hh [gates * H, H]
+    state = TensorType(elem, [t, b, hid])
+    one = TensorType(elem, [1, b, hid])
+    initial = [cx.xs("hx")[0], cx.xs("hx")[1]] if lstm else [cx.x("hx")]
+    rows = [
+        list(
+            cx.emit(
+                ge.SplitD, v, suffix=f"SplitD_hx{k}", types=[one] * (layers * nd), split_dim=0, num_split=layers * nd
+            ).results
+        )
+        if layers * nd > 1
+        else [v]
+        for k, v in enumerate(initial)
+    ]
+    i64 = IntegerType(64)
+    finals: list[list[SSAValue]] = [[] for _ in initial]
+    for layer in range(layers):
+        last = layer == layers - 1
+        ys = []
+        for d in range(nd):
+            k = layer * nd + d
+            tag = f"l{layer}" + ("_reverse" if d else "")
+            # the op giving the node's output 0 is named after the node
+            own = last and nd == 1 and not batch_first
+            w_ih, w_hh, *bias = params[k * per : (k + 1) * per]
+            wt = [
+                cx.emit(ge.TransposeD, w, suffix=f"TransposeD_{n}_{tag}", perm=[1, 0]).results[0]
+                for w, n in ((w_ih, "w_ih"), (w_hh, "w_hh"))
+            ]
+            gates = (4 if lstm else 3) * hid
+            biases = bias or [
+                cx.const(np.zeros(gates), elem, f"b_ih_{tag}"),
+                cx.const(np.zeros(gates), elem, f"b_hh_{tag}"),
+            ]
+            attrs: dict[str, Any] = {"direction": "REDIRECTIONAL" if d else "UNIDIRECTIONAL", "is_training": False}
+            if lstm:
+                w = cx.emit(ge.ConcatD, wt, suffix=f"ConcatD_w_{tag}", concat_dim=0, N=2).results[0]
+                bsum = cx.emit(ge.Add, *biases, suffix=f"Add_b_{tag}").results[0]
+                ins = [x, w, bsum, rows[0][k], rows[1][k]]
+                rnn = cx.emit(ge.DynamicRNN, *ins, suffix=None if own else f"DynamicRNN_{tag}", types=[state] * 8, gate_order="ifjo", **attrs)  # fmt: skip
+            else:
+                ins = [x, *wt, *biases, rows[0][k]]
+                rnn = cx.emit(ge.DynamicGRUV2, *ins, suffix=None if own else f"DynamicGRUV2_{tag}", types=[state] * 6, gate_order="rzh", reset_after=True, **attrs)  # fmt: skip
+            ys.append(rnn.results[0])
+            begin, end = ([0], [1]) if d else ([-1], [2**62])  # the final step, at any T
+            for j in range(len(initial)):
+                what = ("hy", "cy")[j] + f"_{tag}"
+                ins = [
+                    cx.const(begin, i64, f"{what}_begin"),
+                    cx.const(end, i64, f"{what}_end"),
+                    cx.const([0], i64, f"{what}_axes"),
+                ]
+                finals[j].append(
+                    cx.emit(ge.StridedSliceV2, rnn.results[1 + j], *ins, suffix=what, types=[one]).results[0]
+                )
+        if nd == 1:
+            x = ys[0]
+        else:
+            both = TensorType(elem, [t, b, nd * hid])
+            name = None if last and not batch_first else f"ConcatD_y_l{layer}"
+            x = cx.emit(ge.ConcatD, ys, suffix=name, types=[both], concat_dim=2, N=2).results[0]
+    if batch_first:
+        x = cx.emit(ge.TransposeD, x, types=[cx.out(0)], perm=[1, 0, 2]).results[0]
+    outs = [x]
+    for j, got in enumerate(finals):
+        what = ("hy", "cy")[j]
+        if len(got) == 1:
+            outs.append(got[0])
+        else:
+            outs.append(
+                cx.emit(ge.ConcatD, got, suffix=what, types=[cx.out(1 + j)], concat_dim=0, N=len(got)).results[0]
+            )
+    return outs
 
 
 # ---------------------------------------------------------------------------------------

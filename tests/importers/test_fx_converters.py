@@ -9,6 +9,8 @@ takes it, float16.
 
 from __future__ import annotations
 
+import operator
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -422,7 +424,56 @@ DIRECT: dict[str, Callable] = {
     "aten.full_like.default": lambda dt: (lambda a: A.sub.Tensor(A.full_like.default(a, 2.0), a), [_x(2, 3, dtype=dt)]),
     "aten.zeros_like.default": lambda dt: (lambda a: A.sub.Tensor(A.zeros_like.default(a), a), [_x(2, 3, dtype=dt)]),
     "aten.ones_like.default": lambda dt: (lambda a: A.sub.Tensor(A.ones_like.default(a), a), [_x(2, 3, dtype=dt)]),
+    # each part of dim 1, and of a size-1 dim (the Squeeze alone)
+    "aten.unbind.int": lambda dt: (
+        lambda a, b: [*A.unbind.int(a, 1), *A.unbind.int(b, -1)], [_x(2, 3, 4, dtype=dt), _x(3, 1, seed=1, dtype=dt)]),
+    "aten.stack.default": lambda dt: (
+        lambda a, b: [A.stack.default([a, b]), A.stack.default([a, b, a], -1)],
+        [_x(2, 3, dtype=dt), _x(2, 3, seed=1, dtype=dt)]),
+    "aten.flip.default": lambda dt: (
+        lambda a: [A.flip.default(a, [0]), A.flip.default(a, [-1, 1])], [_x(4, 3, 5, dtype=dt)]),
+    # a forward layer with biases, a reverse one without (weight2 / weight3 then repeat
+    # weight0 / weight1, as torch's lstm passes them, and are not read): output, hy, cy
+    "aten.mkldnn_rnn_layer.default": lambda dt: (
+        lambda x, wi, wh, bi, bh, h, c: [
+            *A.mkldnn_rnn_layer.default(x, wi, wh, bi, bh, h, c, False, [], 2, 5, 1, True, False, False, False)[:3],
+            *A.mkldnn_rnn_layer.default(x, wi, wh, wi, wh, h, c, True, [], 2, 5, 1, False, True, False, False)[:3]],
+        [_x(3, 2, 4, dtype=dt), _x(20, 4, seed=1, dtype=dt) * 0.5, _x(20, 5, seed=2, dtype=dt) * 0.5,
+         _x(20, seed=3, dtype=dt), _x(20, seed=4, dtype=dt), _x(1, 2, 5, seed=5, dtype=dt),
+         _x(1, 2, 5, seed=6, dtype=dt)]),
+    # two bidirectional batch-first layers with biases; one time-major layer without
+    "aten.lstm.input": lambda dt: _rnn_case(A.lstm.input, 4, dt),
+    "aten.gru.input": lambda dt: _rnn_case(A.gru.input, 3, dt),
 }  # fmt: skip
+
+
+def _rnn_case(op, gates: int, dt):
+    """DIRECT's case of aten.lstm.input / aten.gru.input (`gates` 4 / 3): every output of
+    two calls, (input [B=2, T=3, I=4], 2 bidirectional layers, H = 5, biases, batch_first)
+    and (input [T=3, B=2, I=4], 1 layer, no biases, time-major)."""
+    lstm = gates == 4
+    h = 5
+    shapes = []
+    for layer in range(2):
+        for _ in range(2):
+            shapes += [(gates * h, 4 if layer == 0 else 2 * h), (gates * h, h), (gates * h,), (gates * h,)]
+    shapes += [(gates * h, 4), (gates * h, h)]
+    params = [_x(*sh, seed=10 + k, dtype=dt) * 0.5 for k, sh in enumerate(shapes)]
+    x1, x2 = _x(2, 3, 4, dtype=dt), _x(3, 2, 4, seed=1, dtype=dt)
+    states = [_x(4, 2, h, seed=2, dtype=dt), _x(4, 2, h, seed=3, dtype=dt), _x(1, 2, h, seed=4, dtype=dt)]
+    states += [_x(1, 2, h, seed=5, dtype=dt)]
+
+    # written as an FX graph (one placeholder per tensor: symbolic_trace takes no *args)
+    graph = torch.fx.Graph()
+    x1n, x2n, h1, c1, h2, c2, *ps = [graph.placeholder(f"a{k}") for k in range(6 + len(params))]
+    a = graph.call_function(op, (x1n, [h1, c1] if lstm else h1, ps[:16], True, 2, 0.0, False, True, True))
+    b = graph.call_function(op, (x2n, [h2, c2] if lstm else h2, ps[16:], False, 1, 0.0, False, False, False))
+    graph.output([graph.call_function(operator.getitem, (r, k)) for r in (a, b) for k in range(3 if lstm else 2)])
+    return torch.fx.GraphModule(torch.nn.Module(), graph), [x1, x2, *states, *params]
+
+
+# ops whose eager CPU kernel takes no float16 (nothing to compare with at that dtype)
+NO_FLOAT16 = {"aten.mkldnn_rnn_layer.default": "oneDNN's CPU LSTM has no float16 primitive here"}
 
 
 def _unary(name: str, positive: bool = False) -> Callable:
@@ -453,7 +504,7 @@ LOOSE = {"aten.addmm.default": 10, "aten.mm.default": 10, "aten.bmm.default": 10
          "aten._adaptive_avg_pool2d.default": 5, "aten.adaptive_avg_pool2d.default": 5, "aten.mean.dim": 5,
          "aten.mean.default": 5, "aten.sum.dim_IntList": 5, "aten.sum.default": 10, "aten._softmax.default": 10,
          "aten.softmax.int": 10, "aten._log_softmax.default": 10, "aten.log_softmax.int": 10,
-         "aten.pow.Tensor_Tensor": 5, "aten.gelu.default": 5}  # fmt: skip
+         "aten.pow.Tensor_Tensor": 5, "aten.gelu.default": 5, "aten.mkldnn_rnn_layer.default": 10, "aten.lstm.input": 10, "aten.gru.input": 10}  # fmt: skip
 
 
 def _direct_module(op: str, dtype):
@@ -479,6 +530,8 @@ def test_converter_directly(op, dtype, tol):
     """Each converter on exactly its ATen overload, against eager torch running the same graph."""
     from importers.fx import import_graph_module
 
+    if dtype == torch.float16 and op in NO_FLOAT16:
+        pytest.skip(NO_FLOAT16[op])
     gm, inputs = _direct_module(op, dtype)
     module = import_graph_module(gm, None, "direct.py")
     with torch.no_grad():
@@ -514,3 +567,31 @@ def test_get_attr_tensor_constant_is_a_const():
     module = import_graph_module(gm, None, "k.py")
     x = _x(4, 3, seed=2)[:2]
     np.testing.assert_allclose(api.reference(module, [x.numpy()])[0], (x * c + 1.0).numpy(), rtol=1e-6)
+
+
+def test_recurrent_refusals_are_one_line():
+    """What the recurrent converters refuse, each one FxImportError line naming the ATen op:
+    an LSTM projection (proj_size: a fifth parameter per layer), a training-mode layer
+    (dropout between layers), and mkldnn_rnn_layer's own batch-first reading (torch's lstm
+    transposes a batch-first input itself)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from importers.fx import import_graph_module
+
+    x = _x(2, 3, 4)
+    for m, what in [
+        (torch.nn.LSTM(4, 5, proj_size=2).eval(), r"aten.lstm.input .*: 5 parameters for 1 layer\(s\) .*proj_size"),
+        (torch.nn.GRU(4, 5, num_layers=2, dropout=0.5).train(), r"aten.gru.input .*: train = True is not supported"),
+    ]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # export's note on nn.LSTM's _flat_weights
+            program = torch.export.export(m, (x,))
+        with pytest.raises(FxImportError, match=what):
+            import_exported_program(program, "rnn.py")
+
+    def layer(x, wi, wh, h, c):
+        return A.mkldnn_rnn_layer.default(x, wi, wh, wi, wh, h, c, False, [], 2, 5, 1, False, False, True, False)[0]
+
+    gm = make_fx(layer, tracing_mode="fake")(x, _x(20, 4), _x(20, 5), _x(1, 2, 5), _x(1, 2, 5))
+    with pytest.raises(FxImportError, match=r"aten.mkldnn_rnn_layer.default .*: batch_first = True is not supported"):
+        import_graph_module(gm, None, "layer.py")

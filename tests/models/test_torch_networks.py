@@ -9,7 +9,8 @@ own inputs):
 * torch.compile: the returned tensors against eager at a fixed tolerance computed here
   (the backend's own `check`, ge-run's comparison, is tested in
   tests/tools/test_torch_backend.py; here it would repeat the error-bound pass ge-run
-  makes below);
+  makes below), after asserting Dynamo gave the backend a graph (lstm and gru too: the
+  backend turns on Dynamo's allow_rnn, ge_tools/torch_backend.py);
 * the .pt2 program through ge-run as a user runs it (`--input` the same arrays,
   `--save-dir`): ge-run exits 0 after judging every element against the reference
   interpreter (the deep networks' elements step by step: the anchored judgment,
@@ -39,12 +40,6 @@ from ge_tools.torch_backend import ge_xdsl  # noqa: E402
 
 GE_RUN = str(Path(sys.executable).with_name("ge-run"))
 
-# Dynamo runs nn.LSTM and nn.GRU eagerly (torch._dynamo.config.allow_rnn is off), so no
-# graph reaches the backend; with allow_rnn their ATen forms (mkldnn_rnn_layer for LSTM,
-# GRU's cell unrolled with unbind and flip) have no converter yet. Strict: the test fails
-# as soon as one of them passes, so this list only shrinks.
-NOT_CAPTURED = {"lstm", "gru"}
-
 
 def _inputs(name: str) -> tuple:
     net = NETWORKS[name]
@@ -60,15 +55,7 @@ def _close(got: np.ndarray, want: np.ndarray, what: str) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4 * scale, err_msg=what)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="Dynamo runs the RNN eagerly (NOT_CAPTURED)"))
-        if n in NOT_CAPTURED
-        else n
-        for n in sorted(NETWORKS)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(NETWORKS))
 def test_network_matches_eager(name: str, tmp_path: Path) -> None:
     model = NETWORKS[name].build()
     inputs = _inputs(name)

@@ -247,12 +247,62 @@ def test_exported_program_through_the_tools(tmp_path):
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and f"{bad}: error: not a torch.export program" in r.stderr
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["f32", "f16"])
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn"])
+def test_recurrent_layers_match_eager(kind, dtype, tmp_path):
+    """nn.LSTM / nn.GRU / nn.RNN (two layers, bidirectional, batch-first, with and without biases)
+    reach the backend as ATen graphs and match eager under `check`, every output (y and the
+    final states, stacked). A float32 LSTM is captured as one mkldnn_rnn_layer per layer and
+    direction: each becomes one DynamicRNN; the others are the unrolled cells (unbind, flip
+    of the reverse direction, stack)."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    cls = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU, "rnn": torch.nn.RNN}[kind]
+    bias = dtype == torch.float32
+    m = cls(4, 6, num_layers=2, bidirectional=True, batch_first=True, bias=bias).eval().to(dtype)
+    x = torch.randn(2, 3, 4).to(dtype)
+    stats: dict = {}
+    with torch.no_grad():
+        got = _compile(m, check=True, stats=stats, dump_dir=str(tmp_path))(x)
+        want = m(x)
+    flat = lambda v: [t for item in v for t in (flat(item) if isinstance(item, tuple) else [item])]  # noqa: E731
+    tol = 1e-5 if dtype == torch.float32 else 2e-3
+    for g, w in zip(flat(got), flat(want), strict=True):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(g.float().numpy(), w.float().numpy(), rtol=tol, atol=tol)
+    assert stats["compiles"] == 1 and stats["graphs"][0]["mismatch_count"] == 0
+    dumped = (tmp_path / "graph_0.mlir").read_text()
+    assert dumped.count("ge.DynamicRNN") == (4 if kind == "lstm" and dtype == torch.float32 else 0)
+
+
+def test_rnn_needs_no_extra_step():
+    """`torch.compile(lstm, backend="ge_xdsl")` in a fresh process, the backend found by its
+    entry-point name and nothing else set: Dynamo gives the backend the LSTM's graph
+    (importing the backend turned allow_rnn on), which matches eager."""
+    code = (
+        "import torch\n"
+        "torch.manual_seed(0)\n"
+        "m = torch.nn.LSTM(4, 5).eval()\n"
+        "x = torch.randn(3, 2, 4)\n"
+        "stats = {}\n"
+        "with torch.no_grad():\n"
+        "    y, _ = torch.compile(m, backend='ge_xdsl', options={'stats': stats})(x)\n"
+        "    d = float((y - m(x)[0]).abs().max())\n"
+        "print(stats.get('compiles', 0), d < 1e-5)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["1", "True"], r.stdout
+
+
 def test_networks_torch_compile_entry(capsys):
     """`python -m ge_tools.networks --torch-compile NAME ...`: one line per network, a CNN
-    matching eager, and a network Dynamo does not capture reported, not counted as a match."""
+    matching eager, and a network Dynamo does not capture (an LSTM, with allow_rnn set back
+    to False, the opt-out docs/bring_your_model.md names) reported, not counted as a match."""
     from ge_tools.networks import main
 
-    assert main(["--torch-compile", "squeezenet1_1", "lstm"]) == 1
+    with torch._dynamo.config.patch(allow_rnn=False):
+        assert main(["--torch-compile", "squeezenet1_1", "lstm"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("squeezenet1_1: matches eager (1 compiled subgraph(s), ")
     assert out[1] == "lstm: error: not compiled: Dynamo captured no graph (it ran the model eagerly)"
