@@ -58,8 +58,10 @@ lit-stock: $(STAMP)
 	$(TEST_ENV) GE_XDSL_FAST=0 $(BIN)/lit -sv tests/filecheck
 
 # pytest-xdist: one worker per core (`-n auto`); the tests share no files and no session state.
+# worksteal: a worker that runs out takes tests from the other (the real-network tests run
+# 10 to 60 s each, so a fixed split would leave one core idle at the end).
 pytest: $(STAMP)
-	$(TEST_ENV) $(BIN)/pytest -n auto
+	$(TEST_ENV) $(BIN)/pytest -n auto --dist worksteal
 
 # lint, typecheck, lit (with ge_fast's switch on, then off), then pytest; fails when any
 # fails (pytest's "no tests ran", exit 5, fails too).

@@ -69,9 +69,11 @@ from importers.onnx import dense_attr
 __all__ = [
     "CONVERTERS",
     "FxImportError",
+    "import_aten_program",
     "import_exported_program",
     "import_graph_module",
     "load_exported_program",
+    "lower_to_aten",
     "supported_ops",
 ]
 
@@ -1405,10 +1407,21 @@ def _flatten(v: Any) -> list[Any]:
 def import_exported_program(ep: Any, name: str = "<exported program>") -> ModuleOp:
     """The ge module of a torch.export ExportedProgram: its parameters, buffers and lifted
     constants become ge.Const (named by their state-dict names), the user inputs ge.Data.
-    The program is lowered to ATen first by torch's default decompositions
-    (`run_decompositions`), except those of the ops a converter takes whole (TorchAir keeps
-    an op its converter maps, e.g. silu as Swish)."""
-    ep = ep.run_decompositions(_decomposition_table())
+    The program is lowered to ATen first (lower_to_aten), then imported
+    (import_aten_program)."""
+    return import_aten_program(lower_to_aten(ep), name)
+
+
+def lower_to_aten(ep: Any) -> Any:
+    """`ep` lowered to ATen by torch's default decompositions (`run_decompositions`, which
+    traces the program again), except those of the ops a converter takes whole (TorchAir
+    keeps an op its converter maps, e.g. silu as Swish)."""
+    return ep.run_decompositions(_decomposition_table())
+
+
+def import_aten_program(ep: Any, name: str = "<exported program>") -> ModuleOp:
+    """The ge module of an ExportedProgram already lowered by lower_to_aten (a program
+    that holds an op no converter takes fails at that op, as import_graph_module says)."""
     sig = ep.graph_signature
     consts: dict[str, Any] = {}
     ge_names: list[str] = []
