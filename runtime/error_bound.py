@@ -560,9 +560,9 @@ def _abs_product(
     """product(p, |w|) with |w| in float64 (each output element a sum of `terms` products
     of p's and |w|'s elements), |w| made a block of `w`'s output-feature axis `w_axis` at
     a time (each block's result is the same slices of the result's `out_axis`), at most
-    ABS_BLOCK_BYTES each (up to twice that where the axis does not divide): a weight is
-    never held whole in float64 (two more copies of an f32 model, issue 31). A weight of
-    one block is the whole product, as before.
+    ABS_BLOCK_BYTES each (or one slice): a weight is never held whole in float64 (two
+    more copies of an f32 model, issue 31). A weight of one block is the whole product,
+    as before.
 
     Blocked, it is never below the whole product: BLAS sums a block's columns in
     another order in the last bits, but each order's float64 sum of k non-negative
@@ -573,10 +573,10 @@ def _abs_product(
     relative (tests/runtime/test_error_bound_blocks.py checks both sides)."""
     n = w.shape[w_axis]
     per_slice = 8 * (w.size // n) if n else 8
-    step = max(2, ABS_BLOCK_BYTES // max(per_slice, 1))
+    step = max(1, ABS_BLOCK_BYTES // max(per_slice, 1))
     if n <= step:
         return product(p, _abs_f64(w))
-    count = n // step  # blocks of step to 2 * step slices
+    count = -(-n // step)  # blocks of at most step slices
     parts = []
     for i in range(count):
         part = [slice(None)] * w.ndim
