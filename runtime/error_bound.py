@@ -587,6 +587,12 @@ def _abs_product(
     return out
 
 
+def _carries(e: np.ndarray) -> bool:
+    """np.any(e > 0) without a temporary of e's size: a weight's bound (zeros as large
+    as the weight, in float64) read in place (fmax skips NaN, as NaN > 0 is false)."""
+    return bool(np.fmax.reduce(e, axis=None, initial=0.0) > 0)
+
+
 def _abs_f64(w: np.ndarray) -> np.ndarray:
     """|w| in float64, one new array (np.abs(_f64(w)) makes two when w is narrower)."""
     m = np.array(w, dtype=np.float64)
@@ -604,13 +610,13 @@ def _matmul(
     n_axis = 0 if A.get_bool(op, "transpose_x2") else 1
 
     def mm(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return R.matmul_nd(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+        return R.matmul_nd(op, p, q) if _carries(need) else 0.0  # inf * 0 is no error
 
     def mm_w(p: np.ndarray) -> np.ndarray:  # p @ |x2|
         return _abs_product(lambda p_, q: R.matmul_nd(op, p_, q), p, args[1], n_axis, -1, k)
 
     with np.errstate(all="ignore"):
-        e = mm(a, eb, eb) + (mm_w(ea) if np.any(ea > 0) else 0.0) + mm(ea, eb, ea)
+        e = mm(a, eb, eb) + (mm_w(ea) if _carries(ea) else 0.0) + mm(ea, eb, ea)
         if len(args) == 3:
             e = e + bounds[2].reshape(-1)
         extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * mm_w(a)
@@ -638,7 +644,7 @@ def _conv_like(
     grouped = (A.get_int(op, "groups", 1) or 1) != 1
 
     def cv(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return conv(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+        return conv(op, p, q) if _carries(need) else 0.0  # inf * 0 is no error
 
     def cv_w(p: np.ndarray) -> np.ndarray:  # conv(p, |w|)
         if grouped:
@@ -646,7 +652,7 @@ def _conv_like(
         return _abs_product(lambda p_, q: conv(op, p_, q), p, w_raw, k_axis, 1, terms)
 
     with np.errstate(all="ignore"):
-        e = cv(x, ew, ew) + (cv_w(ex) if np.any(ex > 0) else 0.0) + cv(ex, ew, ex)
+        e = cv(x, ew, ew) + (cv_w(ex) if _carries(ex) else 0.0) + cv(ex, ew, ex)
         if len(args) == xi + 3:
             e = e + bounds[xi + 2].reshape(1, -1, 1, 1)
         extra = 2 * _gamma(terms, _u_acc(args[xi].dtype)) * cv_w(x)
@@ -789,7 +795,7 @@ def _batch_matmul(
     n_axis = args[1].ndim - (2 if A.get_bool(op, "adj_x2") else 1)
 
     def mm(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return R.batch_matmul_nd(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+        return R.batch_matmul_nd(op, p, q) if _carries(need) else 0.0  # inf * 0 is no error
 
     def mm_w(p: np.ndarray) -> np.ndarray:  # p @ |x2| over the batch (a vector x2: whole)
         if args[1].ndim < 2:
@@ -797,7 +803,7 @@ def _batch_matmul(
         return _abs_product(lambda p_, q: R.batch_matmul_nd(op, p_, q), p, args[1], n_axis, -1, k)
 
     with np.errstate(all="ignore"):
-        e = mm(a, eb, eb) + (mm_w(ea) if np.any(ea > 0) else 0.0) + mm(ea, eb, ea)
+        e = mm(a, eb, eb) + (mm_w(ea) if _carries(ea) else 0.0) + mm(ea, eb, ea)
         if len(args) == 3:
             e = e + bounds[2]
         extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * mm_w(a)
