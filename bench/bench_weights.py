@@ -15,8 +15,10 @@ os.wait4) and its wall and CPU seconds:
 
 and the same commands on the model with a 4-column W (the tools' own footprint). Prints,
 per tool, peak RSS / model bytes (target: at most 2 plus the feature map), the same with
-the footprint taken off, and import seconds per 100 MB (target: at most 1). A benchmark
-reports; it never fails the exit code on a missed target.
+the footprint taken off, and import seconds per 100 MB (target: at most 1). With
+--phases, also ge-run's peak per phase (read, compile, reference, simulate, error bounds,
+compare, onnxruntime) above its start, in model sizes: where a copy of the weight is made.
+A benchmark reports; it never fails the exit code on a missed target.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from weights_model import Usage, make_model, measure
+from weights_model import Usage, make_model, measure, phase_peaks
 
 TARGET_RSS = 2.0
 TARGET_IMPORT_S_PER_100MB = 1.0
@@ -53,6 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mb", type=float, default=200, help="the initializer's size in MB (default 200)")
     ap.add_argument("--dir", default="/tmp", help="where the models are written (default /tmp)")
     ap.add_argument("--json", help="also write the numbers to this file")
+    ap.add_argument("--phases", action="store_true", help="also ge-run's peak per phase (Linux)")
     ap.add_argument("--make", nargs=2, metavar=("PATH", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.make:
@@ -110,9 +113,19 @@ def main(argv: list[str] | None = None) -> None:
         f"ge-import CPU seconds per 100 MB: {imp:.2f} (target <= {TARGET_IMPORT_S_PER_100MB}): "
         f"{'PASS' if imp <= TARGET_IMPORT_S_PER_100MB else 'FAIL'}"
     )
+    phases: dict[str, list[dict[str, object]]] = {}
+    if args.phases:
+        for label, model in (("ge-run .mlir", f"{big}.mlir"), ("ge-run .onnx", str(big))):
+            phases[label] = [
+                {"phase": p, "start_bytes": start, "peak_bytes": peak, "above_start_over_model": (peak - start) / size}
+                for p, start, peak in phase_peaks([model])
+            ]
+            print(f"{label}, peak per phase above its start (model sizes):")
+            for r in phases[label]:
+                print(f"  {r['phase']:24s} {r['above_start_over_model']:6.2f}  (peak {r['peak_bytes'] / 1e6:.0f} MB)")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"model_bytes": size, "tools": rows}, f, indent=2, sort_keys=True)
+            json.dump({"model_bytes": size, "tools": rows, "phases": phases}, f, indent=2, sort_keys=True)
 
 
 if __name__ == "__main__":

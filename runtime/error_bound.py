@@ -545,22 +545,81 @@ def _reduce_bound(
     return [_finish(op, 0, outs[0], e, extra)]
 
 
+# The most bytes of float64 magnitudes of a weight held at once (_abs_product): a block
+ABS_BLOCK_BYTES = 16 << 20
+
+
+def _abs_product(
+    product: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    p: np.ndarray,
+    w: np.ndarray,
+    w_axis: int,
+    out_axis: int,
+    terms: int,
+) -> np.ndarray:
+    """product(p, |w|) with |w| in float64 (each output element a sum of `terms` products
+    of p's and |w|'s elements), |w| made a block of `w`'s output-feature axis `w_axis` at
+    a time (each block's result is the same slices of the result's `out_axis`), at most
+    ABS_BLOCK_BYTES each (or one slice): a weight is never held whole in float64 (two
+    more copies of an f32 model, issue 31). A weight of one block is the whole product,
+    as before.
+
+    Blocked, it is never below the whole product: BLAS sums a block's columns in
+    another order in the last bits, but each order's float64 sum of k non-negative
+    products lies within gamma_64(k) of the exact one (Higham, a dot product), so the
+    blocked sum times (1 + 4 gamma_64(k)), rounded, is at least the whole one; the rules
+    that use it only add, scale and compare non-negative values (rounding is monotone):
+    their bounds are at least the ones before, larger by at most some 6 gamma_64(k)
+    relative (tests/runtime/test_error_bound_blocks.py checks both sides)."""
+    n = w.shape[w_axis]
+    per_slice = 8 * (w.size // n) if n else 8
+    step = max(1, ABS_BLOCK_BYTES // max(per_slice, 1))
+    if n <= step:
+        return product(p, _abs_f64(w))
+    count = -(-n // step)  # blocks of at most step slices
+    parts = []
+    for i in range(count):
+        part = [slice(None)] * w.ndim
+        part[w_axis] = slice(i * n // count, (i + 1) * n // count)
+        parts.append(product(p, _abs_f64(w[tuple(part)])))
+    out = np.concatenate(parts, axis=out_axis)
+    out *= 1 + 4 * _gamma(terms, 2.0**-53)
+    return out
+
+
+def _carries(e: np.ndarray) -> bool:
+    """np.any(e > 0) without a temporary of e's size: a weight's bound (zeros as large
+    as the weight, in float64) read in place (fmax skips NaN, as NaN > 0 is false)."""
+    return bool(np.fmax.reduce(e, axis=None, initial=0.0) > 0)
+
+
+def _abs_f64(w: np.ndarray) -> np.ndarray:
+    """|w| in float64, one new array (np.abs(_f64(w)) makes two when w is narrower)."""
+    m = np.array(w, dtype=np.float64)
+    return np.abs(m, out=m)
+
+
 @_rule(ge.MatMul)
 def _matmul(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    a, b = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
+    # x2 (the weight) in magnitudes a block of its output columns at a time (_abs_product)
+    a = np.abs(_f64(args[0]))
     ea, eb = bounds[0], bounds[1]
     k = args[0].shape[0 if A.get_bool(op, "transpose_x1") else 1]
+    n_axis = 0 if A.get_bool(op, "transpose_x2") else 1
 
     def mm(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return R.matmul_nd(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+        return R.matmul_nd(op, p, q) if _carries(need) else 0.0  # inf * 0 is no error
+
+    def mm_w(p: np.ndarray) -> np.ndarray:  # p @ |x2|
+        return _abs_product(lambda p_, q: R.matmul_nd(op, p_, q), p, args[1], n_axis, -1, k)
 
     with np.errstate(all="ignore"):
-        e = mm(a, eb, eb) + mm(ea, b, ea) + mm(ea, eb, ea)
+        e = mm(a, eb, eb) + (mm_w(ea) if _carries(ea) else 0.0) + mm(ea, eb, ea)
         if len(args) == 3:
             e = e + bounds[2].reshape(-1)
-        extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * R.matmul_nd(op, a, b)
+        extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * mm_w(a)
     return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
 
 
@@ -572,22 +631,31 @@ def _conv_like(
     outs: list[np.ndarray],
     xi: int,
     terms: int,
+    k_axis: int,
 ) -> list[np.ndarray]:
     """Conv2D's and Conv2DTranspose's rule (x at operand `xi`, the filter after it, an
     optional bias [K] after that): |x| * e_w + e_x * |w| + e_x * e_w through the
     convolution itself, plus the bias's bound per channel, plus the rounding of a sum of
-    `terms` products (2 * gamma(terms) * conv(|x|, |w|))."""
-    x, w = np.abs(_f64(args[xi])), np.abs(_f64(args[xi + 1]))
+    `terms` products (2 * gamma(terms) * conv(|x|, |w|)). |w| is made a block of the
+    filter's output channels (its axis `k_axis`) at a time (_abs_product), where the op
+    has one group (a block of a grouped filter would need its group's input channels)."""
+    x, w_raw = np.abs(_f64(args[xi])), args[xi + 1]
     ex, ew = bounds[xi], bounds[xi + 1]
+    grouped = (A.get_int(op, "groups", 1) or 1) != 1
 
     def cv(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return conv(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+        return conv(op, p, q) if _carries(need) else 0.0  # inf * 0 is no error
+
+    def cv_w(p: np.ndarray) -> np.ndarray:  # conv(p, |w|)
+        if grouped:
+            return conv(op, p, _abs_f64(w_raw))
+        return _abs_product(lambda p_, q: conv(op, p_, q), p, w_raw, k_axis, 1, terms)
 
     with np.errstate(all="ignore"):
-        e = cv(x, ew, ew) + cv(ex, w, ex) + cv(ex, ew, ex)
+        e = cv(x, ew, ew) + (cv_w(ex) if _carries(ex) else 0.0) + cv(ex, ew, ex)
         if len(args) == xi + 3:
             e = e + bounds[xi + 2].reshape(1, -1, 1, 1)
-        extra = 2 * _gamma(terms, _u_acc(args[xi].dtype)) * conv(op, x, w)
+        extra = 2 * _gamma(terms, _u_acc(args[xi].dtype)) * cv_w(x)
     return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
 
 
@@ -596,7 +664,7 @@ def _conv2d(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
     _, cg, kh, kw = args[1].shape  # each output sums C / groups * kh * kw products
-    return _conv_like(op, R.conv2d_nchw, args, bounds, outs, 0, cg * kh * kw)
+    return _conv_like(op, R.conv2d_nchw, args, bounds, outs, 0, cg * kh * kw, 0)
 
 
 @_rule(
@@ -720,18 +788,25 @@ def _index_moves(
 def _batch_matmul(
     ip: GeInterpreter, op: Operation, args: list[np.ndarray], bounds: list[np.ndarray], outs: list[np.ndarray]
 ) -> list[np.ndarray]:
-    a, b = np.abs(_f64(args[0])), np.abs(_f64(args[1]))
+    # x2 in magnitudes a block of its output columns at a time (_abs_product)
+    a = np.abs(_f64(args[0]))
     ea, eb = bounds[0], bounds[1]
     k = args[0].shape[-2 if A.get_bool(op, "adj_x1") else -1]
+    n_axis = args[1].ndim - (2 if A.get_bool(op, "adj_x2") else 1)
 
     def mm(p: np.ndarray, q: np.ndarray, need: np.ndarray) -> np.ndarray | float:
-        return R.batch_matmul_nd(op, p, q) if np.any(need > 0) else 0.0  # inf * 0 is no error
+        return R.batch_matmul_nd(op, p, q) if _carries(need) else 0.0  # inf * 0 is no error
+
+    def mm_w(p: np.ndarray) -> np.ndarray:  # p @ |x2| over the batch (a vector x2: whole)
+        if args[1].ndim < 2:
+            return R.batch_matmul_nd(op, p, _abs_f64(args[1]))
+        return _abs_product(lambda p_, q: R.batch_matmul_nd(op, p_, q), p, args[1], n_axis, -1, k)
 
     with np.errstate(all="ignore"):
-        e = mm(a, eb, eb) + mm(ea, b, ea) + mm(ea, eb, ea)
+        e = mm(a, eb, eb) + (mm_w(ea) if _carries(ea) else 0.0) + mm(ea, eb, ea)
         if len(args) == 3:
             e = e + bounds[2]
-        extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * R.batch_matmul_nd(op, a, b)
+        extra = 2 * _gamma(k, _u_acc(args[0].dtype)) * mm_w(a)
     return [_finish(op, 0, outs[0], np.broadcast_to(e, outs[0].shape), extra)]
 
 
@@ -850,7 +925,7 @@ def _conv2d_transpose(
     # Conv2D's rule: each output sums at most C / groups * kh * kw products
     g = A.get_int(op, "groups", 1) or 1
     _, _, kh, kw = args[2].shape
-    return _conv_like(op, R.conv2d_transpose_nchw, args, bounds, outs, 1, args[1].shape[1] // g * kh * kw)
+    return _conv_like(op, R.conv2d_transpose_nchw, args, bounds, outs, 1, args[1].shape[1] // g * kh * kw, 1)
 
 
 @_rule(ge.Bitcast)

@@ -961,7 +961,7 @@ def conv2d_transpose_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.nda
     fh, fw = max((h - 1) * sh + dh * (kh - 1) + 1, pt + oh), max((wd - 1) * sw + dw * (kw - 1) + 1, pl + ow)
     full = np.zeros((n, g, kg, fh, fw), dtype=x.dtype)
     xg = x.reshape(n, g, cg, h, wd)
-    wg = w.astype(x.dtype).reshape(g, cg, kg, kh, kw)
+    wg = w.astype(x.dtype, copy=False).reshape(g, cg, kg, kh, kw)
     for p in range(kh):
         for q in range(kw):
             part = np.einsum("ngchw,gck->ngkhw", xg, wg[:, :, :, p, q])

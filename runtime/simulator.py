@@ -348,6 +348,12 @@ class _Tensors:
         return got
 
 
+def _zeroed(view: np.ndarray) -> np.ndarray:
+    """`view` (device memory a block was just given), its bytes set to 0."""
+    view[...] = 0
+    return view
+
+
 def load(
     model: npu.ModelOp, frozen_inputs: Sequence[int] = (), device: DeviceMemory | None = None,
     plan: bool | None = None,
@@ -392,9 +398,19 @@ class LoadedModel:
         for op in model.body.block.ops:
             if isinstance(op, npu.RegionOp) and isinstance(t := op.attributes.get("type"), TensorType):
                 self.io_types[op.region.data] = t
-        # InitFeatureMapAndP2PMem / InitWeightMem: device buffers of the fixed regions
+        # InitFeatureMapAndP2PMem / InitWeightMem: device buffers of the fixed regions; a
+        # known node's weights and variables are written straight into the device blocks
+        # the model keeps (DavinciModelCreate -> InitParam: weight_base), so they are
+        # copied in once, not into a buffer first (_create_known_node names the blocks)
+        self.kept_blocks: dict[str, Allocation] = {}
+        if device is not None:
+            for r in HOST_REGIONS:
+                if r in self.region_sizes:
+                    self.kept_blocks[r] = device.malloc(self.region_sizes[r], f"@{model.sym_name.data} {r}")
         self.memory: dict[str, np.ndarray] = {
-            r: np.frombuffer(bytearray(size), dtype=np.uint8)
+            r: _zeroed(device.view(self.kept_blocks[r].ptr, size))
+            if device is not None and r in self.kept_blocks
+            else np.frombuffer(bytearray(size), dtype=np.uint8)
             for r, size in self.region_sizes.items()
             if not r.startswith("input:") and not r.startswith("output:")
         }
@@ -803,16 +819,10 @@ class LoadedModel:
                 f"layout is {self.io_types[r]}); the dynamic executor hands it row-major device blocks",
                 region=r,
             )
-        name = self.model.sym_name.data
         self.current: dict[str, Allocation] = {}  # the block of each region in this execution
         self.base: dict[str, int] = {}  # the device address of each region's view
-        for r in ("weight", "var"):
-            if r in self.memory:
-                a = device.malloc(len(self.memory[r]), f"@{name} {r}")
-                view = device.view(a.ptr, len(self.memory[r]))
-                view[...] = self.memory[r]
-                self.memory[r] = view
-                self.current[r], self.base[r] = a, a.ptr
+        for r, a in self.kept_blocks.items():  # the weights and variables, filled at load
+            self.current[r], self.base[r] = a, a.ptr
         for r in FM_REGIONS:
             self.memory.pop(r, None)
         self.n_inputs = sum(1 for r in self.region_sizes if r.startswith("input:"))
