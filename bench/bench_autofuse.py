@@ -2,6 +2,7 @@
 
     python bench/bench_autofuse.py [--sizes 1000,4000,16000] [--seed 0] [--json PATH]
                                    [--global-sizes 1000,4000] [--global-kinds chain,...]
+                                   [--seeds 0,1,2,3] [--via-compile] [--no-enumerate]
 
 For each generated mixed graph (bench/gen_graphs.py) of 1k, 4k and 16k nodes, in one run:
 parse time (xDSL Parser, ge + ascgraph dialects) and ge-autofuse time on a module already
@@ -17,9 +18,14 @@ solver=global against greedy (passes/autofuse/global_solver.py), in the same run
 every generated kind at each of --global-sizes, the fused-kernel bytes moved (each kernel
 reads each distinct input once and writes each output once, after ge-autofuse) of global
 divided by greedy's (at most 1.0 by construction), the windows where global won, and both
-CPU times of the process; and the enumeration check: on every generated graph of 3 to 22 AscBackends
-(tests/lowering_graphs.py seeds 0 to 599 and bench/gen_graphs.py kinds of 20 to 60 nodes),
-global's plan against the optimum of the test suite's independent exhaustive enumerator
+CPU times of the process, for each seed of --seeds (default: --seed), then per kind and
+size the smallest, median and largest ratio over the seeds and the range of the CPU
+ratios, and whether global was never worse. The passes before ge-autofuse are
+ge-lower-autofuse with every class on, or with --via-compile ge-compile's own passes up
+to its ge-autofuse, built by `ge-compile{fusion-solver=...}` (ge-run's --fusion-solver).
+`--sizes ''` skips the quality and time figures. Then the enumeration check: on every
+generated graph of 3 to 22 AscBackends (tests/lowering_graphs.py seeds 0 to 599 and
+bench/gen_graphs.py kinds of 20 to 60 nodes), global's plan against the optimum of the test suite's independent exhaustive enumerator
 (tests/passes/autofuse/plan_enumerator.py); `--enumerate-only` runs just that.
 """
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -38,9 +45,11 @@ sys.path.insert(0, str(HERE.parent))
 from xdsl.context import Context  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
+from xdsl.passes import ModulePass  # noqa: E402
 
 from bench.gen_graphs import KINDS, generate  # noqa: E402
 from ge_dialect.ge import GraphOp  # noqa: E402
+from ge_tools.pipeline import GeCompilePass  # noqa: E402
 from ge_tools.registry import make_context  # noqa: E402
 from lowering.lower_autofuse import OPTIONAL_CLASSES, LowerAutofusePass  # noqa: E402
 from passes.autofuse.autofuse import AutofusePass, ideal_traffic, kernel_traffic  # noqa: E402
@@ -101,20 +110,9 @@ def line(r: dict) -> str:
     )
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="1000,4000,16000")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--json", help="write the figures to this file")
-    ap.add_argument("--global-sizes", default="1000,4000", help="graph sizes of the global-vs-greedy figures")
-    ap.add_argument("--global-kinds", default=",".join(KINDS), help="generated kinds of the global-vs-greedy figures")
-    ap.add_argument("--enumerate-only", action="store_true", help="only the enumeration check")
-    ap.add_argument("--no-enumerate", action="store_true", help="skip the enumeration check")
-    args = ap.parse_args()
-    if args.enumerate_only:
-        enumeration_check()
-        return
-    sizes = [int(s) for s in args.sizes.split(",")]
+def quality_and_time(sizes: list[int], seed: int) -> tuple[list[dict], float | None]:
+    """Fusion quality on every example and the generated mixed graph of each size (seed
+    `seed`), ge-autofuse's time against parsing, and its growth exponent 4k -> 16k."""
     results: list[dict] = []
     print("fusion quality (ge-lower-autofuse with every class on, then ge-autofuse):")
     for path in sorted((HERE.parent / "examples").glob("*.mlir")):
@@ -123,7 +121,7 @@ def main() -> None:
         print("  " + line(r))
     timing: dict[int, dict] = {}
     for n in sizes:
-        r = measure(generate("mixed", n, args.seed), f"generated mixed {n}")
+        r = measure(generate("mixed", n, seed), f"generated mixed {n}")
         timing[n] = r
         results.append(r)
         print("  " + line(r))
@@ -138,8 +136,36 @@ def main() -> None:
         exponent = math.log(timing[16000]["autofuse_s"] / timing[4000]["autofuse_s"]) / math.log(4)
         verdict = "PASS" if exponent <= TARGET_EXPONENT else "FAIL"
         print(f"  growth exponent 4k -> 16k: {exponent:.2f} (target <= {TARGET_EXPONENT}: {verdict})")
+    return results, exponent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,4000,16000")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--global-sizes", default="1000,4000", help="graph sizes of the global-vs-greedy figures")
+    ap.add_argument("--global-kinds", default=",".join(KINDS), help="generated kinds of the global-vs-greedy figures")
+    ap.add_argument("--seeds", help="comma-separated seeds of the global-vs-greedy figures (default: --seed)")
+    ap.add_argument(
+        "--via-compile", action="store_true",
+        help="global vs greedy through ge-compile{fusion-solver=...}'s own passes up to ge-autofuse "
+        "(its default enable-pass), not ge-lower-autofuse with every class on",
+    )  # fmt: skip
+    ap.add_argument("--enumerate-only", action="store_true", help="only the enumeration check")
+    ap.add_argument("--no-enumerate", action="store_true", help="skip the enumeration check")
+    args = ap.parse_args()
+    if args.enumerate_only:
+        enumeration_check()
+        return
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    results: list[dict] = []
+    exponent = None
+    if sizes:  # `--sizes ''`: the global-vs-greedy figures only
+        results, exponent = quality_and_time(sizes, args.seed)
+    seeds = [int(x) for x in args.seeds.split(",") if x] if args.seeds else [args.seed]
     glob = global_vs_greedy(
-        [int(x) for x in args.global_sizes.split(",") if x], args.global_kinds.split(","), args.seed
+        [int(x) for x in args.global_sizes.split(",") if x], args.global_kinds.split(","), seeds, args.via_compile
     )
     enum = None if args.no_enumerate else enumeration_check()
     if args.json:
@@ -148,13 +174,26 @@ def main() -> None:
         )
 
 
-def fused_bytes(text: str, solver: str, name: str) -> tuple[int, float, list]:
+def before_autofuse(solver: str, via_compile: bool) -> tuple[list[ModulePass], ModulePass]:
+    """The passes run before ge-autofuse, and ge-autofuse itself: ge-lower-autofuse with
+    every class on, or (`via_compile`) ge-compile{fusion-solver=solver}'s own passes up to
+    its ge-autofuse (the option's path through ge_tools/pipeline.py)."""
+    if not via_compile:
+        return [LOWER], AutofusePass(solver=solver)
+    passes = list(GeCompilePass(fusion_solver=solver).passes())
+    i = next(i for i, p in enumerate(passes) if isinstance(p, AutofusePass))
+    return passes[:i], passes[i]
+
+
+def fused_bytes(text: str, solver: str, name: str, via_compile: bool = False) -> tuple[int, float, list]:
     """(fused-kernel bytes over every graph, ge-autofuse CPU seconds of the process,
     global's window results). CPU time, not wall time: the machine may be shared."""
     from passes.autofuse import global_solver as gs
 
     m = parse(text, name)
-    LOWER.apply(context(), m)
+    prefix, autofuse = before_autofuse(solver, via_compile)
+    for p in prefix:
+        p.apply(context(), m)
     windows: list = []
     orig = gs.GlobalSolver.fuse
 
@@ -166,7 +205,7 @@ def fused_bytes(text: str, solver: str, name: str) -> tuple[int, float, list]:
     gs.GlobalSolver.fuse = keep  # type: ignore[method-assign]
     try:
         t0 = time.process_time()
-        AutofusePass(solver=solver).apply(context(), m)
+        autofuse.apply(context(), m)
         dt = time.process_time() - t0
     finally:
         gs.GlobalSolver.fuse = orig  # type: ignore[method-assign]
@@ -174,34 +213,60 @@ def fused_bytes(text: str, solver: str, name: str) -> tuple[int, float, list]:
     return moved, dt, windows
 
 
-def global_vs_greedy(sizes: list[int], kinds: list[str], seed: int) -> list[dict]:
-    print("solver=global vs greedy (fused-kernel bytes moved, one run each):")
+def global_vs_greedy(sizes: list[int], kinds: list[str], seeds: list[int], via_compile: bool = False) -> list[dict]:
+    how = "ge-compile{fusion-solver=...} up to ge-autofuse" if via_compile else "ge-lower-autofuse, every class on"
+    print(f"solver=global vs greedy (fused-kernel bytes moved, one run each; {how}):")
     out = []
     for n in sizes:
         for kind in kinds:
-            text = generate(kind, n, seed)
-            b0, t0, _ = fused_bytes(text, "greedy", f"{kind}-{n}")
-            b1, t1, ws = fused_bytes(text, "global", f"{kind}-{n}")
-            won = [w for w in ws if w.saved > 0]
-            limit = sum(1 for w in ws if w.limit_hit)
-            r = {
-                "kind": kind,
-                "nodes": n,
-                "greedy_bytes": b0,
-                "global_bytes": b1,
-                "ratio": b1 / b0 if b0 else 1.0,
-                "windows": len(ws),
-                "windows_won": len(won),
-                "windows_limit": limit,
-                "greedy_cpu_s": t0,
-                "global_cpu_s": t1,
-            }
-            out.append(r)
-            print(
-                f"  {kind:<12} {n:>6}: global/greedy bytes {r['ratio']:.4f} ({b0} -> {b1}); "
-                f"windows {len(ws)}, won {len(won)}, work limit {limit}; CPU time greedy {t0:.1f}s, global {t1:.1f}s "
-                f"({t1 / t0 if t0 else 0:.1f}x)"
+            for seed in seeds:
+                text = generate(kind, n, seed)
+                b0, t0, _ = fused_bytes(text, "greedy", f"{kind}-{n}", via_compile)
+                b1, t1, ws = fused_bytes(text, "global", f"{kind}-{n}", via_compile)
+                won = [w for w in ws if w.saved > 0]
+                limit = sum(1 for w in ws if w.limit_hit)
+                r = {
+                    "kind": kind,
+                    "nodes": n,
+                    "seed": seed,
+                    "greedy_bytes": b0,
+                    "global_bytes": b1,
+                    "ratio": b1 / b0 if b0 else 1.0,
+                    "windows": len(ws),
+                    "windows_won": len(won),
+                    "windows_limit": limit,
+                    "greedy_cpu_s": t0,
+                    "global_cpu_s": t1,
+                }
+                out.append(r)
+                print(
+                    f"  {kind:<12} {n:>6} seed {seed}: global/greedy bytes {r['ratio']:.4f} ({b0} -> {b1}); "
+                    f"windows {len(ws)}, won {len(won)}, work limit {limit}; CPU time greedy {t0:.1f}s, "
+                    f"global {t1:.1f}s ({t1 / t0 if t0 else 0:.1f}x)",
+                    flush=True,
+                )
+    if out:
+        print(
+            "per kind and size over the seeds (bytes global/greedy: min, median, max; CPU global/greedy: min to max):"
+        )
+        for n in sizes:
+            for kind in kinds:
+                rs = [r for r in out if r["kind"] == kind and r["nodes"] == n]
+                ratios = sorted(r["ratio"] for r in rs)
+                cpu = [r["global_cpu_s"] / r["greedy_cpu_s"] for r in rs if r["greedy_cpu_s"]]
+                print(
+                    f"  {kind:<12} {n:>6} ({len(rs)} seeds): {ratios[0]:.3f} / {statistics.median(ratios):.3f} / "
+                    f"{ratios[-1]:.3f}; CPU {min(cpu, default=0):.1f} to {max(cpu, default=0):.1f}x"
+                )
+        worse = [r for r in out if r["global_bytes"] > r["greedy_bytes"]]
+        print(
+            f"never worse than greedy: {len(out) - len(worse)} of {len(out)} graphs: "
+            + (
+                "PASS"
+                if not worse
+                else "FAIL (" + ", ".join(f"{r['kind']} {r['nodes']} seed {r['seed']}" for r in worse) + ")"
             )
+        )
     return out
 
 
