@@ -88,13 +88,10 @@ def run_onnxruntime(
         sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime's Fail / InvalidGraph / NotImplemented
         raise UserError(f"{path}: error: onnxruntime cannot load the model: {' '.join(str(e).split())}") from None
-    # the graph inputs without an initializer, in order (the importer's ge.Data indices);
-    # onnxruntime also lists an initializer that is a graph input as an (optional) input
-    import onnx  # onnx loads in ~1.5 s: only when onnxruntime is asked
-
-    proto = onnx.load(path, load_external_data=False)
-    inits = {t.name for t in proto.graph.initializer}
-    names = [vi.name for vi in proto.graph.input if vi.name not in inits]
+    # the graph inputs without an initializer, in order (the importer's ge.Data indices):
+    # the session's inputs (an initializer that is also a graph input is one of its
+    # overridable initializers instead), not a second load of the model and its weights
+    names = [i.name for i in sess.get_inputs()]
     if len(names) != len(inputs):
         raise UserError(f"{path}: error: onnxruntime sees {len(names)} inputs, the imported graph {len(inputs)}")
     feed = {n: np.ascontiguousarray(a) for n, a in zip(names, inputs)}
