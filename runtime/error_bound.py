@@ -561,7 +561,7 @@ def _abs_product(
     of p's and |w|'s elements), |w| made a block of `w`'s output-feature axis `w_axis` at
     a time (each block's result is the same slices of the result's `out_axis`), at most
     ABS_BLOCK_BYTES each (or one slice): a weight is never held whole in float64 (two
-    more copies of an f32 model, issue 31). A weight of one block is the whole product,
+    more copies of an f32 model: tests/tools/test_weights.py). A weight of one block is the whole product,
     as before.
 
     Blocked, it is never below the whole product: BLAS sums a block's columns in
