@@ -1087,6 +1087,16 @@ def _sdpa(cx: _Node) -> list[SSAValue]:
 _MKLDNN_LSTM = 2
 
 
+def _final_step(cx: _Node, seq: SSAValue, reverse: bool, what: str, t: TensorType[Attribute]) -> SSAValue:
+    """The final step [1, B, H] of a recurrent op's per-step output `seq` [T, B, H], at any
+    T: step T - 1, or step 0 of a reverse direction (REDIRECTIONAL writes step t at index
+    t, as importers/onnx_rnn.py's bind_last reads it): StridedSliceV2 on axis 0."""
+    i64 = IntegerType(64)
+    begin, end = ([0], [1]) if reverse else ([-1], [2**62])
+    ins = [cx.const(begin, i64, f"{what}_begin"), cx.const(end, i64, f"{what}_end"), cx.const([0], i64, f"{what}_axes")]
+    return cx.emit(ge.StridedSliceV2, seq, *ins, suffix=what, types=[t]).results[0]
+
+
 @converts("aten.mkldnn_rnn_layer.default")
 def _mkldnn_rnn_layer(cx: _Node) -> list[SSAValue]:
     # One layer and direction of an LSTM: what torch's CPU lstm runs per layer and direction
@@ -1138,16 +1148,7 @@ def _mkldnn_rnn_layer(cx: _Node) -> list[SSAValue]:
         gate_order="ifjo",
         is_training=False,
     )
-    i64 = IntegerType(64)
-    begin, end = ([0], [1]) if reverse else ([-1], [2**62])  # the final step, at any T
-    last = []
-    for k, what in ((1, "hy"), (2, "cy")):
-        ins = [
-            cx.const(begin, i64, f"{what}_begin"),
-            cx.const(end, i64, f"{what}_end"),
-            cx.const([0], i64, f"{what}_axes"),
-        ]
-        last.append(cx.emit(ge.StridedSliceV2, rnn.results[k], *ins, suffix=what, types=[cx.out(k)]).results[0])
+    last = [_final_step(cx, rnn.results[k], reverse, what, cx.out(k)) for k, what in ((1, "hy"), (2, "cy"))]
     return [rnn.results[0], *last, _Unused(cx, "the workspace of mkldnn_rnn_layer")]  # type: ignore[list-item]
 
 
@@ -1198,7 +1199,6 @@ def _recurrent(cx: _Node) -> list[SSAValue]:
         else [v]
         for k, v in enumerate(initial)
     ]
-    i64 = IntegerType(64)
     finals: list[list[SSAValue]] = [[] for _ in initial]
     for layer in range(layers):
         last = layer == layers - 1
@@ -1228,17 +1228,8 @@ def _recurrent(cx: _Node) -> list[SSAValue]:
                 ins = [x, *wt, *biases, rows[0][k]]
                 rnn = cx.emit(ge.DynamicGRUV2, *ins, suffix=None if own else f"DynamicGRUV2_{tag}", types=[state] * 6, gate_order="rzh", reset_after=True, **attrs)  # fmt: skip
             ys.append(rnn.results[0])
-            begin, end = ([0], [1]) if d else ([-1], [2**62])  # the final step, at any T
             for j in range(len(initial)):
-                what = ("hy", "cy")[j] + f"_{tag}"
-                ins = [
-                    cx.const(begin, i64, f"{what}_begin"),
-                    cx.const(end, i64, f"{what}_end"),
-                    cx.const([0], i64, f"{what}_axes"),
-                ]
-                finals[j].append(
-                    cx.emit(ge.StridedSliceV2, rnn.results[1 + j], *ins, suffix=what, types=[one]).results[0]
-                )
+                finals[j].append(_final_step(cx, rnn.results[1 + j], bool(d), ("hy", "cy")[j] + f"_{tag}", one))
         if nd == 1:
             x = ys[0]
         else:
