@@ -591,8 +591,11 @@ def conv2d_nchw(op: Operation, x: np.ndarray, w: np.ndarray) -> np.ndarray:
                 :, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw
             ]
     patches = patches.reshape(n, g, cg, kh, kw, oh, ow)
-    wg = w.astype(acc, copy=False).reshape(g, k // g, cg, kh, kw)
-    return np.einsum("ngcijhw,gkcij->ngkhw", patches, wg).reshape(n, k, oh, ow)
+    # out[n, g, k, hw] = sum over (c, i, j) of wg[g, k, (c, i, j)] * cols[n, g, (c, i, j), hw]:
+    # one matmul per group and image (BLAS; einsum's own loop is several times slower)
+    cols = patches.reshape(n, g, cg * kh * kw, oh * ow)
+    wg = w.astype(acc, copy=False).reshape(g, k // g, cg * kh * kw)
+    return np.matmul(wg, cols).reshape(n, k, oh, ow)
 
 
 def _all_gather(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:

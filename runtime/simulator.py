@@ -88,6 +88,8 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, i64
@@ -334,16 +336,17 @@ class _Tensors:
         got = self._others.get(key)
         if got is None:
             mine = self.base_set[tensor]
-            seen: dict[str, None] = {}
             owners = self.owners.get(region)
-            for _, _, names in owners.covered(off, end) if owners is not None else ():
-                for n in names:  # type: ignore[union-attr]
-                    if n not in mine and task not in self.writers[n]:
-                        seen[n] = None
+            segments = owners.covered(off, end) if owners is not None else ()
+            # each name once, in address order (neighbouring segments share most of their
+            # names: a tensor spans many; deduplicated in C before the per-name tests)
+            names = dict.fromkeys(chain.from_iterable(cast(tuple[str, ...], st) for _, _, st in segments))
+            writers, ranges = self.writers, self.range
             spans = {}
-            for n in seen:
-                _, ns, ne = self.range[n]
-                spans[n] = (max(off, ns), min(end, ne))
+            for n in names:
+                if n not in mine and task not in writers[n]:
+                    _, ns, ne = ranges[n]
+                    spans[n] = (max(off, ns), min(end, ne))
             got = self._others[key] = (frozenset(spans), spans)
         return got
 
