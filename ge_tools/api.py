@@ -285,20 +285,27 @@ def _passes(pipeline: str, options: Mapping[str, object]) -> tuple[ModulePass, .
 
 
 def compile(
-    module: ModuleOp, pipeline: str = "ge-compile", *, record: bool = False, **options: object
+    module: ModuleOp,
+    pipeline: str = "ge-compile",
+    *,
+    record: bool = False,
+    verify_each: bool = False,
+    **options: object,
 ) -> CompileResult:
     """Run `pipeline` (ge-opt's -p syntax; default the whole compile path) on a copy of
-    `module`, verifying after each pass; `options` are its single pass's options with
+    `module`, verified as ge-opt verifies: the input and the result, or after each pass
+    with `verify_each` (a failure names the first pass whose IR is invalid either way:
+    pass_callback.apply_verified_at_ends); `options` are its single pass's options with
     Python values (`enable_pass=("reduce",)`, `streams=2`). The remarks go to the
     result, not to stderr. `record`: gather what ge-run --report shows, as ge-run does
     (a RunRecorder around the pipeline), in the result's `recorder`."""
-    from ge_tools.pass_callback import PipelineCallback
+    from ge_tools.pass_callback import PipelineCallback, apply_verified_at_ends
 
     passes = _passes(pipeline, options)
     _prepare(module)
     compiled = module.clone()
     remarks: list[Remark] = []
-    verify = PipelineCallback()
+    verify = PipelineCallback(verify_each=verify_each)
     running: list[str | None] = [None]
 
     def between(previous: ModulePass | None, m: ModuleOp, next: ModulePass | None) -> None:
@@ -310,13 +317,19 @@ def compile(
         remarks.append(r if r.pass_name is not None else dataclasses.replace(r, pass_name=running[0]))
 
     recorder = RunRecorder(between) if record else None
+    ctx = make_context()
+
+    def apply() -> None:
+        if recorder is not None:
+            with recorder.collecting():
+                PassPipeline(passes, recorder).apply(ctx, compiled)
+        else:
+            with remark_sink(collect):
+                PassPipeline(passes, between).apply(ctx, compiled)
+
+    apply_verified_at_ends(apply, passes, verify, ctx, module.clone)
     if recorder is not None:
-        with recorder.collecting():
-            PassPipeline(passes, recorder).apply(make_context(), compiled)
         remarks = recorder.remarks
-    else:
-        with remark_sink(collect):
-            PassPipeline(passes, between).apply(make_context(), compiled)
     stats: dict[str, object] = {"passes": [p.name for p in passes]}
     graphs = [g for g in module.ops if isinstance(g, ge.GraphOp)]
     if graphs:

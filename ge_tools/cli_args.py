@@ -35,6 +35,15 @@ def one_line_arg_errors(arg_parser: argparse.ArgumentParser, hint: Callable[[], 
     arg_parser.error = error  # type: ignore[method-assign]
 
 
+VERIFY_EACH_HELP = (
+    "verify the IR after every pass (mlir-opt's and xdsl-opt's default). Without it "
+    "the input and the pipeline's result are verified; when the result does not "
+    "verify or a pass fails, the pipeline runs again on the input with a verify after "
+    "every pass, so the error still names the first pass whose IR is invalid "
+    "(`... (after pass NAME)`). Only IR that a pass breaks and a later pass repairs or "
+    "removes goes unreported without --verify-each"
+)
+
 DUMP_DIR_HELP = (
     "write the input as DIR/00_input.mlir and the IR after each pass that changed it as "
     "DIR/NN_<pass>.mlir (NN: the pass's place in the pipeline); the passes that left the IR "

@@ -44,6 +44,7 @@ from ge_fast.beside import MIN_INPUT_BYTES, PrintBeside
 from ge_fast.process import exit_without_teardown, tune_gc
 from ge_tools.cli_args import (
     DUMP_DIR_HELP,
+    VERIFY_EACH_HELP,
     add_elide_argument,
     add_fast_paths_argument,
     add_input_shape_argument,
@@ -60,7 +61,7 @@ from ge_tools.dump_onnx import add_dump_onnx_argument, with_dump_onnx
 from ge_tools.expected import Diagnostic
 from ge_tools.expected import check as check_expected
 from ge_tools.parse import UserError, parse_module, read_capped, read_ir_file
-from ge_tools.pass_callback import InvalidAfterPass, PipelineCallback
+from ge_tools.pass_callback import PipelineCallback, apply_verified_at_ends
 from ge_tools.pass_help import pass_help
 from ge_tools.pipeline_spec import PipelineError, build_pipeline, shell_split_hint, with_remarks
 from ge_tools.printer import GeMLIRTarget
@@ -157,12 +158,7 @@ class GeOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--verify-each",
             action="store_true",
-            help="verify the IR after every pass (mlir-opt's and xdsl-opt's default). Without it "
-            "ge-opt verifies the input and the pipeline's result only; when the result does not "
-            "verify or a pass fails, it runs the pipeline again on the input with a verify after "
-            "every pass, so the error still names the first pass whose IR is invalid "
-            "(`... (after pass NAME)`). Only IR that a pass breaks and a later pass repairs or "
-            "removes goes unreported without --verify-each",
+            help=VERIFY_EACH_HELP,
         )
         arg_parser.add_argument(
             "--disable-threading",
@@ -352,35 +348,9 @@ class GeOptMain(xDSLOptMain):
 
     def apply_passes(self, prog: ModuleOp, reparse: Callable[[], ModuleOp | None] | None = None) -> None:
         """The pipeline on `prog`. Verified at the ends only (no --verify-each), a failure
-        after at least one pass is looked into: `reparse` (the same input again) is run with
-        a verify after every pass and, when that shows a pass whose IR is invalid, that
-        error (InvalidAfterPass) is raised instead of the one the run ended with."""
-        try:
-            self._apply_passes(prog)
-        except Exception as e:
-            v = self.verifier
-            if reparse is None or not v.verify or v.verify_each or v.index == 0 or isinstance(e, PipelineError):
-                raise  # no pass whose result went unverified ran before the failure
-            found = self._first_invalid_pass(reparse)
-            if found is None:
-                raise
-            raise found from None
-
-    def _first_invalid_pass(self, reparse: Callable[[], ModuleOp | None]) -> InvalidAfterPass | None:
-        """The error of the first pass whose IR does not verify, when the pipeline is run on
-        `reparse()` with a verify after every pass (remarks and stderr of that run dropped);
-        None when every pass's IR verifies up to the failure."""
-        pipeline = PassPipeline(self.pipeline.passes, PipelineCallback(verify=True, verify_each=True))
-        try:
-            with remark_sink(lambda r: None), contextlib.redirect_stderr(io.StringIO()):
-                module = reparse()
-                if module is not None:
-                    pipeline.apply(self.ctx, module)
-        except InvalidAfterPass as e:
-            return e
-        except Exception:
-            return None
-        return None
+        after at least one pass is looked into on `reparse()` (the same input again):
+        pass_callback.apply_verified_at_ends."""
+        apply_verified_at_ends(lambda: self._apply_passes(prog), self.pipeline.passes, self.verifier, self.ctx, reparse)
 
     def _apply_passes(self, prog: ModuleOp) -> None:
         progress = self.pipeline.callback.progress if isinstance(self.pipeline.callback, PipelineCallback) else None

@@ -5,22 +5,24 @@ mlir-opt's form (`time_report`), the prints and the dumps.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
+from xdsl.passes import ModulePass, PassPipeline
 
-from ge_dialect.diagnostics import LocatedError
+from ge_dialect.diagnostics import LocatedError, remark_sink
 from ge_dialect.names import names_as_attributes
 from ge_dialect.verify import verify_module
-from ge_tools.pipeline_spec import pass_spec
+from ge_tools.pipeline_spec import PipelineError, pass_spec
 from ge_tools.printer import print_module
 from ge_tools.progress import Progress
 
@@ -32,6 +34,51 @@ class InvalidAfterPass(LocatedError):
     def __init__(self, op: Operation, message: str, pass_name: str):
         super().__init__(op, f"{message} (after pass {pass_name})")
         self.pass_name = pass_name
+
+
+def apply_verified_at_ends(
+    apply: Callable[[], None],
+    passes: Sequence[ModulePass],
+    verifier: PipelineCallback,
+    ctx: Context,
+    again: Callable[[], ModuleOp | None] | None,
+) -> None:
+    """`apply()`, a pipeline of `passes` whose callback runs `verifier` (verify_each False:
+    the input and the result verified). A failure after at least one pass ran unverified
+    is looked into: the passes are run on `again()` (the same input again) with a verify
+    after every pass and, when that shows a pass whose IR is invalid, that error
+    (InvalidAfterPass) is raised instead of the one the run ended with. So the error
+    still names the first pass whose IR is invalid; only IR a pass breaks and a later
+    pass repairs goes unreported (mlir-opt's -verify-each=false)."""
+    try:
+        apply()
+    except Exception as e:
+        v = verifier
+        if again is None or not v.verify or v.verify_each or v.index == 0 or isinstance(e, PipelineError):
+            raise  # no pass whose result went unverified ran before the failure
+        found = first_invalid_pass(passes, ctx, again)
+        if found is None:
+            raise
+        raise found from None
+
+
+def first_invalid_pass(
+    passes: Sequence[ModulePass], ctx: Context, again: Callable[[], ModuleOp | None]
+) -> InvalidAfterPass | None:
+    """The error of the first pass whose IR does not verify, when `passes` run on `again()`
+    with a verify after every pass (remarks and stderr of that run dropped); None when
+    every pass's IR verifies up to the failure."""
+    pipeline = PassPipeline(tuple(passes), PipelineCallback(verify=True, verify_each=True))
+    try:
+        with remark_sink(lambda r: None), contextlib.redirect_stderr(io.StringIO()):
+            module = again()
+            if module is not None:
+                pipeline.apply(ctx, module)
+    except InvalidAfterPass as e:
+        return e
+    except Exception:
+        return None
+    return None
 
 
 @dataclass

@@ -412,7 +412,7 @@ def pipeline_spec(args: argparse.Namespace) -> str:
 def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     """The -p passes (default ge-compile; none run with --reference, but their options are
     checked), each PipelinePass spliced in as its constituent passes, with remarks on
-    with --remarks, verified after each, dumped with --dump-dir: what ge-opt -p runs."""
+    with --remarks, verified at the ends (after each with --verify-each), dumped with --dump-dir: what ge-opt -p runs."""
     spec = pipeline_spec(args)
     try:
         passes = build_pipeline(spec, get_all_passes())
@@ -426,6 +426,7 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
     # a status line per pass when stderr is a terminal (never in pipes or tests)
     progress = PassBar.on_terminal(len(passes), tool="ge-run") if passes else None
     callback = PipelineCallback(
+        verify_each=args.verify_each,
         dump_dir=args.dump_dir,
         dot_dir=args.dot_dir,
         progress=progress,

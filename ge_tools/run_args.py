@@ -20,6 +20,7 @@ from xdsl.utils.hints import type_repr
 from ge_dialect.pass_options import option_table
 from ge_tools.cli_args import (
     DUMP_DIR_HELP,
+    VERIFY_EACH_HELP,
     add_elide_argument,
     add_fast_paths_argument,
     add_input_shape_argument,
@@ -250,6 +251,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="accept output elements whose error bound is infinite (undecidable, see Tolerance) unjudged: "
         "without it they make the comparison inconclusive (exit 1); with it a wrong value there goes unnoticed",
     )  # fmt: skip
+    p.add_argument("--verify-each", action="store_true", help=VERIFY_EACH_HELP)
     p.add_argument("--dump-dir", metavar="DIR", help=DUMP_DIR_HELP)
     add_dump_onnx_argument(p)
     p.add_argument(

@@ -33,11 +33,11 @@ from ge_dialect.graph import is_dynamic_module, uncompiled_known_subgraphs
 from ge_tools.cli_args import input_size_cap, is_onnx_path
 from ge_tools.input_ranges import InputRange, draw_integers, input_ranges
 from ge_tools.parse import UserError, parse_module, read_capped, read_ir_file
+from ge_tools.pass_callback import PipelineCallback, apply_verified_at_ends
 from ge_tools.pipeline_spec import build_pipeline, with_remarks
 from ge_tools.progress import phase, steps
 from ge_tools.registry import get_all_passes, make_context
 from report.figures import model_figures
-from report.html import RunRecorder
 from runtime.graph_interpreter import ReferenceEvalError
 from runtime.simulator import Stats, load
 
@@ -184,26 +184,43 @@ def random_inputs(
 def compile_module(ctx: Context, pipeline: PassPipeline, module: ModuleOp) -> ModuleOp:
     """A copy of `module` through `pipeline` (the original stays for the reference). With
     a progress line (stderr is a terminal) each remark starts on a clean line and the line
-    is erased at the end."""
+    is erased at the end. When the pipeline's PipelineCallback verifies at the ends only,
+    a failure is looked into on another copy (pass_callback.apply_verified_at_ends)."""
     compiled = module.clone()
-    cb = pipeline.callback
-    inner = cb.inner if isinstance(cb, RunRecorder) else cb
-    progress = getattr(inner, "progress", None)
-    if progress is None:
-        pipeline.apply(ctx, compiled)
-        return compiled
-    outer = current_remark_sink()
+    verifier = pipeline_verifier(pipeline)
+    progress = getattr(verifier, "progress", None)
 
-    def sink(r: Remark) -> None:
-        progress.clear()
-        outer(r)
-
-    try:
-        with remark_sink(sink):
+    def apply() -> None:
+        bar = progress
+        if bar is None:
             pipeline.apply(ctx, compiled)
-    finally:
-        progress.clear()
+            return
+        outer = current_remark_sink()
+
+        def sink(r: Remark) -> None:
+            bar.clear()
+            outer(r)
+
+        try:
+            with remark_sink(sink):
+                pipeline.apply(ctx, compiled)
+        finally:
+            bar.clear()
+
+    if verifier is None:
+        apply()
+    else:
+        apply_verified_at_ends(apply, pipeline.passes, verifier, ctx, module.clone)
     return compiled
+
+
+def pipeline_verifier(pipeline: PassPipeline) -> PipelineCallback | None:
+    """The PipelineCallback a pipeline's callback is or wraps (RunRecorder, OnnxStages:
+    each keeps the callback it wraps as `inner`)."""
+    cb: object = pipeline.callback
+    while cb is not None and not isinstance(cb, PipelineCallback):
+        cb = getattr(cb, "inner", None)
+    return cb
 
 
 def compile_dynamic(

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from xdsl.passes import ModulePass
 
+from broken_passes import TEST_PASSES
 from conftest import README_PIPELINE
 from ge_dialect.pass_options import Flag, OneOf, option_table
 from ge_tools import expected
@@ -250,42 +250,10 @@ def test_ge_run_no_progress_when_not_a_terminal(monkeypatch):
 SOFTMAX = EXAMPLES / "softmax_like.mlir"
 
 
-@dataclasses.dataclass(frozen=True)
-class _BreakIR(ModulePass):
-    """Removes ReduceMaxD's required `axes`: IR that does not verify."""
-
-    name = "test-break-ir"
-
-    def apply(self, ctx, op):
-        for o in op.walk():
-            if o.name == "ge.ReduceMaxD":
-                del o.attributes["axes"]
-
-
-@dataclasses.dataclass(frozen=True)
-class _NeedAxes(ModulePass):
-    """Reads ReduceMaxD's `axes`: an internal error (KeyError) on _BreakIR's IR."""
-
-    name = "test-need-axes"
-
-    def apply(self, ctx, op):
-        for o in op.walk():
-            if o.name == "ge.ReduceMaxD":
-                o.attributes["axes"]
-
-
-@dataclasses.dataclass(frozen=True)
-class _Noop(ModulePass):
-    name = "test-noop"
-
-    def apply(self, ctx, op):
-        pass
-
-
 class _TestMain(GeOptMain):
     def register_all_passes(self) -> None:
         super().register_all_passes()
-        for cls in (_BreakIR, _NeedAxes, _Noop):
+        for cls in TEST_PASSES:
             self.register_pass(cls.name, lambda cls=cls: cls)
 
 
@@ -355,4 +323,4 @@ def test_help_documents_the_verification_policy(capsys):
     with pytest.raises(SystemExit):
         GeOptMain(["--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "--verify-each" in text and "verifies the input and the pipeline's result only" in text
+    assert "--verify-each" in text and "the input and the pipeline's result are verified" in text
