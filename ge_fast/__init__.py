@@ -13,7 +13,8 @@ agree):
 * op_builder.py: ops and blocks built without the generic steps (Operation.create,
   Operation.clone, Block(ops));
 * beside.py: the result's text rendered in a forked second process while it is verified;
-* process.py: the garbage collector's thresholds and the exit without teardown;
+* process.py: the garbage collector's thresholds, the exit without teardown and the
+  xDSL plugins read once per process (Universe.get_multiverse);
 * operands.py: an op's operand tuple read directly (Operation.operands);
 * interpreter.py: the lookup of a registered implementation (xDSL's private table);
 * ssa_names.py: SSAValue.extract_valid_name kept exact. This one is a feature, not speed:

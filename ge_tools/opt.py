@@ -33,7 +33,6 @@ from typing import IO, NoReturn
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -41,7 +40,7 @@ from ge_dialect.diagnostics import Remark, current_remark_sink, remark_sink
 from ge_dialect.names import names_as_attributes
 from ge_dialect.pass_options import PassOptionError
 from ge_fast.beside import MIN_INPUT_BYTES, PrintBeside
-from ge_fast.process import exit_without_teardown, tune_gc
+from ge_fast.process import exit_without_teardown, multiverse, tune_gc
 from ge_tools.cli_args import (
     DUMP_DIR_HELP,
     VERIFY_EACH_HELP,
@@ -70,7 +69,7 @@ from ge_tools.registry import get_all_dialects, get_all_passes
 
 def register_dialects(ctx: Context) -> None:
     """Every dialect xDSL knows and the project's, each loaded when first used."""
-    for name, factory in Universe.get_multiverse().all_dialects.items():
+    for name, factory in multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
     known = set(ctx.registered_dialect_names)
     for name, factory in get_all_dialects().items():
@@ -121,14 +120,18 @@ class GeOptMain(xDSLOptMain):
         register_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
-        super().register_all_passes()
+        # xdsl_opt_main.py: xDSLOptMain.register_all_passes, the plugins read once (multiverse)
+        for name, factory in multiverse().all_passes.items():
+            self.register_pass(name, factory)
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
+        # xdsl_opt_main.py: xDSLOptMain.register_all_targets, the plugins read once (multiverse).
         # xDSL's other targets read other dialects: on ge IR, llvm, arm-asm, riscv-asm,
         # x86-asm and mps fail with internal errors and csl, wat and wgsl print nothing.
-        super().register_all_targets()
+        for name, target in multiverse().all_targets.items():
+            self.available_targets.setdefault(name, target)
         self.available_targets = {name: t for name, t in self.available_targets.items() if name in GE_TARGETS}
         self.available_targets["mlir"] = lambda: GeMLIRTarget  # the same text, fewer writes
 
