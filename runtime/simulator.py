@@ -94,11 +94,12 @@ from typing import cast
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, i64
 from xdsl.ir import Attribute, Block, Operation
-from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge, npu
+from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.interval_map import IntervalMap
+from ge_dialect.verify import verify_module
 from ge_dialect.weights import weight_array
 from runtime.ascgraph_compiled import compile_asc_graph
 from runtime.ascgraph_interp import run_asc_graph
@@ -368,9 +369,9 @@ def load(
     AscGraph kernels compiled at load (runtime/simulator_plan.py, runtime/ascgraph_compiled.py);
     off, the rules and the AscGraph interpreter alone: the same results and faults."""
     try:
-        model.verify()
-    except VerifyException as e:
-        raise SimulatorFault(f"the model does not verify: {e}") from None
+        verify_module(model)  # xDSL's checks (ge_fast's where the switch is on), located
+    except LocatedError as e:
+        raise SimulatorFault(f"the model does not verify: {e.op.name}: {e.message}") from None
     if plan is None:
         plan = os.environ.get("GE_SIM_PLAIN", "") in ("", "0")
     return LoadedModel(model, frozenset(frozen_inputs), device, plan)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 
 from conftest import EXAMPLES, PHONY_GE_SHAPES
 from ge_dialect import attrs as A
@@ -225,6 +225,19 @@ def test_wrong_input_offset_is_caught_at_load() -> None:
         f"but the model's table places it at fm [{planned_at}, {planned_at + 1024})"
     )
     assert (e.value.region, e.value.start, e.value.end) == ("fm", top - 1024, top)
+
+
+def test_a_model_that_does_not_verify_is_refused_at_load() -> None:
+    """DavinciModel::Init validates first: a kernel naming more tensors than addresses is
+    refused with the verifier's message at that op (ge_dialect/verify.py, not a print of
+    the whole model)."""
+    _, c = planned("examples/split_relu_concat.mlir")
+    model = to_npu(c)
+    kernel = next(o for o in model.walk() if isinstance(o, npu.KernelOp))
+    kernel.properties["in_tensors"] = ArrayAttr([*kernel.in_tensors.data, StringAttr("extra:0")])
+    with pytest.raises(SimulatorFault) as e:
+        load(model)
+    assert str(e.value) == "the model does not verify: npu.kernel: each operand names one tensor and one address"
 
 
 def test_a_tensor_its_writer_did_not_write_is_a_stale_read() -> None:
