@@ -64,6 +64,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
+from importers.fx_load import schema_type_hints_cached
 from importers.onnx import dense_attr
 
 __all__ = [
@@ -1462,7 +1463,8 @@ def load_exported_program(path: str) -> ModuleOp:
     was = log.disabled
     log.disabled = True  # torch logs a bad archive's traceback before raising: one line here
     try:
-        ep = torch.export.load(path)
+        with schema_type_hints_cached():
+            ep = torch.export.load(path)
     except FileNotFoundError:
         raise FxImportError(f"{path}: error: no such file") from None
     except Exception as e:  # torch raises many kinds for a bad archive
