@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import gc
 import inspect
 import io
 import os
@@ -92,14 +93,18 @@ MORE_ONNX_OPS = frozenset({
 
 
 def run_cli(main: Callable[[list[str]], object], argv: Sequence[str]) -> tuple[int, str, str]:
-    """A tool's `main` (ge-opt, ge-run, ge-import) in this process: (exit code, stdout, stderr)."""
+    """A tool's `main` (ge-opt, ge-run, ge-import) in this process: (exit code, stdout,
+    stderr). The garbage collector's thresholds, which the mains tune, are put back."""
     out, err = io.StringIO(), io.StringIO()
     code = 0
+    thresholds = gc.get_threshold()
     with redirect_stdout(out), redirect_stderr(err):
         try:
             main(list(argv))
         except SystemExit as e:
             code = int(e.code or 0)
+        finally:
+            gc.set_threshold(*thresholds)
     return code, out.getvalue(), err.getvalue()
 
 

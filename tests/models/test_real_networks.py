@@ -1,6 +1,7 @@
 """The real-network suite (ge_tools/networks.py): every network exported by torch as it
-comes, then `ge-run NET.onnx --seed 0` as a user runs it: imported, compiled, simulated,
-and compared element by element with the reference interpreter and with onnxruntime.
+comes, then `ge-run NET.onnx --seed 0` as a user runs it (ge-run's main in this process,
+which has exported the model already): imported, compiled, simulated, and compared
+element by element with the reference interpreter and with onnxruntime.
 
 A network passes when ge-run exits 0, says both "outputs match the reference" and
 "outputs match onnxruntime", and its --stats-json has no element left unjudged
@@ -12,21 +13,18 @@ anchored judgment judges, `anchored_elements` counts them. Skipped only where to
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import run_cli
 
 torch = pytest.importorskip("torch", reason="the real-network suite needs the `models` extra (torch)")
 pytest.importorskip("torchvision", reason="the real-network suite needs the `models` extra (torchvision)")
 pytest.importorskip("transformers", reason="the real-network suite needs the `models` extra (transformers)")
 
 from ge_tools.networks import NETWORKS, export  # noqa: E402
-
-GE_RUN = str(Path(sys.executable).with_name("ge-run"))
+from ge_tools.run_cli import main as ge_run_main  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +53,9 @@ def test_network_matches_onnxruntime(
 ) -> None:
     model = _model(name, exported, tmp_path_factory)
     stats = tmp_path / "stats.json"
-    r = subprocess.run(
-        [GE_RUN, str(model), "--seed", "0", "--stats-json", str(stats)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    out = r.stdout + r.stderr
-    assert r.returncode == 0, out[-3000:]
+    code, stdout, stderr = run_cli(ge_run_main, [str(model), "--seed", "0", "--stats-json", str(stats)])
+    out = stdout + stderr
+    assert code == 0, out[-3000:]
     assert "outputs match the reference" in out, out[-3000:]
     assert "outputs match onnxruntime" in out, out[-3000:]
     figures = json.loads(stats.read_text())

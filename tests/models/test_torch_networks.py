@@ -14,31 +14,31 @@ own inputs):
 * the .pt2 program through ge-run as a user runs it (`--input` the same arrays,
   `--save-dir`): ge-run exits 0 after judging every element against the reference
   interpreter (the deep networks' elements step by step: the anchored judgment,
-  docs/tolerance.md), and its saved outputs are compared with eager.
+  docs/tolerance.md), and its saved outputs are compared with eager. ge-run's main runs
+  in this process (the console script's code; a process of its own would import torch
+  again, 2.4 CPU-s per network: tests/tools/test_torch_backend.py runs the script itself
+  on a .pt2).
 
 Skipped only where torch is absent (the `models` extra; .ci/run installs it).
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import run_cli
 
 torch = pytest.importorskip("torch", reason="the real-network suite needs the `models` extra (torch)")
 pytest.importorskip("torchvision", reason="the real-network suite needs the `models` extra (torchvision)")
 pytest.importorskip("transformers", reason="the real-network suite needs the `models` extra (transformers)")
 
 from ge_tools.networks import NETWORKS  # noqa: E402
+from ge_tools.run_cli import main as ge_run_main  # noqa: E402
 from ge_tools.torch_backend import ge_xdsl  # noqa: E402
-
-GE_RUN = str(Path(sys.executable).with_name("ge-run"))
 
 
 def _inputs(name: str) -> tuple:
@@ -82,13 +82,8 @@ def test_network_matches_eager(name: str, tmp_path: Path) -> None:
         files += ["--input", str(tmp_path / f"input_{k}.npy")]
         np.save(files[-1], x.numpy())
     out = tmp_path / "out"
-    r = subprocess.run(
-        [GE_RUN, str(pt2), *files, "--save-dir", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    log = (r.stdout + r.stderr)[-3000:]
-    assert r.returncode == 0, log
+    code, stdout, stderr = run_cli(ge_run_main, [str(pt2), *files, "--save-dir", str(out)])
+    log = (stdout + stderr)[-3000:]
+    assert code == 0, log
     assert "outputs match the reference" in log, log
     _close(np.load(out / "output_0.npy"), want, f"{name} through torch.export and ge-run")
