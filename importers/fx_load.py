@@ -27,7 +27,9 @@ class _TypingWithCachedHints:
     except get_type_hints, which keeps what it computed."""
 
     def __init__(self) -> None:
-        self._hints: dict[tuple[object, int, int, bool], dict[str, Any]] = {}
+        # (class, id(globalns), id(localns), include_extras) -> (globalns, localns, hints):
+        # the namespaces kept and compared by identity, so a recycled id never matches
+        self._hints: dict[tuple[object, int, int, bool], tuple[object, object, dict[str, Any]]] = {}
         self.computed = 0  # hints evaluated (the rest came from the cache)
 
     def __getattr__(self, name: str) -> Any:
@@ -40,10 +42,12 @@ class _TypingWithCachedHints:
         # the namespaces by identity: schema's own module dict, the same object at each call
         key = (obj, id(globalns), id(localns), include_extras)
         got = self._hints.get(key)
-        if got is None:
-            self.computed += 1
-            got = self._hints[key] = typing.get_type_hints(obj, globalns, localns, include_extras)
-        return got
+        if got is not None and got[0] is globalns and got[1] is localns:
+            return got[2]
+        self.computed += 1
+        hints = typing.get_type_hints(obj, globalns, localns, include_extras)
+        self._hints[key] = (globalns, localns, hints)
+        return hints
 
 
 @contextmanager

@@ -5,6 +5,7 @@ that produced invalid IR (ge_tools/pass_callback.py: apply_verified_at_ends): ge
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from xdsl.passes import ModulePass
 
@@ -42,3 +43,24 @@ class Noop(ModulePass):
 
 
 TEST_PASSES = (BreakIR, NeedAxes, Noop)
+
+# Pipelines whose IR test-break-ir breaks: alone, not the last pass, and with a later pass
+# that crashes on the invalid IR (the error names test-break-ir in each)
+BROKEN_PIPELINES = (
+    "test-break-ir",
+    "test-noop,test-break-ir,test-noop,test-noop",
+    "test-break-ir,test-need-axes,test-noop",
+)
+
+
+def names_the_broken_pass(line: str, path: str) -> bool:
+    """`line` is the verifier's located error at the ReduceMaxD of `path`, naming the pass
+    that removed its axes."""
+    return (
+        re.fullmatch(
+            rf"{re.escape(path)}:\d+:\d+: error: ge\.ReduceMaxD: ReduceMaxD requires attribute 'axes' "
+            r".*\(after pass test-break-ir\)",
+            line,
+        )
+        is not None
+    )
