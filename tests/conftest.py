@@ -19,9 +19,9 @@ import numpy as np
 import onnx
 import onnx.numpy_helper
 import pytest
+from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
-from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ge_dialect import ascgraph as ag
@@ -32,6 +32,8 @@ from ge_dialect.ascgraph import node_count
 from ge_dialect.desc import tensor_desc
 from ge_dialect.dtypes import numpy_dtype
 from ge_dialect.ge import GeNode, GraphOp, ge_type, node_name
+from ge_dialect.verify import verify_module
+from ge_tools.parse import parse_module
 from ge_tools.pipeline import GeCompilePass
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
@@ -160,9 +162,14 @@ def without_fuse_handoff(monkeypatch: pytest.MonkeyPatch) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def parse(text: str) -> ModuleOp:
-    m = Parser(make_context(), text, "<test>").parse_module()
-    m.verify()
+def parse(text: str, name: str = "<test>", ctx: Context | None = None) -> ModuleOp:
+    """`text` parsed and verified as the tools read their input (ge_tools/parse.py and
+    ge_dialect/verify.py: ge_fast's paths unless its switch is off, GE_XDSL_FAST=0), without
+    naming nameless nodes. Tests of passes, lowerings and the runtime read their graphs
+    here; xDSL's own Parser and verify give the same module (tests/tools/test_parse_print_work.py,
+    tests/ge_fast/test_seam.py and `make lit-stock` compare them), at about 2.5 x the CPU."""
+    m = parse_module(ctx or make_context(), text, name)
+    verify_module(m)
     return m
 
 
@@ -195,7 +202,7 @@ def check_lowering(text: str, seed: int, p: LowerAutofusePass) -> tuple[int, boo
     want = run_module(before, ins)
     after = parse(text)
     p.apply(make_context(), after)
-    after.verify()
+    verify_module(after)
     # The printed form parses back (what ge-opt users see is valid input).
     after = parse(print_module(after))
     got = run_module(after, ins)
@@ -237,7 +244,7 @@ def fuse_checked(m, d, a, b):
     ref = run_module(m, ins)
     assert d.can_fuse(a, b) is None
     new = d.fuse(a, b)
-    m.verify()
+    verify_module(m)
     out = run_module(m, ins)
     for x, y in zip(out, ref):
         np.testing.assert_allclose(x, y, rtol=1e-6)

@@ -1246,16 +1246,16 @@ def graph_text(seed: int, options: Options = Options()) -> str:
 def intermediate_values(text: str, input_seed: int = 0) -> list[np.ndarray]:
     """Every value of the graph (inputs, each node's outputs) on ge-run's random inputs for
     `--seed input_seed`, computed with the reference interpreter's op semantics."""
-    from xdsl.parser import Parser
-
     from ge_dialect import ge
+    from ge_dialect.verify import verify_module
+    from ge_tools.parse import parse_module
     from ge_tools.registry import make_context
     from ge_tools.run import random_input
     from runtime.interpreter import ge_interpreter
     from runtime.reference import select_graph
 
-    module = Parser(make_context(), text, "<random_graphs>").parse_module()
-    module.verify()
+    module = parse_module(make_context(), text, "<random_graphs>")
+    verify_module(module)
     graph = select_graph(module)
     rng = np.random.default_rng(input_seed)
     inputs = {d: random_input(d, rng) for d in graph.data_nodes}

@@ -14,11 +14,10 @@ from io import StringIO
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block
-from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from bench.gen_graphs import generate
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, parse
 from ge_dialect import ge, npu
 from ge_dialect.names import name_all_nodes, name_nodes, node_name
 from ge_tools import run as ge_run
@@ -51,12 +50,6 @@ ge.graph @main {
 }
 """
 COLLIDING_NAMES = ["x", "Data_0", "Add_1", "Add_1_0", "Add_2_0", "Add_2", "NetOutput_0", "Sub_3", "NetOutput"]
-
-
-def parse(text: str) -> ModuleOp:
-    m = Parser(make_context(), text, "<test>").parse_module()
-    m.verify()
-    return m
 
 
 def print_module(m: ModuleOp, generic: bool = False) -> str:

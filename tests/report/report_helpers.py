@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pydot
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
-from conftest import COMPILE_ORDER, ROOT
+from conftest import COMPILE_ORDER, ROOT, parse
 from ge_dialect.names import name_all_nodes
 from ge_tools.pipeline_spec import build_pipeline
 from ge_tools.registry import get_all_passes, make_context
@@ -27,8 +26,7 @@ def staged(text_or_path: str | Path, passes: str = "") -> ModuleOp:
     """The module of `text_or_path` (MLIR text or an example's path) after `passes`."""
     text = text_or_path.read_text() if isinstance(text_or_path, Path) else text_or_path
     ctx = make_context()
-    m = Parser(ctx, text, "<report-test>").parse_module()
-    m.verify()
+    m = parse(text, "<report-test>", ctx)
     name_all_nodes(m)
     if passes:
         for p in build_pipeline(passes, get_all_passes()):

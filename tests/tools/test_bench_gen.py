@@ -14,22 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 from bench.gen_graphs import HARD, KINDS, SOFT, generate
-from conftest import ROOT
+from conftest import ROOT, parse
 from ge_dialect.desc import tensor_desc
 from ge_dialect.ge import GraphOp, ge_type, node_name
-from ge_tools.registry import make_context
 from random_graphs import intermediate_values
 
 GEN = ROOT / "bench" / "gen_graphs.py"
-
-
-def parse(text: str) -> ModuleOp:
-    module = Parser(make_context(), text, "gen").parse_module()
-    module.verify()
-    return module
 
 
 def graph_ops(module: ModuleOp) -> list:

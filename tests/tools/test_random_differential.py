@@ -27,12 +27,11 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import OpResult
-from xdsl.parser import Parser
 
 from bench import differential as D
+from conftest import parse
 from ge_dialect import ge
 from ge_dialect.desc import tensor_desc
-from ge_tools.registry import make_context
 from random_graphs import FEATURES, Options, generate, graph_text, nonfinite_fraction
 
 GEN_SEEDS = range(0, 300)
@@ -42,12 +41,6 @@ MASKED_SEEDS = range(2000, 2024)
 # 0-d: 4 and 5, phony: 1, padded formats: 2). bf16 is a real dtype end to end (tests/dialects/test_bf16.py).
 MASKED = Options(without=frozenset({"numeric_names", "mixed_names", "identity", "zero_d", "phony", "padded_formats"}))
 ARGS = D.build_arg_parser().parse_args(["--executions", "3", "--timeout", "120"])
-
-
-def parse(text: str) -> ModuleOp:
-    m = Parser(make_context(), text, "<random>").parse_module()
-    m.verify()
-    return m
 
 
 def body(m: ModuleOp) -> list:

@@ -27,11 +27,13 @@ from conftest import (
     out_off,
     out_region,
     out_size,
+    parse,
     random_blocks,
 )
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.ge import GeNode, ge_type, node_name
+from ge_dialect.verify import verify_module
 from ge_tools.registry import get_all_passes, make_context
 from passes.memory.allocator import (
     SWEEP_ABOVE_BOUND,
@@ -57,12 +59,11 @@ def _ctx() -> Context:
 
 def run(text: str, passes: tuple[str, ...] = (*NOTASK, "ge-assign-memory")) -> ModuleOp:
     ctx = _ctx()
-    module = Parser(ctx, text, "<test>").parse_module()
-    module.verify()
+    module = parse(text, ctx=ctx)
     registry = get_all_passes()
     for p in passes:
         registry[p]()().apply(ctx, module)
-    module.verify()
+    verify_module(module)
     return module
 
 

@@ -22,9 +22,10 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 
 from bench.gen_graphs import generate
-from conftest import EXAMPLES, NOTASK, ROOT, check_plan, fm_blocks, graph_named, random_blocks
+from conftest import EXAMPLES, NOTASK, ROOT, check_plan, fm_blocks, graph_named, parse, random_blocks
 from ge_dialect import attrs as A
 from ge_dialect.ge import GraphOp
+from ge_dialect.verify import verify_module
 from ge_tools.registry import get_all_passes, make_context
 from passes.memory import exact as E
 from passes.memory import search as S
@@ -46,10 +47,9 @@ FUSED = ("ge-phony-notask{stage=mark}", "ge-lower-autofuse", "ge-autofuse", *NOT
 def run(text: str, passes: Sequence[str]) -> ModuleOp:
     """Parse `text` and run the pipeline `passes` (pass specs with their options)."""
     ctx = make_context()
-    module = Parser(ctx, text, "<test>").parse_module()
-    module.verify()
+    module = parse(text, ctx=ctx)
     PassPipeline.parse_spec(get_all_passes(), ",".join(passes)).apply(ctx, module)
-    module.verify()
+    verify_module(module)
     return module
 
 
