@@ -26,8 +26,9 @@ xDSL's own code. Whatever changes the printed text (weights as dense_resource, e
 values, exact SSA names, located errors) is a feature of the tools, not of this package,
 and stays on: the output is byte-identical either way (tests/ge_fast/test_seam.py).
 
-One fast path outside xDSL follows the same switch from beside the code it serves:
-importers/fx_load.py (torch.export.load's schema type hints once per class).
+Two fast paths outside xDSL follow the same switch from beside the code they serve:
+importers/fx_load.py (torch.export.load's schema type hints once per class, and
+run_decompositions' preservable CIA ops once per dispatcher state).
 
 This package imports xDSL and the standard library only; every package of the project may
 import it (tests/test_layout.py).

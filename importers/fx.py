@@ -64,7 +64,7 @@ from ge_dialect import attrs as A
 from ge_dialect import ge
 from ge_dialect.diagnostics import LocatedError
 from ge_dialect.dtypes import numpy_dtype
-from importers.fx_load import schema_type_hints_cached
+from importers.fx_load import cia_ops_memoized, schema_type_hints_cached
 from importers.onnx import dense_attr
 
 __all__ = [
@@ -1407,8 +1407,10 @@ def import_exported_program(ep: Any, name: str = "<exported program>") -> Module
 def lower_to_aten(ep: Any) -> Any:
     """`ep` lowered to ATen by torch's default decompositions (`run_decompositions`, which
     traces the program again), except those of the ops a converter takes whole (TorchAir
-    keeps an op its converter maps, e.g. silu as Swish)."""
-    return ep.run_decompositions(_decomposition_table())
+    keeps an op its converter maps, e.g. silu as Swish). torch's set of the ops it may
+    preserve is computed once per dispatcher state (importers/fx_load.py)."""
+    with cia_ops_memoized():
+        return ep.run_decompositions(_decomposition_table())
 
 
 def import_aten_program(ep: Any, name: str = "<exported program>") -> ModuleOp:

@@ -1,6 +1,11 @@
-"""Reading a `.pt2` faster: torch.export.load with the type hints of torch's schema classes
-computed once per class (replaces, while a load runs, the `typing.get_type_hints` that
-torch/_export/serde/serialize.py: _dict_to_dataclass calls for every object it builds).
+"""Reading and lowering a `.pt2` faster, two stand-ins for torch code while it runs:
+
+* `schema_type_hints_cached`: torch.export.load with the type hints of torch's schema
+  classes computed once per class (replaces the `typing.get_type_hints` that
+  torch/_export/serde/serialize.py: _dict_to_dataclass calls for every object it builds);
+* `cia_ops_memoized`: `run_decompositions` with torch's set of preservable
+  CompositeImplicitAutograd ops computed once per state of the dispatcher (replaces
+  torch/_export/utils.py: _collect_all_valid_cia_ops, below).
 
 torch.export.load turns the archive's JSON into the dataclasses of
 torch/_export/serde/schema.py one object at a time, and for each one asks
@@ -10,6 +15,16 @@ schema classes and their module do not change while a program loads, so within
 `schema_type_hints_cached()` each (class, namespace) is evaluated once and the same hints
 are returned after. What the load builds is the same (tests/importers/test_fx_load.py);
 with ge_fast's switch off (GE_XDSL_FAST=0, --no-fast-paths) torch runs as it is.
+
+`ExportedProgram.run_decompositions` asks twice per call (once materializing the default
+table, once splitting it) for every CompositeImplicitAutograd op it may preserve:
+`_collect_all_valid_cia_ops` walks each op namespace, and for each one reads the
+dispatcher's whole CIA registration list again (about 800 names) and every overload's
+schema. That is 0.2 of the 0.42 CPU-s of lowering a two-op program, whatever its size. Its
+answer depends only on the ops registered: within `cia_ops_memoized()` it is computed once
+per key (the namespaces with their op counts and the dispatcher's CIA registrations, both
+read in under a millisecond), so a custom op registered later gets a fresh answer. The
+set is handed out as a copy (torch's callers edit theirs).
 """
 
 from __future__ import annotations
@@ -20,6 +35,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from ge_fast import enabled
+
+# The CIA op sets computed, by key (see cia_ops_memoized); at most a few per process
+_CIA_SETS: dict[tuple[object, ...], frozenset[Any]] = {}
 
 
 class _TypingWithCachedHints:
@@ -69,3 +87,62 @@ def schema_type_hints_cached() -> Iterator[_TypingWithCachedHints | None]:
         yield stand_in
     finally:
         serialize.typing = typing  # type: ignore[assignment]
+
+
+def _cia_key(torch: Any) -> tuple[object, ...]:
+    """What `_collect_all_valid_cia_ops` reads: the op namespaces with the ops each holds
+    now, and the dispatcher's CompositeImplicitAutograd registrations."""
+    spaces = tuple((name, len(getattr(getattr(torch.ops, name), "_dir", ()))) for name in torch.ops._dir)
+    return spaces, tuple(torch._C._dispatch_get_registrations_for_dispatch_key("CompositeImplicitAutograd"))
+
+
+class CiaOpsMemo:
+    """`_collect_all_valid_cia_ops` as run_decompositions sees it within cia_ops_memoized:
+    torch's own function, asked once per key."""
+
+    def __init__(self, torch: Any, collect: Any) -> None:
+        self._torch = torch
+        self._collect = collect
+        self.computed = 0  # sets computed by torch's function (the rest came from the memo)
+
+    def __call__(self) -> set[Any]:
+        key = _cia_key(self._torch)
+        got = _CIA_SETS.get(key)
+        if got is None:
+            self.computed += 1
+            got = _CIA_SETS[key] = frozenset(self._collect())
+            key = _cia_key(self._torch)  # collecting materializes ops: the key it leaves
+            _CIA_SETS[key] = got
+        return set(got)
+
+
+# The modules that call _collect_all_valid_cia_ops by the name they imported
+_CIA_CALLERS = ("torch._export.utils", "torch.export.exported_program", "torch.export.decomp_utils")
+
+
+@contextmanager
+def cia_ops_memoized() -> Iterator[CiaOpsMemo | None]:
+    """Within: run_decompositions reads torch's preservable CIA ops from a memo (the module
+    doc). Yields the stand-in (its `computed` count), or None when the switch is off or
+    this torch does not call `_collect_all_valid_cia_ops` as this expects (then nothing
+    changes)."""
+    if not enabled():
+        yield None
+        return
+    import importlib
+
+    import torch
+
+    modules = [importlib.import_module(name) for name in _CIA_CALLERS]
+    collect = getattr(modules[0], "_collect_all_valid_cia_ops", None)
+    if collect is None or any(getattr(m, "_collect_all_valid_cia_ops", None) is not collect for m in modules):
+        yield None
+        return
+    stand_in = CiaOpsMemo(torch, collect)
+    for m in modules:
+        m._collect_all_valid_cia_ops = stand_in  # type: ignore[attr-defined]
+    try:
+        yield stand_in
+    finally:
+        for m in modules:
+            m._collect_all_valid_cia_ops = collect  # type: ignore[attr-defined]
