@@ -6,9 +6,10 @@ agree):
 
 * verify.py: the op verifier (OpDef.verify compiled per op class into plain tests);
 * lexer.py: the MLIR lexer's common tokens (MLIRLexer.lex) by one regex;
-* parser.py: one-result `%x = ` lists, the memo of plain tensor types and a GE node's
-  common form read by regex (Parser._parse_op_result_list,
-  _parse_optional_builtin_parametrized_type, the token-by-token parse of a node);
+* parser.py: one-result `%x = ` lists, the memos of plain tensor and dialect types and a
+  GE node's common form read by regex (Parser._parse_op_result_list,
+  _parse_optional_builtin_parametrized_type, AttrParser.parse_optional_type, the
+  token-by-token parse of a node);
 * printer.py: attribute texts kept and string literals written whole (Printer);
 * op_builder.py: ops and blocks built without the generic steps (Operation.create,
   Operation.clone, Block(ops));

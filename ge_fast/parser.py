@@ -1,6 +1,7 @@
 """The parser's fast paths: replaces, in xdsl/parser/core.py, Parser._parse_op_result_list
 for one result `%x = `, Parser._parse_optional_builtin_parametrized_type for a plain
-ranked tensor type already seen (a memo keyed by its text), and, for a GE node's common
+ranked tensor type already seen and AttrParser.parse_optional_type for a plain dialect
+type already seen (memos keyed by the text), and, for a GE node's common
 form (`(%a, %b) {attrs} : (T, T) -> T`), the token-by-token parse of GeNode.parse
 (ge_dialect/ge.py) by three regexes. With the switch off (ge_fast) each is xDSL's parse.
 tests/tools/test_parse_print_work.py and tests/tools/test_fast_paths_odd_graphs.py prove
@@ -25,9 +26,10 @@ OpT = TypeVar("OpT", bound=Operation)
 
 class FastParser(Parser):
     """xDSL's Parser with the fast paths of the module docstring (a mixin: the subclass
-    sets `plain_tensor_types = {}` when it starts)."""
+    sets `plain_tensor_types = {}` and `dialect_types = {}` when it starts)."""
 
     plain_tensor_types: dict[str, Attribute]
+    dialect_types: dict[str, Attribute]
 
     # One result, `%name = ` (the common case): its span, and the parser resumed after the
     # `= `, as xDSL's _parse_op_result_list would leave it (one token and its list parse
@@ -70,6 +72,31 @@ class FastParser(Parser):
         # the token after `>` starts past the match when xDSL read exactly the matched text
         if t is not None and self._current_token.span.start >= m.end() and self._last_end() == m.end():
             self.plain_tensor_types[key] = t
+        return t
+
+    # A plain dialect type, `!dialect.name<...>` whose body holds no string, no nested
+    # bracket but `[...]` and no SSA name (`!ascgraph.tensor<f16, axis = [0, 1], repeats =
+    # [4, 8], strides = [8, 1]>`, every AscGraph value's type): parsed once by xDSL's parser
+    # (the dialect's own parse_parameters, its verify included) and the immutable attribute
+    # reused for every later occurrence of the same text in this input. A body that reads
+    # anything but its own text (an alias, a string, a nested type) takes xDSL's path.
+    _PLAIN_DIALECT_TYPE = re.compile(r"![A-Za-z_][A-Za-z0-9_$]*+\.[A-Za-z0-9_$.]++<[A-Za-z0-9_ ,=\[\]-]*+>")
+
+    def parse_optional_type(self):  # type: ignore[no-untyped-def]
+        tok = self._current_token
+        if tok.kind != MLIRTokenKind.EXCLAMATION_IDENT or not SWITCH.on:
+            return super().parse_optional_type()
+        m = self._PLAIN_DIALECT_TYPE.match(self.lexer.input.content, tok.span.start)
+        if m is None:
+            return super().parse_optional_type()
+        key = m.group()
+        t = self.dialect_types.get(key)
+        if t is not None:
+            self._resume_from(m.end())
+            return t
+        t = super().parse_optional_type()
+        if t is not None and self._current_token.span.start >= m.end() and self._last_end() == m.end():
+            self.dialect_types[key] = t
         return t
 
     def _last_end(self) -> int:

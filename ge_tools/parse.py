@@ -420,8 +420,9 @@ class LocatedParser(FastParser):
         self._file = StringAttr(name)
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(GeLexer(Input(text, name)))  # FastLexer: follows the switch
-        # FastParser's memo of plain tensor types (ge_fast/parser.py)
+        # FastParser's memos of plain tensor types and plain dialect types (ge_fast/parser.py)
         self.plain_tensor_types: dict[str, Attribute] = {}
+        self.dialect_types: dict[str, Attribute] = {}
 
     def location_of(self, pos: int) -> tuple[int, int]:
         return _location(self._line_starts, self._line_offset, pos)

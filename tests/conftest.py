@@ -22,6 +22,7 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ge_dialect import ascgraph as ag
@@ -170,6 +171,14 @@ def parse(text: str, name: str = "<test>", ctx: Context | None = None) -> Module
     tests/ge_fast/test_seam.py and `make lit-stock` compare them), at about 2.5 x the CPU."""
     m = parse_module(ctx or make_context(), text, name)
     verify_module(m)
+    return m
+
+
+def xdsl_parse(text: str) -> ModuleOp:
+    """`text` parsed by xDSL's own Parser and verified by xDSL's verify: what the tools'
+    parser (`parse`) is compared with."""
+    m = Parser(make_context(), text, "<test>").parse_module()
+    m.verify()
     return m
 
 

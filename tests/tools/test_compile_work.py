@@ -20,7 +20,7 @@ from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from bench.gen_graphs import generate
-from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, count_calls, parse, print_module
+from conftest import FIVE, ROOT, SIX, T5, T6, add_backend, count_calls, print_module, xdsl_parse
 from ge_dialect import ascgraph as ag
 from ge_dialect import attrs as A
 from ge_dialect.diagnostics import LocatedError
@@ -46,7 +46,7 @@ def test_each_plain_tensor_type_spelling_is_parsed_once(monkeypatch, kind):
     # every spelling once; each other occurrence reuses its type (main parsed every one)
     assert calls[0] == len(set(spellings)) < len(spellings) // 4
     monkeypatch.undo()
-    assert print_module(m) == print_module(parse(text))  # xDSL's own parser, every type read
+    assert print_module(m) == print_module(xdsl_parse(text))  # xDSL's own parser, every type read
 
 
 # Spellings the memo must read as xDSL does: 0-d, size-0, unknown dims, every dtype,
@@ -84,7 +84,7 @@ def test_memoised_tensor_types_equal_xdsl_parse():
 @pytest.mark.parametrize("seed", range(6))
 def test_random_graphs_parse_as_xdsl_parses(seed):
     text = graph_text(seed)
-    assert print_module(parse_module(make_context(), text, "g.mlir")) == print_module(parse(text))
+    assert print_module(parse_module(make_context(), text, "g.mlir")) == print_module(xdsl_parse(text))
 
 
 @pytest.mark.parametrize(
@@ -100,6 +100,73 @@ def test_a_bad_tensor_type_after_a_memoised_one_is_the_same_error(monkeypatch, b
         parse_module(make_context(), text, "g.mlir")
     assert str(ours.value) == str(plain.value)
     assert re.match(r"g.mlir:[34]:[0-9]+: error: ", str(ours.value))
+
+
+# -- parse: a plain dialect type (an AscGraph value's) is parsed once per spelling ---------
+
+
+def _lowered_text(kind: str) -> str:
+    m = parse_module(make_context(), generate(kind, 200, 1), "g.mlir")
+    LowerAutofusePass().apply(make_context(), m)
+    return print_module(m)
+
+
+@pytest.mark.parametrize("kind", ["fanout", "mixed"])
+def test_each_plain_dialect_type_spelling_is_parsed_once(monkeypatch, kind):
+    text = _lowered_text(kind)
+    spellings = re.findall(r"!ascgraph\.tensor<[^<>]*>", text)
+    calls = []
+    real = ag.AscTensorType.parse_parameters.__func__
+    monkeypatch.setattr(ag.AscTensorType, "parse_parameters", classmethod(lambda c, p: calls.append(1) or real(c, p)))
+    m = parse_module(make_context(), text, "g.mlir")
+    # every spelling once; each other occurrence reuses its type (xDSL parses every one)
+    assert len(calls) == len(set(spellings)) < len(spellings) // 2
+    monkeypatch.undo()
+    assert print_module(m) == print_module(xdsl_parse(text))
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "!ascgraph.tensor<f32, axis = [0], repeats = [0], strides = [1]>",  # a size-0 axis
+        "!ascgraph.tensor<f32, axis = [0], repeats = [4], strides = [1]",
+        "!ascgraph.tensor<f32, axis = [0, 1], repeats = [4], strides = [1]>",
+        "!ascgraph.tensor<f32, axis = [0], repeats = [4], strides = [1]>>",
+        "!ascgraph.tensr<f32, axis = [0], repeats = [4], strides = [1]>",
+    ],
+)
+def test_a_bad_dialect_type_after_a_memoised_one_is_the_same_error(monkeypatch, bad):
+    good = "!ascgraph.tensor<f32, axis = [0], repeats = [4], strides = [1]>"
+    text = f"""ge.graph @g {{
+  %x = ge.Data {{index = 0}} : tensor<4xf32>
+  %y = ge.AscBackend(%x) {{fuse_type = "pointwise", fuse_type_mask = 2, origin_nodes = ["a"], fusion_nodes_size = 4}} : (tensor<4xf32>) -> tensor<4xf32> {{
+    ascgraph.graph @g_graph axis = [0: z0 = 4] {{
+      %data = ascgraph.Data {{index = 0}} : {good}
+      %load = ascgraph.Load(%data) {{offset = 0, sched.axis = [0]}} : {good}
+      %abs = ascgraph.Abs(%load) {{sched.axis = [0]}} : {bad}
+      %store = ascgraph.Store(%abs) {{offset = 0, sched.axis = [0]}} : {good}
+      %out = ascgraph.Output(%store) {{index = 0}} : {good}
+    }}
+  }}
+  ge.NetOutput %y : tensor<4xf32>
+}}
+"""
+
+    def outcome() -> str:
+        try:
+            m = parse_module(make_context(), text, "g.mlir")
+        except UserError as e:
+            return f"error: {e}"
+        try:
+            verify_module(m)
+        except LocatedError as e:
+            return f"verify: {e}"
+        return print_module(m)
+
+    ours = outcome()
+    monkeypatch.setattr(LocatedParser, "_PLAIN_DIALECT_TYPE", re.compile("(?!)"))  # no memo: xDSL's path
+    assert ours == outcome()
+    assert re.match(r"(error|verify): g.mlir:[78]:", ours), ours
 
 
 # -- print: GePrinter writes the text xDSL's Printer writes, a literal at a time ------------
