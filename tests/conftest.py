@@ -209,7 +209,7 @@ def check_lowering(text: str, seed: int, p: LowerAutofusePass) -> tuple[int, boo
     before = parse(text)
     ins = inputs_for(before, seed)
     want = run_module(before, ins)
-    after = parse(text)
+    after = before.clone()
     p.apply(make_context(), after)
     verify_module(after)
     # The printed form parses back (what ge-opt users see is valid input).

@@ -17,6 +17,7 @@ import pytest
 from bench.gen_graphs import generate
 from conftest import EXAMPLES, inputs_for, parse, print_module
 from ge_dialect import ge
+from ge_dialect.verify import verify_module
 from ge_tools.registry import make_context
 from lowering.lower_autofuse import LowerAutofusePass
 from lowering_graphs import ALL, GATHER_ALL, pass_for, random_gather_graph, random_graph, ty
@@ -35,13 +36,13 @@ def check_fused(
     before = parse(text)
     ins = inputs_for(before, seed)
     want = run_module(before, ins)
-    m = parse(text)
+    m = before.clone()
     lower.apply(make_context(), m)
     if prune:
         prune_dead_kernels(m)
     k0 = sum(kernel_traffic(g.body.block)[0] for g in root_graphs(m))
     fuse.apply(make_context(), m)
-    m.verify()
+    verify_module(m)
     m = parse(print_module(m))
     # lifting drops every origin region: nothing downstream sees them
     assert all(op.origin is None for op in m.walk() if isinstance(op, ge.AscBackend))
