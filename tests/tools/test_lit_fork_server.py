@@ -106,3 +106,20 @@ def test_another_environment_runs_the_installed_tool(server: str, installed: str
 def test_no_server_runs_the_installed_tool(tmp_path: Path, installed: str) -> None:
     via = _client(str(tmp_path / "absent"), "ge-opt", ["--version"], real=installed)
     assert via.stdout == "installed --version\n"
+
+
+def test_the_server_imports_the_project_but_not_torch() -> None:
+    """What `serve` imports before it forks: every module of the project's packages (the
+    tools import most lazily), never torch (NOT_PRELOADED)."""
+    probe = (
+        "import sys, pkgutil, importlib\n"
+        f"sys.path[:0] = [{str(ROOT)!r}, {str(SERVER.parent)!r}]\n"
+        "import fork_server\n"
+        "fork_server._import_project()\n"
+        "missing = [i.name for p in fork_server.PROJECT for i in pkgutil.walk_packages(importlib.import_module(p).__path__, p + '.')\n"
+        "           if i.name not in sys.modules and i.name not in fork_server.NOT_PRELOADED]\n"
+        "print(len(missing), 'torch' in sys.modules, 'passes.autofuse.global_solver' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "False", "True"]
