@@ -51,6 +51,15 @@ from runtime.reference import root_graphs
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+# The test processes' garbage collector: a young collection every 50,000 allocations instead
+# of 700, an old one a hundred times rarer. A worker's heap reaches 3 million objects (torch,
+# the networks' programs, each file's module-scoped fixtures), and CPython's thresholds
+# made it scan all of them about 30 times in four minutes: a tenth of the workers' CPU
+# (gc.callbacks, bench/README.md: "The suite's time"). Cycles still die young; the tools'
+# mains set their own thresholds (ge_fast/process.py), which run_cli puts back to these.
+TEST_GC_THRESHOLDS = (50_000, 20, 100)
+gc.set_threshold(*TEST_GC_THRESHOLDS)
+
 # ge-compile's passes as `-p` specs, in order (ge_tools/pipeline.py: GeCompilePass.passes)
 COMPILE_ORDER: tuple[str, ...] = tuple(
     str(p.pipeline_pass_spec(include_default=False)).replace('"', "") for p in GeCompilePass().passes()

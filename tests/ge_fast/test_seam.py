@@ -71,13 +71,17 @@ def test_the_switch_reaches_each_fast_path(monkeypatch):
     assert seen[True][0] > 0 and seen[False][0] == 0  # the compiled verifier, or xDSL's
     assert seen[True][1] == 0 and seen[False][1] == 1  # the op builder, or Operation.create
     assert seen[True][2] is GePrinter and seen[False][2] is ResourcePrinter
-    with fast(False):
-        assert not beside.can_fork()  # no fork: the print in-process
-        process.tune_gc()
-        assert gc.get_threshold() != process.GC_THRESHOLDS
-    with fast(True):
-        process.tune_gc()
-        assert gc.get_threshold() == process.GC_THRESHOLDS
+    thresholds = gc.get_threshold()
+    try:
+        with fast(False):
+            assert not beside.can_fork()  # no fork: the print in-process
+            process.tune_gc()
+            assert gc.get_threshold() != process.GC_THRESHOLDS
+        with fast(True):
+            process.tune_gc()
+            assert gc.get_threshold() == process.GC_THRESHOLDS
+    finally:
+        gc.set_threshold(*thresholds)  # the test process's own (tests/conftest.py)
 
 
 def _ge_opt(argv: list[str], out: Path, capsys: pytest.CaptureFixture[str]) -> str:
