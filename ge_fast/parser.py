@@ -12,7 +12,8 @@ broken graphs.
 from __future__ import annotations
 
 import re
-from typing import ClassVar, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar, cast
 
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser, UnresolvedOperand
@@ -58,21 +59,10 @@ class FastParser(Parser):
 
     def _parse_optional_builtin_parametrized_type(self):  # type: ignore[no-untyped-def]
         tok = self._current_token
+        parse = super()._parse_optional_builtin_parametrized_type
         if tok.kind != MLIRTokenKind.BARE_IDENT or tok.text != "tensor" or not SWITCH.on:
-            return super()._parse_optional_builtin_parametrized_type()
-        m = self._PLAIN_TENSOR.match(self.lexer.input.content, tok.span.start)
-        if m is None:
-            return super()._parse_optional_builtin_parametrized_type()
-        key = m.group()
-        t = self.plain_tensor_types.get(key)
-        if t is not None:
-            self._resume_from(m.end())
-            return t
-        t = super()._parse_optional_builtin_parametrized_type()
-        # the token after `>` starts past the match when xDSL read exactly the matched text
-        if t is not None and self._current_token.span.start >= m.end() and self._last_end() == m.end():
-            self.plain_tensor_types[key] = t
-        return t
+            return parse()
+        return self._memoised(self._PLAIN_TENSOR, self.plain_tensor_types, parse)
 
     # A plain dialect type, `!dialect.name<...>` whose body holds no string, no nested
     # bracket but `[...]` and no SSA name (`!ascgraph.tensor<f16, axis = [0, 1], repeats =
@@ -84,19 +74,27 @@ class FastParser(Parser):
 
     def parse_optional_type(self):  # type: ignore[no-untyped-def]
         tok = self._current_token
+        parse = super().parse_optional_type
         if tok.kind != MLIRTokenKind.EXCLAMATION_IDENT or not SWITCH.on:
-            return super().parse_optional_type()
-        m = self._PLAIN_DIALECT_TYPE.match(self.lexer.input.content, tok.span.start)
+            return parse()
+        return self._memoised(self._PLAIN_DIALECT_TYPE, self.dialect_types, parse)
+
+    def _memoised(self, pattern: re.Pattern[str], memo: dict[str, Attribute], parse: Callable[[], Any]) -> Any:
+        """The type whose text `pattern` matches at the current token: from `memo` when that
+        text was parsed before (the parser resumed after it), else `parse()` (xDSL's),
+        kept when it read exactly the matched text; no match: `parse()`."""
+        m = pattern.match(self.lexer.input.content, self._current_token.span.start)
         if m is None:
-            return super().parse_optional_type()
+            return parse()
         key = m.group()
-        t = self.dialect_types.get(key)
+        t = memo.get(key)
         if t is not None:
             self._resume_from(m.end())
             return t
-        t = super().parse_optional_type()
+        t = parse()
+        # the token after `>` starts past the match when xDSL read exactly the matched text
         if t is not None and self._current_token.span.start >= m.end() and self._last_end() == m.end():
-            self.dialect_types[key] = t
+            memo[key] = t
         return t
 
     def _last_end(self) -> int:
