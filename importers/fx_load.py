@@ -138,6 +138,9 @@ def cia_ops_memoized() -> Iterator[CiaOpsMemo | None]:
     if collect is None or any(getattr(m, "_collect_all_valid_cia_ops", None) is not collect for m in modules):
         yield None
         return
+    if isinstance(collect, CiaOpsMemo):  # nested in an open one: that memo serves
+        yield collect
+        return
     stand_in = CiaOpsMemo(torch, collect)
     for m in modules:
         m._collect_all_valid_cia_ops = stand_in  # type: ignore[attr-defined]

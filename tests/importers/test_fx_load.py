@@ -111,16 +111,27 @@ def test_a_custom_op_registered_later_is_in_the_next_answer(monkeypatch: pytest.
         assert memo is not None
         before = export_utils._collect_all_valid_cia_ops()
         lib = torch.library.Library("gexdsl_memo_test", "DEF")  # noqa: TOR901 - a test-only op
-        lib.define("twice(Tensor x) -> Tensor")
-        lib.impl("twice", lambda x: x * 2, "CompositeImplicitAutograd")
-        after = export_utils._collect_all_valid_cia_ops()
-    op = torch.ops.gexdsl_memo_test.twice.default
+        try:
+            lib.define("twice(Tensor x) -> Tensor")
+            lib.impl("twice", lambda x: x * 2, "CompositeImplicitAutograd")
+            after = export_utils._collect_all_valid_cia_ops()
+            op = torch.ops.gexdsl_memo_test.twice.default
+        finally:
+            lib._destroy()  # a failing run leaves no test op registered in this worker
     assert op not in before and op in after and memo.computed == 2
-    assert after == export_utils._collect_all_valid_cia_ops()  # torch's own answer
     # a removed op leaves the registrations: the key changes back, and the answer with it
-    lib._destroy()
     with cia_ops_memoized() as memo:
-        assert op not in export_utils._collect_all_valid_cia_ops()
+        assert memo is not None
+        answer = export_utils._collect_all_valid_cia_ops()
+        assert op not in answer
+    assert answer == export_utils._collect_all_valid_cia_ops()  # torch's own answer
+
+
+def test_a_nested_memo_is_the_open_one() -> None:
+    with cia_ops_memoized() as outer, cia_ops_memoized() as inner:
+        assert outer is not None and inner is outer
+        export_utils._collect_all_valid_cia_ops()
+        assert outer.computed <= 1
 
 
 def test_cia_memo_off_with_the_switch() -> None:
