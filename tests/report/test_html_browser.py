@@ -44,7 +44,10 @@ def test_report_loads_in_chromium(tmp_path, example):
     out = tmp_path / "rep"
     assert ge_run([str(EX / f"{example}.mlir"), "--report", str(out)]) == 0
     url = (out / "index.html").as_uri()
-    done = chromium("--dump-dom", url)
+    shot = tmp_path / "shot.png"
+    # one browser start both dumps the DOM and takes the screenshot (a start is most of a
+    # load's CPU)
+    done = chromium("--window-size=1200,1600", f"--screenshot={shot}", "--dump-dom", url)
     assert done.returncode == 0, done.stderr[-2000:]
     dom = done.stdout
     assert console_errors(done.stderr) == []
@@ -53,9 +56,7 @@ def test_report_loads_in_chromium(tmp_path, example):
     for tid in ("summary-figures", "kernel-list", "lowering", "fusion", "notask-decisions", "remark-list"):
         assert f'<table id="{tid}"' in dom
     assert "<svg" in dom
-    shot = tmp_path / "shot.png"
-    done = chromium("--window-size=1200,1600", f"--screenshot={shot}", url)
-    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    assert shot.exists(), done.stderr[-2000:]
     assert not_blank(shot)
 
 

@@ -230,21 +230,30 @@ def test_readme_torch_compile_block_runs_as_shown(tmp_path, monkeypatch, capsys)
 
 
 def test_exported_program_through_the_tools(tmp_path):
+    """A .pt2 through ge-import and ge-opt (their mains in this process, as their scripts
+    call them) and through the installed ge-run script in a process of its own; a file that
+    is not a program is one error line and exit 1. (Each process imports torch again, 1 to
+    2.4 CPU-s: the script itself runs once.)"""
+    from conftest import run_cli
+    from ge_tools.import_onnx import main as import_main
+    from ge_tools.opt import main as opt_main
+    from ge_tools.run_cli import main as run_main
+
     m = Small().eval()
     x = torch.randn(1, 3, 8, 8)
     path = tmp_path / "small.pt2"
     torch.export.save(torch.export.export(m, (x,)), str(path))
-    env_run = [sys.executable, "-m", "ge_tools.import_onnx", str(path)]
-    out = subprocess.run(env_run, capture_output=True, text=True, check=True).stdout
+    code, out, err = run_cli(import_main, [str(path)])
+    assert code == 0, err
     assert "ge.Conv2D" in out and '"fc.weight"' not in out and "%fc.weight" in out
-    opt = [sys.executable, "-m", "ge_tools.opt", str(path), "-p", "ge-compile"]
-    assert "npu.model" in subprocess.run(opt, capture_output=True, text=True, check=True).stdout
+    code, out, err = run_cli(opt_main, [str(path), "-p", "ge-compile"])
+    assert code == 0 and "npu.model" in out, err
     run = subprocess.run([sys.executable, "-m", "ge_tools.run", str(path)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     bad = tmp_path / "bad.pt2"
     bad.write_bytes(b"not a zip")
-    r = subprocess.run([sys.executable, "-m", "ge_tools.run", str(bad)], capture_output=True, text=True)
-    assert r.returncode == 1 and r.stderr.count("\n") == 1 and f"{bad}: error: not a torch.export program" in r.stderr
+    code, out, err = run_cli(run_main, [str(bad)])
+    assert code == 1 and err.count("\n") == 1 and f"{bad}: error: not a torch.export program" in err
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["f32", "f16"])
