@@ -20,8 +20,9 @@ in float32), in another order where the result may differ by rounding only:
   identity (padding never wins; a max is exact in any order), AvgPool / AvgPoolV2 the sum
   of each window of the zero-padded input (a sum of kh*kw terms in any order: the AvgPool
   rule) divided by the window's divisor, computed once per output position (exclusive:
-  the elements inside x; not exclusive: inside the padded x; or divisor_override); both
-  one whole-output pass per window tap (np.maximum / np.add over a strided view).
+  the elements inside x; not exclusive: inside the padded x; or divisor_override); a
+  window of fewer taps than outputs one whole-output pass per tap (np.maximum / np.add over
+  a strided view), a larger one (a global pool) one reduction over the window view.
 
 `library_kernel(node)` gives the kernel of a probe node (the ge op ge-to-npu's kernel_def
 describes, with static types), or None when the node is none of these or its shapes are
@@ -213,19 +214,26 @@ def _pool(op: ge.PoolBase, kind: str) -> Kernel | None:
             d = np.outer([r[1] for r in rows], [q[1] for q in cols])
         divisor = d.astype(ct)
 
-    # one pass per tap over the whole output (a strided view of the padded plane per window
-    # position): the reduction over a [.., kh, kw] window view is numpy's slow strided
-    # inner loop, 15 to 25 times slower on googlenet's and resnet's pools
+    # A small window (fewer taps than output positions: 3x3 pools) is reduced one pass per
+    # tap over the whole output, a strided view of the padded plane per window position:
+    # numpy's reduction over a [.., kh, kw] window view runs its slow strided inner loop
+    # per output, 15 to 25 times slower on googlenet's and resnet's pools. A large one (a
+    # global pool: one output, 49 to 12,544 taps) is that reduction, one pass.
+    by_tap = kh * kw <= oh * ow
     reduce = np.maximum if kind == "max" else np.add
 
     def run(args: Sequence[np.ndarray]) -> list[np.ndarray]:
         xp = _padded(args[0].astype(ct, copy=False), (hp, wp), (pt, pl), fill)
-        out = None
-        for i in range(kh):
-            for j in range(kw):
-                tap = xp[:, :, i : i + (oh - 1) * sh + 1 : sh, j : j + (ow - 1) * sw + 1 : sw]
-                out = tap.copy() if out is None else reduce(out, tap, out=out)
-        assert out is not None
+        if by_tap:
+            out = None
+            for i in range(kh):
+                for j in range(kw):
+                    tap = xp[:, :, i : i + (oh - 1) * sh + 1 : sh, j : j + (ow - 1) * sw + 1 : sw]
+                    out = tap.copy() if out is None else reduce(out, tap, out=out)
+            assert out is not None
+        else:
+            windows = _windows(xp, (oh, ow), (kh, kw), (sh, sw))
+            out = windows.max(axis=(4, 5)) if kind == "max" else windows.sum(axis=(4, 5), dtype=ct)
         if divisor is not None:
             out = out / divisor  # (an integer sum divides to float64, as before the cast)
         return [out.astype(out_dt, copy=False)]

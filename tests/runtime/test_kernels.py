@@ -146,6 +146,8 @@ POOLS = [
     ((1, 4, 7, 6), (2, 3), (1, 2), 'padding_mode = "VALID"', (6, 2)),
     ((1, 5, 6, 5), (1, 1), (1, 1), 'padding_mode = "CALCULATED", global_pooling = true', (1, 1)),
     ((1, 2, 5, 5), (3, 3), (3, 3), 'padding_mode = "CALCULATED", pads = [2, 2, 2, 2], ceil_mode = true', (3, 3)),
+    # more taps than outputs (and the global pool above): one reduction over the window view
+    ((1, 3, 9, 9), (7, 7), (2, 2), 'padding_mode = "CALCULATED", pads = [1, 1, 1, 1]', (3, 3)),
 ]
 
 
@@ -160,7 +162,7 @@ def test_max_pool_is_exact(case: tuple, dt: str) -> None:
 
 @pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
 @pytest.mark.parametrize("avg", ["exclusive = true", "exclusive = false", "divisor_override = 5"])
-@pytest.mark.parametrize("case", POOLS[1:4] + POOLS[5:], ids=range(5))
+@pytest.mark.parametrize("case", POOLS[1:4] + POOLS[5:], ids=range(6))
 def test_avg_pool_within_the_bound(case: tuple, avg: str, dt: str) -> None:
     x, (kh, kw), (sh, sw), extra, (oh, ow) = case
     attrs = f"ksize = [1, 1, {kh}, {kw}], strides = [1, 1, {sh}, {sw}], {extra}, {avg}"
