@@ -18,7 +18,9 @@ count, and a ratio of two figures taken side by side is what is compared across 
 
 and the two ratios the performance targets are about: (import + compile) / ort session
 (target <= 2) and simulate / ort run (target <= 10). Each figure is the minimum over
-`--repeat` rounds. Under each network, where one more execution spent its CPU time: per
+`--repeat` rounds; an execution (simulate, plain, ort run) is timed in a batch of calls back
+to back of at least 50 ms CPU, per call (a 50 us onnxruntime inference timed alone moves
+1.5 x between runs). Under each network, where one more execution spent its CPU time: per
 kernel type (the GE type of a library kernel, `AscGraph` for a fused kernel) and `checks`
 (the rest: scheduling, address refresh, the memory checks, memcpy tasks' copies). A network that
 does not import or compile is listed with its error line. A benchmark reports; it never
@@ -62,6 +64,27 @@ def _cpu(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
     return best, result
 
 
+# An execution is timed in a batch of at least this much CPU time (calls back to back):
+# onnxruntime runs a transformer in 30 to 60 us, where one call's time moves 1.5 x between
+# runs (its caches, the clock's granularity against the call's length)
+BATCH_S = 0.05
+
+
+def _cpu_per_call(fn: Callable[[], object], repeat: int) -> float:
+    """The CPU seconds of one call of `fn`: the minimum over `repeat` batches of calls (each
+    at least BATCH_S, calibrated on one call made first) of the batch's time per call."""
+    t = time.process_time()
+    fn()
+    k = max(1, round(BATCH_S / max(time.process_time() - t, 1e-6)))
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        for _ in range(k):
+            fn()
+        best = min(best, (time.process_time() - t) / k)
+    return best
+
+
 def measure(name: str, path: str, repeat: int) -> dict[str, object]:
     import onnxruntime as ort
 
@@ -82,15 +105,15 @@ def measure(name: str, path: str, repeat: int) -> dict[str, object]:
     graph = select_graph(module, None)
     inputs = random_inputs(graph, np.random.default_rng(0))  # ge-run's own inputs of seed 0
     feeds = {i.name: a for i, a in zip(session.get_inputs(), inputs, strict=True)}
-    t_ort_run, _ = _cpu(lambda: session.run(None, feeds), repeat)
+    t_ort_run = _cpu_per_call(lambda: session.run(None, feeds), repeat)
     model = compiled.model(graph.sym_name.data)
     assert model is not None
     # one load, then `repeat` executions: the execution alone is timed (GE loads a model once)
     loaded = load(model, plan=True)
-    t_sim, _ = _cpu(lambda: loaded.execute([np.array(a, copy=True) for a in inputs]), repeat)
+    t_sim = _cpu_per_call(lambda: loaded.execute([np.array(a, copy=True) for a in inputs]), repeat)
     by_kind = breakdown(loaded, inputs)
     plain = load(model, plan=False)
-    t_plain, _ = _cpu(lambda: plain.execute([np.array(a, copy=True) for a in inputs]), repeat)
+    t_plain = _cpu_per_call(lambda: plain.execute([np.array(a, copy=True) for a in inputs]), repeat)
     return {
         "network": name,
         "import_compile_s": t_compile,
