@@ -31,7 +31,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import BinaryIO, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 import numpy as np
 from xdsl.context import Context
@@ -81,10 +81,7 @@ from ge_tools.workflow import (
     random_input,
     random_inputs,
 )
-from report.figures import simulation_stats
-from report.html import Check, RunRecorder, write_report
-from report.layered import RENDERER as REPORT_RENDERER
-from report.remarks import write_remarks_json
+from report.figures import Check, simulation_stats
 from runtime.anchored import Verdict, judge_simulator
 from runtime.dynamic_executor import (
     PARTITIONED_ATTR,
@@ -98,6 +95,9 @@ from runtime.graph_interpreter import ReferenceEvalError, check_value
 from runtime.interpreter import run_graph
 from runtime.simulator import ARGS_SLOT_BYTES, UPDATE_POLICY_NAMES, SimulatorFault
 from runtime.simulator import Stats as SimulatorStats
+
+if TYPE_CHECKING:
+    from report.html import RunRecorder
 
 RTOL = 1e-5
 ATOL = 1e-6
@@ -438,8 +438,20 @@ def compile_pipeline(args: argparse.Namespace) -> PassPipeline:
         print(f"ge-run: --dot-dir {args.dot_dir}: graph pictures drawn by {renderer()}", file=sys.stderr)
     stages = with_dump_onnx(callback, args.dump_onnx)
     if args.remarks_json or args.report:  # the remarks collected, with what the report draws
+        from report.html import RunRecorder  # (the report is imported only when asked for)
+
         return PassPipeline(passes, RunRecorder(stages, echo=args.remarks))
     return PassPipeline(passes, stages)
+
+
+def run_recorder(args: argparse.Namespace, pipeline: PassPipeline) -> RunRecorder | None:
+    """The RunRecorder compile_pipeline gave `pipeline` for --report and --remarks-json, or
+    None."""
+    if not (args.remarks_json or args.report):
+        return None
+    from report.html import RunRecorder
+
+    return pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
 
 
 def fault_node(graph: ge.GraphOp, fault: SimulatorFault) -> Operation:
@@ -837,10 +849,15 @@ def write_reports(
     checks: Sequence[Check],
 ) -> None:
     """--remarks-json and --report, from the remarks and stages the pipeline's RunRecorder gathered."""
-    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
+    rec = run_recorder(args, pipeline)
     if args.remarks_json:
+        from report.remarks import write_remarks_json
+
         write_remarks_json(args.remarks_json, rec.remarks if rec is not None else [])
     if args.report:
+        from report.html import write_report
+        from report.layered import RENDERER as REPORT_RENDERER
+
         page = write_report(args.report, args.file, stats, module, rec, compiled, checks)
         print(f"ge-run: report {page}: graph pictures drawn by {REPORT_RENDERER}", file=sys.stderr)
 
@@ -881,7 +898,7 @@ def _run_graph(
     args: argparse.Namespace, ctx: Context, pipeline: PassPipeline, module: ModuleOp, graph: ge.GraphOp
 ) -> int:
     name = graph.sym_name.data
-    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
+    rec = run_recorder(args, pipeline)
     compiled: ModuleOp | None = None
     if is_dynamic_graph(module, graph):
         if not has_static_inputs_only(module, graph) or args.reference:
@@ -1202,7 +1219,7 @@ def _run_dynamic(
         write_stats(args.stats_json, stats)
         write_reports(args, pipeline, module, None, stats, [])
         return 0
-    rec = pipeline.callback if isinstance(pipeline.callback, RunRecorder) else None
+    rec = run_recorder(args, pipeline)
     with rec.collecting() if rec is not None else nullcontext():
         if (args.remarks or rec is not None) and not args.input:
             remark_input_ranges(graph)

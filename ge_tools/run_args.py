@@ -196,6 +196,12 @@ text whatever its extension, an .onnx model imported). Before allocating anythin
 tensors need more host memory than the machine has (twice the sum of every node's
 output bytes, as numpy arrays: the reference's values and the compiled run's), located
 at the node with the largest output.
+
+Threads: the kernels run on numpy's BLAS (OpenBLAS), one task at a time; ge-run pins
+BLAS, OpenMP and MKL to one thread (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
+MKL_NUM_THREADS = 1) unless the environment sets them: a second thread spin-waiting beside
+the first costs CPU without making a simulated kernel faster (numpy's start alone 75 ->
+41 ms CPU), and the tests that check the numbers run on one thread too.
 """
 DESCRIPTION = DESCRIPTION.replace("{ORT_TOLERANCES}", tolerance_text()).replace("{MEMORY_FIGURES}", memory_help())
 

@@ -6,6 +6,7 @@ tests/tools/test_interop_startup.py); then it runs ge-run on them.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -33,8 +34,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(status)
 
 
+# BLAS, OpenMP and MKL on one thread unless the environment says otherwise (ge-run --help,
+# "Threads"): set before numpy loads its BLAS, which reads them once, when it loads
+BLAS_THREAD_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def cli() -> NoReturn:
-    """The ge-run console script: main, then exit_without_teardown (ge_fast/process.py)."""
+    """The ge-run console script: BLAS on one thread (BLAS_THREAD_ENV), main, then
+    exit_without_teardown (ge_fast/process.py)."""
+    for var in BLAS_THREAD_ENV:
+        os.environ.setdefault(var, "1")
     exit_without_teardown(main)
 
 

@@ -6,6 +6,9 @@ here.
   no-task nodes, the memory figures);
 - `simulation_stats(...)`: what executing it did, per execution (bytes moved, tasks by
   kind, the peak of live feature-map bytes, the args refreshed);
+- `Check`: one comparison of the run's outputs (ge-run prints and reports each; the report
+  draws them); here, not in report/html.py, so that a run without --report imports none
+  of the report;
 - the memory figures' names and definitions (MEMORY_FIGURES): ge-run's memory line and
   --help, its --stats-json keys, the report's memory section and the memory picture
   (report/memory_svg.py). F <= ... : L <= F always; P <= L on one stream, P <= F on any
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import StringAttr
@@ -26,6 +29,17 @@ from ge_dialect import attrs as A
 if TYPE_CHECKING:
     from ge_dialect import npu
     from runtime.simulator import Stats
+
+
+@dataclass
+class Check:
+    """One comparison of the run's outputs: against whom, whether they matched, its
+    figures (name -> value) and one line per difference."""
+
+    against: str
+    matched: bool
+    figures: dict[str, object] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

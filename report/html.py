@@ -33,7 +33,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,7 @@ from ge_dialect.graph import graphs_in_pass_order
 from ge_dialect.names import ge_type, node_name
 from ge_dialect.node_types import SOURCE_TYPES
 from report.dot import Picture, build_picture, is_no_task, named, node_types, to_dot, value_label
-from report.figures import MEMORY_FIGURES
+from report.figures import MEMORY_FIGURES, Check
 from report.layered import RENDERER, layered_svg
 from report.memory_svg import ALIAS, PIECE, GraphPlan, graph_plan, plans_svg
 from report.remarks import RemarkCollector, parse_location
@@ -72,17 +72,6 @@ PICTURE_FOLD_LIMIT = 40
 kernel type; above 40 drawn nodes each kernel cluster is shown folded at first (one box
 with its op count; the script unfolds it on a click). Always report/layered.py's drawing,
 whose groups the script folds, searches and lays out again."""
-
-
-@dataclass
-class Check:
-    """One comparison of the run's outputs: against whom, whether they matched, its
-    figures (name -> value) and one line per difference."""
-
-    against: str
-    matched: bool
-    figures: dict[str, object] = field(default_factory=dict)
-    lines: list[str] = field(default_factory=list)
 
 
 @dataclass

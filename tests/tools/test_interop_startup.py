@@ -5,6 +5,7 @@ real ge-opt script, in a fresh process), never seconds."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -170,6 +171,29 @@ def test_ge_run_of_an_f32_graph_loads_no_onnx_no_ml_dtypes_no_drawing():
     assert status == 0
     assert "runtime.simulator" in modules and "runtime.error_bound" in modules  # it did run and compare
     assert roots(modules) & {"onnx", "onnxruntime", "ml_dtypes", "matplotlib", "torch"} == set()
+    # nor the report (report/html.py and what it draws with), unless asked for: below
+    assert {"report.html", "report.memory_svg", "report.layered", "urllib.request"} & modules == set()
+
+
+def test_ge_run_with_report_loads_the_report(tmp_path: Path):
+    status, modules = ge_run_modules(str(ROOT / "examples" / "softmax_like.mlir"), "--report", str(tmp_path / "r"))
+    assert status == 0 and (tmp_path / "r" / "index.html").exists()
+    assert {"report.html", "report.memory_svg", "report.layered"} <= modules
+
+
+def test_the_ge_run_script_pins_blas_to_one_thread_unless_told(monkeypatch: pytest.MonkeyPatch):
+    """ge-run's console script sets OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and
+    MKL_NUM_THREADS to 1 before numpy loads, keeping a value the environment gives."""
+    from ge_tools import run_cli
+
+    seen: dict[str, str | None] = {}
+    monkeypatch.setattr(run_cli, "exit_without_teardown", lambda main: seen.update(
+        {v: os.environ.get(v) for v in run_cli.BLAS_THREAD_ENV}))  # fmt: skip
+    for var in run_cli.BLAS_THREAD_ENV:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
+    run_cli.cli()  # type: ignore[misc]
+    assert seen == {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "4", "MKL_NUM_THREADS": "1"}
 
 
 def test_ge_run_of_a_bf16_graph_loads_ml_dtypes(tmp_path: Path):
