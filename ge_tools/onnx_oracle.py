@@ -16,6 +16,7 @@ f32 or f16 by kernel).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -73,21 +74,37 @@ def run_onnxruntime(
             f"{path}: error: comparing with onnxruntime needs the onnxruntime package "
             "(pip install onnxruntime, or the project's test extra)"
         ) from None
-    opts = ort.SessionOptions()
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    opts.log_severity_level = 3
-    # the oracle checks, it is not timed: its pool's threads sleep when idle instead of
-    # spinning (onnxruntime's default spins, which on a machine whose cores are shared, such
-    # as a parallel test run, takes the CPU the other processes need)
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    model: str | bytes = path
-    if extra:
-        model = _with_outputs(path, extra)
+
+    def options(folder: str | None) -> object:
+        opts = ort.SessionOptions()
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        opts.log_severity_level = 3
+        # the oracle checks, it is not timed: its pool's threads sleep when idle instead of
+        # spinning (onnxruntime's default spins, which on a machine whose cores are shared,
+        # such as a parallel test run, takes the CPU the other processes need)
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        # no pre-packed copies of the weights (MLAS packs a MatMul's B into a buffer of its
+        # own beside the tensor: one more model size; the oracle computes each node as ONNX
+        # defines it, optimisations off, so its speed is not the point)
+        opts.add_session_config_entry("session.disable_prepacking", "1")
+        if folder is not None:
+            opts.add_session_config_entry(EXTERNAL_FOLDER, folder)
+        return opts
+
+    model, folder = _session_model(path, extra)
     try:
-        sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+        try:
+            sess = ort.InferenceSession(model, options(folder), providers=["CPUExecutionProvider"])
+        except Exception:
+            if folder is None:
+                raise
+            del model  # an onnxruntime without the folder option: the model as it is
+            model = _with_outputs(path, extra) if extra else path
+            sess = ort.InferenceSession(model, options(None), providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime's Fail / InvalidGraph / NotImplemented
         raise UserError(f"{path}: error: onnxruntime cannot load the model: {' '.join(str(e).split())}") from None
+    del model
     # the graph inputs without an initializer, in order (the importer's ge.Data indices):
     # the session's inputs (an initializer that is also a graph input is one of its
     # overridable initializers instead), not a second load of the model and its weights
@@ -102,17 +119,70 @@ def run_onnxruntime(
     return [o.name for o in sess.get_outputs()], [np.asarray(g) for g in got]
 
 
+# onnxruntime's session option naming the folder a model given as bytes reads its external
+# initializers from (onnxruntime_session_options_config_keys.h:
+# kOrtSessionOptionsModelExternalInitializersFileFolderPath)
+EXTERNAL_FOLDER = "session.model_external_initializers_file_folder_path"
+
+
+def _session_model(path: str, extra: Mapping[str, Attribute] | None) -> tuple[str | bytes, str | None]:
+    """What onnxruntime's session is made from, and the folder its external data is read
+    from (None: the model file itself, by its path). A model whose main graph holds large
+    initializers in the file (importers/onnx.py: large_raw_data_spans, the walk the importer
+    reads weights with) is given as its protobuf without them, each rewritten as external
+    data at its own offset in that same file: onnxruntime reads every weight from the file
+    once, where from the path it holds the parsed protobuf and the tensors made from it
+    together (2 x the model, beside ge-run's IR: 3 x; bench/bench_weights.py). `extra`'s
+    tensors are added as outputs (runtime/anchored.py)."""
+    from importers.onnx import large_raw_data_spans
+
+    got = large_raw_data_spans(path)
+    if got is None or (not got[1] and not extra):
+        return (_with_outputs(path, extra) if extra else path), None
+    import onnx
+
+    data, spans = got
+    proto = onnx.ModelProto()
+    try:
+        proto.ParseFromString(data)
+    except Exception:  # not a model: onnxruntime says what is wrong with the file
+        return path, None
+    del data
+    file = os.path.basename(path)
+    for t in proto.graph.initializer:
+        span = spans.get(t.name)
+        if span is None or t.raw_data:  # (a second initializer of one name kept its data)
+            continue
+        t.data_location = onnx.TensorProto.EXTERNAL
+        del t.external_data[:]
+        for key, value in (("location", file), ("offset", str(span[0])), ("length", str(span[1] - span[0]))):
+            entry = t.external_data.add()
+            entry.key, entry.value = key, value
+    if extra:
+        _add_outputs(proto, extra)
+    return proto.SerializeToString(), os.path.dirname(os.path.abspath(path))
+
+
 def _with_outputs(path: str, extra: Mapping[str, Attribute]) -> bytes:
     """The model at `path` (its external data loaded) with `extra`'s tensors added as
-    outputs, serialised. Each is declared by name alone: onnxruntime takes its type from
-    the node that makes it (the importer's type may differ, an index held as int32)."""
+    outputs, serialised."""
     import onnx
 
     proto = onnx.load(path)
+    _add_outputs(proto, extra)
+    return proto.SerializeToString()
+
+
+def _add_outputs(proto: object, extra: Mapping[str, Attribute]) -> None:
+    """`extra`'s tensors added to the ModelProto's outputs. Each is declared by name alone:
+    onnxruntime takes its type from the node that makes it (the importer's type may differ,
+    an index held as int32)."""
+    import onnx
+
+    assert isinstance(proto, onnx.ModelProto)
     taken = {o.name for o in proto.graph.output} | {i.name for i in proto.graph.input}
     taken |= {t.name for t in proto.graph.initializer}
     proto.graph.output.extend(onnx.ValueInfoProto(name=n) for n in extra if n not in taken)
-    return proto.SerializeToString()
 
 
 def check_output(name: str, got: np.ndarray, want: np.ndarray, bound: np.ndarray | None = None) -> OutputCheck:

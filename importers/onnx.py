@@ -466,9 +466,23 @@ def _read_without_large_raw_data(f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
 
 
 def _split_large_raw_data(mm: mmap.mmap, f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
+    data, spans = _without_large_raw_data(mm)
+    aside: dict[str, bytes] = {}
+    for name, (start, end) in spans.items():
+        f.seek(start)
+        aside[name] = f.read(end - start)
+        if len(aside[name]) != end - start:
+            raise ValueError("short read")
+    return data, aside
+
+
+def _without_large_raw_data(mm: mmap.mmap) -> tuple[bytes, dict[str, tuple[int, int]]]:
+    """The model's protobuf bytes without the raw data of its main graph's large
+    initializers, and where each of those raw data lies in the file ([start, end) by
+    initializer name)."""
     # onnx.proto: ModelProto.graph = 7; GraphProto.initializer = 5; TensorProto.name = 8,
     # raw_data = 9
-    aside: dict[str, bytes] = {}
+    spans: dict[str, tuple[int, int]] = {}
     model_parts: list[bytes] = []
     for number, wire, fstart, vstart, vend in _fields(mm, 0, len(mm)):
         if number != 7 or wire != 2 or vend - vstart < _RAW_ASIDE_BYTES:
@@ -487,18 +501,31 @@ def _split_large_raw_data(mm: mmap.mmap, f: BinaryIO) -> tuple[bytes, dict[str, 
                 if tnum == 8 and twire == 2:
                     name = mm[tv0:tv1].decode("utf-8")
                 keep.append(mm[tstart:tv1])
-            if raw is None or name is None or name in aside:
+            if raw is None or name is None or name in spans:
                 continue
-            f.seek(raw[0])
-            aside[name] = f.read(raw[1] - raw[0])
-            if len(aside[name]) != raw[1] - raw[0]:
-                raise ValueError("short read")
+            spans[name] = raw
             graph_parts.append(mm[last:gstart])
             graph_parts.append(_len_field(5, b"".join(keep)))
             last = gv1
         graph_parts.append(mm[last:vend])
         model_parts.append(_len_field(7, b"".join(graph_parts)))
-    return b"".join(model_parts), aside
+    return b"".join(model_parts), spans
+
+
+def large_raw_data_spans(path: str) -> tuple[bytes, dict[str, tuple[int, int]]] | None:
+    """The model file's protobuf bytes without its main graph's large raw data, and where
+    in the file each of those lies (by initializer name), read through a memory map of the
+    file's structure (the weights' pages untouched); None where the walk does not apply
+    (not a regular file, a field it does not know): then read the whole file."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if not size:
+                return None
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                return _without_large_raw_data(mm)
+    except (OSError, ValueError, IndexError, UnicodeDecodeError):
+        return None
 
 
 def parse_model_bytes(data: bytes, name: str) -> onnx.ModelProto:
