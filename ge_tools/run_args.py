@@ -175,7 +175,7 @@ match on it proves little.
 
 ONNX models: FILE.onnx is imported as ge-import imports it (--input-shape fixes dynamic
 input dims; errors as ge-import's). After the comparison with the reference, the
-simulator's outputs are compared with onnxruntime's (CPU provider, optimisations off,
+simulator's outputs are compared with onnxruntime's (CPU provider, optimisations and pre-packing off,
 the same inputs): one line per output with its largest absolute and relative error, then
 "outputs match onnxruntime" or the mismatch (exit 1). Tolerance |a-b| <= atol + rtol*|b| + e
 per dtype: {ORT_TOLERANCES}; e is the element's error bound with every op's own rounding
