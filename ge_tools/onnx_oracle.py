@@ -146,7 +146,7 @@ def _session_model(path: str, extra: Mapping[str, Attribute] | None) -> tuple[st
     try:
         proto.ParseFromString(data)
     except Exception:  # not a model: onnxruntime says what is wrong with the file
-        return path, None
+        return (_with_outputs(path, extra) if extra else path), None
     del data
     file = os.path.basename(path)
     for t in proto.graph.initializer:
