@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -26,6 +27,9 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from ge_dialect.ge import GraphOp
 from ge_tools.parse import UserError
 from ge_tools.tolerances import TOLERANCES, tolerance_text  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:
+    import onnx  # (imported where a model is read: a .mlir run never loads it)
 
 
 @dataclass
@@ -173,13 +177,12 @@ def _with_outputs(path: str, extra: Mapping[str, Attribute]) -> bytes:
     return proto.SerializeToString()
 
 
-def _add_outputs(proto: object, extra: Mapping[str, Attribute]) -> None:
+def _add_outputs(proto: onnx.ModelProto, extra: Mapping[str, Attribute]) -> None:
     """`extra`'s tensors added to the ModelProto's outputs. Each is declared by name alone:
     onnxruntime takes its type from the node that makes it (the importer's type may differ,
     an index held as int32)."""
     import onnx
 
-    assert isinstance(proto, onnx.ModelProto)
     taken = {o.name for o in proto.graph.output} | {i.name for i in proto.graph.input}
     taken |= {t.name for t in proto.graph.initializer}
     proto.graph.output.extend(onnx.ValueInfoProto(name=n) for n in extra if n not in taken)

@@ -450,30 +450,35 @@ def _read_without_large_raw_data(f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
     once. Read through a memory map of the file's structure (the weights' pages are never
     touched by it). Anything unexpected (not a regular file, a field this walk does not
     know): the whole file, and nothing aside, for the protobuf to judge."""
-    try:
-        size = os.fstat(f.fileno()).st_size
-        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else None
-    except (OSError, ValueError):
-        mm = None
-    if mm is None:
+    got = _spans_of_file(f)
+    if got is None:  # (the file's position is untouched: a pipe reads on)
         return f.read(), {}
-    with mm:
-        try:
-            return _split_large_raw_data(mm, f)
-        except (ValueError, IndexError, UnicodeDecodeError):
-            f.seek(0)
-            return f.read(), {}
-
-
-def _split_large_raw_data(mm: mmap.mmap, f: BinaryIO) -> tuple[bytes, dict[str, bytes]]:
-    data, spans = _without_large_raw_data(mm)
+    data, spans = got
     aside: dict[str, bytes] = {}
     for name, (start, end) in spans.items():
         f.seek(start)
         aside[name] = f.read(end - start)
-        if len(aside[name]) != end - start:
-            raise ValueError("short read")
+        if len(aside[name]) != end - start:  # the file changed under the walk
+            f.seek(0)
+            return f.read(), {}
     return data, aside
+
+
+def _spans_of_file(f: BinaryIO) -> tuple[bytes, dict[str, tuple[int, int]]] | None:
+    """_without_large_raw_data over a memory map of the open model file `f`; None where
+    the walk does not apply (not a regular file, an empty one, a field it does not know)."""
+    try:
+        size = os.fstat(f.fileno()).st_size
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+    except (OSError, ValueError):
+        return None
+    if mm is None:
+        return None
+    with mm:
+        try:
+            return _without_large_raw_data(mm)
+        except (ValueError, IndexError, UnicodeDecodeError):
+            return None
 
 
 def _without_large_raw_data(mm: mmap.mmap) -> tuple[bytes, dict[str, tuple[int, int]]]:
@@ -516,15 +521,11 @@ def large_raw_data_spans(path: str) -> tuple[bytes, dict[str, tuple[int, int]]] 
     """The model file's protobuf bytes without its main graph's large raw data, and where
     in the file each of those lies (by initializer name), read through a memory map of the
     file's structure (the weights' pages untouched); None where the walk does not apply
-    (not a regular file, a field it does not know): then read the whole file."""
+    (then read the whole file)."""
     try:
         with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if not size:
-                return None
-            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                return _without_large_raw_data(mm)
-    except (OSError, ValueError, IndexError, UnicodeDecodeError):
+            return _spans_of_file(f)
+    except OSError:
         return None
 
 
